@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: MIT
+bin_PROGRAMS += cli/rewind
+cli_rewind_SOURCES = cli/main.c cli/cli.h cli/cmd_info.c cli/cmd_dump.c cli/cmd_record.c
+cli_rewind_LDADD = recorder/librw_recorder.a format/librw_format.a \
+	common/librw_common.a $(UNWIND_LIBS) $(ZSTD_LIBS) $(CAPSTONE_LIBS)
+EXTRA_DIST += cli/commands.def

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* Placeholder. */
+#include "rw.h"

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/* The rewind trace file: writing and reading (DESIGN.md section 6, format in
+ * man/rewind-trace.5). A trace is a header, then self-delimiting zstd chunks
+ * (per-thread record streams, blobs, keyframes, metadata), then a footer index
+ * found through a fixed-size trailer. This header is the only one other
+ * components include from format/. It knows nothing of what records mean;
+ * record types are listed in format/records.def. */
+#ifndef RW_FORMAT_FORMAT_H
+#define RW_FORMAT_FORMAT_H
+
+#include <stdio.h>
+
+#include "common/rw.h"
+
+typedef struct trace_writer trace_writer;
+typedef struct trace_reader trace_reader;
+typedef struct trace_cursor trace_cursor;
+
+/* Format version written by this build; readers refuse another major. */
+#define TRACE_VERSION_MAJOR 1
+#define TRACE_VERSION_MINOR 0
+
+/* Largest payload of one record; larger data must be split by the caller. */
+#define TRACE_MAX_RECORD (16u << 20)
+
+/* The stream id of records that belong to no thread (process-wide events). */
+#define TRACE_TID_GLOBAL 0u
+/* Passed to trace_cursor_open() to iterate every stream in sequence order. */
+#define TRACE_ALL_THREADS 0xffffffffu
+
+enum trace_record_type {
+#define TRACE_REC(id, name, fields, doc) TRACE_REC_##name = (id),
+#include "records.def"
+#undef TRACE_REC
+  TRACE_REC_MAX_KNOWN
+};
+
+enum trace_chunk_type {
+#define TRACE_CHUNK(id, name, doc) TRACE_CHUNK_##name = (id),
+#include "chunks.def"
+#undef TRACE_CHUNK
+};
+
+/* ------------------------------------------------------------------ writer */
+
+/* Options for trace_writer_open(). Zero means the default. Plain data. */
+struct trace_writer_opts {
+  int level;          /* zstd level; 0: the default level */
+  size_t chunk_bytes; /* raw bytes buffered per stream before a flush */
+  int overwrite;      /* 1: replace an existing file; 0: fail with -EEXIST */
+  /* Called after each chunk is completely written (and so will survive a
+   * crash of the writer), with the chunk's file offset. May be NULL. */
+  void (*on_chunk)(void *arg, u64 offset, u16 type, u32 tid, u64 seq_first,
+                   u64 seq_last);
+  void *arg; /* passed to on_chunk, borrowed */
+};
+
+/* Creates the trace file PATH (borrowed) and writes its header. OPTS may be
+ * NULL. On success *OUT owns the writer; release it with trace_writer_close().
+ * Returns 0, -EEXIST when the file exists and !overwrite, or another negative
+ * code (errno of open/write). */
+int trace_writer_open(trace_writer **out, const char *path,
+                      const struct trace_writer_opts *opts) RW_MUST_CHECK;
+
+/* Sets metadata KEY (borrowed, NUL-terminated) to LEN bytes at VAL (copied).
+ * Metadata is written as META chunks at the next flush; a later value of the
+ * same key replaces an earlier one for readers. Returns 0 or a negative
+ * code. */
+int trace_writer_set_meta(trace_writer *w, const char *key, const void *val,
+                          size_t len) RW_MUST_CHECK;
+
+/* Appends a record of TYPE with LEN payload bytes at DATA (copied) to the
+ * stream of thread TID, assigning it the next global sequence number (written
+ * to *SEQ when SEQ is not NULL). Sequence numbers start at 1 and strictly
+ * increase across all streams. The stream's buffer becomes a chunk when it
+ * holds chunk_bytes. Returns 0, RW_EINVAL (type 0, len > TRACE_MAX_RECORD), or
+ * a write error. */
+int trace_writer_append(trace_writer *w, u32 tid, u16 type, const void *data,
+                        size_t len, u64 *seq) RW_MUST_CHECK;
+
+/* The sequence number the next appended record will get. */
+u64 trace_writer_next_seq(const trace_writer *w);
+
+/* Adds LEN bytes at DATA (borrowed) as a content-addressed blob named NAME
+ * (borrowed, for humans: a path). The same bytes added again are stored once.
+ * Writes the blob's SHA-256 to HASH (caller-owned, 32 bytes). Returns 0 or a
+ * negative code. */
+int trace_writer_add_blob(trace_writer *w, const char *name, const void *data,
+                          size_t len, u8 hash[32]) RW_MUST_CHECK;
+
+/* Adds a keyframe of KIND (meaning defined by its producer) valid at sequence
+ * number SEQ, with LEN bytes at DATA (borrowed). Returns 0 or a negative
+ * code. */
+int trace_writer_add_keyframe(trace_writer *w, u16 kind, u64 seq,
+                              const void *data, size_t len) RW_MUST_CHECK;
+
+/* Writes every buffered stream and pending metadata as chunks. */
+int trace_writer_flush(trace_writer *w) RW_MUST_CHECK;
+
+/* Flushes, writes the footer index and the trailer, closes the file and frees
+ * W. Accepts NULL. Returns 0 or the first error met (W is freed anyway). */
+int trace_writer_close(trace_writer *w);
+
+/* Bytes written to the file so far. */
+u64 trace_writer_size(const trace_writer *w);
+
+/* ------------------------------------------------------------------ reader */
+
+/* What trace_reader_get_info() reports. Plain data. */
+struct trace_info {
+  u16 version_major, version_minor; /* from the header */
+  u64 file_size;                    /* bytes in the file */
+  u64 created_ns;                   /* wall-clock time the writer started */
+  u64 nchunks, nrecords_chunks;     /* all chunks; RECORDS chunks */
+  u64 nblobs, nkeyframes;           /* distinct blobs; keyframes */
+  u64 nthreads;                     /* streams with records */
+  u64 seq_first, seq_last;          /* range of record sequence numbers */
+  u64 raw_bytes, comp_bytes;        /* chunk payloads, raw and compressed */
+  int complete;      /* 1: trailer and index were present and valid */
+  int rebuilt;       /* 1: the index was rebuilt by scanning the chunks */
+  int damaged;       /* 1: scanning stopped at damage before the end */
+  u64 damage_offset; /* where the damage is, when damaged */
+  char damage[160];  /* what was wrong there, when damaged */
+};
+
+/* Opens the trace PATH (borrowed). Validates the header and trailer; when the
+ * trailer or index is missing or damaged, rebuilds the index by scanning the
+ * chunks, keeps every valid chunk before the first damage, and reports it in
+ * trace_info. Returns 0 with *OUT owning the reader, or a negative code with
+ * DIAG (may be NULL) naming the offset: RW_EVERSION (unknown major),
+ * RW_ECORRUPT / RW_ETRUNC (bad or short header), or an errno. */
+int trace_reader_open(trace_reader **out, const char *path,
+                      struct rw_diag *diag) RW_MUST_CHECK;
+
+/* Frees R and everything borrowed from it. Accepts NULL. */
+void trace_reader_close(trace_reader *r);
+
+/* Fills INFO (caller-owned) with what is known about the trace. */
+void trace_reader_get_info(const trace_reader *r, struct trace_info *info);
+
+/* Finds metadata KEY (borrowed). On success *VAL points at *LEN bytes owned
+ * by R (valid until trace_reader_close) and returns 0; RW_ENOTFOUND if the key
+ * was never set. */
+int trace_reader_meta(const trace_reader *r, const char *key, const void **val,
+                      size_t *len) RW_MUST_CHECK;
+
+/* Metadata entry I (0-based) in key order; returns RW_ENOTFOUND past the end.
+ * *KEY and *VAL are owned by R. */
+int trace_reader_meta_at(const trace_reader *r, size_t i, const char **key,
+                         const void **val, size_t *len) RW_MUST_CHECK;
+
+/* Writes up to CAP thread ids (streams with records) in increasing order to
+ * TIDS (caller-owned, may be NULL when CAP is 0). Returns how many exist. */
+size_t trace_reader_threads(const trace_reader *r, u32 *tids, size_t cap);
+
+/* One chunk's index entry. Plain data. */
+struct trace_chunk_info {
+  u64 offset;              /* file offset of the chunk header */
+  u16 type;                /* enum trace_chunk_type */
+  u32 tid;                 /* stream (RECORDS), else 0 */
+  u64 seq_first, seq_last; /* record range (RECORDS), keyframe seq */
+  u32 comp_len, raw_len;   /* payload sizes */
+};
+
+/* Number of chunks in the index. */
+size_t trace_reader_nchunks(const trace_reader *r);
+/* Index entry I. Returns 0 or RW_ENOTFOUND. */
+int trace_reader_chunk(const trace_reader *r, size_t i,
+                       struct trace_chunk_info *ci) RW_MUST_CHECK;
+/* Finds, without decompressing anything, the RECORDS chunk of thread TID
+ * whose range holds SEQ, or else the first one after SEQ. Returns 0 or
+ * RW_ENOTFOUND. */
+int trace_reader_find_chunk(const trace_reader *r, u32 tid, u64 seq,
+                            struct trace_chunk_info *ci) RW_MUST_CHECK;
+
+/* One record as a cursor returns it. DATA is owned by the cursor and valid
+ * until its next call. Plain data. */
+struct trace_record {
+  u64 seq;          /* global sequence number */
+  u32 tid;          /* stream (thread id) */
+  u16 type;         /* enum trace_record_type (may be unknown to this build) */
+  u32 len;          /* payload bytes */
+  const u8 *data;   /* payload */
+  u64 chunk_offset; /* file offset of the chunk holding it */
+};
+
+/* Opens a cursor over thread TID's records, or all records in global sequence
+ * order with TRACE_ALL_THREADS. *OUT is owned by the caller; it borrows R.
+ * Returns 0, RW_ENOTFOUND (no such stream) or RW_ENOMEM. */
+int trace_cursor_open(trace_cursor **out, trace_reader *r, u32 tid)
+    RW_MUST_CHECK;
+/* Positions C so that the next record returned is the first with seq >= SEQ.
+ * Decompresses only the chunks it needs. Returns 0 or a negative code. */
+int trace_cursor_seek(trace_cursor *c, u64 seq) RW_MUST_CHECK;
+/* Returns 1 with *REC filled, 0 at the end, or a negative code with DIAG
+ * (may be NULL) naming the chunk offset and what is wrong. */
+int trace_cursor_next(trace_cursor *c, struct trace_record *rec,
+                      struct rw_diag *diag) RW_MUST_CHECK;
+/* Frees C. Accepts NULL. */
+void trace_cursor_close(trace_cursor *c);
+
+/* A blob's index entry. Plain data. */
+struct trace_blob_info {
+  u8 hash[32];      /* SHA-256 of the content */
+  u64 size;         /* bytes of content */
+  const char *name; /* the name it was first added under; owned by reader */
+};
+
+/* Number of distinct blobs. */
+size_t trace_reader_nblobs(const trace_reader *r);
+/* Blob entry I. Returns 0 or RW_ENOTFOUND. */
+int trace_reader_blob_info(const trace_reader *r, size_t i,
+                           struct trace_blob_info *bi) RW_MUST_CHECK;
+/* Finds the blob with HASH (borrowed, 32 bytes). Returns 0 or RW_ENOTFOUND. */
+int trace_reader_find_blob(const trace_reader *r, const u8 hash[32],
+                           struct trace_blob_info *bi) RW_MUST_CHECK;
+/* Copies up to CAP bytes of blob HASH starting at byte OFF into DST
+ * (caller-owned). Returns the number of bytes copied (0 at or past the end)
+ * or a negative code with DIAG naming the damaged offset. */
+i64 trace_reader_blob_read(trace_reader *r, const u8 hash[32], u64 off,
+                           void *dst, size_t cap, struct rw_diag *diag)
+    RW_MUST_CHECK;
+
+/* A keyframe's index entry. Plain data. */
+struct trace_keyframe_info {
+  u16 kind;     /* producer-defined */
+  u64 seq;      /* sequence number it is valid at */
+  u64 offset;   /* file offset of its chunk */
+  u64 raw_len;  /* bytes of keyframe data */
+};
+
+/* Number of keyframes, in increasing seq order. */
+size_t trace_reader_nkeyframes(const trace_reader *r);
+/* Keyframe entry I. Returns 0 or RW_ENOTFOUND. */
+int trace_reader_keyframe_info(const trace_reader *r, size_t i,
+                               struct trace_keyframe_info *ki) RW_MUST_CHECK;
+/* Copies up to CAP bytes of keyframe I into DST (caller-owned). Returns the
+ * number of bytes copied or a negative code with DIAG. */
+i64 trace_reader_keyframe_read(trace_reader *r, size_t i, void *dst,
+                               size_t cap, struct rw_diag *diag) RW_MUST_CHECK;
+
+/* ------------------------------------------------------- record descriptions */
+
+/* The name of record TYPE ("SYSCALL_EXIT"), or NULL if this build does not
+ * know it. */
+const char *trace_record_name(u16 type);
+/* The field description of TYPE from records.def, or NULL. */
+const char *trace_record_fields(u16 type);
+/* The name of chunk TYPE ("BLOB"), or NULL. */
+const char *trace_chunk_name(u16 type);
+
+/* Prints REC's decoded fields to OUT: as "name=value ..." text, or with JSON
+ * set as the members of a JSON object (without braces). Unknown types and
+ * payloads shorter than their fields are printed as hex with a note, never
+ * read out of bounds. Returns 0 or a negative write error. */
+int trace_record_print(FILE *out, const struct trace_record *rec, int json)
+    RW_MUST_CHECK;
+
+#endif /* RW_FORMAT_FORMAT_H */

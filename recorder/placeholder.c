@@ -1,0 +1,4 @@
+/* SPDX-License-Identifier: MIT */
+/* Placeholder. */
+#include "recorder/recorder.h"
+int rec__placeholder;

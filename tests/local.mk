@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: MIT
+# The shared CUnit runner, the layout checks, and each component's tests.
+noinst_LIBRARIES += tests/librw_testrunner.a
+tests_librw_testrunner_a_SOURCES = tests/runner.c tests/runner.h
+tests_librw_testrunner_a_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+
+TESTS += tests/lint/layout.sh
+EXTRA_DIST += tests/lint/layout.sh
+
+include tests/format/local.mk
+include tests/cpu/local.mk
+include tests/recorder/local.mk
+include tests/fuzz/local.mk
