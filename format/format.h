@@ -41,6 +41,23 @@ enum trace_chunk_type {
 #undef TRACE_CHUNK
 };
 
+/* Standard metadata keys (trace_writer_set_meta). Values are UTF-8 text
+ * unless noted; man/rewind-trace.5 documents each. */
+#define TRACE_META_VERSION "rewind_version" /* rewind's version */
+#define TRACE_META_CMDLINE "cmdline"        /* argv, joined by NUL bytes */
+#define TRACE_META_ENVIRON "environ"        /* environment, NUL-joined */
+#define TRACE_META_CWD "cwd"                /* working directory */
+#define TRACE_META_HOSTNAME "hostname"      /* recording machine */
+#define TRACE_META_KERNEL "kernel"          /* uname: sysname release machine */
+#define TRACE_META_CPU "cpu"                /* CPU model name */
+#define TRACE_META_CPU_PINNED "cpu_pinned"  /* CPU number the tracee ran on */
+#define TRACE_META_CPUID "cpuid" /* binary: n * 24 bytes, LE u32 leaf,
+                                    subleaf, eax, ebx, ecx, edx */
+#define TRACE_META_TUNABLES "glibc_tunables" /* GLIBC_TUNABLES applied */
+#define TRACE_META_START "start_ns" /* wall-clock start, decimal ns */
+#define TRACE_META_END "end_ns"     /* wall-clock end, decimal ns */
+#define TRACE_META_EXIT "exit"      /* "exit N" or "signal N" */
+
 /* ------------------------------------------------------------------ writer */
 
 /* Options for trace_writer_open(). Zero means the default. Plain data. */
