@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Sets up a Debian 12 (or Ubuntu) machine to build rewind: installs the
+# packages that are missing with apt-get, generates the build system, and
+# builds into a build directory.
+#
+#   scripts/setup.sh [BUILD_DIR [CONFIGURE_ARGS...]]
+#
+# BUILD_DIR defaults to build/. The packages are listed once, here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+
+packages=(
+  build-essential autoconf automake pkg-config   # compiler and build system
+  libzstd-dev libcapstone-dev libunwind-dev      # libraries rewind links
+  libcunit1-dev                                  # unit tests
+  clang libclang-rt-14-dev                       # libFuzzer for the fuzz targets
+  gdb python3 strace coreutils gzip sqlite3      # end-to-end tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x configure ] || [ configure.ac -nt configure ]; then
+  echo "setup: generating the build system (autoreconf)"
+  autoreconf -fi >/dev/null
+fi
+
+build=${1:-build}
+shift || true
+mkdir -p "$build"
+cd "$build"
+if [ ! -f Makefile ] || [ "$top/configure" -nt config.status ]; then
+  echo "setup: configuring in $build ${*:-}"
+  "$top/configure" -q "$@"
+fi
+echo "setup: building in $build"
+make -s -j"$(nproc)" >/dev/null

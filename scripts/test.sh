@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Sets everything up and runs the whole test suite twice: a normal build with
+# -Werror, and a build with AddressSanitizer and UndefinedBehaviorSanitizer.
+# The libFuzzer targets run for RW_FUZZ_SECONDS (default 60) in the sanitizer
+# build. Ends with one line: "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+jobs=$(nproc)
+status=0
+total_pass=0
+total_fail=0
+
+run_build() { # dir fuzz_seconds configure-args...
+  local dir=$1 fuzz=$2
+  shift 2
+  echo "=== $dir: configure $*"
+  if ! scripts/setup.sh "$dir" "$@"; then
+    echo "=== $dir: build FAILED"
+    total_fail=$((total_fail + 1))
+    status=1
+    return
+  fi
+  echo "=== $dir: make check"
+  if ! (cd "$dir" && RW_FUZZ_SECONDS=$fuzz make -s -j"$jobs" check >check.out 2>&1); then
+    status=1
+  fi
+  grep -E '^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):' "$dir/check.out" || tail -n 40 "$dir/check.out"
+  # Every test log ends with "N passed, N failed"; print failures in full.
+  local log p f
+  while read -r log; do
+    read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 |
+                    sed -E 's/^([0-9]+) passed, ([0-9]+) failed.*/\1 \2/')
+    if [ -z "${p:-}" ]; then
+      # A test that died before its summary counts as one failure.
+      p=0
+      grep -q '^:test-result: PASS' "${log%.log}.trs" 2>/dev/null && p=1
+      f=$((1 - p))
+    fi
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+    if [ "$f" -gt 0 ]; then
+      echo "--- $log"
+      tail -n 60 "$log"
+      status=1
+    fi
+  done < <(find "$dir" -name '*.log' ! -name config.log ! -name test-suite.log | sort)
+}
+
+run_build build-werror 0 --enable-werror
+run_build build-asan "${RW_FUZZ_SECONDS:-60}" --enable-werror --enable-sanitizers=address,undefined
+
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ] || status=1
+exit $status
