@@ -30,6 +30,17 @@ void rw_log_at(const char *file, int line, const char *fmt, ...) {
   fputc('\n', stderr);
 }
 
+void rw_log_fail(const char *file, int line, const char *cond,
+                 const char *fmt, ...) {
+  va_list ap;
+  if (rw_log_level < RW_LOG_DEBUG) return;
+  fprintf(stderr, "rewind: %s:%d: (%s) ", file, line, cond);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}
+
 void rw_assert_fail(const char *file, int line, const char *expr) {
   fprintf(stderr, "rewind: %s:%d: internal error: assertion '%s' failed\n",
           file, line, expr);

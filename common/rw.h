@@ -62,20 +62,23 @@ extern int rw_log_level;
 void rw_log(int level, const char *fmt, ...) RW_PRINTF(2, 3);
 void rw_log_at(const char *file, int line, const char *fmt, ...)
     RW_PRINTF(3, 4);
+/* Debug-build report of a failed check: "file:line: (COND) message". */
+void rw_log_fail(const char *file, int line, const char *cond,
+                 const char *fmt, ...) RW_PRINTF(4, 5);
 RW_NORETURN void rw_assert_fail(const char *file, int line, const char *expr);
 
 /* Fail-through macros (STYLE R6). In debug builds they log file:line, the
  * failing condition and the message. */
 #ifdef RW_DEBUG
-#define RW__TRACE(...) rw_log_at(__FILE__, __LINE__, __VA_ARGS__)
+#define RW__TRACE(cond, ...) rw_log_fail(__FILE__, __LINE__, cond, __VA_ARGS__)
 #else
-#define RW__TRACE(...) ((void)0)
+#define RW__TRACE(cond, ...) ((void)0)
 #endif
 
 #define RW_RETURN_IF(cond, code, ...)                    \
   do {                                                   \
     if (RW_UNLIKELY(cond)) {                             \
-      RW__TRACE("(" #cond ") " __VA_ARGS__);             \
+      RW__TRACE(#cond, __VA_ARGS__);                     \
       return (code);                                     \
     }                                                    \
   } while (0)
@@ -84,7 +87,7 @@ RW_NORETURN void rw_assert_fail(const char *file, int line, const char *expr);
   do {                                                   \
     int rw__rc = (expr);                                 \
     if (RW_UNLIKELY(rw__rc < 0)) {                       \
-      RW__TRACE("%s: %s", #expr, rw_strerror(rw__rc));   \
+      RW__TRACE(#expr, "%s", rw_strerror(rw__rc));       \
       return rw__rc;                                     \
     }                                                    \
   } while (0)

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/* Reply payloads for the GDB stub: thread ids, stop replies (T/W/X with
+ * thread:, expedited registers and the watch, swbreak, hwbreak and replaylog
+ * reasons), error replies, Host I/O results and qXfer chunks. It only builds
+ * bytes into a struct gdb_buf; framing is gdb_frame's job, and deciding what
+ * to answer is serve.c's. */
+#include <string.h>
+
+#include "gdbstub/gdbstub_int.h"
+
+static void put_signed(struct gdb_buf *b, i64 v) {
+  if (v < 0) {
+    gdb_buf_put(b, "-", 1);
+    gdb_buf_put_hexnum(b, (u64)0 - (u64)v);
+  } else {
+    gdb_buf_put_hexnum(b, (u64)v);
+  }
+}
+
+void gdb_buf_put_tid(struct gdb_buf *b, struct gdb_tid tid, int multiprocess) {
+  if (multiprocess) {
+    gdb_buf_put(b, "p", 1);
+    put_signed(b, tid.pid);
+    gdb_buf_put(b, ".", 1);
+  }
+  put_signed(b, tid.tid);
+}
+
+static void put_u8hex(struct gdb_buf *b, u8 v) { gdb_buf_put_hex(b, &v, 1); }
+
+/* Registers sent with every T reply so gdb can unwind without asking. */
+static const unsigned expedited[] = {GDB_REGNUM_RBP, GDB_REGNUM_RSP,
+                                     GDB_REGNUM_RIP};
+
+void gdb_stop_reply(struct gdb_buf *b, const struct gdb_stop *s) {
+  switch (s->kind) {
+    case GDB_STOP_EXITED:
+    case GDB_STOP_TERMINATED:
+      /* Format: W AA[;process:pid] / X AA[;process:pid] */
+      gdb_buf_put(b, s->kind == GDB_STOP_EXITED ? "W" : "X", 1);
+      put_u8hex(b, s->kind == GDB_STOP_EXITED ? s->status : s->signo);
+      if (s->multiprocess) {
+        gdb_buf_puts(b, ";process:");
+        put_signed(b, s->thread.pid);
+      }
+      return;
+    case GDB_STOP_SIGNAL:
+      break;
+  }
+  /* Format: T AA n:r;...;thread:tid;reason:value; */
+  gdb_buf_put(b, "T", 1);
+  put_u8hex(b, s->signo);
+  if (s->regs) {
+    for (size_t i = 0; i < RW_ARRAY_SIZE(expedited); i++) {
+      u8 v[16];
+      int n = gdb_reg_read(s->regs, expedited[i], v, sizeof v);
+      if (n <= 0) continue;
+      put_u8hex(b, (u8)expedited[i]);
+      gdb_buf_put(b, ":", 1);
+      gdb_buf_put_hex(b, v, (size_t)n);
+      gdb_buf_put(b, ";", 1);
+    }
+  }
+  if (s->has_thread) {
+    gdb_buf_puts(b, "thread:");
+    gdb_buf_put_tid(b, s->thread, s->multiprocess);
+    gdb_buf_put(b, ";", 1);
+  }
+  switch (s->reason) {
+    case GDB_REASON_NONE:
+      break;
+    case GDB_REASON_WATCH:
+    case GDB_REASON_RWATCH:
+    case GDB_REASON_AWATCH:
+      gdb_buf_puts(b, s->reason == GDB_REASON_WATCH    ? "watch:"
+                      : s->reason == GDB_REASON_RWATCH ? "rwatch:"
+                                                       : "awatch:");
+      gdb_buf_put_hexnum(b, s->addr);
+      gdb_buf_put(b, ";", 1);
+      break;
+    case GDB_REASON_SWBREAK:
+      gdb_buf_puts(b, "swbreak:;");
+      break;
+    case GDB_REASON_HWBREAK:
+      gdb_buf_puts(b, "hwbreak:;");
+      break;
+    case GDB_REASON_REPLAY_BEGIN:
+      gdb_buf_puts(b, "replaylog:begin;");
+      break;
+    case GDB_REASON_REPLAY_END:
+      gdb_buf_puts(b, "replaylog:end;");
+      break;
+  }
+}
+
+void gdb_reply_error(struct gdb_buf *b, u8 code) {
+  gdb_buf_put(b, "E", 1);
+  put_u8hex(b, code);
+}
+
+void gdb_reply_error_msg(struct gdb_buf *b, const char *msg) {
+  gdb_buf_puts(b, "E.");
+  for (const char *p = msg; *p; p++) {
+    u8 ch = (u8)*p;
+    int bad = ch < 0x20 || ch > 0x7e || ch == '$' || ch == '#' ||
+              ch == '}' || ch == '*';
+    gdb_buf_put(b, bad ? "?" : p, 1);
+  }
+}
+
+void gdb_reply_fio(struct gdb_buf *b, i64 result, int fio_errno) {
+  /* Format: F result[,errno] */
+  gdb_buf_put(b, "F", 1);
+  put_signed(b, result);
+  if (result < 0) {
+    gdb_buf_put(b, ",", 1);
+    put_signed(b, fio_errno);
+  }
+}
+
+static u8 *be32(u8 *p, u32 v) {
+  for (int i = 3; i >= 0; i--) *p++ = (u8)(v >> (8 * i));
+  return p;
+}
+
+static u8 *be64(u8 *p, u64 v) {
+  for (int i = 7; i >= 0; i--) *p++ = (u8)(v >> (8 * i));
+  return p;
+}
+
+void gdb_reply_fstat(struct gdb_buf *b, const struct gdb_fio_stat *st) {
+  /* Format: F40;<64-byte struct stat, big-endian fields, escaped> */
+  u8 raw[64], *p = raw;
+  p = be32(p, st->dev);
+  p = be32(p, st->ino);
+  p = be32(p, st->mode);
+  p = be32(p, st->nlink);
+  p = be32(p, st->uid);
+  p = be32(p, st->gid);
+  p = be32(p, st->rdev);
+  p = be64(p, st->size);
+  p = be64(p, st->blksize);
+  p = be64(p, st->blocks);
+  p = be32(p, st->atime);
+  p = be32(p, st->mtime);
+  p = be32(p, st->ctime);
+  RW_ASSERT(p == raw + sizeof raw);
+  gdb_buf_puts(b, "F40;");
+  gdb_buf_put_bin(b, raw, sizeof raw);
+}
+
+void gdb_reply_xfer(struct gdb_buf *b, const void *data, size_t size, u64 off,
+                    u64 len) {
+  /* Format: m<data> (more follows) / l<data> (last chunk) */
+  const u8 *s = data;
+  size_t avail, n;
+  if (off >= size) {
+    gdb_buf_put(b, "l", 1);
+    return;
+  }
+  avail = size - (size_t)off;
+  if (len > GDB_DATA_MAX) len = GDB_DATA_MAX;
+  n = avail < len ? avail : (size_t)len;
+  n = gdb_bin_fit(s + off, n, GDB_PACKET_MAX - 1);
+  gdb_buf_put(b, n == avail ? "l" : "m", 1);
+  gdb_buf_put_bin(b, s + off, n);
+}
