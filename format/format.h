@@ -149,11 +149,24 @@ struct trace_info {
 int trace_reader_open(trace_reader **out, const char *path,
                       struct rw_diag *diag) RW_MUST_CHECK;
 
+/* Like trace_reader_open(), over the LEN bytes at DATA (borrowed: they must
+ * stay valid and unchanged until trace_reader_close). Used by the fuzz
+ * targets and by tests that damage traces in memory. */
+int trace_reader_open_mem(trace_reader **out, const void *data, size_t len,
+                          struct rw_diag *diag) RW_MUST_CHECK;
+
 /* Frees R and everything borrowed from it. Accepts NULL. */
 void trace_reader_close(trace_reader *r);
 
 /* Fills INFO (caller-owned) with what is known about the trace. */
 void trace_reader_get_info(const trace_reader *r, struct trace_info *info);
+
+/* How many damaged regions the scan that rebuilt the index met (0 when the
+ * index was intact); trace_info describes the first of them. */
+u64 trace_reader_ndamaged(const trace_reader *r);
+
+/* Records in the trace, from the index (no decompression). */
+u64 trace_reader_nrecords(const trace_reader *r);
 
 /* Finds metadata KEY (borrowed). On success *VAL points at *LEN bytes owned
  * by R (valid until trace_reader_close) and returns 0; RW_ENOTFOUND if the key
@@ -184,9 +197,11 @@ size_t trace_reader_nchunks(const trace_reader *r);
 /* Index entry I. Returns 0 or RW_ENOTFOUND. */
 int trace_reader_chunk(const trace_reader *r, size_t i,
                        struct trace_chunk_info *ci) RW_MUST_CHECK;
-/* Finds, without decompressing anything, the RECORDS chunk of thread TID
- * whose range holds SEQ, or else the first one after SEQ. Returns 0 or
- * RW_ENOTFOUND. */
+/* Finds, without decompressing anything (a binary search per stream), the
+ * RECORDS chunk of thread TID whose range holds SEQ, or else the first one
+ * after SEQ. With TRACE_ALL_THREADS: a chunk of any thread whose range holds
+ * SEQ (ranges of different threads overlap), or else the earliest after it.
+ * Returns 0 or RW_ENOTFOUND. */
 int trace_reader_find_chunk(const trace_reader *r, u32 tid, u64 seq,
                             struct trace_chunk_info *ci) RW_MUST_CHECK;
 
@@ -267,10 +282,55 @@ const char *trace_record_fields(u16 type);
 const char *trace_chunk_name(u16 type);
 
 /* Prints REC's decoded fields to OUT: as "name=value ..." text, or with JSON
- * set as the members of a JSON object (without braces). Unknown types and
- * payloads shorter than their fields are printed as hex with a note, never
- * read out of bounds. Returns 0 or a negative write error. */
+ * set as the members of a JSON object (without braces; each member is
+ * preceded by a comma, so they follow the caller's own members). Unknown
+ * types and payloads shorter than their fields are printed as hex with a
+ * note, never read out of bounds. Returns 0 or a negative write error. */
 int trace_record_print(FILE *out, const struct trace_record *rec, int json)
     RW_MUST_CHECK;
+
+/* Options of trace_record_print_opts(). Plain data. */
+struct trace_print_opts {
+  int json;         /* 1: JSON members, 0: text */
+  size_t bytes_max; /* bytes fields print at most this many bytes; 0: 64 */
+};
+
+/* trace_record_print() with options; OPTS (borrowed) may be NULL. */
+int trace_record_print_opts(FILE *out, const struct trace_record *rec,
+                            const struct trace_print_opts *opts)
+    RW_MUST_CHECK;
+
+/* ------------------------------------------------------------- reports */
+
+/* Prints the `rewind info` report of R to OUT: format version, recording
+ * machine, command line, times, threads, record counts by type (which reads
+ * every record), blobs, keyframes, sizes and the state of the file. Problems
+ * met while reading records are described in the report and the first is
+ * returned in DIAG (may be NULL). Returns 0, 1 when some records could not
+ * be read, or a negative write error. */
+int trace_report_info(FILE *out, trace_reader *r, struct rw_diag *diag)
+    RW_MUST_CHECK;
+
+/* Options of trace_report_dump(). Plain data. */
+struct trace_dump_opts {
+  int json;          /* one JSON object per line */
+  size_t bytes_max;  /* as in struct trace_print_opts */
+  u32 tid;           /* TRACE_ALL_THREADS or one thread */
+  int type;          /* a record type, or -1 for all */
+  u64 seq_from;      /* first sequence number to print (0: from the start) */
+};
+
+/* Prints every record of R selected by OPTS (borrowed) to OUT, in global
+ * sequence order, one per line. A chunk that cannot be read is reported on
+ * ERR (may be NULL) and skipped; the first such problem is returned in DIAG
+ * (may be NULL). Returns 0, 1 when something was skipped, RW_ENOTFOUND when
+ * OPTS names a thread that has no records, or a negative write error. */
+int trace_report_dump(FILE *out, FILE *err, trace_reader *r,
+                      const struct trace_dump_opts *opts,
+                      struct rw_diag *diag) RW_MUST_CHECK;
+
+/* Finds the record type named NAME (as in records.def, case-insensitive).
+ * Returns the type, or RW_ENOTFOUND. */
+int trace_record_type_by_name(const char *name) RW_MUST_CHECK;
 
 #endif /* RW_FORMAT_FORMAT_H */

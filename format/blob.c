@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading blobs and keyframes back: lookup by hash (binary search in the
+ * sorted blob table) and by position, and copying bytes out of the chunk
+ * that holds them. The reader caches the last chunk it decompressed for
+ * these, so sequential reads of a blob decompress each piece once. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/format_int.h"
+
+static void blob_info(const struct trace__blob *b, struct trace_blob_info *bi) {
+  memcpy(bi->hash, b->hash, 32);
+  bi->size = b->size;
+  bi->name = b->name;
+}
+
+static const struct trace__blob *blob_find(const trace_reader *r,
+                                           const u8 hash[32]) {
+  size_t lo = 0, hi = r->nblobs;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = memcmp(r->blobs[mid].hash, hash, 32);
+    if (c == 0) return &r->blobs[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+size_t trace_reader_nblobs(const trace_reader *r) { return r->nblobs; }
+
+int trace_reader_blob_info(const trace_reader *r, size_t i,
+                           struct trace_blob_info *bi) {
+  if (i >= r->nblobs) return RW_ENOTFOUND;
+  blob_info(&r->blobs[i], bi);
+  return 0;
+}
+
+int trace_reader_find_blob(const trace_reader *r, const u8 hash[32],
+                           struct trace_blob_info *bi) {
+  const struct trace__blob *b = blob_find(r, hash);
+  if (!b) return RW_ENOTFOUND;
+  blob_info(b, bi);
+  return 0;
+}
+
+/* Decompresses chunk IDX into the reader's cache unless it is there. */
+static int cache_load(trace_reader *r, u32 idx, struct rw_diag *diag) {
+  if (r->cache_chunk == (i64)idx) return 0;
+  r->cache_chunk = -1;
+  RW_FORWARD(
+      trace__chunk_load(r, idx, r->dctx, &r->cache, &r->cache_cap, diag));
+  r->cache_chunk = idx;
+  return 0;
+}
+
+i64 trace_reader_blob_read(trace_reader *r, const u8 hash[32], u64 off,
+                           void *dst, size_t cap, struct rw_diag *diag) {
+  const struct trace__blob *b = blob_find(r, hash);
+  size_t done = 0;
+  u32 lo, hi;
+  if (!b) return rw_diag_set(diag, RW_ENOTFOUND, 0, "no such blob");
+  if (off >= b->size) return 0;
+  /* The last piece starting at or before OFF. */
+  lo = 0;
+  hi = b->npieces;
+  while (hi - lo > 1) {
+    u32 mid = lo + (hi - lo) / 2;
+    if (r->chunks[b->first + mid].seq_first <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  for (u32 k = lo; k < b->npieces && done < cap && off < b->size; k++) {
+    const struct trace__chunk *c = &r->chunks[b->first + k];
+    size_t skip = TRACE__BLOB_PREFIX + c->count;
+    u64 plen = c->raw_len - skip, in;
+    size_t take;
+    RW_FORWARD(cache_load(r, b->first + k, diag));
+    if (memcmp(r->cache, b->hash, 32))
+      return rw_diag_set(diag, RW_ECORRUPT, c->offset,
+                         "blob piece at offset %llu belongs to another blob",
+                         (unsigned long long)c->offset);
+    in = off - c->seq_first;
+    if (in >= plen) continue;
+    take = (size_t)RW_MIN(plen - in, (u64)(cap - done));
+    memcpy((u8 *)dst + done, r->cache + skip + in, take);
+    done += take;
+    off += take;
+  }
+  return (i64)done;
+}
+
+size_t trace_reader_nkeyframes(const trace_reader *r) { return r->nkeyframes; }
+
+int trace_reader_keyframe_info(const trace_reader *r, size_t i,
+                               struct trace_keyframe_info *ki) {
+  const struct trace__chunk *c;
+  if (i >= r->nkeyframes) return RW_ENOTFOUND;
+  c = &r->chunks[r->keyframes[i]];
+  ki->kind = c->kind;
+  ki->seq = c->seq_first;
+  ki->offset = c->offset;
+  ki->raw_len = c->raw_len;
+  return 0;
+}
+
+i64 trace_reader_keyframe_read(trace_reader *r, size_t i, void *dst,
+                               size_t cap, struct rw_diag *diag) {
+  u32 idx;
+  size_t n;
+  if (i >= r->nkeyframes)
+    return rw_diag_set(diag, RW_ENOTFOUND, 0, "no keyframe %zu", i);
+  idx = r->keyframes[i];
+  RW_FORWARD(cache_load(r, idx, diag));
+  n = RW_MIN((size_t)r->chunks[idx].raw_len, cap);
+  if (n) memcpy(dst, r->cache, n);
+  return (i64)n;
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/* Record cursors: one thread's records in order, or every thread's records
+ * in global sequence order by a k-way merge over the streams (a binary heap
+ * keyed by each stream's next sequence number). A stream's chunk is loaded
+ * only when the merge reaches it, and seeking finds chunks by binary search
+ * in the chunk table, so nothing is decompressed that is not read. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/format_int.h"
+
+/* One stream's position. */
+struct sub {
+  const struct trace__stream *st;
+  u32 next;       /* position in st->chunks of the chunk to load next */
+  int loaded;     /* buf holds a checked chunk with records left */
+  u8 *buf;
+  size_t cap;
+  u32 raw_len;    /* bytes of records in buf */
+  size_t pos;     /* offset of the next record in buf */
+  u64 chunk_off;  /* file offset of the loaded chunk */
+  u64 min_seq;    /* records below this are skipped (seek) */
+};
+
+/* Bounds the decompressed chunks a merge holds at once (one per stream). */
+#define CURSOR_MEM_MAX ((size_t)1 << 30)
+
+struct trace_cursor {
+  trace_reader *r;
+  size_t mem;     /* bytes of all subs' buffers */
+  ZSTD_DCtx *dctx;
+  struct sub *subs;
+  size_t nsubs;
+  u32 *heap;      /* indices into subs, min-heap on key() */
+  size_t nheap;
+};
+
+/* The sequence number a sub is ordered by: its next record's when a chunk is
+ * loaded, else a lower bound, the next chunk's first seq. */
+static u64 key(const trace_cursor *c, u32 i) {
+  const struct sub *s = &c->subs[i];
+  if (s->loaded) return rd_le64(s->buf + s->pos + 6);
+  return c->r->chunks[s->st->chunks[s->next]].seq_first;
+}
+
+static void sift_down(trace_cursor *c, size_t i) {
+  for (;;) {
+    size_t l = 2 * i + 1, m = i;
+    if (l < c->nheap && key(c, c->heap[l]) < key(c, c->heap[m])) m = l;
+    if (l + 1 < c->nheap && key(c, c->heap[l + 1]) < key(c, c->heap[m]))
+      m = l + 1;
+    if (m == i) return;
+    u32 t = c->heap[i];
+    c->heap[i] = c->heap[m];
+    c->heap[m] = t;
+    i = m;
+  }
+}
+
+/* Rebuilds the heap from every sub that has records left. */
+static void heap_init(trace_cursor *c) {
+  c->nheap = 0;
+  for (size_t i = 0; i < c->nsubs; i++)
+    if (c->subs[i].loaded || c->subs[i].next < c->subs[i].st->n)
+      c->heap[c->nheap++] = (u32)i;
+  for (size_t i = c->nheap / 2; i-- > 0;) sift_down(c, i);
+}
+
+/* Drops the heap's top (a sub that has nothing left). */
+static void heap_pop(trace_cursor *c) {
+  c->heap[0] = c->heap[--c->nheap];
+  sift_down(c, 0);
+}
+
+/* Skips records below min_seq in S's loaded chunk; unloads it if none is
+ * left. */
+static void skip_below(struct sub *s) {
+  while (s->pos < s->raw_len && rd_le64(s->buf + s->pos + 6) < s->min_seq)
+    s->pos += TRACE__REC_HDR + rd_le32(s->buf + s->pos + 2);
+  if (s->pos >= s->raw_len) s->loaded = 0;
+}
+
+/* Loads S's next chunk. On failure the chunk is passed over, so the caller
+ * may continue with the rest of the stream after reporting the error. */
+static int sub_load(trace_cursor *c, struct sub *s, struct rw_diag *diag) {
+  u32 idx = s->st->chunks[s->next++];
+  const struct trace__chunk *ch = &c->r->chunks[idx];
+  if (ch->raw_len > s->cap) {
+    /* A hostile trace could make every stream hold a huge chunk at once. */
+    if (c->mem - s->cap + ch->raw_len > CURSOR_MEM_MAX)
+      return rw_diag_set(diag, RW_ELIMIT, ch->offset,
+                         "chunk at offset %llu: reading it would hold more "
+                         "than %zu MiB of chunks at once",
+                         (unsigned long long)ch->offset, CURSOR_MEM_MAX >> 20);
+    c->mem -= s->cap;
+    free(s->buf);
+    s->buf = NULL;
+    s->cap = 0;
+    RW_FORWARD(trace__reserve(&s->buf, &s->cap, ch->raw_len));
+    c->mem += s->cap;
+  }
+  RW_FORWARD(trace__chunk_load(c->r, idx, c->dctx, &s->buf, &s->cap, diag));
+  RW_FORWARD(trace__records_check(ch, s->buf, diag));
+  s->raw_len = ch->raw_len;
+  s->pos = 0;
+  s->chunk_off = ch->offset;
+  s->loaded = 1;
+  skip_below(s);
+  return 0;
+}
+
+int trace_cursor_open(trace_cursor **out, trace_reader *r, u32 tid) {
+  trace_cursor *c;
+  *out = NULL;
+  if (tid != TRACE_ALL_THREADS && !trace__stream_find(r, tid))
+    return RW_ENOTFOUND;
+  c = calloc(1, sizeof *c);
+  RW_RETURN_IF(!c, RW_ENOMEM, "cursor");
+  c->r = r;
+  c->nsubs = tid == TRACE_ALL_THREADS ? r->nstreams : 1;
+  c->dctx = ZSTD_createDCtx();
+  c->subs = calloc(c->nsubs ? c->nsubs : 1, sizeof *c->subs);
+  c->heap = calloc(c->nsubs ? c->nsubs : 1, sizeof *c->heap);
+  if (!c->dctx || !c->subs || !c->heap) {
+    trace_cursor_close(c);
+    return RW_ENOMEM;
+  }
+  for (size_t i = 0; i < c->nsubs; i++)
+    c->subs[i].st = tid == TRACE_ALL_THREADS ? &r->streams[i]
+                                             : trace__stream_find(r, tid);
+  heap_init(c);
+  *out = c;
+  return 0;
+}
+
+int trace_cursor_seek(trace_cursor *c, u64 seq) {
+  for (size_t i = 0; i < c->nsubs; i++) {
+    struct sub *s = &c->subs[i];
+    s->loaded = 0;
+    s->min_seq = seq;
+    s->next = trace__stream_lower(c->r, s->st, seq);
+  }
+  heap_init(c);
+  return 0;
+}
+
+int trace_cursor_next(trace_cursor *c, struct trace_record *rec,
+                      struct rw_diag *diag) {
+  while (c->nheap) {
+    struct sub *s = &c->subs[c->heap[0]];
+    if (!s->loaded) {
+      int rc = sub_load(c, s, diag);
+      if (s->loaded) {
+        sift_down(c, 0); /* its key rose from the chunk's lower bound */
+      } else if (s->next >= s->st->n) {
+        heap_pop(c);
+      } else {
+        sift_down(c, 0);
+      }
+      if (rc < 0) return rc;
+      continue;
+    }
+    const u8 *p = s->buf + s->pos;
+    rec->type = rd_le16(p);
+    rec->len = rd_le32(p + 2);
+    rec->seq = rd_le64(p + 6);
+    rec->data = p + TRACE__REC_HDR;
+    rec->tid = s->st->tid;
+    rec->chunk_offset = s->chunk_off;
+    s->pos += TRACE__REC_HDR + rec->len;
+    if (s->pos >= s->raw_len) {
+      s->loaded = 0;
+      if (s->next >= s->st->n) {
+        /* The record stays valid: the buffer lives until the next call. */
+        heap_pop(c);
+        return 1;
+      }
+    }
+    sift_down(c, 0);
+    return 1;
+  }
+  return 0;
+}
+
+void trace_cursor_close(trace_cursor *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->nsubs; i++) free(c->subs[i].buf);
+  free(c->subs);
+  free(c->heap);
+  ZSTD_freeDCtx(c->dctx);
+  free(c);
+}

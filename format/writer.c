@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/* The trace writer: per-thread record streams buffered in memory and written
+ * as zstd chunks, global sequence numbers, metadata, keyframes, and at close
+ * the footer index and trailer. The file is only ever appended to, and each
+ * chunk goes out in one write, so a writer killed at any moment leaves every
+ * earlier chunk intact. Blob storage is in wblob.c, the index in windex.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/writer_int.h"
+
+/* ----------------------------------------------------------------- I/O */
+
+static int write_all(int fd, const u8 *p, size_t n) {
+  while (n) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0 && errno == EINTR) continue;
+    RW_RETURN_IF(k < 0, RW_ERR(errno), "write: %s", strerror(errno));
+    RW_RETURN_IF(k == 0, RW_ERR(EIO), "write returned 0");
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+/* Remembers the first error: once a write failed, the file ends in a partial
+ * chunk and nothing more may be appended after it. */
+static int fail(trace_writer *w, int rc) {
+  if (rc < 0 && w->err == 0) w->err = rc;
+  return rc;
+}
+
+int trace__w_write(trace_writer *w, const u8 *p, size_t n) {
+  RW_RETURN_IF(w->err, w->err, "earlier error");
+  RW_FORWARD(fail(w, write_all(w->fd, p, n)));
+  w->off += n;
+  return 0;
+}
+
+int trace__w_chunk(trace_writer *w, struct trace__chunk *c, const u8 *raw) {
+  size_t bound = ZSTD_compressBound(c->raw_len);
+  size_t comp;
+  RW_RETURN_IF(w->err, w->err, "earlier error");
+  RW_ASSERT(c->raw_len <= TRACE__MAX_CHUNK_RAW);
+  RW_FORWARD(fail(w, trace__reserve(&w->cbuf, &w->cbuf_cap,
+                                    TRACE__CHUNK_HDR + bound)));
+  comp = ZSTD_compress2(w->cctx, w->cbuf + TRACE__CHUNK_HDR, bound,
+                        c->raw_len ? raw : (const u8 *)"", c->raw_len);
+  if (ZSTD_isError(comp)) {
+    rw_log(RW_LOG_ERROR, "zstd: %s", ZSTD_getErrorName(comp));
+    return fail(w, RW_EINVAL);
+  }
+  c->offset = w->off;
+  c->comp_len = (u32)comp;
+  c->payload_crc = rw_crc32c(0, w->cbuf + TRACE__CHUNK_HDR, comp);
+  trace__chunk_encode(c, w->cbuf);
+  RW_FORWARD(trace__w_write(w, w->cbuf, TRACE__CHUNK_HDR + comp));
+  w->raw_total += c->raw_len;
+  if (c->type != TRACE_CHUNK_INDEX) {
+    if (w->nchunks == w->chunks_cap) {
+      size_t ncap = w->chunks_cap ? 2 * w->chunks_cap : 64;
+      struct trace__chunk *n = realloc(w->chunks, ncap * sizeof *n);
+      RW_RETURN_IF(!n, fail(w, RW_ENOMEM), "chunk table");
+      w->chunks = n;
+      w->chunks_cap = ncap;
+    }
+    w->chunks[w->nchunks++] = *c;
+  }
+  if (w->opts.on_chunk)
+    w->opts.on_chunk(w->opts.arg, c->offset, c->type, c->tid, c->seq_first,
+                     c->seq_last);
+  return 0;
+}
+
+/* ------------------------------------------------------------- streams */
+
+static struct trace__wstream *stream_get(trace_writer *w, u32 tid) {
+  size_t mask, i;
+  if (w->last && w->last->tid == tid) return w->last;
+  if (w->hcap) {
+    mask = w->hcap - 1;
+    for (i = (tid * 0x9e3779b1u) & mask; w->htab[i]; i = (i + 1) & mask)
+      if (w->streams[w->htab[i] - 1]->tid == tid)
+        return w->last = w->streams[w->htab[i] - 1];
+  }
+  /* A new stream: grow the table at half load, then insert. */
+  if (2 * (w->nstreams + 1) > w->hcap) {
+    size_t ncap = w->hcap ? 2 * w->hcap : 16;
+    u32 *nt = calloc(ncap, sizeof *nt);
+    struct trace__wstream **ns =
+        realloc(w->streams, ncap / 2 * sizeof *ns);
+    if (!nt || !ns) {
+      free(nt);
+      if (ns) w->streams = ns;
+      return NULL;
+    }
+    w->streams = ns;
+    for (size_t k = 0; k < w->nstreams; k++) {
+      i = (w->streams[k]->tid * 0x9e3779b1u) & (ncap - 1);
+      while (nt[i]) i = (i + 1) & (ncap - 1);
+      nt[i] = (u32)k + 1;
+    }
+    free(w->htab);
+    w->htab = nt;
+    w->hcap = ncap;
+  }
+  struct trace__wstream *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  s->tid = tid;
+  mask = w->hcap - 1;
+  for (i = (tid * 0x9e3779b1u) & mask; w->htab[i]; i = (i + 1) & mask) {
+  }
+  w->streams[w->nstreams++] = s;
+  w->htab[i] = (u32)w->nstreams;
+  return w->last = s;
+}
+
+static int stream_flush(trace_writer *w, struct trace__wstream *s) {
+  struct trace__chunk c = {0};
+  if (!s->count) return 0;
+  RW_FORWARD(trace__w_meta_flush(w));
+  c.type = TRACE_CHUNK_RECORDS;
+  c.tid = s->tid;
+  c.count = s->count;
+  c.seq_first = s->seq_first;
+  c.seq_last = s->seq_last;
+  c.raw_len = (u32)s->len;
+  RW_FORWARD(trace__w_chunk(w, &c, s->buf));
+  s->len = 0;
+  s->count = 0;
+  return 0;
+}
+
+/* ------------------------------------------------------------- public */
+
+int trace_writer_open(trace_writer **out, const char *path,
+                      const struct trace_writer_opts *opts) {
+  trace_writer *w;
+  u8 hdr[TRACE__HDR_SIZE];
+  const char *sde = getenv("SOURCE_DATE_EPOCH");
+  long page = sysconf(_SC_PAGESIZE);
+  int flags = O_WRONLY | O_CREAT | O_CLOEXEC, rc;
+  *out = NULL;
+  w = calloc(1, sizeof *w);
+  RW_RETURN_IF(!w, RW_ENOMEM, "writer");
+  if (opts) w->opts = *opts;
+  if (!w->opts.level) w->opts.level = TRACE__DEFAULT_LEVEL;
+  if (!w->opts.chunk_bytes) w->opts.chunk_bytes = TRACE__DEFAULT_CHUNK;
+  rc = RW_EINVAL;
+  if (w->opts.level < ZSTD_minCLevel() || w->opts.level > ZSTD_maxCLevel() ||
+      w->opts.chunk_bytes > TRACE__MAX_CHUNK_BYTES)
+    goto fail;
+  w->next_seq = 1;
+  w->fd = -1;
+  rc = RW_ENOMEM;
+  w->cctx = ZSTD_createCCtx();
+  if (!w->cctx) goto fail;
+  if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
+                                          w->opts.level)) ||
+      ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 0)) ||
+      ZSTD_isError(
+          ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1))) {
+    rc = RW_EINVAL;
+    goto fail;
+  }
+  flags |= w->opts.overwrite ? O_TRUNC : O_EXCL;
+  w->fd = open(path, flags, 0644);
+  if (w->fd < 0) {
+    rc = RW_ERR(errno);
+    goto fail;
+  }
+  /* SOURCE_DATE_EPOCH makes test traces byte-for-byte reproducible. */
+  w->created_ns = sde ? strtoull(sde, NULL, 10) * 1000000000ull : rw_wall_ns();
+  trace__header_encode(hdr, w->created_ns, page > 0 ? (u32)page : 4096);
+  rc = write_all(w->fd, hdr, sizeof hdr);
+  if (rc < 0) goto fail;
+  w->off = sizeof hdr;
+  *out = w;
+  return 0;
+fail:
+  if (w->fd >= 0) close(w->fd);
+  ZSTD_freeCCtx(w->cctx);
+  free(w);
+  return rc;
+}
+
+int trace_writer_append(trace_writer *w, u32 tid, u16 type, const void *data,
+                        size_t len, u64 *seq) {
+  struct trace__wstream *s;
+  size_t need;
+  RW_RETURN_IF(w->err, w->err, "earlier error");
+  RW_RETURN_IF(type == 0 || len > TRACE_MAX_RECORD || (len && !data),
+               RW_EINVAL, "type %u len %zu", type, len);
+  s = stream_get(w, tid);
+  RW_RETURN_IF(!s, RW_ENOMEM, "stream %u", tid);
+  need = TRACE__REC_HDR + len;
+  if (s->count && s->len + need > w->opts.chunk_bytes)
+    RW_FORWARD(stream_flush(w, s));
+  if (s->len + need > s->cap) {
+    size_t ncap = s->cap ? s->cap : 4096;
+    u8 *nb;
+    while (ncap < s->len + need) ncap *= 2;
+    nb = realloc(s->buf, ncap);
+    RW_RETURN_IF(!nb, RW_ENOMEM, "stream buffer %zu", ncap);
+    s->buf = nb;
+    s->cap = ncap;
+  }
+  u8 *p = s->buf + s->len;
+  wr_le16(p, type);
+  wr_le32(p + 2, (u32)len);
+  wr_le64(p + 6, w->next_seq);
+  if (len) memcpy(p + TRACE__REC_HDR, data, len);
+  s->len += need;
+  if (!s->count) s->seq_first = w->next_seq;
+  s->seq_last = w->next_seq;
+  s->count++;
+  s->nrecords++;
+  if (seq) *seq = w->next_seq;
+  w->next_seq++;
+  w->nrecords++;
+  return 0;
+}
+
+u64 trace_writer_next_seq(const trace_writer *w) { return w->next_seq; }
+
+u64 trace_writer_size(const trace_writer *w) { return w->off; }
+
+int trace_writer_flush(trace_writer *w) {
+  RW_RETURN_IF(w->err, w->err, "earlier error");
+  for (size_t i = 0; i < w->nstreams; i++)
+    RW_FORWARD(stream_flush(w, w->streams[i]));
+  return trace__w_meta_flush(w);
+}
+
+int trace_writer_add_keyframe(trace_writer *w, u16 kind, u64 seq,
+                              const void *data, size_t len) {
+  struct trace__chunk c = {0};
+  RW_RETURN_IF(w->err, w->err, "earlier error");
+  RW_RETURN_IF(len > TRACE__MAX_CHUNK_RAW || (len && !data), RW_EINVAL,
+               "keyframe of %zu bytes", len);
+  RW_FORWARD(trace__w_meta_flush(w));
+  c.type = TRACE_CHUNK_KEYFRAME;
+  c.kind = kind;
+  c.seq_first = c.seq_last = seq;
+  c.raw_len = (u32)len;
+  return trace__w_chunk(w, &c, data);
+}
+
+int trace_writer_close(trace_writer *w) {
+  int rc;
+  if (!w) return 0;
+  rc = w->err;
+  if (!rc) rc = trace_writer_flush(w);
+  if (!rc) rc = trace__w_index(w);
+  if (close(w->fd) < 0 && !rc) rc = RW_ERR(errno);
+  for (size_t i = 0; i < w->nstreams; i++) {
+    free(w->streams[i]->buf);
+    free(w->streams[i]);
+  }
+  free(w->streams);
+  free(w->htab);
+  trace__w_free_blobs(w);
+  trace__w_free_meta(w);
+  free(w->chunks);
+  free(w->cbuf);
+  free(w->rawbuf);
+  ZSTD_freeCCtx(w->cctx);
+  free(w);
+  return rc;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* The trace writer's state, shared by writer.c (streams and chunks),
+ * wblob.c (content-addressed blobs), wmeta.c (metadata) and windex.c (the
+ * footer index). Only those files include it. */
+#ifndef RW_FORMAT_WRITER_INT_H
+#define RW_FORMAT_WRITER_INT_H
+
+#include "format/format_int.h"
+
+/* One thread's buffered records, not yet written. */
+struct trace__wstream {
+  u32 tid;
+  u8 *buf;        /* encoded records (header + payload each) */
+  size_t len, cap;
+  u32 count;      /* records in buf */
+  u64 seq_first;  /* of the first record in buf */
+  u64 seq_last;   /* of the last record in buf */
+  u64 nrecords;   /* records ever appended to this stream */
+};
+
+/* One stored blob, for deduplication and the index. */
+struct trace__wblob {
+  u8 hash[32];
+  u64 size;
+  char *name;       /* owned */
+  u32 first_chunk;  /* its first piece in trace_writer.chunks */
+  u32 npieces;
+};
+
+/* The latest value of one metadata key. */
+struct trace__wmeta {
+  char *key;  /* owned */
+  u8 *val;    /* owned */
+  u32 len;
+  int dirty;  /* not yet written in a META chunk */
+};
+
+struct trace_writer {
+  struct trace_writer_opts opts; /* with defaults filled in */
+  int fd;
+  u64 off;        /* bytes written so far */
+  int err;        /* first write error; sticky */
+  u64 next_seq;   /* the next record's sequence number */
+  u64 nrecords;   /* records appended */
+  u64 raw_total;  /* raw payload bytes written */
+  u64 created_ns; /* in the header */
+  ZSTD_CCtx *cctx;
+  u8 *cbuf;       /* chunk header + compressed payload */
+  size_t cbuf_cap;
+  u8 *rawbuf;     /* scratch for assembling blob, meta and index payloads */
+  size_t rawbuf_cap;
+
+  struct trace__wstream **streams; /* in creation order */
+  size_t nstreams;
+  u32 *htab;      /* tid hash table: index + 1 into streams, 0 empty */
+  size_t hcap;
+  struct trace__wstream *last; /* the stream used last */
+
+  struct trace__chunk *chunks; /* every chunk written but the index */
+  size_t nchunks, chunks_cap;
+
+  struct trace__wblob *blobs;  /* in insertion order */
+  size_t nblobs, blobs_cap;
+  u32 *btab;      /* hash table by blob hash: index + 1 into blobs */
+  size_t btab_cap;
+
+  struct trace__wmeta *meta;   /* in insertion order */
+  size_t nmeta, meta_cap;
+  int meta_dirty;
+};
+
+/* Compresses RAW (C->raw_len bytes), fills C's offset, lengths and checksum,
+ * writes header and payload in one write and records C in the chunk table
+ * (unless it is the index). Calls on_chunk. Returns 0 or a negative code,
+ * which also becomes the writer's sticky error. (writer.c) */
+int trace__w_chunk(trace_writer *w, struct trace__chunk *c, const u8 *raw)
+    RW_MUST_CHECK;
+
+/* Writes N bytes at P at the end of the file and advances the offset.
+ * Returns 0 or a negative errno code, which also becomes the writer's sticky
+ * error. (writer.c) */
+int trace__w_write(trace_writer *w, const u8 *p, size_t n) RW_MUST_CHECK;
+
+/* Writes pending metadata as META chunks. Returns 0 or a negative code.
+ * (wmeta.c) */
+int trace__w_meta_flush(trace_writer *w) RW_MUST_CHECK;
+
+/* Writes the INDEX chunk and the trailer. Returns 0 or a negative code.
+ * (windex.c) */
+int trace__w_index(trace_writer *w) RW_MUST_CHECK;
+
+/* Free the blob and metadata tables. (wblob.c, wmeta.c) */
+void trace__w_free_blobs(trace_writer *w);
+void trace__w_free_meta(trace_writer *w);
+
+#endif /* RW_FORMAT_WRITER_INT_H */

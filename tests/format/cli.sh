@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# End-to-end test of `rewind info` and `rewind dump` on a trace written by
+# tests/format/mktrace, and on the damaged samples of tests/format/bad/:
+# output content, filters, JSON validity (with python3 when present), and
+# exit statuses. Ends with "N passed, N failed".
+set -u
+src=$(cd "${top_srcdir:-.}" && pwd)
+build=$(cd "${top_builddir:-.}" && pwd)
+rewind=${REWIND:-$build/cli/rewind}
+work=$(mktemp -d "${TMPDIR:-/tmp}/rw-cli.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pass=0
+fail=0
+check() { # name, command...
+  local name=$1
+  shift
+  if "$@" >"$work/last.out" 2>&1; then pass=$((pass + 1)); echo "ok: $name"
+  else fail=$((fail + 1)); echo "FAIL: $name"; sed 's/^/  /' "$work/last.out" | head -20; fi
+}
+# status EXPECTED command... : true when the command exits with EXPECTED.
+status() {
+  local want=$1
+  shift
+  "$@" >"$work/st.out" 2>"$work/st.err"
+  local got=$?
+  [ "$got" -eq "$want" ] || { echo "exit $got, wanted $want"; cat "$work/st.err"; return 1; }
+}
+
+t=$work/t.rwd
+"$build/tests/format/mktrace" sample "$t" 3 200 || { echo "mktrace failed"; exit 1; }
+
+"$rewind" info "$t" >"$work/info" 2>"$work/info.err"
+check "info exits 0" test $? -eq 0
+check "info: format version" grep -q '^format: *rewind trace 1\.0' "$work/info"
+check "info: closed cleanly" grep -q '^state: *closed cleanly' "$work/info"
+check "info: command line" grep -q '^command: *\/bin\/echo hello world$' "$work/info"
+check "info: machine, kernel, cpu" grep -q '^cpu: *Test CPU' "$work/info"
+check "info: cwd" grep -q '^cwd: *\/home\/test$' "$work/info"
+check "info: human start date" grep -Eq '^started: *2023-11-1[45] ' "$work/info"
+check "info: duration" grep -q '^duration: *1\.500 s$' "$work/info"
+check "info: threads" grep -q '^threads: *3 (1000 1001 1002)$' "$work/info"
+check "info: record counts" grep -Eq '^  SYSCALL_EXIT +200$' "$work/info"
+check "info: blobs deduplicated" grep -q '^blobs: *2 ' "$work/info"
+check "info: blob names" grep -q 'libc.so.6$' "$work/info"
+check "info: keyframes" grep -q '^keyframes: *1 ' "$work/info"
+check "info: ratio" grep -Eq '^data: .*ratio [0-9]+\.[0-9]+' "$work/info"
+check "info: nothing on stderr" test ! -s "$work/info.err"
+check "info --help" status 0 "$rewind" info --help
+check "info without a trace" status 2 "$rewind" info
+check "info on a missing file" status 1 "$rewind" info "$work/none.rwd"
+check "info: missing file named" grep -q 'none.rwd: cannot open' "$work/st.err"
+
+nrec=$(sed -n 's/^records: *\([0-9]*\) .*/\1/p' "$work/info")
+"$rewind" dump "$t" >"$work/dump"
+check "dump exits 0" test $? -eq 0
+check "dump: one line per record" test "$(wc -l <"$work/dump")" -eq "$nrec"
+check "dump: seq order" bash -c "cut -d' ' -f1 '$work/dump' | sort -n -c"
+check "dump: fields decoded" grep -q '^1 1000 EXEC pid=1000 path="/bin/echo"$' "$work/dump"
+check "dump: registers" grep -Eq ' SYSCALL_EXIT nr=[01] result=[0-9]+ regs=\{rip=0x' "$work/dump"
+check "dump: bytes in hex" grep -Eq ' MEM addr=0x[0-9a-f]+ data=\[[0-9]+\] 6c696e65' "$work/dump"
+"$rewind" dump --bytes 4 --type mem "$t" >"$work/mem"
+check "dump --type" bash -c "! grep -v ' MEM ' '$work/mem' && test -s '$work/mem'"
+check "dump --bytes" grep -Eq 'data=\[[0-9]+\] 6c696e65\.\.\.$' "$work/mem"
+"$rewind" dump --thread 1001 "$t" >"$work/t1001"
+check "dump --thread" bash -c "test -s '$work/t1001' && ! cut -d' ' -f2 '$work/t1001' | grep -v '^1001$'"
+"$rewind" dump --json "$t" >"$work/json"
+check "dump --json: one object per record" test "$(wc -l <"$work/json")" -eq "$nrec"
+check "dump --json: members" grep -q '^{"seq":1,"tid":1000,"type":"EXEC","pid":1000,"path":"/bin/echo"}$' "$work/json"
+if command -v python3 >/dev/null; then
+  check "dump --json: valid JSON" python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    assert {"seq", "tid", "type"} <= o.keys()
+    if o["type"] == "SYSCALL_EXIT":
+        assert o["regs"]["rip"].startswith("0x") and "r15" in o["regs"]
+' "$work/json"
+fi
+check "dump --help" status 0 "$rewind" dump --help
+check "dump: bad option" status 2 "$rewind" dump --frobnicate "$t"
+check "dump: unknown type" status 2 "$rewind" dump --type NOPE "$t"
+check "dump: unknown thread" status 1 "$rewind" dump --thread 7 "$t"
+
+bad=$src/tests/format/bad
+check "dump: version refused" status 1 "$rewind" dump "$bad/version-2.rwd"
+check "dump: version message" grep -q 'version 2.0 is not supported (this build reads version 1.x)' "$work/st.err"
+check "info: not a trace" status 1 "$rewind" info "$bad/not-a-trace.rwd"
+check "info: not a trace message" grep -q 'not a rewind trace' "$work/st.err"
+check "info: damaged trace readable" status 1 "$rewind" info "$bad/truncated-chunk.rwd"
+check "info: damage on stderr" grep -q 'damaged at offset [0-9]*: chunk at offset' "$work/st.err"
+check "info: damage in report" grep -q '^damage: *at offset' "$work/st.out"
+check "dump: damaged trace readable" status 1 "$rewind" dump "$bad/truncated-chunk.rwd"
+check "dump: records before damage" test "$(wc -l <"$work/st.out")" -gt 0
+check "dump: unreadable chunk skipped" status 1 "$rewind" dump "$bad/payload-checksum.rwd"
+check "dump: skip reported" grep -q 'payload checksum mismatch' "$work/st.err"
+check "dump: unclosed trace is fine" status 0 "$rewind" dump "$bad/unclosed.rwd"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

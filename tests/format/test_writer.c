@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of format/writer.c: sequence numbers, stream buffering and chunk
+ * flushing, the on_chunk callback, argument checks, and that a written
+ * trace reads back record for record. */
+#include <CUnit/CUnit.h>
+
+#include "tests/format/tests.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/format.h"
+#include "tests/format/helpers.h"
+
+struct seen {
+  int n, records;
+  u64 last_off;
+  int ordered;
+};
+
+static void on_chunk(void *arg, u64 off, u16 type, u32 tid, u64 a, u64 b) {
+  struct seen *s = arg;
+  (void)tid, (void)a, (void)b;
+  if (s->n && off <= s->last_off) s->ordered = 0;
+  s->last_off = off;
+  s->n++;
+  s->records += type == TRACE_CHUNK_RECORDS;
+}
+
+void test_writer_seq_from_one(void) {
+  const char *p = tf_path("seq.rwd");
+  trace_writer *w;
+  u64 seq = 0, prev = 0;
+  CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, p, NULL), 0);
+  CU_ASSERT_EQUAL(trace_writer_next_seq(w), 1);
+  for (int i = 0; i < 1000; i++) {
+    CU_ASSERT_EQUAL(trace_writer_append(w, (u32)(i % 3), 1, "x", 1, &seq), 0);
+    CU_ASSERT_EQUAL(seq, prev + 1);
+    prev = seq;
+  }
+  CU_ASSERT_EQUAL(trace_writer_next_seq(w), 1001);
+  CU_ASSERT_EQUAL(trace_writer_close(w), 0);
+  unlink(p);
+}
+
+void test_writer_exists(void) {
+  const char *p = tf_path("exists.rwd");
+  trace_writer *w;
+  struct trace_writer_opts o = {0};
+  CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, p, NULL), 0);
+  CU_ASSERT_EQUAL(trace_writer_close(w), 0);
+  CU_ASSERT_EQUAL(trace_writer_open(&w, p, NULL), -EEXIST);
+  CU_ASSERT_PTR_NULL(w);
+  o.overwrite = 1;
+  CU_ASSERT_EQUAL(trace_writer_open(&w, p, &o), 0);
+  CU_ASSERT_EQUAL(trace_writer_close(w), 0);
+  CU_ASSERT_EQUAL(trace_writer_close(NULL), 0);
+  unlink(p);
+}
+
+void test_writer_bad_args(void) {
+  const char *p = tf_path("args.rwd");
+  trace_writer *w;
+  struct trace_writer_opts o = {0};
+  o.level = 1000;
+  CU_ASSERT_EQUAL(trace_writer_open(&w, p, &o), RW_EINVAL);
+  o.level = 0;
+  o.chunk_bytes = (size_t)1 << 40;
+  CU_ASSERT_EQUAL(trace_writer_open(&w, p, &o), RW_EINVAL);
+  CU_ASSERT_EQUAL(trace_writer_open(&w, "/nonexistent/dir/x.rwd", NULL),
+                  -ENOENT);
+  CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, p, NULL), 0);
+  CU_ASSERT_EQUAL(trace_writer_append(w, 1, 0, "x", 1, NULL), RW_EINVAL);
+  CU_ASSERT_EQUAL(
+      trace_writer_append(w, 1, 1, "x", TRACE_MAX_RECORD + 1, NULL),
+      RW_EINVAL);
+  CU_ASSERT_EQUAL(trace_writer_set_meta(w, "", "v", 1), RW_EINVAL);
+  /* A failed call assigns no sequence number. */
+  CU_ASSERT_EQUAL(trace_writer_next_seq(w), 1);
+  CU_ASSERT_EQUAL(trace_writer_append(w, 1, 1, NULL, 0, NULL), 0);
+  CU_ASSERT_EQUAL(trace_writer_close(w), 0);
+  unlink(p);
+}
+
+void test_writer_chunking(void) {
+  const char *p = tf_path("chunks.rwd");
+  struct seen s = {0, 0, 0, 1};
+  struct trace_writer_opts o = {0};
+  trace_writer *w;
+  u8 rec[1000];
+  u64 size_before;
+  memset(rec, 'r', sizeof rec);
+  o.chunk_bytes = 10000;
+  o.on_chunk = on_chunk;
+  o.arg = &s;
+  CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, p, &o), 0);
+  /* Nine records of 1014 encoded bytes fit in 10000; the tenth does not. */
+  for (int i = 0; i < 9; i++)
+    CU_ASSERT_EQUAL(trace_writer_append(w, 7, 6, rec, sizeof rec, NULL), 0);
+  CU_ASSERT_EQUAL(s.n, 0);
+  size_before = trace_writer_size(w);
+  CU_ASSERT_EQUAL(trace_writer_append(w, 7, 6, rec, sizeof rec, NULL), 0);
+  CU_ASSERT_EQUAL(s.records, 1);
+  CU_ASSERT(trace_writer_size(w) > size_before);
+  /* Another thread has its own buffer. */
+  CU_ASSERT_EQUAL(trace_writer_append(w, 8, 6, rec, sizeof rec, NULL), 0);
+  CU_ASSERT_EQUAL(s.records, 1);
+  CU_ASSERT_EQUAL(trace_writer_flush(w), 0);
+  CU_ASSERT_EQUAL(s.records, 3);
+  CU_ASSERT_EQUAL(trace_writer_flush(w), 0); /* nothing buffered */
+  CU_ASSERT_EQUAL(s.records, 3);
+  /* A record larger than chunk_bytes still goes out, alone. */
+  {
+    u8 *big = calloc(1, 50000);
+    CU_ASSERT_EQUAL(trace_writer_append(w, 7, 6, big, 50000, NULL), 0);
+    free(big);
+  }
+  CU_ASSERT_EQUAL(trace_writer_close(w), 0);
+  CU_ASSERT_EQUAL(s.records, 4);
+  CU_ASSERT(s.ordered);
+  {
+    trace_reader *r;
+    struct trace_info info;
+    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&r, p, NULL), 0);
+    trace_reader_get_info(r, &info);
+    CU_ASSERT_EQUAL(info.nrecords_chunks, 4);
+    CU_ASSERT_EQUAL(info.nthreads, 2);
+    CU_ASSERT_EQUAL(info.seq_first, 1);
+    CU_ASSERT_EQUAL(info.seq_last, 12);
+    CU_ASSERT_EQUAL(trace_reader_nrecords(r), 12);
+    CU_ASSERT(info.complete);
+    CU_ASSERT(!info.rebuilt);
+    trace_reader_close(r);
+  }
+  unlink(p);
+}
+
+void test_writer_roundtrip(void) {
+  const char *p = tf_path("roundtrip.rwd");
+  struct tf_sample s = {5, 20000, 8192, 0, 2, 3, 1};
+  trace_reader *r;
+  struct rw_diag d = {0};
+  CU_ASSERT_EQUAL_FATAL(tf_make_sample(p, &s), 0);
+  CU_ASSERT_EQUAL_FATAL(trace_reader_open(&r, p, &d), 0);
+  tf_check_all(r, 5, 20000);
+  trace_reader_close(r);
+  unlink(p);
+}
+
+void test_writer_levels(void) {
+  /* Every level writes a trace that reads back the same. */
+  static const int levels[] = {-5, 1, 3, 9};
+  for (size_t i = 0; i < sizeof levels / sizeof *levels; i++) {
+    const char *p = tf_path("level.rwd");
+    struct tf_sample s = {3, 3000, 0, levels[i], 0, 0, 1};
+    trace_reader *r;
+    CU_ASSERT_EQUAL_FATAL(tf_make_sample(p, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&r, p, NULL), 0);
+    tf_check_all(r, 3, 3000);
+    trace_reader_close(r);
+    unlink(p);
+  }
+}
+
+void test_writer_size(void) {
+  const char *p = tf_path("size.rwd");
+  trace_writer *w;
+  size_t n;
+  u8 *f;
+  CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, p, NULL), 0);
+  CU_ASSERT_EQUAL(trace_writer_size(w), 64);
+  CU_ASSERT_EQUAL(trace_writer_append(w, 1, 1, "abc", 3, NULL), 0);
+  CU_ASSERT_EQUAL(trace_writer_flush(w), 0);
+  n = (size_t)trace_writer_size(w);
+  f = tf_read_file(p, &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  CU_ASSERT_EQUAL(n, trace_writer_size(w));
+  free(f);
+  CU_ASSERT_EQUAL(trace_writer_close(w), 0);
+  unlink(p);
+}
