@@ -11,3 +11,9 @@ include tests/format/local.mk
 include tests/cpu/local.mk
 include tests/recorder/local.mk
 include tests/fuzz/local.mk
+include tests/replay/local.mk
+include tests/gdbstub/local.mk
+include tests/fuzz/gdb.mk
+# Temporary (recorder helper): until the lead includes them from Makefile.am.
+include tests/programs/local.mk
+include man/record.mk

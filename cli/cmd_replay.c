@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/* `rewind replay`: replays a trace in the emulator. --verify runs the whole
+ * recording and says whether it was reproduced; --goto N stops at global
+ * instruction N and shows where the program is. Only argument parsing and
+ * output here; the work is in replayer/. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "common/rw.h"
+#include "replayer/replayer.h"
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: rewind replay --verify [options] TRACE\n"
+          "       rewind replay --goto N [options] TRACE\n"
+          "\n"
+          "Replay a recording in rewind's x86-64 emulator. The trace alone is\n"
+          "enough: the program and its libraries are read from it.\n"
+          "\n"
+          "  --verify          replay the whole recording and check it at every\n"
+          "                    event; exit 0 when it was reproduced, 1 with a\n"
+          "                    report at the first divergence\n"
+          "  --goto N          stop at global instruction N (0 is the first\n"
+          "                    instruction) and show registers and code there\n"
+          "  --progress        show progress on stderr (default: when stderr is\n"
+          "                    a terminal)\n"
+          "  --no-progress     do not show progress\n"
+          "  -q, --quiet       print only errors\n"
+          "  -h, --help        show this help\n"
+          "\n"
+          "Instruction counts count each iteration of a rep-prefixed string\n"
+          "instruction as one, as single-stepping does.\n");
+}
+
+static void print_regs(rp_replay *rp) {
+  struct rw_regs r;
+  if (rp_get_regs(rp, 0, &r) < 0) return;
+  for (int i = 0; i < RW_NGPR; i++)
+    printf("%-4s 0x%016" PRIx64 "%s", rw_gpr_name((unsigned)i), r.gpr[i],
+           i % 4 == 3 ? "\n" : "  ");
+  printf("rip  0x%016" PRIx64 "  eflags 0x%08" PRIx64 "  fs_base 0x%" PRIx64
+         "  gs_base 0x%" PRIx64 "\n",
+         r.rip, r.rflags, r.fs_base, r.gs_base);
+}
+
+static const char *end_text(const struct rp_stop *s, char *buf, size_t cap) {
+  switch (s->end) {
+    case RP_END_EXIT:
+      snprintf(buf, cap, "the program exited with status %d", s->status);
+      break;
+    case RP_END_SIGNAL:
+      snprintf(buf, cap, "the program was killed by signal %d (%s)",
+               s->status, strsignal(s->status));
+      break;
+    default:
+      snprintf(buf, cap, "%s", s->msg[0] ? s->msg : "the trace ends here");
+      break;
+  }
+  return buf;
+}
+
+int cli_cmd_replay(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"verify", no_argument, 0, 'v'}, {"goto", required_argument, 0, 'g'},
+      {"progress", no_argument, 0, 'p'}, {"no-progress", no_argument, 0, 'P'},
+      {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  int verify = 0, has_goto = 0, quiet = 0, progress = isatty(2), c;
+  u64 target = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+    switch (c) {
+      case 'v':
+        verify = 1;
+        break;
+      case 'g': {
+        char *end;
+        target = strtoull(optarg, &end, 0);
+        if (!*optarg || *end || optarg[0] == '-')
+          return cli_usage_error("replay", "--goto takes an instruction "
+                                 "count, not '%s'", optarg);
+        has_goto = 1;
+        break;
+      }
+      case 'p':
+        progress = 1;
+        break;
+      case 'P':
+        progress = 0;
+        break;
+      case 'q':
+        quiet = 1;
+        break;
+      case 'h':
+        usage(stdout);
+        return 0;
+      default:
+        return cli_usage_error("replay", "unknown option");
+    }
+  }
+  if (optind != argc - 1)
+    return cli_usage_error("replay", optind >= argc ? "no trace file given"
+                                                    : "too many arguments");
+  if (!verify && !has_goto)
+    return cli_usage_error("replay",
+                           "debugging a replay with gdb is not available in "
+                           "this build yet; use --verify or --goto N");
+  const char *path = argv[optind];
+  struct rp_opts opts = {0};
+  opts.progress = progress && !quiet;
+  struct rw_diag diag = {0};
+  rp_replay *rp;
+  int rc = rp_open(&rp, path, &opts, &diag);
+  if (rc < 0)
+    return cli_error("cannot replay %s: %s", path,
+                     diag.msg[0] ? diag.msg : rw_strerror(rc));
+  struct rp_stop stop;
+  u64 t0 = rw_now_ns();
+  rc = has_goto ? rp_seek(rp, target, &stop) : rp_run(rp, ~0ull, &stop);
+  double secs = (double)(rw_now_ns() - t0) / 1e9;
+  if (opts.progress) fputc('\n', stderr);
+  int status = 0;
+  char buf[600];
+  if (rc < 0) {
+    status = cli_error("replay of %s failed: %s", path, rw_strerror(rc));
+  } else if (stop.reason == RP_STOP_DIVERGED ||
+             stop.reason == RP_STOP_FAILED) {
+    fprintf(stderr, "rewind: ");
+    if (rp_report(rp, stderr) < 0) fprintf(stderr, "%s\n", stop.msg);
+    status = 1;
+  } else if (has_goto) {
+    if (stop.reason == RP_STOP_END && rp_icount(rp) < target)
+      printf("the history ends at instruction %" PRIu64 " (%s); stopped "
+             "there\n",
+             rp_icount(rp), end_text(&stop, buf, sizeof buf));
+    printf("at instruction %" PRIu64 ", event %" PRIu64 ", thread %u\n",
+           rp_icount(rp), rp_event(rp), rp_current_tid(rp));
+    print_regs(rp);
+    struct rw_regs r;
+    if (rp_get_regs(rp, 0, &r) == 0) rp_disasm(rp, stdout, r.rip, 8, r.rip);
+  } else if (!quiet) {
+    struct rp_stats st;
+    rp_get_stats(rp, &st);
+    printf("replay verified: %" PRIu64 " instructions, %" PRIu64
+           " events, %" PRIu64 " register checks, %.2f s (%.1f MIPS); %s\n",
+           rp_icount(rp), st.events, st.checks, secs,
+           secs > 0 ? (double)st.instructions / secs / 1e6 : 0.0,
+           end_text(&stop, buf, sizeof buf));
+    if (stop.end == RP_END_CUT) status = 0;
+  }
+  rp_close(rp);
+  return status;
+}

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/* Divergence checks and reports. The registers the emulator reaches an
+ * event with are compared with the recorded ones; on the first difference
+ * the replay stops, and rp_report() explains it: the event, the thread, the
+ * registers side by side, the last instructions executed (found by running
+ * that stretch again from a keyframe, one instruction at a time) and the
+ * memory imports applied just before. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/endian.h"
+#include "replayer/rp_int.h"
+
+#define RP_FLAGS_MASK 0xcd5ull /* CF PF AF ZF SF DF OF */
+#define RP_LAST 32
+
+/* Byte ranges of the FXSAVE image that hold architectural state the
+ * emulator reproduces: FCW, FSW, abridged FTW, MXCSR, ST0-7, XMM0-15. */
+static int fx_equal(const u8 *a, const u8 *b) {
+  if (memcmp(a, b, 5)) return 0;              /* fcw, fsw, ftw */
+  if (memcmp(a + 24, b + 24, 4)) return 0;    /* mxcsr */
+  for (int i = 0; i < 8; i++)
+    if (memcmp(a + 32 + 16 * i, b + 32 + 16 * i, 10)) return 0;
+  return memcmp(a + 160, b + 160, 256) == 0;  /* xmm0-15 */
+}
+
+int rp__regs_match(const struct rw_regs *e, const struct rw_regs *a,
+                   int full) {
+  for (int i = 0; i < RW_NGPR; i++)
+    if (e->gpr[i] != a->gpr[i]) return 0;
+  if (e->rip != a->rip || e->fs_base != a->fs_base ||
+      e->gs_base != a->gs_base)
+    return 0;
+  if ((e->rflags ^ a->rflags) & RP_FLAGS_MASK) return 0;
+  if (!full) return 1;
+  return fx_equal(e->fxsave, a->fxsave) &&
+         memcmp(e->ymmh, a->ymmh, sizeof e->ymmh) == 0;
+}
+
+void rp__note_recent(rp_replay *rp, const struct rp__rec *rec, u64 addr,
+                     u64 len) {
+  struct rp__recent *r = &rp->recent[rp->nrecent++ % RP_RECENT];
+  r->seq = rec->seq;
+  r->type = rec->type;
+  r->addr = addr;
+  r->len = len;
+}
+
+int rp__cs_open(rp_replay *rp) {
+  if (rp->cs) return 0;
+  if (cs_open(CS_ARCH_X86, CS_MODE_64, &rp->cs) != CS_ERR_OK) {
+    rp->cs = 0;
+    return RW_EUNSUPPORTED;
+  }
+  return 0;
+}
+
+static void put_gprs(FILE *f, const struct rw_regs *e,
+                     const struct rw_regs *a) {
+  fprintf(f, "  %-8s %-18s  %-18s\n", "register", "recorded", "replayed");
+#define ROW(name, ev, av)                                              \
+  fprintf(f, "  %-8s 0x%016llx  0x%016llx%s\n", name,                  \
+          (unsigned long long)(ev), (unsigned long long)(av),          \
+          (ev) != (av) ? "   <- differs" : "")
+  for (int i = 0; i < RW_NGPR; i++)
+    ROW(rw_gpr_name((unsigned)i), e->gpr[i], a->gpr[i]);
+  ROW("rip", e->rip, a->rip);
+  ROW("eflags", e->rflags & RP_FLAGS_MASK, a->rflags & RP_FLAGS_MASK);
+  ROW("fs_base", e->fs_base, a->fs_base);
+  ROW("gs_base", e->gs_base, a->gs_base);
+#undef ROW
+  if (memcmp(e->fxsave, a->fxsave, 5))
+    fprintf(f, "  x87 control/status/tag differ: %04x/%04x/%02x vs %04x/%04x/%02x\n",
+            rd_le16(e->fxsave), rd_le16(e->fxsave + 2), e->fxsave[4],
+            rd_le16(a->fxsave), rd_le16(a->fxsave + 2), a->fxsave[4]);
+  if (memcmp(e->fxsave + 24, a->fxsave + 24, 4))
+    fprintf(f, "  mxcsr    0x%08x          0x%08x   <- differs\n",
+            rd_le32(e->fxsave + 24), rd_le32(a->fxsave + 24));
+  for (int i = 0; i < 8; i++)
+    if (memcmp(e->fxsave + 32 + 16 * i, a->fxsave + 32 + 16 * i, 10))
+      fprintf(f, "  st%d (physical register %d) differs\n", i, i);
+  for (int i = 0; i < 16; i++) {
+    const u8 *x = e->fxsave + 160 + 16 * i, *y = a->fxsave + 160 + 16 * i;
+    if (memcmp(x, y, 16))
+      fprintf(f, "  xmm%-5d 0x%016llx%016llx  0x%016llx%016llx   <- differs\n",
+              i, (unsigned long long)rd_le64(x + 8),
+              (unsigned long long)rd_le64(x), (unsigned long long)rd_le64(y + 8),
+              (unsigned long long)rd_le64(y));
+  }
+  for (int i = 0; i < 16; i++)
+    if (memcmp(e->ymmh + 16 * i, a->ymmh + 16 * i, 16))
+      fprintf(f, "  ymm%dh differs\n", i);
+}
+
+/* Stops the replay: remembers the stop in rp->broken_stop and returns it. */
+static void set_broken(rp_replay *rp, struct rp_stop *stop, int reason,
+                       const char *msg) {
+  memset(stop, 0, sizeof *stop);
+  stop->reason = reason;
+  stop->icount = rp->icount;
+  stop->event = rp->events;
+  stop->tid = rp->tid;
+  snprintf(stop->msg, sizeof stop->msg, "%s", msg);
+  rp->broken = 1;
+  rp->broken_stop = *stop;
+}
+
+int rp__diverge(rp_replay *rp, struct rp_stop *stop,
+                const struct rw_regs *expect, const char *fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (rp->broken) { /* a re-run for the report reached it again */
+    *stop = rp->broken_stop;
+    return 0;
+  }
+  set_broken(rp, stop, RP_STOP_DIVERGED, msg);
+  free(rp->report);
+  rp->report = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  RW_RETURN_IF(!f, RW_ENOMEM, "report");
+  struct rw_regs actual;
+  cpu_get_regs(rp->cpu, &actual);
+  fprintf(f,
+          "replay diverged from the recording at event %llu (record seq "
+          "%llu), thread %u, after %llu instructions:\n  %s\n",
+          (unsigned long long)rp->events, (unsigned long long)rp->pend.seq,
+          rp->tid, (unsigned long long)rp->icount, msg);
+  if (expect) put_gprs(f, expect, &actual);
+  fclose(f);
+  rp->report = text;
+  return 0;
+}
+
+int rp__fail(rp_replay *rp, struct rp_stop *stop, const char *fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (rp->broken) {
+    *stop = rp->broken_stop;
+    return 0;
+  }
+  set_broken(rp, stop, RP_STOP_FAILED, msg);
+  free(rp->report);
+  rp->report = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (f) {
+    fprintf(f,
+            "replay stopped at event %llu, thread %u, after %llu "
+            "instructions:\n  %s\n",
+            (unsigned long long)rp->events, rp->tid,
+            (unsigned long long)rp->icount, msg);
+    fclose(f);
+    rp->report = text;
+  }
+  return 0;
+}
+
+void rp_disasm(rp_replay *rp, FILE *out, u64 addr, int count, u64 mark) {
+  u8 code[16 * 64];
+  size_t n = sizeof code;
+  if (count > 64) count = 64;
+  if (rp__cs_open(rp) < 0) return;
+  while (n > 0 && cpu_mem_read(rp->mem, addr, code, n) < 0) n -= 16;
+  const u8 *p = code;
+  u64 a = addr;
+  cs_insn *insn = cs_malloc(rp->cs);
+  if (!insn) return;
+  for (int i = 0; i < count && n > 0; i++) {
+    char sym[128];
+    if (!cs_disasm_iter(rp->cs, &p, &n, &a, insn)) {
+      fprintf(out, "  0x%llx: (cannot be decoded)\n", (unsigned long long)a);
+      break;
+    }
+    if (rp_symbolize(rp, insn->address, sym, sizeof sym) < 0) sym[0] = 0;
+    fprintf(out, "%s 0x%llx %-24s %s %s\n",
+            insn->address == mark ? "=>" : "  ",
+            (unsigned long long)insn->address, sym, insn->mnemonic,
+            insn->op_str);
+  }
+  cs_free(insn, 1);
+}
+
+/* Disassembles the one instruction at ADDR into DST. */
+static void one_insn(rp_replay *rp, u64 addr, char *dst, size_t cap) {
+  u8 code[16];
+  const u8 *p = code;
+  size_t n = sizeof code;
+  u64 a = addr;
+  snprintf(dst, cap, "(unreadable)");
+  if (rp__cs_open(rp) < 0) return;
+  while (n > 0 && cpu_mem_read(rp->mem, addr, code, n) < 0) n--;
+  cs_insn *insn = cs_malloc(rp->cs);
+  if (!insn) return;
+  if (n && cs_disasm_iter(rp->cs, &p, &n, &a, insn))
+    snprintf(dst, cap, "%s %s", insn->mnemonic, insn->op_str);
+  cs_free(insn, 1);
+}
+
+/* Runs the stretch before the stop again from a keyframe, one instruction
+ * at a time, and prints the last RP_LAST instructions. The replay is left
+ * at the stop again (still broken). */
+static int last_insns(rp_replay *rp, FILE *out) {
+  struct rp_stop saved = rp->broken_stop, stop;
+  u64 target = saved.icount, from = target > RP_LAST ? target - RP_LAST : 0;
+  u64 rips[RP_LAST], counts[RP_LAST];
+  unsigned n = 0;
+  const struct rp__kf *kf = NULL;
+  for (size_t i = 0; i < rp->nkfs; i++)
+    if (rp->kfs[i].icount <= from) kf = &rp->kfs[i];
+  if (!kf) return 0;
+  char *report = rp->report;
+  rp->report = NULL;
+  rp->broken = 0;
+  rp->seeking = 1;
+  int rc = rp__kf_restore(rp, kf);
+  if (rc == 0) rc = rp__run(rp, from, 0, &stop);
+  while (rc == 0 && !rp->broken && !rp->ended && rp->icount < target) {
+    struct rw_regs regs;
+    cpu_get_regs(rp->cpu, &regs);
+    u64 at = rp->icount;
+    rc = rp__run(rp, at + 1, 0, &stop);
+    if (rp->icount > at || rp->broken) {
+      rips[n % RP_LAST] = regs.rip;
+      counts[n % RP_LAST] = at;
+      n++;
+    }
+    if (rp->icount == at && !rp->broken) break; /* no progress */
+  }
+  rp->seeking = 0;
+  free(rp->report);
+  rp->report = report;
+  rp->broken = 1;
+  rp->broken_stop = saved;
+  RW_FORWARD(rc);
+  unsigned first = n > RP_LAST ? n - RP_LAST : 0;
+  fprintf(out, "the last %u instructions executed (count: address, "
+               "function, instruction):\n", n - first);
+  for (unsigned i = first; i < n; i++) {
+    char sym[128], ins[256];
+    u64 a = rips[i % RP_LAST];
+    if (rp_symbolize(rp, a, sym, sizeof sym) < 0) snprintf(sym, sizeof sym, "?");
+    one_insn(rp, a, ins, sizeof ins);
+    fprintf(out, "  %10llu: 0x%llx %-28s %s\n",
+            (unsigned long long)counts[i % RP_LAST], (unsigned long long)a,
+            sym, ins);
+  }
+  return 0;
+}
+
+int rp_report(rp_replay *rp, FILE *out) {
+  if (!rp->broken) return 0;
+  fputs(rp->report ? rp->report : rp->broken_stop.msg, out);
+  if (rp->broken_stop.reason == RP_STOP_DIVERGED) RW_FORWARD(last_insns(rp, out));
+  unsigned k = rp->nrecent < RP_RECENT ? rp->nrecent : RP_RECENT;
+  if (k) fprintf(out, "memory changes applied just before:\n");
+  for (unsigned i = rp->nrecent - k; i < rp->nrecent; i++) {
+    const struct rp__recent *r = &rp->recent[i % RP_RECENT];
+    fprintf(out, "  seq %-8llu %-6s 0x%llx +%llu\n", (unsigned long long)r->seq,
+            trace_record_name(r->type) ?: "?", (unsigned long long)r->addr,
+            (unsigned long long)r->len);
+  }
+  return 0;
+}

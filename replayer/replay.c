@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/* The replay's life cycle and its public API: opening a trace, building the
+ * emulated process up to its first instruction, answering cpuid from the
+ * recorded table, breakpoints and watchpoints, registers and memory for the
+ * debugger, statistics and progress. The event machine is in step.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/endian.h"
+#include "replayer/rp_int.h"
+
+#define RP_DEFAULT_KF_INTERVAL 20000000ull
+
+/* cpuid from the table recorded on the machine the program ran on. A leaf
+ * (or subleaf) the table does not have reads as zeros, as it does on the
+ * CPUs that report a maximum leaf below it. */
+static int answer_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4]) {
+  rp_replay *rp = ctx;
+  const u32 *any = NULL;
+  for (size_t i = 0; i < rp->ncpuid; i++) {
+    const u32 *e = rp->cpuid + 6 * i;
+    if (e[0] != leaf) continue;
+    if (e[1] == sub) {
+      memcpy(out, e + 2, 16);
+      return 0;
+    }
+    if (e[1] == 0xffffffffu) any = e;
+  }
+  if (any)
+    memcpy(out, any + 2, 16);
+  else
+    memset(out, 0, 16);
+  return 0;
+}
+
+static int load_cpuid(rp_replay *rp, struct rw_diag *diag) {
+  const void *val;
+  size_t len;
+  if (trace_reader_meta(rp->tr, TRACE_META_CPUID, &val, &len) < 0 || !len)
+    return rw_diag_set(diag, RW_ECORRUPT, 0,
+                       "the trace has no cpuid table (metadata '%s')",
+                       TRACE_META_CPUID);
+  if (len % 24)
+    return rw_diag_set(diag, RW_ECORRUPT, 0,
+                       "the cpuid table has %zu bytes, not a multiple of 24",
+                       len);
+  rp->ncpuid = len / 24;
+  rp->cpuid = malloc(len);
+  if (!rp->cpuid) return rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
+  for (size_t i = 0; i < 6 * rp->ncpuid; i++)
+    rp->cpuid[i] = rd_le32((const u8 *)val + 4 * i);
+  return 0;
+}
+
+/* XCR0 as the recording machine reported it: cpuid leaf 0xD subleaf 0
+ * gives the supported components; the kernel enables all it knows. */
+static u64 recorded_xcr0(rp_replay *rp) {
+  u32 out[4];
+  answer_cpuid(rp, 0xd, 0, out);
+  u64 x = out[0] | (u64)out[3] << 32;
+  return x ? x : 3;
+}
+
+int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
+            struct rw_diag *diag) {
+  rp_replay *rp = calloc(1, sizeof *rp);
+  int rc;
+  *out = NULL;
+  if (!rp) return rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
+  if (opts) rp->opts = *opts;
+  rp->kf_interval = rp->opts.keyframe_interval ? rp->opts.keyframe_interval
+                                               : RP_DEFAULT_KF_INTERVAL;
+  rp->path = strdup(path);
+  rp->buf = malloc(RP_BUF);
+  if (!rp->path || !rp->buf) {
+    rc = rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
+    goto fail;
+  }
+  rc = trace_reader_open(&rp->tr, path, diag);
+  if (rc < 0) goto fail;
+  struct trace_info info;
+  trace_reader_get_info(rp->tr, &info);
+  rp->total_seq = info.seq_last;
+  rc = load_cpuid(rp, diag);
+  if (rc < 0) goto fail;
+  rc = trace_cursor_open(&rp->cur, rp->tr, TRACE_ALL_THREADS);
+  if (rc < 0) {
+    rw_diag_set(diag, rc, 0, "the trace has no records");
+    goto fail;
+  }
+  rc = cpu_mem_new(&rp->mem);
+  if (rc == 0) {
+    struct cpu_config cfg = {answer_cpuid, NULL, rp, recorded_xcr0(rp)};
+    rc = cpu_new(rp->mem, &cfg, &rp->cpu);
+  }
+  if (rc < 0) {
+    rw_diag_set(diag, rc, 0, "cannot create the emulator: %s",
+                rw_strerror(rc));
+    goto fail;
+  }
+  /* Apply the records up to the program's first instruction. */
+  rp->next_kf = ~0ull;
+  struct rp_stop stop;
+  rc = rp__run(rp, 0, 0, &stop);
+  if (rc < 0 || rp->broken || !rp->have_thread) {
+    if (rc >= 0) rc = RW_ECORRUPT;
+    rw_diag_set(diag, rc, 0, "%s",
+                rp->broken ? rp->broken_stop.msg
+                           : "the trace holds no program image to replay");
+    goto fail;
+  }
+  rp->next_kf = 0;
+  rc = rp__kf_take(rp);
+  if (rc < 0) {
+    rw_diag_set(diag, rc, 0, "keyframe: %s", rw_strerror(rc));
+    goto fail;
+  }
+  rp->start_ns = rw_now_ns();
+  rp->progress_ns = rp->start_ns + 500000000ull;
+  *out = rp;
+  return 0;
+fail:
+  rp_close(rp);
+  return rc;
+}
+
+void rp_close(rp_replay *rp) {
+  if (!rp) return;
+  rp__kf_free_all(rp);
+  rp__syms_free(rp);
+  rp__srcs_free(&rp->srcs);
+  cpu_free(rp->cpu);
+  cpu_mem_free(rp->mem);
+  trace_cursor_close(rp->cur);
+  trace_reader_close(rp->tr);
+  if (rp->cs) cs_close(&rp->cs);
+  free(rp->pend.data);
+  free(rp->cpuid);
+  free(rp->bps);
+  free(rp->wps);
+  free(rp->report);
+  free(rp->buf);
+  free(rp->path);
+  free(rp);
+}
+
+int rp_run(rp_replay *rp, u64 until, struct rp_stop *stop) {
+  return rp__run(rp, until, 1, stop);
+}
+
+u64 rp_icount(const rp_replay *rp) { return rp->icount; }
+u64 rp_event(const rp_replay *rp) { return rp->events; }
+u64 rp_end_icount(const rp_replay *rp) {
+  return rp->ended || rp->end_icount ? rp->end_icount : 0;
+}
+u32 rp_current_tid(const rp_replay *rp) { return rp->tid; }
+
+int rp_get_regs(rp_replay *rp, u32 tid, struct rw_regs *regs) {
+  if (tid && tid != rp->tid) return RW_ENOTFOUND;
+  cpu_get_regs(rp->cpu, regs);
+  return 0;
+}
+
+int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len) {
+  return cpu_mem_read(rp->mem, addr, dst, len);
+}
+
+int rp_break_add(rp_replay *rp, u64 addr) {
+  for (size_t i = 0; i < rp->nbps; i++)
+    if (rp->bps[i] == addr) return 0;
+  if (rp->nbps == rp->capbps) {
+    size_t cap = rp->capbps ? 2 * rp->capbps : 8;
+    u64 *v = realloc(rp->bps, cap * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "breakpoints");
+    rp->bps = v;
+    rp->capbps = cap;
+  }
+  rp->bps[rp->nbps++] = addr;
+  return cpu_mem_break_add(rp->mem, addr);
+}
+
+int rp_break_del(rp_replay *rp, u64 addr) {
+  for (size_t i = 0; i < rp->nbps; i++) {
+    if (rp->bps[i] != addr) continue;
+    rp->bps[i] = rp->bps[--rp->nbps];
+    if (addr == rp->preempt_bp) return 0; /* still needed internally */
+    return cpu_mem_break_del(rp->mem, addr);
+  }
+  return RW_ENOTFOUND;
+}
+
+int rp_watch_add(rp_replay *rp, u64 addr, u64 len, int kind) {
+  if (rp->nwps == rp->capwps) {
+    size_t cap = rp->capwps ? 2 * rp->capwps : 8;
+    void *v = realloc(rp->wps, cap * sizeof *rp->wps);
+    RW_RETURN_IF(!v, RW_ENOMEM, "watchpoints");
+    rp->wps = v;
+    rp->capwps = cap;
+  }
+  RW_FORWARD(cpu_mem_watch_add(rp->mem, addr, len, kind));
+  rp->wps[rp->nwps].addr = addr;
+  rp->wps[rp->nwps].len = len;
+  rp->wps[rp->nwps].kind = kind;
+  rp->nwps++;
+  return 0;
+}
+
+int rp_watch_del(rp_replay *rp, u64 addr, u64 len, int kind) {
+  for (size_t i = 0; i < rp->nwps; i++) {
+    if (rp->wps[i].addr != addr || rp->wps[i].len != len ||
+        rp->wps[i].kind != kind)
+      continue;
+    rp->wps[i] = rp->wps[--rp->nwps];
+    return cpu_mem_watch_del(rp->mem, addr, len, kind);
+  }
+  return RW_ENOTFOUND;
+}
+
+void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
+  memset(st, 0, sizeof *st);
+  st->instructions = rp->executed;
+  st->events = rp->events;
+  st->checks = rp->checks;
+  st->keyframes = rp->nkfs;
+  st->keyframe_bytes = cpu_mem_footprint(rp->mem);
+}
+
+void rp__progress(rp_replay *rp, int final) {
+  if (!rp->opts.progress) return;
+  u64 now = rw_now_ns();
+  if (!final && now < rp->progress_ns) return;
+  rp->progress_ns = now + 500000000ull;
+  double secs = (double)(now - rp->start_ns) / 1e9;
+  double pct = rp->total_seq ? 100.0 * (double)rp->last_seq /
+                                   (double)rp->total_seq
+                             : 0;
+  fprintf(stderr, "\rrewind: replaying: %llu instructions, %.1f%% of events, "
+                  "%.0f MIPS   %s",
+          (unsigned long long)rp->icount, pct,
+          secs > 0 ? (double)rp->executed / secs / 1e6 : 0.0,
+          final ? "\n" : "");
+  fflush(stderr);
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/* The replayer (DESIGN.md section 4): loads a trace into the emulator, runs
+ * the recorded program forwards, applies the recorded side effects at exactly
+ * the points where they happened, checks the registers at every event, and
+ * keeps keyframes so that any position of the history can be reached again.
+ * It knows nothing about gdb; the stub and `rewind replay` drive it. */
+#ifndef RW_REPLAYER_REPLAYER_H
+#define RW_REPLAYER_REPLAYER_H
+
+#include <stdio.h>
+
+#include "common/regs.h"
+#include "common/rw.h"
+
+typedef struct rp_replay rp_replay;
+
+/* Options of rp_open(). Zero means the default. Plain data. */
+struct rp_opts {
+  u64 keyframe_interval; /* instructions between keyframes (default 20e6) */
+  u64 keyframe_budget;   /* bytes of memory keyframes may hold before older
+                            ones are thinned out (default 1 GiB) */
+  int progress;          /* 1: report progress on stderr (a terminal) */
+};
+
+/* Why rp_run() or rp_seek() stopped. */
+enum rp_stop_reason {
+  RP_STOP_TARGET = 1, /* the requested instruction count was reached */
+  RP_STOP_BREAKPOINT, /* a breakpoint address is about to execute */
+  RP_STOP_WATCHPOINT, /* an instruction touched a watched range */
+  RP_STOP_END,        /* the end of the history: the program exited, was
+                         killed, or the trace ends there */
+  RP_STOP_DIVERGED,   /* the replay differs from the recording */
+  RP_STOP_FAILED      /* the replay cannot go on (unsupported instruction,
+                         damaged trace, ...): msg says why */
+};
+
+/* How the recorded program ended, when the end is reached. */
+enum rp_end {
+  RP_END_NONE = 0,  /* not reached */
+  RP_END_EXIT,      /* exited with status */
+  RP_END_SIGNAL,    /* killed by signal */
+  RP_END_CUT        /* the trace stops before the program ended (a recorder
+                       that was killed, a refused thread) */
+};
+
+/* Where and why a run stopped. Plain data. */
+struct rp_stop {
+  int reason;        /* enum rp_stop_reason */
+  u64 icount;        /* global instruction count at the stop */
+  u64 event;         /* records consumed so far */
+  u32 tid;           /* the thread that stopped */
+  u64 addr;          /* breakpoint address, or watched access address */
+  u32 watch_size;    /* watchpoint: access size */
+  int watch_kind;    /* watchpoint: 1 read, 2 write */
+  int end;           /* enum rp_end, with RP_STOP_END */
+  int status;        /* exit status or signal number, with RP_STOP_END */
+  char msg[512];     /* one line for RP_STOP_FAILED and RP_STOP_DIVERGED */
+};
+
+/* Opens the trace PATH (borrowed) and prepares the replay at its first
+ * instruction (the first record of the program image is applied). OPTS may
+ * be NULL. Returns 0 with *OUT owned by the caller (rp_close), or a negative
+ * code with DIAG (may be NULL) saying why: the trace cannot be read, it has
+ * no program image, or the host cannot run the emulator. */
+int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
+            struct rw_diag *diag) RW_MUST_CHECK;
+
+/* Frees RP. Accepts NULL. */
+void rp_close(rp_replay *rp);
+
+/* Runs forward until the global instruction count reaches UNTIL (use ~0 for
+ * no limit), a breakpoint or watchpoint, the end of the history, a
+ * divergence or a failure; fills STOP. Returns 0 (the reason is in STOP) or
+ * a negative code when the replayer itself failed (RW_ENOMEM). */
+int rp_run(rp_replay *rp, u64 until, struct rp_stop *stop) RW_MUST_CHECK;
+
+/* Moves to global instruction count ICOUNT, forwards or backwards, through
+ * the nearest earlier keyframe; breakpoints and watchpoints do not stop it.
+ * Past the end of the history it stops at the end. Fills STOP. Returns 0 or a
+ * negative code. */
+int rp_seek(rp_replay *rp, u64 icount, struct rp_stop *stop) RW_MUST_CHECK;
+
+/* The global instruction count: instructions executed by all threads since
+ * the start of the history (each rep iteration counts one). */
+u64 rp_icount(const rp_replay *rp);
+
+/* Records consumed so far (the event index, for humans). */
+u64 rp_event(const rp_replay *rp);
+
+/* The instruction count of the end of the history, or 0 while unknown (it
+ * is known once a run has reached the end). */
+u64 rp_end_icount(const rp_replay *rp);
+
+/* The thread that runs at the current position. */
+u32 rp_current_tid(const rp_replay *rp);
+
+/* Copies the registers of thread TID (0: the current one) into REGS.
+ * Returns 0 or RW_ENOTFOUND. */
+int rp_get_regs(rp_replay *rp, u32 tid, struct rw_regs *regs) RW_MUST_CHECK;
+
+/* Copies LEN bytes of the program's memory at ADDR into DST (caller-owned).
+ * Returns 0 or RW_EFAULT when a page is not mapped. */
+int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len)
+    RW_MUST_CHECK;
+
+/* Breakpoints (stop before executing ADDR) and watchpoints (KIND: 1 read,
+ * 2 write, 3 both) for rp_run. They survive seeks. Return 0, RW_ENOMEM, or
+ * RW_ENOTFOUND when deleting one that is not set. */
+int rp_break_add(rp_replay *rp, u64 addr) RW_MUST_CHECK;
+int rp_break_del(rp_replay *rp, u64 addr) RW_MUST_CHECK;
+int rp_watch_add(rp_replay *rp, u64 addr, u64 len, int kind) RW_MUST_CHECK;
+int rp_watch_del(rp_replay *rp, u64 addr, u64 len, int kind) RW_MUST_CHECK;
+
+/* Writes the full report of the last RP_STOP_DIVERGED or RP_STOP_FAILED stop
+ * to OUT: the event, the thread, expected and actual registers, the last
+ * instructions executed (disassembled, with symbols where known) and the
+ * memory imports applied near that point. Returns 0 or a negative code. */
+int rp_report(rp_replay *rp, FILE *out) RW_MUST_CHECK;
+
+/* Writes a disassembly of COUNT instructions starting at ADDR, marking the
+ * one at MARK, to OUT (for `rewind replay --goto`). */
+void rp_disasm(rp_replay *rp, FILE *out, u64 addr, int count, u64 mark);
+
+/* The name of the function holding ADDR and the offset into it, from the
+ * symbol tables of the ELF files in the trace; returns 0 and writes
+ * "name+0x12" to DST (CAP bytes), or RW_ENOTFOUND. */
+int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap)
+    RW_MUST_CHECK;
+
+/* Statistics for the end-of-replay line. Plain data. */
+struct rp_stats {
+  u64 instructions; /* executed, all threads, including re-execution */
+  u64 events;       /* records applied */
+  u64 checks;       /* register checks passed */
+  u64 keyframes;    /* keyframes held now */
+  u64 keyframe_bytes; /* host memory they hold */
+};
+void rp_get_stats(const rp_replay *rp, struct rp_stats *st);
+
+#endif /* RW_REPLAYER_REPLAYER_H */

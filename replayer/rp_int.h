@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/* Private declarations of the replayer, shared by the files of replayer/
+ * (not replayer/cpu/, which has its own): the replay state, the record
+ * decoding helpers, the address-space mirror, keyframes and the divergence
+ * report. Nothing outside replayer/ and tests/replayer/ includes it. */
+#ifndef RW_REPLAYER_RP_INT_H
+#define RW_REPLAYER_RP_INT_H
+
+#include <capstone/capstone.h>
+
+#include "common/regs.h"
+#include "common/rw.h"
+#include "format/format.h"
+#include "replayer/cpu/cpu.h"
+#include "replayer/replayer.h"
+
+/* ---------------------------------------------------- record payloads */
+
+/* A bounded reader over one record's payload: every get checks the length,
+ * so a short or damaged record is an error, never an out-of-bounds read. */
+struct rp__rd {
+  const u8 *p;  /* payload */
+  size_t len;   /* its length */
+  size_t off;   /* next byte */
+  int bad;      /* 1 after a read past the end */
+};
+void rp__rd_init(struct rp__rd *rd, const u8 *p, size_t len);
+u32 rp__rd_u32(struct rp__rd *rd);
+u64 rp__rd_u64(struct rp__rd *rd);
+/* Returns a pointer to N bytes (NULL and bad set when they are not there). */
+const u8 *rp__rd_bytes(struct rp__rd *rd, size_t n);
+/* Reads a "str" field into DST (CAP bytes, NUL-terminated, truncated). */
+void rp__rd_str(struct rp__rd *rd, char *dst, size_t cap);
+/* Reads a "regs" field into REGS. */
+void rp__rd_regs(struct rp__rd *rd, struct rw_regs *regs);
+
+/* One record, copied so that it outlives the cursor's next call. */
+struct rp__rec {
+  u64 seq;     /* global sequence number */
+  u32 tid;     /* stream */
+  u16 type;    /* enum trace_record_type */
+  u32 len;     /* payload bytes */
+  u8 *data;    /* owned, cap bytes */
+  size_t cap;
+};
+
+/* ---------------------------------------------------- address space */
+
+/* Where the bytes of a mapped range come from: a blob at an offset, or zeros
+ * (hash all zero). Kept so that mremap growth and symbol lookup can find the
+ * source of a range again. */
+struct rp__src {
+  u64 start, end; /* [start, end) */
+  u64 offset;     /* offset in the blob of start */
+  u8 hash[32];    /* blob, or zeros for anonymous memory */
+  u64 eof;        /* file mappings: pages from here on lie past the end of
+                     the file (SIGBUS); end for anonymous memory */
+  int prot;       /* PROT_* as recorded */
+  char *path;     /* owned; "" for anonymous */
+};
+
+struct rp__srcs {
+  struct rp__src *v;
+  size_t n, cap;
+};
+
+/* A memory import or mapping change recently applied (for reports). */
+struct rp__recent {
+  u64 seq;
+  u16 type;
+  u64 addr, len;
+};
+#define RP_RECENT 16
+
+/* --------------------------------------------------------- keyframes */
+
+/* Everything needed to resume the replay at one position. */
+struct rp__kf {
+  u64 icount;           /* global instruction count */
+  u64 cpu_icount;       /* the thread's own counter */
+  u64 events;           /* records consumed */
+  u64 next_seq;         /* first record not yet consumed */
+  struct rw_regs regs;  /* the thread's registers */
+  cpu_snap *snap;       /* the address space; owned */
+  struct rp__srcs srcs; /* mapping sources; owned copy */
+  int in_syscall, restart, located;
+  i64 restart_result;
+  u64 sys_nr;
+  u32 tid;
+};
+
+/* ------------------------------------------------------- the replay */
+
+struct rp__sym;
+
+struct rp_replay {
+  struct rp_opts opts;
+  char *path;              /* the trace; owned */
+  trace_reader *tr;        /* owned */
+  trace_cursor *cur;       /* all records in sequence order; owned */
+  u64 total_seq;           /* last sequence number in the trace */
+
+  cpu_mem *mem;            /* the program's address space; owned */
+  cpu_thread *cpu;         /* its (only) thread; owned */
+  u32 tid;                 /* that thread's id in the recording */
+  int have_thread;         /* 1 once THREAD_START was applied */
+  u32 *cpuid;              /* recorded cpuid table, 6 u32 per entry; owned */
+  size_t ncpuid;
+
+  struct rp__rec pend;     /* the record being worked towards */
+  int have_pend;           /* 1: pend is valid and not yet consumed */
+  u64 last_seq;            /* seq of the last record consumed */
+  u64 icount;              /* global instruction count */
+  u64 events;              /* records consumed */
+  u64 checks;              /* register checks passed */
+  u64 executed;            /* instructions executed, re-execution included */
+
+  int in_syscall;          /* between SYSCALL_ENTER and SYSCALL_EXIT */
+  u64 sys_nr;              /* the syscall in progress */
+  int restart;             /* the last syscall returned ERESTART*: it is
+                              restarted unless a signal handler runs */
+  i64 restart_result;
+  int located;             /* a PREEMPT was matched; its SIGNAL/EXIT
+                              follows without running */
+
+  int ended;               /* 1: the end of the history is reached */
+  struct rp_stop end;      /* what the end looks like */
+  u64 end_icount;          /* icount of the end, once known */
+  int broken;              /* 1: diverged or failed; nothing runs now */
+  struct rp_stop broken_stop;
+  char *report;            /* text of the divergence report; owned */
+
+  struct rp__srcs srcs;    /* mapping sources */
+  struct rp__recent recent[RP_RECENT];
+  unsigned nrecent;
+
+  u64 *bps;                /* user breakpoints */
+  size_t nbps, capbps;
+  struct { u64 addr, len; int kind; } *wps; /* user watchpoints */
+  size_t nwps, capwps;
+  u64 preempt_bp;          /* internal breakpoint for PREEMPT, 0 if none */
+
+  struct rp__kf *kfs;      /* keyframes in icount order; owned */
+  size_t nkfs, capkfs;
+  u64 kf_interval;         /* current spacing */
+  u64 next_kf;             /* icount of the next keyframe to take */
+  int seeking;             /* 1 inside rp_seek: no keyframe thinning */
+
+  csh cs;                  /* Capstone handle for reports; 0 until used */
+  struct rp__sym *syms;    /* symbol tables of mapped ELF blobs; owned */
+  size_t nsyms;
+
+  u64 progress_ns;         /* next progress report */
+  u64 start_ns;
+  u8 *buf;                 /* scratch, RP_BUF bytes; owned */
+};
+
+#define RP_BUF (1u << 20)
+
+/* address space mirror (replayer/space.c) */
+int rp__apply_exec(rp_replay *rp) RW_MUST_CHECK;
+int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+int rp__apply_unmap(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+int rp__apply_protect(rp_replay *rp, const struct rp__rec *rec)
+    RW_MUST_CHECK;
+int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+int rp__srcs_copy(struct rp__srcs *dst, const struct rp__srcs *src)
+    RW_MUST_CHECK;
+void rp__srcs_free(struct rp__srcs *s);
+/* The memory digest of common/digest.h over the replay's address space. */
+int rp__digest(rp_replay *rp, u64 *out) RW_MUST_CHECK;
+
+/* the event machine (replayer/step.c) */
+int rp__fetch(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
+int rp__run(rp_replay *rp, u64 until, int stop_at_user, struct rp_stop *stop)
+    RW_MUST_CHECK;
+
+/* checks and reports (replayer/check.c) */
+/* Compares the emulator's registers with EXPECT for a check of KIND
+ * ("syscall entry"); returns 1 when they match. */
+int rp__regs_match(const struct rw_regs *expect, const struct rw_regs *actual,
+                   int full);
+/* Stops the replay as diverged: builds the report (with WHAT, the expected
+ * registers EXPECT or NULL) and fills STOP. Returns 0 or a negative code. */
+int rp__diverge(rp_replay *rp, struct rp_stop *stop,
+                const struct rw_regs *expect, const char *fmt, ...)
+    RW_PRINTF(4, 5) RW_MUST_CHECK;
+/* Stops the replay as failed with a one-line message. Returns 0. */
+int rp__fail(rp_replay *rp, struct rp_stop *stop, const char *fmt, ...)
+    RW_PRINTF(3, 4);
+void rp__note_recent(rp_replay *rp, const struct rp__rec *rec, u64 addr,
+                     u64 len);
+int rp__cs_open(rp_replay *rp) RW_MUST_CHECK;
+
+/* keyframes (replayer/timeline.c) */
+int rp__kf_take(rp_replay *rp) RW_MUST_CHECK;
+int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) RW_MUST_CHECK;
+void rp__kf_free_all(rp_replay *rp);
+
+/* symbols (replayer/symbols.c) */
+void rp__syms_free(rp_replay *rp);
+
+/* progress (replayer/replay.c) */
+void rp__progress(rp_replay *rp, int final);
+
+#endif /* RW_REPLAYER_RP_INT_H */

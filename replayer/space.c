@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: MIT */
+/* The replay's address space, mirrored from the recording: EXEC empties it,
+ * MAP fills a range from a blob (or zeros), UNMAP, PROTECT and REMAP change
+ * it as the kernel did, MEM writes the bytes the kernel wrote. Also the
+ * bounded payload reader every record goes through, and the memory digest
+ * that locates asynchronous events. Every value comes from the trace, so
+ * every value is checked before it is used. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/digest.h"
+#include "common/endian.h"
+#include "replayer/rp_int.h"
+
+#define RP_PAGE CPU_PAGE_SIZE
+#define RP_USER_END (1ull << 47)
+
+void rp__rd_init(struct rp__rd *rd, const u8 *p, size_t len) {
+  rd->p = p;
+  rd->len = len;
+  rd->off = 0;
+  rd->bad = 0;
+}
+
+const u8 *rp__rd_bytes(struct rp__rd *rd, size_t n) {
+  if (rd->bad || n > rd->len - rd->off) {
+    rd->bad = 1;
+    return NULL;
+  }
+  const u8 *p = rd->p + rd->off;
+  rd->off += n;
+  return p;
+}
+
+u32 rp__rd_u32(struct rp__rd *rd) {
+  const u8 *p = rp__rd_bytes(rd, 4);
+  return p ? rd_le32(p) : 0;
+}
+
+u64 rp__rd_u64(struct rp__rd *rd) {
+  const u8 *p = rp__rd_bytes(rd, 8);
+  return p ? rd_le64(p) : 0;
+}
+
+void rp__rd_str(struct rp__rd *rd, char *dst, size_t cap) {
+  const u8 *l = rp__rd_bytes(rd, 2);
+  size_t n = l ? rd_le16(l) : 0;
+  const u8 *s = rp__rd_bytes(rd, n);
+  if (!s) n = 0;
+  if (n >= cap) n = cap - 1;
+  if (n) memcpy(dst, s, n);
+  dst[n] = 0;
+}
+
+void rp__rd_regs(struct rp__rd *rd, struct rw_regs *regs) {
+  const u8 *p = rp__rd_bytes(rd, RW_REGS_DISK_SIZE);
+  if (!p || rw_regs_decode(regs, p, RW_REGS_DISK_SIZE) < 0) {
+    rd->bad = 1;
+    memset(regs, 0, sizeof *regs);
+  }
+}
+
+/* x86 makes every page that is writable or executable readable too. */
+static int cpu_prot(u32 prot) {
+  int p = (int)(prot & 7);
+  if (p & (CPU_PROT_WRITE | CPU_PROT_EXEC)) p |= CPU_PROT_READ;
+  return p;
+}
+
+static int range_ok(u64 addr, u64 len) {
+  return len && !(addr % RP_PAGE) && !(len % RP_PAGE) && addr < RP_USER_END &&
+         len <= RP_USER_END - addr;
+}
+
+/* ---- mapping sources ---- */
+
+void rp__srcs_free(struct rp__srcs *s) {
+  for (size_t i = 0; i < s->n; i++) free(s->v[i].path);
+  free(s->v);
+  memset(s, 0, sizeof *s);
+}
+
+int rp__srcs_copy(struct rp__srcs *dst, const struct rp__srcs *src) {
+  memset(dst, 0, sizeof *dst);
+  if (!src->n) return 0;
+  dst->v = calloc(src->n, sizeof *dst->v);
+  RW_RETURN_IF(!dst->v, RW_ENOMEM, "srcs");
+  dst->cap = src->n;
+  for (size_t i = 0; i < src->n; i++) {
+    dst->v[i] = src->v[i];
+    dst->v[i].path = strdup(src->v[i].path);
+    if (!dst->v[i].path) {
+      dst->n = i;
+      rp__srcs_free(dst);
+      return RW_ENOMEM;
+    }
+  }
+  dst->n = src->n;
+  return 0;
+}
+
+/* Removes [A, B) from the sources, splitting entries that straddle it. */
+static int srcs_cut(struct rp__srcs *s, u64 a, u64 b) {
+  for (size_t i = 0; i < s->n; i++) {
+    struct rp__src *e = &s->v[i];
+    if (e->end <= a || e->start >= b) continue;
+    if (e->start < a && e->end > b) { /* split in two */
+      if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        struct rp__src *v = realloc(s->v, cap * sizeof *v);
+        RW_RETURN_IF(!v, RW_ENOMEM, "srcs");
+        s->v = v, s->cap = cap;
+        e = &s->v[i];
+      }
+      struct rp__src tail = *e;
+      tail.path = strdup(e->path);
+      RW_RETURN_IF(!tail.path, RW_ENOMEM, "srcs");
+      tail.offset += b - e->start;
+      tail.start = b;
+      e->end = a;
+      memmove(&s->v[i + 2], &s->v[i + 1], (s->n - i - 1) * sizeof *s->v);
+      s->v[i + 1] = tail;
+      s->n++;
+      return 0;
+    }
+    if (e->start >= a && e->end <= b) { /* covered: drop */
+      free(e->path);
+      memmove(e, e + 1, (s->n - i - 1) * sizeof *s->v);
+      s->n--;
+      i--;
+      continue;
+    }
+    if (e->start < a) {
+      e->end = a;
+    } else {
+      e->offset += b - e->start;
+      e->start = b;
+    }
+  }
+  return 0;
+}
+
+static int srcs_add(struct rp__srcs *s, const struct rp__src *src) {
+  RW_FORWARD(srcs_cut(s, src->start, src->end));
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 16;
+    struct rp__src *v = realloc(s->v, cap * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "srcs");
+    s->v = v, s->cap = cap;
+  }
+  size_t i = s->n;
+  while (i > 0 && s->v[i - 1].start > src->start) i--;
+  memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof *s->v);
+  s->v[i] = *src;
+  s->v[i].path = strdup(src->path ? src->path : "");
+  if (!s->v[i].path) {
+    memmove(&s->v[i], &s->v[i + 1], (s->n - i) * sizeof *s->v);
+    return RW_ENOMEM;
+  }
+  s->n++;
+  return 0;
+}
+
+static const struct rp__src *srcs_find(const struct rp__srcs *s, u64 addr) {
+  for (size_t i = 0; i < s->n; i++)
+    if (s->v[i].start <= addr && addr < s->v[i].end) return &s->v[i];
+  return NULL;
+}
+
+static int is_zero_hash(const u8 h[32]) {
+  for (int i = 0; i < 32; i++)
+    if (h[i]) return 0;
+  return 1;
+}
+
+/* Fills [A, B), already mapped, from SRC's blob; zeros stay past its end. */
+static int fill_from_blob(rp_replay *rp, const struct rp__src *src, u64 a,
+                          u64 b) {
+  if (is_zero_hash(src->hash)) return 0;
+  u64 off = src->offset + (a - src->start);
+  while (a < b) {
+    size_t n = (size_t)RW_MIN(b - a, (u64)RP_BUF);
+    struct rw_diag diag = {0};
+    i64 got = trace_reader_blob_read(rp->tr, src->hash, off, rp->buf, n,
+                                     &diag);
+    if (got < 0) {
+      rw_log(RW_LOG_ERROR, "blob of %s: %s (offset %llu)", src->path,
+             diag.msg[0] ? diag.msg : rw_strerror((int)got),
+             (unsigned long long)diag.offset);
+      return (int)got;
+    }
+    if (got == 0) break; /* past the end of the file: zeros */
+    RW_FORWARD(cpu_mem_write(rp->mem, a, rp->buf, (size_t)got));
+    a += (u64)got;
+    off += (u64)got;
+  }
+  return 0;
+}
+
+int rp__apply_exec(rp_replay *rp) {
+  u64 start, len;
+  int prot;
+  /* Unmap what is mapped, run by run (the space is mostly empty). */
+  while (cpu_mem_query(rp->mem, 0, &start, &len, &prot) == 0)
+    RW_FORWARD(cpu_mem_unmap(rp->mem, start, len));
+  rp__srcs_free(&rp->srcs);
+  return 0;
+}
+
+int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
+  struct rp__rd rd;
+  struct rp__src src;
+  char path[4096];
+  rp__rd_init(&rd, rec->data, rec->len);
+  src.start = rp__rd_u64(&rd);
+  u64 len = rp__rd_u64(&rd);
+  u32 prot = rp__rd_u32(&rd);
+  u32 flags = rp__rd_u32(&rd);
+  src.offset = rp__rd_u64(&rd);
+  const u8 *h = rp__rd_bytes(&rd, 32);
+  rp__rd_str(&rd, path, sizeof path);
+  RW_RETURN_IF(rd.bad || !h, RW_ECORRUPT, "MAP record too short");
+  memcpy(src.hash, h, 32);
+  src.end = src.start + len;
+  src.prot = (int)prot;
+  src.path = path;
+  /* [vdso], [vvar], [vsyscall]: not recorded, not used by the program. */
+  if (flags & 0x100) return 0;
+  RW_RETURN_IF(!range_ok(src.start, len), RW_ECORRUPT,
+               "MAP of a bad range %#llx+%#llx",
+               (unsigned long long)src.start, (unsigned long long)len);
+  RW_FORWARD(cpu_mem_map(rp->mem, src.start, len, cpu_prot(prot)));
+  src.eof = src.end;
+  if (!is_zero_hash(src.hash)) {
+    /* Pages wholly past the end of the file raise SIGBUS when touched:
+     * keep them inaccessible in the emulator too. */
+    struct trace_blob_info bi;
+    RW_RETURN_IF(trace_reader_find_blob(rp->tr, src.hash, &bi) < 0,
+                 RW_ECORRUPT, "MAP names a blob the trace does not have");
+    u64 fend = (bi.size + RP_PAGE - 1) & ~(u64)(RP_PAGE - 1);
+    u64 avail = fend > src.offset ? fend - src.offset : 0;
+    if (avail < len) {
+      src.eof = src.start + avail;
+      RW_FORWARD(cpu_mem_protect(rp->mem, src.eof, src.end - src.eof,
+                                 CPU_PROT_NONE));
+    }
+  }
+  RW_FORWARD(srcs_add(&rp->srcs, &src));
+  rp__note_recent(rp, rec, src.start, len);
+  return fill_from_blob(rp, &src, src.start, src.end);
+}
+
+int rp__apply_unmap(rp_replay *rp, const struct rp__rec *rec) {
+  struct rp__rd rd;
+  rp__rd_init(&rd, rec->data, rec->len);
+  u64 a = rp__rd_u64(&rd), len = rp__rd_u64(&rd);
+  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "UNMAP record too short");
+  if (a >= RP_USER_END) return 0; /* [vsyscall] and the like */
+  RW_RETURN_IF(!range_ok(a, len), RW_ECORRUPT, "UNMAP of a bad range");
+  rp__note_recent(rp, rec, a, len);
+  RW_FORWARD(cpu_mem_unmap(rp->mem, a, len));
+  return srcs_cut(&rp->srcs, a, a + len);
+}
+
+int rp__apply_protect(rp_replay *rp, const struct rp__rec *rec) {
+  struct rp__rd rd;
+  rp__rd_init(&rd, rec->data, rec->len);
+  u64 a = rp__rd_u64(&rd), len = rp__rd_u64(&rd);
+  u32 prot = rp__rd_u32(&rd);
+  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PROTECT record too short");
+  if (a >= RP_USER_END) return 0;
+  RW_RETURN_IF(!range_ok(a, len), RW_ECORRUPT, "PROTECT of a bad range");
+  int rc = cpu_mem_protect(rp->mem, a, len, cpu_prot(prot));
+  if (rc == RW_ENOTFOUND) rc = 0; /* holes: as mprotect, the rest changed */
+  for (size_t i = 0; i < rp->srcs.n && rc == 0; i++) {
+    struct rp__src *e = &rp->srcs.v[i];
+    if (e->start >= a && e->end <= a + len) e->prot = (int)prot;
+    u64 x = RW_MAX(a, e->eof), y = RW_MIN(a + len, e->end);
+    if (x < y) rc = cpu_mem_protect(rp->mem, x, y - x, CPU_PROT_NONE);
+  }
+  return rc;
+}
+
+/* Moves the pages of [OA, OA+OL) to [NA, NA+NL) as mremap did; the part of
+ * the new range past the old length is fresh from the mapping's source. */
+int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
+  struct rp__rd rd;
+  rp__rd_init(&rd, rec->data, rec->len);
+  u64 oa = rp__rd_u64(&rd), ol = rp__rd_u64(&rd);
+  u64 na = rp__rd_u64(&rd), nl = rp__rd_u64(&rd);
+  u32 flags = rp__rd_u32(&rd);
+  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "REMAP record too short");
+  RW_RETURN_IF(!range_ok(oa, ol) || !range_ok(na, nl), RW_ECORRUPT,
+               "REMAP of a bad range");
+  const struct rp__src *s = srcs_find(&rp->srcs, oa);
+  struct rp__src src = {0};
+  if (s) {
+    src = *s;
+    src.offset += oa - s->start;
+  }
+  src.path = s ? s->path : (char *)"";
+  u64 start, mlen;
+  int prot = CPU_PROT_READ | CPU_PROT_WRITE;
+  if (cpu_mem_query(rp->mem, oa, &start, &mlen, &prot) < 0 || start > oa)
+    prot = CPU_PROT_READ | CPU_PROT_WRITE;
+  u64 keep = RW_MIN(ol, nl);
+  rp__note_recent(rp, rec, na, nl);
+  if (na != oa) {
+    u8 *copy = keep ? malloc(keep) : NULL;
+    RW_RETURN_IF(keep && !copy, RW_ENOMEM, "mremap of %llu bytes",
+                 (unsigned long long)keep);
+    int rc = keep ? cpu_mem_read(rp->mem, oa, copy, keep) : 0;
+    if (rc == 0 && !(flags & 4)) rc = cpu_mem_unmap(rp->mem, oa, ol);
+    if (rc == 0 && !(flags & 4)) rc = srcs_cut(&rp->srcs, oa, oa + ol);
+    if (rc == 0) rc = cpu_mem_map(rp->mem, na, nl, prot);
+    if (rc == 0 && keep) rc = cpu_mem_write(rp->mem, na, copy, keep);
+    free(copy);
+    RW_FORWARD(rc);
+  } else if (nl > ol) {
+    RW_FORWARD(cpu_mem_map(rp->mem, oa + ol, nl - ol, prot));
+  } else if (nl < ol) {
+    RW_FORWARD(cpu_mem_unmap(rp->mem, oa + nl, ol - nl));
+    RW_FORWARD(srcs_cut(&rp->srcs, oa + nl, oa + ol));
+  }
+  src.start = na;
+  src.end = na + nl;
+  src.eof = s && s->eof < s->end ? na + (s->eof - (s->start + (oa - s->start)))
+                                 : src.end;
+  if (src.eof > src.end) src.eof = src.end;
+  src.prot = s ? s->prot : 3;
+  RW_FORWARD(srcs_add(&rp->srcs, &src));
+  if (nl > ol) {
+    struct rp__src grown = src;
+    return fill_from_blob(rp, &grown, na + ol, na + nl);
+  }
+  return 0;
+}
+
+int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) {
+  struct rp__rd rd;
+  rp__rd_init(&rd, rec->data, rec->len);
+  u64 a = rp__rd_u64(&rd);
+  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "MEM record too short");
+  size_t n = rec->len - 8;
+  RW_RETURN_IF(a >= RP_USER_END || n > RP_USER_END - a, RW_ECORRUPT,
+               "MEM at a bad address");
+  rp__note_recent(rp, rec, a, n);
+  return cpu_mem_write(rp->mem, a, rec->data + 8, n);
+}
+
+int rp__digest(rp_replay *rp, u64 *out) {
+  struct rw_digest d;
+  u64 addr = 0, start, len;
+  int prot;
+  rw_digest_init(&d);
+  while (addr < RP_USER_END &&
+         cpu_mem_query(rp->mem, addr, &start, &len, &prot) == 0) {
+    if (prot & CPU_PROT_WRITE) {
+      for (u64 a = start; a < start + len; a += RP_PAGE) {
+        RW_FORWARD(cpu_mem_read(rp->mem, a, rp->buf, RP_PAGE));
+        rw_digest_page(&d, a, rp->buf);
+      }
+    }
+    addr = start + len;
+  }
+  *out = rw_digest_final(&d);
+  return 0;
+}

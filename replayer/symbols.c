@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/* Function names for addresses, from the ELF files embedded in the trace as
+ * blobs: the symbol table (or the dynamic one) of the file mapped at an
+ * address, read once per blob and kept sorted. The blob bytes come from the
+ * trace, so every header, count and offset is checked against the blob's
+ * size before use; a file that is not ELF simply has no symbols. */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/endian.h"
+#include "replayer/rp_int.h"
+
+struct rp__fn {
+  u64 start, size; /* ELF virtual address and size */
+  u32 name;        /* offset in the string table */
+};
+
+struct rp__seg {
+  u64 offset, vaddr, filesz;
+};
+
+struct rp__sym {
+  u8 hash[32];
+  struct rp__fn *fns;
+  size_t nfns;
+  char *strs;
+  size_t nstrs;
+  struct rp__seg segs[16];
+  size_t nsegs;
+};
+
+#define RP_MAX_SYMS (4u << 20)
+#define RP_MAX_STRS (64u << 20)
+
+void rp__syms_free(rp_replay *rp) {
+  for (size_t i = 0; i < rp->nsyms; i++) {
+    free(rp->syms[i].fns);
+    free(rp->syms[i].strs);
+  }
+  free(rp->syms);
+  rp->syms = NULL;
+  rp->nsyms = 0;
+}
+
+static int blob_read(rp_replay *rp, const u8 hash[32], u64 off, void *dst,
+                     size_t len) {
+  i64 got = trace_reader_blob_read(rp->tr, hash, off, dst, len, NULL);
+  return got == (i64)len ? 0 : RW_ECORRUPT;
+}
+
+static int cmp_fn(const void *a, const void *b) {
+  const struct rp__fn *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Reads the symbol table of section SH (a SYMTAB or DYNSYM header) and its
+ * string table into S. */
+static int load_table(rp_replay *rp, struct rp__sym *s, const u8 *shdrs,
+                      u16 shnum, const u8 *sh, u64 size) {
+  u64 off = rd_le64(sh + 24), bytes = rd_le64(sh + 32);
+  u32 link = rd_le32(sh + 40);
+  RW_RETURN_IF(link >= shnum || off > size || bytes > size - off,
+               RW_ECORRUPT, "symtab");
+  const u8 *st = shdrs + 64 * link;
+  u64 soff = rd_le64(st + 24), sbytes = rd_le64(st + 32);
+  RW_RETURN_IF(soff > size || sbytes > size - soff || sbytes > RP_MAX_STRS,
+               RW_ECORRUPT, "strtab");
+  size_t n = (size_t)(bytes / 24);
+  RW_RETURN_IF(n > RP_MAX_SYMS, RW_ELIMIT, "too many symbols");
+  u8 *raw = malloc(n * 24 + 1);
+  s->strs = malloc(sbytes + 1);
+  s->fns = calloc(n + 1, sizeof *s->fns);
+  int rc = raw && s->strs && s->fns ? 0 : RW_ENOMEM;
+  if (rc == 0) rc = blob_read(rp, s->hash, off, raw, n * 24);
+  if (rc == 0) rc = blob_read(rp, s->hash, soff, s->strs, sbytes);
+  if (rc == 0) {
+    s->strs[sbytes] = 0;
+    s->nstrs = sbytes;
+    for (size_t i = 0; i < n; i++) {
+      const u8 *e = raw + 24 * i;
+      u32 name = rd_le32(e);
+      u8 type = e[4] & 0xf;
+      u64 value = rd_le64(e + 8), sz = rd_le64(e + 16);
+      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !value ||
+          name >= sbytes)
+        continue;
+      s->fns[s->nfns++] = (struct rp__fn){value, sz, name};
+    }
+    qsort(s->fns, s->nfns, sizeof *s->fns, cmp_fn);
+  }
+  free(raw);
+  return rc;
+}
+
+/* Loads the symbols of blob HASH into S (empty when it is not ELF). */
+static int load(rp_replay *rp, struct rp__sym *s) {
+  u8 eh[64];
+  struct trace_blob_info bi;
+  RW_FORWARD(trace_reader_find_blob(rp->tr, s->hash, &bi));
+  if (bi.size < 64 || blob_read(rp, s->hash, 0, eh, 64) < 0) return 0;
+  if (memcmp(eh, ELFMAG, SELFMAG) || eh[EI_CLASS] != ELFCLASS64) return 0;
+  u64 phoff = rd_le64(eh + 32), shoff = rd_le64(eh + 40);
+  u16 phnum = rd_le16(eh + 56), shnum = rd_le16(eh + 60);
+  if (phoff < bi.size && (u64)phnum * 56 <= bi.size - phoff && phnum < 256) {
+    u8 ph[56];
+    for (u16 i = 0; i < phnum && s->nsegs < RW_ARRAY_SIZE(s->segs); i++) {
+      if (blob_read(rp, s->hash, phoff + 56u * i, ph, 56) < 0) break;
+      if (rd_le32(ph) != PT_LOAD) continue;
+      s->segs[s->nsegs++] = (struct rp__seg){rd_le64(ph + 8), rd_le64(ph + 16),
+                                             rd_le64(ph + 32)};
+    }
+  }
+  if (!shoff || shoff >= bi.size || (u64)shnum * 64 > bi.size - shoff ||
+      shnum == 0 || shnum > 4096)
+    return 0;
+  u8 *shdrs = malloc((size_t)shnum * 64);
+  RW_RETURN_IF(!shdrs, RW_ENOMEM, "section headers");
+  int rc = blob_read(rp, s->hash, shoff, shdrs, (size_t)shnum * 64);
+  const u8 *best = NULL;
+  for (u16 i = 0; rc == 0 && i < shnum; i++) {
+    u32 type = rd_le32(shdrs + 64 * i + 4);
+    if (type == SHT_SYMTAB) best = shdrs + 64 * i;
+    if (type == SHT_DYNSYM && !best) best = shdrs + 64 * i;
+  }
+  if (rc == 0 && best) rc = load_table(rp, s, shdrs, shnum, best, bi.size);
+  free(shdrs);
+  if (rc == RW_ECORRUPT || rc == RW_ELIMIT) rc = 0; /* no symbols */
+  return rc;
+}
+
+static struct rp__sym *syms_for(rp_replay *rp, const u8 hash[32]) {
+  for (size_t i = 0; i < rp->nsyms; i++)
+    if (!memcmp(rp->syms[i].hash, hash, 32)) return &rp->syms[i];
+  struct rp__sym *v = realloc(rp->syms, (rp->nsyms + 1) * sizeof *v);
+  if (!v) return NULL;
+  rp->syms = v;
+  struct rp__sym *s = &v[rp->nsyms++];
+  memset(s, 0, sizeof *s);
+  memcpy(s->hash, hash, 32);
+  if (load(rp, s) < 0) {
+    free(s->fns);
+    free(s->strs);
+    s->fns = NULL;
+    s->strs = NULL;
+    s->nfns = 0;
+  }
+  return s;
+}
+
+int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap) {
+  const struct rp__src *src = NULL;
+  for (size_t i = 0; i < rp->srcs.n; i++)
+    if (rp->srcs.v[i].start <= addr && addr < rp->srcs.v[i].end)
+      src = &rp->srcs.v[i];
+  if (!src) return RW_ENOTFOUND;
+  static const u8 zero[32];
+  if (!memcmp(src->hash, zero, 32)) return RW_ENOTFOUND;
+  struct rp__sym *s = syms_for(rp, src->hash);
+  if (!s) return RW_ENOMEM;
+  u64 off = src->offset + (addr - src->start), vaddr = 0;
+  int found = 0;
+  for (size_t i = 0; i < s->nsegs; i++)
+    if (off >= s->segs[i].offset && off - s->segs[i].offset < s->segs[i].filesz) {
+      vaddr = s->segs[i].vaddr + (off - s->segs[i].offset);
+      found = 1;
+      break;
+    }
+  const char *base = strrchr(src->path, '/');
+  base = base ? base + 1 : src->path;
+  if (found && s->nfns) {
+    size_t lo = 0, hi = s->nfns;
+    while (hi - lo > 1) {
+      size_t mid = (lo + hi) / 2;
+      if (s->fns[mid].start <= vaddr) lo = mid; else hi = mid;
+    }
+    const struct rp__fn *f = &s->fns[lo];
+    if (f->start <= vaddr && (vaddr - f->start < f->size || !f->size)) {
+      snprintf(dst, cap, "%s+0x%llx", s->strs + f->name,
+               (unsigned long long)(vaddr - f->start));
+      return 0;
+    }
+  }
+  snprintf(dst, cap, "%s+0x%llx", base, (unsigned long long)off);
+  return 0;
+}

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Every program of tests/programs/ is recorded and replayed with --verify:
+# files, pipes, sockets, time, randomness, memory maps, signals (synchronous,
+# asynchronous, alternate stacks), rdtsc, cpuid, exec through a wrapper,
+# forks, a crash and an exit status. Each replay must end as the recording
+# did (status or signal) without a divergence.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+# verify NAME HOW: HOW is the expected end ("exited with status N" or
+# "killed by signal N").
+verify() {
+  "$REWIND" replay --verify --no-progress "$T/$1.rwd" >"$T/$1.replay" 2>&1
+  local rc=$?
+  if [ $rc -ne 0 ] || ! grep -q "^replay verified: .*$2" "$T/$1.replay"; then
+    fail=$((fail + 1))
+    echo "FAIL: replay of $1 (exit $rc, expected '$2'):"
+    head -n 60 "$T/$1.replay"
+    return 1
+  fi
+  pass=$((pass + 1))
+}
+
+printf 'known contents\n' >"$T/known.txt"
+mkdir -p "$T/work"
+rec files "$P/files" "$T/known.txt" "$T/work" && verify files "exited with status 0"
+for p in pipes sockets timeprog randomness memory signals rdtsc cpuid forks; do
+  rec "$p" "$P/$p"
+  verify "$p" "exited with status $status"
+done
+REWIND_TEST_VAR=x rec env "$P/envargs" HOME REWIND_TEST_VAR
+verify env "exited with status $status"
+rec ex7 "$P/exitstatus" 7
+verify ex7 "exited with status 7"
+rec wrap "$top_srcdir/tests/programs/exec_wrapper.sh" env "$P/exec_target" a b
+verify wrap "exited with status 0"
+rec crash "$P/crash"
+verify crash "killed by signal 11"
+rec spin "$P/spin" 1
+verify spin "exited with status 0"
+finish
