@@ -5,3 +5,4 @@ EXTRA_DIST += bench/RESULTS.md
 include bench/format/local.mk
 include bench/record/local.mk
 include bench/cpu/local.mk
+include bench/gdb/local.mk

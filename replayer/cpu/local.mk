@@ -1,1 +1,31 @@
 # SPDX-License-Identifier: MIT
+# The x86-64 emulator (DESIGN.md section 4). One .c per instruction family
+# plus its .def of table rows; see replayer/cpu/README.md to add one.
+noinst_LIBRARIES += replayer/cpu/librw_cpu.a
+replayer_cpu_librw_cpu_a_SOURCES = \
+	replayer/cpu/cpu.h replayer/cpu/cpu_int.h \
+	replayer/cpu/cpu.c replayer/cpu/mem.c replayer/cpu/tlb.c \
+	replayer/cpu/decode.c replayer/cpu/icache.c replayer/cpu/run.c \
+	replayer/cpu/flags.c replayer/cpu/fault.c \
+	replayer/cpu/alu.c replayer/cpu/mov.c replayer/cpu/stack.c \
+	replayer/cpu/branch.c replayer/cpu/shift.c replayer/cpu/muldiv.c \
+	replayer/cpu/bit.c replayer/cpu/string.c replayer/cpu/system.c
+replayer_cpu_librw_cpu_a_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
+EXTRA_DIST += replayer/cpu/README.md replayer/cpu/forms.def \
+	replayer/cpu/families.def replayer/cpu/alu.def replayer/cpu/mov.def \
+	replayer/cpu/stack.def replayer/cpu/branch.def replayer/cpu/shift.def \
+	replayer/cpu/muldiv.def replayer/cpu/bit.def replayer/cpu/string.def \
+	replayer/cpu/system.def
+replayer_cpu_librw_cpu_a_SOURCES += replayer/cpu/x87.h replayer/cpu/x87.c \
+	replayer/cpu/x87_host.c
+EXTRA_DIST += replayer/cpu/x87.def
+replayer_cpu_librw_cpu_a_SOURCES += replayer/cpu/sse_util.h \
+	replayer/cpu/sse_fpu.c replayer/cpu/sse_mov.c replayer/cpu/sse_arith.c \
+	replayer/cpu/sse_fcmp.c replayer/cpu/sse_cvt.c replayer/cpu/sse_int.c \
+	replayer/cpu/sse_shift.c replayer/cpu/sse_shuf.c \
+	replayer/cpu/sse_cmpstr.c replayer/cpu/sse_state.c
+EXTRA_DIST += replayer/cpu/sse_hops.def replayer/cpu/sse_mov.def \
+	replayer/cpu/sse_arith.def replayer/cpu/sse_fcmp.def \
+	replayer/cpu/sse_cvt.def replayer/cpu/sse_int.def \
+	replayer/cpu/sse_shift.def replayer/cpu/sse_shuf.def \
+	replayer/cpu/sse_cmpstr.def replayer/cpu/sse_state.def

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/* Control flow and conditions: jcc, jmp, call, ret, loop*, jrcxz, setcc,
+ * cmovcc. Every branch sets rip and returns CPU_RC_JUMP (taken or not), so
+ * the run loop checks the budget and breakpoints there. */
+#include "replayer/cpu/cpu_int.h"
+
+enum { RCX = 1, RSP = 4 };
+
+static int op_jcc_I(struct cpu *cpu, const struct cpu_insn *in) {
+  cpu->rip = cpu__cond(cpu, in->cond) ? in->imm : cpu->rip + in->len;
+  return CPU_RC_JUMP;
+}
+
+static int op_jmp_I(struct cpu *cpu, const struct cpu_insn *in) {
+  cpu->rip = in->imm;
+  return CPU_RC_JUMP;
+}
+
+static int op_jmp_E(struct cpu *cpu, const struct cpu_insn *in) {
+  u64 t;
+  CPU_TRY(cpu_rm_read(cpu, in, 8, &t));
+  cpu->rip = t;
+  return CPU_RC_JUMP;
+}
+
+static int call(struct cpu *cpu, const struct cpu_insn *in, u64 target) {
+  u64 sp = cpu->gpr[RSP] - 8;
+  CPU_TRY(cpu_st64(cpu, sp, cpu->rip + in->len));
+  cpu->gpr[RSP] = sp;
+  cpu->rip = target;
+  return CPU_RC_JUMP;
+}
+
+static int op_call_I(struct cpu *cpu, const struct cpu_insn *in) {
+  return call(cpu, in, in->imm);
+}
+
+static int op_call_E(struct cpu *cpu, const struct cpu_insn *in) {
+  u64 t;
+  CPU_TRY(cpu_rm_read(cpu, in, 8, &t));
+  return call(cpu, in, t);
+}
+
+static int op_ret(struct cpu *cpu, const struct cpu_insn *in) {
+  u64 t, sp = cpu->gpr[RSP];
+  CPU_TRY(cpu_ld64(cpu, sp, &t));
+  cpu->gpr[RSP] = sp + 8 + (in->id == X86_INS_RET ? (u16)in->imm : 0);
+  cpu->rip = t;
+  return CPU_RC_JUMP;
+}
+
+/* loop, loope, loopne: rcx (ecx with 67) counts down. */
+static int loop(struct cpu *cpu, const struct cpu_insn *in, int zf_need) {
+  unsigned asz = in->pfx & CPU_PFX_ADDR32 ? 4 : 8;
+  u64 c = cpu_trunc(cpu->gpr[RCX] - 1, asz);
+  int take = c != 0;
+  if (take && zf_need >= 0) take = cpu__cond(cpu, 4) == zf_need;
+  cpu_reg_set(cpu, RCX, asz, c);
+  cpu->rip = take ? in->imm : cpu->rip + in->len;
+  return CPU_RC_JUMP;
+}
+
+static int op_loop_I(struct cpu *cpu, const struct cpu_insn *in) {
+  return loop(cpu, in, -1);
+}
+static int op_loope_I(struct cpu *cpu, const struct cpu_insn *in) {
+  return loop(cpu, in, 1);
+}
+static int op_loopne_I(struct cpu *cpu, const struct cpu_insn *in) {
+  return loop(cpu, in, 0);
+}
+
+static int op_jrcxz_I(struct cpu *cpu, const struct cpu_insn *in) {
+  u64 c = in->id == X86_INS_JECXZ ? (u32)cpu->gpr[RCX] : cpu->gpr[RCX];
+  cpu->rip = c == 0 ? in->imm : cpu->rip + in->len;
+  return CPU_RC_JUMP;
+}
+
+static int op_setcc_Eb(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu_rm_write(cpu, in, 1, (u64)cpu__cond(cpu, in->cond));
+}
+
+/* The source is read (and may fault) whatever the condition; a 32-bit
+ * destination is zero-extended even when the move does not happen. */
+static int op_cmovcc_Gv_Ev(struct cpu *cpu, const struct cpu_insn *in) {
+  u64 v;
+  CPU_TRY(cpu_rm_read(cpu, in, in->osz, &v));
+  if (!cpu__cond(cpu, in->cond)) v = cpu_reg_get(cpu, in->reg, in->osz);
+  cpu_reg_set(cpu, in->reg, in->osz, v);
+  return CPU_RC_NEXT;
+}
+
+static const struct cpu__oprow branch_rows[] = {
+#define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
+#include "replayer/cpu/branch.def"
+#undef OP
+};
+CPU__FAMILY_TABLE(branch)

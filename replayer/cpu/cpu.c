@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* Threads: creation, the register file to and from the canonical struct
+ * rw_regs (x87 and SSE in FXSAVE layout, YMM upper halves), the instruction
+ * counter and the stop request. Running is run.c's. */
+#include <stdlib.h>
+
+#include "replayer/cpu/cpu_int.h"
+#include "replayer/cpu/x87.h"
+
+int cpu_new(cpu_mem *mem, const struct cpu_config *cfg, cpu_thread **out) {
+  struct cpu *c;
+  int rc;
+  *out = NULL;
+  rc = cpu__code_init(mem);
+  if (rc) return rc;
+  c = aligned_alloc(64, (sizeof *c + 63) & ~(size_t)63);
+  if (!c) return RW_ENOMEM;
+  memset(c, 0, sizeof *c);
+  if (cpu__jcache_new(c)) {
+    free(c);
+    return RW_ENOMEM;
+  }
+  c->mem = mem;
+  if (cfg) c->cfg = *cfg;
+  if (!c->cfg.xcr0) c->cfg.xcr0 = 3;
+  c->rflags = 0x202;
+  c->cc = (struct cc){CC_EFLAGS, 0, 0, 0};
+  c->mxcsr = 0x1f80;
+  c->x87.fcw = 0x37f;
+  atomic_init(&c->stop, 0);
+  cpu__tlb_flush(c);
+  c->jcache_gen = mem->code_gen;
+  c->mem_next = mem->cpus;
+  mem->cpus = c;
+  *out = c;
+  return 0;
+}
+
+void cpu_free(cpu_thread *c) {
+  struct cpu **pp;
+  if (!c) return;
+  for (pp = &c->mem->cpus; *pp; pp = &(*pp)->mem_next)
+    if (*pp == c) {
+      *pp = c->mem_next;
+      break;
+    }
+  free(c->jcache);
+  free(c);
+}
+
+cpu_mem *cpu_get_mem(cpu_thread *c) { return c->mem; }
+
+static void put16(u8 *p, u16 v) { memcpy(p, &v, 2); }
+static void put32(u8 *p, u32 v) { memcpy(p, &v, 4); }
+static void put64(u8 *p, u64 v) { memcpy(p, &v, 8); }
+static u16 get16(const u8 *p) {
+  u16 v;
+  memcpy(&v, p, 2);
+  return v;
+}
+static u32 get32(const u8 *p) {
+  u32 v;
+  memcpy(&v, p, 4);
+  return v;
+}
+static u64 get64(const u8 *p) {
+  u64 v;
+  memcpy(&v, p, 8);
+  return v;
+}
+
+void cpu_get_regs(const cpu_thread *c, struct rw_regs *r) {
+  unsigned top = (c->x87.fsw >> 11) & 7;
+  memset(r, 0, sizeof *r);
+  memcpy(r->gpr, c->gpr, sizeof r->gpr);
+  r->rip = c->rip;
+  r->rflags = cpu__rflags(c);
+  r->fs_base = c->segbase[CPU_SEG_FS];
+  r->gs_base = c->segbase[CPU_SEG_GS];
+  r->orig_rax = ~(u64)0;
+  r->seg[RW_SEG_cs] = 0x33;
+  r->seg[RW_SEG_ss] = 0x2b;
+  put16(r->fxsave + 0, c->x87.fcw);
+  put16(r->fxsave + 2, c->x87.fsw);
+  r->fxsave[4] = c->x87.ftw;
+  put16(r->fxsave + 6, c->x87.fop);
+  put64(r->fxsave + 8, c->x87.fip);
+  put64(r->fxsave + 16, c->x87.fdp);
+  put32(r->fxsave + 24, c->mxcsr);
+  put32(r->fxsave + 28, 0xffff);
+  for (unsigned i = 0; i < 8; i++) {
+    const struct cpu_f80 *f = &c->x87.st[(top + i) & 7];
+    put64(r->fxsave + 32 + 16 * i, f->mant);
+    put16(r->fxsave + 40 + 16 * i, f->se);
+  }
+  cpu__x87_to_fxsave(c, r->fxsave, 1); /* x87.h: what fxsave64 shows */
+  for (unsigned i = 0; i < 16; i++) {
+    memcpy(r->fxsave + 160 + 16 * i, c->ymm[i].b, 16);
+    memcpy(r->ymmh + 16 * i, c->ymm[i].b + 16, 16);
+  }
+}
+
+int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
+  u32 mxcsr = get32(r->fxsave + 24);
+  unsigned top;
+  RW_RETURN_IF(mxcsr & 0xffff0000u, RW_EINVAL, "mxcsr %#x", mxcsr);
+  RW_RETURN_IF(r->rip >= (1ull << 47) && r->rip < 0xffff800000000000ull,
+               RW_EINVAL, "rip %#llx", (unsigned long long)r->rip);
+  memcpy(c->gpr, r->gpr, sizeof r->gpr);
+  c->gpr[CPU_REG_NONE] = 0;
+  c->rip = r->rip;
+  cpu__rflags_set(c, r->rflags);
+  c->segbase[CPU_SEG_NONE] = 0;
+  c->segbase[CPU_SEG_FS] = r->fs_base;
+  c->segbase[CPU_SEG_GS] = r->gs_base;
+  c->x87.fcw = get16(r->fxsave + 0);
+  c->x87.fsw = get16(r->fxsave + 2);
+  c->x87.ftw = r->fxsave[4];
+  c->x87.fop = get16(r->fxsave + 6) & 0x7ff;
+  c->x87.fip = get64(r->fxsave + 8);
+  c->x87.fdp = get64(r->fxsave + 16);
+  c->mxcsr = mxcsr;
+  top = (c->x87.fsw >> 11) & 7;
+  for (unsigned i = 0; i < 8; i++) {
+    struct cpu_f80 *f = &c->x87.st[(top + i) & 7];
+    f->mant = get64(r->fxsave + 32 + 16 * i);
+    f->se = get16(r->fxsave + 40 + 16 * i);
+    memset(f->pad, 0, sizeof f->pad);
+  }
+  cpu__x87_from_fxsave(c, r->fxsave, 1); /* x87.h: fxrstor64's rules */
+  for (unsigned i = 0; i < 16; i++) {
+    memcpy(c->ymm[i].b, r->fxsave + 160 + 16 * i, 16);
+    memcpy(c->ymm[i].b + 16, r->ymmh + 16 * i, 16);
+  }
+  return 0;
+}
+
+u64 cpu_icount(const cpu_thread *c) { return c->icount; }
+
+void cpu_set_icount(cpu_thread *c, u64 icount) { c->icount = icount; }
+
+void cpu_stop(cpu_thread *c) { atomic_store(&c->stop, 1); }
+
+void cpu_last_access(const cpu_thread *c, u64 *read_addr, u32 *read_size,
+                     u64 *write_addr, u32 *write_size) {
+  *read_addr = c->last_read.addr;
+  *read_size = c->last_read.size;
+  *write_addr = c->last_write.addr;
+  *write_size = c->last_write.size;
+}
+
+int cpu_set_observer(cpu_thread *c, const struct cpu_observer *obs) {
+  (void)c;
+  return obs ? RW_EUNSUPPORTED : 0;
+}

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/* The x86-64 user-mode emulator used by the replayer (DESIGN.md section 4):
+ * an address space of copy-on-write pages that can be snapshotted cheaply,
+ * threads bound to it, and cpu_run(), which executes under an exact
+ * instruction budget and returns why it stopped. It knows nothing about
+ * traces, syscalls' meaning or gdb; the replayer and the stub drive it.
+ *
+ * Counting: each instruction counts as one step, and each iteration of a rep
+ * string instruction counts as one step, as single-stepping sees it; a rep
+ * instruction with rcx == 0 counts as one step. */
+#ifndef RW_REPLAYER_CPU_CPU_H
+#define RW_REPLAYER_CPU_CPU_H
+
+#include "common/regs.h"
+#include "common/rw.h"
+
+/* An address space, shared by the threads of one process. Not thread-safe:
+ * the threads bound to one cpu_mem must not run concurrently (the replayer
+ * runs one thread at a time). */
+typedef struct cpu_mem cpu_mem;
+/* One thread's processor state, bound to a cpu_mem. (Handlers inside the
+ * emulator name it struct cpu.) */
+typedef struct cpu cpu_thread;
+/* A frozen copy of an address space (mappings, protections and contents). */
+typedef struct cpu_snap cpu_snap;
+
+#define CPU_PAGE_SIZE 4096u
+
+/* Protection bits of a mapping. A page is readable only with CPU_PROT_READ
+ * (x86 makes writable pages readable, so map W pages with R|W). */
+enum {
+  CPU_PROT_NONE = 0,
+  CPU_PROT_READ = 1,
+  CPU_PROT_WRITE = 2,
+  CPU_PROT_EXEC = 4
+};
+
+/* ---- Address space ---------------------------------------------------- */
+
+/* Creates an empty address space in *OUT. Returns 0 or RW_ENOMEM. */
+int cpu_mem_new(cpu_mem **out) RW_MUST_CHECK;
+
+/* Frees MEM and its pages (accepts NULL). Every cpu bound to MEM must have
+ * been freed first; snapshots of MEM stay valid (they hold their pages). */
+void cpu_mem_free(cpu_mem *mem);
+
+/* Maps [ADDR, ADDR+LEN) with PROT, replacing what was there; the new pages
+ * read as zeros and cost no memory until written. ADDR and LEN must be
+ * multiples of CPU_PAGE_SIZE and the range below 2^47. Returns 0, RW_EINVAL
+ * or RW_ENOMEM. */
+int cpu_mem_map(cpu_mem *mem, u64 addr, u64 len, int prot) RW_MUST_CHECK;
+
+/* Changes the protection of the mapped pages in [ADDR, ADDR+LEN) (pages
+ * not mapped are skipped, as mprotect would fail on them: RW_ENOTFOUND is
+ * returned after changing the others). Returns 0, RW_EINVAL, RW_ENOTFOUND or
+ * RW_ENOMEM. */
+int cpu_mem_protect(cpu_mem *mem, u64 addr, u64 len, int prot) RW_MUST_CHECK;
+
+/* Unmaps [ADDR, ADDR+LEN); unmapped pages in the range are ignored.
+ * Returns 0, RW_EINVAL or RW_ENOMEM. */
+int cpu_mem_unmap(cpu_mem *mem, u64 addr, u64 len) RW_MUST_CHECK;
+
+/* Privileged copy of LEN bytes at guest ADDR into DST (caller-owned),
+ * ignoring protection (for the loader, gdb and divergence reports). Returns
+ * 0, or RW_EFAULT if a page of the range is not mapped (nothing useful is in
+ * DST then). */
+int cpu_mem_read(cpu_mem *mem, u64 addr, void *dst, size_t len) RW_MUST_CHECK;
+
+/* Privileged copy of LEN bytes from SRC (borrowed) to guest ADDR, ignoring
+ * protection (for the loader and memory imports). Decoded code on the pages
+ * written is invalidated. Returns 0, RW_EFAULT if a page of the range is not
+ * mapped (nothing is written then), or RW_ENOMEM. */
+int cpu_mem_write(cpu_mem *mem, u64 addr, const void *src,
+                  size_t len) RW_MUST_CHECK;
+
+/* Describes the mapping that contains ADDR, or the first one above it:
+ * *START and *LEN cover the maximal run of pages with the same protection,
+ * *PROT is that protection. Returns 0, or RW_ENOTFOUND if nothing is mapped
+ * at or above ADDR. */
+int cpu_mem_query(cpu_mem *mem, u64 addr, u64 *start, u64 *len,
+                  int *prot) RW_MUST_CHECK;
+
+/* Bytes of host memory held by MEM's page table and private pages (pages
+ * shared with snapshots are counted too). For tests and `rewind info`. */
+size_t cpu_mem_footprint(const cpu_mem *mem);
+
+/* Freezes MEM into a new snapshot *OUT. Costs a reference count: pages
+ * written afterwards are duplicated on their first write. Returns 0 or
+ * RW_ENOMEM. */
+int cpu_mem_snapshot(cpu_mem *mem, cpu_snap **out) RW_MUST_CHECK;
+
+/* Makes MEM's mappings and contents those of SNAP (borrowed; it stays
+ * usable, so one keyframe can be restored many times). All decoded code of
+ * MEM is dropped. Returns 0 or RW_ENOMEM. */
+int cpu_mem_restore(cpu_mem *mem, const cpu_snap *snap) RW_MUST_CHECK;
+
+/* Frees SNAP (accepts NULL). */
+void cpu_snap_free(cpu_snap *snap);
+
+/* ---- Breakpoints and watchpoints (per address space) ------------------ */
+
+/* Adds a breakpoint at ADDR: cpu_run stops with CPU_EXIT_BREAKPOINT before
+ * executing the instruction at ADDR, except when that instruction is the
+ * first one of the cpu_run call (so a run started at a breakpoint steps off
+ * it). Decoded blocks that contain ADDR are dropped. Adding an existing
+ * breakpoint is not an error. Returns 0 or RW_ENOMEM. */
+int cpu_mem_break_add(cpu_mem *mem, u64 addr) RW_MUST_CHECK;
+
+/* Removes the breakpoint at ADDR. Returns 0 or RW_ENOTFOUND. */
+int cpu_mem_break_del(cpu_mem *mem, u64 addr) RW_MUST_CHECK;
+
+/* Watch kinds, as gdb's watch (WRITE), rwatch (READ) and awatch (both). */
+enum { CPU_WATCH_READ = 1, CPU_WATCH_WRITE = 2 };
+
+/* Watches [ADDR, ADDR+LEN) for KIND accesses. The instruction that makes a
+ * matching access completes, then cpu_run stops with CPU_EXIT_WATCHPOINT
+ * (a rep string instruction stops after the iteration). Pages holding a
+ * watched range are kept out of the fast TLB, so watchpoints cost nothing
+ * elsewhere. Returns 0, RW_EINVAL (LEN 0) or RW_ENOMEM. */
+int cpu_mem_watch_add(cpu_mem *mem, u64 addr, u64 len, int kind) RW_MUST_CHECK;
+
+/* Removes the watch added with the same ADDR, LEN and KIND. Returns 0 or
+ * RW_ENOTFOUND. */
+int cpu_mem_watch_del(cpu_mem *mem, u64 addr, u64 len, int kind) RW_MUST_CHECK;
+
+/* ---- Threads ---------------------------------------------------------- */
+
+/* Answers for instructions whose result comes from the recording. Plain
+ * data. A callback returning nonzero, or left NULL, makes cpu_run stop
+ * before the instruction with CPU_EXIT_CPUID or CPU_EXIT_RDTSC, so the
+ * caller can answer it by setting registers and rip itself. */
+struct cpu_config {
+  /* cpuid leaf EAX, subleaf ECX: fill OUT with eax, ebx, ecx, edx. */
+  int (*cpuid)(void *ctx, u32 leaf, u32 subleaf, u32 out[4]);
+  /* rdtsc/rdtscp: fill *TSC, and *AUX (rdtscp's ecx, IA32_TSC_AUX). */
+  int (*rdtsc)(void *ctx, u64 *tsc, u32 *aux);
+  void *ctx; /* passed to the callbacks, borrowed */
+  u64 xcr0;  /* what xgetbv with ecx=0 returns; 0 means 3 (x87 and SSE) */
+};
+
+/* Creates a thread bound to MEM (borrowed; it must outlive the thread) with
+ * every register zero except rflags (0x202), MXCSR (0x1f80) and the x87
+ * control word (0x37f). CFG is copied; NULL means no callbacks. Returns 0,
+ * RW_ENOMEM, or RW_EUNSUPPORTED if Capstone cannot be opened. */
+int cpu_new(cpu_mem *mem, const struct cpu_config *cfg,
+            cpu_thread **out) RW_MUST_CHECK;
+
+/* Frees CPU (accepts NULL). */
+void cpu_free(cpu_thread *cpu);
+
+/* The address space CPU is bound to. */
+cpu_mem *cpu_get_mem(cpu_thread *cpu);
+
+/* Copies every register of CPU into REGS (caller-owned): general registers,
+ * rip, rflags, fs/gs bases, x87 and SSE state in FXSAVE layout, the upper
+ * halves of YMM. orig_rax is set to ~0 and selectors to the Linux user
+ * values (cs 0x33, ss 0x2b). */
+void cpu_get_regs(const cpu_thread *cpu, struct rw_regs *regs);
+
+/* Loads every register of REGS (borrowed) into CPU. orig_rax and the
+ * selectors are ignored. Returns 0, or RW_EINVAL when REGS holds a state
+ * the CPU would refuse (reserved MXCSR bits set, rip not canonical). */
+int cpu_set_regs(cpu_thread *cpu, const struct rw_regs *regs) RW_MUST_CHECK;
+
+/* Instructions executed so far (rep iterations count one each), plus the
+ * starting value given to cpu_set_icount. */
+u64 cpu_icount(const cpu_thread *cpu);
+
+/* Sets the instruction counter (when a keyframe is restored). */
+void cpu_set_icount(cpu_thread *cpu, u64 icount);
+
+/* Asks a running cpu_run to return with CPU_EXIT_STOP at its next block
+ * boundary; safe to call from any thread or a signal handler. The request is
+ * consumed by the cpu_run that reports it (one made while no cpu_run is
+ * running is reported by the next one, before any instruction runs). */
+void cpu_stop(cpu_thread *cpu);
+
+/* ---- Running ---------------------------------------------------------- */
+
+/* Why cpu_run returned. */
+enum cpu_exit_reason {
+  CPU_EXIT_BUDGET = 1, /* the budget is used up exactly */
+  CPU_EXIT_STOP,       /* cpu_stop() was called */
+  CPU_EXIT_BREAKPOINT, /* rip is at a breakpoint; that instruction not run */
+  CPU_EXIT_WATCHPOINT, /* an instruction touched a watched range and
+                          completed; see watch_* fields */
+  CPU_EXIT_SYSCALL,    /* a syscall instruction completed: rip is after it,
+                          rcx = that rip, r11 = rflags, as the CPU leaves
+                          them for the kernel; the caller applies the result */
+  CPU_EXIT_CPUID,      /* cpuid with no answer: not run, rip at it */
+  CPU_EXIT_RDTSC,      /* rdtsc/rdtscp with no answer: not run, rip at it */
+  CPU_EXIT_NONDET,     /* rdrand/rdseed: not reproducible; not run */
+  CPU_EXIT_FAULT,      /* a fault or trap: see fault, addr, access */
+  CPU_EXIT_UNSUPPORTED /* an instruction the emulator does not implement
+                          (or cannot decode): not run; msg says which */
+};
+
+/* Faults and traps, as the CPU raises them. */
+enum cpu_fault {
+  CPU_FAULT_NONE = 0,
+  CPU_FAULT_PF, /* page fault: unmapped or protected memory (SIGSEGV) */
+  CPU_FAULT_GP, /* general protection: non-canonical address, misaligned SSE
+                   operand, privileged instruction, hlt (SIGSEGV) */
+  CPU_FAULT_UD, /* undefined opcode: ud2, invalid lock (SIGILL) */
+  CPU_FAULT_DE, /* divide error: by zero or quotient overflow (SIGFPE) */
+  CPU_FAULT_BP, /* int3 trap: rip is after the int3, which counted (SIGTRAP) */
+  CPU_FAULT_XM, /* unmasked SIMD floating-point exception (SIGFPE) */
+  CPU_FAULT_MF, /* unmasked x87 floating-point exception (SIGFPE) */
+  CPU_FAULT_AC  /* alignment check (SIGBUS); never raised while AC is off */
+};
+
+/* Memory access kinds, for faults and watchpoints. */
+enum { CPU_ACCESS_READ = 1, CPU_ACCESS_WRITE = 2, CPU_ACCESS_EXEC = 4 };
+
+/* The result of cpu_run. Plain data. Except for CPU_FAULT_BP, a fault
+ * leaves rip at the faulting instruction, the instruction not counted and
+ * no register changed (a rep string instruction keeps the iterations it
+ * completed, as the CPU does). */
+struct cpu_exit {
+  int reason;       /* enum cpu_exit_reason */
+  u64 rip;          /* rip when cpu_run returned */
+  u32 insn_len;     /* length of the instruction the exit is about (at rip,
+                       or just before it for SYSCALL and int3); 0 if none */
+  int fault;        /* enum cpu_fault, for CPU_EXIT_FAULT */
+  int access;       /* CPU_ACCESS_* of a page fault */
+  int maperr;       /* page fault: 1 unmapped (SEGV_MAPERR), 0 protection */
+  u64 addr;         /* page fault: the faulting address */
+  u64 watch_addr;   /* watchpoint: address of the access that triggered */
+  u32 watch_size;   /* watchpoint: its size in bytes */
+  int watch_kind;   /* watchpoint: CPU_WATCH_READ or CPU_WATCH_WRITE */
+  u8 watch_old[16]; /* watchpoint: the bytes before the access (first 16) */
+  u8 watch_new[16]; /* watchpoint: the bytes after a write (first 16) */
+  char msg[160];    /* UNSUPPORTED: "unsupported instruction MNEMONIC (BYTES)
+                       at 0xADDRESS"; otherwise empty */
+};
+
+/* Runs CPU until BUDGET instructions have run or an exit condition occurs;
+ * fills WHY (caller-owned). Breakpoints, the budget and the stop request
+ * are checked between blocks and at taken branches, which never lets an
+ * instruction past the budget. Returns 0 (the reason is in WHY), or a
+ * negative RW_E* code when the emulator itself failed (RW_ENOMEM). A budget
+ * of 0 returns CPU_EXIT_BUDGET at once. */
+int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) RW_MUST_CHECK;
+
+/* The last data read and write of CPU (STYLE R12): address and size of the
+ * most recent guest access of each kind (size 0 before any). */
+void cpu_last_access(const cpu_thread *cpu, u64 *read_addr, u32 *read_size,
+                     u64 *write_addr, u32 *write_size);
+
+/* ---- Observers (hook design; the analysis passes come later) ---------
+ *
+ * Observers are called from handlers chosen at decode time: when none is
+ * set, call/ret/jcc/jmp decode to the plain handlers and cost nothing. Setting
+ * or clearing an observer drops the decoded blocks of the address space so
+ * that the next decode picks the observing handlers (op_call_obs, ...),
+ * which call the plain one and then the hook. Plain data. */
+struct cpu_observer {
+  /* A call completed: FROM is the call's address, TO the target, RET the
+   * return address pushed. */
+  void (*on_call)(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret);
+  /* A ret completed: FROM its address, TO where it returned. */
+  void (*on_ret)(void *ctx, cpu_thread *cpu, u64 from, u64 to);
+  /* A conditional or indirect branch completed; TAKEN is 0 for a jcc that
+   * fell through. */
+  void (*on_branch)(void *ctx, cpu_thread *cpu, u64 from, u64 to, int taken);
+  void *ctx; /* passed to the callbacks, borrowed */
+};
+
+/* Installs OBS (copied; NULL removes). Returns 0, or RW_EUNSUPPORTED until
+ * the observing handlers exist. */
+int cpu_set_observer(cpu_thread *cpu,
+                     const struct cpu_observer *obs) RW_MUST_CHECK;
+
+#endif /* RW_REPLAYER_CPU_CPU_H */

@@ -1,0 +1,741 @@
+/* SPDX-License-Identifier: MIT */
+/* Private declarations of the emulator, shared by the files of replayer/cpu/
+ * (and by its tests): the processor state, the decoded instruction form, the
+ * handler table mechanism, the guest memory accessors over the software TLB
+ * and the lazy-flags state. Instruction families code against this header;
+ * replayer/cpu/README.md says how to add one. */
+#ifndef RW_REPLAYER_CPU_CPU_INT_H
+#define RW_REPLAYER_CPU_CPU_INT_H
+
+#include <capstone/capstone.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "replayer/cpu/cpu.h"
+
+struct cpu;
+struct cpu_insn;
+
+/* ---- Handlers ----------------------------------------------------------
+ *
+ * Every instruction handler has this signature (STYLE R9). It returns one of
+ * the CPU_RC_* codes below. Before it runs, cpu->rip is the address of the
+ * instruction; the next instruction is at cpu->rip + in->len. A handler that
+ * returns CPU_RC_NEXT leaves rip alone (the run loop advances it). A handler
+ * must do every access that can fail before it changes any register, so
+ * that CPU_FAULT leaves the state as it was (STYLE R13). */
+typedef int (*cpu_handler)(struct cpu *cpu, const struct cpu_insn *in);
+
+enum {
+  CPU_RC_NEXT = 0, /* done; continue with the next instruction */
+  CPU_RC_JUMP,     /* done; the handler set cpu->rip; ends the block */
+  CPU_RC_EXIT,     /* done; the handler set cpu->rip and cpu->exit; cpu_run
+                      returns (syscall, int3) */
+  CPU_FAULT,       /* not done; cpu->exit holds the fault; rip unchanged */
+  CPU_RC_HALT,     /* not done; cpu->exit holds the reason (cpuid with no
+                      answer, rdrand, unsupported); rip unchanged */
+  CPU_RC_REP,      /* a rep string instruction paused before finishing
+                      (budget, stop or watchpoint); it counted its own
+                      iterations in cpu->icount; rip unchanged */
+  CPU_RC_END,      /* not an instruction: end of block (rip is right) */
+  CPU_RC_WATCH     /* an access hit a watched range and was not done; the
+                      run loop re-executes the instruction in watch mode */
+};
+
+/* Inline even when the compiler would rather not: these are the hot path. */
+#define CPU_INLINE static inline __attribute__((always_inline))
+
+/* Propagates a nonzero handler code (a fault or a watch hit) from a memory
+ * access or helper: CPU_TRY(cpu_ld32(cpu, a, &v)); */
+#define CPU_TRY(expr)                         \
+  do {                                        \
+    int cpu__rc = (expr);                     \
+    if (RW_UNLIKELY(cpu__rc)) return cpu__rc; \
+  } while (0)
+
+/* ---- Registers and decoded operands ---------------------------------- */
+
+/* Register numbers in struct cpu_insn fields. General registers use their
+ * encoding 0-15 (RW_REG_rax..). Byte registers use 0-15 for al..r15b and
+ * CPU_REG_AH+n for ah, ch, dh, bh. CPU_REG_NONE names a register that always
+ * reads 0 (cpu->gpr[16]), so an absent base or index costs no branch. XMM and
+ * x87 st(i) operands use 0-15 and 0-7 in the same fields. */
+enum {
+  CPU_REG_NONE = 16,
+  CPU_REG_AH = 20 /* 20..23: ah, ch, dh, bh */
+};
+
+/* Segment override of a memory operand: index into cpu->segbase. */
+enum { CPU_SEG_NONE = 0, CPU_SEG_FS = 1, CPU_SEG_GS = 2 };
+
+/* Prefix bits in struct cpu_insn.pfx. REP is F3 on a string instruction
+ * (rep, repe), REPNE is F2 on one; mandatory SSE prefixes are part of the
+ * Capstone id and do not appear here. */
+enum {
+  CPU_PFX_REP = 1,
+  CPU_PFX_REPNE = 2,
+  CPU_PFX_LOCK = 4,
+  CPU_PFX_OPSIZE = 8,  /* 66 */
+  CPU_PFX_ADDR32 = 16, /* 67: 32-bit addressing */
+  CPU_PFX_REXW = 32,
+  CPU_PFX_MEM = 64 /* the rm operand is memory (else register rm) */
+};
+
+/* One decoded instruction (STYLE R9), produced once per address by
+ * decode.c. Operands are pre-resolved: which Capstone operand lands in which
+ * field is fixed by the row's form (forms.def), in this order:
+ *  - the rm slot: the first E/M/W/U operand, as register `rm` or as the
+ *    memory fields base/index/scale/disp/seg (with CPU_PFX_MEM set);
+ *  - register slots: G/X/F/B operands fill `reg`, then `reg2`, in order;
+ *  - immediates: the first fills `imm`, a second (enter) fills `imm2`.
+ * rip-relative operands are resolved at decode: base = CPU_REG_NONE and disp
+ * is the absolute address. Immediates are sign-extended from their encoded
+ * width, then truncated to the operand size; branch targets are absolute. */
+struct cpu_insn {
+  cpu_handler fn; /* the handler chosen at decode time */
+  i64 disp;       /* memory displacement, or absolute address if rip-rel. */
+  u64 imm;        /* immediate or absolute branch target */
+  u8 len;         /* instruction length in bytes, 1-15 */
+  u8 osz;         /* size of the first operand in bytes (1,2,4,8,10,16);
+                     with no operand: 8 with REX.W, 2 with 66, else 4 */
+  u8 osz2;        /* size of the second operand (0 if none) */
+  u8 msz;         /* size of the memory operand as Capstone reports it
+                     (unreliable for SSE; handlers know their own size) */
+  u8 reg;         /* first register slot */
+  u8 reg2;        /* second register slot (CPU_REG_NONE if unused) */
+  u8 rm;          /* register of the rm slot when !(pfx & CPU_PFX_MEM) */
+  u8 base;        /* memory base register, CPU_REG_NONE if none */
+  u8 index;       /* memory index register, CPU_REG_NONE if none */
+  u8 scale;       /* log2 of the index scale, 0-3 */
+  u8 seg;         /* CPU_SEG_* override of the memory operand */
+  u8 pfx;         /* CPU_PFX_* bits */
+  u8 cond;        /* low nibble of the last opcode byte: the condition of
+                     jcc/setcc/cmovcc, usable by other families */
+  u8 imm2;        /* second immediate (enter's nesting level) */
+  u16 id;         /* Capstone X86_INS_* id, for messages and observers */
+};
+
+/* Lazy flags (STYLE R11). ALU handlers write
+ *   cpu->cc = (struct cc){CC_OP(CC_ADD, osz), result, a, b};
+ * and cpu/flags.c computes OF SF ZF AF PF CF from it when asked. */
+struct cc {
+  u32 op;   /* CC_* kind + log2(size) */
+  u64 dst;  /* the result */
+  u64 src1; /* first source (CC_EFLAGS: the flag bits themselves) */
+  u64 src2; /* second source (CC_INC/CC_DEC: the old CF) */
+};
+
+/* Kinds of struct cc.op; each is a multiple of 4, plus log2 of the operand
+ * size: CC_OP(CC_SUB, 4) is a 32-bit subtraction. */
+enum {
+  CC_EFLAGS = 0, /* src1 holds the six arithmetic flags */
+  CC_ADD = 4,    /* dst = src1 + src2 */
+  CC_ADC = 8,    /* dst = src1 + src2 + cf (cf is recovered from dst) */
+  CC_SUB = 12,   /* dst = src1 - src2 (cmp, neg with src1 = 0) */
+  CC_SBB = 16,   /* dst = src1 - src2 - cf */
+  CC_LOGIC = 20, /* and/or/xor/test: CF = OF = 0, AF = 0 */
+  CC_INC = 24,   /* dst = src1 + 1, src2 = old CF */
+  CC_DEC = 28,   /* dst = src1 - 1, src2 = old CF */
+  CC_SHL = 32,   /* dst = src1 << src2, src2 = count in 1..width-1+ */
+  CC_SHR = 36,   /* dst = src1 >> src2 (logical) */
+  CC_SAR = 40,   /* dst = src1 >> src2 (arithmetic) */
+  CC_MUL = 44,   /* CF = OF = (src1 != 0); SF ZF PF from dst */
+  CC_NKINDS = 48
+};
+#define CC_OP(kind, osz) ((u32)(kind) + (u32)__builtin_ctz(osz))
+
+/* Arithmetic flag bits of rflags. */
+enum {
+  CPU_CF = 0x1,
+  CPU_PF = 0x4,
+  CPU_AF = 0x10,
+  CPU_ZF = 0x40,
+  CPU_SF = 0x80,
+  CPU_TF = 0x100,
+  CPU_IF = 0x200,
+  CPU_DF = 0x400,
+  CPU_OF = 0x800,
+  CPU_AC = 0x40000,
+  CPU_ID = 0x200000,
+  CPU_ARITH = CPU_CF | CPU_PF | CPU_AF | CPU_ZF | CPU_SF | CPU_OF
+};
+
+/* One YMM register; bytes 0-15 are the XMM register. Host little-endian, so
+ * element i of every view is guest element i. */
+union cpu_vec {
+  u8 b[32];
+  u16 w[16];
+  u32 d[8];
+  u64 q[4];
+  i8 sb[32];
+  i16 sw[16];
+  i32 sd[8];
+  i64 sq[4];
+  float f[8];
+  double fd[4];
+};
+
+/* One x87 register as FXSAVE stores it: 64-bit significand, then sign and
+ * 15-bit exponent; the padding is kept zero. */
+struct cpu_f80 {
+  u64 mant; /* significand with explicit integer bit */
+  u16 se;   /* sign (bit 15) and biased exponent */
+  u16 pad[3];
+};
+
+/* The x87 unit. st[] holds the physical registers R0-R7; ST(i) is
+ * st[(TOP + i) & 7] with TOP = (fsw >> 11) & 7. */
+struct cpu_x87 {
+  struct cpu_f80 st[8]; /* physical registers R0-R7 */
+  u16 fcw;              /* control word (0x37f after reset/finit) */
+  u16 fsw;              /* status word, TOP in bits 11-13 */
+  u8 ftw;               /* abridged tag word: bit i set = R_i not empty */
+  u16 fop;              /* last non-control opcode (11 bits) */
+  u64 fip;              /* last instruction pointer */
+  u64 fdp;              /* last data pointer */
+};
+
+/* One TLB entry: guest page address (CPU_TLB_EMPTY if invalid) and the
+ * host addend (host pointer = guest address + addend). */
+struct cpu_tlbe {
+  u64 page;         /* page-aligned guest address, or CPU_TLB_EMPTY */
+  uintptr_t addend; /* host address minus guest address */
+};
+#define CPU_TLB_BITS 8
+#define CPU_TLB_SIZE (1u << CPU_TLB_BITS)
+#define CPU_TLB_EMPTY (~(u64)0)
+
+/* The last access of one kind, for watchpoints and observers (R12). */
+struct cpu_access {
+  u64 addr; /* guest address */
+  u32 size; /* bytes, 0 before any access */
+};
+
+struct cpu__block;
+
+/* One thread (the public `cpu` handle). Every guest-visible register is
+ * here; the arithmetic flags live in cc and the rest of rflags in rflags. */
+struct cpu {
+  u64 gpr[17];    /* rax..r15 (RW_REG_* order); gpr[16] is always 0 */
+  u64 rip;        /* address of the current instruction */
+  struct cc cc;   /* lazy arithmetic flags (OSZAPC) */
+  u64 rflags;     /* non-arithmetic rflags bits (DF, IF, ID, AC, bit
+                     1); OSZAPC bits here are always 0 */
+  u64 segbase[3]; /* 0, fs base, gs base (indexed by CPU_SEG_*) */
+  union cpu_vec ymm[16] __attribute__((aligned(32))); /* YMM/XMM 0-15 */
+  u32 mxcsr;                                          /* SSE control/status */
+  struct cpu_x87 x87; /* x87 registers, control and status */
+
+  u64 icount;           /* instructions completed (rep iterations count) */
+  u64 icount_end;       /* icount at which the current cpu_run's budget
+                           ends; rep handlers read it */
+  atomic_int stop;      /* cpu_stop() request, consumed by cpu_run */
+  int watch_mode;       /* re-executing an instruction that hit a watch:
+                           accesses to watched ranges proceed and record */
+  int watch_hit;        /* a watched access happened during watch mode */
+  struct cpu_exit exit; /* the exit being built by a handler or fault */
+
+  struct cpu_tlbe tlb_r[CPU_TLB_SIZE]; /* data read TLB */
+  struct cpu_tlbe tlb_w[CPU_TLB_SIZE]; /* data write TLB */
+  struct cpu_tlbe tlb_x[CPU_TLB_SIZE]; /* instruction fetch TLB */
+  struct cpu_access last_read;         /* most recent data read */
+  struct cpu_access last_write;        /* most recent data write */
+
+  struct cpu_mem *mem;        /* the shared address space (borrowed) */
+  struct cpu *mem_next;       /* next thread bound to the same cpu_mem */
+  struct cpu_config cfg;      /* cpuid/rdtsc answers, xcr0 */
+  struct cpu__block **jcache; /* direct-mapped rip -> block cache */
+  u64 jcache_gen;             /* mem code generation jcache was filled under */
+};
+
+/* ---- Register and operand helpers ------------------------------------ */
+
+/* Reads register R (general register number, or CPU_REG_AH+n for SZ 1) at
+ * size SZ bytes, zero-extended. */
+CPU_INLINE u64 cpu_reg_get(const struct cpu *cpu, unsigned r, unsigned sz) {
+  switch (sz) {
+    case 1:
+      if (r >= CPU_REG_AH) return (u8)(cpu->gpr[r - CPU_REG_AH] >> 8);
+      return (u8)cpu->gpr[r];
+    case 2:
+      return (u16)cpu->gpr[r];
+    case 4:
+      return (u32)cpu->gpr[r];
+    default:
+      return cpu->gpr[r];
+  }
+}
+
+/* Writes V to register R at size SZ with the x86 rules: 8 and 16-bit writes
+ * merge, 32-bit writes zero-extend to 64 bits. */
+CPU_INLINE void cpu_reg_set(struct cpu *cpu, unsigned r, unsigned sz, u64 v) {
+  switch (sz) {
+    case 1:
+      if (r >= CPU_REG_AH) {
+        u64 *g = &cpu->gpr[r - CPU_REG_AH];
+        *g = (*g & ~(u64)0xff00) | ((v & 0xff) << 8);
+      } else {
+        cpu->gpr[r] = (cpu->gpr[r] & ~(u64)0xff) | (v & 0xff);
+      }
+      break;
+    case 2:
+      cpu->gpr[r] = (cpu->gpr[r] & ~(u64)0xffff) | (v & 0xffff);
+      break;
+    case 4:
+      cpu->gpr[r] = (u32)v;
+      break;
+    default:
+      cpu->gpr[r] = v;
+      break;
+  }
+}
+
+/* The effective address of IN's memory operand, segment base included. */
+CPU_INLINE u64 cpu_ea(const struct cpu *cpu, const struct cpu_insn *in) {
+  u64 a =
+      (u64)in->disp + cpu->gpr[in->base] + (cpu->gpr[in->index] << in->scale);
+  if (RW_UNLIKELY(in->pfx & CPU_PFX_ADDR32)) a = (u32)a;
+  return a + cpu->segbase[in->seg];
+}
+
+/* Truncates V to SZ bytes. */
+static inline u64 cpu_trunc(u64 v, unsigned sz) {
+  return sz >= 8 ? v : v & ((1ull << (sz * 8)) - 1);
+}
+
+/* Sign-extends the low SZ bytes of V. */
+static inline u64 cpu_sext(u64 v, unsigned sz) {
+  unsigned sh = 64 - sz * 8;
+  return sz >= 8 ? v : (u64)((i64)(v << sh) >> sh);
+}
+
+/* The XMM/YMM register R. */
+static inline union cpu_vec *cpu_xmm(struct cpu *cpu, unsigned r) {
+  return &cpu->ymm[r];
+}
+
+/* ---- Guest memory (STYLE R12) ------------------------------------------
+ *
+ * Every guest data access goes through cpu_ld* / cpu_st*. They return 0, or
+ * a nonzero handler code (CPU_FAULT with cpu->exit filled, CPU_RC_WATCH) that
+ * the handler must return unchanged (CPU_TRY). A hit in the direct-mapped TLB
+ * costs a compare; a miss, a page-crossing access, a watched page or a write
+ * to a page holding decoded code goes to the slow path in tlb.c. */
+
+/* Slow paths (tlb.c): N bytes at A into/from BUF, any N (fxsave: 512). */
+int cpu__ld_slow(struct cpu *cpu, u64 a, void *buf, unsigned n) RW_MUST_CHECK;
+int cpu__st_slow(struct cpu *cpu, u64 a, const void *buf,
+                 unsigned n) RW_MUST_CHECK;
+
+CPU_INLINE void *cpu__tlb_hit(const struct cpu_tlbe *t, u64 a, unsigned n) {
+  const struct cpu_tlbe *e = &t[(a >> 12) & (CPU_TLB_SIZE - 1)];
+  if (RW_LIKELY(e->page == (a & ~(u64)0xfff) && (a & 0xfff) <= 4096 - n))
+    return (void *)(uintptr_t)(a + e->addend);
+  return NULL;
+}
+
+#define CPU__LD(name, type, n)                                         \
+  RW_MUST_CHECK CPU_INLINE int name(struct cpu *cpu, u64 a, type *v) { \
+    void *p = cpu__tlb_hit(cpu->tlb_r, a, n);                          \
+    if (RW_LIKELY(p)) {                                                \
+      cpu->last_read = (struct cpu_access){a, n};                      \
+      memcpy(v, p, n);                                                 \
+      return 0;                                                        \
+    }                                                                  \
+    return cpu__ld_slow(cpu, a, v, n);                                 \
+  }
+#define CPU__ST(name, type, n)                                        \
+  RW_MUST_CHECK CPU_INLINE int name(struct cpu *cpu, u64 a, type v) { \
+    void *p = cpu__tlb_hit(cpu->tlb_w, a, n);                         \
+    if (RW_LIKELY(p)) {                                               \
+      cpu->last_write = (struct cpu_access){a, n};                    \
+      memcpy(p, &v, n);                                               \
+      return 0;                                                       \
+    }                                                                 \
+    return cpu__st_slow(cpu, a, &v, n);                               \
+  }
+CPU__LD(cpu_ld8, u8, 1)
+CPU__LD(cpu_ld16, u16, 2)
+CPU__LD(cpu_ld32, u32, 4)
+CPU__LD(cpu_ld64, u64, 8)
+CPU__ST(cpu_st8, u8, 1)
+CPU__ST(cpu_st16, u16, 2)
+CPU__ST(cpu_st32, u32, 4)
+CPU__ST(cpu_st64, u64, 8)
+#undef CPU__LD
+#undef CPU__ST
+
+/* 16 bytes at A into/from V (no alignment check; see cpu_ld128a). */
+RW_MUST_CHECK static inline int cpu_ld128(struct cpu *cpu, u64 a, void *v) {
+  void *p = cpu__tlb_hit(cpu->tlb_r, a, 16);
+  if (RW_LIKELY(p)) {
+    cpu->last_read = (struct cpu_access){a, 16};
+    memcpy(v, p, 16);
+    return 0;
+  }
+  return cpu__ld_slow(cpu, a, v, 16);
+}
+RW_MUST_CHECK static inline int cpu_st128(struct cpu *cpu, u64 a,
+                                          const void *v) {
+  void *p = cpu__tlb_hit(cpu->tlb_w, a, 16);
+  if (RW_LIKELY(p)) {
+    cpu->last_write = (struct cpu_access){a, 16};
+    memcpy(p, v, 16);
+    return 0;
+  }
+  return cpu__st_slow(cpu, a, v, 16);
+}
+
+/* Any size (1..4096 bytes; used for fxsave/xsave areas and 10-byte x87
+ * operands). */
+RW_MUST_CHECK static inline int cpu_ldn(struct cpu *cpu, u64 a, void *v,
+                                        unsigned n) {
+  return cpu__ld_slow(cpu, a, v, n);
+}
+RW_MUST_CHECK static inline int cpu_stn(struct cpu *cpu, u64 a, const void *v,
+                                        unsigned n) {
+  return cpu__st_slow(cpu, a, v, n);
+}
+
+/* Width-generic integer access, SZ in {1, 2, 4, 8}; loads zero-extend. */
+RW_MUST_CHECK CPU_INLINE int cpu_ld(struct cpu *cpu, u64 a, unsigned sz,
+                                    u64 *v) {
+  int rc;
+  switch (sz) {
+    case 1: {
+      u8 x = 0;
+      rc = cpu_ld8(cpu, a, &x);
+      *v = x;
+      return rc;
+    }
+    case 2: {
+      u16 x = 0;
+      rc = cpu_ld16(cpu, a, &x);
+      *v = x;
+      return rc;
+    }
+    case 4: {
+      u32 x = 0;
+      rc = cpu_ld32(cpu, a, &x);
+      *v = x;
+      return rc;
+    }
+    default:
+      return cpu_ld64(cpu, a, v);
+  }
+}
+RW_MUST_CHECK CPU_INLINE int cpu_st(struct cpu *cpu, u64 a, unsigned sz,
+                                    u64 v) {
+  switch (sz) {
+    case 1:
+      return cpu_st8(cpu, a, (u8)v);
+    case 2:
+      return cpu_st16(cpu, a, (u16)v);
+    case 4:
+      return cpu_st32(cpu, a, (u32)v);
+    default:
+      return cpu_st64(cpu, a, v);
+  }
+}
+
+/* Faults (fault.c). Each fills cpu->exit and returns CPU_FAULT, so a handler
+ * writes `return cpu__fault(cpu, CPU_FAULT_UD);`. For #PF use
+ * cpu__fault_pf (the memory slow path already does). */
+int cpu__fault(struct cpu *cpu, int fault) RW_MUST_CHECK;
+int cpu__fault_pf(struct cpu *cpu, u64 addr, int access,
+                  int maperr) RW_MUST_CHECK;
+
+/* 16-byte access with the SSE alignment rule: #GP(0) when A is not a
+ * multiple of 16. */
+RW_MUST_CHECK static inline int cpu_ld128a(struct cpu *cpu, u64 a, void *v) {
+  if (RW_UNLIKELY(a & 15)) return cpu__fault(cpu, CPU_FAULT_GP);
+  return cpu_ld128(cpu, a, v);
+}
+RW_MUST_CHECK static inline int cpu_st128a(struct cpu *cpu, u64 a,
+                                           const void *v) {
+  if (RW_UNLIKELY(a & 15)) return cpu__fault(cpu, CPU_FAULT_GP);
+  return cpu_st128(cpu, a, v);
+}
+
+/* Reads the rm operand (register or memory) of IN at SZ bytes into *V. */
+RW_MUST_CHECK CPU_INLINE int cpu_rm_read(struct cpu *cpu,
+                                         const struct cpu_insn *in, unsigned sz,
+                                         u64 *v) {
+  if (in->pfx & CPU_PFX_MEM) return cpu_ld(cpu, cpu_ea(cpu, in), sz, v);
+  *v = cpu_reg_get(cpu, in->rm, sz);
+  return 0;
+}
+
+/* Writes V to the rm operand of IN at SZ bytes (register rules as
+ * cpu_reg_set). */
+RW_MUST_CHECK CPU_INLINE int cpu_rm_write(struct cpu *cpu,
+                                          const struct cpu_insn *in,
+                                          unsigned sz, u64 v) {
+  if (in->pfx & CPU_PFX_MEM) return cpu_st(cpu, cpu_ea(cpu, in), sz, v);
+  cpu_reg_set(cpu, in->rm, sz, v);
+  return 0;
+}
+
+/* Reads the W operand (XMM register rm, or SZ bytes of memory: 4, 8 or 16)
+ * into *OUT. A register copies all 16 bytes; memory fills the low SZ bytes
+ * and zeroes the rest. ALIGN makes a 16-byte memory operand #GP when it is
+ * not 16-byte aligned. */
+RW_MUST_CHECK static inline int cpu_W_read(struct cpu *cpu,
+                                           const struct cpu_insn *in,
+                                           unsigned sz, int align,
+                                           union cpu_vec *out) {
+  if (!(in->pfx & CPU_PFX_MEM)) {
+    memcpy(out->b, cpu->ymm[in->rm].b, 16);
+    return 0;
+  }
+  u64 a = cpu_ea(cpu, in);
+  memset(out->b, 0, 16);
+  if (sz == 16)
+    return align ? cpu_ld128a(cpu, a, out->b) : cpu_ld128(cpu, a, out->b);
+  if (sz == 8) return cpu_ld64(cpu, a, &out->q[0]);
+  if (sz == 4) return cpu_ld32(cpu, a, &out->d[0]);
+  return cpu_ldn(cpu, a, out->b, sz);
+}
+
+/* Writes the low SZ bytes of V to the W operand: to memory, SZ bytes; to a
+ * register, the low SZ bytes (the rest of the register is kept). */
+RW_MUST_CHECK static inline int cpu_W_write(struct cpu *cpu,
+                                            const struct cpu_insn *in,
+                                            unsigned sz, int align,
+                                            const union cpu_vec *v) {
+  if (!(in->pfx & CPU_PFX_MEM)) {
+    memcpy(cpu->ymm[in->rm].b, v->b, sz);
+    return 0;
+  }
+  u64 a = cpu_ea(cpu, in);
+  if (sz == 16)
+    return align ? cpu_st128a(cpu, a, v->b) : cpu_st128(cpu, a, v->b);
+  if (sz == 8) return cpu_st64(cpu, a, v->q[0]);
+  if (sz == 4) return cpu_st32(cpu, a, v->d[0]);
+  return cpu_stn(cpu, a, v->b, sz);
+}
+
+/* ---- Flags (flags.c; the only code that reads or writes OSZAPC) ------- */
+
+/* The six arithmetic flags computed from cpu->cc. */
+u64 cpu__flags_arith(const struct cpu *cpu);
+/* rflags as the guest sees it (arithmetic bits materialised). */
+u64 cpu__rflags(const struct cpu *cpu);
+/* Sets the arithmetic flags selected by MASK to those of VALUE, keeping the
+ * others (sahf, popf, clc, bt, rotates, comiss, ...). */
+void cpu__flags_set(struct cpu *cpu, u64 mask, u64 value);
+/* Writes a whole guest rflags value (popf, cpu_set_regs): arithmetic bits to
+ * cc, the others to cpu->rflags, keeping bit 1 set. */
+void cpu__rflags_set(struct cpu *cpu, u64 value);
+/* The carry flag, with a fast path per cc.op. */
+int cpu__flag_cf(const struct cpu *cpu);
+/* Condition COND (0-15, as in jcc's opcode low nibble: o, no, b, ae, e, ne,
+ * be, a, s, ns, p, np, l, ge, le, g) with fast paths per cc.op. */
+int cpu__cond(const struct cpu *cpu, unsigned cond);
+
+/* ---- The handler table (STYLE R9, R14) ---------------------------------
+ *
+ * A family (one .c file of handlers) lists its rows in its own .def file:
+ *   OP(X86_INS_ADD, Ev_Gv, op_add_Ev_Gv)   [with a comment: 01 /r add Ev,Gv]
+ * and ends with
+ *   CPU__FAMILY_TABLE(alu)   after  #define OP ... #include "alu.def"
+ * as README.md shows; families.def lists every family once. Rows are tried in
+ * families.def order, then row order; the first whose id and form match the
+ * decoded instruction wins. */
+
+/* Operand kinds of a form (low 4 bits of an operand spec). */
+enum {
+  CPU__K_NONE = 0, /* no operand here (and none after) */
+  CPU__K_E,        /* general register or memory -> rm slot */
+  CPU__K_M,        /* memory only -> rm slot */
+  CPU__K_G,        /* general register -> reg slots */
+  CPU__K_I,        /* immediate -> imm, then imm2 */
+  CPU__K_X,        /* XMM register -> reg slots */
+  CPU__K_W,        /* XMM register or memory -> rm slot */
+  CPU__K_U,        /* XMM register only -> rm slot */
+  CPU__K_F,        /* x87 st(i) -> reg slots (the number i) */
+  CPU__K_R,        /* general register only -> rm slot */
+  CPU__K_A,        /* the accumulator al/ax/eax/rax (implicit, checked) */
+  CPU__K_C,        /* the register cl (implicit, checked) */
+  CPU__K_Z         /* any operand, not stored (string instructions) */
+};
+
+/* Operand size classes (bits 4-11 of an operand spec): sizes in bytes
+ * 1, 2, 4, 8, 10, 16, 32 and "any". */
+#define CPU__S_b (1u << 4)
+#define CPU__S_w (2u << 4)
+#define CPU__S_d (4u << 4)
+#define CPU__S_q (8u << 4)
+#define CPU__S_t (16u << 4)  /* 10 bytes: x87 extended */
+#define CPU__S_x (32u << 4)  /* 16 bytes */
+#define CPU__S_y8 (64u << 4) /* 32 bytes */
+#define CPU__S_v (CPU__S_w | CPU__S_d | CPU__S_q)
+#define CPU__S_y (CPU__S_d | CPU__S_q)
+#define CPU__S_any (0xffu << 4)
+
+/* Form ids, from forms.def (and families' own FORM rows). */
+enum cpu__form {
+#define FORM(name, o0, o1, o2, o3) CPU_FORM_##name,
+#define OP(id, form, fn)
+#include "replayer/cpu/forms.def"
+#undef FORM
+#undef OP
+  CPU_FORM_COUNT
+};
+
+/* One row of a family's table. */
+struct cpu__oprow {
+  u16 id;           /* Capstone X86_INS_* */
+  u16 form;         /* CPU_FORM_* */
+  cpu_handler fn;   /* the handler */
+  const char *name; /* the handler's name, for tests and messages */
+};
+
+/* One family: its name and rows. */
+struct cpu__family {
+  const char *name;
+  const struct cpu__oprow *rows;
+  size_t nrows;
+};
+
+/* Defines the family table cpu__family_NAME from the static array
+ * NAME_rows, which the family file builds from its .def. */
+#define CPU__FAMILY_TABLE(fam)                   \
+  const struct cpu__family cpu__family_##fam = { \
+      #fam, fam##_rows, sizeof(fam##_rows) / sizeof(fam##_rows[0])};
+
+#define FAMILY(fam) extern const struct cpu__family cpu__family_##fam;
+#include "replayer/cpu/families.def"
+#undef FAMILY
+
+/* Every family, in families.def order, NULL-terminated (decode.c). */
+extern const struct cpu__family *const cpu__families[];
+
+/* ---- Decoding, blocks and the run loop -------------------------------- */
+
+/* A decoded block: instructions from start up to a branch, a page end or a
+ * breakpoint. insns[ninsn] is always a sentinel that returns CPU_RC_END. */
+struct cpu__block {
+  u64 start;                   /* guest address of the first instruction */
+  u64 end;                     /* guest address after the last one */
+  u32 ninsn;                   /* instructions (the sentinel not counted) */
+  u16 bp;                      /* a breakpoint is set at start */
+  u16 dead;                    /* dropped (in the graveyard) */
+  struct cpu__block *hnext;    /* hash chain by start */
+  struct cpu__block *pnext[2]; /* per-page chains (start page, end page) */
+  struct cpu__block *succ[2];  /* blocks that followed this one (chaining) */
+  u64 succ_gen;                /* mem->code_gen succ[] is valid for */
+  u32 succ_next;               /* succ[] slot to replace next */
+  struct cpu_insn insns[];     /* ninsn + 1 entries */
+};
+
+/* Decoder verdicts on how an instruction sits in a block. */
+enum {
+  CPU__DEC_END = 1,  /* the block ends after it (branch, syscall, ...) */
+  CPU__DEC_ALONE = 2 /* it must be alone in its block (rep string) */
+};
+
+/* Decodes the instruction at RIP into *IN (decode.c) and sets *HOW to
+ * CPU__DEC_* bits. Returns 0, or CPU_FAULT (a fetch fault, cpu->exit
+ * filled). An instruction with no row gets cpu__op_unsupported; bytes
+ * Capstone cannot decode get a handler that reports them the same way. */
+int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in,
+                unsigned *how) RW_MUST_CHECK;
+
+/* The table row matching the Capstone instruction CI (decoded with detail),
+ * or NULL: what cpu__decode uses, exposed for the corpus test. */
+const struct cpu__oprow *cpu__find_row(const cs_insn *ci);
+
+/* The x86_reg -> register number map used by the decoder, exposed for the
+ * tests: the number, or -1 for registers the emulator does not model. */
+int cpu__reg_number(unsigned x86reg, unsigned *size);
+
+/* Finds or decodes the block at cpu->rip (icache.c). Returns NULL with
+ * cpu->exit filled on a fetch fault, or (struct cpu__block *)-1 out of
+ * memory. */
+struct cpu__block *cpu__block_get(struct cpu *cpu);
+
+/* Handler for instructions with no row: fills cpu->exit with the
+ * "unsupported instruction" message and returns CPU_RC_HALT (fault.c). */
+int cpu__op_unsupported(struct cpu *cpu, const struct cpu_insn *in);
+
+/* Fills cpu->exit for a non-fault exit REASON before the instruction IN and
+ * returns CPU_RC_HALT (fault.c). */
+int cpu__halt(struct cpu *cpu, const struct cpu_insn *in, int reason);
+
+/* TLB maintenance (tlb.c). */
+void cpu__tlb_flush(struct cpu *cpu);
+void cpu__tlb_flush_page(struct cpu *cpu, u64 page);
+
+/* ---- The address space (mem.c) ---------------------------------------- */
+
+struct cpu__node;
+struct cpu__cpage;
+
+/* A watched range. */
+struct cpu__watch {
+  u64 addr; /* first byte */
+  u64 len;  /* bytes */
+  int kind; /* CPU_WATCH_READ and/or CPU_WATCH_WRITE */
+};
+
+struct cpu_mem {
+  struct cpu__node *root;     /* page table: 4 levels of 512 slots over the
+                                 page number; nodes and pages are reference
+                                 counted and shared copy-on-write */
+  size_t footprint;           /* host bytes held in nodes and pages */
+  struct cpu *cpus;           /* threads bound here (chained by mem_next) */
+  csh cs;                     /* Capstone handle (decode.c) */
+  cs_insn *csi;               /* Capstone's reusable instruction */
+  struct cpu__block **bhash;  /* decoded blocks by start address */
+  struct cpu__cpage **phash;  /* pages holding decoded code -> their blocks */
+  struct cpu__block *grave;   /* dropped blocks, freed at the next lookup */
+  u64 code_gen;               /* bumped whenever blocks are dropped */
+  u64 *bps;                   /* breakpoint addresses, sorted */
+  size_t nbps, capbps;        /* their count and capacity */
+  struct cpu__watch *watches; /* watched ranges */
+  size_t nwatch, capwatch;    /* their count and capacity */
+};
+
+/* Page lookup for an access of KIND (CPU_ACCESS_*) to the page at PAGE.
+ * On success stores the host address of the page's bytes (the shared zero
+ * page for untouched pages read) and returns 0; a write first makes the
+ * page private (allocation or copy), flushing every thread's TLB entries for
+ * it. Returns -1 if the page is not mapped, -2 if KIND is not allowed,
+ * RW_ENOMEM. */
+int cpu__mem_page(struct cpu_mem *mem, u64 page, int kind,
+                  u8 **host) RW_MUST_CHECK;
+
+/* Flushes the TLB entries of PAGE in every thread of MEM (page = ~0: all
+ * entries). */
+void cpu__mem_tlb_shootdown(struct cpu_mem *mem, u64 page);
+
+/* Whether a breakpoint is set at ADDR (tlb.c). */
+int cpu__break_at(const struct cpu_mem *mem, u64 addr);
+
+/* Whether any watch of KIND overlaps the page at PAGE / the range
+ * [A, A+N). */
+int cpu__watch_on_page(const struct cpu_mem *mem, u64 page, int kind);
+int cpu__watch_hits(const struct cpu_mem *mem, u64 a, u64 n, int kind);
+
+/* ---- Decoded blocks (icache.c) ---------------------------------------- */
+
+/* Whether PAGE holds decoded code. */
+int cpu__code_on_page(const struct cpu_mem *mem, u64 page);
+/* Drops every block with an instruction on PAGE (~0: all blocks). Blocks
+ * being executed are patched to end at their next instruction. */
+void cpu__code_invalidate(struct cpu_mem *mem, u64 page);
+/* Opens Capstone and the block cache of MEM if not done yet. Returns 0,
+ * RW_ENOMEM or RW_EUNSUPPORTED. */
+int cpu__code_init(struct cpu_mem *mem) RW_MUST_CHECK;
+/* Frees the block cache and Capstone (cpu_mem_free). */
+void cpu__code_free(struct cpu_mem *mem);
+/* Allocates CPU's jump cache. Returns 0 or RW_ENOMEM. */
+int cpu__jcache_new(struct cpu *cpu) RW_MUST_CHECK;
+
+/* Fetches up to N code bytes at A into BUF through the code TLB; returns
+ * how many could be fetched before an unmapped or non-executable page, and
+ * records that page's fault in cpu->exit when it returns less than N. */
+unsigned cpu__fetch(struct cpu *cpu, u64 a, u8 *buf, unsigned n);
+
+#endif /* RW_REPLAYER_CPU_CPU_INT_H */

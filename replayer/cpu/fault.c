@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* How handlers stop: faults and traps filled into cpu->exit (returned as
+ * CPU_FAULT, never longjmp'd, STYLE R13), exits before an instruction, and
+ * the "unsupported instruction" message. Deciding what a fault means for the
+ * recorded program is the replayer's business. */
+#include <stdio.h>
+
+#include "replayer/cpu/cpu_int.h"
+
+int cpu__fault(struct cpu *cpu, int fault) {
+  cpu->exit.reason = CPU_EXIT_FAULT;
+  cpu->exit.fault = fault;
+  cpu->exit.addr = 0;
+  cpu->exit.access = 0;
+  cpu->exit.maperr = 0;
+  return CPU_FAULT;
+}
+
+int cpu__fault_pf(struct cpu *cpu, u64 addr, int access, int maperr) {
+  cpu->exit.reason = CPU_EXIT_FAULT;
+  cpu->exit.fault = CPU_FAULT_PF;
+  cpu->exit.addr = addr;
+  cpu->exit.access = access;
+  cpu->exit.maperr = maperr;
+  return CPU_FAULT;
+}
+
+int cpu__halt(struct cpu *cpu, const struct cpu_insn *in, int reason) {
+  cpu->exit.reason = reason;
+  cpu->exit.insn_len = in->len;
+  return CPU_RC_HALT;
+}
+
+int cpu__op_unsupported(struct cpu *cpu, const struct cpu_insn *in) {
+  u8 bytes[16];
+  char hex[64], *p = hex;
+  const char *mn = "(undecodable)";
+  unsigned n = cpu__fetch(cpu, cpu->rip, bytes, in->len);
+  const u8 *code = bytes;
+  size_t size = n;
+  u64 addr = cpu->rip;
+  cs_insn *ci = cpu->mem->csi;
+  memset(&cpu->exit, 0, sizeof cpu->exit);
+  for (unsigned i = 0; i < n; i++)
+    p += snprintf(p, (size_t)(hex + sizeof hex - p), "%s%02x", i ? " " : "",
+                  bytes[i]);
+  *p = 0;
+  if (n && cs_disasm_iter(cpu->mem->cs, &code, &size, &addr, ci))
+    mn = ci->mnemonic;
+  snprintf(cpu->exit.msg, sizeof cpu->exit.msg,
+           "unsupported instruction %s (%s) at %#llx", mn, hex,
+           (unsigned long long)cpu->rip);
+  return cpu__halt(cpu, in, CPU_EXIT_UNSUPPORTED);
+}

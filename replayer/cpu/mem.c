@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT */
+/* The address space: a sparse 4-level table over 36-bit page numbers whose
+ * nodes and pages are reference counted and shared copy-on-write, so a
+ * snapshot is one reference and pages are duplicated on their first write
+ * afterwards. Mapped pages that were never written hold no memory and read
+ * as the shared zero page. TLB fills, watchpoints and decoded code live in
+ * tlb.c and icache.c; this file only owns pages and protections. */
+#include <stdlib.h>
+
+#include "replayer/cpu/cpu_int.h"
+
+#define LEVELS 4
+#define FANOUT 512
+#define VA_LIMIT (1ull << 47)
+
+/* A page of guest memory. refs counts the leaf slots pointing at it. */
+struct page {
+  u32 refs;
+  u8 pad[60];
+  u8 data[CPU_PAGE_SIZE];
+};
+
+/* A slot of a leaf node: a page pointer (64-byte aligned) in the high bits,
+ * the protection in bits 0-2 and MAPPED in bit 3. */
+#define SLOT_MAPPED 8u
+#define SLOT_PROT 7u
+#define SLOT_PAGE(s) ((struct page *)((s) & ~(uintptr_t)63))
+
+/* An interior node holds children; a leaf node (level 3) holds slots. */
+struct cpu__node {
+  u32 refs;
+  u32 level;
+  union {
+    struct cpu__node *child[FANOUT];
+    uintptr_t slot[FANOUT];
+  } u;
+};
+
+/* A snapshot is a reference to a root. */
+struct cpu_snap {
+  struct cpu__node *root;
+};
+
+static const u8 zero_page[CPU_PAGE_SIZE] __attribute__((aligned(4096)));
+
+static unsigned idx(u64 pn, unsigned level) {
+  return (unsigned)(pn >> (9 * (LEVELS - 1 - level))) & (FANOUT - 1);
+}
+
+static struct cpu__node *node_new(struct cpu_mem *m, unsigned level) {
+  struct cpu__node *n = calloc(1, sizeof *n);
+  if (!n) return NULL;
+  n->refs = 1;
+  n->level = level;
+  m->footprint += sizeof *n;
+  return n;
+}
+
+static void page_unref(struct cpu_mem *m, struct page *p) {
+  if (p && --p->refs == 0) {
+    if (m) m->footprint -= sizeof *p;
+    free(p);
+  }
+}
+
+/* Drops one reference to N; frees it and its subtree at zero. M may be NULL
+ * (snapshots do not count toward a space's footprint). */
+static void node_unref(struct cpu_mem *m, struct cpu__node *n) {
+  if (!n || --n->refs) return;
+  for (unsigned i = 0; i < FANOUT; i++) {
+    if (n->level == LEVELS - 1)
+      page_unref(m, SLOT_PAGE(n->u.slot[i]));
+    else
+      node_unref(m, n->u.child[i]);
+  }
+  if (m) m->footprint -= sizeof *n;
+  free(n);
+}
+
+/* A private copy of N (whose references are shared). */
+static struct cpu__node *node_clone(struct cpu_mem *m, struct cpu__node *n) {
+  struct cpu__node *c = node_new(m, n->level);
+  if (!c) return NULL;
+  memcpy(&c->u, &n->u, sizeof c->u);
+  for (unsigned i = 0; i < FANOUT; i++) {
+    if (n->level == LEVELS - 1) {
+      struct page *p = SLOT_PAGE(c->u.slot[i]);
+      if (p) p->refs++;
+    } else if (c->u.child[i]) {
+      c->u.child[i]->refs++;
+    }
+  }
+  n->refs--;
+  return c;
+}
+
+/* The leaf slot of page number PN for reading, or NULL if no leaf. */
+static uintptr_t slot_get(const struct cpu_mem *m, u64 pn) {
+  const struct cpu__node *n = m->root;
+  for (unsigned l = 0; n && l < LEVELS - 1; l++) n = n->u.child[idx(pn, l)];
+  return n ? n->u.slot[idx(pn, LEVELS - 1)] : 0;
+}
+
+/* The leaf slot of PN for writing: every node on the path is made private
+ * (and created when CREATE). Returns NULL out of memory or when absent. */
+static uintptr_t *slot_for_write(struct cpu_mem *m, u64 pn, int create) {
+  struct cpu__node **pp = &m->root;
+  for (unsigned l = 0; l < LEVELS; l++) {
+    struct cpu__node *n = *pp;
+    if (!n) {
+      if (!create) return NULL;
+      if (!(n = node_new(m, l))) return NULL;
+      *pp = n;
+    } else if (n->refs > 1) {
+      if (!(n = node_clone(m, n))) return NULL;
+      *pp = n;
+    }
+    if (l == LEVELS - 1) return &n->u.slot[idx(pn, l)];
+    pp = &n->u.child[idx(pn, l)];
+  }
+  return NULL;
+}
+
+static int range_ok(u64 addr, u64 len) {
+  return !(addr & (CPU_PAGE_SIZE - 1)) && !(len & (CPU_PAGE_SIZE - 1)) &&
+         addr < VA_LIMIT && len <= VA_LIMIT - addr;
+}
+
+int cpu_mem_new(cpu_mem **out) {
+  struct cpu_mem *m = calloc(1, sizeof *m);
+  *out = NULL;
+  if (!m) return RW_ENOMEM;
+  *out = m;
+  return 0;
+}
+
+void cpu_mem_free(cpu_mem *m) {
+  if (!m) return;
+  RW_ASSERT(!m->cpus);
+  cpu__code_free(m);
+  node_unref(m, m->root);
+  free(m->bps);
+  free(m->watches);
+  free(m);
+}
+
+/* Sets the slots of [addr, addr+len) with FN's rule. */
+enum { SET_MAP, SET_PROT, SET_UNMAP };
+static int set_range(struct cpu_mem *m, u64 addr, u64 len, int prot, int op) {
+  int missing = 0;
+  for (u64 pn = addr >> 12; pn < (addr + len) >> 12; pn++) {
+    uintptr_t *s;
+    if (op != SET_MAP && !(slot_get(m, pn) & SLOT_MAPPED)) {
+      missing = 1;
+      continue;
+    }
+    if (!(s = slot_for_write(m, pn, op == SET_MAP))) return RW_ENOMEM;
+    if (op == SET_PROT) {
+      *s = (*s & ~(uintptr_t)SLOT_PROT) | (unsigned)(prot & SLOT_PROT);
+    } else {
+      page_unref(m, SLOT_PAGE(*s));
+      *s = op == SET_MAP ? SLOT_MAPPED | (unsigned)(prot & SLOT_PROT) : 0;
+    }
+  }
+  cpu__mem_tlb_shootdown(m, ~(u64)0);
+  if (op != SET_PROT) {
+    /* Decoded code of the range is gone or replaced. */
+    for (u64 pn = addr >> 12; pn < (addr + len) >> 12; pn++)
+      if (cpu__code_on_page(m, pn << 12)) cpu__code_invalidate(m, pn << 12);
+  }
+  return missing ? RW_ENOTFOUND : 0;
+}
+
+int cpu_mem_map(cpu_mem *m, u64 addr, u64 len, int prot) {
+  RW_RETURN_IF(!range_ok(addr, len), RW_EINVAL, "map %#llx+%#llx",
+               (unsigned long long)addr, (unsigned long long)len);
+  return set_range(m, addr, len, prot, SET_MAP);
+}
+
+int cpu_mem_protect(cpu_mem *m, u64 addr, u64 len, int prot) {
+  RW_RETURN_IF(!range_ok(addr, len), RW_EINVAL, "protect %#llx+%#llx",
+               (unsigned long long)addr, (unsigned long long)len);
+  return set_range(m, addr, len, prot, SET_PROT);
+}
+
+int cpu_mem_unmap(cpu_mem *m, u64 addr, u64 len) {
+  int rc;
+  RW_RETURN_IF(!range_ok(addr, len), RW_EINVAL, "unmap %#llx+%#llx",
+               (unsigned long long)addr, (unsigned long long)len);
+  rc = set_range(m, addr, len, 0, SET_UNMAP);
+  return rc == RW_ENOTFOUND ? 0 : rc;
+}
+
+int cpu__mem_page(struct cpu_mem *m, u64 page, int kind, u8 **host) {
+  u64 pn = page >> 12;
+  uintptr_t s = page < VA_LIMIT ? slot_get(m, pn) : 0;
+  uintptr_t *w;
+  struct page *p, *np;
+  if (!(s & SLOT_MAPPED)) return -1;
+  if (!(s & (unsigned)kind)) return -2;
+  p = SLOT_PAGE(s);
+  if (kind != CPU_ACCESS_WRITE) {
+    *host = p ? p->data : (u8 *)zero_page;
+    return 0;
+  }
+  /* A write needs a private page under a private path. */
+  if (!(w = slot_for_write(m, pn, 0))) return RW_ENOMEM;
+  p = SLOT_PAGE(*w);
+  if (!p || p->refs > 1) {
+    np = aligned_alloc(64, sizeof *np);
+    if (!np) return RW_ENOMEM;
+    np->refs = 1;
+    if (p)
+      memcpy(np->data, p->data, CPU_PAGE_SIZE);
+    else
+      memset(np->data, 0, CPU_PAGE_SIZE);
+    m->footprint += sizeof *np;
+    if (p) p->refs--;
+    *w = (uintptr_t)np | (*w & 63);
+    p = np;
+    cpu__mem_tlb_shootdown(m, page);
+  }
+  *host = p->data;
+  return 0;
+}
+
+/* Copies between guest [addr, addr+len) and BUF, privileged. */
+static int priv_copy(struct cpu_mem *m, u64 addr, void *buf, size_t len,
+                     int write) {
+  u8 *b = buf;
+  /* Check the whole range first so that nothing is written on failure. */
+  for (u64 a = addr & ~(u64)4095; len && a < addr + len; a += 4096)
+    if (a >= VA_LIMIT || !(slot_get(m, a >> 12) & SLOT_MAPPED))
+      return RW_EFAULT;
+  while (len) {
+    u64 page = addr & ~(u64)4095;
+    size_t off = addr & 4095, n = RW_MIN(len, 4096 - off);
+    uintptr_t s = slot_get(m, page >> 12);
+    u8 *host;
+    if (write) {
+      /* Privileged: make the page writable for this copy only. */
+      uintptr_t *w = slot_for_write(m, page >> 12, 0);
+      int rc;
+      if (!w) return RW_ENOMEM;
+      *w |= CPU_PROT_WRITE;
+      rc = cpu__mem_page(m, page, CPU_ACCESS_WRITE, &host);
+      w = slot_for_write(m, page >> 12, 0);
+      if (w) *w = (*w & ~(uintptr_t)SLOT_PROT) | (s & SLOT_PROT);
+      if (rc < 0) return rc == RW_ENOMEM ? rc : RW_EFAULT;
+      if (cpu__code_on_page(m, page)) cpu__code_invalidate(m, page);
+      memcpy(host + off, b, n);
+    } else {
+      struct page *p = SLOT_PAGE(s);
+      memcpy(b, p ? p->data + off : zero_page + off, n);
+    }
+    b += n;
+    addr += n;
+    len -= n;
+  }
+  return 0;
+}
+
+int cpu_mem_read(cpu_mem *m, u64 addr, void *dst, size_t len) {
+  return priv_copy(m, addr, dst, len, 0);
+}
+
+int cpu_mem_write(cpu_mem *m, u64 addr, const void *src, size_t len) {
+  return priv_copy(m, addr, (void *)(uintptr_t)src, len, 1);
+}
+
+int cpu_mem_query(cpu_mem *m, u64 addr, u64 *start, u64 *len, int *prot) {
+  /* Walks page by page, skipping absent subtrees. */
+  u64 pn = addr >> 12, end = VA_LIMIT >> 12;
+  while (pn < end) {
+    const struct cpu__node *n = m->root;
+    unsigned l = 0;
+    while (n && l < LEVELS - 1) n = n->u.child[idx(pn, l++)];
+    if (!n) {
+      /* Skip the whole absent subtree at level l-1. */
+      u64 span = 1ull << (9 * (LEVELS - l));
+      pn = (pn + span) & ~(span - 1);
+      continue;
+    }
+    uintptr_t s = n->u.slot[idx(pn, LEVELS - 1)];
+    if (!(s & SLOT_MAPPED)) {
+      pn++;
+      continue;
+    }
+    u64 first = pn;
+    unsigned p = s & SLOT_PROT;
+    while (pn < end) {
+      uintptr_t t = slot_get(m, pn);
+      if (!(t & SLOT_MAPPED) || (t & SLOT_PROT) != p) break;
+      pn++;
+    }
+    *start = first << 12;
+    *len = (pn - first) << 12;
+    *prot = (int)p;
+    return 0;
+  }
+  return RW_ENOTFOUND;
+}
+
+size_t cpu_mem_footprint(const cpu_mem *m) { return m->footprint; }
+
+int cpu_mem_snapshot(cpu_mem *m, cpu_snap **out) {
+  struct cpu_snap *s = calloc(1, sizeof *s);
+  *out = NULL;
+  if (!s) return RW_ENOMEM;
+  if (!m->root && !(m->root = node_new(m, 0))) {
+    free(s);
+    return RW_ENOMEM;
+  }
+  s->root = m->root;
+  s->root->refs++;
+  /* Every page is shared now: cached write translations must miss so that
+   * the next write to each page copies it. */
+  cpu__mem_tlb_shootdown(m, ~(u64)0);
+  *out = s;
+  return 0;
+}
+
+int cpu_mem_restore(cpu_mem *m, const cpu_snap *s) {
+  node_unref(m, m->root);
+  m->root = s->root;
+  m->root->refs++;
+  cpu__mem_tlb_shootdown(m, ~(u64)0);
+  cpu__code_invalidate(m, ~(u64)0);
+  return 0;
+}
+
+void cpu_snap_free(cpu_snap *s) {
+  if (!s) return;
+  node_unref(NULL, s->root);
+  free(s);
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* The execution loop (STYLE R10): runs decoded blocks under an exact
+ * budget, checking the budget, breakpoints and the stop request only between
+ * blocks, and turns handler codes into the exit reported to the caller. A
+ * block that does not fit in the remaining budget runs one instruction at a
+ * time. Handlers, decoding and memory are elsewhere. */
+#include "replayer/cpu/cpu_int.h"
+
+/* Re-executes IN after it hit a watched range, letting the watched accesses
+ * happen and recording them. Returns the handler's code. */
+static int rerun_watched(struct cpu *cpu, const struct cpu_insn *in) {
+  int rc;
+  cpu->watch_mode = 1;
+  cpu->watch_hit = 0;
+  rc = in->fn(cpu, in);
+  cpu->watch_mode = 0;
+  return rc;
+}
+
+/* The block at cpu->rip, through the successor cache of PREV (the block
+ * that just ran) when it knows it: blocks chain without a hash lookup. */
+static struct cpu__block *next_block(struct cpu *cpu, struct cpu__block *prev) {
+  struct cpu__block *b;
+  u64 gen = cpu->mem->code_gen;
+  if (prev && prev->succ_gen == gen) {
+    struct cpu__block *const *s = prev->succ;
+    if (s[0] && s[0]->start == cpu->rip) return s[0];
+    if (s[1] && s[1]->start == cpu->rip) return s[1];
+  }
+  /* A dropped PREV is freed by the lookup below: forget it first. */
+  if (prev && prev->dead) prev = NULL;
+  b = cpu__block_get(cpu);
+  if (prev && b && b != (struct cpu__block *)-1 && gen == cpu->mem->code_gen) {
+    if (prev->succ_gen != gen) {
+      prev->succ[0] = prev->succ[1] = NULL;
+      prev->succ_gen = gen;
+    }
+    prev->succ[prev->succ_next] = b;
+    prev->succ_next ^= 1;
+  }
+  return b;
+}
+
+int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) {
+  int first = 1, rc = 0;
+  struct cpu__block *prev = NULL;
+  memset(&cpu->exit, 0, sizeof cpu->exit);
+  cpu->watch_hit = 0;
+  cpu->icount_end =
+      cpu->icount + budget < cpu->icount ? ~(u64)0 : cpu->icount + budget;
+  for (;;) {
+    const struct cpu_insn *in;
+    struct cpu__block *b;
+    u64 left = cpu->icount_end - cpu->icount;
+    if (!left) {
+      cpu->exit.reason = CPU_EXIT_BUDGET;
+      break;
+    }
+    if (RW_UNLIKELY(atomic_load_explicit(&cpu->stop, memory_order_relaxed))) {
+      atomic_store(&cpu->stop, 0);
+      cpu->exit.reason = CPU_EXIT_STOP;
+      break;
+    }
+    b = next_block(cpu, prev);
+    prev = NULL;
+    if (RW_UNLIKELY(!b)) break; /* fetch fault, cpu->exit filled */
+    if (RW_UNLIKELY(b == (struct cpu__block *)-1)) {
+      rc = RW_ENOMEM;
+      break;
+    }
+    if (RW_UNLIKELY(b->bp) && !first) {
+      cpu->exit.reason = CPU_EXIT_BREAKPOINT;
+      break;
+    }
+    first = 0;
+    in = b->insns;
+    if (RW_LIKELY(b->ninsn <= left)) {
+      for (;;) {
+        rc = in->fn(cpu, in);
+        if (RW_UNLIKELY(rc)) break;
+        cpu->rip += in->len;
+        in++;
+      }
+    } else {
+      /* The block does not fit: count each instruction. */
+      const struct cpu_insn *stop = b->insns + left;
+      for (;;) {
+        if (in == stop) {
+          rc = CPU_RC_END;
+          break;
+        }
+        rc = in->fn(cpu, in);
+        if (rc) break;
+        cpu->rip += in->len;
+        in++;
+      }
+    }
+    cpu->icount += (u64)(in - b->insns);
+    prev = b;
+    if (RW_UNLIKELY(rc == CPU_RC_WATCH)) {
+      rc = rerun_watched(cpu, in);
+      if (rc == CPU_RC_NEXT) {
+        cpu->rip += in->len;
+        rc = CPU_RC_JUMP; /* completed; counted below */
+      }
+      if (cpu->watch_hit && (rc == CPU_RC_JUMP || rc == CPU_RC_REP)) {
+        if (rc == CPU_RC_JUMP) cpu->icount++;
+        cpu->exit.reason = CPU_EXIT_WATCHPOINT;
+        rc = 0;
+        break;
+      }
+    }
+    switch (rc) {
+      case CPU_RC_END:
+      case CPU_RC_REP:
+        continue;
+      case CPU_RC_JUMP:
+        cpu->icount++;
+        continue;
+      case CPU_RC_EXIT:
+        cpu->icount++;
+        rc = 0;
+        goto out;
+      case CPU_FAULT:
+        rc = 0;
+        goto out;
+      case CPU_RC_HALT:
+        rc = 0;
+        goto out;
+      default:
+        if (rc < 0) goto out; /* out of memory in a page fill */
+        RW_ASSERT(!"bad handler code");
+        rc = RW_EINVAL;
+        goto out;
+    }
+  }
+out:
+  cpu->exit.rip = cpu->rip;
+  *why = cpu->exit;
+  return rc < 0 ? rc : 0;
+}

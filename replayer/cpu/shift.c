@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* Shifts and rotates: shl/sal, shr, sar, rol, ror, rcl, rcr by 1, imm8 or
+ * cl, and the double shifts shld/shrd. A masked count of 0 changes nothing,
+ * flags included; counts beyond the width follow the CPU (masked to 5 or 6
+ * bits; rcl/rcr of 8 and 16 bits rotate modulo width+1). */
+#include "replayer/cpu/cpu_int.h"
+
+enum { S_SHL, S_SHR, S_SAR, S_ROL, S_ROR, S_RCL, S_RCR };
+enum { RCX = 1 };
+
+static unsigned count_mask(unsigned sz) { return sz == 8 ? 63 : 31; }
+
+/* Shifts A (SZ bytes) by C (1..63) with OP; fills *CC or, for rotates,
+ * the flag bits to set in *F / *FMASK. */
+static u64 shift(const struct cpu *cpu, int op, unsigned sz, u64 a, unsigned c,
+                 struct cc *cc, u64 *f) {
+  unsigned bits = sz * 8;
+  u64 sign = 1ull << (bits - 1), r, cf;
+  switch (op) {
+    case S_SHL:
+      r = c >= 64 ? 0 : cpu_trunc(a << c, sz);
+      *cc = (struct cc){CC_OP(CC_SHL, sz), r, a, c};
+      return r;
+    case S_SHR:
+      r = c >= 64 ? 0 : a >> c;
+      *cc = (struct cc){CC_OP(CC_SHR, sz), r, a, c};
+      return r;
+    case S_SAR:
+      r = cpu_trunc((u64)((i64)cpu_sext(a, sz) >> (c > 63 ? 63 : c)), sz);
+      *cc = (struct cc){CC_OP(CC_SAR, sz), r, a, c};
+      return r;
+    case S_ROL: {
+      unsigned k = c % bits;
+      r = k ? cpu_trunc((a << k) | (a >> (bits - k)), sz) : a;
+      cf = r & 1;
+      *f = cf | ((!!(r & sign) ^ cf) ? CPU_OF : 0);
+      return r;
+    }
+    case S_ROR: {
+      unsigned k = c % bits;
+      r = k ? cpu_trunc((a >> k) | (a << (bits - k)), sz) : a;
+      cf = !!(r & sign);
+      *f = cf | ((cf ^ !!(r & (sign >> 1))) ? CPU_OF : 0);
+      return r;
+    }
+    case S_RCL: {
+      unsigned k = c % (bits + 1);
+      cf = (u64)cpu__flag_cf(cpu);
+      r = a;
+      for (unsigned i = 0; i < k; i++) {
+        u64 out = !!(r & sign);
+        r = cpu_trunc((r << 1) | cf, sz);
+        cf = out;
+      }
+      *f = cf | ((!!(r & sign) ^ cf) ? CPU_OF : 0);
+      return r;
+    }
+    default: { /* S_RCR */
+      unsigned k = c % (bits + 1);
+      cf = (u64)cpu__flag_cf(cpu);
+      r = a;
+      *f = (!!(r & sign) ^ cf) ? CPU_OF : 0; /* OF from the input */
+      for (unsigned i = 0; i < k; i++) {
+        u64 out = r & 1;
+        r = (r >> 1) | (cf ? sign : 0);
+        cf = out;
+      }
+      *f |= cf;
+      return r;
+    }
+  }
+}
+
+static int shift_rm(struct cpu *cpu, const struct cpu_insn *in, int op,
+                    unsigned count) {
+  unsigned sz = in->osz, c = count & count_mask(sz);
+  u64 a, r, ea = 0, f = 0;
+  struct cc cc;
+  if (in->pfx & CPU_PFX_MEM) {
+    ea = cpu_ea(cpu, in);
+    CPU_TRY(cpu_ld(cpu, ea, sz, &a));
+  } else {
+    a = cpu_reg_get(cpu, in->rm, sz);
+  }
+  if (!c) {
+    /* Flags stay, but the destination is written (a 32-bit register is
+     * zero-extended), as the CPU does. */
+    if (in->pfx & CPU_PFX_MEM) return cpu_st(cpu, ea, sz, a);
+    cpu_reg_set(cpu, in->rm, sz, a);
+    return CPU_RC_NEXT;
+  }
+  r = shift(cpu, op, sz, a, c, &cc, &f);
+  if (in->pfx & CPU_PFX_MEM)
+    CPU_TRY(cpu_st(cpu, ea, sz, r));
+  else
+    cpu_reg_set(cpu, in->rm, sz, r);
+  if (op <= S_SAR)
+    cpu->cc = cc;
+  else
+    cpu__flags_set(cpu, CPU_CF | CPU_OF, f);
+  return CPU_RC_NEXT;
+}
+
+#define SHIFT_HANDLERS(name, op)                                            \
+  static int op_##name##_E_I(struct cpu *cpu, const struct cpu_insn *in) {  \
+    return shift_rm(cpu, in, op, (unsigned)in->imm);                        \
+  }                                                                         \
+  static int op_##name##_E_CL(struct cpu *cpu, const struct cpu_insn *in) { \
+    return shift_rm(cpu, in, op, (unsigned)cpu->gpr[RCX]);                  \
+  }
+SHIFT_HANDLERS(shl, S_SHL)
+SHIFT_HANDLERS(shr, S_SHR)
+SHIFT_HANDLERS(sar, S_SAR)
+SHIFT_HANDLERS(rol, S_ROL)
+SHIFT_HANDLERS(ror, S_ROR)
+SHIFT_HANDLERS(rcl, S_RCL)
+SHIFT_HANDLERS(rcr, S_RCR)
+
+/* shld/shrd: the bits shifted in come from the register operand. A count
+ * above the width of a 16-bit operand gives an undefined result; we shift
+ * through the 32-bit concatenation as current CPUs do. */
+static int dshift(struct cpu *cpu, const struct cpu_insn *in, int left,
+                  unsigned count) {
+  unsigned sz = in->osz, bits = sz * 8, c = count & count_mask(sz);
+  u64 a, b = cpu_reg_get(cpu, in->reg, sz), r, ea = 0;
+  if (in->pfx & CPU_PFX_MEM) {
+    ea = cpu_ea(cpu, in);
+    CPU_TRY(cpu_ld(cpu, ea, sz, &a));
+  } else {
+    a = cpu_reg_get(cpu, in->rm, sz);
+  }
+  if (!c) {
+    if (in->pfx & CPU_PFX_MEM) return cpu_st(cpu, ea, sz, a);
+    cpu_reg_set(cpu, in->rm, sz, a);
+    return CPU_RC_NEXT;
+  }
+  if (sz == 2) {
+    /* 16-bit: shift the 32-bit value a:b (or b:a) and repeat b. */
+    u64 wide = left ? (a << 16) | b : (b << 16) | a;
+    wide |= wide << 32;
+    r = left ? (wide << c) >> 16 : wide >> c;
+    r = cpu_trunc(r, 2);
+  } else if (left) {
+    r = cpu_trunc((a << c) | (b >> (bits - c)), sz);
+  } else {
+    r = cpu_trunc((a >> c) | (b << (bits - c)), sz);
+  }
+  if (in->pfx & CPU_PFX_MEM)
+    CPU_TRY(cpu_st(cpu, ea, sz, r));
+  else
+    cpu_reg_set(cpu, in->rm, sz, r);
+  cpu->cc = (struct cc){CC_OP(left ? CC_SHL : CC_SHR, sz), r, a, c};
+  return CPU_RC_NEXT;
+}
+
+static int op_shld_E_G_I(struct cpu *cpu, const struct cpu_insn *in) {
+  return dshift(cpu, in, 1, (unsigned)in->imm);
+}
+static int op_shld_E_G_CL(struct cpu *cpu, const struct cpu_insn *in) {
+  return dshift(cpu, in, 1, (unsigned)cpu->gpr[RCX]);
+}
+static int op_shrd_E_G_I(struct cpu *cpu, const struct cpu_insn *in) {
+  return dshift(cpu, in, 0, (unsigned)in->imm);
+}
+static int op_shrd_E_G_CL(struct cpu *cpu, const struct cpu_insn *in) {
+  return dshift(cpu, in, 0, (unsigned)cpu->gpr[RCX]);
+}
+
+static const struct cpu__oprow shift_rows[] = {
+#define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
+#include "replayer/cpu/shift.def"
+#undef OP
+};
+CPU__FAMILY_TABLE(shift)

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* String instructions: movs, stos, lods, scas, cmps at every width, with
+ * rep / repe / repne and the direction flag. A rep instruction is alone in
+ * its block; each iteration counts as one instruction, and one interrupted by
+ * the budget, a stop request, a fault or a watchpoint keeps the iterations it
+ * did (rcx, rsi, rdi updated), as on the CPU, and resumes from there. */
+#include "replayer/cpu/cpu_int.h"
+
+enum { RAX = 0, RCX = 1, RSI = 6, RDI = 7 };
+enum { K_MOVS, K_STOS, K_LODS, K_SCAS, K_CMPS };
+
+/* One iteration. */
+static int once(struct cpu *cpu, unsigned sz, int kind) {
+  u64 step = (cpu->rflags & CPU_DF) ? (u64)0 - sz : sz, a, b;
+  switch (kind) {
+    case K_MOVS:
+      CPU_TRY(cpu_ld(cpu, cpu->gpr[RSI], sz, &a));
+      CPU_TRY(cpu_st(cpu, cpu->gpr[RDI], sz, a));
+      cpu->gpr[RSI] += step;
+      cpu->gpr[RDI] += step;
+      break;
+    case K_STOS:
+      CPU_TRY(cpu_st(cpu, cpu->gpr[RDI], sz, cpu_reg_get(cpu, RAX, sz)));
+      cpu->gpr[RDI] += step;
+      break;
+    case K_LODS:
+      CPU_TRY(cpu_ld(cpu, cpu->gpr[RSI], sz, &a));
+      cpu_reg_set(cpu, RAX, sz, a);
+      cpu->gpr[RSI] += step;
+      break;
+    case K_SCAS:
+      CPU_TRY(cpu_ld(cpu, cpu->gpr[RDI], sz, &b));
+      a = cpu_reg_get(cpu, RAX, sz);
+      cpu->cc = (struct cc){CC_OP(CC_SUB, sz), cpu_trunc(a - b, sz), a, b};
+      cpu->gpr[RDI] += step;
+      break;
+    default:
+      CPU_TRY(cpu_ld(cpu, cpu->gpr[RSI], sz, &a));
+      CPU_TRY(cpu_ld(cpu, cpu->gpr[RDI], sz, &b));
+      cpu->cc = (struct cc){CC_OP(CC_SUB, sz), cpu_trunc(a - b, sz), a, b};
+      cpu->gpr[RSI] += step;
+      cpu->gpr[RDI] += step;
+      break;
+  }
+  return 0;
+}
+
+static int str(struct cpu *cpu, const struct cpu_insn *in, int kind) {
+  unsigned sz = kind == K_STOS ? in->osz2 : in->osz;
+  int cond = kind == K_SCAS || kind == K_CMPS;
+  u64 allow, k = 0;
+  if (RW_UNLIKELY(in->pfx & CPU_PFX_ADDR32) || RW_UNLIKELY(in->seg))
+    return cpu__op_unsupported(cpu, in);
+  if (kind == K_LODS || kind == K_SCAS) sz = in->osz2;
+  if (!(in->pfx & (CPU_PFX_REP | CPU_PFX_REPNE))) return once(cpu, sz, kind);
+  allow = cpu->icount_end - cpu->icount;
+  while (cpu->gpr[RCX]) {
+    int rc;
+    if (k == allow || (cpu->watch_mode && cpu->watch_hit) ||
+        (!(k & 1023) && k &&
+         atomic_load_explicit(&cpu->stop, memory_order_relaxed))) {
+      cpu->icount += k;
+      return CPU_RC_REP;
+    }
+    rc = once(cpu, sz, kind);
+    if (rc) {
+      cpu->icount += k;
+      return rc;
+    }
+    cpu->gpr[RCX]--;
+    k++;
+    if (cond && cpu__cond(cpu, 4) != !(in->pfx & CPU_PFX_REPNE)) break;
+  }
+  if (k) cpu->icount += k - 1;
+  return CPU_RC_NEXT;
+}
+
+static int op_movs(struct cpu *cpu, const struct cpu_insn *in) {
+  return str(cpu, in, K_MOVS);
+}
+static int op_stos(struct cpu *cpu, const struct cpu_insn *in) {
+  return str(cpu, in, K_STOS);
+}
+static int op_lods(struct cpu *cpu, const struct cpu_insn *in) {
+  return str(cpu, in, K_LODS);
+}
+static int op_scas(struct cpu *cpu, const struct cpu_insn *in) {
+  return str(cpu, in, K_SCAS);
+}
+static int op_cmps(struct cpu *cpu, const struct cpu_insn *in) {
+  return str(cpu, in, K_CMPS);
+}
+
+static const struct cpu__oprow string_rows[] = {
+#define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
+#include "replayer/cpu/string.def"
+#undef OP
+};
+CPU__FAMILY_TABLE(string)

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* Everything else a user program executes: nops and hints, fences,
+ * prefetches, flag instructions (clc, stc, cmc, cld, std, lahf, sahf), and the
+ * instructions that leave the emulator or ask the outside: syscall, cpuid,
+ * rdtsc/rdtscp, rdrand/rdseed, xgetbv, int3, ud2, hlt. */
+#include <stdio.h>
+
+#include "replayer/cpu/cpu_int.h"
+
+enum { RAX = 0, RCX = 1, RDX = 2, RBX = 3, R11 = 11 };
+
+static int op_nop(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)cpu;
+  (void)in;
+  return CPU_RC_NEXT;
+}
+
+static int op_clc(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  cpu__flags_set(cpu, CPU_CF, 0);
+  return CPU_RC_NEXT;
+}
+static int op_stc(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  cpu__flags_set(cpu, CPU_CF, CPU_CF);
+  return CPU_RC_NEXT;
+}
+static int op_cmc(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  cpu__flags_set(cpu, CPU_CF, cpu__flag_cf(cpu) ? 0 : CPU_CF);
+  return CPU_RC_NEXT;
+}
+static int op_cld(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  cpu->rflags &= ~(u64)CPU_DF;
+  return CPU_RC_NEXT;
+}
+static int op_std(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  cpu->rflags |= CPU_DF;
+  return CPU_RC_NEXT;
+}
+static int op_lahf(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  cpu_reg_set(cpu, CPU_REG_AH, 1, (cpu__flags_arith(cpu) & 0xd5) | 2);
+  return CPU_RC_NEXT;
+}
+static int op_sahf(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  cpu__flags_set(cpu, 0xd5, cpu_reg_get(cpu, CPU_REG_AH, 1));
+  return CPU_RC_NEXT;
+}
+
+/* syscall completes here: rcx and r11 as the CPU sets them, then the run
+ * loop returns CPU_EXIT_SYSCALL with rip after the instruction. */
+static int op_syscall(struct cpu *cpu, const struct cpu_insn *in) {
+  u64 next = cpu->rip + in->len;
+  cpu->gpr[RCX] = next;
+  cpu->gpr[R11] = cpu__rflags(cpu) & ~0x10000ull;
+  cpu->rip = next;
+  cpu->exit.reason = CPU_EXIT_SYSCALL;
+  cpu->exit.insn_len = in->len;
+  return CPU_RC_EXIT;
+}
+
+/* int3 is a trap: it completes, rip is after it, SIGTRAP follows. */
+static int op_int3(struct cpu *cpu, const struct cpu_insn *in) {
+  cpu->rip += in->len;
+  cpu->exit.reason = CPU_EXIT_FAULT;
+  cpu->exit.fault = CPU_FAULT_BP;
+  cpu->exit.insn_len = in->len;
+  return CPU_RC_EXIT;
+}
+
+static int op_ud2(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  return cpu__fault(cpu, CPU_FAULT_UD);
+}
+
+/* hlt and privileged instructions fault with #GP in user mode. */
+static int op_gp(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  return cpu__fault(cpu, CPU_FAULT_GP);
+}
+
+static int op_cpuid(struct cpu *cpu, const struct cpu_insn *in) {
+  u32 out[4];
+  if (!cpu->cfg.cpuid ||
+      cpu->cfg.cpuid(cpu->cfg.ctx, (u32)cpu->gpr[RAX], (u32)cpu->gpr[RCX], out))
+    return cpu__halt(cpu, in, CPU_EXIT_CPUID);
+  cpu->gpr[RAX] = out[0];
+  cpu->gpr[RBX] = out[1];
+  cpu->gpr[RCX] = out[2];
+  cpu->gpr[RDX] = out[3];
+  return CPU_RC_NEXT;
+}
+
+static int op_rdtsc(struct cpu *cpu, const struct cpu_insn *in) {
+  u64 tsc;
+  u32 aux = 0;
+  if (!cpu->cfg.rdtsc || cpu->cfg.rdtsc(cpu->cfg.ctx, &tsc, &aux))
+    return cpu__halt(cpu, in, CPU_EXIT_RDTSC);
+  cpu->gpr[RAX] = (u32)tsc;
+  cpu->gpr[RDX] = tsc >> 32;
+  if (in->id == X86_INS_RDTSCP) cpu->gpr[RCX] = aux;
+  return CPU_RC_NEXT;
+}
+
+static int op_nondet(struct cpu *cpu, const struct cpu_insn *in) {
+  int rc = cpu__halt(cpu, in, CPU_EXIT_NONDET);
+  snprintf(cpu->exit.msg, sizeof cpu->exit.msg,
+           "%s at %#llx is not reproducible",
+           in->id == X86_INS_RDRAND ? "rdrand" : "rdseed",
+           (unsigned long long)cpu->rip);
+  return rc;
+}
+
+/* xgetbv 0 answers the configured XCR0. xgetbv 1 (XINUSE) depends on the
+ * hidden init state of the recording CPU: not reproducible, so unsupported. */
+static int op_xgetbv(struct cpu *cpu, const struct cpu_insn *in) {
+  if ((u32)cpu->gpr[RCX] == 1) return cpu__op_unsupported(cpu, in);
+  if ((u32)cpu->gpr[RCX] != 0) return cpu__fault(cpu, CPU_FAULT_GP);
+  cpu->gpr[RAX] = (u32)cpu->cfg.xcr0;
+  cpu->gpr[RDX] = cpu->cfg.xcr0 >> 32;
+  return CPU_RC_NEXT;
+}
+
+static const struct cpu__oprow system_rows[] = {
+#define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
+#include "replayer/cpu/system.def"
+#undef OP
+};
+CPU__FAMILY_TABLE(system)

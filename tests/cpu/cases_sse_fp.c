@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: MIT */
+/* Differential cases of the SSE floating-point families (sse_arith.c,
+ * sse_fcmp.c, sse_cvt.c): every arithmetic, compare, rounding and conversion
+ * form, register and memory (aligned, misaligned, faulting), with edge
+ * values in every element (signed zeros, infinities, quiet and signalling
+ * NaNs with payloads, denormals, extremes of the finite range, integer
+ * boundaries) and random MXCSR rounding, DAZ, FTZ, masks and flags. */
+#include <string.h>
+
+#include "tests/cpu/diff.h"
+
+static unsigned rnd(struct diff_rng *r, unsigned n) {
+  return (unsigned)(diff_rand(r) % n);
+}
+
+/* The N bytes of the memory operand inside the case's data, or NULL. */
+static u8 *mem_at(struct diff_case *c, unsigned n) {
+  if (!c->memop || c->mem_addr < DIFF_DATA_ADDR ||
+      c->mem_addr + n > DIFF_DATA_ADDR + DIFF_DATA_SIZE)
+    return NULL;
+  return c->st.data + (c->mem_addr - DIFF_DATA_ADDR);
+}
+
+/* XMM register X of the case. */
+static u8 *xmm_at(struct diff_case *c, unsigned x) {
+  return c->st.fx + 160 + 16 * x;
+}
+
+/* A random MXCSR: often the default, else random rounding, DAZ, FTZ, masks
+ * and flags (unmasked exceptions included). */
+static u32 rand_mxcsr(struct diff_rng *r) {
+  unsigned k = rnd(r, 10);
+  if (k < 3) return 0x1f80;
+  if (k < 7)
+    return 0x1f80 | (rnd(r, 4) << 13) | (rnd(r, 2) ? 0x40 : 0) |
+           (rnd(r, 2) ? 0x8000 : 0) | (rnd(r, 4) ? 0 : rnd(r, 64));
+  return (u32)diff_rand(r) & 0xffff;
+}
+
+static void set_mxcsr(struct diff_case *c, u32 v) {
+  memcpy(c->st.fx + 24, &v, 4);
+}
+
+/* ---- Values ------------------------------------------------------------- */
+
+/* An edge or random single-precision value. */
+static u32 f32_edge(struct diff_rng *r) {
+  static const u32 k[] = {
+      0x00000000, 0x7f800000, 0x7fc00000, 0x7f800001, 0x7fbfffff,
+      0x7fc12345, 0x00000001, 0x007fffff, 0x00400000, 0x00800000,
+      0x7f7fffff, 0x3f800000, 0x3f000000, 0x3fc00000, 0x40200000,
+      0x4f000000, 0x4effffff, 0x5f000000, 0x5effffff, 0x4b000000,
+      0x4b7fffff, 0x00800001, 0x7f000000, 0x3effffff, 0x3f7fffff};
+  u32 sign = rnd(r, 2) ? 0x80000000u : 0;
+  switch (rnd(r, 5)) {
+    case 0:
+    case 1: return k[rnd(r, sizeof k / sizeof k[0])] | sign;
+    case 2: /* near the ends of the exponent range */
+      return sign | ((rnd(r, 2) ? rnd(r, 3) : 252 + rnd(r, 3)) << 23) |
+             ((u32)diff_rand(r) & 0x7fffff);
+    case 3: /* moderate magnitudes with fractions */
+      return sign | ((127 - 10 + rnd(r, 45)) << 23) |
+             ((u32)diff_rand(r) & 0x7fffff);
+    default: return (u32)diff_rand(r);
+  }
+}
+
+static u64 f64_edge(struct diff_rng *r) {
+  static const u64 k[] = {
+      0x0000000000000000ull, 0x7ff0000000000000ull, 0x7ff8000000000000ull,
+      0x7ff0000000000001ull, 0x7ff7ffffffffffffull, 0x7ff8000000012345ull,
+      0x0000000000000001ull, 0x000fffffffffffffull, 0x0010000000000000ull,
+      0x7fefffffffffffffull, 0x3ff0000000000000ull, 0x3fe0000000000000ull,
+      0x3ff8000000000000ull, 0x4004000000000000ull, 0x41e0000000000000ull,
+      0x41dfffffffffffffull, 0x41dfffffffe00000ull, 0x41dfffffffc00000ull,
+      0x43e0000000000000ull, 0x43dfffffffffffffull, 0x4330000000000000ull,
+      0x36a0000000000000ull, 0x3810000000000000ull, 0x47efffffe0000000ull,
+      0x47f0000000000000ull, 0x380fffffffffffffull, 0x3690000000000000ull};
+  u64 sign = rnd(r, 2) ? 1ull << 63 : 0;
+  switch (rnd(r, 5)) {
+    case 0:
+    case 1: return k[rnd(r, sizeof k / sizeof k[0])] | sign;
+    case 2: {
+      u64 e = rnd(r, 3) ? (rnd(r, 2) ? rnd(r, 3) : 2044 + rnd(r, 3))
+                        : (rnd(r, 2) ? 1023 - 126 - 24 + rnd(r, 30)
+                                     : 1023 + 125 + rnd(r, 6));
+      return sign | (e << 52) | (diff_rand(r) & 0xfffffffffffffull);
+    }
+    case 3:
+      return sign | ((u64)(1023 - 10 + rnd(r, 80)) << 52) |
+             (diff_rand(r) & 0xfffffffffffffull);
+    default: return diff_rand(r);
+  }
+}
+
+/* Fills the XMM destination, a register source and the memory operand. */
+static void fill(struct diff_case *c, struct diff_rng *r, int dbl) {
+  u8 v[16];
+  u8 *dst[3] = {xmm_at(c, c->reg), c->memop ? mem_at(c, 16) : xmm_at(c, c->rm),
+                NULL};
+  if (c->enc->regk != DIFF_K_XMM) dst[0] = NULL; /* general register destination */
+  if (c->enc->rmk != DIFF_K_XMM) dst[1] = NULL;
+  for (int k = 0; k < 2; k++) {
+    if (!dst[k]) continue;
+    for (int i = 0; i < 16; i += dbl ? 8 : 4) {
+      if (dbl) {
+        u64 x = f64_edge(r);
+        memcpy(v + i, &x, 8);
+      } else {
+        u32 x = f32_edge(r);
+        memcpy(v + i, &x, 4);
+      }
+    }
+    /* Sometimes the same value on both sides (equal compares, x - x). */
+    if (k == 1 && dst[0] && rnd(r, 6) == 0) memcpy(v, dst[0], 16);
+    memcpy(dst[k], v, 16);
+  }
+  set_mxcsr(c, rand_mxcsr(r));
+}
+
+static void fix_f32(struct diff_case *c, struct diff_rng *r) { fill(c, r, 0); }
+static void fix_f64(struct diff_case *c, struct diff_rng *r) { fill(c, r, 1); }
+
+/* cmpXX: the pseudo-op ids need their predicate as imm8, the plain id one
+ * above 7. */
+static void set_pred(struct diff_case *c, struct diff_rng *r, unsigned base) {
+  unsigned p = c->id - base;
+  c->code[c->len - 1] = (u8)(p == 0 ? 8 + rnd(r, 248) : p - 1);
+}
+static void fix_cmp32(struct diff_case *c, struct diff_rng *r) {
+  fill(c, r, 0);
+  set_pred(c, r, c->enc->pfx ? X86_INS_CMPSS : X86_INS_CMPPS);
+}
+static void fix_cmp64(struct diff_case *c, struct diff_rng *r) {
+  fill(c, r, 1);
+  set_pred(c, r, c->enc->pfx == 0xf2 ? X86_INS_CMPSD : X86_INS_CMPPD);
+}
+
+/* Conversions to integers: values around the integer limits. */
+static void fix_cvt32(struct diff_case *c, struct diff_rng *r) {
+  fill(c, r, 0);
+  static const u32 k[] = {0x4f000000, 0x4effffff, 0xcf000000, 0xcf000001,
+                          0x5f000000, 0x5effffff, 0xdf000000, 0xdf000001,
+                          0x3f000000, 0x3fc00000, 0x40200000, 0xbf000000};
+  u8 *p = c->memop ? mem_at(c, 16) : xmm_at(c, c->rm);
+  for (int i = 0; p && i < 4; i++)
+    if (rnd(r, 2)) memcpy(p + 4 * i, &k[rnd(r, 12)], 4);
+}
+
+static void fix_cvt64(struct diff_case *c, struct diff_rng *r) {
+  fill(c, r, 1);
+  static const u64 k[] = {0x41dfffffffc00000ull, 0x41dfffffffe00000ull,
+                          0x41e0000000000000ull, 0xc1e0000000000000ull,
+                          0xc1e0000000100000ull, 0xc1e00000001fffffull,
+                          0x43e0000000000000ull, 0x43dfffffffffffffull,
+                          0xc3e0000000000000ull, 0xc3e0000000000001ull,
+                          0x3fe0000000000000ull, 0x4004000000000000ull};
+  u8 *p = c->memop ? mem_at(c, 16) : xmm_at(c, c->rm);
+  for (int i = 0; p && i < 2; i++)
+    if (rnd(r, 2)) memcpy(p + 8 * i, &k[rnd(r, 12)], 8);
+}
+
+/* Integer sources (cvtdq2ps/pd): random integers, many needing rounding. */
+static void fix_int32(struct diff_case *c, struct diff_rng *r) {
+  fill(c, r, 0);
+  u8 *p = c->memop ? mem_at(c, 16) : xmm_at(c, c->rm);
+  for (int i = 0; p && i < 4; i++) {
+    u32 v = (u32)diff_rand_edge(r, 4);
+    memcpy(p + 4 * i, &v, 4);
+  }
+}
+
+/* cvtsi2ss/sd: a general register or memory integer. */
+static void fix_si2f(struct diff_case *c, struct diff_rng *r) {
+  fill(c, r, c->enc->pfx == 0xf2);
+  u64 v = diff_rand_edge(r, c->osz);
+  if (rnd(r, 3) == 0) v = (diff_rand(r) >> rnd(r, 64)) | 1;
+  u8 *p = mem_at(c, 8);
+  if (p)
+    memcpy(p, &v, 8);
+  else if (!c->memop)
+    c->st.gpr[c->rm] = v;
+}
+
+/* dpps/dppd: the emulator declines unmasked exceptions of the dot products
+ * (see sse_fcmp.c), so their cases keep every exception masked. */
+static void fix_dp32(struct diff_case *c, struct diff_rng *r) {
+  fill(c, r, 0);
+  c->st.fx[24] |= 0x80;
+  c->st.fx[25] |= 0x1f;
+}
+static void fix_dp64(struct diff_case *c, struct diff_rng *r) {
+  fill(c, r, 1);
+  c->st.fx[24] |= 0x80;
+  c->st.fx[25] |= 0x1f;
+}
+
+static const struct diff_enc sse_fp_encs[] = {
+    {X86_INS_ADDPS, "addps V,W", 0, DIFF_MAP_0F, 0x58, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_ADDPD, "addpd V,W", 0x66, DIFF_MAP_0F, 0x58, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_ADDSS, "addss V,W", 0xf3, DIFF_MAP_0F, 0x58, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_ADDSD, "addsd V,W", 0xf2, DIFF_MAP_0F, 0x58, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f64},
+    {X86_INS_MULPS, "mulps V,W", 0, DIFF_MAP_0F, 0x59, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_MULPD, "mulpd V,W", 0x66, DIFF_MAP_0F, 0x59, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_MULSS, "mulss V,W", 0xf3, DIFF_MAP_0F, 0x59, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_MULSD, "mulsd V,W", 0xf2, DIFF_MAP_0F, 0x59, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f64},
+    {X86_INS_SUBPS, "subps V,W", 0, DIFF_MAP_0F, 0x5c, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_SUBPD, "subpd V,W", 0x66, DIFF_MAP_0F, 0x5c, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_SUBSS, "subss V,W", 0xf3, DIFF_MAP_0F, 0x5c, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_SUBSD, "subsd V,W", 0xf2, DIFF_MAP_0F, 0x5c, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f64},
+    {X86_INS_MINPS, "minps V,W", 0, DIFF_MAP_0F, 0x5d, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_MINPD, "minpd V,W", 0x66, DIFF_MAP_0F, 0x5d, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_MINSS, "minss V,W", 0xf3, DIFF_MAP_0F, 0x5d, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_MINSD, "minsd V,W", 0xf2, DIFF_MAP_0F, 0x5d, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f64},
+    {X86_INS_DIVPS, "divps V,W", 0, DIFF_MAP_0F, 0x5e, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_DIVPD, "divpd V,W", 0x66, DIFF_MAP_0F, 0x5e, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_DIVSS, "divss V,W", 0xf3, DIFF_MAP_0F, 0x5e, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_DIVSD, "divsd V,W", 0xf2, DIFF_MAP_0F, 0x5e, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f64},
+    {X86_INS_MAXPS, "maxps V,W", 0, DIFF_MAP_0F, 0x5f, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_MAXPD, "maxpd V,W", 0x66, DIFF_MAP_0F, 0x5f, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_MAXSS, "maxss V,W", 0xf3, DIFF_MAP_0F, 0x5f, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_MAXSD, "maxsd V,W", 0xf2, DIFF_MAP_0F, 0x5f, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f64},
+    {X86_INS_SQRTPS, "sqrtps V,W", 0, DIFF_MAP_0F, 0x51, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_SQRTPD, "sqrtpd V,W", 0x66, DIFF_MAP_0F, 0x51, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_SQRTSS, "sqrtss V,W", 0xf3, DIFF_MAP_0F, 0x51, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_SQRTSD, "sqrtsd V,W", 0xf2, DIFF_MAP_0F, 0x51, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f64},
+    {X86_INS_RCPPS, "rcpps V,W", 0, DIFF_MAP_0F, 0x53, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_RCPSS, "rcpss V,W", 0xf3, DIFF_MAP_0F, 0x53, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_RSQRTPS, "rsqrtps V,W", 0, DIFF_MAP_0F, 0x52, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_RSQRTSS, "rsqrtss V,W", 0xf3, DIFF_MAP_0F, 0x52, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_ANDPS, "andps V,W", 0, DIFF_MAP_0F, 0x54, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_ANDPD, "andpd V,W", 0x66, DIFF_MAP_0F, 0x54, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_ANDNPS, "andnps V,W", 0, DIFF_MAP_0F, 0x55, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_ANDNPD, "andnpd V,W", 0x66, DIFF_MAP_0F, 0x55, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_ORPS, "orps V,W", 0, DIFF_MAP_0F, 0x56, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_ORPD, "orpd V,W", 0x66, DIFF_MAP_0F, 0x56, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_XORPS, "xorps V,W", 0, DIFF_MAP_0F, 0x57, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_XORPD, "xorpd V,W", 0x66, DIFF_MAP_0F, 0x57, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_HADDPS, "haddps V,W", 0xf2, DIFF_MAP_0F, 0x7c, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_HADDPD, "haddpd V,W", 0x66, DIFF_MAP_0F, 0x7c, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_HSUBPS, "hsubps V,W", 0xf2, DIFF_MAP_0F, 0x7d, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_HSUBPD, "hsubpd V,W", 0x66, DIFF_MAP_0F, 0x7d, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_ADDSUBPS, "addsubps V,W", 0xf2, DIFF_MAP_0F, 0xd0, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_ADDSUBPD, "addsubpd V,W", 0x66, DIFF_MAP_0F, 0xd0, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_CMPEQPS, "cmpeqps V,W", 0, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPLTPS, "cmpltps V,W", 0, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPLEPS, "cmpleps V,W", 0, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPUNORDPS, "cmpunordps V,W", 0, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPNEQPS, "cmpneqps V,W", 0, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPNLTPS, "cmpnltps V,W", 0, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPNLEPS, "cmpnleps V,W", 0, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPORDPS, "cmpordps V,W", 0, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPPS, "cmpps V,W,imm>7", 0, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPEQPD, "cmpeqpd V,W", 0x66, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPLTPD, "cmpltpd V,W", 0x66, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPLEPD, "cmplepd V,W", 0x66, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPUNORDPD, "cmpunordpd V,W", 0x66, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPNEQPD, "cmpneqpd V,W", 0x66, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPNLTPD, "cmpnltpd V,W", 0x66, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPNLEPD, "cmpnlepd V,W", 0x66, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPORDPD, "cmpordpd V,W", 0x66, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPPD, "cmppd V,W,imm>7", 0x66, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPEQSS, "cmpeqss V,W", 0xf3, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPLTSS, "cmpltss V,W", 0xf3, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPLESS, "cmpless V,W", 0xf3, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPUNORDSS, "cmpunordss V,W", 0xf3, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPNEQSS, "cmpneqss V,W", 0xf3, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPNLTSS, "cmpnltss V,W", 0xf3, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPNLESS, "cmpnless V,W", 0xf3, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPORDSS, "cmpordss V,W", 0xf3, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPSS, "cmpss V,W,imm>7", 0xf3, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp32},
+    {X86_INS_CMPEQSD, "cmpeqsd V,W", 0xf2, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPLTSD, "cmpltsd V,W", 0xf2, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPLESD, "cmplesd V,W", 0xf2, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPUNORDSD, "cmpunordsd V,W", 0xf2, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPNEQSD, "cmpneqsd V,W", 0xf2, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPNLTSD, "cmpnltsd V,W", 0xf2, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPNLESD, "cmpnlesd V,W", 0xf2, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPORDSD, "cmpordsd V,W", 0xf2, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_CMPSD, "cmpsd V,W,imm>7", 0xf2, DIFF_MAP_0F, 0xc2, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_cmp64},
+    {X86_INS_COMISS, "comiss V,W", 0, DIFF_MAP_0F, 0x2f, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_COMISD, "comisd V,W", 0x66, DIFF_MAP_0F, 0x2f, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f64},
+    {X86_INS_UCOMISS, "ucomiss V,W", 0, DIFF_MAP_0F, 0x2e, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_UCOMISD, "ucomisd V,W", 0x66, DIFF_MAP_0F, 0x2e, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f64},
+    {X86_INS_ROUNDPS, "roundps V,W,I", 0x66, DIFF_MAP_0F3A, 0x08, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f32},
+    {X86_INS_ROUNDPD, "roundpd V,W,I", 0x66, DIFF_MAP_0F3A, 0x09, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_ROUNDSS, "roundss V,W,I", 0x66, DIFF_MAP_0F3A, 0x0a, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_ROUNDSD, "roundsd V,W,I", 0x66, DIFF_MAP_0F3A, 0x0b, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f64},
+    {X86_INS_DPPS, "dpps V,W,I", 0x66, DIFF_MAP_0F3A, 0x40, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_dp32},
+    {X86_INS_DPPD, "dppd V,W,I", 0x66, DIFF_MAP_0F3A, 0x41, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_B, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_dp64},
+    {X86_INS_CVTPS2PD, "cvtps2pd V,W", 0, DIFF_MAP_0F, 0x5a, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_CVTPD2PS, "cvtpd2ps V,W", 0x66, DIFF_MAP_0F, 0x5a, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_f64},
+    {X86_INS_CVTSS2SD, "cvtss2sd V,W", 0xf3, DIFF_MAP_0F, 0x5a, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f32},
+    {X86_INS_CVTSD2SS, "cvtsd2ss V,W", 0xf2, DIFF_MAP_0F, 0x5a, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_f64},
+    {X86_INS_CVTDQ2PS, "cvtdq2ps V,W", 0, DIFF_MAP_0F, 0x5b, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_int32},
+    {X86_INS_CVTPS2DQ, "cvtps2dq V,W", 0x66, DIFF_MAP_0F, 0x5b, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cvt32},
+    {X86_INS_CVTTPS2DQ, "cvttps2dq V,W", 0xf3, DIFF_MAP_0F, 0x5b, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cvt32},
+    {X86_INS_CVTDQ2PD, "cvtdq2pd V,W", 0xf3, DIFF_MAP_0F, 0xe6, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_FAULT, fix_int32},
+    {X86_INS_CVTPD2DQ, "cvtpd2dq V,W", 0xf2, DIFF_MAP_0F, 0xe6, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cvt64},
+    {X86_INS_CVTTPD2DQ, "cvttpd2dq V,W", 0x66, DIFF_MAP_0F, 0xe6, DIFF_ENC_MODRM, -1, 0, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_XMM, DIFF_O_ALIGN16 | DIFF_O_FAULT, fix_cvt64},
+    {X86_INS_CVTSI2SS, "cvtsi2ss V,Ey", 0xf3, DIFF_MAP_0F, 0x2a, DIFF_ENC_MODRM, -1, DIFF_SZY, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_GPR, DIFF_O_FAULT, fix_si2f},
+    {X86_INS_CVTSI2SD, "cvtsi2sd V,Ey", 0xf2, DIFF_MAP_0F, 0x2a, DIFF_ENC_MODRM, -1, DIFF_SZY, DIFF_IMM_NONE, DIFF_K_XMM, DIFF_K_GPR, DIFF_O_FAULT, fix_si2f},
+    {X86_INS_CVTSS2SI, "cvtss2si Gy,W", 0xf3, DIFF_MAP_0F, 0x2d, DIFF_ENC_MODRM, -1, DIFF_SZY, DIFF_IMM_NONE, DIFF_K_GPR, DIFF_K_XMM, DIFF_O_FAULT, fix_cvt32},
+    {X86_INS_CVTTSS2SI, "cvttss2si Gy,W", 0xf3, DIFF_MAP_0F, 0x2c, DIFF_ENC_MODRM, -1, DIFF_SZY, DIFF_IMM_NONE, DIFF_K_GPR, DIFF_K_XMM, DIFF_O_FAULT, fix_cvt32},
+    {X86_INS_CVTSD2SI, "cvtsd2si Gy,W", 0xf2, DIFF_MAP_0F, 0x2d, DIFF_ENC_MODRM, -1, DIFF_SZY, DIFF_IMM_NONE, DIFF_K_GPR, DIFF_K_XMM, DIFF_O_FAULT, fix_cvt64},
+    {X86_INS_CVTTSD2SI, "cvttsd2si Gy,W", 0xf2, DIFF_MAP_0F, 0x2c, DIFF_ENC_MODRM, -1, DIFF_SZY, DIFF_IMM_NONE, DIFF_K_GPR, DIFF_K_XMM, DIFF_O_FAULT, fix_cvt64},
+};
+
+const struct diff_family diff_cases_sse_fp = {
+    "sse_fp", sse_fp_encs, sizeof sse_fp_encs / sizeof sse_fp_encs[0]};

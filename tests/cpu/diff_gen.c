@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/* Case generation for the differential harness: random state biased toward
+ * edge values, and a small x86-64 encoder (legacy prefixes, REX, VEX for BMI,
+ * ModRM/SIB/displacement, immediates) that turns a struct diff_enc row into
+ * instruction bytes whose memory operand lands where the case wants it. It
+ * runs nothing; diff_run.c does. */
+#include <string.h>
+
+#include "tests/cpu/diff_int.h"
+
+u64 diff_rand(struct diff_rng *r) {
+  /* xorshift64* */
+  u64 x = r->s;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  r->s = x;
+  return x * 0x2545f4914f6cdd1dull;
+}
+
+static unsigned rnd(struct diff_rng *r, unsigned n) {
+  return (unsigned)(diff_rand(r) % n);
+}
+
+u64 diff_rand_edge(struct diff_rng *r, unsigned sz) {
+  u64 v, top = sz >= 8 ? ~0ull : (1ull << (sz * 8)) - 1;
+  switch (rnd(r, 12)) {
+    case 0:
+      v = 0;
+      break;
+    case 1:
+      v = 1;
+      break;
+    case 2:
+      v = ~0ull;
+      break;
+    case 3:
+      v = top >> 1;
+      break; /* max signed */
+    case 4:
+      v = (top >> 1) + 1;
+      break; /* min signed */
+    case 5:
+      v = rnd(r, 64);
+      break;
+    case 6:
+      v = 1ull << rnd(r, 64);
+      break;
+    case 7:
+      v = (top >> 1) + 1 - rnd(r, 3);
+      break;
+    default:
+      v = diff_rand(r);
+      break;
+  }
+  return v & top;
+}
+
+void diff_set_xmm(struct diff_case *c, unsigned reg, const void *v,
+                  unsigned sz) {
+  memcpy(c->st.fx + 160 + 16 * reg, v, sz);
+}
+
+/* Fills C's registers, flags, FP state and data with random values. */
+static void random_state(struct diff_case *c, struct diff_rng *r) {
+  for (int i = 0; i < 16; i++) c->st.gpr[i] = diff_rand_edge(r, 8);
+  c->st.rflags = 0x202 | diff_id_flag | (diff_rand(r) & DIFF_ARITH);
+  memset(c->st.fx, 0, sizeof c->st.fx);
+  c->st.fx[0] = 0x7f; /* fcw 0x37f */
+  c->st.fx[1] = 0x03;
+  c->st.fx[24] = 0x80; /* mxcsr 0x1f80 */
+  c->st.fx[25] = 0x1f;
+  for (int i = 0; i < 16 * 16; i += 8) {
+    u64 v = diff_rand_edge(r, 8);
+    memcpy(c->st.fx + 160 + i, &v, 8);
+  }
+  for (unsigned i = 0; i < DIFF_DATA_SIZE; i += 8) {
+    u64 v = rnd(r, 4) ? diff_rand(r) : diff_rand_edge(r, 8);
+    memcpy(c->st.data + i, &v, 8);
+  }
+}
+
+/* Output cursor. */
+struct out {
+  u8 *p;
+  unsigned n;
+};
+static void emit(struct out *o, u64 v, unsigned bytes) {
+  for (unsigned i = 0; i < bytes; i++) o->p[o->n++] = (u8)(v >> (8 * i));
+}
+
+/* Chooses the memory operand's registers and displacement so that the
+ * address is TARGET, and emits ModRM (with REG in the reg field), SIB and
+ * displacement. *REX collects X and B. Registers in AVOID are not used. */
+struct memop {
+  int mode; /* 0 [base+disp], 1 [base+index*s+disp], 2 rip, 3 [disp32],
+               4 gs:[...] as 0, 5 fs:[...] as 0 */
+  u8 base, index, scale;
+  i32 disp;
+};
+
+static unsigned pick_reg(struct diff_rng *r, u32 avoid) {
+  for (;;) {
+    unsigned x = rnd(r, 16);
+    if (!(avoid & (1u << x))) return x;
+  }
+}
+
+static void plan_mem(struct diff_case *c, struct diff_rng *r, u32 avoid,
+                     struct memop *m) {
+  unsigned k = rnd(r, 16);
+  m->mode = k < 6 ? 0 : k < 11 ? 1 : k < 13 ? 2 : k < 14 ? 3 : k < 15 ? 4 : 5;
+  m->base = (u8)pick_reg(r, avoid);
+  m->index = (u8)pick_reg(r, avoid | (1u << 4) | (1u << m->base));
+  m->scale = (u8)rnd(r, 4);
+  m->disp = rnd(r, 2) ? (i32)(i8)diff_rand(r) : (i32)diff_rand(r);
+  if (rnd(r, 4) == 0) m->disp = 0;
+  (void)c;
+}
+
+/* Applies the plan: register values for TARGET (address of the operand,
+ * INSN_END the address after the instruction, for rip-relative). */
+static void bind_mem(struct diff_case *c, const struct memop *m, u64 target,
+                     u64 insn_end) {
+  u64 seg = m->mode == 4 ? DIFF_GS_BASE : m->mode == 5 ? diff_fs_base : 0;
+  u64 ea = target - seg;
+  switch (m->mode) {
+    case 1: {
+      u64 iv = c->st.gpr[m->index] & 0xffff;
+      c->st.gpr[m->index] = iv;
+      c->st.gpr[m->base] = ea - (u64)(i64)m->disp - (iv << m->scale);
+      break;
+    }
+    case 2:
+      (void)insn_end;
+      break;
+    case 3:
+      break;
+    default:
+      c->st.gpr[m->base] = ea - (u64)(i64)m->disp;
+      break;
+  }
+  c->base = m->mode == 2 || m->mode == 3 ? 16 : m->base;
+  c->index = m->mode == 1 ? m->index : 16;
+}
+
+static void emit_modrm_mem(struct out *o, const struct memop *m, unsigned reg,
+                           i32 disp) {
+  unsigned base = m->base & 7, mod;
+  if (m->mode == 2) { /* rip-relative: mod 00, rm 101 */
+    emit(o, ((reg & 7) << 3) | 5, 1);
+    emit(o, (u32)disp, 4);
+    return;
+  }
+  if (m->mode == 3) { /* [disp32] through SIB with no base, no index */
+    emit(o, ((reg & 7) << 3) | 4, 1);
+    emit(o, (4 << 3) | 5, 1);
+    emit(o, (u32)disp, 4);
+    return;
+  }
+  mod = disp == (i8)disp ? 1 : 2;
+  if (disp == 0 && base != 5) mod = 0;
+  if (m->mode == 1 || base == 4) {
+    unsigned idx = m->mode == 1 ? m->index & 7 : 4;
+    emit(o, (mod << 6) | ((reg & 7) << 3) | 4, 1);
+    emit(o, ((unsigned)(m->mode == 1 ? m->scale : 0) << 6) | (idx << 3) | base,
+         1);
+  } else {
+    emit(o, (mod << 6) | ((reg & 7) << 3) | base, 1);
+  }
+  if (mod == 1) emit(o, (u32)disp, 1);
+  if (mod == 2) emit(o, (u32)disp, 4);
+}
+
+/* Picks a memory target inside the data pages (sometimes at their edges or,
+ * with DIFF_O_FAULT, in the read-only or unmapped neighbours). */
+static u64 pick_target(const struct diff_enc *e, struct diff_rng *r) {
+  unsigned k = rnd(r, 32);
+  u64 t;
+  if ((e->opt & DIFF_O_FAULT) && k == 0) return DIFF_GUARD_ADDR - 4 + rnd(r, 8);
+  if ((e->opt & DIFF_O_FAULT) && k == 1) return DIFF_RO_ADDR + rnd(r, 4096);
+  t = DIFF_DATA_ADDR + 64 + rnd(r, DIFF_DATA_SIZE - 256);
+  if (k < 4) t = DIFF_DATA_ADDR + 4096 - rnd(r, 16); /* across the page */
+  if (e->opt & DIFF_O_ALIGN16) {
+    if (rnd(r, 8)) t &= ~15ull;
+  } else if (rnd(r, 2)) {
+    t &= ~7ull;
+  }
+  return t;
+}
+
+int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
+                   struct diff_case *c) {
+  struct out o = {c->code, 0};
+  unsigned sz = 0, reg = 0, rm = 0, rex = 0, memop = 0, vreg = 0;
+  struct memop m = {0};
+  u32 avoid = 0;
+  u64 target = 0;
+  memset(c, 0, offsetof(struct diff_case, st));
+  c->enc = e;
+  c->id = e->id;
+  random_state(c, r);
+  if (e->sizes) {
+    unsigned bits[4], n = 0;
+    for (unsigned b = 1; b <= 8; b <<= 1)
+      if (e->sizes & b) bits[n++] = b;
+    sz = bits[rnd(r, n)];
+  }
+  c->osz = (u8)sz;
+  if (e->opt & DIFF_O_STACK) avoid |= 1u << 4;
+  if (e->opt & DIFF_O_STRING) avoid |= (1u << 1) | (1u << 6) | (1u << 7);
+  if (e->opt & DIFF_O_CL) avoid |= 1u << 1;
+  if (e->regk) reg = pick_reg(r, avoid);
+  if (e->rmk) {
+    memop = (e->opt & DIFF_O_MEM) || (!(e->opt & DIFF_O_REG) && rnd(r, 2));
+    if (!memop) rm = pick_reg(r, avoid);
+  }
+  if (e->enc == DIFF_ENC_VEX) vreg = pick_reg(r, avoid);
+  if (memop) {
+    plan_mem(c, r, avoid, &m);
+    target = pick_target(e, r);
+  }
+  /* Legacy prefixes. */
+  if ((e->opt & DIFF_O_LOCK) && memop && rnd(r, 2)) emit(&o, 0xf0, 1);
+  if (e->opt & DIFF_O_REP) {
+    unsigned k = rnd(r, 3);
+    if (k) {
+      c->rep = k == 1 ? 0xf3 : 0xf2;
+      emit(&o, c->rep, 1);
+    }
+  }
+  if (memop && m.mode == 4) emit(&o, 0x65, 1);
+  if (memop && m.mode == 5) emit(&o, 0x64, 1);
+  if (sz == 2 && e->enc != DIFF_ENC_VEX) emit(&o, 0x66, 1);
+  if (e->pfx && e->enc != DIFF_ENC_VEX) emit(&o, e->pfx, 1);
+  /* REX / VEX. */
+  if (sz == 8) rex |= 8;
+  if (e->enc == DIFF_ENC_OREG) {
+    if (reg & 8) rex |= 1;
+  } else {
+    if ((e->ext < 0 && (reg & 8))) rex |= 4;
+    if (!memop && (rm & 8)) rex |= 1;
+    if (memop && m.mode != 2 && m.mode != 3) {
+      if (m.base & 8) rex |= 1;
+      if (m.mode == 1 && (m.index & 8)) rex |= 2;
+    }
+  }
+  if (e->enc == DIFF_ENC_VEX) {
+    unsigned pp = e->pfx == 0x66   ? 1
+                  : e->pfx == 0xf3 ? 2
+                  : e->pfx == 0xf2 ? 3
+                                   : 0;
+    unsigned mm = e->map == DIFF_MAP_0F3A ? 3 : e->map == DIFF_MAP_0F38 ? 2 : 1;
+    unsigned vv = e->ext >= 0 ? reg : (e->opt & DIFF_O_NOVVVV) ? 0 : vreg;
+    if (e->ext >= 0) rex &= ~4u;
+    emit(&o, 0xc4, 1);
+    emit(&o, ((~rex & 7) << 5) | mm, 1);
+    emit(&o, ((rex & 8) << 4) | ((~vv & 15) << 3) | pp, 1);
+    c->vreg = (u8)vv;
+  } else {
+    /* Byte registers 4-7 name spl..dil with any REX, ah..bh without. */
+    if (!rex && sz == 1 && !(e->opt & DIFF_O_NOREX) && rnd(r, 2)) rex = 0x40;
+    if ((e->opt & DIFF_O_BYTEREG) && !rex && rnd(r, 2)) rex = 0x40;
+    if (rex) emit(&o, 0x40 | rex, 1);
+    if (e->map == DIFF_MAP_0F) emit(&o, 0x0f, 1);
+    if (e->map == DIFF_MAP_0F38) emit(&o, 0x380f, 2);
+    if (e->map == DIFF_MAP_0F3A) emit(&o, 0x3a0f, 2);
+  }
+  {
+    unsigned op = e->op;
+    if (e->enc == DIFF_ENC_OREG) op |= reg & 7;
+    emit(&o, op, 1);
+  }
+  if (e->enc == DIFF_ENC_MODRM || e->enc == DIFF_ENC_VEX) {
+    unsigned rf = e->ext >= 0 ? (unsigned)e->ext : reg;
+    if (memop) {
+      emit_modrm_mem(&o, &m, rf, m.disp);
+    } else {
+      emit(&o, 0xc0 | ((rf & 7) << 3) | (rm & 7), 1);
+    }
+  }
+  /* Immediate. */
+  {
+    unsigned isz = e->imm;
+    if (isz == DIFF_IMM_Z) isz = sz == 2 ? 2 : 4;
+    if (isz == DIFF_IMM_V) isz = sz ? sz : 4;
+    if (isz == DIFF_IMM_Q) isz = 8;
+    if (e->opt & (DIFF_O_REL8 | DIFF_O_REL32)) {
+      unsigned rs = e->opt & DIFF_O_REL8 ? 1 : 4;
+      u64 end = DIFF_CODE_INSN + o.n + rs;
+      i64 rel;
+      do {
+        rel = (i64)rnd(r, rs == 1 ? 256 : 2048) - (rs == 1 ? 128 : 1024);
+      } while (end + (u64)rel >= DIFF_CODE_INSN - 1 &&
+               end + (u64)rel < end + 1);
+      emit(&o, (u64)rel, rs);
+    } else if (isz) {
+      emit(&o, diff_rand_edge(r, isz), isz);
+    }
+  }
+  c->len = (u8)o.n;
+  if (memop) {
+    /* rip-relative displacement is known only now. */
+    u64 end = DIFF_CODE_INSN + o.n;
+    if (m.mode == 2) {
+      i32 d = (i32)(target - end);
+      unsigned at = o.n - (isz_of(e, sz)) - 4;
+      memcpy(c->code + at, &d, 4);
+    }
+    if (m.mode == 3) {
+      u32 d = (u32)target;
+      unsigned at = o.n - (isz_of(e, sz)) - 4;
+      memcpy(c->code + at, &d, 4);
+    }
+    bind_mem(c, &m, target, end);
+    c->mem_addr = target;
+  }
+  c->memop = (u8)memop;
+  c->reg = (u8)reg;
+  c->rm = (u8)(memop ? 16 : rm);
+  if (e->opt & DIFF_O_STACK)
+    c->st.gpr[4] = DIFF_DATA_ADDR + 2048 + 8 * rnd(r, 64);
+  if (e->opt & DIFF_O_STRING) {
+    c->st.gpr[1] = rnd(r, 4) ? rnd(r, 24) : 0;
+    c->st.gpr[6] = DIFF_DATA_ADDR + 512 + rnd(r, 1024);
+    c->st.gpr[7] = DIFF_DATA_ADDR + 4096 + rnd(r, 1024);
+    if (rnd(r, 2)) c->st.rflags |= 0x400;
+  }
+  c->flag_mask = diff_flag_mask(e->id);
+  if (e->fix) e->fix(c, r);
+  return 0;
+}
+
+unsigned isz_of(const struct diff_enc *e, unsigned sz) {
+  unsigned isz = e->imm;
+  if (e->opt & DIFF_O_REL8) return 1;
+  if (e->opt & DIFF_O_REL32) return 4;
+  if (isz == DIFF_IMM_Z) isz = sz == 2 ? 2 : 4;
+  if (isz == DIFF_IMM_V) isz = sz ? sz : 4;
+  if (isz == DIFF_IMM_Q) isz = 8;
+  return isz;
+}

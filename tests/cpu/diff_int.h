@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Private declarations of the differential harness, shared by its files:
+ * case generation (diff_gen.c), running and comparing (diff_run.c) and the
+ * programs that drive them. Case files only need diff.h. */
+#ifndef RW_TESTS_CPU_DIFF_INT_H
+#define RW_TESTS_CPU_DIFF_INT_H
+
+#include <stddef.h>
+
+#include "tests/cpu/diff.h"
+
+#define DIFF_ARITH 0x8d5ull /* CF PF AF ZF SF OF */
+
+/* The child's fs base (glibc's thread pointer), learned at start; fs: cases
+ * aim at the data pages through it. */
+extern u64 diff_fs_base;
+/* The child's ID flag: sigreturn cannot change it, so cases carry it. */
+extern u64 diff_id_flag;
+
+/* Builds a random case of encoding E into C. Returns 0. */
+int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
+                   struct diff_case *c);
+/* Immediate bytes of E at operand size SZ. */
+unsigned isz_of(const struct diff_enc *e, unsigned sz);
+
+/* The native side: a child process that runs batches of cases. */
+int diff_native_start(void);
+void diff_native_stop(void);
+/* Runs N cases natively into RES. Returns 0, or -1 if the child could not
+ * be (re)started. */
+int diff_native_run(const struct diff_case *cs, struct diff_result *res,
+                    unsigned n);
+
+/* The emulator side. */
+int diff_emu_start(void);
+void diff_emu_stop(void);
+void diff_emu_run(const struct diff_case *c, struct diff_result *res, char *msg,
+                  size_t cap);
+
+/* Compares; prints a report to stdout: of a difference when VERBOSE >= 0,
+ * of every case when VERBOSE > 0. Returns 1 if they differ. */
+int diff_compare(const struct diff_case *c, const struct diff_result *nat,
+                 const struct diff_result *emu, const char *emu_msg,
+                 int verbose);
+
+/* Every encoding of every family, in cases.def order (NULL-terminated
+ * array of family pointers). */
+extern const struct diff_family *const diff_families[];
+
+#endif /* RW_TESTS_CPU_DIFF_INT_H */

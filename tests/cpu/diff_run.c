@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: MIT */
+/* Runs cases on both sides and compares them (STYLE R18). The native side is
+ * a forked child that enters each case from a signal handler: it rewrites
+ * the interrupted context (every GPR, rip, rflags, the FXSAVE image) so that
+ * sigreturn loads the case state and jumps to the instruction, which is
+ * followed by int3; the trap (or the fault) handler copies the context out
+ * and puts the saved one back. One child runs batches of cases through shared
+ * memory and is restarted if a case kills it. The emulator side runs the same
+ * bytes in cpu_run. */
+#define _GNU_SOURCE
+#include <asm/prctl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "replayer/cpu/cpu.h"
+#include "tests/cpu/diff_int.h"
+
+#define BATCH 64
+
+u64 diff_fs_base;
+u64 diff_id_flag;
+
+/* Shared between parent and child. */
+struct shm {
+  u64 fs_base;                /* the child's fs base */
+  u64 rflags;                 /* the child's rflags (ID persists) */
+  u32 n;                      /* cases in this batch */
+  volatile u32 cur;           /* case being run (for crash attribution) */
+  struct diff_case in[BATCH]; /* the batch */
+  struct diff_result out[BATCH];
+};
+
+static struct shm *shm;
+static pid_t child = -1;
+static int to_child = -1, from_child = -1;
+
+/* ---- Child ----------------------------------------------------------- */
+
+static gregset_t home_gregs; /* context of the raise() that entered */
+static u8 home_fx[464];      /* its FXSAVE image (no software bytes) */
+static struct diff_case *cur_case;
+static struct diff_result *cur_res;
+
+static void set_xstate_bv(ucontext_t *uc) {
+  u8 *fx = (u8 *)uc->uc_mcontext.fpregs;
+  u32 magic;
+  memcpy(&magic, fx + 464, 4);
+  if (magic == 0x46505853u) { /* FP_XSTATE_MAGIC1: an XSAVE frame */
+    u64 bv;
+    memcpy(&bv, fx + 512, 8);
+    bv |= 3; /* x87 and SSE state are in the image */
+    memcpy(fx + 512, &bv, 8);
+  }
+}
+
+static const int greg_of[16] = {
+    REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
+    REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+
+static void on_enter(int sig, siginfo_t *si, void *p) {
+  ucontext_t *uc = p;
+  u8 *fx = (u8 *)uc->uc_mcontext.fpregs;
+  (void)sig;
+  (void)si;
+  memcpy(home_gregs, uc->uc_mcontext.gregs, sizeof home_gregs);
+  memcpy(home_fx, fx, sizeof home_fx);
+  for (int i = 0; i < 16; i++)
+    uc->uc_mcontext.gregs[greg_of[i]] = (greg_t)cur_case->st.gpr[i];
+  uc->uc_mcontext.gregs[REG_RIP] = (greg_t)DIFF_CODE_INSN;
+  uc->uc_mcontext.gregs[REG_EFL] = (greg_t)cur_case->st.rflags;
+  memcpy(fx, cur_case->st.fx, 28); /* x87 control, mxcsr */
+  memcpy(fx + 32, cur_case->st.fx + 32, 416 - 32);
+  set_xstate_bv(uc);
+}
+
+static void on_exit_sig(int sig, siginfo_t *si, void *p) {
+  ucontext_t *uc = p;
+  u8 *fx = (u8 *)uc->uc_mcontext.fpregs;
+  struct diff_result *r = cur_res;
+  for (int i = 0; i < 16; i++)
+    r->st.gpr[i] = (u64)uc->uc_mcontext.gregs[greg_of[i]];
+  r->st.rip = (u64)uc->uc_mcontext.gregs[REG_RIP];
+  r->st.rflags = (u64)uc->uc_mcontext.gregs[REG_EFL];
+  memcpy(r->st.fx, fx, 416);
+  memcpy(r->st.data, (void *)DIFF_DATA_ADDR, DIFF_DATA_SIZE);
+  r->sig = sig == SIGTRAP && si->si_code == SI_KERNEL ? 0 : sig;
+  r->addr = (sig == SIGSEGV || sig == SIGBUS) ? (u64)si->si_addr : 0;
+  memcpy(uc->uc_mcontext.gregs, home_gregs, sizeof home_gregs);
+  memcpy(fx, home_fx, sizeof home_fx);
+  set_xstate_bv(uc);
+}
+
+static void child_main(void) {
+  static u8 altstack[65536];
+  stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+  struct sigaction sa;
+  int sigs[] = {SIGTRAP, SIGSEGV, SIGFPE, SIGILL, SIGBUS};
+  u64 fsb = 0;
+  if (mmap((void *)DIFF_CODE_ADDR, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
+           0) == MAP_FAILED ||
+      mmap((void *)DIFF_RO_ADDR, 4096 + DIFF_DATA_SIZE, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
+           0) == MAP_FAILED ||
+      mprotect((void *)DIFF_RO_ADDR, 4096, PROT_READ))
+    _exit(3);
+  syscall(SYS_arch_prctl, ARCH_SET_GS, DIFF_GS_BASE);
+  syscall(SYS_arch_prctl, ARCH_GET_FS, &fsb);
+  shm->fs_base = fsb;
+  {
+    u64 fl;
+    __asm__ volatile("pushfq; popq %0" : "=r"(fl));
+    shm->rflags = fl;
+  }
+  sigaltstack(&ss, NULL);
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_exit_sig;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+  for (unsigned i = 0; i < RW_ARRAY_SIZE(sigs); i++)
+    sigaction(sigs[i], &sa, NULL);
+  sa.sa_sigaction = on_enter;
+  sa.sa_flags = SA_SIGINFO;
+  sigaction(SIGUSR1, &sa, NULL);
+  for (;;) {
+    u8 cmd;
+    if (read(0, &cmd, 1) != 1) _exit(0);
+    for (u32 i = shm->cur; i < shm->n; i++) {
+      shm->cur = i;
+      cur_case = &shm->in[i];
+      cur_res = &shm->out[i];
+      memset((void *)DIFF_CODE_ADDR, 0xcc, 4096);
+      memcpy((void *)(uintptr_t)DIFF_CODE_INSN, cur_case->code, cur_case->len);
+      memcpy((void *)DIFF_DATA_ADDR, cur_case->st.data, DIFF_DATA_SIZE);
+      raise(SIGUSR1);
+    }
+    shm->cur = shm->n;
+    if (write(1, &cmd, 1) != 1) _exit(0);
+  }
+}
+
+int diff_native_start(void) {
+  int a[2], b[2];
+  if (!shm) {
+    shm = mmap(NULL, sizeof *shm, PROT_READ | PROT_WRITE,
+               MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shm == MAP_FAILED) {
+      shm = NULL;
+      return -1;
+    }
+  }
+  if (pipe(a) || pipe(b)) return -1;
+  fflush(stdout);
+  child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    dup2(a[0], 0);
+    dup2(b[1], 1);
+    close(a[1]);
+    close(b[0]);
+    child_main();
+  }
+  close(a[0]);
+  close(b[1]);
+  to_child = a[1];
+  from_child = b[0];
+  /* A first empty batch tells us the child is up and its fs base. */
+  shm->n = 0;
+  shm->cur = 0;
+  {
+    u8 c = 1;
+    if (write(to_child, &c, 1) != 1 || read(from_child, &c, 1) != 1) return -1;
+  }
+  diff_fs_base = shm->fs_base;
+  diff_id_flag = shm->rflags & 0x200000;
+  return 0;
+}
+
+void diff_native_stop(void) {
+  if (child > 0) {
+    close(to_child);
+    close(from_child);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+  }
+  child = -1;
+}
+
+int diff_native_run(const struct diff_case *cs, struct diff_result *res,
+                    unsigned n) {
+  unsigned done = 0;
+  while (done < n) {
+    unsigned k = RW_MIN(n - done, (unsigned)BATCH);
+    u8 c = 1;
+    memcpy(shm->in, cs + done, k * sizeof *cs);
+    shm->n = k;
+    shm->cur = 0;
+    for (;;) {
+      if (write(to_child, &c, 1) == 1 && read(from_child, &c, 1) == 1) break;
+      /* The child died in case shm->cur: record it and go on after it. */
+      {
+        unsigned bad = shm->cur;
+        int st = 0;
+        waitpid(child, &st, 0);
+        child = -1;
+        memset(&shm->out[bad], 0, sizeof shm->out[bad]);
+        shm->out[bad].sig = -100 - (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        close(to_child);
+        close(from_child);
+        {
+          u32 resume = bad + 1;
+          if (diff_native_start()) return -1;
+          memcpy(shm->in, cs + done, k * sizeof *cs);
+          shm->n = k;
+          shm->cur = resume;
+          if (resume >= k) break;
+        }
+      }
+    }
+    memcpy(res + done, shm->out, k * sizeof *res);
+    done += k;
+  }
+  return 0;
+}
+
+/* ---- Emulator -------------------------------------------------------- */
+
+static cpu_mem *emem;
+static cpu_thread *ecpu;
+
+/* cpuid answered by the host, as a recording's table would be. */
+static int host_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4]) {
+  (void)ctx;
+  __asm__ volatile("cpuid"
+                   : "=a"(out[0]), "=b"(out[1]), "=c"(out[2]), "=d"(out[3])
+                   : "a"(leaf), "c"(sub));
+  return 0;
+}
+
+int diff_emu_start(void) {
+  struct cpu_config cfg = {0};
+  u32 lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  cfg.cpuid = host_cpuid;
+  cfg.xcr0 = lo | (u64)hi << 32;
+  if (cpu_mem_new(&emem)) return -1;
+  if (cpu_mem_map(emem, DIFF_CODE_ADDR, 4096, CPU_PROT_READ | CPU_PROT_EXEC) ||
+      cpu_mem_map(emem, DIFF_RO_ADDR, 4096, CPU_PROT_READ) ||
+      cpu_mem_map(emem, DIFF_DATA_ADDR, DIFF_DATA_SIZE,
+                  CPU_PROT_READ | CPU_PROT_WRITE))
+    return -1;
+  return cpu_new(emem, &cfg, &ecpu) ? -1 : 0;
+}
+
+void diff_emu_stop(void) {
+  cpu_free(ecpu);
+  cpu_mem_free(emem);
+  ecpu = NULL;
+  emem = NULL;
+}
+
+void diff_emu_run(const struct diff_case *c, struct diff_result *res, char *msg,
+                  size_t cap) {
+  static u8 code[4096];
+  struct rw_regs regs;
+  struct cpu_exit ex;
+  memset(res, 0, sizeof *res);
+  msg[0] = 0;
+  memset(code, 0xcc, sizeof code);
+  memcpy(code + (DIFF_CODE_INSN - DIFF_CODE_ADDR), c->code, c->len);
+  if (cpu_mem_write(emem, DIFF_CODE_ADDR, code, sizeof code) ||
+      cpu_mem_write(emem, DIFF_DATA_ADDR, c->st.data, DIFF_DATA_SIZE)) {
+    res->sig = -1;
+    snprintf(msg, cap, "cannot set up emulator memory");
+    return;
+  }
+  memset(&regs, 0, sizeof regs);
+  memcpy(regs.gpr, c->st.gpr, sizeof regs.gpr);
+  regs.rip = DIFF_CODE_INSN;
+  regs.rflags = c->st.rflags;
+  regs.fs_base = diff_fs_base;
+  regs.gs_base = DIFF_GS_BASE;
+  memcpy(regs.fxsave, c->st.fx, 416);
+  if (cpu_set_regs(ecpu, &regs)) {
+    res->sig = -1;
+    snprintf(msg, cap, "cpu_set_regs refused the state");
+    return;
+  }
+  if (cpu_run(ecpu, 1u << 20, &ex)) {
+    res->sig = -1;
+    snprintf(msg, cap, "cpu_run failed");
+    return;
+  }
+  cpu_get_regs(ecpu, &regs);
+  memcpy(res->st.gpr, regs.gpr, sizeof regs.gpr);
+  res->st.rip = regs.rip;
+  res->st.rflags = regs.rflags;
+  memcpy(res->st.fx, regs.fxsave, 416);
+  if (cpu_mem_read(emem, DIFF_DATA_ADDR, res->st.data, DIFF_DATA_SIZE))
+    res->sig = -1;
+  switch (ex.reason) {
+    case CPU_EXIT_FAULT:
+      switch (ex.fault) {
+        case CPU_FAULT_BP:
+          res->sig = 0;
+          break;
+        case CPU_FAULT_PF:
+          res->sig = SIGSEGV;
+          res->addr = ex.addr;
+          break;
+        case CPU_FAULT_GP:
+          res->sig = SIGSEGV;
+          break;
+        case CPU_FAULT_UD:
+          res->sig = SIGILL;
+          break;
+        case CPU_FAULT_DE:
+        case CPU_FAULT_XM:
+        case CPU_FAULT_MF:
+          res->sig = SIGFPE;
+          break;
+        case CPU_FAULT_AC:
+          res->sig = SIGBUS;
+          break;
+        default:
+          res->sig = -2;
+          break;
+      }
+      break;
+    case CPU_EXIT_UNSUPPORTED:
+      res->sig = -3;
+      snprintf(msg, cap, "%s", ex.msg);
+      break;
+    default:
+      res->sig = -4;
+      snprintf(msg, cap, "unexpected exit reason %d at %#llx", ex.reason,
+               (unsigned long long)ex.rip);
+      break;
+  }
+}
+
+/* ---- Comparison ------------------------------------------------------ */
+
+static void disasm(const struct diff_case *c, char *out, size_t cap) {
+  static csh cs;
+  cs_insn *ci;
+  char hex[64] = "", *p = hex;
+  for (unsigned i = 0; i < c->len; i++)
+    p += snprintf(p, (size_t)(hex + sizeof hex - p), "%02x ", c->code[i]);
+  if (!cs && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) cs = 0;
+  if (cs && cs_disasm(cs, c->code, c->len, DIFF_CODE_INSN, 1, &ci) == 1) {
+    snprintf(out, cap, "%s(%s %s)", hex, ci->mnemonic, ci->op_str);
+    cs_free(ci, 1);
+  } else {
+    snprintf(out, cap, "%s(undecodable)", hex);
+  }
+}
+
+static const char *const gpr_names[16] = {
+    "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+    "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
+
+int diff_compare(const struct diff_case *c, const struct diff_result *nat,
+                 const struct diff_result *emu, const char *emu_msg,
+                 int verbose) {
+  char buf[4096], *p = buf, *end = buf + sizeof buf;
+  u64 fmask = c->flag_mask | 0x400;
+  int bad = 0;
+  buf[0] = 0;
+#define SAY(...) (p += snprintf(p, (size_t)(end - p), __VA_ARGS__))
+  if (nat->sig != emu->sig || (nat->sig == SIGSEGV && nat->addr != emu->addr)) {
+    SAY("  outcome: native sig %d addr %#llx, emulator sig %d addr %#llx %s\n",
+        nat->sig, (unsigned long long)nat->addr, emu->sig,
+        (unsigned long long)emu->addr, emu_msg);
+    bad = 1;
+  } else if (nat->sig > -100) {
+    if (nat->st.rip != emu->st.rip) {
+      SAY("  rip: native %#llx emulator %#llx\n",
+          (unsigned long long)nat->st.rip, (unsigned long long)emu->st.rip);
+      bad = 1;
+    }
+    for (int i = 0; i < 16; i++)
+      if (nat->st.gpr[i] != emu->st.gpr[i]) {
+        SAY("  %s: native %#llx emulator %#llx (was %#llx)\n", gpr_names[i],
+            (unsigned long long)nat->st.gpr[i],
+            (unsigned long long)emu->st.gpr[i],
+            (unsigned long long)c->st.gpr[i]);
+        bad = 1;
+      }
+    if ((nat->st.rflags ^ emu->st.rflags) & fmask) {
+      SAY("  rflags: native %#llx emulator %#llx (was %#llx, mask %#llx)\n",
+          (unsigned long long)nat->st.rflags,
+          (unsigned long long)emu->st.rflags, (unsigned long long)c->st.rflags,
+          (unsigned long long)fmask);
+      bad = 1;
+    }
+    if (memcmp(nat->st.fx, emu->st.fx, 4) ||
+        memcmp(nat->st.fx + 24, emu->st.fx + 24, 4)) {
+      SAY("  x87 control/status or mxcsr differ\n");
+      bad = 1;
+    }
+    if (memcmp(nat->st.fx + 4, emu->st.fx + 4, 20)) {
+      u64 n[3], e[3];
+      memcpy(n, nat->st.fx, 24);
+      memcpy(e, emu->st.fx, 24);
+      SAY("  x87 tags/fop/fip/fdp: native %016llx %016llx %016llx emulator "
+          "%016llx %016llx %016llx\n",
+          (unsigned long long)n[0], (unsigned long long)n[1],
+          (unsigned long long)n[2], (unsigned long long)e[0],
+          (unsigned long long)e[1], (unsigned long long)e[2]);
+      bad = 1;
+    }
+    for (int i = 0; i < 8; i++)
+      if (memcmp(nat->st.fx + 32 + 16 * i, emu->st.fx + 32 + 16 * i, 10)) {
+        SAY("  st%d differs\n", i);
+        bad = 1;
+      }
+    for (int i = 0; i < 16; i++)
+      if (memcmp(nat->st.fx + 160 + 16 * i, emu->st.fx + 160 + 16 * i, 16)) {
+        u64 n[2], e[2];
+        memcpy(n, nat->st.fx + 160 + 16 * i, 16);
+        memcpy(e, emu->st.fx + 160 + 16 * i, 16);
+        SAY("  xmm%d: native %016llx%016llx emulator %016llx%016llx\n", i,
+            (unsigned long long)n[1], (unsigned long long)n[0],
+            (unsigned long long)e[1], (unsigned long long)e[0]);
+        bad = 1;
+      }
+    for (unsigned i = 0; i < DIFF_DATA_SIZE; i++)
+      if (nat->st.data[i] != emu->st.data[i]) {
+        SAY("  memory at %#llx: native %02x emulator %02x (was %02x)\n",
+            (unsigned long long)(DIFF_DATA_ADDR + i), nat->st.data[i],
+            emu->st.data[i], c->st.data[i]);
+        bad = 1;
+        break;
+      }
+  }
+  if ((bad && verbose >= 0) || verbose > 0) {
+    char dis[256];
+    disasm(c, dis, sizeof dis);
+    printf("%s %s [%s]%s\n%s", bad ? "DIFF" : "ok  ", dis, c->enc->text,
+           nat->sig <= -100 ? " (native child died)" : "", buf);
+  }
+  return bad;
+#undef SAY
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/* diffcpu: the differential test of the emulator against this CPU (STYLE
+ * R18). Generates random cases for every encoding of every case family, runs
+ * them natively and in the emulator, and prints the differences and a
+ * summary. With no arguments it is the fixed-seed run of `make check`.
+ *   diffcpu [--seed S] [--cases N] [--only TEXT] [--verbose] [--max-report K]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tests/cpu/diff_int.h"
+
+#define BATCHN 64
+
+int main(int argc, char **argv) {
+  u64 seed = 1, ncases = 40000, ran = 0, ndiff = 0;
+  const char *only = NULL;
+  int verbose = 0, max_report = 30;
+  const struct diff_enc **encs = NULL;
+  size_t nencs = 0, cap = 0;
+  unsigned *diffs_per;
+  static struct diff_case cs[BATCHN];
+  static struct diff_result nat[BATCHN], emu;
+  struct diff_rng rng;
+  struct timespec t0, t1;
+  unsigned nmn = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+      seed = strtoull(argv[++i], NULL, 0);
+    else if (!strcmp(argv[i], "--cases") && i + 1 < argc)
+      ncases = strtoull(argv[++i], NULL, 0);
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+    else if (!strcmp(argv[i], "--max-report") && i + 1 < argc)
+      max_report = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--verbose"))
+      verbose = 1;
+    else {
+      fprintf(stderr,
+              "usage: diffcpu [--seed S] [--cases N] [--only TEXT] "
+              "[--verbose] [--max-report K]\n");
+      return 2;
+    }
+  }
+  for (const struct diff_family *const *f = diff_families; *f; f++)
+    for (size_t i = 0; i < (*f)->nencs; i++) {
+      const struct diff_enc *e = &(*f)->encs[i];
+      if (only && strncmp(e->text, only, strlen(only))) continue;
+      if (nencs == cap) {
+        cap = cap ? cap * 2 : 256;
+        encs = realloc(encs, cap * sizeof *encs);
+        if (!encs) return 2;
+      }
+      encs[nencs++] = e;
+    }
+  if (!nencs) {
+    fprintf(stderr, "diffcpu: no encoding matches\n");
+    return 2;
+  }
+  diffs_per = calloc(nencs, sizeof *diffs_per);
+  if (!diffs_per || diff_native_start() || diff_emu_start()) {
+    fprintf(stderr, "diffcpu: cannot start the native child or emulator\n");
+    return 2;
+  }
+  /* Distinct mnemonics, by id. */
+  for (size_t i = 0; i < nencs; i++) {
+    size_t j;
+    for (j = 0; j < i && encs[j]->id != encs[i]->id; j++) continue;
+    if (j == i) nmn++;
+  }
+  rng.s = seed * 0x9e3779b97f4a7c15ull + 1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  while (ran < ncases) {
+    unsigned n = (unsigned)RW_MIN((u64)BATCHN, ncases - ran);
+    size_t which[BATCHN];
+    for (unsigned i = 0; i < n; i++) {
+      which[i] = (size_t)((ran + i) % nencs);
+      diff_make_case(encs[which[i]], &rng, &cs[i]);
+    }
+    if (diff_native_run(cs, nat, n)) {
+      fprintf(stderr, "diffcpu: native child failed\n");
+      return 2;
+    }
+    for (unsigned i = 0; i < n; i++) {
+      char msg[200];
+      int bad;
+      diff_emu_run(&cs[i], &emu, msg, sizeof msg);
+      bad = diff_compare(&cs[i], &nat[i], &emu, msg,
+                         verbose                   ? 1
+                         : ndiff < (u64)max_report ? 0
+                                                   : -1);
+      if (bad) {
+        diffs_per[which[i]]++;
+        ndiff++;
+      }
+    }
+    ran += n;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  diff_native_stop();
+  diff_emu_stop();
+  if (ndiff) {
+    printf("differences by encoding:\n");
+    for (size_t i = 0; i < nencs; i++)
+      if (diffs_per[i]) printf("  %-24s %u\n", encs[i]->text, diffs_per[i]);
+  }
+  printf(
+      "diffcpu: seed %llu: %u mnemonics, %zu encodings, %llu cases in "
+      "%.1f s, %llu differences\n",
+      (unsigned long long)seed, nmn, nencs, (unsigned long long)ran,
+      (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+      (unsigned long long)ndiff);
+  free(diffs_per);
+  free(encs);
+  return ndiff ? 1 : 0;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* The handler table and the decoder (replayer/cpu/decode.c): rows are well
+ * formed and unique, every mnemonic in the table has differential cases,
+ * and operands are resolved as the handlers expect. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "replayer/cpu/cpu_int.h"
+#include "tests/cpu/diff_int.h"
+#include "tests/cpu/emu_util.h"
+#include "tests/cpu/tests.h"
+
+void test_decode_table_is_well_formed(void) {
+  unsigned dups = 0;
+  for (const struct cpu__family *const *f = cpu__families; *f; f++)
+    for (size_t i = 0; i < (*f)->nrows; i++) {
+      const struct cpu__oprow *r = &(*f)->rows[i];
+      CU_ASSERT(r->form < CPU_FORM_COUNT);
+      CU_ASSERT(r->fn != NULL);
+      CU_ASSERT(r->id > 0 && r->id < X86_INS_ENDING);
+      CU_ASSERT(strncmp(r->name, "op_", 3) == 0);
+      /* An (id, form) pair appears once: a later row would never match. */
+      for (const struct cpu__family *const *g = cpu__families; *g; g++)
+        for (size_t j = 0; j < (*g)->nrows; j++) {
+          const struct cpu__oprow *s = &(*g)->rows[j];
+          if (s == r) goto next;
+          if (s->id == r->id && s->form == r->form) {
+            printf("\n  duplicate row %s/%s and %s/%s", (*g)->name, s->name,
+                   (*f)->name, r->name);
+            dups++;
+            goto next;
+          }
+        }
+    next:;
+    }
+  CU_ASSERT_EQUAL(dups, 0);
+}
+
+/* Instructions whose result is not reproducible natively (the harness
+ * cannot compare them); test_run.c checks their exits instead. */
+static int exempt(unsigned id) {
+  return id == X86_INS_RDTSC || id == X86_INS_RDTSCP || id == X86_INS_RDRAND ||
+         id == X86_INS_RDSEED || id == X86_INS_SYSCALL;
+}
+
+void test_decode_every_mnemonic_has_cases(void) {
+  csh cs;
+  unsigned missing = 0;
+  CU_ASSERT_FATAL(cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK);
+  for (const struct cpu__family *const *f = cpu__families; *f; f++)
+    for (size_t i = 0; i < (*f)->nrows; i++) {
+      unsigned id = (*f)->rows[i].id, found = exempt(id);
+      for (const struct diff_family *const *d = diff_families; *d && !found;
+           d++)
+        for (size_t j = 0; j < (*d)->nencs && !found; j++)
+          found = (*d)->encs[j].id == id;
+      if (!found) {
+        printf("\n  %s (family %s) has no differential case",
+               cs_insn_name(cs, id), (*f)->name);
+        missing++;
+      }
+    }
+  cs_close(&cs);
+  CU_ASSERT_EQUAL(missing, 0);
+}
+
+void test_decode_rip_relative_and_segments(void) {
+  /* mov rax,[rip+0x10]; mov rax,fs:[0x28]; lea ecx,[rbx+rsi*8-4]; shl eax,1 */
+  static const u8 p[] = {0x48, 0x8b, 0x05, 0x10, 0,    0,   0, 0x64,
+                         0x48, 0x8b, 0x04, 0x25, 0x28, 0,   0, 0,
+                         0x8d, 0x4c, 0xf3, 0xfc, 0xd1, 0xe0};
+  struct emu e;
+  struct cpu_insn in;
+  unsigned how;
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  CU_ASSERT_FATAL(cpu__decode(e.cpu, EMU_CODE, &in, &how) == 0);
+  CU_ASSERT_EQUAL(in.len, 7);
+  CU_ASSERT_EQUAL(in.base, CPU_REG_NONE);
+  CU_ASSERT_EQUAL((u64)in.disp, EMU_CODE + 7 + 0x10);
+  CU_ASSERT(in.pfx & CPU_PFX_MEM);
+  CU_ASSERT_EQUAL(in.reg, RW_REG_rax);
+  CU_ASSERT_EQUAL(in.osz, 8);
+  CU_ASSERT_FATAL(cpu__decode(e.cpu, EMU_CODE + 7, &in, &how) == 0);
+  CU_ASSERT_EQUAL(in.seg, CPU_SEG_FS);
+  CU_ASSERT_EQUAL(in.disp, 0x28);
+  CU_ASSERT_EQUAL(in.index, CPU_REG_NONE);
+  CU_ASSERT_FATAL(cpu__decode(e.cpu, EMU_CODE + 16, &in, &how) == 0);
+  CU_ASSERT_EQUAL(in.base, RW_REG_rbx);
+  CU_ASSERT_EQUAL(in.index, RW_REG_rsi);
+  CU_ASSERT_EQUAL(in.scale, 3);
+  CU_ASSERT_EQUAL(in.disp, -4);
+  CU_ASSERT_EQUAL(in.reg, RW_REG_rcx);
+  CU_ASSERT_EQUAL(in.osz, 4);
+  CU_ASSERT_FATAL(cpu__decode(e.cpu, EMU_CODE + 20, &in, &how) == 0);
+  CU_ASSERT_EQUAL(in.imm, 1);
+  CU_ASSERT_EQUAL(in.rm, RW_REG_rax);
+  CU_ASSERT(!(in.pfx & CPU_PFX_MEM));
+  emu_close(&e);
+}

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/* The run loop (replayer/cpu/run.c): exact budgets against single-stepping,
+ * rep instructions interrupted and resumed, precise faults, breakpoints in
+ * decoded blocks, self-modifying code, exits to the caller, watchpoints and
+ * the stop request. */
+#include <CUnit/CUnit.h>
+#include <string.h>
+
+#include "tests/cpu/emu_util.h"
+#include "tests/cpu/tests.h"
+
+/* mov ecx,100; L: add rax,rcx; xor rdx,rax; lea rsi,[rdx+rdx*2]; dec ecx;
+ * jne L; int3 -- 502 instructions. */
+static const u8 loop_prog[] = {0xb9, 0x64, 0,    0,    0,    0x48, 0x01,
+                               0xc8, 0x48, 0x31, 0xc2, 0x48, 0x8d, 0x34,
+                               0x52, 0xff, 0xc9, 0x75, 0xf2, 0xcc};
+
+struct snap {
+  u64 icount, rip, rax, rdx, rsi, rcx;
+};
+
+static struct snap take(struct emu *e) {
+  struct snap s = {cpu_icount(e->cpu),     emu_rip(e),
+                   emu_reg(e, RW_REG_rax), emu_reg(e, RW_REG_rdx),
+                   emu_reg(e, RW_REG_rsi), emu_reg(e, RW_REG_rcx)};
+  return s;
+}
+
+void test_run_budget_exact(void) {
+  static struct snap trace[600];
+  struct emu e;
+  struct cpu_exit ex;
+  unsigned n = 0;
+  static const u64 budgets[] = {1, 2, 3, 5, 17, 250, 501, 1000};
+  CU_ASSERT_FATAL(emu_open(&e, loop_prog, sizeof loop_prog) == 0);
+  trace[n++] = take(&e);
+  for (;;) {
+    CU_ASSERT_FATAL(cpu_run(e.cpu, 1, &ex) == 0);
+    trace[n++] = take(&e);
+    if (ex.reason != CPU_EXIT_BUDGET) break;
+    CU_ASSERT_FATAL(n < 600);
+  }
+  CU_ASSERT_EQUAL(ex.reason, CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_BP);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 502);
+  emu_close(&e);
+  for (unsigned i = 0; i < RW_ARRAY_SIZE(budgets); i++) {
+    u64 b = budgets[i], want = b < 502 ? b : 502;
+    struct snap s;
+    CU_ASSERT_FATAL(emu_open(&e, loop_prog, sizeof loop_prog) == 0);
+    CU_ASSERT_FATAL(cpu_run(e.cpu, b, &ex) == 0);
+    CU_ASSERT_EQUAL(ex.reason, b < 502 ? CPU_EXIT_BUDGET : CPU_EXIT_FAULT);
+    s = take(&e);
+    CU_ASSERT_EQUAL(s.icount, want);
+    CU_ASSERT(memcmp(&s, &trace[want], sizeof s) == 0);
+    /* The rest of the way in one more run ends where stepping did. */
+    if (b < 502) {
+      CU_ASSERT(emu_run(&e, NULL) == CPU_EXIT_FAULT);
+      s = take(&e);
+      CU_ASSERT(memcmp(&s, &trace[502], sizeof s) == 0);
+    }
+    emu_close(&e);
+  }
+}
+
+/* mov rcx,100; mov rdi,0x600000; mov al,0x5a; rep stosb; int3 */
+static const u8 rep_prog[] = {0x48, 0xc7, 0xc1, 0x64, 0,    0,   0, 0x48,
+                              0xbf, 0,    0,    0x60, 0,    0,   0, 0,
+                              0,    0xb0, 0x5a, 0xf3, 0xaa, 0xcc};
+#define REP_AT (EMU_CODE + 19)
+
+void test_run_rep_budget_resumes(void) {
+  struct emu e;
+  struct cpu_exit ex;
+  u8 buf[101];
+  CU_ASSERT_FATAL(emu_open(&e, rep_prog, sizeof rep_prog) == 0);
+  CU_ASSERT_FATAL(cpu_run(e.cpu, 3, &ex) == 0);
+  CU_ASSERT_EQUAL(ex.reason, CPU_EXIT_BUDGET);
+  CU_ASSERT_EQUAL(emu_rip(&e), REP_AT);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rcx), 100);
+  CU_ASSERT_FATAL(cpu_run(e.cpu, 37, &ex) == 0);
+  CU_ASSERT_EQUAL(ex.reason, CPU_EXIT_BUDGET);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 40);
+  CU_ASSERT_EQUAL(emu_rip(&e), REP_AT);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rcx), 63);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rdi), 0x600000 + 37);
+  /* One step is one iteration. */
+  CU_ASSERT_FATAL(cpu_run(e.cpu, 1, &ex) == 0);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rcx), 62);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 3 + 100 + 1);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rcx), 0);
+  CU_ASSERT_FATAL(cpu_mem_read(e.mem, 0x600000, buf, sizeof buf) == 0);
+  for (int i = 0; i < 100; i++) CU_ASSERT_EQUAL(buf[i], 0x5a);
+  CU_ASSERT_EQUAL(buf[100], 0);
+  emu_close(&e);
+}
+
+void test_run_fault_is_precise(void) {
+  /* mov rax,0x11; mov rbx,[0xdd00000]; int3 */
+  static const u8 p1[] = {0x48, 0xc7, 0xc0, 0x11, 0, 0,    0,    0x48,
+                          0x8b, 0x1c, 0x25, 0,    0, 0xd0, 0x0d, 0xcc};
+  /* xor ecx,ecx; div rcx */
+  static const u8 p2[] = {0x31, 0xc9, 0x48, 0xf7, 0xf1};
+  /* push rax (with rsp pointing at an unmapped page) */
+  static const u8 p3[] = {0x50};
+  /* mov [rip+0],rax: a store into read-only code; ud2 */
+  static const u8 p4[] = {0x48, 0x89, 0x05, 0, 0, 0, 0, 0x0f, 0x0b};
+  struct emu e;
+  struct cpu_exit ex;
+  CU_ASSERT_FATAL(emu_open(&e, p1, sizeof p1) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_PF);
+  CU_ASSERT_EQUAL(ex.addr, 0xdd00000);
+  CU_ASSERT_EQUAL(ex.access, CPU_ACCESS_READ);
+  CU_ASSERT_EQUAL(ex.maperr, 1);
+  CU_ASSERT_EQUAL(ex.rip, EMU_CODE + 7);
+  CU_ASSERT_EQUAL(emu_rip(&e), EMU_CODE + 7);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 1);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rbx), 0);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rax), 0x11);
+  emu_close(&e);
+
+  CU_ASSERT_FATAL(emu_open(&e, p2, sizeof p2) == 0);
+  emu_set_reg(&e, RW_REG_rax, 7);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_DE);
+  CU_ASSERT_EQUAL(emu_rip(&e), EMU_CODE + 2);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rax), 7);
+  emu_close(&e);
+
+  CU_ASSERT_FATAL(emu_open(&e, p3, sizeof p3) == 0);
+  emu_set_reg(&e, RW_REG_rsp, 0x1000);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_PF);
+  CU_ASSERT_EQUAL(ex.addr, 0xff8);
+  CU_ASSERT_EQUAL(ex.access, CPU_ACCESS_WRITE);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rsp), 0x1000);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 0);
+  emu_close(&e);
+
+  CU_ASSERT_FATAL(emu_open(&e, p4, sizeof p4) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_PF);
+  CU_ASSERT_EQUAL(ex.maperr, 0);
+  CU_ASSERT_EQUAL(ex.addr, EMU_CODE + 7);
+  emu_close(&e);
+}
+
+void test_run_breakpoint_inside_block(void) {
+  struct emu e;
+  struct cpu_exit ex;
+  struct rw_regs r;
+  CU_ASSERT_FATAL(emu_open(&e, loop_prog, sizeof loop_prog) == 0);
+  cpu_get_regs(e.cpu, &r);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT); /* blocks decoded */
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  cpu_set_icount(e.cpu, 0);
+  CU_ASSERT_FATAL(cpu_mem_break_add(e.mem, EMU_CODE + 0xb) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_BREAKPOINT);
+  CU_ASSERT_EQUAL(emu_rip(&e), EMU_CODE + 0xb);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 3);
+  /* Continuing steps off it and stops there in the next iteration. */
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_BREAKPOINT);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 8);
+  CU_ASSERT_FATAL(cpu_mem_break_del(e.mem, EMU_CODE + 0xb) == 0);
+  CU_ASSERT_EQUAL(cpu_mem_break_del(e.mem, EMU_CODE + 0xb), RW_ENOTFOUND);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 502);
+  emu_close(&e);
+}
+
+void test_run_self_modifying_code(void) {
+  /* mov byte [rip+1],5 (the imm of the next instruction); mov eax,1; int3 */
+  static const u8 p[] = {0xc6, 0x05, 0x01, 0, 0, 0,   0x05,
+                         0xb8, 0x01, 0,    0, 0, 0xcc};
+  static const u8 nine = 9;
+  struct emu e;
+  struct cpu_exit ex;
+  struct rw_regs r;
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  CU_ASSERT_FATAL(
+      cpu_mem_protect(e.mem, EMU_CODE, 0x1000,
+                      CPU_PROT_READ | CPU_PROT_WRITE | CPU_PROT_EXEC) == 0);
+  cpu_get_regs(e.cpu, &r);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_BP);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rax), 5);
+  /* A write from outside (a memory import) is seen too. */
+  CU_ASSERT_FATAL(cpu_mem_write(e.mem, EMU_CODE + 8, &nine, 1) == 0);
+  r.rip = EMU_CODE + 7;
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rax), 9);
+  emu_close(&e);
+}
+
+void test_run_unsupported_message(void) {
+  /* AVX-512 vmovaps zmm0, zmm1 */
+  static const u8 p[] = {0x62, 0xf1, 0x7c, 0x48, 0x28, 0xc1};
+  struct emu e;
+  struct cpu_exit ex;
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_UNSUPPORTED);
+  CU_ASSERT_STRING_EQUAL(ex.msg,
+                         "unsupported instruction vmovaps (62 f1 7c 48 28 c1) "
+                         "at 0x400000");
+  CU_ASSERT_EQUAL(ex.rip, EMU_CODE);
+  CU_ASSERT_EQUAL(ex.insn_len, 6);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 0);
+  emu_close(&e);
+}
+
+void test_run_syscall_and_outside_answers(void) {
+  /* syscall; cpuid; rdtsc; rdrand rax; int3 */
+  static const u8 p[] = {0x0f, 0x05, 0x0f, 0xa2, 0x0f, 0x31,
+                         0x48, 0x0f, 0xc7, 0xf0, 0xcc};
+  struct emu e;
+  struct cpu_exit ex;
+  struct rw_regs r;
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_SYSCALL);
+  CU_ASSERT_EQUAL(ex.rip, EMU_CODE + 2);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rcx), EMU_CODE + 2);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_r11), 0x202);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 1);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_CPUID);
+  CU_ASSERT_EQUAL(ex.rip, EMU_CODE + 2);
+  CU_ASSERT_EQUAL(ex.insn_len, 2);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 1);
+  cpu_get_regs(e.cpu, &r);
+  r.rip += ex.insn_len;
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_RDTSC);
+  CU_ASSERT_EQUAL(ex.rip, EMU_CODE + 4);
+  r.rip += ex.insn_len;
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_NONDET);
+  CU_ASSERT_EQUAL(ex.rip, EMU_CODE + 6);
+  CU_ASSERT(strstr(ex.msg, "rdrand") != NULL);
+  emu_close(&e);
+}
+
+void test_run_watchpoints(void) {
+  /* mov qword [0x600000],42; mov rax,[0x600008]; int3 */
+  static const u8 p[] = {0x48, 0xc7, 0x04, 0x25, 0, 0, 0x60, 0, 42,  0, 0, 0,
+                         0x48, 0x8b, 0x04, 0x25, 8, 0, 0x60, 0, 0xcc};
+  struct emu e;
+  struct cpu_exit ex;
+  u64 v = 0;
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  CU_ASSERT_FATAL(cpu_mem_watch_add(e.mem, 0x600004, 2, CPU_WATCH_WRITE) == 0);
+  CU_ASSERT_FATAL(cpu_mem_watch_add(e.mem, 0x60000f, 1, CPU_WATCH_READ) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_WATCHPOINT);
+  CU_ASSERT_EQUAL(ex.rip, EMU_CODE + 12); /* after the store */
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 1);
+  CU_ASSERT_EQUAL(ex.watch_addr, 0x600000);
+  CU_ASSERT_EQUAL(ex.watch_size, 8);
+  CU_ASSERT_EQUAL(ex.watch_kind, CPU_WATCH_WRITE);
+  CU_ASSERT_EQUAL(ex.watch_old[0], 0);
+  CU_ASSERT_EQUAL(ex.watch_new[0], 42);
+  CU_ASSERT_FATAL(cpu_mem_read(e.mem, 0x600000, &v, 8) == 0);
+  CU_ASSERT_EQUAL(v, 42);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_WATCHPOINT);
+  CU_ASSERT_EQUAL(ex.watch_kind, CPU_WATCH_READ);
+  CU_ASSERT_EQUAL(ex.rip, EMU_CODE + 20);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  emu_close(&e);
+
+  /* A rep stosb stops after the iteration that wrote the watched byte. */
+  CU_ASSERT_FATAL(emu_open(&e, rep_prog, sizeof rep_prog) == 0);
+  CU_ASSERT_FATAL(cpu_mem_watch_add(e.mem, 0x600050, 1, CPU_WATCH_WRITE) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_WATCHPOINT);
+  CU_ASSERT_EQUAL(ex.watch_addr, 0x600050);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rcx), 100 - 0x51);
+  CU_ASSERT_EQUAL(emu_rip(&e), REP_AT);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 3 + 0x51);
+  CU_ASSERT_FATAL(cpu_mem_watch_del(e.mem, 0x600050, 1, CPU_WATCH_WRITE) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 104);
+  emu_close(&e);
+}
+
+void test_run_stop_request(void) {
+  struct emu e;
+  struct cpu_exit ex;
+  CU_ASSERT_FATAL(emu_open(&e, loop_prog, sizeof loop_prog) == 0);
+  cpu_stop(e.cpu);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_STOP);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 502);
+  emu_close(&e);
+}
