@@ -1,3 +1,13 @@
 # SPDX-License-Identifier: MIT
+# The ptrace recorder: recorder/recorder.h is its public header.
 noinst_LIBRARIES += recorder/librw_recorder.a
-recorder_librw_recorder_a_SOURCES = recorder/recorder.h recorder/placeholder.c
+recorder_librw_recorder_a_SOURCES = \
+	recorder/recorder.h recorder/rec_int.h \
+	recorder/record.c recorder/launch.c recorder/env.c recorder/cpuid.c \
+	recorder/loop.c recorder/sysrec.c recorder/systable.c recorder/space.c \
+	recorder/maps.c recorder/image.c recorder/mem.c recorder/gendiff.c recorder/pages.c \
+	recorder/blobs.c recorder/signals.c recorder/children.c \
+	recorder/ptregs.c recorder/emit.c recorder/backtrace.c \
+	recorder/tscself.c
+recorder_librw_recorder_a_CFLAGS = $(AM_CFLAGS) $(UNWIND_CFLAGS)
+EXTRA_DIST += recorder/syscalls.def

@@ -120,7 +120,11 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec,
   rp__rd_init(&rd, rec->data, rec->len);
   switch (rec->type) {
     case TRACE_REC_EXEC:
+      RW_FORWARD(rp__note_exec(rp, rec));
       RW_FORWARD(rp__apply_exec(rp));
+      return 1;
+    case TRACE_REC_AUXV:
+      RW_FORWARD(rp__note_auxv(rp, rec));
       return 1;
     case TRACE_REC_THREAD_START: {
       u32 tid = rp__rd_u32(&rd);
@@ -159,9 +163,16 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec,
       u64 nr = rp__rd_u64(&rd);
       i64 res = (i64)rp__rd_u64(&rd);
       rp__rd_regs(&rd, &regs);
+      u32 fp_valid = rd.len - rd.off >= 4 ? rp__rd_u32(&rd) : 1;
       RW_RETURN_IF(rd.bad, RW_ECORRUPT, "SYSCALL_EXIT record too short");
       RW_RETURN_IF(!rp->in_syscall || nr != rp->sys_nr, RW_ECORRUPT,
                    "SYSCALL_EXIT without its entry");
+      if (!fp_valid) { /* the kernel left FP/SSE/AVX alone: keep ours */
+        struct rw_regs mine;
+        cpu_get_regs(rp->cpu, &mine);
+        memcpy(regs.fxsave, mine.fxsave, sizeof regs.fxsave);
+        memcpy(regs.ymmh, mine.ymmh, sizeof regs.ymmh);
+      }
       RW_FORWARD(set_regs(rp, &regs));
       rp->in_syscall = 0;
       rp->restart = is_restart(res);
@@ -194,7 +205,6 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec,
       return 1;
     }
     case TRACE_REC_NOTE:
-    case TRACE_REC_AUXV:
     case TRACE_REC_SYSCALL_DIFF:
     case TRACE_REC_FORK:
       return 1;
@@ -262,8 +272,14 @@ static int on_syscall(rp_replay *rp, const struct cpu_exit *why,
   rp__rd_init(&rd, rp->pend.data, rp->pend.len);
   u64 nr = rp__rd_u64(&rd);
   rp__rd_regs(&rd, &expect);
+  /* fp_valid 0: the recorder did not read FP/SSE/AVX at this syscall. */
+  u32 fp_valid = rd.len - rd.off >= 4 ? rp__rd_u32(&rd) : 1;
   RW_RETURN_IF(rd.bad, RW_ECORRUPT, "SYSCALL_ENTER record too short");
   cpu_get_regs(rp->cpu, &actual);
+  if (!fp_valid) {
+    memcpy(expect.fxsave, actual.fxsave, sizeof expect.fxsave);
+    memcpy(expect.ymmh, actual.ymmh, sizeof expect.ymmh);
+  }
   if (actual.gpr[RW_REG_rax] != nr || !rp__regs_match(&expect, &actual, 1)) {
     *stopped = 1;
     return rp__diverge(rp, stop, &expect,
@@ -377,13 +393,29 @@ static int clear_preempt_bp(rp_replay *rp) {
   return 0;
 }
 
+/* Whether a user breakpoint is at the current rip. */
+static int at_user_bp(rp_replay *rp) {
+  struct rw_regs regs;
+  if (!rp->nbps) return 0;
+  cpu_get_regs(rp->cpu, &regs);
+  return user_bp_at(rp, regs.rip);
+}
+
+/* Instructions between two calls of the poll function. */
+#define RP_POLL_SLICE 4000000ull
+
 /* Runs the program from the current position until the global count reaches
- * UNTIL, the end, a divergence, a failure, or (STOP_AT_USER) a breakpoint or
- * watchpoint of the user. */
-int rp__run(rp_replay *rp, u64 until, int stop_at_user,
-            struct rp_stop *stop) {
+ * UNTIL, the end, a divergence, a failure, or (FLAGS has RP__USER) a
+ * breakpoint or watchpoint of the user. cpu_run steps off a breakpoint at
+ * the first instruction it runs; a breakpoint reached between two cpu_run
+ * calls of one rp__run (after a syscall, at a slice's end) is checked here,
+ * so only the starting position is exempt, and not even that with
+ * RP__USER_AT_START. */
+int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
   struct cpu_exit why;
   struct rw_diag diag;
+  int stop_at_user = flags & RP__USER;
+  u64 start = rp->icount;
   for (;;) {
     int stopped = 0;
     if (rp->broken) {
@@ -445,13 +477,26 @@ int rp__run(rp_replay *rp, u64 until, int stop_at_user,
       rp__rd_regs(&rd, &expect);
       RW_FORWARD(set_preempt_bp(rp, expect.rip));
     }
-    if (rp->icount >= until) {
+    if (rp->icount >= until &&
+        (rp->icount > until || rp->events >= rp->until_events)) {
       fill_stop(rp, stop, RP_STOP_TARGET);
       return 0;
     }
-    u64 budget = until - rp->icount;
+    if (stop_at_user &&
+        (rp->icount != start || (flags & RP__USER_AT_START)) &&
+        at_user_bp(rp)) {
+      struct rw_regs regs;
+      cpu_get_regs(rp->cpu, &regs);
+      fill_stop(rp, stop, RP_STOP_BREAKPOINT);
+      stop->addr = regs.rip;
+      return 0;
+    }
+    /* At the target with records still to reach (a fault whose signal is
+     * delivered there), run the faulting instruction: it does not count. */
+    u64 budget = until > rp->icount ? until - rp->icount : 1;
     if (rp->next_kf > rp->icount)
       budget = RW_MIN(budget, rp->next_kf - rp->icount);
+    if (stop_at_user && rp->poll) budget = RW_MIN(budget, RP_POLL_SLICE);
     u64 before = cpu_icount(rp->cpu);
     rc = cpu_run(rp->cpu, budget, &why);
     RW_FORWARD(rc);
@@ -466,6 +511,11 @@ int rp__run(rp_replay *rp, u64 until, int stop_at_user,
           RW_FORWARD(rp__kf_take(rp));
         if (why.reason == CPU_EXIT_STOP) {
           fill_stop(rp, stop, RP_STOP_TARGET);
+          return 0;
+        }
+        if (stop_at_user && rp->poll && rp->icount < until &&
+            rp->poll(rp->poll_ctx)) {
+          fill_stop(rp, stop, RP_STOP_INTERRUPTED);
           return 0;
         }
         continue;

@@ -1,1 +1,17 @@
 # SPDX-License-Identifier: MIT
+# Recorder benchmark (bench/RESULTS.md, "Recorder"): three workloads built
+# here, plus python3 and sort, each run natively and under `rewind record`
+# by bench/record/run.sh. `make bench-record` runs it.
+noinst_PROGRAMS += bench/record/compute bench/record/libc bench/record/syscalls
+bench_record_compute_CFLAGS = -O2 -g
+bench_record_compute_LDFLAGS =
+bench_record_libc_CFLAGS = -O2 -g
+bench_record_libc_LDFLAGS =
+bench_record_syscalls_CFLAGS = -O2 -g
+bench_record_syscalls_LDFLAGS =
+EXTRA_DIST += bench/record/run.sh
+
+.PHONY: bench-record
+bench-record: cli/rewind bench/record/compute bench/record/libc \
+		bench/record/syscalls
+	$(SHELL) $(top_srcdir)/bench/record/run.sh $(abs_top_builddir)

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* The memory digest of an asynchronous point (DESIGN.md section 2): a 64-bit
+ * hash over the contents of every writable page, which the recorder writes in
+ * PREEMPT records and the replayer computes over its own memory to find the
+ * same instant again. The definition below is part of the trace format. */
+#ifndef RW_COMMON_DIGEST_H
+#define RW_COMMON_DIGEST_H
+
+#include "rw.h"
+
+/* Page size the digest is defined over. */
+#define RW_DIGEST_PAGE 4096u
+
+/* The digest, exactly (so that two implementations agree):
+ *
+ *   mix(h, w) = rotl64(h ^ (w * K1), 31) * K2
+ *     K1 = 0x87c37b91114253d5, K2 = 0x4cf5ad432745937f (mod 2^64)
+ *   h = 0x6a09e667f3bcc908
+ *   for every page P that is mapped with write permission (PROT_WRITE,
+ *   whatever else it has), in increasing address order, skipping pages whose
+ *   bytes are all zero and pages that cannot be read (a file mapping past
+ *   the end of its file):
+ *     h = mix(h, address of P)
+ *     for each of the 512 little-endian u64 words w of P, in order:
+ *       h = mix(h, w)
+ *     n = n + 1
+ *   digest = fmix(h ^ n), where fmix(x) is x ^= x >> 33; x *= 0xff51afd7ed558ccd;
+ *   x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53; x ^= x >> 33.
+ *
+ * Mapping boundaries do not matter: only pages, their addresses and bytes.
+ * Skipping zero pages lets both sides ignore untouched reserved memory. */
+
+/* Running state. Plain data. */
+struct rw_digest {
+  u64 h; /* running hash */
+  u64 n; /* pages hashed so far */
+};
+
+/* Starts an empty digest. */
+void rw_digest_init(struct rw_digest *d);
+
+/* Adds the writable page at ADDR (a multiple of RW_DIGEST_PAGE) with the
+ * RW_DIGEST_PAGE bytes at PAGE (borrowed); a page of zeros is skipped here,
+ * as the definition says. Pages must come in increasing address order. */
+void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page);
+
+/* Returns the digest of the pages added so far (D is left unchanged). */
+u64 rw_digest_final(const struct rw_digest *d);
+
+#endif /* RW_COMMON_DIGEST_H */

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* File contents behind file-backed mappings, stored once per trace as blobs
+ * (DESIGN.md section 2). Files are read through /proc/PID/map_files, which
+ * also reaches deleted files and memfds, and remembered by device, inode,
+ * size and modification time, so a library mapped in five pieces is read and
+ * hashed once. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "recorder/rec_int.h"
+
+/* Files larger than this are not embedded; their pages become MEM records. */
+#define REC_BLOB_MAX (4ull << 30)
+
+static int read_all(int fd, u8 *p, size_t n) {
+  size_t got = 0;
+  while (got < n) {
+    ssize_t k = pread(fd, p + got, n - got, (off_t)got);
+    if (k < 0 && errno == EINTR) continue;
+    RW_RETURN_IF(k < 0, RW_ERR(errno), "read file");
+    if (k == 0) break; /* shrank meanwhile: the rest stays zero */
+    got += (size_t)k;
+  }
+  return 0;
+}
+
+int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
+                  u8 **data, size_t *size) {
+  char mf[128];
+  struct stat st;
+  int fd;
+  snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->pid,
+           (unsigned long long)m->start, (unsigned long long)m->end);
+  fd = open(mf, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fd = open(m->path, O_RDONLY | O_CLOEXEC);
+  RW_RETURN_IF(fd < 0, RW_ERR(errno), "open %s", m->path);
+  if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+      (u64)st.st_size > REC_BLOB_MAX) {
+    close(fd);
+    return RW_EUNSUPPORTED;
+  }
+  u64 mtime = (u64)st.st_mtim.tv_sec * 1000000000u + (u64)st.st_mtim.tv_nsec;
+  struct rec__blob *b = NULL;
+  for (size_t i = 0; i < r->nblobs; i++)
+    if (r->blobs[i].dev == (u64)st.st_dev && r->blobs[i].ino == st.st_ino &&
+        r->blobs[i].size == (u64)st.st_size && r->blobs[i].mtime_ns == mtime)
+      b = &r->blobs[i];
+  if (b && !data) {
+    close(fd);
+    memcpy(hash, b->hash, 32);
+    if (size) *size = b->size;
+    return 0;
+  }
+  size_t n = (size_t)st.st_size;
+  u8 *buf = malloc(n ? n : 1);
+  if (!buf) {
+    close(fd);
+    return RW_ENOMEM;
+  }
+  memset(buf, 0, n);
+  int rc = read_all(fd, buf, n);
+  close(fd);
+  if (rc == 0 && !b) {
+    rc = trace_writer_add_blob(r->w, m->path, buf, n, hash);
+    if (rc == 0 && r->nblobs == r->capblobs) {
+      size_t cap = r->capblobs ? r->capblobs * 2 : 32;
+      struct rec__blob *v = realloc(r->blobs, cap * sizeof *v);
+      if (!v) rc = RW_ENOMEM;
+      else r->blobs = v, r->capblobs = cap;
+    }
+    if (rc == 0) {
+      struct rec__blob *nb = &r->blobs[r->nblobs++];
+      nb->dev = (u64)st.st_dev;
+      nb->ino = st.st_ino;
+      nb->size = (u64)st.st_size;
+      nb->mtime_ns = mtime;
+      memcpy(nb->hash, hash, 32);
+    }
+  } else if (rc == 0) {
+    memcpy(hash, b->hash, 32);
+  }
+  if (rc < 0 || !data) {
+    free(buf);
+  } else {
+    *data = buf;
+  }
+  if (rc == 0 && size) *size = n;
+  return rc;
+}

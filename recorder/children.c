@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/* Child processes of the recorded program run unrecorded (process trees come
+ * later). They inherit rdtsc trapping from it, so before being let go each
+ * one executes an injected prctl(PR_SET_TSC, PR_TSC_ENABLE), and is then
+ * detached. A vfork child's writes to the shared memory are imported by the
+ * parent's generic diff (recorder/sysrec.c). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+
+#include "recorder/rec_int.h"
+
+#define REC_CLONE_VM 0x100ull
+
+/* Children already released, so that a child whose first stop was seen
+ * before its parent's fork event is not waited for again. */
+static pid_t released[64];
+static unsigned nreleased;
+
+static int was_released(pid_t pid) {
+  for (unsigned i = 0; i < RW_ARRAY_SIZE(released); i++)
+    if (released[i] == pid) return 1;
+  return 0;
+}
+
+/* Resumes CHILD until its next syscall stop of kind OP (1 entry, 2 exit),
+ * passing on signals. Returns 0, or -1 when the child is gone. */
+static int next_syscall_stop(pid_t child, int op) {
+  int sig = 0;
+  for (;;) {
+    int st;
+    if (ptrace(PTRACE_SYSCALL, child, 0, (void *)(long)sig) < 0) return -1;
+    pid_t p;
+    while ((p = waitpid(child, &st, __WALL)) < 0 && errno == EINTR) {
+    }
+    if (p < 0 || !WIFSTOPPED(st)) return -1;
+    sig = 0;
+    if (WSTOPSIG(st) == (SIGTRAP | 0x80)) {
+      if (rec__syscall_op(child) == op) return 0;
+      continue;
+    }
+    if (!(st >> 16) && WSTOPSIG(st) != SIGTRAP) sig = WSTOPSIG(st);
+  }
+}
+
+int rec__child_release(struct rec *r, pid_t child) {
+  struct rw_regs saved, regs;
+  (void)r;
+  released[nreleased++ % RW_ARRAY_SIZE(released)] = child;
+  if (rec__regs_get(r, child, &saved, 0) < 0) goto detach;
+  /* The child stands right after the syscall instruction of its fork:
+   * execute prctl through that instruction, then put everything back. */
+  u8 insn[2];
+  struct iovec l = {insn, 2}, rv = {(void *)(uintptr_t)(saved.rip - 2), 2};
+  if (process_vm_readv(child, &l, 1, &rv, 1, 0) != 2 || insn[0] != 0x0f ||
+      insn[1] != 0x05)
+    goto warn;
+  regs = saved;
+  regs.gpr[RW_REG_rax] = 157; /* prctl */
+  regs.gpr[RW_REG_rdi] = PR_SET_TSC;
+  regs.gpr[RW_REG_rsi] = PR_TSC_ENABLE;
+  regs.rip = saved.rip - 2;
+  regs.orig_rax = ~0ull;
+  if (rec__regs_set_gprs(child, &regs) < 0) goto warn;
+  if (next_syscall_stop(child, 1) < 0) return 0; /* entry */
+  if (next_syscall_stop(child, 2) < 0) return 0; /* exit */
+  if (rec__regs_set_gprs(child, &saved) < 0) goto warn;
+  goto detach;
+warn:
+  rw_log(RW_LOG_INFO,
+         "warning: could not re-enable rdtsc in child %d; it gets SIGSEGV if "
+         "it executes rdtsc",
+         (int)child);
+detach:
+  ptrace(PTRACE_DETACH, child, 0, 0);
+  return 0;
+}
+
+int rec__on_fork_event(struct rec *r, int event) {
+  unsigned long msg = 0;
+  if (ptrace(PTRACE_GETEVENTMSG, r->t.tid, 0, &msg) < 0) return 0;
+  pid_t child = (pid_t)msg;
+  u64 flags = 0;
+  if (r->t.nr == REC_NR_clone) flags = r->t.args[0];
+  u32 kind = event == PTRACE_EVENT_VFORK || (flags & REC_CLONE_VM) ? 1 : 0;
+  r->n.forks++;
+  RW_FORWARD(rec__emit_fork(r, (u32)child, kind, flags));
+  if (!r->forks_noted) {
+    rw_log(RW_LOG_INFO,
+           "%s started child process %d; child processes run unrecorded "
+           "(only %s itself is recorded)",
+           r->prog_name, (int)child, r->prog_name);
+    r->forks_noted = 1;
+  }
+  if (was_released(child)) return 0;
+  /* Wait for the child's first stop, then let it go. */
+  for (;;) {
+    int st;
+    pid_t p = waitpid(child, &st, __WALL);
+    if (p < 0 && errno == EINTR) continue;
+    if (p < 0 || !WIFSTOPPED(st)) return 0;
+    return rec__child_release(r, child);
+  }
+}

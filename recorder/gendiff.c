@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/* Memory effects the recorder cannot describe in advance: a snapshot of a
+ * hash per cache line of every writable mapping, taken at the entry of a
+ * syscall that is not in the table (or at a vfork, whose child writes into
+ * the parent's memory), compared at its exit; and the digest of writable
+ * memory that locates an asynchronous signal (common/digest.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "common/digest.h"
+#include "common/endian.h"
+#include "recorder/rec_int.h"
+
+/* Hash of an unreadable line: it never equals a readable line's hash in
+ * practice, so a page that becomes readable is imported. */
+#define UNREADABLE 0x5bd1e9955bd1e995ull
+
+static u64 line_hash(const u8 *p) {
+  u64 h = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 8; i++) {
+    h = (h ^ rd_le64(p + 8 * i)) * 0xff51afd7ed558ccdull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+void rec__snap_free(struct rec__snap *s) {
+  for (size_t i = 0; i < s->n; i++) free(s->v[i].hash);
+  free(s->v);
+  s->v = NULL;
+  s->n = s->cap = 0;
+}
+
+static int writable(const struct rec__map *m) {
+  return (m->prot & PROT_WRITE) && !(m->flags & REC_MAPF_SPECIAL);
+}
+
+/* Fills HASH for the lines of [A, B). */
+static void hash_range(struct rec *r, u64 a, u64 b, u64 *hash) {
+  while (a < b) {
+    size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
+    i64 got = rec__mem_read(r, a, r->buf + 8, n);
+    got = got < 0 ? 0 : got & ~(i64)(REC_PAGE - 1);
+    for (size_t i = 0; i < (size_t)got; i += REC_LINE)
+      *hash++ = line_hash(r->buf + 8 + i);
+    if ((size_t)got < n) { /* one unreadable page */
+      for (size_t i = 0; i < REC_PAGE / REC_LINE; i++) *hash++ = UNREADABLE;
+      a += (u64)got + REC_PAGE;
+    } else {
+      a += n;
+    }
+  }
+}
+
+static int add_region(void *ctx, u64 a, u64 b) {
+  struct rec *r = ctx;
+  if (r->snap.n == r->snap.cap) {
+    size_t cap = r->snap.cap ? r->snap.cap * 2 : 32;
+    struct rec__snap_region *v = realloc(r->snap.v, cap * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "snapshot");
+    r->snap.v = v;
+    r->snap.cap = cap;
+  }
+  struct rec__snap_region *g = &r->snap.v[r->snap.n];
+  g->start = a;
+  g->end = b;
+  g->hash = malloc((b - a) / REC_LINE * sizeof *g->hash + 8);
+  RW_RETURN_IF(!g->hash, RW_ENOMEM, "snapshot hashes");
+  r->snap.n++;
+  hash_range(r, a, b, g->hash);
+  return 0;
+}
+
+int rec__snap_take(struct rec *r) {
+  rec__snap_free(&r->snap);
+  for (size_t i = 0; i < r->maps.n; i++) {
+    const struct rec__map *m = &r->maps.v[i];
+    if (writable(m)) RW_FORWARD(rec__populated(r, m, m->start, m->end,
+                                               add_region, r));
+  }
+  return 0;
+}
+
+/* Imports the lines of [A, B) whose hash differs from OLD's. */
+static int diff_range(struct rec *r, u64 a, u64 b, const u64 *old,
+                      u64 *lines) {
+  while (a < b) {
+    size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
+    i64 got = rec__mem_read(r, a, r->buf + 8, n);
+    got = got < 0 ? 0 : got & ~(i64)(REC_PAGE - 1);
+    u8 *p = r->buf + 8;
+    size_t run = 0, i;
+    for (i = 0; i < (size_t)got; i += REC_LINE) {
+      if (line_hash(p + i) != old[i / REC_LINE]) {
+        run += REC_LINE;
+        (*lines)++;
+        continue;
+      }
+      if (run) RW_FORWARD(rec__mem_emit(r, a + i - run, p + i - run, run));
+      run = 0;
+    }
+    if (run) RW_FORWARD(rec__mem_emit(r, a + i - run, p + i - run, run));
+    u64 step = (size_t)got < n ? (u64)got + REC_PAGE : n;
+    a += step;
+    old += step / REC_LINE;
+  }
+  return 0;
+}
+
+struct fresh_ctx {
+  struct rec *r;
+  u64 *lines;
+};
+
+/* Pages populated at exit: those outside the snapshot are new to the trace;
+ * their non-zero lines are imported. */
+static int fresh_range(void *ctx, u64 a, u64 b) {
+  struct fresh_ctx *f = ctx;
+  const struct rec__snap *s = &f->r->snap;
+  size_t lo = 0, hi = s->n;
+  while (lo < hi) { /* first region ending after a */
+    size_t mid = (lo + hi) / 2;
+    if (s->v[mid].end <= a)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (size_t k = lo; k < s->n && a < b; k++) {
+    const struct rec__snap_region *g = &s->v[k];
+    if (g->start >= b) break;
+    if (g->start > a) RW_FORWARD(rec__mem_import_nonzero(f->r, a, g->start));
+    a = RW_MAX(a, g->end);
+  }
+  if (a < b) RW_FORWARD(rec__mem_import_nonzero(f->r, a, b));
+  return 0;
+}
+
+int rec__snap_diff(struct rec *r, u64 *lines) {
+  *lines = 0;
+  /* What was there at entry, where it is still mapped writable. */
+  for (size_t k = 0; k < r->snap.n; k++) {
+    const struct rec__snap_region *g = &r->snap.v[k];
+    for (size_t i = 0; i < r->maps.n; i++) {
+      const struct rec__map *m = &r->maps.v[i];
+      u64 a = RW_MAX(g->start, m->start), b = RW_MIN(g->end, m->end);
+      if (a >= b || !writable(m)) continue;
+      RW_FORWARD(diff_range(r, a, b, g->hash + (a - g->start) / REC_LINE,
+                            lines));
+    }
+  }
+  /* What became populated or writable during the syscall. */
+  struct fresh_ctx f = {r, lines};
+  for (size_t i = 0; i < r->maps.n; i++) {
+    const struct rec__map *m = &r->maps.v[i];
+    if (writable(m))
+      RW_FORWARD(rec__populated(r, m, m->start, m->end, fresh_range, &f));
+  }
+  rec__snap_free(&r->snap);
+  return 0;
+}
+
+struct digest_ctx {
+  struct rec *r;
+  struct rw_digest d;
+};
+
+static int digest_range(void *ctx, u64 a, u64 b) {
+  struct digest_ctx *c = ctx;
+  static const u8 zero[RW_DIGEST_PAGE];
+  while (a < b) {
+    size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
+    i64 got = rec__mem_read(c->r, a, c->r->buf + 8, n);
+    got = got < 0 ? 0 : got & ~(i64)(REC_PAGE - 1);
+    for (size_t k = 0; k < (size_t)got; k += REC_PAGE)
+      if (memcmp(c->r->buf + 8 + k, zero, REC_PAGE))
+        rw_digest_page(&c->d, a + k, c->r->buf + 8 + k);
+    a += (size_t)got < n ? (u64)got + REC_PAGE : n;
+  }
+  return 0;
+}
+
+int rec__digest(struct rec *r, u64 *out) {
+  struct digest_ctx c;
+  c.r = r;
+  rw_digest_init(&c.d);
+  for (size_t i = 0; i < r->maps.n; i++) {
+    const struct rec__map *m = &r->maps.v[i];
+    if (m->prot & PROT_WRITE)
+      RW_FORWARD(rec__populated(r, m, m->start, m->end, digest_range, &c));
+  }
+  *out = rw_digest_final(&c.d);
+  return 0;
+}

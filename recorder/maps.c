@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/* /proc/PID/maps: parsing it into a sorted list of mappings, and comparing
+ * two such lists to find what a syscall changed in the address space. The
+ * comparison works on byte ranges, so the kernel's merging and splitting of
+ * VMAs does not matter. Turning the differences into records is in
+ * recorder/space.c. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "recorder/rec_int.h"
+
+void rec__maps_free(struct rec__maps *m) {
+  for (size_t i = 0; i < m->n; i++) free(m->v[i].path);
+  free(m->v);
+  m->v = NULL;
+  m->n = m->cap = 0;
+}
+
+void rec__maps_move(struct rec__maps *dst, struct rec__maps *src) {
+  rec__maps_free(dst);
+  *dst = *src;
+  src->v = NULL;
+  src->n = src->cap = 0;
+}
+
+static u32 classify(const char *path, int shared) {
+  u32 f = shared ? REC_MAPF_SHARED : REC_MAPF_PRIVATE;
+  if (!strcmp(path, "[heap]")) f |= REC_MAPF_HEAP;
+  if (!strcmp(path, "[stack]")) f |= REC_MAPF_STACK;
+  if (!strcmp(path, "[vdso]") || !strncmp(path, "[vvar", 5) ||
+      !strcmp(path, "[vsyscall]") || !strcmp(path, "[uprobes]"))
+    f |= REC_MAPF_SPECIAL;
+  if (!strncmp(path, "/SYSV", 5) || !strncmp(path, "[anon_shmem", 11) ||
+      !strncmp(path, "/[aio]", 6) || !strncmp(path, "anon_inode:", 11))
+    f |= REC_MAPF_SHMEM;
+  return f;
+}
+
+int rec__map_is_file(const struct rec__map *m) {
+  if (!m->ino || m->path[0] != '/') return 0;
+  if (m->flags & (REC_MAPF_SHMEM | REC_MAPF_SPECIAL)) return 0;
+  if (!strcmp(m->path, "/dev/zero (deleted)") ||
+      !strcmp(m->path, "/dev/zero"))
+    return 0;
+  return 1;
+}
+
+static int parse_line(const char *s, struct rec__map *m) {
+  unsigned long long start, end, off, ino;
+  unsigned maj, min;
+  char perms[8];
+  int pos = 0;
+  if (sscanf(s, "%llx-%llx %7s %llx %x:%x %llu%n", &start, &end, perms, &off,
+             &maj, &min, &ino, &pos) != 7)
+    return RW_ECORRUPT;
+  if (end < start || strlen(perms) != 4) return RW_ECORRUPT;
+  while (s[pos] == ' ' || s[pos] == '\t') pos++;
+  m->start = start;
+  m->end = end;
+  m->offset = off;
+  m->ino = ino;
+  m->dev = maj << 8 | min;
+  m->prot = (perms[0] == 'r' ? PROT_READ : 0) |
+            (perms[1] == 'w' ? PROT_WRITE : 0) |
+            (perms[2] == 'x' ? PROT_EXEC : 0);
+  m->path = strdup(s + pos);
+  if (!m->path) return RW_ENOMEM;
+  m->flags = classify(m->path, perms[3] == 's');
+  return 0;
+}
+
+int rec__maps_parse(const char *text, size_t len, struct rec__maps *out) {
+  rec__maps_free(out);
+  const char *p = text, *end = text + len;
+  char line[4096 + 256];
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+    if (n >= sizeof line) n = sizeof line - 1;
+    memcpy(line, p, n);
+    line[n] = 0;
+    p = nl ? nl + 1 : end;
+    if (!n) continue;
+    if (out->n == out->cap) {
+      size_t cap = out->cap ? out->cap * 2 : 64;
+      struct rec__map *v = realloc(out->v, cap * sizeof *v);
+      RW_RETURN_IF(!v, RW_ENOMEM, "maps");
+      out->v = v;
+      out->cap = cap;
+    }
+    RW_FORWARD(parse_line(line, &out->v[out->n]));
+    RW_RETURN_IF(out->n && out->v[out->n].start < out->v[out->n - 1].end,
+                 RW_ECORRUPT, "maps out of order");
+    out->n++;
+  }
+  return 0;
+}
+
+int rec__maps_read(pid_t pid, struct rec__maps *out) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  RW_RETURN_IF(fd < 0, RW_ERR(errno), "open %s", path);
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  int rc = 0;
+  for (;;) {
+    if (!buf) {
+      rc = RW_ENOMEM;
+      break;
+    }
+    if (len == cap) {
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb) {
+        free(buf);
+        buf = NULL;
+        continue;
+      }
+      buf = nb;
+    }
+    ssize_t n = read(fd, buf + len, cap - len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      rc = RW_ERR(errno);
+      break;
+    }
+    if (n == 0) break;
+    len += (size_t)n;
+  }
+  close(fd);
+  if (rc == 0) rc = rec__maps_parse(buf, len, out);
+  free(buf);
+  return rc;
+}
+
+const struct rec__map *rec__maps_find(const struct rec__maps *m, u64 addr) {
+  size_t lo = 0, hi = m->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (m->v[mid].end <= addr)
+      lo = mid + 1;
+    else if (m->v[mid].start > addr)
+      hi = mid;
+    else
+      return &m->v[mid];
+  }
+  return NULL;
+}
+
+/* 1 when O and N describe the same pages at ADDR (same source and offset),
+ * so that only the protection may have changed. */
+static int same_source(const struct rec__map *o, const struct rec__map *n,
+                       u64 addr) {
+  u32 kind = REC_MAPF_SHARED | REC_MAPF_PRIVATE;
+  if ((o->flags & kind) != (n->flags & kind)) return 0;
+  if (o->ino != n->ino || o->dev != n->dev) return 0;
+  if (!o->ino) return 1;
+  return o->offset + (addr - o->start) == n->offset + (addr - n->start);
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  u64 x = *(const u64 *)a, y = *(const u64 *)b;
+  return x < y ? -1 : x > y;
+}
+
+enum { ACT_NONE, ACT_UNMAP, ACT_MAP, ACT_PROTECT };
+struct pending {
+  int act;
+  u64 a, b;
+  const struct rec__map *m;
+  u32 prot;
+};
+
+static int flush(struct pending *p, const struct rec__maps_ops *ops,
+                 void *ctx) {
+  int rc = 0;
+  if (p->act == ACT_UNMAP) rc = ops->unmap(ctx, p->a, p->b);
+  if (p->act == ACT_MAP) rc = ops->map(ctx, p->m, p->a, p->b);
+  if (p->act == ACT_PROTECT) rc = ops->protect(ctx, p->a, p->b, p->prot);
+  p->act = ACT_NONE;
+  return rc;
+}
+
+int rec__maps_diff(const struct rec__maps *om, const struct rec__maps *nm,
+                   const struct rec__range *skip, size_t nskip,
+                   const struct rec__maps_ops *ops, void *ctx) {
+  size_t nb = 2 * (om->n + nm->n + nskip), k = 0;
+  if (!nb) return 0;
+  u64 *b = malloc(nb * sizeof *b);
+  RW_RETURN_IF(!b, RW_ENOMEM, "diff");
+  for (size_t i = 0; i < om->n; i++) b[k++] = om->v[i].start, b[k++] = om->v[i].end;
+  for (size_t i = 0; i < nm->n; i++) b[k++] = nm->v[i].start, b[k++] = nm->v[i].end;
+  for (size_t i = 0; i < nskip; i++)
+    b[k++] = skip[i].addr, b[k++] = skip[i].addr + skip[i].len;
+  qsort(b, k, sizeof *b, cmp_u64);
+  struct pending p = {ACT_NONE, 0, 0, NULL, 0};
+  int rc = 0;
+  for (size_t i = 0; i + 1 < k && rc == 0; i++) {
+    u64 x = b[i], y = b[i + 1];
+    if (x == y) continue;
+    int skipped = 0;
+    for (size_t s = 0; s < nskip; s++)
+      if (x >= skip[s].addr && y <= skip[s].addr + skip[s].len) skipped = 1;
+    const struct rec__map *o = rec__maps_find(om, x);
+    const struct rec__map *n = rec__maps_find(nm, x);
+    struct pending q = {ACT_NONE, x, y, n, 0};
+    if (skipped || (!o && !n))
+      q.act = ACT_NONE;
+    else if (!n)
+      q.act = ACT_UNMAP;
+    else if (!o || !same_source(o, n, x))
+      q.act = ACT_MAP;
+    else if (o->prot != n->prot)
+      q.act = ACT_PROTECT, q.prot = n->prot;
+    /* Extend the pending action when this segment continues it. */
+    if (q.act != ACT_NONE && q.act == p.act && p.b == x &&
+        (q.act == ACT_UNMAP || (q.act == ACT_MAP && q.m == p.m) ||
+         (q.act == ACT_PROTECT && q.prot == p.prot))) {
+      p.b = y;
+      continue;
+    }
+    rc = flush(&p, ops, ctx);
+    p = q;
+  }
+  if (rc == 0) rc = flush(&p, ops, ctx);
+  free(b);
+  return rc;
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/* Tracee memory: reading and writing it (process_vm_readv, with /proc/PID/mem
+ * for pages the former refuses), and turning byte ranges into MEM records at
+ * cache-line granularity (DESIGN.md section 2). What to import is decided
+ * elsewhere (syscall table, signal frames, exec image, generic diff). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "common/endian.h"
+#include "recorder/rec_int.h"
+
+int rec__ranges_add(struct rec__ranges *rs, u64 addr, u64 len) {
+  if (!addr || !len) return 0;
+  if (rs->n == rs->cap) {
+    size_t cap = rs->cap ? rs->cap * 2 : 16;
+    struct rec__range *v = realloc(rs->v, cap * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "ranges");
+    rs->v = v;
+    rs->cap = cap;
+  }
+  rs->v[rs->n].addr = addr;
+  rs->v[rs->n].len = len;
+  rs->n++;
+  return 0;
+}
+
+void rec__ranges_free(struct rec__ranges *rs) {
+  free(rs->v);
+  rs->v = NULL;
+  rs->n = rs->cap = 0;
+}
+
+int rec__mem_open(struct rec *r) {
+  char path[64];
+  if (r->memfd >= 0) close(r->memfd);
+  snprintf(path, sizeof path, "/proc/%d/mem", (int)r->pid);
+  r->memfd = open(path, O_RDWR | O_CLOEXEC);
+  if (r->memfd < 0) r->memfd = open(path, O_RDONLY | O_CLOEXEC);
+  RW_RETURN_IF(r->memfd < 0, RW_ERR(errno), "open %s", path);
+  return 0;
+}
+
+i64 rec__mem_read(void *ctx, u64 addr, void *dst, size_t len) {
+  struct rec *r = ctx;
+  size_t got = 0;
+  while (got < len) {
+    struct iovec l = {(u8 *)dst + got, len - got};
+    struct iovec rv = {(void *)(uintptr_t)(addr + got), len - got};
+    ssize_t n = process_vm_readv(r->pid, &l, 1, &rv, 1, 0);
+    if (n > 0) {
+      got += (size_t)n;
+      continue;
+    }
+    /* Unreadable for process_vm_readv (PROT_NONE, a partial page): try the
+     * mem file, which reads with the kernel's FOLL_FORCE. */
+    if (r->memfd < 0 || addr + got > (u64)INT64_MAX) break;
+    ssize_t m = pread(r->memfd, (u8 *)dst + got, len - got,
+                      (off_t)(addr + got));
+    if (m <= 0) break;
+    got += (size_t)m;
+  }
+  return (i64)got;
+}
+
+int rec__mem_write(struct rec *r, u64 addr, const void *src, size_t len) {
+  struct iovec l = {(void *)src, len};
+  struct iovec rv = {(void *)(uintptr_t)addr, len};
+  ssize_t n = process_vm_writev(r->pid, &l, 1, &rv, 1, 0);
+  if (n == (ssize_t)len) return 0;
+  RW_RETURN_IF(r->memfd < 0, RW_EFAULT, "write %#llx", (unsigned long long)addr);
+  n = pwrite(r->memfd, src, len, (off_t)addr);
+  RW_RETURN_IF(n != (ssize_t)len, n < 0 ? RW_ERR(errno) : RW_EFAULT,
+               "pwrite mem %#llx", (unsigned long long)addr);
+  return 0;
+}
+
+/* Appends a MEM record for the LEN bytes at P, using the 8 bytes before P
+ * for the address field (they are restored afterwards). */
+static int emit_at(struct rec *r, u64 addr, u8 *p, size_t len) {
+  u8 save[8];
+  memcpy(save, p - 8, 8);
+  wr_le64(p - 8, addr);
+  int rc = rec__emit(r, TRACE_REC_MEM, p - 8, len + 8);
+  memcpy(p - 8, save, 8);
+  r->n.mem_bytes += len;
+  return rc;
+}
+
+int rec__mem_emit(struct rec *r, u64 addr, const u8 *data, size_t len) {
+  while (len > 0) {
+    size_t n = RW_MIN(len, (size_t)REC_BUF);
+    memcpy(r->buf + 8, data, n);
+    RW_FORWARD(emit_at(r, addr, r->buf + 8, n));
+    addr += n, data += n, len -= n;
+  }
+  return 0;
+}
+
+int rec__mem_import(struct rec *r, u64 addr, u64 len) {
+  u64 a = addr & ~(u64)(REC_LINE - 1);
+  u64 b = (addr + len + REC_LINE - 1) & ~(u64)(REC_LINE - 1);
+  if (b < a) b = ~(u64)(REC_LINE - 1); /* wrapped: stop at the top */
+  while (a < b) {
+    size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
+    i64 got = rec__mem_read(r, a, r->buf + 8, n);
+    got &= ~(i64)(REC_LINE - 1);
+    if (got > 0) RW_FORWARD(emit_at(r, a, r->buf + 8, (size_t)got));
+    if ((size_t)got < n) {
+      /* Skip the unreadable page and go on with the next one. */
+      u64 next = ((a + (u64)got) | (REC_PAGE - 1)) + 1;
+      if (next <= a) break;
+      a = next;
+    } else {
+      a += n;
+    }
+  }
+  return 0;
+}
+
+static int all_zero(const u8 *p, size_t n) {
+  const u64 *q = (const u64 *)(const void *)p;
+  for (size_t i = 0; i < n / 8; i++)
+    if (q[i]) return 0;
+  return 1;
+}
+
+int rec__mem_import_nonzero(struct rec *r, u64 a, u64 b) {
+  while (a < b) {
+    size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
+    i64 got = rec__mem_read(r, a, r->buf + 8, n);
+    got &= ~(i64)(REC_LINE - 1);
+    u8 *p = r->buf + 8;
+    size_t run = 0, i;
+    for (i = 0; i < (size_t)got; i += REC_LINE) {
+      if (!all_zero(p + i, REC_LINE)) {
+        run += REC_LINE;
+        continue;
+      }
+      if (run) RW_FORWARD(emit_at(r, a + i - run, p + i - run, run));
+      run = 0;
+    }
+    if (run) RW_FORWARD(emit_at(r, a + i - run, p + i - run, run));
+    if ((size_t)got < n) {
+      u64 next = ((a + (u64)got) | (REC_PAGE - 1)) + 1;
+      if (next <= a) break;
+      a = next;
+    } else {
+      a += n;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: MIT */
+/* Declarations shared by the files of recorder/ and its unit tests: the
+ * recording state, the syscall table, /proc maps, memory imports, and the
+ * record encoders. Nothing outside recorder/ and tests/recorder/ includes it
+ * (STYLE R1). */
+#ifndef RW_RECORDER_REC_INT_H
+#define RW_RECORDER_REC_INT_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "common/regs.h"
+#include "common/rw.h"
+#include "format/format.h"
+#include "recorder/recorder.h"
+
+/* MAP record flags (format/records.def, TRACE_MAP_FLAG). */
+enum {
+#define TRACE_REC(id, name, fields, doc)
+#define TRACE_MAP_FLAG(bit, name, doc) REC_MAPF_##name = (bit),
+#include "format/records.def"
+#undef TRACE_MAP_FLAG
+#undef TRACE_REC
+};
+
+#define REC_LINE 64u    /* memory imports are kept in cache lines */
+#define REC_PAGE 4096u
+
+/* ------------------------------------------------------------ ranges */
+
+/* A list of address ranges (memory the kernel wrote). */
+struct rec__range {
+  u64 addr, len;
+};
+struct rec__ranges {
+  struct rec__range *v;
+  size_t n, cap;
+};
+/* Appends [ADDR, ADDR+LEN) unless LEN is 0 or ADDR is 0. Returns 0 or
+ * RW_ENOMEM. */
+int rec__ranges_add(struct rec__ranges *rs, u64 addr, u64 len) RW_MUST_CHECK;
+void rec__ranges_free(struct rec__ranges *rs);
+
+/* Reads LEN bytes of the tracee at ADDR into DST; returns the number of bytes
+ * read (less at an unreadable page) or a negative code. */
+typedef i64 (*rec__read_fn)(void *ctx, u64 addr, void *dst, size_t len);
+
+/* ------------------------------------------------------- syscall table */
+
+/* How one output buffer of a syscall is found (recorder/syscalls.def). */
+enum rec__out_kind {
+  REC_OUT_NONE,
+  REC_OUT_FIXED,   /* arg[a] points at n bytes */
+  REC_OUT_RET,     /* arg[a] points at result bytes */
+  REC_OUT_ARGLEN,  /* arg[a] points at arg[b] bytes */
+  REC_OUT_RETMUL,  /* arg[a] points at result * n bytes */
+  REC_OUT_ARGMUL,  /* arg[a] points at arg[b] * n bytes */
+  REC_OUT_LENPTR,  /* arg[a] points at *(u32 *)arg[b] bytes; arg[b] at 4 */
+  REC_OUT_IOV,     /* arg[a] is an iovec array of arg[b] entries, filled in
+                      order with result bytes */
+  REC_OUT_FDSET,   /* arg[a] is an fd_set of arg[b] (nfds) bits */
+  REC_OUT_CUSTOM   /* decided by code in recorder/systable.c */
+};
+
+/* Output flags. */
+#define REC_OUTF_ONERR 1u /* written even when the syscall fails */
+
+struct rec__out {
+  u8 kind;  /* enum rec__out_kind */
+  u8 a, b;  /* argument indexes */
+  u8 flags; /* REC_OUTF_* */
+  u32 n;    /* a size or multiplier */
+};
+
+/* Syscall flags. */
+#define REC_SC_KNOWN 0x1u    /* outputs are described by the table */
+#define REC_SC_MAPS 0x2u     /* may change the address space */
+#define REC_SC_DIFF 0x4u     /* effects found by diffing writable memory */
+#define REC_SC_WARN 0x8u     /* effects rewind cannot reproduce: warn */
+#define REC_SC_FPREGS 0x10u  /* changes FP/SSE registers (re-read at exit) */
+#define REC_SC_CUSTOM 0x20u  /* has code in systable.c */
+
+struct rec__sc {
+  const char *name;       /* NULL for a number that is not a syscall */
+  u32 flags;              /* REC_SC_* */
+  struct rec__out out[3]; /* output buffers */
+};
+
+#define REC_NSYSCALLS 512
+
+/* Syscall numbers by name: REC_NR_read, ... */
+enum rec__nr {
+#define REC_SYSCALL(nr, name, flags, o1, o2, o3) REC_NR_##name = nr,
+#include "recorder/syscalls.def"
+#undef REC_SYSCALL
+};
+
+/* The table row of syscall NR, or NULL when NR is not a known syscall. */
+const struct rec__sc *rec__sc_lookup(u64 nr);
+/* The name of syscall NR ("read"), or NULL. */
+const char *rec__sc_name(u64 nr);
+/* The number of the syscall named NAME, or -1. */
+int rec__sc_number(const char *name);
+
+/* Decides at syscall entry whether NR with ARGS needs the generic memory
+ * diff (not in the table, or an argument the table does not know, such as an
+ * unknown ioctl request). RD/CTX read tracee memory (clone3's arguments). */
+int rec__sc_needs_diff(u64 nr, const u64 args[6], rec__read_fn rd, void *ctx);
+
+/* Appends to OUT the ranges syscall NR with ARGS wrote when it returned
+ * RESULT. RD/CTX read tracee memory (iovecs, socklen_t values). Returns 0 or
+ * RW_ENOMEM. Ranges may be larger than what was written: importing unchanged
+ * bytes is harmless. */
+int rec__sc_outputs(u64 nr, const u64 args[6], i64 result, rec__read_fn rd,
+                    void *ctx, struct rec__ranges *out) RW_MUST_CHECK;
+
+/* -------------------------------------------------------- /proc maps */
+
+/* One line of /proc/PID/maps. */
+struct rec__map {
+  u64 start, end; /* [start, end) */
+  u64 offset;     /* file offset */
+  u64 ino;        /* inode (0: anonymous) */
+  u32 dev;        /* major << 8 | minor, as printed */
+  u32 prot;       /* PROT_* */
+  u32 flags;      /* REC_MAPF_* */
+  char *path;     /* owned; "" for anonymous */
+};
+struct rec__maps {
+  struct rec__map *v;
+  size_t n, cap;
+};
+
+/* Parses LEN bytes of /proc/PID/maps text at TEXT into OUT (emptied first).
+ * Returns 0, RW_ECORRUPT naming nothing (a malformed line), or RW_ENOMEM. */
+int rec__maps_parse(const char *text, size_t len, struct rec__maps *out)
+    RW_MUST_CHECK;
+/* Reads /proc/PID/maps into OUT. Returns 0 or a negative code. */
+int rec__maps_read(pid_t pid, struct rec__maps *out) RW_MUST_CHECK;
+void rec__maps_free(struct rec__maps *m);
+/* Moves SRC into DST (DST's old contents are freed; SRC becomes empty). */
+void rec__maps_move(struct rec__maps *dst, struct rec__maps *src);
+/* The entry holding ADDR, or NULL. */
+const struct rec__map *rec__maps_find(const struct rec__maps *m, u64 addr);
+/* 1 when the file-backed mapping M's contents come from a file (a mapping
+ * of a regular file, memfd included); 0 for anonymous, shared memory and
+ * special mappings. */
+int rec__map_is_file(const struct rec__map *m);
+
+/* What rec__maps_diff() reports, range by range, in address order. */
+struct rec__maps_ops {
+  int (*unmap)(void *ctx, u64 a, u64 b);
+  int (*map)(void *ctx, const struct rec__map *m, u64 a, u64 b);
+  int (*protect)(void *ctx, u64 a, u64 b, u32 prot);
+};
+/* Compares OLD with NEW and reports what changed, except inside the NSKIP
+ * ranges SKIP (already described by the caller). A range whose mapping was
+ * replaced (another file, offset or sharing) is reported as map. Returns 0 or
+ * the first negative code of a callback. */
+int rec__maps_diff(const struct rec__maps *old_maps,
+                   const struct rec__maps *new_maps,
+                   const struct rec__range *skip, size_t nskip,
+                   const struct rec__maps_ops *ops, void *ctx) RW_MUST_CHECK;
+
+/* ------------------------------------------------------------- auxv */
+
+#define REC_AT_NULL 0
+#define REC_AT_IGNORE 1
+#define REC_AT_SYSINFO_EHDR 33
+
+/* Removes every entry of TYPE from the auxiliary vector V of N (type, value)
+ * pairs ending at an AT_NULL; the tail is shifted down and the freed pairs are
+ * filled with AT_NULL. Returns the number of entries removed. */
+size_t rec__auxv_remove(u64 *v, size_t n, u64 type);
+/* The number of pairs up to and including the AT_NULL entry, or 0 when V (N
+ * pairs) has none. */
+size_t rec__auxv_len(const u64 *v, size_t n);
+
+/* ------------------------------------------------------------ cpuid */
+
+/* One cpuid answer. Subleaf REC_CPUID_ANY: the leaf ignores ecx. */
+struct rec__cpuid {
+  u32 leaf, subleaf, eax, ebx, ecx, edx;
+};
+#define REC_CPUID_ANY 0xffffffffu
+
+/* Executes cpuid(LEAF, SUBLEAF) on this CPU. */
+void rec__cpuid_exec(u32 leaf, u32 subleaf, u32 out[4]);
+/* Collects the cpuid table of the CPU this thread runs on into *OUT (owned
+ * by the caller, free()) and its count into *N. Returns 0 or RW_ENOMEM. */
+int rec__cpuid_table(struct rec__cpuid **out, size_t *n) RW_MUST_CHECK;
+/* Encodes N entries as TRACE_META_CPUID (24 bytes each) into DST
+ * (caller-owned, N * 24 bytes). */
+void rec__cpuid_encode(const struct rec__cpuid *t, size_t n, u8 *dst);
+/* Pins this process to one CPU: the one it runs on when allowed, else the
+ * first allowed. Returns the CPU number or a negative code. */
+int rec__pin_cpu(void) RW_MUST_CHECK;
+
+/* ------------------------------------------------------ environment */
+
+/* The environment PROG gets: ENVP (borrowed) with GLIBC_TUNABLES and
+ * OPENSSL_ia32cap set as man/rewind-record.1 describes. *OUT is a
+ * NULL-terminated array owned by the caller (rec__env_free); *APPLIED (owned,
+ * free()) is the text for TRACE_META_TUNABLES. Returns 0 or RW_ENOMEM. */
+int rec__env_build(char *const *envp, char ***out, char **applied)
+    RW_MUST_CHECK;
+void rec__env_free(char **env);
+/* The glibc hwcaps and OpenSSL masks rewind applies, for messages/tests. */
+extern const char rec__hwcaps_off[];
+
+/* ---------------------------------------------------------- launch */
+
+/* What rec__launch_check() learned about PROG. */
+struct rec__prog {
+  char path[4096]; /* the file execve runs */
+  int script;      /* 1: starts with #! (or is run through /bin/sh) */
+  int via_sh;      /* 1: not ELF and no #!: run as "/bin/sh PATH ARGS" */
+  int setid;       /* 1: setuid/setgid bit that ptrace will ignore */
+};
+
+/* Finds ARGV0 like a shell (PATH search when it has no '/') and checks that
+ * it can run: an x86-64 ELF, or a script. Prints the refusal itself. Returns
+ * 0 or RW_ENOTFOUND, -EACCES, RW_EUNSUPPORTED. */
+int rec__launch_check(const char *argv0, struct rec__prog *prog)
+    RW_MUST_CHECK;
+/* Starts PROG (ARGV, ENVP borrowed) as a seized tracee stopped at its
+ * PTRACE_EVENT_EXEC, with rdtsc trapped. Prints the refusal itself. Returns
+ * the pid, or -EPERM (ptrace refused or PROG already traced), or another
+ * negative code (exec failed: the errno of execve). */
+int rec__launch(const struct rec__prog *prog, char *const *argv,
+                char *const *envp) RW_MUST_CHECK;
+
+/* ------------------------------------------------------ the recording */
+
+/* The state of the recorded thread. */
+struct rec__task {
+  pid_t tid;
+  int in_syscall;       /* between syscall-entry and syscall-exit stops */
+  int skip_exit;        /* the next syscall exit is not recorded (first exec) */
+  u64 nr;               /* syscall being executed */
+  u64 args[6];          /* its arguments */
+  u32 sc_flags;         /* REC_SC_* for this call (dynamic) */
+  int fake;             /* 1: the syscall was skipped; result fake_result */
+  i64 fake_result;
+  int snap;             /* 1: a generic-diff snapshot was taken at entry */
+  int fp_valid;         /* 1: entry.fxsave/ymmh were read at this syscall */
+  int step_signo;       /* signal being delivered by single-step, or 0 */
+  u8 step_info[128];    /* its siginfo */
+  int sync_signo;       /* last synchronous fault signal delivered */
+  struct rw_regs entry; /* registers at syscall entry */
+  struct rw_regs regs;  /* scratch: registers at the current stop */
+};
+
+/* A generic-diff snapshot: a hash per cache line of each writable range. */
+struct rec__snap_region {
+  u64 start, end;
+  u64 *hash; /* (end - start) / REC_LINE entries; owned */
+};
+struct rec__snap {
+  struct rec__snap_region *v;
+  size_t n, cap;
+};
+
+struct rec__blob {
+  u64 dev, ino, size, mtime_ns;
+  u8 hash[32];
+};
+
+struct rec {
+  trace_writer *w;            /* the trace being written; owned */
+  const struct rec_opts *opts;/* borrowed */
+  const char *prog_name;      /* for messages; borrowed */
+  pid_t pid;                  /* the recorded process */
+  int memfd;                  /* /proc/PID/mem, -1 when closed */
+  struct rec__task t;         /* the one recorded thread */
+  struct rec__maps maps;      /* the address space the trace describes */
+  struct rec__snap snap;      /* generic-diff snapshot */
+  struct rec__blob *blobs;    /* file blobs already in the trace */
+  size_t nblobs, capblobs;
+  struct rec__ranges ranges;  /* scratch: syscall outputs */
+  u8 *buf;                    /* scratch for memory reads, REC_BUF bytes */
+  u8 *xsave;                  /* scratch for PTRACE_GETREGSET, xsave_size */
+  size_t xsave_size;
+  u32 ymm_off;                /* offset of YMM_Hi128 in the XSAVE area */
+  u64 last_flush_ns;
+  u8 warned[REC_NSYSCALLS / 8]; /* syscalls already warned about */
+  int forks_noted;            /* 1: the "children unrecorded" line was shown */
+  int crash_reported;         /* 1: the crash backtrace was printed */
+  int thread_refused;         /* 1: stopped because of a second thread */
+  int wait_status;            /* PROG's final wait status */
+  int done;                   /* 1: PROG is gone */
+  struct {
+    u64 syscalls, signals, rdtsc, forks, diffs, mem_bytes;
+  } n;
+};
+
+#define REC_BUF (1u << 20)
+
+/* The FP/SSE/AVX registers are read at every REC_FP_EVERY-th syscall entry
+ * (and wherever they can change: exec, signals, rt_sigreturn). */
+#define REC_FP_EVERY 16
+
+/* The event loop (recorder/loop.c): runs until PROG is gone. Returns 0 or a
+ * negative code (a trace write error, or ptrace failing). */
+int rec__loop(struct rec *r) RW_MUST_CHECK;
+/* Set from the SIGALRM handler: a flush is due. */
+extern volatile sig_atomic_t rec__flush_due;
+
+/* Registers (recorder/ptregs.c). */
+int rec__regs_get(struct rec *r, pid_t tid, struct rw_regs *regs, int fp)
+    RW_MUST_CHECK;
+int rec__regs_set_gprs(pid_t tid, const struct rw_regs *regs) RW_MUST_CHECK;
+int rec__regs_init(struct rec *r) RW_MUST_CHECK;
+/* At a syscall stop of TID: 1 entry, 2 exit (PTRACE_SYSCALL_INFO_*), 0 for
+ * another stop, -1 on error. */
+int rec__syscall_op(pid_t tid);
+
+/* Tracee memory (recorder/mem.c). */
+i64 rec__mem_read(void *r, u64 addr, void *dst, size_t len);
+int rec__mem_write(struct rec *r, u64 addr, const void *src, size_t len)
+    RW_MUST_CHECK;
+int rec__mem_open(struct rec *r) RW_MUST_CHECK;
+/* Imports [ADDR, ADDR+LEN), widened to whole cache lines, as MEM records
+ * (split at TRACE_MAX_RECORD; unreadable pages are skipped). */
+int rec__mem_import(struct rec *r, u64 addr, u64 len) RW_MUST_CHECK;
+/* Imports the given bytes (already read; ADDR and LEN line-aligned). */
+int rec__mem_emit(struct rec *r, u64 addr, const u8 *data, size_t len)
+    RW_MUST_CHECK;
+/* Imports the cache lines of [A, B) that are not all zero (A, B page
+ * aligned). */
+int rec__mem_import_nonzero(struct rec *r, u64 a, u64 b) RW_MUST_CHECK;
+
+/* The address space (recorder/space.c). rec__space_after() re-reads the
+ * maps after syscall NR (ARGS, RESULT) and records what changed;
+ * rec__space_describe() records the mapping M over [A, B) as new (AT_EXEC:
+ * also the bytes that differ from its source, for the initial image). */
+int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result)
+    RW_MUST_CHECK;
+int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
+                        int at_exec) RW_MUST_CHECK;
+
+/* Blobs (recorder/blobs.c). *DATA (owned by the caller, free()) gets the
+ * file contents when DATA is not NULL. */
+int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
+                  u8 **data, size_t *size) RW_MUST_CHECK;
+
+/* Populated pages (recorder/pages.c): calls FN(CTX, x, y) for the ranges of
+ * [A, B) in mapping M that may hold non-zero bytes, in address order; never
+ * touched private anonymous pages are left out. rec__pages_reset() forgets
+ * the process (at exec). */
+int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
+                   int (*fn)(void *ctx, u64 a, u64 b), void *ctx)
+    RW_MUST_CHECK;
+void rec__pages_reset(void);
+
+/* Generic diff (recorder/gendiff.c). */
+int rec__snap_take(struct rec *r) RW_MUST_CHECK;
+int rec__snap_diff(struct rec *r, u64 *lines) RW_MUST_CHECK;
+void rec__snap_free(struct rec__snap *s);
+int rec__digest(struct rec *r, u64 *out) RW_MUST_CHECK;
+
+/* Syscalls (recorder/sysrec.c). */
+int rec__sys_enter(struct rec *r) RW_MUST_CHECK;
+int rec__sys_exit(struct rec *r) RW_MUST_CHECK;
+
+/* Exec (recorder/image.c). */
+int rec__on_exec(struct rec *r, int first) RW_MUST_CHECK;
+
+/* Signals (recorder/signals.c): handle a signal-delivery-stop of SIG; sets
+ * *INJECT to the signal to deliver (0: suppressed). */
+int rec__on_signal(struct rec *r, int sig, int *inject, int *step)
+    RW_MUST_CHECK;
+int rec__on_handler_entry(struct rec *r) RW_MUST_CHECK;
+/* 1 when SIG with si_code CODE is a synchronous fault of the thread. */
+int rec__signal_is_sync(int sig, int code);
+
+/* rdtsc trapping of the recorder itself (recorder/tscself.c), so that
+ * switching between it and PROG costs no CR4 write: rec__tsc_self(1) while
+ * recording, rec__tsc_self_rearm() before resuming PROG, rec__tsc_read() to
+ * read the counter (rdtscp's aux into *AUX when IS_P). */
+void rec__tsc_self(int on);
+void rec__tsc_self_rearm(void);
+u64 rec__tsc_read(int is_p, u32 *aux);
+
+/* Children (recorder/children.c). */
+int rec__child_release(struct rec *r, pid_t child) RW_MUST_CHECK;
+int rec__on_fork_event(struct rec *r, int event) RW_MUST_CHECK;
+
+/* Crash report (recorder/backtrace.c). */
+void rec__backtrace(pid_t tid, const char *prog);
+
+/* Warnings (recorder/emit.c): once per syscall, on stderr and as a NOTE.
+ * rec__note() only writes the NOTE record. */
+int rec__warn(struct rec *r, u64 nr, const char *fmt, ...) RW_PRINTF(3, 4)
+    RW_MUST_CHECK;
+int rec__note(struct rec *r, u32 level, const char *fmt, ...) RW_PRINTF(3, 4)
+    RW_MUST_CHECK;
+
+/* Record encoders (recorder/emit.c). Each appends one record to the
+ * thread's stream and returns 0 or the writer's negative code. */
+int rec__emit(struct rec *r, u16 type, const void *p, size_t len)
+    RW_MUST_CHECK;
+int rec__emit_exec(struct rec *r, u32 pid, const char *path) RW_MUST_CHECK;
+int rec__emit_map(struct rec *r, u64 addr, u64 len, u32 prot, u32 flags,
+                  u64 offset, const u8 hash[32], const char *path)
+    RW_MUST_CHECK;
+int rec__emit_unmap(struct rec *r, u64 addr, u64 len) RW_MUST_CHECK;
+int rec__emit_protect(struct rec *r, u64 addr, u64 len, u32 prot)
+    RW_MUST_CHECK;
+int rec__emit_remap(struct rec *r, u64 oa, u64 ol, u64 na, u64 nl, u32 fl)
+    RW_MUST_CHECK;
+int rec__emit_regs(struct rec *r, u16 type, u64 nr, int with_result,
+                   i64 result, const struct rw_regs *regs, int fp_valid)
+    RW_MUST_CHECK;
+int rec__emit_thread_start(struct rec *r, u32 tid, u32 parent,
+                           const struct rw_regs *regs) RW_MUST_CHECK;
+int rec__emit_rdtsc(struct rec *r, u64 rip, u64 tsc, u32 aux, u32 is_p)
+    RW_MUST_CHECK;
+int rec__emit_signal(struct rec *r, int signo, int code, u64 addr,
+                     const struct rw_regs *regs, const u8 siginfo[128])
+    RW_MUST_CHECK;
+int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo)
+    RW_MUST_CHECK;
+int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest)
+    RW_MUST_CHECK;
+int rec__emit_fork(struct rec *r, u32 child, u32 kind, u64 flags)
+    RW_MUST_CHECK;
+int rec__emit_diff(struct rec *r, u64 nr, u64 lines, const char *name)
+    RW_MUST_CHECK;
+
+#endif /* RW_RECORDER_REC_INT_H */

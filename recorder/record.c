@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/* rec_record(): one recording from start to end. Chooses and creates the
+ * trace file, pins the CPU, builds PROG's environment, writes the metadata,
+ * launches PROG, runs the event loop, closes the trace and prints the summary
+ * line. The work of each step lives in the other files of recorder/. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <sched.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "recorder/rec_int.h"
+
+extern char **environ;
+
+/* The descriptors open when rewind started: PROG inherits exactly these. */
+static u8 inherited[1024 / 8];
+
+static void note_inherited(void) {
+  memset(inherited, 0, sizeof inherited);
+  for (int fd = 0; fd < 1024; fd++)
+    if (fcntl(fd, F_GETFD) >= 0) inherited[fd / 8] |= (u8)(1u << (fd % 8));
+}
+
+/* Marks every descriptor rewind opened itself close-on-exec. */
+static void cloexec_own(void) {
+  for (int fd = 0; fd < 1024; fd++) {
+    if (inherited[fd / 8] & (1u << (fd % 8))) continue;
+    int fl = fcntl(fd, F_GETFD);
+    if (fl >= 0) fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
+  }
+}
+
+static int set_meta_str(trace_writer *w, const char *key, const char *val) {
+  return trace_writer_set_meta(w, key, val, strlen(val));
+}
+
+/* ARGV joined with NUL bytes, into a malloc'd buffer (*LEN bytes). */
+static char *join(char *const *v, size_t *len) {
+  size_t n = 0;
+  for (size_t i = 0; v[i]; i++) n += strlen(v[i]) + 1;
+  char *b = malloc(n + 1), *p = b;
+  if (!b) return NULL;
+  for (size_t i = 0; v[i]; i++) {
+    size_t k = strlen(v[i]) + 1;
+    memcpy(p, v[i], k);
+    p += k;
+  }
+  *len = n;
+  return b;
+}
+
+static int write_meta(trace_writer *w, char *const *argv, char **env,
+                      const char *tunables, int cpu) {
+  char buf[4096];
+  size_t len;
+  struct utsname u;
+  RW_FORWARD(set_meta_str(w, TRACE_META_VERSION, PACKAGE_VERSION));
+  char *j = join(argv, &len);
+  RW_RETURN_IF(!j, RW_ENOMEM, "cmdline");
+  int rc = trace_writer_set_meta(w, TRACE_META_CMDLINE, j, len);
+  free(j);
+  RW_FORWARD(rc);
+  j = join(env, &len);
+  RW_RETURN_IF(!j, RW_ENOMEM, "environ");
+  rc = trace_writer_set_meta(w, TRACE_META_ENVIRON, j, len);
+  free(j);
+  RW_FORWARD(rc);
+  if (getcwd(buf, sizeof buf)) RW_FORWARD(set_meta_str(w, TRACE_META_CWD, buf));
+  if (gethostname(buf, sizeof buf) == 0) {
+    buf[sizeof buf - 1] = 0;
+    RW_FORWARD(set_meta_str(w, TRACE_META_HOSTNAME, buf));
+  }
+  if (uname(&u) == 0) {
+    snprintf(buf, sizeof buf, "%s %s %s", u.sysname, u.release, u.machine);
+    RW_FORWARD(set_meta_str(w, TRACE_META_KERNEL, buf));
+  }
+  FILE *f = fopen("/proc/cpuinfo", "re");
+  if (f) {
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+      char *c = strchr(line, ':');
+      if (!strncmp(line, "model name", 10) && c) {
+        c += 1 + strspn(c + 1, " \t");
+        c[strcspn(c, "\n")] = 0;
+        rc = set_meta_str(w, TRACE_META_CPU, c);
+        break;
+      }
+    }
+    fclose(f);
+    RW_FORWARD(rc);
+  }
+  snprintf(buf, sizeof buf, "%d", cpu);
+  RW_FORWARD(set_meta_str(w, TRACE_META_CPU_PINNED, buf));
+  struct rec__cpuid *t;
+  size_t n;
+  RW_FORWARD(rec__cpuid_table(&t, &n));
+  u8 *enc = malloc(n * 24 + 1);
+  if (!enc) {
+    free(t);
+    return RW_ENOMEM;
+  }
+  rec__cpuid_encode(t, n, enc);
+  rc = trace_writer_set_meta(w, TRACE_META_CPUID, enc, n * 24);
+  free(enc);
+  free(t);
+  RW_FORWARD(rc);
+  RW_FORWARD(set_meta_str(w, TRACE_META_TUNABLES, tunables));
+  snprintf(buf, sizeof buf, "%llu", (unsigned long long)rw_wall_ns());
+  return set_meta_str(w, TRACE_META_START, buf);
+}
+
+/* Creates the trace file: OPTS->output, or PROG-N.rwd with the first free
+ * N. Writes the chosen path to PATH. Prints the refusal itself. */
+static int open_trace(const struct rec_opts *o, trace_writer **w, char *path,
+                      size_t cap) {
+  struct trace_writer_opts wo;
+  memset(&wo, 0, sizeof wo);
+  wo.overwrite = o->force;
+  int rc;
+  if (o->output) {
+    snprintf(path, cap, "%s", o->output);
+    rc = trace_writer_open(w, path, &wo);
+  } else {
+    const char *dir = getenv("REWIND_TRACE_DIR");
+    const char *base = strrchr(o->argv[0], '/');
+    base = base ? base + 1 : o->argv[0];
+    if (!dir || !*dir) dir = ".";
+    wo.overwrite = 0;
+    rc = RW_ERR(EEXIST);
+    for (int n = 0; n < 100000 && rc == RW_ERR(EEXIST); n++) {
+      snprintf(path, cap, "%s%s%s-%d.rwd", strcmp(dir, ".") ? dir : "",
+               strcmp(dir, ".") ? "/" : "", base, n);
+      rc = trace_writer_open(w, path, &wo);
+    }
+  }
+  if (rc == RW_ERR(EEXIST) || rc == RW_EEXIST)
+    rw_log(RW_LOG_ERROR, "%s exists; use --force to replace it", path);
+  else if (rc < 0)
+    rw_log(RW_LOG_ERROR, "cannot write the trace %s: %s", path,
+           rw_strerror(rc));
+  return rc;
+}
+
+static void on_alarm(int sig) {
+  (void)sig;
+  rec__flush_due = 1;
+}
+
+static void human_size(u64 n, char *buf, size_t cap) {
+  if (n >= (10u << 20))
+    snprintf(buf, cap, "%.0f MiB", n / 1048576.0);
+  else if (n >= (1u << 20))
+    snprintf(buf, cap, "%.1f MiB", n / 1048576.0);
+  else
+    snprintf(buf, cap, "%.0f KiB", n / 1024.0);
+}
+
+static int exit_status_of(int rc) {
+  if (rc == RW_ENOTFOUND || rc == RW_ERR(ENOENT)) return 127;
+  if (rc == RW_ERR(EACCES) || rc == RW_ERR(ENOEXEC)) return 126;
+  return 1;
+}
+
+/* Records the launched PROG until it is gone; fills RES. */
+static int run(struct rec *r, struct rec_result *res, u64 t0) {
+  struct sigaction ign, alrm, old[4];
+  memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  memset(&alrm, 0, sizeof alrm);
+  alrm.sa_handler = on_alarm; /* no SA_RESTART: waitpid returns EINTR */
+  sigaction(SIGINT, &ign, &old[0]);
+  sigaction(SIGQUIT, &ign, &old[1]);
+  sigaction(SIGTSTP, &ign, &old[2]);
+  sigaction(SIGALRM, &alrm, &old[3]);
+  struct itimerval it = {{1, 0}, {1, 0}}, it0 = {{0, 0}, {0, 0}};
+  setitimer(ITIMER_REAL, &it, NULL);
+
+  rec__tsc_self(1);
+  int rc = rec__on_exec(r, 1);
+  r->t.in_syscall = 1; /* the execve that started PROG returns next */
+  r->t.nr = REC_NR_execve;
+  r->t.skip_exit = 1;
+  if (rc == 0) rc = rec__loop(r);
+
+  rec__tsc_self(0);
+  setitimer(ITIMER_REAL, &it0, NULL);
+  sigaction(SIGINT, &old[0], NULL);
+  sigaction(SIGQUIT, &old[1], NULL);
+  sigaction(SIGTSTP, &old[2], NULL);
+  sigaction(SIGALRM, &old[3], NULL);
+
+  int st = r->wait_status;
+  char buf[64];
+  if (!r->done) { /* rec__on_exec failed: PROG is still there */
+    kill(r->pid, SIGKILL);
+    while (waitpid(r->pid, &st, __WALL) < 0 && errno == EINTR) {
+    }
+  }
+  if (r->thread_refused) {
+    res->exit_status = 1;
+  } else if (WIFEXITED(st)) {
+    res->exit_status = WEXITSTATUS(st);
+    snprintf(buf, sizeof buf, "exit %d", WEXITSTATUS(st));
+  } else if (WIFSIGNALED(st)) {
+    res->exit_status = 128 + WTERMSIG(st);
+    snprintf(buf, sizeof buf, "signal %d", WTERMSIG(st));
+    if (!r->crash_reported)
+      rw_log(RW_LOG_ERROR, "%s terminated by signal %d (%s)", r->prog_name,
+             WTERMSIG(st), strsignal(WTERMSIG(st)));
+  }
+  if (r->thread_refused) snprintf(buf, sizeof buf, "signal %d", SIGKILL);
+  int mrc = set_meta_str(r->w, TRACE_META_EXIT, buf);
+  snprintf(buf, sizeof buf, "%llu", (unsigned long long)rw_wall_ns());
+  if (mrc == 0) mrc = set_meta_str(r->w, TRACE_META_END, buf);
+  res->events = trace_writer_next_seq(r->w) - 1;
+  res->duration_ns = rw_now_ns() - t0;
+  if (rc < 0 && !r->thread_refused) {
+    rw_log(RW_LOG_ERROR, "recording failed: %s", rw_strerror(rc));
+    res->exit_status = 1;
+  }
+  return rc < 0 ? rc : mrc;
+}
+
+int rec_record(const struct rec_opts *o, struct rec_result *res) {
+  struct rec__prog prog;
+  struct rec r;
+  char **env = NULL, *applied = NULL;
+  u64 t0 = rw_now_ns();
+  memset(res, 0, sizeof *res);
+  res->exit_status = 1;
+  rw_log_level = o->quiet ? RW_LOG_ERROR : RW_LOG_INFO;
+  note_inherited();
+
+  int rc = rec__launch_check(o->argv[0], &prog);
+  if (rc < 0) {
+    res->exit_status = exit_status_of(rc);
+    return rc;
+  }
+  if (prog.setid)
+    rw_log(RW_LOG_INFO,
+           "%s is setuid/setgid: under ptrace it runs without its privileges",
+           o->argv[0]);
+  memset(&r, 0, sizeof r);
+  r.memfd = -1;
+  r.opts = o;
+  const char *slash = strrchr(o->argv[0], '/');
+  r.prog_name = slash ? slash + 1 : o->argv[0];
+  r.buf = malloc(REC_BUF + 64);
+  if (!r.buf) return RW_ENOMEM;
+  rc = open_trace(o, &r.w, res->path, sizeof res->path);
+  if (rc < 0) {
+    res->path[0] = 0;
+    free(r.buf);
+    return rc;
+  }
+  int cpu = rec__pin_cpu();
+  if (cpu < 0) cpu = 0;
+  rc = rec__env_build(environ, &env, &applied);
+  if (rc == 0) rc = write_meta(r.w, o->argv, env, applied, cpu);
+  if (rc == 0) rc = rec__regs_init(&r);
+  int launched = 0;
+  if (rc == 0) {
+    cloexec_own();
+    rc = rec__launch(&prog, o->argv, env);
+    if (rc >= 0) {
+      r.pid = r.t.tid = rc;
+      launched = 1;
+      rc = 0;
+    } else {
+      res->exit_status = exit_status_of(rc);
+    }
+  }
+  if (launched) rc = run(&r, res, t0);
+  int crc = trace_writer_close(r.w);
+  if (rc == 0) rc = crc;
+  if (!launched) {
+    unlink(res->path); /* nothing useful in it */
+    res->path[0] = 0;
+  } else {
+    struct stat st;
+    if (stat(res->path, &st) == 0) res->size = (u64)st.st_size;
+    char size[32];
+    human_size(res->size, size, sizeof size);
+    rw_log(RW_LOG_INFO,
+           "recorded %s: %s, %llu events, %.2f s; replay with: rewind replay "
+           "%s",
+           res->path, size, (unsigned long long)res->events,
+           res->duration_ns / 1e9, res->path);
+  }
+  rec__env_free(env);
+  free(applied);
+  rec__maps_free(&r.maps);
+  rec__snap_free(&r.snap);
+  rec__ranges_free(&r.ranges);
+  free(r.blobs);
+  free(r.buf);
+  free(r.xsave);
+  if (r.memfd >= 0) close(r.memfd);
+  if (r.thread_refused) return 0;
+  return launched ? (rc < 0 ? rc : 0) : rc;
+}

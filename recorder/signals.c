@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/* Signals of the recorded thread. rdtsc/rdtscp trapped by PR_TSC_SIGSEGV are
+ * answered here and never reach the program. Other signals are delivered by
+ * single-stepping into the handler, so that SIGNAL holds the registers the
+ * handler starts with and the kernel-written frame becomes a memory import;
+ * an asynchronous one is first located by PREEMPT (registers and the memory
+ * digest, DESIGN.md section 2). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+
+#include "common/endian.h"
+#include "recorder/rec_int.h"
+
+int rec__signal_is_sync(int sig, int code) {
+  switch (sig) {
+    case SIGSEGV:
+    case SIGBUS:
+    case SIGFPE:
+    case SIGILL:
+    case SIGTRAP:
+      return code > 0; /* raised by the CPU, not sent by someone */
+    default:
+      return 0;
+  }
+}
+
+/* What the signal's disposition is in the tracee: 2 caught by a handler,
+ * 1 ignored (explicitly or by default), 0 default action that stops or
+ * terminates the process. */
+static int disposition(pid_t tid, int sig) {
+  char path[64], line[256];
+  unsigned long long ign = 0, cgt = 0;
+  snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+  FILE *f = fopen(path, "re");
+  if (f) {
+    while (fgets(line, sizeof line, f)) {
+      if (sscanf(line, "SigIgn: %llx", &ign) == 1) continue;
+      if (sscanf(line, "SigCgt: %llx", &cgt) == 1) break;
+    }
+    fclose(f);
+  }
+  unsigned long long bit = 1ull << (sig - 1);
+  if (cgt & bit) return 2;
+  if (ign & bit) return 1;
+  switch (sig) {
+    case SIGCHLD:
+    case SIGCONT:
+    case SIGURG:
+    case SIGWINCH:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* Answers a trapped rdtsc or rdtscp at the thread's rip. Returns 1 when the
+ * SIGSEGV was one, 0 when it was a real fault, or a negative code. */
+static int answer_tsc(struct rec *r) {
+  struct rec__task *t = &r->t;
+  struct rw_regs *regs = &t->regs;
+  u8 insn[3] = {0};
+  RW_FORWARD(rec__regs_get(r, t->tid, regs, 0));
+  if (rec__mem_read(r, regs->rip, insn, 3) < 2) return 0;
+  int is_p;
+  if (insn[0] == 0x0f && insn[1] == 0x31)
+    is_p = 0;
+  else if (insn[0] == 0x0f && insn[1] == 0x01 && insn[2] == 0xf9)
+    is_p = 1;
+  else
+    return 0;
+  u32 aux = 0;
+  u64 tsc = rec__tsc_read(is_p, &aux);
+  u64 rip = regs->rip;
+  regs->gpr[RW_REG_rax] = (u32)tsc;
+  regs->gpr[RW_REG_rdx] = tsc >> 32;
+  if (is_p) regs->gpr[RW_REG_rcx] = aux;
+  regs->rip += is_p ? 3 : 2;
+  RW_FORWARD(rec__regs_set_gprs(t->tid, regs));
+  r->n.rdtsc++;
+  RW_FORWARD(rec__emit_rdtsc(r, rip, tsc, aux, (u32)is_p));
+  return 1;
+}
+
+int rec__on_signal(struct rec *r, int sig, int *inject, int *step) {
+  struct rec__task *t = &r->t;
+  siginfo_t si;
+  *inject = sig;
+  *step = 0;
+  memset(&si, 0, sizeof si);
+  if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0) si.si_code = 0;
+  if (sig == SIGSEGV && si.si_code > 0) {
+    int rc = answer_tsc(r);
+    RW_FORWARD(rc);
+    if (rc == 1) {
+      *inject = 0;
+      return 0;
+    }
+  }
+  int disp = disposition(t->tid, sig);
+  int sync = rec__signal_is_sync(sig, si.si_code);
+  int stops = sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+              sig == SIGTTOU;
+  r->n.signals++;
+  if (disp == 1 || (disp == 0 && stops)) return 0; /* no effect on memory */
+  if (sync) t->sync_signo = sig;
+  if (!sync) {
+    /* Asynchronous: record where the thread was. */
+    u64 digest;
+    RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
+    RW_FORWARD(rec__digest(r, &digest));
+    RW_FORWARD(rec__emit_preempt(r, &t->regs, digest));
+    if (disp == 0) t->sync_signo = -sig; /* located: fatal, async */
+  }
+  if (disp == 2) {
+    *step = 1;
+    t->step_signo = sig;
+    memcpy(t->step_info, &si, sizeof t->step_info);
+  }
+  return 0;
+}
+
+/* The end of the kernel-written signal frame at SP: the saved FPU/XSAVE
+ * state is its highest part (uc_mcontext.fpstate, sized by its software
+ * header). Returns SP + 4096 when the frame does not look as expected. */
+static u64 frame_end(struct rec *r, u64 sp) {
+  u8 b[8];
+  /* rt_sigframe: pretcode (8), ucontext: uc_flags 8, uc_link 8, uc_stack
+   * 24, then sigcontext whose 24th word is the fpstate pointer. */
+  if (rec__mem_read(r, sp + 8 + 40 + 23 * 8, b, 8) != 8) return sp + 4096;
+  u64 fp = rd_le64(b);
+  if (fp <= sp || fp - sp > (1u << 20)) return sp + 4096;
+  u8 sw[16];
+  if (rec__mem_read(r, fp + 464, sw, sizeof sw) != sizeof sw) return fp + 512;
+  u32 magic1 = rd_le32(sw), ext = rd_le32(sw + 4);
+  if (magic1 == 0x46505853u && ext >= 512 && ext < (1u << 20))
+    return fp + ext;
+  return fp + 512;
+}
+
+int rec__on_handler_entry(struct rec *r) {
+  struct rec__task *t = &r->t;
+  int sig = t->step_signo;
+  t->step_signo = 0;
+  RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
+  u64 sp = t->regs.gpr[RW_REG_rsp];
+  siginfo_t si;
+  memcpy(&si, t->step_info, sizeof si);
+  u64 addr = 0;
+  if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+      sig == SIGTRAP)
+    addr = (u64)(uintptr_t)si.si_addr;
+  RW_FORWARD(rec__emit_signal(r, sig, si.si_code, addr, &t->regs,
+                              t->step_info));
+  return rec__mem_import(r, sp, frame_end(r, sp) - sp);
+}

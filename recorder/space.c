@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* The recorded address space: after a syscall that may change it, the maps
+ * are read again and compared with what the trace already describes, so
+ * nothing is missed (a mapping made by a vfork child, a brk, an io_setup
+ * ring). What the syscall itself says is recorded first (mmap's fresh pages,
+ * mremap's move, madvise's discard), then the differences. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "recorder/rec_int.h"
+
+/* Imports the lines of [A, B) that differ from the file bytes DATA (SIZE
+ * bytes) at file offset OFF; bytes past the end of the file are zero. */
+static int import_diff(struct rec *r, u64 a, u64 b, const u8 *data,
+                       size_t size, u64 off) {
+  while (a < b) {
+    size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
+    i64 got = rec__mem_read(r, a, r->buf + 8, n);
+    got &= ~(i64)(REC_LINE - 1);
+    u8 *p = r->buf + 8;
+    u8 zero[REC_LINE] = {0};
+    size_t run = 0, i;
+    for (i = 0; i < (size_t)got; i += REC_LINE) {
+      u64 fo = off + i;
+      u8 line[REC_LINE];
+      const u8 *f = zero;
+      if (fo + REC_LINE <= size) {
+        f = data + fo;
+      } else if (fo < size) {
+        memset(line, 0, sizeof line);
+        memcpy(line, data + fo, size - fo);
+        f = line;
+      }
+      if (memcmp(p + i, f, REC_LINE)) {
+        run += REC_LINE;
+        continue;
+      }
+      if (run) RW_FORWARD(rec__mem_emit(r, a + i - run, p + i - run, run));
+      run = 0;
+    }
+    if (run) RW_FORWARD(rec__mem_emit(r, a + i - run, p + i - run, run));
+    /* Unreadable pages are skipped: the replayer has the file's bytes. */
+    u64 step = (size_t)got < n ? (((u64)got | (REC_PAGE - 1)) + 1) : n;
+    a += step, off += step;
+  }
+  return 0;
+}
+
+static int import_nonzero(void *ctx, u64 a, u64 b) {
+  return rec__mem_import_nonzero(ctx, a, b);
+}
+
+int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
+                        int at_exec) {
+  u64 off = m->offset + (a - m->start);
+  if (m->flags & REC_MAPF_SPECIAL)
+    return rec__emit_map(r, a, b - a, m->prot, m->flags, 0, NULL, m->path);
+  if (rec__map_is_file(m)) {
+    u8 hash[32], *data = NULL;
+    size_t size = 0;
+    int rc = rec__blob_get(r, m, hash, at_exec ? &data : NULL, &size);
+    if (rc == 0) {
+      rc = rec__emit_map(r, a, b - a, m->prot, m->flags, off, hash, m->path);
+      if (rc == 0 && at_exec && (m->prot & PROT_READ))
+        rc = import_diff(r, a, b, data, size, off);
+      free(data);
+      if (rc == 0 && !at_exec && (m->flags & REC_MAPF_SHARED) &&
+          (m->prot & PROT_WRITE))
+        rc = rec__warn(r, REC_NR_mmap,
+                       "mmap: writable MAP_SHARED mapping of %s; changes "
+                       "other processes make to it cannot be recorded",
+                       m->path);
+      return rc;
+    }
+    if (rc != RW_EUNSUPPORTED && rc != RW_ERR(ENOENT) && rc != RW_ERR(EACCES))
+      return rc;
+    /* A device, or a file rewind cannot read: its bytes become MEM. */
+  }
+  u32 flags = m->flags;
+  int shared_other = (flags & REC_MAPF_SHMEM) ||
+                     ((flags & REC_MAPF_SHARED) && rec__map_is_file(m));
+  if (shared_other) flags |= REC_MAPF_SHMEM;
+  RW_FORWARD(rec__emit_map(r, a, b - a, m->prot, flags, 0, NULL, m->path));
+  if (at_exec || shared_other)
+    RW_FORWARD(rec__populated(r, m, a, b, import_nonzero, r));
+  if (shared_other && !at_exec && (m->prot & PROT_WRITE))
+    RW_FORWARD(rec__warn(r, REC_NR_shmat,
+                         "shared memory %s is mapped writable; writes by "
+                         "other processes cannot be recorded",
+                         m->path[0] ? m->path : "(anonymous)"));
+  return 0;
+}
+
+static int on_unmap(void *ctx, u64 a, u64 b) {
+  return rec__emit_unmap(ctx, a, b - a);
+}
+static int on_map(void *ctx, const struct rec__map *m, u64 a, u64 b) {
+  return rec__space_describe(ctx, m, a, b, 0);
+}
+static int on_protect(void *ctx, u64 a, u64 b, u32 prot) {
+  return rec__emit_protect(ctx, a, b - a, prot);
+}
+static const struct rec__maps_ops ops = {on_unmap, on_map, on_protect};
+
+/* Records [A, B) of every mapping of NEW it overlaps as new; private ones
+ * only when PRIVATE_ONLY. */
+static int fresh(struct rec *r, const struct rec__maps *nm, u64 a, u64 b,
+                 int private_only) {
+  for (size_t i = 0; i < nm->n; i++) {
+    const struct rec__map *m = &nm->v[i];
+    u64 x = RW_MAX(a, m->start), y = RW_MIN(b, m->end);
+    if (x >= y) continue;
+    if (private_only && !(m->flags & REC_MAPF_PRIVATE)) continue;
+    RW_FORWARD(rec__space_describe(r, m, x, y, 0));
+  }
+  return 0;
+}
+
+static u64 page_up(u64 x) { return (x + REC_PAGE - 1) & ~(u64)(REC_PAGE - 1); }
+
+int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
+  struct rec__maps nm = {0};
+  struct rec__range skip[3];
+  size_t nskip = 0;
+  int rc = rec__maps_read(r->pid, &nm);
+  if (rc < 0) return rc;
+  int ok = result >= 0 || result < -4095;
+  if (nr == REC_NR_mmap && ok) {
+    u64 a = (u64)result, b = a + page_up(args[1]);
+    rc = fresh(r, &nm, a, b, 0);
+    skip[nskip++] = (struct rec__range){a, b - a};
+  } else if (nr == REC_NR_mremap && ok) {
+    u64 oa = args[0], ol = page_up(args[1]), na = (u64)result;
+    u64 nl = page_up(args[2]);
+    rc = rec__emit_remap(r, oa, ol, na, nl, (u32)args[3]);
+    skip[nskip++] = (struct rec__range){oa, ol};
+    skip[nskip++] = (struct rec__range){na, nl};
+    if (rc == 0 && (args[3] & 4)) /* MREMAP_DONTUNMAP: old pages empty */
+      rc = fresh(r, &nm, oa, oa + ol, 0);
+  } else if (nr == REC_NR_madvise && result == 0) {
+    u64 adv = args[2];
+    /* DONTNEED, FREE (made DONTNEED at entry), REMOVE, DONTNEED_LOCKED:
+     * private pages go back to their source (zero or the file). */
+    if (adv == 4 || adv == 8 || adv == 9 || adv == 24) {
+      u64 a = args[0], b = a + page_up(args[1]);
+      rc = fresh(r, &nm, a, b, 1);
+      skip[nskip++] = (struct rec__range){a, b - a};
+    }
+  }
+  if (rc == 0) rc = rec__maps_diff(&r->maps, &nm, skip, nskip, &ops, r);
+  rec__maps_move(&r->maps, &nm);
+  rec__maps_free(&nm);
+  return rc;
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/* One syscall, from its entry stop to its exit stop: SYSCALL_ENTER with the
+ * registers the replayer checks, then the address-space changes, the bytes
+ * the kernel wrote (from the syscall table, or the generic diff) and
+ * SYSCALL_EXIT. A few syscalls are altered at entry so that the recording
+ * stays replayable: rseq fails, MADV_FREE becomes MADV_DONTNEED, and the
+ * program cannot turn off rdtsc trapping or unpin itself. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+
+#include "common/endian.h"
+#include "recorder/rec_int.h"
+
+#define REC_CLONE_THREAD 0x10000ull
+#define REC_PR_SET_TSC 26
+
+static int refuse_thread(struct rec *r) {
+  rw_log(RW_LOG_ERROR,
+         "%s creates a thread (clone with CLONE_THREAD): recording threads is "
+         "not supported yet. Stopping the recording; the trace keeps what "
+         "happened before.",
+         r->prog_name);
+  RW_FORWARD(rec__note(r, 1, "stopped: the program created a thread, "
+                             "which this rewind cannot record"));
+  r->thread_refused = 1;
+  return RW_EUNSUPPORTED;
+}
+
+/* Skips the syscall being entered; it will return RESULT. */
+static int skip(struct rec *r, i64 result) {
+  struct rec__task *t = &r->t;
+  struct rw_regs regs = t->entry;
+  regs.orig_rax = ~0ull;
+  regs.gpr[RW_REG_rax] = t->nr;
+  t->fake = 1;
+  t->fake_result = result;
+  return rec__regs_set_gprs(t->tid, &regs);
+}
+
+static const char *warn_text(u64 nr) {
+  switch (nr) {
+    case REC_NR_io_uring_setup:
+    case REC_NR_io_uring_enter:
+    case REC_NR_io_uring_register:
+      return "the kernel fills io_uring's shared rings on its own";
+    case REC_NR_userfaultfd:
+      return "page faults served by userfaultfd are not recorded";
+    case REC_NR_shmat:
+      return "writes to System V shared memory by other processes are not "
+             "recorded";
+    case REC_NR_perf_event_open:
+      return "the kernel writes perf ring buffers on its own";
+    default:
+      return "its memory effects are not recorded";
+  }
+}
+
+int rec__sys_enter(struct rec *r) {
+  struct rec__task *t = &r->t;
+  /* The FP/SSE/AVX state costs one more ptrace call per stop; it is read
+   * at every REC_FP_EVERY-th syscall and otherwise carried over (and then
+   * flagged as not read, so the replayer does not compare it). */
+  int fp = r->n.syscalls % REC_FP_EVERY == 0;
+  RW_FORWARD(rec__regs_get(r, t->tid, &t->entry, fp));
+  t->fp_valid = fp;
+  t->nr = t->entry.orig_rax;
+  /* At the stop, rax holds -ENOSYS; the program had the number there. */
+  t->entry.gpr[RW_REG_rax] = t->nr;
+  const u64 *g = t->entry.gpr;
+  u64 a[6] = {g[RW_REG_rdi], g[RW_REG_rsi], g[RW_REG_rdx],
+              g[RW_REG_r10], g[RW_REG_r8],  g[RW_REG_r9]};
+  memcpy(t->args, a, sizeof a);
+  t->in_syscall = 1;
+  t->fake = 0;
+  t->snap = 0;
+  const struct rec__sc *sc = rec__sc_lookup(t->nr);
+  t->sc_flags = sc ? sc->flags : 0;
+  r->n.syscalls++;
+  RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_ENTER, t->nr, 0, 0,
+                            &t->entry, t->fp_valid));
+  switch (t->nr) {
+    case REC_NR_clone:
+      if (a[0] & REC_CLONE_THREAD) return refuse_thread(r);
+      break;
+    case REC_NR_clone3: {
+      u8 b[8];
+      if (rec__mem_read(r, a[0], b, 8) == 8 &&
+          (rd_le64(b) & REC_CLONE_THREAD))
+        return refuse_thread(r);
+      break;
+    }
+    case REC_NR_rseq:
+      /* The kernel would write the rseq area on its own: refuse it. */
+      return skip(r, -ENOSYS);
+    case REC_NR_prctl:
+      if (a[0] == REC_PR_SET_TSC) return skip(r, 0);
+      break;
+    case REC_NR_sched_setaffinity:
+      if (a[0] == 0 || a[0] == (u64)t->tid || a[0] == (u64)r->pid)
+        return skip(r, 0);
+      break;
+    case REC_NR_madvise:
+      if (a[2] == 8) { /* MADV_FREE: pages may or may not read back zero */
+        struct rw_regs regs = t->entry;
+        regs.gpr[RW_REG_rax] = ~(u64)ENOSYS + 1;
+        regs.gpr[RW_REG_rdx] = 4; /* MADV_DONTNEED */
+        RW_FORWARD(rec__regs_set_gprs(t->tid, &regs));
+      }
+      break;
+    default:
+      break;
+  }
+  if (t->sc_flags & REC_SC_WARN)
+    RW_FORWARD(rec__warn(r, t->nr, "%s: %s; the replay may differ",
+                         sc->name, warn_text(t->nr)));
+  if (rec__sc_needs_diff(t->nr, a, rec__mem_read, r)) {
+    RW_FORWARD(rec__snap_take(r));
+    t->snap = 1;
+  }
+  return 0;
+}
+
+static int cmp_range(const void *x, const void *y) {
+  const struct rec__range *a = x, *b = y;
+  return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* Imports the ranges in R->ranges, merged at cache-line granularity. */
+static int import_ranges(struct rec *r) {
+  struct rec__ranges *rs = &r->ranges;
+  if (!rs->n) return 0;
+  for (size_t i = 0; i < rs->n; i++) {
+    u64 a = rs->v[i].addr & ~(u64)(REC_LINE - 1);
+    u64 b = rs->v[i].addr + rs->v[i].len;
+    if (b < rs->v[i].addr) b = ~0ull; /* wrapped */
+    rs->v[i].addr = a;
+    rs->v[i].len = b - a;
+  }
+  qsort(rs->v, rs->n, sizeof *rs->v, cmp_range);
+  u64 a = rs->v[0].addr, b = a + rs->v[0].len;
+  for (size_t i = 1; i < rs->n; i++) {
+    u64 x = rs->v[i].addr, y = x + rs->v[i].len;
+    if (x <= ((b + REC_LINE - 1) & ~(u64)(REC_LINE - 1))) {
+      b = RW_MAX(b, y);
+      continue;
+    }
+    RW_FORWARD(rec__mem_import(r, a, b - a));
+    a = x, b = y;
+  }
+  return rec__mem_import(r, a, b - a);
+}
+
+int rec__sys_exit(struct rec *r) {
+  struct rec__task *t = &r->t;
+  struct rw_regs *regs = &t->regs;
+  t->in_syscall = 0;
+  int fp = (t->sc_flags & REC_SC_FPREGS) != 0;
+  RW_FORWARD(rec__regs_get(r, t->tid, regs, fp));
+  if (!fp) { /* the kernel leaves them alone */
+    memcpy(regs->fxsave, t->entry.fxsave, sizeof regs->fxsave);
+    memcpy(regs->ymmh, t->entry.ymmh, sizeof regs->ymmh);
+  } else {
+    t->fp_valid = 1;
+  }
+  if (t->fake) {
+    regs->gpr[RW_REG_rax] = (u64)t->fake_result;
+    RW_FORWARD(rec__regs_set_gprs(t->tid, regs));
+    regs->orig_rax = t->nr;
+  }
+  if (t->skip_exit) { /* the exec that started the recording */
+    t->skip_exit = 0;
+    return 0;
+  }
+  i64 result = (i64)regs->gpr[RW_REG_rax];
+  if (t->sc_flags & REC_SC_MAPS)
+    RW_FORWARD(rec__space_after(r, t->nr, t->args, result));
+  r->ranges.n = 0;
+  if (!t->fake)
+    RW_FORWARD(rec__sc_outputs(t->nr, t->args, result, rec__mem_read, r,
+                               &r->ranges));
+  RW_FORWARD(import_ranges(r));
+  if (t->snap) {
+    u64 lines = 0;
+    RW_FORWARD(rec__snap_diff(r, &lines));
+    RW_FORWARD(rec__emit_diff(r, t->nr, lines, rec__sc_name(t->nr)));
+    r->n.diffs++;
+    t->snap = 0;
+  }
+  return rec__emit_regs(r, TRACE_REC_SYSCALL_EXIT, t->nr, 1, result, regs,
+                        t->fp_valid);
+}

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: MIT */
+/* The syscall table (recorder/syscalls.def) and the code that turns a
+ * syscall's arguments and result into the memory ranges the kernel wrote.
+ * Everything here is pure: tracee memory is read through a callback, so the
+ * unit tests drive it with fake memory. Recording is in recorder/sysrec.c. */
+#include <string.h>
+
+#include "common/endian.h"
+#include "recorder/rec_int.h"
+
+#define K REC_SC_KNOWN
+#define M REC_SC_MAPS
+#define D REC_SC_DIFF
+#define W REC_SC_WARN
+#define F REC_SC_FPREGS
+#define C REC_SC_CUSTOM
+#define NONE {REC_OUT_NONE, 0, 0, 0, 0}
+#define FIX(a, n) {REC_OUT_FIXED, a, 0, 0, n}
+#define FIX_E(a, n) {REC_OUT_FIXED, a, 0, REC_OUTF_ONERR, n}
+#define RET(a) {REC_OUT_RET, a, 0, 0, 0}
+#define ARGLEN(a, b) {REC_OUT_ARGLEN, a, b, 0, 0}
+#define RETMUL(a, n) {REC_OUT_RETMUL, a, 0, 0, n}
+#define ARGMUL(a, b, n) {REC_OUT_ARGMUL, a, b, 0, n}
+#define LENPTR(a, b) {REC_OUT_LENPTR, a, b, 0, 0}
+#define IOV(a, b) {REC_OUT_IOV, a, b, 0, 0}
+#define FDSET(a, b) {REC_OUT_FDSET, a, b, 0, 0}
+#define FDSET_E(a, b) {REC_OUT_FDSET, a, b, REC_OUTF_ONERR, 0}
+
+static const struct rec__sc table[REC_NSYSCALLS] = {
+#define REC_SYSCALL(nr, name, flags, o1, o2, o3) \
+  [nr] = {#name, flags, {o1, o2, o3}},
+#include "recorder/syscalls.def"
+#undef REC_SYSCALL
+};
+
+const struct rec__sc *rec__sc_lookup(u64 nr) {
+  if (nr >= REC_NSYSCALLS || !table[nr].name) return NULL;
+  return &table[nr];
+}
+
+const char *rec__sc_name(u64 nr) {
+  const struct rec__sc *sc = rec__sc_lookup(nr);
+  return sc ? sc->name : NULL;
+}
+
+int rec__sc_number(const char *name) {
+  for (int i = 0; i < REC_NSYSCALLS; i++)
+    if (table[i].name && !strcmp(table[i].name, name)) return i;
+  return -1;
+}
+
+/* ------------------------------------------------------------ ioctl */
+
+/* Legacy terminal and file ioctls that do not encode their size. */
+struct ioctl_row {
+  u32 req;
+  u32 out; /* bytes written at arg 2; 0: nothing */
+};
+static const struct ioctl_row ioctls[] = {
+    {0x5401, 36}, /* TCGETS: struct termios */
+    {0x5402, 0},  /* TCSETS */
+    {0x5403, 0},  /* TCSETSW */
+    {0x5404, 0},  /* TCSETSF */
+    {0x5405, 20}, /* TCGETA: struct termio */
+    {0x5406, 0},  {0x5407, 0}, {0x5408, 0}, /* TCSETA, TCSETAW, TCSETAF */
+    {0x5409, 0},  /* TCSBRK */
+    {0x540A, 0},  /* TCXONC */
+    {0x540B, 0},  /* TCFLSH */
+    {0x540C, 0},  /* TIOCEXCL */
+    {0x540D, 0},  /* TIOCNXCL */
+    {0x540E, 0},  /* TIOCSCTTY */
+    {0x540F, 4},  /* TIOCGPGRP */
+    {0x5410, 0},  /* TIOCSPGRP */
+    {0x5411, 4},  /* TIOCOUTQ */
+    {0x5412, 0},  /* TIOCSTI */
+    {0x5413, 8},  /* TIOCGWINSZ */
+    {0x5414, 0},  /* TIOCSWINSZ */
+    {0x5415, 4},  /* TIOCMGET */
+    {0x5416, 0},  {0x5417, 0}, {0x5418, 0}, /* TIOCMBIS, TIOCMBIC, TIOCMSET */
+    {0x5419, 4},  /* TIOCGSOFTCAR */
+    {0x541A, 0},  /* TIOCSSOFTCAR */
+    {0x541B, 4},  /* FIONREAD */
+    {0x541D, 0},  /* TIOCCONS */
+    {0x5420, 0},  /* TIOCPKT */
+    {0x5421, 0},  /* FIONBIO */
+    {0x5422, 0},  /* TIOCNOTTY */
+    {0x5423, 0},  /* TIOCSETD */
+    {0x5424, 4},  /* TIOCGETD */
+    {0x5425, 0},  /* TCSBRKP */
+    {0x5429, 4},  /* TIOCGSID */
+    {0x5437, 0},  /* TIOCVHANGUP */
+    {0x5450, 0},  /* FIONCLEX */
+    {0x5451, 0},  /* FIOCLEX */
+    {0x5452, 0},  /* FIOASYNC */
+    {0x5460, 8},  /* FIOQSIZE */
+    {0x8901, 0},  /* FIOSETOWN */
+    {0x8903, 4},  /* FIOGETOWN */
+    {0x8904, 4},  /* SIOCGPGRP */
+};
+
+/* Returns the bytes ioctl REQ writes at its third argument, 0 for none, or
+ * -1 when the request is unknown (the generic diff takes over). */
+static i64 ioctl_out(u32 req) {
+  for (size_t i = 0; i < RW_ARRAY_SIZE(ioctls); i++)
+    if (ioctls[i].req == req) return ioctls[i].out;
+  u32 dir = req >> 30, size = (req >> 16) & 0x3fff;
+  /* Sized requests say whether the kernel writes (_IOC_READ, bit 1). */
+  if (dir != 0) return (dir & 2) ? size : 0;
+  return -1;
+}
+
+/* ------------------------------------------------------- other custom */
+
+#define REC_CLONE_VM 0x100ull
+#define REC_CLONE_VFORK 0x4000ull
+#define REC_CLONE_PARENT_SETTID 0x100000ull
+#define REC_CLONE_PIDFD 0x1000ull
+
+/* prctl options that write through their second argument, with sizes. */
+static i64 prctl_out(u64 option) {
+  switch (option) {
+    case 2:  /* PR_GET_PDEATHSIG */
+    case 10: /* PR_GET_FPEMU */
+    case 11: /* PR_GET_FPEXC */
+    case 19: /* PR_GET_ENDIAN */
+    case 25: /* PR_GET_TSC */
+    case 37: /* PR_GET_CHILD_SUBREAPER */
+      return 4;
+    case 16: /* PR_GET_NAME */
+      return 16;
+    case 40: /* PR_GET_TID_ADDRESS */
+      return 8;
+    default:
+      /* Every other option either returns its answer or writes nothing; the
+       * ones rewind does not know are diffed. */
+      return option <= 80 ? 0 : -1;
+  }
+}
+
+int rec__sc_needs_diff(u64 nr, const u64 args[6], rec__read_fn rd, void *ctx) {
+  const struct rec__sc *sc = rec__sc_lookup(nr);
+  if (!sc || (sc->flags & REC_SC_DIFF)) return 1;
+  if (!(sc->flags & (REC_SC_KNOWN | REC_SC_CUSTOM))) return 1;
+  switch (nr) {
+    case REC_NR_ioctl:
+      return ioctl_out((u32)args[1]) < 0;
+    case REC_NR_prctl:
+      return prctl_out(args[0]) < 0;
+    case REC_NR_clone:
+      return (args[0] & REC_CLONE_VM) != 0;
+    case REC_NR_clone3: {
+      u8 ca[8];
+      if (rd(ctx, args[0], ca, 8) != 8) return 0;
+      return (rd_le64(ca) & REC_CLONE_VM) != 0;
+    }
+    case REC_NR_fcntl:
+      return 0;
+    default:
+      return 0;
+  }
+}
+
+/* Reads a little-endian u64 / u32 of the tracee; 0 when unreadable. */
+static u64 rd64(rec__read_fn rd, void *ctx, u64 addr) {
+  u8 b[8];
+  return rd(ctx, addr, b, 8) == 8 ? rd_le64(b) : 0;
+}
+static u32 rd32(rec__read_fn rd, void *ctx, u64 addr) {
+  u8 b[4];
+  return rd(ctx, addr, b, 4) == 4 ? rd_le32(b) : 0;
+}
+
+/* An iovec array at IOV with CNT entries, filled with TOTAL bytes. */
+static int add_iov(struct rec__ranges *out, rec__read_fn rd, void *ctx,
+                   u64 iov, u64 cnt, u64 total) {
+  for (u64 i = 0; i < cnt && i < 1024 && total > 0; i++) {
+    u64 base = rd64(rd, ctx, iov + 16 * i);
+    u64 len = rd64(rd, ctx, iov + 16 * i + 8);
+    u64 n = RW_MIN(len, total);
+    RW_FORWARD(rec__ranges_add(out, base, n));
+    total -= n;
+  }
+  return 0;
+}
+
+/* A struct msghdr at MH after a receive of TOTAL bytes: the header (the
+ * kernel updates namelen, controllen and flags), the name, the data and the
+ * control messages. */
+static int add_msghdr(struct rec__ranges *out, rec__read_fn rd, void *ctx,
+                      u64 mh, u64 total) {
+  RW_FORWARD(rec__ranges_add(out, mh, 56));
+  u64 name = rd64(rd, ctx, mh), namelen = rd32(rd, ctx, mh + 8);
+  u64 iov = rd64(rd, ctx, mh + 16), iovlen = rd64(rd, ctx, mh + 24);
+  u64 ctl = rd64(rd, ctx, mh + 32), ctllen = rd64(rd, ctx, mh + 40);
+  RW_FORWARD(rec__ranges_add(out, name, RW_MIN(namelen, 128)));
+  RW_FORWARD(add_iov(out, rd, ctx, iov, iovlen, total));
+  RW_FORWARD(rec__ranges_add(out, ctl, RW_MIN(ctllen, 65536)));
+  return 0;
+}
+
+static int custom_outputs(u64 nr, const u64 *a, i64 res, rec__read_fn rd,
+                          void *ctx, struct rec__ranges *out) {
+  switch (nr) {
+    case REC_NR_ioctl: {
+      i64 n = ioctl_out((u32)a[1]);
+      if (res >= 0 && n > 0) RW_FORWARD(rec__ranges_add(out, a[2], (u64)n));
+      return 0;
+    }
+    case REC_NR_fcntl:
+      if (res < 0) return 0;
+      if (a[1] == 5 || a[1] == 36) /* F_GETLK, F_OFD_GETLK: struct flock */
+        return rec__ranges_add(out, a[2], 32);
+      if (a[1] == 16) /* F_GETOWN_EX */
+        return rec__ranges_add(out, a[2], 8);
+      return 0;
+    case REC_NR_prctl: {
+      i64 n = prctl_out(a[0]);
+      if (res >= 0 && n > 0) RW_FORWARD(rec__ranges_add(out, a[1], (u64)n));
+      return 0;
+    }
+    case REC_NR_arch_prctl:
+      if (res < 0) return 0;
+      switch (a[0]) {
+        case 0x1003: /* ARCH_GET_FS */
+        case 0x1004: /* ARCH_GET_GS */
+        case 0x1021: /* ARCH_GET_XCOMP_SUPP */
+        case 0x1022: /* ARCH_GET_XCOMP_PERM */
+        case 0x1024: /* ARCH_GET_XCOMP_GUEST_PERM */
+        case 0x5005: /* ARCH_SHSTK_STATUS */
+          return rec__ranges_add(out, a[1], 8);
+        default:
+          return 0;
+      }
+    case REC_NR_futex:
+      /* FUTEX_WAKE_OP changes the word at uaddr2 (argument 4). */
+      if ((a[1] & 0x7f) == 5) return rec__ranges_add(out, a[4], 4);
+      return 0;
+    case REC_NR_select:
+    case REC_NR_pselect6: {
+      /* The kernel updates the timeout even when interrupted. */
+      RW_FORWARD(rec__ranges_add(out, a[4], 16));
+      if (res < 0) return 0;
+      u64 n = ((a[0] & 0xffffffffu) + 63) / 64 * 8;
+      for (int i = 1; i <= 3; i++) RW_FORWARD(rec__ranges_add(out, a[i], n));
+      return 0;
+    }
+    case REC_NR_recvmsg:
+      if (res < 0) return 0;
+      return add_msghdr(out, rd, ctx, a[1], (u64)res);
+    case REC_NR_recvmmsg:
+      RW_FORWARD(rec__ranges_add(out, a[4], 16));
+      for (i64 i = 0; i < res && i < 1024; i++) {
+        u64 mh = a[1] + 64 * (u64)i;
+        RW_FORWARD(rec__ranges_add(out, mh + 56, 8));
+        RW_FORWARD(add_msghdr(out, rd, ctx, mh, rd32(rd, ctx, mh + 56)));
+      }
+      return 0;
+    case REC_NR_sendmmsg:
+      /* Fills msg_len of each message sent. */
+      if (res > 0) RW_FORWARD(rec__ranges_add(out, a[1], 64 * (u64)res));
+      return 0;
+    case REC_NR_mincore:
+      if (res < 0) return 0;
+      return rec__ranges_add(out, a[2], (a[1] + REC_PAGE - 1) / REC_PAGE);
+    case REC_NR_shmctl: {
+      u64 cmd = a[1] & 0xff;
+      if (res < 0 || cmd == 0 || cmd == 1 || cmd == 11 || cmd == 12) return 0;
+      return rec__ranges_add(out, a[2], 128);
+    }
+    case REC_NR_msgrcv:
+      if (res < 0) return 0;
+      return rec__ranges_add(out, a[1], 8 + (u64)res);
+    case REC_NR_syslog:
+      if (res > 0 && (a[0] == 2 || a[0] == 3 || a[0] == 4))
+        return rec__ranges_add(out, a[1], (u64)res);
+      return 0;
+    case REC_NR_clone:
+      if (res <= 0) return 0;
+      if (a[0] & (REC_CLONE_PARENT_SETTID | REC_CLONE_PIDFD))
+        return rec__ranges_add(out, a[2], 4);
+      return 0;
+    case REC_NR_clone3: {
+      if (res <= 0) return 0;
+      u64 flags = rd64(rd, ctx, a[0]);
+      if (flags & REC_CLONE_PIDFD)
+        RW_FORWARD(rec__ranges_add(out, rd64(rd, ctx, a[0] + 8), 4));
+      if (flags & REC_CLONE_PARENT_SETTID)
+        RW_FORWARD(rec__ranges_add(out, rd64(rd, ctx, a[0] + 24), 4));
+      return 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+int rec__sc_outputs(u64 nr, const u64 args[6], i64 result, rec__read_fn rd,
+                    void *ctx, struct rec__ranges *out) {
+  const struct rec__sc *sc = rec__sc_lookup(nr);
+  if (!sc) return 0;
+  if (sc->flags & REC_SC_CUSTOM)
+    RW_FORWARD(custom_outputs(nr, args, result, rd, ctx, out));
+  for (int i = 0; i < 3; i++) {
+    const struct rec__out *o = &sc->out[i];
+    if (o->kind == REC_OUT_NONE) continue;
+    if (result < 0 && !(o->flags & REC_OUTF_ONERR)) continue;
+    u64 ptr = args[o->a], n = 0;
+    u64 ures = result > 0 ? (u64)result : 0;
+    switch ((enum rec__out_kind)o->kind) {
+      case REC_OUT_FIXED:
+        n = o->n;
+        break;
+      case REC_OUT_RET:
+        n = ures;
+        break;
+      case REC_OUT_ARGLEN:
+        n = args[o->b];
+        break;
+      case REC_OUT_RETMUL:
+        n = ures * o->n;
+        break;
+      case REC_OUT_ARGMUL:
+        n = (args[o->b] & 0xffffffffu) * o->n;
+        break;
+      case REC_OUT_LENPTR:
+        if (!ptr || !args[o->b]) break;
+        RW_FORWARD(rec__ranges_add(out, args[o->b], 4));
+        n = RW_MIN(rd32(rd, ctx, args[o->b]), 65536u);
+        break;
+      case REC_OUT_IOV:
+        RW_FORWARD(add_iov(out, rd, ctx, ptr, args[o->b], ures));
+        break;
+      case REC_OUT_FDSET:
+        n = ((args[o->b] & 0xffffffffu) + 63) / 64 * 8;
+        break;
+      case REC_OUT_NONE:
+      case REC_OUT_CUSTOM:
+        break;
+    }
+    /* A length that cannot be real (a negative int passed as size) is
+     * clamped; the reads stop at the first unreadable page anyway. */
+    if (n > (1ull << 40)) n = 1ull << 40;
+    RW_FORWARD(rec__ranges_add(out, ptr, n));
+  }
+  return 0;
+}

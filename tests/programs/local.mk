@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: MIT
+# Small programs, one per syscall family, that the recorder's end-to-end
+# tests record (tests/recorder/*.sh). Built with -O1 -g so that backtraces
+# and replays can name their functions.
+rw_test_progs = tests/programs/files tests/programs/pipes \
+	tests/programs/sockets tests/programs/timeprog tests/programs/randomness \
+	tests/programs/memory tests/programs/signals tests/programs/rdtsc \
+	tests/programs/cpuid tests/programs/envargs tests/programs/forks \
+	tests/programs/exec_target tests/programs/crash \
+	tests/programs/exitstatus tests/programs/threads tests/programs/spin
+check_PROGRAMS += $(rw_test_progs)
+RW_PROG_CFLAGS = -O1 -g
+tests_programs_files_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_files_LDFLAGS =
+tests_programs_pipes_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_pipes_LDFLAGS =
+tests_programs_sockets_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_sockets_LDFLAGS =
+tests_programs_timeprog_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_timeprog_LDFLAGS =
+tests_programs_randomness_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_randomness_LDFLAGS =
+tests_programs_memory_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_memory_LDFLAGS =
+tests_programs_signals_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_signals_LDFLAGS =
+tests_programs_rdtsc_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_rdtsc_LDFLAGS =
+tests_programs_cpuid_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_cpuid_LDFLAGS =
+tests_programs_envargs_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_envargs_LDFLAGS =
+tests_programs_forks_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_forks_LDFLAGS =
+tests_programs_exec_target_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_exec_target_LDFLAGS =
+tests_programs_crash_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_crash_LDFLAGS =
+tests_programs_exitstatus_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_exitstatus_LDFLAGS =
+tests_programs_threads_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_threads_LDFLAGS =
+tests_programs_threads_LDADD = -lpthread
+tests_programs_spin_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_spin_LDFLAGS =
+EXTRA_DIST += tests/programs/exec_wrapper.sh

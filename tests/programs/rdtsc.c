@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Test program, rdtsc: reads the time-stamp counter with rdtsc and rdtscp
+ * and prints every value; the end-to-end test finds them in RDTSC records
+ * and checks that they increase. A fork child also executes rdtsc: it must
+ * not die of the trap it inherited. */
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+int main(void) {
+  unsigned long long v[6];
+  unsigned aux;
+  for (int i = 0; i < 5; i++) v[i] = __rdtsc();
+  v[5] = __rdtscp(&aux);
+  for (int i = 0; i < 6; i++) printf("%llu\n", v[i]);
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) _exit(__rdtsc() ? 0 : 1);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  printf("child %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : 100 + WTERMSIG(st));
+  return 0;
+}

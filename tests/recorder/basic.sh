@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# rewind record: the command line (default names, --force, --quiet, the
+# summary line), exit statuses, the environment PROG sees, and the initial
+# image (MAP records with blobs, AUXV without the vDSO, THREAD_START,
+# metadata).
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+# Default output names: PROG-0.rwd, then PROG-1.rwd, in the current directory.
+mkdir "$T/cwd"
+(cd "$T/cwd" && "$REWIND" record "$P/exitstatus" 0 2>"$T/sum.err" &&
+  "$REWIND" record "$P/exitstatus" 0 2>/dev/null)
+check "default name PROG-0.rwd" test -s "$T/cwd/exitstatus-0.rwd"
+check "next free name PROG-1.rwd" test -s "$T/cwd/exitstatus-1.rwd"
+check "summary line names path, size, events, duration and replay" \
+  grep -E "exitstatus-0.rwd: [0-9.]+ [KM]iB, [0-9]+ events, [0-9.]+ s; replay with: rewind replay exitstatus-0.rwd" "$T/sum.err"
+check_eq "one summary line" 1 "$(wc -l <"$T/sum.err")"
+mkdir "$T/dir"
+REWIND_TRACE_DIR="$T/dir" "$REWIND" record -q "$P/exitstatus" 0
+check "REWIND_TRACE_DIR" test -s "$T/dir/exitstatus-0.rwd"
+
+# Never overwrite without --force.
+echo keep >"$T/exists.rwd"
+"$REWIND" record -o "$T/exists.rwd" "$P/exitstatus" 0 2>"$T/ex.err"
+check "existing output refused" test $? -ne 0
+check "existing output kept" grep -q keep "$T/exists.rwd"
+check "says --force" grep -q -- --force "$T/ex.err"
+"$REWIND" record -q --force -o "$T/exists.rwd" "$P/exitstatus" 0
+check "--force replaces" test "$(head -c 4 "$T/exists.rwd")" != keep
+
+# --quiet prints nothing of rewind's own.
+"$REWIND" record --quiet -o "$T/q.rwd" "$P/exitstatus" 0 2>"$T/q.err"
+check_eq "--quiet is quiet" 0 "$(wc -c <"$T/q.err")"
+
+# Exit status and arguments.
+rec ex7 "$P/exitstatus" 7
+check_eq "exit status passed through" 7 "$status"
+rec env "$P/envargs" HOME GLIBC_TUNABLES OPENSSL_ia32cap REWIND_TEST_VAR
+check_eq "envargs exits with argc" 5 "$status"
+check "environment kept" grep -q "HOME = $HOME" "$T/env.out"
+check "rseq tunable" grep -q "glibc.pthread.rseq=0" "$T/env.out"
+check "hwcaps tunable" grep -q "glibc.cpu.hwcaps=-AVX,-AVX2" "$T/env.out"
+check "OpenSSL mask" grep -q "OPENSSL_ia32cap = ~0x" "$T/env.out"
+check "working directory" grep -q "cwd $PWD" "$T/env.out"
+GLIBC_TUNABLES=glibc.malloc.check=3 rec env2 "$P/envargs" GLIBC_TUNABLES
+check "user tunables kept" grep -q "glibc.malloc.check=3:glibc.pthread.rseq=0" "$T/env2.out"
+check_eq "stdin passed" "hello" "$(echo hello | "$REWIND" record -q -o "$T/cat.rwd" cat)"
+
+# The initial image.
+check "EXEC first" q env 'assert recs[0]["type"] == "EXEC" and recs[0]["path"].endswith("envargs")'
+check "program mapped from a blob" q env '
+m = [r for r in of("MAP") if r["path"].endswith("/envargs")]
+assert m and all(r["blob"] != "0" * 64 for r in m)'
+check "libc mapped from a blob" q env '
+assert [r for r in of("MAP") if "libc.so" in r["path"] and r["blob"] != "0" * 64]'
+check "stack mapped and imported" q env '
+s = [r for r in of("MAP") if r["path"] == "[stack]"][0]
+a, n = int(s["addr"], 16), int(s["len"], 16)
+assert [m for m in of("MEM") if a <= int(m["addr"], 16) < a + n]'
+check "vdso marked special" q env '
+assert [r for r in of("MAP") if r["path"] == "[vdso]" and r["flags"] & 0x100]'
+check "auxv without AT_SYSINFO_EHDR" q env '
+a = bytes.fromhex(of("AUXV")[0]["auxv"])
+types = [int.from_bytes(a[i:i+8], "little") for i in range(0, len(a), 16)]
+assert 33 not in types and 6 in types and types[-1] == 0'
+check "THREAD_START with registers" q env '
+t = of("THREAD_START")[0]; assert t["regs"]["rsp"] != "0x0"'
+check "EXIT record" q ex7 'e = of("EXIT")[-1]; assert e["status"] == 7 and e["signo"] == 0'
+check "metadata: exit" test "$("$META" "$T/ex7.rwd" exit)" = "exit 7"
+check "metadata: pinned CPU" test -n "$("$META" "$T/ex7.rwd" cpu_pinned)"
+check "metadata: tunables" grep -q "glibc.pthread.rseq=0" <("$META" "$T/ex7.rwd" glibc_tunables)
+check "metadata: cpuid table" test "$("$META" -x "$T/ex7.rwd" cpuid | wc -c)" -gt 480
+check "metadata: end" test -n "$("$META" "$T/ex7.rwd" end_ns)"
+check "rewind info reads it" "$REWIND" info "$T/ex7.rwd"
+finish

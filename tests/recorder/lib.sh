@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Shared helpers of the recorder's end-to-end tests: a scratch directory, a
+# check counter that ends with the "N passed, N failed" line, recording, and
+# JSON queries over `rewind dump --json` written in python3.
+set -u
+: "${REWIND:=${top_builddir:-.}/cli/rewind}"
+: "${top_builddir:=.}"
+: "${top_srcdir:=.}"
+P="$top_builddir/tests/programs"
+META="$top_builddir/tests/recorder/rw_meta"
+T=$(mktemp -d "${TMPDIR:-/tmp}/rewind-rec.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+# check NAME COMMAND...: runs COMMAND; counts and reports.
+check() {
+  local name=$1
+  shift
+  if "$@" >/dev/null 2>&1; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: $name"
+  fi
+}
+
+# check_eq NAME EXPECTED ACTUAL
+check_eq() {
+  if [ "$2" = "$3" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: $1: expected '$2', got '$3'"
+  fi
+}
+
+finish() {
+  echo "$pass passed, $fail failed"
+  [ "$fail" -eq 0 ]
+  exit $?
+}
+
+# rec NAME ARGS...: records ARGS into $T/NAME.rwd; PROG's stdout goes to
+# $T/NAME.out, stderr (PROG's and rewind's) to $T/NAME.err; sets $status.
+rec() {
+  local name=$1
+  shift
+  "$REWIND" record -f -o "$T/$name.rwd" -- "$@" >"$T/$name.out" 2>"$T/$name.err"
+  status=$?
+}
+
+# dump NAME: the JSON dump with whole byte fields, cached.
+dump() {
+  [ -s "$T/$1.json" ] ||
+    "$REWIND" dump --json --bytes 16777216 "$T/$1.rwd" >"$T/$1.json" 2>/dev/null
+  echo "$T/$1.json"
+}
+
+# q NAME PYTHON: runs PYTHON with `recs` (the records, a list of dicts) and
+# helpers; prints what it prints; exit status 1 when it raises.
+q() {
+  local f
+  f=$(dump "$1")
+  python3 - "$f" "$2" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+def of(t): return [r for r in recs if r["type"] == t]
+def mem_after(i):
+    """MEM records that follow record index i up to the next syscall."""
+    out = []
+    for r in recs[i + 1:]:
+        if r["type"] in ("SYSCALL_EXIT", "SYSCALL_ENTER", "SIGNAL"): break
+        if r["type"] == "MEM": out.append(r)
+    return out
+def enters(nr): return [i for i, r in enumerate(recs)
+                        if r["type"] == "SYSCALL_ENTER" and r["nr"] == nr]
+exec(sys.argv[2])
+PY
+}

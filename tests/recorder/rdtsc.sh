@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# rdtsc/rdtscp are trapped and answered by the recorder: the values the
+# program printed are the RDTSC records, they increase, rdtscp sets its aux;
+# a fork child does not die of the inherited trap. cpuid answers match the
+# cpuid table of the trace.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+rec tsc "$P/rdtsc"
+check_eq "rdtsc: exit 0" 0 "$status"
+check "rdtsc: fork child survived rdtsc" grep -q "^child 0$" "$T/tsc.out"
+check "rdtsc: printed values are the recorded ones, in order" q tsc '
+printed = [int(l) for l in open("'"$T"'/tsc.out") if l.strip().isdigit()]
+recorded = [r["tsc"] for r in of("RDTSC")][-6:]
+assert len(printed) == 6 and printed == recorded, (printed, recorded)'
+check "rdtsc: values increase" q tsc '
+v = [r["tsc"] for r in of("RDTSC")]; assert v == sorted(v) and len(set(v)) == len(v)'
+check "rdtscp: flagged, rip advanced by 3 next time" q tsc '
+p = [r for r in of("RDTSC") if r["rdtscp"] == 1]; assert len(p) == 1'
+check "rdtsc: each at its own rip" q tsc '
+v = [r["rip"] for r in of("RDTSC")][-6:]; assert len(set(v)) == 6'
+
+# cpuid: what the program saw is in the trace's table (the CPU is pinned).
+rec cpuid "$P/cpuid"
+"$META" -x "$T/cpuid.rwd" cpuid >"$T/cpuid.hex"
+check "cpuid: leaves 0, 1 and 7 match the table" python3 - "$T/cpuid.hex" "$T/cpuid.out" <<'PY'
+import sys
+b = bytes.fromhex(open(sys.argv[1]).read().strip())
+rows = {}
+for i in range(0, len(b), 24):
+    v = [int.from_bytes(b[i + 4 * k:i + 4 * k + 4], "little") for k in range(6)]
+    rows[(v[0], v[1])] = v[2:]
+seen = 0
+for line in open(sys.argv[2]):
+    leaf, a, bb, c, d = [int(x, 16) for x in line.split()]
+    row = rows.get((leaf, 0)) or rows.get((leaf, 0xffffffff))
+    assert row == [a, bb, c, d], (leaf, row, [a, bb, c, d])
+    seen += 1
+assert seen == 3
+PY
+check "cpuid: pinned CPU recorded" test -n "$("$META" "$T/cpuid.rwd" cpu_pinned)"
+finish

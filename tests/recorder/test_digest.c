@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of common/digest.c: the digest follows its written definition
+ * (recomputed here independently) and depends on addresses and order. */
+#include <CUnit/CUnit.h>
+#include <string.h>
+
+#include "tests/recorder/tests.h"
+#include "common/digest.h"
+
+static u64 rotl(u64 x, int r) { return (x << r) | (x >> (64 - r)); }
+static u64 mix(u64 h, u64 w) {
+  return rotl(h ^ (w * 0x87c37b91114253d5ull), 31) * 0x4cf5ad432745937full;
+}
+static u64 fmix(u64 x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+
+static u8 page[4096];
+
+void test_digest_definition_vectors(void) {
+  struct rw_digest d;
+  rw_digest_init(&d);
+  CU_ASSERT_EQUAL(rw_digest_final(&d), fmix(0x6a09e667f3bcc908ull));
+  for (int i = 0; i < 4096; i++) page[i] = (u8)(i * 7);
+  rw_digest_page(&d, 0x1000, page);
+  u64 h = mix(0x6a09e667f3bcc908ull, 0x1000);
+  for (int i = 0; i < 4096; i += 8) {
+    u64 w = 0;
+    for (int k = 7; k >= 0; k--) w = w << 8 | page[i + k];
+    h = mix(h, w);
+  }
+  CU_ASSERT_EQUAL(rw_digest_final(&d), fmix(h ^ 1));
+}
+
+void test_digest_page_order_matters(void) {
+  struct rw_digest a, b;
+  memset(page, 0, sizeof page);
+  rw_digest_init(&a);
+  rw_digest_init(&b);
+  rw_digest_page(&a, 0x1000, page);
+  rw_digest_page(&b, 0x2000, page);
+  CU_ASSERT_NOT_EQUAL(rw_digest_final(&a), rw_digest_final(&b));
+  page[4095] = 1;
+  rw_digest_page(&b, 0x3000, page);
+  u64 x = rw_digest_final(&b);
+  page[4095] = 2;
+  rw_digest_init(&b);
+  rw_digest_page(&b, 0x2000, page - 0 + 0);
+  CU_ASSERT_NOT_EQUAL(x, rw_digest_final(&b));
+}

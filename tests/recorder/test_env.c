@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of recorder/env.c: the environment PROG gets. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/recorder/tests.h"
+#include "recorder/rec_int.h"
+
+static const char *get(char **env, const char *name) {
+  size_t n = strlen(name);
+  for (; *env; env++)
+    if (!strncmp(*env, name, n) && (*env)[n] == '=') return *env + n + 1;
+  return NULL;
+}
+
+void test_env_tunables_added(void) {
+  char e1[] = "HOME=/root", e2[] = "PATH=/bin";
+  char *in[] = {e1, e2, NULL};
+  char **out, *applied;
+  CU_ASSERT_EQUAL_FATAL(rec__env_build(in, &out, &applied), 0);
+  CU_ASSERT_STRING_EQUAL(get(out, "HOME"), "/root");
+  const char *t = get(out, "GLIBC_TUNABLES");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+  CU_ASSERT_PTR_NOT_NULL(strstr(t, "glibc.pthread.rseq=0"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(t, "glibc.cpu.hwcaps=-AVX,-AVX2,"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(t, "-AVX512F"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(t, "-ERMS"));
+  const char *o = get(out, "OPENSSL_ia32cap");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+  CU_ASSERT_EQUAL(o[0], '~');
+  CU_ASSERT_PTR_NOT_NULL(strstr(applied, "GLIBC_TUNABLES="));
+  rec__env_free(out);
+  free(applied);
+}
+
+void test_env_user_tunables_merged(void) {
+  char e1[] =
+      "GLIBC_TUNABLES=glibc.malloc.check=3:glibc.cpu.hwcaps=-SSE4_2:"
+      "glibc.pthread.rseq=1";
+  char *in[] = {e1, NULL};
+  char **out, *applied;
+  CU_ASSERT_EQUAL_FATAL(rec__env_build(in, &out, &applied), 0);
+  const char *t = get(out, "GLIBC_TUNABLES");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+  CU_ASSERT_PTR_NOT_NULL(strstr(t, "glibc.malloc.check=3"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(t, "glibc.cpu.hwcaps=-SSE4_2,-AVX,"));
+  CU_ASSERT_PTR_NULL(strstr(t, "rseq=1"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(t, "glibc.pthread.rseq=0"));
+  /* Exactly one hwcaps item: glibc keeps only the last. */
+  CU_ASSERT_PTR_NULL(strstr(strstr(t, "hwcaps") + 1, "hwcaps"));
+  int count = 0;
+  for (char **e = out; *e; e++) count += !strncmp(*e, "GLIBC_TUNABLES=", 15);
+  CU_ASSERT_EQUAL(count, 1);
+  rec__env_free(out);
+  free(applied);
+}
+
+void test_env_openssl_user_value_kept(void) {
+  char e1[] = "OPENSSL_ia32cap=0x0";
+  char *in[] = {e1, NULL};
+  char **out, *applied;
+  CU_ASSERT_EQUAL_FATAL(rec__env_build(in, &out, &applied), 0);
+  CU_ASSERT_STRING_EQUAL(get(out, "OPENSSL_ia32cap"), "0x0");
+  CU_ASSERT_PTR_NOT_NULL(strstr(applied, "kept"));
+  rec__env_free(out);
+  free(applied);
+}
