@@ -4,6 +4,7 @@
  * counter and the stop request. Running is run.c's. */
 #include <stdlib.h>
 
+#include "common/endian.h"
 #include "replayer/cpu/cpu_int.h"
 #include "replayer/cpu/x87.h"
 
@@ -50,24 +51,6 @@ void cpu_free(cpu_thread *c) {
 
 cpu_mem *cpu_get_mem(cpu_thread *c) { return c->mem; }
 
-static void put16(u8 *p, u16 v) { memcpy(p, &v, 2); }
-static void put32(u8 *p, u32 v) { memcpy(p, &v, 4); }
-static void put64(u8 *p, u64 v) { memcpy(p, &v, 8); }
-static u16 get16(const u8 *p) {
-  u16 v;
-  memcpy(&v, p, 2);
-  return v;
-}
-static u32 get32(const u8 *p) {
-  u32 v;
-  memcpy(&v, p, 4);
-  return v;
-}
-static u64 get64(const u8 *p) {
-  u64 v;
-  memcpy(&v, p, 8);
-  return v;
-}
 
 void cpu_get_regs(const cpu_thread *c, struct rw_regs *r) {
   unsigned top = (c->x87.fsw >> 11) & 7;
@@ -80,18 +63,18 @@ void cpu_get_regs(const cpu_thread *c, struct rw_regs *r) {
   r->orig_rax = ~(u64)0;
   r->seg[RW_SEG_cs] = 0x33;
   r->seg[RW_SEG_ss] = 0x2b;
-  put16(r->fxsave + 0, c->x87.fcw);
-  put16(r->fxsave + 2, c->x87.fsw);
+  wr_le16(r->fxsave + 0, c->x87.fcw);
+  wr_le16(r->fxsave + 2, c->x87.fsw);
   r->fxsave[4] = c->x87.ftw;
-  put16(r->fxsave + 6, c->x87.fop);
-  put64(r->fxsave + 8, c->x87.fip);
-  put64(r->fxsave + 16, c->x87.fdp);
-  put32(r->fxsave + 24, c->mxcsr);
-  put32(r->fxsave + 28, 0xffff);
+  wr_le16(r->fxsave + 6, c->x87.fop);
+  wr_le64(r->fxsave + 8, c->x87.fip);
+  wr_le64(r->fxsave + 16, c->x87.fdp);
+  wr_le32(r->fxsave + 24, c->mxcsr);
+  wr_le32(r->fxsave + 28, 0xffff);
   for (unsigned i = 0; i < 8; i++) {
     const struct cpu_f80 *f = &c->x87.st[(top + i) & 7];
-    put64(r->fxsave + 32 + 16 * i, f->mant);
-    put16(r->fxsave + 40 + 16 * i, f->se);
+    wr_le64(r->fxsave + 32 + 16 * i, f->mant);
+    wr_le16(r->fxsave + 40 + 16 * i, f->se);
   }
   cpu__x87_to_fxsave(c, r->fxsave, 1); /* x87.h: what fxsave64 shows */
   for (unsigned i = 0; i < 16; i++) {
@@ -101,7 +84,7 @@ void cpu_get_regs(const cpu_thread *c, struct rw_regs *r) {
 }
 
 int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
-  u32 mxcsr = get32(r->fxsave + 24);
+  u32 mxcsr = rd_le32(r->fxsave + 24);
   unsigned top;
   RW_RETURN_IF(mxcsr & 0xffff0000u, RW_EINVAL, "mxcsr %#x", mxcsr);
   RW_RETURN_IF(r->rip >= (1ull << 47) && r->rip < 0xffff800000000000ull,
@@ -113,18 +96,18 @@ int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
   c->segbase[CPU_SEG_NONE] = 0;
   c->segbase[CPU_SEG_FS] = r->fs_base;
   c->segbase[CPU_SEG_GS] = r->gs_base;
-  c->x87.fcw = get16(r->fxsave + 0);
-  c->x87.fsw = get16(r->fxsave + 2);
+  c->x87.fcw = rd_le16(r->fxsave + 0);
+  c->x87.fsw = rd_le16(r->fxsave + 2);
   c->x87.ftw = r->fxsave[4];
-  c->x87.fop = get16(r->fxsave + 6) & 0x7ff;
-  c->x87.fip = get64(r->fxsave + 8);
-  c->x87.fdp = get64(r->fxsave + 16);
+  c->x87.fop = rd_le16(r->fxsave + 6) & 0x7ff;
+  c->x87.fip = rd_le64(r->fxsave + 8);
+  c->x87.fdp = rd_le64(r->fxsave + 16);
   c->mxcsr = mxcsr;
   top = (c->x87.fsw >> 11) & 7;
   for (unsigned i = 0; i < 8; i++) {
     struct cpu_f80 *f = &c->x87.st[(top + i) & 7];
-    f->mant = get64(r->fxsave + 32 + 16 * i);
-    f->se = get16(r->fxsave + 40 + 16 * i);
+    f->mant = rd_le64(r->fxsave + 32 + 16 * i);
+    f->se = rd_le16(r->fxsave + 40 + 16 * i);
     memset(f->pad, 0, sizeof f->pad);
   }
   cpu__x87_from_fxsave(c, r->fxsave, 1); /* x87.h: fxrstor64's rules */

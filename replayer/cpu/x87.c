@@ -5,6 +5,7 @@
  * unit through cpu__x87_host() (x87_host.c says why); this file reads and
  * writes guest memory, checks for pending exceptions, keeps FIP/FDP/FOP as
  * the host CPU does, and does the few control instructions in C. */
+#include "common/endian.h"
 #include "replayer/cpu/x87.h"
 
 /* How a handler runs (the kind argument of x87_run). */
@@ -30,18 +31,6 @@ enum {
 #define X87_M(op, digit) ((((op)&7u) << 8) | ((unsigned)(digit) << 3))
 #define X87_R(op, modrm) ((((op)&7u) << 8) | (unsigned)(modrm))
 
-static void put16(u8 *p, u16 v) { memcpy(p, &v, 2); }
-static void put32(u8 *p, u32 v) { memcpy(p, &v, 4); }
-static u16 get16(const u8 *p) {
-  u16 v;
-  memcpy(&v, p, 2);
-  return v;
-}
-static u32 get32(const u8 *p) {
-  u32 v;
-  memcpy(&v, p, 4);
-  return v;
-}
 
 /* Fills the frstor image of JOB from cpu->x87. With REAL the pointers are
  * the guest's (truncated to the 32-bit layout: what fnstenv stores), else
@@ -52,14 +41,14 @@ static void x87_image(const struct cpu *cpu, u8 *img, int real) {
   u16 tags = 0;
   for (unsigned i = 0; i < 8; i++)
     if (!(x->ftw & (1u << i))) tags |= (u16)(3u << (2 * i));
-  put32(img + 0, 0xffff0000u | x->fcw);
-  put32(img + 4, 0xffff0000u | x->fsw);
-  put32(img + 8, 0xffff0000u | tags);
-  put32(img + 12, real ? (u32)x->fip : X87_NOPTR);
-  put16(img + 16, 0); /* FCS and FDS are not modelled: 0 */
-  put16(img + 18, real ? x->fop : X87_NOFOP);
-  put32(img + 20, real ? (u32)x->fdp : X87_NOPTR);
-  put32(img + 24, 0xffff0000u);
+  wr_le32(img + 0, 0xffff0000u | x->fcw);
+  wr_le32(img + 4, 0xffff0000u | x->fsw);
+  wr_le32(img + 8, 0xffff0000u | tags);
+  wr_le32(img + 12, real ? (u32)x->fip : X87_NOPTR);
+  wr_le16(img + 16, 0); /* FCS and FDS are not modelled: 0 */
+  wr_le16(img + 18, real ? x->fop : X87_NOFOP);
+  wr_le32(img + 20, real ? (u32)x->fdp : X87_NOPTR);
+  wr_le32(img + 24, 0xffff0000u);
   for (unsigned i = 0; i < 8; i++) {
     const struct cpu_f80 *f = &x->st[(top + i) & 7];
     memcpy(img + 28 + 10 * i, &f->mant, 8);
@@ -82,11 +71,11 @@ static u16 x87_fetch_fop(struct cpu *cpu, const struct cpu_insn *in) {
 static void x87_commit(struct cpu *cpu, const struct cpu_insn *in,
                        const u8 *img, unsigned kind, unsigned gfop, u64 ea) {
   struct cpu_x87 *x = &cpu->x87;
-  u32 fip = get32(img + 12), fdp = get32(img + 20);
-  u16 fop = get16(img + 18) & 0x7ff;
-  u16 tags = get16(img + 8);
-  x->fcw = get16(img + 0);
-  x->fsw = get16(img + 4);
+  u32 fip = rd_le32(img + 12), fdp = rd_le32(img + 20);
+  u16 fop = rd_le16(img + 18) & 0x7ff;
+  u16 tags = rd_le16(img + 8);
+  x->fcw = rd_le16(img + 0);
+  x->fsw = rd_le16(img + 4);
   unsigned top = (x->fsw >> 11) & 7;
   x->ftw = 0;
   for (unsigned i = 0; i < 8; i++)
@@ -139,8 +128,8 @@ static int x87_load(struct cpu *cpu, u64 a, u8 *buf, unsigned n) {
 
 static int x87_store(struct cpu *cpu, u64 a, const u8 *buf, unsigned n) {
   switch (n) {
-    case 2: return cpu_st16(cpu, a, get16(buf));
-    case 4: return cpu_st32(cpu, a, get32(buf));
+    case 2: return cpu_st16(cpu, a, rd_le16(buf));
+    case 4: return cpu_st32(cpu, a, rd_le32(buf));
     case 8: {
       u64 v;
       memcpy(&v, buf, 8);
@@ -197,7 +186,7 @@ static int x87_run(struct cpu *cpu, const struct cpu_insn *in, unsigned hop,
     int store = 1;
     /* An unmasked exception can suppress the store: run again over a
      * differently filled buffer and see whether the bytes were written. */
-    if (get16(job.img + 4) & CPU_FSW_ES) {
+    if (rd_le16(job.img + 4) & CPU_FSW_ES) {
       struct cpu__x87_job again;
       memcpy(again.img, in_img, sizeof in_img);
       memset(again.mem, 0xff, sizeof again.mem);

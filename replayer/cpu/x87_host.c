@@ -6,6 +6,7 @@
  * replays; this file holds the one inline-asm sequence that does it and a
  * table of 2048 tiny host routines, one per x87 opcode. Decoding, memory
  * access and the guest's pointer bookkeeping are x87.c's. */
+#include "common/endian.h"
 #include "replayer/cpu/x87.h"
 
 /* The routine table: entry h (16 bytes) executes the x87 opcode whose FOP
@@ -97,24 +98,6 @@ const struct cpu__x87_hostinfo *cpu__x87_hostinfo(void) {
 
 /* ---- FXSAVE image ----------------------------------------------------- */
 
-static void put16(u8 *p, u16 v) { memcpy(p, &v, 2); }
-static void put32(u8 *p, u32 v) { memcpy(p, &v, 4); }
-static void put64(u8 *p, u64 v) { memcpy(p, &v, 8); }
-static u16 get16(const u8 *p) {
-  u16 v;
-  memcpy(&v, p, 2);
-  return v;
-}
-static u32 get32(const u8 *p) {
-  u32 v;
-  memcpy(&v, p, 4);
-  return v;
-}
-static u64 get64(const u8 *p) {
-  u64 v;
-  memcpy(&v, p, 8);
-  return v;
-}
 
 void cpu__x87_to_fxsave(const struct cpu *cpu, void *img, int is64) {
   const struct cpu_x87 *x = &cpu->x87;
@@ -122,27 +105,27 @@ void cpu__x87_to_fxsave(const struct cpu *cpu, void *img, int is64) {
   u8 *p = img;
   unsigned top = (x->fsw >> 11) & 7;
   int hide = hi->fxsave_hides_ptrs && !(x->fsw & CPU_FSW_ES);
-  put16(p + 0, x->fcw);
-  put16(p + 2, x->fsw);
+  wr_le16(p + 0, x->fcw);
+  wr_le16(p + 2, x->fsw);
   p[4] = x->ftw;
   p[5] = 0;
-  put16(p + 6, hide ? 0 : x->fop);
+  wr_le16(p + 6, hide ? 0 : x->fop);
   if (hide) {
     memset(p + 8, 0, 16);
   } else if (is64) {
-    put64(p + 8, x->fip);
-    put64(p + 16, x->fdp);
+    wr_le64(p + 8, x->fip);
+    wr_le64(p + 16, x->fdp);
   } else {
-    put32(p + 8, (u32)x->fip);
-    put32(p + 12, 0); /* FCS, not modelled */
-    put32(p + 16, (u32)x->fdp);
-    put32(p + 20, 0); /* FDS */
+    wr_le32(p + 8, (u32)x->fip);
+    wr_le32(p + 12, 0); /* FCS, not modelled */
+    wr_le32(p + 16, (u32)x->fdp);
+    wr_le32(p + 20, 0); /* FDS */
   }
   for (unsigned i = 0; i < 8; i++) {
     const struct cpu_f80 *f = &x->st[(top + i) & 7];
     u8 *r = p + 32 + 16 * i;
-    put64(r, f->mant);
-    put16(r + 8, f->se);
+    wr_le64(r, f->mant);
+    wr_le16(r + 8, f->se);
     memset(r + 10, 0, 6);
   }
 }
@@ -150,22 +133,22 @@ void cpu__x87_to_fxsave(const struct cpu *cpu, void *img, int is64) {
 void cpu__x87_from_fxsave(struct cpu *cpu, const void *img, int is64) {
   struct cpu_x87 *x = &cpu->x87;
   const u8 *p = img;
-  x->fcw = (get16(p + 0) & 0x1f3f) | 0x40;
-  x->fsw = get16(p + 2);
+  x->fcw = (rd_le16(p + 0) & 0x1f3f) | 0x40;
+  x->fsw = rd_le16(p + 2);
   x->ftw = p[4];
-  x->fop = get16(p + 6) & 0x7ff;
+  x->fop = rd_le16(p + 6) & 0x7ff;
   if (is64) {
-    x->fip = get64(p + 8);
-    x->fdp = get64(p + 16);
+    x->fip = rd_le64(p + 8);
+    x->fdp = rd_le64(p + 16);
   } else {
-    x->fip = get32(p + 8);
-    x->fdp = get32(p + 16);
+    x->fip = rd_le32(p + 8);
+    x->fdp = rd_le32(p + 16);
   }
   unsigned top = (x->fsw >> 11) & 7;
   for (unsigned i = 0; i < 8; i++) {
     struct cpu_f80 *f = &x->st[(top + i) & 7];
-    f->mant = get64(p + 32 + 16 * i);
-    f->se = get16(p + 40 + 16 * i);
+    f->mant = rd_le64(p + 32 + 16 * i);
+    f->se = rd_le16(p + 40 + 16 * i);
     memset(f->pad, 0, sizeof f->pad);
   }
   cpu__x87_fix_es(cpu);

@@ -7,39 +7,8 @@
  * boundaries) and random MXCSR rounding, DAZ, FTZ, masks and flags. */
 #include <string.h>
 
-#include "tests/cpu/diff.h"
+#include "tests/cpu/cases_sse.h"
 
-static unsigned rnd(struct diff_rng *r, unsigned n) {
-  return (unsigned)(diff_rand(r) % n);
-}
-
-/* The N bytes of the memory operand inside the case's data, or NULL. */
-static u8 *mem_at(struct diff_case *c, unsigned n) {
-  if (!c->memop || c->mem_addr < DIFF_DATA_ADDR ||
-      c->mem_addr + n > DIFF_DATA_ADDR + DIFF_DATA_SIZE)
-    return NULL;
-  return c->st.data + (c->mem_addr - DIFF_DATA_ADDR);
-}
-
-/* XMM register X of the case. */
-static u8 *xmm_at(struct diff_case *c, unsigned x) {
-  return c->st.fx + 160 + 16 * x;
-}
-
-/* A random MXCSR: often the default, else random rounding, DAZ, FTZ, masks
- * and flags (unmasked exceptions included). */
-static u32 rand_mxcsr(struct diff_rng *r) {
-  unsigned k = rnd(r, 10);
-  if (k < 3) return 0x1f80;
-  if (k < 7)
-    return 0x1f80 | (rnd(r, 4) << 13) | (rnd(r, 2) ? 0x40 : 0) |
-           (rnd(r, 2) ? 0x8000 : 0) | (rnd(r, 4) ? 0 : rnd(r, 64));
-  return (u32)diff_rand(r) & 0xffff;
-}
-
-static void set_mxcsr(struct diff_case *c, u32 v) {
-  memcpy(c->st.fx + 24, &v, 4);
-}
 
 /* ---- Values ------------------------------------------------------------- */
 
