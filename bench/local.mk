@@ -5,4 +5,3 @@ EXTRA_DIST += bench/RESULTS.md
 include bench/format/local.mk
 include bench/record/local.mk
 include bench/cpu/local.mk
-include bench/gdb/local.mk
