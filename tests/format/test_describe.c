@@ -128,7 +128,7 @@ void test_describe_str_bytes(void) {
 
 void test_describe_regs(void) {
   struct rw_regs g;
-  u8 p[8 + RW_REGS_DISK_SIZE];
+  u8 p[8 + RW_REGS_DISK_SIZE + 4];
   struct trace_record rec = {1, 1, TRACE_REC_SYSCALL_ENTER, sizeof p, p, 0};
   char *out;
   memset(&g, 0, sizeof g);
@@ -140,9 +140,10 @@ void test_describe_regs(void) {
   g.seg[1] = 0x33;
   wr_le64(p, 1);
   rw_regs_encode(&g, p + 8);
+  wr_le32(p + 8 + RW_REGS_DISK_SIZE, 1); /* fp_valid */
   expect(&rec, 0, 0,
          "nr=1 regs={rip=0x401234 rsp=0x7ffe0000 rflags=0x246 rdi=0x3 "
-         "orig_rax=1}");
+         "orig_rax=1} fp_valid=1");
   out = print(&rec, 1, 0);
   CU_ASSERT(strstr(out, ",\"regs\":{\"rip\":\"0x401234\",\"rax\":\"0x0\"") !=
             NULL);

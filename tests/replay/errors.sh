@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Traces that cannot be replayed say why, clearly, with a non-zero exit: an
+# unknown format version, damaged chunks, an instruction the emulator does
+# not implement, rdrand, a missing file. A trace cut off by a killed
+# recorder replays up to the cut and says so.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+# replay NAME: --verify of $T/NAME.rwd; output in $T/NAME.replay, status in $rs.
+replay() {
+  "$REWIND" replay --verify --no-progress "$T/$1.rwd" >"$T/$1.replay" 2>&1
+  rs=$?
+}
+
+# expect NAME TEXT: the replay of NAME failed and said TEXT.
+expect() {
+  if [ "$rs" -ne 0 ] && grep -q -- "$2" "$T/$1.replay"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: $1: expected a failure saying '$2' (exit $rs):"
+    head -n 20 "$T/$1.replay"
+  fi
+}
+
+rec base "$P/exitstatus" 3
+check_eq "base: recorded" 3 "$status"
+
+# An unknown major version: patch the header and its CRC-32C.
+python3 - "$T/base.rwd" "$T/v9.rwd" <<'PY'
+import sys
+def crc32c(data):
+    crc = 0xffffffff
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+b = bytearray(open(sys.argv[1], "rb").read())
+hl = b[12] | b[13] << 8
+b[8] = 9
+b[hl - 4:hl] = crc32c(bytes(b[:hl - 4])).to_bytes(4, "little")
+open(sys.argv[2], "wb").write(b)
+PY
+replay v9
+expect v9 "version 9"
+
+# Damage inside the payload of the last RECORDS chunk: the replay runs up
+# to it, then stops and names the offset.
+python3 - "$T/base.rwd" "$T/dmg.rwd" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+last, i = -1, b.find(b"RWCK")
+while i >= 0:
+    if b[i + 4] == 1 and b[i + 5] == 0:  # type RECORDS
+        last = i
+    i = b.find(b"RWCK", i + 4)
+assert last >= 0
+for k in range(last + 48 + 8, last + 48 + 24):
+    b[k] ^= 0x5a
+open(sys.argv[2], "wb").write(b)
+PY
+replay dmg
+expect dmg "damaged at offset [0-9]"
+
+# Not a trace, and no such file.
+printf 'hello\n' >"$T/text.rwd"
+replay text
+expect text "not a rewind trace"
+"$REWIND" replay --verify "$T/missing.rwd" >"$T/missing.replay" 2>&1
+rs=$?
+expect missing "No such file"
+
+# An instruction the emulator does not implement.
+rec avx "$top_builddir/tests/programs/avx"
+if [ "$status" -eq 77 ]; then
+  echo "SKIP: avx: this CPU has no AVX"
+else
+  replay avx
+  expect avx "unsupported instruction vpxor"
+  check "avx: the message names the address" grep -q "vpxor.* at 0x" "$T/avx.replay"
+fi
+
+# rdrand: not reproducible without CPUID faulting.
+rec rdrand "$top_builddir/tests/programs/rdrand"
+if [ "$status" -eq 77 ]; then
+  echo "SKIP: rdrand: this CPU has no rdrand"
+else
+  replay rdrand
+  expect rdrand "rdrand or rdseed at 0x"
+fi
+
+# A recording cut off by SIGKILL of the recorder: replays up to the cut.
+"$REWIND" record -f -o "$T/cut.rwd" -- "$P/spin" 20 >/dev/null 2>&1 &
+rpid=$!
+sleep 2
+kill -9 "$rpid"
+wait "$rpid" 2>/dev/null
+replay cut
+check_eq "cut: replays up to the cut (exit 0)" 0 "$rs"
+check "cut: says the trace ends before the program did" \
+  grep -q "the trace ends here, before the program did" "$T/cut.replay"
+finish
