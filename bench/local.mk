@@ -1,7 +1,14 @@
 # SPDX-License-Identifier: MIT
-# Benchmarks are built with `make bench` and run by bench/run.sh; results are
-# reported in bench/RESULTS.md, never asserted in tests.
+# Benchmarks: each fragment builds its programs and a `make bench-NAME`
+# target that runs them; `make bench` runs them all. Results are reported in
+# bench/RESULTS.md with the command that produced them, never asserted in
+# tests.
 EXTRA_DIST += bench/RESULTS.md
 include bench/format/local.mk
 include bench/record/local.mk
 include bench/cpu/local.mk
+include bench/replay/local.mk
+include bench/gdb/local.mk
+
+.PHONY: bench
+bench: bench-format bench-cpu bench-record bench-replay

@@ -16,4 +16,11 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The gdb modes (cmd_serve.c), shared by `rewind serve` and `rewind
+ * replay`. Each returns the exit status; cli_replay_gdb returns only when
+ * gdb cannot be started (it replaces the process with gdb). */
+int cli_serve_stdio(const char *path, int quiet, int log);
+int cli_serve_listen(const char *path, const char *addr, int quiet, int log);
+int cli_replay_gdb(const char *path, int nargs, char **args);
+
 #endif /* RW_CLI_CLI_H */

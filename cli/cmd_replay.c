@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* `rewind replay`: replays a trace in the emulator. --verify runs the whole
- * recording and says whether it was reproduced; --goto N stops at global
- * instruction N and shows where the program is. Only argument parsing and
- * output here; the work is in replayer/. */
+/* `rewind replay`: replays a trace in the emulator. By default it starts
+ * gdb attached to the replay (arguments after `--` go to gdb); --listen
+ * serves a gdb started elsewhere; --verify runs the whole recording and says
+ * whether it was reproduced; --goto N stops at global instruction N and
+ * shows where the program is. Only argument parsing and output here; the
+ * work is in replayer/ and gdbstub/. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,12 +18,23 @@
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: rewind replay --verify [options] TRACE\n"
+          "usage: rewind replay TRACE [-- GDB-ARGS...]\n"
+          "       rewind replay --listen [HOST:]PORT TRACE\n"
+          "       rewind replay --verify [options] TRACE\n"
           "       rewind replay --goto N [options] TRACE\n"
           "\n"
           "Replay a recording in rewind's x86-64 emulator. The trace alone is\n"
           "enough: the program and its libraries are read from it.\n"
           "\n"
+          "With no mode, start gdb (from PATH, or $REWIND_GDB) attached to the\n"
+          "replay, stopped at the program's first instruction; debug forwards\n"
+          "and backwards (reverse-continue, reverse-step, watch -l ...).\n"
+          "Arguments after -- go to gdb, e.g. -- -batch -x script.gdb.\n"
+          "\n"
+          "  --listen ADDR     serve gdb over TCP on ADDR (PORT, :PORT or\n"
+          "                    HOST:PORT; 127.0.0.1 unless a host is given);\n"
+          "                    in gdb: target remote ADDR. After a client\n"
+          "                    disconnects, the next one can connect\n"
           "  --verify          replay the whole recording and check it at every\n"
           "                    event; exit 0 when it was reproduced, 1 with a\n"
           "                    report at the first divergence\n"
@@ -67,11 +80,13 @@ static const char *end_text(const struct rp_stop *s, char *buf, size_t cap) {
 int cli_cmd_replay(int argc, char **argv) {
   static const struct option longopts[] = {
       {"verify", no_argument, 0, 'v'}, {"goto", required_argument, 0, 'g'},
+      {"listen", required_argument, 0, 'l'},
       {"progress", no_argument, 0, 'p'}, {"no-progress", no_argument, 0, 'P'},
       {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   int verify = 0, has_goto = 0, quiet = 0, progress = isatty(2), c;
   u64 target = 0;
+  const char *listen_addr = NULL;
   optind = 1;
   while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
     switch (c) {
@@ -87,6 +102,9 @@ int cli_cmd_replay(int argc, char **argv) {
         has_goto = 1;
         break;
       }
+      case 'l':
+        listen_addr = optarg;
+        break;
       case 'p':
         progress = 1;
         break;
@@ -103,14 +121,21 @@ int cli_cmd_replay(int argc, char **argv) {
         return cli_usage_error("replay", "unknown option");
     }
   }
-  if (optind != argc - 1)
-    return cli_usage_error("replay", optind >= argc ? "no trace file given"
-                                                    : "too many arguments");
-  if (!verify && !has_goto)
-    return cli_usage_error("replay",
-                           "debugging a replay with gdb is not available in "
-                           "this build yet; use --verify or --goto N");
+  if (optind >= argc) return cli_usage_error("replay", "no trace file given");
   const char *path = argv[optind];
+  int gdb_mode = !verify && !has_goto && !listen_addr;
+  if (verify + has_goto + !!listen_addr > 1)
+    return cli_usage_error("replay", "give only one of --verify, --goto "
+                                     "and --listen");
+  if (gdb_mode && optind + 1 < argc) {
+    if (strcmp(argv[optind + 1], "--"))
+      return cli_usage_error("replay", "put gdb's arguments after '--'");
+    return cli_replay_gdb(path, argc - optind - 2, argv + optind + 2);
+  }
+  if (optind != argc - 1)
+    return cli_usage_error("replay", "too many arguments");
+  if (gdb_mode) return cli_replay_gdb(path, 0, NULL);
+  if (listen_addr) return cli_serve_listen(path, listen_addr, quiet, 0);
   struct rp_opts opts = {0};
   opts.progress = progress && !quiet;
   struct rw_diag diag = {0};

@@ -378,4 +378,38 @@ void gdb_regs_put_g(struct gdb_buf *b, const struct rw_regs *regs);
  * the status word's TOP and the register contents. */
 u16 gdb_x87_full_tag(const u8 fxsave[512]);
 
+/* ---- Layer 3: serving a replay ------------------------------------------ */
+
+/* The replay served (replayer/replayer.h's rp_replay). Layers 1 and 2 never
+ * see it; only serve.c and its helpers include the replayer's header. */
+struct rp_replay;
+
+/* Options of gdb_serve(). Zero means the default. Plain data. */
+struct gdb_serve_opts {
+  const char *name; /* thread name when the program's is unknown */
+  int log;          /* 1: log every packet in and out on stderr */
+  int quiet;        /* 1: no notes on stderr (refusals, disconnects) */
+};
+
+/* Serves the GDB remote serial protocol for RP (borrowed; its position moves
+ * as gdb steps and continues) on the byte stream read from IN_FD and written
+ * to OUT_FD (both borrowed and left open) until the client detaches or
+ * disconnects, a partial packet then being dropped. Writes to registers and
+ * memory, run and kill are refused with an error reply. OPTS may be NULL.
+ * Returns 0 at a detach or disconnect, or a negative code when writing to
+ * OUT_FD fails (RW_ERR(errno)) or memory runs out (RW_ENOMEM). */
+int gdb_serve(struct rp_replay *rp, int in_fd, int out_fd,
+              const struct gdb_serve_opts *opts) RW_MUST_CHECK;
+
+/* Opens a TCP socket listening on ADDR ("HOST:PORT", ":PORT" or "PORT";
+ * the host defaults to 127.0.0.1, port 0 picks a free one) and writes the
+ * bound address as "host:port" to DESC (CAP bytes). Returns the socket (the
+ * caller closes it) or a negative code with DIAG (may be NULL) saying why:
+ * RW_EINVAL for a bad address, RW_ERR(EADDRINUSE) for a port in use. */
+int gdb_listen(const char *addr, char *desc, size_t cap,
+               struct rw_diag *diag) RW_MUST_CHECK;
+/* Waits for the next client on the listening socket LFD (borrowed).
+ * Returns the connected socket (the caller closes it) or RW_ERR(errno). */
+int gdb_accept(int lfd) RW_MUST_CHECK;
+
 #endif /* RW_GDBSTUB_GDBSTUB_H */

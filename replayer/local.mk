@@ -3,5 +3,6 @@ noinst_LIBRARIES += replayer/librw_replayer.a
 replayer_librw_replayer_a_SOURCES = \
 	replayer/replayer.h replayer/rp_int.h \
 	replayer/replay.c replayer/step.c replayer/space.c replayer/check.c \
-	replayer/timeline.c replayer/symbols.c
+	replayer/timeline.c replayer/symbols.c replayer/reverse.c \
+	replayer/image.c
 replayer_librw_replayer_a_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)

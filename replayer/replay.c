@@ -129,6 +129,8 @@ fail:
 void rp_close(rp_replay *rp) {
   if (!rp) return;
   rp__kf_free_all(rp);
+  rp__fine_free_all(rp);
+  rp__images_free(rp);
   rp__syms_free(rp);
   rp__srcs_free(&rp->srcs);
   cpu_free(rp->cpu);
@@ -147,7 +149,7 @@ void rp_close(rp_replay *rp) {
 }
 
 int rp_run(rp_replay *rp, u64 until, struct rp_stop *stop) {
-  return rp__run(rp, until, 1, stop);
+  return rp__run(rp, until, RP__USER, stop);
 }
 
 u64 rp_icount(const rp_replay *rp) { return rp->icount; }

@@ -30,8 +30,11 @@ enum rp_stop_reason {
   RP_STOP_END,        /* the end of the history: the program exited, was
                          killed, or the trace ends there */
   RP_STOP_DIVERGED,   /* the replay differs from the recording */
-  RP_STOP_FAILED      /* the replay cannot go on (unsupported instruction,
+  RP_STOP_FAILED,     /* the replay cannot go on (unsupported instruction,
                          damaged trace, ...): msg says why */
+  RP_STOP_BEGIN,      /* going backwards, the start of the history (icount
+                         0) was reached */
+  RP_STOP_INTERRUPTED /* the poll function (rp_set_poll) asked to stop */
 };
 
 /* How the recorded program ended, when the end is reached. */
@@ -126,6 +129,56 @@ void rp_disasm(rp_replay *rp, FILE *out, u64 addr, int count, u64 mark);
  * "name+0x12" to DST (CAP bytes), or RW_ENOTFOUND. */
 int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap)
     RW_MUST_CHECK;
+
+/* ---- Reverse execution and the debugger's accessors ------------------ */
+
+/* Moves one instruction back (a seek to icount - 1). When a watchpoint is
+ * set and the instruction stepped back over touched it, STOP says
+ * RP_STOP_WATCHPOINT (addr, watch_size, watch_kind). At icount 0 nothing
+ * moves and STOP says RP_STOP_BEGIN. Returns 0 or a negative code. */
+int rp_reverse_step(rp_replay *rp, struct rp_stop *stop) RW_MUST_CHECK;
+
+/* Runs backwards to the last breakpoint hit or watchpoint trigger strictly
+ * before the current position: a breakpoint stops at the position where its
+ * address is about to execute, a watchpoint before the instruction that
+ * made the access (stop->icount is that position). Without any, it stops at
+ * icount 0 with RP_STOP_BEGIN. RP_STOP_INTERRUPTED when the poll function
+ * asked to stop (the position is then somewhere before the start). Returns
+ * 0 or a negative code. */
+int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) RW_MUST_CHECK;
+
+/* Sets POLL (NULL to remove), called with CTX (borrowed) every few million
+ * instructions of rp_run and rp_reverse_continue; when it returns nonzero
+ * the run stops with RP_STOP_INTERRUPTED. */
+void rp_set_poll(rp_replay *rp, int (*poll)(void *ctx), void *ctx);
+
+/* The program image at the current position. Pointers are owned by RP and
+ * valid until rp_close. Plain data. */
+struct rp_image {
+  u32 pid;           /* the process id in the recording */
+  const char *path;  /* the executable as exec'd (absolute when recorded) */
+  const u8 *auxv;    /* the auxiliary vector the program saw, or NULL */
+  size_t auxv_len;   /* its bytes */
+};
+/* Fills IMG. Returns 0, or RW_ENOTFOUND before the first program image. */
+int rp_get_image(rp_replay *rp, struct rp_image *img) RW_MUST_CHECK;
+
+/* A file embedded in the trace (a blob). Plain data. */
+struct rp_file {
+  u8 hash[32];  /* the blob */
+  u64 size;     /* its bytes */
+};
+/* Finds the file recorded under PATH (borrowed): a path the program mapped
+ * or a blob's name; failing that, a file with the same last component (so
+ * "/lib64/ld-linux-x86-64.so.2" finds the loader mapped through its real
+ * path), then a versioned file of that soname ("libasan.so.8" finds
+ * "libasan.so.8.0.0"). Fills F. Returns 0 or RW_ENOTFOUND. */
+int rp_file_find(rp_replay *rp, const char *path, struct rp_file *f)
+    RW_MUST_CHECK;
+/* Copies up to CAP bytes of F (borrowed) from OFF into DST (caller-owned).
+ * Returns the number copied (0 at the end) or a negative code. */
+i64 rp_file_read(rp_replay *rp, const struct rp_file *f, u64 off, void *dst,
+                 size_t cap) RW_MUST_CHECK;
 
 /* Statistics for the end-of-replay line. Plain data. */
 struct rp_stats {

@@ -87,6 +87,25 @@ struct rp__kf {
   i64 restart_result;
   u64 sys_nr;
   u32 tid;
+  u64 lru;              /* fine keyframes: last use (larger is newer) */
+};
+
+/* Fine keyframes (replayer/reverse.c): a small cache of extra keyframes
+ * every RP_FINE_STEP instructions in the RP_FINE_WINDOW instructions before
+ * the positions seeks went to, so that reverse single steps re-execute at
+ * most RP_FINE_STEP instructions. Least recently used ones are dropped. */
+#define RP_FINE_STEP 65536ull
+#define RP_FINE_WINDOW (16 * RP_FINE_STEP)
+#define RP_FINE_MAX 48
+
+/* A program image (EXEC record) and what came with it, kept in the order
+ * the replay first met them, for the debugger (exec file, auxv, pid). */
+struct rp__image {
+  u64 seq;       /* the EXEC record's sequence number */
+  u32 pid;
+  char *path;    /* owned */
+  u8 *auxv;      /* owned; NULL until the AUXV record */
+  size_t auxv_len;
 };
 
 /* ------------------------------------------------------- the replay */
@@ -150,6 +169,19 @@ struct rp_replay {
   struct rp__sym *syms;    /* symbol tables of mapped ELF blobs; owned */
   size_t nsyms;
 
+  struct rp__kf fine[RP_FINE_MAX]; /* fine keyframes, unordered */
+  size_t nfine;
+  u64 fine_clock;          /* LRU stamp source */
+
+  struct rp__image *images; /* program images met so far; owned */
+  size_t nimages, capimages;
+
+  u64 until_events;        /* rp__run: at the target count, first apply
+                              records until this many were consumed (a
+                              signal delivered there), 0 for none */
+  int (*poll)(void *ctx);  /* interrupt check of user runs, or NULL */
+  void *poll_ctx;
+
   u64 progress_ns;         /* next progress report */
   u64 start_ns;
   u8 *buf;                 /* scratch, RP_BUF bytes; owned */
@@ -173,7 +205,11 @@ int rp__digest(rp_replay *rp, u64 *out) RW_MUST_CHECK;
 
 /* the event machine (replayer/step.c) */
 int rp__fetch(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
-int rp__run(rp_replay *rp, u64 until, int stop_at_user, struct rp_stop *stop)
+/* FLAGS of rp__run: RP__USER stops at the user's breakpoints and
+ * watchpoints (a breakpoint at the starting position is stepped off), and
+ * with RP__USER_AT_START a breakpoint at the starting position stops too. */
+enum { RP__USER = 1, RP__USER_AT_START = 2 };
+int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop)
     RW_MUST_CHECK;
 
 /* checks and reports (replayer/check.c) */
@@ -195,8 +231,29 @@ int rp__cs_open(rp_replay *rp) RW_MUST_CHECK;
 
 /* keyframes (replayer/timeline.c) */
 int rp__kf_take(rp_replay *rp) RW_MUST_CHECK;
+/* Fills KF (caller-owned, freed with rp__kf_free) with the current state. */
+int rp__kf_capture(rp_replay *rp, struct rp__kf *kf) RW_MUST_CHECK;
+void rp__kf_free(struct rp__kf *kf);
+/* The latest keyframe, coarse or fine, at or before ICOUNT (STRICT: before
+ * it), or NULL. A fine one returned is marked as used. */
+struct rp__kf *rp__kf_before(rp_replay *rp, u64 icount, int strict);
 int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) RW_MUST_CHECK;
 void rp__kf_free_all(rp_replay *rp);
+
+/* fine keyframes and reverse execution (replayer/reverse.c) */
+/* Seeks to ICOUNT with EVENTS records consumed: one instruction count can
+ * hold two states, before and after a signal's delivery. */
+int rp__seek_state(rp_replay *rp, u64 icount, u64 events,
+                   struct rp_stop *stop) RW_MUST_CHECK;
+/* Runs forward to ICOUNT, taking fine keyframes in the window before it. */
+int rp__run_fine(rp_replay *rp, u64 icount, struct rp_stop *stop)
+    RW_MUST_CHECK;
+void rp__fine_free_all(rp_replay *rp);
+
+/* program images (replayer/image.c) */
+int rp__note_exec(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+int rp__note_auxv(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+void rp__images_free(rp_replay *rp);
 
 /* symbols (replayer/symbols.c) */
 void rp__syms_free(rp_replay *rp);

@@ -12,11 +12,12 @@
 
 #define RP_MAX_KFS 256
 
-static void kf_free(struct rp__kf *kf) {
+void rp__kf_free(struct rp__kf *kf) {
   cpu_snap_free(kf->snap);
   rp__srcs_free(&kf->srcs);
   memset(kf, 0, sizeof *kf);
 }
+#define kf_free rp__kf_free
 
 void rp__kf_free_all(rp_replay *rp) {
   for (size_t i = 0; i < rp->nkfs; i++) kf_free(&rp->kfs[i]);
@@ -40,7 +41,6 @@ static void thin(rp_replay *rp) {
 
 int rp__kf_take(rp_replay *rp) {
   struct rp__kf kf;
-  memset(&kf, 0, sizeof kf);
   rp->next_kf = rp->icount + rp->kf_interval;
   /* Keyframes are kept in icount order; one at or before the last is
    * already known (a re-run after a seek). */
@@ -53,6 +53,15 @@ int rp__kf_take(rp_replay *rp) {
     rp->kfs = v;
     rp->capkfs = cap;
   }
+  RW_FORWARD(rp__kf_capture(rp, &kf));
+  rp->kfs[rp->nkfs++] = kf;
+  if (rp->nkfs > RP_MAX_KFS) thin(rp);
+  return 0;
+}
+
+int rp__kf_capture(rp_replay *rp, struct rp__kf *out) {
+  struct rp__kf kf;
+  memset(&kf, 0, sizeof kf);
   kf.icount = rp->icount;
   kf.cpu_icount = cpu_icount(rp->cpu);
   kf.events = rp->events;
@@ -70,9 +79,28 @@ int rp__kf_take(rp_replay *rp) {
     cpu_snap_free(kf.snap);
     return rc;
   }
-  rp->kfs[rp->nkfs++] = kf;
-  if (rp->nkfs > RP_MAX_KFS) thin(rp);
+  *out = kf;
   return 0;
+}
+
+struct rp__kf *rp__kf_before(rp_replay *rp, u64 icount, int strict) {
+  struct rp__kf *best = NULL;
+  for (size_t i = 0; i < rp->nkfs; i++) {
+    u64 at = rp->kfs[i].icount;
+    if (at < icount || (!strict && at == icount)) best = &rp->kfs[i];
+  }
+  struct rp__kf *fine = NULL;
+  for (size_t i = 0; i < rp->nfine; i++) {
+    u64 at = rp->fine[i].icount;
+    if ((at < icount || (!strict && at == icount)) &&
+        (!fine || at > fine->icount))
+      fine = &rp->fine[i];
+  }
+  if (fine && (!best || fine->icount > best->icount)) {
+    fine->lru = ++rp->fine_clock;
+    return fine;
+  }
+  return best;
 }
 
 int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
@@ -96,14 +124,11 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   rp->ended = 0;
   rp->preempt_bp = 0;
   RW_FORWARD(trace_cursor_seek(rp->cur, kf->next_seq));
-  /* Breakpoints and watchpoints belong to the address space: set again. */
+  /* Breakpoints and watchpoints live in the cpu_mem, not in its snapshots,
+   * so they survive the restore; adding a breakpoint again is harmless, but
+   * a watch added again would be a second copy that outlives its delete. */
   for (size_t i = 0; i < rp->nbps; i++)
     RW_FORWARD(cpu_mem_break_add(rp->mem, rp->bps[i]));
-  for (size_t i = 0; i < rp->nwps; i++) {
-    int rc = cpu_mem_watch_add(rp->mem, rp->wps[i].addr, rp->wps[i].len,
-                               rp->wps[i].kind);
-    RW_FORWARD(rc);
-  }
   rp->next_kf = kf->icount + rp->kf_interval;
   return 0;
 }
@@ -117,13 +142,15 @@ int rp_seek(rp_replay *rp, u64 icount, struct rp_stop *stop) {
     *stop = rp->end;
     return 0;
   }
-  /* Restore the nearest keyframe at or before ICOUNT, unless the current
-   * position is closer and before it. */
-  const struct rp__kf *kf = NULL;
-  for (size_t i = 0; i < rp->nkfs; i++)
-    if (rp->kfs[i].icount <= icount) kf = &rp->kfs[i];
+  /* Restore the nearest keyframe (coarse or fine) at or before ICOUNT,
+   * unless the current position is closer and before it. */
+  const struct rp__kf *kf = rp__kf_before(rp, icount, 0);
+  u64 ev = rp->until_events;
+  if (kf && kf->icount == icount && ev && kf->events > ev)
+    kf = rp__kf_before(rp, icount, 1); /* after the state asked for */
   if (kf && (icount < rp->icount || kf->icount > rp->icount ||
-             (rp->ended && icount < rp->end_icount)))
+             (rp->ended && icount < rp->end_icount) ||
+             (ev && icount == rp->icount && rp->events > ev)))
     RW_FORWARD(rp__kf_restore(rp, kf));
-  return rp__run(rp, icount, 0, stop);
+  return rp__run_fine(rp, icount, stop);
 }

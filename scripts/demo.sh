@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # The main job: sets everything up, records the example program with a
-# memory-corruption bug (examples/inventory.c), and shows what the trace holds.
+# memory-corruption bug (examples/inventory.c), shows what the trace holds,
+# then debugs the recording with gdb: a watchpoint and reverse-continue find
+# the line that corrupted the data (examples/inventory.gdb).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
@@ -22,3 +24,6 @@ $rewind info "$trace"
 
 step "rewind dump $trace | head -n 20"
 $rewind dump "$trace" | head -n 20
+
+step rewind replay $trace -- -batch -x examples/inventory.gdb
+$rewind replay "$trace" -- -batch -x examples/inventory.gdb

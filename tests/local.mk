@@ -7,6 +7,7 @@ tests_librw_testrunner_a_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 TESTS += tests/lint/layout.sh
 EXTRA_DIST += tests/lint/layout.sh
 
+include tests/programs/local.mk
 include tests/format/local.mk
 include tests/cpu/local.mk
 include tests/recorder/local.mk
@@ -14,6 +15,4 @@ include tests/fuzz/local.mk
 include tests/replay/local.mk
 include tests/gdbstub/local.mk
 include tests/fuzz/gdb.mk
-# Temporary (recorder helper): until the lead includes them from Makefile.am.
-include tests/programs/local.mk
-include man/record.mk
+include tests/gdb/local.mk

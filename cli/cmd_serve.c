@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* `rewind serve` and the gdb-facing modes of `rewind replay`: serving a
+ * replay to gdb over stdin/stdout (what `target remote | rewind serve
+ * --stdio TRACE` runs), over TCP one client after another (--listen), and
+ * starting gdb attached to a replay. Only arguments and process plumbing
+ * here; the protocol is gdbstub/'s, the replay replayer/'s. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* memfd_create */
+#endif
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "common/rw.h"
+#include "gdbstub/gdbstub.h"
+#include "replayer/replayer.h"
+
+static int open_replay(const char *path, rp_replay **rp) {
+  struct rw_diag diag = {0};
+  struct rp_opts opts = {0};
+  int rc = rp_open(rp, path, &opts, &diag);
+  if (rc < 0)
+    return cli_error("cannot replay %s: %s", path,
+                     diag.msg[0] ? diag.msg : rw_strerror(rc));
+  return 0;
+}
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+int cli_serve_stdio(const char *path, int quiet, int log) {
+  rp_replay *rp;
+  if (open_replay(path, &rp)) return 1;
+  signal(SIGPIPE, SIG_IGN);
+  struct gdb_serve_opts o = {base_name(path), log, quiet};
+  int rc = gdb_serve(rp, 0, 1, &o);
+  rp_close(rp);
+  if (rc < 0) return cli_error("serving gdb: %s", rw_strerror(rc));
+  return 0;
+}
+
+int cli_serve_listen(const char *path, const char *addr, int quiet,
+                     int log) {
+  rp_replay *rp;
+  char desc[300];
+  struct rw_diag diag = {0};
+  int lfd = gdb_listen(addr, desc, sizeof desc, &diag);
+  if (lfd < 0) return cli_error("%s", diag.msg);
+  if (open_replay(path, &rp)) {
+    close(lfd);
+    return 1;
+  }
+  signal(SIGPIPE, SIG_IGN);
+  printf("rewind: serving %s on %s; in gdb: target remote %s\n", path, desc,
+         desc);
+  fflush(stdout);
+  struct gdb_serve_opts o = {base_name(path), log, quiet};
+  int status = 0;
+  for (;;) {
+    int fd = gdb_accept(lfd);
+    if (fd < 0) {
+      status = cli_error("accept: %s", rw_strerror(fd));
+      break;
+    }
+    if (!quiet) fprintf(stderr, "rewind: gdb connected\n");
+    int rc = gdb_serve(rp, fd, fd, &o);
+    close(fd);
+    if (rc < 0) fprintf(stderr, "rewind: connection: %s\n", rw_strerror(rc));
+    if (!quiet)
+      fprintf(stderr, "rewind: gdb disconnected; waiting for the next on "
+                      "%s\n", desc);
+  }
+  rp_close(rp);
+  close(lfd);
+  return status;
+}
+
+/* Appends S to DST (CAP bytes) in single quotes for /bin/sh. */
+static int sh_quote(char *dst, size_t cap, const char *s) {
+  size_t n = strlen(dst);
+  if (n + 2 >= cap) return -1;
+  dst[n++] = '\'';
+  for (; *s; s++) {
+    const char *piece = *s == '\'' ? "'\\''" : NULL;
+    size_t k = piece ? 4 : 1;
+    if (n + k + 2 >= cap) return -1;
+    if (piece)
+      memcpy(dst + n, piece, k);
+    else
+      dst[n] = *s;
+    n += k;
+  }
+  dst[n++] = '\'';
+  dst[n] = 0;
+  return 0;
+}
+
+/* gdb keeps the registers it read before `monitor goto` moved the replay:
+ * a hook makes it read them again after every monitor command (quietly:
+ * the flush command prints a line). The script is an anonymous file that
+ * gdb inherits, named by /proc/self/fd/N in gdb's own process. */
+static const char gdb_init[] =
+    "define hookpost-monitor\n"
+    "  pipe maintenance flush register-cache | cat >/dev/null\n"
+    "end\n";
+
+static int init_script(char *name, size_t cap) {
+  int fd = memfd_create("rewind-gdb-init", 0);
+  if (fd < 0) return -1;
+  if (write(fd, gdb_init, sizeof gdb_init - 1) != (ssize_t)sizeof gdb_init - 1) {
+    close(fd);
+    return -1;
+  }
+  snprintf(name, cap, "/proc/self/fd/%d", fd);
+  return 0;
+}
+
+int cli_replay_gdb(const char *path, int nargs, char **args) {
+  char self[4096], target[9000] = "target remote | ";
+  rp_replay *rp;
+  /* Say what is wrong with the trace here rather than inside gdb. */
+  if (open_replay(path, &rp)) return 1;
+  rp_close(rp);
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return cli_error("cannot find rewind's own path: %s",
+                               strerror(errno));
+  self[n] = 0;
+  if (sh_quote(target, sizeof target, self) ||
+      strlen(target) + 20 >= sizeof target)
+    return cli_error("path too long");
+  strcat(target, " serve --stdio ");
+  if (sh_quote(target, sizeof target, path))
+    return cli_error("path too long");
+  const char *gdb = getenv("REWIND_GDB");
+  if (!gdb || !*gdb) gdb = "gdb";
+  char **argv = calloc((size_t)nargs + 16, sizeof *argv);
+  if (!argv) return cli_error("out of memory");
+  int k = 0;
+  char init[64];
+  argv[k++] = (char *)gdb;
+  argv[k++] = (char *)"-q";
+  if (init_script(init, sizeof init) == 0) {
+    argv[k++] = (char *)"-ix";
+    argv[k++] = init;
+  }
+  argv[k++] = (char *)"-ex";
+  argv[k++] = target;
+  for (int i = 0; i < nargs; i++) argv[k++] = args[i];
+  argv[k] = NULL;
+  execvp(gdb, argv);
+  int e = errno;
+  free(argv);
+  if (e == ENOENT)
+    return cli_error("cannot start %s: it is not installed (Debian and "
+                     "Ubuntu: apt install gdb), or set REWIND_GDB to its "
+                     "path",
+                     gdb);
+  return cli_error("cannot start %s: %s", gdb, strerror(e));
+}
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: rewind serve --stdio [options] TRACE\n"
+          "       rewind serve --listen [HOST:]PORT [options] TRACE\n"
+          "\n"
+          "Serve a replay of TRACE to gdb over the GDB remote protocol, for\n"
+          "debugging forwards and backwards (reverse-continue, reverse-step,\n"
+          "watchpoints in both directions).\n"
+          "\n"
+          "  --stdio           talk on stdin and stdout; in gdb:\n"
+          "                      target remote | rewind serve --stdio TRACE\n"
+          "  --listen ADDR     listen on ADDR (PORT, :PORT or HOST:PORT; the\n"
+          "                    host is 127.0.0.1 unless given; port 0 picks a\n"
+          "                    free one) and serve one gdb after another\n"
+          "  --log             log every packet on stderr\n"
+          "  -q, --quiet       no notes on stderr\n"
+          "  -h, --help        show this help\n"
+          "\n"
+          "`rewind replay TRACE` starts gdb attached to the replay for you.\n");
+}
+
+int cli_cmd_serve(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"stdio", no_argument, 0, 's'}, {"listen", required_argument, 0, 'l'},
+      {"log", no_argument, 0, 'L'},   {"quiet", no_argument, 0, 'q'},
+      {"help", no_argument, 0, 'h'},  {0, 0, 0, 0}};
+  int stdio = 0, quiet = 0, log = 0, c;
+  const char *listen_addr = NULL;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+    switch (c) {
+      case 's':
+        stdio = 1;
+        break;
+      case 'l':
+        listen_addr = optarg;
+        break;
+      case 'L':
+        log = 1;
+        break;
+      case 'q':
+        quiet = 1;
+        break;
+      case 'h':
+        usage(stdout);
+        return 0;
+      default:
+        return cli_usage_error("serve", "unknown option");
+    }
+  }
+  if (optind != argc - 1)
+    return cli_usage_error("serve", optind >= argc ? "no trace file given"
+                                                   : "too many arguments");
+  if (stdio == !!listen_addr)
+    return cli_usage_error("serve", "give one of --stdio and --listen");
+  if (stdio) return cli_serve_stdio(argv[optind], quiet, log);
+  return cli_serve_listen(argv[optind], listen_addr, quiet, log);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* gdb's `monitor` commands (qRcmd): `when` tells the current position in
+ * the history, `goto N` moves to global instruction N, `help` lists them.
+ * The output goes back as the hex text gdb prints; gdb does not know that
+ * `goto` moved the program, so the reply says how to make it re-read. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdbstub/serve_int.h"
+
+/* Instructions run between two keep-alive packets of `monitor goto`
+ * (a fraction of a second). */
+#define GOTO_SLICE 40000000ull
+
+static void out(struct gdb__sess *s, const char *text) {
+  gdb_buf_put_hex(&s->reply, text, strlen(text));
+}
+
+static void where(struct gdb__sess *s, char *buf, size_t cap) {
+  u64 end = rp_end_icount(s->rp);
+  char tail[96] = "";
+  if (end)
+    snprintf(tail, sizeof tail, " (the history ends at instruction %" PRIu64
+             ")", end);
+  snprintf(buf, cap,
+           "instruction %" PRIu64 ", event %" PRIu64 ", thread %u%s\n",
+           rp_icount(s->rp), rp_event(s->rp), rp_current_tid(s->rp), tail);
+}
+
+static int go(struct gdb__sess *s, const char *arg) {
+  char *end, buf[1024], pos[200];
+  while (*arg == ' ') arg++;
+  u64 n = strtoull(arg, &end, 0);
+  while (*end == ' ') end++;
+  if (!*arg || *end || *arg == '-') {
+    out(s, "usage: monitor goto N (a global instruction count, as "
+           "`monitor when` prints)\n");
+    return 0;
+  }
+  struct rp_stop st;
+  /* gdb gives up on a reply after a few seconds: move in slices and send
+   * an empty console packet after each, which restarts its timer. */
+  u64 at = rp_icount(s->rp);
+  for (u64 x = at + GOTO_SLICE; n > at && x < n; x += GOTO_SLICE) {
+    RW_FORWARD(rp_seek(s->rp, x, &st));
+    if (st.reason != RP_STOP_TARGET) break;
+    RW_FORWARD(gdb__send(s, "O", 1));
+  }
+  RW_FORWARD(rp_seek(s->rp, n, &st));
+  s->last = st;
+  if (st.reason == RP_STOP_TARGET) s->last.reason = RP_STOP_TARGET;
+  where(s, pos, sizeof pos);
+  if (st.reason == RP_STOP_DIVERGED || st.reason == RP_STOP_FAILED)
+    snprintf(buf, sizeof buf, "the replay stopped early: %s\nnow at %s",
+             st.msg, pos);
+  else
+    snprintf(buf, sizeof buf, "%snow at %s",
+             st.reason == RP_STOP_END && rp_icount(s->rp) < n
+                 ? "the history ends before that; "
+                 : "",
+             pos);
+  out(s, buf);
+  /* gdb keeps the registers it read before the move; `rewind replay`
+   * installs a hook that drops them. */
+  out(s, "`frame` shows it (outside `rewind replay`, run `flushregs` "
+         "first)\n");
+  return 0;
+}
+
+int gdb__monitor(struct gdb__sess *s) {
+  const char *cmd = s->req.text;
+  char buf[300];
+  while (*cmd == ' ') cmd++;
+  if (!strcmp(cmd, "when")) {
+    where(s, buf, sizeof buf);
+    out(s, "at ");
+    out(s, buf);
+  } else if (!strncmp(cmd, "goto", 4) && (cmd[4] == ' ' || !cmd[4])) {
+    return go(s, cmd + 4);
+  } else if (!strcmp(cmd, "help") || !*cmd) {
+    out(s, "rewind monitor commands:\n"
+           "  monitor when     show the position in the history: global "
+           "instruction count, event number, thread\n"
+           "  monitor goto N   move to global instruction N (0 is the "
+           "program's first instruction)\n"
+           "  monitor help     this list\n");
+  } else {
+    snprintf(buf, sizeof buf,
+             "unknown monitor command '%.60s'; try `monitor help`\n", cmd);
+    out(s, buf);
+  }
+  return 0;
+}

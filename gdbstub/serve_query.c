@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/* Answers to the packets that read the replay without moving it: the stop
+ * reason, registers, memory, threads, qSupported and the qXfer objects
+ * (target description, auxv, exec file, threads). Everything is read from
+ * the replay's current position; nothing here can change it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gdbstub/serve_int.h"
+
+/* gdb's EFAULT-style error for memory that cannot be read. */
+#define E_FAULT 0x0e
+
+static void read_mem(struct gdb__sess *s) {
+  const struct gdb_request *q = &s->req;
+  static u8 buf[GDB_MEM_READ_MAX];
+  u64 addr = q->u.mem.addr;
+  size_t len = (size_t)q->u.mem.len, got = 0;
+  if (len && rp_read_mem(s->rp, addr, buf, len) == 0) {
+    got = len;
+  } else {
+    /* Return the readable prefix, page by page. */
+    while (got < len) {
+      u64 a = addr + got;
+      size_t n = RW_MIN(len - got, (size_t)(4096 - (a & 4095)));
+      if (rp_read_mem(s->rp, a, buf + got, n) < 0) break;
+      got += n;
+    }
+  }
+  if (len && !got) {
+    gdb_reply_error(&s->reply, E_FAULT);
+    return;
+  }
+  gdb_buf_put_hex(&s->reply, buf, got);
+}
+
+static void supported(struct gdb__sess *s) {
+  s->features = s->req.u.supported.features;
+  gdb_buf_printf(&s->reply,
+                 "PacketSize=%x;QStartNoAckMode+;ReverseContinue+;"
+                 "ReverseStep+;qXfer:features:read+;qXfer:auxv:read+;"
+                 "qXfer:exec-file:read+;qXfer:threads:read+;"
+                 "vContSupported+;QPassSignals+;QProgramSignals+",
+                 GDB_PACKET_MAX);
+  if (s->features & GDB_FEAT_MULTIPROCESS)
+    gdb_buf_puts(&s->reply, ";multiprocess+");
+  if (s->features & GDB_FEAT_SWBREAK) gdb_buf_puts(&s->reply, ";swbreak+");
+  if (s->features & GDB_FEAT_HWBREAK) gdb_buf_puts(&s->reply, ";hwbreak+");
+}
+
+static void xfer(struct gdb__sess *s) {
+  const struct gdb_request *q = &s->req;
+  struct gdb_buf x;
+  struct rp_image img;
+  u64 off = q->u.xfer.off, len = q->u.xfer.len;
+  gdb_buf_init(&x, 1u << 20);
+  switch ((int)q->u.xfer.object) {
+    case GDB_XFER_FEATURES:
+      /* Format: qXfer:features:read:annex:off,len */
+      if (gdb_tdesc_lookup(q->u.xfer.annex, q->u.xfer.annex_len, &x) < 0) {
+        gdb_reply_error_msg(&s->reply, "no such target description");
+        goto out;
+      }
+      break;
+    case GDB_XFER_AUXV:
+      /* Format: qXfer:auxv:read::off,len */
+      if (rp_get_image(s->rp, &img) < 0 || !img.auxv) {
+        gdb_reply_error_msg(&s->reply, "the trace has no auxiliary vector");
+        goto out;
+      }
+      gdb_reply_xfer(&s->reply, img.auxv, img.auxv_len, off, len);
+      goto out;
+    case GDB_XFER_EXEC_FILE:
+      /* Format: qXfer:exec-file:read:pid:off,len */
+      if (rp_get_image(s->rp, &img) < 0 || !img.path) {
+        gdb_reply_error_msg(&s->reply, "no program image here");
+        goto out;
+      }
+      gdb_buf_puts(&x, img.path);
+      break;
+    case GDB_XFER_THREADS: {
+      /* Format: qXfer:threads:read::off,len */
+      struct gdb_tid t = gdb__tid(s);
+      gdb_buf_puts(&x, "<?xml version=\"1.0\"?>\n<threads>\n<thread id=\"");
+      gdb_buf_put_tid(&x, t, t.has_pid);
+      gdb_buf_printf(&x, "\" core=\"0\" name=\"");
+      for (const char *p = s->name; *p; p++) /* keep the XML well-formed */
+        gdb_buf_put(&x, strchr("<>&\"'", *p) ? "_" : p, 1);
+      gdb_buf_puts(&x, "\"/>\n</threads>\n");
+      break;
+    }
+    case GDB_XFER_LIBRARIES_SVR4:
+    default:
+      goto out; /* not offered: the empty reply */
+  }
+  if (x.err)
+    gdb_reply_error_msg(&s->reply, "object too large");
+  else
+    gdb_reply_xfer(&s->reply, x.data, x.len, off, len);
+out:
+  gdb_buf_free(&x);
+}
+
+void gdb__query(struct gdb__sess *s) {
+  const struct gdb_request *q = &s->req;
+  struct rw_regs regs;
+  struct gdb_tid me = gdb__tid(s);
+  switch ((int)q->kind) {
+    case GDB_REQ_STOP_REASON: /* Format: ? */
+      gdb__stop_reply(s, &s->last);
+      return;
+    case GDB_REQ_READ_REGS: /* Format: g */
+      if (rp_get_regs(s->rp, 0, &regs) < 0)
+        gdb_reply_error(&s->reply, 1);
+      else
+        gdb_regs_put_g(&s->reply, &regs);
+      return;
+    case GDB_REQ_READ_REG: /* Format: p n */
+      if (rp_get_regs(s->rp, 0, &regs) < 0 || q->u.reg.regnum > 0xffff ||
+          gdb_reg_put_hex(&s->reply, &regs, (unsigned)q->u.reg.regnum) < 0)
+        gdb_reply_error_msg(&s->reply, "no such register");
+      return;
+    case GDB_REQ_READ_MEM: /* Format: m addr,length */
+      read_mem(s);
+      return;
+    case GDB_REQ_VCONT_QUERY: /* Format: vCont? */
+      gdb_buf_puts(&s->reply, "vCont;c;C;s;S;r");
+      return;
+    case GDB_REQ_SET_THREAD:   /* Format: H op thread-id */
+    case GDB_REQ_THREAD_ALIVE: /* Format: T thread-id */
+      if (gdb__tid_ours(s, &q->u.thread.tid))
+        gdb_buf_puts(&s->reply, "OK");
+      else
+        gdb_reply_error_msg(&s->reply, "no such thread");
+      return;
+    case GDB_REQ_CURRENT_THREAD: /* Format: qC */
+      gdb_buf_puts(&s->reply, "QC");
+      gdb_buf_put_tid(&s->reply, me, me.has_pid);
+      return;
+    case GDB_REQ_THREAD_INFO_FIRST: /* Format: qfThreadInfo */
+      gdb_buf_puts(&s->reply, "m");
+      gdb_buf_put_tid(&s->reply, me, me.has_pid);
+      return;
+    case GDB_REQ_THREAD_INFO_NEXT: /* Format: qsThreadInfo */
+      gdb_buf_puts(&s->reply, "l");
+      return;
+    case GDB_REQ_THREAD_EXTRA_INFO: /* Format: qThreadExtraInfo,id */
+      gdb_buf_put_hex(&s->reply, s->name, strlen(s->name));
+      return;
+    case GDB_REQ_SUPPORTED: /* Format: qSupported[:features] */
+      supported(s);
+      return;
+    case GDB_REQ_XFER_READ: /* Format: qXfer:object:read:annex:off,len */
+      xfer(s);
+      return;
+    case GDB_REQ_ATTACHED: /* Format: qAttached[:pid] */
+      gdb_buf_puts(&s->reply, "1");
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/* Host I/O (vFile packets) over the files embedded in the trace, so that
+ * gdb's default sysroot "target:" loads the program and its libraries from
+ * the recording even where the original files no longer exist. Files are
+ * read-only; the host's file system is never touched. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdbstub/serve_int.h"
+
+/* gdb File-I/O errno values (not the host's). */
+enum {
+  FIO_ENOENT = 2,
+  FIO_EBADF = 9,
+  FIO_EACCES = 13,
+  FIO_EINVAL = 22,
+  FIO_EMFILE = 24,
+  FIO_EROFS = 30
+};
+
+static struct rp_file *file_of(struct gdb__sess *s, i64 fd) {
+  if (fd < 0 || fd >= GDB__NFILES || !s->files[fd].used) return NULL;
+  return &s->files[fd].f;
+}
+
+/* "/proc/PID/exe" names the program itself. */
+static int is_proc_exe(struct gdb__sess *s, const char *name, char *dst,
+                       size_t cap) {
+  struct rp_image img;
+  char want[64];
+  if (rp_get_image(s->rp, &img) < 0 || !img.path) return 0;
+  snprintf(want, sizeof want, "/proc/%u/exe", img.pid);
+  if (strcmp(name, want) && strcmp(name, "/proc/self/exe")) return 0;
+  snprintf(dst, cap, "%s", img.path);
+  return 1;
+}
+
+static void vopen(struct gdb__sess *s) {
+  const struct gdb_request *q = &s->req;
+  char path[GDB_TEXT_MAX];
+  struct rp_file f;
+  if (q->u.file.flags & (GDB_FIO_O_WRONLY | GDB_FIO_O_RDWR | GDB_FIO_O_CREAT |
+                         GDB_FIO_O_TRUNC | GDB_FIO_O_APPEND)) {
+    gdb_reply_fio(&s->reply, -1, FIO_EROFS);
+    return;
+  }
+  if (!is_proc_exe(s, q->text, path, sizeof path))
+    snprintf(path, sizeof path, "%s", q->text);
+  if (rp_file_find(s->rp, path, &f) < 0) {
+    gdb_reply_fio(&s->reply, -1, FIO_ENOENT);
+    return;
+  }
+  for (int fd = 0; fd < GDB__NFILES; fd++) {
+    if (s->files[fd].used) continue;
+    s->files[fd].used = 1;
+    s->files[fd].f = f;
+    gdb_reply_fio(&s->reply, fd, 0);
+    return;
+  }
+  gdb_reply_fio(&s->reply, -1, FIO_EMFILE);
+}
+
+static void vpread(struct gdb__sess *s) {
+  const struct gdb_request *q = &s->req;
+  static u8 buf[GDB_DATA_MAX];
+  struct rp_file *f = file_of(s, q->u.file.fd);
+  if (!f) {
+    gdb_reply_fio(&s->reply, -1, FIO_EBADF);
+    return;
+  }
+  size_t want = (size_t)RW_MIN(q->u.file.count, (u64)sizeof buf);
+  i64 got = rp_file_read(s->rp, f, q->u.file.off, buf, want);
+  if (got < 0) {
+    gdb_reply_fio(&s->reply, -1, FIO_EINVAL);
+    return;
+  }
+  /* Format: F count;binary-data (as many bytes as fit once escaped) */
+  size_t n = gdb_bin_fit(buf, (size_t)got, GDB_PACKET_MAX - 32);
+  gdb_reply_fio(&s->reply, (i64)n, 0);
+  gdb_buf_puts(&s->reply, ";");
+  gdb_buf_put_bin(&s->reply, buf, n);
+}
+
+static void vfstat(struct gdb__sess *s) {
+  struct rp_file *f = file_of(s, s->req.u.file.fd);
+  struct gdb_fio_stat st;
+  if (!f) {
+    gdb_reply_fio(&s->reply, -1, FIO_EBADF);
+    return;
+  }
+  memset(&st, 0, sizeof st);
+  st.ino = (u32)f->hash[0] << 24 | (u32)f->hash[1] << 16 |
+           (u32)f->hash[2] << 8 | f->hash[3];
+  st.mode = 0100555; /* a regular file, read-only */
+  st.nlink = 1;
+  st.size = f->size;
+  st.blksize = 4096;
+  st.blocks = (f->size + 511) / 512;
+  gdb_reply_fstat(&s->reply, &st);
+}
+
+static void vreadlink(struct gdb__sess *s) {
+  char target[GDB_TEXT_MAX];
+  if (!is_proc_exe(s, s->req.text, target, sizeof target)) {
+    gdb_reply_fio(&s->reply, -1, FIO_ENOENT);
+    return;
+  }
+  /* Format: F length;target-bytes */
+  size_t n = gdb_bin_fit(target, strlen(target), GDB_PACKET_MAX - 32);
+  gdb_reply_fio(&s->reply, (i64)n, 0);
+  gdb_buf_puts(&s->reply, ";");
+  gdb_buf_put_bin(&s->reply, target, n);
+}
+
+void gdb__vfile(struct gdb__sess *s) {
+  const struct gdb_request *q = &s->req;
+  switch ((int)q->kind) {
+    case GDB_REQ_VFILE_SETFS: /* Format: vFile:setfs:pid */
+      /* One file system: the trace's, whatever process gdb names. */
+      gdb_reply_fio(&s->reply, 0, 0);
+      return;
+    case GDB_REQ_VFILE_OPEN: /* Format: vFile:open:filename,flags,mode */
+      vopen(s);
+      return;
+    case GDB_REQ_VFILE_PREAD: /* Format: vFile:pread:fd,count,offset */
+      vpread(s);
+      return;
+    case GDB_REQ_VFILE_CLOSE: /* Format: vFile:close:fd */
+      if (!file_of(s, q->u.file.fd)) {
+        gdb_reply_fio(&s->reply, -1, FIO_EBADF);
+        return;
+      }
+      s->files[q->u.file.fd].used = 0;
+      gdb_reply_fio(&s->reply, 0, 0);
+      return;
+    case GDB_REQ_VFILE_FSTAT: /* Format: vFile:fstat:fd */
+      vfstat(s);
+      return;
+    case GDB_REQ_VFILE_READLINK: /* Format: vFile:readlink:filename */
+      vreadlink(s);
+      return;
+    default:
+      gdb_reply_fio(&s->reply, -1, FIO_EACCES);
+      return;
+  }
+}

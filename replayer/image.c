@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/* What a debugger asks about the program beyond registers and memory: the
+ * program image at the current position (pid, executable path, auxiliary
+ * vector, from the EXEC and AUXV records as the replay meets them) and the
+ * files embedded in the trace, found by the path the program used. It does
+ * not interpret the files: the stub serves their bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replayer/rp_int.h"
+
+int rp__note_exec(rp_replay *rp, const struct rp__rec *rec) {
+  struct rp__rd rd;
+  char path[4096];
+  /* A re-run after a seek meets the same records again. */
+  if (rp->nimages && rp->images[rp->nimages - 1].seq >= rec->seq) return 0;
+  rp__rd_init(&rd, rec->data, rec->len);
+  u32 pid = rp__rd_u32(&rd);
+  rp__rd_str(&rd, path, sizeof path);
+  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "EXEC record too short");
+  if (rp->nimages == rp->capimages) {
+    size_t cap = rp->capimages ? 2 * rp->capimages : 4;
+    struct rp__image *v = realloc(rp->images, cap * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "images");
+    rp->images = v;
+    rp->capimages = cap;
+  }
+  struct rp__image *im = &rp->images[rp->nimages];
+  memset(im, 0, sizeof *im);
+  im->path = strdup(path);
+  RW_RETURN_IF(!im->path, RW_ENOMEM, "image path");
+  im->seq = rec->seq;
+  im->pid = pid;
+  rp->nimages++;
+  return 0;
+}
+
+int rp__note_auxv(rp_replay *rp, const struct rp__rec *rec) {
+  if (!rp->nimages) return 0;
+  struct rp__image *im = &rp->images[rp->nimages - 1];
+  if (im->auxv || rec->seq < im->seq) return 0;
+  im->auxv = malloc(rec->len ? rec->len : 1);
+  RW_RETURN_IF(!im->auxv, RW_ENOMEM, "auxv");
+  if (rec->len) memcpy(im->auxv, rec->data, rec->len);
+  im->auxv_len = rec->len;
+  return 0;
+}
+
+void rp__images_free(rp_replay *rp) {
+  for (size_t i = 0; i < rp->nimages; i++) {
+    free(rp->images[i].path);
+    free(rp->images[i].auxv);
+  }
+  free(rp->images);
+  rp->images = NULL;
+  rp->nimages = rp->capimages = 0;
+}
+
+int rp_get_image(rp_replay *rp, struct rp_image *img) {
+  const struct rp__image *cur = NULL;
+  for (size_t i = 0; i < rp->nimages; i++)
+    if (rp->images[i].seq <= rp->last_seq) cur = &rp->images[i];
+  memset(img, 0, sizeof *img);
+  if (!cur) return RW_ENOTFOUND;
+  img->pid = cur->pid;
+  img->path = cur->path;
+  img->auxv = cur->auxv;
+  img->auxv_len = cur->auxv_len;
+  return 0;
+}
+
+static const char *base(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+static int is_zero(const u8 h[32]) {
+  for (int i = 0; i < 32; i++)
+    if (h[i]) return 0;
+  return 1;
+}
+
+/* Whether NAME matches WANT: exactly (MODE 0), by last component (1), or
+ * as a versioned file of that soname (2: "libasan.so.8" finds
+ * "libasan.so.8.0.0", the file its link names). */
+static int match(const char *name, const char *want, int mode) {
+  if (mode == 0) return !strcmp(name, want);
+  name = base(name);
+  if (mode == 1) return !strcmp(name, want);
+  size_t n = strlen(want);
+  return strstr(want, ".so") && !strncmp(name, want, n) && name[n] == '.' &&
+         name[n + 1] >= '0' && name[n + 1] <= '9';
+}
+
+/* Looks for PATH among the current mappings and the blobs' names, compared
+ * as MODE says (see match). */
+static int lookup(rp_replay *rp, const char *path, int mode,
+                  struct rp_file *f) {
+  const char *want = mode ? base(path) : path;
+  struct trace_blob_info bi;
+  for (size_t i = 0; i < rp->srcs.n; i++) {
+    const struct rp__src *s = &rp->srcs.v[i];
+    if (is_zero(s->hash) || s->path[0] != '/') continue;
+    if (!match(s->path, want, mode)) continue;
+    if (trace_reader_find_blob(rp->tr, s->hash, &bi) < 0) continue;
+    memcpy(f->hash, bi.hash, 32);
+    f->size = bi.size;
+    return 0;
+  }
+  size_t n = trace_reader_nblobs(rp->tr);
+  for (size_t i = 0; i < n; i++) {
+    if (trace_reader_blob_info(rp->tr, i, &bi) < 0 || !bi.name) continue;
+    if (!match(bi.name, want, mode)) continue;
+    memcpy(f->hash, bi.hash, 32);
+    f->size = bi.size;
+    return 0;
+  }
+  return RW_ENOTFOUND;
+}
+
+int rp_file_find(rp_replay *rp, const char *path, struct rp_file *f) {
+  memset(f, 0, sizeof *f);
+  if (!path[0] || !base(path)[0]) return RW_ENOTFOUND;
+  for (int mode = 0; mode < 3; mode++)
+    if (lookup(rp, path, mode, f) == 0) return 0;
+  return RW_ENOTFOUND;
+}
+
+i64 rp_file_read(rp_replay *rp, const struct rp_file *f, u64 off, void *dst,
+                 size_t cap) {
+  struct rw_diag diag = {0};
+  if (off >= f->size) return 0;
+  return trace_reader_blob_read(rp->tr, f->hash, off, dst, cap, &diag);
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/* Reverse execution (DESIGN.md section 4, "Timeline"): a reverse step is a
+ * seek to the previous instruction, and a reverse continue scans keyframe
+ * intervals backwards, re-running each with the breakpoints and watchpoints
+ * armed, for the last hit before the current position. Also the cache of
+ * fine keyframes that keeps repeated reverse steps cheap. It adds no state
+ * to the history: everything here re-executes what the recording fixed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replayer/rp_int.h"
+
+void rp__fine_free_all(rp_replay *rp) {
+  for (size_t i = 0; i < rp->nfine; i++) rp__kf_free(&rp->fine[i]);
+  rp->nfine = 0;
+}
+
+/* Takes a fine keyframe at the current position, dropping the least
+ * recently used one when the cache is full. */
+static int fine_take(rp_replay *rp) {
+  size_t slot = rp->nfine;
+  for (size_t i = 0; i < rp->nfine; i++)
+    if (rp->fine[i].icount == rp->icount) return 0;
+  for (size_t i = 0; i < rp->nkfs; i++)
+    if (rp->kfs[i].icount == rp->icount) return 0;
+  if (rp->nfine == RP_FINE_MAX) {
+    slot = 0;
+    for (size_t i = 1; i < rp->nfine; i++)
+      if (rp->fine[i].lru < rp->fine[slot].lru) slot = i;
+    rp__kf_free(&rp->fine[slot]);
+  }
+  struct rp__kf kf;
+  RW_FORWARD(rp__kf_capture(rp, &kf));
+  kf.lru = ++rp->fine_clock;
+  rp->fine[slot] = kf;
+  if (slot == rp->nfine) rp->nfine++;
+  return 0;
+}
+
+int rp__run_fine(rp_replay *rp, u64 icount, struct rp_stop *stop) {
+  if (icount > rp->icount + RP_FINE_STEP && rp->have_thread) {
+    u64 from = icount > RP_FINE_WINDOW ? icount - RP_FINE_WINDOW : 0;
+    if (from < rp->icount + 1) from = rp->icount + 1;
+    u64 next = (from + RP_FINE_STEP - 1) / RP_FINE_STEP * RP_FINE_STEP;
+    u64 ev = rp->until_events; /* applies to ICOUNT only */
+    rp->until_events = 0;
+    for (; next < icount; next += RP_FINE_STEP) {
+      int rc = rp__run(rp, next, 0, stop);
+      if (rc == 0 && stop->reason == RP_STOP_TARGET && rp->icount == next)
+        rc = fine_take(rp);
+      else if (rc == 0)
+        next = icount; /* the end or a failure: stop taking */
+      if (rc < 0 || next >= icount) {
+        rp->until_events = ev;
+        if (rc < 0) return rc;
+        if (stop->reason != RP_STOP_TARGET) return 0;
+        break;
+      }
+    }
+    rp->until_events = ev;
+  }
+  return rp__run(rp, icount, 0, stop);
+}
+
+int rp__seek_state(rp_replay *rp, u64 icount, u64 events,
+                   struct rp_stop *stop) {
+  rp->until_events = events;
+  int rc = rp_seek(rp, icount, stop);
+  rp->until_events = 0;
+  return rc;
+}
+
+void rp_set_poll(rp_replay *rp, int (*poll)(void *ctx), void *ctx) {
+  rp->poll = poll;
+  rp->poll_ctx = ctx;
+}
+
+/* The current position; at the end of the history, the end. */
+static u64 here(const rp_replay *rp) {
+  return rp->ended ? rp->end_icount : rp->icount;
+}
+
+static void stop_begin(rp_replay *rp, struct rp_stop *stop) {
+  memset(stop, 0, sizeof *stop);
+  stop->reason = RP_STOP_BEGIN;
+  stop->icount = rp->icount;
+  stop->event = rp->events;
+  stop->tid = rp->tid;
+}
+
+/* With the replay at a position, runs its one instruction with the
+ * watchpoints armed to see whether it touches one, then comes back. */
+static int probe_watch(rp_replay *rp, struct rp_stop *stop, int *hit) {
+  struct rp__kf back;
+  struct rp_stop st;
+  *hit = 0;
+  u64 at = rp->icount;
+  RW_FORWARD(rp__kf_capture(rp, &back));
+  int rc = rp__run(rp, at + 1, RP__USER, &st);
+  if (rc == 0 && st.reason == RP_STOP_WATCHPOINT && st.icount == at + 1) {
+    *hit = 1;
+    *stop = st;
+  }
+  if (rc == 0) rc = rp__kf_restore(rp, &back);
+  if (rc == 0) rc = rp__run(rp, at, 0, &st);
+  rp__kf_free(&back);
+  if (*hit) {
+    stop->icount = rp->icount;
+    stop->event = rp->events;
+  }
+  return rc;
+}
+
+int rp_reverse_step(rp_replay *rp, struct rp_stop *stop) {
+  if (rp->broken) {
+    *stop = rp->broken_stop;
+    return 0;
+  }
+  u64 at = here(rp);
+  if (at == 0) {
+    RW_FORWARD(rp_seek(rp, 0, stop));
+    stop_begin(rp, stop);
+    return 0;
+  }
+  RW_FORWARD(rp_seek(rp, at - 1, stop));
+  if (stop->reason != RP_STOP_TARGET || !rp->nwps) return 0;
+  int hit;
+  RW_FORWARD(probe_watch(rp, stop, &hit));
+  return 0;
+}
+
+/* The best hit found so far while scanning backwards. */
+struct hit {
+  int found;
+  u64 pos;            /* the position to stop at */
+  struct rp_stop st;  /* the stop as the forward run saw it */
+};
+
+static void keep(struct hit *h, const struct rp_stop *st, u64 pos) {
+  /* Later positions win; at equal positions a watchpoint says more. */
+  if (h->found && (pos < h->pos || (pos == h->pos &&
+                                    st->reason != RP_STOP_WATCHPOINT)))
+    return;
+  h->found = 1;
+  h->pos = pos;
+  h->st = *st;
+}
+
+/* Re-runs [KF, HI) with the user's breakpoints and watchpoints armed and
+ * keeps in H the last hit before LIMIT. *OUT is set when the scan itself
+ * must stop (interrupt, divergence, failure). */
+static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 limit,
+                struct hit *h, struct rp_stop *out, int *done) {
+  struct rp_stop st;
+  int flags = RP__USER | RP__USER_AT_START;
+  RW_FORWARD(rp__kf_restore(rp, kf));
+  for (;;) {
+    RW_FORWARD(rp__run(rp, hi, flags, &st));
+    flags = RP__USER;
+    switch (st.reason) {
+      case RP_STOP_BREAKPOINT:
+        if (st.icount < limit) keep(h, &st, st.icount);
+        if (st.icount >= hi) return 0;
+        continue;
+      case RP_STOP_WATCHPOINT:
+        if (st.icount >= 1 && st.icount <= limit) keep(h, &st, st.icount - 1);
+        if (st.icount >= hi) return 0;
+        continue;
+      case RP_STOP_TARGET:
+      case RP_STOP_END:
+        return 0;
+      default: /* interrupted, diverged, failed */
+        *out = st;
+        *done = 1;
+        return 0;
+    }
+  }
+}
+
+int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
+  if (rp->broken) {
+    *stop = rp->broken_stop;
+    return 0;
+  }
+  u64 limit = here(rp), hi = limit;
+  struct hit h = {0};
+  while (hi > 0 && (rp->nbps || rp->nwps)) {
+    struct rp__kf *kf = rp__kf_before(rp, hi, 1);
+    if (!kf) break;
+    int done = 0;
+    u64 lo = kf->icount;
+    RW_FORWARD(scan(rp, kf, hi, limit, &h, stop, &done));
+    if (done) return 0;
+    if (h.found) break;
+    hi = lo;
+  }
+  if (!h.found) {
+    RW_FORWARD(rp_seek(rp, 0, stop));
+    if (stop->reason == RP_STOP_TARGET) stop_begin(rp, stop);
+    return 0;
+  }
+  RW_FORWARD(rp__seek_state(rp, h.pos, h.st.event, stop));
+  if (stop->reason != RP_STOP_TARGET) return 0;
+  u64 icount = stop->icount, event = stop->event;
+  *stop = h.st;
+  stop->icount = icount;
+  stop->event = event;
+  return 0;
+}
