@@ -11,7 +11,7 @@
 #include "common/endian.h"
 #include "replayer/rp_int.h"
 
-#define RP_DEFAULT_KF_INTERVAL 20000000ull
+#define RP_DEFAULT_KF_INTERVAL 5000000ull
 
 /* cpuid from the table recorded on the machine the program ran on. A leaf
  * (or subleaf) the table does not have reads as zeros, as it does on the

@@ -16,7 +16,7 @@ typedef struct rp_replay rp_replay;
 
 /* Options of rp_open(). Zero means the default. Plain data. */
 struct rp_opts {
-  u64 keyframe_interval; /* instructions between keyframes (default 20e6) */
+  u64 keyframe_interval; /* instructions between keyframes (default 5e6) */
   u64 keyframe_budget;   /* bytes of memory keyframes may hold before older
                             ones are thinned out (default 1 GiB) */
   int progress;          /* 1: report progress on stderr (a terminal) */

@@ -10,7 +10,7 @@
 
 #include "replayer/rp_int.h"
 
-#define RP_MAX_KFS 256
+#define RP_MAX_KFS 1024
 
 void rp__kf_free(struct rp__kf *kf) {
   cpu_snap_free(kf->snap);
