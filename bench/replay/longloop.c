@@ -18,5 +18,5 @@ int main(int argc, char **argv) {
       if (write(1, b, (size_t)k) < 0) return 1;
     }
   }
-  return (int)(x & 1);
+  return x == 42; /* keeps x live; exits 0 */
 }

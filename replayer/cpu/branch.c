@@ -11,6 +11,31 @@ static int op_jcc_I(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_JUMP;
 }
 
+/* Copies of op_jcc_I per condition (the decoder picks one by in->cond), in
+ * which the condition's shortcut is inline. */
+#define JCC_COPY(c)                                                        \
+  static int op_jcc_I_##c(struct cpu *cpu, const struct cpu_insn *in) {    \
+    cpu->rip = cpu__cond_inline(cpu, c) ? in->imm : cpu->rip + in->len;   \
+    return CPU_RC_JUMP;                                                    \
+  }
+JCC_COPY(0)
+JCC_COPY(1)
+JCC_COPY(2)
+JCC_COPY(3)
+JCC_COPY(4)
+JCC_COPY(5)
+JCC_COPY(6)
+JCC_COPY(7)
+JCC_COPY(8)
+JCC_COPY(9)
+JCC_COPY(10)
+JCC_COPY(11)
+JCC_COPY(12)
+JCC_COPY(13)
+JCC_COPY(14)
+JCC_COPY(15)
+#undef JCC_COPY
+
 static int op_jmp_I(struct cpu *cpu, const struct cpu_insn *in) {
   cpu->rip = in->imm;
   return CPU_RC_JUMP;
@@ -77,7 +102,7 @@ static int op_jrcxz_I(struct cpu *cpu, const struct cpu_insn *in) {
 }
 
 static int op_setcc_Eb(struct cpu *cpu, const struct cpu_insn *in) {
-  return cpu_rm_write(cpu, in, 1, (u64)cpu__cond(cpu, in->cond));
+  return cpu_rm_write(cpu, in, 1, (u64)cpu__cond_inline(cpu, in->cond));
 }
 
 /* The source is read (and may fault) whatever the condition; a 32-bit
@@ -85,9 +110,22 @@ static int op_setcc_Eb(struct cpu *cpu, const struct cpu_insn *in) {
 static int op_cmovcc_Gv_Ev(struct cpu *cpu, const struct cpu_insn *in) {
   u64 v;
   CPU_TRY(cpu_rm_read(cpu, in, in->osz, &v));
-  if (!cpu__cond(cpu, in->cond)) v = cpu_reg_get(cpu, in->reg, in->osz);
+  if (!cpu__cond_inline(cpu, in->cond))
+    v = cpu_reg_get(cpu, in->reg, in->osz);
   cpu_reg_set(cpu, in->reg, in->osz, v);
   return CPU_RC_NEXT;
+}
+
+static cpu_handler branch_specialise(const struct cpu_insn *in,
+                                     cpu_handler *chained) {
+  (void)chained; /* branches end their block: nothing to chain to */
+  static const cpu_handler jcc[16] = {
+      op_jcc_I_0,  op_jcc_I_1,  op_jcc_I_2,  op_jcc_I_3,
+      op_jcc_I_4,  op_jcc_I_5,  op_jcc_I_6,  op_jcc_I_7,
+      op_jcc_I_8,  op_jcc_I_9,  op_jcc_I_10, op_jcc_I_11,
+      op_jcc_I_12, op_jcc_I_13, op_jcc_I_14, op_jcc_I_15};
+  if (in->fn == op_jcc_I) return jcc[in->cond & 15];
+  return NULL;
 }
 
 static const struct cpu__oprow branch_rows[] = {
@@ -95,4 +133,4 @@ static const struct cpu__oprow branch_rows[] = {
 #include "replayer/cpu/branch.def"
 #undef OP
 };
-CPU__FAMILY_TABLE(branch)
+CPU__FAMILY_TABLE_SPEC(branch, branch_specialise)

@@ -92,7 +92,10 @@ enum {
  * is the absolute address. Immediates are sign-extended from their encoded
  * width, then truncated to the operand size; branch targets are absolute. */
 struct cpu_insn {
-  cpu_handler fn; /* the handler chosen at decode time */
+  cpu_handler fn;  /* the handler chosen at decode time */
+  cpu_handler run; /* what the block executor calls: fn, or fn's chained
+                      form, which runs the following instructions of the
+                      block itself (cpu_variant.h; icache.c decides) */
   i64 disp;       /* memory displacement, or absolute address if rip-rel. */
   u64 imm;        /* immediate or absolute branch target */
   u8 len;         /* instruction length in bytes, 1-15 */
@@ -326,33 +329,56 @@ static inline union cpu_vec *cpu_xmm(struct cpu *cpu, unsigned r) {
 int cpu__ld_slow(struct cpu *cpu, u64 a, void *buf, unsigned n) RW_MUST_CHECK;
 int cpu__st_slow(struct cpu *cpu, u64 a, const void *buf,
                  unsigned n) RW_MUST_CHECK;
+/* The same for the integer accessors below (N = 1, 2, 4, 8), passing the
+ * value in registers: a handler's locals then never have their address
+ * taken, which lets the compiler keep them in registers and turn the
+ * handler's last call into a jump (the chained handlers of icache.c). */
+struct cpu__ldv {
+  u64 v;  /* the value, zero-extended (0 when rc is nonzero) */
+  int rc; /* 0 or a handler code */
+};
+struct cpu__ldv cpu__ld_slow_int(struct cpu *cpu, u64 a, unsigned n);
+int cpu__st_slow_int(struct cpu *cpu, u64 a, u64 v, unsigned n) RW_MUST_CHECK;
 
+/* One compare: the entry is picked by the page of the first byte and matched
+ * against the page of the last byte, so a page-crossing access (whose last
+ * byte lies on the next page, which maps to another entry) always misses. */
+CPU_INLINE const struct cpu_tlbe *cpu__tlb_entry(const struct cpu_tlbe *t,
+                                                 u64 a) {
+  return &t[(a >> 12) & (CPU_TLB_SIZE - 1)];
+}
+CPU_INLINE int cpu__tlb_match(const struct cpu_tlbe *e, u64 a, unsigned n) {
+  return e->page == ((a + n - 1) & ~(u64)0xfff);
+}
+/* The host address of [A, A+N) when the TLB T holds it, else NULL. */
 CPU_INLINE void *cpu__tlb_hit(const struct cpu_tlbe *t, u64 a, unsigned n) {
-  const struct cpu_tlbe *e = &t[(a >> 12) & (CPU_TLB_SIZE - 1)];
-  if (RW_LIKELY(e->page == (a & ~(u64)0xfff) && (a & 0xfff) <= 4096 - n))
+  const struct cpu_tlbe *e = cpu__tlb_entry(t, a);
+  if (RW_LIKELY(cpu__tlb_match(e, a, n)))
     return (void *)(uintptr_t)(a + e->addend);
   return NULL;
 }
 
 #define CPU__LD(name, type, n)                                         \
   RW_MUST_CHECK CPU_INLINE int name(struct cpu *cpu, u64 a, type *v) { \
-    void *p = cpu__tlb_hit(cpu->tlb_r, a, n);                          \
-    if (RW_LIKELY(p)) {                                                \
+    const struct cpu_tlbe *e = cpu__tlb_entry(cpu->tlb_r, a);          \
+    if (RW_LIKELY(cpu__tlb_match(e, a, n))) {                          \
       cpu->last_read = (struct cpu_access){a, n};                      \
-      memcpy(v, p, n);                                                 \
+      memcpy(v, (const void *)(uintptr_t)(a + e->addend), n);          \
       return 0;                                                        \
     }                                                                  \
-    return cpu__ld_slow(cpu, a, v, n);                                 \
+    struct cpu__ldv r = cpu__ld_slow_int(cpu, a, n);                   \
+    if (!r.rc) *v = (type)r.v;                                         \
+    return r.rc;                                                       \
   }
 #define CPU__ST(name, type, n)                                        \
   RW_MUST_CHECK CPU_INLINE int name(struct cpu *cpu, u64 a, type v) { \
-    void *p = cpu__tlb_hit(cpu->tlb_w, a, n);                         \
-    if (RW_LIKELY(p)) {                                               \
+    const struct cpu_tlbe *e = cpu__tlb_entry(cpu->tlb_w, a);         \
+    if (RW_LIKELY(cpu__tlb_match(e, a, n))) {                         \
       cpu->last_write = (struct cpu_access){a, n};                    \
-      memcpy(p, &v, n);                                               \
+      memcpy((void *)(uintptr_t)(a + e->addend), &v, n);              \
       return 0;                                                       \
     }                                                                 \
-    return cpu__st_slow(cpu, a, &v, n);                               \
+    return cpu__st_slow_int(cpu, a, v, n);                            \
   }
 CPU__LD(cpu_ld8, u8, 1)
 CPU__LD(cpu_ld16, u16, 2)
@@ -529,9 +555,92 @@ void cpu__flags_set(struct cpu *cpu, u64 mask, u64 value);
 void cpu__rflags_set(struct cpu *cpu, u64 value);
 /* The carry flag, with a fast path per cc.op. */
 int cpu__flag_cf(const struct cpu *cpu);
+/* The same fast paths inline (inc, dec, adc, sbb keep or use CF). */
+CPU_INLINE int cpu__flag_cf_inline(const struct cpu *cpu) {
+  const struct cc *c = &cpu->cc;
+  unsigned sh = 64 - (8u << (c->op & 3));
+  switch (c->op & ~3u) {
+    case CC_EFLAGS:
+      return (int)(c->src1 & 1);
+    case CC_ADD:
+      return (c->dst << sh) < (c->src1 << sh);
+    case CC_SUB:
+      return (c->src1 << sh) < (c->src2 << sh);
+    case CC_LOGIC:
+      return 0;
+    case CC_INC:
+    case CC_DEC:
+      return c->src2 != 0;
+    default:
+      return cpu__flag_cf(cpu);
+  }
+}
 /* Condition COND (0-15, as in jcc's opcode low nibble: o, no, b, ae, e, ne,
  * be, a, s, ns, p, np, l, ge, le, g) with fast paths per cc.op. */
 int cpu__cond(const struct cpu *cpu, unsigned cond);
+/* The same condition evaluated from the materialised flags (no shortcut):
+ * the reference the shortcuts are tested against. */
+int cpu__cond_flags(const struct cpu *cpu, unsigned cond);
+
+/* The shortcuts of cpu__cond, inline for handlers specialised per condition
+ * (COND a constant). Every kind but CC_EFLAGS derives ZF and SF from the
+ * result, so e/ne/s/ns need only dst; b/ae, be/a, l/ge, le/g have shortcuts
+ * after compares and logic ops (and b/ae after add, inc, dec). Operands are
+ * compared shifted left so that only their low 8 << (op & 3) bits count. */
+CPU_INLINE int cpu__cond_inline(const struct cpu *cpu, unsigned cond) {
+  const struct cc *c = &cpu->cc;
+  unsigned kind = c->op & ~3u, sh = 64 - (8u << (c->op & 3));
+  u64 d = c->dst << sh;
+  int r;
+  if (RW_UNLIKELY(kind == CC_EFLAGS)) return cpu__cond_flags(cpu, cond);
+  switch (cond >> 1) {
+    case 2: /* e, ne */
+      r = d == 0;
+      break;
+    case 4: /* s, ns */
+      r = (i64)d < 0;
+      break;
+    case 1: /* b, ae */
+      if (kind == CC_SUB)
+        r = (c->src1 << sh) < (c->src2 << sh);
+      else if (kind == CC_LOGIC)
+        r = 0;
+      else if (kind == CC_ADD)
+        r = d < (c->src1 << sh);
+      else if (kind == CC_INC || kind == CC_DEC)
+        r = c->src2 != 0;
+      else
+        return cpu__cond_flags(cpu, cond);
+      break;
+    case 3: /* be, a */
+      if (kind == CC_SUB)
+        r = (c->src1 << sh) <= (c->src2 << sh);
+      else if (kind == CC_LOGIC)
+        r = d == 0;
+      else
+        return cpu__cond_flags(cpu, cond);
+      break;
+    case 6: /* l, ge */
+      if (kind == CC_SUB)
+        r = (i64)(c->src1 << sh) < (i64)(c->src2 << sh);
+      else if (kind == CC_LOGIC)
+        r = (i64)d < 0;
+      else
+        return cpu__cond_flags(cpu, cond);
+      break;
+    case 7: /* le, g */
+      if (kind == CC_SUB)
+        r = (i64)(c->src1 << sh) <= (i64)(c->src2 << sh);
+      else if (kind == CC_LOGIC)
+        r = (i64)d <= 0;
+      else
+        return cpu__cond_flags(cpu, cond);
+      break;
+    default: /* o, no, p, np */
+      return cpu__cond_flags(cpu, cond);
+  }
+  return r ^ (int)(cond & 1);
+}
 
 /* ---- The handler table (STYLE R9, R14) ---------------------------------
  *
@@ -596,13 +705,24 @@ struct cpu__family {
   const char *name;
   const struct cpu__oprow *rows;
   size_t nrows;
+  /* Optional: given an instruction decoded with one of this family's rows
+   * (in->fn is the row's handler), returns a faster handler specialised for
+   * its operand size, register/memory form or condition, or NULL to keep
+   * the row's. The specialised handler must behave exactly as the row's
+   * does on that instruction (cpu_variant.h). It may also store in
+   * *CHAINED the handler's chained form (struct cpu_insn.run). */
+  cpu_handler (*specialise)(const struct cpu_insn *in, cpu_handler *chained);
 };
 
 /* Defines the family table cpu__family_NAME from the static array
  * NAME_rows, which the family file builds from its .def. */
 #define CPU__FAMILY_TABLE(fam)                   \
   const struct cpu__family cpu__family_##fam = { \
-      #fam, fam##_rows, sizeof(fam##_rows) / sizeof(fam##_rows[0])};
+      #fam, fam##_rows, sizeof(fam##_rows) / sizeof(fam##_rows[0]), NULL};
+/* The same, with the family's specialiser SPEC. */
+#define CPU__FAMILY_TABLE_SPEC(fam, spec)        \
+  const struct cpu__family cpu__family_##fam = { \
+      #fam, fam##_rows, sizeof(fam##_rows) / sizeof(fam##_rows[0]), spec};
 
 #define FAMILY(fam) extern const struct cpu__family cpu__family_##fam;
 #include "replayer/cpu/families.def"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "replayer/cpu/cpu_int.h"
+#include "replayer/cpu/cpu_variant.h"
 
 const struct cpu__family *const cpu__families[] = {
 #define FAMILY(f) &cpu__family_##f,
@@ -62,6 +63,7 @@ struct regmap {
 /* The row index: rows of one Capstone id chained in table order. */
 struct rowref {
   const struct cpu__oprow *row;
+  const struct cpu__family *fam; /* the family the row belongs to */
   u32 next; /* index + 1 of the next row with the same id, 0 at the end */
 };
 
@@ -124,7 +126,10 @@ static void init_tables(void) {
     const struct cpu__oprow **all = calloc(nrows ? nrows : 1, sizeof *all);
     if (!all) return;
     for (const struct cpu__family *const *f = cpu__families; *f; f++)
-      for (size_t i = 0; i < (*f)->nrows; i++) all[k++] = &(*f)->rows[i];
+      for (size_t i = 0; i < (*f)->nrows; i++) {
+        rowrefs[k].fam = *f;
+        all[k++] = &(*f)->rows[i];
+      }
     for (size_t i = nrows; i-- > 0;) {
       unsigned id = all[i]->id;
       if (id >= X86_INS_ENDING) continue;
@@ -339,12 +344,32 @@ static unsigned block_verdict(csh cs, const cs_insn *ci) {
   }
 }
 
-const struct cpu__oprow *cpu__find_row(const cs_insn *ci) {
+static const struct rowref *find_rowref(const cs_insn *ci) {
   pthread_once(&init_once, init_tables);
   if (ci->id >= X86_INS_ENDING || !rowrefs) return NULL;
   for (u32 r = first_row[ci->id]; r; r = rowrefs[r - 1].next)
     if (form_match(rowrefs[r - 1].row->form, &ci->detail->x86))
-      return rowrefs[r - 1].row;
+      return &rowrefs[r - 1];
+  return NULL;
+}
+
+const struct cpu__oprow *cpu__find_row(const cs_insn *ci) {
+  const struct rowref *r = find_rowref(ci);
+  return r ? r->row : NULL;
+}
+
+cpu_handler cpu__pick_size(const struct cpu__sizevar *t, size_t n,
+                           const struct cpu_insn *in, cpu_handler *chained) {
+  unsigned sz = in->osz, mem = (in->pfx & CPU_PFX_MEM) != 0, k;
+  if (sz != 1 && sz != 2 && sz != 4 && sz != 8) return NULL;
+  if (mem && ((in->pfx & CPU_PFX_ADDR32) || in->seg != CPU_SEG_NONE))
+    return NULL;
+  k = (unsigned)__builtin_ctz(sz) + (mem ? 4 : 0);
+  for (size_t i = 0; i < n; i++)
+    if (t[i].generic == in->fn) {
+      *chained = t[i].c[k];
+      return t[i].v[k];
+    }
   return NULL;
 }
 
@@ -358,6 +383,7 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   u64 addr = rip;
   const cs_x86 *x;
   const struct cpu__oprow *row = NULL;
+  const struct rowref *ref;
   unsigned rslots = 0, nimm = 0;
 
   pthread_once(&init_once, init_tables);
@@ -372,12 +398,12 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
     if (hl) {
       memset(&cpu->exit, 0, sizeof cpu->exit);
       in->len = (u8)hl;
-      in->fn = op_hint_nop;
+      in->fn = in->run = op_hint_nop;
       return 0;
     }
     if (n < 15) return CPU_FAULT; /* cpu__fetch recorded the fetch fault */
     in->len = (u8)n;
-    in->fn = cpu__op_unsupported;
+    in->fn = in->run = cpu__op_unsupported;
     *how = CPU__DEC_END;
     return 0;
   }
@@ -407,8 +433,9 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
     }
   *how = block_verdict(mem->cs, ci);
 
-  row = cpu__find_row(ci);
-  if (!row) goto unsupported;
+  ref = find_rowref(ci);
+  if (!ref) goto unsupported;
+  row = ref->row;
 
   for (unsigned i = 0; i < x->op_count; i++) {
     const cs_x86_op *o = &x->operands[i];
@@ -453,12 +480,20 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   if (in->pfx & CPU_PFX_LOCK) {
     if (!(in->pfx & CPU_PFX_MEM) || !is_lockable(ci->id)) in->fn = op_ud;
   }
+  in->run = in->fn;
+  if (in->fn == row->fn && ref->fam->specialise) {
+    cpu_handler chained = NULL, fast = ref->fam->specialise(in, &chained);
+    if (fast) {
+      in->fn = fast;
+      in->run = chained ? chained : fast;
+    }
+  }
   if (is_string_form(row->form) && (in->pfx & (CPU_PFX_REP | CPU_PFX_REPNE)))
     *how |= CPU__DEC_ALONE | CPU__DEC_END;
   return 0;
 
 unsupported:
-  in->fn = cpu__op_unsupported;
+  in->fn = in->run = cpu__op_unsupported;
   *how = CPU__DEC_END;
   return 0;
 }

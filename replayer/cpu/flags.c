@@ -136,65 +136,10 @@ static int cond_of(u64 f, unsigned cond) {
   return r ^ (int)(cond & 1);
 }
 
+int cpu__cond_flags(const struct cpu *cpu, unsigned cond) {
+  return cond_of(cpu__flags_arith(cpu), cond);
+}
+
 int cpu__cond(const struct cpu *cpu, unsigned cond) {
-  const struct cc *c = &cpu->cc;
-  unsigned sz = 1u << (c->op & 3);
-  int r;
-  switch (c->op & ~3u) {
-    case CC_SUB: {
-      u64 a = cpu_trunc(c->src1, sz), b = cpu_trunc(c->src2, sz);
-      i64 sa = (i64)cpu_sext(a, sz), sb = (i64)cpu_sext(b, sz);
-      switch (cond >> 1) {
-        case 1:
-          r = a < b;
-          break;
-        case 2:
-          r = a == b;
-          break;
-        case 3:
-          r = a <= b;
-          break;
-        case 4:
-          r = (cpu_trunc(c->dst, sz) >> (sz * 8 - 1)) & 1;
-          break;
-        case 6:
-          r = sa < sb;
-          break;
-        case 7:
-          r = sa <= sb;
-          break;
-        default:
-          return cond_of(cpu__flags_arith(cpu), cond);
-      }
-      return r ^ (int)(cond & 1);
-    }
-    case CC_LOGIC: {
-      u64 d = cpu_trunc(c->dst, sz);
-      int s = (int)((d >> (sz * 8 - 1)) & 1);
-      switch (cond >> 1) {
-        case 0:
-          r = 0;
-          break;
-        case 1:
-          r = 0;
-          break;
-        case 2:
-        case 3:
-          r = d == 0;
-          break;
-        case 4:
-        case 6:
-          r = s;
-          break;
-        case 7:
-          r = d == 0 || s;
-          break;
-        default:
-          return cond_of(cpu__flags_arith(cpu), cond);
-      }
-      return r ^ (int)(cond & 1);
-    }
-    default:
-      return cond_of(cpu__flags_arith(cpu), cond);
-  }
+  return cpu__cond_inline(cpu, cond);
 }

@@ -100,7 +100,7 @@ static void hash_unlink(struct cpu_mem *mem, struct cpu__block *b) {
 /* Moves B to the graveyard, patched so that running it ends at once. */
 static void bury(struct cpu_mem *mem, struct cpu__block *b) {
   b->dead = 1;
-  for (u32 i = 0; i <= b->ninsn; i++) b->insns[i].fn = op_end;
+  for (u32 i = 0; i <= b->ninsn; i++) b->insns[i].fn = b->insns[i].run = op_end;
   b->hnext = mem->grave;
   mem->grave = b;
 }
@@ -175,6 +175,21 @@ static int page_link(struct cpu_mem *mem, struct cpu__block *b, u64 page) {
   return 0;
 }
 
+/* Decides which instructions of a decoded block run chained (struct
+ * cpu_insn.run): an instruction with a chained form keeps it when the next
+ * one is chained too, is the block's last, or is the end sentinel. A chain
+ * therefore reaches only chained instructions, then the last instruction
+ * or the sentinel, which is what run.c relies on to tell where it
+ * stopped. Others run as fn. */
+static void chain(struct cpu_insn *in, u32 n) {
+  int next_chained = 1; /* the sentinel */
+  for (u32 k = n; k-- > 0;) {
+    int ok = in[k].run != in[k].fn && (k + 2 >= n || next_chained);
+    if (!ok) in[k].run = in[k].fn;
+    next_chained = ok;
+  }
+}
+
 /* Decodes a block at RIP. */
 static struct cpu__block *build(struct cpu *cpu, u64 rip) {
   struct cpu_mem *mem = cpu->mem;
@@ -196,6 +211,7 @@ static struct cpu__block *build(struct cpu *cpu, u64 rip) {
     a += tmp[n++].len;
     if (how & CPU__DEC_END) break;
   }
+  chain(tmp, n);
   b = calloc(1, sizeof *b + (n + 1) * sizeof(struct cpu_insn));
   if (!b) return (struct cpu__block *)-1;
   b->start = rip;
@@ -203,7 +219,7 @@ static struct cpu__block *build(struct cpu *cpu, u64 rip) {
   b->ninsn = n;
   b->bp = (u16)cpu__break_at(mem, rip);
   memcpy(b->insns, tmp, n * sizeof *tmp);
-  b->insns[n].fn = op_end;
+  b->insns[n].fn = b->insns[n].run = op_end;
   if (page_link(mem, b, page) ||
       (last_page(b) != page && page_link(mem, b, last_page(b)))) {
     page_unlink(mem, b, page);

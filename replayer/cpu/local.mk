@@ -3,7 +3,7 @@
 # plus its .def of table rows; see replayer/cpu/README.md to add one.
 noinst_LIBRARIES += replayer/cpu/librw_cpu.a
 replayer_cpu_librw_cpu_a_SOURCES = \
-	replayer/cpu/cpu.h replayer/cpu/cpu_int.h \
+	replayer/cpu/cpu.h replayer/cpu/cpu_int.h replayer/cpu/cpu_variant.h \
 	replayer/cpu/cpu.c replayer/cpu/mem.c replayer/cpu/tlb.c \
 	replayer/cpu/decode.c replayer/cpu/icache.c replayer/cpu/run.c \
 	replayer/cpu/flags.c replayer/cpu/fault.c \

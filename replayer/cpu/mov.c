@@ -2,24 +2,30 @@
 /* Data movement: mov, movzx, movsx, movsxd, lea, xchg, cmpxchg (8b, 16b),
  * xadd, bswap, movbe, movnti, and the accumulator sign extensions
  * (cbw..cqo). No flags except cmpxchg's and xadd's. */
-#include "replayer/cpu/cpu_int.h"
+#include "replayer/cpu/cpu_variant.h"
 
 enum { RAX = 0, RCX = 1, RDX = 2, RBX = 3 };
 
-static int op_mov_E_G(struct cpu *cpu, const struct cpu_insn *in) {
-  return cpu_rm_write(cpu, in, in->osz, cpu_reg_get(cpu, in->reg, in->osz));
+CPU_INLINE int mov_E_G(struct cpu *cpu, const struct cpu_insn *in,
+                       unsigned sz, int mode) {
+  return cpu__rm_write_mode(cpu, in, sz, mode, cpu_reg_get(cpu, in->reg, sz));
 }
+CPU__SIZE_VARIANTS(op_mov_E_G, mov_E_G)
 
-static int op_mov_G_E(struct cpu *cpu, const struct cpu_insn *in) {
+CPU_INLINE int mov_G_E(struct cpu *cpu, const struct cpu_insn *in,
+                       unsigned sz, int mode) {
   u64 v;
-  CPU_TRY(cpu_rm_read(cpu, in, in->osz, &v));
-  cpu_reg_set(cpu, in->reg, in->osz, v);
+  CPU_TRY(cpu__rm_read_mode(cpu, in, sz, mode, &v));
+  cpu_reg_set(cpu, in->reg, sz, v);
   return CPU_RC_NEXT;
 }
+CPU__SIZE_VARIANTS(op_mov_G_E, mov_G_E)
 
-static int op_mov_E_I(struct cpu *cpu, const struct cpu_insn *in) {
-  return cpu_rm_write(cpu, in, in->osz, in->imm);
+CPU_INLINE int mov_E_I(struct cpu *cpu, const struct cpu_insn *in,
+                       unsigned sz, int mode) {
+  return cpu__rm_write_mode(cpu, in, sz, mode, in->imm);
 }
+CPU__SIZE_VARIANTS(op_mov_E_I, mov_E_I)
 
 static int op_movzx_G_E(struct cpu *cpu, const struct cpu_insn *in) {
   u64 v;
@@ -35,6 +41,22 @@ static int op_movsx_G_E(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
+/* Copies of movzx/movsx per source size SSZ (the size variants are over
+ * the destination, in->osz). */
+#define MOVX_COPIES(name, ssz, sext)                                     \
+  CPU_INLINE int name(struct cpu *cpu, const struct cpu_insn *in,        \
+                      unsigned sz, int mode) {                           \
+    u64 v;                                                               \
+    CPU_TRY(cpu__rm_read_mode(cpu, in, ssz, mode, &v));                  \
+    cpu_reg_set(cpu, in->reg, sz, sext ? cpu_sext(v, ssz) : v);          \
+    return CPU_RC_NEXT;                                                  \
+  }                                                                      \
+  CPU__SIZE_COPIES(op_##name, name)
+MOVX_COPIES(movzx_Gv_Eb, 1, 0)
+MOVX_COPIES(movzx_Gv_Ew, 2, 0)
+MOVX_COPIES(movsx_Gv_Eb, 1, 1)
+MOVX_COPIES(movsx_Gv_Ew, 2, 1)
+
 /* 63 /r: sign-extends with REX.W; without it, a plain 32/16-bit move
  * (Capstone names the destination as 64-bit either way). */
 static int op_movsxd_Gv_Ed(struct cpu *cpu, const struct cpu_insn *in) {
@@ -48,13 +70,15 @@ static int op_movsxd_Gv_Ed(struct cpu *cpu, const struct cpu_insn *in) {
 }
 
 /* The offset part of the memory operand: no segment base. */
-static int op_lea_Gv_M(struct cpu *cpu, const struct cpu_insn *in) {
+CPU_INLINE int lea_Gv_M(struct cpu *cpu, const struct cpu_insn *in,
+                        unsigned sz, int mode) {
   u64 a =
       (u64)in->disp + cpu->gpr[in->base] + (cpu->gpr[in->index] << in->scale);
-  if (in->pfx & CPU_PFX_ADDR32) a = (u32)a;
-  cpu_reg_set(cpu, in->reg, in->osz, a);
+  if (mode == CPU__RM_ANY && (in->pfx & CPU_PFX_ADDR32)) a = (u32)a;
+  cpu_reg_set(cpu, in->reg, sz, a);
   return CPU_RC_NEXT;
 }
+CPU__SIZE_VARIANTS(op_lea_Gv_M, lea_Gv_M)
 
 static int op_xchg_E_G(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned sz = in->osz;
@@ -211,9 +235,34 @@ static int op_cqo(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
+static const struct cpu__sizevar mov_variants[] = {
+    CPU__SIZE_ROW(op_mov_E_G) CPU__SIZE_ROW(op_mov_G_E)
+    CPU__SIZE_ROW(op_mov_E_I) CPU__SIZE_ROW(op_lea_Gv_M)};
+static const struct cpu__sizevar movzx_b_variants[] = {
+    CPU__SIZE_ROW_FOR(op_movzx_G_E, op_movzx_Gv_Eb)
+    CPU__SIZE_ROW_FOR(op_movsx_G_E, op_movsx_Gv_Eb)};
+static const struct cpu__sizevar movzx_w_variants[] = {
+    CPU__SIZE_ROW_FOR(op_movzx_G_E, op_movzx_Gv_Ew)
+    CPU__SIZE_ROW_FOR(op_movsx_G_E, op_movsx_Gv_Ew)};
+
+static cpu_handler mov_specialise(const struct cpu_insn *in,
+                                  cpu_handler *chained) {
+  if (in->fn == op_movzx_G_E || in->fn == op_movsx_G_E) {
+    if (in->osz2 == 1)
+      return cpu__pick_size(movzx_b_variants, RW_ARRAY_SIZE(movzx_b_variants),
+                            in, chained);
+    if (in->osz2 == 2)
+      return cpu__pick_size(movzx_w_variants, RW_ARRAY_SIZE(movzx_w_variants),
+                            in, chained);
+    return NULL;
+  }
+  return cpu__pick_size(mov_variants, RW_ARRAY_SIZE(mov_variants), in,
+                        chained);
+}
+
 static const struct cpu__oprow mov_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/mov.def"
 #undef OP
 };
-CPU__FAMILY_TABLE(mov)
+CPU__FAMILY_TABLE_SPEC(mov, mov_specialise)

@@ -3,7 +3,7 @@
  * div, idiv at every width, with 128-bit products and dividends. Division
  * by zero and quotients that do not fit raise #DE before any register
  * changes. */
-#include "replayer/cpu/cpu_int.h"
+#include "replayer/cpu/cpu_variant.h"
 
 enum { RAX = 0, RDX = 2 };
 
@@ -44,7 +44,7 @@ static int op_imul_E(struct cpu *cpu, const struct cpu_insn *in) {
 }
 
 /* Truncating signed multiply of A and B at SZ into *R; returns overflow. */
-static int imul_trunc(unsigned sz, u64 a, u64 b, u64 *r) {
+CPU_INLINE int imul_trunc(unsigned sz, u64 a, u64 b, u64 *r) {
   if (sz == 8) {
     i64 p;
     int o = __builtin_mul_overflow((i64)a, (i64)b, &p);
@@ -56,27 +56,29 @@ static int imul_trunc(unsigned sz, u64 a, u64 b, u64 *r) {
   return (i64)cpu_sext(*r, sz) != p;
 }
 
-static int op_imul_G_E(struct cpu *cpu, const struct cpu_insn *in) {
-  unsigned sz = in->osz;
+CPU_INLINE int imul_G_E(struct cpu *cpu, const struct cpu_insn *in,
+                        unsigned sz, int mode) {
   u64 b, r;
   int o;
-  CPU_TRY(cpu_rm_read(cpu, in, sz, &b));
+  CPU_TRY(cpu__rm_read_mode(cpu, in, sz, mode, &b));
   o = imul_trunc(sz, cpu_reg_get(cpu, in->reg, sz), b, &r);
   cpu_reg_set(cpu, in->reg, sz, r);
   cpu->cc = (struct cc){CC_OP(CC_MUL, sz), r, (u64)o, 0};
   return CPU_RC_NEXT;
 }
+CPU__SIZE_VARIANTS(op_imul_G_E, imul_G_E)
 
-static int op_imul_G_E_I(struct cpu *cpu, const struct cpu_insn *in) {
-  unsigned sz = in->osz;
+CPU_INLINE int imul_G_E_I(struct cpu *cpu, const struct cpu_insn *in,
+                          unsigned sz, int mode) {
   u64 b, r;
   int o;
-  CPU_TRY(cpu_rm_read(cpu, in, sz, &b));
+  CPU_TRY(cpu__rm_read_mode(cpu, in, sz, mode, &b));
   o = imul_trunc(sz, b, in->imm, &r);
   cpu_reg_set(cpu, in->reg, sz, r);
   cpu->cc = (struct cc){CC_OP(CC_MUL, sz), r, (u64)o, 0};
   return CPU_RC_NEXT;
 }
+CPU__SIZE_VARIANTS(op_imul_G_E_I, imul_G_E_I)
 
 static int op_div_E(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned sz = in->osz;
@@ -147,9 +149,18 @@ static int op_idiv_E(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
+static const struct cpu__sizevar muldiv_variants[] = {
+    CPU__SIZE_ROW(op_imul_G_E) CPU__SIZE_ROW(op_imul_G_E_I)};
+
+static cpu_handler muldiv_specialise(const struct cpu_insn *in,
+                                   cpu_handler *chained) {
+  return cpu__pick_size(muldiv_variants, RW_ARRAY_SIZE(muldiv_variants), in,
+                        chained);
+}
+
 static const struct cpu__oprow muldiv_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/muldiv.def"
 #undef OP
 };
-CPU__FAMILY_TABLE(muldiv)
+CPU__FAMILY_TABLE_SPEC(muldiv, muldiv_specialise)

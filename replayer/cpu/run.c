@@ -2,8 +2,10 @@
 /* The execution loop (STYLE R10): runs decoded blocks under an exact
  * budget, checking the budget, breakpoints and the stop request only between
  * blocks, and turns handler codes into the exit reported to the caller. A
- * block that does not fit in the remaining budget runs one instruction at a
- * time. Handlers, decoding and memory are elsewhere. */
+ * block runs through its instructions' run handlers, which chain from one
+ * instruction to the next where they can; a block that does not fit in the
+ * remaining budget runs one instruction at a time through fn. Handlers,
+ * decoding and memory are elsewhere. */
 #include "replayer/cpu/cpu_int.h"
 
 /* Re-executes IN after it hit a watched range, letting the watched accesses
@@ -15,6 +17,26 @@ static int rerun_watched(struct cpu *cpu, const struct cpu_insn *in) {
   rc = in->fn(cpu, in);
   cpu->watch_mode = 0;
   return rc;
+}
+
+/* Where a chain of instructions started at IN (at address AT) stopped,
+ * given the code RC it returned. Chained instructions only ever return the
+ * code of an instruction that did not complete, with rip at it; completed
+ * or branching codes come from the block's last instruction (icache.c
+ * chain()). The result is the instruction that returned RC. */
+static const struct cpu_insn *chain_stop(const struct cpu__block *b,
+                                         const struct cpu_insn *in, u64 at,
+                                         u64 rip, int rc) {
+  const struct cpu_insn *end = b->insns + b->ninsn;
+  if (rc == CPU_RC_NEXT || rc == CPU_RC_JUMP || rc == CPU_RC_EXIT)
+    return end - 1;
+  if (rip == b->end) return end;
+  while (at != rip && in < end) {
+    at += in->len;
+    in++;
+  }
+  RW_ASSERT(at == rip);
+  return in;
 }
 
 /* The block at cpu->rip, through the successor cache of PREV (the block
@@ -76,7 +98,10 @@ int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) {
     in = b->insns;
     if (RW_LIKELY(b->ninsn <= left)) {
       for (;;) {
-        rc = in->fn(cpu, in);
+        int chained = in->run != in->fn;
+        u64 at = cpu->rip;
+        rc = in->run(cpu, in);
+        if (chained) in = chain_stop(b, in, at, cpu->rip, rc);
         if (RW_UNLIKELY(rc)) break;
         cpu->rip += in->len;
         in++;

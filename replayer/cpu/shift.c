@@ -3,17 +3,17 @@
  * cl, and the double shifts shld/shrd. A masked count of 0 changes nothing,
  * flags included; counts beyond the width follow the CPU (masked to 5 or 6
  * bits; rcl/rcr of 8 and 16 bits rotate modulo width+1). */
-#include "replayer/cpu/cpu_int.h"
+#include "replayer/cpu/cpu_variant.h"
 
 enum { S_SHL, S_SHR, S_SAR, S_ROL, S_ROR, S_RCL, S_RCR };
 enum { RCX = 1 };
 
-static unsigned count_mask(unsigned sz) { return sz == 8 ? 63 : 31; }
+CPU_INLINE unsigned count_mask(unsigned sz) { return sz == 8 ? 63 : 31; }
 
 /* Shifts A (SZ bytes) by C (1..63) with OP; fills *CC or, for rotates,
  * the flag bits to set in *F / *FMASK. */
-static u64 shift(const struct cpu *cpu, int op, unsigned sz, u64 a, unsigned c,
-                 struct cc *cc, u64 *f) {
+CPU_INLINE u64 shift(const struct cpu *cpu, int op, unsigned sz, u64 a,
+                     unsigned c, struct cc *cc, u64 *f) {
   unsigned bits = sz * 8;
   u64 sign = 1ull << (bits - 1), r, cf;
   switch (op) {
@@ -71,13 +71,14 @@ static u64 shift(const struct cpu *cpu, int op, unsigned sz, u64 a, unsigned c,
   }
 }
 
-static int shift_rm(struct cpu *cpu, const struct cpu_insn *in, int op,
-                    unsigned count) {
-  unsigned sz = in->osz, c = count & count_mask(sz);
+CPU_INLINE int shift_rm(struct cpu *cpu, const struct cpu_insn *in, int op,
+                        unsigned count, unsigned sz, int mode) {
+  unsigned c = count & count_mask(sz);
   u64 a, r, ea = 0, f = 0;
   struct cc cc;
-  if (in->pfx & CPU_PFX_MEM) {
-    ea = cpu_ea(cpu, in);
+  int mem = cpu__rm_is_mem(in, mode);
+  if (mem) {
+    ea = cpu__ea_mode(cpu, in, mode);
     CPU_TRY(cpu_ld(cpu, ea, sz, &a));
   } else {
     a = cpu_reg_get(cpu, in->rm, sz);
@@ -85,12 +86,12 @@ static int shift_rm(struct cpu *cpu, const struct cpu_insn *in, int op,
   if (!c) {
     /* Flags stay, but the destination is written (a 32-bit register is
      * zero-extended), as the CPU does. */
-    if (in->pfx & CPU_PFX_MEM) return cpu_st(cpu, ea, sz, a);
+    if (mem) return cpu_st(cpu, ea, sz, a);
     cpu_reg_set(cpu, in->rm, sz, a);
     return CPU_RC_NEXT;
   }
   r = shift(cpu, op, sz, a, c, &cc, &f);
-  if (in->pfx & CPU_PFX_MEM)
+  if (mem)
     CPU_TRY(cpu_st(cpu, ea, sz, r));
   else
     cpu_reg_set(cpu, in->rm, sz, r);
@@ -101,12 +102,16 @@ static int shift_rm(struct cpu *cpu, const struct cpu_insn *in, int op,
   return CPU_RC_NEXT;
 }
 
+/* By an immediate (size variants) and by cl. */
 #define SHIFT_HANDLERS(name, op)                                            \
-  static int op_##name##_E_I(struct cpu *cpu, const struct cpu_insn *in) {  \
-    return shift_rm(cpu, in, op, (unsigned)in->imm);                        \
+  CPU_INLINE int name##_E_I(struct cpu *cpu, const struct cpu_insn *in,     \
+                            unsigned sz, int mode) {                        \
+    return shift_rm(cpu, in, op, (unsigned)in->imm, sz, mode);              \
   }                                                                         \
+  CPU__SIZE_VARIANTS(op_##name##_E_I, name##_E_I)                           \
   static int op_##name##_E_CL(struct cpu *cpu, const struct cpu_insn *in) { \
-    return shift_rm(cpu, in, op, (unsigned)cpu->gpr[RCX]);                  \
+    return shift_rm(cpu, in, op, (unsigned)cpu->gpr[RCX], in->osz,          \
+                    CPU__RM_ANY);                                           \
   }
 SHIFT_HANDLERS(shl, S_SHL)
 SHIFT_HANDLERS(shr, S_SHR)
@@ -166,9 +171,21 @@ static int op_shrd_E_G_CL(struct cpu *cpu, const struct cpu_insn *in) {
   return dshift(cpu, in, 0, (unsigned)cpu->gpr[RCX]);
 }
 
+static const struct cpu__sizevar shift_variants[] = {
+    CPU__SIZE_ROW(op_shl_E_I) CPU__SIZE_ROW(op_shr_E_I)
+    CPU__SIZE_ROW(op_sar_E_I) CPU__SIZE_ROW(op_rol_E_I)
+    CPU__SIZE_ROW(op_ror_E_I) CPU__SIZE_ROW(op_rcl_E_I)
+    CPU__SIZE_ROW(op_rcr_E_I)};
+
+static cpu_handler shift_specialise(const struct cpu_insn *in,
+                                   cpu_handler *chained) {
+  return cpu__pick_size(shift_variants, RW_ARRAY_SIZE(shift_variants), in,
+                        chained);
+}
+
 static const struct cpu__oprow shift_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/shift.def"
 #undef OP
 };
-CPU__FAMILY_TABLE(shift)
+CPU__FAMILY_TABLE_SPEC(shift, shift_specialise)

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* The stack: push, pop, pushf, popf, enter, leave. rsp is committed only
  * after the memory access succeeded. */
-#include "replayer/cpu/cpu_int.h"
+#include "replayer/cpu/cpu_variant.h"
 
 enum { RSP = 4, RBP = 5 };
 
 /* Bits popf may change in user mode (CF PF AF ZF SF TF DF OF NT AC ID). */
 #define POPF_MASK 0x244dd5ull
 
-static int op_push_E(struct cpu *cpu, const struct cpu_insn *in) {
-  unsigned sz = in->osz;
+CPU_INLINE int push_E(struct cpu *cpu, const struct cpu_insn *in, unsigned sz,
+                      int mode) {
   u64 v, sp = cpu->gpr[RSP] - sz;
-  CPU_TRY(cpu_rm_read(cpu, in, sz, &v));
+  CPU_TRY(cpu__rm_read_mode(cpu, in, sz, mode, &v));
   CPU_TRY(cpu_st(cpu, sp, sz, v));
   cpu->gpr[RSP] = sp;
   return CPU_RC_NEXT;
 }
+CPU__SIZE_VARIANTS(op_push_E, push_E)
 
 static int op_push_I(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned sz = in->pfx & CPU_PFX_OPSIZE ? 2 : 8;
@@ -26,14 +27,14 @@ static int op_push_I(struct cpu *cpu, const struct cpu_insn *in) {
 }
 
 /* A memory destination addressed through rsp sees rsp after the pop. */
-static int op_pop_E(struct cpu *cpu, const struct cpu_insn *in) {
-  unsigned sz = in->osz;
+CPU_INLINE int pop_E(struct cpu *cpu, const struct cpu_insn *in, unsigned sz,
+                     int mode) {
   u64 v, sp = cpu->gpr[RSP];
   CPU_TRY(cpu_ld(cpu, sp, sz, &v));
-  if (in->pfx & CPU_PFX_MEM) {
+  if (cpu__rm_is_mem(in, mode)) {
     u64 ea;
     cpu->gpr[RSP] = sp + sz;
-    ea = cpu_ea(cpu, in);
+    ea = cpu__ea_mode(cpu, in, mode);
     cpu->gpr[RSP] = sp;
     CPU_TRY(cpu_st(cpu, ea, sz, v));
     cpu->gpr[RSP] = sp + sz;
@@ -43,6 +44,7 @@ static int op_pop_E(struct cpu *cpu, const struct cpu_insn *in) {
   }
   return CPU_RC_NEXT;
 }
+CPU__SIZE_VARIANTS(op_pop_E, pop_E)
 
 static int op_pushf(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned sz = in->pfx & CPU_PFX_OPSIZE ? 2 : 8;
@@ -93,9 +95,18 @@ static int op_leave(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
+static const struct cpu__sizevar stack_variants[] = {
+    CPU__SIZE_ROW(op_push_E) CPU__SIZE_ROW(op_pop_E)};
+
+static cpu_handler stack_specialise(const struct cpu_insn *in,
+                                   cpu_handler *chained) {
+  return cpu__pick_size(stack_variants, RW_ARRAY_SIZE(stack_variants), in,
+                        chained);
+}
+
 static const struct cpu__oprow stack_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/stack.def"
 #undef OP
 };
-CPU__FAMILY_TABLE(stack)
+CPU__FAMILY_TABLE_SPEC(stack, stack_specialise)

@@ -149,6 +149,16 @@ int cpu__st_slow(struct cpu *cpu, u64 a, const void *buf, unsigned n) {
   return 0;
 }
 
+struct cpu__ldv cpu__ld_slow_int(struct cpu *cpu, u64 a, unsigned n) {
+  u64 v = 0; /* little-endian host: the low N bytes are the value */
+  int rc = cpu__ld_slow(cpu, a, &v, n);
+  return (struct cpu__ldv){rc ? 0 : v, rc};
+}
+
+int cpu__st_slow_int(struct cpu *cpu, u64 a, u64 v, unsigned n) {
+  return cpu__st_slow(cpu, a, &v, n);
+}
+
 unsigned cpu__fetch(struct cpu *cpu, u64 a, u8 *buf, unsigned n) {
   unsigned got = 0;
   while (got < n) {

@@ -64,3 +64,40 @@ void test_flags_lazy_matches_eager(void) {
   c.cc = (struct cc){CC_OP(CC_SBB, 4), 0xffffffff, 0, 0};
   CU_ASSERT_EQUAL(cpu__flags_arith(&c) & CPU_CF, CPU_CF);
 }
+
+/* The condition and carry shortcuts (cpu__cond, its inline form, and
+ * cpu__flag_cf_inline) agree with the materialised flags for every kind and
+ * size, on random operands biased towards edge values. */
+void test_flags_shortcuts_match_flags(void) {
+  static struct cpu c; /* only the flag fields are used */
+  static const u64 edges[] = {0,    1,          0x7f,        0x80,
+                              0xff, 0x7fff,     0x8000,      0xffff,
+                              0x7fffffff,       0x80000000u, 0xffffffffu,
+                              0x8000000000000000ull,         ~0ull};
+  u64 x = 0x9e3779b97f4a7c15ull;
+  for (unsigned i = 0; i < 200000; i++) {
+    u64 v[3];
+    for (unsigned k = 0; k < 3; k++) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      v[k] = (x & 3) ? edges[(x >> 8) % RW_ARRAY_SIZE(edges)] + ((x >> 4) & 1)
+                     : x;
+    }
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    /* CC_EFLAGS .. CC_MUL; shift counts kept in 1..63 */
+    c.cc = (struct cc){(u32)(x % CC_NKINDS), v[0], v[1], v[2]};
+    if ((c.cc.op & ~3u) >= CC_SHL && (c.cc.op & ~3u) <= CC_SAR)
+      c.cc.src2 = 1 + (c.cc.src2 & 7) * ((x >> 20) & 7);
+    if ((c.cc.op & ~3u) == CC_EFLAGS) c.cc.src1 &= CPU_ARITH;
+    /* Handlers record a result consistent with the operands. */
+    if ((c.cc.op & ~3u) == CC_SUB) c.cc.dst = c.cc.src1 - c.cc.src2;
+    if ((c.cc.op & ~3u) == CC_ADD) c.cc.dst = c.cc.src1 + c.cc.src2;
+    for (unsigned cond = 0; cond < 16; cond++)
+      CU_ASSERT_EQUAL(cpu__cond(&c, cond), cpu__cond_flags(&c, cond));
+    CU_ASSERT_EQUAL(cpu__flag_cf_inline(&c),
+                    (int)(cpu__flags_arith(&c) & CPU_CF));
+  }
+}

@@ -106,6 +106,11 @@ void test_run_fault_is_precise(void) {
   static const u8 p3[] = {0x50};
   /* mov [rip+0],rax: a store into read-only code; ud2 */
   static const u8 p4[] = {0x48, 0x89, 0x05, 0, 0, 0, 0, 0x0f, 0x0b};
+  /* mov eax,1; movd xmm0,eax; add rax,rax; mov rbx,[0xdd00000]; int3: a
+   * fault inside a block mixing chained and unchained handlers */
+  static const u8 p5[] = {0xb8, 1,    0,    0,    0,    0x66, 0x0f,
+                          0x6e, 0xc0, 0x48, 0x01, 0xc0, 0x48, 0x8b,
+                          0x1c, 0x25, 0,    0,    0xd0, 0x0d, 0xcc};
   struct emu e;
   struct cpu_exit ex;
   CU_ASSERT_FATAL(emu_open(&e, p1, sizeof p1) == 0);
@@ -144,6 +149,15 @@ void test_run_fault_is_precise(void) {
   CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_PF);
   CU_ASSERT_EQUAL(ex.maperr, 0);
   CU_ASSERT_EQUAL(ex.addr, EMU_CODE + 7);
+  emu_close(&e);
+
+  CU_ASSERT_FATAL(emu_open(&e, p5, sizeof p5) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_PF);
+  CU_ASSERT_EQUAL(ex.rip, EMU_CODE + 12);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 3);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rax), 2);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rbx), 0);
   emu_close(&e);
 }
 
