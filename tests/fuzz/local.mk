@@ -19,7 +19,8 @@ tests_fuzz_trace_reader_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
 tests_fuzz_trace_reader_LDADD = format/librw_format.a common/librw_common.a \
 	$(ZSTD_LIBS)
 TESTS += tests/fuzz/run_trace_reader.sh
-EXTRA_DIST += tests/fuzz/run_trace_reader.sh tests/fuzz/corpus/trace_reader
+EXTRA_DIST += tests/fuzz/run_trace_reader.sh tests/fuzz/run_target.sh \
+	tests/fuzz/corpus/trace_reader
 TRACE_FUZZ_FILES = $(srcdir)/tests/fuzz/trace_reader.c \
 	$(srcdir)/format/chunk.c $(srcdir)/format/writer.c \
 	$(srcdir)/format/wblob.c $(srcdir)/format/wmeta.c \
