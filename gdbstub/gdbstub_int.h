@@ -7,12 +7,12 @@
 
 #include "gdbstub/gdbstub.h"
 
-/* Value of hex digit C (either case), or -1. */
+/* Value of hex digit C (either case), or RW_EPROTO (negative). */
 static inline int gdb__hexval(int c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
+  return RW_EPROTO;
 }
 
 /* A read position in a payload. Every helper checks END before reading and

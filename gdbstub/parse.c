@@ -37,11 +37,11 @@ static int addr_len(struct gdb__cur *c, struct gdb_request *r) {
   if (gdb__cur_hex(c, &addr) || gdb__cur_expect(c, ',') ||
       gdb__cur_hex(c, &len)) {
     gdb__malformed(r, "expected addr,length");
-    return -1;
+    return RW_EPROTO;
   }
   if (len && addr + (len - 1) < addr) {
     gdb__malformed(r, "address range wraps");
-    return -1;
+    return RW_EPROTO;
   }
   r->u.mem.addr = addr;
   r->u.mem.len = len;
@@ -103,7 +103,7 @@ static void parse_reg(struct gdb__cur *c, char letter,
 /* A two-digit-or-shorter hex signal number, at most 255. */
 static int signo(struct gdb__cur *c, u8 *out) {
   u64 v;
-  if (gdb__cur_hex(c, &v) || v > 255) return -1;
+  if (gdb__cur_hex(c, &v) || v > 255) return RW_EPROTO;
   *out = (u8)v;
   return 0;
 }

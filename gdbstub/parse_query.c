@@ -190,21 +190,21 @@ static int vcont_action(struct gdb__cur *c, struct gdb_action *a) {
     case 'C':
     case 'S':
       c->p++;
-      if (gdb__cur_hex(c, &v) || v > 255) return -1;
+      if (gdb__cur_hex(c, &v) || v > 255) return RW_EPROTO;
       a->signo = (u8)v;
       break;
     case 'r':
       c->p++;
       if (gdb__cur_hex(c, &a->start) || gdb__cur_expect(c, ',') ||
           gdb__cur_hex(c, &a->end))
-        return -1;
+        return RW_EPROTO;
       break;
     default:
-      return -1;
+      return RW_EPROTO;
   }
   a->kind = (enum gdb_action_kind)letter;
   if (gdb__cur_accept(c, ':')) {
-    if (gdb__cur_tid(c, &a->tid)) return -1;
+    if (gdb__cur_tid(c, &a->tid)) return RW_EPROTO;
     a->has_tid = 1;
   }
   return 0;
@@ -231,7 +231,7 @@ static void parse_vcont(struct gdb__cur *c, struct gdb_request *r) {
 static int file_name(struct gdb__cur *c, char stop, struct gdb_request *r) {
   size_t n;
   if (gdb__cur_hex_text(c, stop, r->text, sizeof r->text, &n) || n == 0)
-    return -1;
+    return RW_EPROTO;
   r->text_len = n;
   return 0;
 }

@@ -767,7 +767,8 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in,
 const struct cpu__oprow *cpu__find_row(const cs_insn *ci);
 
 /* The x86_reg -> register number map used by the decoder, exposed for the
- * tests: the number, or -1 for registers the emulator does not model. */
+ * tests: the number, or RW_ENOTFOUND for registers the emulator does not
+ * model. */
 int cpu__reg_number(unsigned x86reg, unsigned *size);
 
 /* Finds or decodes the block at cpu->rip (icache.c). Returns NULL with
@@ -821,8 +822,8 @@ struct cpu_mem {
  * On success stores the host address of the page's bytes (the shared zero
  * page for untouched pages read) and returns 0; a write first makes the
  * page private (allocation or copy), flushing every thread's TLB entries for
- * it. Returns -1 if the page is not mapped, -2 if KIND is not allowed,
- * RW_ENOMEM. */
+ * it. Returns RW_ENOTFOUND if the page is not mapped, RW_EFAULT if KIND
+ * is not allowed, or RW_ENOMEM. */
 int cpu__mem_page(struct cpu_mem *mem, u64 page, int kind,
                   u8 **host) RW_MUST_CHECK;
 

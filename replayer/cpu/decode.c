@@ -143,7 +143,8 @@ static void init_tables(void) {
 
 int cpu__reg_number(unsigned x86reg, unsigned *size) {
   pthread_once(&init_once, init_tables);
-  if (x86reg >= X86_REG_ENDING || regs[x86reg].cls == RC_NONE) return -1;
+  if (x86reg >= X86_REG_ENDING || regs[x86reg].cls == RC_NONE)
+    return RW_ENOTFOUND;
   if (size) *size = regs[x86reg].size;
   return regs[x86reg].num;
 }
@@ -225,12 +226,13 @@ static int fill_mem(struct cpu_insn *in, const cs_x86_op *o, u64 next_rip) {
   if (m->base == X86_REG_RIP) {
     in->disp = (i64)(next_rip + (u64)m->disp);
   } else if (m->base != X86_REG_INVALID) {
-    if (m->base >= X86_REG_ENDING || regs[m->base].cls != RC_GPR) return -1;
+    if (m->base >= X86_REG_ENDING || regs[m->base].cls != RC_GPR)
+      return RW_EUNSUPPORTED;
     in->base = regs[m->base].num;
   }
   if (m->index != X86_REG_INVALID && m->index < X86_REG_ENDING &&
       regs[m->index].cls != RC_ZERO) {
-    if (regs[m->index].cls != RC_GPR) return -1;
+    if (regs[m->index].cls != RC_GPR) return RW_EUNSUPPORTED;
     in->index = regs[m->index].num;
     in->scale = (u8)__builtin_ctz((unsigned)(m->scale ? m->scale : 1));
   }

@@ -196,8 +196,8 @@ int cpu__mem_page(struct cpu_mem *m, u64 page, int kind, u8 **host) {
   uintptr_t s = page < VA_LIMIT ? slot_get(m, pn) : 0;
   uintptr_t *w;
   struct page *p, *np;
-  if (!(s & SLOT_MAPPED)) return -1;
-  if (!(s & (unsigned)kind)) return -2;
+  if (!(s & SLOT_MAPPED)) return RW_ENOTFOUND;
+  if (!(s & (unsigned)kind)) return RW_EFAULT;
   p = SLOT_PAGE(s);
   if (kind != CPU_ACCESS_WRITE) {
     *host = p ? p->data : (u8 *)zero_page;

@@ -54,7 +54,7 @@ int cpu__watch_hits(const struct cpu_mem *mem, u64 a, u64 n, int kind) {
 /* The fault for an access of KIND at A that cannot proceed. */
 static int fault_at(struct cpu *cpu, u64 a, int kind, int why) {
   if (why == RW_ENOMEM) return RW_ENOMEM;
-  return cpu__fault_pf(cpu, a, kind, why == -1);
+  return cpu__fault_pf(cpu, a, kind, why == RW_ENOTFOUND);
 }
 
 /* Resolves the page of A for KIND into a host pointer to A, filling the TLB
