@@ -8,19 +8,6 @@
 
 static struct gdb_request r;
 
-/* Parses S and checks its kind. */
-#define KIND(s, k)                                   \
-  do {                                               \
-    tu_parse((s), &r);                               \
-    CU_ASSERT_EQUAL(r.kind, (k));                    \
-    if (r.kind != (k))                               \
-      fprintf(stderr, "%s: got %s\n", (s), gdb_req_name(r.kind)); \
-  } while (0)
-#define BAD(s)                                       \
-  do {                                               \
-    KIND((s), GDB_REQ_MALFORMED);                    \
-    CU_ASSERT(r.msg != NULL && r.msg[0] != 0);       \
-  } while (0)
 
 void test_parse_names(void) {
   CU_ASSERT_STRING_EQUAL(gdb_req_name(GDB_REQ_READ_MEM), "READ_MEM");

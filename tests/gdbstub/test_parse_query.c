@@ -6,18 +6,6 @@
 
 static struct gdb_request r;
 
-#define KIND(s, k)                                                  \
-  do {                                                              \
-    tu_parse((s), &r);                                              \
-    CU_ASSERT_EQUAL(r.kind, (k));                                   \
-    if (r.kind != (k))                                              \
-      fprintf(stderr, "%s: got %s\n", (s), gdb_req_name(r.kind));   \
-  } while (0)
-#define BAD(s)                                                      \
-  do {                                                              \
-    KIND((s), GDB_REQ_MALFORMED);                                   \
-    CU_ASSERT(r.msg != NULL && r.msg[0] != 0);                      \
-  } while (0)
 
 void test_parse_query_q_threads(void) {
   KIND("qC", GDB_REQ_CURRENT_THREAD);

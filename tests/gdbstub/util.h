@@ -84,4 +84,20 @@ static inline void tu_parse(const char *s, struct gdb_request *r) {
   gdb_parse(s, strlen(s), r);
 }
 
+/* Parses S into the file's `static struct gdb_request r` and checks its
+ * kind (the parser tests use these two). */
+#define KIND(s, k)                                                  \
+  do {                                                              \
+    tu_parse((s), &r);                                              \
+    CU_ASSERT_EQUAL(r.kind, (k));                                   \
+    if (r.kind != (k))                                              \
+      fprintf(stderr, "%s: got %s\n", (s), gdb_req_name(r.kind));   \
+  } while (0)
+/* S must be refused as malformed, with a message. */
+#define BAD(s)                                                      \
+  do {                                                              \
+    KIND((s), GDB_REQ_MALFORMED);                                   \
+    CU_ASSERT(r.msg != NULL && r.msg[0] != 0);                      \
+  } while (0)
+
 #endif /* RW_TESTS_GDBSTUB_UTIL_H */
