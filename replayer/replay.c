@@ -165,6 +165,27 @@ int rp_get_regs(rp_replay *rp, u32 tid, struct rw_regs *regs) {
   return 0;
 }
 
+/* Placeholders for one thread; the thread table replaces them. */
+size_t rp_threads(rp_replay *rp, struct rp_thread *out, size_t cap) {
+  if (!rp->have_thread) return 0;
+  if (cap) {
+    memset(&out[0], 0, sizeof out[0]);
+    out[0].tid = rp->tid;
+    out[0].icount = cpu_icount(rp->cpu);
+  }
+  return 1;
+}
+
+int rp_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
+  if (!rp->have_thread || tid != rp->tid) return RW_ENOTFOUND;
+  return rp_run(rp, rp->icount + 1, stop);
+}
+
+int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
+  if (!rp->have_thread || tid != rp->tid) return RW_ENOTFOUND;
+  return rp_reverse_step(rp, stop);
+}
+
 int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len) {
   return cpu_mem_read(rp->mem, addr, dst, len);
 }

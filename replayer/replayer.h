@@ -94,8 +94,40 @@ u64 rp_event(const rp_replay *rp);
  * is known once a run has reached the end). */
 u64 rp_end_icount(const rp_replay *rp);
 
-/* The thread that runs at the current position. */
+/* The thread that runs at the current position: the one whose instruction
+ * executes next, or at the end of the history the one that ended it. */
 u32 rp_current_tid(const rp_replay *rp);
+
+/* A thread alive at the current position. Plain data. */
+struct rp_thread {
+  u32 tid;        /* its id in the recording */
+  char name[16];  /* its name (comm) as recorded, "" while unknown */
+  u64 icount;     /* instructions it has executed so far */
+};
+
+/* Fills up to CAP entries of OUT (caller-owned) with the threads alive at
+ * the current position, in the order they were created, and returns how
+ * many are alive (possibly more than CAP). A thread not yet created, or
+ * already gone, at this position is not listed. */
+size_t rp_threads(rp_replay *rp, struct rp_thread *out, size_t cap);
+
+/* Runs forward until thread TID has executed one more instruction; the
+ * other threads run as they did in the recording meanwhile (when TID's
+ * instruction is a blocking syscall, until TID runs again). Stops earlier at
+ * a breakpoint or watchpoint of any thread, the end, a divergence or a
+ * failure. STOP->tid is the thread that stopped. Returns 0, RW_ENOTFOUND
+ * when TID is not alive here, or a negative code. */
+int rp_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop)
+    RW_MUST_CHECK;
+
+/* Moves back to the position just before thread TID executed its last
+ * instruction (the latest position where TID has executed one instruction
+ * fewer and is the thread about to run). Watchpoints as for
+ * rp_reverse_step. RP_STOP_BEGIN, without moving, when TID has executed
+ * nothing yet. Returns 0, RW_ENOTFOUND when TID is not alive here, or a
+ * negative code. */
+int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop)
+    RW_MUST_CHECK;
 
 /* Copies the registers of thread TID (0: the current one) into REGS.
  * Returns 0 or RW_ENOTFOUND. */
