@@ -15,7 +15,6 @@
 
 #include "recorder/rec_int.h"
 
-#define REC_CLONE_VM 0x100ull
 
 /* Children already released, so that a child whose first stop was seen
  * before its parent's fork event is not waited for again. */
@@ -83,10 +82,10 @@ detach:
 
 int rec__on_fork_event(struct rec *r, int event) {
   unsigned long msg = 0;
-  if (ptrace(PTRACE_GETEVENTMSG, r->t.tid, 0, &msg) < 0) return 0;
+  if (ptrace(PTRACE_GETEVENTMSG, r->cur->tid, 0, &msg) < 0) return 0;
   pid_t child = (pid_t)msg;
   u64 flags = 0;
-  if (r->t.nr == REC_NR_clone) flags = r->t.args[0];
+  if (r->cur->nr == REC_NR_clone) flags = r->cur->args[0];
   u32 kind = event == PTRACE_EVENT_VFORK || (flags & REC_CLONE_VM) ? 1 : 0;
   r->n.forks++;
   RW_FORWARD(rec__emit_fork(r, (u32)child, kind, flags));

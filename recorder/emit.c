@@ -11,7 +11,12 @@
 #include "recorder/rec_int.h"
 
 int rec__emit(struct rec *r, u16 type, const void *p, size_t len) {
-  return trace_writer_append(r->w, (u32)r->t.tid, type, p, len, NULL);
+  return trace_writer_append(r->w, (u32)r->cur->tid, type, p, len, NULL);
+}
+
+int rec__emit_to(struct rec *r, u32 tid, u16 type, const void *p,
+                 size_t len) {
+  return trace_writer_append(r->w, tid, type, p, len, NULL);
 }
 
 /* Writes a "str" field (u16 length, bytes) at P; returns its size. */
@@ -90,7 +95,14 @@ int rec__emit_thread_start(struct rec *r, u32 tid, u32 parent,
   wr_le32(b, tid);
   wr_le32(b + 4, parent);
   rw_regs_encode(regs, b + 8);
-  return rec__emit(r, TRACE_REC_THREAD_START, b, sizeof b);
+  return rec__emit_to(r, tid, TRACE_REC_THREAD_START, b, sizeof b);
+}
+
+int rec__emit_thread_name(struct rec *r, u32 tid, const char *name) {
+  u8 b[4 + 2 + 16];
+  wr_le32(b, tid);
+  size_t n = 4 + put_str(b + 4, name, sizeof b - 4);
+  return rec__emit_to(r, tid, TRACE_REC_THREAD_NAME, b, n);
 }
 
 int rec__emit_rdtsc(struct rec *r, u64 rip, u64 tsc, u32 aux, u32 is_p) {
@@ -118,7 +130,7 @@ int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo) {
   wr_le32(b, tid);
   wr_le32(b + 4, (u32)status);
   wr_le32(b + 8, signo);
-  return rec__emit(r, TRACE_REC_EXIT, b, sizeof b);
+  return rec__emit_to(r, tid, TRACE_REC_EXIT, b, sizeof b);
 }
 
 int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest) {

@@ -83,12 +83,12 @@ static int fix_auxv(struct rec *r, u64 sp, u8 **out_rec, size_t *out_len) {
 int rec__on_exec(struct rec *r, int first) {
   char link[64], exe[4096];
   struct rw_regs regs;
-  (void)first;
+  if (!first) rec__threads_exec(r);
   rec__snap_free(&r->snap);
-  r->t.snap = 0;
+  r->cur->snap = 0;
   RW_FORWARD(rec__mem_open(r));
   rec__pages_reset();
-  RW_FORWARD(rec__regs_get(r, r->t.tid, &regs, 1));
+  RW_FORWARD(rec__regs_get(r, r->cur->tid, &regs, 1));
   /* The program starts as execve returns: rax 0, not at a syscall stop. */
   regs.gpr[RW_REG_rax] = 0;
   regs.orig_rax = ~0ull;
@@ -109,7 +109,9 @@ int rec__on_exec(struct rec *r, int first) {
   if (rc == 0 && aux) rc = rec__emit(r, TRACE_REC_AUXV, aux, auxlen);
   free(aux);
   RW_FORWARD(rc);
-  RW_FORWARD(rec__emit_thread_start(r, (u32)r->t.tid, 0, &regs));
-  r->t.entry = regs;
+  RW_FORWARD(rec__emit_thread_start(r, (u32)r->cur->tid, 0, &regs));
+  r->cur->entry = regs;
+  rec__thread_comm(r, r->cur->tid, r->cur->name);
+  RW_FORWARD(rec__emit_thread_name(r, (u32)r->cur->tid, r->cur->name));
   return trace_writer_flush(r->w);
 }

@@ -1,20 +1,52 @@
 /* SPDX-License-Identifier: MIT */
-/* The event loop: waits for the next ptrace stop and dispatches it (syscall
- * entry or exit, exec, fork, signal, handler entry, group stop, exit). The
- * handlers record one event each through the record encoders, so a later
- * in-process syscall buffer can feed the same handlers with a batch of
- * completed syscalls without changing the trace. */
+/* The event loop and the scheduler. One thread of PROG runs user code at a
+ * time (DESIGN.md section 2); the others are stopped by ptrace, or inside a
+ * syscall that may block, which the kernel runs meanwhile. The loop waits
+ * for the next ptrace stop: a stop of the running thread is handled at once
+ * (syscall entry or exit, exec, fork, clone, signal, handler entry, group
+ * stop, exit); a stop of another thread waits until the scheduler picks that
+ * thread. Threads switch where the one left behind has an event: at a
+ * syscall, or at a PREEMPT when its timeslice is over and another thread is
+ * ready. The handlers record one event each through the record encoders, so
+ * a later in-process syscall buffer can feed them batches of completed
+ * syscalls without changing the trace. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "recorder/rec_int.h"
 
-volatile sig_atomic_t rec__flush_due;
+volatile sig_atomic_t rec__tick;
+
+/* What a handled stop leaves the thread doing. */
+enum go {
+  GO_RUN,    /* resume it in user code (it stays the running thread) */
+  GO_KERNEL, /* resume it into a syscall that may block; switch */
+  GO_YIELD,  /* leave it stopped, ready; switch */
+  GO_HOLD,   /* it stays in a group stop (PTRACE_LISTEN); switch */
+  GO_GONE    /* it is gone; switch */
+};
+
+#define REC_SEC 1000000000ull
+
+void rec__tick_arm(struct rec *r) {
+  size_t live = 0;
+  for (size_t i = 0; i < r->nth; i++)
+    live += r->th[i]->state != REC_T_GONE;
+  u64 ns = REC_SEC;
+  if (live > 1) ns = RW_MAX(r->timeslice_ns / 4, 1000000ull);
+  if (ns > REC_SEC) ns = REC_SEC;
+  struct itimerval it;
+  it.it_interval.tv_sec = (time_t)(ns / REC_SEC);
+  it.it_interval.tv_usec = (suseconds_t)(ns % REC_SEC / 1000);
+  it.it_value = it.it_interval;
+  setitimer(ITIMER_REAL, &it, NULL);
+}
 
 /* 1 for signals whose default action dumps core: a crash. */
 static int is_crash(int sig) {
@@ -35,23 +67,132 @@ static int is_crash(int sig) {
   }
 }
 
-/* PTRACE_EVENT_EXIT: the thread is about to go, its memory still there. */
-static int on_exit_event(struct rec *r) {
-  struct rec__task *t = &r->t;
+/* Syscalls that never wait for another thread or process: the thread that
+ * makes one stays the running thread. Every other syscall may block (read
+ * from a pipe, futex wait, poll, nanosleep, accept, open of a FIFO...), so
+ * it runs in the kernel while another thread runs user code. Guessing
+ * "may block" wrongly costs a thread switch; guessing "quick" wrongly would
+ * deadlock. */
+static int is_quick(const struct rec__task *t) {
+  if (t->snap || t->fake || (t->sc_flags & REC_SC_MAPS)) return 1;
+  switch (t->nr) {
+    case 3:   /* close */
+    case 4:   /* stat */
+    case 5:   /* fstat */
+    case 6:   /* lstat */
+    case 8:   /* lseek */
+    case 13:  /* rt_sigaction */
+    case 14:  /* rt_sigprocmask */
+    case 15:  /* rt_sigreturn */
+    case 21:  /* access */
+    case 32:  /* dup */
+    case 33:  /* dup2 */
+    case 39:  /* getpid */
+    case 56:  /* clone */
+    case 57:  /* fork */
+    case 58:  /* vfork */
+    case 59:  /* execve */
+    case 60:  /* exit */
+    case 62:  /* kill */
+    case 63:  /* uname */
+    case 79:  /* getcwd */
+    case 89:  /* readlink */
+    case 95:  /* umask */
+    case 96:  /* gettimeofday */
+    case 97:  /* getrlimit */
+    case 99:  /* sysinfo */
+    case 102: /* getuid */
+    case 104: /* getgid */
+    case 107: /* geteuid */
+    case 108: /* getegid */
+    case 110: /* getppid */
+    case 131: /* sigaltstack */
+    case 157: /* prctl */
+    case 158: /* arch_prctl */
+    case 186: /* gettid */
+    case 200: /* tkill */
+    case 201: /* time */
+    case 204: /* sched_getaffinity */
+    case 218: /* set_tid_address */
+    case 228: /* clock_gettime */
+    case 229: /* clock_getres */
+    case 231: /* exit_group */
+    case 234: /* tgkill */
+    case 262: /* newfstatat */
+    case 273: /* set_robust_list */
+    case 292: /* dup3 */
+    case 302: /* prlimit64 */
+    case 318: /* getrandom */
+    case 322: /* execveat */
+    case 332: /* statx */
+    case 334: /* rseq */
+    case 435: /* clone3 */
+      return 1;
+    case 72: /* fcntl, except waiting for a lock */
+      return t->args[1] != 7 && t->args[1] != 38;
+    case 202: /* futex: the wake operations */
+      switch (t->args[1] & 0x7f) {
+        case 1:  /* FUTEX_WAKE */
+        case 3:  /* FUTEX_REQUEUE */
+        case 4:  /* FUTEX_CMP_REQUEUE */
+        case 5:  /* FUTEX_WAKE_OP */
+        case 7:  /* FUTEX_UNLOCK_PI */
+        case 10: /* FUTEX_WAKE_BITSET */
+          return 1;
+        default:
+          return 0;
+      }
+    default:
+      return 0;
+  }
+}
+
+/* A thread other than the current one that is ready to run. */
+static int others_ready(struct rec *r) {
+  for (size_t i = 0; i < r->nth; i++)
+    if (r->th[i] != r->cur && r->th[i]->state == REC_T_READY) return 1;
+  return 0;
+}
+
+/* The next ready thread after the last one picked, or NULL. */
+static struct rec__task *pick(struct rec *r) {
+  for (size_t k = 1; k <= r->nth; k++) {
+    size_t i = (r->rr + k) % r->nth;
+    if (r->th[i]->state == REC_T_READY) {
+      r->rr = i;
+      return r->th[i];
+    }
+  }
+  return NULL;
+}
+
+/* Whether the current thread's timeslice is over with others waiting. */
+static int slice_over(struct rec *r) {
+  return others_ready(r) &&
+         rw_now_ns() - r->cur->slice_start_ns >= r->timeslice_ns;
+}
+
+/* PTRACE_EVENT_EXIT of T: the thread is about to go, its memory still
+ * there. */
+static int on_exit_event(struct rec *r, struct rec__task *t) {
   unsigned long msg = 0;
   if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg) < 0) return 0;
   int st = (int)msg;
   if (!WIFSIGNALED(st)) return 0;
   int sig = WTERMSIG(st);
-  /* Killed from outside without a delivery stop (SIGKILL): locate it. */
-  if (t->sync_signo != sig && t->sync_signo != -sig && !t->in_syscall &&
-      !r->thread_refused) {
+  r->dying = 1;
+  /* The running thread killed from outside without a delivery stop
+   * (SIGKILL): locate it. The others stand at their last event. */
+  if (t == r->cur && t->state == REC_T_RUNNING && t->sync_signo != sig &&
+      t->sync_signo != -sig && !t->in_syscall) {
     u64 digest;
     RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
     RW_FORWARD(rec__digest(r, &digest));
     RW_FORWARD(rec__emit_preempt(r, &t->regs, digest));
+    t->sync_signo = -sig;
   }
-  if (is_crash(sig) && !r->opts->quiet) {
+  if (is_crash(sig) && !r->opts->quiet && !r->crash_reported &&
+      (t->sync_signo == sig || t == r->cur)) {
     rw_log(RW_LOG_ERROR, "%s crashed with signal %d (%s); backtrace:",
            r->prog_name, sig, strsignal(sig));
     rec__backtrace(t->tid, r->prog_name);
@@ -60,53 +201,207 @@ static int on_exit_event(struct rec *r) {
   return 0;
 }
 
-/* A group stop (SIGSTOP, or Ctrl-Z's SIGTSTP) or another PTRACE_EVENT_STOP.
- * Returns 1 when the tracee must stay stopped (PTRACE_LISTEN was used). */
-static int on_group_stop(struct rec *r, int sig) {
-  if (sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU)
-    return 0;
-  ptrace(PTRACE_LISTEN, r->t.tid, 0, 0);
+/* PTRACE_INTERRUPT's stop of the running thread: its timeslice is over.
+ * Records where it is (PREEMPT) and switches, unless nobody else is ready
+ * or the kernel is about to restart a syscall there (the replay would never
+ * see these registers: it restarts at once). */
+static int on_interrupt(struct rec *r, struct rec__task *t) {
+  if (t->step_signo || !others_ready(r)) return GO_RUN;
+  RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
+  i64 rax = (i64)t->regs.gpr[RW_REG_rax];
+  if (t->regs.orig_rax != ~0ull && rax >= -516 && rax <= -512) return GO_RUN;
+  u64 digest, t0 = rw_now_ns();
+  RW_FORWARD(rec__digest(r, &digest));
+  r->n.digest_ns += rw_now_ns() - t0;
+  RW_FORWARD(rec__emit_preempt(r, &t->regs, digest));
+  r->n.preempts++;
+  return GO_YIELD;
+}
+
+/* A group stop (SIGSTOP, or Ctrl-Z's SIGTSTP) of T. */
+static int on_group_stop(struct rec *r, struct rec__task *t, int sig) {
+  (void)r;
+  ptrace(PTRACE_LISTEN, t->tid, 0, 0);
   /* Stopped from the terminal: stop rewind too, so the shell sees the job
    * stopped; its SIGCONT resumes both. */
   if (sig != SIGSTOP) kill(getpid(), SIGSTOP);
-  return 1;
+  return GO_HOLD;
 }
 
-/* Handles one stop of the recorded thread with wait status ST. Sets *SIG
- * and *STEP for the resumption. Returns 1 when the tracee must not be
- * resumed, 0, or a negative code. */
-static int dispatch(struct rec *r, int st, int *sig, int *step) {
-  struct rec__task *t = &r->t;
+static int is_group_stop_sig(int sig) {
+  return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+/* PTRACE_EVENT_CLONE/FORK/VFORK of the current thread. */
+static int on_clone_event(struct rec *r, int ev) {
+  if (ev == PTRACE_EVENT_CLONE && (rec__clone_flags(r) & REC_CLONE_THREAD)) {
+    unsigned long msg = 0;
+    if (ptrace(PTRACE_GETEVENTMSG, r->cur->tid, 0, &msg) < 0) return 0;
+    RW_FORWARD(rec__on_thread_clone(r, (pid_t)msg));
+    rec__tick_arm(r);
+    return 0;
+  }
+  return rec__on_fork_event(r, ev);
+}
+
+/* Handles stop ST of the current thread T. Returns an enum go or a negative
+ * code; T->rsig and T->rstep say how to resume it. */
+static int handle(struct rec *r, struct rec__task *t, int st) {
   int stopsig = WSTOPSIG(st), ev = st >> 16;
-  *sig = 0;
-  *step = 0;
+  t->rsig = 0;
+  t->rstep = 0;
   if (t->step_signo && !(stopsig == SIGTRAP && ev == 0))
     t->step_signo = 0; /* the handler was not entered (bad stack...) */
   if (stopsig == (SIGTRAP | 0x80)) {
     /* Entry and exit stops alternate (an exec reports its event between
      * them, a restarted syscall exits before it enters again), so the
      * thread's state tells which this is without another ptrace call. */
-    return t->in_syscall ? rec__sys_exit(r) : rec__sys_enter(r);
+    if (t->in_syscall) {
+      RW_FORWARD(rec__sys_exit(r));
+      return slice_over(r) ? GO_YIELD : GO_RUN;
+    }
+    RW_FORWARD(rec__sys_enter(r));
+    if (t->fake) return GO_RUN;
+    if (t->nr == REC_NR_exit) {
+      RW_FORWARD(rec__thread_exit(r));
+      rec__tick_arm(r);
+      return GO_GONE;
+    }
+    if (t->nr == REC_NR_exit_group) r->dying = 1;
+    return is_quick(t) ? GO_RUN : GO_KERNEL;
   }
   switch (ev) {
+    case 0:
+      break;
     case PTRACE_EVENT_EXEC:
-      return rec__on_exec(r, 0);
+      RW_FORWARD(rec__on_exec(r, 0));
+      rec__tick_arm(r);
+      return GO_RUN;
     case PTRACE_EVENT_FORK:
     case PTRACE_EVENT_VFORK:
     case PTRACE_EVENT_CLONE:
-      return rec__on_fork_event(r, ev);
-    case PTRACE_EVENT_VFORK_DONE:
-      return 0;
+      RW_FORWARD(on_clone_event(r, ev));
+      return GO_RUN;
     case PTRACE_EVENT_EXIT:
-      return on_exit_event(r);
+      RW_FORWARD(on_exit_event(r, t));
+      return GO_RUN;
     case PTRACE_EVENT_STOP:
-      return on_group_stop(r, stopsig);
+      if (is_group_stop_sig(stopsig)) return on_group_stop(r, t, stopsig);
+      t->interrupted = 0;
+      return on_interrupt(r, t);
     default:
-      break;
+      return GO_RUN;
   }
-  if (ev) return 0;
-  if (stopsig == SIGTRAP && t->step_signo) return rec__on_handler_entry(r);
-  return rec__on_signal(r, stopsig, sig, step);
+  if (stopsig == SIGTRAP && t->step_signo) {
+    RW_FORWARD(rec__on_handler_entry(r));
+    return GO_RUN;
+  }
+  RW_FORWARD(rec__on_signal(r, stopsig, &t->rsig, &t->rstep));
+  return GO_RUN;
+}
+
+/* Resumes T in user code; it becomes the running thread. */
+static int resume(struct rec *r, struct rec__task *t) {
+  r->cur = t;
+  t->state = REC_T_RUNNING;
+  rec__tsc_self_rearm();
+  if (ptrace(t->rstep ? PTRACE_SINGLESTEP : PTRACE_SYSCALL, t->tid, 0,
+             (void *)(long)t->rsig) < 0 &&
+      errno != ESRCH)
+    return RW_ERR(errno);
+  return 0;
+}
+
+/* Carries out what handle() returned for the current thread T. */
+static int go(struct rec *r, struct rec__task *t, int how) {
+  if (how < 0) return how;
+  switch (how) {
+    case GO_RUN:
+      return resume(r, t);
+    case GO_KERNEL:
+      r->cur = NULL;
+      t->state = REC_T_KERNEL;
+      rec__tsc_self_rearm();
+      if (ptrace(PTRACE_SYSCALL, t->tid, 0, 0) < 0 && errno != ESRCH)
+        return RW_ERR(errno);
+      return 0;
+    case GO_YIELD:
+      r->cur = NULL;
+      t->state = REC_T_READY;
+      return 0;
+    case GO_HOLD:
+      r->cur = NULL;
+      t->state = REC_T_KERNEL;
+      return 0;
+    default: /* GO_GONE */
+      r->cur = NULL;
+      return 0;
+  }
+}
+
+/* The thread that ended the process: the one that faulted or called
+ * exit_group, else the running one, else the leader. */
+static struct rec__task *ender(struct rec *r, int sig) {
+  struct rec__task *e = NULL;
+  for (size_t i = 0; i < r->nth && !e; i++) {
+    struct rec__task *t = r->th[i];
+    if (!t->exit_written && sig && (t->sync_signo == sig))
+      e = t;
+  }
+  for (size_t i = 0; i < r->nth && !e; i++) {
+    struct rec__task *t = r->th[i];
+    if (!t->exit_written && t->in_syscall && t->nr == REC_NR_exit_group)
+      e = t;
+  }
+  if (!e && r->cur && !r->cur->exit_written) e = r->cur;
+  for (size_t i = 0; i < r->nth && !e; i++)
+    if (!r->th[i]->exit_written && r->th[i]->tid == r->pid) e = r->th[i];
+  for (size_t i = 0; i < r->nth && !e; i++)
+    if (!r->th[i]->exit_written) e = r->th[i];
+  return e;
+}
+
+/* The process is gone with wait status ST: an EXIT for every thread without
+ * one, the thread that ended it last. */
+static int on_final(struct rec *r, int st) {
+  r->wait_status = st;
+  r->done = 1;
+  int signo = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+  int status = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
+  struct rec__task *e = ender(r, signo);
+  for (size_t i = 0; i < r->nth; i++) {
+    struct rec__task *t = r->th[i];
+    if (t == e || t->exit_written) continue;
+    RW_FORWARD(rec__emit_exit(r, (u32)t->tid, status, (u32)signo));
+    t->exit_written = 1;
+  }
+  if (e) RW_FORWARD(rec__emit_exit(r, (u32)e->tid, status, (u32)signo));
+  return 0;
+}
+
+/* A thread of PROG died (wait status ST). */
+static int on_gone(struct rec *r, struct rec__task *t, int st) {
+  if (t->tid == r->pid) return on_final(r, st);
+  t->state = REC_T_GONE;
+  if (r->cur == t) r->cur = NULL;
+  if (r->live == t->tid)
+    for (size_t i = 0; i < r->nth; i++)
+      if (r->th[i]->state != REC_T_GONE) r->live = r->th[i]->tid;
+  return 0;
+}
+
+/* exec from a thread other than the leader: the kernel gave it the
+ * leader's id and ended every other thread. LEADER takes over the running
+ * thread's syscall state. */
+static void exec_takeover(struct rec *r, struct rec__task *leader) {
+  struct rec__task *from = r->cur;
+  if (from && from != leader) {
+    pid_t tid = leader->tid;
+    *leader = *from;
+    leader->tid = tid;
+  }
+  r->cur = leader;
+  leader->state = REC_T_RUNNING;
 }
 
 /* Kills PROG after an unrecoverable condition and waits until it is gone. */
@@ -114,68 +409,110 @@ static void kill_and_reap(struct rec *r) {
   kill(r->pid, SIGKILL);
   for (;;) {
     int st;
-    pid_t p = waitpid(r->t.tid, &st, __WALL);
+    pid_t p = waitpid(-1, &st, __WALL);
     if (p < 0 && errno == EINTR) continue;
-    if (p < 0 || WIFEXITED(st) || WIFSIGNALED(st)) {
-      r->wait_status = p < 0 ? SIGKILL : st;
+    if (p < 0) {
+      r->wait_status = SIGKILL;
       r->done = 1;
       return;
     }
-    ptrace(PTRACE_CONT, r->t.tid, 0, 0);
+    if (p == r->pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
+      r->wait_status = st;
+      r->done = 1;
+      return;
+    }
+    if (WIFSTOPPED(st)) ptrace(PTRACE_CONT, p, 0, 0);
   }
 }
 
+/* Every TICK: flush the trace each second, and interrupt the running thread
+ * when its timeslice is over and another thread is ready. */
+static int on_tick(struct rec *r) {
+  u64 now = rw_now_ns();
+  if (now - r->last_flush_ns >= REC_SEC) {
+    r->last_flush_ns = now;
+    RW_FORWARD(trace_writer_flush(r->w));
+  }
+  struct rec__task *t = r->cur;
+  if (t && t->state == REC_T_RUNNING && !t->interrupted && !t->in_syscall &&
+      !t->step_signo && slice_over(r)) {
+    if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) == 0) t->interrupted = 1;
+  }
+  return 0;
+}
+
+/* One wait status ST of thread or process P. */
+static int on_status(struct rec *r, pid_t p, int st) {
+  struct rec__task *t = rec__task_find(r, p);
+  if (!t) {
+    if (!WIFSTOPPED(st)) return 0; /* a thread already written off */
+    if (!rec__is_our_thread(r, p)) return rec__child_release(r, p);
+    /* A new thread's first stop, before its parent's clone event. */
+    if (!(t = rec__task_add(r, p))) return RW_ENOMEM;
+    t->state = REC_T_NEW;
+    t->has_pend = 1;
+    t->pend_status = st;
+    return 0;
+  }
+  if (WIFEXITED(st) || WIFSIGNALED(st)) return on_gone(r, t, st);
+  int ev = st >> 16;
+  if (ev == PTRACE_EVENT_EXEC && t != r->cur) exec_takeover(r, t);
+  if (t == r->cur && t->state == REC_T_RUNNING)
+    return go(r, t, handle(r, t, st));
+  if (ev == PTRACE_EVENT_EXIT) { /* dying: let it go at once */
+    RW_FORWARD(on_exit_event(r, t));
+    ptrace(PTRACE_CONT, t->tid, 0, 0);
+    return 0;
+  }
+  t->has_pend = 1;
+  t->pend_status = st;
+  if (t->state != REC_T_NEW) t->state = REC_T_READY;
+  return 0;
+}
+
 int rec__loop(struct rec *r) {
-  struct rec__task *t = &r->t;
-  int rc = 0, sig = 0, step = 0, resume = 1;
-  for (;;) {
-    rec__tsc_self_rearm();
-    if (resume &&
-        ptrace(step ? PTRACE_SINGLESTEP : PTRACE_SYSCALL, t->tid, 0,
-               (void *)(long)sig) < 0 &&
-        errno != ESRCH) {
+  int rc = 0;
+  while (!r->done) {
+    if (r->final_seen) {
+      rc = on_final(r, r->final_status);
+      break;
+    }
+    if (!r->cur) {
+      struct rec__task *t = pick(r);
+      if (t) {
+        if (t->tid != r->last_run) r->n.switches++;
+        r->last_run = t->tid;
+        t->slice_start_ns = rw_now_ns();
+        if (t->has_pend) {
+          t->has_pend = 0;
+          r->cur = t;
+          t->state = REC_T_RUNNING;
+          rc = go(r, t, handle(r, t, t->pend_status));
+        } else {
+          rc = resume(r, t);
+        }
+        if (rc < 0) break;
+        continue;
+      }
+    }
+    int st;
+    pid_t p = waitpid(-1, &st, __WALL);
+    if (rec__tick) {
+      rec__tick = 0;
+      rc = on_tick(r);
+      if (rc < 0) break;
+    }
+    if (p < 0 && errno == EINTR) continue;
+    if (p < 0) {
       rc = RW_ERR(errno);
       break;
     }
-    resume = 1;
-    int st;
-    pid_t p;
-    for (;;) {
-      if (rec__flush_due) {
-        rec__flush_due = 0;
-        rc = trace_writer_flush(r->w);
-        if (rc < 0) break;
-      }
-      p = waitpid(-1, &st, __WALL);
-      if (p < 0 && errno == EINTR) continue;
-      if (p < 0) {
-        rc = RW_ERR(errno);
-        break;
-      }
-      if (p == t->tid) break;
-      /* Another process: a child of PROG at its first stop. */
-      if (WIFSTOPPED(st)) {
-        rc = rec__child_release(r, p);
-        if (rc < 0) break;
-      }
-    }
-    if (rc < 0) break;
-    if (WIFEXITED(st) || WIFSIGNALED(st)) {
-      r->wait_status = st;
-      r->done = 1;
-      int signo = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-      return rec__emit_exit(r, (u32)t->tid,
-                            WIFEXITED(st) ? WEXITSTATUS(st) : 0, (u32)signo);
-    }
-    rc = dispatch(r, st, &sig, &step);
-    if (rc == 1) { /* left in its group stop until SIGCONT */
-      rc = 0;
-      resume = 0;
-    }
+    rc = on_status(r, p, st);
     if (rc < 0) break;
   }
-  /* Threads refused, or an error: PROG cannot go on being recorded. */
+  if (r->done) return rc;
+  /* An error: PROG cannot go on being recorded. */
   kill_and_reap(r);
-  int erc = rec__emit_exit(r, (u32)t->tid, 0, SIGKILL);
+  int erc = on_final(r, r->wait_status);
   return rc < 0 ? rc : erc;
 }

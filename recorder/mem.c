@@ -52,7 +52,7 @@ i64 rec__mem_read(void *ctx, u64 addr, void *dst, size_t len) {
   while (got < len) {
     struct iovec l = {(u8 *)dst + got, len - got};
     struct iovec rv = {(void *)(uintptr_t)(addr + got), len - got};
-    ssize_t n = process_vm_readv(r->pid, &l, 1, &rv, 1, 0);
+    ssize_t n = process_vm_readv(r->live, &l, 1, &rv, 1, 0);
     if (n > 0) {
       got += (size_t)n;
       continue;
@@ -71,7 +71,7 @@ i64 rec__mem_read(void *ctx, u64 addr, void *dst, size_t len) {
 int rec__mem_write(struct rec *r, u64 addr, const void *src, size_t len) {
   struct iovec l = {(void *)src, len};
   struct iovec rv = {(void *)(uintptr_t)addr, len};
-  ssize_t n = process_vm_writev(r->pid, &l, 1, &rv, 1, 0);
+  ssize_t n = process_vm_writev(r->live, &l, 1, &rv, 1, 0);
   if (n == (ssize_t)len) return 0;
   RW_RETURN_IF(r->memfd < 0, RW_EFAULT, "write %#llx", (unsigned long long)addr);
   n = pwrite(r->memfd, src, len, (off_t)addr);

@@ -48,7 +48,8 @@ static int pagemap(pid_t pid) {
 int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                    int (*fn)(void *ctx, u64 a, u64 b), void *ctx) {
   if (a >= b) return 0;
-  int fd = (m->ino || !(m->flags & REC_MAPF_PRIVATE)) ? -1 : pagemap(r->pid);
+  int fd =
+      (m->ino || !(m->flags & REC_MAPF_PRIVATE)) ? -1 : pagemap(r->live);
   if (fd < 0) return fn(ctx, a, b);
   struct rec__page_region v[64];
   u64 at = a;

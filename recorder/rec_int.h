@@ -23,6 +23,15 @@ enum {
 #undef TRACE_REC
 };
 
+/* clone flags (linux/sched.h) the recorder looks at. */
+#define REC_CLONE_VM 0x100ull
+#define REC_CLONE_PIDFD 0x1000ull
+#define REC_CLONE_VFORK 0x4000ull
+#define REC_CLONE_THREAD 0x10000ull
+#define REC_CLONE_PARENT_SETTID 0x100000ull
+#define REC_CLONE_CHILD_CLEARTID 0x200000ull
+#define REC_CLONE_CHILD_SETTID 0x1000000ull
+
 #define REC_LINE 64u    /* memory imports are kept in cache lines */
 #define REC_PAGE 4096u
 
@@ -232,9 +241,33 @@ int rec__launch(const struct rec__prog *prog, char *const *argv,
 
 /* ------------------------------------------------------ the recording */
 
-/* The state of the recorded thread. */
+/* Where a thread of PROG is, as the scheduler sees it (recorder/loop.c).
+ * Only the current thread runs user code; the others are stopped by ptrace
+ * or inside a syscall in the kernel. */
+enum rec__tstate {
+  REC_T_READY = 1, /* in a ptrace stop, ready to run (has_pend: a stop that
+                      is still to be handled) */
+  REC_T_RUNNING,   /* the current thread, resumed */
+  REC_T_KERNEL,    /* resumed inside a syscall that may block (or in a
+                      group stop): its next stop is pending until scheduled */
+  REC_T_GONE,      /* dead (exit_written: its EXIT is in the trace) */
+  REC_T_NEW        /* its first stop came before its parent's clone event:
+                      not started yet */
+};
+
+/* One thread of PROG. */
 struct rec__task {
   pid_t tid;
+  int state;            /* enum rec__tstate */
+  int has_pend;         /* a stop of this thread waits to be handled */
+  int pend_status;      /* its wait status */
+  int rsig, rstep;      /* how to resume it: signal to inject, single-step */
+  int interrupted;      /* PTRACE_INTERRUPT sent, its stop not seen yet */
+  int exit_written;     /* its EXIT record is in the trace */
+  u64 slice_start_ns;   /* when it last began running user code */
+  u64 ctid;             /* clear_child_tid address, 0 if none */
+  pid_t new_child;      /* a thread its clone created, started at the exit */
+  char name[16];        /* comm as last recorded */
   int in_syscall;       /* between syscall-entry and syscall-exit stops */
   int skip_exit;        /* the next syscall exit is not recorded (first exec) */
   u64 nr;               /* syscall being executed */
@@ -271,8 +304,20 @@ struct rec {
   const struct rec_opts *opts;/* borrowed */
   const char *prog_name;      /* for messages; borrowed */
   pid_t pid;                  /* the recorded process */
+  pid_t live;                 /* a live thread of it, for /proc and memory
+                                 access (the leader may be gone before) */
   int memfd;                  /* /proc/PID/mem, -1 when closed */
-  struct rec__task t;         /* the one recorded thread */
+  struct rec__task *cur;      /* the thread being handled or running user
+                                 code, NULL between two */
+  struct rec__task **th;      /* every thread seen, gone ones included until
+                                 the next exec; owned */
+  size_t nth, capth;
+  size_t rr;                  /* round-robin position of the scheduler */
+  pid_t last_run;             /* the thread that ran user code last */
+  u64 timeslice_ns;           /* preempt after this much user time */
+  int dying;                  /* exit_group or a fatal signal: every thread
+                                 is on its way out */
+  u8 comm_fds[1024 / 8];      /* descriptors open on a /proc/.../comm file */
   struct rec__maps maps;      /* the address space the trace describes */
   struct rec__snap snap;      /* generic-diff snapshot */
   struct rec__blob *blobs;    /* file blobs already in the trace */
@@ -286,11 +331,13 @@ struct rec {
   u8 warned[REC_NSYSCALLS / 8]; /* syscalls already warned about */
   int forks_noted;            /* 1: the "children unrecorded" line was shown */
   int crash_reported;         /* 1: the crash backtrace was printed */
-  int thread_refused;         /* 1: stopped because of a second thread */
   int wait_status;            /* PROG's final wait status */
+  int final_status;           /* the leader's wait status, seen early */
+  int final_seen;
   int done;                   /* 1: PROG is gone */
   struct {
     u64 syscalls, signals, rdtsc, forks, diffs, mem_bytes;
+    u64 threads, switches, preempts, digest_ns;
   } n;
 };
 
@@ -303,8 +350,12 @@ struct rec {
 /* The event loop (recorder/loop.c): runs until PROG is gone. Returns 0 or a
  * negative code (a trace write error, or ptrace failing). */
 int rec__loop(struct rec *r) RW_MUST_CHECK;
-/* Set from the SIGALRM handler: a flush is due. */
-extern volatile sig_atomic_t rec__flush_due;
+/* Set from the SIGALRM handler: time to flush the trace and to look at
+ * the running thread's timeslice. */
+extern volatile sig_atomic_t rec__tick;
+/* Arms the SIGALRM timer: often while PROG has several threads (the
+ * timeslice needs it), once a second otherwise. */
+void rec__tick_arm(struct rec *r);
 
 /* Registers (recorder/ptregs.c). */
 int rec__regs_get(struct rec *r, pid_t tid, struct rw_regs *regs, int fp)
@@ -382,6 +433,36 @@ void rec__tsc_self(int on);
 void rec__tsc_self_rearm(void);
 u64 rec__tsc_read(int is_p, u32 *aux);
 
+/* Threads (recorder/threads.c). */
+/* The thread TID of PROG, or NULL. */
+struct rec__task *rec__task_find(struct rec *r, pid_t tid);
+/* Adds thread TID (state READY, nothing pending). Returns it, or NULL when
+ * out of memory. */
+struct rec__task *rec__task_add(struct rec *r, pid_t tid);
+/* Frees every thread. */
+void rec__tasks_free(struct rec *r);
+/* 1 when TID is a thread of PROG's process (its Tgid), 0 otherwise. */
+int rec__is_our_thread(struct rec *r, pid_t tid);
+/* PTRACE_EVENT_CLONE of a CLONE_THREAD clone by the current thread: waits
+ * for the new thread's first stop and keeps its registers; THREAD_START is
+ * written at the clone's exit (rec__thread_started). */
+int rec__on_thread_clone(struct rec *r, pid_t child) RW_MUST_CHECK;
+/* At the exit of the current thread's clone: THREAD_START and THREAD_NAME
+ * of the thread it created. */
+int rec__thread_started(struct rec *r) RW_MUST_CHECK;
+/* After the current thread's syscall exit: notices clear_child_tid and name
+ * changes (set_tid_address, PR_SET_NAME, writes to a comm file). */
+int rec__thread_after_syscall(struct rec *r, i64 result) RW_MUST_CHECK;
+/* The current thread entered exit (nr 60): lets it go, imports its
+ * clear_child_tid word once the kernel wrote it and writes its EXIT. */
+int rec__thread_exit(struct rec *r) RW_MUST_CHECK;
+/* At exec: every thread but the current one is gone. */
+void rec__threads_exec(struct rec *r);
+/* Reads thread T's name (comm) into NAME (16 bytes). */
+void rec__thread_comm(struct rec *r, pid_t tid, char name[16]);
+/* The flags of the clone or clone3 the current thread is in. */
+u64 rec__clone_flags(struct rec *r);
+
 /* Children (recorder/children.c). */
 int rec__child_release(struct rec *r, pid_t child) RW_MUST_CHECK;
 int rec__on_fork_event(struct rec *r, int event) RW_MUST_CHECK;
@@ -399,6 +480,11 @@ int rec__note(struct rec *r, u32 level, const char *fmt, ...) RW_PRINTF(3, 4)
 /* Record encoders (recorder/emit.c). Each appends one record to the
  * thread's stream and returns 0 or the writer's negative code. */
 int rec__emit(struct rec *r, u16 type, const void *p, size_t len)
+    RW_MUST_CHECK;
+/* Appends to the stream of thread TID instead of the current one. */
+int rec__emit_to(struct rec *r, u32 tid, u16 type, const void *p, size_t len)
+    RW_MUST_CHECK;
+int rec__emit_thread_name(struct rec *r, u32 tid, const char *name)
     RW_MUST_CHECK;
 int rec__emit_exec(struct rec *r, u32 pid, const char *path) RW_MUST_CHECK;
 int rec__emit_map(struct rec *r, u64 addr, u64 len, u32 prot, u32 flags,

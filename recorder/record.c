@@ -154,7 +154,7 @@ static int open_trace(const struct rec_opts *o, trace_writer **w, char *path,
 
 static void on_alarm(int sig) {
   (void)sig;
-  rec__flush_due = 1;
+  rec__tick = 1;
 }
 
 static void human_size(u64 n, char *buf, size_t cap) {
@@ -183,14 +183,18 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
   sigaction(SIGQUIT, &ign, &old[1]);
   sigaction(SIGTSTP, &ign, &old[2]);
   sigaction(SIGALRM, &alrm, &old[3]);
-  struct itimerval it = {{1, 0}, {1, 0}}, it0 = {{0, 0}, {0, 0}};
-  setitimer(ITIMER_REAL, &it, NULL);
+  struct itimerval it0 = {{0, 0}, {0, 0}};
+  rec__tick_arm(r);
 
   rec__tsc_self(1);
   int rc = rec__on_exec(r, 1);
-  r->t.in_syscall = 1; /* the execve that started PROG returns next */
-  r->t.nr = REC_NR_execve;
-  r->t.skip_exit = 1;
+  struct rec__task *t = r->cur;
+  t->in_syscall = 1; /* the execve that started PROG returns next */
+  t->nr = REC_NR_execve;
+  t->skip_exit = 1;
+  t->state = REC_T_READY; /* the scheduler resumes it */
+  r->cur = NULL;
+  r->last_flush_ns = rw_now_ns();
   if (rc == 0) rc = rec__loop(r);
 
   rec__tsc_self(0);
@@ -207,9 +211,7 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
     while (waitpid(r->pid, &st, __WALL) < 0 && errno == EINTR) {
     }
   }
-  if (r->thread_refused) {
-    res->exit_status = 1;
-  } else if (WIFEXITED(st)) {
+  if (WIFEXITED(st)) {
     res->exit_status = WEXITSTATUS(st);
     snprintf(buf, sizeof buf, "exit %d", WEXITSTATUS(st));
   } else if (WIFSIGNALED(st)) {
@@ -219,13 +221,12 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
       rw_log(RW_LOG_ERROR, "%s terminated by signal %d (%s)", r->prog_name,
              WTERMSIG(st), strsignal(WTERMSIG(st)));
   }
-  if (r->thread_refused) snprintf(buf, sizeof buf, "signal %d", SIGKILL);
   int mrc = set_meta_str(r->w, TRACE_META_EXIT, buf);
   snprintf(buf, sizeof buf, "%llu", (unsigned long long)rw_wall_ns());
   if (mrc == 0) mrc = set_meta_str(r->w, TRACE_META_END, buf);
   res->events = trace_writer_next_seq(r->w) - 1;
   res->duration_ns = rw_now_ns() - t0;
-  if (rc < 0 && !r->thread_refused) {
+  if (rc < 0) {
     rw_log(RW_LOG_ERROR, "recording failed: %s", rw_strerror(rc));
     res->exit_status = 1;
   }
@@ -254,6 +255,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   memset(&r, 0, sizeof r);
   r.memfd = -1;
   r.opts = o;
+  r.timeslice_ns = (u64)(o->timeslice_ms ? o->timeslice_ms : 20) * 1000000;
   const char *slash = strrchr(o->argv[0], '/');
   r.prog_name = slash ? slash + 1 : o->argv[0];
   r.buf = malloc(REC_BUF + 64);
@@ -274,14 +276,17 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     cloexec_own();
     rc = rec__launch(&prog, o->argv, env);
     if (rc >= 0) {
-      r.pid = r.t.tid = rc;
+      r.pid = r.live = rc;
+      r.cur = rec__task_add(&r, rc);
+      if (!r.cur) rc = RW_ENOMEM;
       launched = 1;
-      rc = 0;
+      if (rc > 0) rc = 0;
     } else {
       res->exit_status = exit_status_of(rc);
     }
   }
-  if (launched) rc = run(&r, res, t0);
+  if (launched && !r.cur) kill(r.pid, SIGKILL);
+  if (launched && r.cur) rc = run(&r, res, t0);
   int crc = trace_writer_close(r.w);
   if (rc == 0) rc = crc;
   if (!launched) {
@@ -303,10 +308,10 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   rec__maps_free(&r.maps);
   rec__snap_free(&r.snap);
   rec__ranges_free(&r.ranges);
+  rec__tasks_free(&r);
   free(r.blobs);
   free(r.buf);
   free(r.xsave);
   if (r.memfd >= 0) close(r.memfd);
-  if (r.thread_refused) return 0;
   return launched ? (rc < 0 ? rc : 0) : rc;
 }

@@ -15,6 +15,8 @@ struct rec_opts {
                          directory or $REWIND_TRACE_DIR; borrowed */
   int force;          /* 1: replace an existing output file */
   int quiet;          /* 1: print nothing but errors */
+  unsigned timeslice_ms; /* a thread running this long without a syscall
+                            is preempted when another is ready (0: 20) */
 };
 
 /* How a recording ended. Plain data. */

@@ -60,7 +60,7 @@ static int disposition(pid_t tid, int sig) {
 /* Answers a trapped rdtsc or rdtscp at the thread's rip. Returns 1 when the
  * SIGSEGV was one, 0 when it was a real fault, or a negative code. */
 static int answer_tsc(struct rec *r) {
-  struct rec__task *t = &r->t;
+  struct rec__task *t = r->cur;
   struct rw_regs *regs = &t->regs;
   u8 insn[3] = {0};
   RW_FORWARD(rec__regs_get(r, t->tid, regs, 0));
@@ -86,7 +86,7 @@ static int answer_tsc(struct rec *r) {
 }
 
 int rec__on_signal(struct rec *r, int sig, int *inject, int *step) {
-  struct rec__task *t = &r->t;
+  struct rec__task *t = r->cur;
   siginfo_t si;
   *inject = sig;
   *step = 0;
@@ -142,7 +142,7 @@ static u64 frame_end(struct rec *r, u64 sp) {
 }
 
 int rec__on_handler_entry(struct rec *r) {
-  struct rec__task *t = &r->t;
+  struct rec__task *t = r->cur;
   int sig = t->step_signo;
   t->step_signo = 0;
   RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));

@@ -125,7 +125,7 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
   struct rec__maps nm = {0};
   struct rec__range skip[3];
   size_t nskip = 0;
-  int rc = rec__maps_read(r->pid, &nm);
+  int rc = rec__maps_read(r->live, &nm);
   if (rc < 0) return rc;
   int ok = result >= 0 || result < -4095;
   if (nr == REC_NR_mmap && ok) {

@@ -4,7 +4,8 @@
  * the kernel wrote (from the syscall table, or the generic diff) and
  * SYSCALL_EXIT. A few syscalls are altered at entry so that the recording
  * stays replayable: rseq fails, MADV_FREE becomes MADV_DONTNEED, and the
- * program cannot turn off rdtsc trapping or unpin itself. */
+ * program cannot turn off rdtsc trapping or unpin itself. A clone that
+ * creates a thread starts that thread's stream after its exit. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,24 +14,11 @@
 #include "common/endian.h"
 #include "recorder/rec_int.h"
 
-#define REC_CLONE_THREAD 0x10000ull
 #define REC_PR_SET_TSC 26
-
-static int refuse_thread(struct rec *r) {
-  rw_log(RW_LOG_ERROR,
-         "%s creates a thread (clone with CLONE_THREAD): recording threads is "
-         "not supported yet. Stopping the recording; the trace keeps what "
-         "happened before.",
-         r->prog_name);
-  RW_FORWARD(rec__note(r, 1, "stopped: the program created a thread, "
-                             "which this rewind cannot record"));
-  r->thread_refused = 1;
-  return RW_EUNSUPPORTED;
-}
 
 /* Skips the syscall being entered; it will return RESULT. */
 static int skip(struct rec *r, i64 result) {
-  struct rec__task *t = &r->t;
+  struct rec__task *t = r->cur;
   struct rw_regs regs = t->entry;
   regs.orig_rax = ~0ull;
   regs.gpr[RW_REG_rax] = t->nr;
@@ -58,7 +46,7 @@ static const char *warn_text(u64 nr) {
 }
 
 int rec__sys_enter(struct rec *r) {
-  struct rec__task *t = &r->t;
+  struct rec__task *t = r->cur;
   /* The FP/SSE/AVX state costs one more ptrace call per stop; it is read
    * at every REC_FP_EVERY-th syscall and otherwise carried over (and then
    * flagged as not read, so the replayer does not compare it). */
@@ -81,16 +69,6 @@ int rec__sys_enter(struct rec *r) {
   RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_ENTER, t->nr, 0, 0,
                             &t->entry, t->fp_valid));
   switch (t->nr) {
-    case REC_NR_clone:
-      if (a[0] & REC_CLONE_THREAD) return refuse_thread(r);
-      break;
-    case REC_NR_clone3: {
-      u8 b[8];
-      if (rec__mem_read(r, a[0], b, 8) == 8 &&
-          (rd_le64(b) & REC_CLONE_THREAD))
-        return refuse_thread(r);
-      break;
-    }
     case REC_NR_rseq:
       /* The kernel would write the rseq area on its own: refuse it. */
       return skip(r, -ENOSYS);
@@ -98,7 +76,8 @@ int rec__sys_enter(struct rec *r) {
       if (a[0] == REC_PR_SET_TSC) return skip(r, 0);
       break;
     case REC_NR_sched_setaffinity:
-      if (a[0] == 0 || a[0] == (u64)t->tid || a[0] == (u64)r->pid)
+      if (a[0] == 0 || a[0] == (u64)r->pid ||
+          rec__task_find(r, (pid_t)a[0]))
         return skip(r, 0);
       break;
     case REC_NR_madvise:
@@ -153,7 +132,7 @@ static int import_ranges(struct rec *r) {
 }
 
 int rec__sys_exit(struct rec *r) {
-  struct rec__task *t = &r->t;
+  struct rec__task *t = r->cur;
   struct rw_regs *regs = &t->regs;
   t->in_syscall = 0;
   int fp = (t->sc_flags & REC_SC_FPREGS) != 0;
@@ -188,6 +167,8 @@ int rec__sys_exit(struct rec *r) {
     r->n.diffs++;
     t->snap = 0;
   }
-  return rec__emit_regs(r, TRACE_REC_SYSCALL_EXIT, t->nr, 1, result, regs,
-                        t->fp_valid);
+  RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_EXIT, t->nr, 1, result, regs,
+                            t->fp_valid));
+  if (t->new_child) RW_FORWARD(rec__thread_started(r));
+  return rec__thread_after_syscall(r, result);
 }

@@ -111,10 +111,6 @@ static i64 ioctl_out(u32 req) {
 
 /* ------------------------------------------------------- other custom */
 
-#define REC_CLONE_VM 0x100ull
-#define REC_CLONE_VFORK 0x4000ull
-#define REC_CLONE_PARENT_SETTID 0x100000ull
-#define REC_CLONE_PIDFD 0x1000ull
 
 /* prctl options that write through their second argument, with sizes. */
 static i64 prctl_out(u64 option) {
@@ -146,12 +142,13 @@ int rec__sc_needs_diff(u64 nr, const u64 args[6], rec__read_fn rd, void *ctx) {
       return ioctl_out((u32)args[1]) < 0;
     case REC_NR_prctl:
       return prctl_out(args[0]) < 0;
-    case REC_NR_clone:
-      return (args[0] & REC_CLONE_VM) != 0;
+    case REC_NR_clone: /* a thread's writes are its own, recorded */
+      return (args[0] & (REC_CLONE_VM | REC_CLONE_THREAD)) == REC_CLONE_VM;
     case REC_NR_clone3: {
       u8 ca[8];
       if (rd(ctx, args[0], ca, 8) != 8) return 0;
-      return (rd_le64(ca) & REC_CLONE_VM) != 0;
+      return (rd_le64(ca) & (REC_CLONE_VM | REC_CLONE_THREAD)) ==
+             REC_CLONE_VM;
     }
     case REC_NR_fcntl:
       return 0;
@@ -232,9 +229,21 @@ static int custom_outputs(u64 nr, const u64 *a, i64 res, rec__read_fn rd,
           return 0;
       }
     case REC_NR_futex:
-      /* FUTEX_WAKE_OP changes the word at uaddr2 (argument 4). */
-      if ((a[1] & 0x7f) == 5) return rec__ranges_add(out, a[4], 4);
-      return 0;
+      switch (a[1] & 0x7f) {
+        case 5: /* FUTEX_WAKE_OP changes the word at uaddr2 (argument 4) */
+        case 12: /* FUTEX_CMP_REQUEUE_PI */
+          return rec__ranges_add(out, a[4], 4);
+        case 11: /* FUTEX_WAIT_REQUEUE_PI: both words */
+          RW_FORWARD(rec__ranges_add(out, a[4], 4));
+          return rec__ranges_add(out, a[0], 4);
+        case 6:  /* FUTEX_LOCK_PI: the kernel sets owner and waiter bits */
+        case 7:  /* FUTEX_UNLOCK_PI */
+        case 8:  /* FUTEX_TRYLOCK_PI */
+        case 13: /* FUTEX_LOCK_PI2 */
+          return rec__ranges_add(out, a[0], 4);
+        default:
+          return 0;
+      }
     case REC_NR_select:
     case REC_NR_pselect6: {
       /* The kernel updates the timeout even when interrupted. */

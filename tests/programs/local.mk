@@ -44,3 +44,8 @@ tests_programs_threads_LDADD = -lpthread
 tests_programs_spin_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_spin_LDFLAGS =
 EXTRA_DIST += tests/programs/exec_wrapper.sh
+# The recorder's thread events (tests/recorder/threads.sh).
+check_PROGRAMS += tests/programs/thr_events
+tests_programs_thr_events_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_thr_events_LDFLAGS =
+tests_programs_thr_events_LDADD = -lpthread

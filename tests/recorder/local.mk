@@ -22,7 +22,8 @@ tests_recorder_rw_meta_LDADD = format/librw_format.a common/librw_common.a \
 rw_recorder_sh = tests/recorder/basic.sh tests/recorder/syscalls.sh \
 	tests/recorder/signals.sh tests/recorder/rdtsc.sh \
 	tests/recorder/processes.sh tests/recorder/refusals.sh \
-	tests/recorder/kill9.sh tests/recorder/tools.sh tests/recorder/ctrlc.sh
+	tests/recorder/kill9.sh tests/recorder/tools.sh tests/recorder/ctrlc.sh \
+	tests/recorder/threads.sh
 TESTS += $(rw_recorder_sh)
 EXTRA_DIST += tests/recorder/tests.def tests/recorder/lib.sh \
 	$(rw_recorder_sh)

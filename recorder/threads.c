@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/* The threads of PROG: the table the scheduler (recorder/loop.c) works on,
+ * a thread's start (THREAD_START after its parent's clone returns, with the
+ * registers it starts with), its names (THREAD_NAME), and its exit alone
+ * (the kernel's write of 0 to its clear_child_tid word becomes a MEM record
+ * before EXIT). The trace layout is in docs/design-notes.md, "Threads". */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/endian.h"
+#include "recorder/rec_int.h"
+
+#define REC_PR_SET_NAME 15
+
+struct rec__task *rec__task_find(struct rec *r, pid_t tid) {
+  for (size_t i = 0; i < r->nth; i++)
+    if (r->th[i]->tid == tid) return r->th[i];
+  return NULL;
+}
+
+struct rec__task *rec__task_add(struct rec *r, pid_t tid) {
+  if (r->nth == r->capth) {
+    size_t cap = r->capth ? 2 * r->capth : 8;
+    struct rec__task **v = realloc(r->th, cap * sizeof *v);
+    if (!v) return NULL;
+    r->th = v;
+    r->capth = cap;
+  }
+  struct rec__task *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  t->tid = tid;
+  t->state = REC_T_READY;
+  r->th[r->nth++] = t;
+  return t;
+}
+
+void rec__tasks_free(struct rec *r) {
+  for (size_t i = 0; i < r->nth; i++) free(r->th[i]);
+  free(r->th);
+  r->th = NULL;
+  r->nth = r->capth = 0;
+  r->cur = NULL;
+}
+
+int rec__is_our_thread(struct rec *r, pid_t tid) {
+  char path[64], line[128];
+  snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+  FILE *f = fopen(path, "re");
+  int tgid = -1;
+  if (!f) return 0;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "Tgid: %d", &tgid) == 1) break;
+  fclose(f);
+  return tgid == (int)r->pid;
+}
+
+void rec__thread_comm(struct rec *r, pid_t tid, char name[16]) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)r->pid,
+           (int)tid);
+  name[0] = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t n = read(fd, name, 15);
+  close(fd);
+  if (n < 0) n = 0;
+  name[n] = 0;
+  char *nl = strchr(name, '\n');
+  if (nl) *nl = 0;
+}
+
+/* Writes THREAD_NAME for T when its comm changed since the last one. */
+static int refresh_name(struct rec *r, struct rec__task *t) {
+  char name[16];
+  rec__thread_comm(r, t->tid, name);
+  if (!name[0] || !strcmp(name, t->name)) return 0;
+  memcpy(t->name, name, sizeof name);
+  return rec__emit_thread_name(r, (u32)t->tid, name);
+}
+
+u64 rec__clone_flags(struct rec *r) {
+  struct rec__task *t = r->cur;
+  if (t->nr == REC_NR_clone) return t->args[0];
+  u8 b[8];
+  if (t->nr == REC_NR_clone3 && rec__mem_read(r, t->args[0], b, 8) == 8)
+    return rd_le64(b);
+  return 0;
+}
+
+/* Where the kernel writes a new thread's id (CLONE_CHILD_SETTID) and
+ * clears it at its exit (CLONE_CHILD_CLEARTID). */
+static u64 child_tid_addr(struct rec *r) {
+  struct rec__task *t = r->cur;
+  if (t->nr == REC_NR_clone) return t->args[3];
+  u8 b[8];
+  if (rec__mem_read(r, t->args[0] + 16, b, 8) == 8) return rd_le64(b);
+  return 0;
+}
+
+int rec__on_thread_clone(struct rec *r, pid_t child) {
+  struct rec__task *c = rec__task_find(r, child);
+  if (c && c->has_pend) {
+    c->has_pend = 0; /* its first stop, seen before this event */
+  } else {
+    if (!c && !(c = rec__task_add(r, child))) return RW_ENOMEM;
+    for (;;) {
+      int st;
+      pid_t p = waitpid(child, &st, __WALL);
+      if (p < 0 && errno == EINTR) continue;
+      if (p < 0 || !WIFSTOPPED(st)) { /* gone already (a dying process) */
+        c->state = REC_T_GONE;
+        return 0;
+      }
+      break;
+    }
+  }
+  c->state = REC_T_READY;
+  c->rsig = c->rstep = 0;
+  RW_FORWARD(rec__regs_get(r, child, &c->entry, 1));
+  c->entry.orig_rax = ~0ull;
+  c->fp_valid = 1;
+  u64 flags = rec__clone_flags(r);
+  if (flags & REC_CLONE_CHILD_CLEARTID) c->ctid = child_tid_addr(r);
+  r->cur->new_child = child;
+  r->n.threads++;
+  return 0;
+}
+
+int rec__thread_started(struct rec *r) {
+  struct rec__task *t = r->cur;
+  struct rec__task *c = rec__task_find(r, t->new_child);
+  t->new_child = 0;
+  if (!c || c->state == REC_T_GONE) return 0;
+  /* CLONE_CHILD_SETTID: the kernel wrote the id before the child ran. */
+  if (rec__clone_flags(r) & REC_CLONE_CHILD_SETTID)
+    RW_FORWARD(rec__mem_import(r, child_tid_addr(r), 4));
+  RW_FORWARD(
+      rec__emit_thread_start(r, (u32)c->tid, (u32)t->tid, &c->entry));
+  rec__thread_comm(r, c->tid, c->name);
+  return rec__emit_thread_name(r, (u32)c->tid, c->name);
+}
+
+/* 1 when the string at ADDR in the tracee ends with "/comm". */
+static int is_comm_path(struct rec *r, u64 addr) {
+  char p[256];
+  i64 n = rec__mem_read(r, addr, p, sizeof p - 1);
+  if (n <= 0) return 0;
+  p[n] = 0;
+  size_t len = strlen(p);
+  return len >= 5 && !strcmp(p + len - 5, "/comm");
+}
+
+static void fd_mark(struct rec *r, u64 fd, int on) {
+  if (fd >= sizeof r->comm_fds * 8) return;
+  if (on)
+    r->comm_fds[fd / 8] |= (u8)(1u << (fd % 8));
+  else
+    r->comm_fds[fd / 8] &= (u8) ~(1u << (fd % 8));
+}
+
+static int fd_marked(struct rec *r, u64 fd) {
+  return fd < sizeof r->comm_fds * 8 &&
+         (r->comm_fds[fd / 8] & (1u << (fd % 8)));
+}
+
+int rec__thread_after_syscall(struct rec *r, i64 result) {
+  struct rec__task *t = r->cur;
+  const u64 *a = t->args;
+  switch (t->nr) {
+    case REC_NR_set_tid_address:
+      t->ctid = a[0];
+      return 0;
+    case REC_NR_prctl:
+      if (a[0] == REC_PR_SET_NAME && result == 0) return refresh_name(r, t);
+      return 0;
+    case REC_NR_open:
+    case REC_NR_openat:
+      if (result >= 0)
+        fd_mark(r, (u64)result,
+                is_comm_path(r, t->nr == REC_NR_open ? a[0] : a[1]));
+      return 0;
+    case REC_NR_close:
+      fd_mark(r, a[0], 0);
+      return 0;
+    case REC_NR_write:
+    case REC_NR_pwrite64:
+    case REC_NR_writev:
+    case REC_NR_pwritev:
+      if (result < 0 || !fd_marked(r, a[0])) return 0;
+      /* Another thread's name may have changed: look at all of them. */
+      for (size_t i = 0; i < r->nth; i++)
+        if (r->th[i]->state != REC_T_GONE)
+          RW_FORWARD(refresh_name(r, r->th[i]));
+      return 0;
+    default:
+      return 0;
+  }
+}
+
+/* The state letter of thread TID in /proc (Z: zombie), or 0 when it is
+ * gone. */
+static char proc_state(struct rec *r, pid_t tid) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)r->pid,
+           (int)tid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = 0;
+  char *p = strrchr(buf, ')');
+  return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Another thread of PROG that is not gone, or NULL. */
+static struct rec__task *other_live(struct rec *r, struct rec__task *t) {
+  for (size_t i = 0; i < r->nth; i++)
+    if (r->th[i] != t && r->th[i]->state != REC_T_GONE) return r->th[i];
+  return NULL;
+}
+
+int rec__thread_exit(struct rec *r) {
+  struct rec__task *t = r->cur;
+  int status = (int)(t->args[0] & 0xff);
+  /* Let it go and wait until the kernel is done with it: its exit stop,
+   * then its death (a leader whose threads live on stays a zombie, which
+   * /proc shows). No other thread runs meanwhile. */
+  ptrace(PTRACE_CONT, t->tid, 0, 0);
+  struct timespec nap = {0, 20000};
+  for (int tries = 0; tries < 250000; tries++) {
+    int st;
+    pid_t p = waitpid(t->tid, &st, __WALL | WNOHANG);
+    if (p < 0 && errno == EINTR) continue;
+    if (p == t->tid && WIFSTOPPED(st)) {
+      ptrace(PTRACE_CONT, t->tid, 0, 0);
+      continue;
+    }
+    if (p == t->tid) {
+      if (t->tid == r->pid) { /* the last thread: the process ended */
+        r->final_status = st;
+        r->final_seen = 1;
+      }
+      break;
+    }
+    if (p < 0) break;
+    char s = proc_state(r, t->tid);
+    if (s == 0 || s == 'Z' || s == 'X') break;
+    nanosleep(&nap, NULL);
+  }
+  struct rec__task *o = other_live(r, t);
+  if (o && r->live == t->tid) r->live = o->tid;
+  /* The kernel wrote 0 at clear_child_tid; only the others can see it. */
+  if (t->ctid && o) RW_FORWARD(rec__mem_import(r, t->ctid, 4));
+  t->state = REC_T_GONE;
+  t->in_syscall = 0;
+  RW_FORWARD(rec__emit_exit(r, (u32)t->tid, status, 0));
+  t->exit_written = 1;
+  return 0;
+}
+
+void rec__threads_exec(struct rec *r) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->nth; i++) {
+    if (r->th[i] == r->cur)
+      r->th[n++] = r->th[i];
+    else
+      free(r->th[i]);
+  }
+  r->nth = n;
+  r->rr = 0;
+  r->live = r->pid;
+  memset(r->comm_fds, 0, sizeof r->comm_fds);
+  if (r->cur) r->cur->ctid = 0, r->cur->name[0] = 0;
+}
