@@ -172,6 +172,43 @@ static int slice_over(struct rec *r) {
          rw_now_ns() - r->cur->slice_start_ns >= r->timeslice_ns;
 }
 
+static int on_status(struct rec *r, pid_t p, int st);
+
+/* Records the syscall exits that other threads have reached, so that the
+ * memory the kernel wrote for them is in the trace before a digest covers
+ * it: the replay applies it at their SYSCALL_EXIT, which then comes first.
+ * The current thread is stopped. */
+static int settle(struct rec *r) {
+  struct rec__task *cur = r->cur;
+  int st;
+  pid_t p;
+  while ((p = waitpid(-1, &st, __WALL | WNOHANG)) > 0)
+    RW_FORWARD(on_status(r, p, st));
+  for (size_t i = 0; i < r->nth; i++) {
+    struct rec__task *t = r->th[i];
+    if (t == cur || !t->has_pend || !t->in_syscall ||
+        WSTOPSIG(t->pend_status) != (SIGTRAP | 0x80))
+      continue;
+    r->cur = t;
+    t->has_pend = 0;
+    int rc = rec__sys_exit(r);
+    r->cur = cur;
+    RW_FORWARD(rc);
+  }
+  return 0;
+}
+
+int rec__preempt(struct rec *r) {
+  struct rec__task *t = r->cur;
+  u64 digest, t0 = rw_now_ns();
+  RW_FORWARD(settle(r));
+  RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
+  RW_FORWARD(rec__digest(r, &digest));
+  r->n.digest_ns += rw_now_ns() - t0;
+  r->n.preempts++;
+  return rec__emit_preempt(r, &t->regs, digest);
+}
+
 /* PTRACE_EVENT_EXIT of T: the thread is about to go, its memory still
  * there. */
 static int on_exit_event(struct rec *r, struct rec__task *t) {
@@ -185,10 +222,7 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
    * (SIGKILL): locate it. The others stand at their last event. */
   if (t == r->cur && t->state == REC_T_RUNNING && t->sync_signo != sig &&
       t->sync_signo != -sig && !t->in_syscall) {
-    u64 digest;
-    RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
-    RW_FORWARD(rec__digest(r, &digest));
-    RW_FORWARD(rec__emit_preempt(r, &t->regs, digest));
+    RW_FORWARD(rec__preempt(r));
     t->sync_signo = -sig;
   }
   if (is_crash(sig) && !r->opts->quiet && !r->crash_reported &&
@@ -210,11 +244,7 @@ static int on_interrupt(struct rec *r, struct rec__task *t) {
   RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
   i64 rax = (i64)t->regs.gpr[RW_REG_rax];
   if (t->regs.orig_rax != ~0ull && rax >= -516 && rax <= -512) return GO_RUN;
-  u64 digest, t0 = rw_now_ns();
-  RW_FORWARD(rec__digest(r, &digest));
-  r->n.digest_ns += rw_now_ns() - t0;
-  RW_FORWARD(rec__emit_preempt(r, &t->regs, digest));
-  r->n.preempts++;
+  RW_FORWARD(rec__preempt(r));
   return GO_YIELD;
 }
 

@@ -357,6 +357,11 @@ extern volatile sig_atomic_t rec__tick;
  * timeslice needs it), once a second otherwise. */
 void rec__tick_arm(struct rec *r);
 
+/* Records where the current thread stands now, stopped asynchronously
+ * (PREEMPT: registers and the memory digest), after the syscall exits other
+ * threads have reached (recorder/loop.c). */
+int rec__preempt(struct rec *r) RW_MUST_CHECK;
+
 /* Registers (recorder/ptregs.c). */
 int rec__regs_get(struct rec *r, pid_t tid, struct rw_regs *regs, int fp)
     RW_MUST_CHECK;

@@ -276,7 +276,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     cloexec_own();
     rc = rec__launch(&prog, o->argv, env);
     if (rc >= 0) {
-      r.pid = r.live = rc;
+      r.pid = r.live = r.last_run = rc;
       r.cur = rec__task_add(&r, rc);
       if (!r.cur) rc = RW_ENOMEM;
       launched = 1;
@@ -295,12 +295,18 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   } else {
     struct stat st;
     if (stat(res->path, &st) == 0) res->size = (u64)st.st_size;
-    char size[32];
+    char size[32], thr[96] = "";
     human_size(res->size, size, sizeof size);
+    if (r.n.threads)
+      snprintf(thr, sizeof thr,
+               ", %llu threads, %llu switches (%llu preempted)",
+               (unsigned long long)r.n.threads + 1,
+               (unsigned long long)r.n.switches,
+               (unsigned long long)r.n.preempts);
     rw_log(RW_LOG_INFO,
-           "recorded %s: %s, %llu events, %.2f s; replay with: rewind replay "
-           "%s",
-           res->path, size, (unsigned long long)res->events,
+           "recorded %s: %s, %llu events%s, %.2f s; replay with: rewind "
+           "replay %s",
+           res->path, size, (unsigned long long)res->events, thr,
            res->duration_ns / 1e9, res->path);
   }
   rec__env_free(env);

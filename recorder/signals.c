@@ -109,10 +109,7 @@ int rec__on_signal(struct rec *r, int sig, int *inject, int *step) {
   if (sync) t->sync_signo = sig;
   if (!sync) {
     /* Asynchronous: record where the thread was. */
-    u64 digest;
-    RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
-    RW_FORWARD(rec__digest(r, &digest));
-    RW_FORWARD(rec__emit_preempt(r, &t->regs, digest));
+    RW_FORWARD(rec__preempt(r));
     if (disp == 0) t->sync_signo = -sig; /* located: fatal, async */
   }
   if (disp == 2) {
