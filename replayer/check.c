@@ -100,7 +100,7 @@ static void set_broken(rp_replay *rp, struct rp_stop *stop, int reason,
   stop->reason = reason;
   stop->icount = rp->icount;
   stop->event = rp->events;
-  stop->tid = rp->tid;
+  stop->tid = rp->cur_tid;
   snprintf(stop->msg, sizeof stop->msg, "%s", msg);
   rp->broken = 1;
   rp->broken_stop = *stop;
@@ -125,13 +125,13 @@ int rp__diverge(rp_replay *rp, struct rp_stop *stop,
   FILE *f = open_memstream(&text, &len);
   RW_RETURN_IF(!f, RW_ENOMEM, "report");
   struct rw_regs actual;
-  cpu_get_regs(rp->cpu, &actual);
   fprintf(f,
           "replay diverged from the recording at event %llu (record seq "
-          "%llu), thread %u, after %llu instructions:\n  %s\n",
+          "%llu, %s), thread %u, after %llu instructions:\n  %s\n",
           (unsigned long long)rp->events, (unsigned long long)rp->pend.seq,
-          rp->tid, (unsigned long long)rp->icount, msg);
-  if (expect) put_gprs(f, expect, &actual);
+          trace_record_name(rp->pend.type) ?: "?", rp->cur_tid,
+          (unsigned long long)rp->icount, msg);
+  if (expect && rp_get_regs(rp, 0, &actual) == 0) put_gprs(f, expect, &actual);
   fclose(f);
   rp->report = text;
   return 0;
@@ -157,7 +157,7 @@ int rp__fail(rp_replay *rp, struct rp_stop *stop, const char *fmt, ...) {
     fprintf(f,
             "replay stopped at event %llu, thread %u, after %llu "
             "instructions:\n  %s\n",
-            (unsigned long long)rp->events, rp->tid,
+            (unsigned long long)rp->events, rp->cur_tid,
             (unsigned long long)rp->icount, msg);
     fclose(f);
     rp->report = text;
@@ -213,6 +213,7 @@ static int last_insns(rp_replay *rp, FILE *out) {
   struct rp_stop saved = rp->broken_stop, stop;
   u64 target = saved.icount, from = target > RP_LAST ? target - RP_LAST : 0;
   u64 rips[RP_LAST], counts[RP_LAST];
+  u32 tids[RP_LAST];
   unsigned n = 0;
   const struct rp__kf *kf = NULL;
   for (size_t i = 0; i < rp->nkfs; i++)
@@ -226,12 +227,14 @@ static int last_insns(rp_replay *rp, FILE *out) {
   if (rc == 0) rc = rp__run(rp, from, 0, &stop);
   while (rc == 0 && !rp->broken && !rp->ended && rp->icount < target) {
     struct rw_regs regs;
-    cpu_get_regs(rp->cpu, &regs);
+    u32 tid = rp->cur_tid; /* the thread about to run */
+    if (rp_get_regs(rp, 0, &regs) < 0) break;
     u64 at = rp->icount;
     rc = rp__run(rp, at + 1, 0, &stop);
     if (rp->icount > at || rp->broken) {
       rips[n % RP_LAST] = regs.rip;
       counts[n % RP_LAST] = at;
+      tids[n % RP_LAST] = tid;
       n++;
     }
     if (rp->icount == at && !rp->broken) break; /* no progress */
@@ -243,16 +246,21 @@ static int last_insns(rp_replay *rp, FILE *out) {
   rp->broken_stop = saved;
   RW_FORWARD(rc);
   unsigned first = n > RP_LAST ? n - RP_LAST : 0;
-  fprintf(out, "the last %u instructions executed (count: address, "
-               "function, instruction):\n", n - first);
+  int threads = 0; /* name the thread of each when they differ */
+  for (unsigned i = first; i + 1 < n; i++)
+    if (tids[i % RP_LAST] != tids[(i + 1) % RP_LAST]) threads = 1;
+  fprintf(out, "the last %u instructions executed (count: %saddress, "
+               "function, instruction):\n", n - first,
+          threads ? "thread, " : "");
   for (unsigned i = first; i < n; i++) {
-    char sym[128], ins[256];
+    char sym[128], ins[256], th[24] = "";
     u64 a = rips[i % RP_LAST];
     if (rp_symbolize(rp, a, sym, sizeof sym) < 0) snprintf(sym, sizeof sym, "?");
     one_insn(rp, a, ins, sizeof ins);
-    fprintf(out, "  %10llu: 0x%llx %-28s %s\n",
-            (unsigned long long)counts[i % RP_LAST], (unsigned long long)a,
-            sym, ins);
+    if (threads) snprintf(th, sizeof th, "[%u] ", tids[i % RP_LAST]);
+    fprintf(out, "  %10llu: %s0x%llx %-28s %s\n",
+            (unsigned long long)counts[i % RP_LAST], th,
+            (unsigned long long)a, sym, ins);
   }
   return 0;
 }

@@ -90,11 +90,9 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
     rw_diag_set(diag, rc, 0, "the trace has no records");
     goto fail;
   }
+  rp->cfg = (struct cpu_config){answer_cpuid, NULL, rp, recorded_xcr0(rp)};
   rc = cpu_mem_new(&rp->mem);
-  if (rc == 0) {
-    struct cpu_config cfg = {answer_cpuid, NULL, rp, recorded_xcr0(rp)};
-    rc = cpu_new(rp->mem, &cfg, &rp->cpu);
-  }
+  if (rc == 0) rc = rp__threads_init(rp); /* checks the emulator works */
   if (rc < 0) {
     rw_diag_set(diag, rc, 0, "cannot create the emulator: %s",
                 rw_strerror(rc));
@@ -133,7 +131,8 @@ void rp_close(rp_replay *rp) {
   rp__images_free(rp);
   rp__syms_free(rp);
   rp__srcs_free(&rp->srcs);
-  cpu_free(rp->cpu);
+  rp__threads_free(rp);
+  rp__digest_free(rp);
   cpu_mem_free(rp->mem);
   trace_cursor_close(rp->cur);
   trace_reader_close(rp->tr);
@@ -157,35 +156,6 @@ u64 rp_event(const rp_replay *rp) { return rp->events; }
 u64 rp_end_icount(const rp_replay *rp) {
   return rp->ended || rp->end_icount ? rp->end_icount : 0;
 }
-u32 rp_current_tid(const rp_replay *rp) { return rp->tid; }
-
-int rp_get_regs(rp_replay *rp, u32 tid, struct rw_regs *regs) {
-  if (tid && tid != rp->tid) return RW_ENOTFOUND;
-  cpu_get_regs(rp->cpu, regs);
-  return 0;
-}
-
-/* Placeholders for one thread; the thread table replaces them. */
-size_t rp_threads(rp_replay *rp, struct rp_thread *out, size_t cap) {
-  if (!rp->have_thread) return 0;
-  if (cap) {
-    memset(&out[0], 0, sizeof out[0]);
-    out[0].tid = rp->tid;
-    out[0].icount = cpu_icount(rp->cpu);
-  }
-  return 1;
-}
-
-int rp_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
-  if (!rp->have_thread || tid != rp->tid) return RW_ENOTFOUND;
-  return rp_run(rp, rp->icount + 1, stop);
-}
-
-int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
-  if (!rp->have_thread || tid != rp->tid) return RW_ENOTFOUND;
-  return rp_reverse_step(rp, stop);
-}
-
 int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len) {
   return cpu_mem_read(rp->mem, addr, dst, len);
 }
@@ -247,7 +217,7 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
   st->events = rp->events;
   st->checks = rp->checks;
   st->keyframes = rp->nkfs;
-  st->keyframe_bytes = cpu_mem_footprint(rp->mem);
+  st->keyframe_bytes = cpu_mem_footprint(rp->mem) + rp__kf_thread_bytes(rp);
 }
 
 void rp__progress(rp_replay *rp, int final) {

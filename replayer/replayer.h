@@ -95,7 +95,8 @@ u64 rp_event(const rp_replay *rp);
 u64 rp_end_icount(const rp_replay *rp);
 
 /* The thread that runs at the current position: the one whose instruction
- * executes next, or at the end of the history the one that ended it. */
+ * executes next (after a breakpoint or watchpoint stop, the one that hit
+ * it), or at the end of the history the one that ended it. */
 u32 rp_current_tid(const rp_replay *rp);
 
 /* A thread alive at the current position. Plain data. */
@@ -108,15 +109,20 @@ struct rp_thread {
 /* Fills up to CAP entries of OUT (caller-owned) with the threads alive at
  * the current position, in the order they were created, and returns how
  * many are alive (possibly more than CAP). A thread not yet created, or
- * already gone, at this position is not listed. */
+ * already gone, at this position is not listed. The threads the process
+ * ended with (exit_group, a fatal signal) count as alive up to the end of
+ * the history, so they are listed there, as they were when it ended; one
+ * that called exit alone is gone from the next position on. */
 size_t rp_threads(rp_replay *rp, struct rp_thread *out, size_t cap);
 
 /* Runs forward until thread TID has executed one more instruction; the
  * other threads run as they did in the recording meanwhile (when TID's
  * instruction is a blocking syscall, until TID runs again). Stops earlier at
  * a breakpoint or watchpoint of any thread, the end, a divergence or a
- * failure. STOP->tid is the thread that stopped. Returns 0, RW_ENOTFOUND
- * when TID is not alive here, or a negative code. */
+ * failure. When TID's instruction makes it exit (exit, execve), it stops at
+ * the next position with RP_STOP_TARGET and the thread about to run there.
+ * STOP->tid is the thread that stopped. Returns 0, RW_ENOTFOUND when TID is
+ * not alive here, or a negative code. */
 int rp_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop)
     RW_MUST_CHECK;
 
@@ -130,7 +136,7 @@ int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop)
     RW_MUST_CHECK;
 
 /* Copies the registers of thread TID (0: the current one) into REGS.
- * Returns 0 or RW_ENOTFOUND. */
+ * Returns 0 or RW_ENOTFOUND (TID is not listed by rp_threads here). */
 int rp_get_regs(rp_replay *rp, u32 tid, struct rw_regs *regs) RW_MUST_CHECK;
 
 /* Copies LEN bytes of the program's memory at ADDR into DST (caller-owned).

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Reverse execution (DESIGN.md section 4, "Timeline"): a reverse step is a
- * seek to the previous instruction, and a reverse continue scans keyframe
- * intervals backwards, re-running each with the breakpoints and watchpoints
- * armed, for the last hit before the current position. Also the cache of
+ * seek to the previous instruction; a reverse step of one thread restores
+ * the latest keyframe where that thread had not yet executed its last
+ * instruction and runs until it is about to; a reverse continue scans
+ * keyframe intervals backwards, re-running each with the breakpoints and
+ * watchpoints armed, for the last hit before the current position. Also the cache of
  * fine keyframes that keeps repeated reverse steps cheap. It adds no state
  * to the history: everything here re-executes what the recording fixed. */
 #include <stdlib.h>
@@ -85,7 +87,7 @@ static void stop_begin(rp_replay *rp, struct rp_stop *stop) {
   stop->reason = RP_STOP_BEGIN;
   stop->icount = rp->icount;
   stop->event = rp->events;
-  stop->tid = rp->tid;
+  stop->tid = rp->cur_tid;
 }
 
 /* With the replay at a position, runs its one instruction with the
@@ -127,6 +129,90 @@ int rp_reverse_step(rp_replay *rp, struct rp_stop *stop) {
   int hit;
   RW_FORWARD(probe_watch(rp, stop, &hit));
   return 0;
+}
+
+/* The latest keyframe, coarse or fine, at or before AT where thread T had
+ * executed at most COUNT instructions or did not exist yet; NULL if none. A
+ * fine one returned is marked as used. */
+static struct rp__kf *kf_for_thread(rp_replay *rp, const struct rp__thread *t,
+                                    u64 count, u64 at) {
+  struct rp__kf *best = NULL;
+  int fine = 0;
+  for (size_t i = 0; i < rp->nkfs + rp->nfine; i++) {
+    struct rp__kf *kf = i < rp->nkfs ? &rp->kfs[i] : &rp->fine[i - rp->nkfs];
+    if (kf->icount > at) continue;
+    const struct rp__kthread *k = rp__kf_thread(kf, t);
+    if (k && k->cpu_icount > count) continue;
+    if (!best || kf->icount > best->icount ||
+        (kf->icount == best->icount && kf->events > best->events)) {
+      best = kf;
+      fine = i >= rp->nkfs;
+    }
+  }
+  if (fine) best->lru = ++rp->fine_clock;
+  return best;
+}
+
+/* Whether the replay is where rp_reverse_step_thread goes: thread TID (the
+ * one started at SEQ) is about to run with COUNT instructions executed. */
+static int at_thread_point(rp_replay *rp, u32 tid, u64 seq, u64 count) {
+  const struct rp__thread *t = rp->thr;
+  return !rp->ended && !rp->broken && t && t->st.tid == tid &&
+         t->st.start_seq == seq && cpu_icount(t->cpu) == count;
+}
+
+int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
+  if (rp->broken) {
+    *stop = rp->broken_stop;
+    return 0;
+  }
+  struct rp__thread *t = tid ? rp__thread_find(rp, tid) : NULL;
+  if (!t) return RW_ENOTFOUND;
+  u64 c = cpu_icount(t->cpu), seq = t->st.start_seq;
+  if (c == 0) {
+    stop_begin(rp, stop);
+    stop->tid = tid;
+    return 0;
+  }
+  /* First find the position: from a keyframe before it, run until TID is
+   * about to run with c - 1 executed (the first such position is the
+   * last, as its next instruction is TID's). */
+  struct rp__kf *kf = kf_for_thread(rp, t, c - 1, here(rp));
+  RW_RETURN_IF(!kf, RW_ENOTFOUND, "no keyframe before thread %u ran", tid);
+  u64 from = kf->icount;
+  struct rp__thread me = *t; /* T's struct may be another after a restore */
+  RW_FORWARD(rp__kf_restore(rp, kf));
+  rp__step_target(rp, &me, c - 1);
+  int rc = rp__run(rp, ~0ull, 0, stop);
+  rp__step_target(rp, NULL, 0);
+  RW_FORWARD(rc);
+  if (stop->reason != RP_STOP_TARGET) return 0; /* diverged, failed */
+  RW_RETURN_IF(!at_thread_point(rp, tid, seq, c - 1), RW_ECORRUPT,
+               "thread %u not found again going back from %llu (at %llu, "
+               "thread %u current)",
+               tid, (unsigned long long)from, (unsigned long long)rp->icount,
+               rp->cur_tid);
+  /* Far from the keyframe: go there again through rp__run_fine, so that
+   * fine keyframes make the next reverse steps cheap. */
+  u64 g = stop->icount, ev = stop->event;
+  if (g - from > RP_FINE_STEP) {
+    struct rp__kf *k2 = rp__kf_before(rp, g, 0);
+    if (k2 && k2->icount == g && k2->events > ev)
+      k2 = rp__kf_before(rp, g, 1);
+    if (k2) {
+      RW_FORWARD(rp__kf_restore(rp, k2));
+      rp->until_events = ev;
+      rc = rp__run_fine(rp, g, stop);
+      rp->until_events = 0;
+      RW_FORWARD(rc);
+      if (stop->reason != RP_STOP_TARGET) return 0;
+      RW_RETURN_IF(!at_thread_point(rp, tid, seq, c - 1), RW_ECORRUPT,
+                   "thread %u not found again going back", tid);
+    }
+  }
+  if (!rp->nwps) return 0;
+  int hit;
+  return probe_watch(rp, stop, &hit);
 }
 
 /* The best hit found so far while scanning backwards. */

@@ -72,21 +72,55 @@ struct rp__recent {
 };
 #define RP_RECENT 16
 
+/* ----------------------------------------------------------- threads */
+
+/* What the replay knows about one thread besides its processor state: the
+ * part a keyframe copies as it is. */
+struct rp__tstate {
+  u32 tid;              /* its id in the recording */
+  u64 start_seq;        /* seq of its THREAD_START: tells two threads with
+                           the same tid apart (tids are reused) */
+  char name[16];        /* comm from THREAD_NAME, "" while unknown */
+  int alive;            /* 0 once its EXIT was applied (it is still listed
+                           when the process ended with it, see step.c) */
+  int in_syscall;       /* between SYSCALL_ENTER and SYSCALL_EXIT */
+  u64 sys_nr;           /* the syscall in progress */
+  int restart;          /* the last syscall returned ERESTART*: it is
+                           restarted unless a signal handler runs */
+  i64 restart_result;
+  int located;          /* stopped at a matched PREEMPT or a fault: its
+                           SIGNAL/EXIT applies without running */
+  int fresh;            /* started, and not run since */
+};
+
+/* One thread of the replayed process. Every thread has its own processor
+ * state; all share rp->mem. */
+struct rp__thread {
+  struct rp__tstate st;
+  cpu_thread *cpu;      /* owned (through rp->threads or rp->spare) */
+};
+
 /* --------------------------------------------------------- keyframes */
+
+/* One thread as a keyframe holds it. */
+struct rp__kthread {
+  struct rp__tstate st;
+  u64 cpu_icount;       /* the thread's own instruction count */
+  struct rw_regs regs;  /* its registers */
+};
 
 /* Everything needed to resume the replay at one position. */
 struct rp__kf {
   u64 icount;           /* global instruction count */
-  u64 cpu_icount;       /* the thread's own counter */
   u64 events;           /* records consumed */
   u64 next_seq;         /* first record not yet consumed */
-  struct rw_regs regs;  /* the thread's registers */
+  struct rp__kthread *threads; /* the listed threads in creation order;
+                                  owned */
+  size_t nthreads;
+  u32 cur_tid;          /* the current thread's tid (rp->cur_tid) */
+  int cur_index;        /* its index in threads, -1 when not listed */
   cpu_snap *snap;       /* the address space; owned */
   struct rp__srcs srcs; /* mapping sources; owned copy */
-  int in_syscall, restart, located;
-  i64 restart_result;
-  u64 sys_nr;
-  u32 tid;
   u64 lru;              /* fine keyframes: last use (larger is newer) */
 };
 
@@ -108,6 +142,26 @@ struct rp__image {
   size_t auxv_len;
 };
 
+/* ----------------------------------------------- the digest's cache */
+
+/* What the first digest of a PREEMPT search keeps so that the next ones
+ * rehash only the pages written since (replayer/digest.c). */
+struct rp__dcache {
+  int valid;           /* built for the keys below, and tracking pages */
+  u64 seq, events, restores; /* keys: pre_seq, rp->events, rp->restores */
+  u64 target;          /* the recorded digest */
+  u64 full;            /* the digest at the build */
+  size_t n, cap;       /* writable pages; capacity of the arrays */
+  u64 *addr;           /* their addresses, increasing; owned */
+  u64 *fh, *fn;        /* chain state (h, n) before page i, i <= n; owned */
+  u64 *bh;             /* the h page boundary i needs for the target, when
+                          have_b; owned */
+  int have_b;
+  size_t *nz;          /* indices of the pages not zero at the build,
+                          increasing; nnz of them; owned */
+  size_t nnz;
+};
+
 /* ------------------------------------------------------- the replay */
 
 struct rp__sym;
@@ -120,9 +174,27 @@ struct rp_replay {
   u64 total_seq;           /* last sequence number in the trace */
 
   cpu_mem *mem;            /* the program's address space; owned */
-  cpu_thread *cpu;         /* its (only) thread; owned */
-  u32 tid;                 /* that thread's id in the recording */
-  int have_thread;         /* 1 once THREAD_START was applied */
+  struct rp__thread **threads; /* listed threads in creation order; owned */
+  size_t nthreads, capthreads;
+  size_t nalive;           /* how many of them are alive */
+  size_t nzombies;         /* listed but dead (killed as the process
+                              ended): dropped at the next event a thread
+                              reaches */
+  struct rp__thread **spare; /* unused thread structs, cpu kept; owned */
+  size_t nspare, capspare;
+  u64 exec_nr;             /* between EXEC and the THREAD_START after it:
+                              the execve the new thread is inside, or 0 */
+  struct rp__thread *thr;  /* the thread about to run (or that ran last);
+                              NULL when it is gone */
+  u32 cur_tid;             /* its tid, kept when it is gone */
+  int have_thread;         /* 1 once a THREAD_START was applied */
+  u32 step_tid;            /* rp__run stops when this thread (0: none),
+                              started at step_seq, is about to run with its
+                              own count >= step_count, or once it is gone */
+  u64 step_seq;
+  u64 step_count;
+  int step_gone;           /* the thread of step_tid exited meanwhile */
+  struct cpu_config cfg;   /* for the threads' cpu_new */
   u32 *cpuid;              /* recorded cpuid table, 6 u32 per entry; owned */
   size_t ncpuid;
 
@@ -133,14 +205,6 @@ struct rp_replay {
   u64 events;              /* records consumed */
   u64 checks;              /* register checks passed */
   u64 executed;            /* instructions executed, re-execution included */
-
-  int in_syscall;          /* between SYSCALL_ENTER and SYSCALL_EXIT */
-  u64 sys_nr;              /* the syscall in progress */
-  int restart;             /* the last syscall returned ERESTART*: it is
-                              restarted unless a signal handler runs */
-  i64 restart_result;
-  int located;             /* a PREEMPT was matched; its SIGNAL/EXIT
-                              follows without running */
 
   int ended;               /* 1: the end of the history is reached */
   struct rp_stop end;      /* what the end looks like */
@@ -158,6 +222,12 @@ struct rp_replay {
   struct { u64 addr, len; int kind; } *wps; /* user watchpoints */
   size_t nwps, capwps;
   u64 preempt_bp;          /* internal breakpoint for PREEMPT, 0 if none */
+  cpu_thread *preempt_cpu; /* the thread it is conditional for, or NULL */
+  u64 pre_seq;             /* the PREEMPT record decoded below (0: none) */
+  struct rw_regs pre_regs; /* its registers */
+  u64 pre_digest;          /* its memory digest */
+  struct rp__dcache dc;    /* the search's digests */
+  u64 restores;            /* keyframe restores so far */
 
   struct rp__kf *kfs;      /* keyframes in icount order; owned */
   size_t nkfs, capkfs;
@@ -200,8 +270,18 @@ int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 int rp__srcs_copy(struct rp__srcs *dst, const struct rp__srcs *src)
     RW_MUST_CHECK;
 void rp__srcs_free(struct rp__srcs *s);
+
+/* the memory digest (replayer/digest.c) */
 /* The memory digest of common/digest.h over the replay's address space. */
 int rp__digest(rp_replay *rp, u64 *out) RW_MUST_CHECK;
+/* Sets *MATCH to whether the digest is TARGET now. Repeated during one
+ * search (the same pending record, no record applied, no restore), it
+ * rehashes only the pages written in between. Returns 0 or a negative
+ * code. */
+int rp__digest_match(rp_replay *rp, u64 target, int *match) RW_MUST_CHECK;
+/* Ends a search: stops tracking written pages. */
+void rp__digest_drop(rp_replay *rp);
+void rp__digest_free(rp_replay *rp);
 
 /* the event machine (replayer/step.c) */
 int rp__fetch(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
@@ -211,6 +291,8 @@ int rp__fetch(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
 enum { RP__USER = 1, RP__USER_AT_START = 2 };
 int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop)
     RW_MUST_CHECK;
+/* Removes the internal breakpoint of a PREEMPT search, if any. */
+int rp__clear_preempt_bp(rp_replay *rp) RW_MUST_CHECK;
 
 /* checks and reports (replayer/check.c) */
 /* Compares the emulator's registers with EXPECT for a check of KIND
@@ -239,6 +321,8 @@ void rp__kf_free(struct rp__kf *kf);
 struct rp__kf *rp__kf_before(rp_replay *rp, u64 icount, int strict);
 int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) RW_MUST_CHECK;
 void rp__kf_free_all(rp_replay *rp);
+/* Host bytes the keyframes (coarse and fine) hold in thread states. */
+u64 rp__kf_thread_bytes(const rp_replay *rp);
 
 /* fine keyframes and reverse execution (replayer/reverse.c) */
 /* Seeks to ICOUNT with EVENTS records consumed: one instruction count can
@@ -257,6 +341,36 @@ void rp__images_free(rp_replay *rp);
 
 /* symbols (replayer/symbols.c) */
 void rp__syms_free(rp_replay *rp);
+
+/* the thread table (replayer/threads.c) */
+/* The listed thread with TID, or NULL. */
+struct rp__thread *rp__thread_find(rp_replay *rp, u32 tid);
+/* Creates thread TID (THREAD_START at SEQ) with REGS, at the end of the
+ * table. Returns 0 with *OUT set, or a negative code. */
+int rp__thread_start(rp_replay *rp, u32 tid, u64 seq,
+                     const struct rw_regs *regs, struct rp__thread **out)
+    RW_MUST_CHECK;
+/* Sets (T not NULL) or clears the thread target of rp__run: it stops when
+ * T is about to run with its own count at COUNT, or once T is gone. */
+void rp__step_target(rp_replay *rp, const struct rp__thread *t, u64 count);
+/* Takes T out of the table (its struct and cpu are kept for reuse). */
+void rp__thread_remove(rp_replay *rp, struct rp__thread *t);
+/* Takes every thread out of the table (EXEC). */
+void rp__threads_drop_all(rp_replay *rp);
+/* Takes the dead threads that are still listed out of the table. */
+void rp__threads_purge(rp_replay *rp);
+void rp__threads_free(rp_replay *rp);
+/* Creates a first (spare) thread, so that an emulator that cannot run on
+ * this host is found at rp_open. Returns 0 or a negative code. */
+int rp__threads_init(rp_replay *rp) RW_MUST_CHECK;
+/* Copies the table into KF (threads, nthreads, cur_tid, cur_index). */
+int rp__threads_capture(rp_replay *rp, struct rp__kf *kf) RW_MUST_CHECK;
+/* Makes the table exactly KF's threads. */
+int rp__threads_restore(rp_replay *rp, const struct rp__kf *kf)
+    RW_MUST_CHECK;
+/* The thread KF holds with the same identity as T, or NULL. */
+const struct rp__kthread *rp__kf_thread(const struct rp__kf *kf,
+                                        const struct rp__thread *t);
 
 /* progress (replayer/replay.c) */
 void rp__progress(rp_replay *rp, int final);

@@ -2,13 +2,11 @@
 /* The replay's address space, mirrored from the recording: EXEC empties it,
  * MAP fills a range from a blob (or zeros), UNMAP, PROTECT and REMAP change
  * it as the kernel did, MEM writes the bytes the kernel wrote. Also the
- * bounded payload reader every record goes through, and the memory digest
- * that locates asynchronous events. Every value comes from the trace, so
- * every value is checked before it is used. */
+ * bounded payload reader every record goes through. Every value comes from
+ * the trace, so every value is checked before it is used. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/digest.h"
 #include "common/endian.h"
 #include "replayer/rp_int.h"
 
@@ -346,23 +344,4 @@ int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) {
                "MEM at a bad address");
   rp__note_recent(rp, rec, a, n);
   return cpu_mem_write(rp->mem, a, rec->data + 8, n);
-}
-
-int rp__digest(rp_replay *rp, u64 *out) {
-  struct rw_digest d;
-  u64 addr = 0, start, len;
-  int prot;
-  rw_digest_init(&d);
-  while (addr < RP_USER_END &&
-         cpu_mem_query(rp->mem, addr, &start, &len, &prot) == 0) {
-    if (prot & CPU_PROT_WRITE) {
-      for (u64 a = start; a < start + len; a += RP_PAGE) {
-        RW_FORWARD(cpu_mem_read(rp->mem, a, rp->buf, RP_PAGE));
-        rw_digest_page(&d, a, rp->buf);
-      }
-    }
-    addr = start + len;
-  }
-  *out = rw_digest_final(&d);
-  return 0;
 }

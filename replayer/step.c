@@ -4,7 +4,14 @@
  * syscall) are applied at once; records that mark a point in the program's
  * execution (a syscall entry, a trapped rdtsc, a fault, an asynchronous
  * stop) are reached by running the emulator until it gets there, and the
- * registers are checked against the recording on arrival. */
+ * registers are checked against the recording on arrival.
+ *
+ * Threads (docs/design-notes.md, "Threads"): one thread ran user code at a
+ * time while recording, so the records in sequence order fix the
+ * interleaving. A record applies to the thread of its stream (EXIT names
+ * its thread); an execution point of thread T is reached by running T's
+ * processor, and T runs only while its execution point is the next record.
+ * The global instruction count is the sum of every thread's. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +19,12 @@
 #include "common/endian.h"
 #include "replayer/rp_int.h"
 
-enum { RP_NR_exit = 60, RP_NR_exit_group = 231, RP_NR_restart_syscall = 219 };
+enum {
+  RP_NR_execve = 59,
+  RP_NR_exit = 60,
+  RP_NR_restart_syscall = 219,
+  RP_NR_execveat = 322
+};
 
 /* Reads the next record into rp->pend. Returns 1, 0 at the end of the trace,
  * or a negative code with DIAG. */
@@ -47,10 +59,17 @@ static void fill_stop(rp_replay *rp, struct rp_stop *stop, int reason) {
   stop->reason = reason;
   stop->icount = rp->icount;
   stop->event = rp->events;
-  stop->tid = rp->tid;
+  stop->tid = rp->cur_tid;
+}
+
+/* Makes T the current thread. */
+static void set_cur(rp_replay *rp, struct rp__thread *t) {
+  rp->thr = t;
+  rp->cur_tid = t->st.tid;
 }
 
 static int end_history(rp_replay *rp, int how, int status, const char *msg) {
+  if (!rp->thr && rp->nthreads) set_cur(rp, rp->threads[0]);
   rp->ended = 1;
   rp->end_icount = rp->icount;
   fill_stop(rp, &rp->end, RP_STOP_END);
@@ -60,11 +79,12 @@ static int end_history(rp_replay *rp, int how, int status, const char *msg) {
   return 0;
 }
 
-/* Sets every register of the thread from REGS (the state the recording says
+/* Sets every register of thread T from REGS (the state the recording says
  * the thread has now). */
-static int set_regs(rp_replay *rp, const struct rw_regs *regs) {
-  int rc = cpu_set_regs(rp->cpu, regs);
-  RW_RETURN_IF(rc < 0, RW_ECORRUPT, "recorded registers are not valid");
+static int set_regs(struct rp__thread *t, const struct rw_regs *regs) {
+  int rc = cpu_set_regs(t->cpu, regs);
+  RW_RETURN_IF(rc < 0, RW_ECORRUPT, "recorded registers of thread %u are "
+               "not valid", t->st.tid);
   return 0;
 }
 
@@ -99,49 +119,99 @@ static int is_restart(i64 res) {
 }
 
 /* The kernel restarts an interrupted syscall that no handler saw. */
-static int apply_restart(rp_replay *rp) {
+static int apply_restart(struct rp__thread *t) {
   struct rw_regs regs;
-  if (!rp->restart) return 0;
-  rp->restart = 0;
-  cpu_get_regs(rp->cpu, &regs);
+  if (!t->st.restart) return 0;
+  t->st.restart = 0;
+  cpu_get_regs(t->cpu, &regs);
   regs.rip -= 2;
   regs.gpr[RW_REG_rax] =
-      rp->restart_result == -516 ? RP_NR_restart_syscall : rp->sys_nr;
-  return set_regs(rp, &regs);
+      t->st.restart_result == -516 ? RP_NR_restart_syscall : t->st.sys_nr;
+  return set_regs(t, &regs);
+}
+
+/* The thread of a record that concerns one: RW_ECORRUPT when the trace
+ * names a thread that does not exist here. */
+static int thread_of(rp_replay *rp, u32 tid, const struct rp__rec *rec,
+                     struct rp__thread **out) {
+  *out = rp__thread_find(rp, tid);
+  RW_RETURN_IF(!*out || !(*out)->st.alive, RW_ECORRUPT,
+               "%s record of thread %u, which does not exist here",
+               trace_record_name(rec->type) ?: "a", tid);
+  return 0;
+}
+
+/* Thread T's EXIT was applied: it is gone. One that called exit alone
+ * leaves the table; the others were killed as the process ended (exit_group,
+ * a fatal signal) and stay listed, as they were at the end, until a thread
+ * reaches an event again (which a correct trace never has). */
+static void thread_exited(rp_replay *rp, struct rp__thread *t) {
+  t->st.alive = 0;
+  rp->nalive--;
+  rp->nzombies++;
+  /* At the end, the last one stays listed whatever ended it. */
+  if (!rp->nalive || !t->st.in_syscall || t->st.sys_nr != RP_NR_exit) return;
+  if (RW_UNLIKELY(rp->step_tid) && t->st.tid == rp->step_tid &&
+      t->st.start_seq == rp->step_seq)
+    rp->step_gone = 1; /* a thread stepped out of its life */
+  rp__thread_remove(rp, t);
 }
 
 /* Applies a record that changes state without running the program. Returns
- * 1 when REC is such a record (applied), 0 when it marks an execution point,
- * or a negative code. */
-static int apply_now(rp_replay *rp, const struct rp__rec *rec,
-                     struct rp_stop *stop, int *stopped) {
+ * 1 when REC is such a record (applied), 0 when it marks an execution point
+ * of thread *WHO, or a negative code. */
+static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
+                     struct rp__thread **who) {
   struct rp__rd rd;
   struct rw_regs regs;
+  struct rp__thread *t;
   rp__rd_init(&rd, rec->data, rec->len);
   switch (rec->type) {
     case TRACE_REC_EXEC:
       RW_FORWARD(rp__note_exec(rp, rec));
       RW_FORWARD(rp__apply_exec(rp));
+      /* The THREAD_START after it starts the new image's thread, which is
+       * still inside the execve whose SYSCALL_EXIT follows. */
+      rp->exec_nr = 0;
+      for (size_t i = 0; i < rp->nthreads; i++) {
+        t = rp->threads[i];
+        if (t->st.in_syscall && (t->st.sys_nr == RP_NR_execve ||
+                                 t->st.sys_nr == RP_NR_execveat))
+          rp->exec_nr = t->st.sys_nr;
+      }
+      if (RW_UNLIKELY(rp->step_tid)) { /* a stepped thread is gone */
+        t = rp__thread_find(rp, rp->step_tid);
+        if (t && t->st.start_seq == rp->step_seq) rp->step_gone = 1;
+      }
+      rp__threads_drop_all(rp);
       return 1;
     case TRACE_REC_AUXV:
       RW_FORWARD(rp__note_auxv(rp, rec));
       return 1;
     case TRACE_REC_THREAD_START: {
       u32 tid = rp__rd_u32(&rd);
-      rp__rd_u32(&rd);
+      u32 parent = rp__rd_u32(&rd);
       rp__rd_regs(&rd, &regs);
       RW_RETURN_IF(rd.bad, RW_ECORRUPT, "THREAD_START record too short");
-      if (rp->have_thread && tid != rp->tid) {
-        *stopped = 1;
-        rp__fail(rp, stop,
-                 "the trace has a second thread (%u) at event %llu; "
-                 "replaying threads is not supported yet",
-                 tid, (unsigned long long)rp->events);
-        return 1;
+      t = rp__thread_find(rp, tid);
+      RW_RETURN_IF(t && t->st.alive, RW_ECORRUPT,
+                   "THREAD_START of thread %u, which exists already", tid);
+      if (t) rp__thread_remove(rp, t); /* an old one listed at its end */
+      RW_FORWARD(rp__thread_start(rp, tid, rec->seq, &regs, &t));
+      if (!parent && rp->exec_nr) { /* the thread that called execve */
+        t->st.in_syscall = 1;
+        t->st.sys_nr = rp->exec_nr;
+        rp->exec_nr = 0;
       }
-      rp->tid = tid;
-      rp->have_thread = 1;
-      RW_FORWARD(set_regs(rp, &regs));
+      return 1;
+    }
+    case TRACE_REC_THREAD_NAME: {
+      char name[16];
+      u32 tid = rp__rd_u32(&rd);
+      rp__rd_str(&rd, name, sizeof name);
+      RW_RETURN_IF(rd.bad, RW_ECORRUPT, "THREAD_NAME record too short");
+      t = rp__thread_find(rp, tid);
+      if (t) memcpy(t->st.name, name, sizeof name);
       return 1;
     }
     case TRACE_REC_MAP:
@@ -165,39 +235,57 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec,
       rp__rd_regs(&rd, &regs);
       u32 fp_valid = rd.len - rd.off >= 4 ? rp__rd_u32(&rd) : 1;
       RW_RETURN_IF(rd.bad, RW_ECORRUPT, "SYSCALL_EXIT record too short");
-      RW_RETURN_IF(!rp->in_syscall || nr != rp->sys_nr, RW_ECORRUPT,
-                   "SYSCALL_EXIT without its entry");
+      RW_FORWARD(thread_of(rp, rec->tid, rec, &t));
+      RW_RETURN_IF(!t->st.in_syscall || nr != t->st.sys_nr, RW_ECORRUPT,
+                   "SYSCALL_EXIT of thread %u without its entry", t->st.tid);
       if (!fp_valid) { /* the kernel left FP/SSE/AVX alone: keep ours */
         struct rw_regs mine;
-        cpu_get_regs(rp->cpu, &mine);
+        cpu_get_regs(t->cpu, &mine);
         memcpy(regs.fxsave, mine.fxsave, sizeof regs.fxsave);
         memcpy(regs.ymmh, mine.ymmh, sizeof regs.ymmh);
       }
-      RW_FORWARD(set_regs(rp, &regs));
-      rp->in_syscall = 0;
-      rp->restart = is_restart(res);
-      rp->restart_result = res;
+      RW_FORWARD(set_regs(t, &regs));
+      t->st.in_syscall = 0;
+      t->st.restart = is_restart(res);
+      t->st.restart_result = res;
       return 1;
     }
-    case TRACE_REC_SIGNAL:
-      if (!rp->located && !rp->in_syscall) return 0; /* a fault: run to it */
-      rp__rd_u32(&rd), rp__rd_u32(&rd), rp__rd_u64(&rd);
+    case TRACE_REC_SIGNAL: {
+      RW_FORWARD(thread_of(rp, rec->tid, rec, &t));
+      u32 signo = rp__rd_u32(&rd);
+      i32 code = (i32)rp__rd_u32(&rd);
+      rp__rd_u64(&rd);
+      /* A fault: run to it. A thread that has not run since it started
+       * is at a known point too, for a signal sent to it. */
+      if (!t->st.located && !t->st.in_syscall &&
+          (!t->st.fresh || (is_sync_signal((int)signo) && code > 0))) {
+        *who = t;
+        return 0;
+      }
       rp__rd_regs(&rd, &regs);
       RW_RETURN_IF(rd.bad, RW_ECORRUPT, "SIGNAL record too short");
-      RW_FORWARD(set_regs(rp, &regs));
-      rp->located = 0;
-      rp->restart = 0;
-      rp->in_syscall = 0;
+      RW_FORWARD(set_regs(t, &regs));
+      t->st.located = 0;
+      t->st.restart = 0;
+      t->st.in_syscall = 0;
       return 1;
+    }
     case TRACE_REC_EXIT: {
-      rp__rd_u32(&rd);
+      u32 tid = rp__rd_u32(&rd);
       i32 status = (i32)rp__rd_u32(&rd);
       u32 signo = rp__rd_u32(&rd);
       RW_RETURN_IF(rd.bad, RW_ECORRUPT, "EXIT record too short");
-      if (signo && is_sync_signal((int)signo) && !rp->located &&
-          !rp->in_syscall)
-        return 0; /* a fatal fault: run to it */
+      RW_FORWARD(thread_of(rp, tid, rec, &t));
+      /* A fatal fault: run to it, when this thread ends the process. */
+      if (signo && is_sync_signal((int)signo) && !t->st.located &&
+          !t->st.in_syscall && rp->nalive == 1) {
+        *who = t;
+        return 0;
+      }
+      thread_exited(rp, t);
+      if (rp->nalive) return 1;
       *stopped = 1;
+      set_cur(rp, t); /* the thread that ended the process */
       if (signo)
         end_history(rp, RP_END_SIGNAL, (int)signo, NULL);
       else
@@ -211,6 +299,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec,
     case TRACE_REC_SYSCALL_ENTER:
     case TRACE_REC_RDTSC:
     case TRACE_REC_PREEMPT:
+      RW_FORWARD(thread_of(rp, rec->tid, rec, who));
       return 0;
     default:
       return 1; /* a record type this build does not know: skip it */
@@ -240,7 +329,7 @@ static const char *what(u16 type) {
     case TRACE_REC_RDTSC:
       return "an rdtsc";
     case TRACE_REC_PREEMPT:
-      return "an asynchronous signal";
+      return "an asynchronous stop (end of timeslice or signal)";
     case TRACE_REC_SIGNAL:
     case TRACE_REC_EXIT:
       return "a fault";
@@ -256,15 +345,17 @@ static int unexpected(rp_replay *rp, struct rp_stop *stop,
   int have;
   expected_regs(&rp->pend, &expect, &have);
   return rp__diverge(rp, stop, have ? &expect : NULL,
-                     "the recording has %s next (event %llu, seq %llu), but "
-                     "the program executed %s at %#llx",
-                     what(rp->pend.type), (unsigned long long)rp->events,
+                     "the recording has %s of thread %u next (event %llu, "
+                     "seq %llu), but the thread executed %s at %#llx",
+                     what(rp->pend.type), rp->cur_tid,
+                     (unsigned long long)rp->events,
                      (unsigned long long)rp->pend.seq, got,
                      (unsigned long long)why->rip);
 }
 
-static int on_syscall(rp_replay *rp, const struct cpu_exit *why,
-                      struct rp_stop *stop, int *stopped) {
+static int on_syscall(rp_replay *rp, struct rp__thread *t,
+                      const struct cpu_exit *why, struct rp_stop *stop,
+                      int *stopped) {
   struct rp__rd rd;
   struct rw_regs expect, actual;
   if (rp->pend.type != TRACE_REC_SYSCALL_ENTER)
@@ -275,7 +366,7 @@ static int on_syscall(rp_replay *rp, const struct cpu_exit *why,
   /* fp_valid 0: the recorder did not read FP/SSE/AVX at this syscall. */
   u32 fp_valid = rd.len - rd.off >= 4 ? rp__rd_u32(&rd) : 1;
   RW_RETURN_IF(rd.bad, RW_ECORRUPT, "SYSCALL_ENTER record too short");
-  cpu_get_regs(rp->cpu, &actual);
+  cpu_get_regs(t->cpu, &actual);
   if (!fp_valid) {
     memcpy(expect.fxsave, actual.fxsave, sizeof expect.fxsave);
     memcpy(expect.ymmh, actual.ymmh, sizeof expect.ymmh);
@@ -283,18 +374,20 @@ static int on_syscall(rp_replay *rp, const struct cpu_exit *why,
   if (actual.gpr[RW_REG_rax] != nr || !rp__regs_match(&expect, &actual, 1)) {
     *stopped = 1;
     return rp__diverge(rp, stop, &expect,
-                       "registers differ at the entry of syscall %llu",
-                       (unsigned long long)nr);
+                       "registers of thread %u differ at the entry of "
+                       "syscall %llu",
+                       t->st.tid, (unsigned long long)nr);
   }
   rp->checks++;
-  rp->in_syscall = 1;
-  rp->sys_nr = nr;
+  t->st.in_syscall = 1;
+  t->st.sys_nr = nr;
   consume(rp);
   return 0;
 }
 
-static int on_rdtsc(rp_replay *rp, const struct cpu_exit *why,
-                    struct rp_stop *stop, int *stopped) {
+static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
+                    const struct cpu_exit *why, struct rp_stop *stop,
+                    int *stopped) {
   struct rp__rd rd;
   struct rw_regs regs;
   if (rp->pend.type != TRACE_REC_RDTSC)
@@ -306,26 +399,28 @@ static int on_rdtsc(rp_replay *rp, const struct cpu_exit *why,
   if (rip != why->rip) {
     *stopped = 1;
     return rp__diverge(rp, stop, NULL,
-                       "the recorded rdtsc was at %#llx, the replay's is at "
-                       "%#llx",
-                       (unsigned long long)rip, (unsigned long long)why->rip);
+                       "the recorded rdtsc of thread %u was at %#llx, the "
+                       "replay's is at %#llx",
+                       t->st.tid, (unsigned long long)rip,
+                       (unsigned long long)why->rip);
   }
-  cpu_get_regs(rp->cpu, &regs);
+  cpu_get_regs(t->cpu, &regs);
   regs.gpr[RW_REG_rax] = (u32)tsc;
   regs.gpr[RW_REG_rdx] = tsc >> 32;
   if (is_p) regs.gpr[RW_REG_rcx] = aux;
   regs.rip += is_p ? 3 : 2;
-  RW_FORWARD(set_regs(rp, &regs));
+  RW_FORWARD(set_regs(t, &regs));
   /* The instruction completed: it counts. */
-  cpu_set_icount(rp->cpu, cpu_icount(rp->cpu) + 1);
+  cpu_set_icount(t->cpu, cpu_icount(t->cpu) + 1);
   rp->icount++;
   rp->checks++;
   consume(rp);
   return 0;
 }
 
-static int on_fault(rp_replay *rp, const struct cpu_exit *why,
-                    struct rp_stop *stop, int *stopped) {
+static int on_fault(rp_replay *rp, struct rp__thread *t,
+                    const struct cpu_exit *why, struct rp_stop *stop,
+                    int *stopped) {
   char got[96];
   int sig = fault_signal(why->fault);
   snprintf(got, sizeof got, "an instruction raising signal %d", sig);
@@ -345,31 +440,38 @@ static int on_fault(rp_replay *rp, const struct cpu_exit *why,
   if ((int)rsig != sig && !(sig == SIGSEGV && rsig == SIGBUS)) {
     *stopped = 1;
     return rp__diverge(rp, stop, NULL,
-                       "the recording has signal %u next, but the program "
-                       "raised signal %d at %#llx",
-                       rsig, sig, (unsigned long long)why->rip);
+                       "the recording has signal %u of thread %u next, but "
+                       "the thread raised signal %d at %#llx",
+                       rsig, t->st.tid, sig, (unsigned long long)why->rip);
   }
   rp->checks++;
-  rp->located = 1; /* the SIGNAL or EXIT now applies without running */
+  t->st.located = 1; /* the SIGNAL or EXIT now applies without running */
   return 0;
 }
 
-/* Whether the thread is where PREEMPT says it was. */
-static int preempt_matches(rp_replay *rp, int *match) {
+/* Decodes the pending PREEMPT record into rp->pre_* (once: its search may
+ * arrive at the recorded rip many times). */
+static int preempt_decode(rp_replay *rp) {
   struct rp__rd rd;
-  struct rw_regs expect, actual;
+  if (rp->pre_seq == rp->pend.seq) return 0;
   rp__rd_init(&rd, rp->pend.data, rp->pend.len);
-  rp__rd_regs(&rd, &expect);
-  u64 digest = rp__rd_u64(&rd);
+  rp__rd_regs(&rd, &rp->pre_regs);
+  rp->pre_digest = rp__rd_u64(&rd);
   RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PREEMPT record too short");
-  cpu_get_regs(rp->cpu, &actual);
-  *match = 0;
-  if (actual.rip != expect.rip || !rp__regs_match(&expect, &actual, 0))
-    return 0;
-  u64 mine;
-  RW_FORWARD(rp__digest(rp, &mine));
-  *match = mine == digest;
+  rp->pre_seq = rp->pend.seq;
   return 0;
+}
+
+/* Whether thread T is where the pending PREEMPT says it was. */
+static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match) {
+  struct rw_regs actual;
+  const struct rw_regs *expect = &rp->pre_regs;
+  RW_FORWARD(preempt_decode(rp));
+  *match = 0;
+  cpu_get_regs(t->cpu, &actual);
+  if (actual.rip != expect->rip || !rp__regs_match(expect, &actual, 0))
+    return 0;
+  return rp__digest_match(rp, rp->pre_digest, match);
 }
 
 static int user_bp_at(const rp_replay *rp, u64 addr) {
@@ -378,27 +480,46 @@ static int user_bp_at(const rp_replay *rp, u64 addr) {
   return 0;
 }
 
-static int set_preempt_bp(rp_replay *rp, u64 rip) {
-  if (rp->preempt_bp == rip) return 0;
-  if (rp->preempt_bp && !user_bp_at(rp, rp->preempt_bp))
-    RW_FORWARD(cpu_mem_break_del(rp->mem, rp->preempt_bp));
-  rp->preempt_bp = rip;
-  return cpu_mem_break_add(rp->mem, rip);
+/* Sets the internal breakpoint at the pending PREEMPT's rip, for thread T
+ * only and only where its general registers are the recorded ones (unless
+ * a user breakpoint is there too, which must stop whatever they are). */
+static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
+  u64 rip = rp->pre_regs.rip;
+  if (rp->preempt_bp != rip) {
+    if (rp->preempt_bp && !user_bp_at(rp, rp->preempt_bp))
+      RW_FORWARD(cpu_mem_break_del(rp->mem, rp->preempt_bp));
+    rp->preempt_bp = rip;
+    RW_FORWARD(cpu_mem_break_add(rp->mem, rip));
+  }
+  if (rp->preempt_cpu && rp->preempt_cpu != t->cpu)
+    cpu_break_cond(rp->preempt_cpu, 0, NULL);
+  rp->preempt_cpu = t->cpu;
+  cpu_break_cond(t->cpu, rip, user_bp_at(rp, rip) ? NULL : rp->pre_regs.gpr);
+  return 0;
 }
 
-static int clear_preempt_bp(rp_replay *rp) {
+int rp__clear_preempt_bp(rp_replay *rp) {
   u64 a = rp->preempt_bp;
   rp->preempt_bp = 0;
+  if (rp->preempt_cpu) cpu_break_cond(rp->preempt_cpu, 0, NULL);
+  rp->preempt_cpu = NULL;
+  rp__digest_drop(rp);
   if (a && !user_bp_at(rp, a)) RW_FORWARD(cpu_mem_break_del(rp->mem, a));
   return 0;
 }
 
-/* Whether a user breakpoint is at the current rip. */
-static int at_user_bp(rp_replay *rp) {
+/* Whether a user breakpoint is at thread T's rip. */
+static int at_user_bp(rp_replay *rp, struct rp__thread *t) {
   struct rw_regs regs;
   if (!rp->nbps) return 0;
-  cpu_get_regs(rp->cpu, &regs);
+  cpu_get_regs(t->cpu, &regs);
   return user_bp_at(rp, regs.rip);
+}
+
+/* Events reached by a thread: the threads listed only because the process
+ * ended with them cannot be there any more (see thread_exited). */
+static void reached(rp_replay *rp) {
+  if (RW_UNLIKELY(rp->nzombies)) rp__threads_purge(rp);
 }
 
 /* Instructions between two calls of the poll function. */
@@ -406,11 +527,14 @@ static int at_user_bp(rp_replay *rp) {
 
 /* Runs the program from the current position until the global count reaches
  * UNTIL, the end, a divergence, a failure, or (FLAGS has RP__USER) a
- * breakpoint or watchpoint of the user. cpu_run steps off a breakpoint at
- * the first instruction it runs; a breakpoint reached between two cpu_run
- * calls of one rp__run (after a syscall, at a slice's end) is checked here,
- * so only the starting position is exempt, and not even that with
- * RP__USER_AT_START. */
+ * breakpoint or watchpoint of the user; with rp->step_tid set, also when
+ * that thread is about to run with its own count at rp->step_count. cpu_run
+ * steps off a breakpoint at the first instruction it runs; a breakpoint
+ * reached between two cpu_run calls of one rp__run (after a syscall, at a
+ * slice's end, when another thread is scheduled) is checked here, so only
+ * the starting position is exempt, and not even that with
+ * RP__USER_AT_START. Every stop is at the top of the loop with the thread
+ * about to run current, or right after the current thread's cpu_run. */
 int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
   struct cpu_exit why;
   struct rw_diag diag;
@@ -418,6 +542,7 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
   u64 start = rp->icount;
   for (;;) {
     int stopped = 0;
+    struct rp__thread *t = NULL;
     if (rp->broken) {
       *stop = rp->broken_stop;
       return 0;
@@ -442,11 +567,12 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
         continue;
       }
     }
-    int rc = apply_now(rp, &rp->pend, stop, &stopped);
+    int rc = apply_now(rp, &rp->pend, &stopped, &t);
     if (rc < 0) {
-      rp__fail(rp, stop, "cannot apply record %llu (%s): %s",
+      rp__fail(rp, stop, "cannot apply record %llu (%s) of thread %u: %s",
                (unsigned long long)rp->pend.seq,
-               trace_record_name(rp->pend.type) ?: "?", rw_strerror(rc));
+               trace_record_name(rp->pend.type) ?: "?", rp->pend.tid,
+               rw_strerror(rc));
       return 0;
     }
     if (rc == 1) {
@@ -458,35 +584,45 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
       if (rp->icount >= rp->next_kf && !rp->seeking) RW_FORWARD(rp__kf_take(rp));
       continue;
     }
-    /* An execution point: run until the program gets there. */
-    if (rp->pend.type != TRACE_REC_PREEMPT) RW_FORWARD(apply_restart(rp));
+    /* An execution point of thread T: run T until it gets there. */
+    if (t != rp->thr) set_cur(rp, t);
+    t->st.fresh = 0;
     if (rp->pend.type == TRACE_REC_PREEMPT) {
       int match;
-      RW_FORWARD(preempt_matches(rp, &match));
+      t->st.located = 0;
+      RW_FORWARD(preempt_matches(rp, t, &match));
       if (match) {
-        RW_FORWARD(clear_preempt_bp(rp));
-        rp->located = 1;
-        rp->restart = 0;
+        RW_FORWARD(rp__clear_preempt_bp(rp));
+        t->st.located = 1;
+        t->st.restart = 0;
         rp->checks++;
         consume(rp);
+        reached(rp);
         continue;
       }
-      struct rp__rd rd;
-      struct rw_regs expect;
-      rp__rd_init(&rd, rp->pend.data, rp->pend.len);
-      rp__rd_regs(&rd, &expect);
-      RW_FORWARD(set_preempt_bp(rp, expect.rip));
+      RW_FORWARD(set_preempt_bp(rp, t));
+    } else {
+      t->st.located = 0;
+      RW_FORWARD(apply_restart(t));
     }
     if (rp->icount >= until &&
         (rp->icount > until || rp->events >= rp->until_events)) {
       fill_stop(rp, stop, RP_STOP_TARGET);
       return 0;
     }
+    u64 own = cpu_icount(t->cpu);
+    int stepped = RW_UNLIKELY(rp->step_tid) && t->st.tid == rp->step_tid &&
+                  t->st.start_seq == rp->step_seq;
+    if (RW_UNLIKELY(rp->step_tid) &&
+        (rp->step_gone || (stepped && own >= rp->step_count))) {
+      fill_stop(rp, stop, RP_STOP_TARGET);
+      return 0;
+    }
     if (stop_at_user &&
         (rp->icount != start || (flags & RP__USER_AT_START)) &&
-        at_user_bp(rp)) {
+        at_user_bp(rp, t)) {
       struct rw_regs regs;
-      cpu_get_regs(rp->cpu, &regs);
+      cpu_get_regs(t->cpu, &regs);
       fill_stop(rp, stop, RP_STOP_BREAKPOINT);
       stop->addr = regs.rip;
       return 0;
@@ -497,10 +633,10 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
     if (rp->next_kf > rp->icount)
       budget = RW_MIN(budget, rp->next_kf - rp->icount);
     if (stop_at_user && rp->poll) budget = RW_MIN(budget, RP_POLL_SLICE);
-    u64 before = cpu_icount(rp->cpu);
-    rc = cpu_run(rp->cpu, budget, &why);
+    if (stepped) budget = RW_MIN(budget, rp->step_count - own);
+    rc = cpu_run(t->cpu, budget, &why);
     RW_FORWARD(rc);
-    u64 ran = cpu_icount(rp->cpu) - before;
+    u64 ran = cpu_icount(t->cpu) - own;
     rp->icount += ran;
     rp->executed += ran;
     rp__progress(rp, 0);
@@ -537,27 +673,29 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
         stop->watch_kind = why.watch_kind;
         return 0;
       case CPU_EXIT_SYSCALL:
-        RW_FORWARD(on_syscall(rp, &why, stop, &stopped));
+        RW_FORWARD(on_syscall(rp, t, &why, stop, &stopped));
+        if (!stopped) reached(rp);
         break;
       case CPU_EXIT_RDTSC:
-        RW_FORWARD(on_rdtsc(rp, &why, stop, &stopped));
+        RW_FORWARD(on_rdtsc(rp, t, &why, stop, &stopped));
+        if (!stopped) reached(rp);
         break;
       case CPU_EXIT_FAULT:
-        RW_FORWARD(on_fault(rp, &why, stop, &stopped));
+        RW_FORWARD(on_fault(rp, t, &why, stop, &stopped));
         break;
       case CPU_EXIT_CPUID:
-        rp__fail(rp, stop, "cpuid at %#llx has no recorded answer",
-                 (unsigned long long)why.rip);
+        rp__fail(rp, stop, "thread %u: cpuid at %#llx has no recorded answer",
+                 t->st.tid, (unsigned long long)why.rip);
         return 0;
       case CPU_EXIT_NONDET:
         rp__fail(rp, stop,
-                 "the program executed rdrand or rdseed at %#llx: its result "
+                 "thread %u executed rdrand or rdseed at %#llx: its result "
                  "cannot be reproduced on a CPU without CPUID faulting, so "
                  "the replay stops here",
-                 (unsigned long long)why.rip);
+                 t->st.tid, (unsigned long long)why.rip);
         return 0;
       case CPU_EXIT_UNSUPPORTED:
-        rp__fail(rp, stop, "%s", why.msg);
+        rp__fail(rp, stop, "thread %u: %s", t->st.tid, why.msg);
         return 0;
       default:
         rp__fail(rp, stop, "the emulator stopped for an unknown reason %d",

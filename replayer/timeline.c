@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The timeline: keyframes taken while the replay runs forward (a snapshot of
- * the address space, which costs a page-table copy, plus the thread's
- * registers and the position in the trace), and seeking to any instruction
+ * the address space, which costs a page-table copy, plus every thread's
+ * registers and state, and the position in the trace), and seeking to any instruction
  * count by restoring the nearest earlier keyframe and running forward. When
  * keyframes grow too many, every other one is dropped and the spacing
  * doubles, so their number stays bounded whatever the trace's length. */
@@ -11,9 +11,11 @@
 #include "replayer/rp_int.h"
 
 #define RP_MAX_KFS 1024
+#define RP_DEFAULT_KF_BUDGET (1ull << 30)
 
 void rp__kf_free(struct rp__kf *kf) {
   cpu_snap_free(kf->snap);
+  free(kf->threads);
   rp__srcs_free(&kf->srcs);
   memset(kf, 0, sizeof *kf);
 }
@@ -39,13 +41,37 @@ static void thin(rp_replay *rp) {
   rp->kf_interval *= 2;
 }
 
+static u64 thread_bytes(const struct rp__kf *kf) {
+  return kf->nthreads * sizeof *kf->threads;
+}
+
+u64 rp__kf_thread_bytes(const rp_replay *rp) {
+  u64 n = 0;
+  for (size_t i = 0; i < rp->nkfs; i++) n += thread_bytes(&rp->kfs[i]);
+  for (size_t i = 0; i < rp->nfine; i++) n += thread_bytes(&rp->fine[i]);
+  return n;
+}
+
+/* Whether the keyframes hold too much: too many of them, or thread states
+ * (about 1 KiB per thread per keyframe) past a quarter of the budget, the
+ * rest being left to the memory they share copy-on-write. */
+static int too_many(const rp_replay *rp) {
+  if (rp->nkfs > RP_MAX_KFS) return 1;
+  u64 budget = rp->opts.keyframe_budget ? rp->opts.keyframe_budget
+                                        : RP_DEFAULT_KF_BUDGET;
+  u64 n = 0;
+  for (size_t i = 0; i < rp->nkfs; i++) n += thread_bytes(&rp->kfs[i]);
+  return rp->nkfs > 2 && n > budget / 4;
+}
+
 int rp__kf_take(rp_replay *rp) {
   struct rp__kf kf;
+  /* Not inside an exec, between the old image's threads and the new. */
+  if (!rp->nthreads) return 0;
   rp->next_kf = rp->icount + rp->kf_interval;
   /* Keyframes are kept in icount order; one at or before the last is
    * already known (a re-run after a seek). */
   if (rp->nkfs && rp->kfs[rp->nkfs - 1].icount >= rp->icount) return 0;
-  if (!rp->have_thread) return 0;
   if (rp->nkfs == rp->capkfs) {
     size_t cap = rp->capkfs ? 2 * rp->capkfs : 32;
     struct rp__kf *v = realloc(rp->kfs, cap * sizeof *v);
@@ -55,7 +81,7 @@ int rp__kf_take(rp_replay *rp) {
   }
   RW_FORWARD(rp__kf_capture(rp, &kf));
   rp->kfs[rp->nkfs++] = kf;
-  if (rp->nkfs > RP_MAX_KFS) thin(rp);
+  if (too_many(rp)) thin(rp);
   return 0;
 }
 
@@ -63,20 +89,13 @@ int rp__kf_capture(rp_replay *rp, struct rp__kf *out) {
   struct rp__kf kf;
   memset(&kf, 0, sizeof kf);
   kf.icount = rp->icount;
-  kf.cpu_icount = cpu_icount(rp->cpu);
   kf.events = rp->events;
   kf.next_seq = rp->have_pend ? rp->pend.seq : rp->last_seq + 1;
-  cpu_get_regs(rp->cpu, &kf.regs);
-  kf.in_syscall = rp->in_syscall;
-  kf.restart = rp->restart;
-  kf.restart_result = rp->restart_result;
-  kf.located = rp->located;
-  kf.sys_nr = rp->sys_nr;
-  kf.tid = rp->tid;
-  RW_FORWARD(cpu_mem_snapshot(rp->mem, &kf.snap));
-  int rc = rp__srcs_copy(&kf.srcs, &rp->srcs);
+  RW_FORWARD(rp__threads_capture(rp, &kf));
+  int rc = cpu_mem_snapshot(rp->mem, &kf.snap);
+  if (rc == 0) rc = rp__srcs_copy(&kf.srcs, &rp->srcs);
   if (rc < 0) {
-    cpu_snap_free(kf.snap);
+    rp__kf_free(&kf);
     return rc;
   }
   *out = kf;
@@ -104,25 +123,20 @@ struct rp__kf *rp__kf_before(rp_replay *rp, u64 icount, int strict) {
 }
 
 int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
+  RW_FORWARD(rp__clear_preempt_bp(rp));
+  rp->restores++;
   RW_FORWARD(cpu_mem_restore(rp->mem, kf->snap));
-  RW_FORWARD(cpu_set_regs(rp->cpu, &kf->regs));
-  cpu_set_icount(rp->cpu, kf->cpu_icount);
+  RW_FORWARD(rp__threads_restore(rp, kf));
   struct rp__srcs srcs;
   RW_FORWARD(rp__srcs_copy(&srcs, &kf->srcs));
   rp__srcs_free(&rp->srcs);
   rp->srcs = srcs;
   rp->icount = kf->icount;
   rp->events = kf->events;
-  rp->in_syscall = kf->in_syscall;
-  rp->restart = kf->restart;
-  rp->restart_result = kf->restart_result;
-  rp->located = kf->located;
-  rp->sys_nr = kf->sys_nr;
-  rp->tid = kf->tid;
   rp->have_pend = 0;
   rp->last_seq = kf->next_seq - 1;
   rp->ended = 0;
-  rp->preempt_bp = 0;
+  rp->exec_nr = 0;
   RW_FORWARD(trace_cursor_seek(rp->cur, kf->next_seq));
   /* Breakpoints and watchpoints live in the cpu_mem, not in its snapshots,
    * so they survive the restore; adding a breakpoint again is harmless, but

@@ -124,6 +124,12 @@ void cpu_set_icount(cpu_thread *c, u64 icount) { c->icount = icount; }
 
 void cpu_stop(cpu_thread *c) { atomic_store(&c->stop, 1); }
 
+void cpu_break_cond(cpu_thread *c, u64 addr, const u64 gpr[16]) {
+  c->bpc_on = gpr != NULL;
+  c->bpc_addr = addr;
+  if (gpr) memcpy(c->bpc_gpr, gpr, sizeof c->bpc_gpr);
+}
+
 void cpu_last_access(const cpu_thread *c, u64 *read_addr, u32 *read_size,
                      u64 *write_addr, u32 *write_size) {
   *read_addr = c->last_read.addr;

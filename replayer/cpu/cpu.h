@@ -73,6 +73,13 @@ int cpu_mem_read(cpu_mem *mem, u64 addr, void *dst, size_t len) RW_MUST_CHECK;
 int cpu_mem_write(cpu_mem *mem, u64 addr, const void *src,
                   size_t len) RW_MUST_CHECK;
 
+/* The bytes of the mapped page at PAGE (a multiple of CPU_PAGE_SIZE), read
+ * in place: *BYTES points at them (borrowed, valid until the next write to
+ * MEM or change of its mappings), or is NULL when the page was not written
+ * since it was mapped (it reads as zeros). Returns 0, or RW_EFAULT when the
+ * page is not mapped. For passes over much memory (the replayer's digest). */
+int cpu_mem_peek(cpu_mem *mem, u64 page, const u8 **bytes) RW_MUST_CHECK;
+
 /* Describes the mapping that contains ADDR, or the first one above it:
  * *START and *LEN cover the maximal run of pages with the same protection,
  * *PROT is that protection. Returns 0, or RW_ENOTFOUND if nothing is mapped
@@ -96,6 +103,25 @@ int cpu_mem_restore(cpu_mem *mem, const cpu_snap *snap) RW_MUST_CHECK;
 
 /* Frees SNAP (accepts NULL). */
 void cpu_snap_free(cpu_snap *snap);
+
+/* Dirty-page tracking, for work that depends on memory contents and wants
+ * to redo only what the threads changed. cpu_mem_dirty_start (re)starts
+ * recording the lowest and highest page written since, by the threads or
+ * by cpu_mem_write (a mapping change or a restore counts as everything);
+ * it costs a TLB flush then, and a compare on each write that misses the
+ * TLB while on (nothing when off). cpu_mem_dirty_span stores them in *LO
+ * and *HI (page addresses) and returns 1, or 0 when nothing was written;
+ * cpu_mem_dirty_stop ends the recording. */
+#define CPU_DIRTY_MAX 64
+void cpu_mem_dirty_start(cpu_mem *mem);
+void cpu_mem_dirty_stop(cpu_mem *mem);
+int cpu_mem_dirty_span(const cpu_mem *mem, u64 *lo, u64 *hi);
+/* The pages written since cpu_mem_dirty_start, when they are few (at most
+ * CPU_DIRTY_MAX): sets
+ * *PAGES (borrowed, in no order, valid until the next write) and returns
+ * their number, or (size_t)-1 when there were too many to list (then only
+ * the span is known). */
+size_t cpu_mem_dirty_pages(const cpu_mem *mem, const u64 **pages);
 
 /* ---- Breakpoints and watchpoints (per address space) ------------------ */
 
@@ -122,6 +148,14 @@ int cpu_mem_watch_add(cpu_mem *mem, u64 addr, u64 len, int kind) RW_MUST_CHECK;
 /* Removes the watch added with the same ADDR, LEN and KIND. Returns 0 or
  * RW_ENOTFOUND. */
 int cpu_mem_watch_del(cpu_mem *mem, u64 addr, u64 len, int kind) RW_MUST_CHECK;
+
+/* Makes the breakpoint at ADDR conditional for CPU: cpu_run stops CPU
+ * there only when its 16 general registers (rax..r15) equal GPR (copied).
+ * Other breakpoints and other threads are not affected; GPR NULL removes
+ * the condition. The condition is checked where the breakpoint would stop,
+ * so it costs nothing elsewhere (the replayer's search for an asynchronous
+ * point, which would otherwise stop at every iteration of a loop). */
+void cpu_break_cond(cpu_thread *cpu, u64 addr, const u64 gpr[16]);
 
 /* ---- Threads ---------------------------------------------------------- */
 

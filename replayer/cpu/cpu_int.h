@@ -249,6 +249,9 @@ struct cpu {
   struct cpu_config cfg;      /* cpuid/rdtsc answers, xcr0 */
   struct cpu__block **jcache; /* direct-mapped rip -> block cache */
   u64 jcache_gen;             /* mem code generation jcache was filled under */
+  int bpc_on;                 /* cpu_break_cond: the breakpoint at bpc_addr */
+  u64 bpc_addr;               /* stops this thread only when its general */
+  u64 bpc_gpr[16];            /* registers equal bpc_gpr */
 };
 
 /* ---- Register and operand helpers ------------------------------------ */
@@ -816,6 +819,12 @@ struct cpu_mem {
   size_t nbps, capbps;        /* their count and capacity */
   struct cpu__watch *watches; /* watched ranges */
   size_t nwatch, capwatch;    /* their count and capacity */
+  int dirty_on;               /* cpu_mem_dirty_start: pages written are
+                                 recorded (checked only on write misses) */
+  u64 dirty_lo, dirty_hi;     /* lowest and highest page written since
+                                 (lo > hi: none) */
+  u64 dirty[CPU_DIRTY_MAX];   /* the pages written, in no order */
+  size_t ndirty;              /* how many; CPU_DIRTY_MAX + 1: too many */
 };
 
 /* Page lookup for an access of KIND (CPU_ACCESS_*) to the page at PAGE.

@@ -144,6 +144,47 @@ void cpu_mem_free(cpu_mem *m) {
   free(m);
 }
 
+/* Dirty-page tracking: PAGE was written (or, ~0, anything may have). */
+static void dirty(struct cpu_mem *m, u64 page) {
+  if (page == ~(u64)0) {
+    m->dirty_lo = 0;
+    m->dirty_hi = ~(u64)0;
+    m->ndirty = CPU_DIRTY_MAX + 1;
+    return;
+  }
+  if (page < m->dirty_lo) m->dirty_lo = page;
+  if (page > m->dirty_hi) m->dirty_hi = page;
+  if (m->ndirty > CPU_DIRTY_MAX) return;
+  for (size_t i = 0; i < m->ndirty; i++)
+    if (m->dirty[i] == page) return;
+  if (m->ndirty < CPU_DIRTY_MAX)
+    m->dirty[m->ndirty++] = page;
+  else
+    m->ndirty = CPU_DIRTY_MAX + 1;
+}
+
+void cpu_mem_dirty_start(cpu_mem *m) {
+  m->dirty_on = 1;
+  m->dirty_lo = ~(u64)0;
+  m->dirty_hi = 0;
+  m->ndirty = 0;
+  /* Every page's next write must miss the TLB to be seen. */
+  cpu__mem_tlb_shootdown(m, ~(u64)0);
+}
+
+void cpu_mem_dirty_stop(cpu_mem *m) { m->dirty_on = 0; }
+
+int cpu_mem_dirty_span(const cpu_mem *m, u64 *lo, u64 *hi) {
+  *lo = m->dirty_lo;
+  *hi = m->dirty_hi;
+  return m->dirty_lo <= m->dirty_hi;
+}
+
+size_t cpu_mem_dirty_pages(const cpu_mem *m, const u64 **pages) {
+  *pages = m->dirty;
+  return m->ndirty > CPU_DIRTY_MAX ? (size_t)-1 : m->ndirty;
+}
+
 /* Sets the slots of [addr, addr+len) with FN's rule. */
 enum { SET_MAP, SET_PROT, SET_UNMAP };
 static int set_range(struct cpu_mem *m, u64 addr, u64 len, int prot, int op) {
@@ -163,6 +204,7 @@ static int set_range(struct cpu_mem *m, u64 addr, u64 len, int prot, int op) {
     }
   }
   cpu__mem_tlb_shootdown(m, ~(u64)0);
+  if (m->dirty_on) dirty(m, ~(u64)0); /* what is writable changed */
   if (op != SET_PROT) {
     /* Decoded code of the range is gone or replaced. */
     for (u64 pn = addr >> 12; pn < (addr + len) >> 12; pn++)
@@ -203,6 +245,7 @@ int cpu__mem_page(struct cpu_mem *m, u64 page, int kind, u8 **host) {
     *host = p ? p->data : (u8 *)zero_page;
     return 0;
   }
+  if (RW_UNLIKELY(m->dirty_on)) dirty(m, page);
   /* A write needs a private page under a private path. */
   if (!(w = slot_for_write(m, pn, 0))) return RW_ENOMEM;
   p = SLOT_PAGE(*w);
@@ -257,6 +300,14 @@ static int priv_copy(struct cpu_mem *m, u64 addr, void *buf, size_t len,
     addr += n;
     len -= n;
   }
+  return 0;
+}
+
+int cpu_mem_peek(cpu_mem *m, u64 page, const u8 **bytes) {
+  uintptr_t s = page < VA_LIMIT ? slot_get(m, page >> 12) : 0;
+  *bytes = NULL;
+  if ((page & (CPU_PAGE_SIZE - 1)) || !(s & SLOT_MAPPED)) return RW_EFAULT;
+  if (SLOT_PAGE(s)) *bytes = SLOT_PAGE(s)->data;
   return 0;
 }
 
@@ -321,6 +372,7 @@ int cpu_mem_snapshot(cpu_mem *m, cpu_snap **out) {
 }
 
 int cpu_mem_restore(cpu_mem *m, const cpu_snap *s) {
+  if (m->dirty_on) dirty(m, ~(u64)0);
   node_unref(m, m->root);
   m->root = s->root;
   m->root->refs++;

@@ -90,7 +90,9 @@ int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) {
       rc = RW_ENOMEM;
       break;
     }
-    if (RW_UNLIKELY(b->bp) && !first) {
+    if (RW_UNLIKELY(b->bp) && !first &&
+        (!cpu->bpc_on || b->start != cpu->bpc_addr ||
+         !memcmp(cpu->gpr, cpu->bpc_gpr, sizeof cpu->bpc_gpr))) {
       cpu->exit.reason = CPU_EXIT_BREAKPOINT;
       break;
     }

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/* The memory digest of common/digest.h over the replay's address space, and
+ * the question a PREEMPT search asks at every arrival at the recorded rip
+ * with the recorded registers: is the digest now the recorded one? A digest
+ * is a pass over every writable page, and a loop whose iterations differ
+ * only in memory arrives there at every iteration. So the first question of
+ * a search keeps the chain state before every page, the emulator tracks the
+ * pages written since, and a later question hashes only the pages from the
+ * lowest written one to the highest; the pages after those are accounted
+ * for by going backwards from the recorded digest (every step of the chain
+ * can be inverted), once per search. The digest's definition is unchanged:
+ * only how much of it is recomputed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/digest.h"
+#include "common/endian.h"
+#include "replayer/rp_int.h"
+
+#define RP_USER_END (1ull << 47)
+
+/* The constants of the definition in common/digest.h. */
+#define K1 0x87c37b91114253d5ull
+#define K2 0x4cf5ad432745937full
+#define F1 0xff51afd7ed558ccdull
+#define F2 0xc4ceb9fe1a85ec53ull
+
+static const u8 zero_page[RW_DIGEST_PAGE];
+
+static u64 rotr64(u64 x, int r) { return (x >> r) | (x << (64 - r)); }
+
+/* The inverse of K modulo 2^64 (K odd), by Newton's iteration. */
+static u64 inverse(u64 k) {
+  u64 x = k; /* right to 3 bits */
+  for (int i = 0; i < 5; i++) x *= 2 - k * x;
+  return x;
+}
+
+/* The h that mix(h, w) = rotl64(h ^ (w * K1), 31) * K2 turns into Y. */
+static u64 unmix(u64 y, u64 w, u64 k2inv) {
+  return rotr64(y * k2inv, 31) ^ (w * K1);
+}
+
+/* The x that fmix turns into Y (x ^= x >> 33 is its own inverse). */
+static u64 unfmix(u64 y) {
+  y ^= y >> 33;
+  y *= inverse(F2);
+  y ^= y >> 33;
+  y *= inverse(F1);
+  y ^= y >> 33;
+  return y;
+}
+
+/* The chain state before PAGE (at ADDR, not all zero) that leads to H
+ * after it. */
+static u64 unhash_page(u64 h, u64 addr, const u8 *page, u64 k2inv) {
+  for (unsigned i = RW_DIGEST_PAGE; i >= 8; i -= 8)
+    h = unmix(h, rd_le64(page + i - 8), k2inv);
+  return unmix(h, addr, k2inv);
+}
+
+/* Adds the page at A to D, read in place: a page never written is zeros,
+ * which the digest skips, so it costs nothing (thread stacks are mostly
+ * such pages). */
+static int add_page(rp_replay *rp, struct rw_digest *d, u64 a) {
+  const u8 *p;
+  RW_FORWARD(cpu_mem_peek(rp->mem, a, &p));
+  if (p) rw_digest_page(d, a, p);
+  return 0;
+}
+
+int rp__digest(rp_replay *rp, u64 *out) {
+  struct rw_digest d;
+  u64 addr = 0, start, len;
+  int prot;
+  rw_digest_init(&d);
+  while (addr < RP_USER_END &&
+         cpu_mem_query(rp->mem, addr, &start, &len, &prot) == 0) {
+    if (prot & CPU_PROT_WRITE) {
+      for (u64 a = start; a < start + len; a += RW_DIGEST_PAGE)
+        RW_FORWARD(add_page(rp, &d, a));
+    }
+    addr = start + len;
+  }
+  *out = rw_digest_final(&d);
+  return 0;
+}
+
+static int grow(struct rp__dcache *dc, size_t n) {
+  if (n <= dc->cap) return 0;
+  size_t cap = RW_MAX(n, 2 * dc->cap);
+  u64 *a = realloc(dc->addr, cap * sizeof *a);
+  if (a) dc->addr = a;
+  u64 *h = realloc(dc->fh, cap * sizeof *h);
+  if (h) dc->fh = h;
+  u64 *c = realloc(dc->fn, cap * sizeof *c);
+  if (c) dc->fn = c;
+  u64 *b = realloc(dc->bh, cap * sizeof *b);
+  if (b) dc->bh = b;
+  size_t *z = realloc(dc->nz, cap * sizeof *z);
+  if (z) dc->nz = z;
+  RW_RETURN_IF(!a || !h || !c || !b || !z, RW_ENOMEM, "digest cache");
+  dc->cap = cap;
+  return 0;
+}
+
+/* Computes the digest, keeping the chain state before every writable
+ * page, and starts tracking the pages written from here on. */
+static int build(rp_replay *rp, u64 target) {
+  struct rp__dcache *dc = &rp->dc;
+  struct rw_digest d;
+  u64 addr = 0, start, len;
+  int prot;
+  dc->valid = 0;
+  cpu_mem_dirty_start(rp->mem);
+  rw_digest_init(&d);
+  dc->n = dc->nnz = 0;
+  while (addr < RP_USER_END &&
+         cpu_mem_query(rp->mem, addr, &start, &len, &prot) == 0) {
+    if (prot & CPU_PROT_WRITE) {
+      for (u64 a = start; a < start + len; a += RW_DIGEST_PAGE) {
+        RW_FORWARD(grow(dc, dc->n + 2));
+        dc->addr[dc->n] = a;
+        dc->fh[dc->n] = d.h;
+        dc->fn[dc->n] = d.n;
+        RW_FORWARD(add_page(rp, &d, a));
+        if (d.n != dc->fn[dc->n]) dc->nz[dc->nnz++] = dc->n;
+        dc->n++;
+      }
+    }
+    addr = start + len;
+  }
+  RW_FORWARD(grow(dc, dc->n + 1));
+  dc->fh[dc->n] = d.h;
+  dc->fn[dc->n] = d.n;
+  dc->full = rw_digest_final(&d);
+  dc->target = target;
+  dc->seq = rp->pre_seq;
+  dc->events = rp->events;
+  dc->restores = rp->restores;
+  dc->have_b = 0;
+  dc->valid = 1;
+  return 0;
+}
+
+/* The chain state each page boundary needs for the digest to be the
+ * target, the pages after it being as they were at the build. */
+static int backward(rp_replay *rp) {
+  struct rp__dcache *dc = &rp->dc;
+  u64 k2inv = inverse(K2);
+  int checked = 0;
+  dc->bh[dc->n] = unfmix(dc->target) ^ dc->fn[dc->n];
+  for (size_t i = dc->n; i-- > 0;) {
+    const u8 *p;
+    RW_FORWARD(cpu_mem_peek(rp->mem, dc->addr[i], &p));
+    if (!p || !memcmp(p, zero_page, RW_DIGEST_PAGE)) {
+      dc->bh[i] = dc->bh[i + 1];
+      continue;
+    }
+    dc->bh[i] = unhash_page(dc->bh[i + 1], dc->addr[i], p, k2inv);
+    if (!checked) { /* the inverse undoes the forward chain */
+      RW_ASSERT(unhash_page(dc->fh[i + 1], dc->addr[i], p, k2inv) ==
+                dc->fh[i]);
+      checked = 1;
+    }
+  }
+  dc->have_b = 1;
+  return 0;
+}
+
+static int cmp_size(const void *x, const void *y) {
+  size_t a = *(const size_t *)x, b = *(const size_t *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* The first index whose page is at or above ADDR. */
+static size_t lower(const struct rp__dcache *dc, u64 addr) {
+  size_t lo = 0, hi = dc->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (dc->addr[mid] < addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+int rp__digest_match(rp_replay *rp, u64 target, int *match) {
+  struct rp__dcache *dc = &rp->dc;
+  u64 lo, hi;
+  *match = 0;
+  int dirty = cpu_mem_dirty_span(rp->mem, &lo, &hi);
+  if (!dc->valid || dc->target != target || dc->seq != rp->pre_seq ||
+      dc->events != rp->events || dc->restores != rp->restores ||
+      (dirty && lo == 0 && hi == ~(u64)0)) {
+    RW_FORWARD(build(rp, target));
+    *match = dc->full == target;
+    return 0;
+  }
+  size_t a = dirty ? lower(dc, lo) : 0;
+  size_t b = dirty ? lower(dc, hi + 1) : 0;
+  if (a >= b) { /* no writable page changed */
+    *match = dc->full == target;
+    return 0;
+  }
+  struct rw_digest d = {dc->fh[a], dc->fn[a]};
+  const u64 *dp;
+  size_t nd = cpu_mem_dirty_pages(rp->mem, &dp);
+  if (nd <= CPU_DIRTY_MAX) {
+    /* The pages that changed, and between them those that were not zero
+     * (the zero ones still are, and the digest skips them). */
+    size_t di[CPU_DIRTY_MAX], k = 0;
+    for (size_t j = 0; j < nd; j++) {
+      size_t i = lower(dc, dp[j]);
+      if (i < dc->n && dc->addr[i] == dp[j]) di[k++] = i;
+    }
+    qsort(di, k, sizeof *di, cmp_size);
+    size_t lz = 0, hz = dc->nnz; /* the first non-zero page at or past a */
+    while (lz < hz) {
+      size_t mid = lz + (hz - lz) / 2;
+      if (dc->nz[mid] < a)
+        lz = mid + 1;
+      else
+        hz = mid;
+    }
+    for (size_t j = 0, z = lz;;) {
+      size_t i;
+      if (j < k && (z >= dc->nnz || dc->nz[z] >= b || di[j] <= dc->nz[z]))
+        i = di[j++];
+      else if (z < dc->nnz && dc->nz[z] < b)
+        i = dc->nz[z++];
+      else
+        break;
+      if (z < dc->nnz && dc->nz[z] == i) z++;
+      RW_FORWARD(add_page(rp, &d, dc->addr[i]));
+    }
+  } else {
+    for (size_t i = a; i < b; i++) RW_FORWARD(add_page(rp, &d, dc->addr[i]));
+  }
+  if (d.n == dc->fn[b]) {
+    if (!dc->have_b) RW_FORWARD(backward(rp));
+    *match = d.h == dc->bh[b];
+    return 0;
+  }
+  /* A page became zero or stopped being zero: finish the pass. */
+  for (size_t i = b; i < dc->n; i++) RW_FORWARD(add_page(rp, &d, dc->addr[i]));
+  *match = rw_digest_final(&d) == target;
+  return 0;
+}
+
+void rp__digest_drop(rp_replay *rp) {
+  if (rp->dc.valid) cpu_mem_dirty_stop(rp->mem);
+  rp->dc.valid = 0;
+}
+
+void rp__digest_free(rp_replay *rp) {
+  struct rp__dcache *dc = &rp->dc;
+  free(dc->addr);
+  free(dc->fh);
+  free(dc->fn);
+  free(dc->bh);
+  free(dc->nz);
+  memset(dc, 0, sizeof *dc);
+}

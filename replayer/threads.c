@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/* The thread table (DESIGN.md section 4, "Scheduler"): the threads of the
+ * replayed process in the order they were created, each with its own
+ * processor state over the one shared address space, and what a keyframe
+ * keeps of them. Also the debugger's view of the threads: the list, their
+ * registers, and stepping one thread forwards. Which thread runs when is
+ * the event machine's business (step.c); reverse steps are reverse.c's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replayer/rp_int.h"
+
+struct rp__thread *rp__thread_find(rp_replay *rp, u32 tid) {
+  if (rp->thr && rp->thr->st.tid == tid) return rp->thr;
+  for (size_t i = 0; i < rp->nthreads; i++)
+    if (rp->threads[i]->st.tid == tid) return rp->threads[i];
+  return NULL;
+}
+
+/* A thread struct out of the spare list, or a new one. */
+static int thread_get(rp_replay *rp, struct rp__thread **out) {
+  struct rp__thread *t;
+  if (rp->nthreads == rp->capthreads) {
+    size_t cap = rp->capthreads ? 2 * rp->capthreads : 8;
+    struct rp__thread **v = realloc(rp->threads, cap * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "threads");
+    rp->threads = v;
+    rp->capthreads = cap;
+  }
+  if (rp->nspare) {
+    t = rp->spare[--rp->nspare];
+  } else {
+    t = calloc(1, sizeof *t);
+    RW_RETURN_IF(!t, RW_ENOMEM, "thread");
+    int rc = cpu_new(rp->mem, &rp->cfg, &t->cpu);
+    if (rc < 0) {
+      free(t);
+      return rc;
+    }
+  }
+  memset(&t->st, 0, sizeof t->st);
+  cpu_break_cond(t->cpu, 0, NULL);
+  *out = t;
+  return 0;
+}
+
+/* Keeps T (out of the table) for reuse. */
+static void thread_put(rp_replay *rp, struct rp__thread *t) {
+  if (rp->nspare == rp->capspare) {
+    size_t cap = rp->capspare ? 2 * rp->capspare : 8;
+    struct rp__thread **v = realloc(rp->spare, cap * sizeof *v);
+    if (!v) { /* cannot keep it: free it */
+      if (rp->preempt_cpu == t->cpu) rp->preempt_cpu = NULL;
+      cpu_free(t->cpu);
+      free(t);
+      return;
+    }
+    rp->spare = v;
+    rp->capspare = cap;
+  }
+  rp->spare[rp->nspare++] = t;
+}
+
+int rp__thread_start(rp_replay *rp, u32 tid, u64 seq,
+                     const struct rw_regs *regs, struct rp__thread **out) {
+  struct rp__thread *t;
+  RW_FORWARD(thread_get(rp, &t));
+  if (cpu_set_regs(t->cpu, regs) < 0) {
+    thread_put(rp, t);
+    RW_RETURN_IF(1, RW_ECORRUPT, "THREAD_START of %u: registers not valid",
+                 tid);
+  }
+  cpu_set_icount(t->cpu, 0);
+  t->st.tid = tid;
+  t->st.start_seq = seq;
+  t->st.alive = 1;
+  t->st.fresh = 1;
+  rp->threads[rp->nthreads++] = t;
+  rp->nalive++;
+  rp->have_thread = 1;
+  if (!rp->thr) {
+    rp->thr = t;
+    rp->cur_tid = tid;
+  }
+  *out = t;
+  return 0;
+}
+
+void rp__step_target(rp_replay *rp, const struct rp__thread *t, u64 count) {
+  rp->step_tid = t ? t->st.tid : 0;
+  rp->step_seq = t ? t->st.start_seq : 0;
+  rp->step_count = count;
+  rp->step_gone = 0;
+}
+
+void rp__thread_remove(rp_replay *rp, struct rp__thread *t) {
+  for (size_t i = 0; i < rp->nthreads; i++) {
+    if (rp->threads[i] != t) continue;
+    memmove(&rp->threads[i], &rp->threads[i + 1],
+            (rp->nthreads - i - 1) * sizeof *rp->threads);
+    rp->nthreads--;
+    if (t->st.alive)
+      rp->nalive--;
+    else
+      rp->nzombies--;
+    if (rp->thr == t) rp->thr = NULL; /* cur_tid stays */
+    thread_put(rp, t);
+    return;
+  }
+  RW_ASSERT(!"the thread is in the table");
+}
+
+void rp__threads_drop_all(rp_replay *rp) {
+  while (rp->nthreads) rp__thread_remove(rp, rp->threads[rp->nthreads - 1]);
+}
+
+void rp__threads_purge(rp_replay *rp) {
+  for (size_t i = rp->nthreads; i-- > 0;)
+    if (!rp->threads[i]->st.alive) rp__thread_remove(rp, rp->threads[i]);
+}
+
+int rp__threads_init(rp_replay *rp) {
+  struct rp__thread *t;
+  RW_FORWARD(thread_get(rp, &t));
+  thread_put(rp, t);
+  return 0;
+}
+
+void rp__threads_free(rp_replay *rp) {
+  for (size_t i = 0; i < rp->nthreads; i++) {
+    cpu_free(rp->threads[i]->cpu);
+    free(rp->threads[i]);
+  }
+  for (size_t i = 0; i < rp->nspare; i++) {
+    cpu_free(rp->spare[i]->cpu);
+    free(rp->spare[i]);
+  }
+  free(rp->threads);
+  free(rp->spare);
+  rp->threads = rp->spare = NULL;
+  rp->nthreads = rp->capthreads = rp->nspare = rp->capspare = 0;
+  rp->thr = NULL;
+}
+
+int rp__threads_capture(rp_replay *rp, struct rp__kf *kf) {
+  kf->nthreads = rp->nthreads;
+  kf->threads = NULL;
+  kf->cur_tid = rp->cur_tid;
+  kf->cur_index = -1;
+  if (!rp->nthreads) return 0;
+  kf->threads = malloc(rp->nthreads * sizeof *kf->threads);
+  RW_RETURN_IF(!kf->threads, RW_ENOMEM, "keyframe threads");
+  for (size_t i = 0; i < rp->nthreads; i++) {
+    const struct rp__thread *t = rp->threads[i];
+    struct rp__kthread *k = &kf->threads[i];
+    k->st = t->st;
+    k->cpu_icount = cpu_icount(t->cpu);
+    cpu_get_regs(t->cpu, &k->regs);
+    if (t == rp->thr) kf->cur_index = (int)i;
+  }
+  return 0;
+}
+
+int rp__threads_restore(rp_replay *rp, const struct rp__kf *kf) {
+  /* Every struct goes back to the spare list (its cpu kept), then the
+   * keyframe's threads take them again in order: the single-threaded case
+   * gets the same struct back. */
+  while (rp->nthreads) {
+    struct rp__thread *t = rp->threads[--rp->nthreads];
+    thread_put(rp, t);
+  }
+  rp->nalive = rp->nzombies = 0;
+  rp->thr = NULL;
+  rp->cur_tid = kf->cur_tid;
+  for (size_t i = 0; i < kf->nthreads; i++) {
+    const struct rp__kthread *k = &kf->threads[i];
+    struct rp__thread *t;
+    RW_FORWARD(thread_get(rp, &t));
+    int rc = cpu_set_regs(t->cpu, &k->regs);
+    if (rc < 0) {
+      thread_put(rp, t);
+      return rc;
+    }
+    cpu_set_icount(t->cpu, k->cpu_icount);
+    t->st = k->st;
+    rp->threads[rp->nthreads++] = t;
+    if (t->st.alive)
+      rp->nalive++;
+    else
+      rp->nzombies++;
+    if ((int)i == kf->cur_index) rp->thr = t;
+  }
+  return 0;
+}
+
+const struct rp__kthread *rp__kf_thread(const struct rp__kf *kf,
+                                        const struct rp__thread *t) {
+  for (size_t i = 0; i < kf->nthreads; i++)
+    if (kf->threads[i].st.start_seq == t->st.start_seq &&
+        kf->threads[i].st.tid == t->st.tid)
+      return &kf->threads[i];
+  return NULL;
+}
+
+/* ---- The debugger's view ---------------------------------------------- */
+
+u32 rp_current_tid(const rp_replay *rp) { return rp->cur_tid; }
+
+size_t rp_threads(rp_replay *rp, struct rp_thread *out, size_t cap) {
+  for (size_t i = 0; i < rp->nthreads && i < cap; i++) {
+    const struct rp__thread *t = rp->threads[i];
+    memset(&out[i], 0, sizeof out[i]);
+    out[i].tid = t->st.tid;
+    memcpy(out[i].name, t->st.name, sizeof out[i].name);
+    out[i].name[sizeof out[i].name - 1] = 0;
+    out[i].icount = cpu_icount(t->cpu);
+  }
+  return rp->nthreads;
+}
+
+int rp_get_regs(rp_replay *rp, u32 tid, struct rw_regs *regs) {
+  struct rp__thread *t = tid ? rp__thread_find(rp, tid) : rp->thr;
+  if (!t) {
+    memset(regs, 0, sizeof *regs);
+    return RW_ENOTFOUND;
+  }
+  cpu_get_regs(t->cpu, regs);
+  return 0;
+}
+
+int rp_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
+  struct rp__thread *t = tid ? rp__thread_find(rp, tid) : NULL;
+  if (!t) return RW_ENOTFOUND;
+  rp__step_target(rp, t, cpu_icount(t->cpu) + 1);
+  int rc = rp__run(rp, ~0ull, RP__USER, stop);
+  rp__step_target(rp, NULL, 0);
+  return rc;
+}

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Multi-threaded recordings replayed: each is verified (registers checked at
+# every syscall of every thread, the end as recorded), and positions reached
+# by a forward run, by seeking through keyframes, and by stepping one thread
+# forwards and backwards must be the same state, with breakpoints and
+# watchpoints hit in any thread found again backwards (tests/replay/
+# seekcheck). The programs: tests/programs/thr_* and tests/replay/thr_*
+# (a process that ends with its threads alive, a crash in a thread, exec
+# from a thread, preempted loops whose iterations differ only in memory).
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+R=$top_builddir/tests/replay
+
+# verify NAME HOW: --verify of $T/NAME.rwd ends with HOW.
+verify() {
+  "$REWIND" replay --verify --no-progress "$T/$1.rwd" >"$T/$1.replay" 2>&1
+  local rc=$?
+  if [ $rc -eq 0 ] && grep -q "^replay verified: .*$2" "$T/$1.replay"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: replay of $1 (exit $rc, expected '$2'):"
+    head -n 40 "$T/$1.replay"
+  fi
+}
+
+# seekcheck NAME [POSITIONS]: the consistency checks; the end's threads go
+# to $T/NAME.end.
+seekcheck() {
+  SEEKCHECK_VERBOSE=1 SEEKCHECK_STEPS=50 "$R/seekcheck" "$T/$1.rwd" "${2:-10}" 100000 \
+    >"$T/$1.seek" 2>&1
+  local rc=$?
+  grep '^    end:' "$T/$1.seek" >"$T/$1.end"
+  if [ $rc -eq 0 ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: seekcheck of $1 (exit $rc):"
+    grep -v '^    end:' "$T/$1.seek" | head -n 30
+  fi
+}
+
+for p in thr_race thr_pool thr_prodcons thr_spinlock; do
+  rec "$p" "$P/$p"
+  check_eq "$p: recorded" 0 "$status"
+  verify "$p" "exited with status 0"
+  seekcheck "$p"
+done
+
+# The process ends while every thread is alive: all are listed at the end,
+# named, the thread that called exit current.
+rec end "$R/thr_end"
+check_eq "end: recorded" 3 "$status"
+verify end "exited with status 3"
+seekcheck end
+check "end: five threads at the end" grep -q ' 5 threads:' "$T/end.end"
+for n in blocker0 blocker1 blocker2 sleeper; do
+  check "end: $n listed at the end" grep -q "\"$n\"" "$T/end.end"
+done
+
+# A thread crashes: the replay runs it to its fault; the others are listed.
+rec crash "$R/thr_crash"
+check_eq "crash: recorded" 139 "$status"
+verify crash "killed by signal 11"
+seekcheck crash
+check "crash: four threads at the end" grep -q ' 4 threads:' "$T/crash.end"
+crasher=$(sed -n 's/.* \([0-9]*\)"crasher".*/\1/p' "$T/crash.end")
+check "crash: the crasher is current at the end" \
+  grep -q "current $crasher," "$T/crash.end"
+
+# exec from a thread that is not the main one.
+rec exec "$R/thr_exec" "$P/exec_target" a b
+check_eq "exec: recorded" 0 "$status"
+verify exec "exited with status 0"
+seekcheck exec
+
+# Preempted loops that differ only in memory (a short timeslice keeps the
+# replay's search short).
+"$REWIND" record -f --timeslice 2 -o "$T/memloop.rwd" -- "$R/thr_memloop" \
+  >"$T/memloop.out" 2>"$T/memloop.err"
+check_eq "memloop: recorded" 0 "$?"
+check "memloop: preempted" test "$("$REWIND" dump --type PREEMPT "$T/memloop.rwd" | wc -l)" -gt 0
+verify memloop "exited with status 0"
+seekcheck memloop 6
+
+# --goto in the middle of a multi-threaded trace names a thread that is
+# listed there.
+"$REWIND" replay --goto 3000000 "$T/thr_pool.rwd" >"$T/goto.out" 2>&1
+check "goto: stops in a thread" grep -q '^at instruction 3000000, event [0-9]*, thread [0-9]' "$T/goto.out"
+finish
