@@ -160,6 +160,14 @@ struct gdb_stop {
  * "W00;process:1", "X09"). */
 void gdb_stop_reply(struct gdb_buf *b, const struct gdb_stop *s);
 
+/* Appends the first N bytes of S (borrowed; fewer when a NUL comes first)
+ * as XML attribute text: '<', '>', '&', '"' and '\'' become entities,
+ * well-formed UTF-8 is kept, and every other byte that XML forbids or that
+ * is not UTF-8 (controls, DEL, a sequence cut short) becomes '?'. Thread
+ * names in qXfer:threads:read come from the recording and may hold any of
+ * these. */
+void gdb_buf_put_xml(struct gdb_buf *b, const char *s, size_t n);
+
 /* Appends "E" and CODE as two hex digits (E01 for a malformed packet). */
 void gdb_reply_error(struct gdb_buf *b, u8 code);
 /* Appends "E." and MSG with every byte that could break a frame or be
@@ -263,6 +271,8 @@ struct gdb_request {
     /* CONT: c, s, C, S, bc, bs, vCont */
     struct {
       enum gdb_dir dir;
+      u8 hc;          /* c, s, C, S, bc, bs: the action is for the thread
+                         Hc selected; vCont names its threads itself */
       u8 has_addr;    /* c/s/C/S with a resume address */
       u64 addr;
       unsigned n;     /* actions in act[] */

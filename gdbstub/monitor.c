@@ -51,6 +51,10 @@ static int go(struct gdb__sess *s, const char *arg) {
   RW_FORWARD(rp_seek(s->rp, n, &st));
   s->last = st;
   if (st.reason == RP_STOP_TARGET) s->last.reason = RP_STOP_TARGET;
+  /* gdb does not know the replay moved: its thread stays selected while
+   * it is alive here. */
+  u32 was = s->g_tid;
+  s->g_tid = gdb__sel_thread(s);
   where(s, pos, sizeof pos);
   if (st.reason == RP_STOP_DIVERGED || st.reason == RP_STOP_FAILED)
     snprintf(buf, sizeof buf, "the replay stopped early: %s\nnow at %s",
@@ -62,6 +66,13 @@ static int go(struct gdb__sess *s, const char *arg) {
                  : "",
              pos);
   out(s, buf);
+  if (was && s->g_tid != was) {
+    snprintf(buf, sizeof buf,
+             "thread %u does not exist here; `info threads` lists those "
+             "that do, `thread N` selects one\n",
+             was);
+    out(s, buf);
+  }
   /* gdb keeps the registers it read before the move; `rewind replay`
    * installs a hook that drops them. */
   out(s, "`frame` shows it (outside `rewind replay`, run `flushregs` "

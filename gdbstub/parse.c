@@ -114,6 +114,7 @@ static void parse_resume(struct gdb__cur *c, char letter,
   struct gdb_action *a = &r->u.cont.act[0];
   memset(&r->u.cont, 0, sizeof r->u.cont);
   r->u.cont.dir = GDB_FORWARD;
+  r->u.cont.hc = 1;
   r->u.cont.n = 1;
   a->kind = (enum gdb_action_kind)letter;
   if (letter == 'C' || letter == 'S') {
@@ -139,6 +140,7 @@ static void parse_reverse(struct gdb__cur *c, struct gdb_request *r) {
   if ((ch != 'c' && ch != 's') || gdb__cur_left(c) != 1) return;
   memset(&r->u.cont, 0, sizeof r->u.cont);
   r->u.cont.dir = GDB_REVERSE;
+  r->u.cont.hc = 1;
   r->u.cont.n = 1;
   r->u.cont.act[0].kind = ch == 'c' ? GDB_ACT_CONT : GDB_ACT_STEP;
   r->kind = GDB_REQ_CONT;

@@ -93,6 +93,58 @@ void gdb_stop_reply(struct gdb_buf *b, const struct gdb_stop *s) {
   }
 }
 
+/* The length of the well-formed UTF-8 sequence at P (N bytes available)
+ * that XML allows as a character, or 0 (RFC 3629 table 3-7; U+FFFE and
+ * U+FFFF are not XML characters). */
+static size_t utf8_char(const u8 *p, size_t n) {
+  u8 lo = 0x80, hi = 0xbf;
+  size_t k;
+  if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+    k = 2;
+  } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+    k = 3;
+    if (p[0] == 0xe0) lo = 0xa0; /* no overlong forms */
+    if (p[0] == 0xed) hi = 0x9f; /* no surrogates */
+  } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+    k = 4;
+    if (p[0] == 0xf0) lo = 0x90;
+    if (p[0] == 0xf4) hi = 0x8f; /* nothing above U+10FFFF */
+  } else {
+    return 0;
+  }
+  if (n < k || p[1] < lo || p[1] > hi) return 0;
+  for (size_t i = 2; i < k; i++)
+    if ((p[i] & 0xc0) != 0x80) return 0;
+  if (p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe) return 0;
+  return k;
+}
+
+void gdb_buf_put_xml(struct gdb_buf *b, const char *s, size_t n) {
+  const u8 *p = (const u8 *)s;
+  size_t i = 0;
+  while (i < n && p[i]) {
+    size_t k;
+    switch (p[i]) {
+      case '<': gdb_buf_puts(b, "&lt;"); break;
+      case '>': gdb_buf_puts(b, "&gt;"); break;
+      case '&': gdb_buf_puts(b, "&amp;"); break;
+      case '"': gdb_buf_puts(b, "&quot;"); break;
+      case '\'': gdb_buf_puts(b, "&apos;"); break;
+      default:
+        if (p[i] >= 0x20 && p[i] < 0x7f) {
+          gdb_buf_put(b, p + i, 1);
+        } else if (p[i] >= 0x80 && (k = utf8_char(p + i, n - i)) != 0) {
+          gdb_buf_put(b, p + i, k);
+          i += k;
+          continue;
+        } else {
+          gdb_buf_put(b, "?", 1);
+        }
+    }
+    i++;
+  }
+}
+
 void gdb_reply_error(struct gdb_buf *b, u8 code) {
   gdb_buf_put(b, "E", 1);
   put_u8hex(b, code);

@@ -249,6 +249,7 @@ static void sess_init(struct gdb__sess *s, rp_replay *rp, int in_fd,
   s->last.reason = RP_STOP_TARGET;
   s->last.icount = rp_icount(rp);
   s->last.tid = rp_current_tid(rp);
+  s->g_tid = s->last.tid;
 }
 
 int gdb_serve(struct rp_replay *rp, int in_fd, int out_fd,
@@ -283,6 +284,7 @@ int gdb_serve(struct rp_replay *rp, int in_fd, int out_fd,
 out:
   rp_set_poll(rp, NULL, NULL);
   gdb__bps_free(s);
+  free(s->thr);
   gdb_decoder_free(s->dec);
   gdb_buf_free(&s->reply);
   gdb_buf_free(&s->wire);

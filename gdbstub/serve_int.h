@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Declarations shared by the files of the stub's third layer (serve.c,
- * serve_run.c, serve_query.c, vfile.c, monitor.c): the session state of one
- * connection and the handlers the dispatcher calls. Only these files include
- * the replayer's header; layers 1 and 2 never include this one. */
+ * serve_run.c, serve_bp.c, serve_query.c, serve_thread.c, vfile.c,
+ * monitor.c): the session state of one connection and the handlers the
+ * dispatcher calls. Only these files include the replayer's header;
+ * layers 1 and 2 never include this one. */
 #ifndef RW_GDBSTUB_SERVE_INT_H
 #define RW_GDBSTUB_SERVE_INT_H
 
@@ -42,15 +43,55 @@ struct gdb__sess {
   } files[GDB__NFILES];          /* vFile descriptors */
   struct rp_stop last;           /* the last stop, for '?' */
   int last_dir;                  /* its direction (enum gdb_dir) */
-  char name[32];                 /* the thread's name */
+  struct rp_stop pending;        /* another thread's breakpoint or
+                                    watchpoint met during a step gdb made
+                                    in one thread alone: the next resume
+                                    in PENDING_DIR reports it */
+  int has_pending;
+  int pending_dir;               /* enum gdb_dir */
+  u64 pending_icount, pending_event; /* where the replay must still be */
+  char name[32];                 /* a thread's name while the recording
+                                    has none: the program's file name */
+  u32 g_tid;                     /* Hg: the thread g and p read; the
+                                    stopped thread after every stop */
+  u32 c_tid;                     /* Hc: the thread c, s, bs resume, or 0
+                                    for "any" (then the Hg thread) */
+  struct rp_thread *thr;         /* owned: the threads alive here, as
+                                    gdb__threads_load left them */
+  size_t nthr, capthr;
+  size_t info_next;              /* qsThreadInfo: next index into thr */
 };
 
-/* The thread id of the replay's thread in the form gdb asked for. */
-struct gdb_tid gdb__tid(struct gdb__sess *s);
-/* 1 if T names the replay's thread (or all/any threads). */
-int gdb__tid_ours(struct gdb__sess *s, const struct gdb_tid *t);
-/* Appends the stop reply for ST to the reply buffer. */
-void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st);
+/* serve_thread.c: the threads alive at the current position. */
+
+/* How a gdb thread id relates to the threads alive now. */
+enum gdb__tid_match {
+  GDB__TID_OTHER = 0, /* another process */
+  GDB__TID_DEAD,      /* a thread of ours not alive here (or never) */
+  GDB__TID_ONE,       /* one live thread */
+  GDB__TID_WILD,      /* -1 or 0: every thread (or any) of ours */
+};
+/* Refreshes s->thr from the replayer (rp_threads). Returns 0 or RW_ENOMEM
+ * (the list is then empty). */
+int gdb__threads_load(struct gdb__sess *s) RW_MUST_CHECK;
+/* The live thread TID in s->thr, or NULL (after gdb__threads_load). */
+const struct rp_thread *gdb__thread_find(struct gdb__sess *s, u32 tid);
+/* What T (borrowed) names among s->thr; sets *TID for GDB__TID_ONE. */
+enum gdb__tid_match gdb__tid_match(struct gdb__sess *s,
+                                   const struct gdb_tid *t, u32 *tid);
+/* TID in the form gdb asked for: "p<pid>.<tid>" with multiprocess. */
+struct gdb_tid gdb__tid_of(struct gdb__sess *s, u32 tid);
+/* The thread g and p read: the Hg thread while it is alive, else the
+ * thread that runs here. Loads s->thr. */
+u32 gdb__sel_thread(struct gdb__sess *s);
+/* The thread c, s and bs resume: the Hc thread while it is alive, else
+ * gdb__sel_thread. Loads s->thr. */
+u32 gdb__cont_thread(struct gdb__sess *s);
+/* Answers H, T, qC, qfThreadInfo, qsThreadInfo, qThreadExtraInfo. */
+void gdb__thread_query(struct gdb__sess *s);
+/* Appends the qXfer:threads:read document to X. Returns 0 or RW_ENOMEM. */
+int gdb__threads_xml(struct gdb__sess *s, struct gdb_buf *x) RW_MUST_CHECK;
+
 /* Sends PAYLOAD (LEN bytes, wire form) as one packet; 0 or RW_ERR(errno). */
 int gdb__send(struct gdb__sess *s, const void *payload, size_t len)
     RW_MUST_CHECK;
@@ -63,10 +104,18 @@ int gdb__poll(void *ctx);
 /* Prints a note for the user on stderr unless quiet. */
 void gdb__note(struct gdb__sess *s, const char *fmt, ...) RW_PRINTF(2, 3);
 
-/* serve_run.c: c, s, bc, bs, vCont; Z and z. */
+/* serve_run.c: c, s, C, S, bc, bs, vCont. */
 int gdb__resume(struct gdb__sess *s) RW_MUST_CHECK;
+
+/* serve_bp.c: Z and z, the breakpoints they leave, and stop replies. */
 void gdb__breakpoint(struct gdb__sess *s);
 void gdb__bps_free(struct gdb__sess *s);
+/* 1 if the breakpoint or watchpoint that stopped ST (borrowed) is still
+ * inserted. */
+int gdb__bp_still_set(struct gdb__sess *s, const struct rp_stop *st);
+/* Appends the stop reply for ST (borrowed) to the reply buffer: T05 with
+ * ST's thread, its registers and the reason, or T02 when interrupted. */
+void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st);
 
 /* serve_query.c: registers, memory, threads, qSupported, qXfer. */
 void gdb__query(struct gdb__sess *s);

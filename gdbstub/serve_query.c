@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Answers to the packets that read the replay without moving it: the stop
- * reason, registers, memory, threads, qSupported and the qXfer objects
- * (target description, auxv, exec file, threads). Everything is read from
- * the replay's current position; nothing here can change it. */
+ * reason, registers (of the thread Hg selected), memory, qSupported and the
+ * qXfer objects (target description, auxv, exec file, threads). The thread
+ * packets themselves are serve_thread.c's. Everything is read from the
+ * replay's current position; nothing here can change it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -78,17 +79,13 @@ static void xfer(struct gdb__sess *s) {
       }
       gdb_buf_puts(&x, img.path);
       break;
-    case GDB_XFER_THREADS: {
+    case GDB_XFER_THREADS:
       /* Format: qXfer:threads:read::off,len */
-      struct gdb_tid t = gdb__tid(s);
-      gdb_buf_puts(&x, "<?xml version=\"1.0\"?>\n<threads>\n<thread id=\"");
-      gdb_buf_put_tid(&x, t, t.has_pid);
-      gdb_buf_printf(&x, "\" core=\"0\" name=\"");
-      for (const char *p = s->name; *p; p++) /* keep the XML well-formed */
-        gdb_buf_put(&x, strchr("<>&\"'", *p) ? "_" : p, 1);
-      gdb_buf_puts(&x, "\"/>\n</threads>\n");
+      if (gdb__threads_xml(s, &x) < 0) {
+        gdb_reply_error_msg(&s->reply, "out of memory");
+        goto out;
+      }
       break;
-    }
     case GDB_XFER_LIBRARIES_SVR4:
     default:
       goto out; /* not offered: the empty reply */
@@ -104,19 +101,19 @@ out:
 void gdb__query(struct gdb__sess *s) {
   const struct gdb_request *q = &s->req;
   struct rw_regs regs;
-  struct gdb_tid me = gdb__tid(s);
   switch ((int)q->kind) {
     case GDB_REQ_STOP_REASON: /* Format: ? */
       gdb__stop_reply(s, &s->last);
       return;
-    case GDB_REQ_READ_REGS: /* Format: g */
-      if (rp_get_regs(s->rp, 0, &regs) < 0)
-        gdb_reply_error(&s->reply, 1);
+    case GDB_REQ_READ_REGS: /* Format: g (of the Hg thread) */
+      if (rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0)
+        gdb_reply_error_msg(&s->reply, "no such thread at this position");
       else
         gdb_regs_put_g(&s->reply, &regs);
       return;
-    case GDB_REQ_READ_REG: /* Format: p n */
-      if (rp_get_regs(s->rp, 0, &regs) < 0 || q->u.reg.regnum > 0xffff ||
+    case GDB_REQ_READ_REG: /* Format: p n (of the Hg thread) */
+      if (rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0 ||
+          q->u.reg.regnum > 0xffff ||
           gdb_reg_put_hex(&s->reply, &regs, (unsigned)q->u.reg.regnum) < 0)
         gdb_reply_error_msg(&s->reply, "no such register");
       return;
@@ -126,26 +123,13 @@ void gdb__query(struct gdb__sess *s) {
     case GDB_REQ_VCONT_QUERY: /* Format: vCont? */
       gdb_buf_puts(&s->reply, "vCont;c;C;s;S;r");
       return;
-    case GDB_REQ_SET_THREAD:   /* Format: H op thread-id */
-    case GDB_REQ_THREAD_ALIVE: /* Format: T thread-id */
-      if (gdb__tid_ours(s, &q->u.thread.tid))
-        gdb_buf_puts(&s->reply, "OK");
-      else
-        gdb_reply_error_msg(&s->reply, "no such thread");
-      return;
-    case GDB_REQ_CURRENT_THREAD: /* Format: qC */
-      gdb_buf_puts(&s->reply, "QC");
-      gdb_buf_put_tid(&s->reply, me, me.has_pid);
-      return;
+    case GDB_REQ_SET_THREAD:        /* Format: H op thread-id */
+    case GDB_REQ_THREAD_ALIVE:      /* Format: T thread-id */
+    case GDB_REQ_CURRENT_THREAD:    /* Format: qC */
     case GDB_REQ_THREAD_INFO_FIRST: /* Format: qfThreadInfo */
-      gdb_buf_puts(&s->reply, "m");
-      gdb_buf_put_tid(&s->reply, me, me.has_pid);
-      return;
-    case GDB_REQ_THREAD_INFO_NEXT: /* Format: qsThreadInfo */
-      gdb_buf_puts(&s->reply, "l");
-      return;
+    case GDB_REQ_THREAD_INFO_NEXT:  /* Format: qsThreadInfo */
     case GDB_REQ_THREAD_EXTRA_INFO: /* Format: qThreadExtraInfo,id */
-      gdb_buf_put_hex(&s->reply, s->name, strlen(s->name));
+      gdb__thread_query(s);
       return;
     case GDB_REQ_SUPPORTED: /* Format: qSupported[:features] */
       supported(s);

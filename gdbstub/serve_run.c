@@ -1,145 +1,259 @@
 /* SPDX-License-Identifier: MIT */
 /* Moving through the history for gdb: continue and step forwards (c, s, C,
- * S, vCont with c, s and r actions), backwards (bc, bs), breakpoints and
- * watchpoints (Z0-Z4, z0-z4), and the stop replies that report where a
- * move ended, including replaylog:begin and replaylog:end at either end of
- * the history. The replayer does the moving; this file translates. */
+ * S, vCont with c, s and r actions) and backwards (bc, bs). A step moves
+ * one thread, the others running as they did in the recording meanwhile;
+ * a continue runs them all. What gdb expects of an all-stop target that
+ * the recording cannot give (threads held while one steps alone) is
+ * approximated here. The replayer does the moving; serve_bp.c says where
+ * a move ended. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gdbstub/serve_int.h"
 
-/* gdb signal numbers (not the host's). */
-enum { GDB_SIGINT = 2, GDB_SIGTRAP = 5 };
+/* What a resume packet asks of the replay. Plain data. */
+struct plan {
+  enum gdb_action_kind kind; /* 0 (nothing for a live thread), GDB_ACT_CONT,
+                                GDB_ACT_STEP or GDB_ACT_RANGE */
+  u32 tid;                   /* the thread that steps, or with ONLY the one
+                                that continues */
+  int only;                  /* gdb resumes TID alone (its step over a
+                                breakpoint, scheduler locking) */
+  u64 start, end;            /* GDB_ACT_RANGE: step while rip is in here */
+};
 
-struct gdb_tid gdb__tid(struct gdb__sess *s) {
-  struct rp_image img;
-  struct gdb_tid t = {0, 0, 0};
-  t.tid = rp_current_tid(s->rp);
-  t.pid = rp_get_image(s->rp, &img) == 0 && img.pid ? img.pid : t.tid;
-  t.has_pid = (s->features & GDB_FEAT_MULTIPROCESS) != 0;
-  return t;
-}
-
-int gdb__tid_ours(struct gdb__sess *s, const struct gdb_tid *t) {
-  struct gdb_tid me = gdb__tid(s);
-  if (t->has_pid && t->pid != GDB_TID_ALL && t->pid != GDB_TID_ANY &&
-      t->pid != me.pid)
-    return 0;
-  return t->tid == GDB_TID_ALL || t->tid == GDB_TID_ANY || t->tid == me.tid;
-}
-
-/* The watchpoint gdb set that an access of KIND to [ADDR, ADDR+SIZE)
- * matches, and the address inside it to report. */
-static const struct gdb__bp *find_watch(struct gdb__sess *s, u64 addr,
-                                        u32 size, int kind, u64 *at) {
-  const struct gdb__bp *best = NULL;
-  u64 end = addr + (size ? size : 1);
-  for (size_t i = 0; i < s->nbps; i++) {
-    const struct gdb__bp *b = &s->bps[i];
-    if (b->type < GDB_BP_WRITE || b->addr >= end || addr >= b->addr + b->len)
-      continue;
-    int exact = (kind == 2 && b->type == GDB_BP_WRITE) ||
-                (kind == 1 && b->type == GDB_BP_READ);
-    int fits = exact || b->type == GDB_BP_ACCESS;
-    if (!fits) continue;
-    if (!best || exact) best = b;
-  }
-  if (best) *at = addr > best->addr ? addr : best->addr;
-  return best;
-}
-
-static int is_hw_break(struct gdb__sess *s, u64 addr) {
-  int hw = 0;
-  for (size_t i = 0; i < s->nbps; i++) {
-    if (s->bps[i].addr != addr) continue;
-    if (s->bps[i].type == GDB_BP_SOFT) return 0;
-    if (s->bps[i].type == GDB_BP_HARD) hw = 1;
-  }
-  return hw;
-}
-
-void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
-  struct gdb_stop g;
-  struct rw_regs regs;
-  u64 at;
-  memset(&g, 0, sizeof g);
-  g.kind = GDB_STOP_SIGNAL;
-  g.signo = GDB_SIGTRAP;
-  g.multiprocess = (s->features & GDB_FEAT_MULTIPROCESS) != 0;
-  g.has_thread = 1;
-  g.thread = gdb__tid(s);
-  if (rp_get_regs(s->rp, 0, &regs) == 0) g.regs = &regs;
-  switch (st->reason) {
-    case RP_STOP_BREAKPOINT:
-      if (is_hw_break(s, st->addr)) {
-        if (s->features & GDB_FEAT_HWBREAK) g.reason = GDB_REASON_HWBREAK;
-      } else if (s->features & GDB_FEAT_SWBREAK) {
-        g.reason = GDB_REASON_SWBREAK;
-      }
-      break;
-    case RP_STOP_WATCHPOINT: {
-      const struct gdb__bp *w =
-          find_watch(s, st->addr, st->watch_size, st->watch_kind, &at);
-      if (w) {
-        g.reason = w->type == GDB_BP_WRITE  ? GDB_REASON_WATCH
-                   : w->type == GDB_BP_READ ? GDB_REASON_RWATCH
-                                            : GDB_REASON_AWATCH;
-        g.addr = at;
-      }
-      break;
-    }
-    case RP_STOP_END:
-    case RP_STOP_DIVERGED:
-    case RP_STOP_FAILED:
-      g.reason = GDB_REASON_REPLAY_END;
-      break;
-    case RP_STOP_BEGIN:
-      g.reason = GDB_REASON_REPLAY_BEGIN;
-      break;
-    case RP_STOP_INTERRUPTED:
-      g.signo = GDB_SIGINT;
-      break;
-    default:
+/* 1 if the action A applies to the live thread TID. */
+static int applies(struct gdb__sess *s, const struct gdb_action *a,
+                   u32 tid) {
+  u32 t = 0;
+  if (!a->has_tid) return 1;
+  switch (gdb__tid_match(s, &a->tid, &t)) {
+    case GDB__TID_WILD:
+      return 1;
+    case GDB__TID_ONE:
+      return t == tid;
+    case GDB__TID_OTHER:
+    case GDB__TID_DEAD:
       break;
   }
-  gdb_stop_reply(&s->reply, &g);
+  return 0;
 }
 
-/* The action of a vCont that applies to the replay's thread, or NULL. */
-static const struct gdb_action *our_action(struct gdb__sess *s) {
+/* The first action of the packet that applies to TID (vCont's rule), or
+ * NULL. */
+static const struct gdb_action *action_for(struct gdb__sess *s, u32 tid) {
   const struct gdb_request *q = &s->req;
-  for (unsigned i = 0; i < q->u.cont.n; i++) {
-    const struct gdb_action *a = &q->u.cont.act[i];
-    if (!a->has_tid || gdb__tid_ours(s, &a->tid)) return a;
-  }
+  for (unsigned i = 0; i < q->u.cont.n; i++)
+    if (applies(s, &q->u.cont.act[i], tid)) return &q->u.cont.act[i];
   return NULL;
 }
 
-static u64 cur_rip(struct gdb__sess *s) {
-  struct rw_regs regs;
-  return rp_get_regs(s->rp, 0, &regs) == 0 ? regs.rip : 0;
+/* The live thread every action of ours names, or 0 when some action is for
+ * all threads (then gdb resumes them all). */
+static u32 sole_thread(struct gdb__sess *s) {
+  const struct gdb_request *q = &s->req;
+  u32 one = 0, t = 0;
+  if (q->u.cont.hc)
+    return s->c_tid && gdb__thread_find(s, s->c_tid) ? s->c_tid : 0;
+  for (unsigned i = 0; i < q->u.cont.n; i++) {
+    const struct gdb_action *a = &q->u.cont.act[i];
+    switch (a->has_tid ? gdb__tid_match(s, &a->tid, &t) : GDB__TID_WILD) {
+      case GDB__TID_WILD:
+        return 0;
+      case GDB__TID_ONE:
+        if (one && one != t) return 0;
+        one = t;
+        break;
+      case GDB__TID_OTHER:
+      case GDB__TID_DEAD:
+        break;
+    }
+  }
+  return one;
 }
 
-/* Steps forward one instruction: a watchpoint it triggers is reported, a
- * breakpoint where it lands is not (gdb checks that itself). */
-static int step(struct gdb__sess *s, struct rp_stop *st) {
-  return rp_run(s->rp, rp_icount(s->rp) + 1, st);
+/* Decides what the packet asks. The replay moves one thread at a time:
+ * when the action of the preferred thread (the Hc thread for c, s and bs,
+ * else the Hg thread) steps, that thread steps; else the first other live
+ * thread whose action steps (gdb's "vCont;s:TID;c"); else, when any action
+ * applies to a live thread, everything continues. Other threads run as
+ * recorded either way. Returns 0 with *P filled, 1 after an error reply,
+ * or a negative code. */
+static int plan(struct gdb__sess *s, struct plan *p) {
+  const struct gdb_request *q = &s->req;
+  const struct gdb_action *a;
+  u32 tid = 0;
+  memset(p, 0, sizeof *p);
+  RW_FORWARD(gdb__threads_load(s));
+  for (unsigned i = 0; i < q->u.cont.n; i++) {
+    a = &q->u.cont.act[i];
+    if (a->kind == GDB_ACT_STOP) {
+      gdb_reply_error_msg(&s->reply, "vCont;t needs non-stop mode");
+      return 1;
+    }
+    if (a->has_tid && gdb__tid_match(s, &a->tid, &tid) == GDB__TID_DEAD) {
+      gdb_reply_error_msg(&s->reply, "no such thread at this position");
+      return 1;
+    }
+  }
+  u32 pref = q->u.cont.hc ? gdb__cont_thread(s) : gdb__sel_thread(s);
+  for (size_t i = 0; i <= s->nthr; i++) {
+    tid = i == 0 ? pref : s->thr[i - 1].tid;
+    if (i > 0 && tid == pref) continue;
+    if (!(a = action_for(s, tid))) continue;
+    if (!p->kind) p->kind = GDB_ACT_CONT;
+    if (a->kind == GDB_ACT_STEP || a->kind == GDB_ACT_STEP_SIG ||
+        a->kind == GDB_ACT_RANGE) {
+      p->kind = a->kind == GDB_ACT_RANGE ? GDB_ACT_RANGE : GDB_ACT_STEP;
+      p->tid = tid;
+      p->start = a->start;
+      p->end = a->end;
+      break;
+    }
+  }
+  u32 sole = sole_thread(s);
+  if (p->kind && sole && (p->kind == GDB_ACT_CONT || sole == p->tid)) {
+    p->only = 1;
+    p->tid = sole;
+  }
+  return 0;
 }
 
-/* Range stepping: steps while rip stays in [START, END), in either
- * direction, until something else stops the replay or gdb interrupts. */
-static int range_step(struct gdb__sess *s, int dir, u64 start, u64 end,
+/* Instructions thread TID has executed, or ~0 when it is gone. */
+static u64 own_count(struct gdb__sess *s, u32 tid) {
+  const struct rp_thread *t;
+  if (gdb__threads_load(s) < 0 || !(t = gdb__thread_find(s, tid)))
+    return ~0ull;
+  return t->icount;
+}
+
+/* 1 if ST is an event of another thread than P's, which gdb cannot take
+ * when it resumed P's thread alone: it asserts that the thread it steps
+ * over a breakpoint is the one that reports. Those threads still run (the
+ * recording says they did), but their breakpoints and watchpoints are
+ * passed over. */
+static int not_ours(const struct plan *p, const struct rp_stop *st) {
+  return p->only && st->tid != p->tid &&
+         (st->reason == RP_STOP_BREAKPOINT ||
+          st->reason == RP_STOP_WATCHPOINT);
+}
+
+/* Keeps the event E for the next resume in direction DIR, valid while the
+ * replay stays where it is now. */
+static void keep_pending(struct gdb__sess *s, const struct rp_stop *e,
+                         int dir) {
+  s->pending = *e;
+  s->has_pending = 1;
+  s->pending_dir = dir;
+  s->pending_icount = rp_icount(s->rp);
+  s->pending_event = rp_event(s->rp);
+}
+
+/* Runs forwards from here to the breakpoint hit E (a stop met earlier on
+ * this stretch of the history) and fills ST with it. Returns 1 when the
+ * replay is there, 0 when it did not come by (it is then at most one
+ * instruction past it), or a negative code. */
+static int goto_hit(struct gdb__sess *s, const struct rp_stop *e,
+                    struct rp_stop *st) {
+  for (;;) {
+    RW_FORWARD(rp_run(s->rp, e->icount + 1, st));
+    if (st->reason == e->reason && st->icount == e->icount &&
+        st->event == e->event && st->tid == e->tid)
+      return 1;
+    if (st->reason != RP_STOP_BREAKPOINT && st->reason != RP_STOP_WATCHPOINT)
+      return 0;
+  }
+}
+
+/* Thread TID stepped back from position UNTIL to ST, over a stretch where
+ * it did not run (a blocking syscall) but others did. Going backwards the
+ * last breakpoint another thread hit there comes before TID's step: finds
+ * it (*FOUND) into *E by running the stretch forwards again, and returns
+ * to ST. Watchpoints on the stretch are not looked for. */
+static int last_hit(struct gdb__sess *s, u32 tid, u64 until,
+                    struct rp_stop *st, struct rp_stop *e, int *found) {
+  struct rp_stop x;
+  *found = 0;
+  for (;;) {
+    RW_FORWARD(rp_run(s->rp, until, &x));
+    if (x.reason == RP_STOP_BREAKPOINT && x.tid != tid) {
+      *e = x;
+      *found = 1;
+    } else if (x.reason != RP_STOP_BREAKPOINT &&
+               x.reason != RP_STOP_WATCHPOINT) {
+      break; /* at UNTIL, or the replay cannot go on */
+    }
+  }
+  return rp_reverse_step_thread(s->rp, tid, st);
+}
+
+/* Moves P's thread one instruction back. When it had not run for a while,
+ * a breakpoint another thread hit meanwhile is what going backwards meets
+ * first: reported instead, or, when gdb resumed that one thread alone
+ * (gdb's step over a breakpoint going backwards), at the next reverse
+ * resume. */
+static int step_back(struct gdb__sess *s, const struct plan *p,
+                     struct rp_stop *st) {
+  u64 from = rp_icount(s->rp);
+  struct rp_stop e;
+  int found;
+  RW_FORWARD(rp_reverse_step_thread(s->rp, p->tid, st));
+  if (st->reason != RP_STOP_TARGET || !s->nbps || from - st->icount <= 1)
+    return 0;
+  RW_FORWARD(last_hit(s, p->tid, from, st, &e, &found));
+  if (!found || st->reason != RP_STOP_TARGET) return 0;
+  if (p->only) {
+    keep_pending(s, &e, GDB_REVERSE);
+    return 0;
+  }
+  struct rp_stop x;
+  int rc = goto_hit(s, &e, &x);
+  if (rc > 0) *st = x;
+  if (rc == 0) /* not met again (cannot happen): the thread's step then */
+    rc = rp_reverse_step_thread(s->rp, p->tid, st);
+  return rc < 0 ? rc : 0;
+}
+
+/* Moves P's thread one instruction forwards or backwards (the others run
+ * as recorded meanwhile). A watchpoint the instruction triggers is
+ * reported, a breakpoint where it lands is not (gdb checks that itself);
+ * a breakpoint another thread reaches first is, unless P resumes its
+ * thread alone. */
+static int step(struct gdb__sess *s, int dir, const struct plan *p,
+                struct rp_stop *st) {
+  u64 c0 = p->only ? own_count(s, p->tid) : 0;
+  for (;;) {
+    int rc = dir == GDB_REVERSE ? step_back(s, p, st)
+                                : rp_step_thread(s->rp, p->tid, st);
+    if (rc < 0) return rc;
+    if (!not_ours(p, st)) break;
+    /* Stopped for another thread on the way: go on, unless the thread has
+     * already executed (or gone back over) its instruction, which happens
+     * when that was a blocking syscall. Its step is then over, and the
+     * other thread's event waits for the next resume, as gdbserver keeps
+     * the events of threads it did not report. */
+    if (own_count(s, p->tid) != c0) {
+      if (dir == GDB_FORWARD) keep_pending(s, st, GDB_FORWARD);
+      st->reason = RP_STOP_TARGET;
+      break;
+    }
+  }
+  if (st->reason == RP_STOP_TARGET || st->reason == RP_STOP_BEGIN)
+    st->tid = p->tid; /* the stepped thread is the one that stopped */
+  return 0;
+}
+
+/* Range stepping: steps P's thread while its rip stays in [start, end),
+ * until something else stops the replay or gdb interrupts. */
+static int range_step(struct gdb__sess *s, int dir, const struct plan *p,
                       struct rp_stop *st) {
+  struct rw_regs regs;
   for (unsigned n = 1;; n++) {
-    if (dir == GDB_REVERSE)
-      RW_FORWARD(rp_reverse_step(s->rp, st));
-    else
-      RW_FORWARD(step(s, st));
-    if (st->reason != RP_STOP_TARGET) return 0;
-    u64 rip = cur_rip(s);
-    if (rip < start || rip >= end) return 0;
+    RW_FORWARD(step(s, dir, p, st));
+    if (st->reason != RP_STOP_TARGET || s->has_pending) return 0;
+    if (rp_get_regs(s->rp, p->tid, &regs) < 0) return 0;
+    if (regs.rip < p->start || regs.rip >= p->end) return 0;
     if (n % 1024 == 0 && gdb__poll(s)) {
       st->reason = RP_STOP_INTERRUPTED;
       return 0;
@@ -147,40 +261,92 @@ static int range_step(struct gdb__sess *s, int dir, u64 start, u64 end,
   }
 }
 
+/* Runs every thread forwards or backwards to the next breakpoint or
+ * watchpoint (of P's thread alone when gdb resumed it alone). */
+static int cont(struct gdb__sess *s, int dir, const struct plan *p,
+                struct rp_stop *st) {
+  do {
+    int rc = dir == GDB_REVERSE ? rp_reverse_continue(s->rp, st)
+                                : rp_run(s->rp, ~0ull, st);
+    if (rc < 0) return rc;
+  } while (not_ours(p, st));
+  return 0;
+}
+
+/* The event another thread met while gdb stepped one thread alone, into
+ * *ST: 1 if gdb now resumes in the direction it waits for, lets that
+ * thread run, the breakpoint or watchpoint is still there and the replay
+ * has not moved since (going backwards, it then runs forwards to it); 0
+ * if not; or a negative code. The event is dropped either way. */
+static int take_pending(struct gdb__sess *s, int dir, const struct plan *p,
+                        struct rp_stop *st) {
+  const struct rp_stop *e = &s->pending;
+  if (!s->has_pending) return 0;
+  s->has_pending = 0;
+  if (dir != s->pending_dir || rp_icount(s->rp) != s->pending_icount ||
+      rp_event(s->rp) != s->pending_event || !gdb__thread_find(s, e->tid) ||
+      (p->only && p->tid != e->tid) || !gdb__bp_still_set(s, e))
+    return 0;
+  if (dir == GDB_REVERSE) return goto_hit(s, e, st);
+  *st = *e;
+  return 1;
+}
+
+/* Carries out P in direction DIR and fills ST. Returns 0 or a negative
+ * code (RW_ENOTFOUND when the replayer knows no such thread). */
+static int move(struct gdb__sess *s, int dir, struct plan *p,
+                struct rp_stop *st) {
+  int rc;
+  switch ((int)p->kind) {
+    case GDB_ACT_CONT:
+      return cont(s, dir, p, st);
+    case GDB_ACT_STEP:
+      rc = step(s, dir, p, st);
+      break;
+    default: /* GDB_ACT_RANGE */
+      rc = range_step(s, dir, p, st);
+      break;
+  }
+  if (rc < 0 || st->reason != RP_STOP_TARGET) return rc;
+  RW_FORWARD(gdb__threads_load(s));
+  if (gdb__thread_find(s, p->tid)) return 0;
+  /* The thread exited during its step. gdb 13 cannot take a thread exit
+   * event ('w') in all-stop mode, so the program runs on, as it does when
+   * gdb steps a thread that exits on a live target; an event of another
+   * thread met on the way is reported now. */
+  p->only = 0;
+  if (!s->has_pending) return cont(s, dir, p, st);
+  s->has_pending = 0;
+  *st = s->pending;
+  return 0;
+}
+
 int gdb__resume(struct gdb__sess *s) {
   const struct gdb_request *q = &s->req;
-  const struct gdb_action *a = our_action(s);
+  struct plan p;
   struct rp_stop st;
-  int dir = q->u.cont.dir;
-  if (!a) { /* nothing for our thread: report where we are */
-    gdb__stop_reply(s, &s->last);
-    return 0;
-  }
+  int dir = q->u.cont.dir, rc;
   if (q->u.cont.has_addr) {
     gdb_reply_error_msg(&s->reply, "the recording cannot be changed: "
                                    "resuming at another address");
     return 0;
   }
+  rc = plan(s, &p);
+  if (rc) return rc < 0 ? rc : 0;
+  if (!p.kind) { /* nothing for a thread alive here: report where we are */
+    gdb__stop_reply(s, &s->last);
+    return 0;
+  }
+  memset(&st, 0, sizeof st);
+  rc = take_pending(s, dir, &p, &st);
+  if (rc < 0) return rc;
+  if (rc > 0) goto stopped;
   /* A ^C already waiting behind the packet is for this run. */
   s->interrupt = memchr(s->in + s->in_off, 0x03, s->in_len - s->in_off) != 0;
-  int rc;
-  switch ((int)a->kind) {
-    case GDB_ACT_CONT:
-    case GDB_ACT_CONT_SIG:
-      rc = dir == GDB_REVERSE ? rp_reverse_continue(s->rp, &st)
-                              : rp_run(s->rp, ~0ull, &st);
-      break;
-    case GDB_ACT_STEP:
-    case GDB_ACT_STEP_SIG:
-      rc = dir == GDB_REVERSE ? rp_reverse_step(s->rp, &st) : step(s, &st);
-      break;
-    case GDB_ACT_RANGE:
-      rc = range_step(s, dir, a->start, a->end, &st);
-      break;
-    case GDB_ACT_STOP:
-    default:
-      gdb_reply_error_msg(&s->reply, "vCont;t needs non-stop mode");
-      return 0;
+  rc = move(s, dir, &p, &st);
+  if (rc == RW_ENOTFOUND) { /* the replayer knows no such thread here */
+    gdb_reply_error_msg(&s->reply, "no such thread at this position");
+    return 0;
   }
   RW_FORWARD(rc);
   if (st.reason == RP_STOP_DIVERGED || st.reason == RP_STOP_FAILED) {
@@ -189,70 +355,11 @@ int gdb__resume(struct gdb__sess *s) {
              st.msg);
     RW_FORWARD(gdb__console(s, msg));
   }
+stopped:
+  if (!st.tid) st.tid = rp_current_tid(s->rp);
   s->last = st;
   s->last_dir = dir;
+  s->g_tid = st.tid; /* gdb selects the stopped thread too */
   gdb__stop_reply(s, &st);
   return 0;
-}
-
-static int rp_kind(enum gdb_bp_type t) {
-  return t == GDB_BP_WRITE ? 2 : t == GDB_BP_READ ? 1 : 3;
-}
-
-void gdb__bps_free(struct gdb__sess *s) {
-  free(s->bps);
-  s->bps = NULL;
-  s->nbps = s->capbps = 0;
-}
-
-static struct gdb__bp *find_bp(struct gdb__sess *s, enum gdb_bp_type t,
-                               u64 addr, u64 len) {
-  for (size_t i = 0; i < s->nbps; i++)
-    if (s->bps[i].type == t && s->bps[i].addr == addr && s->bps[i].len == len)
-      return &s->bps[i];
-  return NULL;
-}
-
-static int insert(struct gdb__sess *s, enum gdb_bp_type t, u64 addr,
-                  u64 len) {
-  if (find_bp(s, t, addr, len)) return 0;
-  if (s->nbps == s->capbps) {
-    size_t cap = s->capbps ? 2 * s->capbps : 16;
-    struct gdb__bp *v = realloc(s->bps, cap * sizeof *v);
-    if (!v) return RW_ENOMEM;
-    s->bps = v;
-    s->capbps = cap;
-  }
-  int rc = t <= GDB_BP_HARD ? rp_break_add(s->rp, addr)
-                            : rp_watch_add(s->rp, addr, len, rp_kind(t));
-  if (rc < 0) return rc;
-  s->bps[s->nbps++] = (struct gdb__bp){t, addr, len};
-  return 0;
-}
-
-static int remove_bp(struct gdb__sess *s, enum gdb_bp_type t, u64 addr,
-                     u64 len) {
-  struct gdb__bp *b = find_bp(s, t, addr, len);
-  if (!b) return 0; /* gdb may remove what it never inserted */
-  *b = s->bps[--s->nbps];
-  if (t > GDB_BP_HARD) return rp_watch_del(s->rp, addr, len, rp_kind(t));
-  for (size_t j = 0; j < s->nbps; j++) /* Z0 and Z1 at one address */
-    if (s->bps[j].type <= GDB_BP_HARD && s->bps[j].addr == addr) return 0;
-  return rp_break_del(s->rp, addr);
-}
-
-void gdb__breakpoint(struct gdb__sess *s) {
-  const struct gdb_request *q = &s->req;
-  enum gdb_bp_type t = q->u.bp.type;
-  u64 len = t <= GDB_BP_HARD ? 1 : q->u.bp.kind;
-  if (t > GDB_BP_HARD && (len == 0 || len > 1u << 20)) {
-    gdb_reply_error_msg(&s->reply, "bad watchpoint length");
-    return;
-  }
-  int rc = q->kind == GDB_REQ_INSERT_BP ? insert(s, t, q->u.bp.addr, len)
-                                        : remove_bp(s, t, q->u.bp.addr, len);
-  if (rc < 0)
-    gdb_reply_error_msg(&s->reply, rw_strerror(rc));
-  else
-    gdb_buf_puts(&s->reply, "OK");
 }

@@ -2,9 +2,9 @@
 /* Fuzz target for the GDB stub's layers 1 and 2 (STYLE R19): the input is a
  * byte stream from a "gdb", fed to the packet decoder in chunks; every
  * payload goes to the parser and then through the reply builders. Besides
- * surviving, it checks two properties and aborts when they fail: pointers in
- * a request stay inside the payload, and any payload, binary-escaped and
- * framed, decodes back to itself. */
+ * surviving, it checks properties and aborts when they fail: pointers in a
+ * request stay inside the payload, any payload, binary-escaped and framed,
+ * decodes back to itself, and escaped as XML text it holds no markup. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +47,32 @@ static void roundtrip(const char *payload, size_t len) {
   gdb_buf_free(&b);
   gdb_buf_free(&f);
   gdb_decoder_free(d);
+}
+
+/* Escapes the payload as XML attribute text (thread names come from the
+ * recording): nothing that ends the attribute or starts markup may stay. */
+static void xml_text(const char *payload, size_t len) {
+  struct gdb_buf b;
+  gdb_buf_init(&b, 8 * len + 64);
+  gdb_buf_put_xml(&b, payload, len);
+  check(b.err == 0, "escaped text fits");
+  for (size_t i = 0; i < b.len; i++) {
+    u8 ch = b.data[i];
+    check(ch != '<' && ch != '>' && ch != '"' && ch != '\'',
+          "no markup in escaped XML text");
+    check(ch >= 0x20 && ch != 0x7f, "no control bytes in escaped XML text");
+    if (ch == '&') {
+      const char *e = (const char *)b.data + i + 1;
+      size_t left = b.len - i - 1;
+      int ok = 0;
+      static const char *const ents[] = {"lt;", "gt;", "amp;", "quot;",
+                                         "apos;"};
+      for (size_t k = 0; k < RW_ARRAY_SIZE(ents); k++)
+        ok |= left >= strlen(ents[k]) && !memcmp(e, ents[k], strlen(ents[k]));
+      check(ok, "every '&' in escaped XML text starts an entity");
+    }
+  }
+  gdb_buf_free(&b);
 }
 
 /* Builds the replies layer 3 would build for R. */
@@ -99,6 +125,9 @@ static void reply(const struct gdb_request *r, const char *pl, size_t len,
     case GDB_REQ_CONT:
       check(r->u.cont.n >= 1 && r->u.cont.n <= GDB_MAX_ACTIONS,
             "action count in range");
+      check(r->u.cont.hc == (r->u.cont.n == 1 && !r->u.cont.act[0].has_tid &&
+                             (pl[0] != 'v')),
+            "only c, s, C, S, bc and bs resume the Hc thread");
       memset(&st, 0, sizeof st);
       st.kind = GDB_STOP_SIGNAL;
       st.signo = r->u.cont.act[0].signo;
@@ -147,6 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       gdb_buf_reset(&b);
       gdb_buf_reset(&out);
       reply(&req, ev.payload, ev.len, &b);
+      xml_text(ev.payload, ev.len);
       if (gdb_frame(&out, b.data ? b.data : (const u8 *)"", b.len) < 0)
         continue;
       roundtrip(ev.payload, ev.len);

@@ -89,7 +89,9 @@ void test_parse_resume(void) {
   CU_ASSERT_EQUAL(r.u.cont.act[0].kind, GDB_ACT_CONT);
   CU_ASSERT_EQUAL(r.u.cont.act[0].has_tid, 0);
   CU_ASSERT_EQUAL(r.u.cont.has_addr, 0);
+  CU_ASSERT_EQUAL(r.u.cont.hc, 1); /* for the thread Hc selected */
   KIND("s401000", GDB_REQ_CONT);
+  CU_ASSERT_EQUAL(r.u.cont.hc, 1);
   CU_ASSERT_EQUAL(r.u.cont.act[0].kind, GDB_ACT_STEP);
   CU_ASSERT_EQUAL(r.u.cont.has_addr, 1);
   CU_ASSERT_EQUAL(r.u.cont.addr, 0x401000);
@@ -112,6 +114,7 @@ void test_parse_resume(void) {
 void test_parse_reverse(void) {
   KIND("bc", GDB_REQ_CONT);
   CU_ASSERT_EQUAL(r.u.cont.dir, GDB_REVERSE);
+  CU_ASSERT_EQUAL(r.u.cont.hc, 1);
   CU_ASSERT_EQUAL(r.u.cont.n, 1);
   CU_ASSERT_EQUAL(r.u.cont.act[0].kind, GDB_ACT_CONT);
   KIND("bs", GDB_REQ_CONT);
@@ -167,14 +170,30 @@ void test_parse_threads(void) {
   CU_ASSERT_EQUAL(r.u.thread.tid.has_pid, 1);
   CU_ASSERT_EQUAL(r.u.thread.tid.pid, 0x4d2);
   CU_ASSERT_EQUAL(r.u.thread.tid.tid, 0x4d3);
+  KIND("Hcp4d2.0", GDB_REQ_SET_THREAD); /* gdb's "any thread of 4d2" */
+  CU_ASSERT_EQUAL(r.u.thread.tid.pid, 0x4d2);
+  CU_ASSERT_EQUAL(r.u.thread.tid.tid, GDB_TID_ANY);
+  KIND("Hgp4d2", GDB_REQ_SET_THREAD); /* all threads of 4d2 */
+  CU_ASSERT_EQUAL(r.u.thread.tid.tid, GDB_TID_ALL);
+  /* Ids too large for a thread are parsed; the stub finds no thread. */
+  KIND("Hgp1.100000000", GDB_REQ_SET_THREAD);
+  CU_ASSERT_EQUAL(r.u.thread.tid.tid, 0x100000000ll);
+  BAD("H");
   BAD("Hx1");
   BAD("Hg");
+  BAD("Hgp");
+  BAD("Hgp1.");
+  BAD("Hgp.1");
+  BAD("Hg-2");
+  BAD("Hg1x");
   BAD("Hgp1.2.3");
+  BAD("Hg12345678901234567"); /* more than 64 bits */
   KIND("Tp1.2", GDB_REQ_THREAD_ALIVE);
   CU_ASSERT_EQUAL(r.u.thread.tid.tid, 2);
   KIND("T1f", GDB_REQ_THREAD_ALIVE);
   BAD("T");
   BAD("Tq");
+  BAD("Tp1.2;");
 }
 
 void test_parse_kill_detach(void) {

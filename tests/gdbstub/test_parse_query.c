@@ -148,6 +148,7 @@ void test_parse_query_vcont(void) {
   CU_ASSERT_EQUAL(r.u.cont.dir, GDB_FORWARD);
   CU_ASSERT_EQUAL(r.u.cont.act[0].kind, GDB_ACT_CONT);
   CU_ASSERT_EQUAL(r.u.cont.act[0].has_tid, 0);
+  CU_ASSERT_EQUAL(r.u.cont.hc, 0); /* vCont names its threads */
   KIND("vCont;s:p4d2.4d3;c", GDB_REQ_CONT);
   CU_ASSERT_EQUAL_FATAL(r.u.cont.n, 2);
   CU_ASSERT_EQUAL(r.u.cont.act[0].kind, GDB_ACT_STEP);

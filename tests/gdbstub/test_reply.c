@@ -152,3 +152,39 @@ void test_reply_xfer(void) {
   free(big);
   gdb_buf_free(&b);
 }
+
+/* Thread names go into qXfer:threads:read as XML attribute text. */
+void test_reply_xml(void) {
+  struct gdb_buf b;
+  gdb_buf_init(&b, 0);
+  gdb_buf_put_xml(&b, "a<b>&\"c'", 8);
+  BUF_IS(b, "a&lt;b&gt;&amp;&quot;c&apos;");
+  gdb_buf_put_xml(&b, "worker", 3); /* N bounds it */
+  BUF_IS(b, "wor");
+  gdb_buf_put_xml(&b, "ab\0cd", 5); /* so does a NUL */
+  BUF_IS(b, "ab");
+  gdb_buf_put_xml(&b, "\x01\t\n\x7f", 4); /* controls, DEL */
+  BUF_IS(b, "????");
+  /* Well-formed UTF-8 stays: e acute, a CJK character, an emoji. */
+  gdb_buf_put_xml(&b, "\xc3\xa9\xe5\xb7\xa5\xf0\x9f\x98\x80", 9);
+  BUF_IS(b, "\xc3\xa9\xe5\xb7\xa5\xf0\x9f\x98\x80");
+  /* Cut short (comm is 15 bytes), stray continuation bytes, overlong
+   * forms, surrogates, beyond U+10FFFF, U+FFFE: one '?' per bad byte. */
+  gdb_buf_put_xml(&b, "x\xe5\xb7", 3);
+  BUF_IS(b, "x??");
+  gdb_buf_put_xml(&b, "\x80\xbf", 2);
+  BUF_IS(b, "??");
+  gdb_buf_put_xml(&b, "\xc0\xaf\xe0\x80\xaf", 5);
+  BUF_IS(b, "?????");
+  gdb_buf_put_xml(&b, "\xed\xa0\x80", 3);
+  BUF_IS(b, "???");
+  gdb_buf_put_xml(&b, "\xf4\x90\x80\x80\xf5", 5);
+  BUF_IS(b, "?????");
+  gdb_buf_put_xml(&b, "\xef\xbf\xbe.", 4);
+  BUF_IS(b, "???.");
+  gdb_buf_put_xml(&b, "\xc3", 1);
+  BUF_IS(b, "?");
+  gdb_buf_put_xml(&b, "", 0);
+  CU_ASSERT_EQUAL(b.len, 0);
+  gdb_buf_free(&b);
+}

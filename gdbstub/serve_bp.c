@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/* The breakpoints and watchpoints gdb sets (Z0-Z4, z0-z4), kept both here
+ * and in the replayer, and the stop replies that report where a move ended:
+ * in which thread, with its registers, and why (swbreak, hwbreak, watch,
+ * rwatch, awatch, replaylog:begin and replaylog:end at either end of the
+ * history). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdbstub/serve_int.h"
+
+/* gdb signal numbers (not the host's). */
+enum { GDB_SIGINT = 2, GDB_SIGTRAP = 5 };
+
+/* The watchpoint gdb set that an access of KIND to [ADDR, ADDR+SIZE)
+ * matches, and the address inside it to report. */
+static const struct gdb__bp *find_watch(struct gdb__sess *s, u64 addr,
+                                        u32 size, int kind, u64 *at) {
+  const struct gdb__bp *best = NULL;
+  u64 end = addr + (size ? size : 1);
+  for (size_t i = 0; i < s->nbps; i++) {
+    const struct gdb__bp *b = &s->bps[i];
+    if (b->type < GDB_BP_WRITE || b->addr >= end || addr >= b->addr + b->len)
+      continue;
+    int exact = (kind == 2 && b->type == GDB_BP_WRITE) ||
+                (kind == 1 && b->type == GDB_BP_READ);
+    int fits = exact || b->type == GDB_BP_ACCESS;
+    if (!fits) continue;
+    if (!best || exact) best = b;
+  }
+  if (best) *at = addr > best->addr ? addr : best->addr;
+  return best;
+}
+
+static int is_hw_break(struct gdb__sess *s, u64 addr) {
+  int hw = 0;
+  for (size_t i = 0; i < s->nbps; i++) {
+    if (s->bps[i].addr != addr) continue;
+    if (s->bps[i].type == GDB_BP_SOFT) return 0;
+    if (s->bps[i].type == GDB_BP_HARD) hw = 1;
+  }
+  return hw;
+}
+
+void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
+  struct gdb_stop g;
+  struct rw_regs regs;
+  u64 at;
+  memset(&g, 0, sizeof g);
+  g.kind = GDB_STOP_SIGNAL;
+  g.signo = GDB_SIGTRAP;
+  g.multiprocess = (s->features & GDB_FEAT_MULTIPROCESS) != 0;
+  g.has_thread = 1;
+  u32 tid = st->tid ? st->tid : rp_current_tid(s->rp);
+  g.thread = gdb__tid_of(s, tid);
+  if (rp_get_regs(s->rp, tid, &regs) == 0) g.regs = &regs;
+  switch (st->reason) {
+    case RP_STOP_BREAKPOINT:
+      if (is_hw_break(s, st->addr)) {
+        if (s->features & GDB_FEAT_HWBREAK) g.reason = GDB_REASON_HWBREAK;
+      } else if (s->features & GDB_FEAT_SWBREAK) {
+        g.reason = GDB_REASON_SWBREAK;
+      }
+      break;
+    case RP_STOP_WATCHPOINT: {
+      const struct gdb__bp *w =
+          find_watch(s, st->addr, st->watch_size, st->watch_kind, &at);
+      if (w) {
+        g.reason = w->type == GDB_BP_WRITE  ? GDB_REASON_WATCH
+                   : w->type == GDB_BP_READ ? GDB_REASON_RWATCH
+                                            : GDB_REASON_AWATCH;
+        g.addr = at;
+      }
+      break;
+    }
+    case RP_STOP_END:
+    case RP_STOP_DIVERGED:
+    case RP_STOP_FAILED:
+      g.reason = GDB_REASON_REPLAY_END;
+      break;
+    case RP_STOP_BEGIN:
+      g.reason = GDB_REASON_REPLAY_BEGIN;
+      break;
+    case RP_STOP_INTERRUPTED:
+      g.signo = GDB_SIGINT;
+      break;
+    default:
+      break;
+  }
+  gdb_stop_reply(&s->reply, &g);
+}
+
+int gdb__bp_still_set(struct gdb__sess *s, const struct rp_stop *st) {
+  u64 at;
+  if (st->reason == RP_STOP_WATCHPOINT)
+    return find_watch(s, st->addr, st->watch_size, st->watch_kind, &at) !=
+           NULL;
+  for (size_t i = 0; i < s->nbps; i++)
+    if (s->bps[i].type <= GDB_BP_HARD && s->bps[i].addr == st->addr) return 1;
+  return 0;
+}
+
+static int rp_kind(enum gdb_bp_type t) {
+  return t == GDB_BP_WRITE ? 2 : t == GDB_BP_READ ? 1 : 3;
+}
+
+void gdb__bps_free(struct gdb__sess *s) {
+  free(s->bps);
+  s->bps = NULL;
+  s->nbps = s->capbps = 0;
+}
+
+static struct gdb__bp *find_bp(struct gdb__sess *s, enum gdb_bp_type t,
+                               u64 addr, u64 len) {
+  for (size_t i = 0; i < s->nbps; i++)
+    if (s->bps[i].type == t && s->bps[i].addr == addr && s->bps[i].len == len)
+      return &s->bps[i];
+  return NULL;
+}
+
+static int insert(struct gdb__sess *s, enum gdb_bp_type t, u64 addr,
+                  u64 len) {
+  if (find_bp(s, t, addr, len)) return 0;
+  if (s->nbps == s->capbps) {
+    size_t cap = s->capbps ? 2 * s->capbps : 16;
+    struct gdb__bp *v = realloc(s->bps, cap * sizeof *v);
+    if (!v) return RW_ENOMEM;
+    s->bps = v;
+    s->capbps = cap;
+  }
+  int rc = t <= GDB_BP_HARD ? rp_break_add(s->rp, addr)
+                            : rp_watch_add(s->rp, addr, len, rp_kind(t));
+  if (rc < 0) return rc;
+  s->bps[s->nbps++] = (struct gdb__bp){t, addr, len};
+  return 0;
+}
+
+static int remove_bp(struct gdb__sess *s, enum gdb_bp_type t, u64 addr,
+                     u64 len) {
+  struct gdb__bp *b = find_bp(s, t, addr, len);
+  if (!b) return 0; /* gdb may remove what it never inserted */
+  *b = s->bps[--s->nbps];
+  if (t > GDB_BP_HARD) return rp_watch_del(s->rp, addr, len, rp_kind(t));
+  for (size_t j = 0; j < s->nbps; j++) /* Z0 and Z1 at one address */
+    if (s->bps[j].type <= GDB_BP_HARD && s->bps[j].addr == addr) return 0;
+  return rp_break_del(s->rp, addr);
+}
+
+void gdb__breakpoint(struct gdb__sess *s) {
+  const struct gdb_request *q = &s->req;
+  enum gdb_bp_type t = q->u.bp.type;
+  u64 len = t <= GDB_BP_HARD ? 1 : q->u.bp.kind;
+  if (t > GDB_BP_HARD && (len == 0 || len > 1u << 20)) {
+    gdb_reply_error_msg(&s->reply, "bad watchpoint length");
+    return;
+  }
+  int rc = q->kind == GDB_REQ_INSERT_BP ? insert(s, t, q->u.bp.addr, len)
+                                        : remove_bp(s, t, q->u.bp.addr, len);
+  if (rc < 0)
+    gdb_reply_error_msg(&s->reply, rw_strerror(rc));
+  else
+    gdb_buf_puts(&s->reply, "OK");
+}
