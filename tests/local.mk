@@ -16,3 +16,4 @@ include tests/replay/local.mk
 include tests/gdbstub/local.mk
 include tests/fuzz/gdb.mk
 include tests/gdb/local.mk
+include tests/threads/local.mk

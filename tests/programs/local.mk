@@ -49,3 +49,31 @@ check_PROGRAMS += tests/programs/thr_events
 tests_programs_thr_events_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_thr_events_LDFLAGS =
 tests_programs_thr_events_LDADD = -lpthread
+
+# Threads (tests/threads/*.sh): one program per way of using threads, and a
+# python3 script. -pthread to compile, -lpthread to link (LDFLAGS stays
+# empty so that no sanitizer runtime is linked).
+rw_thr_progs = tests/programs/thr_prodcons tests/programs/thr_spinlock \
+	tests/programs/thr_pool tests/programs/thr_race tests/programs/thr_pipe \
+	tests/programs/thr_cxx
+check_PROGRAMS += $(rw_thr_progs)
+tests_programs_thr_prodcons_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_thr_prodcons_LDFLAGS =
+tests_programs_thr_prodcons_LDADD = -lpthread
+tests_programs_thr_spinlock_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_thr_spinlock_LDFLAGS =
+tests_programs_thr_spinlock_LDADD = -lpthread
+tests_programs_thr_pool_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_thr_pool_LDFLAGS =
+tests_programs_thr_pool_LDADD = -lpthread
+tests_programs_thr_race_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_thr_race_LDFLAGS =
+tests_programs_thr_race_LDADD = -lpthread
+tests_programs_thr_pipe_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_thr_pipe_LDFLAGS =
+tests_programs_thr_pipe_LDADD = -lpthread
+tests_programs_thr_cxx_SOURCES = tests/programs/thr_cxx.cpp
+tests_programs_thr_cxx_CXXFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_thr_cxx_LDFLAGS =
+tests_programs_thr_cxx_LDADD = -lpthread
+EXTRA_DIST += tests/programs/thr_py.py
