@@ -9,6 +9,7 @@ include bench/record/local.mk
 include bench/cpu/local.mk
 include bench/replay/local.mk
 include bench/gdb/local.mk
+include bench/threads/local.mk
 
 .PHONY: bench
-bench: bench-format bench-cpu bench-record bench-replay
+bench: bench-format bench-cpu bench-record bench-replay bench-threads
