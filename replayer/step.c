@@ -134,6 +134,7 @@ static int apply_restart(struct rp__thread *t) {
  * names a thread that does not exist here. */
 static int thread_of(rp_replay *rp, u32 tid, const struct rp__rec *rec,
                      struct rp__thread **out) {
+  (void)rec; /* only in the trace message of debug builds */
   *out = rp__thread_find(rp, tid);
   RW_RETURN_IF(!*out || !(*out)->st.alive, RW_ECORRUPT,
                "%s record of thread %u, which does not exist here",
