@@ -13,6 +13,7 @@
 #include "replayer/rp_int.h"
 
 #define RP_FLAGS_MASK 0xcd5ull /* CF PF AF ZF SF DF OF */
+#define RP_ARITH 0x8d5ull      /* CF PF AF ZF SF OF */
 #define RP_LAST 32
 
 /* Byte ranges of the FXSAVE image that hold architectural state the
@@ -26,13 +27,14 @@ static int fx_equal(const u8 *a, const u8 *b) {
 }
 
 int rp__regs_match(const struct rw_regs *e, const struct rw_regs *a,
-                   int full) {
+                   int full, u64 defined) {
+  u64 mask = (RP_FLAGS_MASK & ~(u64)RP_ARITH) | (defined & RP_ARITH);
   for (int i = 0; i < RW_NGPR; i++)
     if (e->gpr[i] != a->gpr[i]) return 0;
   if (e->rip != a->rip || e->fs_base != a->fs_base ||
       e->gs_base != a->gs_base)
     return 0;
-  if ((e->rflags ^ a->rflags) & RP_FLAGS_MASK) return 0;
+  if ((e->rflags ^ a->rflags) & mask) return 0;
   if (!full) return 1;
   return fx_equal(e->fxsave, a->fxsave) &&
          memcmp(e->ymmh, a->ymmh, sizeof e->ymmh) == 0;

@@ -295,10 +295,13 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop)
 int rp__clear_preempt_bp(rp_replay *rp) RW_MUST_CHECK;
 
 /* checks and reports (replayer/check.c) */
-/* Compares the emulator's registers with EXPECT for a check of KIND
- * ("syscall entry"); returns 1 when they match. */
+/* Compares the emulator's registers ACTUAL with the recorded EXPECT: the
+ * general registers, rip, fs/gs bases, DF and the arithmetic flags in
+ * DEFINED (cpu_flags_defined: the others are undefined after the last
+ * instruction that set flags), and with FULL the FP/SSE/AVX state too.
+ * Returns 1 when they match. */
 int rp__regs_match(const struct rw_regs *expect, const struct rw_regs *actual,
-                   int full);
+                   int full, u64 defined);
 /* Stops the replay as diverged: builds the report (with WHAT, the expected
  * registers EXPECT or NULL) and fills STOP. Returns 0 or a negative code. */
 int rp__diverge(rp_replay *rp, struct rp_stop *stop,

@@ -372,7 +372,8 @@ static int on_syscall(rp_replay *rp, struct rp__thread *t,
     memcpy(expect.fxsave, actual.fxsave, sizeof expect.fxsave);
     memcpy(expect.ymmh, actual.ymmh, sizeof expect.ymmh);
   }
-  if (actual.gpr[RW_REG_rax] != nr || !rp__regs_match(&expect, &actual, 1)) {
+  if (actual.gpr[RW_REG_rax] != nr ||
+      !rp__regs_match(&expect, &actual, 1, cpu_flags_defined(t->cpu))) {
     *stopped = 1;
     return rp__diverge(rp, stop, &expect,
                        "registers of thread %u differ at the entry of "
@@ -470,7 +471,8 @@ static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match) {
   RW_FORWARD(preempt_decode(rp));
   *match = 0;
   cpu_get_regs(t->cpu, &actual);
-  if (actual.rip != expect->rip || !rp__regs_match(expect, &actual, 0))
+  if (actual.rip != expect->rip ||
+      !rp__regs_match(expect, &actual, 0, cpu_flags_defined(t->cpu)))
     return 0;
   return rp__digest_match(rp, rp->pre_digest, match);
 }

@@ -68,6 +68,22 @@ u64 cpu__flags_arith(const struct cpu *cpu) {
   }
 }
 
+u64 cpu_flags_defined(const cpu_thread *cpu) {
+  const struct cc *c = &cpu->cc;
+  switch (c->op & ~3u) {
+    case CC_LOGIC:
+      return CPU_ARITH & ~(u64)CPU_AF;
+    case CC_SHL:
+    case CC_SHR:
+    case CC_SAR:
+      return CPU_CF | CPU_SF | CPU_ZF | CPU_PF | (c->src2 == 1 ? CPU_OF : 0);
+    case CC_MUL:
+      return CPU_CF | CPU_OF;
+    default:
+      return CPU_ARITH;
+  }
+}
+
 u64 cpu__rflags(const struct cpu *cpu) {
   return cpu->rflags | cpu__flags_arith(cpu);
 }
