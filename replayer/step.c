@@ -472,7 +472,7 @@ static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match) {
   *match = 0;
   cpu_get_regs(t->cpu, &actual);
   if (actual.rip != expect->rip ||
-      !rp__regs_match(expect, &actual, 0, cpu_flags_defined(t->cpu)))
+      !rp__regs_match(expect, &actual, 1, cpu_flags_defined(t->cpu)))
     return 0;
   return rp__digest_match(rp, rp->pre_digest, match);
 }

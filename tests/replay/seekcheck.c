@@ -291,10 +291,16 @@ int main(int argc, char **argv) {
        * count it had, and is current. */
       if (rp_step_thread(rp, u, &st) < 0) return 2;
       take(rp, &z);
+      u32 v = u;
       k = 0;
-      while (k < z.n && z.th[k].tid != u) k++;
+      while (k < z.n && z.th[k].tid != v) k++;
+      if (k == z.n && st.tid != u) { /* it exec'd: now the process id */
+        v = st.tid;
+        k = 0;
+        while (k < z.n && z.th[k].tid != v) k++;
+      }
       check(k < z.n && z.th[k].icount == x.th[j].icount &&
-                (st.reason == RP_STOP_END || z.cur == u),
+                (st.reason == RP_STOP_END || z.cur == v),
             "reverse step of %u then step: count back to %" PRIu64, u,
             x.th[j].icount);
     }
