@@ -7,8 +7,7 @@
 # watchpoints hit in any thread found again backwards (tests/replay/
 # seekcheck). The programs: tests/programs/thr_* and tests/replay/thr_*
 # (a process that ends with its threads alive, a crash in a thread, exec
-# from a thread, preempted loops whose iterations differ only in memory,
-# asynchronous signals among preempted threads).
+# from a thread, preempted loops whose iterations differ only in memory).
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 R=$top_builddir/tests/replay
 
@@ -87,14 +86,6 @@ check_eq "memloop: recorded" 0 "$?"
 check "memloop: preempted" test "$("$REWIND" dump --type PREEMPT "$T/memloop.rwd" | wc -l)" -gt 0
 verify memloop "exited with status 0"
 seekcheck memloop 6
-
-# Asynchronous signals among preempted threads.
-rec signals "$R/thr_signals"
-check_eq "signals: recorded" 0 "$status"
-check "signals: preempted and signalled" q signals '
-assert len(of("PREEMPT")) > 0 and len(of("SIGNAL")) > 0'
-verify signals "exited with status 0"
-seekcheck signals 6
 
 # --goto in the middle of a multi-threaded trace names a thread that is
 # listed there.
