@@ -61,8 +61,11 @@ static void *spinner(void *arg) {
   return NULL;
 }
 
+static pthread_t main_thread;
+
+/* Waits until main has gone (joining it), then ends the process. */
 static void *last(void *arg) {
-  usleep(2000);
+  pthread_join(main_thread, NULL);
   printf("last thread done\n");
   fflush(stdout);
   return arg;
@@ -107,6 +110,7 @@ int main(int argc, char **argv) {
     pthread_join(t[1], NULL);
     printf("spun %s\n", spins[0] && spins[1] ? "both" : "one");
   } else if (!strcmp(mode, "leader")) {
+    main_thread = pthread_self();
     pthread_create(&t[0], NULL, last, NULL);
     pthread_exit(NULL);
   } else if (!strcmp(mode, "exec")) {
