@@ -106,7 +106,8 @@ struct rp__thread {
 struct rp__kthread {
   struct rp__tstate st;
   u64 cpu_icount;       /* the thread's own instruction count */
-  struct rw_regs regs;  /* its registers */
+  u8 *state;            /* its registers (cpu_state_save), in the
+                           keyframe's states block */
 };
 
 /* Everything needed to resume the replay at one position. */
@@ -117,6 +118,7 @@ struct rp__kf {
   struct rp__kthread *threads; /* the listed threads in creation order;
                                   owned */
   size_t nthreads;
+  u8 *states;           /* their registers, cpu_state_size() each; owned */
   u32 cur_tid;          /* the current thread's tid (rp->cur_tid) */
   int cur_index;        /* its index in threads, -1 when not listed */
   cpu_snap *snap;       /* the address space; owned */

@@ -143,19 +143,30 @@ void rp__threads_free(rp_replay *rp) {
 }
 
 int rp__threads_capture(rp_replay *rp, struct rp__kf *kf) {
-  kf->nthreads = rp->nthreads;
+  size_t size = cpu_state_size();
+  kf->nthreads = 0;
   kf->threads = NULL;
+  kf->states = NULL;
   kf->cur_tid = rp->cur_tid;
   kf->cur_index = -1;
   if (!rp->nthreads) return 0;
   kf->threads = malloc(rp->nthreads * sizeof *kf->threads);
-  RW_RETURN_IF(!kf->threads, RW_ENOMEM, "keyframe threads");
+  kf->states = malloc(rp->nthreads * size);
+  if (!kf->threads || !kf->states) {
+    free(kf->threads);
+    free(kf->states);
+    kf->threads = NULL;
+    kf->states = NULL;
+    RW_RETURN_IF(1, RW_ENOMEM, "keyframe threads");
+  }
+  kf->nthreads = rp->nthreads;
   for (size_t i = 0; i < rp->nthreads; i++) {
     const struct rp__thread *t = rp->threads[i];
     struct rp__kthread *k = &kf->threads[i];
     k->st = t->st;
     k->cpu_icount = cpu_icount(t->cpu);
-    cpu_get_regs(t->cpu, &k->regs);
+    k->state = kf->states + i * size;
+    cpu_state_save(t->cpu, k->state);
     if (t == rp->thr) kf->cur_index = (int)i;
   }
   return 0;
@@ -176,11 +187,7 @@ int rp__threads_restore(rp_replay *rp, const struct rp__kf *kf) {
     const struct rp__kthread *k = &kf->threads[i];
     struct rp__thread *t;
     RW_FORWARD(thread_get(rp, &t));
-    int rc = cpu_set_regs(t->cpu, &k->regs);
-    if (rc < 0) {
-      thread_put(rp, t);
-      return rc;
-    }
+    cpu_state_load(t->cpu, k->state);
     cpu_set_icount(t->cpu, k->cpu_icount);
     t->st = k->st;
     rp->threads[rp->nthreads++] = t;

@@ -16,6 +16,7 @@
 void rp__kf_free(struct rp__kf *kf) {
   cpu_snap_free(kf->snap);
   free(kf->threads);
+  free(kf->states);
   rp__srcs_free(&kf->srcs);
   memset(kf, 0, sizeof *kf);
 }
@@ -42,7 +43,7 @@ static void thin(rp_replay *rp) {
 }
 
 static u64 thread_bytes(const struct rp__kf *kf) {
-  return kf->nthreads * sizeof *kf->threads;
+  return kf->nthreads * (sizeof *kf->threads + cpu_state_size());
 }
 
 u64 rp__kf_thread_bytes(const rp_replay *rp) {

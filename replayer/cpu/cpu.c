@@ -2,6 +2,7 @@
 /* Threads: creation, the register file to and from the canonical struct
  * rw_regs (x87 and SSE in FXSAVE layout, YMM upper halves), the instruction
  * counter and the stop request. Running is run.c's. */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "common/endian.h"
@@ -116,6 +117,21 @@ int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
     memcpy(c->ymm[i].b + 16, r->ymmh + 16 * i, 16);
   }
   return 0;
+}
+
+/* The architectural state is the head of struct cpu, up to icount. */
+#define STATE_SIZE offsetof(struct cpu, icount)
+_Static_assert(offsetof(struct cpu, gpr) == 0, "registers first");
+
+size_t cpu_state_size(void) { return STATE_SIZE; }
+
+void cpu_state_save(const cpu_thread *c, void *dst) {
+  memcpy(dst, c, STATE_SIZE);
+}
+
+void cpu_state_load(cpu_thread *c, const void *src) {
+  memcpy(c, src, STATE_SIZE);
+  c->gpr[CPU_REG_NONE] = 0;
 }
 
 u64 cpu_icount(const cpu_thread *c) { return c->icount; }

@@ -196,6 +196,17 @@ void cpu_get_regs(const cpu_thread *cpu, struct rw_regs *regs);
  * the CPU would refuse (reserved MXCSR bits set, rip not canonical). */
 int cpu_set_regs(cpu_thread *cpu, const struct rw_regs *regs) RW_MUST_CHECK;
 
+/* A thread's registers exactly as the emulator holds them, for keyframes:
+ * cpu_state_save copies them to DST (cpu_state_size() bytes, caller-owned)
+ * and cpu_state_load (SRC borrowed, from cpu_state_save of this build)
+ * puts them back. Unlike cpu_get_regs and cpu_set_regs, the round trip
+ * keeps the lazy flags as they were, so which flags are undefined
+ * (cpu_flags_defined) survives it. The instruction counter is not part of
+ * it. */
+size_t cpu_state_size(void);
+void cpu_state_save(const cpu_thread *cpu, void *dst);
+void cpu_state_load(cpu_thread *cpu, const void *src);
+
 /* The arithmetic flags (rflags bits of CF PF AF ZF SF OF) whose values the
  * last instruction that set flags defines, as far as the lazy flags record
  * it: after mul and imul only CF and OF, after a shift neither AF nor (for

@@ -228,6 +228,7 @@ struct cpu {
   union cpu_vec ymm[16] __attribute__((aligned(32))); /* YMM/XMM 0-15 */
   u32 mxcsr;                                          /* SSE control/status */
   struct cpu_x87 x87; /* x87 registers, control and status */
+  /* Everything above is what cpu_state_save copies: keep it first. */
 
   u64 icount;           /* instructions completed (rep iterations count) */
   u64 icount_end;       /* icount at which the current cpu_run's budget

@@ -18,10 +18,12 @@ TESTS += $(rw_replay_tests)
 EXTRA_DIST += $(rw_replay_tests)
 
 # Threads (tests/replay/threads.sh): programs for the ends of a process's
-# threads, exec from a thread and memory-only loops, and seekcheck, which
-# checks positions reached in different ways through the replayer's API.
+# threads, exec from a thread, memory-only loops and asynchronous signals,
+# and seekcheck, which checks positions reached in different ways through
+# the replayer's API.
 check_PROGRAMS += tests/replay/thr_end tests/replay/thr_crash \
-	tests/replay/thr_exec tests/replay/thr_memloop tests/replay/seekcheck
+	tests/replay/thr_exec tests/replay/thr_memloop tests/replay/thr_signals \
+	tests/replay/seekcheck
 tests_replay_thr_end_CFLAGS = -O1 -g -pthread
 tests_replay_thr_end_LDFLAGS =
 tests_replay_thr_end_LDADD = -lpthread
@@ -34,6 +36,9 @@ tests_replay_thr_exec_LDADD = -lpthread
 tests_replay_thr_memloop_CFLAGS = -O1 -g -pthread
 tests_replay_thr_memloop_LDFLAGS =
 tests_replay_thr_memloop_LDADD = -lpthread
+tests_replay_thr_signals_CFLAGS = -O1 -g -pthread
+tests_replay_thr_signals_LDFLAGS =
+tests_replay_thr_signals_LDADD = -lpthread
 tests_replay_seekcheck_LDADD = replayer/librw_replayer.a \
 	replayer/cpu/librw_cpu.a format/librw_format.a common/librw_common.a \
 	$(ZSTD_LIBS) $(CAPSTONE_LIBS)

@@ -288,19 +288,19 @@ int main(int argc, char **argv) {
             ": reason %d, current %u, at %" PRIu64,
             u, x.th[j].icount, x.icount, st.reason, y.cur, y.icount);
       /* Stepping it forward again runs to its next turn: it then has the
-       * count it had, and is current. */
+       * count it had, and is current. Unless that instruction ended it: an
+       * exit (it is not listed any more) or an execve of any thread (a new
+       * image, whose one thread may have its tid). */
+      struct rp_image im0, im1;
+      if (rp_get_image(rp, &im0) < 0) im0.path = NULL;
       if (rp_step_thread(rp, u, &st) < 0) return 2;
       take(rp, &z);
-      u32 v = u;
+      if (rp_get_image(rp, &im1) < 0) im1.path = NULL;
       k = 0;
-      while (k < z.n && z.th[k].tid != v) k++;
-      if (k == z.n && st.tid != u) { /* it exec'd: now the process id */
-        v = st.tid;
-        k = 0;
-        while (k < z.n && z.th[k].tid != v) k++;
-      }
-      check(k < z.n && z.th[k].icount == x.th[j].icount &&
-                (st.reason == RP_STOP_END || z.cur == v),
+      while (k < z.n && z.th[k].tid != u) k++;
+      check(im0.path != im1.path || k >= z.n ||
+                (z.th[k].icount == x.th[j].icount &&
+                 (st.reason == RP_STOP_END || z.cur == u)),
             "reverse step of %u then step: count back to %" PRIu64, u,
             x.th[j].icount);
     }

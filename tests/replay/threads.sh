@@ -7,7 +7,8 @@
 # watchpoints hit in any thread found again backwards (tests/replay/
 # seekcheck). The programs: tests/programs/thr_* and tests/replay/thr_*
 # (a process that ends with its threads alive, a crash in a thread, exec
-# from a thread, preempted loops whose iterations differ only in memory).
+# from a thread, preempted loops whose iterations differ only in memory,
+# asynchronous signals among preempted threads).
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 R=$top_builddir/tests/replay
 
@@ -72,11 +73,7 @@ check "crash: the crasher is current at the end" \
 rec exec "$R/thr_exec" "$P/exec_target" a b
 check_eq "exec: recorded" 0 "$status"
 verify exec "exited with status 0"
-# Known bug, not checked here until fixed: in about one recording of four,
-# a reverse step of the thread that later calls execve, followed by a step
-# forward, does not bring its instruction count back (seekcheck reports
-# "reverse step of TID then step: count back to N"). Seeking, verifying
-# and stepping in the other traces are checked.
+seekcheck exec 20
 
 # Preempted loops that differ only in memory (a short timeslice keeps the
 # replay's search short).
@@ -86,6 +83,14 @@ check_eq "memloop: recorded" 0 "$?"
 check "memloop: preempted" test "$("$REWIND" dump --type PREEMPT "$T/memloop.rwd" | wc -l)" -gt 0
 verify memloop "exited with status 0"
 seekcheck memloop 6
+
+# Asynchronous signals among preempted threads.
+rec signals "$R/thr_signals"
+check_eq "signals: recorded" 0 "$status"
+check "signals: preempted and signalled" q signals '
+assert len(of("PREEMPT")) > 0 and len(of("SIGNAL")) > 0'
+verify signals "exited with status 0"
+seekcheck signals 6
 
 # --goto in the middle of a multi-threaded trace names a thread that is
 # listed there.
