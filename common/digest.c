@@ -9,10 +9,25 @@
 
 #define K1 0x87c37b91114253d5ull
 #define K2 0x4cf5ad432745937full
+#define F1 0xff51afd7ed558ccdull
+#define F2 0xc4ceb9fe1a85ec53ull
 
 static inline u64 rotl64(u64 x, int r) { return (x << r) | (x >> (64 - r)); }
+static inline u64 rotr64(u64 x, int r) { return (x >> r) | (x << (64 - r)); }
 
 static inline u64 mix(u64 h, u64 w) { return rotl64(h ^ (w * K1), 31) * K2; }
+
+/* The inverse of K modulo 2^64 (K odd), by Newton's iteration. */
+static u64 inverse(u64 k) {
+  u64 x = k; /* right to 3 bits */
+  for (int i = 0; i < 5; i++) x *= 2 - k * x;
+  return x;
+}
+
+/* The h that mix(h, w) turns into Y. */
+static inline u64 unmix(u64 y, u64 w, u64 k2inv) {
+  return rotr64(y * k2inv, 31) ^ (w * K1);
+}
 
 void rw_digest_init(struct rw_digest *d) {
   d->h = 0x6a09e667f3bcc908ull;
@@ -31,9 +46,25 @@ void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page) {
 u64 rw_digest_final(const struct rw_digest *d) {
   u64 x = d->h ^ d->n;
   x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
+  x *= F1;
   x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
+  x *= F2;
   x ^= x >> 33;
   return x;
+}
+
+u64 rw_digest_unfinal(u64 y) { /* x ^= x >> 33 is its own inverse */
+  y ^= y >> 33;
+  y *= inverse(F2);
+  y ^= y >> 33;
+  y *= inverse(F1);
+  y ^= y >> 33;
+  return y;
+}
+
+u64 rw_digest_unpage(u64 h, u64 addr, const u8 *page) {
+  u64 k2inv = inverse(K2);
+  for (unsigned i = RW_DIGEST_PAGE; i >= 8; i -= 8)
+    h = unmix(h, rd_le64(page + i - 8), k2inv);
+  return unmix(h, addr, k2inv);
 }

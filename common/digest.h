@@ -47,4 +47,12 @@ void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page);
 /* Returns the digest of the pages added so far (D is left unchanged). */
 u64 rw_digest_final(const struct rw_digest *d);
 
+/* Every step of the digest can be undone, so a search can work backwards
+ * from a recorded digest instead of rehashing the pages after a change. */
+/* The value h ^ n that rw_digest_final turned into DIGEST. */
+u64 rw_digest_unfinal(u64 digest);
+/* The running hash before the page at ADDR with bytes PAGE (not all zero)
+ * that rw_digest_page turned into H. */
+u64 rw_digest_unpage(u64 h, u64 addr, const u8 *page);
+
 #endif /* RW_COMMON_DIGEST_H */

@@ -19,45 +19,7 @@
 
 #define RP_USER_END (1ull << 47)
 
-/* The constants of the definition in common/digest.h. */
-#define K1 0x87c37b91114253d5ull
-#define K2 0x4cf5ad432745937full
-#define F1 0xff51afd7ed558ccdull
-#define F2 0xc4ceb9fe1a85ec53ull
-
 static const u8 zero_page[RW_DIGEST_PAGE];
-
-static u64 rotr64(u64 x, int r) { return (x >> r) | (x << (64 - r)); }
-
-/* The inverse of K modulo 2^64 (K odd), by Newton's iteration. */
-static u64 inverse(u64 k) {
-  u64 x = k; /* right to 3 bits */
-  for (int i = 0; i < 5; i++) x *= 2 - k * x;
-  return x;
-}
-
-/* The h that mix(h, w) = rotl64(h ^ (w * K1), 31) * K2 turns into Y. */
-static u64 unmix(u64 y, u64 w, u64 k2inv) {
-  return rotr64(y * k2inv, 31) ^ (w * K1);
-}
-
-/* The x that fmix turns into Y (x ^= x >> 33 is its own inverse). */
-static u64 unfmix(u64 y) {
-  y ^= y >> 33;
-  y *= inverse(F2);
-  y ^= y >> 33;
-  y *= inverse(F1);
-  y ^= y >> 33;
-  return y;
-}
-
-/* The chain state before PAGE (at ADDR, not all zero) that leads to H
- * after it. */
-static u64 unhash_page(u64 h, u64 addr, const u8 *page, u64 k2inv) {
-  for (unsigned i = RW_DIGEST_PAGE; i >= 8; i -= 8)
-    h = unmix(h, rd_le64(page + i - 8), k2inv);
-  return unmix(h, addr, k2inv);
-}
 
 /* Adds the page at A to D, read in place: a page never written is zeros,
  * which the digest skips, so it costs nothing (thread stacks are mostly
@@ -147,9 +109,8 @@ static int build(rp_replay *rp, u64 target) {
  * target, the pages after it being as they were at the build. */
 static int backward(rp_replay *rp) {
   struct rp__dcache *dc = &rp->dc;
-  u64 k2inv = inverse(K2);
   int checked = 0;
-  dc->bh[dc->n] = unfmix(dc->target) ^ dc->fn[dc->n];
+  dc->bh[dc->n] = rw_digest_unfinal(dc->target) ^ dc->fn[dc->n];
   for (size_t i = dc->n; i-- > 0;) {
     const u8 *p;
     RW_FORWARD(cpu_mem_peek(rp->mem, dc->addr[i], &p));
@@ -157,9 +118,9 @@ static int backward(rp_replay *rp) {
       dc->bh[i] = dc->bh[i + 1];
       continue;
     }
-    dc->bh[i] = unhash_page(dc->bh[i + 1], dc->addr[i], p, k2inv);
+    dc->bh[i] = rw_digest_unpage(dc->bh[i + 1], dc->addr[i], p);
     if (!checked) { /* the inverse undoes the forward chain */
-      RW_ASSERT(unhash_page(dc->fh[i + 1], dc->addr[i], p, k2inv) ==
+      RW_ASSERT(rw_digest_unpage(dc->fh[i + 1], dc->addr[i], p) ==
                 dc->fh[i]);
       checked = 1;
     }

@@ -59,3 +59,14 @@ void test_digest_page_order_matters(void) {
   rw_digest_page(&b, 0x2000, page - 0 + 0);
   CU_ASSERT_NOT_EQUAL(x, rw_digest_final(&b));
 }
+
+void test_digest_steps_undo(void) {
+  struct rw_digest d;
+  for (unsigned i = 0; i < sizeof page; i++) page[i] = (u8)(i * 7 + 3);
+  rw_digest_init(&d);
+  rw_digest_page(&d, 0x5000, page);
+  u64 before = d.h;
+  rw_digest_page(&d, 0x9000, page);
+  CU_ASSERT_EQUAL(rw_digest_unpage(d.h, 0x9000, page), before);
+  CU_ASSERT_EQUAL(rw_digest_unfinal(rw_digest_final(&d)), d.h ^ d.n);
+}
