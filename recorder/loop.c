@@ -76,61 +76,61 @@ static int is_crash(int sig) {
 static int is_quick(const struct rec__task *t) {
   if (t->snap || t->fake || (t->sc_flags & REC_SC_MAPS)) return 1;
   switch (t->nr) {
-    case 3:   /* close */
-    case 4:   /* stat */
-    case 5:   /* fstat */
-    case 6:   /* lstat */
-    case 8:   /* lseek */
-    case 13:  /* rt_sigaction */
-    case 14:  /* rt_sigprocmask */
-    case 15:  /* rt_sigreturn */
-    case 21:  /* access */
-    case 32:  /* dup */
-    case 33:  /* dup2 */
-    case 39:  /* getpid */
-    case 56:  /* clone */
-    case 57:  /* fork */
-    case 58:  /* vfork */
-    case 59:  /* execve */
-    case 60:  /* exit */
-    case 62:  /* kill */
-    case 63:  /* uname */
-    case 79:  /* getcwd */
-    case 89:  /* readlink */
-    case 95:  /* umask */
-    case 96:  /* gettimeofday */
-    case 97:  /* getrlimit */
-    case 99:  /* sysinfo */
-    case 102: /* getuid */
-    case 104: /* getgid */
-    case 107: /* geteuid */
-    case 108: /* getegid */
-    case 110: /* getppid */
-    case 131: /* sigaltstack */
-    case 157: /* prctl */
-    case 158: /* arch_prctl */
-    case 186: /* gettid */
-    case 200: /* tkill */
-    case 201: /* time */
-    case 204: /* sched_getaffinity */
-    case 218: /* set_tid_address */
-    case 228: /* clock_gettime */
-    case 229: /* clock_getres */
-    case 231: /* exit_group */
-    case 234: /* tgkill */
-    case 262: /* newfstatat */
-    case 273: /* set_robust_list */
-    case 292: /* dup3 */
-    case 302: /* prlimit64 */
-    case 318: /* getrandom */
-    case 322: /* execveat */
-    case 332: /* statx */
-    case 334: /* rseq */
-    case 435: /* clone3 */
+    case REC_NR_close:
+    case REC_NR_stat:
+    case REC_NR_fstat:
+    case REC_NR_lstat:
+    case REC_NR_lseek:
+    case REC_NR_rt_sigaction:
+    case REC_NR_rt_sigprocmask:
+    case REC_NR_rt_sigreturn:
+    case REC_NR_access:
+    case REC_NR_dup:
+    case REC_NR_dup2:
+    case REC_NR_getpid:
+    case REC_NR_clone:
+    case REC_NR_fork:
+    case REC_NR_vfork:
+    case REC_NR_execve:
+    case REC_NR_exit:
+    case REC_NR_kill:
+    case REC_NR_uname:
+    case REC_NR_getcwd:
+    case REC_NR_readlink:
+    case REC_NR_umask:
+    case REC_NR_gettimeofday:
+    case REC_NR_getrlimit:
+    case REC_NR_sysinfo:
+    case REC_NR_getuid:
+    case REC_NR_getgid:
+    case REC_NR_geteuid:
+    case REC_NR_getegid:
+    case REC_NR_getppid:
+    case REC_NR_sigaltstack:
+    case REC_NR_prctl:
+    case REC_NR_arch_prctl:
+    case REC_NR_gettid:
+    case REC_NR_tkill:
+    case REC_NR_time:
+    case REC_NR_sched_getaffinity:
+    case REC_NR_set_tid_address:
+    case REC_NR_clock_gettime:
+    case REC_NR_clock_getres:
+    case REC_NR_exit_group:
+    case REC_NR_tgkill:
+    case REC_NR_newfstatat:
+    case REC_NR_set_robust_list:
+    case REC_NR_dup3:
+    case REC_NR_prlimit64:
+    case REC_NR_getrandom:
+    case REC_NR_execveat:
+    case REC_NR_statx:
+    case REC_NR_rseq:
+    case REC_NR_clone3:
       return 1;
-    case 72: /* fcntl, except waiting for a lock */
+    case REC_NR_fcntl: /* except waiting for a lock */
       return t->args[1] != 7 && t->args[1] != 38;
-    case 202: /* futex: the wake operations */
+    case REC_NR_futex: /* the wake operations */
       switch (t->args[1] & 0x7f) {
         case 1:  /* FUTEX_WAKE */
         case 3:  /* FUTEX_REQUEUE */
