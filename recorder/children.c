@@ -49,8 +49,10 @@ static int next_syscall_stop(pid_t child, int op) {
 
 int rec__child_release(struct rec *r, pid_t child) {
   struct rw_regs saved, regs;
-  (void)r;
   released[nreleased++ % RW_ARRAY_SIZE(released)] = child;
+  /* A copy of the address space runs unrecorded: its rdtsc must not stop
+   * at int3s nobody answers. */
+  rec__tsc_unpatch_child(r, child);
   if (rec__regs_get(r, child, &saved, 0) < 0) goto detach;
   /* The child stands right after the syscall instruction of its fork:
    * execute prctl through that instruction, then put everything back. */

@@ -56,7 +56,7 @@ typedef i64 (*rec__read_fn)(void *ctx, u64 addr, void *dst, size_t len);
 
 /* ------------------------------------------------------- syscall table */
 
-/* How one output buffer of a syscall is found (recorder/syscalls.def). */
+/* How one output buffer of a syscall is found (common/syscalls.def). */
 enum rec__out_kind {
   REC_OUT_NONE,
   REC_OUT_FIXED,   /* arg[a] points at n bytes */
@@ -100,7 +100,7 @@ struct rec__sc {
 /* Syscall numbers by name: REC_NR_read, ... */
 enum rec__nr {
 #define REC_SYSCALL(nr, name, flags, o1, o2, o3) REC_NR_##name = nr,
-#include "recorder/syscalls.def"
+#include "common/syscalls.def"
 #undef REC_SYSCALL
 };
 
@@ -299,6 +299,13 @@ struct rec__blob {
   u8 hash[32];
 };
 
+/* An rdtsc or rdtscp replaced by int3 (recorder/tscpatch.c). */
+struct rec__tscp {
+  u64 addr; /* the instruction */
+  u8 is_p;  /* 1: rdtscp */
+  u8 orig;  /* its first byte (0x0f) */
+};
+
 struct rec {
   trace_writer *w;            /* the trace being written; owned */
   const struct rec_opts *opts;/* borrowed */
@@ -335,6 +342,10 @@ struct rec {
   int final_status;           /* the leader's wait status, seen early */
   int final_seen;
   int done;                   /* 1: PROG is gone */
+  int tsc_trap;               /* 1: PR_TSC_SIGSEGV traps rdtsc here; 0: the
+                                 instructions are patched to int3 */
+  struct rec__tscp *tscp;     /* patched instructions, sorted by addr */
+  size_t ntscp, captscp;
   struct {
     u64 syscalls, signals, rdtsc, forks, diffs, mem_bytes;
     u64 threads, switches, preempts, digest_ns;
@@ -435,6 +446,19 @@ int rec__signal_is_sync(int sig, int code);
  * recording, rec__tsc_self_rearm() before resuming PROG, rec__tsc_read() to
  * read the counter (rdtscp's aux into *AUX when IS_P). */
 void rec__tsc_self(int on);
+/* 1 when PR_TSC_SIGSEGV really traps rdtsc on this machine (checked once,
+ * in a child; REWIND_TSC_PATCH=1 pretends it does not). */
+int rec__tsc_trap_works(void);
+/* Without the trap: replaces every rdtsc/rdtscp decoded in [A, B) of the
+ * tracee by int3 and remembers it. Returns 0 or a negative code. */
+int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) RW_MUST_CHECK;
+/* The patched instruction at ADDR, or NULL. */
+const struct rec__tscp *rec__tsc_patch_at(const struct rec *r, u64 addr);
+/* Forgets every patch (a new program image). */
+void rec__tsc_patch_reset(struct rec *r);
+/* Puts the original bytes back in the memory of CHILD (a copy of the
+ * recorded address space that is let go unrecorded). */
+void rec__tsc_unpatch_child(const struct rec *r, pid_t child);
 void rec__tsc_self_rearm(void);
 u64 rec__tsc_read(int is_p, u32 *aux);
 

@@ -57,13 +57,28 @@ static int disposition(pid_t tid, int sig) {
   }
 }
 
+/* Answers the rdtsc (IS_P 0) or rdtscp (1) at RIP of the current thread,
+ * whose registers are in t->regs, as the CPU would, and records it. */
+static int answer_at(struct rec *r, u64 rip, int is_p) {
+  struct rec__task *t = r->cur;
+  struct rw_regs *regs = &t->regs;
+  u32 aux = 0;
+  u64 tsc = rec__tsc_read(is_p, &aux);
+  regs->gpr[RW_REG_rax] = (u32)tsc;
+  regs->gpr[RW_REG_rdx] = tsc >> 32;
+  if (is_p) regs->gpr[RW_REG_rcx] = aux;
+  regs->rip = rip + (is_p ? 3 : 2);
+  RW_FORWARD(rec__regs_set_gprs(t->tid, regs));
+  r->n.rdtsc++;
+  return rec__emit_rdtsc(r, rip, tsc, aux, (u32)is_p);
+}
+
 /* Answers a trapped rdtsc or rdtscp at the thread's rip. Returns 1 when the
  * SIGSEGV was one, 0 when it was a real fault, or a negative code. */
 static int answer_tsc(struct rec *r) {
-  struct rec__task *t = r->cur;
-  struct rw_regs *regs = &t->regs;
+  struct rw_regs *regs = &r->cur->regs;
   u8 insn[3] = {0};
-  RW_FORWARD(rec__regs_get(r, t->tid, regs, 0));
+  RW_FORWARD(rec__regs_get(r, r->cur->tid, regs, 0));
   if (rec__mem_read(r, regs->rip, insn, 3) < 2) return 0;
   int is_p;
   if (insn[0] == 0x0f && insn[1] == 0x31)
@@ -72,16 +87,19 @@ static int answer_tsc(struct rec *r) {
     is_p = 1;
   else
     return 0;
-  u32 aux = 0;
-  u64 tsc = rec__tsc_read(is_p, &aux);
-  u64 rip = regs->rip;
-  regs->gpr[RW_REG_rax] = (u32)tsc;
-  regs->gpr[RW_REG_rdx] = tsc >> 32;
-  if (is_p) regs->gpr[RW_REG_rcx] = aux;
-  regs->rip += is_p ? 3 : 2;
-  RW_FORWARD(rec__regs_set_gprs(t->tid, regs));
-  r->n.rdtsc++;
-  RW_FORWARD(rec__emit_rdtsc(r, rip, tsc, aux, (u32)is_p));
+  RW_FORWARD(answer_at(r, regs->rip, is_p));
+  return 1;
+}
+
+/* The int3 that replaced an rdtsc (recorder/tscpatch.c) stops with rip
+ * after it. Returns 1 when this SIGTRAP was one, 0 if not, or a negative
+ * code. */
+static int answer_patched(struct rec *r) {
+  struct rw_regs *regs = &r->cur->regs;
+  RW_FORWARD(rec__regs_get(r, r->cur->tid, regs, 0));
+  const struct rec__tscp *p = rec__tsc_patch_at(r, regs->rip - 1);
+  if (!p) return 0;
+  RW_FORWARD(answer_at(r, p->addr, p->is_p));
   return 1;
 }
 
@@ -92,8 +110,9 @@ int rec__on_signal(struct rec *r, int sig, int *inject, int *step) {
   *step = 0;
   memset(&si, 0, sizeof si);
   if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0) si.si_code = 0;
-  if (sig == SIGSEGV && si.si_code > 0) {
-    int rc = answer_tsc(r);
+  if ((sig == SIGSEGV && si.si_code > 0) ||
+      (sig == SIGTRAP && si.si_code == SI_KERNEL && r->ntscp)) {
+    int rc = sig == SIGSEGV ? answer_tsc(r) : answer_patched(r);
     RW_FORWARD(rc);
     if (rc == 1) {
       *inject = 0;

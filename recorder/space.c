@@ -53,8 +53,8 @@ static int import_nonzero(void *ctx, u64 a, u64 b) {
   return rec__mem_import_nonzero(ctx, a, b);
 }
 
-int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
-                        int at_exec) {
+static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
+                    int at_exec) {
   u64 off = m->offset + (a - m->start);
   if (m->flags & REC_MAPF_SPECIAL)
     return rec__emit_map(r, a, b - a, m->prot, m->flags, 0, NULL, m->path);
@@ -94,6 +94,15 @@ int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
   return 0;
 }
 
+int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
+                        int at_exec) {
+  RW_FORWARD(describe(r, m, a, b, at_exec));
+  /* The trace has the original code; now rdtsc can be made to stop. */
+  if (!(m->flags & REC_MAPF_SPECIAL) && (m->prot & PROT_EXEC))
+    RW_FORWARD(rec__tsc_patch_range(r, a, b));
+  return 0;
+}
+
 static int on_unmap(void *ctx, u64 a, u64 b) {
   return rec__emit_unmap(ctx, a, b - a);
 }
@@ -101,7 +110,8 @@ static int on_map(void *ctx, const struct rec__map *m, u64 a, u64 b) {
   return rec__space_describe(ctx, m, a, b, 0);
 }
 static int on_protect(void *ctx, u64 a, u64 b, u32 prot) {
-  return rec__emit_protect(ctx, a, b - a, prot);
+  RW_FORWARD(rec__emit_protect(ctx, a, b - a, prot));
+  return (prot & PROT_EXEC) ? rec__tsc_patch_range(ctx, a, b) : 0;
 }
 static const struct rec__maps_ops ops = {on_unmap, on_map, on_protect};
 

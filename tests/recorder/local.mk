@@ -10,7 +10,7 @@ tests_recorder_test_recorder_SOURCES = tests/recorder/main.c \
 tests_recorder_test_recorder_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_recorder_test_recorder_LDADD = tests/librw_testrunner.a \
 	recorder/librw_recorder.a format/librw_format.a common/librw_common.a \
-	$(CUNIT_LIBS) $(UNWIND_LIBS) $(ZSTD_LIBS)
+	$(CUNIT_LIBS) $(UNWIND_LIBS) $(ZSTD_LIBS) $(CAPSTONE_LIBS)
 TESTS += tests/recorder/test_recorder
 
 # Prints a metadata value of a trace (for the scripts).
