@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The `rewind` command: global options and dispatch to a subcommand. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "common/rw.h"
@@ -56,7 +58,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   return 2;
 }
 
+/* A reader that goes away (`rewind dump | head`) is the normal end of the
+ * output, as for cat: leave quietly with status 0. A handler, not SIG_IGN,
+ * so that programs rewind starts (the recorded program, gdb) get the default
+ * disposition back at exec. */
+static void on_sigpipe(int sig) {
+  (void)sig;
+  _exit(0);
+}
+
 int main(int argc, char **argv) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigpipe;
+  sigaction(SIGPIPE, &sa, NULL);
   if (argc < 2) {
     usage(stderr);
     return 2;
