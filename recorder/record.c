@@ -132,16 +132,24 @@ static int open_trace(const struct rec_opts *o, trace_writer **w, char *path,
     snprintf(path, cap, "%s", o->output);
     rc = trace_writer_open(w, path, &wo);
   } else {
-    const char *dir = getenv("REWIND_TRACE_DIR");
+    char dir[4096];
     const char *base = strrchr(o->argv[0], '/');
     base = base ? base + 1 : o->argv[0];
-    if (!dir || !*dir) dir = ".";
+    rc = trace_dir(dir, sizeof dir, 1);
+    if (rc < 0) {
+      if (rc != RW_ENOTFOUND)
+        rw_log(RW_LOG_ERROR, "cannot use the trace directory %s (%s); "
+               "writing to the current directory", dir, rw_strerror(rc));
+      snprintf(dir, sizeof dir, ".");
+    }
     wo.overwrite = 0;
     rc = RW_ERR(EEXIST);
     for (int n = 0; n < 100000 && rc == RW_ERR(EEXIST); n++) {
-      snprintf(path, cap, "%s%s%s-%d.rwd", strcmp(dir, ".") ? dir : "",
-               strcmp(dir, ".") ? "/" : "", base, n);
-      rc = trace_writer_open(w, path, &wo);
+      int len = snprintf(path, cap, "%s%s%s-%d.rwd",
+                         strcmp(dir, ".") ? dir : "",
+                         strcmp(dir, ".") ? "/" : "", base, n);
+      rc = len < 0 || (size_t)len >= cap ? RW_ERR(ENAMETOOLONG)
+                                         : trace_writer_open(w, path, &wo);
     }
   }
   if (rc == RW_ERR(EEXIST) || rc == RW_EEXIST)
@@ -255,6 +263,10 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   memset(&r, 0, sizeof r);
   r.memfd = -1;
   r.opts = o;
+  r.tsc_trap = rec__tsc_trap_works();
+  if (!r.tsc_trap)
+    rw_log(RW_LOG_VERBOSE, "rdtsc cannot be trapped on this machine (the "
+           "hypervisor ignores CR4.TSD): rdtsc instructions are patched");
   r.timeslice_ns = (u64)(o->timeslice_ms ? o->timeslice_ms : 20) * 1000000;
   const char *slash = strrchr(o->argv[0], '/');
   r.prog_name = slash ? slash + 1 : o->argv[0];
@@ -303,6 +315,10 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
                (unsigned long long)r.n.threads + 1,
                (unsigned long long)r.n.switches,
                (unsigned long long)r.n.preempts);
+    int lrc = trace_dir_set_latest(res->path);
+    if (lrc < 0 && lrc != RW_ENOTFOUND)
+      rw_log(RW_LOG_INFO, "could not mark %s as the latest trace: %s",
+             res->path, rw_strerror(lrc));
     rw_log(RW_LOG_INFO,
            "recorded %s: %s, %llu events%s, %.2f s; replay with: rewind "
            "replay %s",
@@ -315,6 +331,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   rec__snap_free(&r.snap);
   rec__ranges_free(&r.ranges);
   rec__tasks_free(&r);
+  rec__tsc_patch_reset(&r);
   free(r.blobs);
   free(r.buf);
   free(r.xsave);
