@@ -311,6 +311,12 @@ int trace_record_print_opts(FILE *out, const struct trace_record *rec,
 int trace_report_info(FILE *out, trace_reader *r, struct rw_diag *diag)
     RW_MUST_CHECK;
 
+/* The same facts as trace_report_info(), as one JSON object on one line
+ * (sizes in bytes, times in ns since the epoch, null for what is unknown).
+ * Returns as trace_report_info(). */
+int trace_report_info_json(FILE *out, trace_reader *r, struct rw_diag *diag)
+    RW_MUST_CHECK;
+
 /* Options of trace_report_dump(). Plain data. */
 struct trace_dump_opts {
   int json;          /* one JSON object per line */
@@ -332,5 +338,50 @@ int trace_report_dump(FILE *out, FILE *err, trace_reader *r,
 /* Finds the record type named NAME (as in records.def, case-insensitive).
  * Returns the type, or RW_ENOTFOUND. */
 int trace_record_type_by_name(const char *name) RW_MUST_CHECK;
+
+/* ------------------------------------------------------- trace directory */
+
+/* Writes the directory where traces are kept to DST (caller-owned, CAP
+ * bytes): $REWIND_TRACE_DIR, else $XDG_DATA_HOME/rewind, else
+ * $HOME/.local/share/rewind. With CREATE, creates it and its missing parents
+ * (mode 0700). Returns 0, RW_ENOTFOUND when none of those variables is set,
+ * or a negative errno. */
+int trace_dir(char *dst, size_t cap, int create) RW_MUST_CHECK;
+
+/* Points the trace directory's `latest-trace` link at the trace PATH
+ * (borrowed; by name when it is in the directory, else by absolute path),
+ * creating the directory if needed. Returns 0 or a negative errno. */
+int trace_dir_set_latest(const char *path) RW_MUST_CHECK;
+
+/* Writes the path of the latest trace to DST. Returns 0, RW_ENOTFOUND when
+ * there is none, or a negative errno. */
+int trace_dir_latest(char *dst, size_t cap) RW_MUST_CHECK;
+
+/* Turns NAME (borrowed), as a user typed it, into a trace path in DST:
+ * NULL or "" or "latest" is the latest trace; an existing file or a name with
+ * a '/' is taken as it is; otherwise NAME or NAME.rwd in the trace
+ * directory. Returns 0, or RW_ENOTFOUND with DIAG (may be NULL) saying where
+ * it looked. */
+int trace_dir_resolve(const char *name, char *dst, size_t cap,
+                      struct rw_diag *diag) RW_MUST_CHECK;
+
+/* One trace of the trace directory. Plain data. */
+struct trace_dir_entry {
+  char name[256];   /* file name, ending in .rwd */
+  char path[4352];  /* directory and name */
+  u64 size;         /* bytes */
+  u64 mtime_ns;     /* last modification, ns since the epoch */
+  int latest;       /* 1: the latest-trace link points at it */
+};
+
+/* Lists the *.rwd files of the trace directory, oldest first. On success
+ * *OUT (caller frees with free()) holds *N entries; a directory that does
+ * not exist yet is an empty list. Returns 0 or a negative code. */
+int trace_dir_list(struct trace_dir_entry **out, size_t *n) RW_MUST_CHECK;
+
+/* Deletes the trace file PATH (borrowed). When it was the latest, the link
+ * moves to the newest trace left in the directory (or goes away). Returns 0
+ * or a negative errno. */
+int trace_dir_remove(const char *path) RW_MUST_CHECK;
 
 #endif /* RW_FORMAT_FORMAT_H */

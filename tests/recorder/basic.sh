@@ -6,18 +6,27 @@
 # metadata).
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
-# Default output names: PROG-0.rwd, then PROG-1.rwd, in the current directory.
+# Default output names: PROG-0.rwd, then PROG-1.rwd, in the trace directory
+# ($XDG_DATA_HOME/rewind, created on demand), with latest-trace pointing at
+# the newest.
 mkdir "$T/cwd"
-(cd "$T/cwd" && "$REWIND" record "$P/exitstatus" 0 2>"$T/sum.err" &&
-  "$REWIND" record "$P/exitstatus" 0 2>/dev/null)
-check "default name PROG-0.rwd" test -s "$T/cwd/exitstatus-0.rwd"
-check "next free name PROG-1.rwd" test -s "$T/cwd/exitstatus-1.rwd"
+(cd "$T/cwd" && XDG_DATA_HOME="$T/xdg" "$REWIND" record "$P/exitstatus" 0 \
+  2>"$T/sum.err" &&
+  XDG_DATA_HOME="$T/xdg" "$REWIND" record "$P/exitstatus" 0 2>/dev/null)
+check "default name PROG-0.rwd" test -s "$T/xdg/rewind/exitstatus-0.rwd"
+check "next free name PROG-1.rwd" test -s "$T/xdg/rewind/exitstatus-1.rwd"
+check "nothing in the current directory" test -z "$(ls "$T/cwd")"
+check_eq "latest-trace names the newest" exitstatus-1.rwd \
+  "$(readlink "$T/xdg/rewind/latest-trace")"
 check "summary line names path, size, events, duration and replay" \
-  grep -E "exitstatus-0.rwd: [0-9.]+ [KM]iB, [0-9]+ events, [0-9.]+ s; replay with: rewind replay exitstatus-0.rwd" "$T/sum.err"
+  grep -E "exitstatus-0.rwd: [0-9.]+ [KM]iB, [0-9]+ events, [0-9.]+ s; replay with: rewind replay $T/xdg/rewind/exitstatus-0.rwd" "$T/sum.err"
 check_eq "one summary line" 1 "$(wc -l <"$T/sum.err")"
 mkdir "$T/dir"
 REWIND_TRACE_DIR="$T/dir" "$REWIND" record -q "$P/exitstatus" 0
 check "REWIND_TRACE_DIR" test -s "$T/dir/exitstatus-0.rwd"
+(cd "$T/cwd" && env -u HOME -u XDG_DATA_HOME "$REWIND" record -q \
+  "$P/exitstatus" 0)
+check "no HOME: the current directory" test -s "$T/cwd/exitstatus-0.rwd"
 
 # Never overwrite without --force.
 echo keep >"$T/exists.rwd"
