@@ -5,6 +5,10 @@
 #ifndef RW_CLI_CLI_H
 #define RW_CLI_CLI_H
 
+#include <stddef.h>
+
+#include "common/rw.h"
+
 #define CLI_CMD(name, fn, summary) int fn(int argc, char **argv);
 #include "commands.def"
 #undef CLI_CMD
@@ -16,11 +20,27 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+struct option;
+/* getopt_long over ARGV for subcommand CMD, with SHORTOPTS (a leading '+'
+ * stops at the first operand) and LONGOPTS (borrowed). Returns the next
+ * option as getopt_long does, -1 after the last, or '?' after printing one
+ * usage error that names the unknown option or the missing argument (the
+ * caller then exits with status 2). Set optind = 1 before the first call. */
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+               const struct option *longopts);
+
+/* Resolves TRACE as typed (NULL: the latest recording) into PATH (CAP
+ * bytes) through the trace directory. Returns 0, or prints why not and
+ * returns the exit status 1. */
+int cli_trace_path(const char *trace, char *path, size_t cap);
+
 /* The gdb modes (cmd_serve.c), shared by `rewind serve` and `rewind
- * replay`. Each returns the exit status; cli_replay_gdb returns only when
+ * replay`. START is the instruction to begin at (~0: the beginning). Each
+ * returns the exit status; cli_replay_gdb returns only when
  * gdb cannot be started (it replaces the process with gdb). */
-int cli_serve_stdio(const char *path, int quiet, int log);
-int cli_serve_listen(const char *path, const char *addr, int quiet, int log);
-int cli_replay_gdb(const char *path, int nargs, char **args);
+int cli_serve_stdio(const char *path, int quiet, int log, u64 start);
+int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
+                     u64 start);
+int cli_replay_gdb(const char *path, u64 start, int nargs, char **args);
 
 #endif /* RW_CLI_CLI_H */

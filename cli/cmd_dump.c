@@ -4,6 +4,7 @@
  * record type. Damage is reported on stderr; the exit status is 0 when all
  * of the trace was readable, 1 otherwise, 2 for usage errors. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +13,12 @@
 #include "format/format.h"
 
 static void dump_usage(FILE *out) {
-  fputs("usage: rewind dump [OPTIONS] TRACE\n"
+  fputs("usage: rewind dump [OPTIONS] [TRACE]\n"
         "\n"
         "Print every record of a trace in global sequence order:\n"
         "  SEQ TID TYPE field=value ...\n"
+        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
+        "without it, the latest recording.\n"
         "\n"
         "options:\n"
         "  --json         one JSON object per line\n"
@@ -39,52 +42,63 @@ static int parse_num(const char *s, unsigned long long max,
 }
 
 int cli_cmd_dump(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"json", no_argument, 0, 'j'},      {"thread", required_argument, 0, 't'},
+      {"type", required_argument, 0, 'T'}, {"from", required_argument, 0, 'F'},
+      {"bytes", required_argument, 0, 'b'}, {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
   struct trace_dump_opts o = {0, 64, TRACE_ALL_THREADS, -1, 0};
   const char *path = NULL;
+  char pathbuf[4096];
   trace_reader *r;
   struct rw_diag d = {0};
   struct trace_info in;
   unsigned long long v;
-  int rc;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      dump_usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--json")) {
-      o.json = 1;
-    } else if (!strcmp(a, "--thread")) {
-      if (parse_num(val, 0xfffffffeu, &v) < 0)
-        return cli_usage_error("dump", "--thread needs a thread id");
-      o.tid = (u32)v;
-      i++;
-    } else if (!strcmp(a, "--type")) {
-      if (!val) return cli_usage_error("dump", "--type needs a record type");
-      o.type = trace_record_type_by_name(val);
-      if (o.type < 0 && parse_num(val, 0xffff, &v) == 0) o.type = (int)v;
-      if (o.type < 0)
-        return cli_usage_error("dump", "unknown record type '%s'", val);
-      i++;
-    } else if (!strcmp(a, "--from")) {
-      if (parse_num(val, ~0ull, &v) < 0)
-        return cli_usage_error("dump", "--from needs a sequence number");
-      o.seq_from = v;
-      i++;
-    } else if (!strcmp(a, "--bytes")) {
-      if (parse_num(val, (unsigned long long)TRACE_MAX_RECORD, &v) < 0 ||
-          v == 0)
-        return cli_usage_error("dump", "--bytes needs a positive number");
-      o.bytes_max = (size_t)v;
-      i++;
-    } else if (a[0] == '-' && a[1]) {
-      return cli_usage_error("dump", "unknown option '%s'", a);
-    } else if (path) {
-      return cli_usage_error("dump", "more than one trace given");
-    } else {
-      path = a;
+  int rc, c;
+  optind = 1;
+  while ((c = cli_getopt("dump", argc, argv, "h", longopts)) != -1) {
+    switch (c) {
+      case 'h':
+        dump_usage(stdout);
+        return 0;
+      case 'j':
+        o.json = 1;
+        break;
+      case 't':
+        if (parse_num(optarg, 0xfffffffeu, &v) < 0)
+          return cli_usage_error("dump", "--thread needs a thread id, not "
+                                 "'%s'", optarg);
+        o.tid = (u32)v;
+        break;
+      case 'T':
+        o.type = trace_record_type_by_name(optarg);
+        if (o.type < 0 && parse_num(optarg, 0xffff, &v) == 0) o.type = (int)v;
+        if (o.type < 0)
+          return cli_usage_error("dump", "unknown record type '%s'", optarg);
+        break;
+      case 'F':
+        if (parse_num(optarg, ~0ull, &v) < 0)
+          return cli_usage_error("dump", "--from needs a sequence number, "
+                                 "not '%s'", optarg);
+        o.seq_from = v;
+        break;
+      case 'b':
+        if (parse_num(optarg, (unsigned long long)TRACE_MAX_RECORD, &v) < 0 ||
+            v == 0)
+          return cli_usage_error("dump", "--bytes needs a positive number, "
+                                 "not '%s'", optarg);
+        o.bytes_max = (size_t)v;
+        break;
+      default:
+        return 2;
     }
   }
-  if (!path) return cli_usage_error("dump", "no trace file given");
+  if (optind + 1 < argc)
+    return cli_usage_error("dump", "more than one trace given");
+  if (cli_trace_path(optind < argc ? argv[optind] : NULL, pathbuf,
+                     sizeof pathbuf))
+    return 1;
+  path = pathbuf;
   if (trace_reader_open(&r, path, &d) < 0)
     return cli_error("%s: %s", path, d.msg);
   trace_reader_get_info(r, &in);

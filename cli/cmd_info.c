@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* `rewind info TRACE`: parses its arguments, opens the trace and prints the
- * report that format/report.c builds. Damage is reported on stderr; the
- * exit status is 0 when all of the trace was readable, 1 otherwise. */
+/* `rewind info [--json] [TRACE]`: parses its arguments, opens the trace and
+ * prints the report that format/report.c (or report_json.c) builds. Damage
+ * is reported on stderr; the exit status is 0 when all of the trace was
+ * readable, 1 otherwise, 2 for usage errors. */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,32 +11,46 @@
 #include "format/format.h"
 
 static void info_usage(FILE *out) {
-  fputs("usage: rewind info [--help] TRACE\n"
+  fputs("usage: rewind info [--json] [TRACE]\n"
         "\n"
         "Show what a trace file holds: format version, the recording machine\n"
         "and command, times, threads, record counts by type, blobs,\n"
         "keyframes and sizes. A damaged trace is shown as far as it is\n"
-        "readable and the damage is reported on stderr (exit status 1).\n",
+        "readable and the damage is reported on stderr (exit status 1).\n"
+        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
+        "without it, the latest recording.\n"
+        "\n"
+        "  --json      one JSON object instead of the text report\n"
+        "  -h, --help  show this help\n",
         out);
 }
 
 int cli_cmd_info(int argc, char **argv) {
-  const char *path = NULL;
+  static const struct option longopts[] = {{"json", no_argument, 0, 'j'},
+                                           {"help", no_argument, 0, 'h'},
+                                           {0, 0, 0, 0}};
+  char path[4096];
   trace_reader *r;
   struct rw_diag d = {0};
   struct trace_info in;
-  int rc;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      info_usage(stdout);
-      return 0;
+  int rc, c, json = 0;
+  optind = 1;
+  while ((c = cli_getopt("info", argc, argv, "h", longopts)) != -1) {
+    switch (c) {
+      case 'h':
+        info_usage(stdout);
+        return 0;
+      case 'j':
+        json = 1;
+        break;
+      default:
+        return 2;
     }
-    if (argv[i][0] == '-' && argv[i][1])
-      return cli_usage_error("info", "unknown option '%s'", argv[i]);
-    if (path) return cli_usage_error("info", "more than one trace given");
-    path = argv[i];
   }
-  if (!path) return cli_usage_error("info", "no trace file given");
+  if (optind + 1 < argc)
+    return cli_usage_error("info", "more than one trace given");
+  if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, sizeof path))
+    return 1;
   if (trace_reader_open(&r, path, &d) < 0)
     return cli_error("%s: %s", path, d.msg);
   trace_reader_get_info(r, &in);
@@ -44,9 +60,13 @@ int cli_cmd_info(int argc, char **argv) {
   else if (!in.complete)
     fprintf(stderr, "rewind: %s: the trace was not closed; index rebuilt\n",
             path);
-  printf("%-11s %s\n", "trace:", path);
   memset(&d, 0, sizeof d);
-  rc = trace_report_info(stdout, r, &d);
+  if (json) {
+    rc = trace_report_info_json(stdout, r, &d);
+  } else {
+    printf("%-11s %s\n", "trace:", path);
+    rc = trace_report_info(stdout, r, &d);
+  }
   trace_reader_close(r);
   if (rc < 0) return cli_error("writing the report: %s", rw_strerror(rc));
   if (rc > 0) fprintf(stderr, "rewind: %s: %s\n", path, d.msg);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* `rewind record [-o FILE] [--force] [--quiet] [--timeslice MS] [--] PROG
- * [ARGS...]`: parses
- * the arguments and calls the recorder (recorder/recorder.h), which does the
- * work and prints its own messages. Exits with PROG's exit status. */
+/* `rewind record [options] [--] PROG [ARGS...]`: parses the arguments and
+ * calls the recorder (recorder/recorder.h), which does the work and prints
+ * its own messages. Exits with PROG's exit status. */
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,9 @@ static void usage(FILE *out) {
       "exit with PROG's exit status (128+N when PROG dies of signal N).\n"
       "\n"
       "  -o, --output FILE  write the trace to FILE (default: PROG-N.rwd, the\n"
-      "                     first free N, in $REWIND_TRACE_DIR or the current\n"
-      "                     directory)\n"
+      "                     first free N, in the trace directory:\n"
+      "                     $REWIND_TRACE_DIR, else $XDG_DATA_HOME/rewind,\n"
+      "                     else ~/.local/share/rewind)\n"
       "  -f, --force        replace FILE if it exists\n"
       "  -q, --quiet        print nothing but errors\n"
       "  --timeslice MS     let a thread run MS milliseconds without a syscall\n"
@@ -28,6 +30,8 @@ static void usage(FILE *out) {
       "                     (default 20; 1 to 10000)\n"
       "  -h, --help         show this help\n"
       "\n"
+      "The trace becomes the latest one: `rewind replay` with no TRACE\n"
+      "replays it, `rewind ls` lists the trace directory.\n"
       "Threads are recorded one at a time: they switch at syscalls, and a\n"
       "thread that runs a whole timeslice without one is preempted.\n"
       "PROG runs pinned to one CPU, with rdtsc trapped, the vDSO hidden and\n"
@@ -36,53 +40,62 @@ static void usage(FILE *out) {
       out);
 }
 
+/* The recorder must close its trace whatever happens to its own stderr: a
+ * write to a closed pipe fails with EPIPE instead of ending rewind. (A
+ * handler rather than SIG_IGN: PROG gets the default back at exec.) */
+static void on_sigpipe(int sig) { (void)sig; }
+
 int cli_cmd_record(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"output", required_argument, 0, 'o'},
+      {"force", no_argument, 0, 'f'},
+      {"quiet", no_argument, 0, 'q'},
+      {"timeslice", required_argument, 0, 'T'},
+      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
   struct rec_opts o;
   struct rec_result res;
-  int i;
+  int c;
   memset(&o, 0, sizeof o);
-  for (i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--")) {
-      i++;
-      break;
-    }
-    if (a[0] != '-' || !a[1]) break;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
-      o.force = 1;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      o.quiet = 1;
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      if (++i >= argc) return cli_usage_error("record", "%s needs a FILE", a);
-      o.output = argv[i];
-    } else if (!strncmp(a, "--output=", 9)) {
-      o.output = a + 9;
-    } else if (!strcmp(a, "--timeslice") || !strncmp(a, "--timeslice=", 12)) {
-      const char *v = a[11] == '=' ? a + 12 : NULL;
-      if (!v && ++i >= argc)
-        return cli_usage_error("record", "--timeslice needs MS");
-      if (!v) v = argv[i];
-      char *end;
-      unsigned long ms = strtoul(v, &end, 10);
-      if (!*v || *end || ms < 1 || ms > 10000)
-        return cli_usage_error("record",
-                               "--timeslice wants milliseconds from 1 to "
-                               "10000, not '%s'",
-                               v);
-      o.timeslice_ms = (unsigned)ms;
-    } else if (!strncmp(a, "-o", 2)) {
-      o.output = a + 2;
-    } else {
-      return cli_usage_error("record", "unknown option '%s'", a);
+  optind = 1;
+  while ((c = cli_getopt("record", argc, argv, "+o:fqh", longopts)) != -1) {
+    switch (c) {
+      case 'h':
+        usage(stdout);
+        return 0;
+      case 'f':
+        o.force = 1;
+        break;
+      case 'q':
+        o.quiet = 1;
+        break;
+      case 'o':
+        o.output = optarg;
+        break;
+      case 'T': {
+        char *end;
+        unsigned long ms = strtoul(optarg, &end, 10);
+        if (!*optarg || *end || optarg[0] == '-' || ms < 1 || ms > 10000)
+          return cli_usage_error("record",
+                                 "--timeslice wants milliseconds from 1 to "
+                                 "10000, not '%s'",
+                                 optarg);
+        o.timeslice_ms = (unsigned)ms;
+        break;
+      }
+      default:
+        return 2;
     }
   }
-  if (i >= argc) return cli_usage_error("record", "no program to record");
+  if (optind >= argc) return cli_usage_error("record", "no program to record");
   if (o.output && !*o.output)
     return cli_usage_error("record", "the output FILE is empty");
-  o.argv = argv + i;
+  o.argv = argv + optind;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigpipe;
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGPIPE, &sa, NULL);
   if (rec_record(&o, &res) < 0 && res.exit_status == 0) return 1;
   return res.exit_status;
 }

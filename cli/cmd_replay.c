@@ -18,19 +18,23 @@
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: rewind replay TRACE [-- GDB-ARGS...]\n"
-          "       rewind replay --listen [HOST:]PORT TRACE\n"
-          "       rewind replay --verify [options] TRACE\n"
-          "       rewind replay --goto N [options] TRACE\n"
+          "usage: rewind replay [options] [TRACE] [-- GDB-ARGS...]\n"
+          "       rewind replay --listen [HOST:]PORT [options] [TRACE]\n"
+          "       rewind replay --verify [options] [TRACE]\n"
+          "       rewind replay --print [options] [TRACE]\n"
           "\n"
           "Replay a recording in rewind's x86-64 emulator. The trace alone is\n"
-          "enough: the program and its libraries are read from it.\n"
+          "enough: the program and its libraries are read from it. TRACE is a\n"
+          "file, or a name in the trace directory (rewind ls); without it,\n"
+          "the latest recording.\n"
           "\n"
           "With no mode, start gdb (from PATH, or $REWIND_GDB) attached to the\n"
           "replay, stopped at the program's first instruction; debug forwards\n"
           "and backwards (reverse-continue, reverse-step, watch -l ...).\n"
           "Arguments after -- go to gdb, e.g. -- -batch -x script.gdb.\n"
           "\n"
+          "  -g, --goto N      start at global instruction N (0 is the first\n"
+          "                    instruction) instead of the beginning\n"
           "  --listen ADDR     serve gdb over TCP on ADDR (PORT, :PORT or\n"
           "                    HOST:PORT; 127.0.0.1 unless a host is given);\n"
           "                    in gdb: target remote ADDR. After a client\n"
@@ -38,8 +42,8 @@ static void usage(FILE *out) {
           "  --verify          replay the whole recording and check it at every\n"
           "                    event; exit 0 when it was reproduced, 1 with a\n"
           "                    report at the first divergence\n"
-          "  --goto N          stop at global instruction N (0 is the first\n"
-          "                    instruction) and show registers and code there\n"
+          "  --print           show registers and code at the start (or at\n"
+          "                    --goto N) and exit\n"
           "  --progress        show progress on stderr (default: when stderr is\n"
           "                    a terminal)\n"
           "  --no-progress     do not show progress\n"
@@ -79,16 +83,24 @@ static const char *end_text(const struct rp_stop *s, char *buf, size_t cap) {
 
 int cli_cmd_replay(int argc, char **argv) {
   static const struct option longopts[] = {
-      {"verify", no_argument, 0, 'v'}, {"goto", required_argument, 0, 'g'},
-      {"listen", required_argument, 0, 'l'},
-      {"progress", no_argument, 0, 'p'}, {"no-progress", no_argument, 0, 'P'},
-      {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+      {"verify", no_argument, 0, 'v'},     {"goto", required_argument, 0, 'g'},
+      {"listen", required_argument, 0, 'l'}, {"print", no_argument, 0, 'r'},
+      {"progress", no_argument, 0, 'p'},   {"no-progress", no_argument, 0, 'P'},
+      {"quiet", no_argument, 0, 'q'},      {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
-  int verify = 0, has_goto = 0, quiet = 0, progress = isatty(2), c;
+  int verify = 0, has_goto = 0, print = 0, quiet = 0, progress = isatty(2), c;
   u64 target = 0;
   const char *listen_addr = NULL;
+  /* Everything after "--" is gdb's; options and TRACE may come in any
+   * order before it. */
+  int nopt = argc;
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--")) {
+      nopt = i;
+      break;
+    }
   optind = 1;
-  while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+  while ((c = cli_getopt("replay", nopt, argv, "g:qh", longopts)) != -1) {
     switch (c) {
       case 'v':
         verify = 1;
@@ -105,6 +117,9 @@ int cli_cmd_replay(int argc, char **argv) {
       case 'l':
         listen_addr = optarg;
         break;
+      case 'r':
+        print = 1;
+        break;
       case 'p':
         progress = 1;
         break;
@@ -118,24 +133,32 @@ int cli_cmd_replay(int argc, char **argv) {
         usage(stdout);
         return 0;
       default:
-        return cli_usage_error("replay", "unknown option");
+        return 2;
     }
   }
-  if (optind >= argc) return cli_usage_error("replay", "no trace file given");
-  const char *path = argv[optind];
-  int gdb_mode = !verify && !has_goto && !listen_addr;
-  if (verify + has_goto + !!listen_addr > 1)
-    return cli_usage_error("replay", "give only one of --verify, --goto "
+  if (optind + 1 < nopt)
+    return cli_usage_error("replay", "more than one trace given ('%s' and "
+                           "'%s'); gdb's arguments go after '--'",
+                           argv[optind], argv[optind + 1]);
+  char path[4096];
+  if (cli_trace_path(optind < nopt ? argv[optind] : NULL, path, sizeof path))
+    return 1;
+  int gdb_mode = !verify && !print && !listen_addr;
+  if (verify + print + !!listen_addr > 1)
+    return cli_usage_error("replay", "give only one of --verify, --print "
                                      "and --listen");
-  if (gdb_mode && optind + 1 < argc) {
-    if (strcmp(argv[optind + 1], "--"))
-      return cli_usage_error("replay", "put gdb's arguments after '--'");
-    return cli_replay_gdb(path, argc - optind - 2, argv + optind + 2);
-  }
-  if (optind != argc - 1)
-    return cli_usage_error("replay", "too many arguments");
-  if (gdb_mode) return cli_replay_gdb(path, 0, NULL);
-  if (listen_addr) return cli_serve_listen(path, listen_addr, quiet, 0);
+  if (verify && has_goto)
+    return cli_usage_error("replay", "--verify replays the whole recording; "
+                                     "--goto does not go with it");
+  if (!gdb_mode && nopt < argc)
+    return cli_usage_error("replay", "arguments after '--' are for gdb, "
+                                     "and this mode starts no gdb");
+  if (gdb_mode)
+    return cli_replay_gdb(path, has_goto ? target : ~0ull,
+                          nopt < argc ? argc - nopt - 1 : 0, argv + nopt + 1);
+  if (listen_addr)
+    return cli_serve_listen(path, listen_addr, quiet, 0,
+                            has_goto ? target : ~0ull);
   struct rp_opts opts = {0};
   opts.progress = progress && !quiet;
   struct rw_diag diag = {0};
@@ -146,7 +169,7 @@ int cli_cmd_replay(int argc, char **argv) {
                      diag.msg[0] ? diag.msg : rw_strerror(rc));
   struct rp_stop stop;
   u64 t0 = rw_now_ns();
-  rc = has_goto ? rp_seek(rp, target, &stop) : rp_run(rp, ~0ull, &stop);
+  rc = print ? rp_seek(rp, target, &stop) : rp_run(rp, ~0ull, &stop);
   double secs = (double)(rw_now_ns() - t0) / 1e9;
   if (opts.progress) fputc('\n', stderr);
   int status = 0;
@@ -158,7 +181,7 @@ int cli_cmd_replay(int argc, char **argv) {
     fprintf(stderr, "rewind: ");
     if (rp_report(rp, stderr) < 0) fprintf(stderr, "%s\n", stop.msg);
     status = 1;
-  } else if (has_goto) {
+  } else if (print) {
     if (stop.reason == RP_STOP_END && rp_icount(rp) < target)
       printf("the history ends at instruction %" PRIu64 " (%s); stopped "
              "there\n",

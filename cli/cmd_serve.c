@@ -21,13 +21,24 @@
 #include "gdbstub/gdbstub.h"
 #include "replayer/replayer.h"
 
-static int open_replay(const char *path, rp_replay **rp) {
+/* Opens the replay of PATH and moves it to instruction START (~0: stay at
+ * the beginning). Prints why not and returns 1 on failure. */
+static int open_replay(const char *path, rp_replay **rp, u64 start) {
   struct rw_diag diag = {0};
   struct rp_opts opts = {0};
   int rc = rp_open(rp, path, &opts, &diag);
   if (rc < 0)
     return cli_error("cannot replay %s: %s", path,
                      diag.msg[0] ? diag.msg : rw_strerror(rc));
+  if (start != ~0ull) {
+    struct rp_stop stop;
+    rc = rp_seek(*rp, start, &stop);
+    if (rc < 0) {
+      rp_close(*rp);
+      return cli_error("cannot go to instruction %llu of %s: %s",
+                       (unsigned long long)start, path, rw_strerror(rc));
+    }
+  }
   return 0;
 }
 
@@ -36,9 +47,9 @@ static const char *base_name(const char *p) {
   return s ? s + 1 : p;
 }
 
-int cli_serve_stdio(const char *path, int quiet, int log) {
+int cli_serve_stdio(const char *path, int quiet, int log, u64 start) {
   rp_replay *rp;
-  if (open_replay(path, &rp)) return 1;
+  if (open_replay(path, &rp, start)) return 1;
   signal(SIGPIPE, SIG_IGN);
   struct gdb_serve_opts o = {base_name(path), log, quiet};
   int rc = gdb_serve(rp, 0, 1, &o);
@@ -47,14 +58,14 @@ int cli_serve_stdio(const char *path, int quiet, int log) {
   return 0;
 }
 
-int cli_serve_listen(const char *path, const char *addr, int quiet,
-                     int log) {
+int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
+                     u64 start) {
   rp_replay *rp;
   char desc[300];
   struct rw_diag diag = {0};
   int lfd = gdb_listen(addr, desc, sizeof desc, &diag);
   if (lfd < 0) return cli_error("%s", diag.msg);
-  if (open_replay(path, &rp)) {
+  if (open_replay(path, &rp, start)) {
     close(lfd);
     return 1;
   }
@@ -123,11 +134,11 @@ static int init_script(char *name, size_t cap) {
   return 0;
 }
 
-int cli_replay_gdb(const char *path, int nargs, char **args) {
+int cli_replay_gdb(const char *path, u64 start, int nargs, char **args) {
   char self[4096], target[9000] = "target remote | ";
   rp_replay *rp;
   /* Say what is wrong with the trace here rather than inside gdb. */
-  if (open_replay(path, &rp)) return 1;
+  if (open_replay(path, &rp, ~0ull)) return 1;
   rp_close(rp);
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) return cli_error("cannot find rewind's own path: %s",
@@ -137,6 +148,9 @@ int cli_replay_gdb(const char *path, int nargs, char **args) {
       strlen(target) + 20 >= sizeof target)
     return cli_error("path too long");
   strcat(target, " serve --stdio ");
+  if (start != ~0ull)
+    snprintf(target + strlen(target), sizeof target - strlen(target),
+             "--goto %llu ", (unsigned long long)start);
   if (sh_quote(target, sizeof target, path))
     return cli_error("path too long");
   const char *gdb = getenv("REWIND_GDB");
@@ -168,34 +182,39 @@ int cli_replay_gdb(const char *path, int nargs, char **args) {
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: rewind serve --stdio [options] TRACE\n"
-          "       rewind serve --listen [HOST:]PORT [options] TRACE\n"
+          "usage: rewind serve --stdio [options] [TRACE]\n"
+          "       rewind serve --listen [HOST:]PORT [options] [TRACE]\n"
           "\n"
           "Serve a replay of TRACE to gdb over the GDB remote protocol, for\n"
           "debugging forwards and backwards (reverse-continue, reverse-step,\n"
-          "watchpoints in both directions).\n"
+          "watchpoints in both directions). TRACE is a file, or a name in the\n"
+          "trace directory (rewind ls); without it, the latest recording.\n"
           "\n"
           "  --stdio           talk on stdin and stdout; in gdb:\n"
           "                      target remote | rewind serve --stdio TRACE\n"
           "  --listen ADDR     listen on ADDR (PORT, :PORT or HOST:PORT; the\n"
           "                    host is 127.0.0.1 unless given; port 0 picks a\n"
           "                    free one) and serve one gdb after another\n"
+          "  -g, --goto N      start at global instruction N\n"
           "  --log             log every packet on stderr\n"
           "  -q, --quiet       no notes on stderr\n"
           "  -h, --help        show this help\n"
           "\n"
-          "`rewind replay TRACE` starts gdb attached to the replay for you.\n");
+          "`rewind replay TRACE` starts gdb attached to the replay for you;\n"
+          "`rewind gdbinit` prints the helper commands for a gdb you start.\n");
 }
 
 int cli_cmd_serve(int argc, char **argv) {
   static const struct option longopts[] = {
       {"stdio", no_argument, 0, 's'}, {"listen", required_argument, 0, 'l'},
+      {"goto", required_argument, 0, 'g'},
       {"log", no_argument, 0, 'L'},   {"quiet", no_argument, 0, 'q'},
       {"help", no_argument, 0, 'h'},  {0, 0, 0, 0}};
   int stdio = 0, quiet = 0, log = 0, c;
+  u64 start = ~0ull;
   const char *listen_addr = NULL;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+  while ((c = cli_getopt("serve", argc, argv, "g:qh", longopts)) != -1) {
     switch (c) {
       case 's':
         stdio = 1;
@@ -203,6 +222,14 @@ int cli_cmd_serve(int argc, char **argv) {
       case 'l':
         listen_addr = optarg;
         break;
+      case 'g': {
+        char *end;
+        start = strtoull(optarg, &end, 0);
+        if (!*optarg || *end || optarg[0] == '-' || start == ~0ull)
+          return cli_usage_error("serve", "--goto takes an instruction "
+                                 "count, not '%s'", optarg);
+        break;
+      }
       case 'L':
         log = 1;
         break;
@@ -213,14 +240,16 @@ int cli_cmd_serve(int argc, char **argv) {
         usage(stdout);
         return 0;
       default:
-        return cli_usage_error("serve", "unknown option");
+        return 2;
     }
   }
-  if (optind != argc - 1)
-    return cli_usage_error("serve", optind >= argc ? "no trace file given"
-                                                   : "too many arguments");
+  if (optind + 1 < argc)
+    return cli_usage_error("serve", "more than one trace given");
   if (stdio == !!listen_addr)
     return cli_usage_error("serve", "give one of --stdio and --listen");
-  if (stdio) return cli_serve_stdio(argv[optind], quiet, log);
-  return cli_serve_listen(argv[optind], listen_addr, quiet, log);
+  char path[4096];
+  if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, sizeof path))
+    return 1;
+  if (stdio) return cli_serve_stdio(path, quiet, log, start);
+  return cli_serve_listen(path, listen_addr, quiet, log, start);
 }

@@ -88,8 +88,9 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!strcmp(argv[1], "--version")) {
-    printf("rewind %s (trace format %d.%d)\n", PACKAGE_VERSION,
-           TRACE_VERSION_MAJOR, TRACE_VERSION_MINOR);
+    printf("rewind %s (reads trace format %d.x, writes %d.%d)\n",
+           PACKAGE_VERSION, TRACE_VERSION_MAJOR, TRACE_VERSION_MAJOR,
+           TRACE_VERSION_MINOR);
     return 0;
   }
   for (size_t i = 0; i < RW_ARRAY_SIZE(commands); i++)

@@ -38,6 +38,9 @@ enum rw_error {
 };
 #define RW_ERR(e) (-(e))
 
+/* The name of x86-64 syscall NR ("openat"), or NULL when it has none. */
+const char *rw_syscall_name(u64 nr);
+
 /* Returns a static message for CODE (negative or zero); never NULL. */
 const char *rw_strerror(int code);
 

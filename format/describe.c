@@ -78,12 +78,34 @@ static void hex_out(FILE *out, const u8 *b, size_t n) {
   }
 }
 
-/* A string in double quotes, with C escapes (text) or JSON escapes. Bytes
- * outside printable ASCII are escaped, so the output is plain ASCII. */
+/* Length of the valid UTF-8 sequence of a printable character at S (N
+ * bytes left), or 0 when the bytes there are not one: overlong forms,
+ * surrogates, values past U+10FFFF and C1 controls are refused. */
+static size_t utf8_len(const u8 *s, size_t n) {
+  u32 cp;
+  size_t len;
+  if (s[0] < 0xc2 || s[0] > 0xf4) return 0;
+  len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+  if (n < len) return 0;
+  cp = s[0] & (0x7f >> len);
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xc0) != 0x80) return 0;
+    cp = cp << 6 | (s[i] & 0x3f);
+  }
+  if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+      (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff || cp < 0xa0)
+    return 0;
+  return len;
+}
+
+/* A string in double quotes, with C escapes (text) or JSON escapes. Valid
+ * UTF-8 is printed as it is, so "café" stays readable; other bytes are
+ * escaped (\xNN in text; in JSON, which has no byte escape, U+FFFD). */
 static void str_out(struct pr *p, const u8 *s, size_t n) {
   fputc('"', p->out);
   for (size_t i = 0; i < n; i++) {
     u8 ch = s[i];
+    size_t u;
     if (ch == '"' || ch == '\\')
       fprintf(p->out, "\\%c", ch);
     else if (ch == '\n')
@@ -92,12 +114,22 @@ static void str_out(struct pr *p, const u8 *s, size_t n) {
       fputs("\\t", p->out);
     else if (ch >= 0x20 && ch < 0x7f)
       fputc(ch, p->out);
+    else if (ch >= 0x80 && (u = utf8_len(s + i, n - i)) > 0) {
+      fwrite(s + i, 1, u, p->out);
+      i += u - 1;
+    } else if (p->json && ch >= 0x80)
+      fputs("\\ufffd", p->out);
     else if (p->json)
       fprintf(p->out, "\\u%04x", ch);
     else
       fprintf(p->out, "\\x%02x", ch);
   }
   fputc('"', p->out);
+}
+
+void trace__json_str(FILE *out, const void *s, size_t n) {
+  struct pr p = {out, 1, 64, 1};
+  str_out(&p, s, n);
 }
 
 /* A bytes field: its length and at most bytes_max bytes of hex. */
@@ -221,7 +253,15 @@ static void fields_out(struct pr *p, const char *spec, const u8 *b, size_t n) {
       fprintf(p->out, "%u", rd_le16(v));
     else if (is(t, tlen, "u32"))
       fprintf(p->out, "%u", rd_le32(v));
-    else if (is(t, tlen, "u64"))
+    else if (is(t, tlen, "u64") && nlen == 2 && !memcmp(nm, "nr", 2) &&
+             rw_syscall_name(rd_le64(v))) {
+      /* Syscall numbers: the name for people, both for programs. */
+      if (p->json)
+        fprintf(p->out, "%llu,\"syscall\":\"%s\"",
+                (unsigned long long)rd_le64(v), rw_syscall_name(rd_le64(v)));
+      else
+        fputs(rw_syscall_name(rd_le64(v)), p->out);
+    } else if (is(t, tlen, "u64"))
       fprintf(p->out, "%llu", (unsigned long long)rd_le64(v));
     else if (is(t, tlen, "i32"))
       fprintf(p->out, "%d", (int)rd_le32(v));

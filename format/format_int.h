@@ -236,4 +236,8 @@ int trace__chunk_load(const trace_reader *r, size_t idx, ZSTD_DCtx *dctx,
 int trace__records_check(const struct trace__chunk *c, const u8 *raw,
                          struct rw_diag *diag) RW_MUST_CHECK;
 
+/* Prints the N bytes at S (borrowed) to OUT as a JSON string: quoted,
+ * escaped, valid UTF-8 kept, other bytes as U+FFFD (format/describe.c). */
+void trace__json_str(FILE *out, const void *s, size_t n);
+
 #endif /* RW_FORMAT_FORMAT_INT_H */

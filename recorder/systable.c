@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The syscall table (recorder/syscalls.def) and the code that turns a
+/* The syscall table (common/syscalls.def) and the code that turns a
  * syscall's arguments and result into the memory ranges the kernel wrote.
  * Everything here is pure: tracee memory is read through a callback, so the
  * unit tests drive it with fake memory. Recording is in recorder/sysrec.c. */
@@ -29,7 +29,7 @@
 static const struct rec__sc table[REC_NSYSCALLS] = {
 #define REC_SYSCALL(nr, name, flags, o1, o2, o3) \
   [nr] = {#name, flags, {o1, o2, o3}},
-#include "recorder/syscalls.def"
+#include "common/syscalls.def"
 #undef REC_SYSCALL
 };
 

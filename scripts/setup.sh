@@ -40,6 +40,12 @@ fi
 
 build=${1:-build}
 shift || true
+# A tree configured in place (./configure && make by hand) cannot also be
+# built in a separate directory; clean the in-place build first.
+if [ -f config.status ] && [ "$build" != . ]; then
+  echo "setup: the source tree was configured in place; make distclean first"
+  make distclean >/dev/null 2>&1 || rm -f config.status
+fi
 mkdir -p "$build"
 cd "$build"
 if [ ! -f Makefile ] || [ "$top/configure" -nt config.status ]; then

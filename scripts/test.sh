@@ -48,6 +48,29 @@ run_build() { # dir fuzz_seconds configure-args...
   done < <(find "$dir" -name '*.log' ! -name config.log ! -name test-suite.log | sort)
 }
 
+# The README's main command, three times in a row as a new user runs it:
+# it must work every time and find the corrupting line.
+run_demo() {
+  local i
+  for i in 1 2 3; do
+    echo "=== demo: run $i of 3 (bash scripts/demo.sh)"
+    if bash scripts/demo.sh >demo.out 2>&1 &&
+       grep -q 'Old value = ' demo.out &&
+       grep -q 'relabel (i=1, label=.*inventory.c:30' demo.out &&
+       grep -q 'strcpy(shelf\[i\].label, label);' demo.out; then
+      total_pass=$((total_pass + 1))
+      echo "ok: demo run $i found the corrupting strcpy at inventory.c:30"
+    else
+      total_fail=$((total_fail + 1))
+      status=1
+      echo "FAIL: demo run $i"
+      tail -n 40 demo.out
+    fi
+  done
+  rm -f demo.out
+}
+
+run_demo
 run_build build-werror 0 --enable-werror
 run_build build-asan "${RW_FUZZ_SECONDS:-60}" --enable-werror --enable-sanitizers=address,undefined
 

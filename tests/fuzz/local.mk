@@ -29,7 +29,8 @@ TRACE_FUZZ_FILES = $(srcdir)/tests/fuzz/trace_reader.c \
 	$(srcdir)/format/cursor.c $(srcdir)/format/blob.c \
 	$(srcdir)/format/describe.c $(srcdir)/format/report.c \
 	$(srcdir)/common/crc32c.c $(srcdir)/common/sha256.c \
-	$(srcdir)/common/errors.c $(srcdir)/common/log.c $(srcdir)/common/regs.c
+	$(srcdir)/common/errors.c $(srcdir)/common/log.c $(srcdir)/common/regs.c \
+	$(srcdir)/common/syscalls.c
 if HAVE_LIBFUZZER
 check_SCRIPTS += tests/fuzz/trace_reader_fuzzer
 CLEANFILES += tests/fuzz/trace_reader_fuzzer
