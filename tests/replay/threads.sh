@@ -94,6 +94,6 @@ seekcheck signals 6
 
 # --goto in the middle of a multi-threaded trace names a thread that is
 # listed there.
-"$REWIND" replay --goto 3000000 "$T/thr_pool.rwd" >"$T/goto.out" 2>&1
+"$REWIND" replay --print --goto 3000000 "$T/thr_pool.rwd" >"$T/goto.out" 2>&1
 check "goto: stops in a thread" grep -q '^at instruction 3000000, event [0-9]*, thread [0-9]' "$T/goto.out"
 finish
