@@ -34,6 +34,10 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
  * returns the exit status 1. */
 int cli_trace_path(const char *trace, char *path, size_t cap);
 
+/* The gdb commands given to the gdb `rewind replay` starts, and printed by
+ * `rewind gdbinit` (cli/cmd_serve.c). */
+extern const char cli_gdb_init[];
+
 /* The gdb modes (cmd_serve.c), shared by `rewind serve` and `rewind
  * replay`. START is the instruction to begin at (~0: the beginning). Each
  * returns the exit status; cli_replay_gdb returns only when

@@ -114,19 +114,26 @@ static int sh_quote(char *dst, size_t cap, const char *s) {
   return 0;
 }
 
-/* gdb keeps the registers it read before `monitor goto` moved the replay:
- * a hook makes it read them again after every monitor command (quietly:
- * the flush command prints a line). The script is an anonymous file that
- * gdb inherits, named by /proc/self/fd/N in gdb's own process. */
-static const char gdb_init[] =
+/* The gdb commands that make a gdb session on a replay feel right (printed
+ * by `rewind gdbinit`, given to the gdb `rewind replay` starts). gdb keeps
+ * the registers and the shared-library list it read before `monitor goto`
+ * moved the replay: a hook reads them again after every monitor command
+ * (quietly: those commands print lines). */
+const char cli_gdb_init[] =
+    "# rewind: gdb helpers for debugging a recording.\n"
     "define hookpost-monitor\n"
     "  pipe maintenance flush register-cache | cat >/dev/null\n"
-    "end\n";
+    "  pipe sharedlibrary | cat >/dev/null\n"
+    "end\n"
+    "echo rewind: a recording; reverse-continue, reverse-step, reverse-next "
+    "and reverse-finish go back in time, `monitor help` lists rewind's "
+    "commands.\\n\n";
 
 static int init_script(char *name, size_t cap) {
   int fd = memfd_create("rewind-gdb-init", 0);
   if (fd < 0) return -1;
-  if (write(fd, gdb_init, sizeof gdb_init - 1) != (ssize_t)sizeof gdb_init - 1) {
+  size_t n = sizeof cli_gdb_init - 1;
+  if (write(fd, cli_gdb_init, n) != (ssize_t)n) {
     close(fd);
     return -1;
   }
@@ -202,6 +209,24 @@ static void usage(FILE *out) {
           "\n"
           "`rewind replay TRACE` starts gdb attached to the replay for you;\n"
           "`rewind gdbinit` prints the helper commands for a gdb you start.\n");
+}
+
+int cli_cmd_gdbinit(int argc, char **argv) {
+  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    printf("usage: rewind gdbinit\n"
+           "\n"
+           "Print the gdb commands that `rewind replay` gives gdb, for a gdb\n"
+           "you start yourself:\n"
+           "  rewind gdbinit > ~/.rewind.gdb\n"
+           "  gdb -x ~/.rewind.gdb -ex 'target remote | rewind serve --stdio "
+           "TRACE'\n"
+           "They make gdb read registers and the shared-library list again\n"
+           "after `monitor goto` moves the replay.\n");
+    return 0;
+  }
+  if (argc > 1) return cli_usage_error("gdbinit", "no arguments expected");
+  fputs(cli_gdb_init, stdout);
+  return ferror(stdout) ? 1 : 0;
 }
 
 int cli_cmd_serve(int argc, char **argv) {

@@ -74,9 +74,9 @@ static int go(struct gdb__sess *s, const char *arg) {
     out(s, buf);
   }
   /* gdb keeps the registers it read before the move; `rewind replay`
-   * installs a hook that drops them. */
-  out(s, "`frame` shows it (outside `rewind replay`, run `flushregs` "
-         "first)\n");
+   * (and `rewind gdbinit`) install a hook that drops them. */
+  out(s, "`frame` shows it (in a gdb without `rewind gdbinit`'s commands, "
+         "run `flushregs` first)\n");
   return 0;
 }
 

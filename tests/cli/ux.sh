@@ -84,12 +84,27 @@ GDB
   check "  breakpoint in main reached" grep -q '^Breakpoint 1, main ' "$work/gdb.out"
   check "  and the history moved back" \
     grep -q '^at instruction [0-9]*, event' "$work/gdb.out"
-  pos=$(sed -n 's/^at instruction \([0-9]*\),.*/\1/p' "$work/gdb.out" | tail -1)
+  # Where main starts in exitstatus-0, for the next two sessions.
+  printf 'break main\ncontinue\nmonitor when\n' >"$work/m.gdb"
+  "$rewind" replay exitstatus-0 -- -batch -x "$work/m.gdb" >"$work/m.out" 2>&1
+  pos=$(sed -n 's/^at instruction \([0-9]*\),.*/\1/p' "$work/m.out" | tail -1)
+  check "position of main found" test -n "$pos"
   printf 'monitor when\n' >"$work/w.gdb"
   check "replay -g N starts gdb at N" status 0 \
     "$rewind" replay -g "${pos:-1}" exitstatus-0 -- -batch -x "$work/w.gdb"
   check "  at that instruction" bash -c \
     "cat '$work/st.out' '$work/st.err' | grep -q '^at instruction ${pos:-1}, event'"
+  # A gdb started by hand, with rewind gdbinit's commands: after monitor goto
+  # it shows where the replay now is, shared libraries and all.
+  "$rewind" gdbinit >"$work/init.gdb"
+  check "gdbinit prints the hook" grep -q '^define hookpost-monitor' "$work/init.gdb"
+  printf 'monitor goto %s\nbt 1\n' "${pos:-1}" >"$work/goto.gdb"
+  check "hand-started gdb with gdbinit" status 0 gdb -q -nx -batch \
+    -x "$work/init.gdb" -ex "target remote | $rewind serve --stdio exitstatus-0" \
+    -x "$work/goto.gdb"
+  check "  frame after monitor goto is main" grep -q '^#0 .*main (' "$work/st.out"
+  check "  the startup line points to monitor help" \
+    grep -q 'monitor help. lists rewind' "$work/st.out"
 fi
 
 # An explicit -o outside the directory also becomes the latest.
