@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "recorder/recorder.h"
@@ -25,6 +26,9 @@ static void usage(FILE *out) {
       "                     else ~/.local/share/rewind)\n"
       "  -f, --force        replace FILE if it exists\n"
       "  -q, --quiet        print nothing but errors\n"
+      "  --progress         show events, trace size and time on stderr while\n"
+      "                     recording (default: when stderr is a terminal)\n"
+      "  --no-progress      do not\n"
       "  --timeslice MS     let a thread run MS milliseconds without a syscall\n"
       "                     before another ready thread gets its turn\n"
       "                     (default 20; 1 to 10000)\n"
@@ -51,12 +55,15 @@ int cli_cmd_record(int argc, char **argv) {
       {"force", no_argument, 0, 'f'},
       {"quiet", no_argument, 0, 'q'},
       {"timeslice", required_argument, 0, 'T'},
+      {"progress", no_argument, 0, 'p'},
+      {"no-progress", no_argument, 0, 'P'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   struct rec_opts o;
   struct rec_result res;
   int c;
   memset(&o, 0, sizeof o);
+  o.progress = isatty(2);
   optind = 1;
   while ((c = cli_getopt("record", argc, argv, "+o:fqh", longopts)) != -1) {
     switch (c) {
@@ -68,6 +75,12 @@ int cli_cmd_record(int argc, char **argv) {
         break;
       case 'q':
         o.quiet = 1;
+        break;
+      case 'p':
+        o.progress = 1;
+        break;
+      case 'P':
+        o.progress = 0;
         break;
       case 'o':
         o.output = optarg;
@@ -91,6 +104,7 @@ int cli_cmd_record(int argc, char **argv) {
   if (o.output && !*o.output)
     return cli_usage_error("record", "the output FILE is empty");
   o.argv = argv + optind;
+  if (o.quiet) o.progress = 0;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigpipe;

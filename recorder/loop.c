@@ -462,6 +462,7 @@ static int on_tick(struct rec *r) {
   if (now - r->last_flush_ns >= REC_SEC) {
     r->last_flush_ns = now;
     RW_FORWARD(trace_writer_flush(r->w));
+    rec__progress(r, 0);
   }
   struct rec__task *t = r->cur;
   if (t && t->state == REC_T_RUNNING && !t->interrupted && !t->in_syscall &&

@@ -342,6 +342,8 @@ struct rec {
   int final_status;           /* the leader's wait status, seen early */
   int final_seen;
   int done;                   /* 1: PROG is gone */
+  u64 t0;                     /* when the recording started (rw_now_ns) */
+  int progress_shown;         /* 1: a progress line is on the terminal */
   int tsc_trap;               /* 1: PR_TSC_SIGSEGV traps rdtsc here; 0: the
                                  instructions are patched to int3 */
   struct rec__tscp *tscp;     /* patched instructions, sorted by addr */
@@ -367,6 +369,9 @@ extern volatile sig_atomic_t rec__tick;
 /* Arms the SIGALRM timer: often while PROG has several threads (the
  * timeslice needs it), once a second otherwise. */
 void rec__tick_arm(struct rec *r);
+/* Shows how far the recording is on stderr, when asked to (opts->progress)
+ * and the recording is older than 2 s; with END, clears that line. */
+void rec__progress(struct rec *r, int end);
 
 /* Records where the current thread stands now, stopped asynchronously
  * (PREEMPT: registers and the memory digest), after the syscall exits other

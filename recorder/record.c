@@ -174,6 +174,24 @@ static void human_size(u64 n, char *buf, size_t cap) {
     snprintf(buf, cap, "%.0f KiB", n / 1024.0);
 }
 
+void rec__progress(struct rec *r, int end) {
+  if (!r->opts->progress) return;
+  if (end) {
+    if (r->progress_shown) fputs("\r\033[K", stderr);
+    r->progress_shown = 0;
+    return;
+  }
+  u64 el = rw_now_ns() - r->t0;
+  if (el < 2000000000ull) return;
+  char size[32];
+  human_size(trace_writer_size(r->w), size, sizeof size);
+  fprintf(stderr, "\r\033[Krewind: recording %s: %llu events, %s, %.0f s",
+          r->prog_name, (unsigned long long)(trace_writer_next_seq(r->w) - 1),
+          size, el / 1e9);
+  fflush(stderr);
+  r->progress_shown = 1;
+}
+
 static int exit_status_of(int rc) {
   if (rc == RW_ENOTFOUND || rc == RW_ERR(ENOENT)) return 127;
   if (rc == RW_ERR(EACCES) || rc == RW_ERR(ENOEXEC)) return 126;
@@ -207,6 +225,7 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
 
   rec__tsc_self(0);
   setitimer(ITIMER_REAL, &it0, NULL);
+  rec__progress(r, 1);
   sigaction(SIGINT, &old[0], NULL);
   sigaction(SIGQUIT, &old[1], NULL);
   sigaction(SIGTSTP, &old[2], NULL);
@@ -263,6 +282,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   memset(&r, 0, sizeof r);
   r.memfd = -1;
   r.opts = o;
+  r.t0 = t0;
   r.tsc_trap = rec__tsc_trap_works();
   if (!r.tsc_trap)
     rw_log(RW_LOG_VERBOSE, "rdtsc cannot be trapped on this machine (the "

@@ -17,6 +17,8 @@ struct rec_opts {
   int quiet;          /* 1: print nothing but errors */
   unsigned timeslice_ms; /* a thread running this long without a syscall
                             is preempted when another is ready (0: 20) */
+  int progress;       /* 1: show events, trace size and time on stderr
+                         while recording (from 2 s on, once a second) */
 };
 
 /* How a recording ended. Plain data. */

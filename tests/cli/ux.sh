@@ -125,6 +125,16 @@ check "  latest moved again" check_latest exitstatus-0.rwd
 check "rm of an unknown name" status 1 "$rewind" rm nosuch
 check "rm with no argument is a usage error" status 2 "$rewind" rm
 
+# Progress of a long recording (forced on: stderr is not a terminal here).
+"$rewind" record --progress -o "$work/p.rwd" sleep 2.6 2>"$work/p.err"
+check "record --progress shows events, size and time" \
+  grep -Eq $'\r\033\\[Krewind: recording sleep: [0-9]+ events, [0-9.]+ [KM]iB, [0-9]+ s' "$work/p.err"
+check "  and clears the line before the summary" \
+  grep -Eq $'\r\033\\[Krewind: recorded ' "$work/p.err"
+"$rewind" record -o "$work/np.rwd" sleep 2.2 2>"$work/np.err"
+check "no progress when stderr is not a terminal" \
+  bash -c "! grep -q 'recording sleep' '$work/np.err'"
+
 # Output to a reader that goes away: quiet, status 0.
 bash -c 'set -o pipefail; "$1" dump "$2" | head -n 1 >/dev/null' _ "$rewind" \
   "$tdir/exitstatus-0.rwd" 2>"$work/pipe.err"
