@@ -43,6 +43,18 @@ static int is_hw_break(struct gdb__sess *s, u64 addr) {
   return hw;
 }
 
+/* gdb's number for Linux signal SIG (gdb's own enumeration, which agrees
+ * with Linux only for the classic ones), or 0 when it has none here. */
+static u8 gdb_signal(int sig) {
+  static const u8 map[] = {
+      [1] = 1,   [2] = 2,   [3] = 3,   [4] = 4,   [5] = 5,   [6] = 6,
+      [7] = 10,  [8] = 8,   [9] = 9,   [10] = 30, [11] = 11, [12] = 31,
+      [13] = 13, [14] = 14, [15] = 15, [17] = 20, [18] = 19, [19] = 17,
+      [20] = 18, [21] = 21, [22] = 22, [23] = 16, [24] = 24, [25] = 25,
+      [26] = 26, [27] = 27, [28] = 28, [29] = 23, [30] = 32, [31] = 12};
+  return sig > 0 && (size_t)sig < sizeof map ? map[sig] : 0;
+}
+
 void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
   struct gdb_stop g;
   struct rw_regs regs;
@@ -75,6 +87,18 @@ void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
       break;
     }
     case RP_STOP_END:
+      /* A program killed by a signal: the first arrival at its end shows
+       * the signal, as a live crash would; continuing again meets the end
+       * of the history. */
+      if (st->end == RP_END_SIGNAL && gdb_signal(st->status) &&
+          s->crash_shown != st->icount + 1) {
+        g.signo = gdb_signal(st->status);
+        s->crash_shown = st->icount + 1;
+        gdb_stop_reply(&s->reply, &g);
+        return;
+      }
+      g.reason = GDB_REASON_REPLAY_END;
+      break;
     case RP_STOP_DIVERGED:
     case RP_STOP_FAILED:
       g.reason = GDB_REASON_REPLAY_END;
@@ -88,6 +112,7 @@ void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
     default:
       break;
   }
+  if (st->reason != RP_STOP_END) s->crash_shown = 0;
   gdb_stop_reply(&s->reply, &g);
 }
 

@@ -42,6 +42,8 @@ struct gdb__sess {
     struct rp_file f;
   } files[GDB__NFILES];          /* vFile descriptors */
   struct rp_stop last;           /* the last stop, for '?' */
+  u64 crash_shown;               /* 1 + the position where the fatal signal
+                                    ending the history was reported; 0 */
   int last_dir;                  /* its direction (enum gdb_dir) */
   struct rp_stop pending;        /* another thread's breakpoint or
                                     watchpoint met during a step gdb made

@@ -340,4 +340,18 @@ expect "breakpoint, reverse-continue and steps deep in a long loop" \
   "main \(argc=2, .*longloop\.c:[0-9]+" '^\$2 = 4000000' \
   'Breakpoint 2, checkpoint \(i=4000000' 'Breakpoint 2, checkpoint \(i=5000000' \
   '^\$3 = 5000000'
+# A recorded crash stops like a live one at the faulting store; continuing
+# again meets the end of the history; coming back to it shows it again.
+rec crash "$B/tests/programs/crash"
+session crash crash <<'G'
+continue
+continue
+reverse-stepi
+continue
+G
+expect "a crash stops with its signal, then the end of the history" \
+  '^Program received signal SIGSEGV, Segmentation fault\.' \
+  'crash_here \(p=0x0\) at .*crash\.c:8' \
+  '^No more reverse-execution history\.' \
+  '^Program received signal SIGSEGV, Segmentation fault\.'
 finish
