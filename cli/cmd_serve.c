@@ -142,7 +142,7 @@ static int init_script(char *name, size_t cap) {
 }
 
 int cli_replay_gdb(const char *path, u64 start, int nargs, char **args) {
-  char self[4096], target[9000] = "target remote | ";
+  char self[4096], target[9000] = "target extended-remote | ";
   rp_replay *rp;
   /* Say what is wrong with the trace here rather than inside gdb. */
   if (open_replay(path, &rp, ~0ull)) return 1;

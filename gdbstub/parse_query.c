@@ -294,9 +294,19 @@ static void parse_v(struct gdb__cur *c, struct gdb_request *r) {
     if (gdb__cur_peek(c) != ';') return gdb__malformed(r, "expected ;pid");
     thread_arg(c, r, ';', 1, GDB_REQ_KILL);
   } else if (gdb__cur_accept_str(c, "Run")) {
-    /* Format: vRun;filename[;argument]... (refused: a replay cannot run) */
+    /* Format: vRun;filename[;argument]... (the first argument, hex, is
+     * kept in TEXT: a replay restarts there) */
     if (gdb__cur_left(c) && gdb__cur_peek(c) != ';') return;
     r->kind = GDB_REQ_RUN;
+    r->text[0] = 0;
+    r->text_len = 0;
+    if (!gdb__cur_accept(c, ';')) return;
+    gdb__cur_skip_past(c, ';'); /* the file name: the trace decides */
+    size_t n = 0;
+    if (gdb__cur_left(c) &&
+        gdb__cur_hex_text(c, ';', r->text, sizeof r->text, &n))
+      return gdb__malformed(r, "bad vRun argument");
+    r->text_len = n;
   } else if (gdb__cur_rest_is(c, "MustReplyEmpty")) {
     /* Format: vMustReplyEmpty */
     r->kind = GDB_REQ_MUST_REPLY_EMPTY;

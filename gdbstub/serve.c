@@ -96,10 +96,51 @@ int gdb__poll(void *ctx) {
   return s->interrupt || s->eof;
 }
 
-static void refuse(struct gdb__sess *s, const char *what) {
+/* Refuses the request with "E.the recording cannot be changed: WHAT".
+ * gdb prints that text itself for some requests (register writes); for
+ * the others (memory writes, kill) it prints only its own words, so the
+ * stub says why on stderr: with SHOWN the reason is said once, by gdb. */
+static void refuse_as(struct gdb__sess *s, const char *what, int shown) {
   gdb_reply_error_msg(&s->reply, REFUSED);
   gdb_buf_puts(&s->reply, what);
-  gdb__note(s, "refused: %s%s", REFUSED, what);
+  if (!shown && s->last_note != what)
+    gdb__note(s, "refused: %s%s", REFUSED, what);
+  s->last_note = what;
+}
+
+static void refuse(struct gdb__sess *s, const char *what) {
+  refuse_as(s, what, 0);
+}
+
+/* `run` in gdb (extended-remote): the replay goes back to the start, or to
+ * instruction N with `run N`, and gdb learns everything anew from there. */
+static int restart(struct gdb__sess *s) {
+  u64 n = 0;
+  char *end;
+  if (!s->extended) {
+    refuse(s, "a replay cannot run a new program");
+    return 0;
+  }
+  if (s->req.text_len) {
+    n = strtoull(s->req.text, &end, 0);
+    if (*end || s->req.text[0] == '-') {
+      gdb_reply_error_msg(&s->reply, "run takes an instruction count: "
+                                     "run N restarts the replay there");
+      return 0;
+    }
+  }
+  struct rp_stop st;
+  RW_FORWARD(rp_seek(s->rp, n, &st));
+  memset(&st, 0, sizeof st);
+  st.reason = RP_STOP_TARGET;
+  st.icount = rp_icount(s->rp);
+  st.tid = rp_current_tid(s->rp);
+  s->last = st;
+  s->g_tid = st.tid;
+  s->crash_shown = 0;
+  s->killed = 0;
+  gdb__stop_reply(s, &st);
+  return 0;
 }
 
 /* Answers s->req into s->reply. Returns 1 when the session ends after the
@@ -108,6 +149,7 @@ static int dispatch(struct gdb__sess *s) {
   struct gdb_request *q = &s->req;
   switch (q->kind) {
     case GDB_REQ_CONT: /* Format: c, s, C, S, bc, bs, vCont;... */
+      s->last_note = NULL;
       return gdb__resume(s);
     case GDB_REQ_INSERT_BP: /* Format: Z type,addr,kind */
     case GDB_REQ_REMOVE_BP: /* Format: z type,addr,kind */
@@ -125,16 +167,26 @@ static int dispatch(struct gdb__sess *s) {
       return 0;
     case GDB_REQ_WRITE_REGS: /* Format: G XX... */
     case GDB_REQ_WRITE_REG:  /* Format: P n=r */
-      refuse(s, "registers are read-only in a replay");
+      refuse_as(s, "registers are read-only in a replay", 1);
       return 0;
     case GDB_REQ_WRITE_MEM: /* Format: M addr,length:XX... / X ... */
       refuse(s, "memory is read-only in a replay");
       return 0;
     case GDB_REQ_KILL: /* Format: k, vKill;pid */
+      /* In extended mode `run` kills before it restarts: the replay stays,
+       * ready to go back to the start. */
+      if (s->extended) {
+        s->killed = 1;
+        gdb_buf_puts(&s->reply, "OK");
+        return 0;
+      }
       refuse(s, "a replay cannot be killed; use detach or quit");
       return 0;
     case GDB_REQ_RUN: /* Format: vRun;filename;args... */
-      refuse(s, "a replay cannot run a new program");
+      return restart(s);
+    case GDB_REQ_EXTENDED_MODE: /* Format: ! */
+      s->extended = 1;
+      gdb_buf_puts(&s->reply, "OK");
       return 0;
     case GDB_REQ_DETACH: /* Format: D, D;pid */
       gdb_buf_puts(&s->reply, "OK");
@@ -158,7 +210,6 @@ static int dispatch(struct gdb__sess *s) {
       return 0;
     case GDB_REQ_UNKNOWN:          /* anything else: the empty reply */
     case GDB_REQ_MUST_REPLY_EMPTY: /* Format: vMustReplyEmpty */
-    case GDB_REQ_EXTENDED_MODE:    /* Format: ! (not supported) */
     case GDB_REQ_OFFSETS:          /* Format: qOffsets (not needed) */
     case GDB_REQ_TRACE_STATUS:     /* Format: qTStatus (no tracepoints) */
       return 0;

@@ -42,6 +42,11 @@ struct gdb__sess {
     struct rp_file f;
   } files[GDB__NFILES];          /* vFile descriptors */
   struct rp_stop last;           /* the last stop, for '?' */
+  int extended;                  /* gdb asked for extended mode ('!') */
+  int killed;                    /* gdb killed the process (extended mode):
+                                    no threads until it runs it again */
+  const char *last_note;         /* the last refusal said on stderr, so
+                                    that gdb's retries are not said again */
   u64 crash_shown;               /* 1 + the position where the fatal signal
                                     ending the history was reported; 0 */
   int last_dir;                  /* its direction (enum gdb_dir) */

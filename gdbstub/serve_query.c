@@ -80,7 +80,11 @@ static void xfer(struct gdb__sess *s) {
       gdb_buf_puts(&x, img.path);
       break;
     case GDB_XFER_THREADS:
-      /* Format: qXfer:threads:read::off,len */
+      /* Format: qXfer:threads:read::off,len (none after a kill) */
+      if (s->killed) {
+        gdb_buf_puts(&x, "<threads>\n</threads>\n");
+        break;
+      }
       if (gdb__threads_xml(s, &x) < 0) {
         gdb_reply_error_msg(&s->reply, "out of memory");
         goto out;

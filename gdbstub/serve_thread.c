@@ -166,6 +166,10 @@ void gdb__thread_query(struct gdb__sess *s) {
       return;
     case GDB_REQ_THREAD_INFO_FIRST: /* Format: qfThreadInfo */
       s->info_next = 0;
+      if (s->killed) { /* no process until gdb runs it again */
+        gdb_buf_puts(&s->reply, "l");
+        return;
+      }
       info_chunk(s);
       return;
     case GDB_REQ_THREAD_INFO_NEXT: /* Format: qsThreadInfo */
