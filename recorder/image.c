@@ -2,7 +2,8 @@
 /* A new program image, at the start of the recording and at every later
  * execve (PTRACE_EVENT_EXEC, before the loader runs): the auxiliary vector is
  * edited in place to drop the vDSO, then the trace gets EXEC, a MAP for every
- * mapping with the bytes the blobs cannot supply, AUXV and THREAD_START. */
+ * mapping with the bytes the blobs cannot supply, AUXV, THREAD_START,
+ * THREAD_NAME and STACK_RULES. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -114,5 +115,7 @@ int rec__on_exec(struct rec *r, int first) {
   r->cur->entry = regs;
   rec__thread_comm(r, r->cur->tid, r->cur->name);
   RW_FORWARD(rec__emit_thread_name(r, (u32)r->cur->tid, r->cur->name));
+  /* In the thread's stream: it applies before the thread's first step. */
+  RW_FORWARD(rec__stack_rules(r, 1));
   return trace_writer_flush(r->w);
 }

@@ -337,6 +337,9 @@ struct rec {
   u64 last_flush_ns;
   u8 warned[REC_NSYSCALLS / 8]; /* syscalls already warned about */
   int forks_noted;            /* 1: the "children unrecorded" line was shown */
+  u64 stack_limit;            /* RLIMIT_STACK as last written (~0: none) */
+  int stack_rules_written;    /* 1: a STACK_RULES is in the trace */
+  int stack_warned;           /* 1: the limit could not be read, noted */
   int crash_reported;         /* 1: the crash backtrace was printed */
   int wait_status;            /* PROG's final wait status */
   int final_status;           /* the leader's wait status, seen early */
@@ -410,6 +413,17 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result)
     RW_MUST_CHECK;
 int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                         int at_exec) RW_MUST_CHECK;
+
+/* Stack growth (recorder/stack.c). rec__stack_rules() writes STACK_RULES
+ * (the soft RLIMIT_STACK, the guard gap, mmap_min_addr) when FORCE or when
+ * the limit changed since the last one; rec__emit_grow() writes GROW;
+ * rec__map_grows() is 1 for a mapping that grows down on a fault (the
+ * [stack], a MAP_GROWSDOWN one); rec__stack_guard_gap() is the gap in bytes
+ * that the kernel command line CMDLINE gives (its default without one). */
+int rec__stack_rules(struct rec *r, int force) RW_MUST_CHECK;
+int rec__emit_grow(struct rec *r, u64 addr, u64 len) RW_MUST_CHECK;
+int rec__map_grows(const struct rec__map *m);
+u64 rec__stack_guard_gap(const char *cmdline);
 
 /* Blobs (recorder/blobs.c). *DATA (owned by the caller, free()) gets the
  * file contents when DATA is not NULL. */

@@ -107,7 +107,14 @@ static int on_unmap(void *ctx, u64 a, u64 b) {
   return rec__emit_unmap(ctx, a, b - a);
 }
 static int on_map(void *ctx, const struct rec__map *m, u64 a, u64 b) {
-  return rec__space_describe(ctx, m, a, b, 0);
+  struct rec *r = ctx;
+  /* New pages right below a grows-down mapping that still goes on above
+   * them: the kernel grew it (r->maps is the view before this syscall). */
+  const struct rec__map *o = rec__maps_find(&r->maps, b);
+  if (rec__map_grows(m) && b < m->end && o && o->start == b &&
+      rec__map_grows(o))
+    return rec__emit_grow(r, a, b - a);
+  return rec__space_describe(r, m, a, b, 0);
 }
 static int on_protect(void *ctx, u64 a, u64 b, u32 prot) {
   RW_FORWARD(rec__emit_protect(ctx, a, b - a, prot));
@@ -131,6 +138,25 @@ static int fresh(struct rec *r, const struct rec__maps *nm, u64 a, u64 b,
 
 static u64 page_up(u64 x) { return (x + REC_PAGE - 1) & ~(u64)(REC_PAGE - 1); }
 
+/* /proc/PID/maps does not say which mappings grow down, except [stack]:
+ * the flag comes from the mmap that made one (MAP_GROWSDOWN in ARGS of a
+ * successful NR) and is kept by whatever part of it is still there. */
+static void mark_growsdown(const struct rec__maps *om, struct rec__maps *nm,
+                           u64 nr, const u64 args[6], i64 result) {
+  u64 a = 0, b = 0;
+  if (nr == REC_NR_mmap && result >= 0)
+    a = (u64)result, b = a + page_up(args[1]);
+  for (size_t i = 0; i < nm->n; i++) {
+    struct rec__map *m = &nm->v[i];
+    if (m->ino || !(m->flags & REC_MAPF_PRIVATE)) continue;
+    const struct rec__map *o = rec__maps_find(om, m->end - 1);
+    int grows = m->start < b && m->end > a /* made by this mmap */
+                    ? (args[3] & MAP_GROWSDOWN) != 0
+                    : o && !o->ino && (o->flags & REC_MAPF_GROWSDOWN);
+    if (grows) m->flags |= REC_MAPF_GROWSDOWN;
+  }
+}
+
 int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
   struct rec__maps nm = {0};
   struct rec__range skip[3];
@@ -138,7 +164,16 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
   int rc = rec__maps_read(r->live, &nm);
   if (rc < 0) return rc;
   int ok = result >= 0 || result < -4095;
-  if (nr == REC_NR_mmap && ok) {
+  mark_growsdown(&r->maps, &nm, nr, args, result);
+  if (nr == REC_NR_munmap && result == 0) {
+    /* All of it, also what the recorder never saw mapped: the bottom of a
+     * stack that grew since the last look. */
+    u64 a = args[0] & ~(u64)(REC_PAGE - 1), b = page_up(args[0] + args[1]);
+    if (b > a) {
+      rc = rec__emit_unmap(r, a, b - a);
+      skip[nskip++] = (struct rec__range){a, b - a};
+    }
+  } else if (nr == REC_NR_mmap && ok) {
     u64 a = (u64)result, b = a + page_up(args[1]);
     rc = fresh(r, &nm, a, b, 0);
     skip[nskip++] = (struct rec__range){a, b - a};

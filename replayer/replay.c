@@ -70,6 +70,7 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   *out = NULL;
   if (!rp) return rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
   if (opts) rp->opts = *opts;
+  rp__stack_defaults(&rp->stack);
   rp->kf_interval = rp->opts.keyframe_interval ? rp->opts.keyframe_interval
                                                : RP_DEFAULT_KF_INTERVAL;
   rp->path = strdup(path);

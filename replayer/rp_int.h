@@ -56,7 +56,16 @@ struct rp__src {
   u64 eof;        /* file mappings: pages from here on lie past the end of
                      the file (SIGBUS); end for anonymous memory */
   int prot;       /* PROT_* as recorded */
+  int growsdown;  /* 1: grows down on a fault below it (the [stack], a
+                     MAP_GROWSDOWN mapping; replayer/stack.c) */
   char *path;     /* owned; "" for anonymous */
+};
+
+/* What decides whether a grows-down mapping grows (STACK_RULES). */
+struct rp__stack_rules {
+  u64 rlimit;     /* soft RLIMIT_STACK in bytes, ~0 for none */
+  u64 guard_gap;  /* the kernel's stack_guard_gap in bytes */
+  u64 min_addr;   /* vm.mmap_min_addr */
 };
 
 struct rp__srcs {
@@ -123,6 +132,7 @@ struct rp__kf {
   int cur_index;        /* its index in threads, -1 when not listed */
   cpu_snap *snap;       /* the address space; owned */
   struct rp__srcs srcs; /* mapping sources; owned copy */
+  struct rp__stack_rules stack; /* stack growth rules */
   u64 lru;              /* fine keyframes: last use (larger is newer) */
 };
 
@@ -216,6 +226,7 @@ struct rp_replay {
   char *report;            /* text of the divergence report; owned */
 
   struct rp__srcs srcs;    /* mapping sources */
+  struct rp__stack_rules stack; /* stack growth rules in force */
   struct rp__recent recent[RP_RECENT];
   unsigned nrecent;
 
@@ -272,6 +283,22 @@ int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 int rp__srcs_copy(struct rp__srcs *dst, const struct rp__srcs *src)
     RW_MUST_CHECK;
 void rp__srcs_free(struct rp__srcs *s);
+
+/* stack growth (replayer/stack.c) */
+/* The rules of a trace that has no STACK_RULES (before EXEC applies one). */
+void rp__stack_defaults(struct rp__stack_rules *rules);
+/* ADDR is not mapped: grows the grows-down mapping right above it to cover
+ * it, when the kernel would have (the rules in rp->stack). Sets *GREW to 1
+ * when it did, 0 when the access faults. Returns 0 or a negative code. */
+int rp__stack_grow(rp_replay *rp, u64 addr, int *grew) RW_MUST_CHECK;
+/* STACK_RULES: the rules from here on. Returns 0 or RW_ECORRUPT. */
+int rp__apply_stack_rules(rp_replay *rp, const struct rp__rec *rec)
+    RW_MUST_CHECK;
+/* GROW: checks the recorder's view of a grown mapping against the replay's
+ * own. Sets *STOPPED (and rp->broken, with a report) when they disagree.
+ * Returns 0 or a negative code. */
+int rp__apply_grow(rp_replay *rp, const struct rp__rec *rec, int *stopped)
+    RW_MUST_CHECK;
 
 /* the memory digest (replayer/digest.c) */
 /* The memory digest of common/digest.h over the replay's address space. */

@@ -13,6 +13,15 @@
 #define RP_PAGE CPU_PAGE_SIZE
 #define RP_USER_END (1ull << 47)
 
+/* MAP record flags (format/records.def, TRACE_MAP_FLAG). */
+enum {
+#define TRACE_REC(id, name, fields, doc)
+#define TRACE_MAP_FLAG(bit, name, doc) RP_MAPF_##name = (bit),
+#include "format/records.def"
+#undef TRACE_MAP_FLAG
+#undef TRACE_REC
+};
+
 void rp__rd_init(struct rp__rd *rd, const u8 *p, size_t len) {
   rd->p = p;
   rd->len = len;
@@ -202,6 +211,7 @@ int rp__apply_exec(rp_replay *rp) {
   while (cpu_mem_query(rp->mem, 0, &start, &len, &prot) == 0)
     RW_FORWARD(cpu_mem_unmap(rp->mem, start, len));
   rp__srcs_free(&rp->srcs);
+  rp__stack_defaults(&rp->stack); /* until the image's STACK_RULES */
   return 0;
 }
 
@@ -223,7 +233,8 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
   src.prot = (int)prot;
   src.path = path;
   /* [vdso], [vvar], [vsyscall]: not recorded, not used by the program. */
-  if (flags & 0x100) return 0;
+  if (flags & RP_MAPF_SPECIAL) return 0;
+  src.growsdown = (flags & (RP_MAPF_STACK | RP_MAPF_GROWSDOWN)) != 0;
   RW_RETURN_IF(!range_ok(src.start, len), RW_ECORRUPT,
                "MAP of a bad range %#llx+%#llx",
                (unsigned long long)src.start, (unsigned long long)len);
@@ -343,5 +354,16 @@ int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) {
   RW_RETURN_IF(a >= RP_USER_END || n > RP_USER_END - a, RW_ECORRUPT,
                "MEM at a bad address");
   rp__note_recent(rp, rec, a, n);
-  return cpu_mem_write(rp->mem, a, rec->data + 8, n);
+  /* The kernel wrote below a stack (a signal frame, a syscall's output
+   * into a buffer not touched yet): it grew the stack first. */
+  u64 start, len;
+  int prot, grew = 0;
+  if (n && (cpu_mem_query(rp->mem, a, &start, &len, &prot) < 0 || start > a))
+    RW_FORWARD(rp__stack_grow(rp, a, &grew));
+  int rc = cpu_mem_write(rp->mem, a, rec->data + 8, n);
+  if (rc == RW_EFAULT)
+    rw_log(RW_LOG_ERROR, "the recording has bytes the kernel wrote at "
+           "%#llx, which the replay has not mapped%s",
+           (unsigned long long)a, grew ? "" : " (and no stack grows there)");
+  return rc;
 }

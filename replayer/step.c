@@ -230,6 +230,12 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
     case TRACE_REC_MEM:
       RW_FORWARD(rp__apply_mem(rp, rec));
       return 1;
+    case TRACE_REC_STACK_RULES:
+      RW_FORWARD(rp__apply_stack_rules(rp, rec));
+      return 1;
+    case TRACE_REC_GROW:
+      RW_FORWARD(rp__apply_grow(rp, rec, stopped));
+      return 1;
     case TRACE_REC_SYSCALL_EXIT: {
       u64 nr = rp__rd_u64(&rd);
       i64 res = (i64)rp__rd_u64(&rd);
@@ -684,6 +690,13 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
         if (!stopped) reached(rp);
         break;
       case CPU_EXIT_FAULT:
+        if (why.fault == CPU_FAULT_PF && why.maperr) {
+          /* Below a stack: the kernel grows it and the access runs again
+           * (it did not complete, so it has not been counted). */
+          int grew;
+          RW_FORWARD(rp__stack_grow(rp, why.addr, &grew));
+          if (grew) continue;
+        }
         RW_FORWARD(on_fault(rp, t, &why, stop, &stopped));
         break;
       case CPU_EXIT_CPUID:

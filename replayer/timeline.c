@@ -95,6 +95,7 @@ int rp__kf_capture(rp_replay *rp, struct rp__kf *out) {
   RW_FORWARD(rp__threads_capture(rp, &kf));
   int rc = cpu_mem_snapshot(rp->mem, &kf.snap);
   if (rc == 0) rc = rp__srcs_copy(&kf.srcs, &rp->srcs);
+  kf.stack = rp->stack;
   if (rc < 0) {
     rp__kf_free(&kf);
     return rc;
@@ -132,6 +133,7 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   RW_FORWARD(rp__srcs_copy(&srcs, &kf->srcs));
   rp__srcs_free(&rp->srcs);
   rp->srcs = srcs;
+  rp->stack = kf->stack;
   rp->icount = kf->icount;
   rp->events = kf->events;
   rp->have_pend = 0;

@@ -44,3 +44,12 @@ tests_replay_seekcheck_LDADD = replayer/librw_replayer.a \
 	$(ZSTD_LIBS) $(CAPSTONE_LIBS)
 TESTS += tests/replay/threads.sh
 EXTRA_DIST += tests/replay/threads.sh
+
+# Stack growth (tests/replay/stack.sh): the stack grown by instructions, by
+# signal frames and past its limit, and thread stacks that do not grow.
+check_PROGRAMS += tests/programs/stackgrow
+tests_programs_stackgrow_CFLAGS = -O1 -g -pthread
+tests_programs_stackgrow_LDFLAGS =
+tests_programs_stackgrow_LDADD = -lpthread
+TESTS += tests/replay/stack.sh
+EXTRA_DIST += tests/replay/stack.sh
