@@ -158,7 +158,9 @@ int trace_reader_open(trace_reader **out, const char *path,
   int fd, rc;
   trace_reader *r;
   *out = NULL;
-  fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO with no writer must not wait for one; the
+   * file type is checked right after. */
+  fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return rw_diag_set(diag, RW_ERR(errno), 0, "cannot open: %s",
                        strerror(errno));
@@ -170,8 +172,11 @@ int trace_reader_open(trace_reader **out, const char *path,
   if (!S_ISREG(st.st_mode) || st.st_size == 0) {
     close(fd);
     return rw_diag_set(diag, S_ISREG(st.st_mode) ? RW_ETRUNC : RW_EINVAL, 0,
-                       "%s", S_ISREG(st.st_mode) ? "empty file"
-                                                 : "not a regular file");
+                       "%s", S_ISREG(st.st_mode)   ? "empty file"
+                             : S_ISDIR(st.st_mode) ? "a directory, not a trace"
+                             : S_ISFIFO(st.st_mode)
+                                 ? "a FIFO, not a trace file"
+                                 : "not a regular file");
   }
   map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   rc = RW_ERR(errno);
