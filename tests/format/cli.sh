@@ -52,12 +52,12 @@ check "info without a trace, none recorded" \
 check "info: says there is no latest trace" \
   grep -q 'no trace given, and no latest trace in .*/empty/rewind' "$work/st.err"
 check "info on a missing file" status 1 "$rewind" info "$work/none.rwd"
+check "info: missing file named" grep -q 'none.rwd: cannot open' "$work/st.err"
 mkfifo "$work/fifo"
 check "info on a FIFO returns at once" status 1 timeout 10 "$rewind" info "$work/fifo"
 check "  saying it is a FIFO" grep -q 'fifo: a FIFO, not a trace file' "$work/st.err"
 check "info on a directory" status 1 "$rewind" info "$work"
 check "  saying it is a directory" grep -q 'a directory, not a trace' "$work/st.err"
-check "info: missing file named" grep -q 'none.rwd: cannot open' "$work/st.err"
 
 nrec=$(sed -n 's/^records: *\([0-9]*\) .*/\1/p' "$work/info")
 "$rewind" dump "$t" >"$work/dump"
