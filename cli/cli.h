@@ -40,11 +40,12 @@ extern const char cli_gdb_init[];
 
 /* The gdb modes (cmd_serve.c), shared by `rewind serve` and `rewind
  * replay`. START is the instruction to begin at (~0: the beginning). Each
- * returns the exit status; cli_replay_gdb returns only when
+ * returns the exit status; REMOTE allows a --listen address that is not
+ * loopback; cli_replay_gdb returns only when
  * gdb cannot be started (it replaces the process with gdb). */
 int cli_serve_stdio(const char *path, int quiet, int log, u64 start);
 int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
-                     u64 start);
+                     u64 start, int remote);
 int cli_replay_gdb(const char *path, u64 start, int nargs, char **args);
 
 #endif /* RW_CLI_CLI_H */

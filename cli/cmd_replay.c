@@ -38,7 +38,8 @@ static void usage(FILE *out) {
           "  --listen ADDR     serve gdb over TCP on ADDR (PORT, :PORT or\n"
           "                    HOST:PORT; 127.0.0.1 unless a host is given);\n"
           "                    in gdb: target remote ADDR. After a client\n"
-          "                    disconnects, the next one can connect\n"
+          "                    disconnects, the next one can connect; a host\n"
+          "                    that is not loopback needs --allow-remote\n"
           "  --verify          replay the whole recording and check it at every\n"
           "                    event; exit 0 when it was reproduced, 1 with a\n"
           "                    report at the first divergence\n"
@@ -87,8 +88,10 @@ int cli_cmd_replay(int argc, char **argv) {
       {"listen", required_argument, 0, 'l'}, {"print", no_argument, 0, 'r'},
       {"progress", no_argument, 0, 'p'},   {"no-progress", no_argument, 0, 'P'},
       {"quiet", no_argument, 0, 'q'},      {"help", no_argument, 0, 'h'},
+      {"allow-remote", no_argument, 0, 'R'},
       {0, 0, 0, 0}};
   int verify = 0, has_goto = 0, print = 0, quiet = 0, progress = isatty(2), c;
+  int remote = 0;
   u64 target = 0;
   const char *listen_addr = NULL;
   /* Everything after "--" is gdb's; options and TRACE may come in any
@@ -119,6 +122,9 @@ int cli_cmd_replay(int argc, char **argv) {
         break;
       case 'r':
         print = 1;
+        break;
+      case 'R':
+        remote = 1;
         break;
       case 'p':
         progress = 1;
@@ -158,7 +164,7 @@ int cli_cmd_replay(int argc, char **argv) {
                           nopt < argc ? argc - nopt - 1 : 0, argv + nopt + 1);
   if (listen_addr)
     return cli_serve_listen(path, listen_addr, quiet, 0,
-                            has_goto ? target : ~0ull);
+                            has_goto ? target : ~0ull, remote);
   struct rp_opts opts = {0};
   opts.progress = progress && !quiet;
   struct rw_diag diag = {0};

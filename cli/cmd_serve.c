@@ -58,11 +58,41 @@ int cli_serve_stdio(const char *path, int quiet, int log, u64 start) {
   return 0;
 }
 
+/* 1 when the host part of ADDR ("HOST:PORT", ":PORT", "PORT") is a
+ * loopback address or absent (the default is 127.0.0.1). */
+static int is_loopback(const char *addr) {
+  const char *colon = strrchr(addr, ':');
+  if (!colon) return 1;
+  size_t n = (size_t)(colon - addr);
+  if (n == 0) return 1;
+  char host[256];
+  if (n >= sizeof host) return 0;
+  memcpy(host, addr, n);
+  host[n] = 0;
+  if (host[0] == '[' && n > 2 && host[n - 1] == ']') {
+    memmove(host, host + 1, n - 2);
+    host[n - 2] = 0;
+  }
+  return !strncmp(host, "127.", 4) || !strcmp(host, "localhost") ||
+         !strcmp(host, "::1");
+}
+
 int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
-                     u64 start) {
+                     u64 start, int remote) {
   rp_replay *rp;
   char desc[300];
   struct rw_diag diag = {0};
+  if (!is_loopback(addr) && !remote)
+    return cli_error("--listen %s would accept gdb connections from other "
+                     "machines, and the GDB protocol has no authentication: "
+                     "anyone who reaches the port reads the recording. Add "
+                     "--allow-remote to do it anyway, or listen on "
+                     "127.0.0.1 and use an ssh tunnel",
+                     addr);
+  if (!is_loopback(addr) && !quiet)
+    fprintf(stderr, "rewind: warning: listening on %s: the GDB protocol has "
+                    "no authentication; anyone who reaches this port can "
+                    "read the recording\n", addr);
   int lfd = gdb_listen(addr, desc, sizeof desc, &diag);
   if (lfd < 0) return cli_error("%s", diag.msg);
   if (open_replay(path, &rp, start)) {
@@ -202,6 +232,8 @@ static void usage(FILE *out) {
           "  --listen ADDR     listen on ADDR (PORT, :PORT or HOST:PORT; the\n"
           "                    host is 127.0.0.1 unless given; port 0 picks a\n"
           "                    free one) and serve one gdb after another\n"
+          "  --allow-remote    let --listen take a host that is not loopback\n"
+          "                    (the protocol has no authentication)\n"
           "  -g, --goto N      start at global instruction N\n"
           "  --log             log every packet on stderr\n"
           "  -q, --quiet       no notes on stderr\n"
@@ -233,9 +265,10 @@ int cli_cmd_serve(int argc, char **argv) {
   static const struct option longopts[] = {
       {"stdio", no_argument, 0, 's'}, {"listen", required_argument, 0, 'l'},
       {"goto", required_argument, 0, 'g'},
+      {"allow-remote", no_argument, 0, 'R'},
       {"log", no_argument, 0, 'L'},   {"quiet", no_argument, 0, 'q'},
       {"help", no_argument, 0, 'h'},  {0, 0, 0, 0}};
-  int stdio = 0, quiet = 0, log = 0, c;
+  int stdio = 0, quiet = 0, log = 0, remote = 0, c;
   u64 start = ~0ull;
   const char *listen_addr = NULL;
   optind = 1;
@@ -258,6 +291,9 @@ int cli_cmd_serve(int argc, char **argv) {
       case 'L':
         log = 1;
         break;
+      case 'R':
+        remote = 1;
+        break;
       case 'q':
         quiet = 1;
         break;
@@ -276,5 +312,5 @@ int cli_cmd_serve(int argc, char **argv) {
   if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, sizeof path))
     return 1;
   if (stdio) return cli_serve_stdio(path, quiet, log, start);
-  return cli_serve_listen(path, listen_addr, quiet, log, start);
+  return cli_serve_listen(path, listen_addr, quiet, log, start, remote);
 }

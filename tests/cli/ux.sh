@@ -162,6 +162,16 @@ check "--goto without a number" status 2 "$rewind" replay --goto
 check "  names the option" grep -q "option '--goto' needs an argument" "$work/st.err"
 check "abbreviated long option" status 0 "$rewind" info --js "$t"
 
+# Listening beyond loopback needs saying so: the protocol has no
+# authentication.
+check "--listen on all interfaces refused" status 1 "$rewind" replay \
+  --listen 0.0.0.0:0 "$t"
+check "  explaining why and what to do" grep -q 'no authentication.*--allow-remote' "$work/st.err"
+timeout 2 "$rewind" serve --listen 0.0.0.0:0 --allow-remote "$t" \
+  >"$work/srv.out" 2>"$work/srv.err"
+check "  --allow-remote serves, with a warning" grep -q 'warning: listening on 0.0.0.0:0: the GDB protocol has no authentication' "$work/srv.err"
+check "  and says where" grep -q '^rewind: serving .* on 0.0.0.0:[1-9]' "$work/srv.out"
+
 # Machine-readable output: info --json, JSON strings as UTF-8.
 check "info --json" status 0 "$rewind" info --json "$tdir/exitstatus-0.rwd"
 check "  one valid object" python3 -c '
