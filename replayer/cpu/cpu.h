@@ -219,14 +219,6 @@ size_t cpu_state_size(void);
 void cpu_state_save(const cpu_thread *cpu, void *dst);
 void cpu_state_load(cpu_thread *cpu, const void *src);
 
-/* The arithmetic flags (rflags bits of CF PF AF ZF SF OF) whose values the
- * last instruction that set flags defines, as far as the lazy flags record
- * it: after mul and imul only CF and OF, after a shift neither AF nor (for
- * a count other than 1) OF, after a logic operation not AF; all six
- * otherwise. The others are undefined and may differ from what a real CPU
- * leaves in them, so comparisons with a recording should skip them. */
-u64 cpu_flags_defined(const cpu_thread *cpu);
-
 /* Instructions executed so far (rep iterations count one each), plus the
  * starting value given to cpu_set_icount. */
 u64 cpu_icount(const cpu_thread *cpu);

@@ -134,22 +134,6 @@ static void replace_cf_of(struct cpu *cpu, int cf, int of) {
           (cf ? CC_OVR_CF : 0) | (of ? CC_OVR_OF : 0);
 }
 
-u64 cpu_flags_defined(const cpu_thread *cpu) {
-  const struct cc *c = &cpu->cc;
-  switch (c->op & ~3u) {
-    case CC_LOGIC:
-      return CPU_ARITH & ~(u64)CPU_AF;
-    case CC_SHL:
-    case CC_SHR:
-    case CC_SAR:
-      return CPU_CF | CPU_SF | CPU_ZF | CPU_PF | (c->src2 == 1 ? CPU_OF : 0);
-    case CC_MUL:
-      return CPU_CF | CPU_OF;
-    default:
-      return CPU_ARITH;
-  }
-}
-
 /* ---- Instructions whose undefined flags follow the vendor ------------- */
 
 /* The flags of the last operation with those in MASK replaced by VALUE,
