@@ -13,7 +13,6 @@
 #include "replayer/rp_int.h"
 
 #define RP_FLAGS_MASK 0xcd5ull /* CF PF AF ZF SF DF OF */
-#define RP_ARITH 0x8d5ull      /* CF PF AF ZF SF OF */
 #define RP_LAST 32
 
 /* Byte ranges of the FXSAVE image that hold architectural state the
@@ -27,8 +26,8 @@ static int fx_equal(const u8 *a, const u8 *b) {
 }
 
 int rp__regs_match(const struct rw_regs *e, const struct rw_regs *a,
-                   int full, u64 defined) {
-  u64 mask = (RP_FLAGS_MASK & ~(u64)RP_ARITH) | (defined & RP_ARITH);
+                   int full) {
+  const u64 mask = RP_FLAGS_MASK;
   for (int i = 0; i < RW_NGPR; i++)
     if (e->gpr[i] != a->gpr[i]) return 0;
   if (e->rip != a->rip || e->fs_base != a->fs_base ||
@@ -72,6 +71,18 @@ static void put_gprs(FILE *f, const struct rw_regs *e,
   ROW("fs_base", e->fs_base, a->fs_base);
   ROW("gs_base", e->gs_base, a->gs_base);
 #undef ROW
+  if ((e->rflags ^ a->rflags) & RP_FLAGS_MASK) {
+    static const struct {
+      u64 bit;
+      char name[3];
+    } fl[] = {{0x1, "CF"},  {0x4, "PF"},  {0x10, "AF"}, {0x40, "ZF"},
+              {0x80, "SF"}, {0x400, "DF"}, {0x800, "OF"}};
+    fprintf(f, "  flags that differ:");
+    for (size_t i = 0; i < RW_ARRAY_SIZE(fl); i++)
+      if ((e->rflags ^ a->rflags) & fl[i].bit)
+        fprintf(f, " %s (recorded %d)", fl[i].name, !!(e->rflags & fl[i].bit));
+    fprintf(f, "\n");
+  }
   if (memcmp(e->fxsave, a->fxsave, 5))
     fprintf(f, "  x87 control/status/tag differ: %04x/%04x/%02x vs %04x/%04x/%02x\n",
             rd_le16(e->fxsave), rd_le16(e->fxsave + 2), e->fxsave[4],

@@ -63,6 +63,14 @@ static u64 recorded_xcr0(rp_replay *rp) {
   return x ? x : 3;
 }
 
+/* The vendor of the recording CPU, from leaf 0 of its table: the flags the
+ * manuals leave undefined are replayed as that vendor computes them. */
+static int recorded_vendor(rp_replay *rp) {
+  u32 out[4];
+  answer_cpuid(rp, 0, 0, out);
+  return cpu_vendor_of(out[1], out[3], out[2]);
+}
+
 int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
             struct rw_diag *diag) {
   rp_replay *rp = calloc(1, sizeof *rp);
@@ -91,7 +99,8 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
     rw_diag_set(diag, rc, 0, "the trace has no records");
     goto fail;
   }
-  rp->cfg = (struct cpu_config){answer_cpuid, NULL, rp, recorded_xcr0(rp)};
+  rp->cfg = (struct cpu_config){answer_cpuid, NULL, rp, recorded_xcr0(rp),
+                                recorded_vendor(rp)};
   rc = cpu_mem_new(&rp->mem);
   if (rc == 0) rc = rp__threads_init(rp); /* checks the emulator works */
   if (rc < 0) {

@@ -325,12 +325,12 @@ int rp__clear_preempt_bp(rp_replay *rp) RW_MUST_CHECK;
 
 /* checks and reports (replayer/check.c) */
 /* Compares the emulator's registers ACTUAL with the recorded EXPECT: the
- * general registers, rip, fs/gs bases, DF and the arithmetic flags in
- * DEFINED (cpu_flags_defined: the others are undefined after the last
- * instruction that set flags), and with FULL the FP/SSE/AVX state too.
- * Returns 1 when they match. */
+ * general registers, rip, fs/gs bases, every arithmetic flag (CF PF AF ZF
+ * SF OF, the ones the manuals call undefined included: the emulator follows
+ * the recording CPU's vendor) and DF, and with FULL the FP/SSE/AVX state
+ * too. Returns 1 when they match. */
 int rp__regs_match(const struct rw_regs *expect, const struct rw_regs *actual,
-                   int full, u64 defined);
+                   int full);
 /* Stops the replay as diverged: builds the report (with WHAT, the expected
  * registers EXPECT or NULL) and fills STOP. Returns 0 or a negative code. */
 int rp__diverge(rp_replay *rp, struct rp_stop *stop,

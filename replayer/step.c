@@ -379,7 +379,7 @@ static int on_syscall(rp_replay *rp, struct rp__thread *t,
     memcpy(expect.ymmh, actual.ymmh, sizeof expect.ymmh);
   }
   if (actual.gpr[RW_REG_rax] != nr ||
-      !rp__regs_match(&expect, &actual, 1, cpu_flags_defined(t->cpu))) {
+      !rp__regs_match(&expect, &actual, 1)) {
     *stopped = 1;
     return rp__diverge(rp, stop, &expect,
                        "registers of thread %u differ at the entry of "
@@ -478,7 +478,7 @@ static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match) {
   *match = 0;
   cpu_get_regs(t->cpu, &actual);
   if (actual.rip != expect->rip ||
-      !rp__regs_match(expect, &actual, 1, cpu_flags_defined(t->cpu)))
+      !rp__regs_match(expect, &actual, 1))
     return 0;
   return rp__digest_match(rp, rp->pre_digest, match);
 }

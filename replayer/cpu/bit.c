@@ -50,16 +50,18 @@ BT_HANDLERS(btc, B_TC)
 static int op_bsf_G_E(struct cpu *cpu, const struct cpu_insn *in) {
   u64 v;
   CPU_TRY(cpu_rm_read(cpu, in, in->osz, &v));
-  if (v) cpu_reg_set(cpu, in->reg, in->osz, (u64)__builtin_ctzll(v));
-  cpu__flags_set(cpu, CPU_ZF, v ? 0 : CPU_ZF);
+  u64 i = v ? (u64)__builtin_ctzll(v) : 0;
+  if (v) cpu_reg_set(cpu, in->reg, in->osz, i);
+  cpu__flags_bitscan(cpu, v, i);
   return CPU_RC_NEXT;
 }
 
 static int op_bsr_G_E(struct cpu *cpu, const struct cpu_insn *in) {
   u64 v;
   CPU_TRY(cpu_rm_read(cpu, in, in->osz, &v));
-  if (v) cpu_reg_set(cpu, in->reg, in->osz, (u64)(63 - __builtin_clzll(v)));
-  cpu__flags_set(cpu, CPU_ZF, v ? 0 : CPU_ZF);
+  u64 i = v ? (u64)(63 - __builtin_clzll(v)) : 0;
+  if (v) cpu_reg_set(cpu, in->reg, in->osz, i);
+  cpu__flags_bitscan(cpu, v, i);
   return CPU_RC_NEXT;
 }
 
@@ -69,7 +71,7 @@ static int op_tzcnt_G_E(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu_rm_read(cpu, in, in->osz, &v));
   r = v ? (u64)__builtin_ctzll(v) : bits;
   cpu_reg_set(cpu, in->reg, in->osz, r);
-  cpu__flags_set(cpu, CPU_CF | CPU_ZF, (v ? 0 : CPU_CF) | (r ? 0 : CPU_ZF));
+  cpu__flags_count(cpu, v, r);
   return CPU_RC_NEXT;
 }
 
@@ -79,7 +81,7 @@ static int op_lzcnt_G_E(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu_rm_read(cpu, in, in->osz, &v));
   r = v ? (u64)__builtin_clzll(v) - (64 - bits) : bits;
   cpu_reg_set(cpu, in->reg, in->osz, r);
-  cpu__flags_set(cpu, CPU_CF | CPU_ZF, (v ? 0 : CPU_CF) | (r ? 0 : CPU_ZF));
+  cpu__flags_count(cpu, v, r);
   return CPU_RC_NEXT;
 }
 
@@ -93,20 +95,12 @@ static int op_popcnt_G_E(struct cpu *cpu, const struct cpu_insn *in) {
 
 /* ---- BMI1, BMI2, ADX ---------------------------------------------------- */
 
-/* SF and ZF of R at SZ bytes, plus EXTRA; CF and OF cleared. */
-static void bmi_flags(struct cpu *cpu, u64 r, unsigned sz, u64 extra) {
-  u64 f = extra;
-  if (!cpu_trunc(r, sz)) f |= CPU_ZF;
-  if ((r >> (sz * 8 - 1)) & 1) f |= CPU_SF;
-  cpu__flags_set(cpu, CPU_CF | CPU_OF | CPU_ZF | CPU_SF, f);
-}
-
 static int op_andn_G_B_E(struct cpu *cpu, const struct cpu_insn *in) {
   u64 v, r;
   CPU_TRY(cpu_rm_read(cpu, in, in->osz, &v));
   r = ~cpu_reg_get(cpu, in->reg2, in->osz) & v;
   cpu_reg_set(cpu, in->reg, in->osz, r);
-  bmi_flags(cpu, r, in->osz, 0);
+  cpu__flags_bmi(cpu, CPU__BMI_OTHER, r, in->osz, 0);
   return CPU_RC_NEXT;
 }
 
@@ -118,7 +112,7 @@ static int op_bextr_G_E_B(struct cpu *cpu, const struct cpu_insn *in) {
   r = start >= bits ? 0 : v >> start;
   if (len < 64) r &= (1ull << len) - 1;
   cpu_reg_set(cpu, in->reg, in->osz, r);
-  cpu__flags_set(cpu, CPU_CF | CPU_OF | CPU_ZF, r ? 0 : CPU_ZF);
+  cpu__flags_bmi(cpu, CPU__BMI_BEXTR, r, in->osz, 0);
   return CPU_RC_NEXT;
 }
 
@@ -138,7 +132,7 @@ static int bls(struct cpu *cpu, const struct cpu_insn *in, int op) {
   }
   r = cpu_trunc(r, in->osz);
   cpu_reg_set(cpu, in->reg, in->osz, r);
-  bmi_flags(cpu, r, in->osz, cf);
+  cpu__flags_bmi(cpu, CPU__BMI_OTHER, r, in->osz, cf != 0);
   return CPU_RC_NEXT;
 }
 static int op_blsi_G_E(struct cpu *cpu, const struct cpu_insn *in) {
@@ -157,7 +151,7 @@ static int op_bzhi_G_E_B(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu_rm_read(cpu, in, in->osz, &v));
   r = n < bits ? v & ((1ull << n) - 1) : v;
   cpu_reg_set(cpu, in->reg, in->osz, r);
-  bmi_flags(cpu, r, in->osz, n < bits ? 0 : CPU_CF);
+  cpu__flags_bmi(cpu, CPU__BMI_OTHER, r, in->osz, n >= bits);
   return CPU_RC_NEXT;
 }
 

@@ -168,9 +168,22 @@ struct cpu_config {
   int (*cpuid)(void *ctx, u32 leaf, u32 subleaf, u32 out[4]);
   /* rdtsc/rdtscp: fill *TSC, and *AUX (rdtscp's ecx, IA32_TSC_AUX). */
   int (*rdtsc)(void *ctx, u64 *tsc, u32 *aux);
-  void *ctx; /* passed to the callbacks, borrowed */
-  u64 xcr0;  /* what xgetbv with ecx=0 returns; 0 means 3 (x87 and SSE) */
+  void *ctx;  /* passed to the callbacks, borrowed */
+  u64 xcr0;   /* what xgetbv with ecx=0 returns; 0 means 3 (x87 and SSE) */
+  int vendor; /* CPU_VENDOR_*: whose rules the flags the manuals leave
+                 undefined follow; CPU_VENDOR_HOST means this machine's */
 };
+
+/* Processor vendors whose flag results differ (docs/flags.md). */
+enum {
+  CPU_VENDOR_HOST = 0, /* cpu_new replaces it with the host's vendor */
+  CPU_VENDOR_INTEL,    /* GenuineIntel, and every vendor not listed */
+  CPU_VENDOR_AMD       /* AuthenticAMD, HygonGenuine */
+};
+
+/* The vendor named by cpuid leaf 0's EBX, EDX, ECX (the 12-character vendor
+ * string, in that order): CPU_VENDOR_AMD or CPU_VENDOR_INTEL. */
+int cpu_vendor_of(u32 ebx, u32 edx, u32 ecx);
 
 /* Creates a thread bound to MEM (borrowed; it must outlive the thread) with
  * every register zero except rflags (0x202), MXCSR (0x1f80) and the x87
@@ -200,20 +213,11 @@ int cpu_set_regs(cpu_thread *cpu, const struct rw_regs *regs) RW_MUST_CHECK;
  * cpu_state_save copies them to DST (cpu_state_size() bytes, caller-owned)
  * and cpu_state_load (SRC borrowed, from cpu_state_save of this build)
  * puts them back. Unlike cpu_get_regs and cpu_set_regs, the round trip
- * keeps the lazy flags as they were, so which flags are undefined
- * (cpu_flags_defined) survives it. The instruction counter is not part of
- * it. */
+ * keeps the lazy flags as they were. The instruction counter is not part
+ * of it. */
 size_t cpu_state_size(void);
 void cpu_state_save(const cpu_thread *cpu, void *dst);
 void cpu_state_load(cpu_thread *cpu, const void *src);
-
-/* The arithmetic flags (rflags bits of CF PF AF ZF SF OF) whose values the
- * last instruction that set flags defines, as far as the lazy flags record
- * it: after mul and imul only CF and OF, after a shift neither AF nor (for
- * a count other than 1) OF, after a logic operation not AF; all six
- * otherwise. The others are undefined and may differ from what a real CPU
- * leaves in them, so comparisons with a recording should skip them. */
-u64 cpu_flags_defined(const cpu_thread *cpu);
 
 /* Instructions executed so far (rep iterations count one each), plus the
  * starting value given to cpu_set_icount. */

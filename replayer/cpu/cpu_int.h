@@ -142,8 +142,18 @@ enum {
   CC_SHL = 32,   /* dst = src1 << src2, src2 = count in 1..width-1+ */
   CC_SHR = 36,   /* dst = src1 >> src2 (logical) */
   CC_SAR = 40,   /* dst = src1 >> src2 (arithmetic) */
-  CC_MUL = 44,   /* CF = OF = (src1 != 0); SF ZF PF from dst */
-  CC_NKINDS = 48
+  CC_MUL = 44,   /* CF = OF = (src1 != 0); SF ZF PF from dst (Intel) */
+  CC_NKINDS = 48,
+  /* Added to the op of another kind (never CC_EFLAGS): CF and OF are
+   * replaced, by the values of CC_OVR_CF and CC_OVR_OF, and the other four
+   * flags are those of the operation recorded. Rotates, and AMD's mul and
+   * imul, leave SF ZF AF PF as they were; this keeps them lazy. No fast
+   * path knows these bits, so every switch on the kind sends such an op to
+   * the general code, which is right for all but the e/ne/s/ns shortcut,
+   * which reads ZF and SF from dst, as the recorded operation does. */
+  CC_OVR = 0x100,
+  CC_OVR_CF = 0x200,
+  CC_OVR_OF = 0x400
 };
 #define CC_OP(kind, osz) ((u32)(kind) + (u32)__builtin_ctz(osz))
 
@@ -559,6 +569,27 @@ void cpu__flags_set(struct cpu *cpu, u64 mask, u64 value);
 void cpu__rflags_set(struct cpu *cpu, u64 value);
 /* The carry flag, with a fast path per cc.op. */
 int cpu__flag_cf(const struct cpu *cpu);
+
+/* Instructions that leave some flags undefined call these with what they
+ * computed; flags.c applies the rules of cpu->cfg.vendor to the rest
+ * (docs/flags.md). */
+/* mul/imul: LO the low half (or truncated product), OVF the CF/OF value. */
+void cpu__flags_mul(struct cpu *cpu, unsigned sz, u64 lo, int ovf);
+/* div/idiv that completed. */
+void cpu__flags_div(struct cpu *cpu);
+/* bsf/bsr of SRC (the operand, zero-extended), INDEX the bit found. */
+void cpu__flags_bitscan(struct cpu *cpu, u64 src, u64 index);
+/* tzcnt/lzcnt of SRC giving COUNT. */
+void cpu__flags_count(struct cpu *cpu, u64 src, u64 count);
+/* BMI1/BMI2 (andn, bextr, blsi, blsmsk, blsr, bzhi): OP one of
+ * CPU__BMI_*, R the result at SZ bytes, CF the carry they define. */
+enum { CPU__BMI_OTHER, CPU__BMI_BEXTR };
+void cpu__flags_bmi(struct cpu *cpu, int op, u64 r, unsigned sz, int cf);
+/* rol/ror/rcl/rcr by a masked count of at least 1: A the operand, R the
+ * result, CF the carry out, CIN the carry in; SF ZF AF PF stay. */
+enum { CPU__ROT_LEFT, CPU__ROT_RIGHT, CPU__ROT_RCR };
+void cpu__flags_rotate(struct cpu *cpu, unsigned sz, int kind, u64 a, u64 r,
+                       int cf, int cin);
 /* The same fast paths inline (inc, dec, adc, sbb keep or use CF). */
 CPU_INLINE int cpu__flag_cf_inline(const struct cpu *cpu) {
   const struct cc *c = &cpu->cc;

@@ -2,10 +2,26 @@
 /* Lazy flags (STYLE R11): the only code that computes or changes the
  * arithmetic flags. Handlers record the last flag-setting operation in
  * cpu->cc; the six flags are derived from it only when something reads them,
- * and conditions take shortcuts for the common compare-then-branch case. */
+ * and conditions take shortcuts for the common compare-then-branch case.
+ * Every flag is computed, including those the manuals leave undefined, as
+ * the vendor of the recording CPU computes them (cpu->cfg.vendor); the rules
+ * and where each comes from are in docs/flags.md. */
 #include "replayer/cpu/cpu_int.h"
 
 static u64 parity(u64 r) { return __builtin_parity((u8)r) ? 0 : CPU_PF; }
+
+static int amd(const struct cpu *cpu) {
+  return cpu->cfg.vendor == CPU_VENDOR_AMD;
+}
+
+int cpu_vendor_of(u32 ebx, u32 edx, u32 ecx) {
+  /* "AuthenticAMD" and "HygonGenuine" (Zen derivatives), as three
+   * little-endian words. */
+  if ((ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u) ||
+      (ebx == 0x6f677948u && edx == 0x6e65476eu && ecx == 0x656e6975u))
+    return CPU_VENDOR_AMD;
+  return CPU_VENDOR_INTEL;
+}
 
 /* SF, ZF and PF of a result R of BITS bits. */
 static u64 szp(u64 r, unsigned bits) {
@@ -15,8 +31,12 @@ static u64 szp(u64 r, unsigned bits) {
   return f;
 }
 
-u64 cpu__flags_arith(const struct cpu *cpu) {
-  const struct cc *c = &cpu->cc;
+static u64 flags_overridden(const struct cpu *cpu)
+    __attribute__((noinline));
+
+/* The flags of C; CPU gives the vendor. */
+static inline __attribute__((always_inline)) u64 flags_of(
+    const struct cpu *cpu, const struct cc *c) {
   unsigned kind = c->op & ~3u, sz = 1u << (c->op & 3), bits = sz * 8;
   u64 r = cpu_trunc(c->dst, sz), a = cpu_trunc(c->src1, sz);
   u64 b = cpu_trunc(c->src2, sz), sign = 1ull << (bits - 1), f = 0, cin;
@@ -46,42 +66,140 @@ u64 cpu__flags_arith(const struct cpu *cpu) {
       f |= (a ^ 1 ^ r) & CPU_AF;
       return f | szp(r, bits);
     case CC_SHL:
-      /* Count in src2 (1..63); beyond the width CF reads as 0. */
+      /* shl, and shld (whose result also holds bits of the other operand).
+       * Count in src2 (1..63); beyond the width CF reads as 0. */
       if (c->src2 <= bits && ((a << (c->src2 - 1)) & sign)) f |= CPU_CF;
-      if (!!(f & CPU_CF) != !!(r & sign)) f |= CPU_OF;
+      if (amd(cpu)) {
+        /* OF compares CF with the top bit of A shifted alone, for every
+         * count; AF is set. */
+        if (!!(f & CPU_CF) != !!((a << c->src2) & sign)) f |= CPU_OF;
+        f |= CPU_AF;
+      } else if (!!(f & CPU_CF) != !!(r & sign)) {
+        f |= CPU_OF;
+      }
       return f | szp(r, bits);
     case CC_SHR:
+      /* shr, and shrd. */
       if (c->src2 <= 64 && ((a >> (c->src2 - 1)) & 1)) f |= CPU_CF;
-      if ((a ^ r) & sign) f |= CPU_OF; /* shr: MSB(a); shrd: sign change */
+      if (amd(cpu)) {
+        /* OF: the top two bits of the result differ (for a count of 1,
+         * that is the sign change the manuals define); AF is set. */
+        if ((r ^ (r << 1)) & sign) f |= CPU_OF;
+        f |= CPU_AF;
+      } else if ((a ^ r) & sign) {
+        f |= CPU_OF; /* shr: MSB(a); shrd: sign change */
+      }
       return f | szp(r, bits);
     case CC_SAR: {
       unsigned n = c->src2 - 1 < bits ? (unsigned)c->src2 - 1 : bits - 1;
       if ((cpu_sext(a, sz) >> n) & 1) f |= CPU_CF;
+      if (amd(cpu)) f |= CPU_AF;
       return f | szp(r, bits);
     }
-    case CC_MUL:
+    case CC_MUL: /* Intel only: see cpu__flags_mul */
       if (c->src1) f |= CPU_CF | CPU_OF;
       return f | szp(r, bits);
     default:
+      if (c->op & CC_OVR) return flags_overridden(cpu);
       RW_ASSERT(!"bad cc.op");
       return 0;
   }
 }
 
-u64 cpu_flags_defined(const cpu_thread *cpu) {
-  const struct cc *c = &cpu->cc;
-  switch (c->op & ~3u) {
-    case CC_LOGIC:
-      return CPU_ARITH & ~(u64)CPU_AF;
-    case CC_SHL:
-    case CC_SHR:
-    case CC_SAR:
-      return CPU_CF | CPU_SF | CPU_ZF | CPU_PF | (c->src2 == 1 ? CPU_OF : 0);
-    case CC_MUL:
-      return CPU_CF | CPU_OF;
-    default:
-      return CPU_ARITH;
+u64 cpu__flags_arith(const struct cpu *cpu) {
+  return flags_of(cpu, &cpu->cc);
+}
+
+/* cpu->cc.op carries CC_OVR: the flags of the operation, CF and OF
+ * replaced. */
+static u64 flags_overridden(const struct cpu *cpu) {
+  struct cc base = cpu->cc;
+  u64 f;
+  base.op &= ~(u32)(CC_OVR | CC_OVR_CF | CC_OVR_OF);
+  f = flags_of(cpu, &base) & ~(u64)(CPU_CF | CPU_OF);
+  if (cpu->cc.op & CC_OVR_CF) f |= CPU_CF;
+  if (cpu->cc.op & CC_OVR_OF) f |= CPU_OF;
+  return f;
+}
+
+/* Replaces CF and OF, keeping the other four flags lazy (CC_OVR). */
+static void replace_cf_of(struct cpu *cpu, int cf, int of) {
+  struct cc *c = &cpu->cc;
+  if (c->op == CC_EFLAGS) {
+    c->src1 = (c->src1 & ~(u64)(CPU_CF | CPU_OF)) | (cf ? CPU_CF : 0) |
+              (of ? CPU_OF : 0);
+    return;
   }
+  c->op = (c->op & ~(u32)(CC_OVR_CF | CC_OVR_OF)) | CC_OVR |
+          (cf ? CC_OVR_CF : 0) | (of ? CC_OVR_OF : 0);
+}
+
+/* ---- Instructions whose undefined flags follow the vendor ------------- */
+
+/* The flags of the last operation with those in MASK replaced by VALUE,
+ * stored whole: what an instruction that keeps some flags leaves. */
+static void keep_set(struct cpu *cpu, u64 mask, u64 value) {
+  u64 f = cpu__flags_arith(cpu);
+  cpu->cc = (struct cc){CC_EFLAGS, 0, (f & ~mask) | (value & mask), 0};
+}
+
+static void set_all(struct cpu *cpu, u64 value) {
+  cpu->cc = (struct cc){CC_EFLAGS, 0, value & CPU_ARITH, 0};
+}
+
+void cpu__flags_mul(struct cpu *cpu, unsigned sz, u64 lo, int ovf) {
+  if (amd(cpu))
+    replace_cf_of(cpu, ovf, ovf); /* SF ZF AF PF stay */
+  else
+    cpu->cc = (struct cc){CC_OP(CC_MUL, sz), lo, (u64)ovf, 0};
+}
+
+void cpu__flags_div(struct cpu *cpu) {
+  /* AMD: CF and OF stay, AF is set, ZF SF PF are cleared. Intel: left as
+   * they were. */
+  if (amd(cpu)) keep_set(cpu, CPU_ARITH & ~(u64)(CPU_CF | CPU_OF), CPU_AF);
+}
+
+void cpu__flags_bitscan(struct cpu *cpu, u64 src, u64 index) {
+  if (amd(cpu))
+    set_all(cpu, src ? parity(index) : CPU_ZF | CPU_PF);
+  else
+    keep_set(cpu, CPU_ZF, src ? 0 : CPU_ZF);
+}
+
+void cpu__flags_count(struct cpu *cpu, u64 src, u64 count) {
+  u64 f = (src ? 0 : CPU_CF) | (count ? 0 : CPU_ZF);
+  if (amd(cpu))
+    keep_set(cpu, CPU_ARITH & ~(u64)CPU_OF, f); /* AF SF PF cleared */
+  else
+    keep_set(cpu, CPU_CF | CPU_ZF, f);
+}
+
+void cpu__flags_bmi(struct cpu *cpu, int op, u64 r, unsigned sz, int cf) {
+  u64 f = (cf ? CPU_CF : 0) | (cpu_trunc(r, sz) ? 0 : CPU_ZF), mask;
+  u64 sf = (r >> (sz * 8 - 1)) & 1 ? CPU_SF : 0;
+  if (amd(cpu)) {
+    /* PF from the result; bextr sets AF and clears SF, the others clear
+     * AF. */
+    f |= parity(r) | (op == CPU__BMI_BEXTR ? CPU_AF : sf);
+    set_all(cpu, f);
+    return;
+  }
+  mask = CPU_CF | CPU_OF | CPU_ZF;
+  if (op != CPU__BMI_BEXTR) mask |= CPU_SF, f |= sf;
+  keep_set(cpu, mask, f);
+}
+
+void cpu__flags_rotate(struct cpu *cpu, unsigned sz, int kind, u64 a,
+                       u64 r, int cf, int cin) {
+  u64 sign = 1ull << (sz * 8 - 1), of;
+  if (kind == CPU__ROT_LEFT)
+    of = !!(r & sign) ^ (u64)cf;
+  else if (kind == CPU__ROT_RCR && !amd(cpu))
+    of = !!(a & sign) ^ (u64)cin; /* the count-1 rule, from the input */
+  else
+    of = !!((r ^ (r << 1)) & sign); /* the top two bits of the result */
+  replace_cf_of(cpu, cf, (int)of);
 }
 
 u64 cpu__rflags(const struct cpu *cpu) {
@@ -116,6 +234,7 @@ int cpu__flag_cf(const struct cpu *cpu) {
     case CC_DEC:
       return c->src2 != 0;
     default:
+      if (c->op & CC_OVR) return !!(c->op & CC_OVR_CF);
       return (int)(cpu__flags_arith(cpu) & 1);
   }
 }

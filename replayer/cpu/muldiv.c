@@ -32,7 +32,7 @@ static int mul1(struct cpu *cpu, const struct cpu_insn *in, int sgn) {
       cpu_reg_set(cpu, RDX, sz, hi);
     }
   }
-  cpu->cc = (struct cc){CC_OP(CC_MUL, sz), lo, ovf, 0};
+  cpu__flags_mul(cpu, sz, lo, ovf != 0);
   return CPU_RC_NEXT;
 }
 
@@ -63,7 +63,7 @@ CPU_INLINE int imul_G_E(struct cpu *cpu, const struct cpu_insn *in,
   CPU_TRY(cpu__rm_read_mode(cpu, in, sz, mode, &b));
   o = imul_trunc(sz, cpu_reg_get(cpu, in->reg, sz), b, &r);
   cpu_reg_set(cpu, in->reg, sz, r);
-  cpu->cc = (struct cc){CC_OP(CC_MUL, sz), r, (u64)o, 0};
+  cpu__flags_mul(cpu, sz, r, o);
   return CPU_RC_NEXT;
 }
 CPU__SIZE_VARIANTS(op_imul_G_E, imul_G_E)
@@ -75,7 +75,7 @@ CPU_INLINE int imul_G_E_I(struct cpu *cpu, const struct cpu_insn *in,
   CPU_TRY(cpu__rm_read_mode(cpu, in, sz, mode, &b));
   o = imul_trunc(sz, b, in->imm, &r);
   cpu_reg_set(cpu, in->reg, sz, r);
-  cpu->cc = (struct cc){CC_OP(CC_MUL, sz), r, (u64)o, 0};
+  cpu__flags_mul(cpu, sz, r, o);
   return CPU_RC_NEXT;
 }
 CPU__SIZE_VARIANTS(op_imul_G_E_I, imul_G_E_I)
@@ -106,6 +106,7 @@ static int op_div_E(struct cpu *cpu, const struct cpu_insn *in) {
     cpu_reg_set(cpu, RAX, sz, q);
     cpu_reg_set(cpu, RDX, sz, r);
   }
+  cpu__flags_div(cpu);
   return CPU_RC_NEXT;
 }
 
@@ -146,6 +147,7 @@ static int op_idiv_E(struct cpu *cpu, const struct cpu_insn *in) {
     cpu_reg_set(cpu, RAX, sz, q);
     cpu_reg_set(cpu, RDX, sz, r);
   }
+  cpu__flags_div(cpu);
   return CPU_RC_NEXT;
 }
 

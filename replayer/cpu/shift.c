@@ -11,11 +11,11 @@ enum { RCX = 1 };
 CPU_INLINE unsigned count_mask(unsigned sz) { return sz == 8 ? 63 : 31; }
 
 /* Shifts A (SZ bytes) by C (1..63) with OP; fills *CC or, for rotates,
- * the flag bits to set in *F / *FMASK. */
+ * the carry out in *CF (and the carry in, for rcl/rcr, in *CIN). */
 CPU_INLINE u64 shift(const struct cpu *cpu, int op, unsigned sz, u64 a,
-                     unsigned c, struct cc *cc, u64 *f) {
+                     unsigned c, struct cc *cc, int *cf, int *cin) {
   unsigned bits = sz * 8;
-  u64 sign = 1ull << (bits - 1), r, cf;
+  u64 sign = 1ull << (bits - 1), r;
   switch (op) {
     case S_SHL:
       r = c >= 64 ? 0 : cpu_trunc(a << c, sz);
@@ -32,40 +32,39 @@ CPU_INLINE u64 shift(const struct cpu *cpu, int op, unsigned sz, u64 a,
     case S_ROL: {
       unsigned k = c % bits;
       r = k ? cpu_trunc((a << k) | (a >> (bits - k)), sz) : a;
-      cf = r & 1;
-      *f = cf | ((!!(r & sign) ^ cf) ? CPU_OF : 0);
+      *cf = (int)(r & 1);
       return r;
     }
     case S_ROR: {
       unsigned k = c % bits;
       r = k ? cpu_trunc((a >> k) | (a << (bits - k)), sz) : a;
-      cf = !!(r & sign);
-      *f = cf | ((cf ^ !!(r & (sign >> 1))) ? CPU_OF : 0);
+      *cf = !!(r & sign);
       return r;
     }
     case S_RCL: {
       unsigned k = c % (bits + 1);
-      cf = (u64)cpu__flag_cf(cpu);
+      u64 carry = (u64)cpu__flag_cf(cpu);
+      *cin = (int)carry;
       r = a;
       for (unsigned i = 0; i < k; i++) {
         u64 out = !!(r & sign);
-        r = cpu_trunc((r << 1) | cf, sz);
-        cf = out;
+        r = cpu_trunc((r << 1) | carry, sz);
+        carry = out;
       }
-      *f = cf | ((!!(r & sign) ^ cf) ? CPU_OF : 0);
+      *cf = (int)carry;
       return r;
     }
     default: { /* S_RCR */
       unsigned k = c % (bits + 1);
-      cf = (u64)cpu__flag_cf(cpu);
+      u64 carry = (u64)cpu__flag_cf(cpu);
+      *cin = (int)carry;
       r = a;
-      *f = (!!(r & sign) ^ cf) ? CPU_OF : 0; /* OF from the input */
       for (unsigned i = 0; i < k; i++) {
         u64 out = r & 1;
-        r = (r >> 1) | (cf ? sign : 0);
-        cf = out;
+        r = (r >> 1) | (carry ? sign : 0);
+        carry = out;
       }
-      *f |= cf;
+      *cf = (int)carry;
       return r;
     }
   }
@@ -74,7 +73,8 @@ CPU_INLINE u64 shift(const struct cpu *cpu, int op, unsigned sz, u64 a,
 CPU_INLINE int shift_rm(struct cpu *cpu, const struct cpu_insn *in, int op,
                         unsigned count, unsigned sz, int mode) {
   unsigned c = count & count_mask(sz);
-  u64 a, r, ea = 0, f = 0;
+  u64 a, r, ea = 0;
+  int cf = 0, cin = 0;
   struct cc cc;
   int mem = cpu__rm_is_mem(in, mode);
   if (mem) {
@@ -90,7 +90,7 @@ CPU_INLINE int shift_rm(struct cpu *cpu, const struct cpu_insn *in, int op,
     cpu_reg_set(cpu, in->rm, sz, a);
     return CPU_RC_NEXT;
   }
-  r = shift(cpu, op, sz, a, c, &cc, &f);
+  r = shift(cpu, op, sz, a, c, &cc, &cf, &cin);
   if (mem)
     CPU_TRY(cpu_st(cpu, ea, sz, r));
   else
@@ -98,7 +98,10 @@ CPU_INLINE int shift_rm(struct cpu *cpu, const struct cpu_insn *in, int op,
   if (op <= S_SAR)
     cpu->cc = cc;
   else
-    cpu__flags_set(cpu, CPU_CF | CPU_OF, f);
+    cpu__flags_rotate(cpu, sz, op == S_ROL || op == S_RCL ? CPU__ROT_LEFT
+                               : op == S_RCR              ? CPU__ROT_RCR
+                                                          : CPU__ROT_RIGHT,
+                      a, r, cf, cin);
   return CPU_RC_NEXT;
 }
 
@@ -122,8 +125,10 @@ SHIFT_HANDLERS(rcl, S_RCL)
 SHIFT_HANDLERS(rcr, S_RCR)
 
 /* shld/shrd: the bits shifted in come from the register operand. A count
- * above the width of a 16-bit operand gives an undefined result; we shift
- * through the 32-bit concatenation as current CPUs do. */
+ * above the width of a 16-bit operand gives a result the manuals leave
+ * undefined: Intel shifts through the operand, the register and the
+ * operand again; AMD through the operand and the register twice
+ * (docs/flags.md). */
 static int dshift(struct cpu *cpu, const struct cpu_insn *in, int left,
                   unsigned count) {
   unsigned sz = in->osz, bits = sz * 8, c = count & count_mask(sz);
@@ -139,8 +144,15 @@ static int dshift(struct cpu *cpu, const struct cpu_insn *in, int left,
     cpu_reg_set(cpu, in->rm, sz, a);
     return CPU_RC_NEXT;
   }
-  if (sz == 2) {
-    /* 16-bit: shift the 32-bit value a:b (or b:a) and repeat b. */
+  if (sz == 2 && cpu->cfg.vendor == CPU_VENDOR_AMD) {
+    /* 48 bits a:b:b (shld) or b:b:a (shrd), c in 1..31. */
+    if (left)
+      r = (a << 32 | b << 16 | b) >> (32 - c);
+    else
+      r = (b << 32 | b << 16 | a) >> c;
+    r = cpu_trunc(r, 2);
+  } else if (sz == 2) {
+    /* a:b:a:b (shld) or b:a:b:a (shrd). */
     u64 wide = left ? (a << 16) | b : (b << 16) | a;
     wide |= wide << 32;
     r = left ? (wide << c) >> 16 : wide >> c;

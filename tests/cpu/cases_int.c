@@ -58,29 +58,30 @@ static void fix_shift(struct diff_case *c, struct diff_rng *r) {
   int rot = e->ext >= 0 && e->ext <= 3;
   int dbl = e->map == DIFF_MAP_0F;
   cnt = edge_count(r, bits);
-  if (dbl && bits == 16) cnt &= 15;
   if (is_one) {
     cnt = 1;
   } else if (is_cl) {
     if (addr_reg(c, 1)) cnt = (u8)c->st.gpr[1];
     else c->st.gpr[1] = (c->st.gpr[1] & ~0xffull) | cnt;
-    if (dbl && bits == 16 && ((u8)c->st.gpr[1] & 31) > 15) {
-      if (addr_reg(c, 1)) c->flag_mask = 0;
-      else c->st.gpr[1] &= ~0x1full;
-    }
     cnt = (u8)c->st.gpr[1];
   } else {
     c->code[c->len - 1] = (u8)cnt;
   }
   masked = cnt & (bits == 64 ? 63 : 31);
-  if (!masked) return; /* nothing changes: compare every flag */
-  if (rot) {
-    c->flag_mask = masked == 1 ? F_C | F_O : F_C;
+  if (!masked) return; /* nothing changes */
+  if (dbl && bits == 16 && masked > 16) {
+    /* The manuals leave the result and every flag undefined; the
+     * emulator follows the vendor (docs/flags.md), so it is compared. */
+    c->flags_defined = 0;
     return;
   }
-  c->flag_mask &= ~F_A;
-  if (masked != 1) c->flag_mask &= ~F_O;
-  if (masked >= bits) c->flag_mask &= ~(F_C | F_O);
+  if (rot) { /* SF ZF AF PF stay; OF is defined for a count of 1 */
+    if (masked != 1) c->flags_defined &= ~F_O;
+    return;
+  }
+  c->flags_defined &= ~F_A;
+  if (masked != 1) c->flags_defined &= ~F_O;
+  if (masked >= bits) c->flags_defined &= ~(F_C | F_O);
 }
 
 static void fix_div(struct diff_case *c, struct diff_rng *r) {

@@ -90,7 +90,7 @@ static void xs_common(struct diff_case *c, struct diff_rng *r) {
   if (addr_reg(c, 0) || addr_reg(c, 2)) {
     /* edx:eax is part of the address: make it a misalignment #GP case. */
     move_mem(c, at + 8 + 8 * rnd(r, 7));
-    if (!(c->mem_addr & 63)) c->flag_mask = 0;
+    if (!(c->mem_addr & 63)) c->flags_defined = 0;
     return;
   }
   if (rnd(r, 8)) move_mem(c, at);

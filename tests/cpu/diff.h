@@ -136,7 +136,9 @@ struct diff_case {
   u8 rm;                      /* register number of a register rm */
   u8 vreg;                    /* VEX.vvvv register */
   u8 base, index;             /* memory operand registers (16 = none) */
-  u64 flag_mask;              /* OSZAPC bits compared; fix may narrow it */
+  u64 flags_defined;          /* OSZAPC bits the manuals define (reports
+                                 only: every bit is compared); fix may
+                                 narrow it */
   u64 mem_addr;               /* address of the memory operand, if any */
   struct diff_state st;       /* initial state */
 };
@@ -160,8 +162,9 @@ void diff_set_xmm(struct diff_case *c, unsigned reg, const void *v,
 #include "tests/cpu/cases.def"
 #undef CASES
 
-/* The defined-flags mask of an instruction (flagmask.def; default all six
- * arithmetic flags). */
-u64 diff_flag_mask(unsigned id);
+/* The arithmetic flags the manuals define after an instruction
+ * (flagmask.def; default all six). Reports name the differing flags the
+ * manuals leave undefined; the comparison covers every flag all the same. */
+u64 diff_flags_defined(unsigned id);
 
 #endif /* RW_TESTS_CPU_DIFF_H */

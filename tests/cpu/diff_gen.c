@@ -326,8 +326,12 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
     c->st.gpr[7] = DIFF_DATA_ADDR + 4096 + rnd(r, 1024);
     if (rnd(r, 2)) c->st.rflags |= 0x400;
   }
-  c->flag_mask = diff_flag_mask(e->id);
+  c->flags_defined = diff_flags_defined(e->id);
   if (e->fix) e->fix(c, r);
+  /* A kernel may refuse to return to user space with a non-canonical rsp
+   * (6.18 on these VMs raises SIGSEGV in the sigreturn that would enter
+   * the case), so rsp is made canonical: bits 63-48 copy bit 47. */
+  c->st.gpr[4] = (u64)((i64)(c->st.gpr[4] << 16) >> 16);
   return 0;
 }
 

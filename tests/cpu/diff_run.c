@@ -370,7 +370,7 @@ int diff_compare(const struct diff_case *c, const struct diff_result *nat,
                  const struct diff_result *emu, const char *emu_msg,
                  int verbose) {
   char buf[4096], *p = buf, *end = buf + sizeof buf;
-  u64 fmask = c->flag_mask | 0x400;
+  const u64 fmask = DIFF_ARITH | 0x400; /* every arithmetic flag, DF */
   int bad = 0;
   buf[0] = 0;
 #define SAY(...) (p += snprintf(p, (size_t)(end - p), __VA_ARGS__))
@@ -394,10 +394,21 @@ int diff_compare(const struct diff_case *c, const struct diff_result *nat,
         bad = 1;
       }
     if ((nat->st.rflags ^ emu->st.rflags) & fmask) {
-      SAY("  rflags: native %#llx emulator %#llx (was %#llx, mask %#llx)\n",
+      static const struct {
+        u64 bit;
+        char name[3];
+      } fl[] = {{0x1, "CF"},  {0x4, "PF"},  {0x10, "AF"},  {0x40, "ZF"},
+                {0x80, "SF"}, {0x400, "DF"}, {0x800, "OF"}};
+      u64 d = (nat->st.rflags ^ emu->st.rflags) & fmask;
+      SAY("  rflags: native %#llx emulator %#llx (was %#llx); differ:",
           (unsigned long long)nat->st.rflags,
-          (unsigned long long)emu->st.rflags, (unsigned long long)c->st.rflags,
-          (unsigned long long)fmask);
+          (unsigned long long)emu->st.rflags, (unsigned long long)c->st.rflags);
+      for (unsigned i = 0; i < RW_ARRAY_SIZE(fl); i++)
+        if (d & fl[i].bit)
+          SAY(" %s%s", fl[i].name,
+              (fl[i].bit & DIFF_ARITH & ~c->flags_defined) ? "(undefined)"
+                                                           : "");
+      SAY("\n");
       bad = 1;
     }
     if (memcmp(nat->st.fx, emu->st.fx, 4) ||

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The harness's lists: every case family (cases.def) and the defined-flags
- * mask of each instruction (flagmask.def). */
+/* The harness's lists: every case family (cases.def) and the flags the
+ * manuals define after each instruction (flagmask.def). */
 #include "tests/cpu/diff_int.h"
 
 const struct diff_family *const diff_families[] = {
@@ -16,7 +16,7 @@ const struct diff_family *const diff_families[] = {
 #define F_S 0x80ull
 #define F_O 0x800ull
 
-u64 diff_flag_mask(unsigned id) {
+u64 diff_flags_defined(unsigned id) {
   switch (id) {
 #define FLAGS(id, mask) \
   case id:              \

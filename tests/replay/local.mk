@@ -4,7 +4,7 @@
 # The programs are built without sanitizers (empty LDFLAGS): the replay of a
 # sanitizer runtime's terabytes of shadow mappings is not what is tested.
 check_PROGRAMS += tests/programs/cxx_exceptions tests/programs/avx \
-	tests/programs/rdrand
+	tests/programs/rdrand tests/programs/flags_undef
 tests_programs_cxx_exceptions_SOURCES = tests/programs/cxx_exceptions.cpp
 tests_programs_cxx_exceptions_CXXFLAGS = -O1 -g
 tests_programs_cxx_exceptions_LDFLAGS =
@@ -12,6 +12,10 @@ tests_programs_avx_CFLAGS = -O1 -g
 tests_programs_avx_LDFLAGS =
 tests_programs_rdrand_CFLAGS = -O1 -g
 tests_programs_rdrand_LDFLAGS =
+# flags_undef is static: without the dynamic loader it runs no rdtsc before
+# main, so it records and replays also on VMs that do not trap rdtsc.
+tests_programs_flags_undef_CFLAGS = -O1 -g
+tests_programs_flags_undef_LDFLAGS = -static
 rw_replay_tests = tests/replay/corpus.sh tests/replay/programs.sh \
 	tests/replay/errors.sh tests/replay/elsewhere.sh
 TESTS += $(rw_replay_tests)

@@ -3,8 +3,9 @@
 # Every program of tests/programs/ is recorded and replayed with --verify:
 # files, pipes, sockets, time, randomness, memory maps, signals (synchronous,
 # asynchronous, alternate stacks), rdtsc, cpuid, exec through a wrapper,
-# forks, a crash and an exit status. Each replay must end as the recording
-# did (status or signal) without a divergence.
+# forks, a crash, an exit status and the flags the manuals leave undefined.
+# Each replay must end as the recording did (status or signal) without a
+# divergence.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # verify NAME HOW: HOW is the expected end ("exited with status N" or
@@ -38,4 +39,9 @@ rec crash "$P/crash"
 verify crash "killed by signal 11"
 rec spin "$P/spin" 1
 verify spin "exited with status 0"
+# The flags the manuals leave undefined, printed: the replay must compute
+# them as the recording CPU did, or the checksum of its output differs.
+rec flags_undef "$P/flags_undef"
+check "flags_undef prints" test -s "$T/flags_undef.out"
+verify flags_undef "exited with status 0"
 finish
