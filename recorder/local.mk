@@ -8,6 +8,6 @@ recorder_librw_recorder_a_SOURCES = \
 	recorder/maps.c recorder/image.c recorder/mem.c recorder/gendiff.c recorder/pages.c \
 	recorder/blobs.c recorder/signals.c recorder/children.c recorder/threads.c \
 	recorder/ptregs.c recorder/emit.c recorder/backtrace.c \
-	recorder/tscself.c
+	recorder/tscself.c recorder/output.c
 recorder_librw_recorder_a_CFLAGS = $(AM_CFLAGS) $(UNWIND_CFLAGS)
 EXTRA_DIST += recorder/syscalls.def

@@ -335,9 +335,13 @@ struct rec {
   int final_status;           /* the leader's wait status, seen early */
   int final_seen;
   int done;                   /* 1: PROG is gone */
+  int end_have;               /* 1: end_digest holds the memory digest of
+                                 the end of the history (END record) */
+  u64 end_digest;
   struct {
     u64 syscalls, signals, rdtsc, forks, diffs, mem_bytes;
     u64 threads, switches, preempts, digest_ns;
+    u64 outputs, output_bytes;
   } n;
 };
 
@@ -418,6 +422,17 @@ int rec__digest(struct rec *r, u64 *out) RW_MUST_CHECK;
 /* Syscalls (recorder/sysrec.c). */
 int rec__sys_enter(struct rec *r) RW_MUST_CHECK;
 int rec__sys_exit(struct rec *r) RW_MUST_CHECK;
+
+/* At the entry of the current thread's syscall: when it sends bytes out of
+ * the process (common/outbuf.h), writes their OUTPUT record (recorder/
+ * output.c). Returns 0 or the writer's negative code. */
+int rec__output(struct rec *r) RW_MUST_CHECK;
+
+/* The end of the history is here (exit_group, the last thread's exit, the
+ * first thread to die of a signal): keeps the memory digest for the END
+ * record, once; with SETTLE, after recording the syscall exits other threads
+ * have reached (recorder/loop.c). Returns 0 or a negative code. */
+int rec__end_digest(struct rec *r, int settle) RW_MUST_CHECK;
 
 /* Exec (recorder/image.c). */
 int rec__on_exec(struct rec *r, int first) RW_MUST_CHECK;
@@ -518,5 +533,8 @@ int rec__emit_fork(struct rec *r, u32 child, u32 kind, u64 flags)
     RW_MUST_CHECK;
 int rec__emit_diff(struct rec *r, u64 nr, u64 lines, const char *name)
     RW_MUST_CHECK;
+/* END, in the process-wide stream (TRACE_TID_GLOBAL): the recording
+ * finished. */
+int rec__emit_end(struct rec *r, i32 status, u32 signo) RW_MUST_CHECK;
 
 #endif /* RW_RECORDER_REC_INT_H */
