@@ -139,6 +139,15 @@ int rp__diverge(rp_replay *rp, struct rp_stop *stop,
   return 0;
 }
 
+int rp__report_add(rp_replay *rp, const char *text) {
+  size_t a = rp->report ? strlen(rp->report) : 0, b = strlen(text);
+  char *s = realloc(rp->report, a + b + 1);
+  RW_RETURN_IF(!s, RW_ENOMEM, "report");
+  memcpy(s + a, text, b + 1);
+  rp->report = s;
+  return 0;
+}
+
 int rp__fail(rp_replay *rp, struct rp_stop *stop, const char *fmt, ...) {
   char msg[400];
   va_list ap;
