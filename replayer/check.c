@@ -231,6 +231,10 @@ static int last_insns(rp_replay *rp, FILE *out) {
     if (rp->kfs[i].icount <= from) kf = &rp->kfs[i];
   if (!kf) return 0;
   char *report = rp->report;
+  /* The re-run applies the same imports again: keep the list as it was. */
+  struct rp__recent recent[RP_RECENT];
+  unsigned nrecent = rp->nrecent;
+  memcpy(recent, rp->recent, sizeof recent);
   rp->report = NULL;
   rp->broken = 0;
   rp->seeking = 1;
@@ -251,6 +255,8 @@ static int last_insns(rp_replay *rp, FILE *out) {
     if (rp->icount == at && !rp->broken) break; /* no progress */
   }
   rp->seeking = 0;
+  memcpy(rp->recent, recent, sizeof recent);
+  rp->nrecent = nrecent;
   free(rp->report);
   rp->report = report;
   rp->broken = 1;
