@@ -198,10 +198,42 @@ static int settle(struct rec *r) {
   return 0;
 }
 
-int rec__end_digest(struct rec *r, int settle_first) {
-  if (r->end_have) return 0;
+/* Whether syscall NR with ARGS, blocked in, writes nothing to memory before
+ * it returns to the program: a killed thread never returns, so it wrote
+ * nothing (its sleep's remaining time, for instance). */
+static int writes_nothing_blocked(u64 nr, const u64 args[6]) {
+  switch (nr) {
+    case REC_NR_futex:
+      return (args[1] & 0x7f) == 0 || (args[1] & 0x7f) == 9; /* WAIT(_BITSET) */
+    case REC_NR_nanosleep:
+    case REC_NR_clock_nanosleep:
+    case REC_NR_pause:
+    case REC_NR_rt_sigsuspend:
+    case REC_NR_sched_yield:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* Whether a live thread is inside a syscall that may already have written
+ * memory: its SYSCALL_EXIT, with the imports, will never be recorded. */
+static int may_have_written(struct rec *r) {
+  for (size_t i = 0; i < r->nth; i++) {
+    const struct rec__task *t = r->th[i];
+    if (t->state != REC_T_GONE && t->in_syscall &&
+        !writes_nothing_blocked(t->nr, t->args))
+      return 1;
+  }
+  return 0;
+}
+
+int rec__end_digest(struct rec *r, int how) {
+  if (r->end_decided) return 0;
+  r->end_decided = 1;
+  if (how == REC_END_SIGNALED && may_have_written(r)) return 0;
   u64 t0 = rw_now_ns();
-  if (settle_first) RW_FORWARD(settle(r));
+  if (how == REC_END_EXIT_GROUP) RW_FORWARD(settle(r));
   RW_FORWARD(rec__digest(r, &r->end_digest));
   r->end_have = 1;
   r->n.digest_ns += rw_now_ns() - t0;
@@ -237,7 +269,7 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
   }
   /* The first thread to go: no thread has left the address space yet
    * (each waits at this stop until the recorder lets it go). */
-  RW_FORWARD(rec__end_digest(r, 0));
+  RW_FORWARD(rec__end_digest(r, REC_END_SIGNALED));
   if (is_crash(sig) && !r->opts->quiet && !r->crash_reported &&
       (t->sync_signo == sig || t == r->cur)) {
     rw_log(RW_LOG_ERROR, "%s crashed with signal %d (%s); backtrace:",
@@ -307,7 +339,8 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
     if (t->fake) return GO_RUN;
     /* The history ends at exit_group's entry: what the kernel does after
      * (other threads' clear_child_tid words) no replay sees. */
-    if (t->nr == REC_NR_exit_group) RW_FORWARD(rec__end_digest(r, 1));
+    if (t->nr == REC_NR_exit_group)
+      RW_FORWARD(rec__end_digest(r, REC_END_EXIT_GROUP));
     if (t->nr == REC_NR_exit) {
       RW_FORWARD(rec__thread_exit(r));
       rec__tick_arm(r);

@@ -337,6 +337,8 @@ struct rec {
   int done;                   /* 1: PROG is gone */
   int end_have;               /* 1: end_digest holds the memory digest of
                                  the end of the history (END record) */
+  int end_decided;            /* 1: the end was reached; no digest is taken
+                                 after it (end_have says if one was) */
   u64 end_digest;
   struct {
     u64 syscalls, signals, rdtsc, forks, diffs, mem_bytes;
@@ -430,9 +432,17 @@ int rec__output(struct rec *r) RW_MUST_CHECK;
 
 /* The end of the history is here (exit_group, the last thread's exit, the
  * first thread to die of a signal): keeps the memory digest for the END
- * record, once; with SETTLE, after recording the syscall exits other threads
- * have reached (recorder/loop.c). Returns 0 or a negative code. */
-int rec__end_digest(struct rec *r, int settle) RW_MUST_CHECK;
+ * record, once (recorder/loop.c). HOW is one of REC_END_*. Returns 0 or a
+ * negative code. */
+enum {
+  REC_END_EXIT_GROUP = 1, /* first record the syscall exits other threads
+                             have reached, as for PREEMPT */
+  REC_END_LAST_THREAD,    /* nobody else is there */
+  REC_END_SIGNALED        /* the process dies: other threads' syscalls
+                             never return, so when one may have written
+                             memory already, take no digest */
+};
+int rec__end_digest(struct rec *r, int how) RW_MUST_CHECK;
 
 /* Exec (recorder/image.c). */
 int rec__on_exec(struct rec *r, int first) RW_MUST_CHECK;
