@@ -24,9 +24,13 @@ int rp__end_load(rp_replay *rp) {
   rp->have_endrec = 0;
   if (!info.seq_last) return 0;
   RW_FORWARD(trace_cursor_open(&c, rp->tr, TRACE_ALL_THREADS));
+  memset(&rp->end_damage, 0, sizeof rp->end_damage);
   int rc = trace_cursor_seek(c, info.seq_last);
-  if (rc == 0) rc = trace_cursor_next(c, &rec, NULL);
-  /* A trace damaged there was cut off as far as the replay knows. */
+  if (rc == 0) rc = trace_cursor_next(c, &rec, &rp->end_damage);
+  /* Damage there is reported when the replay gets to the end, as damage
+   * is wherever the replay meets it. */
+  if (rc < 0 && !rp->end_damage.code)
+    rw_diag_set(&rp->end_damage, rc, 0, "%s", rw_strerror(rc));
   if (rc == 1 && rec.type == TRACE_REC_END) {
     rp__rd_init(&rd, rec.data, rec.len);
     rp__rd_u32(&rd); /* status and signo: the EXIT records say them too */

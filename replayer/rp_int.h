@@ -214,6 +214,8 @@ struct rp_replay {
   int end_has_digest;      /* it holds a memory digest: end_digest */
   u64 end_digest;
   int end_checked;         /* the digest was compared at the end, equal */
+  struct rw_diag end_damage; /* why the last record could not be read
+                              (code 0: it could) */
   u64 outputs;             /* OUTPUT checksums that matched */
 
   int ended;               /* 1: the end of the history is reached */
@@ -327,8 +329,9 @@ void rp__note_recent(rp_replay *rp, const struct rp__rec *rec, u64 addr,
                      u64 len);
 
 /* output and end-of-history checks (replayer/outputs.c) */
-/* Reads the trace's END record, if it has one, into rp->end_*. Returns 0
- * or a negative code. */
+/* Reads the trace's END record, if it has one, into rp->end_*; when the
+ * last record cannot be read, keeps why in rp->end_damage, for the end of
+ * the replay. Returns 0 or a negative code. */
 int rp__end_load(rp_replay *rp) RW_MUST_CHECK;
 /* At the end of the history: compares the memory digest with the END
  * record's; a difference stops the replay as diverged (rp->broken, STOP

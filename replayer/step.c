@@ -290,6 +290,13 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       if (rp->nalive) return 1;
       *stopped = 1;
       set_cur(rp, t); /* the thread that ended the process */
+      if (rp->end_damage.code) {
+        rp__fail(rp, &diverged, "the trace is damaged at offset %llu: %s",
+                 (unsigned long long)rp->end_damage.offset,
+                 rp->end_damage.msg[0] ? rp->end_damage.msg
+                                       : rw_strerror(rp->end_damage.code));
+        return 1;
+      }
       RW_FORWARD(rp__check_end(rp, &diverged));
       if (rp->broken) return 1;
       if (signo)
