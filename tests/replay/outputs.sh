@@ -57,7 +57,14 @@ o = [r for r in of("OUTPUT") if r["fd"] == 1]
 assert len(o) == 2, o
 assert o[0]["len"] == 14 and bytes.fromhex(o[0]["head"]) == b"hello, output\n", o[0]
 assert o[1]["len"] == 17 and bytes.fromhex(o[1]["head"]) == b"[hello, output\n]\n", o[1]
-import zlib'
+def crc32c(data):
+    crc = 0xffffffff
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+assert all(r["crc"] == crc32c(bytes.fromhex(r["head"])) for r in o), o'
 check "echo: the trace ends with END and a digest" q echo '
 assert recs[-1]["type"] == "END" and recs[-1]["has_digest"] == 1, recs[-1]'
 replay echo
@@ -106,4 +113,23 @@ done
 replay noend
 check_eq "noend: exit 3 (cut off)" 3 "$rs"
 shows noend "^replay verified up to event [0-9]+ .*cut off there.*exited with status 0"
+# Damage in the chunk of the END record (the last one written): the replay
+# runs to the end, then names the damage (exit 1) instead of calling the
+# trace cut off or verified.
+python3 - "$T/echo.rwd" "$T/enddmg.rwd" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+last, i = -1, b.find(b"RWCK")
+while i >= 0:
+    if b[i + 4] == 1 and b[i + 5] == 0:  # a RECORDS chunk
+        last = i
+    i = b.find(b"RWCK", i + 4)
+for k in range(last + 48 + 8, last + 48 + 12):
+    b[k] ^= 0x5a
+open(sys.argv[2], "wb").write(b)
+PY
+replay enddmg
+check_eq "enddmg: exit 1 (damaged)" 1 "$rs"
+shows enddmg "replay stopped at event [1-9][0-9]*, .*"
+shows enddmg "the trace is damaged at offset [0-9]+"
 finish
