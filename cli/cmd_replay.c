@@ -41,8 +41,10 @@ static void usage(FILE *out) {
           "                    disconnects, the next one can connect; a host\n"
           "                    that is not loopback needs --allow-remote\n"
           "  --verify          replay the whole recording and check it at every\n"
-          "                    event; exit 0 when it was reproduced, 1 with a\n"
-          "                    report at the first divergence\n"
+          "                    event; exit 0 when it was reproduced, 4 with a\n"
+          "                    report at the first divergence, 3 when the\n"
+          "                    recording was cut off (verified up to the cut),\n"
+          "                    1 when the trace cannot be replayed\n"
           "  --print           show registers and code at the start (or at\n"
           "                    --goto N) and exit\n"
           "  --progress        show progress on stderr (default: when stderr is\n"
@@ -54,6 +56,10 @@ static void usage(FILE *out) {
           "Instruction counts count each iteration of a rep-prefixed string\n"
           "instruction as one, as single-stepping does.\n");
 }
+
+/* Exit statuses of --verify and --goto (man/rewind-replay.1, EXIT STATUS);
+ * 1 is any other error and 2 a usage error, as for every command. */
+enum { REPLAY_CUT = 3, REPLAY_DIVERGED = 4 };
 
 static void print_regs(rp_replay *rp) {
   struct rw_regs r;
@@ -186,7 +192,7 @@ int cli_cmd_replay(int argc, char **argv) {
              stop.reason == RP_STOP_FAILED) {
     fprintf(stderr, "rewind: ");
     if (rp_report(rp, stderr) < 0) fprintf(stderr, "%s\n", stop.msg);
-    status = 1;
+    status = stop.reason == RP_STOP_DIVERGED ? REPLAY_DIVERGED : 1;
   } else if (print) {
     if (stop.reason == RP_STOP_END && rp_icount(rp) < target)
       printf("the history ends at instruction %" PRIu64 " (%s); stopped "
@@ -197,15 +203,23 @@ int cli_cmd_replay(int argc, char **argv) {
     print_regs(rp);
     struct rw_regs r;
     if (rp_get_regs(rp, 0, &r) == 0) rp_disasm(rp, stdout, r.rip, 8, r.rip);
+  } else if (!stop.finished) {
+    if (!quiet)
+      printf("replay verified up to event %" PRIu64 " (%" PRIu64
+             " instructions); the recording was cut off there (the recorder "
+             "was killed?): %s\n",
+             stop.event, rp_icount(rp), end_text(&stop, buf, sizeof buf));
+    status = REPLAY_CUT;
   } else if (!quiet) {
     struct rp_stats st;
     rp_get_stats(rp, &st);
     printf("replay verified: %" PRIu64 " instructions, %" PRIu64
-           " events, %" PRIu64 " register checks, %.2f s (%.1f MIPS); %s\n",
-           rp_icount(rp), st.events, st.checks, secs,
+           " events, %" PRIu64 " register checks, %" PRIu64
+           " output checks%s, %.2f s (%.1f MIPS); %s\n",
+           rp_icount(rp), st.events, st.checks, st.outputs,
+           st.end_checked ? ", memory at the end checked" : "", secs,
            secs > 0 ? (double)st.instructions / secs / 1e6 : 0.0,
            end_text(&stop, buf, sizeof buf));
-    if (stop.end == RP_END_CUT) status = 0;
   }
   rp_close(rp);
   return status;

@@ -16,9 +16,11 @@ typedef struct trace_writer trace_writer;
 typedef struct trace_reader trace_reader;
 typedef struct trace_cursor trace_cursor;
 
-/* Format version written by this build; readers refuse another major. */
+/* Format version written by this build; readers refuse another major.
+ * Minor 1: OUTPUT and END records (a 1.0 trace has neither, so its end is
+ * the EXIT that ends the process). */
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 0
+#define TRACE_VERSION_MINOR 1
 
 /* Largest payload of one record; larger data must be split by the caller. */
 #define TRACE_MAX_RECORD (16u << 20)
@@ -130,7 +132,8 @@ struct trace_info {
   u64 created_ns;                   /* wall-clock time the writer started */
   u64 nchunks, nrecords_chunks;     /* all chunks; RECORDS chunks */
   u64 nblobs, nkeyframes;           /* distinct blobs; keyframes */
-  u64 nthreads;                     /* streams with records */
+  u64 nthreads;                     /* thread streams with records (the
+                                       TRACE_TID_GLOBAL one not counted) */
   u64 seq_first, seq_last;          /* range of record sequence numbers */
   u64 raw_bytes, comp_bytes;        /* chunk payloads, raw and compressed */
   int complete;      /* 1: trailer and index were present and valid */
@@ -179,8 +182,9 @@ int trace_reader_meta(const trace_reader *r, const char *key, const void **val,
 int trace_reader_meta_at(const trace_reader *r, size_t i, const char **key,
                          const void **val, size_t *len) RW_MUST_CHECK;
 
-/* Writes up to CAP thread ids (streams with records) in increasing order to
- * TIDS (caller-owned, may be NULL when CAP is 0). Returns how many exist. */
+/* Writes up to CAP thread ids (streams with records, except the
+ * TRACE_TID_GLOBAL one) in increasing order to TIDS (caller-owned, may be
+ * NULL when CAP is 0). Returns how many exist. */
 size_t trace_reader_threads(const trace_reader *r, u32 *tids, size_t cap);
 
 /* One chunk's index entry. Plain data. */

@@ -218,7 +218,7 @@ void trace_reader_get_info(const trace_reader *r, struct trace_info *info) {
   info->nchunks = r->nchunks;
   info->nblobs = r->nblobs;
   info->nkeyframes = r->nkeyframes;
-  info->nthreads = r->nstreams;
+  info->nthreads = trace_reader_threads(r, NULL, 0);
   for (size_t i = 0; i < r->nchunks; i++) {
     const struct trace__chunk *c = &r->chunks[i];
     info->raw_bytes += c->raw_len;
@@ -273,9 +273,13 @@ int trace_reader_meta_at(const trace_reader *r, size_t i, const char **key,
 }
 
 size_t trace_reader_threads(const trace_reader *r, u32 *tids, size_t cap) {
-  for (size_t i = 0; i < r->nstreams && i < cap; i++)
-    tids[i] = r->streams[i].tid;
-  return r->nstreams;
+  size_t n = 0;
+  for (size_t i = 0; i < r->nstreams; i++) {
+    if (r->streams[i].tid == TRACE_TID_GLOBAL) continue; /* not a thread */
+    if (n < cap) tids[n] = r->streams[i].tid;
+    n++;
+  }
+  return n;
 }
 
 size_t trace_reader_nchunks(const trace_reader *r) { return r->nchunks; }

@@ -156,6 +156,15 @@ int rec__emit_diff(struct rec *r, u64 nr, u64 lines, const char *name) {
   return rec__emit(r, TRACE_REC_SYSCALL_DIFF, b, n);
 }
 
+int rec__emit_end(struct rec *r, i32 status, u32 signo) {
+  u8 b[20];
+  wr_le32(b, (u32)status);
+  wr_le32(b + 4, signo);
+  wr_le32(b + 8, r->end_have ? 1 : 0);
+  wr_le64(b + 12, r->end_have ? r->end_digest : 0);
+  return rec__emit_to(r, TRACE_TID_GLOBAL, TRACE_REC_END, b, sizeof b);
+}
+
 static int vnote(struct rec *r, u32 level, int print, const char *fmt,
                  va_list ap) {
   char text[512];

@@ -198,6 +198,48 @@ static int settle(struct rec *r) {
   return 0;
 }
 
+/* Whether syscall NR with ARGS, blocked in, writes nothing to memory before
+ * it returns to the program: a killed thread never returns, so it wrote
+ * nothing (its sleep's remaining time, for instance). */
+static int writes_nothing_blocked(u64 nr, const u64 args[6]) {
+  switch (nr) {
+    case REC_NR_futex:
+      return (args[1] & 0x7f) == 0 || (args[1] & 0x7f) == 9; /* WAIT(_BITSET) */
+    case REC_NR_nanosleep:
+    case REC_NR_clock_nanosleep:
+    case REC_NR_pause:
+    case REC_NR_rt_sigsuspend:
+    case REC_NR_sched_yield:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* Whether a live thread is inside a syscall that may already have written
+ * memory: its SYSCALL_EXIT, with the imports, will never be recorded. */
+static int may_have_written(struct rec *r) {
+  for (size_t i = 0; i < r->nth; i++) {
+    const struct rec__task *t = r->th[i];
+    if (t->state != REC_T_GONE && t->in_syscall &&
+        !writes_nothing_blocked(t->nr, t->args))
+      return 1;
+  }
+  return 0;
+}
+
+int rec__end_digest(struct rec *r, int how) {
+  if (r->end_decided) return 0;
+  r->end_decided = 1;
+  if (how == REC_END_SIGNALED && may_have_written(r)) return 0;
+  u64 t0 = rw_now_ns();
+  if (how == REC_END_EXIT_GROUP) RW_FORWARD(settle(r));
+  RW_FORWARD(rec__digest(r, &r->end_digest));
+  r->end_have = 1;
+  r->n.digest_ns += rw_now_ns() - t0;
+  return 0;
+}
+
 int rec__preempt(struct rec *r) {
   struct rec__task *t = r->cur;
   u64 digest, t0 = rw_now_ns();
@@ -225,6 +267,9 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
     RW_FORWARD(rec__preempt(r));
     t->sync_signo = -sig;
   }
+  /* The first thread to go: no thread has left the address space yet
+   * (each waits at this stop until the recorder lets it go). */
+  RW_FORWARD(rec__end_digest(r, REC_END_SIGNALED));
   if (is_crash(sig) && !r->opts->quiet && !r->crash_reported &&
       (t->sync_signo == sig || t == r->cur)) {
     rw_log(RW_LOG_ERROR, "%s crashed with signal %d (%s); backtrace:",
@@ -292,6 +337,10 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
     }
     RW_FORWARD(rec__sys_enter(r));
     if (t->fake) return GO_RUN;
+    /* The history ends at exit_group's entry: what the kernel does after
+     * (other threads' clear_child_tid words) no replay sees. */
+    if (t->nr == REC_NR_exit_group)
+      RW_FORWARD(rec__end_digest(r, REC_END_EXIT_GROUP));
     if (t->nr == REC_NR_exit) {
       RW_FORWARD(rec__thread_exit(r));
       rec__tick_arm(r);
@@ -392,8 +441,9 @@ static struct rec__task *ender(struct rec *r, int sig) {
 }
 
 /* The process is gone with wait status ST: an EXIT for every thread without
- * one, the thread that ended it last. */
-static int on_final(struct rec *r, int st) {
+ * one, the thread that ended it last; then, when the recording went as it
+ * should (FINISHED), the END record. */
+static int on_final(struct rec *r, int st, int finished) {
   r->wait_status = st;
   r->done = 1;
   int signo = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
@@ -406,12 +456,13 @@ static int on_final(struct rec *r, int st) {
     t->exit_written = 1;
   }
   if (e) RW_FORWARD(rec__emit_exit(r, (u32)e->tid, status, (u32)signo));
-  return 0;
+  if (!finished) return 0;
+  return rec__emit_end(r, status, (u32)signo);
 }
 
 /* A thread of PROG died (wait status ST). */
 static int on_gone(struct rec *r, struct rec__task *t, int st) {
-  if (t->tid == r->pid) return on_final(r, st);
+  if (t->tid == r->pid) return on_final(r, st, 1);
   t->state = REC_T_GONE;
   if (r->cur == t) r->cur = NULL;
   if (r->live == t->tid)
@@ -505,7 +556,7 @@ int rec__loop(struct rec *r) {
   int rc = 0;
   while (!r->done) {
     if (r->final_seen) {
-      rc = on_final(r, r->final_status);
+      rc = on_final(r, r->final_status, 1);
       break;
     }
     if (!r->cur) {
@@ -544,6 +595,6 @@ int rec__loop(struct rec *r) {
   if (r->done) return rc;
   /* An error: PROG cannot go on being recorded. */
   kill_and_reap(r);
-  int erc = on_final(r, r->wait_status);
+  int erc = on_final(r, r->wait_status, 0);
   return rc < 0 ? rc : erc;
 }

@@ -351,9 +351,15 @@ struct rec {
                                  instructions are patched to int3 */
   struct rec__tscp *tscp;     /* patched instructions, sorted by addr */
   size_t ntscp, captscp;
+  int end_have;               /* 1: end_digest holds the memory digest of
+                                 the end of the history (END record) */
+  int end_decided;            /* 1: the end was reached; no digest is taken
+                                 after it (end_have says if one was) */
+  u64 end_digest;
   struct {
     u64 syscalls, signals, rdtsc, forks, diffs, mem_bytes;
     u64 threads, switches, preempts, digest_ns;
+    u64 outputs, output_bytes;
   } n;
 };
 
@@ -448,6 +454,25 @@ int rec__digest(struct rec *r, u64 *out) RW_MUST_CHECK;
 /* Syscalls (recorder/sysrec.c). */
 int rec__sys_enter(struct rec *r) RW_MUST_CHECK;
 int rec__sys_exit(struct rec *r) RW_MUST_CHECK;
+
+/* At the entry of the current thread's syscall: when it sends bytes out of
+ * the process (common/outbuf.h), writes their OUTPUT record (recorder/
+ * output.c). Returns 0 or the writer's negative code. */
+int rec__output(struct rec *r) RW_MUST_CHECK;
+
+/* The end of the history is here (exit_group, the last thread's exit, the
+ * first thread to die of a signal): keeps the memory digest for the END
+ * record, once (recorder/loop.c). HOW is one of REC_END_*. Returns 0 or a
+ * negative code. */
+enum {
+  REC_END_EXIT_GROUP = 1, /* first record the syscall exits other threads
+                             have reached, as for PREEMPT */
+  REC_END_LAST_THREAD,    /* nobody else is there */
+  REC_END_SIGNALED        /* the process dies: other threads' syscalls
+                             never return, so when one may have written
+                             memory already, take no digest */
+};
+int rec__end_digest(struct rec *r, int how) RW_MUST_CHECK;
 
 /* Exec (recorder/image.c). */
 int rec__on_exec(struct rec *r, int first) RW_MUST_CHECK;
@@ -561,5 +586,8 @@ int rec__emit_fork(struct rec *r, u32 child, u32 kind, u64 flags)
     RW_MUST_CHECK;
 int rec__emit_diff(struct rec *r, u64 nr, u64 lines, const char *name)
     RW_MUST_CHECK;
+/* END, in the process-wide stream (TRACE_TID_GLOBAL): the recording
+ * finished. */
+int rec__emit_end(struct rec *r, i32 status, u32 signo) RW_MUST_CHECK;
 
 #endif /* RW_RECORDER_REC_INT_H */

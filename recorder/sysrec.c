@@ -68,6 +68,7 @@ int rec__sys_enter(struct rec *r) {
   r->n.syscalls++;
   RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_ENTER, t->nr, 0, 0,
                             &t->entry, t->fp_valid));
+  RW_FORWARD(rec__output(r));
   switch (t->nr) {
     case REC_NR_rseq:
       /* The kernel would write the rseq area on its own: refuse it. */

@@ -232,6 +232,8 @@ static struct rec__task *other_live(struct rec *r, struct rec__task *t) {
 int rec__thread_exit(struct rec *r) {
   struct rec__task *t = r->cur;
   int status = (int)(t->args[0] & 0xff);
+  /* The last thread: the history ends here, with the memory as it is. */
+  if (!other_live(r, t)) RW_FORWARD(rec__end_digest(r, REC_END_LAST_THREAD));
   /* Let it go and wait until the kernel is done with it: its exit stop,
    * then its death (a leader whose threads live on stays a zombie, which
    * /proc shows). No other thread runs meanwhile. */

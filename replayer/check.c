@@ -150,6 +150,15 @@ int rp__diverge(rp_replay *rp, struct rp_stop *stop,
   return 0;
 }
 
+int rp__report_add(rp_replay *rp, const char *text) {
+  size_t a = rp->report ? strlen(rp->report) : 0, b = strlen(text);
+  char *s = realloc(rp->report, a + b + 1);
+  RW_RETURN_IF(!s, RW_ENOMEM, "report");
+  memcpy(s + a, text, b + 1);
+  rp->report = s;
+  return 0;
+}
+
 int rp__fail(rp_replay *rp, struct rp_stop *stop, const char *fmt, ...) {
   char msg[400];
   va_list ap;
@@ -233,6 +242,10 @@ static int last_insns(rp_replay *rp, FILE *out) {
     if (rp->kfs[i].icount <= from) kf = &rp->kfs[i];
   if (!kf) return 0;
   char *report = rp->report;
+  /* The re-run applies the same imports again: keep the list as it was. */
+  struct rp__recent recent[RP_RECENT];
+  unsigned nrecent = rp->nrecent;
+  memcpy(recent, rp->recent, sizeof recent);
   rp->report = NULL;
   rp->broken = 0;
   rp->seeking = 1;
@@ -253,6 +266,8 @@ static int last_insns(rp_replay *rp, FILE *out) {
     if (rp->icount == at && !rp->broken) break; /* no progress */
   }
   rp->seeking = 0;
+  memcpy(rp->recent, recent, sizeof recent);
+  rp->nrecent = nrecent;
   free(rp->report);
   rp->report = report;
   rp->broken = 1;

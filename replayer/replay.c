@@ -94,6 +94,12 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   rp->total_seq = info.seq_last;
   rc = load_cpuid(rp, diag);
   if (rc < 0) goto fail;
+  rc = rp__end_load(rp);
+  if (rc < 0) {
+    rw_diag_set(diag, rc, 0, "cannot read the end of the trace: %s",
+                rw_strerror(rc));
+    goto fail;
+  }
   rc = trace_cursor_open(&rp->cur, rp->tr, TRACE_ALL_THREADS);
   if (rc < 0) {
     rw_diag_set(diag, rc, 0, "the trace has no records");
@@ -226,6 +232,8 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
   st->instructions = rp->executed;
   st->events = rp->events;
   st->checks = rp->checks;
+  st->outputs = rp->outputs;
+  st->end_checked = rp->end_checked;
   st->keyframes = rp->nkfs;
   st->keyframe_bytes = cpu_mem_footprint(rp->mem) + rp__kf_thread_bytes(rp);
 }

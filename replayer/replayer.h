@@ -57,6 +57,11 @@ struct rp_stop {
   int watch_kind;    /* watchpoint: 1 read, 2 write */
   int end;           /* enum rp_end, with RP_STOP_END */
   int status;        /* exit status or signal number, with RP_STOP_END */
+  int finished;      /* with RP_STOP_END: 1 when the trace ends as a
+                        finished recording does (its END record; for a
+                        format 1.0 trace, the EXIT that ends the process),
+                        so every event of the run was checked; 0 when the
+                        recording was cut off (end RP_END_CUT, or no END) */
   char msg[512];     /* one line for RP_STOP_FAILED and RP_STOP_DIVERGED */
 };
 
@@ -223,6 +228,8 @@ struct rp_stats {
   u64 instructions; /* executed, all threads, including re-execution */
   u64 events;       /* records applied */
   u64 checks;       /* register checks passed */
+  u64 outputs;      /* checksums of bytes sent out that matched */
+  int end_checked;  /* 1: the memory at the end matched the recording */
   u64 keyframes;    /* keyframes held now */
   u64 keyframe_bytes; /* host memory they hold */
 };

@@ -218,6 +218,16 @@ struct rp_replay {
   u64 checks;              /* register checks passed */
   u64 executed;            /* instructions executed, re-execution included */
 
+  int end_expected;        /* the trace's format ends a finished recording
+                              with an END record (1.1 on) */
+  int have_endrec;         /* the trace has its END record */
+  int end_has_digest;      /* it holds a memory digest: end_digest */
+  u64 end_digest;
+  int end_checked;         /* the digest was compared at the end, equal */
+  struct rw_diag end_damage; /* why the last record could not be read
+                              (code 0: it could) */
+  u64 outputs;             /* OUTPUT checksums that matched */
+
   int ended;               /* 1: the end of the history is reached */
   struct rp_stop end;      /* what the end looks like */
   u64 end_icount;          /* icount of the end, once known */
@@ -339,8 +349,27 @@ int rp__diverge(rp_replay *rp, struct rp_stop *stop,
 /* Stops the replay as failed with a one-line message. Returns 0. */
 int rp__fail(rp_replay *rp, struct rp_stop *stop, const char *fmt, ...)
     RW_PRINTF(3, 4);
+/* Appends TEXT (borrowed) to the report of the divergence just found.
+ * Returns 0 or RW_ENOMEM. */
+int rp__report_add(rp_replay *rp, const char *text) RW_MUST_CHECK;
 void rp__note_recent(rp_replay *rp, const struct rp__rec *rec, u64 addr,
                      u64 len);
+
+/* output and end-of-history checks (replayer/outputs.c) */
+/* Reads the trace's END record, if it has one, into rp->end_*; when the
+ * last record cannot be read, keeps why in rp->end_damage, for the end of
+ * the replay. Returns 0 or a negative code. */
+int rp__end_load(rp_replay *rp) RW_MUST_CHECK;
+/* At the end of the history: compares the memory digest with the END
+ * record's; a difference stops the replay as diverged (rp->broken, STOP
+ * filled). Returns 0 or a negative code. */
+int rp__check_end(rp_replay *rp, struct rp_stop *stop) RW_MUST_CHECK;
+/* The OUTPUT record REC of thread T, inside the syscall it describes:
+ * compares the bytes T passes there; a difference stops the replay as
+ * diverged. Returns 0 or a negative code (RW_ECORRUPT: a bad record). */
+int rp__check_output(rp_replay *rp, const struct rp__rec *rec,
+                     struct rp__thread *t, struct rp_stop *stop)
+    RW_MUST_CHECK;
 int rp__cs_open(rp_replay *rp) RW_MUST_CHECK;
 
 /* keyframes (replayer/timeline.c) */

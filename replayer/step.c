@@ -75,6 +75,8 @@ static int end_history(rp_replay *rp, int how, int status, const char *msg) {
   fill_stop(rp, &rp->end, RP_STOP_END);
   rp->end.end = how;
   rp->end.status = status;
+  rp->end.finished =
+      how != RP_END_CUT && (!rp->end_expected || rp->have_endrec);
   if (msg) snprintf(rp->end.msg, sizeof rp->end.msg, "%s", msg);
   return 0;
 }
@@ -163,6 +165,7 @@ static void thread_exited(rp_replay *rp, struct rp__thread *t) {
  * of thread *WHO, or a negative code. */
 static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
                      struct rp__thread **who) {
+  struct rp_stop diverged;
   struct rp__rd rd;
   struct rw_regs regs;
   struct rp__thread *t;
@@ -293,15 +296,30 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       if (rp->nalive) return 1;
       *stopped = 1;
       set_cur(rp, t); /* the thread that ended the process */
+      if (rp->end_damage.code) {
+        rp__fail(rp, &diverged, "the trace is damaged at offset %llu: %s",
+                 (unsigned long long)rp->end_damage.offset,
+                 rp->end_damage.msg[0] ? rp->end_damage.msg
+                                       : rw_strerror(rp->end_damage.code));
+        return 1;
+      }
+      RW_FORWARD(rp__check_end(rp, &diverged));
+      if (rp->broken) return 1;
       if (signo)
         end_history(rp, RP_END_SIGNAL, (int)signo, NULL);
       else
         end_history(rp, RP_END_EXIT, status, NULL);
       return 1;
     }
+    case TRACE_REC_OUTPUT:
+      RW_FORWARD(thread_of(rp, rec->tid, rec, &t));
+      RW_FORWARD(rp__check_output(rp, rec, t, &diverged));
+      if (rp->broken) *stopped = 1;
+      return 1;
     case TRACE_REC_NOTE:
     case TRACE_REC_SYSCALL_DIFF:
     case TRACE_REC_FORK:
+    case TRACE_REC_END: /* read when the trace was opened */
       return 1;
     case TRACE_REC_SYSCALL_ENTER:
     case TRACE_REC_RDTSC:
@@ -571,8 +589,7 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
       }
       if (rc == 0) {
         end_history(rp, RP_END_CUT, 0,
-                    "the trace ends here, before the program did (the "
-                    "recording was cut off)");
+                    "the trace ends here, before the program did");
         continue;
       }
     }

@@ -6,7 +6,8 @@ check_PROGRAMS += tests/recorder/test_recorder
 tests_recorder_test_recorder_SOURCES = tests/recorder/main.c \
 	tests/recorder/test_systable.c tests/recorder/test_maps.c \
 	tests/recorder/test_image.c tests/recorder/test_cpuid.c \
-	tests/recorder/test_env.c tests/recorder/test_digest.c tests/recorder/tests.h
+	tests/recorder/test_env.c tests/recorder/test_digest.c \
+	tests/recorder/test_outbuf.c tests/recorder/tests.h
 tests_recorder_test_recorder_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_recorder_test_recorder_LDADD = tests/librw_testrunner.a \
 	recorder/librw_recorder.a format/librw_format.a common/librw_common.a \

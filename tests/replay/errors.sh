@@ -3,7 +3,7 @@
 # Traces that cannot be replayed say why, clearly, with a non-zero exit: an
 # unknown format version, damaged chunks, an instruction the emulator does
 # not implement, rdrand, a missing file. A trace cut off by a killed
-# recorder replays up to the cut and says so.
+# recorder replays up to the cut and says so (exit 3, not 0).
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # replay NAME: --verify of $T/NAME.rwd; output in $T/NAME.replay, status in $rs.
@@ -90,14 +90,18 @@ else
   expect rdrand "rdrand or rdseed at 0x"
 fi
 
-# A recording cut off by SIGKILL of the recorder: replays up to the cut.
+# A recording cut off by SIGKILL of the recorder: replays up to the cut and
+# says so, with its own exit status (3).
 "$REWIND" record -f -o "$T/cut.rwd" -- "$P/spin" 20 >/dev/null 2>&1 &
 rpid=$!
 sleep 2
 kill -9 "$rpid"
 wait "$rpid" 2>/dev/null
 replay cut
-check_eq "cut: replays up to the cut (exit 0)" 0 "$rs"
+check_eq "cut: replays up to the cut (exit 3)" 3 "$rs"
+check "cut: says the recording was cut off" \
+  grep -q "^replay verified up to event [0-9]* .*the recording was cut off there" \
+  "$T/cut.replay"
 check "cut: says the trace ends before the program did" \
   grep -q "the trace ends here, before the program did" "$T/cut.replay"
 finish

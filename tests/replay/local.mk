@@ -57,3 +57,14 @@ tests_programs_stackgrow_LDFLAGS =
 tests_programs_stackgrow_LDADD = -lpthread
 TESTS += tests/replay/stack.sh
 EXTRA_DIST += tests/replay/stack.sh
+
+# Output checksums, the memory digest at the end and cut-off recordings
+# (tests/replay/outputs.sh): outcheck, linked statically (no loader, so no
+# rdtsc before main), and rw_patch, which changes one record of a trace.
+check_PROGRAMS += tests/replay/outcheck tests/replay/rw_patch
+tests_replay_outcheck_CFLAGS = -O1 -g
+tests_replay_outcheck_LDFLAGS = -static
+tests_replay_rw_patch_LDADD = format/librw_format.a common/librw_common.a \
+	$(ZSTD_LIBS)
+TESTS += tests/replay/outputs.sh
+EXTRA_DIST += tests/replay/outputs.sh

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* Checks of what registers do not show: the bytes the program sends out,
+ * and its memory at the end. At an OUTPUT record the replay sums the bytes
+ * its thread hands to the write-like syscall it just entered (the buffers
+ * of common/outbuf.h, read from the emulator's memory) and compares the
+ * CRC-32C with the recorded one; at the end of the history it compares the
+ * memory digest with the END record's. Either difference stops the replay
+ * with a divergence report. The END record also says the recording
+ * finished; rp__end_load finds it when the trace is opened. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/outbuf.h"
+#include "replayer/rp_int.h"
+
+int rp__end_load(rp_replay *rp) {
+  struct trace_info info;
+  trace_cursor *c;
+  struct trace_record rec;
+  struct rp__rd rd;
+  trace_reader_get_info(rp->tr, &info);
+  rp->end_expected = info.version_major > 1 || info.version_minor >= 1;
+  rp->have_endrec = 0;
+  if (!info.seq_last) return 0;
+  RW_FORWARD(trace_cursor_open(&c, rp->tr, TRACE_ALL_THREADS));
+  memset(&rp->end_damage, 0, sizeof rp->end_damage);
+  int rc = trace_cursor_seek(c, info.seq_last);
+  if (rc == 0) rc = trace_cursor_next(c, &rec, &rp->end_damage);
+  /* Damage there is reported when the replay gets to the end, as damage
+   * is wherever the replay meets it. */
+  if (rc < 0 && !rp->end_damage.code)
+    rw_diag_set(&rp->end_damage, rc, 0, "%s", rw_strerror(rc));
+  if (rc == 1 && rec.type == TRACE_REC_END) {
+    rp__rd_init(&rd, rec.data, rec.len);
+    rp__rd_u32(&rd); /* status and signo: the EXIT records say them too */
+    rp__rd_u32(&rd);
+    rp->end_has_digest = rp__rd_u32(&rd) != 0;
+    rp->end_digest = rp__rd_u64(&rd);
+    rp->have_endrec = !rd.bad;
+  }
+  trace_cursor_close(c);
+  return 0;
+}
+
+int rp__check_end(rp_replay *rp, struct rp_stop *stop) {
+  u64 d;
+  if (!rp->have_endrec || !rp->end_has_digest || rp->end_checked) return 0;
+  RW_FORWARD(rp__digest(rp, &d));
+  if (d == rp->end_digest) {
+    rp->end_checked = 1;
+    return 0;
+  }
+  return rp__diverge(rp, stop, NULL,
+                     "the program's writable memory at the end of the "
+                     "history differs from the recording (digest %#018llx "
+                     "recorded, %#018llx replayed): a value it kept in "
+                     "memory, and never sent out, was computed differently",
+                     (unsigned long long)rp->end_digest,
+                     (unsigned long long)d);
+}
+
+/* The replay's bytes of one OUTPUT, summed as the recorder summed them. */
+struct out_sum {
+  rp_replay *rp;
+  u64 want;  /* the recorded length: stop there */
+  u64 got;   /* bytes summed */
+  u32 crc;
+  u8 head[RW_OUTBUF_HEAD];
+  u64 bad_addr; /* the first address that could not be read, when short */
+  int short_read;
+};
+
+static int on_seg(void *ctx, u64 addr, u64 len) {
+  struct out_sum *o = ctx;
+  len = RW_MIN(len, o->want - o->got);
+  while (len > 0) {
+    size_t n = (size_t)RW_MIN(len, (u64)RP_BUF);
+    if (cpu_mem_read(o->rp->mem, addr, o->rp->buf, n) < 0) {
+      o->short_read = 1;
+      o->bad_addr = addr;
+      return 1;
+    }
+    if (o->got < RW_OUTBUF_HEAD)
+      memcpy(o->head + o->got, o->rp->buf,
+             (size_t)RW_MIN((u64)n, RW_OUTBUF_HEAD - o->got));
+    o->crc = rw_crc32c(o->crc, o->rp->buf, n);
+    o->got += n;
+    addr += n, len -= n;
+  }
+  return o->got == o->want;
+}
+
+static int read_mem(void *ctx, u64 addr, void *dst, size_t len) {
+  rp_replay *rp = ctx;
+  return cpu_mem_read(rp->mem, addr, dst, len);
+}
+
+/* Prints N bytes at P as rows of hex and text, each line starting with
+ * INDENT. */
+static void hexdump(FILE *f, const char *indent, const u8 *p, size_t n) {
+  for (size_t i = 0; i < n; i += 16) {
+    fprintf(f, "%s%04zx ", indent, i);
+    for (size_t j = i; j < i + 16; j++) {
+      if (j < n)
+        fprintf(f, " %02x", p[j]);
+      else
+        fputs("   ", f);
+    }
+    fputs("  |", f);
+    for (size_t j = i; j < i + 16 && j < n; j++)
+      fputc(p[j] >= 0x20 && p[j] < 0x7f ? p[j] : '.', f);
+    fputs("|\n", f);
+  }
+}
+
+/* The part of the report that shows the bytes. */
+static int bytes_report(rp_replay *rp, const struct out_sum *o,
+                        const u8 *head, size_t nhead, u64 len) {
+  char *text = NULL;
+  size_t tlen = 0;
+  FILE *f = open_memstream(&text, &tlen);
+  RW_RETURN_IF(!f, RW_ENOMEM, "report");
+  size_t mine = (size_t)RW_MIN(o->got, (u64)RW_OUTBUF_HEAD);
+  size_t both = RW_MIN(mine, nhead), i = 0;
+  while (i < both && head[i] == o->head[i]) i++;
+  if (i < both || mine != nhead)
+    fprintf(f, "  the first difference is at byte %zu\n", i);
+  else if (len > nhead)
+    fprintf(f, "  the first %zu bytes are equal; the trace keeps only the "
+               "checksum of the rest, which differs\n", nhead);
+  fprintf(f, "  recorded bytes (the first %zu of %llu):\n", nhead,
+          (unsigned long long)len);
+  hexdump(f, "    ", head, nhead);
+  fprintf(f, "  replayed bytes (the first %zu of %llu):\n", mine,
+          (unsigned long long)o->got);
+  hexdump(f, "    ", o->head, mine);
+  fclose(f);
+  int rc = rp__report_add(rp, text);
+  free(text);
+  return rc;
+}
+
+int rp__check_output(rp_replay *rp, const struct rp__rec *rec,
+                     struct rp__thread *t, struct rp_stop *stop) {
+  struct rp__rd rd;
+  struct rw_regs regs;
+  rp__rd_init(&rd, rec->data, rec->len);
+  u32 fd = rp__rd_u32(&rd);
+  u64 len = rp__rd_u64(&rd);
+  u32 crc = rp__rd_u32(&rd);
+  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "OUTPUT record too short");
+  size_t nhead = RW_MIN(rd.len - rd.off, (size_t)RW_OUTBUF_HEAD);
+  const u8 *head = rd.p + rd.off;
+  nhead = (size_t)RW_MIN((u64)nhead, len);
+  RW_RETURN_IF(!t->st.in_syscall, RW_ECORRUPT,
+               "OUTPUT record of thread %u outside a syscall", t->st.tid);
+  const char *name = rw_outbuf_name(t->st.sys_nr);
+  RW_RETURN_IF(!name, RW_ECORRUPT,
+               "OUTPUT record of thread %u in syscall %llu, which sends "
+               "nothing", t->st.tid, (unsigned long long)t->st.sys_nr);
+  /* The thread is inside the syscall: its registers are still the entry's
+   * (checked at SYSCALL_ENTER), arguments included. */
+  cpu_get_regs(t->cpu, &regs);
+  const u64 *g = regs.gpr;
+  u64 args[6] = {g[RW_REG_rdi], g[RW_REG_rsi], g[RW_REG_rdx],
+                 g[RW_REG_r10], g[RW_REG_r8],  g[RW_REG_r9]};
+  struct out_sum o;
+  memset(&o, 0, sizeof o);
+  o.rp = rp;
+  o.want = len;
+  if (len) RW_FORWARD(rw_outbuf_walk(t->st.sys_nr, args, read_mem, rp, on_seg,
+                                     &o));
+  if (o.got == len && o.crc == crc) {
+    rp->outputs++;
+    return 0;
+  }
+  if (o.short_read)
+    RW_FORWARD(rp__diverge(rp, stop, NULL,
+                           "thread %u passes %llu bytes to %s (fd %u) in the "
+                           "recording, but the replay cannot read them past "
+                           "byte %llu (address %#llx)",
+                           t->st.tid, (unsigned long long)len, name, fd,
+                           (unsigned long long)o.got,
+                           (unsigned long long)o.bad_addr));
+  else if (o.got != len)
+    RW_FORWARD(rp__diverge(rp, stop, NULL,
+                           "thread %u passes %llu bytes to %s (fd %u) in the "
+                           "recording, %llu in the replay",
+                           t->st.tid, (unsigned long long)len, name, fd,
+                           (unsigned long long)o.got));
+  else
+    RW_FORWARD(rp__diverge(rp, stop, NULL,
+                           "thread %u passes other bytes to %s (fd %u, %llu "
+                           "bytes) than in the recording: CRC-32C %#010x "
+                           "recorded, %#010x replayed",
+                           t->st.tid, name, fd, (unsigned long long)len, crc,
+                           o.crc));
+  return bytes_report(rp, &o, head, nhead, len);
+}

@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# What register checks cannot see (docs/design-notes.md, "Divergence
+# checks"): a replay that sends out other bytes than the recording stops at
+# that write with a report; one whose memory differs only in bytes never
+# sent out stops at the end of the history; both exit 4. A recording cut off
+# by killing the recorder verifies up to the cut, says so and exits 3. The
+# traces with a difference are copies with one byte of a memory import
+# changed (rw_patch), so no register differs anywhere. outcheck is linked
+# statically: no dynamic loader, so no rdtsc before main, and the test does
+# not depend on the machine's rdtsc trapping.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+O="$top_builddir/tests/replay/outcheck"
+PATCH="$top_builddir/tests/replay/rw_patch"
+
+# replay NAME: --verify of $T/NAME.rwd; output in $T/NAME.replay, status $rs.
+replay() {
+  "$REWIND" replay --verify --no-progress "$T/$1.rwd" >"$T/$1.replay" 2>&1
+  rs=$?
+}
+
+# shows NAME TEXT: the replay output of NAME has TEXT (a grep -E pattern).
+shows() {
+  if grep -Eq -- "$2" "$T/$1.replay"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: $1: expected '$2' in:"
+    head -n 30 "$T/$1.replay"
+  fi
+}
+
+# patch_text NAME TEXT OUT: copies $T/NAME.rwd to $T/OUT.rwd with the first
+# byte of TEXT changed in the MEM record that imported it.
+patch_text() {
+  local at
+  at=$(q "$1" "
+want = b'$2'.hex()
+for r in of('MEM'):
+    i = r['data'].find(want)
+    if i >= 0 and i % 2 == 0:
+        print(r['seq'], 8 + i // 2)
+        break
+")
+  check "$3: the import of '$2' is in the trace" test -n "$at"
+  # shellcheck disable=SC2086
+  "$PATCH" "$T/$1.rwd" "$T/$3.rwd" $at 0x20
+}
+
+printf 'hello, output\n' >"$T/sent.txt"
+printf 'kept in memory\n' >"$T/kept.txt"
+rec echo "$O" echo "$T/sent.txt" "$T/kept.txt"
+check_eq "echo: recorded" 0 "$status"
+check "echo: wrote its output" grep -q "^\[hello, output$" "$T/echo.out"
+check "echo: OUTPUT of write and writev, with CRC and head" q echo '
+o = [r for r in of("OUTPUT") if r["fd"] == 1]
+assert len(o) == 2, o
+assert o[0]["len"] == 14 and bytes.fromhex(o[0]["head"]) == b"hello, output\n", o[0]
+assert o[1]["len"] == 17 and bytes.fromhex(o[1]["head"]) == b"[hello, output\n]\n", o[1]
+def crc32c(data):
+    crc = 0xffffffff
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+assert all(r["crc"] == crc32c(bytes.fromhex(r["head"])) for r in o), o'
+check "echo: the trace ends with END and a digest" q echo '
+assert recs[-1]["type"] == "END" and recs[-1]["has_digest"] == 1, recs[-1]'
+replay echo
+check_eq "echo: verified (exit 0)" 0 "$rs"
+shows echo "^replay verified: .*, [0-9]+ output checks, memory at the end checked"
+
+# (a) The bytes read from sent.txt differ: the first write sends other
+# bytes. The replay stops there and shows both sides.
+patch_text echo "hello" sentdiff
+replay sentdiff
+check_eq "sentdiff: exit 4 (diverged)" 4 "$rs"
+shows sentdiff "diverged from the recording at event [0-9]+ \\(record seq [0-9]+, OUTPUT\\), thread [0-9]+"
+shows sentdiff "passes other bytes to write \\(fd 1, 14 bytes\\)"
+shows sentdiff "CRC-32C 0x[0-9a-f]{8} recorded, 0x[0-9a-f]{8} replayed"
+shows sentdiff "first difference is at byte 0"
+shows sentdiff "\\|hello, output\\.\\|"
+shows sentdiff "\\|Hello, output\\.\\|"
+check "sentdiff: no 'verified' line" bash -c "! grep -q '^replay verified' '$T/sentdiff.replay'"
+
+# (c) The bytes read from kept.txt differ: never sent out, so only the
+# memory digest at the end can tell.
+patch_text echo "kept in" keptdiff
+replay keptdiff
+check_eq "keptdiff: exit 4 (diverged)" 4 "$rs"
+shows keptdiff "writable memory at the end of the history differs"
+check "keptdiff: the outputs matched" bash -c "! grep -q 'OUTPUT' '$T/keptdiff.replay'"
+
+# (b) The recorder killed midway, by SIGTERM and by SIGKILL: the replay
+# checks what the trace has, then says the recording was cut off (exit 3).
+for sig in TERM KILL; do
+  "$REWIND" record -f -o "$T/cut$sig.rwd" -- "$O" spin 30 >/dev/null 2>&1 &
+  rpid=$!
+  sleep 2.5
+  kill -s "$sig" "$rpid"
+  wait "$rpid" 2>/dev/null
+  replay "cut$sig"
+  check_eq "cut$sig: exit 3 (cut off)" 3 "$rs"
+  shows "cut$sig" "^replay verified up to event [1-9][0-9]* .*; the recording was cut off there"
+  check "cut$sig: no END record" q "cut$sig" '
+assert not of("END") and len(of("OUTPUT")) >= 10, len(of("OUTPUT"))'
+done
+
+# A finished trace without its END record (the last record dropped): cut
+# off too, although the program's exit is there.
+"$PATCH" "$T/echo.rwd" "$T/noend.rwd" "$(q echo 'print(recs[-1]["seq"])')" drop
+replay noend
+check_eq "noend: exit 3 (cut off)" 3 "$rs"
+shows noend "^replay verified up to event [0-9]+ .*cut off there.*exited with status 0"
+# Damage in the chunk of the END record (the last one written): the replay
+# runs to the end, then names the damage (exit 1) instead of calling the
+# trace cut off or verified.
+python3 - "$T/echo.rwd" "$T/enddmg.rwd" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+last, i = -1, b.find(b"RWCK")
+while i >= 0:
+    if b[i + 4] == 1 and b[i + 5] == 0:  # a RECORDS chunk
+        last = i
+    i = b.find(b"RWCK", i + 4)
+for k in range(last + 48 + 8, last + 48 + 12):
+    b[k] ^= 0x5a
+open(sys.argv[2], "wb").write(b)
+PY
+replay enddmg
+check_eq "enddmg: exit 1 (damaged)" 1 "$rs"
+shows enddmg "replay stopped at event [1-9][0-9]*, .*"
+shows enddmg "the trace is damaged at offset [0-9]+"
+finish
