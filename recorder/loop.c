@@ -234,6 +234,13 @@ int rec__end_digest(struct rec *r, int how) {
   if (how == REC_END_SIGNALED && may_have_written(r)) return 0;
   u64 t0 = rw_now_ns();
   if (how == REC_END_EXIT_GROUP) RW_FORWARD(settle(r));
+  /* The stack may have grown since the maps were last read (no syscall
+   * tells): read them again, so that the digest covers what the replay
+   * has, and a GROW says so first. */
+  if (r->cur) {
+    static const u64 none[6];
+    RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
+  }
   RW_FORWARD(rec__digest(r, &r->end_digest));
   r->end_have = 1;
   r->n.digest_ns += rw_now_ns() - t0;

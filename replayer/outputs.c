@@ -71,9 +71,17 @@ struct out_sum {
   int short_read;
 };
 
+/* The kernel reading a buffer below a grows-down mapping grows it, as an
+ * instruction's access would: so does the replay, by the same rules. */
+static void grow_for(rp_replay *rp, u64 addr) {
+  int grew;
+  if (rp__stack_grow(rp, addr, &grew) < 0) return; /* the read says why */
+}
+
 static int on_seg(void *ctx, u64 addr, u64 len) {
   struct out_sum *o = ctx;
   len = RW_MIN(len, o->want - o->got);
+  if (len) grow_for(o->rp, addr);
   while (len > 0) {
     size_t n = (size_t)RW_MIN(len, (u64)RP_BUF);
     if (cpu_mem_read(o->rp->mem, addr, o->rp->buf, n) < 0) {
@@ -93,6 +101,7 @@ static int on_seg(void *ctx, u64 addr, u64 len) {
 
 static int read_mem(void *ctx, u64 addr, void *dst, size_t len) {
   rp_replay *rp = ctx;
+  if (len) grow_for(rp, addr);
   return cpu_mem_read(rp->mem, addr, dst, len);
 }
 
