@@ -108,7 +108,15 @@ void test_describe_str_bytes(void) {
   memcpy(p + 6, s, strlen(s));
   rec.len = 6 + (u32)strlen(s);
   expect(&rec, 0, 0, "level=1 text=\"a\\\"b\\\\c\\n\\x01\\xff\"");
-  expect(&rec, 1, 0, ",\"level\":1,\"text\":\"a\\\"b\\\\c\\n\\u0001\\u00ff\"");
+  /* JSON has no byte escape: a byte that is not UTF-8 becomes U+FFFD. */
+  expect(&rec, 1, 0, ",\"level\":1,\"text\":\"a\\\"b\\\\c\\n\\u0001\\ufffd\"");
+  /* Valid UTF-8 is kept as it is, in both forms. */
+  s = "caf\xc3\xa9";
+  wr_le16(p + 4, (u16)strlen(s));
+  memcpy(p + 6, s, strlen(s));
+  rec.len = 6 + (u32)strlen(s);
+  expect(&rec, 0, 0, "level=1 text=\"caf\xc3\xa9\"");
+  expect(&rec, 1, 0, ",\"level\":1,\"text\":\"caf\xc3\xa9\"");
   rec.type = TRACE_REC_MEM;
   wr_le64(p, 0x1000);
   for (int i = 0; i < 200; i++) p[8 + i] = (u8)i;
@@ -142,16 +150,19 @@ void test_describe_regs(void) {
   rw_regs_encode(&g, p + 8);
   wr_le32(p + 8 + RW_REGS_DISK_SIZE, 1); /* fp_valid */
   expect(&rec, 0, 0,
-         "nr=1 regs={rip=0x401234 rsp=0x7ffe0000 rflags=0x246 rdi=0x3 "
+         "nr=write regs={rip=0x401234 rsp=0x7ffe0000 rflags=0x246 rdi=0x3 "
          "orig_rax=1} fp_valid=1");
   out = print(&rec, 1, 0);
   CU_ASSERT(strstr(out, ",\"regs\":{\"rip\":\"0x401234\",\"rax\":\"0x0\"") !=
             NULL);
   CU_ASSERT(strstr(out, "\"rdi\":\"0x3\"") != NULL);
+  /* JSON gives the number and the name. */
+  CU_ASSERT(strstr(out, "\"nr\":1,\"syscall\":\"write\"") != NULL);
   CU_ASSERT(strstr(out, "\"cs\":\"0x33\"") != NULL);
   CU_ASSERT(strstr(out, "\"r15\":\"0x0\"") != NULL);
   free(out);
   rec.len = 100; /* a register file cut short */
   /* The register file starts with rax, which is 0. */
-  expect(&rec, 0, 2, "nr=1 (payload ends in field regs) rest=[92] 0000...");
+  expect(&rec, 0, 2,
+         "nr=write (payload ends in field regs) rest=[92] 0000...");
 }
