@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Test program, threads: a test-and-test-and-set spin lock built on atomic
- * builtins, taken 1000 times by each of 2 threads. A waiter spins on a
- * plain load with `pause` and makes no syscall. Each round spends 1800
- * pauses (about 70 us) inside the critical section and 200 outside, so
+ * builtins, taken 1000 times by each of 2 threads, which start together
+ * (a barrier). A waiter spins on a plain load with `pause` and makes no
+ * syscall. Each round spends 1800 steps of 6 pauses (tens of us on any
+ * CPU) inside the critical section and 200 pauses outside, so
  * while recording (one thread runs at a time) a holder is nearly always
  * preempted inside it, and the other thread then spins until its own
  * timeslice ends: the recorder must preempt both. A thread that had to
@@ -18,9 +19,10 @@
 #define ROUNDS    1000
 #define CS_STEPS  1800
 #define OUT_STEPS 200
+#define PAUSES    6
 
 static int lock_word; /* 0 free, 1 held */
-static pthread_barrier_t done;
+static pthread_barrier_t start, done;
 static long shared[16];
 static long waits[THREADS];
 static volatile long longest_spin;
@@ -47,7 +49,9 @@ __attribute__((noinline)) static void contended(int id, long spins) {
 __attribute__((noinline)) static void critical_section(int round) {
   for (int k = 0; k < CS_STEPS; k++) {
     shared[k & 15] += round + k;
-    __builtin_ia32_pause();
+    /* How long a pause takes depends on the CPU (about 5 ns on Zen 5,
+     * 40 on Skylake): several keep the section long everywhere. */
+    for (int p = 0; p < PAUSES; p++) __builtin_ia32_pause();
   }
 }
 
@@ -56,6 +60,9 @@ static void *worker(void *arg) {
   char name[16];
   snprintf(name, sizeof name, "spinner-%d", id);
   prctl(PR_SET_NAME, name);
+  /* Both spinners ready before either takes the lock: the first one must
+   * not finish its rounds before the second exists. */
+  pthread_barrier_wait(&start);
   for (int r = 0; r < ROUNDS; r++) {
     long spins = spin_lock(&lock_word);
     if (spins) contended(id, spins);
@@ -69,6 +76,7 @@ static void *worker(void *arg) {
 
 int main(void) {
   pthread_t t[THREADS];
+  pthread_barrier_init(&start, NULL, THREADS);
   pthread_barrier_init(&done, NULL, THREADS);
   for (long i = 0; i < THREADS; i++)
     if (pthread_create(&t[i], NULL, worker, (void *)i) != 0) return 1;
