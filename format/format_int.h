@@ -236,6 +236,13 @@ int trace__chunk_load(const trace_reader *r, size_t idx, ZSTD_DCtx *dctx,
 int trace__records_check(const struct trace__chunk *c, const u8 *raw,
                          struct rw_diag *diag) RW_MUST_CHECK;
 
+/* Counts the records of R by type (COUNTS has TRACE_REC_MAX_KNOWN slots,
+ * *UNKNOWN the rest) with a pass over every record. Unreadable chunks are
+ * noted on OUT (may be NULL) and the first goes to DIAG (may be NULL).
+ * Returns 0, or 1 when some records could not be read (format/report.c). */
+int trace__count_records(FILE *out, trace_reader *r, u64 *counts,
+                         u64 *unknown, struct rw_diag *diag);
+
 /* Prints the N bytes at S (borrowed) to OUT as a JSON string: quoted,
  * escaped, valid UTF-8 kept, other bytes as U+FFFD (format/describe.c). */
 void trace__json_str(FILE *out, const void *s, size_t n);

@@ -70,10 +70,8 @@ static void size_text(char *buf, size_t cap, u64 n) {
     snprintf(buf, cap, "%.1f MiB", n / (1024.0 * 1024));
 }
 
-/* Counts records by type with a pass over every record. Problems are
- * printed to OUT and the first goes to DIAG. Returns 0 or 1 (problems). */
-static int count_records(FILE *out, trace_reader *r, u64 *counts, u64 *unknown,
-                         struct rw_diag *diag) {
+int trace__count_records(FILE *out, trace_reader *r, u64 *counts,
+                         u64 *unknown, struct rw_diag *diag) {
   trace_cursor *c;
   struct trace_record rec;
   struct rw_diag d;
@@ -84,7 +82,7 @@ static int count_records(FILE *out, trace_reader *r, u64 *counts, u64 *unknown,
     rc = trace_cursor_next(c, &rec, &d);
     if (rc == 0) break;
     if (rc < 0) {
-      line(out, "unreadable:", "%s", d.msg);
+      if (out) line(out, "unreadable:", "%s", d.msg);
       if (!bad && diag) *diag = d;
       bad = 1;
       continue;
@@ -148,7 +146,7 @@ int trace_report_info(FILE *out, trace_reader *r, struct rw_diag *diag) {
       fprintf(out, "%s%u", i ? " " : " (", tids[i]);
     fprintf(out, "%s\n", n > 8 ? " ...)" : n ? ")" : "");
   }
-  bad = count_records(out, r, counts, &unknown, diag);
+  bad = trace__count_records(out, r, counts, &unknown, diag);
   for (size_t t = 0; t < TRACE_REC_MAX_KNOWN; t++) total += counts[t];
   total += unknown;
   if (total)

@@ -77,7 +77,7 @@ static void meta_num(FILE *out, const trace_reader *r, const char *k,
 int trace_report_info_json(FILE *out, trace_reader *r, struct rw_diag *diag) {
   struct trace_info in;
   u64 counts[TRACE_REC_MAX_KNOWN] = {0}, unknown = 0, total = 0;
-  int bad = 0;
+  int bad;
   trace_reader_get_info(r, &in);
   fprintf(out, "{\"format\":\"%u.%u\"", in.version_major, in.version_minor);
   key(out, "complete");
@@ -115,27 +115,7 @@ int trace_report_info_json(FILE *out, trace_reader *r, struct rw_diag *diag) {
   fputc(']', out);
   free(tids);
 
-  {
-    trace_cursor *c;
-    struct trace_record rec;
-    if (trace_cursor_open(&c, r, TRACE_ALL_THREADS) == 0) {
-      for (;;) {
-        struct rw_diag d = {0};
-        int rc = trace_cursor_next(c, &rec, &d);
-        if (rc == 0) break;
-        if (rc < 0) {
-          if (!bad && diag) *diag = d;
-          bad = 1;
-          continue;
-        }
-        if (rec.type < TRACE_REC_MAX_KNOWN)
-          counts[rec.type]++;
-        else
-          unknown++;
-      }
-      trace_cursor_close(c);
-    }
-  }
+  bad = trace__count_records(NULL, r, counts, &unknown, diag);
   for (size_t t = 0; t < TRACE_REC_MAX_KNOWN; t++) total += counts[t];
   total += unknown;
   fprintf(out, ",\"records\":{\"total\":%llu,\"seq_first\":%llu,"
