@@ -228,20 +228,25 @@ static int may_have_written(struct rec *r) {
   return 0;
 }
 
+/* The memory digest of an asynchronous point or of the end. A stack may
+ * have grown since the maps were last read (no syscall tells): they are
+ * read again first, so that the digest covers what the replay has, and a
+ * GROW in the current thread's stream says so before the point. */
+static int fresh_digest(struct rec *r, u64 *digest) {
+  if (r->cur) {
+    static const u64 none[6];
+    RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
+  }
+  return rec__digest(r, digest);
+}
+
 int rec__end_digest(struct rec *r, int how) {
   if (r->end_decided) return 0;
   r->end_decided = 1;
   if (how == REC_END_SIGNALED && may_have_written(r)) return 0;
   u64 t0 = rw_now_ns();
   if (how == REC_END_EXIT_GROUP) RW_FORWARD(settle(r));
-  /* The stack may have grown since the maps were last read (no syscall
-   * tells): read them again, so that the digest covers what the replay
-   * has, and a GROW says so first. */
-  if (r->cur) {
-    static const u64 none[6];
-    RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
-  }
-  RW_FORWARD(rec__digest(r, &r->end_digest));
+  RW_FORWARD(fresh_digest(r, &r->end_digest));
   r->end_have = 1;
   r->n.digest_ns += rw_now_ns() - t0;
   return 0;
@@ -252,7 +257,7 @@ int rec__preempt(struct rec *r) {
   u64 digest, t0 = rw_now_ns();
   RW_FORWARD(settle(r));
   RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
-  RW_FORWARD(rec__digest(r, &digest));
+  RW_FORWARD(fresh_digest(r, &digest));
   r->n.digest_ns += rw_now_ns() - t0;
   r->n.preempts++;
   return rec__emit_preempt(r, &t->regs, digest);
