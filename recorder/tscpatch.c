@@ -4,8 +4,8 @@
  * and rdtsc still runs, unrecorded, so the replay could never know its
  * value. rewind checks once whether the trap works. When it does not, the
  * recorder finds the rdtsc and rdtscp instructions of every executable
- * mapping (a linear decode of the mapping, confirming each byte pattern at
- * an instruction boundary) and replaces their first byte with int3. The
+ * mapping (a linear decode of a window before each byte pattern, confirming
+ * it is at an instruction boundary) and replaces their first byte with int3. The
  * SIGTRAP of such an int3 is answered exactly as the trap would be, with an
  * RDTSC record; the trace keeps the original bytes, so the replay needs
  * nothing special. What this cannot reach (code generated at run time,
@@ -77,15 +77,18 @@ static int add_patch(struct rec *r, u64 addr, int is_p, u8 orig) {
   return 0;
 }
 
-/* Offsets of the rdtsc (0f 31) and rdtscp (0f 01 f9) byte patterns in B. */
-static int has_pattern(const u8 *b, size_t n) {
-  for (size_t i = 0; i + 1 < n; i++)
-    if (b[i] == 0x0f &&
-        (b[i + 1] == 0x31 ||
-         (i + 2 < n && b[i + 1] == 0x01 && b[i + 2] == 0xf9)))
-      return 1;
-  return 0;
+/* 1 when the bytes at B (N left) are rdtsc (0f 31) or rdtscp (0f 01 f9). */
+static int is_pattern(const u8 *b, size_t n) {
+  return n >= 2 && b[0] == 0x0f &&
+         (b[1] == 0x31 || (n >= 3 && b[1] == 0x01 && b[2] == 0xf9));
 }
+
+/* How far before a byte pattern the decoder starts. x86 code decoded from
+ * an arbitrary byte falls into step with the real instruction stream after
+ * a few instructions, so a window this long finds the boundaries a decode of
+ * the whole mapping would, at a small part of its cost (the whole libc text
+ * took 0.1 s, paid at every exec). */
+#define TSC_WINDOW 1024
 
 int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
   if (r->tsc_trap || b <= a || b - a > (1ull << 30)) return 0;
@@ -93,41 +96,50 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
   u8 *code = malloc(n);
   if (!code) return RW_ENOMEM;
   i64 got = rec__mem_read(r, a, code, n);
-  if (got <= 0 || !has_pattern(code, (size_t)got)) {
+  if (got <= 0) {
     free(code);
     return 0;
   }
   n = (size_t)got;
-  csh cs;
-  if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
-    free(code);
-    return RW_EUNSUPPORTED;
-  }
-  cs_insn *insn = cs_malloc(cs);
-  const u8 *p = code;
-  size_t left = n;
-  u64 pc = a;
+  csh cs = 0;
+  cs_insn *insn = NULL;
+  size_t pos = 0; /* the decoder's position: an instruction boundary */
   int rc = 0, found = 0;
-  while (left > 0 && rc == 0) {
-    if (!cs_disasm_iter(cs, &p, &left, &pc, insn)) {
-      /* Not an instruction here (data, padding): go on a byte later. */
-      p++;
-      left--;
-      pc++;
-      continue;
+  for (size_t c = 0; c < n && rc == 0; c++) {
+    if (!is_pattern(code + c, n - c)) continue;
+    if (!insn) {
+      if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+        rc = RW_EUNSUPPORTED;
+        break;
+      }
+      insn = cs_malloc(cs);
+      pos = c; /* forces the restart below */
     }
-    if (insn->id == X86_INS_RDTSC || insn->id == X86_INS_RDTSCP) {
-      u64 at = insn->address;
-      u8 orig = code[at - a], cc = 0xcc;
-      int is_p = insn->id == X86_INS_RDTSCP;
-      if (insn->size != (is_p ? 3 : 2)) continue; /* prefixed: left alone */
-      rc = add_patch(r, at, is_p, orig);
-      if (rc == 0) rc = rec__mem_write(r, at, &cc, 1);
-      found++;
+    /* Go on from where the last decode stopped when it is close, else
+     * start a window before the pattern. */
+    if (pos > c || c - pos > TSC_WINDOW)
+      pos = c > TSC_WINDOW ? (c - TSC_WINDOW) & ~(size_t)15 : 0;
+    while (pos < c) {
+      const u8 *p = code + pos;
+      size_t left = n - pos;
+      u64 pc = a + pos;
+      pos += cs_disasm_iter(cs, &p, &left, &pc, insn) ? insn->size : 1;
     }
+    if (pos != c) continue; /* inside another instruction */
+    const u8 *p = code + c;
+    size_t left = n - c;
+    u64 pc = a + c;
+    if (!cs_disasm_iter(cs, &p, &left, &pc, insn)) continue;
+    pos = c + insn->size;
+    int is_p = insn->id == X86_INS_RDTSCP;
+    if (insn->id != X86_INS_RDTSC && !is_p) continue;
+    u8 cc = 0xcc;
+    rc = add_patch(r, a + c, is_p, code[c]);
+    if (rc == 0) rc = rec__mem_write(r, a + c, &cc, 1);
+    found++;
   }
-  cs_free(insn, 1);
-  cs_close(&cs);
+  if (insn) cs_free(insn, 1);
+  if (cs) cs_close(&cs);
   free(code);
   if (found)
     rw_log(RW_LOG_VERBOSE, "rdtsc: %d instruction%s in %#llx-%#llx answered "
