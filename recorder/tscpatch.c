@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -113,7 +114,7 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
         break;
       }
       insn = cs_malloc(cs);
-      pos = c; /* forces the restart below */
+      pos = SIZE_MAX; /* no decode yet: start a window below */
     }
     /* Go on from where the last decode stopped when it is close, else
      * start a window before the pattern. */

@@ -32,6 +32,8 @@ recorded = [r["tsc"] for r in of("RDTSC")][-6:]
 assert len(printed) == 6 and printed == recorded, (printed, recorded)
 assert len([r for r in of("RDTSC") if r["rdtscp"] == 1]) == 1'
 check "patched rdtsc: the replay verifies" "$REWIND" replay --verify -q "$T/tscp.rwd"
+check "patched rdtsc: bytes 0f 31 inside other instructions left alone" \
+  test "$(grep lookalike "$T/tscp.out")" = "$("$P/rdtsc" | grep lookalike)"
 
 # cpuid: what the program saw is in the trace's table (the CPU is pinned).
 rec cpuid "$P/cpuid"
