@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "common/rw.h"
+#include "format/format.h"
 #include "replayer/replayer.h"
 
 static void usage(FILE *out) {
@@ -204,11 +205,13 @@ int cli_cmd_replay(int argc, char **argv) {
     struct rw_regs r;
     if (rp_get_regs(rp, 0, &r) == 0) rp_disasm(rp, stdout, r.rip, 8, r.rip);
   } else if (!stop.finished) {
+    char why[160];
+    if (rp_meta(rp, TRACE_META_STOPPED, why, sizeof why) < 0)
+      snprintf(why, sizeof why, "the recorder was killed?");
     if (!quiet)
       printf("replay verified up to event %" PRIu64 " (%" PRIu64
-             " instructions); the recording was cut off there (the recorder "
-             "was killed?): %s\n",
-             stop.event, rp_icount(rp), end_text(&stop, buf, sizeof buf));
+             " instructions); the recording was cut off there (%s): %s\n",
+             stop.event, rp_icount(rp), why, end_text(&stop, buf, sizeof buf));
     status = REPLAY_CUT;
   } else if (!quiet) {
     struct rp_stats st;

@@ -59,6 +59,7 @@ enum trace_chunk_type {
 #define TRACE_META_START "start_ns" /* wall-clock start, decimal ns */
 #define TRACE_META_END "end_ns"     /* wall-clock end, decimal ns */
 #define TRACE_META_EXIT "exit"      /* "exit N" or "signal N" */
+#define TRACE_META_STOPPED "stopped" /* why the recorder stopped early */
 
 /* ------------------------------------------------------------------ writer */
 

@@ -136,6 +136,8 @@ int trace_report_info(FILE *out, trace_reader *r, struct rw_diag *diag) {
   else
     line(out, "duration:", "unknown");
   line(out, "exit:", "%s", meta_text(r, TRACE_META_EXIT, ' '));
+  if (strcmp(meta_text(r, TRACE_META_STOPPED, ' '), "unknown"))
+    line(out, "stopped:", "%s", meta_text(r, TRACE_META_STOPPED, ' '));
 
   {
     size_t n = trace_reader_threads(r, NULL, 0);

@@ -22,6 +22,10 @@
 #include "recorder/rec_int.h"
 
 volatile sig_atomic_t rec__tick;
+volatile sig_atomic_t rec__stop_sig;
+volatile sig_atomic_t rec__stop_pid;
+volatile sig_atomic_t rec__int_pending;
+volatile sig_atomic_t rec__int_pid;
 
 /* What a handled stop leaves the thread doing. */
 enum go {
@@ -538,6 +542,11 @@ static int on_tick(struct rec *r) {
 /* One wait status ST of thread or process P. */
 static int on_status(struct rec *r, pid_t p, int st) {
   struct rec__task *t = rec__task_find(r, p);
+  if (rec__int_pending && WIFSTOPPED(st) && WSTOPSIG(st) == SIGINT &&
+      !(st >> 16)) { /* PROG got the SIGINT too: not meant for us alone */
+    rec__int_pending = 0;
+    r->int_ns = 0;
+  }
   if (!t) {
     if (!WIFSTOPPED(st)) return 0; /* a thread already written off */
     if (!rec__is_our_thread(r, p)) return rec__child_release(r, p);
@@ -564,9 +573,24 @@ static int on_status(struct rec *r, pid_t p, int st) {
   return 0;
 }
 
+/* The signal that asks the recording to stop now, or 0. */
+static int stop_requested(struct rec *r) {
+  if (rec__stop_sig) return rec__stop_sig;
+  if (!rec__int_pending) return 0;
+  u64 now = rw_now_ns();
+  if (!r->int_ns) {
+    r->int_ns = now;
+    return 0;
+  }
+  if (now - r->int_ns < REC_SEC / 4) return 0;
+  rec__stop_pid = rec__int_pid;
+  return SIGINT;
+}
+
 int rec__loop(struct rec *r) {
   int rc = 0;
   while (!r->done) {
+    if ((r->stopped_by = stop_requested(r))) break;
     if (r->final_seen) {
       rc = on_final(r, r->final_status, 1);
       break;
@@ -595,6 +619,11 @@ int rec__loop(struct rec *r) {
       rec__tick = 0;
       rc = on_tick(r);
       if (rc < 0) break;
+    }
+    if ((r->stopped_by = stop_requested(r))) {
+      /* Asked to stop: the status just taken (if any) is dropped with
+       * PROG, which is killed below; the trace ends here, cut off. */
+      break;
     }
     if (p < 0 && errno == EINTR) continue;
     if (p < 0) {

@@ -342,6 +342,8 @@ struct rec {
   int stack_warned;           /* 1: the limit could not be read, noted */
   int crash_reported;         /* 1: the crash backtrace was printed */
   int wait_status;            /* PROG's final wait status */
+  int stopped_by;             /* the signal that stopped the recording */
+  u64 int_ns;                 /* when rec__int_pending was first seen */
   int final_status;           /* the leader's wait status, seen early */
   int final_seen;
   int done;                   /* 1: PROG is gone */
@@ -375,6 +377,15 @@ int rec__loop(struct rec *r) RW_MUST_CHECK;
 /* Set from the SIGALRM handler: time to flush the trace and to look at
  * the running thread's timeslice. */
 extern volatile sig_atomic_t rec__tick;
+/* A signal that asks rewind record to stop (SIGTERM, SIGHUP, a SIGINT
+ * sent with kill), and who sent it; set by the handler in record.c. */
+extern volatile sig_atomic_t rec__stop_sig;
+extern volatile sig_atomic_t rec__stop_pid;
+/* A SIGINT sent to rewind record with kill(2), and its sender: it stops
+ * the recording unless PROG gets a SIGINT too within a moment (a signal
+ * to the whole process group, like the terminal's Ctrl-C). */
+extern volatile sig_atomic_t rec__int_pending;
+extern volatile sig_atomic_t rec__int_pid;
 /* Arms the SIGALRM timer: often while PROG has several threads (the
  * timeslice needs it), once a second otherwise. */
 void rec__tick_arm(struct rec *r);

@@ -165,6 +165,24 @@ static void on_alarm(int sig) {
   rec__tick = 1;
 }
 
+/* SIGTERM, SIGHUP, SIGINT: end the recording cleanly. A SIGINT the
+ * terminal sent (Ctrl-C, si_code SI_KERNEL) went to PROG as well; PROG
+ * decides what it means, and the recording goes on. So does a SIGINT
+ * from kill(2) that PROG gets too, within a quarter second (killpg). */
+static void on_stop(int sig, siginfo_t *si, void *uc) {
+  (void)uc;
+  if (sig == SIGINT) {
+    if (si && si->si_code == SI_KERNEL) return;
+    if (!rec__int_pending) rec__int_pid = si ? si->si_pid : 0;
+    rec__int_pending = 1;
+    return;
+  }
+  if (!rec__stop_sig) {
+    rec__stop_sig = sig;
+    rec__stop_pid = si ? si->si_pid : 0;
+  }
+}
+
 static void human_size(u64 n, char *buf, size_t cap) {
   if (n >= (10u << 20))
     snprintf(buf, cap, "%.0f MiB", n / 1048576.0);
@@ -200,15 +218,21 @@ static int exit_status_of(int rc) {
 
 /* Records the launched PROG until it is gone; fills RES. */
 static int run(struct rec *r, struct rec_result *res, u64 t0) {
-  struct sigaction ign, alrm, old[4];
+  struct sigaction ign, alrm, stop, old[6];
   memset(&ign, 0, sizeof ign);
   ign.sa_handler = SIG_IGN;
   memset(&alrm, 0, sizeof alrm);
   alrm.sa_handler = on_alarm; /* no SA_RESTART: waitpid returns EINTR */
-  sigaction(SIGINT, &ign, &old[0]);
+  memset(&stop, 0, sizeof stop);
+  stop.sa_sigaction = on_stop;
+  stop.sa_flags = SA_SIGINFO;
+  rec__stop_sig = rec__int_pending = 0;
+  sigaction(SIGINT, &stop, &old[0]);
   sigaction(SIGQUIT, &ign, &old[1]);
   sigaction(SIGTSTP, &ign, &old[2]);
   sigaction(SIGALRM, &alrm, &old[3]);
+  sigaction(SIGTERM, &stop, &old[4]);
+  sigaction(SIGHUP, &stop, &old[5]);
   struct itimerval it0 = {{0, 0}, {0, 0}};
   rec__tick_arm(r);
 
@@ -230,6 +254,8 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
   sigaction(SIGQUIT, &old[1], NULL);
   sigaction(SIGTSTP, &old[2], NULL);
   sigaction(SIGALRM, &old[3], NULL);
+  sigaction(SIGTERM, &old[4], NULL);
+  sigaction(SIGHUP, &old[5], NULL);
 
   int st = r->wait_status;
   char buf[64];
@@ -244,11 +270,26 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
   } else if (WIFSIGNALED(st)) {
     res->exit_status = 128 + WTERMSIG(st);
     snprintf(buf, sizeof buf, "signal %d", WTERMSIG(st));
-    if (!r->crash_reported)
+    if (!r->crash_reported && !r->stopped_by)
       rw_log(RW_LOG_ERROR, "%s terminated by signal %d (%s)", r->prog_name,
              WTERMSIG(st), strsignal(WTERMSIG(st)));
   }
   int mrc = set_meta_str(r->w, TRACE_META_EXIT, buf);
+  if (r->stopped_by && mrc == 0) {
+    char why[96];
+    int sig = r->stopped_by;
+    if (rec__stop_pid > 0)
+      snprintf(why, sizeof why, "rewind record got SIG%s from pid %d",
+               sigabbrev_np(sig), (int)rec__stop_pid);
+    else
+      snprintf(why, sizeof why, "rewind record got SIG%s",
+               sigabbrev_np(sig));
+    mrc = set_meta_str(r->w, TRACE_META_STOPPED, why);
+    rw_log(RW_LOG_ERROR,
+           "%s: recording stopped, %s was killed; the trace holds "
+           "everything up to here", why, r->prog_name);
+    res->exit_status = 128 + sig;
+  }
   snprintf(buf, sizeof buf, "%llu", (unsigned long long)rw_wall_ns());
   if (mrc == 0) mrc = set_meta_str(r->w, TRACE_META_END, buf);
   res->events = trace_writer_next_seq(r->w) - 1;
@@ -339,11 +380,17 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     if (lrc < 0 && lrc != RW_ENOTFOUND)
       rw_log(RW_LOG_INFO, "could not mark %s as the latest trace: %s",
              res->path, rw_strerror(lrc));
-    rw_log(RW_LOG_INFO,
-           "recorded %s: %s, %llu events%s, %.2f s; replay with: rewind "
-           "replay %s",
-           res->path, size, (unsigned long long)res->events, thr,
-           res->duration_ns / 1e9, res->path);
+    if (rc < 0)
+      rw_log(RW_LOG_ERROR,
+             "%s holds what was recorded before the failure (%s, %llu "
+             "events); rewind replay %s replays it up to there",
+             res->path, size, (unsigned long long)res->events, res->path);
+    else
+      rw_log(RW_LOG_INFO,
+             "recorded %s: %s, %llu events%s, %.2f s; replay with: rewind "
+             "replay %s",
+             res->path, size, (unsigned long long)res->events, thr,
+             res->duration_ns / 1e9, res->path);
   }
   rec__env_free(env);
   free(applied);

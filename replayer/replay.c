@@ -238,6 +238,16 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
   st->keyframe_bytes = cpu_mem_footprint(rp->mem) + rp__kf_thread_bytes(rp);
 }
 
+int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {
+  const void *v;
+  size_t n;
+  if (!cap || trace_reader_meta(rp->tr, key, &v, &n) < 0) return RW_ENOTFOUND;
+  n = RW_MIN(n, cap - 1);
+  memcpy(dst, v, n);
+  dst[n] = 0;
+  return 0;
+}
+
 void rp__progress(rp_replay *rp, int final) {
   if (!rp->opts.progress) return;
   u64 now = rw_now_ns();

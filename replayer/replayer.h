@@ -235,4 +235,8 @@ struct rp_stats {
 };
 void rp_get_stats(const rp_replay *rp, struct rp_stats *st);
 
+/* Copies the trace's metadata value KEY (TRACE_META_*) into DST as a
+ * string, or returns RW_ENOTFOUND. */
+int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap);
+
 #endif /* RW_REPLAYER_REPLAYER_H */

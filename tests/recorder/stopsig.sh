@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# SIGTERM, SIGHUP and a SIGINT sent to `rewind record` alone (even by the
+# recorded program) end the recording cleanly: PROG is killed, the trace is
+# closed and says why it ended, rewind exits 128+N, and the replay verifies
+# up to the cut with status 3 and the reason. (A SIGINT PROG gets as well,
+# the terminal's Ctrl-C, is PROG's business: tests/recorder/ctrlc.sh.)
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+# stopped NAME SIG STATUS: the checks on a recording stopped by SIG.
+stopped() {
+  local n=$1 sig=$2 want=$3
+  check_eq "$n: rewind exits $want" "$want" "$status"
+  check "$n: says why it stopped" grep -q "got SIG$sig.*recording stopped" "$T/$n.err"
+  "$REWIND" info "$T/$n.rwd" >"$T/$n.info" 2>&1
+  check "$n: the trace was closed" grep -q "closed cleanly" "$T/$n.info"
+  check "$n: info says how it ended" grep -q "^stopped: *rewind record got SIG$sig" "$T/$n.info"
+  "$REWIND" replay --verify --no-progress "$T/$n.rwd" >"$T/$n.replay" 2>&1
+  check_eq "$n: verify says cut off (3)" 3 "$?"
+  check "$n: verify gives the reason" grep -q "cut off there (rewind record got SIG$sig" "$T/$n.replay"
+}
+
+# The program itself sends SIGTERM to its parent, the recorder, then waits
+# in a blocking syscall.
+rec term sh -c 'kill -TERM $PPID; exec sleep 30'
+stopped term TERM 143
+check "term: the sender is named" grep -q "^stopped: .*from pid [0-9]" "$T/term.info"
+check "term: sleep is gone" bash -c "! pgrep -f '^sleep 30$'"
+
+# From outside, while PROG runs: SIGHUP, then SIGINT to rewind alone.
+for s in HUP INT; do
+  "$REWIND" record -f -o "$T/$s.rwd" -- "$P/spin" 30 >"$T/$s.out" 2>"$T/$s.err" &
+  rp=$!
+  for _ in $(seq 50); do
+    pgrep -f -n "^$P/spin 30" >/dev/null && break
+    sleep 0.1
+  done
+  sleep 0.5
+  kill -"$s" "$rp"
+  wait "$rp"
+  status=$?
+  [ "$s" = HUP ] && want=129 || want=130
+  stopped "$s" "$s" "$want"
+  check "$s: spin is gone" bash -c "! pgrep -f '^$P/spin 30'"
+done
+finish
