@@ -96,6 +96,20 @@ static const struct ioctl_row ioctls[] = {
     {0x8901, 0},  /* FIOSETOWN */
     {0x8903, 4},  /* FIOGETOWN */
     {0x8904, 4},  /* SIOCGPGRP */
+    {0x5430 | 0x80040000, 4}, /* TIOCGPTN */
+    {0x5431 | 0x40040000, 0}, /* TIOCSPTLCK */
+    {0x5441, 0},  /* TIOCGPTPEER: returns an fd */
+    {0x0002, 4},  /* FIGETBSZ */
+    {0x80086601, 4}, /* FS_IOC_GETFLAGS: an int, whatever its number says */
+    {0x40086602, 0}, /* FS_IOC_SETFLAGS */
+    {0x80087601, 4}, /* FS_IOC_GETVERSION */
+    {0x80081272, 8}, /* BLKGETSIZE64 */
+    {0x8910, 40}, /* SIOCGIFNAME: struct ifreq */
+    {0x8913, 40}, /* SIOCGIFFLAGS */
+    {0x8915, 40}, /* SIOCGIFADDR */
+    {0x8921, 40}, /* SIOCGIFMTU */
+    {0x8927, 40}, /* SIOCGIFHWADDR */
+    {0x8933, 40}, /* SIOCGIFINDEX */
 };
 
 /* Returns the bytes ioctl REQ writes at its third argument, 0 for none, or
@@ -103,9 +117,11 @@ static const struct ioctl_row ioctls[] = {
 static i64 ioctl_out(u32 req) {
   for (size_t i = 0; i < RW_ARRAY_SIZE(ioctls); i++)
     if (ioctls[i].req == req) return ioctls[i].out;
-  u32 dir = req >> 30, size = (req >> 16) & 0x3fff;
-  /* Sized requests say whether the kernel writes (_IOC_READ, bit 1). */
-  if (dir != 0) return (dir & 2) ? size : 0;
+  /* The direction and size a request number encodes are not to be
+   * trusted: TUNSETIFF is _IOW and writes the interface name back,
+   * TUNGETIFF says 4 bytes and writes a struct ifreq, FS_IOC_FIEMAP
+   * writes an array after its sized header. So every request not in the
+   * table is diffed. */
   return -1;
 }
 
@@ -133,6 +149,14 @@ static i64 prctl_out(u64 option) {
   }
 }
 
+/* fcntl commands of Linux 6.x whose outputs custom_outputs describes (or
+ * that write nothing); any other is diffed. */
+static int fcntl_known(u64 cmd) {
+  if (cmd <= 11 || (cmd >= 15 && cmd <= 17) || (cmd >= 36 && cmd <= 38))
+    return 1;
+  return cmd >= 1024 && cmd <= 1038;
+}
+
 int rec__sc_needs_diff(u64 nr, const u64 args[6], rec__read_fn rd, void *ctx) {
   const struct rec__sc *sc = rec__sc_lookup(nr);
   if (!sc || (sc->flags & REC_SC_DIFF)) return 1;
@@ -151,7 +175,7 @@ int rec__sc_needs_diff(u64 nr, const u64 args[6], rec__read_fn rd, void *ctx) {
              REC_CLONE_VM;
     }
     case REC_NR_fcntl:
-      return 0;
+      return fcntl_known(args[1]) ? 0 : 1;
     default:
       return 0;
   }
@@ -207,7 +231,9 @@ static int custom_outputs(u64 nr, const u64 *a, i64 res, rec__read_fn rd,
       if (res < 0) return 0;
       if (a[1] == 5 || a[1] == 36) /* F_GETLK, F_OFD_GETLK: struct flock */
         return rec__ranges_add(out, a[2], 32);
-      if (a[1] == 16) /* F_GETOWN_EX */
+      if (a[1] == 16 || a[1] == 17) /* F_GETOWN_EX, F_GETOWNER_UIDS */
+        return rec__ranges_add(out, a[2], 8);
+      if (a[1] == 1035 || a[1] == 1037) /* F_GET_RW_HINT, F_GET_FILE_.. */
         return rec__ranges_add(out, a[2], 8);
       return 0;
     case REC_NR_prctl: {
@@ -311,6 +337,11 @@ int rec__sc_outputs(u64 nr, const u64 args[6], i64 result, rec__read_fn rd,
   for (int i = 0; i < 3; i++) {
     const struct rec__out *o = &sc->out[i];
     if (o->kind == REC_OUT_NONE) continue;
+    if (result < 0 && o->kind == REC_OUT_LENPTR && args[o->b]) {
+      /* The kernel may write the length and then fail (EFAULT). */
+      RW_FORWARD(rec__ranges_add(out, args[o->b], 4));
+      continue;
+    }
     if (result < 0 && !(o->flags & REC_OUTF_ONERR)) continue;
     u64 ptr = args[o->a], n = 0;
     u64 ures = result > 0 ? (u64)result : 0;
@@ -331,9 +362,10 @@ int rec__sc_outputs(u64 nr, const u64 args[6], i64 result, rec__read_fn rd,
         n = (args[o->b] & 0xffffffffu) * o->n;
         break;
       case REC_OUT_LENPTR:
-        if (!ptr || !args[o->b]) break;
+        if (!args[o->b]) break;
+        /* The length word is written back even without a buffer. */
         RW_FORWARD(rec__ranges_add(out, args[o->b], 4));
-        n = RW_MIN(rd32(rd, ctx, args[o->b]), 65536u);
+        if (ptr) n = RW_MIN(rd32(rd, ctx, args[o->b]), 65536u);
         break;
       case REC_OUT_IOV:
         RW_FORWARD(add_iov(out, rd, ctx, ptr, args[o->b], ures));

@@ -126,9 +126,15 @@ void test_systable_ioctl_requests(void) {
   CU_ASSERT_EQUAL(outputs(SYS_ioctl, 0, 0x541B, 0x60000, 0, 0, 0), 1);
   CU_ASSERT_EQUAL(outputs(SYS_ioctl, 0, 0x5402, 0x60000, 0, 0, 0), 0);
   CU_ASSERT_EQUAL(outputs(SYS_ioctl, 0, 0x5401, 0x60000, 0, 0, -25), 0);
-  /* _IOR('f', 1, long): sized, read direction. */
+  /* FS_IOC_GETFLAGS is _IOR('f', 1, long) but writes an int. */
   CU_ASSERT_EQUAL(outputs(SYS_ioctl, 0, 0x80086601, 0x60000, 0, 0, 0), 1);
-  CU_ASSERT_EQUAL(out.v[0].len, 8);
+  CU_ASSERT_EQUAL(out.v[0].len, 4);
+  /* A request's encoded size is not trusted (TUNGETIFF says 4 bytes and
+   * writes 40; TUNSETIFF is _IOW and writes): unknown ones are diffed. */
+  u64 a[6] = {0, 0x800454d2, 0x60000, 0, 0, 0};
+  CU_ASSERT_TRUE(rec__sc_needs_diff(SYS_ioctl, a, fake_read, NULL));
+  a[1] = 0x400454ca;
+  CU_ASSERT_TRUE(rec__sc_needs_diff(SYS_ioctl, a, fake_read, NULL));
 }
 
 void test_systable_needs_diff(void) {
@@ -149,6 +155,13 @@ void test_systable_needs_diff(void) {
   wr_le64(fake, 0x100 | 0x4000);
   a[0] = FAKE_BASE;
   CU_ASSERT_TRUE(rec__sc_needs_diff(SYS_clone3, a, fake_read, NULL));
+  a[1] = 1035; /* fcntl F_GET_RW_HINT: described, 8 bytes at arg 3 */
+  CU_ASSERT_FALSE(rec__sc_needs_diff(SYS_fcntl, a, fake_read, NULL));
+  CU_ASSERT_EQUAL(outputs(SYS_fcntl, 3, 1035, 0x5000, 0, 0, 0), 1);
+  CU_ASSERT_EQUAL(out.v[0].len, 8);
+  CU_ASSERT_EQUAL(outputs(SYS_fcntl, 3, 17, 0x5000, 0, 0, 0), 1);
+  a[1] = 2000; /* an fcntl command from a future kernel */
+  CU_ASSERT_TRUE(rec__sc_needs_diff(SYS_fcntl, a, fake_read, NULL));
 }
 
 void test_systable_recvmsg_outputs(void) {

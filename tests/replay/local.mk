@@ -68,3 +68,10 @@ tests_replay_rw_patch_LDADD = format/librw_format.a common/librw_common.a \
 	$(ZSTD_LIBS)
 TESTS += tests/replay/outputs.sh
 EXTRA_DIST += tests/replay/outputs.sh
+
+# Syscall outputs and other kernel behaviour (tests/replay/kernel.sh).
+check_PROGRAMS += tests/programs/sysout
+tests_programs_sysout_CFLAGS = -O1 -g
+tests_programs_sysout_LDFLAGS =
+TESTS += tests/replay/kernel.sh
+EXTRA_DIST += tests/replay/kernel.sh

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* Test program: syscalls whose outputs are easy to miss. Each result is
+ * printed, and a value only the kernel wrote is used to compute the exit
+ * status, so a replay that misses a write diverges. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#ifndef F_GET_RW_HINT
+#define F_GET_RW_HINT 1035
+#define F_SET_RW_HINT 1036
+#endif
+
+int main(int argc, char **argv) {
+  const char *path = argc > 1 ? argv[1] : "sysout.tmp";
+  int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) return perror("open"), 1;
+  uint64_t hint = 3, got = 0x5555;
+  /* The kernel writes the hint through the pointer. */
+  if (fcntl(fd, F_SET_RW_HINT, &hint) == 0 &&
+      fcntl(fd, F_GET_RW_HINT, &got) == 0)
+    printf("rw hint %llu\n", (unsigned long long)got);
+  else
+    printf("rw hint unsupported\n");
+  /* FS_IOC_GETFLAGS: sized as a long, writes an int; an ioctl rewind
+   * knows. FIGETBSZ likewise. */
+  long flags = 0x7777777777777777;
+  if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0)
+    printf("fs flags %#lx\n", flags);
+  else
+    printf("fs flags unsupported\n");
+  /* An ioctl rewind does not know (diffed): FS_IOC_FSGETXATTR. */
+  struct fsxattr fx;
+  memset(&fx, 0x5a, sizeof fx);
+  if (ioctl(fd, FS_IOC_FSGETXATTR, &fx) == 0)
+    printf("fsxattr extsize %u\n", fx.fsx_extsize);
+  else
+    printf("fsxattr unsupported\n");
+  /* getsockname with no buffer: the kernel still writes the length, or
+   * fails; either way what the program sees is what it saw. */
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  socklen_t len = 999;
+  int rc = getsockname(s, NULL, &len);
+  printf("getsockname %d len %u\n", rc, (unsigned)len);
+  close(s);
+  close(fd);
+  unlink(path);
+  return (int)((got + (unsigned long)flags + len + fx.fsx_extsize) & 0x3f);
+}
