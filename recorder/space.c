@@ -185,10 +185,11 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     skip[nskip++] = (struct rec__range){na, nl};
     if (rc == 0 && (args[3] & 4)) /* MREMAP_DONTUNMAP: old pages empty */
       rc = fresh(r, &nm, oa, oa + ol, 0);
-  } else if (nr == REC_NR_madvise && result == 0) {
+  } else if (nr == REC_NR_madvise && (result == 0 || result == -ENOMEM)) {
     u64 adv = args[2];
     /* DONTNEED, FREE (made DONTNEED at entry), REMOVE, DONTNEED_LOCKED:
-     * private pages go back to their source (zero or the file). */
+     * private pages go back to their source (zero or the file). ENOMEM
+     * says the range had holes: the mapped parts were still discarded. */
     if (adv == 4 || adv == 8 || adv == 9 || adv == 24) {
       u64 a = args[0], b = a + page_up(args[1]);
       rc = fresh(r, &nm, a, b, 1);

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # What the kernel does to a program, reproduced: outputs of syscalls that
 # are easy to miss (a pointer-returned fcntl value, an ioctl whose number
-# lies about its size, a length written before an EFAULT), each recorded
-# and verified.
+# lies about its size, a length written before an EFAULT, a madvise that
+# fails and still discards pages), each recorded and verified.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # verified NAME: the replay of $T/NAME.rwd verifies.
@@ -20,5 +20,6 @@ native=$("$P/sysout" "$T/so.native"; echo "status $?")
 rec sysout "$P/sysout" "$T/so.tmp"
 check_eq "sysout: same output as natively" "$native" "$(cat "$T/sysout.out"; echo "status $status")"
 check "sysout: the kernel's fcntl answer is seen" grep -Eq "^rw hint (3|unsupported)$" "$T/sysout.out"
+check "sysout: madvise failed and discarded" grep -q "^madvise -1, bytes left 0 0$" "$T/sysout.out"
 verified sysout
 finish
