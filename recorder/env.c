@@ -4,9 +4,12 @@
  * registration off and its ISA-specific string functions limited to SSE4.2
  * through GLIBC_TUNABLES, and OpenSSL's AVX/AVX-512/SHA/AES-NI/RDRAND paths
  * masked through OPENSSL_ia32cap. man/rewind-record.1 documents them. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/endian.h"
 
 #include "recorder/rec_int.h"
 
@@ -116,4 +119,164 @@ fail:
   free(tun);
   free(app);
   return RW_ENOMEM;
+}
+
+int rec__env_is_ours(char *const *envp) {
+  const char *tun = getenv_in(envp, "GLIBC_TUNABLES");
+  return tun && strstr(tun, rec__hwcaps_off) &&
+         strstr(tun, "glibc.pthread.rseq=0") &&
+         getenv_in(envp, "OPENSSL_ia32cap");
+}
+
+#define EXEC_ENV_MAX_VARS 65536
+#define EXEC_ENV_MAX_BYTES (4u << 20)
+
+/* Reads the NULL-terminated string array at ADDR of the tracee into a
+ * malloc'd array of malloc'd strings; NULL ADDR is an empty array. */
+static int read_strv(struct rec *r, u64 addr, char ***out) {
+  size_t n = 0, cap = 16, total = 0;
+  char **v = calloc(cap + 1, sizeof *v);
+  if (!v) return RW_ENOMEM;
+  for (; addr; n++, addr += 8) {
+    u8 b[8];
+    if (rec__mem_read(r, addr, b, 8) != 8) goto bad;
+    u64 p = rd_le64(b);
+    if (!p) break;
+    if (n >= EXEC_ENV_MAX_VARS) goto bad;
+    if (n == cap) {
+      char **nv = realloc(v, (2 * cap + 1) * sizeof *v);
+      if (!nv) goto nomem;
+      v = nv;
+      cap *= 2;
+    }
+    /* The string, read in pieces until its NUL. */
+    size_t len = 0, scap = 256;
+    char *str = malloc(scap);
+    if (!str) goto nomem;
+    for (;;) {
+      i64 got = rec__mem_read(r, p + len, str + len, scap - len);
+      if (got <= 0) {
+        free(str);
+        goto bad;
+      }
+      char *z = memchr(str + len, 0, (size_t)got);
+      if (z) {
+        len = (size_t)(z - str);
+        break;
+      }
+      len += (size_t)got;
+      if (len == scap) {
+        if (scap >= EXEC_ENV_MAX_BYTES) {
+          free(str);
+          goto bad;
+        }
+        char *ns = realloc(str, scap * 2);
+        if (!ns) {
+          free(str);
+          goto nomem;
+        }
+        str = ns;
+        scap *= 2;
+      }
+    }
+    total += len + 1;
+    v[n] = str;
+    v[n + 1] = NULL;
+    if (total > EXEC_ENV_MAX_BYTES) goto bad;
+  }
+  v[n] = NULL;
+  *out = v;
+  return 0;
+bad: /* unreadable or huge: execve decides (EFAULT, E2BIG) */
+  rec__env_free(v);
+  return RW_EINVAL;
+nomem:
+  rec__env_free(v);
+  return RW_ENOMEM;
+}
+
+int rec__exec_env(struct rec *r) {
+  struct rec__task *t = r->cur;
+  int reg = t->nr == REC_NR_execveat ? RW_REG_r10 : RW_REG_rdx;
+  u64 envp = t->nr == REC_NR_execveat ? t->args[3] : t->args[2];
+  char **old = NULL, **env = NULL, *applied = NULL;
+  int rc = read_strv(r, envp, &old);
+  if (rc == RW_EINVAL) return 0;
+  RW_FORWARD(rc);
+  if (rec__env_is_ours(old)) {
+    rec__env_free(old);
+    return 0;
+  }
+  rc = rec__env_build(old, &env, &applied);
+  rec__env_free(old);
+  free(applied);
+  RW_FORWARD(rc);
+  /* The block: the pointer array, then the strings, below the red zone
+   * and 16-byte aligned. The stack must have room already: writes from
+   * here do not grow it. */
+  size_t n = 0, strs = 0;
+  for (; env[n]; n++) strs += strlen(env[n]) + 1;
+  size_t len = (n + 1) * 8 + strs;
+  u64 sp = t->entry.gpr[RW_REG_rsp];
+  u64 at = (sp - 256 - len) & ~(u64)15;
+  u8 *blk = malloc(len), *save = malloc(len);
+  if (!blk || !save) {
+    rc = RW_ENOMEM;
+    goto out;
+  }
+  u64 sa = at + (n + 1) * 8;
+  size_t off = (n + 1) * 8;
+  for (size_t i = 0; i < n; i++) {
+    size_t l = strlen(env[i]) + 1;
+    wr_le64(blk + 8 * i, sa);
+    memcpy(blk + off, env[i], l);
+    off += l;
+    sa += l;
+  }
+  wr_le64(blk + 8 * n, 0);
+  if (rec__mem_read(r, at, save, len) != (i64)len ||
+      rec__mem_write(r, at, blk, len) < 0) {
+    rw_log(RW_LOG_INFO,
+           "warning: no room on the stack to give execve rewind's "
+           "environment; the new program may use instructions the replay "
+           "cannot emulate");
+    rc = 0;
+    goto out;
+  }
+  struct rw_regs regs = t->entry;
+  regs.gpr[reg] = at;
+  regs.gpr[RW_REG_rax] = ~(u64)ENOSYS + 1; /* as at the stop */
+  rc = rec__regs_set_gprs(t->tid, &regs);
+  if (rc < 0) {
+    if (rec__mem_write(r, at, save, len) < 0)
+      rw_log(RW_LOG_ERROR, "could not restore the stack of thread %d",
+             (int)t->tid);
+    goto out;
+  }
+  t->env_save = save;
+  save = NULL;
+  t->env_at = at;
+  t->env_len = len;
+  t->env_reg = reg;
+  t->env_orig = t->entry.gpr[reg];
+out:
+  free(blk);
+  free(save);
+  rec__env_free(env);
+  return rc;
+}
+
+int rec__exec_env_undo(struct rec *r, struct rw_regs *regs) {
+  struct rec__task *t = r->cur;
+  if (!t->env_save) return 0;
+  u8 *save = t->env_save;
+  t->env_save = NULL;
+  int rc = 0;
+  if ((i64)regs->gpr[RW_REG_rax] < 0) { /* failed: the old image is back */
+    rc = rec__mem_write(r, t->env_at, save, t->env_len);
+    regs->gpr[t->env_reg] = t->env_orig;
+    if (rc == 0) rc = rec__regs_set_gprs(t->tid, regs);
+  }
+  free(save);
+  return rc;
 }

@@ -211,6 +211,8 @@ int rec__pin_cpu(void) RW_MUST_CHECK;
  * OPENSSL_ia32cap set as man/rewind-record.1 describes. *OUT is a
  * NULL-terminated array owned by the caller (rec__env_free); *APPLIED (owned,
  * free()) is the text for TRACE_META_TUNABLES. Returns 0 or RW_ENOMEM. */
+/* Whether ENVP already carries rewind's settings (as PROG's did). */
+int rec__env_is_ours(char *const *envp);
 int rec__env_build(char *const *envp, char ***out, char **applied)
     RW_MUST_CHECK;
 void rec__env_free(char **env);
@@ -276,6 +278,11 @@ struct rec__task {
   int fake;             /* 1: the syscall was skipped; result fake_result */
   i64 fake_result;
   int snap;             /* 1: a generic-diff snapshot was taken at entry */
+  u8 *env_save;         /* execve given rewind's environment: the stack
+                           bytes it overwrote (owned), restored if it fails */
+  u64 env_at, env_len;  /* where and how many */
+  int env_reg;          /* the argument register replaced (RW_REG_*) */
+  u64 env_orig;         /* its original value */
   int fp_valid;         /* 1: entry.fxsave/ymmh were read at this syscall */
   int step_signo;       /* signal being delivered by single-step, or 0 */
   u8 step_info[128];    /* its siginfo */
@@ -406,6 +413,13 @@ int rec__regs_init(struct rec *r) RW_MUST_CHECK;
 /* At a syscall stop of TID: 1 entry, 2 exit (PTRACE_SYSCALL_INFO_*), 0 for
  * another stop, -1 on error. */
 int rec__syscall_op(pid_t tid);
+
+/* At the entry of execve or execveat: when the new environment lacks
+ * rewind's settings (an empty one, env -i, a program's own list), gives
+ * the call a copy with them, written below the stack pointer; a failed
+ * call gets everything back at its exit (rec__exec_env_undo). */
+int rec__exec_env(struct rec *r) RW_MUST_CHECK;
+int rec__exec_env_undo(struct rec *r, struct rw_regs *regs) RW_MUST_CHECK;
 
 /* Tracee memory (recorder/mem.c). */
 i64 rec__mem_read(void *r, u64 addr, void *dst, size_t len);

@@ -81,6 +81,10 @@ int rec__sys_enter(struct rec *r) {
           rec__task_find(r, (pid_t)a[0]))
         return skip(r, 0);
       break;
+    case REC_NR_execve:
+    case REC_NR_execveat:
+      RW_FORWARD(rec__exec_env(r));
+      break;
     case REC_NR_madvise:
       if (a[2] == 8) { /* MADV_FREE: pages may or may not read back zero */
         struct rw_regs regs = t->entry;
@@ -149,6 +153,7 @@ int rec__sys_exit(struct rec *r) {
     RW_FORWARD(rec__regs_set_gprs(t->tid, regs));
     regs->orig_rax = t->nr;
   }
+  RW_FORWARD(rec__exec_env_undo(r, regs));
   if (t->skip_exit) { /* the exec that started the recording */
     t->skip_exit = 0;
     return 0;

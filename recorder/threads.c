@@ -44,7 +44,10 @@ struct rec__task *rec__task_add(struct rec *r, pid_t tid) {
 }
 
 void rec__tasks_free(struct rec *r) {
-  for (size_t i = 0; i < r->nth; i++) free(r->th[i]);
+  for (size_t i = 0; i < r->nth; i++) {
+    free(r->th[i]->env_save);
+    free(r->th[i]);
+  }
   free(r->th);
   r->th = NULL;
   r->nth = r->capth = 0;

@@ -22,4 +22,16 @@ check_eq "sysout: same output as natively" "$native" "$(cat "$T/sysout.out"; ech
 check "sysout: the kernel's fcntl answer is seen" grep -Eq "^rw hint (3|unsupported)$" "$T/sysout.out"
 check "sysout: madvise failed and discarded" grep -q "^madvise -1, bytes left 0 0$" "$T/sysout.out"
 verified sysout
+
+# execve with an empty environment: the new image still gets rewind's
+# settings (without them, glibc picks AVX-512 string functions the replay
+# cannot run), and a failed execve leaves registers and memory alone.
+rec execenv "$P/execenv"
+check_eq "execenv: exit 0" 0 "$status"
+check "execenv: the failed execve left rdx and the array alone" \
+  grep -q "^failed execve: -2, rdx kept 1, env same REWIND_TEST_VAR=kept$" "$T/execenv.out"
+check "execenv: the child got rewind's settings in its empty environment" \
+  grep -q "^child: environ set, len 131071$" "$T/execenv.out"
+check "execenv: two images" q execenv 'assert len(of("EXEC")) == 2'
+verified execenv
 finish

@@ -75,3 +75,6 @@ tests_programs_sysout_CFLAGS = -O1 -g
 tests_programs_sysout_LDFLAGS =
 TESTS += tests/replay/kernel.sh
 EXTRA_DIST += tests/replay/kernel.sh
+check_PROGRAMS += tests/programs/execenv
+tests_programs_execenv_CFLAGS = -O1 -g
+tests_programs_execenv_LDFLAGS =
