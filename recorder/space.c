@@ -123,15 +123,16 @@ static int on_protect(void *ctx, u64 a, u64 b, u32 prot) {
 static const struct rec__maps_ops ops = {on_unmap, on_map, on_protect};
 
 /* Records [A, B) of every mapping of NEW it overlaps as new; private ones
- * only when PRIVATE_ONLY. */
+ * only when PRIVATE_ONLY. The pages are taken to be what the kernel gives
+ * a new mapping, unless AS_IS: then their contents are recorded too. */
 static int fresh(struct rec *r, const struct rec__maps *nm, u64 a, u64 b,
-                 int private_only) {
+                 int private_only, int as_is) {
   for (size_t i = 0; i < nm->n; i++) {
     const struct rec__map *m = &nm->v[i];
     u64 x = RW_MAX(a, m->start), y = RW_MIN(b, m->end);
     if (x >= y) continue;
     if (private_only && !(m->flags & REC_MAPF_PRIVATE)) continue;
-    RW_FORWARD(rec__space_describe(r, m, x, y, 0));
+    RW_FORWARD(rec__space_describe(r, m, x, y, as_is));
   }
   return 0;
 }
@@ -175,7 +176,7 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     }
   } else if (nr == REC_NR_mmap && ok) {
     u64 a = (u64)result, b = a + page_up(args[1]);
-    rc = fresh(r, &nm, a, b, 0);
+    rc = fresh(r, &nm, a, b, 0, 0);
     skip[nskip++] = (struct rec__range){a, b - a};
   } else if (nr == REC_NR_mremap && ok) {
     u64 oa = args[0], ol = page_up(args[1]), na = (u64)result;
@@ -184,15 +185,17 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     skip[nskip++] = (struct rec__range){oa, ol};
     skip[nskip++] = (struct rec__range){na, nl};
     if (rc == 0 && (args[3] & 4)) /* MREMAP_DONTUNMAP: old pages empty */
-      rc = fresh(r, &nm, oa, oa + ol, 0);
-  } else if (nr == REC_NR_madvise && (result == 0 || result == -ENOMEM)) {
+      rc = fresh(r, &nm, oa, oa + ol, 0, 0);
+  } else if (nr == REC_NR_madvise) {
     u64 adv = args[2];
     /* DONTNEED, FREE (made DONTNEED at entry), REMOVE, DONTNEED_LOCKED:
-     * private pages go back to their source (zero or the file). ENOMEM
-     * says the range had holes: the mapped parts were still discarded. */
+     * private pages go back to their source (zero or the file). Even a
+     * failure may have discarded part of the range (ENOMEM for a hole,
+     * EINVAL at a locked mapping after the ones before it), so the range
+     * is described again whatever the result. */
     if (adv == 4 || adv == 8 || adv == 9 || adv == 24) {
       u64 a = args[0], b = a + page_up(args[1]);
-      rc = fresh(r, &nm, a, b, 1);
+      rc = fresh(r, &nm, a, b, 1, result != 0);
       skip[nskip++] = (struct rec__range){a, b - a};
     }
   }

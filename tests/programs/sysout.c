@@ -62,6 +62,19 @@ int main(int argc, char **argv) {
   rc = madvise(m, 3 * pg, MADV_DONTNEED);
   printf("madvise %d, bytes left %d %d\n", rc, m[0], m[2 * pg]);
   len += m[0] + m[2 * pg];
+  /* ... and EINVAL at a locked page, after discarding the pages before. */
+  m[2 * pg] = 5;
+  if (mlock(m + 2 * pg, pg) != 0) {
+    perror("mlock");
+  } else {
+    munmap(m, pg);
+    m = mmap(m, 2 * pg, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    memset(m, 9, 2 * pg);
+    rc = madvise(m, 3 * pg, MADV_DONTNEED);
+    printf("locked madvise %d, bytes left %d %d\n", rc, m[0], m[2 * pg]);
+    len += m[0] + m[2 * pg];
+  }
   close(fd);
   unlink(path);
   return (int)((got + (unsigned long)flags + len + fx.fsx_extsize) & 0x3f);

@@ -21,6 +21,7 @@ rec sysout "$P/sysout" "$T/so.tmp"
 check_eq "sysout: same output as natively" "$native" "$(cat "$T/sysout.out"; echo "status $status")"
 check "sysout: the kernel's fcntl answer is seen" grep -Eq "^rw hint (3|unsupported)$" "$T/sysout.out"
 check "sysout: madvise failed and discarded" grep -q "^madvise -1, bytes left 0 0$" "$T/sysout.out"
+check "sysout: madvise stopped at a locked page" grep -q "^locked madvise -1, bytes left 0 5$" "$T/sysout.out"
 verified sysout
 
 # execve with an empty environment: the new image still gets rewind's
