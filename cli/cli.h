@@ -6,6 +6,7 @@
 #define RW_CLI_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "common/rw.h"
 
@@ -28,6 +29,12 @@ struct option;
  * caller then exits with status 2). Set optind = 1 before the first call. */
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
                const struct option *longopts);
+
+/* The options of a subcommand that has only --json and -h/--help: sets
+ * *JSON and leaves optind at the first operand. Returns -1 to go on, or
+ * the exit status (0 after printing USAGE to stdout, 2 after an error). */
+int cli_json_opts(const char *cmd, int argc, char **argv,
+                  void (*usage)(FILE *), int *json);
 
 /* Resolves TRACE as typed (NULL: the latest recording) into PATH (CAP
  * bytes) through the trace directory. Returns 0, or prints why not and

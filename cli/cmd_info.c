@@ -26,27 +26,13 @@ static void info_usage(FILE *out) {
 }
 
 int cli_cmd_info(int argc, char **argv) {
-  static const struct option longopts[] = {{"json", no_argument, 0, 'j'},
-                                           {"help", no_argument, 0, 'h'},
-                                           {0, 0, 0, 0}};
   char path[4096];
   trace_reader *r;
   struct rw_diag d = {0};
   struct trace_info in;
-  int rc, c, json = 0;
-  optind = 1;
-  while ((c = cli_getopt("info", argc, argv, "h", longopts)) != -1) {
-    switch (c) {
-      case 'h':
-        info_usage(stdout);
-        return 0;
-      case 'j':
-        json = 1;
-        break;
-      default:
-        return 2;
-    }
-  }
+  int json;
+  int rc = cli_json_opts("info", argc, argv, info_usage, &json);
+  if (rc >= 0) return rc;
   if (optind + 1 < argc)
     return cli_usage_error("info", "more than one trace given");
   if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, sizeof path))

@@ -66,27 +66,13 @@ static void json_str(const char *s) {
 }
 
 int cli_cmd_ls(int argc, char **argv) {
-  static const struct option longopts[] = {{"json", no_argument, 0, 'j'},
-                                           {"help", no_argument, 0, 'h'},
-                                           {0, 0, 0, 0}};
-  int c, json = 0;
-  optind = 1;
-  while ((c = cli_getopt("ls", argc, argv, "h", longopts)) != -1) {
-    switch (c) {
-      case 'h':
-        ls_usage(stdout);
-        return 0;
-      case 'j':
-        json = 1;
-        break;
-      default:
-        return 2;
-    }
-  }
+  int json;
+  int rc = cli_json_opts("ls", argc, argv, ls_usage, &json);
+  if (rc >= 0) return rc;
   if (optind < argc)
     return cli_usage_error("ls", "unexpected argument '%s'", argv[optind]);
   char dir[4096];
-  int rc = trace_dir(dir, sizeof dir, 0);
+  rc = trace_dir(dir, sizeof dir, 0);
   if (rc < 0)
     return cli_error("no trace directory: set REWIND_TRACE_DIR or HOME");
   struct trace_dir_entry *v;

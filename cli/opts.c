@@ -3,6 +3,7 @@
  * reporting mistakes, so that each is reported once, naming the option as
  * the user typed it, followed by the pointer to --help. */
 #include <getopt.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -42,6 +43,25 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
   else
     cli_usage_error(cmd, "unknown option '%s'", clean);
   return '?';
+}
+
+int cli_json_opts(const char *cmd, int argc, char **argv,
+                  void (*usage)(FILE *), int *json) {
+  static const struct option longopts[] = {{"json", no_argument, 0, 'j'},
+                                           {"help", no_argument, 0, 'h'},
+                                           {0, 0, 0, 0}};
+  int c;
+  *json = 0;
+  optind = 1;
+  while ((c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
+    if (c == 'h') {
+      usage(stdout);
+      return 0;
+    }
+    if (c != 'j') return 2;
+    *json = 1;
+  }
+  return -1;
 }
 
 int cli_trace_path(const char *trace, char *path, size_t cap) {
