@@ -37,8 +37,9 @@ int rec__emit_exec(struct rec *r, u32 pid, const char *path) {
 }
 
 int rec__emit_map(struct rec *r, u64 addr, u64 len, u32 prot, u32 flags,
-                  u64 offset, const u8 hash[32], const char *path) {
-  u8 b[8 + 8 + 4 + 4 + 8 + 32 + 2 + 4096];
+                  u64 offset, const u8 hash[32], const char *path,
+                  u64 object) {
+  u8 b[8 + 8 + 4 + 4 + 8 + 32 + 2 + 4096 + 8];
   wr_le64(b, addr);
   wr_le64(b + 8, len);
   wr_le32(b + 16, prot);
@@ -48,8 +49,9 @@ int rec__emit_map(struct rec *r, u64 addr, u64 len, u32 prot, u32 flags,
     memcpy(b + 32, hash, 32);
   else
     memset(b + 32, 0, 32);
-  size_t n = 64 + put_str(b + 64, path ? path : "", sizeof b - 64);
-  return rec__emit(r, TRACE_REC_MAP, b, n);
+  size_t n = 64 + put_str(b + 64, path ? path : "", sizeof b - 64 - 8);
+  wr_le64(b + n, object);
+  return rec__emit(r, TRACE_REC_MAP, b, n + 8);
 }
 
 int rec__emit_unmap(struct rec *r, u64 addr, u64 len) {

@@ -6,7 +6,7 @@ recorder_librw_recorder_a_SOURCES = \
 	recorder/record.c recorder/launch.c recorder/env.c recorder/cpuid.c \
 	recorder/loop.c recorder/sysrec.c recorder/systable.c recorder/space.c \
 	recorder/maps.c recorder/image.c recorder/mem.c recorder/gendiff.c recorder/pages.c \
-	recorder/blobs.c recorder/signals.c recorder/children.c recorder/threads.c \
+	recorder/blobs.c recorder/files.c recorder/signals.c recorder/children.c recorder/threads.c \
 	recorder/ptregs.c recorder/emit.c recorder/backtrace.c \
 	recorder/tscself.c recorder/tscpatch.c recorder/stack.c recorder/output.c
 recorder_librw_recorder_a_CFLAGS = $(AM_CFLAGS) $(UNWIND_CFLAGS) $(CAPSTONE_CFLAGS)

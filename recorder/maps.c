@@ -65,7 +65,7 @@ static int parse_line(const char *s, struct rec__map *m) {
   m->end = end;
   m->offset = off;
   m->ino = ino;
-  m->dev = maj << 8 | min;
+  m->dev = maj << 20 | min;
   m->prot = (perms[0] == 'r' ? PROT_READ : 0) |
             (perms[1] == 'w' ? PROT_WRITE : 0) |
             (perms[2] == 'x' ? PROT_EXEC : 0);

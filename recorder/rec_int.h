@@ -130,7 +130,7 @@ struct rec__map {
   u64 start, end; /* [start, end) */
   u64 offset;     /* file offset */
   u64 ino;        /* inode (0: anonymous) */
-  u32 dev;        /* major << 8 | minor, as printed */
+  u32 dev;        /* major << 20 | minor, as printed */
   u32 prot;       /* PROT_* */
   u32 flags;      /* REC_MAPF_* */
   char *path;     /* owned; "" for anonymous */
@@ -306,6 +306,16 @@ struct rec__blob {
   u8 hash[32];
 };
 
+/* A file or shared memory object behind mappings (recorder/files.c); its
+ * number in MAP and RESIZE records is its index + 1. */
+struct rec__obj {
+  u32 dev;   /* as in struct rec__map */
+  u64 ino;
+  u64 sdev, sino; /* as stat reports them (overlayfs may differ) */
+  u64 size;  /* size as last recorded (~0: unknown) */
+  int dirty; /* 1: changed while mapped; its blob must be read again */
+};
+
 /* An rdtsc or rdtscp replaced by int3 (recorder/tscpatch.c). */
 struct rec__tscp {
   u64 addr; /* the instruction */
@@ -336,6 +346,8 @@ struct rec {
   struct rec__snap snap;      /* generic-diff snapshot */
   struct rec__blob *blobs;    /* file blobs already in the trace */
   size_t nblobs, capblobs;
+  struct rec__obj *objs;      /* objects numbered in the trace */
+  size_t nobjs, capobjs;
   struct rec__ranges ranges;  /* scratch: syscall outputs */
   u8 *buf;                    /* scratch for memory reads, REC_BUF bytes */
   u8 *xsave;                  /* scratch for PTRACE_GETREGSET, xsave_size */
@@ -585,8 +597,19 @@ int rec__emit_to(struct rec *r, u32 tid, u16 type, const void *p, size_t len)
 int rec__emit_thread_name(struct rec *r, u32 tid, const char *name)
     RW_MUST_CHECK;
 int rec__emit_exec(struct rec *r, u32 pid, const char *path) RW_MUST_CHECK;
+/* recorder/files.c. The object number of M's file or shared memory (0 for
+ * private anonymous memory), numbering it on first sight. */
+int rec__obj_of(struct rec *r, const struct rec__map *m, u64 *id)
+    RW_MUST_CHECK;
+/* 1 when the object a stat ST describes changed while mapped. */
+struct stat;
+int rec__obj_dirty(struct rec *r, const struct stat *st);
+/* After syscall NR returned RESULT: imports what a change of a mapped file
+ * (pwrite, write, ftruncate, ...) changed in its mappings. */
+int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result)
+    RW_MUST_CHECK;
 int rec__emit_map(struct rec *r, u64 addr, u64 len, u32 prot, u32 flags,
-                  u64 offset, const u8 hash[32], const char *path)
+                  u64 offset, const u8 hash[32], const char *path, u64 object)
     RW_MUST_CHECK;
 int rec__emit_unmap(struct rec *r, u64 addr, u64 len) RW_MUST_CHECK;
 int rec__emit_protect(struct rec *r, u64 addr, u64 len, u32 prot)

@@ -400,6 +400,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   rec__tasks_free(&r);
   rec__tsc_patch_reset(&r);
   free(r.blobs);
+  free(r.objs);
   free(r.buf);
   free(r.xsave);
   if (r.memfd >= 0) close(r.memfd);

@@ -55,15 +55,17 @@ static int import_nonzero(void *ctx, u64 a, u64 b) {
 
 static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                     int at_exec) {
-  u64 off = m->offset + (a - m->start);
+  u64 off = m->offset + (a - m->start), obj;
   if (m->flags & REC_MAPF_SPECIAL)
-    return rec__emit_map(r, a, b - a, m->prot, m->flags, 0, NULL, m->path);
+    return rec__emit_map(r, a, b - a, m->prot, m->flags, 0, NULL, m->path, 0);
+  RW_FORWARD(rec__obj_of(r, m, &obj));
   if (rec__map_is_file(m)) {
     u8 hash[32], *data = NULL;
     size_t size = 0;
     int rc = rec__blob_get(r, m, hash, at_exec ? &data : NULL, &size);
     if (rc == 0) {
-      rc = rec__emit_map(r, a, b - a, m->prot, m->flags, off, hash, m->path);
+      rc = rec__emit_map(r, a, b - a, m->prot, m->flags, off, hash, m->path,
+                         obj);
       if (rc == 0 && at_exec && (m->prot & PROT_READ))
         rc = import_diff(r, a, b, data, size, off);
       free(data);
@@ -83,7 +85,9 @@ static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
   int shared_other = (flags & REC_MAPF_SHMEM) ||
                      ((flags & REC_MAPF_SHARED) && rec__map_is_file(m));
   if (shared_other) flags |= REC_MAPF_SHMEM;
-  RW_FORWARD(rec__emit_map(r, a, b - a, m->prot, flags, 0, NULL, m->path));
+  /* Without a blob, offset is only the place in the object (for aliases). */
+  RW_FORWARD(rec__emit_map(r, a, b - a, m->prot, flags, obj ? off : 0, NULL,
+                           m->path, obj));
   if (at_exec || shared_other)
     RW_FORWARD(rec__populated(r, m, a, b, import_nonzero, r));
   if (shared_other && !at_exec && (m->prot & PROT_WRITE))
@@ -186,6 +190,13 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     skip[nskip++] = (struct rec__range){na, nl};
     if (rc == 0 && (args[3] & 4)) /* MREMAP_DONTUNMAP: old pages empty */
       rc = fresh(r, &nm, oa, oa + ol, 0, 0);
+    /* The growth comes from the file as it is now, not as its blob was
+     * when it was mapped: if it changed since, its bytes are imported. */
+    const struct rec__map *m = rec__maps_find(&nm, na);
+    u64 obj = 0;
+    if (rc == 0 && nl > ol && m) rc = rec__obj_of(r, m, &obj);
+    if (rc == 0 && obj && r->objs[obj - 1].dirty)
+      rc = rec__mem_import(r, na + ol, nl - ol);
   } else if (nr == REC_NR_madvise) {
     u64 adv = args[2];
     /* DONTNEED, FREE (made DONTNEED at entry), REMOVE, DONTNEED_LOCKED:

@@ -168,6 +168,7 @@ int rec__sys_exit(struct rec *r) {
     RW_FORWARD(rec__sc_outputs(t->nr, t->args, result, rec__mem_read, r,
                                &r->ranges));
   RW_FORWARD(import_ranges(r));
+  if (!t->fake) RW_FORWARD(rec__files_after(r, t->nr, t->args, result));
   if (t->snap) {
     u64 lines = 0;
     RW_FORWARD(rec__snap_diff(r, &lines));

@@ -55,9 +55,14 @@ struct rp__src {
   u8 hash[32];    /* blob, or zeros for anonymous memory */
   u64 eof;        /* file mappings: pages from here on lie past the end of
                      the file (SIGBUS); end for anonymous memory */
+  u64 fend;       /* the end of the file's last page, in the file (~0: no
+                     end, anonymous memory); eof follows from it */
   int prot;       /* PROT_* as recorded */
   int growsdown;  /* 1: grows down on a fault below it (the [stack], a
                      MAP_GROWSDOWN mapping; replayer/stack.c) */
+  int shared;     /* 1: MAP_SHARED; with the same object, the same bytes */
+  u64 object;     /* the file or shared memory behind it (0: none); offset
+                     is then also the object's byte at start */
   char *path;     /* owned; "" for anonymous */
 };
 
@@ -289,6 +294,10 @@ int rp__apply_unmap(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 int rp__apply_protect(rp_replay *rp, const struct rp__rec *rec)
     RW_MUST_CHECK;
 int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+int rp__apply_resize(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+/* Tells the emulator which mappings are the same bytes (after any change of
+ * rp->srcs). */
+int rp__alias_sync(rp_replay *rp) RW_MUST_CHECK;
 int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 int rp__srcs_copy(struct rp__srcs *dst, const struct rp__srcs *src)
     RW_MUST_CHECK;

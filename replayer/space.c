@@ -180,6 +180,18 @@ static int is_zero_hash(const u8 h[32]) {
   return 1;
 }
 
+/* Where SRC's pages past the end of its file begin. */
+static u64 src_eof(const struct rp__src *src) {
+  if (src->fend == ~(u64)0) return src->end;
+  u64 avail = src->fend > src->offset ? src->fend - src->offset : 0;
+  return avail < src->end - src->start ? src->start + avail : src->end;
+}
+
+static u64 page_end(u64 size) {
+  return size > ~(u64)0 - RP_PAGE ? ~(u64)(RP_PAGE - 1)
+                                  : (size + RP_PAGE - 1) & ~(u64)(RP_PAGE - 1);
+}
+
 /* Fills [A, B), already mapped, from SRC's blob; zeros stay past its end. */
 static int fill_from_blob(rp_replay *rp, const struct rp__src *src, u64 a,
                           u64 b) {
@@ -212,7 +224,28 @@ int rp__apply_exec(rp_replay *rp) {
     RW_FORWARD(cpu_mem_unmap(rp->mem, start, len));
   rp__srcs_free(&rp->srcs);
   rp__stack_defaults(&rp->stack); /* until the image's STACK_RULES */
-  return 0;
+  return rp__alias_sync(rp);
+}
+
+int rp__alias_sync(rp_replay *rp) {
+  struct cpu_alias v[64], *a = v;
+  size_t n = 0;
+  for (size_t i = 0; i < rp->srcs.n; i++)
+    n += rp->srcs.v[i].shared && rp->srcs.v[i].object;
+  if (!n) return cpu_mem_alias_set(rp->mem, NULL, 0);
+  if (n > sizeof v / sizeof *v) {
+    a = malloc(n * sizeof *a);
+    RW_RETURN_IF(!a, RW_ENOMEM, "aliases");
+  }
+  n = 0;
+  for (size_t i = 0; i < rp->srcs.n; i++) {
+    const struct rp__src *e = &rp->srcs.v[i];
+    if (e->shared && e->object)
+      a[n++] = (struct cpu_alias){e->start, e->end, e->object, e->offset};
+  }
+  int rc = cpu_mem_alias_set(rp->mem, a, n);
+  if (a != v) free(a);
+  return rc;
 }
 
 int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
@@ -228,6 +261,8 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
   const u8 *h = rp__rd_bytes(&rd, 32);
   rp__rd_str(&rd, path, sizeof path);
   RW_RETURN_IF(rd.bad || !h, RW_ECORRUPT, "MAP record too short");
+  src.object = rd.len - rd.off >= 8 ? rp__rd_u64(&rd) : 0; /* format 1.2 */
+  src.shared = (flags & RP_MAPF_SHARED) != 0;
   memcpy(src.hash, h, 32);
   src.end = src.start + len;
   src.prot = (int)prot;
@@ -239,24 +274,26 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
                "MAP of a bad range %#llx+%#llx",
                (unsigned long long)src.start, (unsigned long long)len);
   RW_FORWARD(cpu_mem_map(rp->mem, src.start, len, cpu_prot(prot)));
-  src.eof = src.end;
+  src.fend = ~(u64)0;
   if (!is_zero_hash(src.hash)) {
     /* Pages wholly past the end of the file raise SIGBUS when touched:
      * keep them inaccessible in the emulator too. */
     struct trace_blob_info bi;
     RW_RETURN_IF(trace_reader_find_blob(rp->tr, src.hash, &bi) < 0,
                  RW_ECORRUPT, "MAP names a blob the trace does not have");
-    u64 fend = (bi.size + RP_PAGE - 1) & ~(u64)(RP_PAGE - 1);
-    u64 avail = fend > src.offset ? fend - src.offset : 0;
-    if (avail < len) {
-      src.eof = src.start + avail;
-      RW_FORWARD(cpu_mem_protect(rp->mem, src.eof, src.end - src.eof,
-                                 CPU_PROT_NONE));
-    }
+    src.fend = page_end(bi.size);
   }
+  src.eof = src_eof(&src);
+  if (src.eof < src.end)
+    RW_FORWARD(cpu_mem_protect(rp->mem, src.eof, src.end - src.eof,
+                               CPU_PROT_NONE));
   RW_FORWARD(srcs_add(&rp->srcs, &src));
   rp__note_recent(rp, rec, src.start, len);
-  return fill_from_blob(rp, &src, src.start, src.end);
+  /* Filled before it becomes an alias, so the fill is not copied to the
+   * others: the blob is the object's bytes as they are now anyway (the
+   * recorder reads a file changed while mapped again). */
+  RW_FORWARD(fill_from_blob(rp, &src, src.start, src.end));
+  return rp__alias_sync(rp);
 }
 
 int rp__apply_unmap(rp_replay *rp, const struct rp__rec *rec) {
@@ -268,7 +305,8 @@ int rp__apply_unmap(rp_replay *rp, const struct rp__rec *rec) {
   RW_RETURN_IF(!range_ok(a, len), RW_ECORRUPT, "UNMAP of a bad range");
   rp__note_recent(rp, rec, a, len);
   RW_FORWARD(cpu_mem_unmap(rp->mem, a, len));
-  return srcs_cut(&rp->srcs, a, a + len);
+  RW_FORWARD(srcs_cut(&rp->srcs, a, a + len));
+  return rp__alias_sync(rp);
 }
 
 int rp__apply_protect(rp_replay *rp, const struct rp__rec *rec) {
@@ -290,6 +328,45 @@ int rp__apply_protect(rp_replay *rp, const struct rp__rec *rec) {
   return rc;
 }
 
+/* mremap with an old size of 0 maps the shared mapping at OA a second
+ * time at [NA, NA+NL): the same bytes from the same place of the object. */
+static int remap_dup(rp_replay *rp, const struct rp__rec *rec, u64 oa, u64 na,
+                     u64 nl) {
+  const struct rp__src *s = srcs_find(&rp->srcs, oa);
+  RW_RETURN_IF(!s || !s->shared, RW_ECORRUPT,
+               "REMAP of size 0 of %#llx, which is not a shared mapping",
+               (unsigned long long)oa);
+  struct rp__src src = *s;
+  src.offset += oa - s->start;
+  src.start = na;
+  src.end = na + nl;
+  src.eof = src_eof(&src);
+  rp__note_recent(rp, rec, na, nl);
+  RW_FORWARD(cpu_mem_map(rp->mem, na, nl, cpu_prot((u32)s->prot)));
+  if (src.eof < src.end)
+    RW_FORWARD(cpu_mem_protect(rp->mem, src.eof, src.end - src.eof,
+                               CPU_PROT_NONE));
+  /* Copy what the other mappings of the object show of the new range. */
+  u8 *copy = malloc(nl);
+  RW_RETURN_IF(!copy, RW_ENOMEM, "mremap of %llu bytes", (unsigned long long)nl);
+  int rc = 0;
+  for (size_t i = 0; i < rp->srcs.n && rc == 0; i++) {
+    const struct rp__src *e = &rp->srcs.v[i];
+    if (!e->shared || e->object != src.object || !src.object) continue;
+    u64 lo = RW_MAX(src.offset, e->offset);
+    u64 hi = RW_MIN(src.offset + nl, e->offset + (e->end - e->start));
+    if (lo >= hi) continue;
+    rc = cpu_mem_read(rp->mem, e->start + (lo - e->offset), copy, hi - lo);
+    if (rc == 0)
+      rc = cpu_mem_write(rp->mem, na + (lo - src.offset), copy, hi - lo);
+  }
+  free(copy);
+  RW_FORWARD(rc);
+  src.path = s->path; /* srcs_add copies it */
+  RW_FORWARD(srcs_add(&rp->srcs, &src));
+  return rp__alias_sync(rp);
+}
+
 /* Moves the pages of [OA, OA+OL) to [NA, NA+NL) as mremap did; the part of
  * the new range past the old length is fresh from the mapping's source. */
 int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
@@ -299,19 +376,27 @@ int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
   u64 na = rp__rd_u64(&rd), nl = rp__rd_u64(&rd);
   u32 flags = rp__rd_u32(&rd);
   RW_RETURN_IF(rd.bad, RW_ECORRUPT, "REMAP record too short");
-  RW_RETURN_IF(!range_ok(oa, ol) || !range_ok(na, nl), RW_ECORRUPT,
+  RW_RETURN_IF((ol && !range_ok(oa, ol)) || !range_ok(na, nl), RW_ECORRUPT,
                "REMAP of a bad range");
+  if (!ol) return remap_dup(rp, rec, oa, na, nl);
+  /* A copy of the source: cutting the old range frees the entry. */
   const struct rp__src *s = srcs_find(&rp->srcs, oa);
   struct rp__src src = {0};
+  char path[4096] = "";
+  int prot;
   if (s) {
     src = *s;
     src.offset += oa - s->start;
+    snprintf(path, sizeof path, "%s", s->path);
+    prot = cpu_prot((u32)s->prot);
+  } else {
+    u64 start, mlen;
+    src.fend = ~(u64)0;
+    src.prot = 3;
+    if (cpu_mem_query(rp->mem, oa, &start, &mlen, &prot) < 0 || start > oa)
+      prot = CPU_PROT_READ | CPU_PROT_WRITE;
   }
-  src.path = s ? s->path : (char *)"";
-  u64 start, mlen;
-  int prot = CPU_PROT_READ | CPU_PROT_WRITE;
-  if (cpu_mem_query(rp->mem, oa, &start, &mlen, &prot) < 0 || start > oa)
-    prot = CPU_PROT_READ | CPU_PROT_WRITE;
+  src.path = path;
   u64 keep = RW_MIN(ol, nl);
   rp__note_recent(rp, rec, na, nl);
   if (na != oa) {
@@ -333,15 +418,42 @@ int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
   }
   src.start = na;
   src.end = na + nl;
-  src.eof = s && s->eof < s->end ? na + (s->eof - (s->start + (oa - s->start)))
-                                 : src.end;
-  if (src.eof > src.end) src.eof = src.end;
-  src.prot = s ? s->prot : 3;
+  src.eof = src_eof(&src);
   RW_FORWARD(srcs_add(&rp->srcs, &src));
   if (nl > ol) {
     struct rp__src grown = src;
-    return fill_from_blob(rp, &grown, na + ol, na + nl);
+    RW_FORWARD(fill_from_blob(rp, &grown, na + ol, na + nl));
   }
+  if (src.eof < src.end)
+    RW_FORWARD(cpu_mem_protect(rp->mem, src.eof, src.end - src.eof,
+                               CPU_PROT_NONE));
+  return rp__alias_sync(rp);
+}
+
+/* The file behind an object has a new size: pages of its mappings past the
+ * end become inaccessible (SIGBUS), pages before it accessible again, and
+ * those read as zeros (the kernel dropped them when it shrank; the recorder
+ * sends what was written since as MEM records after this one). */
+int rp__apply_resize(rp_replay *rp, const struct rp__rec *rec) {
+  struct rp__rd rd;
+  rp__rd_init(&rd, rec->data, rec->len);
+  u64 obj = rp__rd_u64(&rd), size = rp__rd_u64(&rd);
+  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "RESIZE record too short");
+  for (size_t i = 0; i < rp->srcs.n && obj; i++) {
+    struct rp__src *e = &rp->srcs.v[i];
+    if (e->object != obj) continue;
+    e->fend = page_end(size);
+    u64 eof = src_eof(e);
+    if (eof < e->eof) {
+      RW_FORWARD(cpu_mem_protect(rp->mem, eof, e->eof - eof, CPU_PROT_NONE));
+    } else if (eof > e->eof) {
+      RW_FORWARD(cpu_mem_unmap(rp->mem, e->eof, eof - e->eof));
+      RW_FORWARD(cpu_mem_map(rp->mem, e->eof, eof - e->eof,
+                             cpu_prot((u32)e->prot)));
+    }
+    e->eof = eof;
+  }
+  rp__note_recent(rp, rec, 0, 0);
   return 0;
 }
 

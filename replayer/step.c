@@ -236,6 +236,9 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
     case TRACE_REC_STACK_RULES:
       RW_FORWARD(rp__apply_stack_rules(rp, rec));
       return 1;
+    case TRACE_REC_RESIZE:
+      RW_FORWARD(rp__apply_resize(rp, rec));
+      return 1;
     case TRACE_REC_GROW:
       RW_FORWARD(rp__apply_grow(rp, rec, stopped));
       return 1;

@@ -133,6 +133,7 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   RW_FORWARD(rp__srcs_copy(&srcs, &kf->srcs));
   rp__srcs_free(&rp->srcs);
   rp->srcs = srcs;
+  RW_FORWARD(rp__alias_sync(rp));
   rp->stack = kf->stack;
   rp->icount = kf->icount;
   rp->events = kf->events;

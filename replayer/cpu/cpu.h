@@ -73,6 +73,22 @@ int cpu_mem_read(cpu_mem *mem, u64 addr, void *dst, size_t len) RW_MUST_CHECK;
 int cpu_mem_write(cpu_mem *mem, u64 addr, const void *src,
                   size_t len) RW_MUST_CHECK;
 
+/* Ranges that are the same bytes: a MAP_SHARED mapping seen at two places
+ * (two mappings of one file, a memfd mapped twice, mremap of a shared
+ * mapping with old size 0). Entries with the same OBJECT are aliases of the
+ * object's bytes from OFFSET on: a write into one, by a thread or by
+ * cpu_mem_write, is made in every other one too. */
+struct cpu_alias {
+  u64 start, end; /* [start, end), page-aligned */
+  u64 object;     /* nonzero */
+  u64 offset;     /* the object's byte at start */
+};
+
+/* Replaces MEM's aliases with the N entries at V (copied). Entries whose
+ * object has no other entry are dropped. Returns 0 or RW_ENOMEM. */
+int cpu_mem_alias_set(cpu_mem *mem, const struct cpu_alias *v,
+                      size_t n) RW_MUST_CHECK;
+
 /* The bytes of the mapped page at PAGE (a multiple of CPU_PAGE_SIZE), read
  * in place: *BYTES points at them (borrowed, valid until the next write to
  * MEM or change of its mappings), or is NULL when the page was not written

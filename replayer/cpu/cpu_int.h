@@ -851,6 +851,9 @@ struct cpu_mem {
   size_t nbps, capbps;        /* their count and capacity */
   struct cpu__watch *watches; /* watched ranges */
   size_t nwatch, capwatch;    /* their count and capacity */
+  struct cpu_alias *alias;    /* ranges with aliases (cpu_mem_alias_set);
+                                 their pages stay out of the write TLB */
+  size_t nalias;
   int dirty_on;               /* cpu_mem_dirty_start: pages written are
                                  recorded (checked only on write misses) */
   u64 dirty_lo, dirty_hi;     /* lowest and highest page written since
@@ -865,6 +868,13 @@ struct cpu_mem {
  * page private (allocation or copy), flushing every thread's TLB entries for
  * it. Returns RW_ENOTFOUND if the page is not mapped, RW_EFAULT if KIND
  * is not allowed, or RW_ENOMEM. */
+/* 1 when PAGE holds bytes that have aliases. */
+int cpu__alias_on_page(const struct cpu_mem *mem, u64 page);
+/* Makes the LEN bytes at SRC, just written at guest ADDR, appear at every
+ * alias of ADDR too. Returns 0 or RW_ENOMEM. */
+int cpu__alias_write(struct cpu_mem *mem, u64 addr, const void *src,
+                     size_t len) RW_MUST_CHECK;
+
 int cpu__mem_page(struct cpu_mem *mem, u64 page, int kind,
                   u8 **host) RW_MUST_CHECK;
 

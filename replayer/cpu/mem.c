@@ -141,6 +141,7 @@ void cpu_mem_free(cpu_mem *m) {
   node_unref(m, m->root);
   free(m->bps);
   free(m->watches);
+  free(m->alias);
   free(m);
 }
 
@@ -316,7 +317,59 @@ int cpu_mem_read(cpu_mem *m, u64 addr, void *dst, size_t len) {
 }
 
 int cpu_mem_write(cpu_mem *m, u64 addr, const void *src, size_t len) {
-  return priv_copy(m, addr, (void *)(uintptr_t)src, len, 1);
+  RW_FORWARD(priv_copy(m, addr, (void *)(uintptr_t)src, len, 1));
+  return m->nalias ? cpu__alias_write(m, addr, src, len) : 0;
+}
+
+/* ---- Aliases ------------------------------------------------------------ */
+
+int cpu_mem_alias_set(cpu_mem *m, const struct cpu_alias *v, size_t n) {
+  struct cpu_alias *a = NULL;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t j;
+    for (j = 0; j < n && (j == i || v[j].object != v[i].object); j++) {}
+    if (j == n || !v[i].object || v[i].end <= v[i].start) continue;
+    if (!a && !(a = malloc(n * sizeof *a))) return RW_ENOMEM;
+    a[k++] = v[i];
+  }
+  int had = m->nalias != 0;
+  free(m->alias);
+  m->alias = a;
+  m->nalias = k;
+  /* Pages that gained aliases must leave the write TLB. */
+  if (had || k) cpu__mem_tlb_shootdown(m, ~(u64)0);
+  return 0;
+}
+
+int cpu__alias_on_page(const struct cpu_mem *m, u64 page) {
+  for (size_t i = 0; i < m->nalias; i++)
+    if (m->alias[i].start < page + CPU_PAGE_SIZE && m->alias[i].end > page)
+      return 1;
+  return 0;
+}
+
+int cpu__alias_write(struct cpu_mem *m, u64 addr, const void *src,
+                     size_t len) {
+  const u8 *b = src;
+  for (size_t i = 0; i < m->nalias; i++) {
+    const struct cpu_alias *e = &m->alias[i];
+    u64 x = RW_MAX(addr, e->start), y = RW_MIN(addr + len, e->end);
+    if (x >= y) continue;
+    u64 fo = e->offset + (x - e->start), fn = y - x;
+    for (size_t j = 0; j < m->nalias; j++) {
+      const struct cpu_alias *f = &m->alias[j];
+      if (j == i || f->object != e->object) continue;
+      u64 lo = RW_MAX(fo, f->offset);
+      u64 hi = RW_MIN(fo + fn, f->offset + (f->end - f->start));
+      if (lo >= hi) continue;
+      int rc = priv_copy(m, f->start + (lo - f->offset),
+                         (void *)(uintptr_t)(b + (x - addr) + (lo - fo)),
+                         hi - lo, 1);
+      if (rc == RW_ENOMEM) return rc;
+    }
+  }
+  return 0;
 }
 
 int cpu_mem_query(cpu_mem *m, u64 addr, u64 *start, u64 *len, int *prot) {

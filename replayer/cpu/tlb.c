@@ -77,7 +77,8 @@ static int translate(struct cpu *cpu, u64 a, int kind, u8 **host) {
       /* Writes to a page with decoded code drop the code first. */
       if (cpu__code_on_page(cpu->mem, page))
         cpu__code_invalidate(cpu->mem, page);
-      if (!cpu__watch_on_page(cpu->mem, page, CPU_WATCH_WRITE))
+      if (!cpu__watch_on_page(cpu->mem, page, CPU_WATCH_WRITE) &&
+          !(cpu->mem->nalias && cpu__alias_on_page(cpu->mem, page)))
         cpu->tlb_w[i] = (struct cpu_tlbe){page, addend};
     } else if (kind == CPU_ACCESS_READ) {
       if (!cpu__watch_on_page(cpu->mem, page, CPU_WATCH_READ))
@@ -146,6 +147,10 @@ int cpu__st_slow(struct cpu *cpu, u64 a, const void *buf, unsigned n) {
   memcpy(h1, buf, n1);
   if (h2) memcpy(h2, (const u8 *)buf + n1, n - n1);
   if (watched) watch_record(cpu, a, n, CPU_WATCH_WRITE, old, buf);
+  if (RW_UNLIKELY(cpu->mem->nalias)) {
+    int rc = cpu__alias_write(cpu->mem, a, buf, n);
+    if (rc) return rc;
+  }
   return 0;
 }
 

@@ -108,3 +108,58 @@ void test_mem_protect_unmap_query(void) {
   CU_ASSERT_EQUAL(b, 'x');
   cpu_mem_free(m);
 }
+
+void test_mem_alias_stores(void) {
+  /* inc qword [0x600ffc]: a store that crosses from the first data page
+   * into the second; int3 */
+  static const u8 p[] = {0x48, 0xff, 0x04, 0x25, 0xfc, 0x0f, 0x60, 0, 0xcc};
+  struct emu e;
+  struct rw_regs start;
+  cpu_snap *s;
+  u64 v;
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  cpu_get_regs(e.cpu, &start);
+  /* A read-only view of the two data pages elsewhere, and a view of only
+   * the second one: the same object at different offsets. */
+  CU_ASSERT_FATAL(cpu_mem_map(e.mem, 0x900000, 0x2000, CPU_PROT_READ) == 0);
+  CU_ASSERT_FATAL(cpu_mem_map(e.mem, 0xa00000, 0x1000, CPU_PROT_READ) == 0);
+  const struct cpu_alias al[] = {
+      {0x600000, 0x602000, 7, 0x5000},
+      {0x900000, 0x902000, 7, 0x5000},
+      {0xa00000, 0xa01000, 7, 0x6000},
+      {0xb00000, 0xb01000, 8, 0}, /* alone: dropped */
+  };
+  CU_ASSERT_FATAL(cpu_mem_alias_set(e.mem, al, 4) == 0);
+  for (int i = 1; i <= 2; i++) { /* twice: the second run has a warm TLB */
+    CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &start) == 0);
+    CU_ASSERT_EQUAL(emu_run(&e, NULL), CPU_EXIT_FAULT);
+    CU_ASSERT_FATAL(cpu_mem_read(e.mem, 0x900ffc, &v, 8) == 0);
+    CU_ASSERT_EQUAL(v, (u64)i);
+    CU_ASSERT_FATAL(cpu_mem_read(e.mem, 0xa00000, &v, 4) == 0);
+    CU_ASSERT_EQUAL(v & 0xffffffff, 0);
+  }
+  /* A privileged write (a MEM record) reaches the other views too. */
+  v = 0x1122334455667788ull;
+  CU_ASSERT_FATAL(cpu_mem_write(e.mem, 0x901ffc, &v, 4) == 0);
+  CU_ASSERT_FATAL(cpu_mem_read(e.mem, 0xa00ffc, &v, 4) == 0);
+  CU_ASSERT_EQUAL(v & 0xffffffff, 0x55667788);
+  CU_ASSERT_FATAL(cpu_mem_read(e.mem, 0x601ffc, &v, 4) == 0);
+  CU_ASSERT_EQUAL(v & 0xffffffff, 0x55667788);
+  /* After a snapshot the views stay one: a store copies each page once. */
+  CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s) == 0);
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &start) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, NULL), CPU_EXIT_FAULT);
+  CU_ASSERT_FATAL(cpu_mem_read(e.mem, 0x900ffc, &v, 8) == 0);
+  CU_ASSERT_EQUAL(v, 3);
+  CU_ASSERT_FATAL(cpu_mem_restore(e.mem, s) == 0);
+  CU_ASSERT_FATAL(cpu_mem_read(e.mem, 0x900ffc, &v, 8) == 0);
+  CU_ASSERT_EQUAL(v, 2);
+  cpu_snap_free(s);
+  /* Without aliases a store stays where it is. */
+  CU_ASSERT_FATAL(cpu_mem_alias_set(e.mem, NULL, 0) == 0);
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &start) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, NULL), CPU_EXIT_FAULT);
+  CU_ASSERT_FATAL(cpu_mem_read(e.mem, 0x900ffc, &v, 8) == 0);
+  CU_ASSERT_EQUAL(v, 2);
+  emu_close(&e);
+}

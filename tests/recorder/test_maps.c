@@ -26,7 +26,7 @@ void test_maps_parse_lines(void) {
   CU_ASSERT_EQUAL(m.v[1].offset, 0x2000);
   CU_ASSERT_EQUAL(m.v[1].prot, PROT_READ | PROT_EXEC);
   CU_ASSERT_EQUAL(m.v[1].ino, 1234);
-  CU_ASSERT_EQUAL(m.v[1].dev, 0xfd01);
+  CU_ASSERT_EQUAL(m.v[1].dev, 0xfd00001); /* fd:01, major << 20 | minor */
   CU_ASSERT_STRING_EQUAL(m.v[1].path, "/usr/bin/cat");
   CU_ASSERT(rec__map_is_file(&m.v[1]));
   CU_ASSERT(m.v[2].flags & REC_MAPF_HEAP);

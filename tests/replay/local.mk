@@ -78,3 +78,10 @@ EXTRA_DIST += tests/replay/kernel.sh
 check_PROGRAMS += tests/programs/execenv
 tests_programs_execenv_CFLAGS = -O1 -g
 tests_programs_execenv_LDFLAGS =
+
+# Shared mappings changed behind the program's back (tests/replay/shared.sh).
+check_PROGRAMS += tests/programs/shmap
+tests_programs_shmap_CFLAGS = -O1 -g
+tests_programs_shmap_LDFLAGS =
+TESTS += tests/replay/shared.sh
+EXTRA_DIST += tests/replay/shared.sh

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Shared mappings whose bytes change without a store by the program at that
+# address (tests/programs/shmap): two mappings of one memfd, code written
+# through one and run through another, pwrite and write into a mapped file,
+# a file grown and shrunk under its mappings (SIGBUS past the end), mremap
+# of a shared mapping with old size 0. Each mode is recorded, must print
+# what it prints natively, and must verify; gdb sees the aliased bytes.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+S="$P/shmap"
+for m in alias jit pwrite write grow dup; do
+  native=$("$S" "$m" "$T"; echo "status $?")
+  rec "$m" "$S" "$m" "$T"
+  check_eq "$m: same output as natively" "$native" \
+    "$(cat "$T/$m.out"; echo "status $status")"
+  "$REWIND" replay --verify --no-progress "$T/$m.rwd" >"$T/$m.replay" 2>&1
+  check_eq "$m: replay --verify exits 0" 0 "$?"
+  check "$m: replay verified" grep -q '^replay verified: ' "$T/$m.replay"
+  grep -q '^replay verified: ' "$T/$m.replay" || head -n 30 "$T/$m.replay"
+done
+check "grow: SIGBUS past the end, bytes after growth" \
+  grep -q '^grow: empty -1 -1$' "$T/grow.out"
+check "jit: the rewritten code ran" grep -q '^jit: total 530$' "$T/jit.out"
+check "alias: MAP records name the same object" q alias '
+objs = [r["object"] for r in of("MAP") if r["flags"] & 1 and r["path"].startswith("/memfd:shmap")]
+assert len(objs) == 2 and objs[0] == objs[1] and objs[0] != 0, objs'
+check "grow: RESIZE records" q grow 'assert len(of("RESIZE")) == 3'
+
+# gdb, in the replay, reads through the read-only mapping what was stored
+# through the writable one, and can go back to before the store.
+cat >"$T/alias.gdb" <<'G'
+break shmap.c:49
+continue
+print (char)r[1]
+print seen
+reverse-step
+print (char)r[1]
+G
+timeout 120 "$REWIND" replay "$T/alias.rwd" -- -batch -nx -x "$T/alias.gdb" \
+  >"$T/alias.gdb.out" 2>&1
+check "alias: gdb sees the store through the other mapping" \
+  grep -q "^\$1 = 102 'f'" "$T/alias.gdb.out"
+check "alias: gdb reverse-steps to before it" \
+  grep -q '^\$3 = 0 ' "$T/alias.gdb.out"
+grep -q "^\$3 = 0 " "$T/alias.gdb.out" || tail -n 20 "$T/alias.gdb.out"
+finish
