@@ -275,6 +275,8 @@ struct rec__task {
   u64 nr;               /* syscall being executed */
   u64 args[6];          /* its arguments */
   u32 sc_flags;         /* REC_SC_* for this call (dynamic) */
+  int tsc_mode;         /* what PR_GET_TSC tells the thread (0: never set,
+                           PR_TSC_ENABLE); rewind traps rdtsc itself */
   int fake;             /* 1: the syscall was skipped; result fake_result */
   i64 fake_result;
   int snap;             /* 1: a generic-diff snapshot was taken at entry */

@@ -14,7 +14,10 @@
 #include "common/endian.h"
 #include "recorder/rec_int.h"
 
+#define REC_PR_GET_TSC 25
 #define REC_PR_SET_TSC 26
+#define REC_PR_TSC_ENABLE 1
+#define REC_PR_TSC_SIGSEGV 2
 
 /* Skips the syscall being entered; it will return RESULT. */
 static int skip(struct rec *r, i64 result) {
@@ -25,6 +28,24 @@ static int skip(struct rec *r, i64 result) {
   t->fake = 1;
   t->fake_result = result;
   return rec__regs_set_gprs(t->tid, &regs);
+}
+
+/* prctl(PR_GET_TSC/PR_SET_TSC): rewind traps rdtsc for its own use, so
+ * the thread is told the mode it set itself, as if rewind were not there
+ * (an rdtsc is still answered in the mode PR_TSC_SIGSEGV). */
+static int tsc_prctl(struct rec *r, const u64 a[6]) {
+  struct rec__task *t = r->cur;
+  if (a[0] == REC_PR_SET_TSC) {
+    if (a[1] != REC_PR_TSC_ENABLE && a[1] != REC_PR_TSC_SIGSEGV)
+      return skip(r, -EINVAL);
+    t->tsc_mode = (int)a[1];
+    return skip(r, 0);
+  }
+  u8 v[4];
+  wr_le32(v, t->tsc_mode ? (u32)t->tsc_mode : REC_PR_TSC_ENABLE);
+  if (rec__mem_write(r, a[1], v, 4) < 0) return skip(r, -EFAULT);
+  RW_FORWARD(rec__mem_import(r, a[1], 4)); /* the kernel's write */
+  return skip(r, 0);
 }
 
 static const char *warn_text(u64 nr) {
@@ -74,7 +95,8 @@ int rec__sys_enter(struct rec *r) {
       /* The kernel would write the rseq area on its own: refuse it. */
       return skip(r, -ENOSYS);
     case REC_NR_prctl:
-      if (a[0] == REC_PR_SET_TSC) return skip(r, 0);
+      if (a[0] == REC_PR_SET_TSC || a[0] == REC_PR_GET_TSC)
+        return tsc_prctl(r, a);
       break;
     case REC_NR_sched_setaffinity:
       if (a[0] == 0 || a[0] == (u64)r->pid ||

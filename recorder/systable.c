@@ -239,6 +239,13 @@ static int custom_outputs(u64 nr, const u64 *a, i64 res, rec__read_fn rd,
     case REC_NR_prctl: {
       i64 n = prctl_out(a[0]);
       if (res >= 0 && n > 0) RW_FORWARD(rec__ranges_add(out, a[1], (u64)n));
+      if (res < 0) return 0;
+      if (a[0] == 35 && a[1] == 15) /* PR_SET_MM, PR_SET_MM_MAP_SIZE */
+        return rec__ranges_add(out, a[2], 4);
+      if (a[0] == 0x41555856) /* PR_GET_AUXV: min(size, auxv) bytes */
+        return rec__ranges_add(out, a[1], RW_MIN(a[2], (u64)res));
+      if (a[0] == 62 && a[1] == 0) /* PR_SCHED_CORE, PR_SCHED_CORE_GET */
+        return rec__ranges_add(out, a[4], 8);
       return 0;
     }
     case REC_NR_arch_prctl:

@@ -133,6 +133,7 @@ int rec__on_thread_clone(struct rec *r, pid_t child) {
   c->fp_valid = 1;
   u64 flags = rec__clone_flags(r);
   if (flags & REC_CLONE_CHILD_CLEARTID) c->ctid = child_tid_addr(r);
+  c->tsc_mode = r->cur->tsc_mode; /* a new thread inherits it */
   r->cur->new_child = child;
   r->n.threads++;
   return 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -44,11 +45,26 @@ int main(int argc, char **argv) {
     printf("fsxattr extsize %u\n", fx.fsx_extsize);
   else
     printf("fsxattr unsupported\n");
+  /* The rdtsc mode the program sees is the one it set, even though rewind
+   * traps rdtsc for its own use. */
+  int tsc = -1, tsc2 = -1, tsc3 = -1;
+  int g1 = prctl(PR_GET_TSC, &tsc);
+  int s1 = prctl(PR_SET_TSC, PR_TSC_SIGSEGV);
+  int g2 = prctl(PR_GET_TSC, &tsc2);
+  int s2 = prctl(PR_SET_TSC, 7);
+  int s3 = prctl(PR_SET_TSC, PR_TSC_ENABLE);
+  int g3 = prctl(PR_GET_TSC, &tsc3);
+  printf("tsc mode %d %d, set %d, now %d %d, bad set %d, back %d %d %d\n", g1,
+         tsc, s1, g2, tsc2, s2, s3, g3, tsc3);
+  /* A prctl that writes through its third argument. */
+  unsigned mm_size = 0;
+  int rc = prctl(PR_SET_MM, PR_SET_MM_MAP_SIZE, &mm_size, 0, 0);
+  printf("mm map size %d %u\n", rc, mm_size);
   /* getsockname with no buffer: the kernel still writes the length, or
    * fails; either way what the program sees is what it saw. */
   int s = socket(AF_INET, SOCK_STREAM, 0);
   socklen_t len = 999;
-  int rc = getsockname(s, NULL, &len);
+  rc = getsockname(s, NULL, &len);
   printf("getsockname %d len %u\n", rc, (unsigned)len);
   close(s);
   /* madvise(DONTNEED) over a range with a hole fails with ENOMEM, and

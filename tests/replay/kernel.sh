@@ -20,6 +20,9 @@ native=$("$P/sysout" "$T/so.native"; echo "status $?")
 rec sysout "$P/sysout" "$T/so.tmp"
 check_eq "sysout: same output as natively" "$native" "$(cat "$T/sysout.out"; echo "status $status")"
 check "sysout: the kernel's fcntl answer is seen" grep -Eq "^rw hint (3|unsupported)$" "$T/sysout.out"
+check "sysout: PR_GET_TSC answers what the program set" \
+  grep -q "^tsc mode 0 1, set 0, now 0 2, bad set -1, back 0 0 1$" "$T/sysout.out"
+check "sysout: PR_SET_MM_MAP_SIZE wrote a size" grep -Eq "^mm map size 0 [1-9]" "$T/sysout.out"
 check "sysout: madvise failed and discarded" grep -q "^madvise -1, bytes left 0 0$" "$T/sysout.out"
 check "sysout: madvise stopped at a locked page" grep -q "^locked madvise -1, bytes left 0 5$" "$T/sysout.out"
 verified sysout
