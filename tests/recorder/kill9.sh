@@ -9,7 +9,7 @@
 "$REWIND" record -o "$T/k.rwd" -- "$P/spin" 30 >/dev/null 2>&1 &
 rp=$!
 for _ in $(seq 50); do
-  tp=$(pgrep -f -n "^$P/spin 30") && break
+  tp=$(pgrep -P "$rp" -f "^$P/spin 30") && break # ours, not another test's
   sleep 0.1
 done
 check "spin started" test -n "${tp:-}"

@@ -31,16 +31,20 @@ check "term: sleep is gone" bash -c "! pgrep -f '^sleep 30$'"
 for s in HUP INT; do
   "$REWIND" record -f -o "$T/$s.rwd" -- "$P/spin" 30 >"$T/$s.out" 2>"$T/$s.err" &
   rp=$!
+  sp=
   for _ in $(seq 50); do
-    pgrep -f -n "^$P/spin 30" >/dev/null && break
+    # This recording's spin: tests running at the same time have their own.
+    sp=$(pgrep -P "$rp" -f "^$P/spin 30") && break
     sleep 0.1
   done
+  check "$s: spin started" test -n "$sp"
   sleep 0.5
   kill -"$s" "$rp"
   wait "$rp"
   status=$?
   [ "$s" = HUP ] && want=129 || want=130
   stopped "$s" "$s" "$want"
-  check "$s: spin is gone" bash -c "! pgrep -f '^$P/spin 30'"
+  # Gone, or a zombie nobody has reaped yet.
+  check "$s: spin is gone" bash -c "! grep -Eq '^State:.*\\((running|sleeping|stopped|tracing)' /proc/${sp:-0}/status"
 done
 finish
