@@ -53,16 +53,18 @@ u64 rp__kf_thread_bytes(const rp_replay *rp) {
   return n;
 }
 
-/* Whether the keyframes hold too much: too many of them, or thread states
- * (about 1 KiB per thread per keyframe) past a quarter of the budget, the
- * rest being left to the memory they share copy-on-write. */
+/* Whether the keyframes hold too much: too many of them, thread states
+ * (about 1 KiB per thread per keyframe) past a quarter of the budget, or
+ * the pages of the space and of every snapshot past the budget (a program
+ * that rewrites much memory leaves a copy of it in each keyframe). */
 static int too_many(const rp_replay *rp) {
   if (rp->nkfs > RP_MAX_KFS) return 1;
   u64 budget = rp->opts.keyframe_budget ? rp->opts.keyframe_budget
                                         : RP_DEFAULT_KF_BUDGET;
   u64 n = 0;
   for (size_t i = 0; i < rp->nkfs; i++) n += thread_bytes(&rp->kfs[i]);
-  return rp->nkfs > 2 && n > budget / 4;
+  return rp->nkfs > 2 &&
+         (n > budget / 4 || cpu_mem_footprint(rp->mem) > budget);
 }
 
 int rp__kf_take(rp_replay *rp) {

@@ -103,8 +103,9 @@ int cpu_mem_peek(cpu_mem *mem, u64 page, const u8 **bytes) RW_MUST_CHECK;
 int cpu_mem_query(cpu_mem *mem, u64 addr, u64 *start, u64 *len,
                   int *prot) RW_MUST_CHECK;
 
-/* Bytes of host memory held by MEM's page table and private pages (pages
- * shared with snapshots are counted too). For tests and `rewind info`. */
+/* Bytes of host memory held by MEM's page table and pages and by its
+ * snapshots, each page once however many share it. For keyframe budgets,
+ * tests and `rewind info`. */
 size_t cpu_mem_footprint(const cpu_mem *mem);
 
 /* Freezes MEM into a new snapshot *OUT. Costs a reference count: pages
@@ -117,7 +118,7 @@ int cpu_mem_snapshot(cpu_mem *mem, cpu_snap **out) RW_MUST_CHECK;
  * MEM is dropped. Returns 0 or RW_ENOMEM. */
 int cpu_mem_restore(cpu_mem *mem, const cpu_snap *snap) RW_MUST_CHECK;
 
-/* Frees SNAP (accepts NULL). */
+/* Frees SNAP (accepts NULL). Snapshots are freed before their space. */
 void cpu_snap_free(cpu_snap *snap);
 
 /* Dirty-page tracking, for work that depends on memory contents and wants

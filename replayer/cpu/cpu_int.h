@@ -839,7 +839,9 @@ struct cpu_mem {
   struct cpu__node *root;     /* page table: 4 levels of 512 slots over the
                                  page number; nodes and pages are reference
                                  counted and shared copy-on-write */
-  size_t footprint;           /* host bytes held in nodes and pages */
+  size_t footprint;           /* host bytes held in nodes and pages, by the
+                                 space and by its snapshots */
+  size_t nsnaps;              /* snapshots not freed yet */
   struct cpu *cpus;           /* threads bound here (chained by mem_next) */
   csh cs;                     /* Capstone handle (decode.c) */
   cs_insn *csi;               /* Capstone's reusable instruction */

@@ -36,9 +36,11 @@ struct cpu__node {
   } u;
 };
 
-/* A snapshot is a reference to a root. */
+/* A snapshot is a reference to a root, and to the space whose footprint
+ * counts what only the snapshot still holds. */
 struct cpu_snap {
   struct cpu__node *root;
+  struct cpu_mem *mem;
 };
 
 static const u8 zero_page[CPU_PAGE_SIZE] __attribute__((aligned(4096)));
@@ -63,8 +65,8 @@ static void page_unref(struct cpu_mem *m, struct page *p) {
   }
 }
 
-/* Drops one reference to N; frees it and its subtree at zero. M may be NULL
- * (snapshots do not count toward a space's footprint). */
+/* Drops one reference to N; frees it and its subtree at zero, taking what
+ * it frees off M's footprint. */
 static void node_unref(struct cpu_mem *m, struct cpu__node *n) {
   if (!n || --n->refs) return;
   for (unsigned i = 0; i < FANOUT; i++) {
@@ -137,6 +139,7 @@ int cpu_mem_new(cpu_mem **out) {
 void cpu_mem_free(cpu_mem *m) {
   if (!m) return;
   RW_ASSERT(!m->cpus);
+  RW_ASSERT(!m->nsnaps); /* they count into m's footprint */
   cpu__code_free(m);
   node_unref(m, m->root);
   free(m->bps);
@@ -417,6 +420,8 @@ int cpu_mem_snapshot(cpu_mem *m, cpu_snap **out) {
   }
   s->root = m->root;
   s->root->refs++;
+  s->mem = m;
+  m->nsnaps++;
   /* Every page is shared now: cached write translations must miss so that
    * the next write to each page copies it. */
   cpu__mem_tlb_shootdown(m, ~(u64)0);
@@ -436,6 +441,7 @@ int cpu_mem_restore(cpu_mem *m, const cpu_snap *s) {
 
 void cpu_snap_free(cpu_snap *s) {
   if (!s) return;
-  node_unref(NULL, s->root);
+  node_unref(s->mem, s->root);
+  s->mem->nsnaps--;
   free(s);
 }

@@ -27,7 +27,7 @@ EXTRA_DIST += $(rw_replay_tests)
 # the replayer's API.
 check_PROGRAMS += tests/replay/thr_end tests/replay/thr_crash \
 	tests/replay/thr_exec tests/replay/thr_memloop tests/replay/thr_signals \
-	tests/replay/seekcheck
+	tests/replay/churn tests/replay/seekcheck
 tests_replay_thr_end_CFLAGS = -O1 -g -pthread
 tests_replay_thr_end_LDFLAGS =
 tests_replay_thr_end_LDADD = -lpthread
@@ -43,6 +43,8 @@ tests_replay_thr_memloop_LDADD = -lpthread
 tests_replay_thr_signals_CFLAGS = -O1 -g -pthread
 tests_replay_thr_signals_LDFLAGS =
 tests_replay_thr_signals_LDADD = -lpthread
+tests_replay_churn_CFLAGS = -O1 -g
+tests_replay_churn_LDFLAGS =
 tests_replay_seekcheck_LDADD = replayer/librw_replayer.a \
 	replayer/cpu/librw_cpu.a format/librw_format.a common/librw_common.a \
 	$(ZSTD_LIBS) $(CAPSTONE_LIBS)

@@ -8,7 +8,8 @@
  * Prints one line per failed check and a summary; exits 1 on any failure,
  * 2 when the replay itself fails. SEEKCHECK_VERBOSE=1 prints the threads at
  * the end; SEEKCHECK_STEPS sets how many reverse steps are timed;
- * SEEKCHECK_DEBUG=1 logs where replayer calls fail.
+ * SEEKCHECK_DEBUG=1 logs where replayer calls fail; SEEKCHECK_BUDGET sets
+ * the keyframe budget in bytes.
  * Used by tests/replay/threads.sh on recordings of multi-threaded programs
  * and of single-threaded ones. */
 #include <inttypes.h>
@@ -127,6 +128,8 @@ static rp_replay *open_trace(const char *path, u64 interval) {
   struct rw_diag d = {0};
   rp_replay *rp;
   o.keyframe_interval = interval;
+  if (getenv("SEEKCHECK_BUDGET"))
+    o.keyframe_budget = strtoull(getenv("SEEKCHECK_BUDGET"), NULL, 0);
   if (rp_open(&rp, path, &o, &d) < 0) {
     fprintf(stderr, "seekcheck: %s: %s\n", path, d.msg);
     exit(2);
@@ -164,6 +167,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   u64 end = rp_icount(rp);
+  struct rp_stats stats;
+  rp_get_stats(rp, &stats);
+  printf("keyframes at the end: %" PRIu64 ", holding %" PRIu64 " bytes\n",
+         stats.keyframes, stats.keyframe_bytes);
   struct fp endfp;
   take(rp, &endfp);
   if (getenv("SEEKCHECK_VERBOSE")) show("end", &endfp);
