@@ -42,6 +42,14 @@ int rec__obj_dirty(struct rec *r, const struct stat *st) {
   return o && o->dirty;
 }
 
+/* stat of the file behind M, through /proc/PID/map_files. */
+static int map_stat(struct rec *r, const struct rec__map *m, struct stat *st) {
+  char mf[128];
+  snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->live,
+           (unsigned long long)m->start, (unsigned long long)m->end);
+  return stat(mf, st);
+}
+
 int rec__obj_of(struct rec *r, const struct rec__map *m, u64 *id) {
   *id = 0;
   if (!m->ino || (m->flags & REC_MAPF_SPECIAL)) return 0;
@@ -58,11 +66,8 @@ int rec__obj_of(struct rec *r, const struct rec__map *m, u64 *id) {
     o->dev = m->dev;
     o->ino = m->ino;
     o->size = ~0ull; /* unknown until looked at */
-    char mf[128];
     struct stat st;
-    snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->live,
-             (unsigned long long)m->start, (unsigned long long)m->end);
-    if (stat(mf, &st) == 0) {
+    if (map_stat(r, m, &st) == 0) {
       o->sdev = (u64)st.st_dev, o->sino = (u64)st.st_ino;
       if (S_ISREG(st.st_mode)) o->size = (u64)st.st_size;
     }
@@ -76,7 +81,8 @@ int rec__obj_of(struct rec *r, const struct rec__map *m, u64 *id) {
 
 /* A mapping whose file the program might change under it. Read-only
  * private mappings (libraries, locale data) are not watched: the stat each
- * write-like syscall would cost is not spent on them (docs/limits). */
+ * write-like syscall would cost is not spent on them (docs/design-notes.md,
+ * "Shared mappings"). */
 static int watched(const struct rec__map *m) {
   if (!m->ino || (m->flags & (REC_MAPF_SPECIAL))) return 0;
   return (m->flags & REC_MAPF_SHARED) || (m->prot & PROT_WRITE);
@@ -146,11 +152,8 @@ static int recheck_sizes(struct rec *r) {
     const struct rec__map *m = &r->maps.v[i];
     if (!watched(m)) continue;
     struct rec__obj *o = obj_find(r, m->dev, m->ino);
-    char mf[128];
     struct stat st;
-    snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->live,
-             (unsigned long long)m->start, (unsigned long long)m->end);
-    if (!o || stat(mf, &st) < 0 || (u64)st.st_size == o->size) continue;
+    if (!o || map_stat(r, m, &st) < 0 || (u64)st.st_size == o->size) continue;
     RW_FORWARD(object_changed(r, o, (u64)st.st_size, (u64)st.st_size,
                               (u64)st.st_size));
   }

@@ -192,6 +192,15 @@ static u64 page_end(u64 size) {
                                   : (size + RP_PAGE - 1) & ~(u64)(RP_PAGE - 1);
 }
 
+/* Sets SRC's eof from its file end and makes the pages past it, mapped
+ * already, inaccessible (they raise SIGBUS). */
+static int hide_past_eof(rp_replay *rp, struct rp__src *src) {
+  src->eof = src_eof(src);
+  if (src->eof == src->end) return 0;
+  return cpu_mem_protect(rp->mem, src->eof, src->end - src->eof,
+                         CPU_PROT_NONE);
+}
+
 /* Fills [A, B), already mapped, from SRC's blob; zeros stay past its end. */
 static int fill_from_blob(rp_replay *rp, const struct rp__src *src, u64 a,
                           u64 b) {
@@ -283,10 +292,7 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
                  RW_ECORRUPT, "MAP names a blob the trace does not have");
     src.fend = page_end(bi.size);
   }
-  src.eof = src_eof(&src);
-  if (src.eof < src.end)
-    RW_FORWARD(cpu_mem_protect(rp->mem, src.eof, src.end - src.eof,
-                               CPU_PROT_NONE));
+  RW_FORWARD(hide_past_eof(rp, &src));
   RW_FORWARD(srcs_add(&rp->srcs, &src));
   rp__note_recent(rp, rec, src.start, len);
   /* Filled before it becomes an alias, so the fill is not copied to the
@@ -340,12 +346,9 @@ static int remap_dup(rp_replay *rp, const struct rp__rec *rec, u64 oa, u64 na,
   src.offset += oa - s->start;
   src.start = na;
   src.end = na + nl;
-  src.eof = src_eof(&src);
   rp__note_recent(rp, rec, na, nl);
   RW_FORWARD(cpu_mem_map(rp->mem, na, nl, cpu_prot((u32)s->prot)));
-  if (src.eof < src.end)
-    RW_FORWARD(cpu_mem_protect(rp->mem, src.eof, src.end - src.eof,
-                               CPU_PROT_NONE));
+  RW_FORWARD(hide_past_eof(rp, &src));
   /* Copy what the other mappings of the object show of the new range. */
   u8 *copy = malloc(nl);
   RW_RETURN_IF(!copy, RW_ENOMEM, "mremap of %llu bytes", (unsigned long long)nl);
@@ -418,15 +421,9 @@ int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
   }
   src.start = na;
   src.end = na + nl;
-  src.eof = src_eof(&src);
+  RW_FORWARD(hide_past_eof(rp, &src));
   RW_FORWARD(srcs_add(&rp->srcs, &src));
-  if (nl > ol) {
-    struct rp__src grown = src;
-    RW_FORWARD(fill_from_blob(rp, &grown, na + ol, na + nl));
-  }
-  if (src.eof < src.end)
-    RW_FORWARD(cpu_mem_protect(rp->mem, src.eof, src.end - src.eof,
-                               CPU_PROT_NONE));
+  if (nl > ol) RW_FORWARD(fill_from_blob(rp, &src, na + ol, na + nl));
   return rp__alias_sync(rp);
 }
 

@@ -130,7 +130,7 @@ static int probe(volatile unsigned char *p, size_t i) {
 /* A mapping larger than its file: grown and shrunk under it. (A private
  * mapping would also show the stores through the shared one on pages it
  * has not copied yet; the replay does not follow that, so it is not read
- * here after such a store: see docs/limits.md.) */
+ * here after such a store: docs/design-notes.md, "Shared mappings".) */
 static void grow(const char *dir) {
   signal(SIGBUS, on_bus);
   int fd = open_file(dir, "gr", 0);
