@@ -18,7 +18,8 @@ typedef struct rp_replay rp_replay;
 struct rp_opts {
   u64 keyframe_interval; /* instructions between keyframes (default 5e6) */
   u64 keyframe_budget;   /* bytes of memory keyframes may hold before older
-                            ones are thinned out (default 1 GiB) */
+                            ones are thinned out (default 256 MiB plus
+                            twice the program's memory) */
   int progress;          /* 1: report progress on stderr (a terminal) */
 };
 

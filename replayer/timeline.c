@@ -11,7 +11,7 @@
 #include "replayer/rp_int.h"
 
 #define RP_MAX_KFS 1024
-#define RP_DEFAULT_KF_BUDGET (1ull << 30)
+#define RP_DEFAULT_KF_BUDGET (256ull << 20)
 
 void rp__kf_free(struct rp__kf *kf) {
   cpu_snap_free(kf->snap);
@@ -55,16 +55,22 @@ u64 rp__kf_thread_bytes(const rp_replay *rp) {
 
 /* Whether the keyframes hold too much: too many of them, thread states
  * (about 1 KiB per thread per keyframe) past a quarter of the budget, or
- * the pages of the space and of every snapshot past the budget (a program
- * that rewrites much memory leaves a copy of it in each keyframe). */
+ * pages only snapshots hold past the budget (a program that rewrites much
+ * memory leaves a copy of it in each keyframe). The default budget is
+ * 256 MiB plus twice the program's own memory. */
 static int too_many(const rp_replay *rp) {
   if (rp->nkfs > RP_MAX_KFS) return 1;
+  if (rp->nkfs <= 2) return 0;
   u64 budget = rp->opts.keyframe_budget ? rp->opts.keyframe_budget
                                         : RP_DEFAULT_KF_BUDGET;
   u64 n = 0;
   for (size_t i = 0; i < rp->nkfs; i++) n += thread_bytes(&rp->kfs[i]);
-  return rp->nkfs > 2 &&
-         (n > budget / 4 || cpu_mem_footprint(rp->mem) > budget);
+  if (n > budget / 4) return 1;
+  u64 all = cpu_mem_footprint(rp->mem);
+  if (all <= budget) return 0; /* the walk below is not needed */
+  u64 live = cpu_mem_resident(rp->mem);
+  if (!rp->opts.keyframe_budget) budget += 2 * live;
+  return all - RW_MIN(live, all) > budget;
 }
 
 int rp__kf_take(rp_replay *rp) {

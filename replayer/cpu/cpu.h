@@ -108,6 +108,10 @@ int cpu_mem_query(cpu_mem *mem, u64 addr, u64 *start, u64 *len,
  * tests and `rewind info`. */
 size_t cpu_mem_footprint(const cpu_mem *mem);
 
+/* Bytes of the pages MEM itself maps and has written (the program's
+ * memory, shared with snapshots or not). A walk over the whole table. */
+size_t cpu_mem_resident(const cpu_mem *mem);
+
 /* Freezes MEM into a new snapshot *OUT. Costs a reference count: pages
  * written afterwards are duplicated on their first write. Returns 0 or
  * RW_ENOMEM. */

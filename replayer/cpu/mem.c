@@ -410,6 +410,20 @@ int cpu_mem_query(cpu_mem *m, u64 addr, u64 *start, u64 *len, int *prot) {
 
 size_t cpu_mem_footprint(const cpu_mem *m) { return m->footprint; }
 
+static size_t node_resident(const struct cpu__node *n) {
+  size_t b = 0;
+  if (!n) return 0;
+  for (unsigned i = 0; i < FANOUT; i++) {
+    if (n->level == LEVELS - 1)
+      b += SLOT_PAGE(n->u.slot[i]) ? sizeof(struct page) : 0;
+    else
+      b += node_resident(n->u.child[i]);
+  }
+  return b;
+}
+
+size_t cpu_mem_resident(const cpu_mem *m) { return node_resident(m->root); }
+
 int cpu_mem_snapshot(cpu_mem *m, cpu_snap **out) {
   struct cpu_snap *s = calloc(1, sizeof *s);
   *out = NULL;
