@@ -43,6 +43,16 @@ void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page) {
   d->n++;
 }
 
+const u8 *rw_digest_view(u64 addr, const u8 *page, u64 lo, u64 hi, u8 *buf) {
+  u64 end = addr + RW_DIGEST_PAGE;
+  if (lo >= hi || hi <= addr || lo >= end) return page;
+  if (lo <= addr && hi >= end) return NULL;
+  u64 a = RW_MAX(lo, addr), b = RW_MIN(hi, end);
+  memcpy(buf, page, RW_DIGEST_PAGE);
+  memset(buf + (a - addr), 0, (size_t)(b - a));
+  return buf;
+}
+
 u64 rw_digest_final(const struct rw_digest *d) {
   u64 x = d->h ^ d->n;
   x ^= x >> 33;

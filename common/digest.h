@@ -28,7 +28,15 @@
  *   x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53; x ^= x >> 33.
  *
  * Mapping boundaries do not matter: only pages, their addresses and bytes.
- * Skipping zero pages lets both sides ignore untouched reserved memory. */
+ * Skipping zero pages lets both sides ignore untouched reserved memory.
+ *
+ * Since format 1.3 a digest may name a dead range [lo, hi): the bytes there
+ * count as zeros (so a page wholly inside it is skipped). The recorder
+ * names the part of the stopped thread's stack below its red zone, which
+ * holds nothing the program may rely on, but does hold bytes the replay
+ * cannot reproduce: the XSAVE header the dynamic linker's lazy-binding
+ * trampoline writes says which register components the processor counted
+ * as in use, a choice the architecture leaves to each implementation. */
 
 /* Running state. Plain data. */
 struct rw_digest {
@@ -43,6 +51,13 @@ void rw_digest_init(struct rw_digest *d);
  * RW_DIGEST_PAGE bytes at PAGE (borrowed); a page of zeros is skipped here,
  * as the definition says. Pages must come in increasing address order. */
 void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page);
+
+/* The bytes of the page at ADDR (RW_DIGEST_PAGE of them at PAGE) as a
+ * digest with dead range [LO, HI) sees them: PAGE itself when the range
+ * misses the page, NULL when it covers it (it counts as zeros), else BUF
+ * (RW_DIGEST_PAGE bytes, caller-owned) holding a copy with the dead bytes
+ * zeroed. LO >= HI: no dead range. */
+const u8 *rw_digest_view(u64 addr, const u8 *page, u64 lo, u64 hi, u8 *buf);
 
 /* Returns the digest of the pages added so far (D is left unchanged). */
 u64 rw_digest_final(const struct rw_digest *d);

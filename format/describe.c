@@ -209,17 +209,24 @@ static int is(const char *t, size_t tlen, const char *what) {
 static void fields_out(struct pr *p, const char *spec, const u8 *b, size_t n) {
   size_t pos = 0;
   const char *f = spec;
+  int optional = 0;
   while (*f) {
     const char *t, *nm;
     size_t tlen, nlen, need;
-    while (*f == ' ' || *f == ',') f++;
+    while (*f == ' ' || *f == ',' || *f == ';') {
+      if (*f == ';') optional = 1;
+      f++;
+    }
     if (!*f) break;
+    /* Fields after a ';' came with a later minor version: a payload that
+     * ends before them is whole. */
+    if (optional && pos == n) break;
     t = f;
     while (*f && *f != ' ') f++;
     tlen = (size_t)(f - t);
     while (*f == ' ') f++;
     nm = f;
-    while (*f && *f != ',') f++;
+    while (*f && *f != ',' && *f != ';') f++;
     nlen = (size_t)(f - nm);
     while (nlen && nm[nlen - 1] == ' ') nlen--;
 

@@ -135,10 +135,13 @@ int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo) {
   return rec__emit_to(r, tid, TRACE_REC_EXIT, b, sizeof b);
 }
 
-int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest) {
-  u8 b[RW_REGS_DISK_SIZE + 8];
+int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest,
+                      u64 dead_lo, u64 dead_hi) {
+  u8 b[RW_REGS_DISK_SIZE + 24];
   rw_regs_encode(regs, b);
   wr_le64(b + RW_REGS_DISK_SIZE, digest);
+  wr_le64(b + RW_REGS_DISK_SIZE + 8, dead_lo);
+  wr_le64(b + RW_REGS_DISK_SIZE + 16, dead_hi);
   return rec__emit(r, TRACE_REC_PREEMPT, b, sizeof b);
 }
 
@@ -159,11 +162,13 @@ int rec__emit_diff(struct rec *r, u64 nr, u64 lines, const char *name) {
 }
 
 int rec__emit_end(struct rec *r, i32 status, u32 signo) {
-  u8 b[20];
+  u8 b[36];
   wr_le32(b, (u32)status);
   wr_le32(b + 4, signo);
   wr_le32(b + 8, r->end_have ? 1 : 0);
   wr_le64(b + 12, r->end_have ? r->end_digest : 0);
+  wr_le64(b + 20, r->end_have ? r->end_dead_lo : 0);
+  wr_le64(b + 28, r->end_have ? r->end_dead_hi : 0);
   return rec__emit_to(r, TRACE_TID_GLOBAL, TRACE_REC_END, b, sizeof b);
 }
 

@@ -163,6 +163,8 @@ int rec__snap_diff(struct rec *r, u64 *lines) {
 struct digest_ctx {
   struct rec *r;
   struct rw_digest d;
+  u64 dead_lo, dead_hi; /* bytes that count as zeros */
+  u8 page[REC_PAGE];    /* a page with its dead bytes zeroed */
 };
 
 static int digest_range(void *ctx, u64 a, u64 b) {
@@ -172,17 +174,38 @@ static int digest_range(void *ctx, u64 a, u64 b) {
     size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
     i64 got = rec__mem_read(c->r, a, c->r->buf + 8, n);
     got = got < 0 ? 0 : got & ~(i64)(REC_PAGE - 1);
-    for (size_t k = 0; k < (size_t)got; k += REC_PAGE)
-      if (memcmp(c->r->buf + 8 + k, zero, REC_PAGE))
-        rw_digest_page(&c->d, a + k, c->r->buf + 8 + k);
+    for (size_t k = 0; k < (size_t)got; k += REC_PAGE) {
+      const u8 *p = rw_digest_view(a + k, c->r->buf + 8 + k, c->dead_lo,
+                                   c->dead_hi, c->page);
+      if (p && memcmp(p, zero, REC_PAGE)) rw_digest_page(&c->d, a + k, p);
+    }
     a += (size_t)got < n ? (u64)got + REC_PAGE : n;
   }
   return 0;
 }
 
-int rec__digest(struct rec *r, u64 *out) {
+void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi) {
+  *lo = *hi = 0;
+  for (size_t i = 0; i < r->maps.n; i++) {
+    const struct rec__map *m = &r->maps.v[i];
+    if (rsp <= m->start || rsp - 1 >= m->end) continue;
+    /* A stack: the main one, or private anonymous memory (threads' stacks,
+     * alternate signal stacks); never the brk heap or a file. */
+    int stack = !strcmp(m->path, "[stack]") ||
+                (!m->path[0] && !m->ino && !(m->flags & REC_MAPF_SHARED));
+    if (stack && (m->prot & PROT_WRITE) && rsp - REC_RED_ZONE > m->start) {
+      *lo = m->start;
+      *hi = rsp - REC_RED_ZONE;
+    }
+    return;
+  }
+}
+
+int rec__digest(struct rec *r, u64 dead_lo, u64 dead_hi, u64 *out) {
   struct digest_ctx c;
   c.r = r;
+  c.dead_lo = dead_lo;
+  c.dead_hi = dead_hi;
   rw_digest_init(&c.d);
   for (size_t i = 0; i < r->maps.n; i++) {
     const struct rec__map *m = &r->maps.v[i];

@@ -232,16 +232,20 @@ static int may_have_written(struct rec *r) {
   return 0;
 }
 
-/* The memory digest of an asynchronous point or of the end. A stack may
+/* The memory digest of an asynchronous point or of the end, with the dead
+ * range of a thread whose stack pointer is RSP (0: none). A stack may
  * have grown since the maps were last read (no syscall tells): they are
  * read again first, so that the digest covers what the replay has, and a
  * GROW in the current thread's stream says so before the point. */
-static int fresh_digest(struct rec *r, u64 *digest) {
+static int fresh_digest(struct rec *r, u64 rsp, u64 *digest, u64 *lo,
+                        u64 *hi) {
   if (r->cur) {
     static const u64 none[6];
     RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
   }
-  return rec__digest(r, digest);
+  *lo = *hi = 0;
+  if (rsp) rec__dead_stack(r, rsp, lo, hi);
+  return rec__digest(r, *lo, *hi, digest);
 }
 
 int rec__end_digest(struct rec *r, int how) {
@@ -250,7 +254,12 @@ int rec__end_digest(struct rec *r, int how) {
   if (how == REC_END_SIGNALED && may_have_written(r)) return 0;
   u64 t0 = rw_now_ns();
   if (how == REC_END_EXIT_GROUP) RW_FORWARD(settle(r));
-  RW_FORWARD(fresh_digest(r, &r->end_digest));
+  /* At exit or exit_group the thread's stack pointer is the one at the
+   * syscall's entry; a process killed by a signal gets no dead range. */
+  u64 rsp = how != REC_END_SIGNALED && r->cur ? r->cur->entry.gpr[RW_REG_rsp]
+                                                : 0;
+  RW_FORWARD(fresh_digest(r, rsp, &r->end_digest, &r->end_dead_lo,
+                          &r->end_dead_hi));
   r->end_have = 1;
   r->n.digest_ns += rw_now_ns() - t0;
   return 0;
@@ -258,13 +267,13 @@ int rec__end_digest(struct rec *r, int how) {
 
 int rec__preempt(struct rec *r) {
   struct rec__task *t = r->cur;
-  u64 digest, t0 = rw_now_ns();
+  u64 digest, lo, hi, t0 = rw_now_ns();
   RW_FORWARD(settle(r));
   RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
-  RW_FORWARD(fresh_digest(r, &digest));
+  RW_FORWARD(fresh_digest(r, t->regs.gpr[RW_REG_rsp], &digest, &lo, &hi));
   r->n.digest_ns += rw_now_ns() - t0;
   r->n.preempts++;
-  return rec__emit_preempt(r, &t->regs, digest);
+  return rec__emit_preempt(r, &t->regs, digest, lo, hi);
 }
 
 /* PTRACE_EVENT_EXIT of T: the thread is about to go, its memory still

@@ -379,6 +379,7 @@ struct rec {
   int end_decided;            /* 1: the end was reached; no digest is taken
                                  after it (end_have says if one was) */
   u64 end_digest;
+  u64 end_dead_lo, end_dead_hi; /* its dead range */
   struct {
     u64 syscalls, signals, rdtsc, forks, diffs, mem_bytes;
     u64 threads, switches, preempts, digest_ns;
@@ -488,7 +489,15 @@ void rec__pages_reset(void);
 int rec__snap_take(struct rec *r) RW_MUST_CHECK;
 int rec__snap_diff(struct rec *r, u64 *lines) RW_MUST_CHECK;
 void rec__snap_free(struct rec__snap *s);
-int rec__digest(struct rec *r, u64 *out) RW_MUST_CHECK;
+/* The memory digest (common/digest.h) with dead range [DEAD_LO, DEAD_HI). */
+int rec__digest(struct rec *r, u64 dead_lo, u64 dead_hi, u64 *out)
+    RW_MUST_CHECK;
+/* The dead range of a thread stopped with stack pointer RSP: the part of
+ * the stack mapping below its red zone (REC_RED_ZONE bytes under RSP),
+ * when RSP is in the main stack or in private anonymous memory; else
+ * empty (LO = HI = 0). The maps must be fresh. */
+#define REC_RED_ZONE 128u
+void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi);
 
 /* Syscalls (recorder/sysrec.c). */
 int rec__sys_enter(struct rec *r) RW_MUST_CHECK;
@@ -630,7 +639,8 @@ int rec__emit_signal(struct rec *r, int signo, int code, u64 addr,
     RW_MUST_CHECK;
 int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo)
     RW_MUST_CHECK;
-int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest)
+int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest,
+                      u64 dead_lo, u64 dead_hi)
     RW_MUST_CHECK;
 int rec__emit_fork(struct rec *r, u32 child, u32 kind, u64 flags)
     RW_MUST_CHECK;

@@ -21,17 +21,29 @@
 
 static const u8 zero_page[RW_DIGEST_PAGE];
 
-/* Adds the page at A to D, read in place: a page never written is zeros,
- * which the digest skips, so it costs nothing (thread stacks are mostly
- * such pages). */
-static int add_page(rp_replay *rp, struct rw_digest *d, u64 a) {
+/* The bytes of the page at A as a digest with dead range [LO, HI) sees
+ * them, read in place where the range misses the page (BUF: room for a
+ * copy); NULL for zeros: a page never written is zeros, which the digest
+ * skips, so it costs nothing (thread stacks are mostly such pages). */
+static int view(rp_replay *rp, u64 a, u64 lo, u64 hi, u8 *buf,
+                const u8 **out) {
   const u8 *p;
   RW_FORWARD(cpu_mem_peek(rp->mem, a, &p));
+  *out = p ? rw_digest_view(a, p, lo, hi, buf) : NULL;
+  return 0;
+}
+
+/* Adds the page at A to D. */
+static int add_page(rp_replay *rp, struct rw_digest *d, u64 a, u64 lo,
+                    u64 hi) {
+  u8 buf[RW_DIGEST_PAGE];
+  const u8 *p;
+  RW_FORWARD(view(rp, a, lo, hi, buf, &p));
   if (p) rw_digest_page(d, a, p);
   return 0;
 }
 
-int rp__digest(rp_replay *rp, u64 *out) {
+int rp__digest(rp_replay *rp, u64 lo, u64 hi, u64 *out) {
   struct rw_digest d;
   u64 addr = 0, start, len;
   int prot;
@@ -40,7 +52,7 @@ int rp__digest(rp_replay *rp, u64 *out) {
          cpu_mem_query(rp->mem, addr, &start, &len, &prot) == 0) {
     if (prot & CPU_PROT_WRITE) {
       for (u64 a = start; a < start + len; a += RW_DIGEST_PAGE)
-        RW_FORWARD(add_page(rp, &d, a));
+        RW_FORWARD(add_page(rp, &d, a, lo, hi));
     }
     addr = start + len;
   }
@@ -85,7 +97,7 @@ static int build(rp_replay *rp, u64 target) {
         dc->addr[dc->n] = a;
         dc->fh[dc->n] = d.h;
         dc->fn[dc->n] = d.n;
-        RW_FORWARD(add_page(rp, &d, a));
+        RW_FORWARD(add_page(rp, &d, a, rp->pre_dead_lo, rp->pre_dead_hi));
         if (d.n != dc->fn[dc->n]) dc->nz[dc->nnz++] = dc->n;
         dc->n++;
       }
@@ -112,8 +124,10 @@ static int backward(rp_replay *rp) {
   int checked = 0;
   dc->bh[dc->n] = rw_digest_unfinal(dc->target) ^ dc->fn[dc->n];
   for (size_t i = dc->n; i-- > 0;) {
+    u8 buf[RW_DIGEST_PAGE];
     const u8 *p;
-    RW_FORWARD(cpu_mem_peek(rp->mem, dc->addr[i], &p));
+    RW_FORWARD(view(rp, dc->addr[i], rp->pre_dead_lo, rp->pre_dead_hi, buf,
+                    &p));
     if (!p || !memcmp(p, zero_page, RW_DIGEST_PAGE)) {
       dc->bh[i] = dc->bh[i + 1];
       continue;
@@ -147,18 +161,21 @@ static size_t lower(const struct rp__dcache *dc, u64 addr) {
   return lo;
 }
 
-int rp__digest_match(rp_replay *rp, u64 target, int *match) {
+int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
   struct rp__dcache *dc = &rp->dc;
-  u64 lo, hi;
+  u64 lo, hi, lo_dead = rp->pre_dead_lo, hi_dead = rp->pre_dead_hi;
   *match = 0;
+  *since = RP_DIGEST_CHANGED;
   int dirty = cpu_mem_dirty_span(rp->mem, &lo, &hi);
   if (!dc->valid || dc->target != target || dc->seq != rp->pre_seq ||
       dc->events != rp->events || dc->restores != rp->restores ||
       (dirty && lo == 0 && hi == ~(u64)0)) {
     RW_FORWARD(build(rp, target));
     *match = dc->full == target;
+    *since = RP_DIGEST_BUILT;
     return 0;
   }
+  if (!dirty) *since = RP_DIGEST_SAME;
   size_t a = dirty ? lower(dc, lo) : 0;
   size_t b = dirty ? lower(dc, hi + 1) : 0;
   if (a >= b) { /* no writable page changed */
@@ -194,10 +211,11 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match) {
       else
         break;
       if (z < dc->nnz && dc->nz[z] == i) z++;
-      RW_FORWARD(add_page(rp, &d, dc->addr[i]));
+      RW_FORWARD(add_page(rp, &d, dc->addr[i], lo_dead, hi_dead));
     }
   } else {
-    for (size_t i = a; i < b; i++) RW_FORWARD(add_page(rp, &d, dc->addr[i]));
+    for (size_t i = a; i < b; i++)
+      RW_FORWARD(add_page(rp, &d, dc->addr[i], lo_dead, hi_dead));
   }
   if (d.n == dc->fn[b]) {
     if (!dc->have_b) RW_FORWARD(backward(rp));
@@ -205,7 +223,8 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match) {
     return 0;
   }
   /* A page became zero or stopped being zero: finish the pass. */
-  for (size_t i = b; i < dc->n; i++) RW_FORWARD(add_page(rp, &d, dc->addr[i]));
+  for (size_t i = b; i < dc->n; i++)
+    RW_FORWARD(add_page(rp, &d, dc->addr[i], lo_dead, hi_dead));
   *match = rw_digest_final(&d) == target;
   return 0;
 }

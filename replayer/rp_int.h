@@ -179,6 +179,23 @@ struct rp__dcache {
   size_t nnz;
 };
 
+/* Cycle detection in a PREEMPT search (docs/design-notes.md, "A search
+ * that can never end"): the thread's state is fingerprinted every
+ * RP_CYCLE_STEP of its instructions once the search has run that many,
+ * and compared with one kept at the 1st, 2nd, 4th ... fingerprint. */
+#define RP_CYCLE_STEP (1ull << 26)
+struct rp__cycle {
+  u64 seq, restores;     /* keys: the search (pre_seq), rp->restores */
+  u64 next;              /* the thread's count at the next fingerprint */
+  u64 power, lam;        /* Brent: fingerprints per round, taken this one */
+  int have;              /* kept holds a fingerprint */
+  u64 kept_at;           /* the thread's count there */
+  u64 kept_digest;
+  u8 kept_regs[RW_REGS_DISK_SIZE];
+  u8 built_regs[RW_REGS_DISK_SIZE]; /* at the arrival that built the
+                                       digest cache (rp->dc) */
+};
+
 /* ------------------------------------------------------- the replay */
 
 struct rp__sym;
@@ -228,6 +245,7 @@ struct rp_replay {
   int have_endrec;         /* the trace has its END record */
   int end_has_digest;      /* it holds a memory digest: end_digest */
   u64 end_digest;
+  u64 end_dead_lo, end_dead_hi; /* its dead range (common/digest.h) */
   int end_checked;         /* the digest was compared at the end, equal */
   struct rw_diag end_damage; /* why the last record could not be read
                               (code 0: it could) */
@@ -254,6 +272,8 @@ struct rp_replay {
   u64 pre_seq;             /* the PREEMPT record decoded below (0: none) */
   struct rw_regs pre_regs; /* its registers */
   u64 pre_digest;          /* its memory digest */
+  u64 pre_dead_lo, pre_dead_hi; /* the digest's dead range */
+  struct rp__cycle cyc;    /* the search's cycle detection */
   struct rp__dcache dc;    /* the search's digests */
   u64 restores;            /* keyframe restores so far */
 
@@ -320,13 +340,19 @@ int rp__apply_grow(rp_replay *rp, const struct rp__rec *rec, int *stopped)
     RW_MUST_CHECK;
 
 /* the memory digest (replayer/digest.c) */
-/* The memory digest of common/digest.h over the replay's address space. */
-int rp__digest(rp_replay *rp, u64 *out) RW_MUST_CHECK;
-/* Sets *MATCH to whether the digest is TARGET now. Repeated during one
+/* The memory digest of common/digest.h over the replay's address space,
+ * with dead range [LO, HI). */
+int rp__digest(rp_replay *rp, u64 lo, u64 hi, u64 *out) RW_MUST_CHECK;
+/* Sets *MATCH to whether the digest (with the pending PREEMPT's dead range,
+ * rp->pre_dead_*) is TARGET now. Repeated during one
  * search (the same pending record, no record applied, no restore), it
- * rehashes only the pages written in between. Returns 0 or a negative
- * code. */
-int rp__digest_match(rp_replay *rp, u64 target, int *match) RW_MUST_CHECK;
+ * rehashes only the pages written in between. *SINCE says whether this
+ * call computed the whole digest (RP_DIGEST_BUILT), or no page was
+ * written since that call (RP_DIGEST_SAME: the memory is as it was then),
+ * or pages were (RP_DIGEST_CHANGED). Returns 0 or a negative code. */
+enum { RP_DIGEST_BUILT, RP_DIGEST_SAME, RP_DIGEST_CHANGED };
+int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since)
+    RW_MUST_CHECK;
 /* Ends a search: stops tracking written pages. */
 void rp__digest_drop(rp_replay *rp);
 void rp__digest_free(rp_replay *rp);

@@ -487,21 +487,39 @@ static int preempt_decode(rp_replay *rp) {
   rp__rd_regs(&rd, &rp->pre_regs);
   rp->pre_digest = rp__rd_u64(&rd);
   RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PREEMPT record too short");
+  rp->pre_dead_lo = rp->pre_dead_hi = 0;
+  if (rd.off < rd.len) { /* since format 1.3 */
+    rp->pre_dead_lo = rp__rd_u64(&rd);
+    rp->pre_dead_hi = rp__rd_u64(&rd);
+    RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PREEMPT record's dead range cut");
+  }
   rp->pre_seq = rp->pend.seq;
   return 0;
 }
 
-/* Whether thread T is where the pending PREEMPT says it was. */
-static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match) {
+/* Whether thread T is where the pending PREEMPT says it was; *CYCLE set
+ * when it is not, and its registers and memory are those of an earlier
+ * arrival of this search: it runs in a loop that cannot get there. */
+static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match,
+                           int *cycle) {
   struct rw_regs actual;
   const struct rw_regs *expect = &rp->pre_regs;
+  u8 enc[RW_REGS_DISK_SIZE];
+  int since;
   RW_FORWARD(preempt_decode(rp));
-  *match = 0;
+  *match = *cycle = 0;
   cpu_get_regs(t->cpu, &actual);
   if (actual.rip != expect->rip ||
       !rp__regs_match(expect, &actual, 1))
     return 0;
-  return rp__digest_match(rp, rp->pre_digest, match);
+  RW_FORWARD(rp__digest_match(rp, rp->pre_digest, match, &since));
+  if (*match) return 0;
+  rw_regs_encode(&actual, enc);
+  if (since == RP_DIGEST_BUILT)
+    memcpy(rp->cyc.built_regs, enc, sizeof enc);
+  else if (since == RP_DIGEST_SAME)
+    *cycle = !memcmp(rp->cyc.built_regs, enc, sizeof enc);
+  return 0;
 }
 
 static int user_bp_at(const rp_replay *rp, u64 addr) {
@@ -525,6 +543,52 @@ static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
     cpu_break_cond(rp->preempt_cpu, 0, NULL);
   rp->preempt_cpu = t->cpu;
   cpu_break_cond(t->cpu, rip, user_bp_at(rp, rip) ? NULL : rp->pre_regs.gpr);
+  return 0;
+}
+
+/* The thread's count at which the search for the pending PREEMPT takes
+ * its next fingerprint (starting the search's detection when it is new). */
+static u64 cycle_next(rp_replay *rp, struct rp__thread *t) {
+  struct rp__cycle *c = &rp->cyc;
+  if (c->seq != rp->pend.seq || c->restores != rp->restores) {
+    memset(c, 0, sizeof *c);
+    c->seq = rp->pend.seq;
+    c->restores = rp->restores;
+    c->next = cpu_icount(t->cpu) + RP_CYCLE_STEP;
+    c->power = 1;
+  }
+  return c->next;
+}
+
+/* At a fingerprint of thread T's search: whether its registers and memory
+ * are those of the kept fingerprint (*CYCLE: since which count), else
+ * moves on (Brent's rounds). */
+static int cycle_check(rp_replay *rp, struct rp__thread *t, u64 *cycle) {
+  struct rp__cycle *c = &rp->cyc;
+  struct rw_regs regs;
+  u8 enc[RW_REGS_DISK_SIZE];
+  u64 d;
+  *cycle = 0;
+  cpu_get_regs(t->cpu, &regs);
+  rw_regs_encode(&regs, enc);
+  /* The digest only where the registers already agree, and when keeping:
+   * a whole pass over memory for about log2(fingerprints) of them. */
+  if (c->have && !memcmp(enc, c->kept_regs, sizeof enc)) {
+    RW_FORWARD(rp__digest(rp, rp->pre_dead_lo, rp->pre_dead_hi, &d));
+    if (d == c->kept_digest) {
+      *cycle = c->kept_at;
+      return 0;
+    }
+  }
+  c->next += RP_CYCLE_STEP;
+  if (++c->lam < c->power) return 0;
+  c->lam = 0;
+  c->power *= 2;
+  memcpy(c->kept_regs, enc, sizeof enc);
+  RW_FORWARD(rp__digest(rp, rp->pre_dead_lo, rp->pre_dead_hi,
+                        &c->kept_digest));
+  c->kept_at = cpu_icount(t->cpu);
+  c->have = 1;
   return 0;
 }
 
@@ -617,9 +681,18 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
     if (t != rp->thr) set_cur(rp, t);
     t->st.fresh = 0;
     if (rp->pend.type == TRACE_REC_PREEMPT) {
-      int match;
+      int match, cycle;
       t->st.located = 0;
-      RW_FORWARD(preempt_matches(rp, t, &match));
+      RW_FORWARD(preempt_matches(rp, t, &match, &cycle));
+      if (cycle)
+        return rp__diverge(
+            rp, stop, &rp->pre_regs,
+            "thread %u is back at the recorded registers of the "
+            "asynchronous stop (end of timeslice or signal) the recording "
+            "has next, at rip %#llx, with its memory unchanged since an "
+            "earlier arrival whose memory differed from the recording's "
+            "(digest): it runs in a loop that never gets there",
+            t->st.tid, (unsigned long long)rp->pre_regs.rip);
       if (match) {
         RW_FORWARD(rp__clear_preempt_bp(rp));
         t->st.located = 1;
@@ -663,6 +736,11 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
       budget = RW_MIN(budget, rp->next_kf - rp->icount);
     if (stop_at_user && rp->poll) budget = RW_MIN(budget, RP_POLL_SLICE);
     if (stepped) budget = RW_MIN(budget, rp->step_count - own);
+    u64 fp_at = 0; /* the thread's count at a search's next fingerprint */
+    if (rp->pend.type == TRACE_REC_PREEMPT) {
+      fp_at = cycle_next(rp, t);
+      budget = fp_at > own ? RW_MIN(budget, fp_at - own) : 1;
+    }
     rc = cpu_run(t->cpu, budget, &why);
     RW_FORWARD(rc);
     u64 ran = cpu_icount(t->cpu) - own;
@@ -672,6 +750,21 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
     switch (why.reason) {
       case CPU_EXIT_BUDGET:
       case CPU_EXIT_STOP:
+        if (fp_at && cpu_icount(t->cpu) >= fp_at) {
+          u64 since;
+          RW_FORWARD(cycle_check(rp, t, &since));
+          if (since)
+            return rp__diverge(
+                rp, stop, &rp->pre_regs,
+                "thread %u runs in a loop that never reaches the "
+                "asynchronous stop (end of timeslice or signal) the "
+                "recording has next, at rip %#llx: its registers and "
+                "writable memory after %llu of its instructions are those "
+                "after %llu, and it makes no syscall in between",
+                t->st.tid, (unsigned long long)rp->pre_regs.rip,
+                (unsigned long long)cpu_icount(t->cpu),
+                (unsigned long long)since);
+        }
         if (rp->icount >= rp->next_kf && !rp->seeking)
           RW_FORWARD(rp__kf_take(rp));
         if (why.reason == CPU_EXIT_STOP) {

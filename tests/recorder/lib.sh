@@ -36,6 +36,18 @@ check_eq() {
   fi
 }
 
+# shows NAME TEXT: the replay output $T/NAME.replay has TEXT (a grep -E
+# pattern); counts and reports.
+shows() {
+  if grep -Eq -- "$2" "$T/$1.replay"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: $1: expected '$2' in:"
+    head -n 30 "$T/$1.replay"
+  fi
+}
+
 finish() {
   echo "$pass passed, $fail failed"
   [ "$fail" -eq 0 ]

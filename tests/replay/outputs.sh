@@ -19,17 +19,6 @@ replay() {
   rs=$?
 }
 
-# shows NAME TEXT: the replay output of NAME has TEXT (a grep -E pattern).
-shows() {
-  if grep -Eq -- "$2" "$T/$1.replay"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: $1: expected '$2' in:"
-    head -n 30 "$T/$1.replay"
-  fi
-}
-
 # patch_text NAME TEXT OUT: copies $T/NAME.rwd to $T/OUT.rwd with the first
 # byte of TEXT changed in the MEM record that imported it.
 patch_text() {

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Finding asynchronous points (docs/design-notes.md, "Dead stack" and "A
+# search that can never end"). deadstack leaves an XSAVEC area on its dead
+# stack whose header this CPU and the emulator write differently, then is
+# interrupted by timer signals in a busy loop: the digests of its PREEMPT
+# records leave the dead stack out, and the replay verifies. Copies of the
+# trace with one byte of the first PREEMPT changed cannot be located: the
+# replay must say so and end, once through a digest that never matches
+# (the thread comes back with the same memory), once through registers
+# that never occur (Brent's fingerprints every 2^26 instructions).
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+PATCH="$top_builddir/tests/replay/rw_patch"
+REGS_SIZE=948 # RW_REGS_DISK_SIZE: the digest follows the registers
+R12=96        # r12's offset in the registers
+
+# replay NAME: --verify of $T/NAME.rwd, bounded; output in $T/NAME.replay,
+# status $rs (124: it did not end).
+replay() {
+  timeout 300 "$REWIND" replay --verify --no-progress "$T/$1.rwd" \
+    >"$T/$1.replay" 2>&1
+  rs=$?
+}
+
+rec ticks "$P/deadstack" 10
+check_eq "ticks: recorded" 0 "$status"
+check "ticks: counted its signals" grep -Eq "^10 ticks, (no )?xsavec$" \
+  "$T/ticks.out"
+check "ticks: PREEMPT records name the thread's dead stack" q ticks '
+p = of("PREEMPT")
+assert len(p) >= 10, len(p)
+for r in p:
+    lo, hi = int(r["dead_lo"], 16), int(r["dead_hi"], 16)
+    assert lo < hi <= int(r["regs"]["rsp"], 16) - 128, r
+e = recs[-1]
+assert e["type"] == "END" and int(e["dead_lo"], 16) < int(e["dead_hi"], 16), e'
+replay ticks
+check_eq "ticks: verified (exit 0)" 0 "$rs"
+shows ticks "^replay verified: .*memory at the end checked.*exited with status 0"
+
+first=$(q ticks 'print(of("PREEMPT")[0]["seq"])')
+
+# The recorded digest changed: the loop comes back to the recorded
+# registers with its memory unchanged.
+"$PATCH" "$T/ticks.rwd" "$T/digest.rwd" "$first" "$REGS_SIZE" 0x01
+replay digest
+check_eq "digest: exit 4 (diverged)" 4 "$rs"
+shows digest "diverged from the recording at event [0-9]+ \\(record seq $first, PREEMPT\\)"
+shows digest "with its memory unchanged since .* it runs in a loop that never gets there"
+
+# A register the loop never changes, recorded otherwise: no arrival at
+# all, and the state repeats every few instructions.
+"$PATCH" "$T/ticks.rwd" "$T/regs.rwd" "$first" "$R12" 0x40
+replay regs
+check_eq "regs: exit 4 (diverged)" 4 "$rs"
+shows regs "diverged from the recording at event [0-9]+ \\(record seq $first, PREEMPT\\)"
+shows regs "runs in a loop that never reaches the asynchronous stop .* are those after [0-9]+, and it makes no syscall in between"
+shows regs "^  r12 .*<- differs"
+
+finish
