@@ -148,6 +148,34 @@ static void seek(rp_replay *rp, u64 at, struct rp_stop *st) {
   }
 }
 
+enum { MAXHITS = 40 };
+
+/* Sets a breakpoint at ADDR (KIND 0) or a write watchpoint on its 8 bytes
+ * (KIND 1), runs from the start and notes the hits (at most MAXHITS):
+ * their counts (before the access, for a watchpoint), events and threads.
+ * Returns how many, -1 when the replay fails, or 0 with the point not set. */
+static int hits(rp_replay *rp, int kind, u64 addr, u64 *hic, u64 *hev,
+                u32 *htid, struct rp_stop *st) {
+  struct rw_regs r;
+  int n = 0;
+  if (kind ? rp_watch_add(rp, addr, 8, 2) : rp_break_add(rp, addr)) return 0;
+  seek(rp, 0, st);
+  while (n < MAXHITS) {
+    if (rp_run(rp, ~0ull, st) < 0) return -1;
+    if (st->reason != (kind ? RP_STOP_WATCHPOINT : RP_STOP_BREAKPOINT))
+      break;
+    check(st->tid == rp_current_tid(rp), "hit: stop->tid %u is current %u",
+          st->tid, rp_current_tid(rp));
+    if (!kind && rp_get_regs(rp, st->tid, &r) == 0)
+      check(r.rip == addr, "breakpoint hit by %u at %#" PRIx64, st->tid,
+            r.rip);
+    hic[n] = kind ? st->icount - 1 : st->icount; /* reverse stops before */
+    hev[n] = st->event;
+    htid[n++] = st->tid;
+  }
+  return n;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: seekcheck TRACE [POSITIONS [INTERVAL [SEED]]]\n");
@@ -317,28 +345,21 @@ int main(int argc, char **argv) {
    * position in the middle: their hits, in any thread, forwards, then
    * backwards with rp_reverse_continue. */
   for (int kind = 0; kind < 2 && npos > 2; kind++) {
-    struct rw_regs r;
-    enum { MAXHITS = 40 };
     u64 hic[MAXHITS], hev[MAXHITS];
     u32 htid[MAXHITS];
+    u64 addr = 0;
     int n = 0;
-    seek(rp, pos[npos / 2], &st);
-    if (rp_get_regs(rp, 0, &r) < 0) break;
-    u64 addr = kind ? r.gpr[4] - 8 : r.rip;
-    if (kind ? rp_watch_add(rp, addr, 8, 2) : rp_break_add(rp, addr)) break;
-    seek(rp, 0, &st);
-    while (n < MAXHITS) {
-      if (rp_run(rp, ~0ull, &st) < 0) return 2;
-      if (st.reason != (kind ? RP_STOP_WATCHPOINT : RP_STOP_BREAKPOINT))
-        break;
-      check(st.tid == rp_current_tid(rp), "hit: stop->tid %u is current %u",
-            st.tid, rp_current_tid(rp));
-      if (!kind && rp_get_regs(rp, st.tid, &r) == 0)
-        check(r.rip == addr, "breakpoint hit by %u at %#" PRIx64, st.tid,
-              r.rip);
-      hic[n] = kind ? st.icount - 1 : st.icount; /* reverse stops before */
-      hev[n] = st.event;
-      htid[n++] = st.tid;
+    /* The watched word: the first of rsp-8, rsp, rsp+8 ... (16 of them)
+     * that an instruction writes; rsp-8 may be below anything the thread
+     * reaches after the start. */
+    for (int w = 0; n == 0 && w < (kind ? 16 : 1); w++) {
+      struct rw_regs r;
+      seek(rp, pos[npos / 2], &st);
+      if (rp_get_regs(rp, 0, &r) < 0) break;
+      addr = kind ? r.gpr[4] - 8 + 8 * (u64)w : r.rip;
+      n = hits(rp, kind, addr, hic, hev, htid, &st);
+      if (n < 0) return 2;
+      if (n == 0 && kind && rp_watch_del(rp, addr, 8, 2)) break;
     }
     check(n > 0, "%s at %#" PRIx64 " is hit", kind ? "watch" : "break", addr);
     /* At the end or at the last hit: back through the hits (from just
