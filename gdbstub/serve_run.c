@@ -350,9 +350,16 @@ int gdb__resume(struct gdb__sess *s) {
   }
   RW_FORWARD(rc);
   if (st.reason == RP_STOP_DIVERGED || st.reason == RP_STOP_FAILED) {
-    char msg[600];
-    snprintf(msg, sizeof msg, "rewind: the replay cannot go further: %s\n",
-             st.msg);
+    char msg[900];
+    snprintf(msg, sizeof msg,
+             "rewind: the replay cannot go further: %s\n"
+             "rewind: the history before this point (global instruction "
+             "%llu) %s; reverse execution and `monitor goto` work there\n",
+             st.msg, (unsigned long long)st.icount,
+             st.reason == RP_STOP_DIVERGED
+                 ? "passed every check against the recording up to the "
+                   "last event before it"
+                 : "is intact");
     RW_FORWARD(gdb__console(s, msg));
   }
 stopped:

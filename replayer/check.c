@@ -117,6 +117,20 @@ static void set_broken(rp_replay *rp, struct rp_stop *stop, int reason,
   snprintf(stop->msg, sizeof stop->msg, "%s", msg);
   rp->broken = 1;
   rp->broken_stop = *stop;
+  if (!rp->has_limit || stop->icount < rp->limit_stop.icount) {
+    rp->has_limit = 1;
+    rp->limit_stop = *stop;
+  }
+}
+
+int rp__unbreak(rp_replay *rp, u64 target, struct rp_stop *stop) {
+  if (!rp->broken) return 1;
+  if (target < rp->broken_stop.icount) {
+    rp->broken = 0;
+    return 1;
+  }
+  *stop = rp->broken_stop;
+  return 0;
 }
 
 int rp__diverge(rp_replay *rp, struct rp_stop *stop,

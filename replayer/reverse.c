@@ -113,11 +113,15 @@ static int probe_watch(rp_replay *rp, struct rp_stop *stop, int *hit) {
   return rc;
 }
 
+/* Whether a reverse move may start from here: a broken replay goes back
+ * into the history before its break. */
+static int may_go_back(rp_replay *rp, struct rp_stop *stop) {
+  u64 at = here(rp);
+  return rp__unbreak(rp, at ? at - 1 : 0, stop);
+}
+
 int rp_reverse_step(rp_replay *rp, struct rp_stop *stop) {
-  if (rp->broken) {
-    *stop = rp->broken_stop;
-    return 0;
-  }
+  if (!may_go_back(rp, stop)) return 0;
   u64 at = here(rp);
   if (at == 0) {
     RW_FORWARD(rp_seek(rp, 0, stop));
@@ -162,10 +166,7 @@ static int at_thread_point(rp_replay *rp, u32 tid, u64 seq, u64 count) {
 }
 
 int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
-  if (rp->broken) {
-    *stop = rp->broken_stop;
-    return 0;
-  }
+  if (!may_go_back(rp, stop)) return 0;
   struct rp__thread *t = tid ? rp__thread_find(rp, tid) : NULL;
   if (!t) return RW_ENOTFOUND;
   u64 c = cpu_icount(t->cpu), seq = t->st.start_seq;
@@ -264,10 +265,7 @@ static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 limit,
 }
 
 int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
-  if (rp->broken) {
-    *stop = rp->broken_stop;
-    return 0;
-  }
+  if (!may_go_back(rp, stop)) return 0;
   u64 limit = here(rp), hi = limit;
   struct hit h = {0};
   while (hi > 0 && (rp->nbps || rp->nwps)) {

@@ -256,6 +256,9 @@ struct rp_replay {
   u64 end_icount;          /* icount of the end, once known */
   int broken;              /* 1: diverged or failed; nothing runs now */
   struct rp_stop broken_stop;
+  int has_limit;           /* the replay broke once: limit_stop is where */
+  struct rp_stop limit_stop; /* the earliest break: the history before it
+                                can be visited again, runs stop there */
   char *report;            /* text of the divergence report; owned */
 
   struct rp__srcs srcs;    /* mapping sources */
@@ -381,6 +384,10 @@ int rp__regs_match(const struct rw_regs *expect, const struct rw_regs *actual,
 int rp__diverge(rp_replay *rp, struct rp_stop *stop,
                 const struct rw_regs *expect, const char *fmt, ...)
     RW_PRINTF(4, 5) RW_MUST_CHECK;
+/* Whether a broken replay may go to global instruction TARGET: before the
+ * break it may (its state is then no longer broken; the caller restores a
+ * keyframe before running), at or after it not (STOP is the break's). */
+int rp__unbreak(rp_replay *rp, u64 target, struct rp_stop *stop);
 /* Stops the replay as failed with a one-line message. Returns 0. */
 int rp__fail(rp_replay *rp, struct rp_stop *stop, const char *fmt, ...)
     RW_PRINTF(3, 4);

@@ -712,6 +712,12 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
       fill_stop(rp, stop, RP_STOP_TARGET);
       return 0;
     }
+    /* Back where the replay broke before: it breaks there again. */
+    if (RW_UNLIKELY(rp->has_limit) && rp->icount >= rp->limit_stop.icount) {
+      rp->broken = 1;
+      rp->broken_stop = *stop = rp->limit_stop;
+      return 0;
+    }
     u64 own = cpu_icount(t->cpu);
     int stepped = RW_UNLIKELY(rp->step_tid) && t->st.tid == rp->step_tid &&
                   t->st.start_seq == rp->step_seq;
@@ -736,6 +742,8 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
       budget = RW_MIN(budget, rp->next_kf - rp->icount);
     if (stop_at_user && rp->poll) budget = RW_MIN(budget, RP_POLL_SLICE);
     if (stepped) budget = RW_MIN(budget, rp->step_count - own);
+    if (RW_UNLIKELY(rp->has_limit))
+      budget = RW_MIN(budget, rp->limit_stop.icount - rp->icount);
     u64 fp_at = 0; /* the thread's count at a search's next fingerprint */
     if (rp->pend.type == TRACE_REC_PREEMPT) {
       fp_at = cycle_next(rp, t);

@@ -160,10 +160,7 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
 }
 
 int rp_seek(rp_replay *rp, u64 icount, struct rp_stop *stop) {
-  if (rp->broken) {
-    *stop = rp->broken_stop;
-    return 0;
-  }
+  if (!rp__unbreak(rp, icount, stop)) return 0;
   if (rp->ended && icount >= rp->end_icount) {
     *stop = rp->end;
     return 0;
