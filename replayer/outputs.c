@@ -37,11 +37,7 @@ int rp__end_load(rp_replay *rp) {
     rp__rd_u32(&rd);
     rp->end_has_digest = rp__rd_u32(&rd) != 0;
     rp->end_digest = rp__rd_u64(&rd);
-    rp->end_dead_lo = rp->end_dead_hi = 0;
-    if (rd.off < rd.len) { /* since format 1.3 */
-      rp->end_dead_lo = rp__rd_u64(&rd);
-      rp->end_dead_hi = rp__rd_u64(&rd);
-    }
+    rp__rd_dead(&rd, &rp->end_dead_lo, &rp->end_dead_hi);
     rp->have_endrec = !rd.bad;
   }
   trace_cursor_close(c);

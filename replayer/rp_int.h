@@ -31,6 +31,9 @@ u64 rp__rd_u64(struct rp__rd *rd);
 const u8 *rp__rd_bytes(struct rp__rd *rd, size_t n);
 /* Reads a "str" field into DST (CAP bytes, NUL-terminated, truncated). */
 void rp__rd_str(struct rp__rd *rd, char *dst, size_t cap);
+/* Reads the dead range that format 1.3 appends to a digest (PREEMPT, END)
+ * into LO and HI; a record without it has none (both 0). */
+void rp__rd_dead(struct rp__rd *rd, u64 *lo, u64 *hi);
 /* Reads a "regs" field into REGS. */
 void rp__rd_regs(struct rp__rd *rd, struct rw_regs *regs);
 

@@ -59,6 +59,13 @@ void rp__rd_str(struct rp__rd *rd, char *dst, size_t cap) {
   dst[n] = 0;
 }
 
+void rp__rd_dead(struct rp__rd *rd, u64 *lo, u64 *hi) {
+  *lo = *hi = 0;
+  if (rd->off == rd->len) return; /* written before format 1.3 */
+  *lo = rp__rd_u64(rd);
+  *hi = rp__rd_u64(rd);
+}
+
 void rp__rd_regs(struct rp__rd *rd, struct rw_regs *regs) {
   const u8 *p = rp__rd_bytes(rd, RW_REGS_DISK_SIZE);
   if (!p || rw_regs_decode(regs, p, RW_REGS_DISK_SIZE) < 0) {

@@ -487,12 +487,8 @@ static int preempt_decode(rp_replay *rp) {
   rp__rd_regs(&rd, &rp->pre_regs);
   rp->pre_digest = rp__rd_u64(&rd);
   RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PREEMPT record too short");
-  rp->pre_dead_lo = rp->pre_dead_hi = 0;
-  if (rd.off < rd.len) { /* since format 1.3 */
-    rp->pre_dead_lo = rp__rd_u64(&rd);
-    rp->pre_dead_hi = rp__rd_u64(&rd);
-    RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PREEMPT record's dead range cut");
-  }
+  rp__rd_dead(&rd, &rp->pre_dead_lo, &rp->pre_dead_hi);
+  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PREEMPT record's dead range cut");
   rp->pre_seq = rp->pend.seq;
   return 0;
 }
@@ -513,11 +509,11 @@ static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match,
       !rp__regs_match(expect, &actual, 1))
     return 0;
   RW_FORWARD(rp__digest_match(rp, rp->pre_digest, match, &since));
-  if (*match) return 0;
+  if (*match || since == RP_DIGEST_CHANGED) return 0;
   rw_regs_encode(&actual, enc);
   if (since == RP_DIGEST_BUILT)
     memcpy(rp->cyc.built_regs, enc, sizeof enc);
-  else if (since == RP_DIGEST_SAME)
+  else
     *cycle = !memcmp(rp->cyc.built_regs, enc, sizeof enc);
   return 0;
 }
