@@ -350,6 +350,11 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
   int stopsig = WSTOPSIG(st), ev = st >> 16;
   t->rsig = 0;
   t->rstep = 0;
+  /* Any ptrace stop cancels a PTRACE_INTERRUPT whose stop has not come
+   * yet (the kernel clears its pending trap): a thread interrupted just
+   * before a syscall stops there instead, and must be interruptible
+   * again, or a slice that ends in a spin never ends. */
+  t->interrupted = 0;
   if (t->step_signo && !(stopsig == SIGTRAP && ev == 0))
     t->step_signo = 0; /* the handler was not entered (bad stack...) */
   if (stopsig == (SIGTRAP | 0x80)) {
@@ -391,7 +396,6 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
       return GO_RUN;
     case PTRACE_EVENT_STOP:
       if (is_group_stop_sig(stopsig)) return on_group_stop(r, t, stopsig);
-      t->interrupted = 0;
       return on_interrupt(r, t);
     default:
       return GO_RUN;

@@ -264,7 +264,7 @@ struct rec__task {
   int has_pend;         /* a stop of this thread waits to be handled */
   int pend_status;      /* its wait status */
   int rsig, rstep;      /* how to resume it: signal to inject, single-step */
-  int interrupted;      /* PTRACE_INTERRUPT sent, its stop not seen yet */
+  int interrupted;      /* PTRACE_INTERRUPT sent, and no stop seen since */
   int exit_written;     /* its EXIT record is in the trace */
   u64 slice_start_ns;   /* when it last began running user code */
   u64 ctid;             /* clear_child_tid address, 0 if none */
