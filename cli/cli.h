@@ -41,6 +41,28 @@ int cli_json_opts(const char *cmd, int argc, char **argv,
  * returns the exit status 1. */
 int cli_trace_path(const char *trace, char *path, size_t cap);
 
+/* The exit status of every command for a trace that is damaged (bytes
+ * wrong or lost before its end, not only cut off); 3 is a trace cut off. */
+#define CLI_DAMAGED 5
+#define CLI_CUT 3
+
+/* The exit status for a trace that could not be opened with code RC:
+ * CLI_DAMAGED when its bytes are wrong (a damaged header, a file cut
+ * before its first chunk), else 1 (missing, not a trace, another format
+ * version). */
+int cli_open_status(int rc);
+
+/* Says on stderr what trace_reader_open found wrong with the trace at PATH
+ * (INFO, borrowed): damage, or that it was never closed (cmd_info.c). */
+struct trace_info;
+void cli_report_open(const char *path, const struct trace_info *info);
+
+/* Says on stderr when the trace of RP (at PATH) is damaged or was never
+ * closed, as `rewind info` would; returns 1 when it is damaged
+ * (cmd_replay.c). */
+struct rp_replay;
+int cli_trace_warning(struct rp_replay *rp, const char *path);
+
 /* The gdb commands given to the gdb `rewind replay` starts, and printed by
  * `rewind gdbinit` (cli/cmd_serve.c). */
 extern const char cli_gdb_init[];
@@ -48,11 +70,16 @@ extern const char cli_gdb_init[];
 /* The gdb modes (cmd_serve.c), shared by `rewind serve` and `rewind
  * replay`. START is the instruction to begin at (~0: the beginning). Each
  * returns the exit status; REMOTE allows a --listen address that is not
- * loopback; cli_replay_gdb returns only when
+ * loopback; IDLE is --idle-timeout; cli_replay_gdb returns only when
  * gdb cannot be started (it replaces the process with gdb). */
 int cli_serve_stdio(const char *path, int quiet, int log, u64 start);
 int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
-                     u64 start, int remote);
+                     u64 start, int remote, int idle);
+
+/* The default of --idle-timeout (seconds), and its parser: the value, or
+ * -1 after a usage error. */
+#define CLI_IDLE_DEFAULT 1800
+int cli_idle_arg(const char *cmd, const char *arg);
 int cli_replay_gdb(const char *path, u64 start, int nargs, char **args);
 
 #endif /* RW_CLI_CLI_H */

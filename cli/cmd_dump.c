@@ -99,17 +99,18 @@ int cli_cmd_dump(int argc, char **argv) {
                      sizeof pathbuf))
     return 1;
   path = pathbuf;
-  if (trace_reader_open(&r, path, &d) < 0)
-    return cli_error("%s: %s", path, d.msg);
+  rc = trace_reader_open(&r, path, &d);
+  if (rc < 0) {
+    cli_error("%s: %s", path, d.msg);
+    return cli_open_status(rc);
+  }
   trace_reader_get_info(r, &in);
-  if (in.damaged)
-    fprintf(stderr, "rewind: %s: damaged at offset %llu: %s\n", path,
-            (unsigned long long)in.damage_offset, in.damage);
+  cli_report_open(path, &in);
   memset(&d, 0, sizeof d);
   rc = trace_report_dump(stdout, stderr, r, &o, &d);
   trace_reader_close(r);
   if (rc == RW_ENOTFOUND)
     return cli_error("%s: no records of thread %u", path, o.tid);
   if (rc < 0) return cli_error("writing the dump: %s", rw_strerror(rc));
-  return rc > 0 || in.damaged ? 1 : 0;
+  return rc > 0 || (in.damaged && !in.torn) ? CLI_DAMAGED : 0;
 }

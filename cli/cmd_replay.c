@@ -41,11 +41,15 @@ static void usage(FILE *out) {
           "                    in gdb: target remote ADDR. After a client\n"
           "                    disconnects, the next one can connect; a host\n"
           "                    that is not loopback needs --allow-remote\n"
+          "  --idle-timeout S  with --listen, close a connection whose gdb\n"
+          "                    sends nothing for S seconds (default 1800;\n"
+          "                    0: never)\n"
           "  --verify          replay the whole recording and check it at every\n"
           "                    event; exit 0 when it was reproduced, 4 with a\n"
           "                    report at the first divergence, 3 when the\n"
           "                    recording was cut off (verified up to the cut),\n"
-          "                    1 when the trace cannot be replayed\n"
+          "                    5 when the trace is damaged (verified up to the\n"
+          "                    damage), 1 when it cannot be replayed\n"
           "  --print           show registers and code at the start (or at\n"
           "                    --goto N) and exit\n"
           "  --progress        show progress on stderr (default: when stderr is\n"
@@ -60,7 +64,25 @@ static void usage(FILE *out) {
 
 /* Exit statuses of --verify and --goto (man/rewind-replay.1, EXIT STATUS);
  * 1 is any other error and 2 a usage error, as for every command. */
-enum { REPLAY_CUT = 3, REPLAY_DIVERGED = 4 };
+enum {
+  REPLAY_CUT = CLI_CUT,
+  REPLAY_DIVERGED = 4,
+  REPLAY_DAMAGED = CLI_DAMAGED
+};
+
+int cli_trace_warning(struct rp_replay *rp, const char *path) {
+  struct trace_info in;
+  rp_trace_info(rp, &in);
+  if (in.damaged && !in.torn)
+    fprintf(stderr, "rewind: warning: %s is damaged at offset %llu: %s; "
+            "the replay stops where the damage begins (rewind info "
+            "--check tells more)\n",
+            path, (unsigned long long)in.damage_offset, in.damage);
+  else if (!in.complete)
+    fprintf(stderr, "rewind: note: %s was not closed (the recorder did not "
+            "finish); its history ends where the trace does\n", path);
+  return in.damaged && !in.torn;
+}
 
 static void print_regs(rp_replay *rp) {
   struct rw_regs r;
@@ -96,9 +118,10 @@ int cli_cmd_replay(int argc, char **argv) {
       {"progress", no_argument, 0, 'p'},   {"no-progress", no_argument, 0, 'P'},
       {"quiet", no_argument, 0, 'q'},      {"help", no_argument, 0, 'h'},
       {"allow-remote", no_argument, 0, 'R'},
+      {"idle-timeout", required_argument, 0, 'I'},
       {0, 0, 0, 0}};
   int verify = 0, has_goto = 0, print = 0, quiet = 0, progress = isatty(2), c;
-  int remote = 0;
+  int remote = 0, idle = CLI_IDLE_DEFAULT;
   u64 target = 0;
   const char *listen_addr = NULL;
   /* Everything after "--" is gdb's; options and TRACE may come in any
@@ -132,6 +155,10 @@ int cli_cmd_replay(int argc, char **argv) {
         break;
       case 'R':
         remote = 1;
+        break;
+      case 'I':
+        idle = cli_idle_arg("replay", optarg);
+        if (idle < 0) return 2;
         break;
       case 'p':
         progress = 1;
@@ -171,15 +198,23 @@ int cli_cmd_replay(int argc, char **argv) {
                           nopt < argc ? argc - nopt - 1 : 0, argv + nopt + 1);
   if (listen_addr)
     return cli_serve_listen(path, listen_addr, quiet, 0,
-                            has_goto ? target : ~0ull, remote);
+                            has_goto ? target : ~0ull, remote, idle);
   struct rp_opts opts = {0};
   opts.progress = progress && !quiet;
   struct rw_diag diag = {0};
   rp_replay *rp;
   int rc = rp_open(&rp, path, &opts, &diag);
-  if (rc < 0)
-    return cli_error("cannot replay %s: %s", path,
-                     diag.msg[0] ? diag.msg : rw_strerror(rc));
+  if (rc < 0) {
+    cli_error("cannot replay %s: %s", path,
+              diag.msg[0] ? diag.msg : rw_strerror(rc));
+    return cli_open_status(rc);
+  }
+  int damaged = quiet ? 0 : cli_trace_warning(rp, path);
+  if (quiet) {
+    struct trace_info in;
+    rp_trace_info(rp, &in);
+    damaged = in.damaged && !in.torn;
+  }
   struct rp_stop stop;
   u64 t0 = rw_now_ns();
   rc = print ? rp_seek(rp, target, &stop) : rp_run(rp, ~0ull, &stop);
@@ -193,7 +228,9 @@ int cli_cmd_replay(int argc, char **argv) {
              stop.reason == RP_STOP_FAILED) {
     fprintf(stderr, "rewind: ");
     if (rp_report(rp, stderr) < 0) fprintf(stderr, "%s\n", stop.msg);
-    status = stop.reason == RP_STOP_DIVERGED ? REPLAY_DIVERGED : 1;
+    status = stop.reason == RP_STOP_DIVERGED ? REPLAY_DIVERGED
+             : stop.damaged                   ? REPLAY_DAMAGED
+                                              : 1;
   } else if (print) {
     if (stop.reason == RP_STOP_END && rp_icount(rp) < target)
       printf("the history ends at instruction %" PRIu64 " (%s); stopped "
@@ -223,6 +260,24 @@ int cli_cmd_replay(int argc, char **argv) {
            st.end_checked ? ", memory at the end checked" : "", secs,
            secs > 0 ? (double)st.instructions / secs / 1e6 : 0.0,
            end_text(&stop, buf, sizeof buf));
+  }
+  if ((status == 0 || status == REPLAY_CUT) && !print && !damaged) {
+    /* Files the replay never read are part of the trace too. */
+    struct rw_diag bd = {0};
+    if (rp_check_blobs(rp, &bd) < 0) {
+      fprintf(stderr, "rewind: %s is damaged at offset %llu: %s\n", path,
+              (unsigned long long)bd.offset, bd.msg);
+      status = REPLAY_DAMAGED;
+    }
+  }
+  if (status == 0 && damaged && !print) {
+    /* Every record was there, but the file is not whole (its index, a
+     * blob the replay never read): not a trace to trust as it is. */
+    fprintf(stderr, "rewind: %s is damaged, though the replay did not "
+            "need the damaged part\n", path);
+    status = REPLAY_DAMAGED;
+  } else if (status == REPLAY_CUT && damaged) {
+    status = REPLAY_DAMAGED;
   }
   rp_close(rp);
   return status;

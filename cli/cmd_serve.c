@@ -22,14 +22,19 @@
 #include "replayer/replayer.h"
 
 /* Opens the replay of PATH and moves it to instruction START (~0: stay at
- * the beginning). Prints why not and returns 1 on failure. */
-static int open_replay(const char *path, rp_replay **rp, u64 start) {
+ * the beginning); with WARN, says what is wrong with the trace. Prints why
+ * not and returns the exit status on failure. */
+static int open_replay(const char *path, rp_replay **rp, u64 start,
+                       int warn) {
   struct rw_diag diag = {0};
   struct rp_opts opts = {0};
   int rc = rp_open(rp, path, &opts, &diag);
-  if (rc < 0)
-    return cli_error("cannot replay %s: %s", path,
-                     diag.msg[0] ? diag.msg : rw_strerror(rc));
+  if (rc < 0) {
+    cli_error("cannot replay %s: %s", path,
+              diag.msg[0] ? diag.msg : rw_strerror(rc));
+    return cli_open_status(rc);
+  }
+  if (warn) cli_trace_warning(*rp, path);
   if (start != ~0ull) {
     struct rp_stop stop;
     rc = rp_seek(*rp, start, &stop);
@@ -49,9 +54,11 @@ static const char *base_name(const char *p) {
 
 int cli_serve_stdio(const char *path, int quiet, int log, u64 start) {
   rp_replay *rp;
-  if (open_replay(path, &rp, start)) return 1;
+  int st = open_replay(path, &rp, start, 1);
+  if (st) return st;
   signal(SIGPIPE, SIG_IGN);
-  struct gdb_serve_opts o = {base_name(path), log, quiet};
+  struct gdb_serve_opts o = {
+      .name = base_name(path), .log = log, .quiet = quiet};
   int rc = gdb_serve(rp, 0, 1, &o);
   rp_close(rp);
   if (rc < 0) return cli_error("serving gdb: %s", rw_strerror(rc));
@@ -78,7 +85,7 @@ static int is_loopback(const char *addr) {
 }
 
 int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
-                     u64 start, int remote) {
+                     u64 start, int remote, int idle) {
   rp_replay *rp;
   char desc[300];
   struct rw_diag diag = {0};
@@ -95,15 +102,18 @@ int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
                     "read the recording\n", addr);
   int lfd = gdb_listen(addr, desc, sizeof desc, &diag);
   if (lfd < 0) return cli_error("%s", diag.msg);
-  if (open_replay(path, &rp, start)) {
+  int st = open_replay(path, &rp, start, 1);
+  if (st) {
     close(lfd);
-    return 1;
+    return st;
   }
   signal(SIGPIPE, SIG_IGN);
   printf("rewind: serving %s on %s; in gdb: target remote %s\n", path, desc,
          desc);
   fflush(stdout);
-  struct gdb_serve_opts o = {base_name(path), log, quiet};
+  struct gdb_serve_opts o = {.name = base_name(path), .log = log,
+                             .quiet = quiet, .listening = 1,
+                             .listen_fd = lfd, .idle_secs = idle};
   int status = 0;
   for (;;) {
     int fd = gdb_accept(lfd);
@@ -175,7 +185,8 @@ int cli_replay_gdb(const char *path, u64 start, int nargs, char **args) {
   char self[4096], target[9000] = "target extended-remote | ";
   rp_replay *rp;
   /* Say what is wrong with the trace here rather than inside gdb. */
-  if (open_replay(path, &rp, ~0ull)) return 1;
+  int st = open_replay(path, &rp, ~0ull, 0); /* the server inside warns */
+  if (st) return st;
   rp_close(rp);
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) return cli_error("cannot find rewind's own path: %s",
@@ -234,6 +245,10 @@ static void usage(FILE *out) {
           "                    free one) and serve one gdb after another\n"
           "  --allow-remote    let --listen take a host that is not loopback\n"
           "                    (the protocol has no authentication)\n"
+          "  --idle-timeout S  with --listen, close a connection whose gdb\n"
+          "                    sends nothing for S seconds while the replay\n"
+          "                    waits (default 1800; 0: never); a second gdb\n"
+          "                    is told the replay is busy\n"
           "  -g, --goto N      start at global instruction N\n"
           "  --log             log every packet on stderr\n"
           "  -q, --quiet       no notes on stderr\n"
@@ -266,9 +281,11 @@ int cli_cmd_serve(int argc, char **argv) {
       {"stdio", no_argument, 0, 's'}, {"listen", required_argument, 0, 'l'},
       {"goto", required_argument, 0, 'g'},
       {"allow-remote", no_argument, 0, 'R'},
+      {"idle-timeout", required_argument, 0, 'I'},
       {"log", no_argument, 0, 'L'},   {"quiet", no_argument, 0, 'q'},
       {"help", no_argument, 0, 'h'},  {0, 0, 0, 0}};
   int stdio = 0, quiet = 0, log = 0, remote = 0, c;
+  int idle = CLI_IDLE_DEFAULT;
   u64 start = ~0ull;
   const char *listen_addr = NULL;
   optind = 1;
@@ -294,6 +311,10 @@ int cli_cmd_serve(int argc, char **argv) {
       case 'R':
         remote = 1;
         break;
+      case 'I':
+        idle = cli_idle_arg("serve", optarg);
+        if (idle < 0) return 2;
+        break;
       case 'q':
         quiet = 1;
         break;
@@ -312,5 +333,17 @@ int cli_cmd_serve(int argc, char **argv) {
   if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, sizeof path))
     return 1;
   if (stdio) return cli_serve_stdio(path, quiet, log, start);
-  return cli_serve_listen(path, listen_addr, quiet, log, start, remote);
+  return cli_serve_listen(path, listen_addr, quiet, log, start, remote,
+                          idle);
+}
+
+int cli_idle_arg(const char *cmd, const char *arg) {
+  char *end;
+  long v = strtol(arg, &end, 10);
+  if (!*arg || *end || v < 0 || v > 86400 * 365) {
+    cli_usage_error(cmd, "--idle-timeout takes seconds (0: never), not "
+                    "'%s'", arg);
+    return -1;
+  }
+  return (int)v;
 }

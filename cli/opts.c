@@ -64,6 +64,10 @@ int cli_json_opts(const char *cmd, int argc, char **argv,
   return -1;
 }
 
+int cli_open_status(int rc) {
+  return rc == RW_ECORRUPT || rc == RW_ETRUNC ? CLI_DAMAGED : 1;
+}
+
 int cli_trace_path(const char *trace, char *path, size_t cap) {
   struct rw_diag d = {0};
   if (trace_dir_resolve(trace, path, cap, &d) < 0)

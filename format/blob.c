@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading blobs and keyframes back: lookup by hash (binary search in the
  * sorted blob table) and by position, and copying bytes out of the chunk
- * that holds them. The reader caches the last chunk it decompressed for
+ * that holds them. A blob's content is checked against its hash the first
+ * time any of it is read. The reader caches the last chunk it decompressed for
  * these, so sequential reads of a blob decompress each piece once. */
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,8 @@ static void blob_info(const struct trace__blob *b, struct trace_blob_info *bi) {
   bi->name = b->name;
 }
 
-static const struct trace__blob *blob_find(const trace_reader *r,
-                                           const u8 hash[32]) {
+static struct trace__blob *blob_find(const trace_reader *r,
+                                     const u8 hash[32]) {
   size_t lo = 0, hi = r->nblobs;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -56,12 +57,53 @@ static int cache_load(trace_reader *r, u32 idx, struct rw_diag *diag) {
   return 0;
 }
 
+/* Hashes every piece of B once and remembers whether the content matches
+ * the SHA-256 that names it: each piece's checksum covers only its own
+ * bytes, so this is what says the blob is the file that was recorded. */
+static int blob_check(trace_reader *r, struct trace__blob *b,
+                      struct rw_diag *diag) {
+  struct rw_sha256_ctx h;
+  u8 got[32];
+  u64 at = 0;
+  if (b->checked) {
+    if (b->checked > 0) return 0;
+    return rw_diag_set(diag, b->checked,
+                       r->chunks[b->first].offset,
+                       "blob '%.80s' (offset %llu) does not match its "
+                       "SHA-256",
+                       b->name,
+                       (unsigned long long)r->chunks[b->first].offset);
+  }
+  rw_sha256_init(&h);
+  for (u32 k = 0; k < b->npieces; k++) {
+    const struct trace__chunk *c = &r->chunks[b->first + k];
+    size_t skip = TRACE__BLOB_PREFIX + c->count;
+    RW_FORWARD(cache_load(r, b->first + k, diag));
+    if (memcmp(r->cache, b->hash, 32))
+      return rw_diag_set(diag, RW_ECORRUPT, c->offset,
+                         "blob piece at offset %llu belongs to another blob",
+                         (unsigned long long)c->offset);
+    rw_sha256_update(&h, r->cache + skip, c->raw_len - skip);
+    at += c->raw_len - skip;
+  }
+  rw_sha256_final(&h, got);
+  b->checked = at == b->size && !memcmp(got, b->hash, 32) ? 1 : RW_ECORRUPT;
+  return blob_check(r, b, diag);
+}
+
+int trace_reader_blob_check(trace_reader *r, size_t i,
+                            struct rw_diag *diag) {
+  if (i >= r->nblobs) return RW_ENOTFOUND;
+  return blob_check(r, &r->blobs[i], diag);
+}
+
 i64 trace_reader_blob_read(trace_reader *r, const u8 hash[32], u64 off,
                            void *dst, size_t cap, struct rw_diag *diag) {
-  const struct trace__blob *b = blob_find(r, hash);
+  struct trace__blob *b = blob_find(r, hash);
   size_t done = 0;
   u32 lo, hi;
   if (!b) return rw_diag_set(diag, RW_ENOTFOUND, 0, "no such blob");
+  RW_FORWARD(blob_check(r, b, diag));
   if (off >= b->size) return 0;
   /* The last piece starting at or before OFF. */
   lo = 0;

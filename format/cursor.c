@@ -3,7 +3,9 @@
  * in global sequence order by a k-way merge over the streams (a binary heap
  * keyed by each stream's next sequence number). A stream's chunk is loaded
  * only when the merge reaches it, and seeking finds chunks by binary search
- * in the chunk table, so nothing is decompressed that is not read. */
+ * in the chunk table, so nothing is decompressed that is not read. The merge
+ * also checks that no sequence number is missing: the writer numbers records
+ * 1, 2, 3... across all streams, so a gap is a lost chunk. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +35,11 @@ struct trace_cursor {
   size_t nsubs;
   u32 *heap;      /* indices into subs, min-heap on key() */
   size_t nheap;
+  int merge;      /* every stream: sequence numbers must be contiguous */
+  u64 expect;     /* with merge: the sequence number due next */
+  u64 lost_lo, lost_hi; /* range of the last chunk that could not be read:
+                           its gap has been reported with it */
+  u64 quiet_until; /* a gap up to here has been reported */
 };
 
 /* The sequence number a sub is ordered by: its next record's when a chunk is
@@ -99,8 +106,13 @@ static int sub_load(trace_cursor *c, struct sub *s, struct rw_diag *diag) {
     RW_FORWARD(trace__reserve(&s->buf, &s->cap, ch->raw_len));
     c->mem += s->cap;
   }
-  RW_FORWARD(trace__chunk_load(c->r, idx, c->dctx, &s->buf, &s->cap, diag));
-  RW_FORWARD(trace__records_check(ch, s->buf, diag));
+  int rc = trace__chunk_load(c->r, idx, c->dctx, &s->buf, &s->cap, diag);
+  if (rc == 0) rc = trace__records_check(ch, s->buf, diag);
+  if (rc < 0) {
+    c->lost_lo = ch->seq_first;
+    c->lost_hi = ch->seq_last;
+    return rc;
+  }
   s->raw_len = ch->raw_len;
   s->pos = 0;
   s->chunk_off = ch->offset;
@@ -128,6 +140,8 @@ int trace_cursor_open(trace_cursor **out, trace_reader *r, u32 tid) {
   for (size_t i = 0; i < c->nsubs; i++)
     c->subs[i].st = tid == TRACE_ALL_THREADS ? &r->streams[i]
                                              : trace__stream_find(r, tid);
+  c->merge = tid == TRACE_ALL_THREADS;
+  c->expect = 1;
   heap_init(c);
   *out = c;
   return 0;
@@ -140,8 +154,53 @@ int trace_cursor_seek(trace_cursor *c, u64 seq) {
     s->min_seq = seq;
     s->next = trace__stream_lower(c->r, s->st, seq);
   }
+  c->expect = seq ? seq : 1;
+  c->lost_lo = c->lost_hi = c->quiet_until = 0;
   heap_init(c);
   return 0;
+}
+
+/* The merge met record SEQ of sub S where c->expect was due. Reports the
+ * gap once per group of chunks (trace__group_find) and returns the error,
+ * or 1 when it is reported already; either way the next call goes on with
+ * the record. A record that comes twice is an error each time. */
+static int gap(trace_cursor *c, const struct sub *s, u64 seq,
+               struct rw_diag *diag) {
+  u64 want = c->expect, lo = want, hi = seq - 1, missing = seq - want;
+  u64 where = s->chunk_off;
+  const struct trace__group *g;
+  c->expect = seq;
+  if (seq < want)
+    return rw_diag_set(diag, RW_ECORRUPT, s->chunk_off,
+                       "record %llu of thread %u (chunk at offset %llu) "
+                       "comes again after record %llu",
+                       (unsigned long long)seq, s->st->tid,
+                       (unsigned long long)s->chunk_off,
+                       (unsigned long long)(want - 1));
+  if (want >= c->lost_lo && seq - 1 <= c->lost_hi) return 1;
+  if (want <= c->quiet_until) return 1;
+  g = trace__group_find(c->r, want);
+  if (g) { /* records of another thread are mixed in: say how many */
+    c->quiet_until = g->hi;
+    lo = g->lo;
+    hi = g->hi;
+    missing = g->hi - g->lo + 1 - g->count;
+    where = g->offset; /* where trace_reader_open places it too */
+  }
+  if (trace__gap_is_cut(c->r, !c->r->complete))
+    return rw_diag_set(diag, RW_ETRUNC, where,
+                       "records from %llu on are not in the trace (%llu of "
+                       "%llu..%llu): the recording was cut off before they "
+                       "were written",
+                       (unsigned long long)want, (unsigned long long)missing,
+                       (unsigned long long)lo, (unsigned long long)hi);
+  return rw_diag_set(diag, RW_ECORRUPT, where,
+                     "records from %llu on are missing (%llu of %llu..%llu), "
+                     "before thread %u's chunk at offset %llu: a chunk of "
+                     "the trace is lost",
+                     (unsigned long long)want, (unsigned long long)missing,
+                     (unsigned long long)lo, (unsigned long long)hi,
+                     s->st->tid, (unsigned long long)s->chunk_off);
 }
 
 int trace_cursor_next(trace_cursor *c, struct trace_record *rec,
@@ -161,9 +220,16 @@ int trace_cursor_next(trace_cursor *c, struct trace_record *rec,
       continue;
     }
     const u8 *p = s->buf + s->pos;
+    u64 seq = rd_le64(p + 6);
+    if (c->merge && seq != c->expect) {
+      int rc = gap(c, s, seq, diag);
+      if (rc <= 0) return rc;
+      continue; /* reported already: go on with this record */
+    }
+    c->expect = seq + 1;
     rec->type = rd_le16(p);
     rec->len = rd_le32(p + 2);
-    rec->seq = rd_le64(p + 6);
+    rec->seq = seq;
     rec->data = p + TRACE__REC_HDR;
     rec->tid = s->st->tid;
     rec->chunk_offset = s->chunk_off;

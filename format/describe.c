@@ -295,6 +295,30 @@ static void fields_out(struct pr *p, const char *spec, const u8 *b, size_t n) {
   }
 }
 
+size_t trace__record_hashes(const struct trace_record *rec, const u8 **out,
+                            size_t cap) {
+  const char *f = trace_record_fields(rec->type);
+  size_t pos = 0, n = 0;
+  while (f && *f) {
+    const char *t;
+    size_t tlen, need;
+    while (*f == ' ' || *f == ',' || *f == ';') f++;
+    if (!*f) break;
+    t = f;
+    while (*f && *f != ' ') f++;
+    tlen = (size_t)(f - t);
+    while (*f && *f != ',' && *f != ';') f++; /* the name */
+    if (is(t, tlen, "bytes")) break;
+    need = field_size(t, tlen);
+    if (is(t, tlen, "str"))
+      need = rec->len - pos >= 2 ? 2 + (size_t)rd_le16(rec->data + pos) : 2;
+    if (need == 0 || rec->len - pos < need) break;
+    if (is(t, tlen, "hash") && n < cap) out[n++] = rec->data + pos;
+    pos += need;
+  }
+  return n;
+}
+
 int trace_record_print_opts(FILE *out, const struct trace_record *rec,
                             const struct trace_print_opts *opts) {
   struct pr p = {out, opts ? opts->json : 0, 64, 1};

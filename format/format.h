@@ -60,6 +60,8 @@ enum trace_chunk_type {
 #define TRACE_META_END "end_ns"     /* wall-clock end, decimal ns */
 #define TRACE_META_EXIT "exit"      /* "exit N" or "signal N" */
 #define TRACE_META_STOPPED "stopped" /* why the recorder stopped early */
+#define TRACE_META_RECORDS "records" /* records in the trace, decimal;
+                                        written by trace_writer_close */
 
 /* ------------------------------------------------------------------ writer */
 
@@ -140,6 +142,9 @@ struct trace_info {
   int complete;      /* 1: trailer and index were present and valid */
   int rebuilt;       /* 1: the index was rebuilt by scanning the chunks */
   int damaged;       /* 1: scanning stopped at damage before the end */
+  int torn;          /* 1: the only damage is the last chunk, cut short by
+                        the end of the file (the writer died while writing
+                        it): the trace is cut off, not damaged */
   u64 damage_offset; /* where the damage is, when damaged */
   char damage[160];  /* what was wrong there, when damaged */
 };
@@ -251,9 +256,15 @@ int trace_reader_blob_info(const trace_reader *r, size_t i,
 /* Finds the blob with HASH (borrowed, 32 bytes). Returns 0 or RW_ENOTFOUND. */
 int trace_reader_find_blob(const trace_reader *r, const u8 hash[32],
                            struct trace_blob_info *bi) RW_MUST_CHECK;
+/* Checks that the content of blob I hashes to its name (done once; later
+ * calls and reads answer from memory). Returns 0, RW_ENOTFOUND, or
+ * RW_ECORRUPT (or another read error) with DIAG naming the blob. */
+int trace_reader_blob_check(trace_reader *r, size_t i, struct rw_diag *diag)
+    RW_MUST_CHECK;
 /* Copies up to CAP bytes of blob HASH starting at byte OFF into DST
- * (caller-owned). Returns the number of bytes copied (0 at or past the end)
- * or a negative code with DIAG naming the damaged offset. */
+ * (caller-owned); the first read of a blob checks its hash. Returns the
+ * number of bytes copied (0 at or past the end) or a negative code with
+ * DIAG naming the damaged offset. */
 i64 trace_reader_blob_read(trace_reader *r, const u8 hash[32], u64 off,
                            void *dst, size_t cap, struct rw_diag *diag)
     RW_MUST_CHECK;
@@ -275,6 +286,49 @@ int trace_reader_keyframe_info(const trace_reader *r, size_t i,
  * number of bytes copied or a negative code with DIAG. */
 i64 trace_reader_keyframe_read(trace_reader *r, size_t i, void *dst,
                                size_t cap, struct rw_diag *diag) RW_MUST_CHECK;
+
+/* ------------------------------------------------------------- checking */
+
+/* One problem trace_check() found. Plain data. */
+struct trace_problem {
+  u64 offset;      /* file offset where it is */
+  int cut;         /* 1: the trace was cut off there (the recorder died), 0:
+                      damage */
+  const char *msg; /* one line; valid during the callback only */
+};
+
+/* What trace_check() read. Plain data. */
+struct trace_check_stats {
+  u64 chunks, records, blobs, blob_bytes, meta; /* how many were read */
+  u64 seq_last; /* the last record's sequence number */
+  u64 damaged;  /* problems that are damage */
+  int cut;      /* 1: the trace was cut off */
+};
+
+/* Where trace_check() reports. Any member may be NULL. Plain data. */
+struct trace_check_cb {
+  void (*problem)(void *arg, const struct trace_problem *p);
+  void (*progress)(void *arg, u64 done, u64 total); /* bytes */
+  void *arg;
+};
+
+/* Reads and checks everything in R: the damage found when it was opened,
+ * its index against a scan of the file, every chunk (checksum, compression,
+ * record framing), every blob's content against its SHA-256, the metadata
+ * against the index, and that the sequence numbers of all records follow
+ * one another. Each problem is reported to CB (borrowed, may be NULL) once.
+ * The trace is whole when ST says neither damaged nor cut. Returns 0, or
+ * RW_ENOMEM. */
+int trace_check(trace_reader *r, const struct trace_check_cb *cb,
+                struct trace_check_stats *st) RW_MUST_CHECK;
+
+/* Prints the `rewind info --check` report of R (whose file is PATH) to
+ * OUT: each problem as it is found, then what was read and the verdict; as
+ * one JSON object with JSON. With SHOW_PROGRESS, a percentage on stderr.
+ * Fills ST. Returns 0, RW_ENOMEM, or a negative write error. */
+int trace_report_check(FILE *out, trace_reader *r, const char *path,
+                       int json, int show_progress,
+                       struct trace_check_stats *st) RW_MUST_CHECK;
 
 /* ------------------------------------------------------- record descriptions */
 

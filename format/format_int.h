@@ -122,6 +122,8 @@ struct trace__blob {
   char *name;   /* owned, NUL-terminated */
   u32 first;    /* index of the first piece in trace_reader.chunks */
   u32 npieces;
+  int checked;  /* 0: content not hashed yet; 1: it matches the hash; a
+                   negative code: it does not (blob.c) */
 };
 
 /* One metadata entry. KEY owns one allocation holding the key, a NUL, the
@@ -131,6 +133,23 @@ struct trace__meta {
   const u8 *val;
   u32 len;
   u64 order;  /* when it was set: a later value of a key wins */
+  u64 where;  /* file offset of the chunk it came from (META checks) */
+};
+
+/* A stretch of sequence numbers that RECORDS chunks with overlapping or
+ * touching ranges cover together (index.c, seq_coverage). */
+struct trace__group {
+  u64 lo, hi;  /* the range */
+  u64 count;   /* records the chunks hold: hi - lo + 1 when none is lost */
+  u64 offset;  /* file offset of the chunk that starts the group */
+};
+
+/* One damaged place the reader met, for `rewind info --check`. */
+#define TRACE__MAX_DAMAGES 64
+struct trace__damage_rec {
+  u64 offset;
+  int torn; /* the last chunk, cut short by the end of the file */
+  char msg[160];
 };
 
 struct trace_reader {
@@ -155,9 +174,19 @@ struct trace_reader {
   size_t nmeta, meta_cap;
 
   int complete, rebuilt, damaged; /* see struct trace_info */
+  int fd;          /* the mapped file, for finding its holes; -1 for a
+                      caller's buffer */
+  int has_trailer; /* the file ends in a trailer, valid or not: the writer
+                      closed it */
   u64 damage_offset;
   char damage[160];
+  struct trace__group *groups; /* in increasing order */
+  size_t ngroups;
   u64 ndamaged; /* damaged regions met while scanning */
+  struct trace__damage_rec damages[TRACE__MAX_DAMAGES]; /* the first ones */
+  size_t ndamages;
+  int torn;     /* 1: one of them is the last chunk, cut short by the end
+                   of the file (the writer died while writing it) */
 
   ZSTD_DCtx *dctx; /* for blob and keyframe reads */
   u8 *cache;       /* the last chunk payload read for them */
@@ -188,6 +217,23 @@ int trace__build_tables(trace_reader *r, int strict, struct rw_diag *diag)
 /* Records damage at OFF described by MSG in R: the earliest damage is the one
  * reported in trace_info; each call counts one damaged region. (reader.c) */
 void trace__damage(trace_reader *r, u64 off, const char *msg);
+
+/* Whether missing records can be the buffers of a recorder that died rather
+ * than lost chunks. Each thread's records are written a chunk at a time, so
+ * a recorder killed with records of a thread still buffered leaves a gap
+ * anywhere after that thread's last chunk, and a thread that had written no
+ * chunk yet leaves no trace of itself at all: in a trace that was never
+ * closed (UNCLOSED: no index) and not damaged but at its torn end, every
+ * gap may be that. A closed trace has everything; there a gap is damage. */
+int trace__gap_is_cut(const trace_reader *r, int unclosed);
+
+/* Points OUT[0..] (CAP entries) at the hash fields of REC's payload, as
+ * records.def describes them; returns how many (describe.c). */
+size_t trace__record_hashes(const struct trace_record *rec, const u8 **out,
+                            size_t cap);
+
+/* The group whose range holds SEQ, or NULL. */
+const struct trace__group *trace__group_find(const trace_reader *r, u64 seq);
 
 /* Frees R's tables and empties them. (index.c) */
 void trace__free_tables(trace_reader *r);

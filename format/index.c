@@ -9,6 +9,10 @@
 
 #include "format/format_int.h"
 
+int trace__gap_is_cut(const trace_reader *r, int unclosed) {
+  return unclosed && r->ndamaged == (u64)r->torn;
+}
+
 int trace__add_chunk(trace_reader *r, const struct trace__chunk *c) {
   if (r->nchunks == r->chunks_cap) {
     size_t ncap = r->chunks_cap ? 2 * r->chunks_cap : 64;
@@ -40,6 +44,7 @@ int trace__add_blob(trace_reader *r, const u8 hash[32], u64 size,
   b->size = size;
   b->first = first;
   b->npieces = npieces;
+  b->checked = 0;
   r->nblobs++;
   return 0;
 }
@@ -66,6 +71,7 @@ int trace__set_meta(trace_reader *r, const u8 *key, size_t klen,
   m->val = (const u8 *)mem + klen + 1;
   m->len = (u32)vlen;
   m->order = r->nmeta;
+  m->where = 0;
   r->nmeta++;
   return 0;
 }
@@ -312,6 +318,106 @@ static int build_keyframes(trace_reader *r) {
   return 0;
 }
 
+/* Groups the RECORDS chunks into stretches of sequence numbers, from the
+ * chunk headers alone: chunks whose ranges overlap or touch (threads that
+ * ran in turn) form one group, which must hold every number of its span,
+ * and consecutive groups must touch. In a closed trace (STRICT: its index
+ * was loaded) a shortfall is a lost chunk, recorded as damage here; in one
+ * that was not, it is what a recorder that died leaves, or the consequence
+ * of damage the scan found (trace__gap_is_cut). Records lost after the last
+ * chunk cannot be seen here; the replay finds that out by the missing
+ * END. The cursor uses the groups to report one gap per group. */
+static int seq_coverage(trace_reader *r, int strict) {
+  size_t n = 0, ng = 0;
+  struct pair *v;
+  char msg[200];
+  for (size_t i = 0; i < r->nstreams; i++) n += r->streams[i].n;
+  if (!n) return 0;
+  v = malloc(n * sizeof *v);
+  r->groups = malloc(n * sizeof *r->groups);
+  if (!v || !r->groups) {
+    free(v);
+    return RW_ENOMEM;
+  }
+  n = 0;
+  for (size_t i = 0; i < r->nstreams; i++)
+    for (u32 k = 0; k < r->streams[i].n; k++) {
+      u32 idx = r->streams[i].chunks[k];
+      v[n++] = (struct pair){r->chunks[idx].seq_first, idx};
+    }
+  qsort(v, n, sizeof *v, cmp_pair);
+  for (size_t i = 0; i < n; i++) {
+    const struct trace__chunk *c = &r->chunks[v[i].idx];
+    struct trace__group *g = ng ? &r->groups[ng - 1] : NULL;
+    if (g && c->seq_first <= g->hi + 1) { /* the group goes on */
+      g->hi = RW_MAX(g->hi, c->seq_last);
+      g->count += c->count;
+      continue;
+    }
+    r->groups[ng++] = (struct trace__group){c->seq_first, c->seq_last,
+                                            c->count, c->offset};
+  }
+  r->ngroups = ng;
+  free(v);
+  {
+    /* A closed trace says how many records it holds: those lost from its
+     * end leave no gap to see. */
+    const void *val;
+    size_t len;
+    char buf[24];
+    u64 want, have = ng ? r->groups[ng - 1].hi : 0;
+    if (strict &&
+        trace_reader_meta(r, TRACE_META_RECORDS, &val, &len) == 0 && len &&
+        len < sizeof buf) {
+      memcpy(buf, val, len);
+      buf[len] = 0;
+      want = strtoull(buf, NULL, 10);
+      if (want > have) {
+        snprintf(msg, sizeof msg,
+                 "records %llu..%llu are missing from the end of the trace "
+                 "(its metadata says it holds %llu)",
+                 (unsigned long long)(have + 1), (unsigned long long)want,
+                 (unsigned long long)want);
+        trace__damage(r, r->size, msg);
+      }
+    }
+  }
+  for (size_t i = 0; strict && i < ng; i++) {
+    const struct trace__group *g = &r->groups[i];
+    u64 lo = i ? r->groups[i - 1].hi + 1 : 1;
+    if (g->lo != lo) {
+      snprintf(msg, sizeof msg,
+               "records %llu..%llu are missing: no chunk holds them (a "
+               "chunk of the trace is lost)",
+               (unsigned long long)lo, (unsigned long long)(g->lo - 1));
+      trace__damage(r, g->offset, msg);
+    }
+    if (g->count != g->hi - g->lo + 1) {
+      snprintf(msg, sizeof msg,
+               "%llu of the records %llu..%llu are missing from the chunks "
+               "from offset %llu on (a chunk of the trace is lost)",
+               (unsigned long long)(g->hi - g->lo + 1 - g->count),
+               (unsigned long long)g->lo, (unsigned long long)g->hi,
+               (unsigned long long)g->offset);
+      trace__damage(r, g->offset, msg);
+    }
+  }
+  return 0;
+}
+
+const struct trace__group *trace__group_find(const trace_reader *r,
+                                             u64 seq) {
+  size_t lo = 0, hi = r->ngroups;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (r->groups[mid].hi < seq)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < r->ngroups && r->groups[lo].lo <= seq ? &r->groups[lo] : NULL;
+}
+
 int trace__build_tables(trace_reader *r, int strict, struct rw_diag *diag) {
   size_t out = 0;
   RW_FORWARD(build_streams(r, strict, diag));
@@ -342,6 +448,7 @@ int trace__build_tables(trace_reader *r, int strict, struct rw_diag *diag) {
     r->meta[out++] = r->meta[i];
   }
   r->nmeta = out;
+  RW_FORWARD(seq_coverage(r, strict)); /* uses the metadata */
   return 0;
 }
 
@@ -354,6 +461,9 @@ void trace__free_tables(trace_reader *r) {
   free(r->blobs);
   free(r->keyframes);
   free(r->meta);
+  free(r->groups);
+  r->groups = NULL;
+  r->ngroups = 0;
   r->chunks = NULL;
   r->streams = NULL;
   r->stream_chunks = NULL;

@@ -17,6 +17,12 @@
 void trace__damage(trace_reader *r, u64 off, const char *msg) {
   if (r->damaged && off == r->damage_offset) return; /* seen already */
   r->ndamaged++;
+  if (r->ndamages < TRACE__MAX_DAMAGES) {
+    struct trace__damage_rec *d = &r->damages[r->ndamages++];
+    d->offset = off;
+    d->torn = 0;
+    snprintf(d->msg, sizeof d->msg, "%s", msg);
+  }
   if (r->damaged && off > r->damage_offset) return;
   r->damaged = 1;
   r->damage_offset = off;
@@ -28,7 +34,7 @@ static int header_check(trace_reader *r, struct rw_diag *diag) {
   const u8 *h = r->base;
   u32 arch;
   if (memcmp(h, TRACE__MAGIC, RW_MIN(r->size, (u64)TRACE__MAGIC_LEN)))
-    return rw_diag_set(diag, RW_ECORRUPT, 0,
+    return rw_diag_set(diag, RW_EINVAL, 0,
                        "not a rewind trace (bad magic at offset 0)");
   if (r->size < 16)
     return rw_diag_set(diag, RW_ETRUNC, r->size,
@@ -77,6 +83,7 @@ static int trailer_load(trace_reader *r) {
   int rc;
   if (r->size < r->hdr_len + TRACE__CHUNK_HDR + TRACE__TRAILER_SIZE) return 0;
   if (memcmp(t, TRACE__TRAILER_MAGIC, 8)) return 0; /* never closed */
+  r->has_trailer = 1;
   if (rd_le32(t + 28) != rw_crc32c(0, t, 28)) {
     rw_diag_set(&d, RW_ECORRUPT, toff,
                 "trailer at offset %llu: checksum mismatch",
@@ -113,6 +120,60 @@ damaged:
   return 0;
 }
 
+/* Reads the META chunks of a trace whose index was loaded (the index holds
+ * its own copy of the metadata, so nothing else reads them) and records
+ * damage when one cannot be read or they say something else than the
+ * index. */
+static int meta_check(trace_reader *r) {
+  trace_reader *tmp = calloc(1, sizeof *tmp);
+  u8 *raw = NULL;
+  size_t cap = 0;
+  u64 first = 0;
+  int rc = 0, bad = 0;
+  RW_RETURN_IF(!tmp, RW_ENOMEM, "metadata check");
+  for (size_t i = 0; i < r->nchunks && rc == 0; i++) {
+    const struct trace__chunk *c = &r->chunks[i];
+    struct rw_diag d = {0};
+    if (c->type != TRACE_CHUNK_META) continue;
+    if (!first) first = c->offset;
+    size_t before = tmp->nmeta;
+    rc = trace__chunk_load(r, i, r->dctx, &raw, &cap, &d);
+    if (rc == 0)
+      rc = trace__meta_parse(tmp, raw, c->raw_len, c->count, c->offset, &d);
+    for (size_t k = before; k < tmp->nmeta; k++) tmp->meta[k].where = c->offset;
+    if (rc == RW_ENOMEM) break;
+    if (rc < 0) {
+      trace__damage(r, c->offset, d.msg);
+      bad = 1; /* what follows would only repeat it */
+    }
+    rc = 0;
+  }
+  if (rc == 0) rc = trace__build_tables(tmp, 0, NULL);
+  for (size_t i = 0, j = 0;
+       rc == 0 && !bad && (i < r->nmeta || j < tmp->nmeta);) {
+    const struct trace__meta *a = i < r->nmeta ? &r->meta[i] : NULL;
+    const struct trace__meta *b = j < tmp->nmeta ? &tmp->meta[j] : NULL;
+    int cmp = !a ? 1 : !b ? -1 : strcmp(a->key, b->key);
+    char msg[160];
+    if (cmp == 0 && a->len == b->len && !memcmp(a->val, b->val, a->len)) {
+      i++;
+      j++;
+      continue;
+    }
+    snprintf(msg, sizeof msg,
+             "metadata '%.60s' %s", cmp <= 0 ? a->key : b->key,
+             cmp < 0   ? "is in the index but in no META chunk"
+             : cmp > 0 ? "is in a META chunk but not in the index"
+                       : "differs between its META chunk and the index");
+    trace__damage(r, cmp >= 0 ? b->where : first, msg);
+    break;
+  }
+  trace__free_tables(tmp);
+  free(tmp);
+  free(raw);
+  return rc;
+}
+
 /* Everything after the bytes are in place. */
 static int open_common(trace_reader *r, struct rw_diag *diag) {
   int rc;
@@ -125,7 +186,8 @@ static int open_common(trace_reader *r, struct rw_diag *diag) {
   if (rc < 0) return rw_diag_set(diag, rc, 0, "loading the index");
   if (rc == 1) {
     r->complete = 1;
-    return 0;
+    rc = meta_check(r);
+    return rc < 0 ? rw_diag_set(diag, rc, 0, "checking the metadata") : 0;
   }
   r->rebuilt = 1;
   rc = trace__scan(r);
@@ -142,6 +204,7 @@ int trace_reader_open_mem(trace_reader **out, const void *data, size_t len,
   RW_RETURN_IF(!r, rw_diag_set(diag, RW_ENOMEM, 0, "reader"), "reader");
   r->base = data;
   r->size = len;
+  r->fd = -1;
   rc = open_common(r, diag);
   if (rc < 0) {
     trace_reader_close(r);
@@ -180,14 +243,17 @@ int trace_reader_open(trace_reader **out, const char *path,
   }
   map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   rc = RW_ERR(errno);
-  close(fd);
-  if (map == MAP_FAILED)
+  if (map == MAP_FAILED) {
+    close(fd);
     return rw_diag_set(diag, rc, 0, "mmap: %s", strerror(-rc));
+  }
   r = calloc(1, sizeof *r);
   if (!r) {
+    close(fd);
     munmap(map, (size_t)st.st_size);
     return rw_diag_set(diag, RW_ENOMEM, 0, "reader");
   }
+  r->fd = fd; /* kept: a scan asks it where the holes are */
   r->base = map;
   r->size = (u64)st.st_size;
   r->mapped = 1;
@@ -206,6 +272,7 @@ void trace_reader_close(trace_reader *r) {
   ZSTD_freeDCtx(r->dctx);
   free(r->cache);
   if (r->mapped) munmap((void *)r->base, r->size);
+  if (r->fd >= 0) close(r->fd);
   free(r);
 }
 
@@ -236,6 +303,7 @@ void trace_reader_get_info(const trace_reader *r, struct trace_info *info) {
   info->complete = r->complete;
   info->rebuilt = r->rebuilt;
   info->damaged = r->damaged;
+  info->torn = r->torn && r->ndamaged == 1;
   info->damage_offset = r->damage_offset;
   snprintf(info->damage, sizeof info->damage, "%s", r->damage);
 }

@@ -81,6 +81,10 @@ int trace__count_records(FILE *out, trace_reader *r, u64 *counts,
     memset(&d, 0, sizeof d);
     rc = trace_cursor_next(c, &rec, &d);
     if (rc == 0) break;
+    if (rc == RW_ETRUNC) { /* a cut, not damage */
+      if (out) line(out, "cut off:", "%s", d.msg);
+      continue;
+    }
     if (rc < 0) {
       if (out) line(out, "unreadable:", "%s", d.msg);
       if (!bad && diag) *diag = d;
@@ -109,7 +113,10 @@ int trace_report_info(FILE *out, trace_reader *r, struct rw_diag *diag) {
     line(out, "state:", "closed cleanly");
   else
     line(out, "state:", "not closed cleanly; index rebuilt by scanning");
-  if (in.damaged)
+  if (in.damaged && in.torn)
+    line(out, "cut off:", "at offset %llu: %s (the writer died there)",
+         (unsigned long long)in.damage_offset, in.damage);
+  else if (in.damaged)
     line(out, "damage:", "at offset %llu: %s (%llu damaged region%s)",
          (unsigned long long)in.damage_offset, in.damage,
          (unsigned long long)trace_reader_ndamaged(r),
@@ -229,6 +236,10 @@ int trace_report_dump(FILE *out, FILE *err, trace_reader *r,
     struct rw_diag d = {0};
     rc = trace_cursor_next(c, &rec, &d);
     if (rc == 0) break;
+    if (rc == RW_ETRUNC) { /* a cut, not damage */
+      if (err) fprintf(err, "rewind: note: %s\n", d.msg);
+      continue;
+    }
     if (rc < 0) {
       if (err) fprintf(err, "rewind: skipping unreadable records: %s\n", d.msg);
       if (!bad && diag) *diag = d;

@@ -84,9 +84,11 @@ int trace_report_info_json(FILE *out, trace_reader *r, struct rw_diag *diag) {
   fputs(in.complete ? "true" : "false", out);
   key(out, "damage");
   if (in.damaged) {
-    fprintf(out, "{\"offset\":%llu,\"regions\":%llu,\"message\":",
+    fprintf(out, "{\"offset\":%llu,\"regions\":%llu,\"cut_off\":%s,"
+            "\"message\":",
             (unsigned long long)in.damage_offset,
-            (unsigned long long)trace_reader_ndamaged(r));
+            (unsigned long long)trace_reader_ndamaged(r),
+            in.torn ? "true" : "false");
     trace__json_str(out, in.damage, strlen(in.damage));
     fputc('}', out);
   } else {

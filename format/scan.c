@@ -5,9 +5,12 @@
  * search forward for the next valid chunk header so that later chunks stay
  * readable. Metadata and blob names are recovered from the chunks themselves.
  * Record payloads are not decompressed here; cursors check them. */
-#define _GNU_SOURCE /* memmem */
+#define _GNU_SOURCE /* memmem, SEEK_DATA */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "format/format_int.h"
 
@@ -22,6 +25,38 @@ struct blob_acc {
   u32 first, n;
 };
 
+/* Bytes searched at once for a chunk header. */
+#define SCAN_WINDOW ((u64)64 << 20)
+
+/* Moves *FROM past a hole of the file (holes read as zeros and cannot hold
+ * a chunk) and returns the end of the stretch to search from there: the
+ * next hole, at most SCAN_WINDOW away. So a sparse file of gigabytes is
+ * rejected without reading its zeros. */
+static u64 data_end(const trace_reader *r, u64 *from) {
+  u64 end = r->size;
+  if (r->fd >= 0) {
+    off_t d = lseek(r->fd, (off_t)*from, SEEK_DATA), h;
+    if (d < 0) { /* ENXIO: only a hole is left */
+      if (errno == ENXIO) *from = r->size;
+      return r->size;
+    }
+    *from = (u64)d;
+    h = lseek(r->fd, d, SEEK_HOLE);
+    if (h > d) end = (u64)h;
+  }
+  return RW_MIN(end, RW_MIN(r->size, *from + SCAN_WINDOW));
+}
+
+/* Lets the kernel drop the pages of [A, B) that a search read, so that
+ * rejecting a large file that is not a trace holds little memory. */
+static void forget(const trace_reader *r, u64 a, u64 b) {
+  u64 page = 4096;
+  a = (a + page - 1) & ~(page - 1);
+  b &= ~(page - 1);
+  if (r->fd >= 0 && b > a)
+    madvise((void *)(r->base + a), (size_t)(b - a), MADV_DONTNEED);
+}
+
 /* The next offset at or after FROM holding a chunk header that decodes
  * (magic, checksum, sane fields) and whose payload fits in the file, or the
  * file size when there is none. The payload checksum is left to the main
@@ -30,10 +65,18 @@ struct blob_acc {
 static u64 resync(const trace_reader *r, u64 from) {
   static const u8 magic[4] = {'R', 'W', 'C', 'K'};
   while (from < r->size && r->size - from >= TRACE__CHUNK_HDR) {
-    const u8 *p = memmem(r->base + from, r->size - from, magic, 4);
+    u64 end = data_end(r, &from);
+    const u8 *p;
     struct trace__chunk c;
     u64 o;
-    if (!p) break;
+    if (from >= r->size) break;
+    p = memmem(r->base + from, end - from, magic, 4);
+    if (!p) {
+      forget(r, from, end);
+      /* A header may straddle the end of a window (not of data). */
+      from = end - from > 3 && end < r->size ? end - 3 : end;
+      continue;
+    }
     o = (u64)(p - r->base);
     if (r->size - o >= TRACE__CHUNK_HDR &&
         trace__chunk_decode(&c, p, o, NULL) == 0 &&
@@ -144,6 +187,13 @@ static int take_chunk(trace_reader *r, struct blob_acc *a,
   return 0;
 }
 
+/* Marks the damage at OFF as the torn end of a trace whose writer died. */
+static void torn(trace_reader *r, u64 off) {
+  r->torn = 1;
+  if (r->ndamages && r->damages[r->ndamages - 1].offset == off)
+    r->damages[r->ndamages - 1].torn = 1;
+}
+
 int trace__scan(trace_reader *r) {
   struct blob_acc *a = calloc(1, sizeof *a);
   u64 off = r->hdr_len;
@@ -162,6 +212,7 @@ int trace__scan(trace_reader *r) {
                   "%llu bytes later",
                   (unsigned long long)off, (unsigned long long)rem);
       trace__damage(r, off, d.msg);
+      torn(r, off);
       break;
     }
     if (trace__chunk_decode(&c, r->base + off, off, &d) < 0) {
@@ -170,6 +221,7 @@ int trace__scan(trace_reader *r) {
       continue;
     }
     if (rem - TRACE__CHUNK_HDR < c.comp_len) {
+      u64 bad = off;
       rw_diag_set(&d, RW_ETRUNC, off,
                   "chunk at offset %llu cut short: %u payload bytes, the "
                   "file ends after %llu",
@@ -177,6 +229,7 @@ int trace__scan(trace_reader *r) {
                   (unsigned long long)(rem - TRACE__CHUNK_HDR));
       trace__damage(r, off, d.msg);
       off = resync(r, off + 1);
+      if (off == r->size) torn(r, bad); /* the last chunk, being written */
       continue;
     }
     /* The header checksum held, so its length can be trusted to skip the

@@ -6,6 +6,7 @@
  * earlier chunk intact. Blob storage is in wblob.c, the index in windex.c. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -253,6 +254,13 @@ int trace_writer_close(trace_writer *w) {
   int rc;
   if (!w) return 0;
   rc = w->err;
+  if (!rc && w->next_seq > 1) {
+    /* So that a reader can tell records lost from the end of a closed
+     * trace (there is no gap to see). */
+    char n[24];
+    snprintf(n, sizeof n, "%llu", (unsigned long long)(w->next_seq - 1));
+    rc = trace_writer_set_meta(w, TRACE_META_RECORDS, n, strlen(n));
+  }
   if (!rc) rc = trace_writer_flush(w);
   if (!rc) rc = trace__w_index(w);
   if (close(w->fd) < 0 && !rc) rc = RW_ERR(errno);

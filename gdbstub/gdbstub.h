@@ -399,6 +399,12 @@ struct gdb_serve_opts {
   const char *name; /* thread name when the program's is unknown */
   int log;          /* 1: log every packet in and out on stderr */
   int quiet;        /* 1: no notes on stderr (refusals, disconnects) */
+  int listening;    /* 1: listen_fd is the server's listening socket; a
+                       client that connects during the session is told
+                       the replay is busy (gdb_refuse_busy) */
+  int listen_fd;
+  int idle_secs;    /* > 0: end the session when gdb sends nothing for this
+                       long while the replay waits for it */
 };
 
 /* Serves the GDB remote serial protocol for RP (borrowed; its position moves
@@ -421,5 +427,10 @@ int gdb_listen(const char *addr, char *desc, size_t cap,
 /* Waits for the next client on the listening socket LFD (borrowed).
  * Returns the connected socket (the caller closes it) or RW_ERR(errno). */
 int gdb_accept(int lfd) RW_MUST_CHECK;
+
+/* Answers a client on FD (borrowed; the caller closes it) that the replay
+ * is busy with another gdb: its first packet gets an error reply gdb
+ * prints, within a second at most. */
+void gdb_refuse_busy(int fd);
 
 #endif /* RW_GDBSTUB_GDBSTUB_H */

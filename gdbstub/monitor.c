@@ -43,12 +43,25 @@ static int go(struct gdb__sess *s, const char *arg) {
   /* gdb gives up on a reply after a few seconds: move in slices and send
    * an empty console packet after each, which restarts its timer. */
   u64 at = rp_icount(s->rp);
+  int stopped = 0;
+  memset(&st, 0, sizeof st);
   for (u64 x = at + GOTO_SLICE; n > at && x < n; x += GOTO_SLICE) {
+    /* gdb sends no ^C for a monitor command: its user's ^C makes it
+     * give up on the reply and go on with its next packet (or hang up).
+     * Either ends the move where it is. */
+    if (gdb__poll(s) || s->new_packet) {
+      st.reason = RP_STOP_INTERRUPTED;
+      stopped = 1;
+      break;
+    }
     RW_FORWARD(rp_seek(s->rp, x, &st));
-    if (st.reason != RP_STOP_TARGET) break;
+    if (st.reason != RP_STOP_TARGET) {
+      stopped = st.reason != RP_STOP_END && st.reason != RP_STOP_BEGIN;
+      break;
+    }
     RW_FORWARD(gdb__send(s, "O", 1));
   }
-  RW_FORWARD(rp_seek(s->rp, n, &st));
+  if (!stopped) RW_FORWARD(rp_seek(s->rp, n, &st));
   s->last = st;
   if (st.reason == RP_STOP_TARGET) s->last.reason = RP_STOP_TARGET;
   /* gdb does not know the replay moved: its thread stays selected while
@@ -56,7 +69,15 @@ static int go(struct gdb__sess *s, const char *arg) {
   u32 was = s->g_tid;
   s->g_tid = gdb__sel_thread(s);
   where(s, pos, sizeof pos);
-  if (st.reason == RP_STOP_DIVERGED || st.reason == RP_STOP_FAILED)
+  if (st.reason == RP_STOP_INTERRUPTED && s->new_packet) {
+    s->drop_reply = 1; /* gdb waits for its new packet's reply instead */
+    if (!s->opts.quiet)
+      fprintf(stderr, "rewind: monitor goto interrupted; now at %s", pos);
+    return 0;
+  }
+  if (st.reason == RP_STOP_INTERRUPTED)
+    snprintf(buf, sizeof buf, "interrupted; now at %s", pos);
+  else if (st.reason == RP_STOP_DIVERGED || st.reason == RP_STOP_FAILED)
     snprintf(buf, sizeof buf, "the replay stopped early: %s\nnow at %s",
              st.msg, pos);
   else

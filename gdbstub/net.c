@@ -9,6 +9,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,22 @@ int gdb_listen(const char *addr, char *desc, size_t cap,
   else
     snprintf(desc, cap, "%s:%s", host, port);
   return fd;
+}
+
+void gdb_refuse_busy(int fd) {
+  static const char msg[] = "E.this replay is busy: another gdb is "
+                            "connected to it; try again when it detaches";
+  char buf[512], pkt[sizeof msg + 8];
+  unsigned sum = 0;
+  struct pollfd p = {fd, POLLIN, 0};
+  for (size_t i = 0; i < sizeof msg - 1; i++) sum += (unsigned char)msg[i];
+  snprintf(pkt, sizeof pkt, "$%s#%02x", msg, sum & 0xff);
+  /* Wait (briefly) for gdb's first packet, so the reply answers it. */
+  if (poll(&p, 1, 1000) > 0 && read(fd, buf, sizeof buf) > 0) {
+    ssize_t n = write(fd, "+", 1);
+    if (n == 1) n = write(fd, pkt, strlen(pkt));
+    (void)n;
+  }
 }
 
 int gdb_accept(int lfd) {

@@ -84,8 +84,47 @@ static int fill(struct gdb__sess *s, int block) {
     }
     /* ^C may only come while the program runs: look for it now. */
     if (memchr(s->in + s->in_len, 0x03, (size_t)n)) s->interrupt = 1;
+    if (memchr(s->in + s->in_len, '$', (size_t)n)) s->new_packet = 1;
     s->in_len += (size_t)n;
     return 0;
+  }
+}
+
+/* Waits for gdb's next bytes while the replay is stopped: answers other
+ * clients of the server that it is busy, and ends the session (eof) when
+ * gdb has been silent for opts.idle_secs. Returns 0 or a negative code. */
+static int wait_input(struct gdb__sess *s) {
+  u64 waited_ms = 0;
+  for (;;) {
+    struct pollfd p[2] = {{s->in_fd, POLLIN, 0},
+                          {s->opts.listen_fd, POLLIN, 0}};
+    int n = s->opts.listening ? 2 : 1, step = 1000;
+    int rc = poll(p, (nfds_t)n, s->opts.idle_secs > 0 || n == 2 ? step : -1);
+    if (rc < 0 && errno == EINTR) continue;
+    if (rc < 0) return RW_ERR(errno);
+    if (p[0].revents) return fill(s, 1);
+    if (n == 2 && (p[1].revents & POLLIN)) {
+      /* The gdb connected now may follow one that just hung up: give its
+       * hang-up a moment to arrive, then the new one waits its turn. */
+      struct pollfd q = {s->in_fd, POLLIN, 0};
+      if (poll(&q, 1, 200) > 0) return fill(s, 1);
+      int fd = gdb_accept(s->opts.listen_fd);
+      if (fd >= 0) {
+        if (!s->opts.quiet)
+          fprintf(stderr, "rewind: another gdb tried to connect; told it "
+                          "this replay is busy\n");
+        gdb_refuse_busy(fd);
+        close(fd);
+      }
+    }
+    if (rc == 0 || !(p[0].revents)) waited_ms += rc == 0 ? (u64)step : 0;
+    if (s->opts.idle_secs > 0 && waited_ms >= (u64)s->opts.idle_secs * 1000) {
+      if (!s->opts.quiet)
+        fprintf(stderr, "rewind: gdb sent nothing for %d s: closing its "
+                        "connection (--idle-timeout)\n", s->opts.idle_secs);
+      s->eof = 1;
+      return 0;
+    }
   }
 }
 
@@ -239,11 +278,17 @@ static int packet(struct gdb__sess *s, const char *p, size_t len) {
   if (s->opts.log) fprintf(stderr, "gdb -> %.*s\n", (int)RW_MIN(len, 400), p);
   gdb_parse(p, len, &s->req);
   gdb_buf_reset(&s->reply);
+  /* Only a packet after this one says gdb stopped waiting for its reply. */
+  s->new_packet = memchr(s->in + s->in_off, '$', s->in_len - s->in_off) != 0;
   int rc = dispatch(s);
   if (rc < 0) return rc;
   if (s->reply.err) {
     gdb_buf_reset(&s->reply);
     gdb_reply_error_msg(&s->reply, "reply too large");
+  }
+  if (s->drop_reply) { /* gdb gave up on it and sent its next packet */
+    s->drop_reply = 0;
+    return rc;
   }
   RW_FORWARD(gdb__send(s, s->reply.data ? (const char *)s->reply.data : "",
                        s->reply.len));
@@ -317,8 +362,8 @@ int gdb_serve(struct rp_replay *rp, int in_fd, int out_fd,
   for (;;) {
     if (s->in_off == s->in_len) {
       if (s->eof) break;
-      s->interrupt = 0;
-      rc = fill(s, 1);
+      s->interrupt = s->new_packet = 0;
+      rc = wait_input(s);
       if (rc < 0) break;
       continue;
     }

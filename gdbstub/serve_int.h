@@ -35,6 +35,10 @@ struct gdb__sess {
   size_t in_off, in_len;         /* [in_off, in_len) are pending */
   int eof;                       /* the client closed its end */
   int interrupt;                 /* ^C arrived during a run */
+  int new_packet;  /* gdb sent a packet while a command ran: it gave up
+                      waiting for the reply (a ^C during `monitor goto`) */
+  int drop_reply;  /* the running command's reply must not be sent: gdb
+                      no longer waits for it */
   struct gdb__bp *bps;           /* owned */
   size_t nbps, capbps;
   struct {

@@ -201,6 +201,21 @@ int rp__fail(rp_replay *rp, struct rp_stop *stop, const char *fmt, ...) {
   return 0;
 }
 
+int rp__damaged(rp_replay *rp, struct rp_stop *stop,
+                const struct rw_diag *diag) {
+  int broken = rp->broken;
+  rp__fail(rp, stop, "the trace is damaged at offset %llu: %s",
+           (unsigned long long)diag->offset,
+           diag->msg[0] ? diag->msg : rw_strerror(diag->code));
+  if (!broken) {
+    rp->broken_stop.damaged = 1;
+    if (rp->limit_stop.icount == rp->broken_stop.icount)
+      rp->limit_stop.damaged = 1;
+    stop->damaged = 1;
+  }
+  return 0;
+}
+
 void rp_disasm(rp_replay *rp, FILE *out, u64 addr, int count, u64 mark) {
   u8 code[16 * 64];
   size_t n = sizeof code;
@@ -311,7 +326,9 @@ int rp_report(rp_replay *rp, FILE *out) {
   if (!rp->broken) return 0;
   fputs(rp->report ? rp->report : rp->broken_stop.msg, out);
   if (rp->broken_stop.reason == RP_STOP_DIVERGED) RW_FORWARD(last_insns(rp, out));
-  unsigned k = rp->nrecent < RP_RECENT ? rp->nrecent : RP_RECENT;
+  /* What the replay applied says nothing about the file's damage. */
+  unsigned k = rp->broken_stop.damaged ? 0
+               : rp->nrecent < RP_RECENT ? rp->nrecent : RP_RECENT;
   if (k) fprintf(out, "memory changes applied just before:\n");
   for (unsigned i = rp->nrecent - k; i < rp->nrecent; i++) {
     const struct rp__recent *r = &rp->recent[i % RP_RECENT];

@@ -248,6 +248,16 @@ int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {
   return 0;
 }
 
+void rp_trace_info(const rp_replay *rp, struct trace_info *info) {
+  trace_reader_get_info(rp->tr, info);
+}
+
+int rp_check_blobs(rp_replay *rp, struct rw_diag *diag) {
+  for (size_t i = 0; i < trace_reader_nblobs(rp->tr); i++)
+    RW_FORWARD(trace_reader_blob_check(rp->tr, i, diag));
+  return 0;
+}
+
 void rp__progress(rp_replay *rp, int final) {
   if (!rp->opts.progress) return;
   u64 now = rw_now_ns();

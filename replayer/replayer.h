@@ -63,6 +63,9 @@ struct rp_stop {
                         format 1.0 trace, the EXIT that ends the process),
                         so every event of the run was checked; 0 when the
                         recording was cut off (end RP_END_CUT, or no END) */
+  int damaged;       /* with RP_STOP_FAILED: 1 when the trace is damaged
+                        there (a lost chunk, a blob that does not match its
+                        hash): the history before it is sound */
   char msg[512];     /* one line for RP_STOP_FAILED and RP_STOP_DIVERGED */
 };
 
@@ -239,5 +242,15 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st);
 /* Copies the trace's metadata value KEY (TRACE_META_*) into DST as a
  * string, or returns RW_ENOTFOUND. */
 int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap);
+
+/* What the trace reader found when it opened the trace: whether it was
+ * closed, damaged and where (struct trace_info). */
+struct trace_info;
+void rp_trace_info(const rp_replay *rp, struct trace_info *info);
+
+/* Checks the content of every file the trace holds against its hash (those
+ * the replay read are checked already). Returns 0, or a negative code with
+ * DIAG (may be NULL) naming the first that does not match. */
+int rp_check_blobs(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
 
 #endif /* RW_REPLAYER_REPLAYER_H */

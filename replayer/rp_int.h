@@ -250,6 +250,9 @@ struct rp_replay {
   u64 end_digest;
   u64 end_dead_lo, end_dead_hi; /* its dead range (common/digest.h) */
   int end_checked;         /* the digest was compared at the end, equal */
+  struct rw_diag damage;     /* damage met while applying a record (a blob
+                                that does not match its hash), for
+                                rp__damaged; code 0 when none */
   struct rw_diag end_damage; /* why the last record could not be read
                               (code 0: it could) */
   u64 outputs;             /* OUTPUT checksums that matched */
@@ -391,6 +394,10 @@ int rp__diverge(rp_replay *rp, struct rp_stop *stop,
  * break it may (its state is then no longer broken; the caller restores a
  * keyframe before running), at or after it not (STOP is the break's). */
 int rp__unbreak(rp_replay *rp, u64 target, struct rp_stop *stop);
+/* Stops the replay at damage in the trace that DIAG (borrowed) describes:
+ * RP_STOP_FAILED with stop->damaged set. Returns 0. */
+int rp__damaged(rp_replay *rp, struct rp_stop *stop,
+                const struct rw_diag *diag);
 /* Stops the replay as failed with a one-line message. Returns 0. */
 int rp__fail(rp_replay *rp, struct rp_stop *stop, const char *fmt, ...)
     RW_PRINTF(3, 4);

@@ -218,10 +218,10 @@ static int fill_from_blob(rp_replay *rp, const struct rp__src *src, u64 a,
     struct rw_diag diag = {0};
     i64 got = trace_reader_blob_read(rp->tr, src->hash, off, rp->buf, n,
                                      &diag);
-    if (got < 0) {
-      rw_log(RW_LOG_ERROR, "blob of %s: %s (offset %llu)", src->path,
-             diag.msg[0] ? diag.msg : rw_strerror((int)got),
-             (unsigned long long)diag.offset);
+    if (got < 0) { /* reported by the caller as damage */
+      if (!rp->damage.code)
+        rw_diag_set(&rp->damage, (int)got, diag.offset, "%s",
+                    diag.msg[0] ? diag.msg : rw_strerror((int)got));
       return (int)got;
     }
     if (got == 0) break; /* past the end of the file: zeros */
@@ -295,8 +295,14 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
     /* Pages wholly past the end of the file raise SIGBUS when touched:
      * keep them inaccessible in the emulator too. */
     struct trace_blob_info bi;
-    RW_RETURN_IF(trace_reader_find_blob(rp->tr, src.hash, &bi) < 0,
-                 RW_ECORRUPT, "MAP names a blob the trace does not have");
+    if (trace_reader_find_blob(rp->tr, src.hash, &bi) < 0) {
+      if (!rp->damage.code)
+        rw_diag_set(&rp->damage, RW_ECORRUPT, 0,
+                    "record %llu (MAP of %s) names the content of a file "
+                    "that the trace does not hold (a lost BLOB chunk)",
+                    (unsigned long long)rec->seq, src.path);
+      return RW_ECORRUPT;
+    }
     src.fend = page_end(bi.size);
   }
   RW_FORWARD(hide_past_eof(rp, &src));

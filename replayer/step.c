@@ -300,10 +300,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       *stopped = 1;
       set_cur(rp, t); /* the thread that ended the process */
       if (rp->end_damage.code) {
-        rp__fail(rp, &diverged, "the trace is damaged at offset %llu: %s",
-                 (unsigned long long)rp->end_damage.offset,
-                 rp->end_damage.msg[0] ? rp->end_damage.msg
-                                       : rw_strerror(rp->end_damage.code));
+        rp__damaged(rp, &diverged, &rp->end_damage);
         return 1;
       }
       RW_FORWARD(rp__check_end(rp, &diverged));
@@ -644,11 +641,15 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
     if (!rp->have_pend) {
       memset(&diag, 0, sizeof diag);
       int rc = rp__fetch(rp, &diag);
+      if (rc == RW_ETRUNC) { /* records a recorder that died never wrote */
+        char msg[sizeof diag.msg + 32];
+        snprintf(msg, sizeof msg, "the trace ends here: %s", diag.msg);
+        end_history(rp, RP_END_CUT, 0, msg);
+        continue;
+      }
       if (rc < 0) {
-        rp__fail(rp, stop, "the trace is damaged at offset %llu: %s",
-                 (unsigned long long)diag.offset,
-                 diag.msg[0] ? diag.msg : rw_strerror(rc));
-        return 0;
+        if (!diag.code) rw_diag_set(&diag, rc, 0, "%s", rw_strerror(rc));
+        return rp__damaged(rp, stop, &diag);
       }
       if (rc == 0) {
         end_history(rp, RP_END_CUT, 0,
@@ -657,6 +658,7 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
       }
     }
     int rc = apply_now(rp, &rp->pend, &stopped, &t);
+    if (rc < 0 && rp->damage.code) return rp__damaged(rp, stop, &rp->damage);
     if (rc < 0) {
       rp__fail(rp, stop, "cannot apply record %llu (%s) of thread %u: %s",
                (unsigned long long)rp->pend.seq,

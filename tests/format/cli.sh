@@ -95,14 +95,68 @@ check "dump: version refused" status 1 "$rewind" dump "$bad/version-2.rwd"
 check "dump: version message" grep -q 'version 2.0 is not supported (this build reads version 1.x)' "$work/st.err"
 check "info: not a trace" status 1 "$rewind" info "$bad/not-a-trace.rwd"
 check "info: not a trace message" grep -q 'not a rewind trace' "$work/st.err"
-check "info: damaged trace readable" status 1 "$rewind" info "$bad/truncated-chunk.rwd"
-check "info: damage on stderr" grep -q 'damaged at offset [0-9]*: chunk at offset' "$work/st.err"
-check "info: damage in report" grep -q '^damage: *at offset' "$work/st.out"
-check "dump: damaged trace readable" status 1 "$rewind" dump "$bad/truncated-chunk.rwd"
-check "dump: records before damage" test "$(wc -l <"$work/st.out")" -gt 0
-check "dump: unreadable chunk skipped" status 1 "$rewind" dump "$bad/payload-checksum.rwd"
+check "info: cut-off trace readable" status 0 "$rewind" info "$bad/truncated-chunk.rwd"
+check "info: cut off on stderr" grep -q 'not closed: it ends inside a chunk (.*) (offset [0-9]*: chunk at offset' "$work/st.err"
+check "info: cut off in report" grep -q '^cut off: *at offset' "$work/st.out"
+check "info: damaged trace readable" status 5 "$rewind" info "$bad/payload-checksum.rwd"
+check "info: damage on stderr" grep -q 'chunk at offset [0-9]*: payload checksum mismatch' "$work/st.err"
+check "info: damage in report" grep -q '^unreadable: *chunk at offset' "$work/st.out"
+check "dump: cut-off trace readable" status 0 "$rewind" dump "$bad/truncated-chunk.rwd"
+check "dump: records before the cut" test "$(wc -l <"$work/st.out")" -gt 0
+check "dump: unreadable chunk skipped" status 5 "$rewind" dump "$bad/payload-checksum.rwd"
 check "dump: skip reported" grep -q 'payload checksum mismatch' "$work/st.err"
 check "dump: unclosed trace is fine" status 0 "$rewind" dump "$bad/unclosed.rwd"
+
+# info --check: 0 whole, 3 cut off, 5 damaged, 1 not a trace at all.
+check "check: whole" status 0 "$rewind" info --check "$t"
+check "check: whole says so" grep -q '^result: *whole' "$work/st.out"
+for s in unclosed:3 truncated-chunk:3 payload-checksum:5 bad-index:5 \
+         bad-trailer:5 bad-chunk-magic:5 record-overrun:5 not-a-trace:1 \
+         version-2:1 empty:5 short-header:5 header-checksum:5 lost-chunk:5 blob-hash:5 meta-mismatch:5 \
+         dup-chunk:5; do
+  check "check: ${s%:*} exits ${s#*:}" status "${s#*:}" \
+    "$rewind" info --check "$bad/${s%:*}.rwd"
+done
+
+# Damage behind valid checksums and a valid index (tests/format/rw_edit):
+# only the checks that look past checksums can find it.
+edit=$build/tests/format/rw_edit
+"$edit" "$t" list >"$work/chunks" || { echo "rw_edit failed"; exit 1; }
+nth() { # nth TYPE N: the chunk number of the Nth chunk of TYPE
+  awk -v t="$1" -v n="$2" '$2 == t && ++k == n { print $1 }' "$work/chunks"
+}
+rec=$(nth RECORDS 4)
+"$edit" "$t" "$work/lost.rwd" drop "$rec"
+check "lost chunk: info" status 5 "$rewind" info "$work/lost.rwd"
+check "lost chunk: info names the records" grep -Eq 'records [0-9]+\.\.[0-9]+ are missing' "$work/st.err"
+check "lost chunk: check" status 5 "$rewind" info --check "$work/lost.rwd"
+check "lost chunk: dump" status 5 "$rewind" dump "$work/lost.rwd"
+check "lost chunk: dump says where" grep -q 'a chunk of the trace is lost' "$work/st.err"
+# The same chunk cut out of the file with the index left as it was.
+off=$(awk -v k="$rec" '$1 == k { print $7 }' "$work/chunks")
+next=$(awk -v k="$rec" '$1 == k + 1 { print $7 }' "$work/chunks")
+{ head -c "$off" "$t"; tail -c +"$((next + 1))" "$t"; } >"$work/lost2.rwd"
+check "lost chunk, stale index: check" status 5 "$rewind" info --check "$work/lost2.rwd"
+check "lost chunk, stale index: names it" grep -q 'a chunk of the trace is lost' "$work/st.out"
+"$edit" "$t" "$work/blob.rwd" flip "$(nth BLOB 2)" 1000 0x10
+check "blob byte: info does not read blobs" status 0 "$rewind" info "$work/blob.rwd"
+check "blob byte: check" status 5 "$rewind" info --check "$work/blob.rwd"
+check "blob byte: names the blob" grep -q "blob '/lib/x86_64-linux-gnu/libc.so.6' (offset [0-9]*) does not match its SHA-256" "$work/st.out"
+"$edit" "$t" "$work/meta.rwd" flip "$(nth META 1)" 8 0x01
+check "metadata: info" status 5 "$rewind" info "$work/meta.rwd"
+check "metadata: names the key" grep -Eq "metadata '.*' (differs between|is in a META chunk but not in)" "$work/st.err"
+"$edit" "$t" "$work/dup.rwd" dup "$rec"
+check "chunk twice: check" status 5 "$rewind" info --check "$work/dup.rwd"
+"$edit" "$t" "$work/same.rwd" flip "$rec" 0 0
+check "rewritten unchanged: check" status 0 "$rewind" info --check "$work/same.rwd"
+check "check --json" status 5 "$rewind" info --check --json "$work/lost.rwd"
+if command -v python3 >/dev/null; then
+  check "check --json is JSON" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["whole"] is False and d["damaged"] == 1, d
+assert d["problems"][0]["kind"] == "damage", d' "$work/st.out"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -36,9 +36,21 @@ tests_format_crash_writer_LDADD = format/librw_format.a common/librw_common.a \
 
 # Writes sample and damaged traces (see its header comment).
 check_PROGRAMS += tests/format/mktrace
-tests_format_mktrace_SOURCES = tests/format/mktrace.c
+tests_format_mktrace_SOURCES = tests/format/mktrace.c tests/format/edit.c \
+	tests/format/edit.h
+tests_format_mktrace_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
 tests_format_mktrace_LDADD = format/librw_format.a common/librw_common.a \
+	$(ZSTD_LIBS)
+# Damages a trace behind fixed-up checksums and index (see its header).
+check_PROGRAMS += tests/format/rw_edit
+tests_format_rw_edit_SOURCES = tests/format/rw_edit.c tests/format/edit.c \
+	tests/format/edit.h
+tests_format_rw_edit_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
+tests_format_rw_edit_LDADD = format/librw_format.a common/librw_common.a \
 	$(ZSTD_LIBS)
 # End to end: rewind info and rewind dump ($REWIND) on generated traces.
 TESTS += tests/format/cli.sh
-EXTRA_DIST += tests/format/tests.def tests/format/bad tests/format/cli.sh
+# Damaged copies of real recordings, checksums fixed up (tests/format/rw_edit).
+TESTS += tests/format/campaign.sh
+EXTRA_DIST += tests/format/tests.def tests/format/bad tests/format/cli.sh \
+	tests/format/campaign.sh tests/format/campaign.py

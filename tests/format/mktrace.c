@@ -14,6 +14,7 @@
 #include "common/endian.h"
 #include "common/regs.h"
 #include "format/format_int.h"
+#include "tests/format/edit.h"
 
 #define CHECK(x)                                                      \
   do {                                                                \
@@ -199,6 +200,24 @@ static u64 records_chunk(const u8 *f, int k) {
   return off;
 }
 
+/* Writes NAME from the closed trace BASE by tf_edit: OP on the Nth chunk
+ * of TYPE (byte AT of its payload XORed with X for "flip"), behind valid
+ * checksums and index: a lost chunk, a blob whose content is not what its
+ * hash names, metadata that disagrees with the index. */
+static void edited(const char *base, const char *name, const char *op,
+                   u16 type, int nth, long at, u8 x) {
+  trace_reader *r;
+  char path[4096];
+  long k = -1;
+  CHECK(trace_reader_open(&r, base, NULL));
+  for (size_t i = 0; i < r->nchunks && k < 0; i++)
+    if (r->chunks[i].type == type && --nth == 0) k = (long)i;
+  snprintf(path, sizeof path, "%s/%s", bad_dir, name);
+  if (no_ext) path[strlen(path) - 4] = 0;
+  if (tf_edit(r, path, op, k, at, x)) exit(1);
+  trace_reader_close(r);
+}
+
 static void bad(const char *dir, int nrec) {
   char base[4096];
   size_t n;
@@ -208,6 +227,10 @@ static void bad(const char *dir, int nrec) {
   snprintf(base, sizeof base, "%s/base.tmp", dir);
   sample(base, 2, nrec);
   f = get_file(base, &n);
+  edited(base, "lost-chunk.rwd", "drop", TRACE_CHUNK_RECORDS, 3, 0, 0);
+  edited(base, "blob-hash.rwd", "flip", TRACE_CHUNK_BLOB, 2, 500, 0x10);
+  edited(base, "meta-mismatch.rwd", "flip", TRACE_CHUNK_META, 1, 40, 0x01);
+  edited(base, "dup-chunk.rwd", "dup", TRACE_CHUNK_RECORDS, 2, 0, 0);
   unlink(base);
   g = malloc(n + 4096);
   ioff = rd_le64(f + n - 24);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The damaged sample traces of tests/format/bad/ (written by `mktrace bad`):
  * each *.rwd is opened and read through, the outcome is summarised as text
- * (what open said, the damage found, how many records were read and which
- * chunks were unreadable), and the summary must equal the paired *.expect
+ * (what open said, the damage found, how many records were read, which
+ * chunks were unreadable, and what trace_check finds), and the summary must
+ * equal the paired *.expect
  * file. With RW_WRITE_EXPECT set, the .expect files are written instead
  * (review them before committing). */
 #include <CUnit/CUnit.h>
@@ -19,6 +20,11 @@
 #ifndef RW_TOP_SRCDIR
 #define RW_TOP_SRCDIR "."
 #endif
+
+static void problem(void *arg, const struct trace_problem *p) {
+  fprintf(arg, "check: %s at offset %llu: %s\n", p->cut ? "cut" : "damage",
+          (unsigned long long)p->offset, p->msg);
+}
 
 /* What reading PATH gives, as text (caller frees). */
 static char *summarise(const char *path) {
@@ -55,6 +61,12 @@ static char *summarise(const char *path) {
     trace_cursor_close(c);
   }
   fprintf(f, "records: %llu\n", (unsigned long long)n);
+  {
+    struct trace_check_cb cb = {problem, NULL, f};
+    struct trace_check_stats st;
+    if (trace_check(r, &cb, &st) < 0) fprintf(f, "check: failed\n");
+    else if (!st.damaged && !st.cut) fprintf(f, "check: whole\n");
+  }
   trace_reader_close(r);
   fclose(f);
   return out;

@@ -48,7 +48,7 @@ void test_reader_open_errors(void) {
   CU_ASSERT(strstr(d.msg, "empty") != NULL);
   unlink(p);
   CU_ASSERT_EQUAL(trace_reader_open(&r, "/tmp", &d), RW_EINVAL);
-  expect_open_error((const u8 *)"hello world, no trace", 21, RW_ECORRUPT,
+  expect_open_error((const u8 *)"hello world, no trace", 21, RW_EINVAL,
                     "not a rewind trace");
   expect_open_error((const u8 *)TRACE__MAGIC, 8, RW_ETRUNC, "truncated");
   expect_open_error((const u8 *)"\x89RW", 3, RW_ETRUNC, "truncated");
@@ -147,12 +147,15 @@ void test_reader_meta(void) {
   CU_ASSERT_EQUAL(memcmp(v, "2000", 4), 0);
   CU_ASSERT_EQUAL(trace_reader_meta(r, "no-such-key", &v, &len),
                   RW_ENOTFOUND);
+  /* Closing wrote how many records the trace holds. */
+  CU_ASSERT_EQUAL(trace_reader_meta(r, TRACE_META_RECORDS, &v, &len), 0);
+  CU_ASSERT(len > 0 && len < 20);
   for (size_t i = 0; trace_reader_meta_at(r, i, &k, &v, &len) == 0; i++) {
     CU_ASSERT(strcmp(prev, k) < 0);
     prev = k;
-    CU_ASSERT(i < 4);
+    CU_ASSERT(i < 5);
   }
-  CU_ASSERT_EQUAL(trace_reader_meta_at(r, 4, &k, &v, &len), RW_ENOTFOUND);
+  CU_ASSERT_EQUAL(trace_reader_meta_at(r, 5, &k, &v, &len), RW_ENOTFOUND);
   trace_reader_close(r);
   free(f);
 }

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 
-REWIND, INV, LOOP = sys.argv[1:4]
+REWIND, INV, LOOP, LONG = sys.argv[1:5]
 passed = failed = 0
 
 
@@ -302,6 +302,61 @@ if m:
           q.returncode != 0 and b"in use" in q.stderr, q.stderr)
 p.terminate()
 p.wait(timeout=10)
+
+# --listen with a short --idle-timeout: a second gdb is told the replay is
+# busy, a silent gdb is let go, and the next one is served.
+p = subprocess.Popen([REWIND, "serve", "--listen", "127.0.0.1:0",
+                      "--idle-timeout", "2", INV],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+line = p.stdout.readline().decode()
+m = re.search(r"target remote (127\.0\.0\.1):(\d+)", line)
+check("--idle-timeout: listening", m is not None, line)
+if m:
+    port = int(m.group(2))
+    s1 = socket.create_connection(("127.0.0.1", port), timeout=10)
+    c1 = Conn(sock=s1)
+    check("the first gdb is served", c1.ask("qC").startswith(b"QC"))
+    s2 = socket.create_connection(("127.0.0.1", port), timeout=10)
+    c2 = Conn(sock=s2)
+    r = c2.ask("qSupported", timeout=10)
+    check("a second gdb is told the replay is busy",
+          r.startswith(b"E.") and b"busy" in r, r)
+    s2.close()
+    t0 = time.time()
+    try:
+        c1._more(10)
+        closed = False
+    except EOFError:
+        closed = True
+    check("a silent gdb is let go after --idle-timeout",
+          closed and time.time() - t0 < 8, time.time() - t0)
+    s1.close()
+    s3 = socket.create_connection(("127.0.0.1", port), timeout=10)
+    check("then the next gdb is served", Conn(sock=s3).ask("qC").startswith(b"QC"))
+    s3.close()
+p.terminate()
+out, err = p.communicate(timeout=10)
+check("the server says why it let a gdb go",
+      b"sent nothing for 2 s" in err and b"busy" in err, err)
+
+# A `monitor goto` that gdb gives up on (its user's ^C makes it send its
+# next packet instead of waiting): the move stops, the abandoned reply is
+# never sent, and the next packet gets its own answer.
+c = serve(LONG)
+c.ask("qSupported")
+c.write(frame("qRcmd," + hexs("goto 100000000000")))
+time.sleep(1.5)
+c.buf = b""
+r = c.ask("qRcmd," + hexs("when"), timeout=30)
+while r == b"O":  # keep-alive packets sent before the stub saw the new one
+    r = c.read_packet(timeout=30)
+text = bytes.fromhex(r.decode()).decode() if re.fullmatch(rb"[0-9a-f]+", r) else ""
+check("an abandoned goto stops; the next command gets its own reply",
+      text.startswith("at instruction "), r)
+n = int(re.search(r"at instruction (\d+)", text).group(1)) if text else -1
+check("the goto stopped on the way", 0 < n < 100000000000, n)
+c.proc.stdin.close()
+c.proc.wait(timeout=10)
 q = subprocess.run([REWIND, "serve", "--stdio", "/no/such.rwd"],
                    capture_output=True, timeout=30)
 check("a bad trace is a clear error", q.returncode == 1 and b"cannot replay" in q.stderr, q.stderr)

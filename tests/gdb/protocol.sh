@@ -6,4 +6,6 @@
 . "${top_srcdir:-.}/tests/gdb/lib.sh"
 rec inv "$B/examples/inventory"
 rec loop "$B/tests/programs/longloop" 8000000
-python3 "$top_srcdir/tests/gdb/protocol.py" "$REWIND" "$T/inv.rwd" "$T/loop.rwd"
+rec long "$B/tests/programs/longloop" 100000000
+python3 "$top_srcdir/tests/gdb/protocol.py" "$REWIND" "$T/inv.rwd" "$T/loop.rwd" \
+  "$T/long.rwd"

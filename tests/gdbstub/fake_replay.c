@@ -298,7 +298,7 @@ void rp_set_poll(rp_replay *rp, int (*poll)(void *ctx), void *ctx) {
 
 int fake_session(rp_replay *rp, const char *const *packets, char **out,
                  int cap) {
-  struct gdb_serve_opts opts = {"fake", 0, 1};
+  struct gdb_serve_opts opts = {.name = "fake", .quiet = 1};
   FILE *in = tmpfile(), *o = tmpfile();
   char *all = NULL;
   int n = -1;

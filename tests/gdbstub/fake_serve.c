@@ -8,7 +8,7 @@
 #include "tests/gdbstub/fake_replay.h"
 
 int main(int argc, char **argv) {
-  struct gdb_serve_opts opts = {"fake", 0, 1};
+  struct gdb_serve_opts opts = {.name = "fake", .quiet = 1};
   rp_replay *rp = fake_open();
   if (!rp) return 1;
   if (argc > 1) fake_goto(rp, strtoull(argv[1], NULL, 0));

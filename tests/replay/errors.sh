@@ -104,4 +104,43 @@ check "cut: says the recording was cut off" \
   "$T/cut.replay"
 check "cut: says the trace ends before the program did" \
   grep -q "the trace ends here, before the program did" "$T/cut.replay"
+# Damage behind valid checksums and index (tests/format/rw_edit) in a real
+# recording with several RECORDS chunks: the replay must not take what is
+# left for the whole history. A lost chunk stops it where the records go
+# missing; a blob whose bytes are not what its hash names stops it where
+# the blob is first read; both with exit 5.
+EDIT="$top_builddir/tests/format/rw_edit"
+"$REWIND" record -q -o "$T/py.rwd" -- python3 -c \
+  'import json; print(sum(len(json.dumps(list(range(i)))) for i in range(300)))' \
+  >/dev/null 2>&1
+check_eq "py: recorded" 0 $?
+"$EDIT" "$T/py.rwd" list >"$T/py.chunks"
+lost=$(awk '$2 == "RECORDS" && ++k == 4 { print $1 }' "$T/py.chunks")
+check "py: has several RECORDS chunks" test -n "$lost"
+"$EDIT" "$T/py.rwd" "$T/lost.rwd" drop "$lost"
+replay lost
+check_eq "lost chunk: exit 5 (damaged)" 5 "$rs"
+expect lost "records from [0-9]* on are missing .*a chunk of the trace is lost"
+check "lost chunk: warned before replaying" \
+  grep -q "warning: .*lost.rwd is damaged at offset" "$T/lost.replay"
+check "lost chunk: not verified" test -z "$(grep "replay verified" "$T/lost.replay")"
+# The same chunk cut out of the file, the index left stale.
+off=$(awk -v k="$lost" '$1 == k { print $7 }' "$T/py.chunks")
+next=$(awk -v k="$lost" '$1 == k + 1 { print $7 }' "$T/py.chunks")
+{ head -c "$off" "$T/py.rwd"; tail -c +"$((next + 1))" "$T/py.rwd"; } \
+  >"$T/stale.rwd"
+replay stale
+check_eq "lost chunk, stale index: exit 5" 5 "$rs"
+expect stale "a chunk of the trace is lost"
+blob=$(awk '$2 == "BLOB" && $6 > 100000 { print $1; exit }' "$T/py.chunks")
+"$EDIT" "$T/py.rwd" "$T/blob.rwd" flip "$blob" 50000 0x01
+replay blob
+check_eq "blob byte: exit 5" 5 "$rs"
+expect blob "does not match its SHA-256"
+# gdb is told too, and the history before the damage is there.
+"$REWIND" replay "$T/lost.rwd" -- -batch -ex continue >"$T/lost.gdb" 2>&1
+check "lost chunk: gdb is warned" grep -q "lost.rwd is damaged at offset" \
+  "$T/lost.gdb"
+check "lost chunk: gdb stops at the damage" \
+  grep -q "a chunk of the trace is lost" "$T/lost.gdb"
 finish

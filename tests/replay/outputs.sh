@@ -118,7 +118,7 @@ for k in range(last + 48 + 8, last + 48 + 12):
 open(sys.argv[2], "wb").write(b)
 PY
 replay enddmg
-check_eq "enddmg: exit 1 (damaged)" 1 "$rs"
+check_eq "enddmg: exit 5 (damaged)" 5 "$rs"
 shows enddmg "replay stopped at event [1-9][0-9]*, .*"
 shows enddmg "the trace is damaged at offset [0-9]+"
 finish
