@@ -56,6 +56,15 @@ check "info: missing file named" grep -q 'none.rwd: cannot open' "$work/st.err"
 mkfifo "$work/fifo"
 check "info on a FIFO returns at once" status 1 timeout 10 "$rewind" info "$work/fifo"
 check "  saying it is a FIFO" grep -q 'fifo: a FIFO, not a trace file' "$work/st.err"
+# A valid header then 4 GiB of holes: refused at once, reading no zeros
+# (the scan skips holes), in bounded memory.
+head -c 64 "$t" >"$work/giant.rwd"
+truncate -s 4G "$work/giant.rwd"
+check "a sparse giant is refused at once" status 5 timeout 20 \
+  /usr/bin/time -f "%M" -o "$work/giant.rss" "$rewind" info --check "$work/giant.rwd"
+check "  naming the damage" grep -q 'no chunk header at offset 64' "$work/st.out"
+check "  in bounded memory (under 100 MiB)" test "$(tail -1 "$work/giant.rss")" -lt 102400
+rm -f "$work/giant.rwd"
 check "info on a directory" status 1 "$rewind" info "$work"
 check "  saying it is a directory" grep -q 'a directory, not a trace' "$work/st.err"
 

@@ -41,3 +41,44 @@ tests/fuzz/trace_reader_fuzzer: $(TRACE_FUZZ_FILES) \
 	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) \
 	  $(TRACE_FUZZ_FILES) $(ZSTD_LIBS) -o $@
 endif
+
+# replay_stream and serve_packets (issue 21): the replayer on edited record
+# streams of a real recording, and the serving layer on packet sequences
+# against one. Their run scripts record tests/programs/exitstatus first and
+# pass it in $RW_FUZZ_TRACE. The libFuzzer builds compile every source of
+# the libraries they use (the .c files of the libraries' _SOURCES lists).
+check_PROGRAMS += tests/fuzz/replay_stream tests/fuzz/serve_packets
+FUZZ_REPLAY_LIBS = replayer/librw_replayer.a replayer/cpu/librw_cpu.a \
+	format/librw_format.a common/librw_common.a $(ZSTD_LIBS) \
+	$(CAPSTONE_LIBS)
+tests_fuzz_replay_stream_SOURCES = tests/fuzz/replay_stream.c \
+	tests/fuzz/driver.c
+tests_fuzz_replay_stream_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
+tests_fuzz_replay_stream_LDADD = $(FUZZ_REPLAY_LIBS)
+tests_fuzz_serve_packets_SOURCES = tests/fuzz/serve_packets.c \
+	tests/fuzz/driver.c
+tests_fuzz_serve_packets_LDADD = gdbstub/librw_gdbstub.a $(FUZZ_REPLAY_LIBS)
+TESTS += tests/fuzz/run_replay_stream.sh tests/fuzz/run_serve_packets.sh
+EXTRA_DIST += tests/fuzz/run_replay_stream.sh tests/fuzz/run_serve_packets.sh \
+	tests/fuzz/corpus/replay_stream tests/fuzz/corpus/serve_packets
+FUZZ_REPLAY_SRC = $(replayer_librw_replayer_a_SOURCES) \
+	$(replayer_cpu_librw_cpu_a_SOURCES) $(format_librw_format_a_SOURCES) \
+	$(common_librw_common_a_SOURCES)
+if HAVE_LIBFUZZER
+check_SCRIPTS += tests/fuzz/replay_stream_fuzzer tests/fuzz/serve_packets_fuzzer
+CLEANFILES += tests/fuzz/replay_stream_fuzzer tests/fuzz/serve_packets_fuzzer
+tests/fuzz/replay_stream_fuzzer tests/fuzz/serve_packets_fuzzer: \
+		$(FUZZ_REPLAY_SRC) $(gdbstub_librw_gdbstub_a_SOURCES) \
+		$(srcdir)/tests/fuzz/replay_stream.c \
+		$(srcdir)/tests/fuzz/serve_packets.c $(srcdir)/tests/fuzz/fuzz.h
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)target=`basename $@ _fuzzer`; \
+	srcs=$(srcdir)/tests/fuzz/$$target.c; \
+	extra=; test $$target = serve_packets && \
+	  extra='$(gdbstub_librw_gdbstub_a_SOURCES)'; \
+	for f in $(FUZZ_REPLAY_SRC) $$extra; do \
+	  case $$f in *.c) srcs="$$srcs $(srcdir)/$$f";; esac; \
+	done; \
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(CAPSTONE_CFLAGS) $$srcs \
+	  $(ZSTD_LIBS) $(CAPSTONE_LIBS) -lm -o $@
+endif

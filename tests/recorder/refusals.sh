@@ -64,4 +64,24 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
   check_eq "setuid: exit status" 3 "$?"
   check "setuid: says it runs without privileges" grep -q "runs without its privileges" "$T/su.err"
 fi
+# A full disk: the writer fails with ENOSPC (here /dev/full): a clear
+# error, exit 1, and no "recorded ...; replay with" as if all were well.
+"$REWIND" record -f -o /dev/full -- "$P/exitstatus" 0 >"$T/full.out" 2>"$T/full.err"
+check_eq "full disk: exit status" 1 $?
+check "full disk: says so" grep -q "No space left on device" "$T/full.err"
+check "full disk: does not claim a recording" \
+  test -z "$(grep -E '^rewind: recorded ' "$T/full.err")"
+# The file stops growing mid-recording (a file size limit, as a full disk
+# would): the failure is named, what was written is kept and is a trace
+# cut off there, not a damaged one.
+(trap '' XFSZ; ulimit -f 200
+ "$REWIND" record -f -o "$T/fsz.rwd" -- "$P/exitstatus" 0 >"$T/fsz.out" 2>"$T/fsz.err")
+check_eq "file too large: exit status" 1 $?
+check "file too large: says so" grep -q "recording failed: File too large" "$T/fsz.err"
+check "file too large: keeps what was written" \
+  grep -q "holds what was recorded before the failure" "$T/fsz.err"
+check "file too large: does not claim a whole recording" \
+  test -z "$(grep -E '^rewind: recorded ' "$T/fsz.err")"
+"$REWIND" info --check "$T/fsz.rwd" >"$T/fsz.check" 2>&1
+check_eq "file too large: the trace is cut off, not damaged" 3 $?
 finish
