@@ -119,7 +119,11 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   struct rp_stop stop;
   rc = rp__run(rp, 0, 0, &stop);
   if (rc < 0 || rp->broken || !rp->have_thread) {
-    if (rc >= 0) rc = RW_ECORRUPT;
+    /* Damage in the trace, or a trace without a program (corrupt data,
+     * for the caller's exit status), or something the replay cannot do. */
+    if (rc >= 0)
+      rc = !rp->broken || rp->broken_stop.damaged ? RW_ECORRUPT
+                                                  : RW_EUNSUPPORTED;
     rw_diag_set(diag, rc, 0, "%s",
                 rp->broken ? rp->broken_stop.msg
                            : "the trace holds no program image to replay");

@@ -289,6 +289,18 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
   RW_RETURN_IF(!range_ok(src.start, len), RW_ECORRUPT,
                "MAP of a bad range %#llx+%#llx",
                (unsigned long long)src.start, (unsigned long long)len);
+  if (len > RP_MAP_MAX) {
+    /* The emulator's memory holds a slot per page: a mapping of
+     * terabytes (a sanitizer's shadow, a runtime's reservation) would
+     * take as long and as much memory. */
+    snprintf(rp->why, sizeof rp->why,
+             "the replay cannot map more than %llu GiB at once yet: a "
+             "mapping of %llu GiB at %#llx (%.60s)",
+             (unsigned long long)(RP_MAP_MAX >> 30),
+             (unsigned long long)(len >> 30), (unsigned long long)src.start,
+             path[0] ? path : "anonymous");
+    return RW_EUNSUPPORTED;
+  }
   RW_FORWARD(cpu_mem_map(rp->mem, src.start, len, cpu_prot(prot)));
   src.fend = ~(u64)0;
   if (!is_zero_hash(src.hash)) {

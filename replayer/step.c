@@ -663,7 +663,8 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
       rp__fail(rp, stop, "cannot apply record %llu (%s) of thread %u: %s",
                (unsigned long long)rp->pend.seq,
                trace_record_name(rp->pend.type) ?: "?", rp->pend.tid,
-               rw_strerror(rc));
+               rp->why[0] ? rp->why : rw_strerror(rc));
+      rp->why[0] = 0;
       return 0;
     }
     if (rc == 1) {

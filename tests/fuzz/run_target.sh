@@ -5,9 +5,11 @@
 # run of $RW_FUZZ_SECONDS seconds (default 60; 0 skips it) on a copy of the
 # corpus, so the seeds in the source tree are never modified. Ends with
 # "N passed, N failed". Each target's run_TARGET.sh calls this.
-#   run_target.sh TARGET MAX_LEN
-target=${1:?usage: run_target.sh TARGET MAX_LEN}
-max_len=${2:?usage: run_target.sh TARGET MAX_LEN}
+#   run_target.sh TARGET MAX_LEN [TIMEOUT]
+# TIMEOUT is the seconds one input may take (default 10).
+target=${1:?usage: run_target.sh TARGET MAX_LEN [TIMEOUT]}
+max_len=${2:?usage: run_target.sh TARGET MAX_LEN [TIMEOUT]}
+unit_timeout=${3:-10}
 set -u
 src=$(cd "${top_srcdir:-.}" && pwd)
 build=$(cd "${top_builddir:-.}" && pwd)
@@ -32,7 +34,7 @@ elif [ ! -x "$fuzzer" ]; then
 else
   work=$(mktemp -d "${TMPDIR:-/tmp}/rw-fuzz-$target.XXXXXX")
   cp -r "$corpus" "$work/corpus"
-  (cd "$work" && "$fuzzer" -max_total_time="$secs" -timeout=10 \
+  (cd "$work" && "$fuzzer" -max_total_time="$secs" -timeout="$unit_timeout" \
       -rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
       "$work/corpus" >"$work/fuzz.log" 2>&1)
   st=$?
