@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The environment PROG runs with: the user's, plus the restrictions that
  * keep the recording replayable (DESIGN.md section 2): glibc's rseq
- * registration off and its ISA-specific string functions limited to SSE4.2
- * through GLIBC_TUNABLES, and OpenSSL's AVX/AVX-512/SHA/AES-NI/RDRAND paths
+ * registration off and its AVX-512 and FMA paths masked through
+ * GLIBC_TUNABLES (the emulator has AVX and AVX2, not those yet), and OpenSSL's AVX/AVX-512/SHA/AES-NI/RDRAND paths
  * masked through OPENSSL_ia32cap. man/rewind-record.1 documents them. */
 #include <errno.h>
 #include <stdio.h>
@@ -16,8 +16,7 @@
 /* glibc 2.36 feature names (sysdeps/x86/cpu-tunables.c); each was checked to
  * change the selection reported by ld.so --list-diagnostics. */
 const char rec__hwcaps_off[] =
-    "-AVX,-AVX2,-AVX512F,-AVX512CD,-AVX512BW,-AVX512DQ,-AVX512VL,-BMI1,-BMI2,"
-    "-FMA,-LZCNT,-MOVBE,-ERMS,-XSAVEC,-AVX_Fast_Unaligned_Load";
+    "-AVX512F,-AVX512CD,-AVX512BW,-AVX512DQ,-AVX512VL,-FMA";
 
 /* OPENSSL_ia32cap bits (man OPENSSL_ia32cap) to clear. Word 0 is
  * CPUID.1:EDX (bits 0-31) and ECX (32-63); word 1 is CPUID.7.0:EBX (0-31)

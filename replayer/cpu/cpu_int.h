@@ -65,6 +65,11 @@ enum {
   CPU_REG_AH = 20 /* 20..23: ah, ch, dh, bh */
 };
 
+/* Vector registers 16 and 17 are scratch: cpu__vex (avx.c) runs an SSE
+ * handler on them to compute one 128-bit lane of a VEX instruction. They
+ * hold nothing between instructions and no guest state names them. */
+enum { CPU_VTMP0 = 16, CPU_VTMP1 = 17, CPU_NVREGS = 18 };
+
 /* Segment override of a memory operand: index into cpu->segbase. */
 enum { CPU_SEG_NONE = 0, CPU_SEG_FS = 1, CPU_SEG_GS = 2 };
 
@@ -78,7 +83,10 @@ enum {
   CPU_PFX_OPSIZE = 8,  /* 66 */
   CPU_PFX_ADDR32 = 16, /* 67: 32-bit addressing */
   CPU_PFX_REXW = 32,
-  CPU_PFX_MEM = 64 /* the rm operand is memory (else register rm) */
+  CPU_PFX_MEM = 64, /* the rm operand is memory (else register rm) */
+  CPU_PFX_VEX = 128 /* VEX-encoded (C4/C5): an SSE handler run by cpu__vex
+                       sees this to apply the VEX rules it has (the 32
+                       compare predicates, no alignment on memory) */
 };
 
 /* One decoded instruction (STYLE R9), produced once per address by
@@ -87,6 +95,7 @@ enum {
  *  - the rm slot: the first E/M/W/U operand, as register `rm` or as the
  *    memory fields base/index/scale/disp/seg (with CPU_PFX_MEM set);
  *  - register slots: G/X/F/B operands fill `reg`, then `reg2`, in order;
+ *    a third (the is4 register of VEX blends) fills `imm2`;
  *  - immediates: the first fills `imm`, a second (enter) fills `imm2`.
  * rip-relative operands are resolved at decode: base = CPU_REG_NONE and disp
  * is the absolute address. Immediates are sign-extended from their encoded
@@ -235,7 +244,8 @@ struct cpu {
   u64 rflags;     /* non-arithmetic rflags bits (DF, IF, ID, AC, bit
                      1); OSZAPC bits here are always 0 */
   u64 segbase[3]; /* 0, fs base, gs base (indexed by CPU_SEG_*) */
-  union cpu_vec ymm[16] __attribute__((aligned(32))); /* YMM/XMM 0-15 */
+  union cpu_vec ymm[CPU_NVREGS] __attribute__((aligned(32))); /* YMM/XMM
+                    0-15, then the scratch CPU_VTMP0/1 */
   u32 mxcsr;                                          /* SSE control/status */
   struct cpu_x87 x87; /* x87 registers, control and status */
   /* Everything above is what cpu_state_save copies: keep it first. */
@@ -247,6 +257,11 @@ struct cpu {
   int watch_mode;       /* re-executing an instruction that hit a watch:
                            accesses to watched ranges proceed and record */
   int watch_hit;        /* a watched access happened during watch mode */
+  int xm_defer;         /* running the lanes of one VEX instruction: SIMD
+                           FP exceptions collect in xm_ex/xm_fl (flags
+                           as if unmasked, flags as masked) and are
+                           applied once for the whole vector (avx.c) */
+  u32 xm_ex, xm_fl;
   struct cpu_exit exit; /* the exit being built by a handler or fault */
 
   struct cpu_tlbe tlb_r[CPU_TLB_SIZE]; /* data read TLB */
@@ -424,6 +439,27 @@ RW_MUST_CHECK static inline int cpu_st128(struct cpu *cpu, u64 a,
     return 0;
   }
   return cpu__st_slow(cpu, a, v, 16);
+}
+
+/* 32 bytes at A into/from V (YMM; no alignment check). */
+RW_MUST_CHECK static inline int cpu_ld256(struct cpu *cpu, u64 a, void *v) {
+  void *p = cpu__tlb_hit(cpu->tlb_r, a, 32);
+  if (RW_LIKELY(p)) {
+    cpu->last_read = (struct cpu_access){a, 32};
+    memcpy(v, p, 32);
+    return 0;
+  }
+  return cpu__ld_slow(cpu, a, v, 32);
+}
+RW_MUST_CHECK static inline int cpu_st256(struct cpu *cpu, u64 a,
+                                          const void *v) {
+  void *p = cpu__tlb_hit(cpu->tlb_w, a, 32);
+  if (RW_LIKELY(p)) {
+    cpu->last_write = (struct cpu_access){a, 32};
+    memcpy(p, v, 32);
+    return 0;
+  }
+  return cpu__st_slow(cpu, a, v, 32);
 }
 
 /* Any size (1..4096 bytes; used for fxsave/xsave areas and 10-byte x87
@@ -715,6 +751,7 @@ enum {
 #define CPU__S_y8 (64u << 4) /* 32 bytes */
 #define CPU__S_v (CPU__S_w | CPU__S_d | CPU__S_q)
 #define CPU__S_y (CPU__S_d | CPU__S_q)
+#define CPU__S_xy (CPU__S_x | CPU__S_y8) /* XMM or YMM */
 #define CPU__S_any (0xffu << 4)
 
 /* Form ids, from forms.def (and families' own FORM rows). */

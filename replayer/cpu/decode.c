@@ -107,8 +107,10 @@ static void init_tables(void) {
   map_gprs(r8, 1);
   for (unsigned i = 0; i < 4; i++)
     regs[hi8[i]] = (struct regmap){RC_GPR, (u8)(CPU_REG_AH + i), 1};
-  for (unsigned i = 0; i < 16; i++)
+  for (unsigned i = 0; i < 16; i++) {
     regs[X86_REG_XMM0 + i] = (struct regmap){RC_XMM, (u8)i, 16};
+    regs[X86_REG_YMM0 + i] = (struct regmap){RC_XMM, (u8)i, 32};
+  }
   for (unsigned i = 0; i < 8; i++)
     regs[X86_REG_ST0 + i] = (struct regmap){RC_ST, (u8)i, 10};
   regs[X86_REG_RIP] = (struct regmap){RC_RIP, 0, 8};
@@ -418,6 +420,9 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   {
     unsigned np;
     in->pfx |= (u8)scan_prefixes(buf, in->len, &np);
+    /* In 64-bit mode C4 and C5 always start a VEX prefix. */
+    if (np < in->len && (buf[np] == 0xc4 || buf[np] == 0xc5))
+      in->pfx |= CPU_PFX_VEX;
   }
   if (x->prefix[0] == X86_PREFIX_LOCK) in->pfx |= CPU_PFX_LOCK;
   if (x->prefix[2] == X86_PREFIX_OPSIZE) in->pfx |= CPU_PFX_OPSIZE;
@@ -457,10 +462,13 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
       case CPU__K_G:
       case CPU__K_X:
       case CPU__K_F:
-        if (rslots++ == 0)
+        if (rslots == 0)
           in->reg = regs[o->reg].num;
-        else
+        else if (rslots == 1)
           in->reg2 = regs[o->reg].num;
+        else
+          in->imm2 = regs[o->reg].num; /* is4 */
+        rslots++;
         break;
       case CPU__K_I:
         if (nimm++ == 0) {

@@ -126,6 +126,56 @@ static int op_addsubpd_Vx_Wx(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
+
+/* ---- VEX forms (avx.c runs these handlers per 128-bit lane) ---------- */
+
+CPU_VEX(vaddps, op_addps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vaddpd, op_addpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vaddss, op_addss_Vx_Wss, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vaddsd, op_addsd_Vx_Wsd, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vmulps, op_mulps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vmulpd, op_mulpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vmulss, op_mulss_Vx_Wss, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vmulsd, op_mulsd_Vx_Wsd, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vsubps, op_subps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vsubpd, op_subpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vsubss, op_subss_Vx_Wss, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vsubsd, op_subsd_Vx_Wsd, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vminps, op_minps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vminpd, op_minpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vminss, op_minss_Vx_Wss, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vminsd, op_minsd_Vx_Wsd, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vdivps, op_divps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vdivpd, op_divpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vdivss, op_divss_Vx_Wss, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vdivsd, op_divsd_Vx_Wsd, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vmaxps, op_maxps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vmaxpd, op_maxpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vmaxss, op_maxss_Vx_Wss, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vmaxsd, op_maxsd_Vx_Wsd, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vsqrtps, op_sqrtps_Vx_Wx, 0)
+CPU_VEX(vsqrtpd, op_sqrtpd_Vx_Wx, 0)
+CPU_VEX(vrcpps, op_rcpps_Vx_Wx, 0)
+CPU_VEX(vrsqrtps, op_rsqrtps_Vx_Wx, 0)
+CPU_VEX(vsqrtss, op_sqrtss_Vx_Wss, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vsqrtsd, op_sqrtsd_Vx_Wsd, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vrcpss, op_rcpss_Vx_Wss, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vrsqrtss, op_rsqrtss_Vx_Wss, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vandps, op_andps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vandpd, op_andpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vandnps, op_andnps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vandnpd, op_andnpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vorps, op_orps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vorpd, op_orpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vxorps, op_xorps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vxorpd, op_xorpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vhaddps, op_haddps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vhaddpd, op_haddpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vhsubps, op_hsubps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vhsubpd, op_hsubpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vaddsubps, op_addsubps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vaddsubpd, op_addsubpd_Vx_Wx, CPU_VX_SRC1)
+
 static const struct cpu__oprow sse_arith_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/sse_arith.def"

@@ -131,6 +131,14 @@ static int op_pcmpistrm_Vx_Wx_Ib(struct cpu *cpu, const struct cpu_insn *in) {
   return cmpstr(cpu, in, 0, 0);
 }
 
+
+/* ---- VEX forms (avx.c runs these handlers per 128-bit lane) ---------- */
+
+CPU_VEX(vpcmpestri, op_pcmpestri_Vx_Wx_Ib, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vpcmpistri, op_pcmpistri_Vx_Wx_Ib, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vpcmpestrm, op_pcmpestrm_Vx_Wx_Ib, CPU_VX_NODST|CPU_VX_PASS|CPU_VX_XMM0Z)
+CPU_VEX(vpcmpistrm, op_pcmpistrm_Vx_Wx_Ib, CPU_VX_NODST|CPU_VX_PASS|CPU_VX_XMM0Z)
+
 static const struct cpu__oprow sse_cmpstr_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/sse_cmpstr.def"

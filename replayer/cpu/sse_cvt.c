@@ -79,6 +79,41 @@ static int op_cvttsd2si_Gy_Wsd(struct cpu *cpu, const struct cpu_insn *in) {
   return to_int(cpu, in, CPU__HOP_cvttsd2si32, 8);
 }
 
+
+/* ---- VEX forms (avx.c runs these handlers per 128-bit lane) ---------- */
+
+CPU_VEX(vcvtdq2ps, op_cvtdq2ps_Vx_Wx, 0)
+CPU_VEX(vcvtps2dq, op_cvtps2dq_Vx_Wx, 0)
+CPU_VEX(vcvttps2dq, op_cvttps2dq_Vx_Wx, 0)
+CPU_VEX(vcvtss2sd, op_cvtss2sd_Vx_Wss, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vcvtsd2ss, op_cvtsd2ss_Vx_Wsd, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vcvtsi2ss, op_cvtsi2ss_Vx_Ey, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vcvtsi2sd, op_cvtsi2sd_Vx_Ey, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vcvtss2si, op_cvtss2si_Gy_Wss, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vcvttss2si, op_cvttss2si_Gy_Wss, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vcvtsd2si, op_cvtsd2si_Gy_Wsd, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vcvttsd2si, op_cvttsd2si_Gy_Wsd, CPU_VX_NODST|CPU_VX_PASS)
+static int op_vcvtps2pd(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_cvtps2pd_Vx_Wq, 8)
+                         : cpu__vex(cpu, in, op_cvtps2pd_Vx_Wq, CPU_VX_PASS);
+}
+static int op_vcvtdq2pd(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_cvtdq2pd_Vx_Wq, 8)
+                         : cpu__vex(cpu, in, op_cvtdq2pd_Vx_Wq, CPU_VX_PASS);
+}
+static int op_vcvtpd2ps(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_narrow(cpu, in, op_cvtpd2ps_Vx_Wx)
+                         : cpu__vex(cpu, in, op_cvtpd2ps_Vx_Wx, 0);
+}
+static int op_vcvtpd2dq(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_narrow(cpu, in, op_cvtpd2dq_Vx_Wx)
+                         : cpu__vex(cpu, in, op_cvtpd2dq_Vx_Wx, 0);
+}
+static int op_vcvttpd2dq(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_narrow(cpu, in, op_cvttpd2dq_Vx_Wx)
+                         : cpu__vex(cpu, in, op_cvttpd2dq_Vx_Wx, 0);
+}
+
 static const struct cpu__oprow sse_cvt_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/sse_cvt.def"

@@ -48,6 +48,74 @@ CMP(ss, ss, SS, 4)
 CMP(sd, sd, SD, 8)
 #undef CMP
 
+/* The 32 predicates of the VEX compares. For predicate P (0-31) and an
+ * ordered pair, the result is the relation of P & 7 (eq lt le false, then
+ * their negations neq nlt nle true, as below); for an unordered pair it is
+ * "true" for P & 7 in 3-6, and bit 3 of P flips that. Bit 4 swaps the
+ * quiet and signalling behaviour toward quiet NaNs: the flags and the #XM
+ * are those of the host's quiet compare (eq) or signalling one (lt), and
+ * the result is built from the host's eq, lt, le and unord masks. Legacy
+ * SSE reaches here only with P < 8 through cmp(). */
+static int cmp32(struct cpu *cpu, const struct cpu_insn *in, unsigned p,
+                 int hopeq, unsigned sz) {
+  union cpu_vec a, b, m[4], t;
+  unsigned esz = hopeq == CPU__HOP_cmpeqps || hopeq == CPU__HOP_cmpeqss ? 4
+                                                                         : 8;
+  unsigned n = sz == 16 ? 16 / esz : 1;
+  int sig = ((p & 3) == 1 || (p & 3) == 2) ^ ((p >> 4) & 1);
+  CPU_TRY(cpu_W_read(cpu, in, sz, 0, &b));
+  a = *cpu__x(cpu, in->reg);
+  t = a;
+  CPU_TRY(cpu__sse_fp(cpu, hopeq + (sig ? 4 : 0), &t, &b));
+  for (int k = 0; k < 4; k++) {
+    m[k] = a;
+    (void)cpu__sse_host(hopeq + 4 * k, &m[k], &b, cpu->mxcsr | CPU_MX_MASKS);
+  }
+  for (unsigned i = 0; i < n; i++) {
+    u64 eq, lt, le, un, r;
+    if (esz == 4) {
+      eq = m[0].d[i] & 1, lt = m[1].d[i] & 1, le = m[2].d[i] & 1;
+      un = m[3].d[i] & 1;
+    } else {
+      eq = m[0].q[i] & 1, lt = m[1].q[i] & 1, le = m[2].q[i] & 1;
+      un = m[3].q[i] & 1;
+    }
+    if (un) {
+      r = ((p & 7) >= 3 && (p & 7) <= 6) ^ ((p >> 3) & 1);
+    } else {
+      static const unsigned char base[4] = {0, 1, 2, 3};
+      unsigned q = base[p & 3];
+      r = q == 0 ? eq : q == 1 ? lt : q == 2 ? le : 0;
+      if (p & 4) r = !r;
+    }
+    if (esz == 4)
+      a.d[i] = r ? 0xffffffffu : 0;
+    else
+      a.q[i] = r ? ~0ull : 0;
+  }
+  cpu__xset(cpu, in->reg, &a);
+  return CPU_RC_NEXT;
+}
+
+/* VEX compares, predicate from the Capstone id (32 per type) or imm8. */
+#define VCMP(sfx, hsfx, SFX, sz)                                            \
+  static int op_vcmp##sfx##_lane(struct cpu *cpu,                           \
+                                 const struct cpu_insn *in) {               \
+    unsigned p = in->id == X86_INS_VCMP##SFX                                \
+                     ? cpu__imm8(in) & 31                                   \
+                     : (unsigned)(in->id - X86_INS_VCMPEQ##SFX);            \
+    return cmp32(cpu, in, p, CPU__HOP_cmpeq##sfx, sz);                      \
+  }
+VCMP(ps, x, PS, 16)
+VCMP(pd, x, PD, 16)
+VCMP(ss, ss, SS, 4)
+VCMP(sd, sd, SD, 8)
+#undef VCMP
+CPU_VEX(vcmpps, op_vcmpps_lane, CPU_VX_SRC1)
+CPU_VEX(vcmppd, op_vcmppd_lane, CPU_VX_SRC1)
+CPU_VEX(vcmpss, op_vcmpss_lane, CPU_VX_SRC1 | CPU_VX_PASS)
+CPU_VEX(vcmpsd, op_vcmpsd_lane, CPU_VX_SRC1 | CPU_VX_PASS)
+
 /* ---- comi/ucomi --------------------------------------------------------- */
 
 /* Whether the float/double bits X are a NaN; *Z gets X with a denormal
@@ -219,6 +287,20 @@ static int op_dppd_Vx_Wx_Ib(struct cpu *cpu, const struct cpu_insn *in) {
   cpu__xset(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
+
+
+/* ---- VEX forms (avx.c runs these handlers per 128-bit lane) ---------- */
+
+CPU_VEX(vcomiss, op_comiss_Vss_Wss, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vcomisd, op_comisd_Vsd_Wsd, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vucomiss, op_ucomiss_Vss_Wss, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vucomisd, op_ucomisd_Vsd_Wsd, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vroundps, op_roundps_Vx_Wx_Ib, 0)
+CPU_VEX(vroundpd, op_roundpd_Vx_Wx_Ib, 0)
+CPU_VEX(vroundss, op_roundss_Vx_Wss_Ib, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vroundsd, op_roundsd_Vx_Wsd_Ib, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vdpps, op_dpps_Vx_Wx_Ib, CPU_VX_SRC1)
+CPU_VEX(vdppd, op_dppd_Vx_Wx_Ib, CPU_VX_SRC1)
 
 static const struct cpu__oprow sse_fcmp_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},

@@ -218,17 +218,26 @@ static int raise_unmasked(struct cpu *cpu, u32 fl) {
   return 0;
 }
 
-int cpu__sse_flags(struct cpu *cpu, u32 fl) {
-  CPU_TRY(raise_unmasked(cpu, fl));
+int cpu__sse_commit(struct cpu *cpu, u32 ex, u32 fl) {
+  CPU_TRY(raise_unmasked(cpu, ex));
   cpu->mxcsr |= fl;
   return 0;
+}
+
+int cpu__sse_flags(struct cpu *cpu, u32 fl) {
+  if (RW_UNLIKELY(cpu->xm_defer)) {
+    cpu->xm_ex |= fl;
+    cpu->xm_fl |= fl;
+    return 0;
+  }
+  return cpu__sse_commit(cpu, fl, fl);
 }
 
 int cpu__sse_fp(struct cpu *cpu, int hop, union cpu_vec *a,
                 const union cpu_vec *b) {
   u32 mx = cpu->mxcsr;
   u32 unmasked = ~(mx >> 7) & CPU_MX_FLAGS;
-  if (RW_LIKELY(!unmasked)) {
+  if (RW_LIKELY(!unmasked && !cpu->xm_defer)) {
     cpu->mxcsr |= cpu__sse_host(hop, a, b, mx);
     return 0;
   }
@@ -238,6 +247,11 @@ int cpu__sse_fp(struct cpu *cpu, int hop, union cpu_vec *a,
   if (hop_info[hop].kind != K_OTHER &&
       (unmasked & (CPU_MX_OE | CPU_MX_UE | CPU_MX_PE)))
     ex = exact_flags(mx, hop, &a0, b);
+  if (cpu->xm_defer) {
+    cpu->xm_ex |= ex;
+    cpu->xm_fl |= fl;
+    return 0;
+  }
   CPU_TRY(raise_unmasked(cpu, ex));
   cpu->mxcsr |= fl;
   return 0;

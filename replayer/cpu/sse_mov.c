@@ -230,6 +230,14 @@ static int op_maskmovdqu_Vx_Ux(struct cpu *cpu, const struct cpu_insn *in) {
   return cpu_stn(cpu, a, buf, 16);
 }
 
+
+/* ---- VEX forms (avx.c runs these handlers per 128-bit lane) ---------- */
+
+CPU_VEX(vmovddup, op_movddup_Vx_Wq, CPU_VX_PASS)
+CPU_VEX(vmovsldup, op_movsldup_Vx_Wx, 0)
+CPU_VEX(vmovshdup, op_movshdup_Vx_Wx, 0)
+CPU_VEX(vmaskmovdqu, op_maskmovdqu_Vx_Ux, CPU_VX_NODST|CPU_VX_PASS)
+
 static const struct cpu__oprow sse_mov_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/sse_mov.def"

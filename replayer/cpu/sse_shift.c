@@ -162,6 +162,44 @@ static int op_packusdw_Vx_Wx(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
+
+/* ---- VEX forms (avx.c runs these handlers per 128-bit lane) ---------- */
+
+CPU_VEX(vpsllw, op_psllw_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
+CPU_VEX(vpsllw_i, op_psllw_Ux_Ib, CPU_VX_SRCRM)
+CPU_VEX(vpslld, op_pslld_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
+CPU_VEX(vpslld_i, op_pslld_Ux_Ib, CPU_VX_SRCRM)
+CPU_VEX(vpsllq, op_psllq_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
+CPU_VEX(vpsllq_i, op_psllq_Ux_Ib, CPU_VX_SRCRM)
+CPU_VEX(vpsrlw, op_psrlw_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
+CPU_VEX(vpsrlw_i, op_psrlw_Ux_Ib, CPU_VX_SRCRM)
+CPU_VEX(vpsrld, op_psrld_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
+CPU_VEX(vpsrld_i, op_psrld_Ux_Ib, CPU_VX_SRCRM)
+CPU_VEX(vpsrlq, op_psrlq_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
+CPU_VEX(vpsrlq_i, op_psrlq_Ux_Ib, CPU_VX_SRCRM)
+CPU_VEX(vpsraw, op_psraw_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
+CPU_VEX(vpsraw_i, op_psraw_Ux_Ib, CPU_VX_SRCRM)
+CPU_VEX(vpsrad, op_psrad_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
+CPU_VEX(vpsrad_i, op_psrad_Ux_Ib, CPU_VX_SRCRM)
+CPU_VEX(vpslldq, op_pslldq_Ux_Ib, CPU_VX_SRCRM)
+CPU_VEX(vpsrldq, op_psrldq_Ux_Ib, CPU_VX_SRCRM)
+CPU_VEX(vpunpcklbw, op_punpcklbw_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpunpcklwd, op_punpcklwd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpunpckldq, op_punpckldq_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpunpcklqdq, op_punpcklqdq_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpunpckhbw, op_punpckhbw_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpunpckhwd, op_punpckhwd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpunpckhdq, op_punpckhdq_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpunpckhqdq, op_punpckhqdq_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vunpcklps, op_unpcklps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vunpckhps, op_unpckhps_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vunpcklpd, op_unpcklpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vunpckhpd, op_unpckhpd_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpacksswb, op_packsswb_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpackuswb, op_packuswb_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpackssdw, op_packssdw_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpackusdw, op_packusdw_Vx_Wx, CPU_VX_SRC1)
+
 static const struct cpu__oprow sse_shift_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/sse_shift.def"

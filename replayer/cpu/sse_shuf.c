@@ -234,6 +234,82 @@ PMOV(pmovsxwq, 2, 8, 1)
 PMOV(pmovsxdq, 4, 8, 1)
 #undef PMOV
 
+
+/* ---- VEX forms (avx.c runs these handlers per 128-bit lane) ---------- */
+
+CPU_VEX(vpshufd, op_pshufd_Vx_Wx_Ib, 0)
+CPU_VEX(vpshuflw, op_pshuflw_Vx_Wx_Ib, 0)
+CPU_VEX(vpshufhw, op_pshufhw_Vx_Wx_Ib, 0)
+CPU_VEX(vpshufb, op_pshufb_Vx_Wx, CPU_VX_SRC1)
+CPU_VEX(vpalignr, op_palignr_Vx_Wx_Ib, CPU_VX_SRC1)
+CPU_VEX(vshufps, op_shufps_Vx_Wx_Ib, CPU_VX_SRC1)
+CPU_VEX(vshufpd, op_shufpd_Vx_Wx_Ib, CPU_VX_SRC1|CPU_VX_IMMSH(2))
+CPU_VEX(vblendps, op_blendps_Vx_Wx_Ib, CPU_VX_SRC1|CPU_VX_IMMSH(4))
+CPU_VEX(vblendpd, op_blendpd_Vx_Wx_Ib, CPU_VX_SRC1|CPU_VX_IMMSH(2))
+CPU_VEX(vpblendw, op_pblendw_Vx_Wx_Ib, CPU_VX_SRC1)
+CPU_VEX(vblendvps, op_blendvps_Vx_Wx, CPU_VX_SRC1|CPU_VX_BLENDV)
+CPU_VEX(vblendvpd, op_blendvpd_Vx_Wx, CPU_VX_SRC1|CPU_VX_BLENDV)
+CPU_VEX(vpblendvb, op_pblendvb_Vx_Wx, CPU_VX_SRC1|CPU_VX_BLENDV)
+CPU_VEX(vinsertps, op_insertps_Vx_Wx_Ib, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vextractps, op_extractps_Ey_Vx_Ib, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vpextrb, op_pextrb_Ey_Vx_Ib, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vpextrw, op_pextrw_Ey_Vx_Ib, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vpextrd, op_pextrd_Ey_Vx_Ib, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vpextrq, op_pextrq_Ey_Vx_Ib, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vpextrw_g, op_pextrw_Gy_Ux_Ib, CPU_VX_NODST|CPU_VX_PASS)
+CPU_VEX(vpinsrb, op_pinsrb_Vx_Ey_Ib, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vpinsrw, op_pinsrw_Vx_Ey_Ib, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vpinsrd, op_pinsrd_Vx_Ey_Ib, CPU_VX_SRC1|CPU_VX_PASS)
+CPU_VEX(vpinsrq, op_pinsrq_Vx_Ey_Ib, CPU_VX_SRC1|CPU_VX_PASS)
+static int op_vpmovzxbw(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovzxbw_Vx_Wx, 8)
+                         : cpu__vex(cpu, in, op_pmovzxbw_Vx_Wx, CPU_VX_PASS);
+}
+static int op_vpmovzxbd(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovzxbd_Vx_Wx, 4)
+                         : cpu__vex(cpu, in, op_pmovzxbd_Vx_Wx, CPU_VX_PASS);
+}
+static int op_vpmovzxbq(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovzxbq_Vx_Wx, 2)
+                         : cpu__vex(cpu, in, op_pmovzxbq_Vx_Wx, CPU_VX_PASS);
+}
+static int op_vpmovzxwd(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovzxwd_Vx_Wx, 8)
+                         : cpu__vex(cpu, in, op_pmovzxwd_Vx_Wx, CPU_VX_PASS);
+}
+static int op_vpmovzxwq(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovzxwq_Vx_Wx, 4)
+                         : cpu__vex(cpu, in, op_pmovzxwq_Vx_Wx, CPU_VX_PASS);
+}
+static int op_vpmovzxdq(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovzxdq_Vx_Wx, 8)
+                         : cpu__vex(cpu, in, op_pmovzxdq_Vx_Wx, CPU_VX_PASS);
+}
+static int op_vpmovsxbw(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovsxbw_Vx_Wx, 8)
+                         : cpu__vex(cpu, in, op_pmovsxbw_Vx_Wx, CPU_VX_PASS);
+}
+static int op_vpmovsxbd(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovsxbd_Vx_Wx, 4)
+                         : cpu__vex(cpu, in, op_pmovsxbd_Vx_Wx, CPU_VX_PASS);
+}
+static int op_vpmovsxbq(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovsxbq_Vx_Wx, 2)
+                         : cpu__vex(cpu, in, op_pmovsxbq_Vx_Wx, CPU_VX_PASS);
+}
+static int op_vpmovsxwd(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovsxwd_Vx_Wx, 8)
+                         : cpu__vex(cpu, in, op_pmovsxwd_Vx_Wx, CPU_VX_PASS);
+}
+static int op_vpmovsxwq(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovsxwq_Vx_Wx, 4)
+                         : cpu__vex(cpu, in, op_pmovsxwq_Vx_Wx, CPU_VX_PASS);
+}
+static int op_vpmovsxdq(struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu__vex256(in) ? cpu__vex_widen(cpu, in, op_pmovsxdq_Vx_Wx, 8)
+                         : cpu__vex(cpu, in, op_pmovsxdq_Vx_Wx, CPU_VX_PASS);
+}
+
 static const struct cpu__oprow sse_shuf_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/sse_shuf.def"

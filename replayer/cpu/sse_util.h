@@ -56,6 +56,11 @@ int cpu__sse_fp(struct cpu *cpu, int hop, union cpu_vec *a,
  * pre-computation ones then, if one of those is unmasked). */
 int cpu__sse_flags(struct cpu *cpu, u32 fl) RW_MUST_CHECK;
 
+/* Applies the exceptions of a whole operation at once: EX the flags its
+ * elements raise as the unmasked exceptions see them, FL those they raise
+ * masked (cpu__vex, after its lanes ran with cpu->xm_defer set). */
+int cpu__sse_commit(struct cpu *cpu, u32 ex, u32 fl) RW_MUST_CHECK;
+
 /* The XMM register R, as the 16 low bytes of the YMM register. */
 static inline union cpu_vec *cpu__x(struct cpu *cpu, unsigned r) {
   return &cpu->ymm[r];
@@ -79,6 +84,60 @@ RW_MUST_CHECK static inline int cpu__W16(struct cpu *cpu,
                                          const struct cpu_insn *in, int align,
                                          union cpu_vec *v) {
   return cpu_W_read(cpu, in, 16, align, v);
+}
+
+/* ---- VEX forms of SSE instructions (avx.c) ----------------------------
+ *
+ * cpu__vex runs the SSE handler FN of an instruction's legacy form to
+ * compute its VEX form, one 128-bit lane at a time, on the scratch
+ * registers CPU_VTMP0 (destination) and CPU_VTMP1 (rm source): the lane of
+ * the first source goes to VTMP0, the lane of the rm source to VTMP1, FN
+ * runs with reg = VTMP0 and rm = VTMP1 and with CPU_PFX_VEX set, and the
+ * lanes it leaves in VTMP0 become the destination, whose bits above the
+ * operation's width are zeroed. The memory operand is read whole, before
+ * any lane runs and without the legacy alignment rule (unless
+ * CPU_VX_ALIGN), so a fault leaves every register as it was. HOW: */
+enum {
+  CPU_VX_SRC1 = 1 << 0,  /* the vvvv register is the first source (else the
+                            destination's old value, for unary forms) */
+  CPU_VX_SRCRM = 1 << 1, /* the rm register is the first source (shifts
+                            by an immediate: vvvv is the destination) */
+  CPU_VX_NODST = 1 << 2, /* FN writes no vector register (flags, a general
+                            register, memory): reg is left as decoded */
+  CPU_VX_PASS = 1 << 3,  /* at 128 bits the rm operand is left to FN as
+                            decoded (scalars, partial or GPR operands) */
+  CPU_VX_ALIGN = 1 << 4, /* a memory operand must be aligned to its size */
+  CPU_VX_SRC2X = 1 << 5, /* at 256 bits both lanes take the same 128-bit
+                            rm source (shift counts) */
+  CPU_VX_BLENDV = 1 << 6, /* the is4 register (imm2) is the selector FN
+                             reads from XMM0 */
+  CPU_VX_XMM0Z = 1 << 7   /* FN wrote XMM0: zero its upper half after */
+};
+/* The upper lane takes the immediate shifted right by N bits. */
+#define CPU_VX_IMMSH(n) ((unsigned)(n) << 8)
+
+int cpu__vex(struct cpu *cpu, const struct cpu_insn *in, cpu_handler fn,
+             unsigned how) RW_MUST_CHECK;
+
+/* 256-bit results from 128-bit sources and back, through the SSE handler
+ * FN: widen runs FN once per destination lane on the next HALF source
+ * bytes (vpmovzx/sx, vcvtps2pd, vcvtdq2pd); narrow runs it once per
+ * source lane and keeps the low 8 bytes of each result (vcvtpd2ps,
+ * vcvt(t)pd2dq). */
+int cpu__vex_widen(struct cpu *cpu, const struct cpu_insn *in, cpu_handler fn,
+                   unsigned half) RW_MUST_CHECK;
+int cpu__vex_narrow(struct cpu *cpu, const struct cpu_insn *in,
+                    cpu_handler fn) RW_MUST_CHECK;
+
+/* Defines handler op_NAME as the VEX form of the SSE handler LEGACY. */
+#define CPU_VEX(name, legacy, how)                                     \
+  static int op_##name(struct cpu *cpu, const struct cpu_insn *in) {   \
+    return cpu__vex(cpu, in, legacy, how);                             \
+  }
+
+/* Whether IN operates on 256 bits (a YMM operand). */
+static inline int cpu__vex256(const struct cpu_insn *in) {
+  return in->osz == 32 || in->osz2 == 32;
 }
 
 #endif /* RW_REPLAYER_CPU_SSE_UTIL_H */

@@ -29,6 +29,7 @@ struct diff_state {
   u64 rip;                 /* instruction pointer */
   u64 rflags;              /* full rflags */
   u8 fx[512];              /* x87, MXCSR, XMM0-15 in FXSAVE layout */
+  u8 ymmh[256];            /* bits 255:128 of YMM0-15, 16 bytes each */
   u8 data[DIFF_DATA_SIZE]; /* the data pages */
 };
 
@@ -93,7 +94,12 @@ enum {
   DIFF_O_BYTEREG = 1 << 13, /* 8-bit regs of a non-8-bit form (movzx Gv,Eb) */
   DIFF_O_WORDREG = 1 << 14, /* 16-bit rm of a wider form (movzx Gv,Ew) */
   DIFF_O_NOVVVV = 1 << 15,  /* VEX.vvvv unused (must be 1111) */
-  DIFF_O_CL = 1 << 16       /* rcx is an operand: keep it out of addresses */
+  DIFF_O_CL = 1 << 16,      /* rcx is an operand: keep it out of addresses */
+  DIFF_O_VL = 1 << 17,      /* VEX: L random (128 or 256 bits) */
+  DIFF_O_L1 = 1 << 18,      /* VEX: L = 1 (256 bits only) */
+  DIFF_O_W1 = 1 << 19,      /* VEX: W = 1 */
+  DIFF_O_IS4 = 1 << 20,     /* VEX: imm8[7:4] names a fourth XMM register */
+  DIFF_O_NOMODRM = 1 << 21  /* VEX: no ModRM (vzeroupper, vzeroall) */
 };
 
 /* One encoding to test: rows of a family's case table. */
@@ -135,6 +141,8 @@ struct diff_case {
   u8 reg;                     /* register number of the reg operand */
   u8 rm;                      /* register number of a register rm */
   u8 vreg;                    /* VEX.vvvv register */
+  u8 vl;                      /* VEX.L: 1 for 256 bits */
+  u8 is4;                     /* the is4 register (DIFF_O_IS4) */
   u8 base, index;             /* memory operand registers (16 = none) */
   u64 flags_defined;          /* OSZAPC bits the manuals define (reports
                                  only: every bit is compared); fix may

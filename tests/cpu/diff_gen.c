@@ -74,6 +74,10 @@ static void random_state(struct diff_case *c, struct diff_rng *r) {
     u64 v = diff_rand_edge(r, 8);
     memcpy(c->st.fx + 160 + i, &v, 8);
   }
+  for (int i = 0; i < 16 * 16; i += 8) {
+    u64 v = diff_rand_edge(r, 8);
+    memcpy(c->st.ymmh + i, &v, 8);
+  }
   for (unsigned i = 0; i < DIFF_DATA_SIZE; i += 8) {
     u64 v = rnd(r, 4) ? diff_rand(r) : diff_rand_edge(r, 8);
     memcpy(c->st.data + i, &v, 8);
@@ -251,11 +255,15 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
                   : e->pfx == 0xf2 ? 3
                                    : 0;
     unsigned mm = e->map == DIFF_MAP_0F3A ? 3 : e->map == DIFF_MAP_0F38 ? 2 : 1;
-    unsigned vv = e->ext >= 0 ? reg : (e->opt & DIFF_O_NOVVVV) ? 0 : vreg;
+    unsigned vv = (e->opt & DIFF_O_NOVVVV) ? 0
+                  : e->ext >= 0 && e->regk      ? reg
+                                                : vreg;
+    unsigned w = (rex & 8) || (e->opt & DIFF_O_W1);
+    c->vl = (e->opt & DIFF_O_L1) || ((e->opt & DIFF_O_VL) && rnd(r, 2));
     if (e->ext >= 0) rex &= ~4u;
     emit(&o, 0xc4, 1);
     emit(&o, ((~rex & 7) << 5) | mm, 1);
-    emit(&o, ((rex & 8) << 4) | ((~vv & 15) << 3) | pp, 1);
+    emit(&o, (w << 7) | ((~vv & 15) << 3) | ((unsigned)c->vl << 2) | pp, 1);
     c->vreg = (u8)vv;
   } else {
     /* Byte registers 4-7 name spl..dil with any REX, ah..bh without. */
@@ -271,7 +279,8 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
     if (e->enc == DIFF_ENC_OREG) op |= reg & 7;
     emit(&o, op, 1);
   }
-  if (e->enc == DIFF_ENC_MODRM || e->enc == DIFF_ENC_VEX) {
+  if (e->enc == DIFF_ENC_MODRM ||
+      (e->enc == DIFF_ENC_VEX && !(e->opt & DIFF_O_NOMODRM))) {
     unsigned rf = e->ext >= 0 ? (unsigned)e->ext : reg;
     if (memop) {
       emit_modrm_mem(&o, &m, rf, m.disp);
@@ -294,6 +303,9 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
       } while (end + (u64)rel >= DIFF_CODE_INSN - 1 &&
                end + (u64)rel < end + 1);
       emit(&o, (u64)rel, rs);
+    } else if (e->opt & DIFF_O_IS4) {
+      c->is4 = (u8)rnd(r, 16);
+      emit(&o, (u64)c->is4 << 4 | rnd(r, 16), 1);
     } else if (isz) {
       emit(&o, diff_rand_edge(r, isz), isz);
     }
@@ -328,6 +340,16 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
   }
   c->flags_defined = diff_flags_defined(e->id);
   if (e->fix) e->fix(c, r);
+  /* VEX vector forms: the SSE fix-ups put their edge values in the
+   * destination, which is the first source only in legacy SSE; copy them to
+   * the vvvv source, and to the upper lanes. */
+  if (e->enc == DIFF_ENC_VEX && e->regk == DIFF_K_XMM) {
+    u8 *x = c->st.fx + 160;
+    if (e->ext < 0 && !(e->opt & DIFF_O_NOVVVV) && rnd(r, 4))
+      memcpy(x + 16 * c->vreg, x + 16 * c->reg, 16);
+    for (unsigned k = 0; k < 16; k++)
+      if (rnd(r, 2)) memcpy(c->st.ymmh + 16 * k, x + 16 * k, 16);
+  }
   /* A kernel may refuse to return to user space with a non-canonical rsp
    * (6.18 on these VMs raises SIGSEGV in the sigreturn that would enter
    * the case), so rsp is made canonical: bits 63-48 copy bit 47. */
@@ -339,6 +361,7 @@ unsigned isz_of(const struct diff_enc *e, unsigned sz) {
   unsigned isz = e->imm;
   if (e->opt & DIFF_O_REL8) return 1;
   if (e->opt & DIFF_O_REL32) return 4;
+  if (e->opt & DIFF_O_IS4) return 1;
   if (isz == DIFF_IMM_Z) isz = sz == 2 ? 2 : 4;
   if (isz == DIFF_IMM_V) isz = sz ? sz : 4;
   if (isz == DIFF_IMM_Q) isz = 8;

@@ -9,6 +9,7 @@
  * bytes in cpu_run. */
 #define _GNU_SOURCE
 #include <asm/prctl.h>
+#include <cpuid.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +49,22 @@ static u8 home_fx[464];      /* its FXSAVE image (no software bytes) */
 static struct diff_case *cur_case;
 static struct diff_result *cur_res;
 
-static void set_xstate_bv(ucontext_t *uc) {
+static u8 home_ymmh[256];    /* and its YMM upper halves */
+static unsigned ymm_off;     /* offset of YMM_Hi128 in an XSAVE frame */
+
+/* The YMM upper halves of the signal frame's XSAVE image, or NULL when the
+ * frame has none (no XSAVE frame). */
+static u8 *frame_ymmh(ucontext_t *uc) {
+  u8 *fx = (u8 *)uc->uc_mcontext.fpregs;
+  u32 magic;
+  memcpy(&magic, fx + 464, 4);
+  if (magic != 0x46505853u || !ymm_off) return NULL; /* FP_XSTATE_MAGIC1 */
+  return fx + ymm_off;
+}
+
+/* Marks x87, SSE and (with YMM) AVX state as present in the frame, so that
+ * sigreturn loads them instead of their initial values. */
+static void set_xstate_bv(ucontext_t *uc, int ymm) {
   u8 *fx = (u8 *)uc->uc_mcontext.fpregs;
   u32 magic;
   memcpy(&magic, fx + 464, 4);
@@ -56,8 +72,21 @@ static void set_xstate_bv(ucontext_t *uc) {
     u64 bv;
     memcpy(&bv, fx + 512, 8);
     bv |= 3; /* x87 and SSE state are in the image */
+    if (ymm && frame_ymmh(uc)) bv |= 4;
     memcpy(fx + 512, &bv, 8);
   }
+}
+
+/* The YMM upper halves of the frame as the CPU has them (zero when the AVX
+ * component is in its initial state). */
+static void get_ymmh(ucontext_t *uc, u8 *out) {
+  u8 *fx = (u8 *)uc->uc_mcontext.fpregs, *y = frame_ymmh(uc);
+  u64 bv = 0;
+  if (y) memcpy(&bv, fx + 512, 8);
+  if (y && (bv & 4))
+    memcpy(out, y, 256);
+  else
+    memset(out, 0, 256);
 }
 
 static const int greg_of[16] = {
@@ -71,13 +100,15 @@ static void on_enter(int sig, siginfo_t *si, void *p) {
   (void)si;
   memcpy(home_gregs, uc->uc_mcontext.gregs, sizeof home_gregs);
   memcpy(home_fx, fx, sizeof home_fx);
+  get_ymmh(uc, home_ymmh);
   for (int i = 0; i < 16; i++)
     uc->uc_mcontext.gregs[greg_of[i]] = (greg_t)cur_case->st.gpr[i];
   uc->uc_mcontext.gregs[REG_RIP] = (greg_t)DIFF_CODE_INSN;
   uc->uc_mcontext.gregs[REG_EFL] = (greg_t)cur_case->st.rflags;
   memcpy(fx, cur_case->st.fx, 28); /* x87 control, mxcsr */
   memcpy(fx + 32, cur_case->st.fx + 32, 416 - 32);
-  set_xstate_bv(uc);
+  if (frame_ymmh(uc)) memcpy(frame_ymmh(uc), cur_case->st.ymmh, 256);
+  set_xstate_bv(uc, 1);
 }
 
 static void on_exit_sig(int sig, siginfo_t *si, void *p) {
@@ -89,18 +120,22 @@ static void on_exit_sig(int sig, siginfo_t *si, void *p) {
   r->st.rip = (u64)uc->uc_mcontext.gregs[REG_RIP];
   r->st.rflags = (u64)uc->uc_mcontext.gregs[REG_EFL];
   memcpy(r->st.fx, fx, 416);
+  get_ymmh(uc, r->st.ymmh);
   memcpy(r->st.data, (void *)DIFF_DATA_ADDR, DIFF_DATA_SIZE);
   r->sig = sig == SIGTRAP && si->si_code == SI_KERNEL ? 0 : sig;
   r->addr = (sig == SIGSEGV || sig == SIGBUS) ? (u64)si->si_addr : 0;
   memcpy(uc->uc_mcontext.gregs, home_gregs, sizeof home_gregs);
   memcpy(fx, home_fx, sizeof home_fx);
-  set_xstate_bv(uc);
+  if (frame_ymmh(uc)) memcpy(frame_ymmh(uc), home_ymmh, 256);
+  set_xstate_bv(uc, 1);
 }
 
 static void child_main(void) {
   static u8 altstack[65536];
   stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
   struct sigaction sa;
+  unsigned a, b, c, d;
+  if (__get_cpuid_count(0xd, 2, &a, &b, &c, &d) && a == 256) ymm_off = b;
   int sigs[] = {SIGTRAP, SIGSEGV, SIGFPE, SIGILL, SIGBUS};
   u64 fsb = 0;
   if (mmap((void *)DIFF_CODE_ADDR, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -287,6 +322,7 @@ void diff_emu_run(const struct diff_case *c, struct diff_result *res, char *msg,
   regs.fs_base = diff_fs_base;
   regs.gs_base = DIFF_GS_BASE;
   memcpy(regs.fxsave, c->st.fx, 416);
+  memcpy(regs.ymmh, c->st.ymmh, sizeof regs.ymmh);
   if (cpu_set_regs(ecpu, &regs)) {
     res->sig = -1;
     snprintf(msg, cap, "cpu_set_regs refused the state");
@@ -302,6 +338,7 @@ void diff_emu_run(const struct diff_case *c, struct diff_result *res, char *msg,
   res->st.rip = regs.rip;
   res->st.rflags = regs.rflags;
   memcpy(res->st.fx, regs.fxsave, 416);
+  memcpy(res->st.ymmh, regs.ymmh, sizeof regs.ymmh);
   if (cpu_mem_read(emem, DIFF_DATA_ADDR, res->st.data, DIFF_DATA_SIZE))
     res->sig = -1;
   switch (ex.reason) {
@@ -439,6 +476,17 @@ int diff_compare(const struct diff_case *c, const struct diff_result *nat,
         memcpy(e, emu->st.fx + 160 + 16 * i, 16);
         SAY("  xmm%d: native %016llx%016llx emulator %016llx%016llx\n", i,
             (unsigned long long)n[1], (unsigned long long)n[0],
+            (unsigned long long)e[1], (unsigned long long)e[0]);
+        bad = 1;
+      }
+    for (int i = 0; i < 16; i++)
+      if (memcmp(nat->st.ymmh + 16 * i, emu->st.ymmh + 16 * i, 16)) {
+        u64 n[2], e[2];
+        memcpy(n, nat->st.ymmh + 16 * i, 16);
+        memcpy(e, emu->st.ymmh + 16 * i, 16);
+        SAY("  ymm%d bits 255:128: native %016llx%016llx emulator "
+            "%016llx%016llx\n",
+            i, (unsigned long long)n[1], (unsigned long long)n[0],
             (unsigned long long)e[1], (unsigned long long)e[0]);
         bad = 1;
       }

@@ -48,7 +48,8 @@ rec env "$P/envargs" HOME GLIBC_TUNABLES OPENSSL_ia32cap REWIND_TEST_VAR
 check_eq "envargs exits with argc" 5 "$status"
 check "environment kept" grep -q "HOME = $HOME" "$T/env.out"
 check "rseq tunable" grep -q "glibc.pthread.rseq=0" "$T/env.out"
-check "hwcaps tunable" grep -q "glibc.cpu.hwcaps=-AVX,-AVX2" "$T/env.out"
+check "hwcaps tunable" grep -q "glibc.cpu.hwcaps=-AVX512F,.*-FMA" "$T/env.out"
+check "AVX2 left on" sh -c "! grep -q -- -AVX2 '$T/env.out'"
 check "OpenSSL mask" grep -q "OPENSSL_ia32cap = ~0x" "$T/env.out"
 check "working directory" grep -q "cwd $PWD" "$T/env.out"
 GLIBC_TUNABLES=glibc.malloc.check=3 rec env2 "$P/envargs" GLIBC_TUNABLES

@@ -95,3 +95,10 @@ tests_programs_deadstack_CFLAGS = -O1 -g
 tests_programs_deadstack_LDFLAGS =
 TESTS += tests/replay/search.sh
 EXTRA_DIST += tests/replay/search.sh
+
+# AVX and AVX2 recorded and replayed (tests/replay/avx.sh).
+check_PROGRAMS += tests/programs/avx2
+tests_programs_avx2_CFLAGS = -O1 -g -mavx2
+tests_programs_avx2_LDFLAGS =
+TESTS += tests/replay/avx.sh
+EXTRA_DIST += tests/replay/avx.sh

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# AVX and AVX2 in a recording (tests/programs/avx2, built with -mavx2):
+# the program and glibc's AVX2 string functions replay to the same output
+# and verify, and gdb reads the 256-bit registers at a point of the replay,
+# going backwards too.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+A="$P/avx2"
+if ! grep -qw avx2 /proc/cpuinfo; then
+  echo "SKIP: this CPU has no AVX2"
+  exit 77
+fi
+native=$("$A"; echo "status $?")
+rec avx2 "$A"
+check_eq "same output as natively" "$native" \
+  "$(cat "$T/avx2.out"; echo "status $status")"
+"$REWIND" replay --verify --no-progress "$T/avx2.rwd" >"$T/avx2.replay" 2>&1
+check_eq "replay --verify exits 0" 0 "$?"
+check "replay verified" grep -q '^replay verified: ' "$T/avx2.replay"
+grep -q '^replay verified: ' "$T/avx2.replay" || head -n 30 "$T/avx2.replay"
+
+h=$(sed -n 's/^avx2 //p' "$T/avx2.out")
+cat >"$T/avx2.gdb" <<'G'
+break avx2_checkpoint
+continue
+print/x $ymm0.v4_int64
+reverse-finish
+print/x $ymm0.v4_int64[1]
+reverse-stepi
+print/x $ymm0.v4_int64[1]
+stepi
+print/x $ymm0.v4_int64[1]
+G
+timeout 120 "$REWIND" replay "$T/avx2.rwd" -- -batch -nx -x "$T/avx2.gdb" \
+  >"$T/avx2.gdb.out" 2>&1
+check "gdb shows all of ymm0 at the checkpoint" grep -q \
+  "^\$1 = {0x123456789abcdef, 0x$h, 0x5555666677778888, 0x1111222233334444}" \
+  "$T/avx2.gdb.out"
+check "gdb: ymm0 back in main" grep -q "^\$2 = 0x$h\$" "$T/avx2.gdb.out"
+check "gdb: before the instruction that built it" \
+  sh -c "grep '^\$3 = ' '$T/avx2.gdb.out' | grep -vq '0x$h\$'"
+check "gdb: and after it again" grep -q "^\$4 = 0x$h\$" "$T/avx2.gdb.out"
+grep -q "^\$4 = 0x$h\$" "$T/avx2.gdb.out" || tail -n 20 "$T/avx2.gdb.out"
+finish
