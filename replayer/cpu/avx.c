@@ -510,12 +510,20 @@ static int op_vmaskmov_V_V_M(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
-/* M_V_V: memory, mask (reg), data (reg2). The elements are written in
- * order; a fault leaves the ones before it written. */
+/* M_V_V: memory, mask (reg), data (reg2). As on the CPU, a fault on any
+ * selected element leaves every element unwritten: a first pass stores
+ * each selected element's own bytes back, which faults where the real
+ * store would and changes nothing. */
 static int op_vmaskmov_M_V_V(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned n = in->osz2 == 32 ? 32 : 16, esz = mask_esz(in);
   const union cpu_vec *m = &cpu->ymm[in->reg], *s = &cpu->ymm[in->reg2];
   u64 a = cpu_ea(cpu, in);
+  for (unsigned i = 0; i < n; i += esz) {
+    u8 old[8];
+    if (!(m->b[i + esz - 1] & 0x80)) continue;
+    CPU_TRY(cpu_ldn(cpu, a + i, old, esz));
+    CPU_TRY(cpu_stn(cpu, a + i, old, esz));
+  }
   for (unsigned i = 0; i < n; i += esz)
     if (m->b[i + esz - 1] & 0x80) CPU_TRY(cpu_stn(cpu, a + i, s->b + i, esz));
   return CPU_RC_NEXT;

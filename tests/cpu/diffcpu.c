@@ -3,8 +3,10 @@
  * R18). Generates random cases for every encoding of every case family, runs
  * them natively and in the emulator, and prints the differences and a
  * summary. With no arguments it is the fixed-seed run of `make check`.
- *   diffcpu [--seed S] [--cases N] [--only TEXT] [--verbose] [--max-report K]
- */
+ *   diffcpu [--seed S] [--cases N] [--family NAME] [--only TEXT] [--verbose]
+ *           [--max-report K]
+ * --family keeps the encodings of one case family (cases.def), --only those
+ * whose text starts with TEXT. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,7 @@
 
 int main(int argc, char **argv) {
   u64 seed = 1, ncases = 40000, ran = 0, ndiff = 0;
-  const char *only = NULL;
+  const char *only = NULL, *family = NULL;
   int verbose = 0, max_report = 30;
   const struct diff_enc **encs = NULL;
   size_t nencs = 0, cap = 0;
@@ -31,6 +33,8 @@ int main(int argc, char **argv) {
       seed = strtoull(argv[++i], NULL, 0);
     else if (!strcmp(argv[i], "--cases") && i + 1 < argc)
       ncases = strtoull(argv[++i], NULL, 0);
+    else if (!strcmp(argv[i], "--family") && i + 1 < argc)
+      family = argv[++i];
     else if (!strcmp(argv[i], "--only") && i + 1 < argc)
       only = argv[++i];
     else if (!strcmp(argv[i], "--max-report") && i + 1 < argc)
@@ -39,12 +43,13 @@ int main(int argc, char **argv) {
       verbose = 1;
     else {
       fprintf(stderr,
-              "usage: diffcpu [--seed S] [--cases N] [--only TEXT] "
-              "[--verbose] [--max-report K]\n");
+              "usage: diffcpu [--seed S] [--cases N] [--family NAME] "
+              "[--only TEXT] [--verbose] [--max-report K]\n");
       return 2;
     }
   }
-  for (const struct diff_family *const *f = diff_families; *f; f++)
+  for (const struct diff_family *const *f = diff_families; *f; f++) {
+    if (family && strcmp((*f)->name, family)) continue;
     for (size_t i = 0; i < (*f)->nencs; i++) {
       const struct diff_enc *e = &(*f)->encs[i];
       if (only && strncmp(e->text, only, strlen(only))) continue;
@@ -55,6 +60,7 @@ int main(int argc, char **argv) {
       }
       encs[nencs++] = e;
     }
+  }
   if (!nencs) {
     fprintf(stderr, "diffcpu: no encoding matches\n");
     return 2;

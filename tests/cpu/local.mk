@@ -6,6 +6,7 @@ tests_cpu_cases = tests/cpu/cases_int.c
 tests_cpu_cases += tests/cpu/cases_x87.c
 tests_cpu_cases += tests/cpu/cases_sse.c tests/cpu/cases_sse_fp.c \
 	tests/cpu/cases_sse_int.c tests/cpu/cases_sse.h tests/cpu/cases_avx.c
+tests_cpu_cases += tests/cpu/cases_crypto.c
 tests_cpu_harness = tests/cpu/diff.h tests/cpu/diff_int.h \
 	tests/cpu/diff_gen.c tests/cpu/diff_run.c tests/cpu/diff_tab.c \
 	$(tests_cpu_cases)
@@ -18,7 +19,8 @@ TESTS += tests/cpu/test_cpu tests/cpu/diffcpu tests/cpu/corpus
 
 tests_cpu_test_cpu_SOURCES = tests/cpu/main.c tests/cpu/tests.h tests/cpu/emu_util.h \
 	tests/cpu/emu_util.c tests/cpu/test_run.c tests/cpu/test_mem.c \
-	tests/cpu/test_decode.c tests/cpu/test_flags.c tests/cpu/test_x87.c $(tests_cpu_harness)
+	tests/cpu/test_decode.c tests/cpu/test_flags.c tests/cpu/test_x87.c \
+	tests/cpu/test_crypto.c $(tests_cpu_harness)
 tests_cpu_test_cpu_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(CAPSTONE_CFLAGS)
 tests_cpu_test_cpu_LDADD = tests/librw_testrunner.a $(tests_cpu_ldadd) \
 	$(CUNIT_LIBS)
