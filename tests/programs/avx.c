@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* Test program: executes one AVX instruction, which the emulator does not
- * implement, so that the replay must stop naming it and its address. Exits
- * 77 (skip) on a CPU or kernel without AVX. */
+/* Test program: executes one AVX-512 instruction, which the emulator does
+ * not implement yet (AVX and AVX2 it does), so that the replay must stop
+ * naming it and its address. Exits 77 (skip) on a CPU or kernel without
+ * AVX-512. */
 #include <cpuid.h>
 #include <stdio.h>
 
 int main(void) {
   unsigned a, b, c, d, lo, hi;
-  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_AVX) || !(c & bit_OSXSAVE))
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) return 77;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & bit_AVX512F))
     return 77;
   __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  if ((lo & 6) != 6) return 77;
-  puts("before avx");
+  if ((lo & 0xe6) != 0xe6) return 77; /* SSE, AVX and the AVX-512 state */
+  puts("before avx-512");
   fflush(stdout);
-  __asm__ volatile("vpxor %%xmm1, %%xmm1, %%xmm1" ::: "xmm1");
-  puts("after avx");
+  __asm__ volatile("vpxord %%zmm1, %%zmm1, %%zmm1" ::: "xmm1");
+  puts("after avx-512");
   return 0;
 }
