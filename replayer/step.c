@@ -599,6 +599,9 @@ int rp__clear_preempt_bp(rp_replay *rp) {
 static int at_user_bp(rp_replay *rp, struct rp__thread *t) {
   struct rw_regs regs;
   if (!rp->nbps) return 0;
+  /* In the middle of a rep instruction that a slice ended: the breakpoint
+   * was hit when the instruction began, not again at each slice. */
+  if (cpu_rep_paused(t->cpu)) return 0;
   cpu_get_regs(t->cpu, &regs);
   return user_bp_at(rp, regs.rip);
 }

@@ -100,6 +100,7 @@ int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
   RW_RETURN_IF(r->rip >= (1ull << 47) && r->rip < 0xffff800000000000ull,
                RW_EINVAL, "rip %#llx", (unsigned long long)r->rip);
   memcpy(c->gpr, r->gpr, sizeof r->gpr);
+  c->rep_paused = 0;
   c->gpr[CPU_REG_NONE] = 0;
   c->rip = r->rip;
   cpu__rflags_set(c, r->rflags);
@@ -144,6 +145,8 @@ void cpu_state_load(cpu_thread *c, const void *src) {
 }
 
 u64 cpu_icount(const cpu_thread *c) { return c->icount; }
+
+int cpu_rep_paused(const cpu_thread *c) { return c->rep_paused; }
 
 void cpu_set_icount(cpu_thread *c, u64 icount) { c->icount = icount; }
 

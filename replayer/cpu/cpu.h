@@ -244,6 +244,11 @@ void cpu_state_load(cpu_thread *cpu, const void *src);
  * starting value given to cpu_set_icount. */
 u64 cpu_icount(const cpu_thread *cpu);
 
+/* Whether the thread's last cpu_run stopped inside a rep string
+ * instruction (its budget ended between two iterations): the next run
+ * resumes that instruction rather than reaching it again. */
+int cpu_rep_paused(const cpu_thread *cpu);
+
 /* Sets the instruction counter (when a keyframe is restored). */
 void cpu_set_icount(cpu_thread *cpu, u64 icount);
 

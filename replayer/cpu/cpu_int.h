@@ -248,6 +248,9 @@ struct cpu {
                     0-15, then the scratch CPU_VTMP0/1 */
   u32 mxcsr;                                          /* SSE control/status */
   struct cpu_x87 x87; /* x87 registers, control and status */
+  u8 rep_paused;      /* the last run stopped inside a rep string
+                         instruction (rip at it, rcx partly counted down):
+                         resuming it is not reaching it, for breakpoints */
   /* Everything above is what cpu_state_save copies: keep it first. */
 
   u64 icount;           /* instructions completed (rep iterations count) */

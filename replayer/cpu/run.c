@@ -97,6 +97,7 @@ int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) {
       break;
     }
     first = 0;
+    cpu->rep_paused = 0;
     in = b->insns;
     if (RW_LIKELY(b->ninsn <= left)) {
       for (;;) {
@@ -132,14 +133,17 @@ int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) {
       }
       if (cpu->watch_hit && (rc == CPU_RC_JUMP || rc == CPU_RC_REP)) {
         if (rc == CPU_RC_JUMP) cpu->icount++;
+        cpu->rep_paused = rc == CPU_RC_REP;
         cpu->exit.reason = CPU_EXIT_WATCHPOINT;
         rc = 0;
         break;
       }
     }
     switch (rc) {
-      case CPU_RC_END:
       case CPU_RC_REP:
+        cpu->rep_paused = 1;
+        continue;
+      case CPU_RC_END:
         continue;
       case CPU_RC_JUMP:
         cpu->icount++;
