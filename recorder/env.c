@@ -14,9 +14,13 @@
 #include "recorder/rec_int.h"
 
 /* glibc 2.36 feature names (sysdeps/x86/cpu-tunables.c); each was checked to
- * change the selection reported by ld.so --list-diagnostics. */
+ * change the selection reported by ld.so --list-diagnostics. XSAVEC keeps
+ * ld.so's lazy-binding trampoline off xsavec: the XSTATE_BV it stores
+ * depends on which state components the CPU considers in use, which the
+ * emulator does not track per register yet, and those bytes stay on the
+ * stack where the memory digest sees them. */
 const char rec__hwcaps_off[] =
-    "-AVX512F,-AVX512CD,-AVX512BW,-AVX512DQ,-AVX512VL,-FMA";
+    "-AVX512F,-AVX512CD,-AVX512BW,-AVX512DQ,-AVX512VL,-FMA,-XSAVEC";
 
 /* OPENSSL_ia32cap bits (man OPENSSL_ia32cap) to clear. Word 0 is
  * CPUID.1:EDX (bits 0-31) and ECX (32-63); word 1 is CPUID.7.0:EBX (0-31)
