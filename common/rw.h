@@ -127,6 +127,29 @@ void rw_sha256_init(struct rw_sha256_ctx *c);
 void rw_sha256_update(struct rw_sha256_ctx *c, const void *p, size_t len);
 void rw_sha256_final(struct rw_sha256_ctx *c, u8 out[32]);
 
+/* The SHA-256 functions of FIPS 180-4 (4.1.2, 6.2.2), shared by the hash
+ * above and the emulator's SHA instructions. */
+static inline u32 rw_ror32(u32 x, unsigned n) {
+  return (x >> n) | (x << ((32 - n) & 31));
+}
+/* The message schedule's small sigma functions. */
+static inline u32 rw_sha256_s0(u32 w) {
+  return rw_ror32(w, 7) ^ rw_ror32(w, 18) ^ (w >> 3);
+}
+static inline u32 rw_sha256_s1(u32 w) {
+  return rw_ror32(w, 17) ^ rw_ror32(w, 19) ^ (w >> 10);
+}
+/* One round on the working variables V = a..h, with KW = K[t] + W[t]. */
+static inline void rw_sha256_round(u32 v[8], u32 kw) {
+  u32 a = v[0], e = v[4];
+  u32 t1 = v[7] + (rw_ror32(e, 6) ^ rw_ror32(e, 11) ^ rw_ror32(e, 25)) +
+           ((e & v[5]) ^ (~e & v[6])) + kw;
+  u32 t2 = (rw_ror32(a, 2) ^ rw_ror32(a, 13) ^ rw_ror32(a, 22)) +
+           ((a & v[1]) ^ (a & v[2]) ^ (v[1] & v[2]));
+  v[7] = v[6], v[6] = v[5], v[5] = e, v[4] = v[3] + t1;
+  v[3] = v[2], v[2] = v[1], v[1] = a, v[0] = t1 + t2;
+}
+
 /* Monotonic and wall-clock time in nanoseconds. */
 u64 rw_now_ns(void);
 u64 rw_wall_ns(void);

@@ -22,8 +22,6 @@ static const u32 round_k[64] = {
     0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
     0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
-static inline u32 ror(u32 x, int n) { return (x >> n) | (x << (32 - n)); }
-
 static inline u32 rd_be32(const u8 *p) {
   return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | (u32)p[3];
 }
@@ -37,33 +35,14 @@ static inline void wr_be32(u8 *p, u32 v) {
 
 /* Mixes one 64-byte block into the state H. */
 static void compress_block(u32 h[8], const u8 *block) {
-  u32 w[64];
-  u32 a = h[0], b = h[1], c = h[2], d = h[3];
-  u32 e = h[4], f = h[5], g = h[6], k = h[7];
+  u32 w[64], v[8];
   for (int t = 0; t < 16; t++) w[t] = rd_be32(block + 4 * t);
-  for (int t = 16; t < 64; t++) {
-    u32 s0 = ror(w[t - 15], 7) ^ ror(w[t - 15], 18) ^ (w[t - 15] >> 3);
-    u32 s1 = ror(w[t - 2], 17) ^ ror(w[t - 2], 19) ^ (w[t - 2] >> 10);
-    w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-  }
-  for (int t = 0; t < 64; t++) {
-    u32 big1 = ror(e, 6) ^ ror(e, 11) ^ ror(e, 25);
-    u32 choose = (e & f) ^ (~e & g);
-    u32 t1 = k + big1 + choose + round_k[t] + w[t];
-    u32 big0 = ror(a, 2) ^ ror(a, 13) ^ ror(a, 22);
-    u32 major = (a & b) ^ (a & c) ^ (b & c);
-    u32 t2 = big0 + major;
-    k = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
-  h[0] += a, h[1] += b, h[2] += c, h[3] += d;
-  h[4] += e, h[5] += f, h[6] += g, h[7] += k;
+  for (int t = 16; t < 64; t++)
+    w[t] = w[t - 16] + rw_sha256_s0(w[t - 15]) + w[t - 7] +
+           rw_sha256_s1(w[t - 2]);
+  memcpy(v, h, sizeof v);
+  for (int t = 0; t < 64; t++) rw_sha256_round(v, round_k[t] + w[t]);
+  for (int i = 0; i < 8; i++) h[i] += v[i];
 }
 
 void rw_sha256_init(struct rw_sha256_ctx *c) {

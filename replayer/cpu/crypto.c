@@ -196,10 +196,6 @@ static u32 sub_word(u32 x) {
          (u32)sbox[(x >> 16) & 0xff] << 16 | (u32)sbox[x >> 24] << 24;
 }
 
-static inline u32 ror32(u32 x, unsigned n) {
-  return (x >> n) | (x << (32 - n));
-}
-
 static inline u32 rol32(u32 x, unsigned n) {
   return (x << n) | (x >> (32 - n));
 }
@@ -210,9 +206,9 @@ static void aeskeygenassist_lane(union cpu_vec *d, const union cpu_vec *s,
                                  unsigned rcon) {
   u32 x1 = sub_word(s->d[1]), x3 = sub_word(s->d[3]);
   d->d[0] = x1;
-  d->d[1] = ror32(x1, 8) ^ rcon;
+  d->d[1] = rw_ror32(x1, 8) ^ rcon;
   d->d[2] = x3;
-  d->d[3] = ror32(x3, 8) ^ rcon;
+  d->d[3] = rw_ror32(x3, 8) ^ rcon;
 }
 
 /* ---- SHA-1 and SHA-256 (Intel SDM pseudo-code) ----------------------- */
@@ -285,35 +281,14 @@ static void sha1msg2_lane(union cpu_vec *d, const union cpu_vec *a,
 static void sha256rnds2_lane(union cpu_vec *d, const union cpu_vec *cdgh,
                              const union cpu_vec *abef,
                              const union cpu_vec *wk) {
-  u32 a = abef->d[3], b = abef->d[2], e = abef->d[1], f = abef->d[0];
-  u32 c = cdgh->d[3], dd = cdgh->d[2], g = cdgh->d[1], h = cdgh->d[0];
-  u32 w0 = wk->d[0], w1 = wk->d[1];
-  for (unsigned i = 0; i < 2; i++) {
-    u32 ch = (e & f) ^ (~e & g);
-    u32 maj = (a & b) ^ (a & c) ^ (b & c);
-    u32 s1 = ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25);
-    u32 s0 = ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22);
-    u32 t = ch + s1 + (i ? w1 : w0) + h;
-    h = g;
-    g = f;
-    f = e;
-    e = t + dd;
-    dd = c;
-    c = b;
-    b = a;
-    a = t + maj + s0;
-  }
-  d->d[3] = a;
-  d->d[2] = b;
-  d->d[1] = e;
-  d->d[0] = f;
-}
-
-static inline u32 sigma0(u32 w) {
-  return ror32(w, 7) ^ ror32(w, 18) ^ (w >> 3);
-}
-static inline u32 sigma1(u32 w) {
-  return ror32(w, 17) ^ ror32(w, 19) ^ (w >> 10);
+  u32 v[8] = {abef->d[3], abef->d[2], cdgh->d[3], cdgh->d[2],
+              abef->d[1], abef->d[0], cdgh->d[1], cdgh->d[0]};
+  rw_sha256_round(v, wk->d[0]);
+  rw_sha256_round(v, wk->d[1]);
+  d->d[3] = v[0];
+  d->d[2] = v[1];
+  d->d[1] = v[4];
+  d->d[0] = v[5];
 }
 
 /* sha256msg1: W[i-16] + sigma0(W[i-15]) for four dwords (W0..W3 =
@@ -321,18 +296,18 @@ static inline u32 sigma1(u32 w) {
 static void sha256msg1_lane(union cpu_vec *d, const union cpu_vec *a,
                             const union cpu_vec *b) {
   u32 w0 = a->d[0], w1 = a->d[1], w2 = a->d[2], w3 = a->d[3], w4 = b->d[0];
-  d->d[0] = w0 + sigma0(w1);
-  d->d[1] = w1 + sigma0(w2);
-  d->d[2] = w2 + sigma0(w3);
-  d->d[3] = w3 + sigma0(w4);
+  d->d[0] = w0 + rw_sha256_s0(w1);
+  d->d[1] = w1 + rw_sha256_s0(w2);
+  d->d[2] = w2 + rw_sha256_s0(w3);
+  d->d[3] = w3 + rw_sha256_s0(w4);
 }
 
 /* sha256msg2: W16..W19 from the partial sums in A and W14 W15 =
  * b.d[2], b.d[3]. */
 static void sha256msg2_lane(union cpu_vec *d, const union cpu_vec *a,
                             const union cpu_vec *b) {
-  u32 w16 = a->d[0] + sigma1(b->d[2]), w17 = a->d[1] + sigma1(b->d[3]);
-  u32 w18 = a->d[2] + sigma1(w16), w19 = a->d[3] + sigma1(w17);
+  u32 w16 = a->d[0] + rw_sha256_s1(b->d[2]), w17 = a->d[1] + rw_sha256_s1(b->d[3]);
+  u32 w18 = a->d[2] + rw_sha256_s1(w16), w19 = a->d[3] + rw_sha256_s1(w17);
   d->d[0] = w16;
   d->d[1] = w17;
   d->d[2] = w18;
