@@ -40,7 +40,6 @@ int cpu__vex(struct cpu *cpu, const struct cpu_insn *in, cpu_handler fn,
   int pass = (how & CPU_VX_PASS) && !wide;
   struct cpu_insn li = *in;
   union cpu_vec src, first, sel, xmm0, out;
-  li.pfx |= CPU_PFX_VEX;
   if (wide && (how & CPU_VX_NODST)) return cpu__fault(cpu, CPU_FAULT_UD);
   if (!pass) {
     if (in->pfx & CPU_PFX_MEM) {
@@ -539,7 +538,7 @@ int cpu__vex_widen(struct cpu *cpu, const struct cpu_insn *in, cpu_handler fn,
   union cpu_vec s, out;
   struct cpu_insn li = *in;
   CPU_TRY(rm_read(cpu, in, 2 * half, 0, &s));
-  li.pfx = (u8)((li.pfx & ~CPU_PFX_MEM) | CPU_PFX_VEX);
+  li.pfx &= (u8)~CPU_PFX_MEM;
   li.reg = CPU_VTMP0;
   li.rm = CPU_VTMP1;
   begin_lanes(cpu, 2);
@@ -561,7 +560,7 @@ int cpu__vex_narrow(struct cpu *cpu, const struct cpu_insn *in,
   union cpu_vec s, out = {0};
   struct cpu_insn li = *in;
   CPU_TRY(rm_read(cpu, in, 32, 0, &s));
-  li.pfx = (u8)((li.pfx & ~CPU_PFX_MEM) | CPU_PFX_VEX);
+  li.pfx &= (u8)~CPU_PFX_MEM;
   li.reg = CPU_VTMP0;
   li.rm = CPU_VTMP1;
   begin_lanes(cpu, 2);

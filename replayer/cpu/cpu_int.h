@@ -83,10 +83,7 @@ enum {
   CPU_PFX_OPSIZE = 8,  /* 66 */
   CPU_PFX_ADDR32 = 16, /* 67: 32-bit addressing */
   CPU_PFX_REXW = 32,
-  CPU_PFX_MEM = 64, /* the rm operand is memory (else register rm) */
-  CPU_PFX_VEX = 128 /* VEX-encoded (C4/C5): an SSE handler run by cpu__vex
-                       sees this to apply the VEX rules it has (the 32
-                       compare predicates, no alignment on memory) */
+  CPU_PFX_MEM = 64 /* the rm operand is memory (else register rm) */
 };
 
 /* One decoded instruction (STYLE R9), produced once per address by

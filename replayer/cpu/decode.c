@@ -420,9 +420,6 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   {
     unsigned np;
     in->pfx |= (u8)scan_prefixes(buf, in->len, &np);
-    /* In 64-bit mode C4 and C5 always start a VEX prefix. */
-    if (np < in->len && (buf[np] == 0xc4 || buf[np] == 0xc5))
-      in->pfx |= CPU_PFX_VEX;
   }
   if (x->prefix[0] == X86_PREFIX_LOCK) in->pfx |= CPU_PFX_LOCK;
   if (x->prefix[2] == X86_PREFIX_OPSIZE) in->pfx |= CPU_PFX_OPSIZE;

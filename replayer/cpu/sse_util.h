@@ -92,7 +92,7 @@ RW_MUST_CHECK static inline int cpu__W16(struct cpu *cpu,
  * compute its VEX form, one 128-bit lane at a time, on the scratch
  * registers CPU_VTMP0 (destination) and CPU_VTMP1 (rm source): the lane of
  * the first source goes to VTMP0, the lane of the rm source to VTMP1, FN
- * runs with reg = VTMP0 and rm = VTMP1 and with CPU_PFX_VEX set, and the
+ * runs with reg = VTMP0 and rm = VTMP1, and the
  * lanes it leaves in VTMP0 become the destination, whose bits above the
  * operation's width are zeroed. The memory operand is read whole, before
  * any lane runs and without the legacy alignment rule (unless
