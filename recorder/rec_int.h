@@ -135,9 +135,15 @@ struct rec__map {
   u32 flags;      /* REC_MAPF_* */
   char *path;     /* owned; "" for anonymous */
 };
+/* Mappings in address order (recorder/maplist.c: a skip list). Zeroed is
+ * empty. */
+#define REC_MAPS_LEVELS 12
+struct rec__mnode;
 struct rec__maps {
-  struct rec__map *v;
-  size_t n, cap;
+  struct rec__mnode *head[REC_MAPS_LEVELS]; /* first node at each level */
+  size_t n;                                 /* entries */
+  unsigned level;                           /* levels in use */
+  u64 seed;                                 /* for the nodes' heights */
 };
 
 /* Parses LEN bytes of /proc/PID/maps text at TEXT into OUT (emptied first).
@@ -149,8 +155,34 @@ int rec__maps_read(pid_t pid, struct rec__maps *out) RW_MUST_CHECK;
 void rec__maps_free(struct rec__maps *m);
 /* Moves SRC into DST (DST's old contents are freed; SRC becomes empty). */
 void rec__maps_move(struct rec__maps *dst, struct rec__maps *src);
-/* The entry holding ADDR, or NULL. */
+
+/* Walking a list in address order. Pointers stay valid until the list is
+ * changed. rec__maps_find(): the entry holding ADDR; rec__maps_from(): the
+ * first entry that ends above ADDR; both NULL when there is none. */
 const struct rec__map *rec__maps_find(const struct rec__maps *m, u64 addr);
+const struct rec__map *rec__maps_from(const struct rec__maps *m, u64 addr);
+const struct rec__map *rec__maps_first(const struct rec__maps *m);
+const struct rec__map *rec__maps_next(const struct rec__maps *m,
+                                      const struct rec__map *e);
+size_t rec__maps_count(const struct rec__maps *m);
+/* E (an entry of M) for changing fields other than its range. */
+struct rec__map *rec__maps_mut(struct rec__maps *m, const struct rec__map *e);
+
+/* Changing a list the way the kernel changes the address space, for the
+ * recorder's model of it (recorder/follow.c). Entries of anonymous memory
+ * that end up next to an entry alike in every field are merged with it;
+ * file mappings keep the kernel's boundaries. Each returns 0, RW_ENOMEM or
+ * RW_ECORRUPT (rec__maps_append given an entry below the last one).
+ * rec__maps_append() takes ownership of E's path; rec__maps_insert() copies
+ * E into the range [E->start, E->end), which must be free;
+ * rec__maps_remove() takes [A, B) out, cutting entries that straddle its
+ * ends; rec__maps_protect() gives every mapped byte of [A, B) PROT. */
+int rec__maps_append(struct rec__maps *m, struct rec__map *e) RW_MUST_CHECK;
+int rec__maps_insert(struct rec__maps *m, const struct rec__map *e)
+    RW_MUST_CHECK;
+int rec__maps_remove(struct rec__maps *m, u64 a, u64 b) RW_MUST_CHECK;
+int rec__maps_protect(struct rec__maps *m, u64 a, u64 b, u32 prot)
+    RW_MUST_CHECK;
 /* 1 when the file-backed mapping M's contents come from a file (a mapping
  * of a regular file, memfd included); 0 for anonymous, shared memory and
  * special mappings. */
@@ -345,6 +377,14 @@ struct rec {
                                  is on its way out */
   u8 comm_fds[1024 / 8];      /* descriptors open on a /proc/.../comm file */
   struct rec__maps maps;      /* the address space the trace describes */
+  int check_maps;             /* REWIND_CHECK_MAPS=1: /proc/PID/maps is read
+                                 after every update the recorder made on
+                                 its own, and must agree with it */
+  int read_exec;              /* the READ_IMPLIES_EXEC personality: mappings
+                                 get PROT_EXEC the syscall did not ask */
+  pid_t *sharers;             /* processes that may share the address space
+                                 unrecorded (CLONE_VM children); owned */
+  size_t nsharers, capsharers;
   struct rec__snap snap;      /* generic-diff snapshot */
   struct rec__blob *blobs;    /* file blobs already in the trace */
   size_t nblobs, capblobs;
@@ -384,6 +424,8 @@ struct rec {
     u64 syscalls, signals, rdtsc, forks, diffs, mem_bytes;
     u64 threads, switches, preempts, digest_ns;
     u64 outputs, output_bytes;
+    u64 maps_followed, maps_read; /* address-space updates made from a
+                                     syscall's arguments / from /proc */
   } n;
 };
 
@@ -459,6 +501,19 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result)
     RW_MUST_CHECK;
 int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                         int at_exec) RW_MUST_CHECK;
+/* Following the address space without /proc (recorder/follow.c).
+ * rec__follow() updates the model R->maps and writes the records of
+ * syscall NR (ARGS, RESULT) when its effect is fully known from them;
+ * *DONE says whether it did (0: the maps must be read). rec__follow_exec()
+ * starts over with a new image; rec__follow_personality() looks at the
+ * personality again; rec__follow_sharer() notes a process CHILD that may
+ * share the address space (it stops the model from being trusted while it
+ * does). Return 0 or a negative code. */
+int rec__follow(struct rec *r, u64 nr, const u64 args[6], i64 result,
+                int *done) RW_MUST_CHECK;
+void rec__follow_exec(struct rec *r);
+void rec__follow_personality(struct rec *r);
+int rec__follow_sharer(struct rec *r, pid_t child) RW_MUST_CHECK;
 
 /* Stack growth (recorder/stack.c). rec__stack_rules() writes STACK_RULES
  * (the soft RLIMIT_STACK, the guard gap, mmap_min_addr) when FORCE or when
