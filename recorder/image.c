@@ -89,7 +89,7 @@ int rec__on_exec(struct rec *r, int first) {
   rec__tsc_patch_reset(r);
   r->cur->snap = 0;
   RW_FORWARD(rec__mem_open(r));
-  rec__pages_reset();
+  rec__pages_reset(r);
   RW_FORWARD(rec__regs_get(r, r->cur->tid, &regs, 1));
   /* The program starts as execve returns: rax 0, not at a syscall stop. */
   regs.gpr[RW_REG_rax] = 0;

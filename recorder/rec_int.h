@@ -348,6 +348,8 @@ struct rec__obj {
   u64 sdev, sino; /* as stat reports them (overlayfs may differ) */
   u64 size;  /* size as last recorded (~0: unknown) */
   int dirty; /* 1: changed while mapped; its blob must be read again */
+  int noblob; /* 1: mapped without a blob (too large, or mostly holes):
+                 its bytes are in MEM records */
 };
 
 /* An rdtsc or rdtscp replaced by int3 (recorder/tscpatch.c). */
@@ -365,6 +367,8 @@ struct rec {
   pid_t live;                 /* a live thread of it, for /proc and memory
                                  access (the leader may be gone before) */
   int memfd;                  /* /proc/PID/mem, -1 when closed */
+  int pagemap_fd;             /* /proc/PID/pagemap, -2 not opened yet, -1
+                                 when PAGEMAP_SCAN does not work */
   struct rec__task *cur;      /* the thread being handled or running user
                                  code, NULL between two */
   struct rec__task **th;      /* every thread seen, gone ones included until
@@ -527,18 +531,27 @@ int rec__map_grows(const struct rec__map *m);
 u64 rec__stack_guard_gap(const char *cmdline);
 
 /* Blobs (recorder/blobs.c). *DATA (owned by the caller, free()) gets the
- * file contents when DATA is not NULL. */
+ * file contents when DATA is not NULL. Returns 0; RW_ELIMIT for a file
+ * that is not embedded (larger than 4 GiB, or of 16 MiB or more and mostly
+ * holes): its mappings' bytes are imported instead; RW_EUNSUPPORTED for
+ * something that is not a regular file; or another negative code. */
 int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
                   u8 **data, size_t *size) RW_MUST_CHECK;
 
 /* Populated pages (recorder/pages.c): calls FN(CTX, x, y) for the ranges of
  * [A, B) in mapping M that may hold non-zero bytes, in address order; never
- * touched private anonymous pages are left out. rec__pages_reset() forgets
- * the process (at exec). */
+ * touched private anonymous pages and holes of files are left out.
+ * rec__pages_reset() forgets the process (at exec). rec__file_data() calls
+ * FN for the parts of the file offsets [LO, HI) of FD that are data, not
+ * holes, in order; returns 0, 1 when FD cannot say (not a regular file),
+ * or the first negative code of FN. */
 int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                    int (*fn)(void *ctx, u64 a, u64 b), void *ctx)
     RW_MUST_CHECK;
-void rec__pages_reset(void);
+void rec__pages_reset(struct rec *r);
+int rec__file_data(int fd, u64 lo, u64 hi,
+                   int (*fn)(void *ctx, u64 a, u64 b), void *ctx)
+    RW_MUST_CHECK;
 
 /* Generic diff (recorder/gendiff.c). */
 int rec__snap_take(struct rec *r) RW_MUST_CHECK;

@@ -322,6 +322,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
            o->argv[0]);
   memset(&r, 0, sizeof r);
   r.memfd = -1;
+  r.pagemap_fd = -2;
   r.opts = o;
   r.t0 = t0;
   const char *check = getenv("REWIND_CHECK_MAPS");
@@ -413,5 +414,6 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   free(r.buf);
   free(r.xsave);
   if (r.memfd >= 0) close(r.memfd);
+  rec__pages_reset(&r);
   return launched ? (rc < 0 ? rc : 0) : rc;
 }

@@ -58,6 +58,7 @@ static int import_nonzero(void *ctx, u64 a, u64 b) {
 static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                     int at_exec) {
   u64 off = m->offset + (a - m->start), obj;
+  int copied = 0;
   if (m->flags & REC_MAPF_SPECIAL)
     return rec__emit_map(r, a, b - a, m->prot, m->flags, 0, NULL, m->path, 0);
   RW_FORWARD(rec__obj_of(r, m, &obj));
@@ -79,9 +80,13 @@ static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                        m->path);
       return rc;
     }
-    if (rc != RW_EUNSUPPORTED && rc != RW_ERR(ENOENT) && rc != RW_ERR(EACCES))
+    if (rc != RW_EUNSUPPORTED && rc != RW_ELIMIT && rc != RW_ERR(ENOENT) &&
+        rc != RW_ERR(EACCES))
       return rc;
-    /* A device, or a file rewind cannot read: its bytes become MEM. */
+    /* A device, or a file rewind cannot read or does not embed: its bytes
+     * become MEM (those a device shows privately are not read). */
+    copied = rc != RW_EUNSUPPORTED;
+    if (copied && obj) r->objs[obj - 1].noblob = 1;
   }
   u32 flags = m->flags;
   int shared_other = (flags & REC_MAPF_SHMEM) ||
@@ -90,7 +95,7 @@ static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
   /* Without a blob, offset is only the place in the object (for aliases). */
   RW_FORWARD(rec__emit_map(r, a, b - a, m->prot, flags, obj ? off : 0, NULL,
                            m->path, obj));
-  if (at_exec || shared_other)
+  if (at_exec || shared_other || copied)
     RW_FORWARD(rec__populated(r, m, a, b, import_nonzero, r));
   if (shared_other && !at_exec && (m->prot & PROT_WRITE))
     RW_FORWARD(rec__warn(r, REC_NR_shmat,
@@ -264,11 +269,14 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     if (rc == 0 && (args[3] & 4)) /* MREMAP_DONTUNMAP: old pages empty */
       rc = fresh(r, &nm, oa, oa + ol, 0, 0);
     /* The growth comes from the file as it is now, not as its blob was
-     * when it was mapped: if it changed since, its bytes are imported. */
+     * when it was mapped: if it changed since, or has no blob, its bytes
+     * are imported. */
     const struct rec__map *m = rec__maps_find(&nm, na);
     u64 obj = 0;
     if (rc == 0 && nl > ol && m) rc = rec__obj_of(r, m, &obj);
-    if (rc == 0 && obj && r->objs[obj - 1].dirty)
+    if (rc == 0 && obj && r->objs[obj - 1].noblob)
+      rc = rec__populated(r, m, na + ol, na + nl, import_nonzero, r);
+    else if (rc == 0 && obj && r->objs[obj - 1].dirty)
       rc = rec__mem_import(r, na + ol, nl - ol);
   } else if (nr == REC_NR_madvise) {
     u64 adv = args[2];
