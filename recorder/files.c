@@ -102,7 +102,7 @@ static i64 fd_pos(struct rec *r, int fd) {
   return sscanf(buf, "pos: %llu", &pos) == 1 ? (i64)pos : -1;
 }
 
-static int emit_resize(struct rec *r, u64 id, u64 size) {
+int rec__emit_resize(struct rec *r, u64 id, u64 size) {
   u8 b[16];
   wr_le64(b, id);
   wr_le64(b + 8, size);
@@ -132,7 +132,7 @@ static int object_changed(struct rec *r, struct rec__obj *o, u64 lo, u64 hi,
   if (size != o->size) {
     u64 old = o->size;
     o->size = size;
-    RW_FORWARD(emit_resize(r, (u64)(o - r->objs) + 1, size));
+    RW_FORWARD(rec__emit_resize(r, (u64)(o - r->objs) + 1, size));
     /* The last page of a shrunk file is cut at the new end (zeros after
      * it); a grown one shows zeros where it had none. */
     u64 a = RW_MIN(old, size) & ~(u64)(REC_PAGE - 1);

@@ -63,12 +63,15 @@ int rec__follow_sharer(struct rec *r, pid_t child) {
   return 0;
 }
 
-/* Whether the model can be trusted: nobody else changes the address space
- * unseen. Sharers that exec'd, exited or were never sharing are dropped
- * (kcmp compares the address spaces; where it cannot answer, the sharer is
- * kept and the maps are read every time). */
+/* Whether the model can be trusted: nobody else changed the address space
+ * unseen since the maps were last read. While there are sharers the maps
+ * are read every time, and once more after the last one is gone (it may
+ * have changed them before). Sharers that exec'd, exited or never shared
+ * are dropped (kcmp compares address spaces; where it cannot answer, the
+ * sharer is kept). */
 static int trusted(struct rec *r) {
   if (r->read_exec) return 0;
+  if (!r->nsharers) return 1;
   size_t k = 0;
   for (size_t i = 0; i < r->nsharers; i++) {
     long rc = syscall(SYS_kcmp, (pid_t)r->live, r->sharers[i], REC_KCMP_VM,
@@ -76,7 +79,7 @@ static int trusted(struct rec *r) {
     if (rc == 0 || (rc < 0 && errno != ESRCH)) r->sharers[k++] = r->sharers[i];
   }
   r->nsharers = k;
-  return k == 0;
+  return 0;
 }
 
 /* Private anonymous memory that the recorder may change on its own: not a

@@ -687,6 +687,8 @@ int rec__obj_dirty(struct rec *r, const struct stat *st);
  * (pwrite, write, ftruncate, ...) changed in its mappings. */
 int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result)
     RW_MUST_CHECK;
+/* RESIZE: object ID (rec__obj_of) is SIZE bytes long now. */
+int rec__emit_resize(struct rec *r, u64 id, u64 size) RW_MUST_CHECK;
 int rec__emit_map(struct rec *r, u64 addr, u64 len, u32 prot, u32 flags,
                   u64 offset, const u8 hash[32], const char *path, u64 object)
     RW_MUST_CHECK;

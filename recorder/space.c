@@ -95,6 +95,10 @@ static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
   /* Without a blob, offset is only the place in the object (for aliases). */
   RW_FORWARD(rec__emit_map(r, a, b - a, m->prot, flags, obj ? off : 0, NULL,
                            m->path, obj));
+  /* Without a blob the replay learns the file's size from RESIZE: pages
+   * past its end raise SIGBUS there too. */
+  if (copied && obj && r->objs[obj - 1].size != ~0ull)
+    RW_FORWARD(rec__emit_resize(r, obj, r->objs[obj - 1].size));
   if (at_exec || shared_other || copied)
     RW_FORWARD(rec__populated(r, m, a, b, import_nonzero, r));
   if (shared_other && !at_exec && (m->prot & PROT_WRITE))
