@@ -95,3 +95,12 @@ tests_programs_deadstack_CFLAGS = -O1 -g
 tests_programs_deadstack_LDFLAGS =
 TESTS += tests/replay/search.sh
 EXTRA_DIST += tests/replay/search.sh
+
+# Large address spaces (tests/replay/bigmaps.sh): many mappings, terabyte
+# and sparse mappings. Linked with -z now, so that its CLONE_VM child
+# resolves no symbols into the GOT it shares unrecorded.
+check_PROGRAMS += tests/programs/bigmaps
+tests_programs_bigmaps_CFLAGS = -O1 -g
+tests_programs_bigmaps_LDFLAGS = -Wl,-z,now
+TESTS += tests/replay/bigmaps.sh
+EXTRA_DIST += tests/replay/bigmaps.sh
