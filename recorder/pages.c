@@ -165,6 +165,11 @@ static int object_ranges(struct rec *r, const struct rec__map *m, u64 a,
   return rc;
 }
 
+/* Below this, a mapping of an object counts whole: reading it costs less
+ * than asking the object (an open and a few lseeks per mapping, at every
+ * generic diff). */
+#define REC_ASK_MIN (1u << 20)
+
 int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                    int (*fn)(void *ctx, u64 a, u64 b), void *ctx) {
   if (a >= b) return 0;
@@ -172,7 +177,7 @@ int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
   int rc = 1;
   if (!m->ino && (m->flags & REC_MAPF_PRIVATE))
     rc = present(r, a, b, &rs);
-  else if (m->ino && !(m->flags & REC_MAPF_SPECIAL))
+  else if (m->ino && !(m->flags & REC_MAPF_SPECIAL) && b - a >= REC_ASK_MIN)
     rc = object_ranges(r, m, a, b, &rs);
   if (rc == 0) rc = each_union(&rs, a, b, fn, ctx);
   else if (rc == 1) rc = fn(ctx, a, b); /* every page counts */
