@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* File contents behind file-backed mappings, stored once per trace as blobs
- * (DESIGN.md section 2). Files are read through /proc/PID/map_files, which
+ * (DESIGN.md section 2), unless the file is huge or mostly holes. Files are read through /proc/PID/map_files, which
  * also reaches deleted files and memfds, and remembered by device, inode,
  * size and modification time, so a library mapped in five pieces is read and
  * hashed once. */
@@ -17,6 +17,29 @@
 
 /* Files larger than this are not embedded; their pages become MEM records. */
 #define REC_BLOB_MAX (4ull << 30)
+/* Nor are files of at least this size that are mostly holes (a memfd
+ * sized for the worst case, a sparse database): embedding reads, hashes
+ * and stores every byte of the holes; imports cost what is data. */
+#define REC_SPARSE_MIN (16ull << 20)
+
+struct data_count {
+  u64 data, size;
+};
+
+/* Counts data bytes; gives up with RW_ELIMIT once half the file is. */
+static int count_data(void *ctx, u64 a, u64 b) {
+  struct data_count *c = ctx;
+  c->data += b - a;
+  return c->data * 2 >= c->size ? RW_ELIMIT : 0;
+}
+
+/* 1 when FD (SIZE bytes) is not to be embedded. */
+static int too_big(int fd, u64 size) {
+  if (size > REC_BLOB_MAX) return 1;
+  if (size < REC_SPARSE_MIN) return 0;
+  struct data_count c = {0, size};
+  return rec__file_data(fd, 0, size, count_data, &c) == 0;
+}
 
 static int read_all(int fd, u8 *p, size_t n) {
   size_t got = 0;
@@ -40,10 +63,13 @@ int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
   fd = open(mf, O_RDONLY | O_CLOEXEC);
   if (fd < 0) fd = open(m->path, O_RDONLY | O_CLOEXEC);
   RW_RETURN_IF(fd < 0, RW_ERR(errno), "open %s", m->path);
-  if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-      (u64)st.st_size > REC_BLOB_MAX) {
+  if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
     close(fd);
     return RW_EUNSUPPORTED;
+  }
+  if (too_big(fd, (u64)st.st_size)) {
+    close(fd);
+    return RW_ELIMIT;
   }
   u64 mtime = (u64)st.st_mtim.tv_sec * 1000000000u + (u64)st.st_mtim.tv_nsec;
   struct rec__blob *b = NULL;

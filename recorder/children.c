@@ -91,6 +91,10 @@ int rec__on_fork_event(struct rec *r, int event) {
   u32 kind = event == PTRACE_EVENT_VFORK || (flags & REC_CLONE_VM) ? 1 : 0;
   r->n.forks++;
   RW_FORWARD(rec__emit_fork(r, (u32)child, kind, flags));
+  /* A child in the same address space (CLONE_VM, vfork, also through
+   * clone3) may map and unmap unrecorded while it runs. */
+  if (event == PTRACE_EVENT_VFORK || (rec__clone_flags(r) & REC_CLONE_VM))
+    RW_FORWARD(rec__follow_sharer(r, child));
   if (!r->forks_noted) {
     rw_log(RW_LOG_INFO,
            "%s started child process %d; child processes run unrecorded "

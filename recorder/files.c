@@ -102,7 +102,7 @@ static i64 fd_pos(struct rec *r, int fd) {
   return sscanf(buf, "pos: %llu", &pos) == 1 ? (i64)pos : -1;
 }
 
-static int emit_resize(struct rec *r, u64 id, u64 size) {
+int rec__emit_resize(struct rec *r, u64 id, u64 size) {
   u8 b[16];
   wr_le64(b, id);
   wr_le64(b + 8, size);
@@ -112,8 +112,8 @@ static int emit_resize(struct rec *r, u64 id, u64 size) {
 /* Imports what every mapping of O shows of the file bytes [LO, HI). */
 static int import_file_range(struct rec *r, const struct rec__obj *o, u64 lo,
                              u64 hi) {
-  for (size_t i = 0; i < r->maps.n; i++) {
-    const struct rec__map *m = &r->maps.v[i];
+  for (const struct rec__map *m = rec__maps_first(&r->maps); m;
+       m = rec__maps_next(&r->maps, m)) {
     if (m->dev != o->dev || m->ino != o->ino || !(m->prot & PROT_READ))
       continue;
     u64 fa = m->offset, fb = m->offset + (m->end - m->start);
@@ -132,7 +132,7 @@ static int object_changed(struct rec *r, struct rec__obj *o, u64 lo, u64 hi,
   if (size != o->size) {
     u64 old = o->size;
     o->size = size;
-    RW_FORWARD(emit_resize(r, (u64)(o - r->objs) + 1, size));
+    RW_FORWARD(rec__emit_resize(r, (u64)(o - r->objs) + 1, size));
     /* The last page of a shrunk file is cut at the new end (zeros after
      * it); a grown one shows zeros where it had none. */
     u64 a = RW_MIN(old, size) & ~(u64)(REC_PAGE - 1);
@@ -148,8 +148,8 @@ static int object_changed(struct rec *r, struct rec__obj *o, u64 lo, u64 hi,
 /* After a truncate(path) or a truncating open: the file is not known by
  * descriptor, so every watched object's size is looked at again. */
 static int recheck_sizes(struct rec *r) {
-  for (size_t i = 0; i < r->maps.n; i++) {
-    const struct rec__map *m = &r->maps.v[i];
+  for (const struct rec__map *m = rec__maps_first(&r->maps); m;
+       m = rec__maps_next(&r->maps, m)) {
     if (!watched(m)) continue;
     struct rec__obj *o = obj_find(r, m->dev, m->ino);
     struct stat st;
@@ -189,9 +189,9 @@ int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     return 0;
   }
   if (result < 0) return 0;
-  size_t i;
-  for (i = 0; i < r->maps.n && !watched(&r->maps.v[i]); i++) {}
-  if (i == r->maps.n) return 0; /* nothing mapped that could change */
+  const struct rec__map *m = rec__maps_first(&r->maps);
+  while (m && !watched(m)) m = rec__maps_next(&r->maps, m);
+  if (!m) return 0; /* nothing mapped that could change */
   if (fd < 0) return recheck_sizes(r);
   char p[64];
   struct stat st;

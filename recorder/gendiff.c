@@ -74,8 +74,8 @@ static int add_region(void *ctx, u64 a, u64 b) {
 
 int rec__snap_take(struct rec *r) {
   rec__snap_free(&r->snap);
-  for (size_t i = 0; i < r->maps.n; i++) {
-    const struct rec__map *m = &r->maps.v[i];
+  for (const struct rec__map *m = rec__maps_first(&r->maps); m;
+       m = rec__maps_next(&r->maps, m)) {
     if (writable(m)) RW_FORWARD(rec__populated(r, m, m->start, m->end,
                                                add_region, r));
   }
@@ -141,8 +141,8 @@ int rec__snap_diff(struct rec *r, u64 *lines) {
   /* What was there at entry, where it is still mapped writable. */
   for (size_t k = 0; k < r->snap.n; k++) {
     const struct rec__snap_region *g = &r->snap.v[k];
-    for (size_t i = 0; i < r->maps.n; i++) {
-      const struct rec__map *m = &r->maps.v[i];
+    for (const struct rec__map *m = rec__maps_first(&r->maps); m;
+         m = rec__maps_next(&r->maps, m)) {
       u64 a = RW_MAX(g->start, m->start), b = RW_MIN(g->end, m->end);
       if (a >= b || !writable(m)) continue;
       RW_FORWARD(diff_range(r, a, b, g->hash + (a - g->start) / REC_LINE,
@@ -151,8 +151,8 @@ int rec__snap_diff(struct rec *r, u64 *lines) {
   }
   /* What became populated or writable during the syscall. */
   struct fresh_ctx f = {r, lines};
-  for (size_t i = 0; i < r->maps.n; i++) {
-    const struct rec__map *m = &r->maps.v[i];
+  for (const struct rec__map *m = rec__maps_first(&r->maps); m;
+       m = rec__maps_next(&r->maps, m)) {
     if (writable(m))
       RW_FORWARD(rec__populated(r, m, m->start, m->end, fresh_range, &f));
   }
@@ -186,18 +186,15 @@ static int digest_range(void *ctx, u64 a, u64 b) {
 
 void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi) {
   *lo = *hi = 0;
-  for (size_t i = 0; i < r->maps.n; i++) {
-    const struct rec__map *m = &r->maps.v[i];
-    if (rsp <= m->start || rsp - 1 >= m->end) continue;
-    /* A stack: the main one, or private anonymous memory (threads' stacks,
-     * alternate signal stacks); never the brk heap or a file. */
-    int stack = !strcmp(m->path, "[stack]") ||
-                (!m->path[0] && !m->ino && !(m->flags & REC_MAPF_SHARED));
-    if (stack && (m->prot & PROT_WRITE) && rsp - REC_RED_ZONE > m->start) {
-      *lo = m->start;
-      *hi = rsp - REC_RED_ZONE;
-    }
-    return;
+  const struct rec__map *m = rsp ? rec__maps_find(&r->maps, rsp - 1) : NULL;
+  if (!m) return;
+  /* A stack: the main one, or private anonymous memory (threads' stacks,
+   * alternate signal stacks); never the brk heap or a file. */
+  int stack = !strcmp(m->path, "[stack]") ||
+              (!m->path[0] && !m->ino && !(m->flags & REC_MAPF_SHARED));
+  if (stack && (m->prot & PROT_WRITE) && rsp - REC_RED_ZONE > m->start) {
+    *lo = m->start;
+    *hi = rsp - REC_RED_ZONE;
   }
 }
 
@@ -207,8 +204,8 @@ int rec__digest(struct rec *r, u64 dead_lo, u64 dead_hi, u64 *out) {
   c.dead_lo = dead_lo;
   c.dead_hi = dead_hi;
   rw_digest_init(&c.d);
-  for (size_t i = 0; i < r->maps.n; i++) {
-    const struct rec__map *m = &r->maps.v[i];
+  for (const struct rec__map *m = rec__maps_first(&r->maps); m;
+       m = rec__maps_next(&r->maps, m)) {
     if (m->prot & PROT_WRITE)
       RW_FORWARD(rec__populated(r, m, m->start, m->end, digest_range, &c));
   }

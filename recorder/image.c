@@ -89,7 +89,7 @@ int rec__on_exec(struct rec *r, int first) {
   rec__tsc_patch_reset(r);
   r->cur->snap = 0;
   RW_FORWARD(rec__mem_open(r));
-  rec__pages_reset();
+  rec__pages_reset(r);
   RW_FORWARD(rec__regs_get(r, r->cur->tid, &regs, 1));
   /* The program starts as execve returns: rax 0, not at a syscall stop. */
   regs.gpr[RW_REG_rax] = 0;
@@ -99,6 +99,7 @@ int rec__on_exec(struct rec *r, int first) {
   exe[n > 0 ? n : 0] = 0;
   RW_FORWARD(rec__emit_exec(r, (u32)r->pid, exe));
   RW_FORWARD(rec__maps_read(r->pid, &r->maps));
+  rec__follow_exec(r);
   /* Edit the auxiliary vector first: the stack's MEM records must show the
    * vector the program will read. AUXV itself follows the image. */
   u64 sp = regs.gpr[RW_REG_rsp];
@@ -106,8 +107,9 @@ int rec__on_exec(struct rec *r, int first) {
   u8 *aux = NULL;
   size_t auxlen = 0;
   int rc = fix_auxv(r, sp, &aux, &auxlen);
-  for (size_t i = 0; i < m->n && rc == 0; i++)
-    rc = rec__space_describe(r, &m->v[i], m->v[i].start, m->v[i].end, 1);
+  for (const struct rec__map *e = rec__maps_first(m); e && rc == 0;
+       e = rec__maps_next(m, e))
+    rc = rec__space_describe(r, e, e->start, e->end, 1);
   if (rc == 0 && aux) rc = rec__emit(r, TRACE_REC_AUXV, aux, auxlen);
   free(aux);
   RW_FORWARD(rc);

@@ -15,20 +15,6 @@
 
 #include "recorder/rec_int.h"
 
-void rec__maps_free(struct rec__maps *m) {
-  for (size_t i = 0; i < m->n; i++) free(m->v[i].path);
-  free(m->v);
-  m->v = NULL;
-  m->n = m->cap = 0;
-}
-
-void rec__maps_move(struct rec__maps *dst, struct rec__maps *src) {
-  rec__maps_free(dst);
-  *dst = *src;
-  src->v = NULL;
-  src->n = src->cap = 0;
-}
-
 static u32 classify(const char *path, int shared) {
   u32 f = shared ? REC_MAPF_SHARED : REC_MAPF_PRIVATE;
   if (!strcmp(path, "[heap]")) f |= REC_MAPF_HEAP;
@@ -87,17 +73,11 @@ int rec__maps_parse(const char *text, size_t len, struct rec__maps *out) {
     line[n] = 0;
     p = nl ? nl + 1 : end;
     if (!n) continue;
-    if (out->n == out->cap) {
-      size_t cap = out->cap ? out->cap * 2 : 64;
-      struct rec__map *v = realloc(out->v, cap * sizeof *v);
-      RW_RETURN_IF(!v, RW_ENOMEM, "maps");
-      out->v = v;
-      out->cap = cap;
-    }
-    RW_FORWARD(parse_line(line, &out->v[out->n]));
-    RW_RETURN_IF(out->n && out->v[out->n].start < out->v[out->n - 1].end,
-                 RW_ECORRUPT, "maps out of order");
-    out->n++;
+    struct rec__map e;
+    RW_FORWARD(parse_line(line, &e));
+    int rc = rec__maps_append(out, &e);
+    if (rc < 0) free(e.path);
+    RW_FORWARD(rc);
   }
   return 0;
 }
@@ -139,20 +119,6 @@ int rec__maps_read(pid_t pid, struct rec__maps *out) {
   return rc;
 }
 
-const struct rec__map *rec__maps_find(const struct rec__maps *m, u64 addr) {
-  size_t lo = 0, hi = m->n;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (m->v[mid].end <= addr)
-      lo = mid + 1;
-    else if (m->v[mid].start > addr)
-      hi = mid;
-    else
-      return &m->v[mid];
-  }
-  return NULL;
-}
-
 /* 1 when O and N describe the same pages at ADDR (same source and offset),
  * so that only the protection may have changed. */
 static int same_source(const struct rec__map *o, const struct rec__map *n,
@@ -190,12 +156,16 @@ static int flush(struct pending *p, const struct rec__maps_ops *ops,
 int rec__maps_diff(const struct rec__maps *om, const struct rec__maps *nm,
                    const struct rec__range *skip, size_t nskip,
                    const struct rec__maps_ops *ops, void *ctx) {
-  size_t nb = 2 * (om->n + nm->n + nskip), k = 0;
+  size_t nb = 2 * (rec__maps_count(om) + rec__maps_count(nm) + nskip), k = 0;
   if (!nb) return 0;
   u64 *b = malloc(nb * sizeof *b);
   RW_RETURN_IF(!b, RW_ENOMEM, "diff");
-  for (size_t i = 0; i < om->n; i++) b[k++] = om->v[i].start, b[k++] = om->v[i].end;
-  for (size_t i = 0; i < nm->n; i++) b[k++] = nm->v[i].start, b[k++] = nm->v[i].end;
+  for (const struct rec__map *e = rec__maps_first(om); e;
+       e = rec__maps_next(om, e))
+    b[k++] = e->start, b[k++] = e->end;
+  for (const struct rec__map *e = rec__maps_first(nm); e;
+       e = rec__maps_next(nm, e))
+    b[k++] = e->start, b[k++] = e->end;
   for (size_t i = 0; i < nskip; i++)
     b[k++] = skip[i].addr, b[k++] = skip[i].addr + skip[i].len;
   qsort(b, k, sizeof *b, cmp_u64);

@@ -4,12 +4,19 @@
  * memory diffs and the digest skip it; the PAGEMAP_SCAN ioctl of
  * /proc/PID/pagemap (Linux 6.7) lists the others without walking terabytes
  * of reserved address space (sanitizer shadows, language runtimes' heaps).
- * On older kernels every page counts. */
+ * On older kernels every page counts. A mapping of a file or of shared
+ * memory shows the object's bytes: only its data (SEEK_DATA/SEEK_HOLE) can
+ * be non-zero, plus, in a private mapping, the pages it copied; so a
+ * terabyte memfd holding a few pages costs a few pages, and its holes are
+ * never read (reading a shared memory hole through a mapping would
+ * allocate it). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "recorder/rec_int.h"
@@ -26,31 +33,28 @@ struct rec__pm_scan_arg {
 #define REC_PAGE_IS_PRESENT (1u << 3)
 #define REC_PAGE_IS_SWAPPED (1u << 4)
 
-static int scan_fd = -2; /* -2: not opened yet, -1: no PAGEMAP_SCAN */
-static pid_t scan_pid;
-
-void rec__pages_reset(void) {
-  if (scan_fd >= 0) close(scan_fd);
-  scan_fd = -2;
+void rec__pages_reset(struct rec *r) {
+  if (r->pagemap_fd >= 0) close(r->pagemap_fd);
+  r->pagemap_fd = -2;
 }
 
-static int pagemap(pid_t pid) {
-  if (scan_fd != -2 && scan_pid == pid) return scan_fd;
-  rec__pages_reset();
+/* /proc/PID/pagemap of the process, or -1 when PAGEMAP_SCAN is known not to
+ * work. */
+static int pagemap(struct rec *r) {
+  if (r->pagemap_fd != -2) return r->pagemap_fd;
   char path[64];
-  snprintf(path, sizeof path, "/proc/%d/pagemap", (int)pid);
-  scan_pid = pid;
-  scan_fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (scan_fd < 0) scan_fd = -1;
-  return scan_fd;
+  snprintf(path, sizeof path, "/proc/%d/pagemap", (int)r->live);
+  r->pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (r->pagemap_fd < 0) r->pagemap_fd = -1;
+  return r->pagemap_fd;
 }
 
-int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
-                   int (*fn)(void *ctx, u64 a, u64 b), void *ctx) {
-  if (a >= b) return 0;
-  int fd =
-      (m->ino || !(m->flags & REC_MAPF_PRIVATE)) ? -1 : pagemap(r->live);
-  if (fd < 0) return fn(ctx, a, b);
+/* Appends to OUT the pages of [A, B) that the process has in its page
+ * tables or in swap. Returns 0, 1 when the kernel cannot say, or
+ * RW_ENOMEM. */
+static int present(struct rec *r, u64 a, u64 b, struct rec__ranges *out) {
+  int fd = pagemap(r);
+  if (fd < 0) return 1;
   struct rec__page_region v[64];
   u64 at = a;
   while (at < b) {
@@ -65,13 +69,118 @@ int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
     int n = ioctl(fd, REC_PAGEMAP_SCAN, &s);
     if (n < 0) {
       if (errno == EINTR) continue;
-      close(scan_fd);
-      scan_fd = -1; /* not supported: every page from now on */
-      return fn(ctx, at, b);
+      close(r->pagemap_fd);
+      r->pagemap_fd = -1; /* not supported: every page from now on */
+      return 1;
     }
-    for (int i = 0; i < n; i++) RW_FORWARD(fn(ctx, v[i].start, v[i].end));
+    for (int i = 0; i < n; i++)
+      RW_FORWARD(rec__ranges_add(out, v[i].start, v[i].end - v[i].start));
     if (s.walk_end <= at) break;
     at = s.walk_end;
   }
   return 0;
+}
+
+/* The file behind the mapping M, opened for reading, or -1. */
+static int open_file(struct rec *r, const struct rec__map *m) {
+  char mf[128];
+  snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->live,
+           (unsigned long long)m->start, (unsigned long long)m->end);
+  int fd = open(mf, O_RDONLY | O_CLOEXEC);
+  if (fd < 0 && m->path[0] == '/') fd = open(m->path, O_RDONLY | O_CLOEXEC);
+  return fd;
+}
+
+int rec__file_data(int fd, u64 lo, u64 hi,
+                   int (*fn)(void *ctx, u64 a, u64 b), void *ctx) {
+  struct stat st;
+  if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || hi > (u64)INT64_MAX)
+    return 1;
+  u64 at = lo;
+  while (at < hi) {
+    off_t d = lseek(fd, (off_t)at, SEEK_DATA);
+    if (d < 0 && errno == ENXIO) break; /* no data from here to the end */
+    if (d < 0 || (u64)d < at) return 1;
+    if ((u64)d >= hi) break;
+    off_t h = lseek(fd, d, SEEK_HOLE);
+    if (h <= d) return 1;
+    u64 end = RW_MIN((u64)h, hi);
+    RW_FORWARD(fn(ctx, (u64)d, end));
+    at = end;
+  }
+  return 0;
+}
+
+struct collect {
+  struct rec__ranges *out;
+  u64 delta; /* address minus file offset */
+};
+
+static int collect(void *ctx, u64 a, u64 b) {
+  struct collect *c = ctx;
+  u64 x = (a + c->delta) & ~(u64)(REC_PAGE - 1);
+  u64 y = ((b + c->delta) + REC_PAGE - 1) & ~(u64)(REC_PAGE - 1);
+  return rec__ranges_add(c->out, x, y - x);
+}
+
+static int cmp_range(const void *x, const void *y) {
+  const struct rec__range *a = x, *b = y;
+  return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* Calls FN for the union of the ranges of RS, clipped to [A, B), in
+ * order. */
+static int each_union(struct rec__ranges *rs, u64 a, u64 b,
+                      int (*fn)(void *ctx, u64 a, u64 b), void *ctx) {
+  qsort(rs->v, rs->n, sizeof *rs->v, cmp_range);
+  u64 x = 0, y = 0;
+  for (size_t i = 0; i < rs->n; i++) {
+    u64 s = RW_MAX(rs->v[i].addr, a);
+    u64 e = RW_MIN(rs->v[i].addr + rs->v[i].len, b);
+    if (s >= e) continue;
+    if (s <= y && y) {
+      y = RW_MAX(y, e);
+      continue;
+    }
+    if (y) RW_FORWARD(fn(ctx, x, y));
+    x = s, y = e;
+  }
+  return y ? fn(ctx, x, y) : 0;
+}
+
+/* The ranges of [A, B) in the mapping M of a file or shared memory object
+ * that may hold non-zero bytes: the parts that are data in the object
+ * (SEEK_DATA, SEEK_HOLE: a hole reads as zeros, and a shared memory hole is
+ * not even allocated), and for a private mapping also the pages it has
+ * copied. Returns 1 when the object cannot say. */
+static int object_ranges(struct rec *r, const struct rec__map *m, u64 a,
+                         u64 b, struct rec__ranges *out) {
+  int fd = open_file(r, m);
+  if (fd < 0) return 1;
+  struct collect c = {out, m->start - m->offset};
+  int rc = rec__file_data(fd, m->offset + (a - m->start),
+                          m->offset + (b - m->start), collect, &c);
+  close(fd);
+  if (rc == 0 && (m->flags & REC_MAPF_PRIVATE)) rc = present(r, a, b, out);
+  return rc;
+}
+
+/* Below this, a mapping of an object counts whole: reading it costs less
+ * than asking the object (an open and a few lseeks per mapping, at every
+ * generic diff). */
+#define REC_ASK_MIN (1u << 20)
+
+int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
+                   int (*fn)(void *ctx, u64 a, u64 b), void *ctx) {
+  if (a >= b) return 0;
+  struct rec__ranges rs = {0};
+  int rc = 1;
+  if (!m->ino && (m->flags & REC_MAPF_PRIVATE))
+    rc = present(r, a, b, &rs);
+  else if (m->ino && !(m->flags & REC_MAPF_SPECIAL) && b - a >= REC_ASK_MIN)
+    rc = object_ranges(r, m, a, b, &rs);
+  if (rc == 0) rc = each_union(&rs, a, b, fn, ctx);
+  else if (rc == 1) rc = fn(ctx, a, b); /* every page counts */
+  rec__ranges_free(&rs);
+  return rc;
 }

@@ -135,9 +135,15 @@ struct rec__map {
   u32 flags;      /* REC_MAPF_* */
   char *path;     /* owned; "" for anonymous */
 };
+/* Mappings in address order (recorder/maplist.c: a skip list). Zeroed is
+ * empty. */
+#define REC_MAPS_LEVELS 12
+struct rec__mnode;
 struct rec__maps {
-  struct rec__map *v;
-  size_t n, cap;
+  struct rec__mnode *head[REC_MAPS_LEVELS]; /* first node at each level */
+  size_t n;                                 /* entries */
+  unsigned level;                           /* levels in use */
+  u64 seed;                                 /* for the nodes' heights */
 };
 
 /* Parses LEN bytes of /proc/PID/maps text at TEXT into OUT (emptied first).
@@ -149,8 +155,34 @@ int rec__maps_read(pid_t pid, struct rec__maps *out) RW_MUST_CHECK;
 void rec__maps_free(struct rec__maps *m);
 /* Moves SRC into DST (DST's old contents are freed; SRC becomes empty). */
 void rec__maps_move(struct rec__maps *dst, struct rec__maps *src);
-/* The entry holding ADDR, or NULL. */
+
+/* Walking a list in address order. Pointers stay valid until the list is
+ * changed. rec__maps_find(): the entry holding ADDR; rec__maps_from(): the
+ * first entry that ends above ADDR; both NULL when there is none. */
 const struct rec__map *rec__maps_find(const struct rec__maps *m, u64 addr);
+const struct rec__map *rec__maps_from(const struct rec__maps *m, u64 addr);
+const struct rec__map *rec__maps_first(const struct rec__maps *m);
+const struct rec__map *rec__maps_next(const struct rec__maps *m,
+                                      const struct rec__map *e);
+size_t rec__maps_count(const struct rec__maps *m);
+/* E (an entry of M) for changing fields other than its range. */
+struct rec__map *rec__maps_mut(struct rec__maps *m, const struct rec__map *e);
+
+/* Changing a list the way the kernel changes the address space, for the
+ * recorder's model of it (recorder/follow.c). Entries of anonymous memory
+ * that end up next to an entry alike in every field are merged with it;
+ * file mappings keep the kernel's boundaries. Each returns 0, RW_ENOMEM or
+ * RW_ECORRUPT (rec__maps_append given an entry below the last one).
+ * rec__maps_append() takes ownership of E's path; rec__maps_insert() copies
+ * E into the range [E->start, E->end), which must be free;
+ * rec__maps_remove() takes [A, B) out, cutting entries that straddle its
+ * ends; rec__maps_protect() gives every mapped byte of [A, B) PROT. */
+int rec__maps_append(struct rec__maps *m, struct rec__map *e) RW_MUST_CHECK;
+int rec__maps_insert(struct rec__maps *m, const struct rec__map *e)
+    RW_MUST_CHECK;
+int rec__maps_remove(struct rec__maps *m, u64 a, u64 b) RW_MUST_CHECK;
+int rec__maps_protect(struct rec__maps *m, u64 a, u64 b, u32 prot)
+    RW_MUST_CHECK;
 /* 1 when the file-backed mapping M's contents come from a file (a mapping
  * of a regular file, memfd included); 0 for anonymous, shared memory and
  * special mappings. */
@@ -316,6 +348,8 @@ struct rec__obj {
   u64 sdev, sino; /* as stat reports them (overlayfs may differ) */
   u64 size;  /* size as last recorded (~0: unknown) */
   int dirty; /* 1: changed while mapped; its blob must be read again */
+  int noblob; /* 1: mapped without a blob (too large, or mostly holes):
+                 its bytes are in MEM records */
 };
 
 /* An rdtsc or rdtscp replaced by int3 (recorder/tscpatch.c). */
@@ -333,6 +367,8 @@ struct rec {
   pid_t live;                 /* a live thread of it, for /proc and memory
                                  access (the leader may be gone before) */
   int memfd;                  /* /proc/PID/mem, -1 when closed */
+  int pagemap_fd;             /* /proc/PID/pagemap, -2 not opened yet, -1
+                                 when PAGEMAP_SCAN does not work */
   struct rec__task *cur;      /* the thread being handled or running user
                                  code, NULL between two */
   struct rec__task **th;      /* every thread seen, gone ones included until
@@ -345,6 +381,14 @@ struct rec {
                                  is on its way out */
   u8 comm_fds[1024 / 8];      /* descriptors open on a /proc/.../comm file */
   struct rec__maps maps;      /* the address space the trace describes */
+  int check_maps;             /* REWIND_CHECK_MAPS=1: /proc/PID/maps is read
+                                 after every update the recorder made on
+                                 its own, and must agree with it */
+  int read_exec;              /* the READ_IMPLIES_EXEC personality: mappings
+                                 get PROT_EXEC the syscall did not ask */
+  pid_t *sharers;             /* processes that may share the address space
+                                 unrecorded (CLONE_VM children); owned */
+  size_t nsharers, capsharers;
   struct rec__snap snap;      /* generic-diff snapshot */
   struct rec__blob *blobs;    /* file blobs already in the trace */
   size_t nblobs, capblobs;
@@ -384,6 +428,8 @@ struct rec {
     u64 syscalls, signals, rdtsc, forks, diffs, mem_bytes;
     u64 threads, switches, preempts, digest_ns;
     u64 outputs, output_bytes;
+    u64 maps_followed, maps_read; /* address-space updates made from a
+                                     syscall's arguments / from /proc */
   } n;
 };
 
@@ -459,6 +505,19 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result)
     RW_MUST_CHECK;
 int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                         int at_exec) RW_MUST_CHECK;
+/* Following the address space without /proc (recorder/follow.c).
+ * rec__follow() updates the model R->maps and writes the records of
+ * syscall NR (ARGS, RESULT) when its effect is fully known from them;
+ * *DONE says whether it did (0: the maps must be read). rec__follow_exec()
+ * starts over with a new image; rec__follow_personality() looks at the
+ * personality again; rec__follow_sharer() notes a process CHILD that may
+ * share the address space (it stops the model from being trusted while it
+ * does). Return 0 or a negative code. */
+int rec__follow(struct rec *r, u64 nr, const u64 args[6], i64 result,
+                int *done) RW_MUST_CHECK;
+void rec__follow_exec(struct rec *r);
+void rec__follow_personality(struct rec *r);
+int rec__follow_sharer(struct rec *r, pid_t child) RW_MUST_CHECK;
 
 /* Stack growth (recorder/stack.c). rec__stack_rules() writes STACK_RULES
  * (the soft RLIMIT_STACK, the guard gap, mmap_min_addr) when FORCE or when
@@ -472,18 +531,27 @@ int rec__map_grows(const struct rec__map *m);
 u64 rec__stack_guard_gap(const char *cmdline);
 
 /* Blobs (recorder/blobs.c). *DATA (owned by the caller, free()) gets the
- * file contents when DATA is not NULL. */
+ * file contents when DATA is not NULL. Returns 0; RW_ELIMIT for a file
+ * that is not embedded (larger than 4 GiB, or of 16 MiB or more and mostly
+ * holes): its mappings' bytes are imported instead; RW_EUNSUPPORTED for
+ * something that is not a regular file; or another negative code. */
 int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
                   u8 **data, size_t *size) RW_MUST_CHECK;
 
 /* Populated pages (recorder/pages.c): calls FN(CTX, x, y) for the ranges of
  * [A, B) in mapping M that may hold non-zero bytes, in address order; never
- * touched private anonymous pages are left out. rec__pages_reset() forgets
- * the process (at exec). */
+ * touched private anonymous pages and holes of files are left out.
+ * rec__pages_reset() forgets the process (at exec). rec__file_data() calls
+ * FN for the parts of the file offsets [LO, HI) of FD that are data, not
+ * holes, in order; returns 0, 1 when FD cannot say (not a regular file),
+ * or the first negative code of FN. */
 int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                    int (*fn)(void *ctx, u64 a, u64 b), void *ctx)
     RW_MUST_CHECK;
-void rec__pages_reset(void);
+void rec__pages_reset(struct rec *r);
+int rec__file_data(int fd, u64 lo, u64 hi,
+                   int (*fn)(void *ctx, u64 a, u64 b), void *ctx)
+    RW_MUST_CHECK;
 
 /* Generic diff (recorder/gendiff.c). */
 int rec__snap_take(struct rec *r) RW_MUST_CHECK;
@@ -619,6 +687,8 @@ int rec__obj_dirty(struct rec *r, const struct stat *st);
  * (pwrite, write, ftruncate, ...) changed in its mappings. */
 int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result)
     RW_MUST_CHECK;
+/* RESIZE: object ID (rec__obj_of) is SIZE bytes long now. */
+int rec__emit_resize(struct rec *r, u64 id, u64 size) RW_MUST_CHECK;
 int rec__emit_map(struct rec *r, u64 addr, u64 len, u32 prot, u32 flags,
                   u64 offset, const u8 hash[32], const char *path, u64 object)
     RW_MUST_CHECK;

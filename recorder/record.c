@@ -322,8 +322,11 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
            o->argv[0]);
   memset(&r, 0, sizeof r);
   r.memfd = -1;
+  r.pagemap_fd = -2;
   r.opts = o;
   r.t0 = t0;
+  const char *check = getenv("REWIND_CHECK_MAPS");
+  r.check_maps = check && !strcmp(check, "1");
   r.tsc_trap = rec__tsc_trap_works();
   if (!r.tsc_trap)
     rw_log(RW_LOG_VERBOSE, "rdtsc cannot be trapped on this machine (the "
@@ -394,7 +397,14 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   }
   rec__env_free(env);
   free(applied);
+  if (r.check_maps)
+    rw_log(RW_LOG_INFO,
+           "REWIND_CHECK_MAPS: %llu address-space updates followed and "
+           "checked, %llu reads of the maps",
+           (unsigned long long)r.n.maps_followed,
+           (unsigned long long)r.n.maps_read);
   rec__maps_free(&r.maps);
+  free(r.sharers);
   rec__snap_free(&r.snap);
   rec__ranges_free(&r.ranges);
   rec__tasks_free(&r);
@@ -404,5 +414,6 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   free(r.buf);
   free(r.xsave);
   if (r.memfd >= 0) close(r.memfd);
+  rec__pages_reset(&r);
   return launched ? (rc < 0 ? rc : 0) : rc;
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The recorded address space: after a syscall that may change it, the maps
- * are read again and compared with what the trace already describes, so
+/* The recorded address space: after a syscall that may change it, unless
+ * its effect is known from its arguments (recorder/follow.c), the maps are
+ * read again and compared with what the trace already describes, so
  * nothing is missed (a mapping made by a vfork child, a brk, an io_setup
  * ring). What the syscall itself says is recorded first (mmap's fresh pages,
  * mremap's move, madvise's discard), then the differences. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -56,6 +58,7 @@ static int import_nonzero(void *ctx, u64 a, u64 b) {
 static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                     int at_exec) {
   u64 off = m->offset + (a - m->start), obj;
+  int copied = 0;
   if (m->flags & REC_MAPF_SPECIAL)
     return rec__emit_map(r, a, b - a, m->prot, m->flags, 0, NULL, m->path, 0);
   RW_FORWARD(rec__obj_of(r, m, &obj));
@@ -77,9 +80,13 @@ static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                        m->path);
       return rc;
     }
-    if (rc != RW_EUNSUPPORTED && rc != RW_ERR(ENOENT) && rc != RW_ERR(EACCES))
+    if (rc != RW_EUNSUPPORTED && rc != RW_ELIMIT && rc != RW_ERR(ENOENT) &&
+        rc != RW_ERR(EACCES))
       return rc;
-    /* A device, or a file rewind cannot read: its bytes become MEM. */
+    /* A device, or a file rewind cannot read or does not embed: its bytes
+     * become MEM (those a device shows privately are not read). */
+    copied = rc != RW_EUNSUPPORTED;
+    if (copied && obj) r->objs[obj - 1].noblob = 1;
   }
   u32 flags = m->flags;
   int shared_other = (flags & REC_MAPF_SHMEM) ||
@@ -88,7 +95,11 @@ static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
   /* Without a blob, offset is only the place in the object (for aliases). */
   RW_FORWARD(rec__emit_map(r, a, b - a, m->prot, flags, obj ? off : 0, NULL,
                            m->path, obj));
-  if (at_exec || shared_other)
+  /* Without a blob the replay learns the file's size from RESIZE: pages
+   * past its end raise SIGBUS there too. */
+  if (copied && obj && r->objs[obj - 1].size != ~0ull)
+    RW_FORWARD(rec__emit_resize(r, obj, r->objs[obj - 1].size));
+  if (at_exec || shared_other || copied)
     RW_FORWARD(rec__populated(r, m, a, b, import_nonzero, r));
   if (shared_other && !at_exec && (m->prot & PROT_WRITE))
     RW_FORWARD(rec__warn(r, REC_NR_shmat,
@@ -131,10 +142,9 @@ static const struct rec__maps_ops ops = {on_unmap, on_map, on_protect};
  * a new mapping, unless AS_IS: then their contents are recorded too. */
 static int fresh(struct rec *r, const struct rec__maps *nm, u64 a, u64 b,
                  int private_only, int as_is) {
-  for (size_t i = 0; i < nm->n; i++) {
-    const struct rec__map *m = &nm->v[i];
+  for (const struct rec__map *m = rec__maps_from(nm, a); m && m->start < b;
+       m = rec__maps_next(nm, m)) {
     u64 x = RW_MAX(a, m->start), y = RW_MIN(b, m->end);
-    if (x >= y) continue;
     if (private_only && !(m->flags & REC_MAPF_PRIVATE)) continue;
     RW_FORWARD(rec__space_describe(r, m, x, y, as_is));
   }
@@ -151,21 +161,93 @@ static void mark_growsdown(const struct rec__maps *om, struct rec__maps *nm,
   u64 a = 0, b = 0;
   if (nr == REC_NR_mmap && result >= 0)
     a = (u64)result, b = a + page_up(args[1]);
-  for (size_t i = 0; i < nm->n; i++) {
-    struct rec__map *m = &nm->v[i];
+  for (const struct rec__map *m = rec__maps_first(nm); m;
+       m = rec__maps_next(nm, m)) {
     if (m->ino || !(m->flags & REC_MAPF_PRIVATE)) continue;
     const struct rec__map *o = rec__maps_find(om, m->end - 1);
     int grows = m->start < b && m->end > a /* made by this mmap */
                     ? (args[3] & MAP_GROWSDOWN) != 0
                     : o && !o->ino && (o->flags & REC_MAPF_GROWSDOWN);
-    if (grows) m->flags |= REC_MAPF_GROWSDOWN;
+    if (grows) rec__maps_mut(nm, m)->flags |= REC_MAPF_GROWSDOWN;
   }
+}
+
+/* REWIND_CHECK_MAPS: the model after an update the recorder made on its own
+ * (recorder/follow.c) must be what the kernel shows, apart from stack
+ * growth, which the next read of the maps records. */
+struct check {
+  struct rec *r;
+  char what[200]; /* the first difference, "" when none */
+};
+
+/* Keeps the first difference, [A, B) and WHAT with the model's and the
+ * kernel's protections. */
+static int check_bad(struct check *c, u64 a, u64 b, const char *what,
+                     u32 model, u32 kernel) {
+  if (!c->what[0])
+    snprintf(c->what, sizeof c->what, "%#llx-%#llx: %s (prot %u in the "
+             "model, %u in the kernel)", (unsigned long long)a,
+             (unsigned long long)b, what, model, kernel);
+  return 0;
+}
+static u32 model_prot(struct check *c, u64 a) {
+  const struct rec__map *o = rec__maps_find(&c->r->maps, a);
+  return o ? o->prot : 0;
+}
+static int check_unmap(void *ctx, u64 a, u64 b) {
+  return check_bad(ctx, a, b, "mapped in the model only", model_prot(ctx, a),
+                   0);
+}
+static int check_map(void *ctx, const struct rec__map *m, u64 a, u64 b) {
+  struct check *c = ctx;
+  const struct rec__map *o = rec__maps_find(&c->r->maps, b);
+  if (rec__map_grows(m) && b < m->end && o && o->start == b &&
+      rec__map_grows(o))
+    return 0; /* the stack grew */
+  return check_bad(c, a, b, "the kernel maps something else or more",
+                   model_prot(c, a), m->prot);
+}
+static int check_protect(void *ctx, u64 a, u64 b, u32 prot) {
+  return check_bad(ctx, a, b, "other protection", model_prot(ctx, a), prot);
+}
+static const struct rec__maps_ops check_ops = {check_unmap, check_map,
+                                               check_protect};
+
+static int check_model(struct rec *r, u64 nr, const u64 args[6],
+                       i64 result) {
+  static const u64 none[6];
+  struct rec__maps nm = {0};
+  struct check c = {r, ""};
+  int rc = rec__maps_read(r->live, &nm);
+  if (rc == 0) {
+    mark_growsdown(&r->maps, &nm, ~0ull, none, 0);
+    rc = rec__maps_diff(&r->maps, &nm, NULL, 0, &check_ops, &c);
+  }
+  rec__maps_free(&nm);
+  RW_FORWARD(rc);
+  if (!c.what[0]) return 0;
+  rw_log(RW_LOG_ERROR,
+         "REWIND_CHECK_MAPS: after %s(%#llx, %#llx, %#llx, %#llx) = %lld "
+         "the recorder's model of the address space differs from "
+         "/proc/%d/maps at %s",
+         rec__sc_name(nr) ? rec__sc_name(nr) : "?",
+         (unsigned long long)args[0], (unsigned long long)args[1],
+         (unsigned long long)args[2], (unsigned long long)args[3],
+         (long long)result, (int)r->live, c.what);
+  return RW_ECORRUPT;
 }
 
 int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
   struct rec__maps nm = {0};
   struct rec__range skip[3];
   size_t nskip = 0;
+  int done;
+  RW_FORWARD(rec__follow(r, nr, args, result, &done));
+  if (done) {
+    r->n.maps_followed++;
+    return r->check_maps ? check_model(r, nr, args, result) : 0;
+  }
+  r->n.maps_read++;
   int rc = rec__maps_read(r->live, &nm);
   if (rc < 0) return rc;
   int ok = result >= 0 || result < -4095;
@@ -191,11 +273,14 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     if (rc == 0 && (args[3] & 4)) /* MREMAP_DONTUNMAP: old pages empty */
       rc = fresh(r, &nm, oa, oa + ol, 0, 0);
     /* The growth comes from the file as it is now, not as its blob was
-     * when it was mapped: if it changed since, its bytes are imported. */
+     * when it was mapped: if it changed since, or has no blob, its bytes
+     * are imported. */
     const struct rec__map *m = rec__maps_find(&nm, na);
     u64 obj = 0;
     if (rc == 0 && nl > ol && m) rc = rec__obj_of(r, m, &obj);
-    if (rc == 0 && obj && r->objs[obj - 1].dirty)
+    if (rc == 0 && obj && r->objs[obj - 1].noblob)
+      rc = rec__populated(r, m, na + ol, na + nl, import_nonzero, r);
+    else if (rc == 0 && obj && r->objs[obj - 1].dirty)
       rc = rec__mem_import(r, na + ol, nl - ol);
   } else if (nr == REC_NR_madvise) {
     u64 adv = args[2];

@@ -183,6 +183,7 @@ int rec__sys_exit(struct rec *r) {
   i64 result = (i64)regs->gpr[RW_REG_rax];
   if (t->sc_flags & REC_SC_MAPS)
     RW_FORWARD(rec__space_after(r, t->nr, t->args, result));
+  if (t->nr == REC_NR_personality && result >= 0) rec__follow_personality(r);
   if ((t->nr == REC_NR_setrlimit || t->nr == REC_NR_prlimit64) && result == 0)
     RW_FORWARD(rec__stack_rules(r, 0)); /* the stack may grow less or more */
   r->ranges.n = 0;

@@ -9,7 +9,10 @@
  * lowest written one to the highest; the pages after those are accounted
  * for by going backwards from the recorded digest (every step of the chain
  * can be inverted), once per search. The digest's definition is unchanged:
- * only how much of it is recomputed. */
+ * only how much of it is recomputed. Pages never written since they were
+ * mapped are zeros, which the digest leaves out, so every pass walks only
+ * the pages that hold bytes (cpu_mem_next_data): a terabyte reserved costs
+ * nothing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,19 +46,26 @@ static int add_page(rp_replay *rp, struct rw_digest *d, u64 a, u64 lo,
   return 0;
 }
 
+/* The next writable page at or above *AT that holds bytes, up to END: its
+ * address in *PAGE, and *AT moved past it. Returns 1 when there is one. */
+static int next_writable(rp_replay *rp, u64 *at, u64 end, u64 *page) {
+  const u8 *bytes;
+  int prot;
+  while (*at < end &&
+         cpu_mem_next_data(rp->mem, *at, page, &prot, &bytes) == 0 &&
+         *page < end) {
+    *at = *page + RW_DIGEST_PAGE;
+    if (prot & CPU_PROT_WRITE) return 1;
+  }
+  return 0;
+}
+
 int rp__digest(rp_replay *rp, u64 lo, u64 hi, u64 *out) {
   struct rw_digest d;
-  u64 addr = 0, start, len;
-  int prot;
+  u64 at = 0, page;
   rw_digest_init(&d);
-  while (addr < RP_USER_END &&
-         cpu_mem_query(rp->mem, addr, &start, &len, &prot) == 0) {
-    if (prot & CPU_PROT_WRITE) {
-      for (u64 a = start; a < start + len; a += RW_DIGEST_PAGE)
-        RW_FORWARD(add_page(rp, &d, a, lo, hi));
-    }
-    addr = start + len;
-  }
+  while (next_writable(rp, &at, RP_USER_END, &page))
+    RW_FORWARD(add_page(rp, &d, page, lo, hi));
   *out = rw_digest_final(&d);
   return 0;
 }
@@ -79,30 +89,24 @@ static int grow(struct rp__dcache *dc, size_t n) {
 }
 
 /* Computes the digest, keeping the chain state before every writable
- * page, and starts tracking the pages written from here on. */
+ * page that holds bytes, and starts tracking the pages written from here
+ * on. */
 static int build(rp_replay *rp, u64 target) {
   struct rp__dcache *dc = &rp->dc;
   struct rw_digest d;
-  u64 addr = 0, start, len;
-  int prot;
+  u64 at = 0, a;
   dc->valid = 0;
   cpu_mem_dirty_start(rp->mem);
   rw_digest_init(&d);
   dc->n = dc->nnz = 0;
-  while (addr < RP_USER_END &&
-         cpu_mem_query(rp->mem, addr, &start, &len, &prot) == 0) {
-    if (prot & CPU_PROT_WRITE) {
-      for (u64 a = start; a < start + len; a += RW_DIGEST_PAGE) {
-        RW_FORWARD(grow(dc, dc->n + 2));
-        dc->addr[dc->n] = a;
-        dc->fh[dc->n] = d.h;
-        dc->fn[dc->n] = d.n;
-        RW_FORWARD(add_page(rp, &d, a, rp->pre_dead_lo, rp->pre_dead_hi));
-        if (d.n != dc->fn[dc->n]) dc->nz[dc->nnz++] = dc->n;
-        dc->n++;
-      }
-    }
-    addr = start + len;
+  while (next_writable(rp, &at, RP_USER_END, &a)) {
+    RW_FORWARD(grow(dc, dc->n + 2));
+    dc->addr[dc->n] = a;
+    dc->fh[dc->n] = d.h;
+    dc->fn[dc->n] = d.n;
+    RW_FORWARD(add_page(rp, &d, a, rp->pre_dead_lo, rp->pre_dead_hi));
+    if (d.n != dc->fn[dc->n]) dc->nz[dc->nnz++] = dc->n;
+    dc->n++;
   }
   RW_FORWARD(grow(dc, dc->n + 1));
   dc->fh[dc->n] = d.h;
@@ -143,8 +147,8 @@ static int backward(rp_replay *rp) {
   return 0;
 }
 
-static int cmp_size(const void *x, const void *y) {
-  size_t a = *(const size_t *)x, b = *(const size_t *)y;
+static int cmp_u64(const void *x, const void *y) {
+  u64 a = *(const u64 *)x, b = *(const u64 *)y;
   return a < b ? -1 : a > b;
 }
 
@@ -178,22 +182,25 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
   if (!dirty) *since = RP_DIGEST_SAME;
   size_t a = dirty ? lower(dc, lo) : 0;
   size_t b = dirty ? lower(dc, hi + 1) : 0;
-  if (a >= b) { /* no writable page changed */
-    *match = dc->full == target;
-    return 0;
-  }
   struct rw_digest d = {dc->fh[a], dc->fn[a]};
   const u64 *dp;
-  size_t nd = cpu_mem_dirty_pages(rp->mem, &dp);
+  size_t nd = dirty ? cpu_mem_dirty_pages(rp->mem, &dp) : 0;
   if (nd <= CPU_DIRTY_MAX) {
-    /* The pages that changed, and between them those that were not zero
-     * (the zero ones still are, and the digest skips them). */
-    size_t di[CPU_DIRTY_MAX], k = 0;
+    /* The chain from page A on, over the pages that may hold bytes now:
+     * those written since (writable ones; a page written for the first
+     * time is not in the list) and, between them, those that were not
+     * zero (the others still are, and the digest skips them). */
+    u64 pages[CPU_DIRTY_MAX];
+    size_t k = 0;
     for (size_t j = 0; j < nd; j++) {
-      size_t i = lower(dc, dp[j]);
-      if (i < dc->n && dc->addr[i] == dp[j]) di[k++] = i;
+      int prot = cpu_mem_page_prot(rp->mem, dp[j]);
+      if (prot >= 0 && (prot & CPU_PROT_WRITE)) pages[k++] = dp[j];
     }
-    qsort(di, k, sizeof *di, cmp_size);
+    if (!k) { /* no writable page changed */
+      *match = dc->full == target;
+      return 0;
+    }
+    qsort(pages, k, sizeof *pages, cmp_u64);
     size_t lz = 0, hz = dc->nnz; /* the first non-zero page at or past a */
     while (lz < hz) {
       size_t mid = lz + (hz - lz) / 2;
@@ -203,19 +210,24 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
         hz = mid;
     }
     for (size_t j = 0, z = lz;;) {
-      size_t i;
-      if (j < k && (z >= dc->nnz || dc->nz[z] >= b || di[j] <= dc->nz[z]))
-        i = di[j++];
-      else if (z < dc->nnz && dc->nz[z] < b)
-        i = dc->nz[z++];
-      else
+      u64 page;
+      int in_z = z < dc->nnz && dc->nz[z] < b;
+      if (j < k && (!in_z || pages[j] <= dc->addr[dc->nz[z]])) {
+        page = pages[j++];
+        if (in_z && dc->addr[dc->nz[z]] == page) z++;
+      } else if (in_z) {
+        page = dc->addr[dc->nz[z++]];
+      } else {
         break;
-      if (z < dc->nnz && dc->nz[z] == i) z++;
-      RW_FORWARD(add_page(rp, &d, dc->addr[i], lo_dead, hi_dead));
+      }
+      RW_FORWARD(add_page(rp, &d, page, lo_dead, hi_dead));
     }
   } else {
-    for (size_t i = a; i < b; i++)
-      RW_FORWARD(add_page(rp, &d, dc->addr[i], lo_dead, hi_dead));
+    /* Too many written to list: every page that holds bytes from the
+     * lowest written one to the highest. */
+    u64 at = lo, page;
+    while (next_writable(rp, &at, hi + 1, &page))
+      RW_FORWARD(add_page(rp, &d, page, lo_dead, hi_dead));
   }
   if (d.n == dc->fn[b]) {
     if (!dc->have_b) RW_FORWARD(backward(rp));

@@ -396,10 +396,6 @@ int rp__diverge(rp_replay *rp, struct rp_stop *stop,
  * break it may (its state is then no longer broken; the caller restores a
  * keyframe before running), at or after it not (STOP is the break's). */
 int rp__unbreak(rp_replay *rp, u64 target, struct rp_stop *stop);
-/* The largest mapping the replay makes (rp__apply_map): the emulator's
- * memory costs time and memory per page mapped. */
-#define RP_MAP_MAX ((u64)16 << 30)
-
 /* Stops the replay at damage in the trace that DIAG (borrowed) describes:
  * RP_STOP_FAILED with stop->damaged set. Returns 0. */
 int rp__damaged(rp_replay *rp, struct rp_stop *stop,

@@ -289,18 +289,6 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
   RW_RETURN_IF(!range_ok(src.start, len), RW_ECORRUPT,
                "MAP of a bad range %#llx+%#llx",
                (unsigned long long)src.start, (unsigned long long)len);
-  if (len > RP_MAP_MAX) {
-    /* The emulator's memory holds a slot per page: a mapping of
-     * terabytes (a sanitizer's shadow, a runtime's reservation) would
-     * take as long and as much memory. */
-    snprintf(rp->why, sizeof rp->why,
-             "the replay cannot map more than %llu GiB at once yet: a "
-             "mapping of %llu GiB at %#llx (%.60s)",
-             (unsigned long long)(RP_MAP_MAX >> 30),
-             (unsigned long long)(len >> 30), (unsigned long long)src.start,
-             path[0] ? path : "anonymous");
-    return RW_EUNSUPPORTED;
-  }
   RW_FORWARD(cpu_mem_map(rp->mem, src.start, len, cpu_prot(prot)));
   src.fend = ~(u64)0;
   if (!is_zero_hash(src.hash)) {
@@ -359,6 +347,24 @@ int rp__apply_protect(rp_replay *rp, const struct rp__rec *rec) {
   return rc;
 }
 
+/* Copies the pages of [FROM, FROM+LEN) that hold bytes to the same places
+ * of [TO, TO+LEN), mapped already and not overlapping it; the others are
+ * zeros there too. Costs what the pages written cost, not LEN. */
+static int copy_pages(rp_replay *rp, u64 from, u64 to, u64 len) {
+  u64 at = from, page;
+  int prot;
+  const u8 *bytes;
+  u8 buf[RP_PAGE];
+  while (at < from + len &&
+         cpu_mem_next_data(rp->mem, at, &page, &prot, &bytes) == 0 &&
+         page < from + len) {
+    memcpy(buf, bytes, RP_PAGE); /* the write may move what BYTES shows */
+    RW_FORWARD(cpu_mem_write(rp->mem, to + (page - from), buf, RP_PAGE));
+    at = page + RP_PAGE;
+  }
+  return 0;
+}
+
 /* mremap with an old size of 0 maps the shared mapping at OA a second
  * time at [NA, NA+NL): the same bytes from the same place of the object. */
 static int remap_dup(rp_replay *rp, const struct rp__rec *rec, u64 oa, u64 na,
@@ -375,21 +381,15 @@ static int remap_dup(rp_replay *rp, const struct rp__rec *rec, u64 oa, u64 na,
   RW_FORWARD(cpu_mem_map(rp->mem, na, nl, cpu_prot((u32)s->prot)));
   RW_FORWARD(hide_past_eof(rp, &src));
   /* Copy what the other mappings of the object show of the new range. */
-  u8 *copy = malloc(nl);
-  RW_RETURN_IF(!copy, RW_ENOMEM, "mremap of %llu bytes", (unsigned long long)nl);
-  int rc = 0;
-  for (size_t i = 0; i < rp->srcs.n && rc == 0; i++) {
+  for (size_t i = 0; i < rp->srcs.n; i++) {
     const struct rp__src *e = &rp->srcs.v[i];
     if (!e->shared || e->object != src.object || !src.object) continue;
     u64 lo = RW_MAX(src.offset, e->offset);
     u64 hi = RW_MIN(src.offset + nl, e->offset + (e->end - e->start));
     if (lo >= hi) continue;
-    rc = cpu_mem_read(rp->mem, e->start + (lo - e->offset), copy, hi - lo);
-    if (rc == 0)
-      rc = cpu_mem_write(rp->mem, na + (lo - src.offset), copy, hi - lo);
+    RW_FORWARD(copy_pages(rp, e->start + (lo - e->offset),
+                          na + (lo - src.offset), hi - lo));
   }
-  free(copy);
-  RW_FORWARD(rc);
   src.path = s->path; /* srcs_add copies it */
   RW_FORWARD(srcs_add(&rp->srcs, &src));
   return rp__alias_sync(rp);
@@ -428,16 +428,15 @@ int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
   u64 keep = RW_MIN(ol, nl);
   rp__note_recent(rp, rec, na, nl);
   if (na != oa) {
-    u8 *copy = keep ? malloc(keep) : NULL;
-    RW_RETURN_IF(keep && !copy, RW_ENOMEM, "mremap of %llu bytes",
-                 (unsigned long long)keep);
-    int rc = keep ? cpu_mem_read(rp->mem, oa, copy, keep) : 0;
-    if (rc == 0 && !(flags & 4)) rc = cpu_mem_unmap(rp->mem, oa, ol);
-    if (rc == 0 && !(flags & 4)) rc = srcs_cut(&rp->srcs, oa, oa + ol);
-    if (rc == 0) rc = cpu_mem_map(rp->mem, na, nl, prot);
-    if (rc == 0 && keep) rc = cpu_mem_write(rp->mem, na, copy, keep);
-    free(copy);
-    RW_FORWARD(rc);
+    /* The kernel never moves a mapping onto itself in part. */
+    RW_RETURN_IF(na < oa + ol && oa < na + nl, RW_ECORRUPT,
+                 "REMAP onto its own range");
+    RW_FORWARD(cpu_mem_map(rp->mem, na, nl, prot));
+    RW_FORWARD(copy_pages(rp, oa, na, keep));
+    if (!(flags & 4)) {
+      RW_FORWARD(cpu_mem_unmap(rp->mem, oa, ol));
+      RW_FORWARD(srcs_cut(&rp->srcs, oa, oa + ol));
+    }
   } else if (nl > ol) {
     RW_FORWARD(cpu_mem_map(rp->mem, oa + ol, nl - ol, prot));
   } else if (nl < ol) {

@@ -15,3 +15,11 @@ EXTRA_DIST += bench/record/run.sh
 bench-record: cli/rewind bench/record/compute bench/record/libc \
 		bench/record/syscalls
 	$(SHELL) $(top_srcdir)/bench/record/run.sh $(abs_top_builddir)
+
+# Large address spaces (bench/RESULTS.md): tests/programs/bigmaps natively,
+# recorded and replayed. `make bench-bigmaps`; OLD=path/to/rewind adds a
+# column recorded with another build.
+EXTRA_DIST += bench/record/bigmaps.sh
+.PHONY: bench-bigmaps
+bench-bigmaps: cli/rewind tests/programs/bigmaps
+	$(SHELL) $(top_srcdir)/bench/record/bigmaps.sh $(abs_top_builddir) 3 $(OLD)

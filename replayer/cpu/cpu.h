@@ -103,6 +103,19 @@ int cpu_mem_peek(cpu_mem *mem, u64 page, const u8 **bytes) RW_MUST_CHECK;
 int cpu_mem_query(cpu_mem *mem, u64 addr, u64 *start, u64 *len,
                   int *prot) RW_MUST_CHECK;
 
+/* The protection (CPU_PROT_*) of the page at PAGE, or -1 when it is not
+ * mapped. */
+int cpu_mem_page_prot(const cpu_mem *mem, u64 page);
+
+/* The first mapped page at or above ADDR that was written since it was
+ * mapped (the others read as zeros): its address in *PAGE, protection in
+ * *PROT and bytes in *BYTES (borrowed, as for cpu_mem_peek). Returns 0 or
+ * RW_ENOTFOUND. Skips never-written memory by whole table subtrees, so a
+ * pass over the pages that hold something costs what they are, not what
+ * is mapped. */
+int cpu_mem_next_data(const cpu_mem *mem, u64 addr, u64 *page, int *prot,
+                      const u8 **bytes) RW_MUST_CHECK;
+
 /* Bytes of host memory held by MEM's page table and pages and by its
  * snapshots, each page once however many share it. For keyframe budgets,
  * tests and `rewind info`. */

@@ -936,6 +936,9 @@ int cpu__code_on_page(const struct cpu_mem *mem, u64 page);
 /* Drops every block with an instruction on PAGE (~0: all blocks). Blocks
  * being executed are patched to end at their next instruction. */
 void cpu__code_invalidate(struct cpu_mem *mem, u64 page);
+/* Drops the blocks with code on any page of [LO, HI), in time that depends
+ * on the pages holding code, not on the length of the range. */
+void cpu__code_invalidate_range(struct cpu_mem *mem, u64 lo, u64 hi);
 /* Opens Capstone and the block cache of MEM if not done yet. Returns 0,
  * RW_ENOMEM or RW_EUNSUPPORTED. */
 int cpu__code_init(struct cpu_mem *mem) RW_MUST_CHECK;

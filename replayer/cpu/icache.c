@@ -147,6 +147,30 @@ void cpu__code_invalidate(struct cpu_mem *mem, u64 page) {
   mem->code_gen++;
 }
 
+void cpu__code_invalidate_range(struct cpu_mem *mem, u64 lo, u64 hi) {
+  lo &= ~(u64)4095;
+  if (!mem->phash || lo >= hi) return;
+  if ((hi - lo) / 4096 <= PHASH_SIZE) {
+    for (u64 page = lo; page < hi; page += 4096)
+      if (cpu__code_on_page(mem, page)) cpu__code_invalidate(mem, page);
+    return;
+  }
+  /* A long range: look at the pages that hold code instead. Dropping one
+   * may drop the entry of another page (a block across two), so each
+   * chain is looked at again from its head after a drop. */
+  for (unsigned i = 0; i < PHASH_SIZE; i++) {
+    const struct cpu__cpage *p = mem->phash[i];
+    while (p) {
+      if (p->page >= lo && p->page < hi) {
+        cpu__code_invalidate(mem, p->page);
+        p = mem->phash[i];
+      } else {
+        p = p->next;
+      }
+    }
+  }
+}
+
 void cpu__code_free(struct cpu_mem *mem) {
   if (mem->bhash && mem->phash) cpu__code_invalidate(mem, ~(u64)0);
   free_grave(mem);

@@ -3,8 +3,11 @@
  * nodes and pages are reference counted and shared copy-on-write, so a
  * snapshot is one reference and pages are duplicated on their first write
  * afterwards. Mapped pages that were never written hold no memory and read
- * as the shared zero page. TLB fills, watchpoints and decoded code live in
- * tlb.c and icache.c; this file only owns pages and protections. */
+ * as the shared zero page, and a whole subtree of them (2 MiB, 1 GiB or
+ * 512 GiB) with one protection is a single entry of its parent, so mapping,
+ * protecting or unmapping a terabyte costs a few entries and pages are
+ * materialized when first written. TLB fills, watchpoints and decoded code
+ * live in tlb.c and icache.c; this file only owns pages and protections. */
 #include <stdlib.h>
 
 #include "replayer/cpu/cpu_int.h"
@@ -26,7 +29,14 @@ struct page {
 #define SLOT_PROT 7u
 #define SLOT_PAGE(s) ((struct page *)((s) & ~(uintptr_t)63))
 
-/* An interior node holds children; a leaf node (level 3) holds slots. */
+/* An interior node holds children; a leaf node (level 3) holds slots. A
+ * child may also stand for a subtree whose pages are all mapped, never
+ * written and alike: then it is their slot shifted left by one with bit 0
+ * set (nodes are aligned, so a real child has bit 0 clear). The root is
+ * always a real node. */
+#define UNIFORM(slot) ((struct cpu__node *)(((uintptr_t)(slot) << 1) | 1))
+#define IS_UNIFORM(n) (((uintptr_t)(n)) & 1)
+#define UNIFORM_SLOT(n) ((uintptr_t)(n) >> 1)
 struct cpu__node {
   u32 refs;
   u32 level;
@@ -49,6 +59,9 @@ static unsigned idx(u64 pn, unsigned level) {
   return (unsigned)(pn >> (9 * (LEVELS - 1 - level))) & (FANOUT - 1);
 }
 
+/* The number of pages a node of LEVEL covers. */
+static u64 span_of(unsigned level) { return 1ull << (9 * (LEVELS - level)); }
+
 static struct cpu__node *node_new(struct cpu_mem *m, unsigned level) {
   struct cpu__node *n = calloc(1, sizeof *n);
   if (!n) return NULL;
@@ -68,7 +81,7 @@ static void page_unref(struct cpu_mem *m, struct page *p) {
 /* Drops one reference to N; frees it and its subtree at zero, taking what
  * it frees off M's footprint. */
 static void node_unref(struct cpu_mem *m, struct cpu__node *n) {
-  if (!n || --n->refs) return;
+  if (!n || IS_UNIFORM(n) || --n->refs) return;
   for (unsigned i = 0; i < FANOUT; i++) {
     if (n->level == LEVELS - 1)
       page_unref(m, SLOT_PAGE(n->u.slot[i]));
@@ -88,7 +101,7 @@ static struct cpu__node *node_clone(struct cpu_mem *m, struct cpu__node *n) {
     if (n->level == LEVELS - 1) {
       struct page *p = SLOT_PAGE(c->u.slot[i]);
       if (p) p->refs++;
-    } else if (c->u.child[i]) {
+    } else if (c->u.child[i] && !IS_UNIFORM(c->u.child[i])) {
       c->u.child[i]->refs++;
     }
   }
@@ -96,11 +109,48 @@ static struct cpu__node *node_clone(struct cpu_mem *m, struct cpu__node *n) {
   return c;
 }
 
-/* The leaf slot of page number PN for reading, or NULL if no leaf. */
+/* The slot of page number PN for reading (0 when not mapped). */
 static uintptr_t slot_get(const struct cpu_mem *m, u64 pn) {
   const struct cpu__node *n = m->root;
-  for (unsigned l = 0; n && l < LEVELS - 1; l++) n = n->u.child[idx(pn, l)];
-  return n ? n->u.slot[idx(pn, LEVELS - 1)] : 0;
+  for (unsigned l = 0;; l++) {
+    if (!n) return 0;
+    if (IS_UNIFORM(n)) return UNIFORM_SLOT(n);
+    if (l == LEVELS - 1) return n->u.slot[idx(pn, l)];
+    n = n->u.child[idx(pn, l)];
+  }
+}
+
+/* A node of LEVEL whose pages all have the slot S (no page behind it): the
+ * subtree a uniform entry stands for, one level of it made real. */
+static struct cpu__node *node_fill(struct cpu_mem *m, unsigned level,
+                                   uintptr_t s) {
+  struct cpu__node *n = node_new(m, level);
+  if (!n) return NULL;
+  for (unsigned i = 0; i < FANOUT; i++) {
+    if (level == LEVELS - 1)
+      n->u.slot[i] = s;
+    else
+      n->u.child[i] = UNIFORM(s);
+  }
+  return n;
+}
+
+/* Makes the node at *PP, of LEVEL, real and private: created when absent
+ * (only when CREATE), filled out when uniform, copied when shared.
+ * Returns it, or NULL (absent, or out of memory). */
+static struct cpu__node *node_own(struct cpu_mem *m, struct cpu__node **pp,
+                                  unsigned level, int create) {
+  struct cpu__node *n = *pp;
+  if (!n) {
+    if (!create) return NULL;
+    n = node_new(m, level);
+  } else if (IS_UNIFORM(n)) {
+    n = node_fill(m, level, UNIFORM_SLOT(n));
+  } else if (n->refs > 1) {
+    n = node_clone(m, n);
+  }
+  if (n) *pp = n;
+  return n;
 }
 
 /* The leaf slot of PN for writing: every node on the path is made private
@@ -113,6 +163,8 @@ static uintptr_t *slot_for_write(struct cpu_mem *m, u64 pn, int create) {
       if (!create) return NULL;
       if (!(n = node_new(m, l))) return NULL;
       *pp = n;
+    } else if (IS_UNIFORM(n)) {
+      if (!(n = node_own(m, pp, l, 0))) return NULL;
     } else if (n->refs > 1) {
       if (!(n = node_clone(m, n))) return NULL;
       *pp = n;
@@ -189,32 +241,106 @@ size_t cpu_mem_dirty_pages(const cpu_mem *m, const u64 **pages) {
   return m->ndirty > CPU_DIRTY_MAX ? (size_t)-1 : m->ndirty;
 }
 
-/* Sets the slots of [addr, addr+len) with FN's rule. */
 enum { SET_MAP, SET_PROT, SET_UNMAP };
+
+/* What set_range() does, and whether it met unmapped pages. */
+struct set_op {
+  int op;      /* SET_* */
+  int prot;    /* CPU_PROT_* for SET_MAP and SET_PROT */
+  int missing; /* 1: SET_PROT or SET_UNMAP met an unmapped page */
+};
+
+/* Replaces the node at *PP, of LEVEL > 0, by what all its entries are when
+ * they are alike and hold no page: nothing, or one uniform entry. */
+static void collapse(struct cpu_mem *m, struct cpu__node **pp,
+                     unsigned level) {
+  struct cpu__node *n = *pp;
+  uintptr_t v;
+  if (level == LEVELS - 1) {
+    v = n->u.slot[0];
+    if (SLOT_PAGE(v)) return;
+    for (unsigned i = 1; i < FANOUT; i++)
+      if (n->u.slot[i] != v) return;
+    *pp = v ? UNIFORM(v) : NULL;
+  } else {
+    struct cpu__node *c = n->u.child[0];
+    if (c && !IS_UNIFORM(c)) return;
+    for (unsigned i = 1; i < FANOUT; i++)
+      if (n->u.child[i] != c) return;
+    *pp = c;
+  }
+  node_unref(m, n); /* private, and holds no pages or nodes */
+}
+
+/* Applies O to the pages [LO, HI) (page numbers) of the subtree at *PP, of
+ * LEVEL, which starts at page BASE. A subtree wholly inside the range
+ * becomes one entry when the result is uniform. */
+static int set_node(struct cpu_mem *m, struct cpu__node **pp, unsigned level,
+                    u64 base, u64 lo, u64 hi, struct set_op *o) {
+  u64 span = span_of(level);
+  struct cpu__node *n = *pp;
+  if (level > 0 && lo <= base && hi >= base + span) {
+    if (o->op != SET_MAP && !n) {
+      o->missing = 1;
+      return 0;
+    }
+    if (o->op == SET_MAP || o->op == SET_UNMAP) {
+      node_unref(m, n);
+      *pp = o->op == SET_MAP ? UNIFORM(SLOT_MAPPED | (unsigned)(o->prot &
+                                                                SLOT_PROT))
+                             : NULL;
+      return 0;
+    }
+    if (IS_UNIFORM(n)) {
+      *pp = UNIFORM(SLOT_MAPPED | (unsigned)(o->prot & SLOT_PROT));
+      return 0;
+    }
+  }
+  if (!n && o->op != SET_MAP) {
+    o->missing = 1;
+    return 0;
+  }
+  if (!(n = node_own(m, pp, level, 1))) return RW_ENOMEM;
+  u64 x = RW_MAX(lo, base), y = RW_MIN(hi, base + span);
+  if (level == LEVELS - 1) {
+    for (u64 pn = x; pn < y; pn++) {
+      uintptr_t *s = &n->u.slot[pn - base];
+      if (o->op != SET_MAP && !(*s & SLOT_MAPPED)) {
+        o->missing = 1;
+      } else if (o->op == SET_PROT) {
+        *s = (*s & ~(uintptr_t)SLOT_PROT) | (unsigned)(o->prot & SLOT_PROT);
+      } else {
+        page_unref(m, SLOT_PAGE(*s));
+        *s = o->op == SET_MAP
+                 ? SLOT_MAPPED | (unsigned)(o->prot & SLOT_PROT)
+                 : 0;
+      }
+    }
+  } else {
+    u64 cs = span / FANOUT;
+    for (u64 i = (x - base) / cs; i < FANOUT && base + i * cs < y; i++)
+      RW_FORWARD(set_node(m, &n->u.child[i], level + 1, base + i * cs, lo,
+                          hi, o));
+  }
+  if (level > 0) collapse(m, pp, level);
+  return 0;
+}
+
+/* Sets the pages of [addr, addr+len) by OP, in time that depends on the
+ * number of table nodes the range cuts, not on its length. */
 static int set_range(struct cpu_mem *m, u64 addr, u64 len, int prot, int op) {
-  int missing = 0;
-  for (u64 pn = addr >> 12; pn < (addr + len) >> 12; pn++) {
-    uintptr_t *s;
-    if (op != SET_MAP && !(slot_get(m, pn) & SLOT_MAPPED)) {
-      missing = 1;
-      continue;
-    }
-    if (!(s = slot_for_write(m, pn, op == SET_MAP))) return RW_ENOMEM;
-    if (op == SET_PROT) {
-      *s = (*s & ~(uintptr_t)SLOT_PROT) | (unsigned)(prot & SLOT_PROT);
-    } else {
-      page_unref(m, SLOT_PAGE(*s));
-      *s = op == SET_MAP ? SLOT_MAPPED | (unsigned)(prot & SLOT_PROT) : 0;
-    }
+  struct set_op o = {op, prot, 0};
+  if (len && !m->root && op != SET_MAP) return RW_ENOTFOUND;
+  if (len) {
+    if (!m->root && !(m->root = node_new(m, 0))) return RW_ENOMEM;
+    RW_FORWARD(set_node(m, &m->root, 0, 0, addr >> 12, (addr + len) >> 12,
+                        &o));
   }
   cpu__mem_tlb_shootdown(m, ~(u64)0);
   if (m->dirty_on) dirty(m, ~(u64)0); /* what is writable changed */
-  if (op != SET_PROT) {
-    /* Decoded code of the range is gone or replaced. */
-    for (u64 pn = addr >> 12; pn < (addr + len) >> 12; pn++)
-      if (cpu__code_on_page(m, pn << 12)) cpu__code_invalidate(m, pn << 12);
-  }
-  return missing ? RW_ENOTFOUND : 0;
+  /* Decoded code of the range is gone or replaced. */
+  if (op != SET_PROT) cpu__code_invalidate_range(m, addr, addr + len);
+  return o.missing ? RW_ENOTFOUND : 0;
 }
 
 int cpu_mem_map(cpu_mem *m, u64 addr, u64 len, int prot) {
@@ -375,35 +501,70 @@ int cpu__alias_write(struct cpu_mem *m, u64 addr, const void *src,
   return 0;
 }
 
+/* The mapped and protection bits of page PN and how many pages from PN on
+ * share them by the table's structure: the rest of an absent or uniform
+ * subtree, or the run of alike slots in a leaf. */
+static unsigned run_at(const struct cpu_mem *m, u64 pn, u64 *count) {
+  const struct cpu__node *n = m->root;
+  for (unsigned l = 0;; l++) {
+    u64 span = span_of(l);
+    if (!n || IS_UNIFORM(n)) {
+      *count = span - (pn & (span - 1));
+      return n ? (unsigned)UNIFORM_SLOT(n) & (SLOT_MAPPED | SLOT_PROT) : 0;
+    }
+    if (l == LEVELS - 1) {
+      unsigned i = idx(pn, l);
+      unsigned v = n->u.slot[i] & (SLOT_MAPPED | SLOT_PROT), k = i + 1;
+      while (k < FANOUT && (n->u.slot[k] & (SLOT_MAPPED | SLOT_PROT)) == v)
+        k++;
+      *count = k - i;
+      return v;
+    }
+    n = n->u.child[idx(pn, l)];
+  }
+}
+
 int cpu_mem_query(cpu_mem *m, u64 addr, u64 *start, u64 *len, int *prot) {
-  /* Walks page by page, skipping absent subtrees. */
+  u64 pn = addr >> 12, end = VA_LIMIT >> 12, c;
+  unsigned v = 0;
+  while (pn < end && !((v = run_at(m, pn, &c)) & SLOT_MAPPED)) pn += c;
+  if (pn >= end) return RW_ENOTFOUND;
+  u64 first = pn;
+  unsigned p = v & SLOT_PROT;
+  while (pn < end && run_at(m, pn, &c) == (SLOT_MAPPED | p)) pn += c;
+  *start = first << 12;
+  *len = (RW_MIN(pn, end) - first) << 12;
+  *prot = (int)p;
+  return 0;
+}
+
+int cpu_mem_page_prot(const cpu_mem *m, u64 page) {
+  uintptr_t s = page < VA_LIMIT ? slot_get(m, page >> 12) : 0;
+  return (s & SLOT_MAPPED) ? (int)(s & SLOT_PROT) : -1;
+}
+
+int cpu_mem_next_data(const cpu_mem *m, u64 addr, u64 *page, int *prot,
+                      const u8 **bytes) {
   u64 pn = addr >> 12, end = VA_LIMIT >> 12;
   while (pn < end) {
     const struct cpu__node *n = m->root;
     unsigned l = 0;
-    while (n && l < LEVELS - 1) n = n->u.child[idx(pn, l++)];
-    if (!n) {
-      /* Skip the whole absent subtree at level l-1. */
-      u64 span = 1ull << (9 * (LEVELS - l));
-      pn = (pn + span) & ~(span - 1);
+    for (; n && !IS_UNIFORM(n) && l < LEVELS - 1; l++)
+      n = n->u.child[idx(pn, l)];
+    if (!n || IS_UNIFORM(n)) { /* nothing written in this subtree */
+      u64 span = span_of(l);
+      pn = (pn | (span - 1)) + 1;
       continue;
     }
-    uintptr_t s = n->u.slot[idx(pn, LEVELS - 1)];
-    if (!(s & SLOT_MAPPED)) {
-      pn++;
-      continue;
+    for (unsigned i = idx(pn, l); i < FANOUT; i++, pn++) {
+      uintptr_t s = n->u.slot[i];
+      if ((s & SLOT_MAPPED) && SLOT_PAGE(s)) {
+        *page = pn << 12;
+        *prot = (int)(s & SLOT_PROT);
+        *bytes = SLOT_PAGE(s)->data;
+        return 0;
+      }
     }
-    u64 first = pn;
-    unsigned p = s & SLOT_PROT;
-    while (pn < end) {
-      uintptr_t t = slot_get(m, pn);
-      if (!(t & SLOT_MAPPED) || (t & SLOT_PROT) != p) break;
-      pn++;
-    }
-    *start = first << 12;
-    *len = (pn - first) << 12;
-    *prot = (int)p;
-    return 0;
   }
   return RW_ENOTFOUND;
 }
@@ -412,7 +573,7 @@ size_t cpu_mem_footprint(const cpu_mem *m) { return m->footprint; }
 
 static size_t node_resident(const struct cpu__node *n) {
   size_t b = 0;
-  if (!n) return 0;
+  if (!n || IS_UNIFORM(n)) return 0;
   for (unsigned i = 0; i < FANOUT; i++) {
     if (n->level == LEVELS - 1)
       b += SLOT_PAGE(n->u.slot[i]) ? sizeof(struct page) : 0;

@@ -11,7 +11,7 @@ if [ $? -ne 3 ]; then
   echo "FAIL: recording the base trace"
   exit 1
 fi
-# An input may map up to RP_MAP_MAX several times over: 60 s each, under
-# the sanitizers.
+# An input may map terabytes (cheap now, but pages it writes cost) and run
+# long: 60 s each, under the sanitizers.
 RW_FUZZ_TRACE=$work/base.rwd bash "${top_srcdir:-.}/tests/fuzz/run_target.sh" \
   replay_stream 4096 60

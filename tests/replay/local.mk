@@ -102,3 +102,12 @@ tests_programs_avx2_CFLAGS = -O1 -g -mavx2
 tests_programs_avx2_LDFLAGS =
 TESTS += tests/replay/avx.sh
 EXTRA_DIST += tests/replay/avx.sh
+
+# Large address spaces (tests/replay/bigmaps.sh): many mappings, terabyte
+# and sparse mappings. Linked with -z now, so that its CLONE_VM child
+# resolves no symbols into the GOT it shares unrecorded.
+check_PROGRAMS += tests/programs/bigmaps
+tests_programs_bigmaps_CFLAGS = -O1 -g
+tests_programs_bigmaps_LDFLAGS = -Wl,-z,now
+TESTS += tests/replay/bigmaps.sh
+EXTRA_DIST += tests/replay/bigmaps.sh

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/* Following the address space from the syscalls themselves. Reading
+ * /proc/PID/maps costs time in proportion to the number of mappings, so a
+ * program that cuts a region into tens of thousands of pieces, one mprotect
+ * at a time, would cost the square of that. Most changes are fully decided
+ * by the syscall's arguments and result: a successful munmap, an mprotect
+ * or madvise of private anonymous memory, a private anonymous mmap. For
+ * those the recorder writes the records and updates its model (r->maps)
+ * itself, in time that depends on the pieces the syscall touches, and
+ * reads the maps (recorder/space.c) for everything else: file mappings,
+ * brk, mremap, failures, stacks. It never trusts the model while another
+ * process may change the address space unrecorded (a CLONE_VM child), or
+ * when the personality adds PROT_EXEC on its own. Stack growth, which no
+ * syscall reports, is found at the next read as before. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "recorder/rec_int.h"
+
+#define REC_PROT_KNOWN 0xfu            /* READ, WRITE, EXEC, SEM */
+#define REC_MAP_TYPE 0xfu              /* MAP_SHARED, MAP_PRIVATE, ... */
+#define REC_MAP_UNINITIALIZED 0x4000000u
+#define REC_READ_IMPLIES_EXEC 0x0400000u
+#define REC_KCMP_VM 1
+
+static u64 page_up(u64 x) { return (x + REC_PAGE - 1) & ~(u64)(REC_PAGE - 1); }
+
+void rec__follow_personality(struct rec *r) {
+  char path[64], buf[32];
+  snprintf(path, sizeof path, "/proc/%d/personality", (int)r->live);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+  if (fd >= 0) close(fd);
+  /* Unknown: assume the worst, the model is then never used. */
+  if (n <= 0) {
+    r->read_exec = 1;
+    return;
+  }
+  buf[n] = 0;
+  r->read_exec = (strtoul(buf, NULL, 16) & REC_READ_IMPLIES_EXEC) != 0;
+}
+
+void rec__follow_exec(struct rec *r) {
+  r->nsharers = 0; /* exec gives the process an address space of its own */
+  rec__follow_personality(r);
+}
+
+int rec__follow_sharer(struct rec *r, pid_t child) {
+  if (r->nsharers == r->capsharers) {
+    size_t cap = r->capsharers ? 2 * r->capsharers : 4;
+    pid_t *v = realloc(r->sharers, cap * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "sharers");
+    r->sharers = v;
+    r->capsharers = cap;
+  }
+  r->sharers[r->nsharers++] = child;
+  return 0;
+}
+
+/* Whether the model can be trusted: nobody else changed the address space
+ * unseen since the maps were last read. While there are sharers the maps
+ * are read every time, and once more after the last one is gone (it may
+ * have changed them before). Sharers that exec'd, exited or never shared
+ * are dropped (kcmp compares address spaces; where it cannot answer, the
+ * sharer is kept). */
+static int trusted(struct rec *r) {
+  if (r->read_exec) return 0;
+  if (!r->nsharers) return 1;
+  size_t k = 0;
+  for (size_t i = 0; i < r->nsharers; i++) {
+    long rc = syscall(SYS_kcmp, (pid_t)r->live, r->sharers[i], REC_KCMP_VM,
+                      0, 0);
+    if (rc == 0 || (rc < 0 && errno != ESRCH)) r->sharers[k++] = r->sharers[i];
+  }
+  r->nsharers = k;
+  return 0;
+}
+
+/* Private anonymous memory that the recorder may change on its own: not a
+ * stack (which grows unseen), nothing special or shared. */
+static int plain(const struct rec__map *m) {
+  return !m->ino && (m->flags & REC_MAPF_PRIVATE) &&
+         !(m->flags & (REC_MAPF_SPECIAL | REC_MAPF_SHMEM | REC_MAPF_STACK |
+                       REC_MAPF_GROWSDOWN));
+}
+
+/* 1 when the model maps all of [A, B) with plain mappings. */
+static int all_plain(const struct rec__maps *m, u64 a, u64 b) {
+  u64 at = a;
+  for (const struct rec__map *e = rec__maps_from(m, a); e && e->start < b;
+       e = rec__maps_next(m, e)) {
+    if (e->start > at || !plain(e)) return 0;
+    at = e->end;
+  }
+  return at >= b;
+}
+
+/* The range [*A, *B) of ADDR and LEN as the kernel rounds it; 0 when it
+ * wraps. */
+static int range(u64 addr, u64 len, u64 *a, u64 *b) {
+  *a = addr & ~(u64)(REC_PAGE - 1);
+  *b = page_up(addr + len);
+  return *b >= *a && addr + len >= addr;
+}
+
+static int do_munmap(struct rec *r, const u64 args[6], int *done) {
+  u64 a, b;
+  if (!range(args[0], args[1], &a, &b)) return 0;
+  /* All of it, also what the model never had: the bottom of a stack that
+   * grew since the maps were last read. */
+  if (b > a) RW_FORWARD(rec__emit_unmap(r, a, b - a));
+  RW_FORWARD(rec__maps_remove(&r->maps, a, b));
+  *done = 1;
+  return 0;
+}
+
+static int emit_protect(struct rec *r, u64 a, u64 b, u32 prot) {
+  if (a >= b) return 0;
+  RW_FORWARD(rec__emit_protect(r, a, b - a, prot));
+  return (prot & PROT_EXEC) ? rec__tsc_patch_range(r, a, b) : 0;
+}
+
+static int do_mprotect(struct rec *r, const u64 args[6], int *done) {
+  u64 a, b;
+  if ((args[2] & ~(u64)REC_PROT_KNOWN) || !range(args[0], args[1], &a, &b) ||
+      !all_plain(&r->maps, a, b))
+    return 0;
+  u32 prot = (u32)args[2] & (PROT_READ | PROT_WRITE | PROT_EXEC);
+  /* One PROTECT per run of pieces whose protection changes. */
+  u64 x0 = 0, y0 = 0;
+  for (const struct rec__map *e = rec__maps_from(&r->maps, a);
+       e && e->start < b; e = rec__maps_next(&r->maps, e)) {
+    u64 x = RW_MAX(a, e->start), y = RW_MIN(b, e->end);
+    if (e->prot == prot) continue;
+    if (x != y0) {
+      RW_FORWARD(emit_protect(r, x0, y0, prot));
+      x0 = x;
+    }
+    y0 = y;
+  }
+  RW_FORWARD(emit_protect(r, x0, y0, prot));
+  RW_FORWARD(rec__maps_protect(&r->maps, a, b, prot));
+  *done = 1;
+  return 0;
+}
+
+static int do_mmap(struct rec *r, const u64 args[6], i64 result, int *done) {
+  u64 fl = args[3], a, b;
+  if ((fl & REC_MAP_TYPE) != MAP_PRIVATE || !(fl & MAP_ANONYMOUS) ||
+      (fl & (MAP_GROWSDOWN | MAP_HUGETLB | REC_MAP_UNINITIALIZED)) ||
+      (args[2] & ~(u64)REC_PROT_KNOWN) ||
+      !range((u64)result, args[1], &a, &b) || a >= b)
+    return 0;
+  /* What it replaced (MAP_FIXED) is gone; without MAP_FIXED nothing was
+   * there, or the model is wrong: then the maps are read. */
+  for (const struct rec__map *e = rec__maps_from(&r->maps, a);
+       e && e->start < b; e = rec__maps_next(&r->maps, e))
+    if (!(fl & MAP_FIXED) || (e->flags & (REC_MAPF_STACK | REC_MAPF_GROWSDOWN)))
+      return 0;
+  char anon[1] = "";
+  struct rec__map m = {0};
+  m.start = a;
+  m.end = b;
+  m.prot = (u32)args[2] & (PROT_READ | PROT_WRITE | PROT_EXEC);
+  m.flags = REC_MAPF_PRIVATE;
+  m.path = anon;
+  /* Fresh zeros: no bytes to import, no rdtsc to patch. */
+  RW_FORWARD(rec__emit_map(r, a, b - a, m.prot, m.flags, 0, NULL, m.path, 0));
+  RW_FORWARD(rec__maps_remove(&r->maps, a, b));
+  RW_FORWARD(rec__maps_insert(&r->maps, &m));
+  *done = 1;
+  return 0;
+}
+
+/* madvise advice that leaves the contents and the maps as they are (the
+ * kernel may split mappings for them, which the records do not see):
+ * NORMAL, RANDOM, SEQUENTIAL, WILLNEED, DONTFORK, DOFORK, MERGEABLE,
+ * UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP, WIPEONFORK,
+ * KEEPONFORK, COLD, PAGEOUT, POPULATE_READ, POPULATE_WRITE, COLLAPSE. */
+static int advice_neutral(u64 adv) {
+  return adv <= 3 || (adv >= 10 && adv <= 23) || adv == 25;
+}
+
+/* DONTNEED, FREE (made DONTNEED at entry), REMOVE, DONTNEED_LOCKED. */
+static int advice_discards(u64 adv) {
+  return adv == 4 || adv == 8 || adv == 9 || adv == 24;
+}
+
+static int do_madvise(struct rec *r, const u64 args[6], i64 result,
+                      int *done) {
+  u64 a, b;
+  if (advice_neutral(args[2])) {
+    *done = 1;
+    return 0;
+  }
+  /* A failure may have discarded part of the range: the maps say what is
+   * mapped, and recorder/space.c records the contents as they are. */
+  if (!advice_discards(args[2]) || result != 0 ||
+      !range(args[0], args[1], &a, &b) || !all_plain(&r->maps, a, b))
+    return 0;
+  /* Private anonymous pages go back to zeros: each piece is new. */
+  for (const struct rec__map *e = rec__maps_from(&r->maps, a);
+       e && e->start < b; e = rec__maps_next(&r->maps, e)) {
+    u64 x = RW_MAX(a, e->start), y = RW_MIN(b, e->end);
+    RW_FORWARD(rec__emit_map(r, x, y - x, e->prot, e->flags, 0, NULL, e->path,
+                             0));
+  }
+  *done = 1;
+  return 0;
+}
+
+int rec__follow(struct rec *r, u64 nr, const u64 args[6], i64 result,
+                int *done) {
+  *done = 0;
+  int ok = result >= 0 || result < -4095;
+  switch (nr) {
+    case REC_NR_munmap:
+      if (result != 0 || !trusted(r)) return 0;
+      return do_munmap(r, args, done);
+    case REC_NR_mprotect:
+      if (result != 0 || !trusted(r)) return 0;
+      return do_mprotect(r, args, done);
+    case REC_NR_mmap:
+      if (!ok || !trusted(r)) return 0;
+      return do_mmap(r, args, result, done);
+    case REC_NR_madvise:
+      if (!trusted(r)) return 0;
+      return do_madvise(r, args, result, done);
+    default:
+      return 0;
+  }
+}
