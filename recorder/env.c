@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The environment PROG runs with: the user's, plus the restrictions that
  * keep the recording replayable (DESIGN.md section 2): glibc's rseq
- * registration off and its AVX-512 and FMA paths masked through
- * GLIBC_TUNABLES (the emulator has AVX and AVX2, not those yet), and OpenSSL's AVX/AVX-512/SHA/AES-NI/RDRAND paths
- * masked through OPENSSL_ia32cap. man/rewind-record.1 documents them. */
+ * registration off and its AVX-512 paths masked through GLIBC_TUNABLES
+ * (the emulator has AVX, AVX2 and FMA, not AVX-512 yet), and OpenSSL's
+ * AVX/AVX-512/SHA/AES-NI/RDRAND paths masked through OPENSSL_ia32cap. man/rewind-record.1 documents them. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@
  * emulator does not track per register yet, and those bytes stay on the
  * stack where the memory digest sees them. */
 const char rec__hwcaps_off[] =
-    "-AVX512F,-AVX512CD,-AVX512BW,-AVX512DQ,-AVX512VL,-FMA,-XSAVEC";
+    "-AVX512F,-AVX512CD,-AVX512BW,-AVX512DQ,-AVX512VL,-XSAVEC";
 
 /* OPENSSL_ia32cap bits (man OPENSSL_ia32cap) to clear. Word 0 is
  * CPUID.1:EDX (bits 0-31) and ECX (32-63); word 1 is CPUID.7.0:EBX (0-31)

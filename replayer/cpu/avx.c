@@ -87,10 +87,8 @@ int cpu__vex(struct cpu *cpu, const struct cpu_insn *in, cpu_handler fn,
 
 /* ---- Operand helpers ---------------------------------------------------- */
 
-/* Reads N bytes (16 or 32) of the rm operand into *V, the rest zero; ALIGN
- * makes memory #GP unless aligned to N. */
-static int rm_read(struct cpu *cpu, const struct cpu_insn *in, unsigned n,
-                   int align, union cpu_vec *v) {
+int cpu__vex_rm(struct cpu *cpu, const struct cpu_insn *in, unsigned n,
+                int align, union cpu_vec *v) {
   memset(v, 0, sizeof *v);
   if (!(in->pfx & CPU_PFX_MEM)) {
     memcpy(v->b, cpu->ymm[in->rm].b, n);
@@ -121,7 +119,7 @@ static unsigned width(const struct cpu_insn *in) {
 
 static int vload(struct cpu *cpu, const struct cpu_insn *in, int align) {
   union cpu_vec v;
-  CPU_TRY(rm_read(cpu, in, width(in), align, &v));
+  CPU_TRY(cpu__vex_rm(cpu, in, width(in), align, &v));
   cpu->ymm[in->reg] = v;
   return CPU_RC_NEXT;
 }
@@ -162,7 +160,7 @@ static unsigned scalar_size(const struct cpu_insn *in) {
 /* vmovss/vmovsd xmm, m: the element, zero-extended to 256 bits. */
 static int op_vmovs_V_M(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec v;
-  CPU_TRY(rm_read(cpu, in, scalar_size(in), 0, &v));
+  CPU_TRY(cpu__vex_rm(cpu, in, scalar_size(in), 0, &v));
   cpu->ymm[in->reg] = v;
   return CPU_RC_NEXT;
 }
@@ -185,7 +183,7 @@ static int op_vmovs_V_V_U(struct cpu *cpu, const struct cpu_insn *in) {
 /* vmovq xmm, xmm/m64 (both encodings): the low quadword, zero-extended. */
 static int op_vmovq_V_W(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec v;
-  CPU_TRY(rm_read(cpu, in, 8, 0, &v));
+  CPU_TRY(cpu__vex_rm(cpu, in, 8, 0, &v));
   vset(cpu, in->reg, &v, 8);
   return CPU_RC_NEXT;
 }
@@ -288,7 +286,7 @@ static int op_vpmovmskb_Gy_U(struct cpu *cpu, const struct cpu_insn *in) {
 static int vtest(struct cpu *cpu, const struct cpu_insn *in, unsigned esz) {
   unsigned n = width(in);
   union cpu_vec b;
-  CPU_TRY(rm_read(cpu, in, n, 0, &b));
+  CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &b));
   const union cpu_vec *a = &cpu->ymm[in->reg];
   u64 z = 0, c = 0, m = 0;
   if (esz == 4) m = 0x8000000080000000ull;
@@ -320,7 +318,7 @@ static int broadcast(struct cpu *cpu, const struct cpu_insn *in,
                      unsigned esz) {
   union cpu_vec s, v;
   unsigned n = in->osz == 32 ? 32 : 16;
-  CPU_TRY(rm_read(cpu, in, (in->pfx & CPU_PFX_MEM) ? esz : 16, 0, &s));
+  CPU_TRY(cpu__vex_rm(cpu, in, (in->pfx & CPU_PFX_MEM) ? esz : 16, 0, &s));
   for (unsigned i = 0; i < n; i += esz) memcpy(v.b + i, s.b, esz);
   vset(cpu, in->reg, &v, n);
   return CPU_RC_NEXT;
@@ -341,7 +339,7 @@ BCAST(vbroadcast128, 16)
 
 static int op_vinsert128_V_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec s, v;
-  CPU_TRY(rm_read(cpu, in, 16, 0, &s));
+  CPU_TRY(cpu__vex_rm(cpu, in, 16, 0, &s));
   v = cpu->ymm[in->reg2];
   memcpy(v.b + 16 * (in->imm & 1), s.b, 16);
   cpu->ymm[in->reg] = v;
@@ -358,7 +356,7 @@ static int op_vextract128_W_V_I(struct cpu *cpu, const struct cpu_insn *in) {
 
 static int op_vperm2x128_V_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec b, v;
-  CPU_TRY(rm_read(cpu, in, 32, 0, &b));
+  CPU_TRY(cpu__vex_rm(cpu, in, 32, 0, &b));
   const union cpu_vec *a = &cpu->ymm[in->reg2];
   for (unsigned l = 0; l < 2; l++) {
     unsigned c = (unsigned)(in->imm >> (4 * l)) & 15;
@@ -377,7 +375,7 @@ static int op_vperm2x128_V_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
 /* vpermq/vpermpd ymm, ymm/m256, imm8. */
 static int op_vpermq_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec s, v;
-  CPU_TRY(rm_read(cpu, in, 32, 0, &s));
+  CPU_TRY(cpu__vex_rm(cpu, in, 32, 0, &s));
   for (unsigned i = 0; i < 4; i++) v.q[i] = s.q[(in->imm >> (2 * i)) & 3];
   cpu->ymm[in->reg] = v;
   return CPU_RC_NEXT;
@@ -386,7 +384,7 @@ static int op_vpermq_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
 /* vpermd/vpermps ymm1, ymm2 (indices), ymm3/m256 (data). */
 static int op_vpermd_V_V_W(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec s, v;
-  CPU_TRY(rm_read(cpu, in, 32, 0, &s));
+  CPU_TRY(cpu__vex_rm(cpu, in, 32, 0, &s));
   const union cpu_vec *x = &cpu->ymm[in->reg2];
   for (unsigned i = 0; i < 8; i++) v.d[i] = s.d[x->d[i] & 7];
   cpu->ymm[in->reg] = v;
@@ -398,7 +396,7 @@ static int op_vpermd_V_V_W(struct cpu *cpu, const struct cpu_insn *in) {
 static int op_vpermilps_V_V_W(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned n = width(in);
   union cpu_vec c, v = {0};
-  CPU_TRY(rm_read(cpu, in, n, 0, &c));
+  CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &c));
   const union cpu_vec *s = &cpu->ymm[in->reg2];
   for (unsigned i = 0; i < n / 4; i++) v.d[i] = s->d[(i & ~3u) + (c.d[i] & 3)];
   cpu->ymm[in->reg] = v;
@@ -408,7 +406,7 @@ static int op_vpermilps_V_V_W(struct cpu *cpu, const struct cpu_insn *in) {
 static int op_vpermilpd_V_V_W(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned n = width(in);
   union cpu_vec c, v = {0};
-  CPU_TRY(rm_read(cpu, in, n, 0, &c));
+  CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &c));
   const union cpu_vec *s = &cpu->ymm[in->reg2];
   for (unsigned i = 0; i < n / 8; i++)
     v.q[i] = s->q[(i & ~1u) + ((c.q[i] >> 1) & 1)];
@@ -421,7 +419,7 @@ static int op_vpermilpd_V_V_W(struct cpu *cpu, const struct cpu_insn *in) {
 static int op_vpermilps_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned n = width(in);
   union cpu_vec s, v = {0};
-  CPU_TRY(rm_read(cpu, in, n, 0, &s));
+  CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &s));
   for (unsigned i = 0; i < n / 4; i++)
     v.d[i] = s.d[(i & ~3u) + ((in->imm >> (2 * (i & 3))) & 3)];
   cpu->ymm[in->reg] = v;
@@ -431,7 +429,7 @@ static int op_vpermilps_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
 static int op_vpermilpd_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned n = width(in);
   union cpu_vec s, v = {0};
-  CPU_TRY(rm_read(cpu, in, n, 0, &s));
+  CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &s));
   for (unsigned i = 0; i < n / 8; i++)
     v.q[i] = s.q[(i & ~1u) + ((in->imm >> i) & 1)];
   cpu->ymm[in->reg] = v;
@@ -442,7 +440,7 @@ static int op_vpermilpd_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
 static int op_vpblendd_V_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned n = width(in);
   union cpu_vec s, v = {0};
-  CPU_TRY(rm_read(cpu, in, n, 0, &s));
+  CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &s));
   const union cpu_vec *a = &cpu->ymm[in->reg2];
   for (unsigned i = 0; i < n / 4; i++)
     v.d[i] = ((in->imm >> i) & 1) ? s.d[i] : a->d[i];
@@ -457,7 +455,7 @@ static int op_vpblendd_V_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
 static int varshift(struct cpu *cpu, const struct cpu_insn *in, int kind) {
   unsigned n = width(in), q = (in->pfx & CPU_PFX_REXW) != 0;
   union cpu_vec c, v = {0};
-  CPU_TRY(rm_read(cpu, in, n, 0, &c));
+  CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &c));
   const union cpu_vec *s = &cpu->ymm[in->reg2];
   if (q) {
     for (unsigned i = 0; i < n / 8; i++) {
@@ -537,7 +535,7 @@ int cpu__vex_widen(struct cpu *cpu, const struct cpu_insn *in, cpu_handler fn,
                    unsigned half) {
   union cpu_vec s, out;
   struct cpu_insn li = *in;
-  CPU_TRY(rm_read(cpu, in, 2 * half, 0, &s));
+  CPU_TRY(cpu__vex_rm(cpu, in, 2 * half, 0, &s));
   li.pfx &= (u8)~CPU_PFX_MEM;
   li.reg = CPU_VTMP0;
   li.rm = CPU_VTMP1;
@@ -559,7 +557,7 @@ int cpu__vex_narrow(struct cpu *cpu, const struct cpu_insn *in,
                     cpu_handler fn) {
   union cpu_vec s, out = {0};
   struct cpu_insn li = *in;
-  CPU_TRY(rm_read(cpu, in, 32, 0, &s));
+  CPU_TRY(cpu__vex_rm(cpu, in, 32, 0, &s));
   li.pfx &= (u8)~CPU_PFX_MEM;
   li.reg = CPU_VTMP0;
   li.rm = CPU_VTMP1;

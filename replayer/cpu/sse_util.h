@@ -129,6 +129,11 @@ int cpu__vex_widen(struct cpu *cpu, const struct cpu_insn *in, cpu_handler fn,
 int cpu__vex_narrow(struct cpu *cpu, const struct cpu_insn *in,
                     cpu_handler fn) RW_MUST_CHECK;
 
+/* Reads N bytes (4, 8, 16 or 32) of the rm operand of a VEX instruction
+ * into *V, the rest zero; ALIGN makes memory #GP unless aligned to N. */
+int cpu__vex_rm(struct cpu *cpu, const struct cpu_insn *in, unsigned n,
+                int align, union cpu_vec *v) RW_MUST_CHECK;
+
 /* Defines handler op_NAME as the VEX form of the SSE handler LEGACY. */
 #define CPU_VEX(name, legacy, how)                                     \
   static int op_##name(struct cpu *cpu, const struct cpu_insn *in) {   \

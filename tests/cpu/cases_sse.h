@@ -41,4 +41,56 @@ static inline void set_mxcsr(struct diff_case *c, u32 v) {
   memcpy(c->st.fx + 24, &v, 4);
 }
 
+/* ---- Values ------------------------------------------------------------- */
+
+/* An edge or random single-precision value. */
+static inline u32 f32_edge(struct diff_rng *r) {
+  static const u32 k[] = {
+      0x00000000, 0x7f800000, 0x7fc00000, 0x7f800001, 0x7fbfffff,
+      0x7fc12345, 0x00000001, 0x007fffff, 0x00400000, 0x00800000,
+      0x7f7fffff, 0x3f800000, 0x3f000000, 0x3fc00000, 0x40200000,
+      0x4f000000, 0x4effffff, 0x5f000000, 0x5effffff, 0x4b000000,
+      0x4b7fffff, 0x00800001, 0x7f000000, 0x3effffff, 0x3f7fffff};
+  u32 sign = rnd(r, 2) ? 0x80000000u : 0;
+  switch (rnd(r, 5)) {
+    case 0:
+    case 1: return k[rnd(r, sizeof k / sizeof k[0])] | sign;
+    case 2: /* near the ends of the exponent range */
+      return sign | ((rnd(r, 2) ? rnd(r, 3) : 252 + rnd(r, 3)) << 23) |
+             ((u32)diff_rand(r) & 0x7fffff);
+    case 3: /* moderate magnitudes with fractions */
+      return sign | ((127 - 10 + rnd(r, 45)) << 23) |
+             ((u32)diff_rand(r) & 0x7fffff);
+    default: return (u32)diff_rand(r);
+  }
+}
+
+static inline u64 f64_edge(struct diff_rng *r) {
+  static const u64 k[] = {
+      0x0000000000000000ull, 0x7ff0000000000000ull, 0x7ff8000000000000ull,
+      0x7ff0000000000001ull, 0x7ff7ffffffffffffull, 0x7ff8000000012345ull,
+      0x0000000000000001ull, 0x000fffffffffffffull, 0x0010000000000000ull,
+      0x7fefffffffffffffull, 0x3ff0000000000000ull, 0x3fe0000000000000ull,
+      0x3ff8000000000000ull, 0x4004000000000000ull, 0x41e0000000000000ull,
+      0x41dfffffffffffffull, 0x41dfffffffe00000ull, 0x41dfffffffc00000ull,
+      0x43e0000000000000ull, 0x43dfffffffffffffull, 0x4330000000000000ull,
+      0x36a0000000000000ull, 0x3810000000000000ull, 0x47efffffe0000000ull,
+      0x47f0000000000000ull, 0x380fffffffffffffull, 0x3690000000000000ull};
+  u64 sign = rnd(r, 2) ? 1ull << 63 : 0;
+  switch (rnd(r, 5)) {
+    case 0:
+    case 1: return k[rnd(r, sizeof k / sizeof k[0])] | sign;
+    case 2: {
+      u64 e = rnd(r, 3) ? (rnd(r, 2) ? rnd(r, 3) : 2044 + rnd(r, 3))
+                        : (rnd(r, 2) ? 1023 - 126 - 24 + rnd(r, 30)
+                                     : 1023 + 125 + rnd(r, 6));
+      return sign | (e << 52) | (diff_rand(r) & 0xfffffffffffffull);
+    }
+    case 3:
+      return sign | ((u64)(1023 - 10 + rnd(r, 80)) << 52) |
+             (diff_rand(r) & 0xfffffffffffffull);
+    default: return diff_rand(r);
+  }
+}
+
 #endif /* RW_TESTS_CPU_CASES_SSE_H */

@@ -103,6 +103,15 @@ tests_programs_avx2_LDFLAGS =
 TESTS += tests/replay/avx.sh
 EXTRA_DIST += tests/replay/avx.sh
 
+# FMA recorded and replayed, libm's FMA functions included
+# (tests/replay/fma.sh).
+check_PROGRAMS += tests/programs/fma
+tests_programs_fma_CFLAGS = -O1 -g -mavx2 -mfma
+tests_programs_fma_LDFLAGS =
+tests_programs_fma_LDADD = -lm
+TESTS += tests/replay/fma.sh
+EXTRA_DIST += tests/replay/fma.sh
+
 # Large address spaces (tests/replay/bigmaps.sh): many mappings, terabyte
 # and sparse mappings. Linked with -z now, so that its CLONE_VM child
 # resolves no symbols into the GOT it shares unrecorded.

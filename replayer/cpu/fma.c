@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: MIT */
+/* FMA3: the fused multiply-adds a*b+c with a single rounding, in every
+ * form (vfmadd, vfmsub, vfnmadd, vfnmsub, vfmaddsub, vfmsubadd; 132, 213,
+ * 231; ps, pd, ss, sd; 128 and 256 bits).
+ *
+ * The host may have no FMA unit (a trace replays on any x86-64), so the
+ * arithmetic is done here in integers: the exact product (at most 106
+ * bits) and the addend are summed in 128 bits with a sticky bit, then
+ * rounded once under the guest's MXCSR, DAZ and FTZ included. The flags
+ * are those the CPU reports: IE, DE before the computation; OE, UE, PE
+ * after, with tininess detected after rounding, and for an unmasked
+ * overflow or underflow the flags of the result rounded with an unbounded
+ * exponent. An unmasked exception writes no element. */
+#include "replayer/cpu/sse_util.h"
+
+/* A binary format: fraction bits, exponent bias and the largest exponent
+ * field (all ones is infinity or NaN). */
+struct fmt {
+  unsigned frac;
+  int bias;
+  u64 emaxf;
+};
+
+static const struct fmt F32 = {23, 127, 0xff};
+static const struct fmt F64 = {52, 1023, 0x7ff};
+
+/* An operand taken apart: value = m * 2^e, sign s. */
+struct unp {
+  u64 m;
+  int e;
+  unsigned s;
+  int nan, snan, inf, zero, den;
+};
+
+static struct unp unpack(u64 x, const struct fmt *f, int daz) {
+  struct unp u = {0};
+  u64 fr = x & ((1ull << f->frac) - 1);
+  u64 ef = (x >> f->frac) & f->emaxf;
+  u.s = (unsigned)(x >> (f->frac + (f->frac == 23 ? 8 : 11))) & 1;
+  if (ef == f->emaxf) {
+    u.nan = fr != 0;
+    u.snan = u.nan && !(fr >> (f->frac - 1));
+    u.inf = fr == 0;
+    return u;
+  }
+  if (ef == 0) {
+    if (fr && daz) fr = 0;
+    u.zero = fr == 0;
+    u.den = fr != 0;
+    u.m = fr;
+    u.e = 1 - f->bias - (int)f->frac;
+    return u;
+  }
+  u.m = fr | (1ull << f->frac);
+  u.e = (int)ef - f->bias - (int)f->frac;
+  return u;
+}
+
+static u64 sign_bit(const struct fmt *f) {
+  return 1ull << (f->frac + (f->frac == 23 ? 8 : 11));
+}
+
+static u64 pack_inf(const struct fmt *f, unsigned s) {
+  return (s ? sign_bit(f) : 0) | (f->emaxf << f->frac);
+}
+
+/* The largest finite value of sign S. */
+static u64 pack_max(const struct fmt *f, unsigned s) {
+  return pack_inf(f, s) - 1;
+}
+
+/* The default NaN: negative, quiet, zero payload. */
+static u64 default_nan(const struct fmt *f) {
+  return pack_inf(f, 1) | (1ull << (f->frac - 1));
+}
+
+static int msb128(u128 x) {
+  u64 hi = (u64)(x >> 64);
+  return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((u64)x);
+}
+
+/* M with its low SH bits dropped, rounded by RC (MXCSR order: nearest,
+ * down, up, toward zero) for sign NEG; sets *INEXACT if a dropped bit was
+ * set. SH may be negative (then M is shifted left, exactly). */
+static u128 round_shift(u128 m, int sh, unsigned neg, unsigned rc,
+                        int *inexact) {
+  if (sh <= 0) return m << -sh;
+  u128 keep = sh >= 128 ? 0 : m >> sh;
+  u128 rem = sh >= 128 ? m : m & (((u128)1 << sh) - 1);
+  if (!rem) return keep;
+  *inexact = 1;
+  switch (rc) {
+    case 0: {
+      if (sh > 128) break; /* rem < half */
+      u128 half = (u128)1 << (sh - 1);
+      if (rem > half || (rem == half && (keep & 1))) keep++;
+      break;
+    }
+    case 1: keep += neg; break;
+    case 2: keep += !neg; break;
+    default: break;
+  }
+  return keep;
+}
+
+/* Packs the nonzero finite value R * 2^E (sign S) into format F under the
+ * guest's MXCSR MX. *FL gets the flags as the CPU sets them with the
+ * post-computation exceptions masked, *EX those it reports when they are
+ * unmasked (unbounded exponent). */
+static u64 round_pack(const struct fmt *f, unsigned s, u128 r, int e, u32 mx,
+                      u32 *fl, u32 *ex) {
+  unsigned rc = (mx & CPU_MX_RC) >> 13;
+  int p = (int)f->frac + 1;
+  int emin = 1 - f->bias, emax = f->bias;
+  int k = msb128(r);
+  /* Unbounded exponent: P significant bits. */
+  int inx_u = 0;
+  u128 mu = round_shift(r, k - (p - 1), s, rc, &inx_u);
+  int xu = e + k; /* exponent of the leading bit */
+  if (mu >> p) { /* rounding carried into a new bit */
+    mu >>= 1;
+    xu++;
+  }
+  if (xu > emax) {
+    *fl = CPU_MX_OE | CPU_MX_PE;
+    *ex = mx & (CPU_MX_OE << 7) ? *fl : CPU_MX_OE | (inx_u ? CPU_MX_PE : 0);
+    int to_inf = rc == 0 || (rc == 1 && s) || (rc == 2 && !s);
+    return to_inf ? pack_inf(f, s) : pack_max(f, s);
+  }
+  u64 sb = s ? sign_bit(f) : 0;
+  if (xu >= emin) {
+    *fl = *ex = inx_u ? CPU_MX_PE : 0;
+    return sb | ((u64)(xu + f->bias) << f->frac) |
+           ((u64)mu & ((1ull << f->frac) - 1));
+  }
+  /* Tiny. */
+  if (!(mx & (CPU_MX_UE << 7))) {
+    *fl = CPU_MX_UE | (inx_u ? CPU_MX_PE : 0);
+    *ex = *fl;
+    return 0; /* unmasked: #XM, nothing written */
+  }
+  if (mx & CPU_MX_FTZ) {
+    *fl = *ex = CPU_MX_UE | CPU_MX_PE;
+    return sb;
+  }
+  /* Denormal precision: the last kept bit is worth 2^(emin - p + 1). */
+  int inx = 0;
+  u128 md = round_shift(r, (emin - (p - 1)) - e, s, rc, &inx);
+  *fl = inx ? CPU_MX_UE | CPU_MX_PE : 0;
+  *ex = *fl;
+  /* md < 2^(p-1) is a denormal; md == 2^(p-1) rounded up to the smallest
+   * normal, whose encoding is the same integer. */
+  return sb | (u64)md;
+}
+
+static u64 quiet(const struct fmt *f, u64 x) {
+  return x | (1ull << (f->frac - 1));
+}
+
+/* One element: a*b+c with the product negated if NEGP and the addend if
+ * NEGC. OPS are the element's three instruction operands (dest, vvvv,
+ * rm); IA, IB, IC say which are a, b and c. */
+static u64 fma_elem(const struct fmt *f, const u64 ops[3], unsigned ia,
+                    unsigned ib, unsigned ic, unsigned negp, unsigned negc,
+                    u32 mx, u32 *fl, u32 *ex) {
+  int daz = (mx & CPU_MX_DAZ) != 0;
+  struct unp u[3];
+  for (unsigned i = 0; i < 3; i++) u[i] = unpack(ops[i], f, daz);
+  const struct unp *a = &u[ia], *b = &u[ib], *c = &u[ic];
+  *fl = *ex = 0;
+  if (a->nan || b->nan || c->nan) {
+    /* The first NaN of a, b, c, quieted; IE only for a signalling one
+     * (0 * inf + QNaN is not invalid); no DE. */
+    *fl = *ex = (a->snan || b->snan || c->snan) ? CPU_MX_IE : 0;
+    return quiet(f, ops[a->nan ? ia : b->nan ? ib : ic]);
+  }
+  unsigned sp = a->s ^ b->s ^ negp, sc = c->s ^ negc;
+  u32 de = (a->den || b->den || c->den) ? CPU_MX_DE : 0;
+  if ((a->inf && b->zero) || (a->zero && b->inf) ||
+      ((a->inf || b->inf) && c->inf && sp != sc)) {
+    *fl = *ex = CPU_MX_IE;
+    return default_nan(f);
+  }
+  *fl = *ex = de;
+  if (a->inf || b->inf) return pack_inf(f, sp);
+  if (c->inf) return pack_inf(f, sc);
+  unsigned rc = (mx & CPU_MX_RC) >> 13;
+  u128 pm = (u128)a->m * b->m;
+  int pe = a->e + b->e;
+  if (!pm && !c->m) /* exact zeros */
+    return (sp == sc ? sp : rc == 1) ? sign_bit(f) : 0;
+  /* Both at the leading bit 125, then the smaller aligned with a sticky
+   * bit; the headroom keeps the sum exact to well below rounding. */
+  u128 r;
+  int e;
+  unsigned s;
+  if (!c->m) {
+    r = pm, e = pe, s = sp;
+  } else if (!pm) {
+    r = c->m, e = c->e, s = sc;
+  } else {
+    int kp = msb128(pm), kc = msb128(c->m);
+    u128 x = pm << (125 - kp), y = (u128)c->m << (125 - kc);
+    int ex_ = pe - (125 - kp), ey = c->e - (125 - kc);
+    unsigned sx = sp, sy = sc;
+    if (ey > ex_ || (ey == ex_ && y > x)) {
+      u128 t = x;
+      x = y, y = t;
+      int te = ex_;
+      ex_ = ey, ey = te;
+      unsigned ts = sx;
+      sx = sy, sy = ts;
+    }
+    int d = ex_ - ey;
+    if (d >= 127) {
+      y = y != 0;
+    } else if (d > 0) {
+      u128 lost = y & (((u128)1 << d) - 1);
+      y = (y >> d) | (lost != 0);
+    }
+    r = sx == sy ? x + y : x - y;
+    e = ex_;
+    s = sx;
+    if (!r) return rc == 1 ? sign_bit(f) : 0;
+  }
+  u32 fl2, ex2;
+  u64 v = round_pack(f, s, r, e, mx, &fl2, &ex2);
+  *fl |= fl2;
+  *ex |= ex2;
+  return v;
+}
+
+/* ---- Handlers ---------------------------------------------------------- */
+
+enum { K_ADD, K_SUB, K_NADD, K_NSUB, K_ADDSUB, K_SUBADD };
+
+/* ORDER is 132, 213 or 231: which operands are multiplied (the digits
+ * name operands 1 dest, 2 vvvv, 3 rm: a*b+c with a, b, c the digits). */
+static int fused(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
+               int kind, int scalar) {
+  int dbl = (in->pfx & CPU_PFX_REXW) != 0;
+  const struct fmt *f = dbl ? &F64 : &F32;
+  unsigned esz = dbl ? 8 : 4;
+  unsigned n = scalar ? esz : cpu__vex256(in) ? 32 : 16;
+  unsigned ia = order / 100 - 1, ib = order / 10 % 10 - 1, ic = order % 10 - 1;
+  union cpu_vec s3, r = {0};
+  CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &s3));
+  const union cpu_vec *s1 = &cpu->ymm[in->reg], *s2 = &cpu->ymm[in->reg2];
+  if (scalar) memcpy(r.b, s1->b, 16);
+  u32 mx = cpu->mxcsr, fl = 0, ex = 0;
+  for (unsigned i = 0; i < n / esz; i++) {
+    u64 ops[3];
+    if (dbl) {
+      ops[0] = s1->q[i], ops[1] = s2->q[i], ops[2] = s3.q[i];
+    } else {
+      ops[0] = s1->d[i], ops[1] = s2->d[i], ops[2] = s3.d[i];
+    }
+    unsigned negp = kind == K_NADD || kind == K_NSUB;
+    unsigned negc = kind == K_SUB || kind == K_NSUB ||
+                    (kind == K_ADDSUB && !(i & 1)) ||
+                    (kind == K_SUBADD && (i & 1));
+    u32 f1, e1;
+    u64 v = fma_elem(f, ops, ia, ib, ic, negp, negc, mx, &f1, &e1);
+    fl |= f1;
+    ex |= e1;
+    if (dbl)
+      r.q[i] = v;
+    else
+      r.d[i] = (u32)v;
+  }
+  CPU_TRY(cpu__sse_commit(cpu, ex, fl));
+  cpu->ymm[in->reg] = r;
+  return CPU_RC_NEXT;
+}
+
+#define FMA_OPS(name, kind)                                               \
+  static int op_##name##132p(struct cpu *cpu, const struct cpu_insn *in) { \
+    return fused(cpu, in, 132, kind, 0);                                    \
+  }                                                                       \
+  static int op_##name##213p(struct cpu *cpu, const struct cpu_insn *in) { \
+    return fused(cpu, in, 213, kind, 0);                                    \
+  }                                                                       \
+  static int op_##name##231p(struct cpu *cpu, const struct cpu_insn *in) { \
+    return fused(cpu, in, 231, kind, 0);                                    \
+  }                                                                       \
+  static int op_##name##132s(struct cpu *cpu, const struct cpu_insn *in) { \
+    return fused(cpu, in, 132, kind, 1);                                    \
+  }                                                                       \
+  static int op_##name##213s(struct cpu *cpu, const struct cpu_insn *in) { \
+    return fused(cpu, in, 213, kind, 1);                                    \
+  }                                                                       \
+  static int op_##name##231s(struct cpu *cpu, const struct cpu_insn *in) { \
+    return fused(cpu, in, 231, kind, 1);                                    \
+  }
+
+FMA_OPS(vfmadd, K_ADD)
+FMA_OPS(vfmsub, K_SUB)
+FMA_OPS(vfnmadd, K_NADD)
+FMA_OPS(vfnmsub, K_NSUB)
+
+static int op_vfmaddsub132p(struct cpu *cpu, const struct cpu_insn *in) {
+  return fused(cpu, in, 132, K_ADDSUB, 0);
+}
+static int op_vfmaddsub213p(struct cpu *cpu, const struct cpu_insn *in) {
+  return fused(cpu, in, 213, K_ADDSUB, 0);
+}
+static int op_vfmaddsub231p(struct cpu *cpu, const struct cpu_insn *in) {
+  return fused(cpu, in, 231, K_ADDSUB, 0);
+}
+static int op_vfmsubadd132p(struct cpu *cpu, const struct cpu_insn *in) {
+  return fused(cpu, in, 132, K_SUBADD, 0);
+}
+static int op_vfmsubadd213p(struct cpu *cpu, const struct cpu_insn *in) {
+  return fused(cpu, in, 213, K_SUBADD, 0);
+}
+static int op_vfmsubadd231p(struct cpu *cpu, const struct cpu_insn *in) {
+  return fused(cpu, in, 231, K_SUBADD, 0);
+}
+
+static const struct cpu__oprow fma_rows[] = {
+#define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
+#include "replayer/cpu/fma.def"
+#undef OP
+};
+CPU__FAMILY_TABLE(fma)
