@@ -838,6 +838,11 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in,
  * or NULL: what cpu__decode uses, exposed for the corpus test. */
 const struct cpu__oprow *cpu__find_row(const cs_insn *ci);
 
+/* Decodes the N bytes at B when they hold one of the few VEX instructions
+ * Capstone 4 cannot decode (vexraw.c), filling CI and its detail as
+ * Capstone would. Returns 0, or -1 when B holds none of them. */
+int cpu__decode_raw(const u8 *b, unsigned n, cs_insn *ci);
+
 /* The x86_reg -> register number map used by the decoder, exposed for the
  * tests: the number, or RW_ENOTFOUND for registers the emulator does not
  * model. */

@@ -397,7 +397,8 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   n = cpu__fetch(cpu, rip, buf, 15);
   if (!n) return CPU_FAULT;
   size = n;
-  if (!cs_disasm_iter(mem->cs, &code, &size, &addr, ci)) {
+  if (!cs_disasm_iter(mem->cs, &code, &size, &addr, ci) &&
+      cpu__decode_raw(buf, n, ci) != 0) {
     unsigned hl = hint_nop_len(buf, n);
     if (hl) {
       memset(&cpu->exit, 0, sizeof cpu->exit);

@@ -87,6 +87,9 @@ static const struct diff_enc avx_encs[] = {
     {X86_INS_VBROADCASTSS, "vbroadcastss V,W", 0x66, M38, 0x18, VX, -1, 0, NI, R, R, NV | VL | FLT, NULL},
     {X86_INS_VBROADCASTSD, "vbroadcastsd V,W", 0x66, M38, 0x19, VX, -1, 0, NI, R, R, NV | L1 | FLT, NULL},
     {X86_INS_VBROADCASTF128, "vbroadcastf128 V,M", 0x66, M38, 0x1a, VX, -1, 0, NI, R, R, NV | L1 | MEM | FLT, NULL},
+    /* Capstone 4 cannot decode vbroadcasti128; vexraw.c decodes it to the
+     * vbroadcastf128 row, which moves the same bytes. */
+    {X86_INS_VBROADCASTF128, "vbroadcasti128 V,M", 0x66, M38, 0x5a, VX, -1, 0, NI, R, R, NV | L1 | MEM | FLT, NULL},
     {X86_INS_VINSERTF128, "vinsertf128 V,V,W,I", 0x66, M3A, 0x18, VX, -1, 0, IB, R, R, L1 | FLT, NULL},
     {X86_INS_VINSERTI128, "vinserti128 V,V,W,I", 0x66, M3A, 0x38, VX, -1, 0, IB, R, R, L1 | FLT, NULL},
     {X86_INS_VEXTRACTF128, "vextractf128 W,V,I", 0x66, M3A, 0x19, VX, -1, 0, IB, R, R, NV | L1 | FLT, NULL},

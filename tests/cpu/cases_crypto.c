@@ -138,6 +138,13 @@ static const struct diff_enc crypto_encs[] = {
     VEX(VAESDECLAST, "vaesdeclast V,V,W", 0F38, 0xdf, DIFF_IMM_NONE, 0, fix_vec),
     VEX(VAESIMC, "vaesimc V,W", 0F38, 0xdb, DIFF_IMM_NONE, DIFF_O_NOVVVV, fix_vec),
     VEX(VAESKEYGENASSIST, "vaeskeygenassist V,W,I", 0F3A, 0xdf, DIFF_IMM_B, DIFF_O_NOVVVV, fix_keygen),
+    /* VEX.256 forms (VAES, VPCLMULQDQ), which Capstone 4 cannot decode
+     * (vexraw.c decodes them): each 128-bit lane on its own. */
+    VEX(VPCLMULQDQ, "vpclmulqdq V,V,W,I (256)", 0F3A, 0x44, DIFF_IMM_B, DIFF_O_L1, fix_pclmul),
+    VEX(VAESENC, "vaesenc V,V,W (256)", 0F38, 0xdc, DIFF_IMM_NONE, DIFF_O_L1, fix_vec),
+    VEX(VAESENCLAST, "vaesenclast V,V,W (256)", 0F38, 0xdd, DIFF_IMM_NONE, DIFF_O_L1, fix_vec),
+    VEX(VAESDEC, "vaesdec V,V,W (256)", 0F38, 0xde, DIFF_IMM_NONE, DIFF_O_L1, fix_vec),
+    VEX(VAESDECLAST, "vaesdeclast V,V,W (256)", 0F38, 0xdf, DIFF_IMM_NONE, DIFF_O_L1, fix_vec),
 };
 #undef VEX
 #undef AES

@@ -112,6 +112,11 @@ tests_programs_fma_LDADD = -lm
 TESTS += tests/replay/fma.sh
 EXTRA_DIST += tests/replay/fma.sh
 
+# OpenSSL on its AES-NI, SHA, AVX2, BMI2 and ADX paths
+# (tests/replay/openssl.sh).
+TESTS += tests/replay/openssl.sh
+EXTRA_DIST += tests/replay/openssl.sh
+
 # Large address spaces (tests/replay/bigmaps.sh): many mappings, terabyte
 # and sparse mappings. Linked with -z now, so that its CLONE_VM child
 # resolves no symbols into the GOT it shares unrecorded.
