@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* FMA3: the fused multiply-adds a*b+c with a single rounding, in every
- * form (vfmadd, vfmsub, vfnmadd, vfnmsub, vfmaddsub, vfmsubadd; 132, 213,
- * 231; ps, pd, ss, sd; 128 and 256 bits).
+/* FMA3 and F16C: the fused multiply-adds a*b+c with a single rounding, in
+ * every form (vfmadd, vfmsub, vfnmadd, vfnmsub, vfmaddsub, vfmsubadd; 132,
+ * 213, 231; ps, pd, ss, sd; 128 and 256 bits), and the half-precision
+ * conversions vcvtph2ps and vcvtps2ph.
  *
- * The host may have no FMA unit (a trace replays on any x86-64), so the
- * arithmetic is done here in integers: the exact product (at most 106
+ * The host may lack both (a trace replays on any x86-64), so the
+ * arithmetic is done here in integers. For FMA: the exact product (at most 106
  * bits) and the addend are summed in 128 bits with a sticky bit, then
  * rounded once under the guest's MXCSR, DAZ and FTZ included. The flags
  * are those the CPU reports: IE, DE before the computation; OE, UE, PE
@@ -13,16 +14,17 @@
  * exponent. An unmasked exception writes no element. */
 #include "replayer/cpu/sse_util.h"
 
-/* A binary format: fraction bits, exponent bias and the largest exponent
- * field (all ones is infinity or NaN). */
+/* A binary format: fraction bits, exponent bits, exponent bias and the
+ * largest exponent field (all ones is infinity or NaN). */
 struct fmt {
-  unsigned frac;
+  unsigned frac, ebits;
   int bias;
   u64 emaxf;
 };
 
-static const struct fmt F32 = {23, 127, 0xff};
-static const struct fmt F64 = {52, 1023, 0x7ff};
+static const struct fmt F16 = {10, 5, 15, 0x1f};
+static const struct fmt F32 = {23, 8, 127, 0xff};
+static const struct fmt F64 = {52, 11, 1023, 0x7ff};
 
 /* An operand taken apart: value = m * 2^e, sign s. */
 struct unp {
@@ -36,7 +38,7 @@ static struct unp unpack(u64 x, const struct fmt *f, int daz) {
   struct unp u = {0};
   u64 fr = x & ((1ull << f->frac) - 1);
   u64 ef = (x >> f->frac) & f->emaxf;
-  u.s = (unsigned)(x >> (f->frac + (f->frac == 23 ? 8 : 11))) & 1;
+  u.s = (unsigned)(x >> (f->frac + f->ebits)) & 1;
   if (ef == f->emaxf) {
     u.nan = fr != 0;
     u.snan = u.nan && !(fr >> (f->frac - 1));
@@ -57,7 +59,7 @@ static struct unp unpack(u64 x, const struct fmt *f, int daz) {
 }
 
 static u64 sign_bit(const struct fmt *f) {
-  return 1ull << (f->frac + (f->frac == 23 ? 8 : 11));
+  return 1ull << (f->frac + f->ebits);
 }
 
 static u64 pack_inf(const struct fmt *f, unsigned s) {
@@ -315,6 +317,93 @@ static int op_vfmsubadd213p(struct cpu *cpu, const struct cpu_insn *in) {
 }
 static int op_vfmsubadd231p(struct cpu *cpu, const struct cpu_insn *in) {
   return fused(cpu, in, 231, K_SUBADD, 0);
+}
+
+/* ---- F16C --------------------------------------------------------------- */
+
+/* A half-precision value H as a single, exactly. Only a signalling NaN
+ * sets a flag (IE): a denormal half sets no DE, and DAZ does not apply. */
+static u32 half_to_single(u16 h, u32 mx, u32 *fl) {
+  struct unp u = unpack(h, &F16, 0);
+  u32 sb = (u32)u.s << 31;
+  *fl = 0;
+  if (u.nan) {
+    *fl = u.snan ? CPU_MX_IE : 0;
+    return sb | 0x7fc00000u | (u32)(h & 0x3ff) << 13;
+  }
+  if (u.inf) return sb | 0x7f800000u;
+  if (u.zero) return sb;
+  u32 f2, e2;
+  return (u32)round_pack(&F32, u.s, u.m, u.e, mx, &f2, &e2);
+}
+
+/* A single X as a half, rounded by RC (MXCSR order); FTZ does not apply.
+ * *FL and *EX as for round_pack. */
+static u16 single_to_half(u32 x, u32 mx, unsigned rc, u32 *fl, u32 *ex) {
+  struct unp u = unpack(x, &F32, (mx & CPU_MX_DAZ) != 0);
+  u16 sb = (u16)(u.s << 15);
+  *fl = *ex = 0;
+  if (u.nan) {
+    *fl = *ex = u.snan ? CPU_MX_IE : 0;
+    return (u16)(sb | 0x7e00 | ((x >> 13) & 0x3ff));
+  }
+  if (u.inf) return sb | 0x7c00;
+  if (u.zero) return sb;
+  u32 de = u.den ? CPU_MX_DE : 0;
+  u32 m = (mx & ~(CPU_MX_RC | CPU_MX_FTZ)) | (rc << 13);
+  u16 v = (u16)round_pack(&F16, u.s, u.m, u.e, m, fl, ex);
+  *fl |= de;
+  *ex |= de;
+  return v;
+}
+
+/* vcvtph2ps V,W: 4 or 8 halves from the low 8 or 16 bytes of rm. */
+static int op_vcvtph2ps_V_W(struct cpu *cpu, const struct cpu_insn *in) {
+  unsigned cnt = cpu__vex256(in) ? 8 : 4;
+  union cpu_vec s, r = {0};
+  u32 fl = 0;
+  CPU_TRY(cpu__vex_rm(cpu, in, cnt * 2, 0, &s));
+  for (unsigned i = 0; i < cnt; i++) {
+    u32 f1;
+    r.d[i] = half_to_single(s.w[i], cpu->mxcsr, &f1);
+    fl |= f1;
+  }
+  CPU_TRY(cpu__sse_commit(cpu, fl, fl));
+  cpu->ymm[in->reg] = r;
+  return CPU_RC_NEXT;
+}
+
+/* vcvtps2ph W,V,I: imm8 bit 2 selects MXCSR.RC, else bits 1:0 round. */
+static int op_vcvtps2ph_W_V_I(struct cpu *cpu, const struct cpu_insn *in) {
+  unsigned cnt = in->osz2 == 32 ? 8 : 4;
+  unsigned rc = (in->imm & 4) ? (cpu->mxcsr & CPU_MX_RC) >> 13 : in->imm & 3;
+  const union cpu_vec *s = &cpu->ymm[in->reg];
+  union cpu_vec r = {0};
+  u32 fl = 0, ex = 0;
+  for (unsigned i = 0; i < cnt; i++) {
+    u32 f1, e1;
+    r.w[i] = single_to_half(s->d[i], cpu->mxcsr, rc, &f1, &e1);
+    fl |= f1;
+    ex |= e1;
+  }
+  if (in->pfx & CPU_PFX_MEM) {
+    /* A faulting store must leave MXCSR as it was: the bytes are read and
+     * stored back first, which faults where the store would. */
+    u64 a = cpu_ea(cpu, in);
+    union cpu_vec old;
+    if (cnt == 8) {
+      CPU_TRY(cpu_ld128(cpu, a, old.b));
+      CPU_TRY(cpu_st128(cpu, a, old.b));
+    } else {
+      CPU_TRY(cpu_ld64(cpu, a, &old.q[0]));
+      CPU_TRY(cpu_st64(cpu, a, old.q[0]));
+    }
+    CPU_TRY(cpu__sse_commit(cpu, ex, fl));
+    return cnt == 8 ? cpu_st128(cpu, a, r.b) : cpu_st64(cpu, a, r.q[0]);
+  }
+  CPU_TRY(cpu__sse_commit(cpu, ex, fl));
+  cpu->ymm[in->rm] = r;
+  return CPU_RC_NEXT;
 }
 
 static const struct cpu__oprow fma_rows[] = {

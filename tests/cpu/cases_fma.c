@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Differential cases of FMA3 (fma.c): every form of every fused
- * multiply-add, 128 and 256 bits, register and memory (faulting too), with
+/* Differential cases of FMA3 and F16C (fma.c): every form of every fused
+ * multiply-add and both half-precision conversions, 128 and 256 bits, register and memory (faulting too), with
  * edge values in all three operands, products that cancel the addend
  * exactly or nearly, and random MXCSR rounding, DAZ, FTZ, masks and flags.
  * Like the AVX families, these need a host CPU that has the instructions. */
@@ -80,10 +80,57 @@ static void fill(struct diff_case *c, struct diff_rng *r, int dbl) {
 static void fix_f32(struct diff_case *c, struct diff_rng *r) { fill(c, r, 0); }
 static void fix_f64(struct diff_case *c, struct diff_rng *r) { fill(c, r, 1); }
 
+/* ---- F16C ---- */
+
+/* A half-precision edge or random value. */
+static u16 f16_edge(struct diff_rng *r) {
+  static const u16 k[] = {0x0000, 0x7c00, 0x7e00, 0x7d00, 0x7e55, 0x0001,
+                          0x03ff, 0x0200, 0x0400, 0x7bff, 0x3c00, 0x3555,
+                          0x7c01};
+  u16 sign = rnd(r, 2) ? 0x8000 : 0;
+  return rnd(r, 2) ? (u16)(k[rnd(r, sizeof k / sizeof k[0])] | sign)
+                   : (u16)diff_rand(r);
+}
+
+/* vcvtph2ps: halves in the source (rm: register or memory). */
+static void fix_ph2ps(struct diff_case *c, struct diff_rng *r) {
+  for (unsigned lane = 0; lane < 2; lane++) {
+    u8 *p = operand(c, 2, lane);
+    for (unsigned i = 0; p && i < 16; i += 2) {
+      u16 h = f16_edge(r);
+      memcpy(p + i, &h, 2);
+    }
+  }
+  set_mxcsr(c, rand_mxcsr(r));
+}
+
+/* vcvtps2ph: singles in the source (reg), many around the half range
+ * (overflow, denormal and underflow results), and every rounding
+ * selector, sometimes with the ignored imm8 bits set. */
+static void fix_ps2ph(struct diff_case *c, struct diff_rng *r) {
+  for (unsigned lane = 0; lane < 2; lane++) {
+    u8 *p = operand(c, 0, lane);
+    for (unsigned i = 0; i < 16; i += 4) {
+      u32 x = rnd(r, 2) ? f32_edge(r)
+                        : (rnd(r, 2) ? 0x80000000u : 0) |
+                              ((127 - 26 + rnd(r, 44)) << 23) |
+                              ((u32)diff_rand(r) & 0x7fffff);
+      memcpy(p + i, &x, 4);
+    }
+  }
+  unsigned imm = rnd(r, 8);
+  if (rnd(r, 4) == 0) imm |= rnd(r, 256) & 0xf8;
+  c->code[c->len - 1] = (u8)imm;
+  set_mxcsr(c, rand_mxcsr(r));
+}
+
 #define R DIFF_K_XMM
 #define VX DIFF_ENC_VEX
 #define M38 DIFF_MAP_0F38
 #define NI DIFF_IMM_NONE
+#define IB DIFF_IMM_B
+#define M3A DIFF_MAP_0F3A
+#define NV DIFF_O_NOVVVV
 #define VL DIFF_O_VL
 #define W1 DIFF_O_W1
 #define FLT DIFF_O_FAULT
@@ -149,6 +196,8 @@ static const struct diff_enc fma_encs[] = {
     {X86_INS_VFNMSUB231PD, "vfnmsub231pd V,V,W", 0x66, M38, 0xbe, VX, -1, 0, NI, R, R, VL | W1 | FLT, fix_f64},
     {X86_INS_VFNMSUB231SS, "vfnmsub231ss V,V,W", 0x66, M38, 0xbf, VX, -1, 0, NI, R, R, FLT, fix_f32},
     {X86_INS_VFNMSUB231SD, "vfnmsub231sd V,V,W", 0x66, M38, 0xbf, VX, -1, 0, NI, R, R, W1 | FLT, fix_f64},
+    {X86_INS_VCVTPH2PS, "vcvtph2ps V,W", 0x66, M38, 0x13, VX, -1, 0, NI, R, R, VL | NV | FLT, fix_ph2ps},
+    {X86_INS_VCVTPS2PH, "vcvtps2ph W,V,I", 0x66, M3A, 0x1d, VX, -1, 0, IB, R, R, VL | NV | FLT, fix_ps2ph},
 };
 
 const struct diff_family diff_cases_fma = {"fma", fma_encs,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* FMA in a recorded program (tests/replay/fma.sh): packed and scalar fused
- * multiply-adds of every kind through intrinsics, under each rounding mode
- * and with FTZ and DAZ, a product whose rounding error only a fused
- * operation keeps, and glibc's libm functions, which take their FMA forms
+/* FMA and F16C in a recorded program (tests/replay/fma.sh): packed and
+ * scalar fused multiply-adds of every kind through intrinsics, under each
+ * rounding mode and with FTZ and DAZ, a product whose rounding error only a
+ * fused operation keeps, half-precision conversions under each rounding
+ * selector, and glibc's libm functions, which take their FMA forms
  * on a CPU with FMA. Prints every result in hex, then the fused residue
  * the gdb test reads back from a register. */
 #include <fenv.h>
@@ -79,6 +80,20 @@ int main(int argc, char **argv) {
   float accf = 0;
   for (int i = 1; i <= 2000; i++) accf += expf(i * 0.003f) * sinf(i * 0.01f);
   printf("libmf %a\n", (double)accf);
+  /* F16C: singles to halves under each rounding selector, and back. */
+  __m256 hs = _mm256_set_ps(65504.0f, 65520.0f, 1e-7f, 6e-8f, -0.1f, 3.14159f,
+                            1e5f * argc, 2049.0f);
+  for (int m = 0; m < 4; m++) {
+    __m128i h = m == 0   ? _mm256_cvtps_ph(hs, 0)
+                : m == 1 ? _mm256_cvtps_ph(hs, 1)
+                : m == 2 ? _mm256_cvtps_ph(hs, 2)
+                         : _mm256_cvtps_ph(hs, 3);
+    unsigned short hw[8];
+    _mm_storeu_si128((__m128i *)hw, h);
+    printf("f16 %d:", m);
+    for (int i = 0; i < 8; i++) printf(" %04x", hw[i]);
+    shows(" back", _mm256_cvtph_ps(h));
+  }
   /* x*x rounds away 2^-60; the fused x*x - round(x*x) gets it back. */
   double p = x * x;
   fma_checkpoint(fma(x, x, -p));

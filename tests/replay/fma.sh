@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# FMA in a recording (tests/programs/fma, built with -mfma): fused
-# multiply-adds under every rounding mode, FTZ and DAZ, and glibc's libm
+# FMA and F16C in a recording (tests/programs/fma, built with -mfma
+# -mf16c): fused multiply-adds under every rounding mode, FTZ and DAZ,
+# half-precision conversions, and glibc's libm
 # functions in their FMA forms replay to the same output and verify, and
 # gdb reads the fused residue from xmm0 at a point of the replay, and the
 # value before the instruction that made it.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 A="$P/fma"
-if ! grep -qw fma /proc/cpuinfo; then
-  echo "SKIP: this CPU has no FMA"
+if ! grep -qw fma /proc/cpuinfo || ! grep -qw f16c /proc/cpuinfo; then
+  echo "SKIP: this CPU has no FMA or no F16C"
   exit 77
 fi
 native=$("$A"; echo "status $?")

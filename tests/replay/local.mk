@@ -106,7 +106,7 @@ EXTRA_DIST += tests/replay/avx.sh
 # FMA recorded and replayed, libm's FMA functions included
 # (tests/replay/fma.sh).
 check_PROGRAMS += tests/programs/fma
-tests_programs_fma_CFLAGS = -O1 -g -mavx2 -mfma
+tests_programs_fma_CFLAGS = -O1 -g -mavx2 -mfma -mf16c
 tests_programs_fma_LDFLAGS =
 tests_programs_fma_LDADD = -lm
 TESTS += tests/replay/fma.sh
