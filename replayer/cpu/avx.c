@@ -485,6 +485,50 @@ static int op_vpsrav_V_V_W(struct cpu *cpu, const struct cpu_insn *in) {
   return varshift(cpu, in, 2);
 }
 
+/* ---- Gathers ------------------------------------------------------------ */
+
+/* vpgather*, vgather*: V_M_V is dest (reg), the VSIB operand (base, disp,
+ * scale, the index vector in imm and its size in imm2) and the mask
+ * (reg2). Element i is loaded from base + disp + (index[i] << scale) when
+ * the top bit of mask element i is set. Elements are taken in order, and
+ * each one passed (gathered or not selected) gets its mask element
+ * cleared, so a fault leaves the earlier ones done and the instruction
+ * restartable, as on the CPU. When all
+ * are done the mask is zero and the destination is zero above the
+ * elements gathered. The opcode's W gives the element size (d/ps 4, q/pd
+ * 8), its low bit the index element size (90/92 dword, 91/93 qword). */
+static int op_vgather_V_M_V(struct cpu *cpu, const struct cpu_insn *in) {
+  unsigned esz = (in->pfx & CPU_PFX_REXW) ? 8 : 4;
+  unsigned qidx = in->id == X86_INS_VPGATHERQD ||
+                  in->id == X86_INS_VPGATHERQQ ||
+                  in->id == X86_INS_VGATHERQPS || in->id == X86_INS_VGATHERQPD;
+  unsigned isz = qidx ? 8 : 4, vx = (unsigned)in->imm;
+  unsigned n = in->osz / esz;
+  if (in->imm2 / isz < n) n = in->imm2 / isz;
+  if (in->reg == in->reg2 || in->reg == vx || in->reg2 == vx)
+    return cpu__fault(cpu, CPU_FAULT_UD);
+  union cpu_vec *d = &cpu->ymm[in->reg], *m = &cpu->ymm[in->reg2];
+  const union cpu_vec *ix = &cpu->ymm[vx];
+  u64 base = (u64)in->disp + cpu->gpr[in->base];
+  for (unsigned i = 0; i < n; i++) {
+    if (!(m->b[i * esz + esz - 1] & 0x80)) {
+      memset(m->b + i * esz, 0, esz);
+      continue;
+    }
+    u64 off = isz == 4 ? (u64)(i64)ix->sd[i] : ix->q[i];
+    u64 a = base + (off << in->scale);
+    if (in->pfx & CPU_PFX_ADDR32) a = (u32)a;
+    a += cpu->segbase[in->seg];
+    union cpu_vec t;
+    CPU_TRY(esz == 4 ? cpu_ld32(cpu, a, &t.d[0]) : cpu_ld64(cpu, a, &t.q[0]));
+    memcpy(d->b + i * esz, t.b, esz);
+    memset(m->b + i * esz, 0, esz);
+  }
+  memset(d->b + n * esz, 0, sizeof d->b - n * esz);
+  memset(m, 0, sizeof *m);
+  return CPU_RC_NEXT;
+}
+
 /* ---- Masked loads and stores -------------------------------------------- */
 
 /* vmaskmovps/pd, vpmaskmovd/q: only the elements whose mask (x2) has its

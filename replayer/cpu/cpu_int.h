@@ -95,7 +95,9 @@ enum {
  *    a third (the is4 register of VEX blends) fills `imm2`;
  *  - immediates: the first fills `imm`, a second (enter) fills `imm2`.
  * rip-relative operands are resolved at decode: base = CPU_REG_NONE and disp
- * is the absolute address. Immediates are sign-extended from their encoded
+ * is the absolute address. A VSIB operand (the gathers) has index =
+ * CPU_REG_NONE, its vector index register in imm and that register's size
+ * (16 or 32) in imm2. Immediates are sign-extended from their encoded
  * width, then truncated to the operand size; branch targets are absolute. */
 struct cpu_insn {
   cpu_handler fn;  /* the handler chosen at decode time */
@@ -120,7 +122,8 @@ struct cpu_insn {
   u8 pfx;         /* CPU_PFX_* bits */
   u8 cond;        /* low nibble of the last opcode byte: the condition of
                      jcc/setcc/cmovcc, usable by other families */
-  u8 imm2;        /* second immediate (enter's nesting level) */
+  u8 imm2;        /* second immediate (enter's nesting level); for a
+                     VSIB operand (gathers), the index vector's size */
   u16 id;         /* Capstone X86_INS_* id, for messages and observers */
 };
 

@@ -22,6 +22,64 @@ static void fix_counts(struct diff_case *c, struct diff_rng *r) {
   }
 }
 
+/* Gathers: the generic encoder has no VSIB, so the fixer writes the whole
+ * instruction: VEX.66.0F38 with the row's opcode and W, random L,
+ * distinct dest, mask and index registers (the same ones, #UD, in one
+ * case in sixteen), a base register in the middle of the data with a
+ * disp8, index elements that stay inside the data, or in one case in six
+ * reach the unmapped page above it (a fault partway: the elements before
+ * it are gathered), and random mask bits. The rows say NV so that the
+ * generator copies no register over the index after this. */
+static void fix_gather(struct diff_case *c, struct diff_rng *r) {
+  unsigned w = (c->enc->opt & DIFF_O_W1) != 0, qidx = c->enc->op & 1;
+  unsigned esz = w ? 8 : 4, isz = qidx ? 8 : 4, l = rnd(r, 2);
+  unsigned d = rnd(r, 16), m, x, b;
+  do m = rnd(r, 16); while (m == d);
+  do x = rnd(r, 16); while (x == d || x == m);
+  if (rnd(r, 16) == 0) {
+    unsigned k = rnd(r, 3);
+    if (k == 0) m = d;
+    else if (k == 1) x = d;
+    else x = m;
+  }
+  do b = rnd(r, 16); while (b == 4);
+  unsigned scale = rnd(r, 4);
+  int disp = (int)rnd(r, 64) - 32;
+  c->st.gpr[b] = DIFF_DATA_ADDR + 4096;
+  /* Index elements: byte offsets within the data, divided by the scale. */
+  u8 *lo = xmm_at(c, x), *hi = c->st.ymmh + 16 * x;
+  int fault = rnd(r, 6) == 0;
+  for (unsigned i = 0; i < 32 / isz; i++) {
+    i64 off = ((i64)rnd(r, 8000) - 4000 - disp) >> scale;
+    if (fault && rnd(r, 3) == 0) off = (i64)(4096 + 64) >> scale;
+    u8 *p = i * isz < 16 ? lo + i * isz : hi + i * isz - 16;
+    if (isz == 4) {
+      i32 v = (i32)off;
+      memcpy(p, &v, 4);
+    } else {
+      memcpy(p, &off, 8);
+    }
+  }
+  /* Mask: each element's top bit random, sometimes all set. */
+  u8 *mlo = xmm_at(c, m), *mhi = c->st.ymmh + 16 * m;
+  int all = rnd(r, 3) == 0;
+  for (unsigned i = 0; i < 32 / esz; i++) {
+    u8 *p = i * esz < 16 ? mlo + i * esz : mhi + i * esz - 16;
+    p[esz - 1] = (u8)((p[esz - 1] & 0x7f) | (all || rnd(r, 2) ? 0x80 : 0));
+  }
+  u8 *code = c->code;
+  unsigned n = 0;
+  code[n++] = 0xc4;
+  code[n++] = (u8)((!(d & 8) << 7) | (!(x & 8) << 6) | (!(b & 8) << 5) | 2);
+  code[n++] = (u8)((w << 7) | ((~m & 15) << 3) | (l << 2) | 1);
+  code[n++] = c->enc->op;
+  code[n++] = (u8)(0x40 | ((d & 7) << 3) | 4);
+  code[n++] = (u8)((scale << 6) | ((x & 7) << 3) | (b & 7));
+  code[n++] = (u8)(i8)disp;
+  c->len = (u8)n;
+  c->memop = 1;
+}
+
 #define R DIFF_K_XMM
 #define G DIFF_K_GPR
 #define N DIFF_K_NONE
@@ -118,6 +176,14 @@ static const struct diff_enc avx_encs[] = {
     {X86_INS_VPMASKMOVD, "vpmaskmovd M,V,V", 0x66, M38, 0x8e, VX, -1, 0, NI, R, R, VL | MEM | FLT, NULL},
     {X86_INS_VPMASKMOVQ, "vpmaskmovq V,V,M", 0x66, M38, 0x8c, VX, -1, 0, NI, R, R, VL | W1 | MEM | FLT, NULL},
     {X86_INS_VPMASKMOVQ, "vpmaskmovq M,V,V", 0x66, M38, 0x8e, VX, -1, 0, NI, R, R, VL | W1 | MEM | FLT, NULL},
+    {X86_INS_VPGATHERDD, "vpgatherdd V,Mv,V", 0x66, M38, 0x90, VX, -1, 0, NI, R, R, VL | NV | MEM, fix_gather},
+    {X86_INS_VPGATHERDQ, "vpgatherdq V,Mv,V", 0x66, M38, 0x90, VX, -1, 0, NI, R, R, VL | W1 | NV | MEM, fix_gather},
+    {X86_INS_VPGATHERQD, "vpgatherqd V,Mv,V", 0x66, M38, 0x91, VX, -1, 0, NI, R, R, VL | NV | MEM, fix_gather},
+    {X86_INS_VPGATHERQQ, "vpgatherqq V,Mv,V", 0x66, M38, 0x91, VX, -1, 0, NI, R, R, VL | W1 | NV | MEM, fix_gather},
+    {X86_INS_VGATHERDPS, "vgatherdps V,Mv,V", 0x66, M38, 0x92, VX, -1, 0, NI, R, R, VL | NV | MEM, fix_gather},
+    {X86_INS_VGATHERDPD, "vgatherdpd V,Mv,V", 0x66, M38, 0x92, VX, -1, 0, NI, R, R, VL | W1 | NV | MEM, fix_gather},
+    {X86_INS_VGATHERQPS, "vgatherqps V,Mv,V", 0x66, M38, 0x93, VX, -1, 0, NI, R, R, VL | NV | MEM, fix_gather},
+    {X86_INS_VGATHERQPD, "vgatherqpd V,Mv,V", 0x66, M38, 0x93, VX, -1, 0, NI, R, R, VL | W1 | NV | MEM, fix_gather},
 };
 
 const struct diff_family diff_cases_avx = {"avx", avx_encs,

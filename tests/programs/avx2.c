@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* AVX and AVX2 in a recorded program (tests/replay/avx.sh): intrinsics for
  * 256-bit integer and floating-point arithmetic, cross-lane permutes,
- * variable shifts, blends, masked loads and stores, broadcasts, lane
+ * variable shifts, blends, masked loads and stores, gathers, broadcasts, lane
  * inserts and extracts, and the glibc string functions, which take their
  * AVX2 forms on this CPU. Prints a checksum of everything it computed and
  * the hex of one YMM value the gdb test reads back. */
@@ -49,6 +49,19 @@ int main(void) {
     s = _mm256_shuffle_epi8(s, _mm256_set1_epi64x(0x0001020304050607ll));
     s = _mm256_max_epu8(s, _mm256_min_epi16(x, y));
     _mm256_storeu_si256((__m256i *)(c + i), s);
+  }
+  h = mix(h, c, sizeof c);
+  /* Gathers: table lookups through indices computed above, some masked. */
+  for (int i = 0; i < 1024; i += 8) {
+    __m256i ix = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(c + i)),
+                                  _mm256_set1_epi32(1023));
+    __m256i g1 = _mm256_i32gather_epi32(a, ix, 4);
+    __m256i g2 = _mm256_mask_i32gather_epi32(_mm256_set1_epi32(-1), b, ix,
+                                             _mm256_cmpgt_epi32(g1, ix), 4);
+    __m256d g3 = _mm256_i32gather_pd((const double *)f, _mm256_castsi256_si128(
+                                         _mm256_srli_epi32(ix, 1)), 8);
+    _mm256_storeu_si256((__m256i *)(c + i), _mm256_xor_si256(g1, g2));
+    h = mix(h, &g3, sizeof g3);
   }
   h = mix(h, c, sizeof c);
   __m256 acc = _mm256_setzero_ps();
