@@ -132,7 +132,7 @@ static int cmp_range(const void *x, const void *y) {
  * order. */
 static int each_union(struct rec__ranges *rs, u64 a, u64 b,
                       int (*fn)(void *ctx, u64 a, u64 b), void *ctx) {
-  qsort(rs->v, rs->n, sizeof *rs->v, cmp_range);
+  if (rs->n > 1) qsort(rs->v, rs->n, sizeof *rs->v, cmp_range);
   u64 x = 0, y = 0;
   for (size_t i = 0; i < rs->n; i++) {
     u64 s = RW_MAX(rs->v[i].addr, a);
