@@ -233,14 +233,16 @@ static int fill_mem(struct cpu_insn *in, const cs_x86_op *o, u64 next_rip) {
     in->base = regs[m->base].num;
   }
   if (m->index != X86_REG_INVALID && m->index < X86_REG_ENDING &&
-      regs[m->index].cls == RC_XMM) { /* VSIB */
-    in->imm = regs[m->index].num;
-    in->imm2 = regs[m->index].size;
-    in->scale = (u8)__builtin_ctz((unsigned)(m->scale ? m->scale : 1));
-  } else if (m->index != X86_REG_INVALID && m->index < X86_REG_ENDING &&
-             regs[m->index].cls != RC_ZERO) {
-    if (regs[m->index].cls != RC_GPR) return RW_EUNSUPPORTED;
-    in->index = regs[m->index].num;
+      regs[m->index].cls != RC_ZERO) {
+    const struct regmap *x = &regs[m->index];
+    if (x->cls == RC_XMM) { /* VSIB: the gathers' vector index */
+      in->imm = x->num;
+      in->imm2 = x->size;
+    } else if (x->cls == RC_GPR) {
+      in->index = x->num;
+    } else {
+      return RW_EUNSUPPORTED;
+    }
     in->scale = (u8)__builtin_ctz((unsigned)(m->scale ? m->scale : 1));
   }
   return 0;

@@ -275,49 +275,32 @@ static int fused(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
   return CPU_RC_NEXT;
 }
 
-#define FMA_OPS(name, kind)                                               \
-  static int op_##name##132p(struct cpu *cpu, const struct cpu_insn *in) { \
-    return fused(cpu, in, 132, kind, 0);                                    \
-  }                                                                       \
-  static int op_##name##213p(struct cpu *cpu, const struct cpu_insn *in) { \
-    return fused(cpu, in, 213, kind, 0);                                    \
-  }                                                                       \
-  static int op_##name##231p(struct cpu *cpu, const struct cpu_insn *in) { \
-    return fused(cpu, in, 231, kind, 0);                                    \
-  }                                                                       \
-  static int op_##name##132s(struct cpu *cpu, const struct cpu_insn *in) { \
-    return fused(cpu, in, 132, kind, 1);                                    \
-  }                                                                       \
-  static int op_##name##213s(struct cpu *cpu, const struct cpu_insn *in) { \
-    return fused(cpu, in, 213, kind, 1);                                    \
-  }                                                                       \
-  static int op_##name##231s(struct cpu *cpu, const struct cpu_insn *in) { \
-    return fused(cpu, in, 231, kind, 1);                                    \
+/* op_NAME132p .. op_NAME231p (packed) and, with FMA_S, op_NAME132s ..
+ * op_NAME231s (scalar). */
+#define FMA_1(name, order, sfx, kind, scalar)                           \
+  static int op_##name##order##sfx(struct cpu *cpu,                     \
+                                   const struct cpu_insn *in) {         \
+    return fused(cpu, in, order, kind, scalar);                         \
   }
+#define FMA_P(name, kind)         \
+  FMA_1(name, 132, p, kind, 0)    \
+  FMA_1(name, 213, p, kind, 0)    \
+  FMA_1(name, 231, p, kind, 0)
+#define FMA_S(name, kind)         \
+  FMA_1(name, 132, s, kind, 1)    \
+  FMA_1(name, 213, s, kind, 1)    \
+  FMA_1(name, 231, s, kind, 1)
 
-FMA_OPS(vfmadd, K_ADD)
-FMA_OPS(vfmsub, K_SUB)
-FMA_OPS(vfnmadd, K_NADD)
-FMA_OPS(vfnmsub, K_NSUB)
-
-static int op_vfmaddsub132p(struct cpu *cpu, const struct cpu_insn *in) {
-  return fused(cpu, in, 132, K_ADDSUB, 0);
-}
-static int op_vfmaddsub213p(struct cpu *cpu, const struct cpu_insn *in) {
-  return fused(cpu, in, 213, K_ADDSUB, 0);
-}
-static int op_vfmaddsub231p(struct cpu *cpu, const struct cpu_insn *in) {
-  return fused(cpu, in, 231, K_ADDSUB, 0);
-}
-static int op_vfmsubadd132p(struct cpu *cpu, const struct cpu_insn *in) {
-  return fused(cpu, in, 132, K_SUBADD, 0);
-}
-static int op_vfmsubadd213p(struct cpu *cpu, const struct cpu_insn *in) {
-  return fused(cpu, in, 213, K_SUBADD, 0);
-}
-static int op_vfmsubadd231p(struct cpu *cpu, const struct cpu_insn *in) {
-  return fused(cpu, in, 231, K_SUBADD, 0);
-}
+FMA_P(vfmadd, K_ADD)
+FMA_S(vfmadd, K_ADD)
+FMA_P(vfmsub, K_SUB)
+FMA_S(vfmsub, K_SUB)
+FMA_P(vfnmadd, K_NADD)
+FMA_S(vfnmadd, K_NADD)
+FMA_P(vfnmsub, K_NSUB)
+FMA_S(vfnmsub, K_NSUB)
+FMA_P(vfmaddsub, K_ADDSUB)
+FMA_P(vfmsubadd, K_SUBADD)
 
 /* ---- F16C --------------------------------------------------------------- */
 
