@@ -740,7 +740,10 @@ enum {
   CPU__K_R,        /* general register only -> rm slot */
   CPU__K_A,        /* the accumulator al/ax/eax/rax (implicit, checked) */
   CPU__K_C,        /* the register cl (implicit, checked) */
-  CPU__K_Z         /* any operand, not stored (string instructions) */
+  CPU__K_Z,        /* any operand, not stored (string instructions) */
+  CPU__K_P,        /* MMX register -> reg slots */
+  CPU__K_Q,        /* MMX register or memory -> rm slot */
+  CPU__K_N         /* MMX register only -> rm slot */
 };
 
 /* Operand size classes (bits 4-11 of an operand spec): sizes in bytes

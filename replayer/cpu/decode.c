@@ -31,6 +31,9 @@ static const u16 form_ops[CPU_FORM_COUNT][4] = {
 #define A(s) (CPU__K_A | CPU__S_##s)
 #define C(s) (CPU__K_C | CPU__S_##s)
 #define Z(s) (CPU__K_Z | CPU__S_##s)
+#define P(s) (CPU__K_P | CPU__S_##s)
+#define Q(s) (CPU__K_Q | CPU__S_##s)
+#define NM(s) (CPU__K_N | CPU__S_##s)
 #define FORM(name, a, b, c, d) {a, b, c, d},
 #define OP(id, form, fn)
 #include "replayer/cpu/forms.def"
@@ -49,10 +52,13 @@ static const u16 form_ops[CPU_FORM_COUNT][4] = {
 #undef A
 #undef C
 #undef Z
+#undef P
+#undef Q
+#undef NM
 };
 
 /* Register classes of the x86_reg map. */
-enum { RC_NONE, RC_GPR, RC_XMM, RC_ST, RC_RIP, RC_FS, RC_GS, RC_ZERO };
+enum { RC_NONE, RC_GPR, RC_XMM, RC_ST, RC_MM, RC_RIP, RC_FS, RC_GS, RC_ZERO };
 
 struct regmap {
   u8 cls;  /* RC_* */
@@ -111,8 +117,10 @@ static void init_tables(void) {
     regs[X86_REG_XMM0 + i] = (struct regmap){RC_XMM, (u8)i, 16};
     regs[X86_REG_YMM0 + i] = (struct regmap){RC_XMM, (u8)i, 32};
   }
-  for (unsigned i = 0; i < 8; i++)
+  for (unsigned i = 0; i < 8; i++) {
     regs[X86_REG_ST0 + i] = (struct regmap){RC_ST, (u8)i, 10};
+    regs[X86_REG_MM0 + i] = (struct regmap){RC_MM, (u8)i, 8};
+  }
   regs[X86_REG_RIP] = (struct regmap){RC_RIP, 0, 8};
   regs[X86_REG_FS] = (struct regmap){RC_FS, 0, 2};
   regs[X86_REG_GS] = (struct regmap){RC_GS, 0, 2};
@@ -193,6 +201,11 @@ static int op_match(u16 spec, const cs_x86_op *o) {
       return o->type == X86_OP_MEM || cls == RC_XMM;
     case CPU__K_F:
       return cls == RC_ST;
+    case CPU__K_P:
+    case CPU__K_N:
+      return cls == RC_MM;
+    case CPU__K_Q:
+      return o->type == X86_OP_MEM || cls == RC_MM;
     case CPU__K_A:
       return cls == RC_GPR && regs[o->reg].num == 0;
     case CPU__K_C:
@@ -458,6 +471,8 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
       case CPU__K_W:
       case CPU__K_U:
       case CPU__K_R:
+      case CPU__K_Q:
+      case CPU__K_N:
         if (o->type == X86_OP_MEM) {
           if (fill_mem(in, o, rip + ci->size)) goto unsupported;
         } else {
@@ -467,6 +482,7 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
       case CPU__K_G:
       case CPU__K_X:
       case CPU__K_F:
+      case CPU__K_P:
         if (rslots == 0)
           in->reg = regs[o->reg].num;
         else if (rslots == 1)

@@ -114,6 +114,15 @@ static int op_vcvttpd2dq(struct cpu *cpu, const struct cpu_insn *in) {
                          : cpu__vex(cpu, in, op_cvttpd2dq_Vx_Wx, 0);
 }
 
+/* ---- MMX forms (mmx.c runs these handlers on the 64-bit operands) -- */
+
+CPU_MMX(mmx_cvtpi2ps, op_cvtdq2ps_Vx_Wx, CPU_MM_XDST | CPU_MM_XLO)
+CPU_MMX(mmx_cvtpi2pd, op_cvtdq2pd_Vx_Wq, CPU_MM_XDST)
+CPU_MMX(mmx_cvtps2pi, op_cvtps2dq_Vx_Wx, CPU_MM_XSRC)
+CPU_MMX(mmx_cvttps2pi, op_cvttps2dq_Vx_Wx, CPU_MM_XSRC)
+CPU_MMX(mmx_cvtpd2pi, op_cvtpd2dq_Vx_Wx, CPU_MM_XSRC16)
+CPU_MMX(mmx_cvttpd2pi, op_cvttpd2dq_Vx_Wx, CPU_MM_XSRC16)
+
 static const struct cpu__oprow sse_cvt_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/sse_cvt.def"

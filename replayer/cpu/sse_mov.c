@@ -238,6 +238,10 @@ CPU_VEX(vmovsldup, op_movsldup_Vx_Wx, 0)
 CPU_VEX(vmovshdup, op_movshdup_Vx_Wx, 0)
 CPU_VEX(vmaskmovdqu, op_maskmovdqu_Vx_Ux, CPU_VX_NODST|CPU_VX_PASS)
 
+/* ---- MMX forms (mmx.c runs these handlers on the 64-bit operands) -- */
+
+CPU_MMX(mmx_pmovmskb, op_pmovmskb_Gy_Ux, CPU_MM_NODST)
+
 static const struct cpu__oprow sse_mov_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/sse_mov.def"

@@ -200,6 +200,34 @@ CPU_VEX(vpackuswb, op_packuswb_Vx_Wx, CPU_VX_SRC1)
 CPU_VEX(vpackssdw, op_packssdw_Vx_Wx, CPU_VX_SRC1)
 CPU_VEX(vpackusdw, op_packusdw_Vx_Wx, CPU_VX_SRC1)
 
+/* ---- MMX forms (mmx.c runs these handlers on the 64-bit operands) -- */
+
+CPU_MMX(mmx_psllw, op_psllw_Vx_Wx, 0)
+CPU_MMX(mmx_psllw_i, op_psllw_Ux_Ib, 0)
+CPU_MMX(mmx_pslld, op_pslld_Vx_Wx, 0)
+CPU_MMX(mmx_pslld_i, op_pslld_Ux_Ib, 0)
+CPU_MMX(mmx_psllq, op_psllq_Vx_Wx, 0)
+CPU_MMX(mmx_psllq_i, op_psllq_Ux_Ib, 0)
+CPU_MMX(mmx_psrlw, op_psrlw_Vx_Wx, 0)
+CPU_MMX(mmx_psrlw_i, op_psrlw_Ux_Ib, 0)
+CPU_MMX(mmx_psrld, op_psrld_Vx_Wx, 0)
+CPU_MMX(mmx_psrld_i, op_psrld_Ux_Ib, 0)
+CPU_MMX(mmx_psrlq, op_psrlq_Vx_Wx, 0)
+CPU_MMX(mmx_psrlq_i, op_psrlq_Ux_Ib, 0)
+CPU_MMX(mmx_psraw, op_psraw_Vx_Wx, 0)
+CPU_MMX(mmx_psraw_i, op_psraw_Ux_Ib, 0)
+CPU_MMX(mmx_psrad, op_psrad_Vx_Wx, 0)
+CPU_MMX(mmx_psrad_i, op_psrad_Ux_Ib, 0)
+CPU_MMX(mmx_punpcklbw, op_punpcklbw_Vx_Wx, CPU_MM_M32)
+CPU_MMX(mmx_punpcklwd, op_punpcklwd_Vx_Wx, CPU_MM_M32)
+CPU_MMX(mmx_punpckldq, op_punpckldq_Vx_Wx, CPU_MM_M32)
+CPU_MMX(mmx_punpckhbw, op_punpcklbw_Vx_Wx, CPU_MM_HIGH)
+CPU_MMX(mmx_punpckhwd, op_punpcklwd_Vx_Wx, CPU_MM_HIGH)
+CPU_MMX(mmx_punpckhdq, op_punpckldq_Vx_Wx, CPU_MM_HIGH)
+CPU_MMX(mmx_packsswb, op_packsswb_Vx_Wx, CPU_MM_PAIR)
+CPU_MMX(mmx_packssdw, op_packssdw_Vx_Wx, CPU_MM_PAIR)
+CPU_MMX(mmx_packuswb, op_packuswb_Vx_Wx, CPU_MM_PAIR)
+
 static const struct cpu__oprow sse_shift_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/sse_shift.def"

@@ -140,6 +140,62 @@ int cpu__vex_rm(struct cpu *cpu, const struct cpu_insn *in, unsigned n,
     return cpu__vex(cpu, in, legacy, how);                             \
   }
 
+/* ---- MMX forms of SSE instructions (mmx.c) ----------------------------
+ *
+ * The MMX registers mm0-mm7 are the significands of the x87 physical
+ * registers R0-R7. cpu__mmx runs the SSE handler FN of an instruction's
+ * XMM form to compute its MMX form: it makes the x87 #MF check, puts the
+ * 64-bit destination, zero-extended, in CPU_VTMP0 and the 64-bit source
+ * (MMX register or memory, read before anything changes) in CPU_VTMP1,
+ * runs FN on them and writes the low 8 bytes of VTMP0 back with
+ * cpu__mm_set, after the x87-to-MMX transition (cpu__mmx_enter). What
+ * does not fit that mould is shaped by HOW: */
+enum {
+  CPU_MM_PAIR = 1 << 0,  /* both VTMPs hold dest | src << 64 (packs and
+                            horizontal adds take lanes from both) */
+  CPU_MM_HIGH = 1 << 1,  /* both operands shifted right by 32 (punpckh*
+                            as punpckl* on the high halves) */
+  CPU_MM_M32 = 1 << 2,   /* a memory source is 4 bytes (punpckl*) */
+  CPU_MM_NODST = 1 << 3, /* FN writes a general register (pmovmskb) */
+  CPU_MM_XDST = 1 << 4,  /* the destination is the XMM register: VTMP0
+                            holds it whole, and FN's 16 bytes go back
+                            (cvtpi2pd) */
+  CPU_MM_XLO = 1 << 5,   /* with XDST: only the low 8 bytes go back
+                            (cvtpi2ps) */
+  CPU_MM_XSRC = 1 << 6,  /* the source is the low 8 bytes of an XMM
+                            register or m64 (cvtps2pi) */
+  CPU_MM_XSRC16 = 1 << 7 /* the source is a whole XMM register or an
+                            aligned m128 (cvtpd2pi) */
+};
+
+int cpu__mmx(struct cpu *cpu, const struct cpu_insn *in, cpu_handler fn,
+             unsigned how) RW_MUST_CHECK;
+
+/* The x87-to-MMX transition every MMX instruction but emms makes: TOP = 0
+ * and every register tagged valid. */
+static inline void cpu__mmx_enter(struct cpu *cpu) {
+  cpu->x87.fsw &= (u16)~0x3800;
+  cpu->x87.ftw = 0xff;
+}
+
+/* Writes V to MMX register R: the significand of R's physical x87
+ * register, whose sign and exponent become all ones. */
+static inline void cpu__mm_set(struct cpu *cpu, unsigned r, u64 v) {
+  cpu->x87.st[r & 7].mant = v;
+  cpu->x87.st[r & 7].se = 0xffff;
+}
+
+/* The value of MMX register R. */
+static inline u64 cpu__mm(const struct cpu *cpu, unsigned r) {
+  return cpu->x87.st[r & 7].mant;
+}
+
+/* Defines handler op_NAME as the MMX form of the SSE handler LEGACY. */
+#define CPU_MMX(name, legacy, how)                                     \
+  static int op_##name(struct cpu *cpu, const struct cpu_insn *in) {   \
+    return cpu__mmx(cpu, in, legacy, how);                             \
+  }
+
 /* Whether IN operates on 256 bits (a YMM operand). */
 static inline int cpu__vex256(const struct cpu_insn *in) {
   return in->osz == 32 || in->osz2 == 32;

@@ -43,6 +43,13 @@ static inline void set_mxcsr(struct diff_case *c, u32 v) {
 
 /* ---- Values ------------------------------------------------------------- */
 
+/* A shift count around the element widths, or a random one. */
+static inline u64 edge_count(struct diff_rng *r) {
+  static const u64 k[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64,
+                          65, 127, 128, 255, 256, 1ull << 32, ~0ull};
+  return rnd(r, 4) ? k[rnd(r, sizeof k / sizeof k[0])] : diff_rand(r);
+}
+
 /* An edge or random single-precision value. */
 static inline u32 f32_edge(struct diff_rng *r) {
   static const u32 k[] = {

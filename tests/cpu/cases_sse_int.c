@@ -33,12 +33,6 @@ static void fix_ivec(struct diff_case *c, struct diff_rng *r) {
   set_mxcsr(c, rand_mxcsr(r));
 }
 
-static u64 edge_count(struct diff_rng *r) {
-  static const u64 k[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64,
-                          65, 127, 128, 255, 256, 1ull << 32, ~0ull};
-  return rnd(r, 4) ? k[rnd(r, sizeof k / sizeof k[0])] : diff_rand(r);
-}
-
 static void fix_shcount(struct diff_case *c, struct diff_rng *r) {
   fix_ivec(c, r);
   u64 n = edge_count(r);

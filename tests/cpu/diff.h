@@ -56,7 +56,7 @@ enum {
 enum { DIFF_MAP_1, DIFF_MAP_0F, DIFF_MAP_0F38, DIFF_MAP_0F3A };
 
 /* Register kinds of the reg and rm operands. */
-enum { DIFF_K_NONE, DIFF_K_GPR, DIFF_K_XMM };
+enum { DIFF_K_NONE, DIFF_K_GPR, DIFF_K_XMM, DIFF_K_MM };
 
 /* Operand sizes to try (GPR forms); the harness picks one per case and
  * emits 66 / REX.W (or VEX.W) for it. */

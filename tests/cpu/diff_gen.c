@@ -330,6 +330,10 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
   c->memop = (u8)memop;
   c->reg = (u8)reg;
   c->rm = (u8)(memop ? 16 : rm);
+  /* MMX registers ignore REX.R and REX.B, which the encoder still emits
+   * for registers 8-15: the case names the register the CPU uses. */
+  if (e->regk == DIFF_K_MM) c->reg &= 7;
+  if (e->rmk == DIFF_K_MM && !memop) c->rm &= 7;
   if (e->opt & DIFF_O_STACK)
     c->st.gpr[4] = DIFF_DATA_ADDR + 2048 + 8 * rnd(r, 64);
   if (e->opt & DIFF_O_STRING) {

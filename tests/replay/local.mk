@@ -112,6 +112,14 @@ tests_programs_fma_LDADD = -lm
 TESTS += tests/replay/fma.sh
 EXTRA_DIST += tests/replay/fma.sh
 
+# MMX recorded and replayed, its aliasing with the x87 stack, and gdb's
+# view of an mm register (tests/replay/mmx.sh).
+check_PROGRAMS += tests/programs/mmx
+tests_programs_mmx_CFLAGS = -O1 -g
+tests_programs_mmx_LDFLAGS =
+TESTS += tests/replay/mmx.sh
+EXTRA_DIST += tests/replay/mmx.sh
+
 # OpenSSL on its AES-NI, SHA, AVX2, BMI2 and ADX paths
 # (tests/replay/openssl.sh).
 TESTS += tests/replay/openssl.sh
