@@ -14,7 +14,11 @@ static inline i64 clampi(i64 v, i64 lo, i64 hi) {
 }
 
 /* r.V[i] = EXPR for each of N lanes, with a = destination lane and
- * b = source lane (view V of union cpu_vec). */
+ * b = source lane (view V of union cpu_vec). Defines the SSE handler
+ * op_MN_Vx_Wx and its VEX form op_vMN, which works on all 32 bytes at
+ * once (a = the vvvv source; the upper half is then zeroed at 128 bits)
+ * rather than through cpu__vex's lanes: these are the hot instructions of
+ * AVX2 integer code, and a fixed trip count lets the compiler vectorize. */
 #define LANES(mn, V, N, EXPR)                                              \
   static int op_##mn##_Vx_Wx(struct cpu *cpu, const struct cpu_insn *in) { \
     union cpu_vec s, r;                                                    \
@@ -27,6 +31,24 @@ static inline i64 clampi(i64 v, i64 lo, i64 hi) {
       r.V[i] = (__typeof__(d->V[0]))(EXPR);                                \
     }                                                                      \
     cpu__xset(cpu, in->reg, &r);                                           \
+    return CPU_RC_NEXT;                                                    \
+  }                                                                        \
+  static int op_v##mn(struct cpu *cpu, const struct cpu_insn *in) {        \
+    union cpu_vec t, r;                                                    \
+    const union cpu_vec *s = &cpu->ymm[in->rm], *d = &cpu->ymm[in->reg2];  \
+    int wide = cpu__vex256(in);                                            \
+    if (in->pfx & CPU_PFX_MEM) {                                           \
+      CPU_TRY(cpu__vex_rm(cpu, in, wide ? 32 : 16, 0, &t));                \
+      s = &t;                                                              \
+    }                                                                      \
+    for (int i = 0; i < 2 * (N); i++) {                                    \
+      __typeof__(d->V[0]) a = d->V[i], b = s->V[i];                        \
+      (void)a;                                                             \
+      (void)b;                                                             \
+      r.V[i] = (__typeof__(d->V[0]))(EXPR);                                \
+    }                                                                      \
+    if (!wide) memset(r.b + 16, 0, 16);                                    \
+    cpu->ymm[in->reg] = r;                                                 \
     return CPU_RC_NEXT;                                                    \
   }
 
@@ -162,56 +184,6 @@ static int op_phminposuw_Vx_Wx(struct cpu *cpu, const struct cpu_insn *in) {
 
 /* ---- VEX forms (avx.c runs these handlers per 128-bit lane) ---------- */
 
-CPU_VEX(vpaddb, op_paddb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpaddw, op_paddw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpaddd, op_paddd_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpaddq, op_paddq_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpsubb, op_psubb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpsubw, op_psubw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpsubd, op_psubd_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpsubq, op_psubq_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpaddsb, op_paddsb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpaddsw, op_paddsw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpsubsb, op_psubsb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpsubsw, op_psubsw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpaddusb, op_paddusb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpaddusw, op_paddusw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpsubusb, op_psubusb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpsubusw, op_psubusw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpmullw, op_pmullw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpmulhw, op_pmulhw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpmulhuw, op_pmulhuw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpmulld, op_pmulld_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpmulhrsw, op_pmulhrsw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpavgb, op_pavgb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpavgw, op_pavgw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpcmpeqb, op_pcmpeqb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpcmpeqw, op_pcmpeqw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpcmpeqd, op_pcmpeqd_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpcmpeqq, op_pcmpeqq_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpcmpgtb, op_pcmpgtb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpcmpgtw, op_pcmpgtw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpcmpgtd, op_pcmpgtd_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpcmpgtq, op_pcmpgtq_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpminsb, op_pminsb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpminub, op_pminub_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpminsw, op_pminsw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpminuw, op_pminuw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpminsd, op_pminsd_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpminud, op_pminud_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpmaxsb, op_pmaxsb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpmaxub, op_pmaxub_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpmaxsw, op_pmaxsw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpmaxuw, op_pmaxuw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpmaxsd, op_pmaxsd_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpmaxud, op_pmaxud_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpand, op_pand_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpandn, op_pandn_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpor, op_por_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpxor, op_pxor_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpsignb, op_psignb_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpsignw, op_psignw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpsignd, op_psignd_Vx_Wx, CPU_VX_SRC1)
 CPU_VEX(vpmuludq, op_pmuludq_Vx_Wx, CPU_VX_SRC1)
 CPU_VEX(vpmuldq, op_pmuldq_Vx_Wx, CPU_VX_SRC1)
 CPU_VEX(vpmaddwd, op_pmaddwd_Vx_Wx, CPU_VX_SRC1)
@@ -223,9 +195,6 @@ CPU_VEX(vphsubw, op_phsubw_Vx_Wx, CPU_VX_SRC1)
 CPU_VEX(vphsubd, op_phsubd_Vx_Wx, CPU_VX_SRC1)
 CPU_VEX(vphsubsw, op_phsubsw_Vx_Wx, CPU_VX_SRC1)
 CPU_VEX(vpsadbw, op_psadbw_Vx_Wx, CPU_VX_SRC1)
-CPU_VEX(vpabsb, op_pabsb_Vx_Wx, 0)
-CPU_VEX(vpabsw, op_pabsw_Vx_Wx, 0)
-CPU_VEX(vpabsd, op_pabsd_Vx_Wx, 0)
 CPU_VEX(vphminposuw, op_phminposuw_Vx_Wx, 0)
 
 /* ---- MMX forms (mmx.c runs these handlers on the 64-bit operands) -- */

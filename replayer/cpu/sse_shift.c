@@ -9,10 +9,13 @@
 /* Shift kinds. */
 enum { SH_LL, SH_RL, SH_RA };
 
-/* Shifts every ESZ-byte lane of *V by COUNT (any 64-bit value). */
-static void shift_lanes(union cpu_vec *v, unsigned esz, int kind, u64 count) {
+/* Shifts every ESZ-byte lane of the first N bytes of *V by COUNT (any
+ * 64-bit value). Inlined, so that constant ESZ, KIND and N make a
+ * straight loop. */
+static inline __attribute__((always_inline)) void shift_lanes(union cpu_vec *v, unsigned esz, int kind, u64 count,
+                        unsigned n) {
   unsigned bits = esz * 8;
-  for (unsigned i = 0; i < 16 / esz; i++) {
+  for (unsigned i = 0; i < n / esz; i++) {
     u64 x;
     switch (esz) {
       case 2: x = v->w[i]; break;
@@ -35,17 +38,37 @@ static void shift_lanes(union cpu_vec *v, unsigned esz, int kind, u64 count) {
   }
 }
 
+/* The SSE handlers op_MN_Vx_Wx (count in an XMM register or m128) and
+ * op_MN_Ux_Ib, and their VEX forms op_vMN (vvvv shifted by the rm count)
+ * and op_vMN_i (rm shifted into vvvv), which shift all 16 or 32 bytes at
+ * once rather than through cpu__vex's lanes. */
 #define SHIFT(mn, esz, kind)                                               \
   static int op_##mn##_Vx_Wx(struct cpu *cpu, const struct cpu_insn *in) { \
     union cpu_vec s;                                                       \
     CPU_TRY(cpu__W16(cpu, in, 1, &s));                                     \
-    shift_lanes(cpu__x(cpu, in->reg), esz, kind, s.q[0]);                  \
+    shift_lanes(cpu__x(cpu, in->reg), esz, kind, s.q[0], 16);              \
     return CPU_RC_NEXT;                                                    \
   }                                                                        \
   static int op_##mn##_Ux_Ib(struct cpu *cpu, const struct cpu_insn *in) { \
-    shift_lanes(cpu__x(cpu, in->reg), esz, kind, cpu__imm8(in));           \
+    shift_lanes(cpu__x(cpu, in->reg), esz, kind, cpu__imm8(in), 16);       \
+    return CPU_RC_NEXT;                                                    \
+  }                                                                        \
+  static int op_v##mn(struct cpu *cpu, const struct cpu_insn *in) {        \
+    union cpu_vec s, r = cpu->ymm[in->reg2];                               \
+    CPU_TRY(cpu__vex_rm(cpu, in, 16, 0, &s));                              \
+    shift_lanes(&r, esz, kind, s.q[0], 32);                                \
+    if (!cpu__vex256(in)) memset(r.b + 16, 0, 16);                         \
+    cpu->ymm[in->reg] = r;                                                 \
+    return CPU_RC_NEXT;                                                    \
+  }                                                                        \
+  static int op_v##mn##_i(struct cpu *cpu, const struct cpu_insn *in) {    \
+    union cpu_vec r = cpu->ymm[in->rm];                                    \
+    shift_lanes(&r, esz, kind, cpu__imm8(in), 32);                         \
+    if (!cpu__vex256(in)) memset(r.b + 16, 0, 16);                         \
+    cpu->ymm[in->reg] = r;                                                 \
     return CPU_RC_NEXT;                                                    \
   }
+
 SHIFT(psllw, 2, SH_LL)
 SHIFT(pslld, 4, SH_LL)
 SHIFT(psllq, 8, SH_LL)
@@ -165,22 +188,6 @@ static int op_packusdw_Vx_Wx(struct cpu *cpu, const struct cpu_insn *in) {
 
 /* ---- VEX forms (avx.c runs these handlers per 128-bit lane) ---------- */
 
-CPU_VEX(vpsllw, op_psllw_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
-CPU_VEX(vpsllw_i, op_psllw_Ux_Ib, CPU_VX_SRCRM)
-CPU_VEX(vpslld, op_pslld_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
-CPU_VEX(vpslld_i, op_pslld_Ux_Ib, CPU_VX_SRCRM)
-CPU_VEX(vpsllq, op_psllq_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
-CPU_VEX(vpsllq_i, op_psllq_Ux_Ib, CPU_VX_SRCRM)
-CPU_VEX(vpsrlw, op_psrlw_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
-CPU_VEX(vpsrlw_i, op_psrlw_Ux_Ib, CPU_VX_SRCRM)
-CPU_VEX(vpsrld, op_psrld_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
-CPU_VEX(vpsrld_i, op_psrld_Ux_Ib, CPU_VX_SRCRM)
-CPU_VEX(vpsrlq, op_psrlq_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
-CPU_VEX(vpsrlq_i, op_psrlq_Ux_Ib, CPU_VX_SRCRM)
-CPU_VEX(vpsraw, op_psraw_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
-CPU_VEX(vpsraw_i, op_psraw_Ux_Ib, CPU_VX_SRCRM)
-CPU_VEX(vpsrad, op_psrad_Vx_Wx, CPU_VX_SRC1|CPU_VX_SRC2X)
-CPU_VEX(vpsrad_i, op_psrad_Ux_Ib, CPU_VX_SRCRM)
 CPU_VEX(vpslldq, op_pslldq_Ux_Ib, CPU_VX_SRCRM)
 CPU_VEX(vpsrldq, op_psrldq_Ux_Ib, CPU_VX_SRCRM)
 CPU_VEX(vpunpcklbw, op_punpcklbw_Vx_Wx, CPU_VX_SRC1)

@@ -44,6 +44,41 @@ static int op_pshufb_Vx_Wx(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
+/* The VEX forms of pshufd and pshufb, on 16 or 32 bytes at once (each
+ * 128-bit lane selects within itself), for the hot loops of AVX2 code. */
+static int op_vpshufd(struct cpu *cpu, const struct cpu_insn *in) {
+  union cpu_vec t, r;
+  const union cpu_vec *s = &cpu->ymm[in->rm];
+  unsigned imm = cpu__imm8(in);
+  int wide = cpu__vex256(in);
+  if (in->pfx & CPU_PFX_MEM) {
+    CPU_TRY(cpu__vex_rm(cpu, in, wide ? 32 : 16, 0, &t));
+    s = &t;
+  }
+  for (int i = 0; i < 8; i++)
+    r.d[i] = s->d[(i & 4) + ((imm >> (2 * (i & 3))) & 3)];
+  if (!wide) memset(r.b + 16, 0, 16);
+  cpu->ymm[in->reg] = r;
+  return CPU_RC_NEXT;
+}
+
+static int op_vpshufb(struct cpu *cpu, const struct cpu_insn *in) {
+  union cpu_vec t, r;
+  const union cpu_vec *s = &cpu->ymm[in->rm], *d = &cpu->ymm[in->reg2];
+  int wide = cpu__vex256(in);
+  if (in->pfx & CPU_PFX_MEM) {
+    CPU_TRY(cpu__vex_rm(cpu, in, wide ? 32 : 16, 0, &t));
+    s = &t;
+  }
+  for (int i = 0; i < 32; i++) {
+    u8 k = s->b[i], v = d->b[(i & 16) + (k & 15)];
+    r.b[i] = (k & 0x80) ? 0 : v;
+  }
+  if (!wide) memset(r.b + 16, 0, 16);
+  cpu->ymm[in->reg] = r;
+  return CPU_RC_NEXT;
+}
+
 /* palignr: bytes IMM.. of the 32-byte concatenation dest:src. */
 static int op_palignr_Vx_Wx_Ib(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec s, r = {0};
@@ -237,10 +272,8 @@ PMOV(pmovsxdq, 4, 8, 1)
 
 /* ---- VEX forms (avx.c runs these handlers per 128-bit lane) ---------- */
 
-CPU_VEX(vpshufd, op_pshufd_Vx_Wx_Ib, 0)
 CPU_VEX(vpshuflw, op_pshuflw_Vx_Wx_Ib, 0)
 CPU_VEX(vpshufhw, op_pshufhw_Vx_Wx_Ib, 0)
-CPU_VEX(vpshufb, op_pshufb_Vx_Wx, CPU_VX_SRC1)
 CPU_VEX(vpalignr, op_palignr_Vx_Wx_Ib, CPU_VX_SRC1)
 CPU_VEX(vshufps, op_shufps_Vx_Wx_Ib, CPU_VX_SRC1)
 CPU_VEX(vshufpd, op_shufpd_Vx_Wx_Ib, CPU_VX_SRC1|CPU_VX_IMMSH(2))
