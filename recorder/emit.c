@@ -107,12 +107,12 @@ int rec__emit_thread_name(struct rec *r, u32 tid, const char *name) {
   return rec__emit_to(r, tid, TRACE_REC_THREAD_NAME, b, n);
 }
 
-int rec__emit_rdtsc(struct rec *r, u64 rip, u64 tsc, u32 aux, u32 is_p) {
+int rec__emit_rdtsc(struct rec *r, u64 rip, u64 tsc, u32 aux, u32 kind) {
   u8 b[24];
   wr_le64(b, rip);
   wr_le64(b + 8, tsc);
   wr_le32(b + 16, aux);
-  wr_le32(b + 20, is_p);
+  wr_le32(b + 20, kind);
   return rec__emit(r, TRACE_REC_RDTSC, b, sizeof b);
 }
 

@@ -352,11 +352,18 @@ struct rec__obj {
                  its bytes are in MEM records */
 };
 
-/* An rdtsc or rdtscp replaced by int3 (recorder/tscpatch.c). */
+/* Kinds of the instructions the recorder answers: the kind field of an
+ * RDTSC record and of a patch. */
+enum { REC_ND_RDTSC, REC_ND_RDTSCP, REC_ND_RDRAND, REC_ND_RDSEED };
+
+/* An rdtsc, rdtscp, rdrand or rdseed replaced by int3 (tscpatch.c). */
 struct rec__tscp {
   u64 addr; /* the instruction */
-  u8 is_p;  /* 1: rdtscp */
-  u8 orig;  /* its first byte (0x0f) */
+  u8 kind;  /* REC_ND_* */
+  u8 orig;  /* its first byte */
+  u8 len;   /* its length */
+  u8 reg;   /* rdrand/rdseed: the destination register (RW_REG_*) */
+  u8 osz;   /* rdrand/rdseed: its size, 2, 4 or 8 */
 };
 
 struct rec {
@@ -425,7 +432,7 @@ struct rec {
   u64 end_digest;
   u64 end_dead_lo, end_dead_hi; /* its dead range */
   struct {
-    u64 syscalls, signals, rdtsc, forks, diffs, mem_bytes;
+    u64 syscalls, signals, rdtsc, rdrand, forks, diffs, mem_bytes;
     u64 threads, switches, preempts, digest_ns;
     u64 outputs, output_bytes;
     u64 maps_followed, maps_read; /* address-space updates made from a
@@ -609,8 +616,9 @@ void rec__tsc_self(int on);
 /* 1 when PR_TSC_SIGSEGV really traps rdtsc on this machine (checked once,
  * in a child; REWIND_TSC_PATCH=1 pretends it does not). */
 int rec__tsc_trap_works(void);
-/* Without the trap: replaces every rdtsc/rdtscp decoded in [A, B) of the
- * tracee by int3 and remembers it. Returns 0 or a negative code. */
+/* Replaces every rdrand and rdseed the CPU has, and without the trap every
+ * rdtsc/rdtscp, decoded in [A, B) of the tracee by int3 and remembers it.
+ * Returns 0 or a negative code. */
 int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) RW_MUST_CHECK;
 /* The patched instruction at ADDR, or NULL. */
 const struct rec__tscp *rec__tsc_patch_at(const struct rec *r, u64 addr);
@@ -702,7 +710,9 @@ int rec__emit_regs(struct rec *r, u16 type, u64 nr, int with_result,
     RW_MUST_CHECK;
 int rec__emit_thread_start(struct rec *r, u32 tid, u32 parent,
                            const struct rw_regs *regs) RW_MUST_CHECK;
-int rec__emit_rdtsc(struct rec *r, u64 rip, u64 tsc, u32 aux, u32 is_p)
+/* An RDTSC record: rdtsc/rdtscp (TSC and rdtscp's AUX) or rdrand/rdseed
+ * (the value written, AUX = the CF it set); KIND is REC_ND_*. */
+int rec__emit_rdtsc(struct rec *r, u64 rip, u64 tsc, u32 aux, u32 kind)
     RW_MUST_CHECK;
 int rec__emit_signal(struct rec *r, int signo, int code, u64 addr,
                      const struct rw_regs *regs, const u8 siginfo[128])

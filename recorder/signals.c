@@ -91,15 +91,57 @@ static int answer_tsc(struct rec *r) {
   return 1;
 }
 
-/* The int3 that replaced an rdtsc (recorder/tscpatch.c) stops with rip
- * after it. Returns 1 when this SIGTRAP was one, 0 if not, or a negative
- * code. */
+/* Runs rdrand (SEED 0) or rdseed of OSZ bytes here, on the same CPU as
+ * the recorded thread: the value and the CF it set. */
+static u64 run_rand(int seed, unsigned osz, int *cf) {
+  u64 v = 0;
+  u8 c = 0;
+  /* Encoded by hand: rdrand/rdseed rax (REX.W 0F C7 /6 or /7), or eax, or
+   * ax (66), so that no -mrdrnd/-mrdseed build option is needed. */
+  if (osz == 8 && !seed)
+    __asm__ volatile(".byte 0x48, 0x0f, 0xc7, 0xf0; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+  else if (osz == 8)
+    __asm__ volatile(".byte 0x48, 0x0f, 0xc7, 0xf8; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+  else if (osz == 4 && !seed)
+    __asm__ volatile(".byte 0x0f, 0xc7, 0xf0; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+  else if (osz == 4)
+    __asm__ volatile(".byte 0x0f, 0xc7, 0xf8; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+  else if (!seed)
+    __asm__ volatile(".byte 0x66, 0x0f, 0xc7, 0xf0; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+  else
+    __asm__ volatile(".byte 0x66, 0x0f, 0xc7, 0xf8; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+  *cf = c;
+  return osz == 8 ? v : osz == 4 ? (u32)v : (u16)v;
+}
+
+/* Answers the patched rdrand or rdseed P of the current thread as the CPU
+ * would: the destination register (a 16-bit one keeps its upper bits, a
+ * 32-bit one is zero-extended), CF, the other arithmetic flags cleared. */
+static int answer_rand(struct rec *r, const struct rec__tscp *p) {
+  struct rec__task *t = r->cur;
+  struct rw_regs *regs = &t->regs;
+  int cf;
+  u64 v = run_rand(p->kind == REC_ND_RDSEED, p->osz, &cf);
+  u64 *g = &regs->gpr[p->reg];
+  *g = p->osz == 2 ? (*g & ~0xffffull) | v : v;
+  regs->rflags &= ~0x8d5ull; /* OF SF ZF AF PF CF */
+  if (cf) regs->rflags |= 1;
+  regs->rip = p->addr + p->len;
+  RW_FORWARD(rec__regs_set_gprs(t->tid, regs));
+  r->n.rdrand++;
+  return rec__emit_rdtsc(r, p->addr, v, (u32)cf, p->kind);
+}
+
+/* The int3 that replaced an rdtsc, rdrand or rdseed (recorder/tscpatch.c)
+ * stops with rip after it. Returns 1 when this SIGTRAP was one, 0 if not,
+ * or a negative code. */
 static int answer_patched(struct rec *r) {
   struct rw_regs *regs = &r->cur->regs;
   RW_FORWARD(rec__regs_get(r, r->cur->tid, regs, 0));
   const struct rec__tscp *p = rec__tsc_patch_at(r, regs->rip - 1);
   if (!p) return 0;
-  RW_FORWARD(answer_at(r, p->addr, p->is_p));
+  if (p->kind >= REC_ND_RDRAND) RW_FORWARD(answer_rand(r, p));
+  else RW_FORWARD(answer_at(r, p->addr, p->kind == REC_ND_RDTSCP));
   return 1;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* rdtsc where the kernel cannot trap it. PR_TSC_SIGSEGV works through the
+/* rdtsc where the kernel cannot trap it, and rdrand/rdseed everywhere. PR_TSC_SIGSEGV works through the
  * CPU's CR4.TSD bit, and some hypervisors do not honour it: prctl succeeds
  * and rdtsc still runs, unrecorded, so the replay could never know its
  * value. rewind checks once whether the trap works. When it does not, the
@@ -9,9 +9,15 @@
  * SIGTRAP of such an int3 is answered exactly as the trap would be, with an
  * RDTSC record; the trace keeps the original bytes, so the replay needs
  * nothing special. What this cannot reach (code generated at run time,
- * rdtsc hidden in data the decoder skips) is named at record time. */
+ * rdtsc hidden in data the decoder skips) is named at record time.
+ *
+ * rdrand and rdseed can never be trapped without CPUID faulting, so they
+ * are always patched the same way (when the CPU has them: elsewhere they
+ * raise #UD, as they must): the recorder runs the instruction itself and
+ * records the value and CF in an RDTSC record of kind rdrand/rdseed. */
 #define _GNU_SOURCE
 #include <capstone/capstone.h>
+#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -53,7 +59,7 @@ static int cmp_patch(const void *a, const void *b) {
 }
 
 const struct rec__tscp *rec__tsc_patch_at(const struct rec *r, u64 addr) {
-  struct rec__tscp key = {addr, 0, 0};
+  struct rec__tscp key = {.addr = addr};
   return r->ntscp ? bsearch(&key, r->tscp, r->ntscp, sizeof key, cmp_patch)
                   : NULL;
 }
@@ -64,8 +70,8 @@ void rec__tsc_patch_reset(struct rec *r) {
   r->ntscp = r->captscp = 0;
 }
 
-static int add_patch(struct rec *r, u64 addr, int is_p, u8 orig) {
-  if (rec__tsc_patch_at(r, addr)) return 0;
+static int add_patch(struct rec *r, const struct rec__tscp *p) {
+  if (rec__tsc_patch_at(r, p->addr)) return 0;
   if (r->ntscp == r->captscp) {
     size_t n = r->captscp ? r->captscp * 2 : 16;
     struct rec__tscp *v = realloc(r->tscp, n * sizeof *v);
@@ -73,15 +79,58 @@ static int add_patch(struct rec *r, u64 addr, int is_p, u8 orig) {
     r->tscp = v;
     r->captscp = n;
   }
-  r->tscp[r->ntscp++] = (struct rec__tscp){addr, (u8)is_p, orig};
+  r->tscp[r->ntscp++] = *p;
   qsort(r->tscp, r->ntscp, sizeof *r->tscp, cmp_patch);
   return 0;
 }
 
-/* 1 when the bytes at B (N left) are rdtsc (0f 31) or rdtscp (0f 01 f9). */
-static int is_pattern(const u8 *b, size_t n) {
-  return n >= 2 && b[0] == 0x0f &&
-         (b[1] == 0x31 || (n >= 3 && b[1] == 0x01 && b[2] == 0xf9));
+/* 1 when the bytes at B (N left) are rdtsc (0f 31) or rdtscp (0f 01 f9)
+ * and TSC is set, or rdrand/rdseed with a register (0f c7 /6 or /7, mod 3,
+ * maybe after a 66 or REX prefix the decoder finds) and RAND is set. */
+static int is_pattern(const u8 *b, size_t n, int tsc, int rand) {
+  if (n < 2 || b[0] != 0x0f) return 0;
+  if (tsc && (b[1] == 0x31 || (n >= 3 && b[1] == 0x01 && b[2] == 0xf9)))
+    return 1;
+  return rand && n >= 3 && b[1] == 0xc7 && b[2] >= 0xf0;
+}
+
+/* Which of rdrand and rdseed this CPU runs (CPUID 1 ECX bit 30, 7.0 EBX
+ * bit 18): only those are patched. */
+static int cpu_has_rand(void) {
+  static int known = -1;
+  if (known < 0) {
+    unsigned a, b, c, d;
+    known = 0;
+    if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 30))) known |= 1;
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 18)))
+      known |= 2;
+  }
+  return known;
+}
+
+/* The general register number (RW_REG_*) of Capstone register R and its
+ * size in *SZ, or -1 for anything else. */
+static int rec__x86_reg_number(x86_reg r, unsigned *sz) {
+  static const x86_reg regs[3][16] = {
+      {X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX, X86_REG_RSP,
+       X86_REG_RBP, X86_REG_RSI, X86_REG_RDI, X86_REG_R8, X86_REG_R9,
+       X86_REG_R10, X86_REG_R11, X86_REG_R12, X86_REG_R13, X86_REG_R14,
+       X86_REG_R15},
+      {X86_REG_EAX, X86_REG_ECX, X86_REG_EDX, X86_REG_EBX, X86_REG_ESP,
+       X86_REG_EBP, X86_REG_ESI, X86_REG_EDI, X86_REG_R8D, X86_REG_R9D,
+       X86_REG_R10D, X86_REG_R11D, X86_REG_R12D, X86_REG_R13D, X86_REG_R14D,
+       X86_REG_R15D},
+      {X86_REG_AX, X86_REG_CX, X86_REG_DX, X86_REG_BX, X86_REG_SP,
+       X86_REG_BP, X86_REG_SI, X86_REG_DI, X86_REG_R8W, X86_REG_R9W,
+       X86_REG_R10W, X86_REG_R11W, X86_REG_R12W, X86_REG_R13W, X86_REG_R14W,
+       X86_REG_R15W}};
+  for (unsigned k = 0; k < 3; k++)
+    for (unsigned i = 0; i < 16; i++)
+      if (regs[k][i] == r) {
+        *sz = 8u >> k;
+        return (int)i;
+      }
+  return -1;
 }
 
 /* How far before a byte pattern the decoder starts. x86 code decoded from
@@ -92,7 +141,8 @@ static int is_pattern(const u8 *b, size_t n) {
 #define TSC_WINDOW 1024
 
 int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
-  if (r->tsc_trap || b <= a || b - a > (1ull << 30)) return 0;
+  int tsc = !r->tsc_trap, rand = cpu_has_rand();
+  if ((!tsc && !rand) || b <= a || b - a > (1ull << 30)) return 0;
   size_t n = (size_t)(b - a);
   u8 *code = malloc(n);
   if (!code) return RW_ENOMEM;
@@ -105,47 +155,79 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
   csh cs = 0;
   cs_insn *insn = NULL;
   size_t pos = 0; /* the decoder's position: an instruction boundary */
-  int rc = 0, found = 0;
+  int rc = 0, found[4] = {0};
   for (size_t c = 0; c < n && rc == 0; c++) {
-    if (!is_pattern(code + c, n - c)) continue;
+    if (!is_pattern(code + c, n - c, tsc, rand != 0)) continue;
     if (!insn) {
       if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
         rc = RW_EUNSUPPORTED;
         break;
       }
+      cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
       insn = cs_malloc(cs);
       pos = SIZE_MAX; /* no decode yet: start a window below */
     }
     /* Go on from where the last decode stopped when it is close, else
-     * start a window before the pattern. */
+     * start a window before the pattern. Then decode up to the
+     * instruction that holds byte C. */
     if (pos > c || c - pos > TSC_WINDOW)
       pos = c > TSC_WINDOW ? (c - TSC_WINDOW) & ~(size_t)15 : 0;
-    while (pos < c) {
+    size_t at = SIZE_MAX;
+    while (pos <= c) {
       const u8 *p = code + pos;
       size_t left = n - pos;
       u64 pc = a + pos;
-      pos += cs_disasm_iter(cs, &p, &left, &pc, insn) ? insn->size : 1;
+      if (!cs_disasm_iter(cs, &p, &left, &pc, insn)) {
+        pos++;
+        continue;
+      }
+      if (pos + insn->size > c) at = pos;
+      pos += insn->size;
     }
-    if (pos != c) continue; /* inside another instruction */
-    const u8 *p = code + c;
-    size_t left = n - c;
-    u64 pc = a + c;
-    if (!cs_disasm_iter(cs, &p, &left, &pc, insn)) continue;
-    pos = c + insn->size;
-    int is_p = insn->id == X86_INS_RDTSCP;
-    if (insn->id != X86_INS_RDTSC && !is_p) continue;
+    if (at == SIZE_MAX) continue; /* undecodable there */
+    struct rec__tscp pt = {a + at, 0, code[at], (u8)insn->size, 0, 0};
+    switch (insn->id) {
+      case X86_INS_RDTSC:
+      case X86_INS_RDTSCP:
+        if (!tsc || at != c) continue; /* inside another instruction */
+        pt.kind = insn->id == X86_INS_RDTSCP ? REC_ND_RDTSCP : REC_ND_RDTSC;
+        break;
+      case X86_INS_RDRAND:
+      case X86_INS_RDSEED: {
+        const cs_x86 *x = &insn->detail->x86;
+        int seed = insn->id == X86_INS_RDSEED;
+        unsigned sz;
+        if (!(rand & (seed ? 2 : 1)) || x->op_count != 1 ||
+            x->operands[0].type != X86_OP_REG)
+          continue;
+        int reg = rec__x86_reg_number(x->operands[0].reg, &sz);
+        if (reg < 0 || reg > 15) continue;
+        pt.kind = seed ? REC_ND_RDSEED : REC_ND_RDRAND;
+        pt.reg = (u8)reg;
+        pt.osz = (u8)sz;
+        break;
+      }
+      default:
+        continue;
+    }
     u8 cc = 0xcc;
-    rc = add_patch(r, a + c, is_p, code[c]);
-    if (rc == 0) rc = rec__mem_write(r, a + c, &cc, 1);
-    found++;
+    rc = add_patch(r, &pt);
+    if (rc == 0) rc = rec__mem_write(r, pt.addr, &cc, 1);
+    found[pt.kind]++;
   }
   if (insn) cs_free(insn, 1);
   if (cs) cs_close(&cs);
   free(code);
-  if (found)
+  if (found[0] + found[1])
     rw_log(RW_LOG_VERBOSE, "rdtsc: %d instruction%s in %#llx-%#llx answered "
-           "through int3", found, found == 1 ? "" : "s",
-           (unsigned long long)a, (unsigned long long)b);
+           "through int3", found[0] + found[1],
+           found[0] + found[1] == 1 ? "" : "s", (unsigned long long)a,
+           (unsigned long long)b);
+  if (found[2] + found[3])
+    rw_log(RW_LOG_VERBOSE, "rdrand/rdseed: %d instruction%s in %#llx-%#llx "
+           "answered through int3", found[2] + found[3],
+           found[2] + found[3] == 1 ? "" : "s", (unsigned long long)a,
+           (unsigned long long)b);
   return rc;
 }
 

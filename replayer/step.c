@@ -422,6 +422,14 @@ static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
   u64 rip = rp__rd_u64(&rd), tsc = rp__rd_u64(&rd);
   u32 aux = rp__rd_u32(&rd), is_p = rp__rd_u32(&rd);
   RW_RETURN_IF(rd.bad, RW_ECORRUPT, "RDTSC record too short");
+  if (is_p > 1) {
+    *stopped = 1;
+    return rp__diverge(rp, stop, NULL,
+                       "thread %u ran rdtsc at %#llx where the recording has "
+                       "rdrand or rdseed at %#llx",
+                       t->st.tid, (unsigned long long)why->rip,
+                       (unsigned long long)rip);
+  }
   if (rip != why->rip) {
     *stopped = 1;
     return rp__diverge(rp, stop, NULL,
@@ -437,6 +445,51 @@ static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
   regs.rip += is_p ? 3 : 2;
   RW_FORWARD(set_regs(t, &regs));
   /* The instruction completed: it counts. */
+  cpu_set_icount(t->cpu, cpu_icount(t->cpu) + 1);
+  rp->icount++;
+  rp->checks++;
+  consume(rp);
+  return 0;
+}
+
+/* rdrand or rdseed: the recorder answered it (recorder/tscpatch.c) with
+ * an RDTSC record of kind 2 or 3: the value written and CF. Without one
+ * (code the recorder could not see, or an older trace), the replay stops
+ * and says why. */
+static int on_nondet(rp_replay *rp, struct rp__thread *t,
+                     const struct cpu_exit *why, struct rp_stop *stop,
+                     int *stopped) {
+  struct rp__rd rd;
+  struct rw_regs regs;
+  u64 rip = 0, v = 0;
+  u32 cf = 0, kind = 0;
+  if (rp->pend.type == TRACE_REC_RDTSC) {
+    rp__rd_init(&rd, rp->pend.data, rp->pend.len);
+    rip = rp__rd_u64(&rd);
+    v = rp__rd_u64(&rd);
+    cf = rp__rd_u32(&rd);
+    kind = rp__rd_u32(&rd);
+    RW_RETURN_IF(rd.bad, RW_ECORRUPT, "RDTSC record too short");
+  }
+  if (rp->pend.type != TRACE_REC_RDTSC || kind < 2 || rip != why->rip) {
+    *stopped = 1;
+    rp__fail(rp, stop,
+             "thread %u executed rdrand or rdseed at %#llx, which the "
+             "recorder did not see (code written at run time?): its result "
+             "was not recorded, so the replay stops here",
+             t->st.tid, (unsigned long long)why->rip);
+    return 0;
+  }
+  cpu_get_regs(t->cpu, &regs);
+  u64 *g = &regs.gpr[why->nondet_reg & 15];
+  if (why->nondet_size == 2)
+    *g = (*g & ~0xffffull) | (u16)v;
+  else
+    *g = why->nondet_size == 4 ? (u32)v : v;
+  regs.rflags &= ~0x8d5ull; /* OF SF ZF AF PF CF */
+  if (cf & 1) regs.rflags |= 1;
+  regs.rip += why->insn_len;
+  RW_FORWARD(set_regs(t, &regs));
   cpu_set_icount(t->cpu, cpu_icount(t->cpu) + 1);
   rp->icount++;
   rp->checks++;
@@ -827,12 +880,10 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
                  t->st.tid, (unsigned long long)why.rip);
         return 0;
       case CPU_EXIT_NONDET:
-        rp__fail(rp, stop,
-                 "thread %u executed rdrand or rdseed at %#llx: its result "
-                 "cannot be reproduced on a CPU without CPUID faulting, so "
-                 "the replay stops here",
-                 t->st.tid, (unsigned long long)why.rip);
-        return 0;
+        RW_FORWARD(on_nondet(rp, t, &why, stop, &stopped));
+        if (stopped) return 0;
+        reached(rp);
+        break;
       case CPU_EXIT_UNSUPPORTED:
         rp__fail(rp, stop, "thread %u: %s", t->st.tid, why.msg);
         return 0;

@@ -326,6 +326,9 @@ struct cpu_exit {
   int watch_kind;   /* watchpoint: CPU_WATCH_READ or CPU_WATCH_WRITE */
   u8 watch_old[16]; /* watchpoint: the bytes before the access (first 16) */
   u8 watch_new[16]; /* watchpoint: the bytes after a write (first 16) */
+  u8 nondet_reg;    /* NONDET (rdrand, rdseed): the destination general
+                       register (encoding number) */
+  u8 nondet_size;   /* NONDET: its size in bytes, 2, 4 or 8 */
   char msg[160];    /* UNSUPPORTED: "unsupported instruction MNEMONIC (BYTES)
                        at 0xADDRESS"; otherwise empty */
 };

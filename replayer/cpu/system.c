@@ -108,6 +108,8 @@ static int op_rdtsc(struct cpu *cpu, const struct cpu_insn *in) {
 
 static int op_nondet(struct cpu *cpu, const struct cpu_insn *in) {
   int rc = cpu__halt(cpu, in, CPU_EXIT_NONDET);
+  cpu->exit.nondet_reg = in->rm;
+  cpu->exit.nondet_size = in->osz;
   snprintf(cpu->exit.msg, sizeof cpu->exit.msg,
            "%s at %#llx is not reproducible",
            in->id == X86_INS_RDRAND ? "rdrand" : "rdseed",

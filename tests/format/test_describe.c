@@ -56,9 +56,9 @@ void test_describe_ints(void) {
   wr_le64(p + 8, 123456789);
   wr_le32(p + 16, 3);
   wr_le32(p + 20, 1);
-  expect(&rec, 0, 0, "rip=0x401000 tsc=123456789 aux=3 rdtscp=1");
+  expect(&rec, 0, 0, "rip=0x401000 tsc=123456789 aux=3 kind=1");
   expect(&rec, 1, 0,
-         ",\"rip\":\"0x401000\",\"tsc\":123456789,\"aux\":3,\"rdtscp\":1");
+         ",\"rip\":\"0x401000\",\"tsc\":123456789,\"aux\":3,\"kind\":1");
   rec.type = TRACE_REC_EXIT;
   rec.len = 12;
   wr_le32(p, 77);

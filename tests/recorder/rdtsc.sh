@@ -16,7 +16,7 @@ assert len(printed) == 6 and printed == recorded, (printed, recorded)'
 check "rdtsc: values increase" q tsc '
 v = [r["tsc"] for r in of("RDTSC")]; assert v == sorted(v) and len(set(v)) == len(v)'
 check "rdtscp: flagged, rip advanced by 3 next time" q tsc '
-p = [r for r in of("RDTSC") if r["rdtscp"] == 1]; assert len(p) == 1'
+p = [r for r in of("RDTSC") if r["kind"] == 1]; assert len(p) == 1'
 check "rdtsc: each at its own rip" q tsc '
 v = [r["rip"] for r in of("RDTSC")][-6:]; assert len(set(v)) == 6'
 
@@ -30,7 +30,7 @@ check "patched rdtsc: printed values are the recorded ones" q tscp '
 printed = [int(l) for l in open("'"$T"'/tscp.out") if l.strip().isdigit()]
 recorded = [r["tsc"] for r in of("RDTSC")][-6:]
 assert len(printed) == 6 and printed == recorded, (printed, recorded)
-assert len([r for r in of("RDTSC") if r["rdtscp"] == 1]) == 1'
+assert len([r for r in of("RDTSC") if r["kind"] == 1]) == 1'
 check "patched rdtsc: the replay verifies" "$REWIND" replay --verify -q "$T/tscp.rwd"
 check "patched rdtsc: bytes 0f 31 inside other instructions left alone" \
   test "$(grep lookalike "$T/tscp.out")" = "$("$P/rdtsc" | grep lookalike)"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Traces that cannot be replayed say why, clearly, with a non-zero exit: an
 # unknown format version, damaged chunks, an instruction the emulator does
-# not implement, rdrand, a missing file. A trace cut off by a killed
+# not implement, an rdrand written at run time, a missing file. A trace cut off by a killed
 # recorder replays up to the cut and says so (exit 3, not 0).
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
@@ -81,13 +81,23 @@ else
   check "avx: the message names the address" grep -q "vpxord.* at 0x" "$T/avx.replay"
 fi
 
-# rdrand: not reproducible without CPUID faulting.
+# rdrand: the recorder patches every rdrand it finds in executable code
+# and records its value (values differ at every run, so the replay's output
+# checks would catch a wrong one); one written at run time, which it cannot
+# see, stops the replay with the reason.
 rec rdrand "$top_builddir/tests/programs/rdrand"
 if [ "$status" -eq 77 ]; then
   echo "SKIP: rdrand: this CPU has no rdrand"
 else
+  check "rdrand: every value and CF recorded" q rdrand '
+v = [r for r in of("RDTSC") if r["kind"] in (2, 3)]
+assert len(v) >= 12 and all(r["aux"] in (0, 1) for r in v), v'
   replay rdrand
-  expect rdrand "rdrand or rdseed at 0x"
+  check_eq "rdrand: the replay verifies" 0 "$rs"
+  check "rdrand: replay verified" grep -q "^replay verified" "$T/rdrand.replay"
+  rec rdjit "$top_builddir/tests/programs/rdrand" jit
+  replay rdjit
+  expect rdjit "rdrand or rdseed at 0x.*which the recorder did not see"
 fi
 
 # A recording cut off by SIGKILL of the recorder: replays up to the cut and
