@@ -844,10 +844,33 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in,
  * or NULL: what cpu__decode uses, exposed for the corpus test. */
 const struct cpu__oprow *cpu__find_row(const cs_insn *ci);
 
-/* Decodes the N bytes at B when they hold one of the few VEX instructions
+/* Decodes the N bytes at B when they hold one of the few instructions
  * Capstone 4 cannot decode (vexraw.c), filling CI and its detail as
  * Capstone would. Returns 0, or -1 when B holds none of them. */
 int cpu__decode_raw(const u8 *b, unsigned n, cs_insn *ci);
+
+/* Ids of instructions Capstone 4 has no X86_INS_* for (GFNI), which
+ * vexraw.c decodes. Capstone's ids are dense and stop at X86_INS_ENDING,
+ * so ours continue from there: the table rows, struct cpu_insn.id and the
+ * decoder's row index take them like Capstone's, and no Capstone id can
+ * collide with them. Only the names differ: cs_insn_name knows nothing of
+ * them, so anything that prints an id goes through cpu__insn_name. The
+ * legacy and VEX forms have ids of their own, as Capstone gives aesenc and
+ * vaesenc. */
+enum {
+  CPU_INS_GF2P8MULB = X86_INS_ENDING, /* 66 0F 38 CF */
+  CPU_INS_GF2P8AFFINEQB,              /* 66 0F 3A CE */
+  CPU_INS_GF2P8AFFINEINVQB,           /* 66 0F 3A CF */
+  CPU_INS_VGF2P8MULB,                 /* VEX.66.0F38.W0 CF */
+  CPU_INS_VGF2P8AFFINEQB,             /* VEX.66.0F3A.W1 CE */
+  CPU_INS_VGF2P8AFFINEINVQB,          /* VEX.66.0F3A.W1 CF */
+  CPU_INS_ENDING                      /* the number of ids, ours included */
+};
+
+/* The mnemonic of instruction id ID, Capstone's or one of ours, using the
+ * Capstone handle CS (borrowed) for Capstone's; NULL for an id that is
+ * neither (vexraw.c). */
+const char *cpu__insn_name(csh cs, unsigned id);
 
 /* The x86_reg -> register number map used by the decoder, exposed for the
  * tests: the number, or RW_ENOTFOUND for registers the emulator does not

@@ -7,7 +7,7 @@
  * (the YMM upper half kept). No flags change; the only faults are #UD for
  * a stray F2/F3 (or 66 on SHA) prefix and those of the memory read (for
  * SHA the alignment check depends on the vendor, see sha_align).
- * GFNI is not here: Capstone 4 cannot decode it.
+ * GFNI is in gfni.c.
  * Every *_lane function reads all of its inputs before it writes D, so D
  * may alias one of them; it writes the 16 bytes of D's low lane only. */
 #include "replayer/cpu/sse_util.h"

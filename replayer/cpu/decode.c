@@ -74,7 +74,7 @@ struct rowref {
 };
 
 static struct regmap regs[X86_REG_ENDING];
-static u32 first_row[X86_INS_ENDING];
+static u32 first_row[CPU_INS_ENDING]; /* Capstone's ids and ours */
 static struct rowref *rowrefs;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
@@ -142,7 +142,7 @@ static void init_tables(void) {
       }
     for (size_t i = nrows; i-- > 0;) {
       unsigned id = all[i]->id;
-      if (id >= X86_INS_ENDING) continue;
+      if (id >= CPU_INS_ENDING) continue;
       rowrefs[i].row = all[i];
       rowrefs[i].next = first_row[id];
       first_row[id] = (u32)(i + 1);
@@ -370,7 +370,7 @@ static unsigned block_verdict(csh cs, const cs_insn *ci) {
 
 static const struct rowref *find_rowref(const cs_insn *ci) {
   pthread_once(&init_once, init_tables);
-  if (ci->id >= X86_INS_ENDING || !rowrefs) return NULL;
+  if (ci->id >= CPU_INS_ENDING || !rowrefs) return NULL;
   for (u32 r = first_row[ci->id]; r; r = rowrefs[r - 1].next)
     if (form_match(rowrefs[r - 1].row->form, &ci->detail->x86))
       return &rowrefs[r - 1];

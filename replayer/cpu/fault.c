@@ -45,7 +45,10 @@ int cpu__op_unsupported(struct cpu *cpu, const struct cpu_insn *in) {
     p += snprintf(p, (size_t)(hex + sizeof hex - p), "%s%02x", i ? " " : "",
                   bytes[i]);
   *p = 0;
-  if (n && cs_disasm_iter(cpu->mem->cs, &code, &size, &addr, ci))
+  /* Bytes Capstone cannot decode may still be an instruction vexraw.c
+   * knows, with an operand form no row takes. */
+  if (n && (cs_disasm_iter(cpu->mem->cs, &code, &size, &addr, ci) ||
+            cpu__decode_raw(bytes, n, ci) == 0))
     mn = ci->mnemonic;
   snprintf(cpu->exit.msg, sizeof cpu->exit.msg,
            "unsupported instruction %s (%s) at %#llx", mn, hex,

@@ -25,6 +25,7 @@ replayer_cpu_librw_cpu_a_SOURCES += replayer/cpu/sse_util.h \
 	replayer/cpu/sse_shift.c replayer/cpu/sse_shuf.c \
 	replayer/cpu/sse_cmpstr.c replayer/cpu/sse_state.c replayer/cpu/crypto.c \
 	replayer/cpu/avx.c replayer/cpu/fma.c replayer/cpu/mmx.c \
+	replayer/cpu/gfni.c \
 	replayer/cpu/vexraw.c
 EXTRA_DIST += replayer/cpu/sse_hops.def replayer/cpu/sse_mov.def \
 	replayer/cpu/sse_arith.def replayer/cpu/sse_fcmp.def \
@@ -32,4 +33,5 @@ EXTRA_DIST += replayer/cpu/sse_hops.def replayer/cpu/sse_mov.def \
 	replayer/cpu/sse_shift.def replayer/cpu/sse_shuf.def \
 	replayer/cpu/avx.def \
 	replayer/cpu/sse_cmpstr.def replayer/cpu/sse_state.def \
-	replayer/cpu/crypto.def replayer/cpu/fma.def replayer/cpu/mmx.def
+	replayer/cpu/crypto.def replayer/cpu/fma.def replayer/cpu/mmx.def \
+	replayer/cpu/gfni.def

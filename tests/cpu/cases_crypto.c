@@ -7,7 +7,7 @@
  * the imm8 bits they ignore), edge and random aeskeygenassist round
  * constants, and random XMM0 for sha256rnds2. The "(F2/F3)" and "(66)"
  * rows add prefixes that make the encoding #UD, which Capstone 4 still
- * decodes. GFNI is absent: Capstone 4 does not decode it. */
+ * decodes. GFNI's cases are in cases_gfni.c. */
 #include <string.h>
 
 #include "tests/cpu/cases_sse.h"

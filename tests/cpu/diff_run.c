@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "replayer/cpu/cpu.h"
+#include "replayer/cpu/cpu_int.h"
 #include "tests/cpu/diff_int.h"
 
 #define BATCH 64
@@ -394,9 +395,18 @@ static void disasm(const struct diff_case *c, char *out, size_t cap) {
   if (cs && cs_disasm(cs, c->code, c->len, DIFF_CODE_INSN, 1, &ci) == 1) {
     snprintf(out, cap, "%s(%s %s)", hex, ci->mnemonic, ci->op_str);
     cs_free(ci, 1);
-  } else {
-    snprintf(out, cap, "%s(undecodable)", hex);
+    return;
   }
+  /* What Capstone 4 cannot decode, the emulator may (GFNI): name it as the
+   * emulator's messages do. */
+  ci = NULL;
+  if (cs && cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON) == CS_ERR_OK)
+    ci = cs_malloc(cs);
+  if (ci && cpu__decode_raw(c->code, c->len, ci) == 0)
+    snprintf(out, cap, "%s(%s)", hex, ci->mnemonic);
+  else
+    snprintf(out, cap, "%s(undecodable)", hex);
+  if (ci) cs_free(ci, 1);
 }
 
 static const char *const gpr_names[16] = {

@@ -13,12 +13,15 @@
 
 void test_decode_table_is_well_formed(void) {
   unsigned dups = 0;
+  csh cs;
+  CU_ASSERT_FATAL(cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK);
   for (const struct cpu__family *const *f = cpu__families; *f; f++)
     for (size_t i = 0; i < (*f)->nrows; i++) {
       const struct cpu__oprow *r = &(*f)->rows[i];
       CU_ASSERT(r->form < CPU_FORM_COUNT);
       CU_ASSERT(r->fn != NULL);
-      CU_ASSERT(r->id > 0 && r->id < X86_INS_ENDING);
+      CU_ASSERT(r->id > 0 && r->id < CPU_INS_ENDING);
+      CU_ASSERT(cpu__insn_name(cs, r->id) != NULL);
       CU_ASSERT(strncmp(r->name, "op_", 3) == 0);
       /* An (id, form) pair appears once: a later row would never match. */
       for (const struct cpu__family *const *g = cpu__families; *g; g++)
@@ -34,6 +37,7 @@ void test_decode_table_is_well_formed(void) {
         }
     next:;
     }
+  cs_close(&cs);
   CU_ASSERT_EQUAL(dups, 0);
 }
 
@@ -57,7 +61,7 @@ void test_decode_every_mnemonic_has_cases(void) {
           found = (*d)->encs[j].id == id;
       if (!found) {
         printf("\n  %s (family %s) has no differential case",
-               cs_insn_name(cs, id), (*f)->name);
+               cpu__insn_name(cs, id), (*f)->name);
         missing++;
       }
     }
@@ -96,5 +100,61 @@ void test_decode_rip_relative_and_segments(void) {
   CU_ASSERT_EQUAL(in.imm, 1);
   CU_ASSERT_EQUAL(in.rm, RW_REG_rax);
   CU_ASSERT(!(in.pfx & CPU_PFX_MEM));
+  emu_close(&e);
+}
+
+void test_decode_raw_gfni_forms(void) {
+  /* gs: gf2p8affineinvqb xmm8, [r13+r9*4-16], 0x63 (legacy, REX.RXB);
+   * vgf2p8affineqb ymm1, ymm0, [rdx+0x10], 5 (VEX.256.W1);
+   * f3: gf2p8mulb xmm0, xmm1 (decoded; the handler raises #UD);
+   * 0f 38 cf c1 (no 66: undecodable, unsupported). */
+  static const u8 p[] = {0x65, 0x66, 0x47, 0x0f, 0x3a, 0xcf, 0x44, 0x8d,
+                         0xf0, 0x63, 0xc4, 0xe3, 0xfd, 0xce, 0x4a, 0x10,
+                         0x05, 0xf3, 0x66, 0x0f, 0x38, 0xcf, 0xc1, 0x0f,
+                         0x38, 0xcf, 0xc1, 0x90, 0x90, 0x90, 0x90, 0x90,
+                         0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90};
+  struct emu e;
+  struct cpu_insn in;
+  unsigned how;
+  csh cs;
+  CU_ASSERT_FATAL(cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK);
+  CU_ASSERT_STRING_EQUAL(cpu__insn_name(cs, CPU_INS_VGF2P8MULB),
+                         "vgf2p8mulb");
+  CU_ASSERT_STRING_EQUAL(cpu__insn_name(cs, X86_INS_AESENC), "aesenc");
+  CU_ASSERT(cpu__insn_name(cs, CPU_INS_ENDING) == NULL);
+  cs_close(&cs);
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  CU_ASSERT_FATAL(cpu__decode(e.cpu, EMU_CODE, &in, &how) == 0);
+  CU_ASSERT_EQUAL(in.len, 10);
+  CU_ASSERT_EQUAL(in.id, CPU_INS_GF2P8AFFINEINVQB);
+  CU_ASSERT(in.fn != cpu__op_unsupported);
+  CU_ASSERT_EQUAL(in.reg, 8);
+  CU_ASSERT(in.pfx & CPU_PFX_MEM);
+  CU_ASSERT_EQUAL(in.seg, CPU_SEG_GS);
+  CU_ASSERT_EQUAL(in.base, RW_REG_r13);
+  CU_ASSERT_EQUAL(in.index, RW_REG_r9);
+  CU_ASSERT_EQUAL(in.scale, 2);
+  CU_ASSERT_EQUAL(in.disp, -16);
+  CU_ASSERT_EQUAL(in.msz, 16);
+  CU_ASSERT_EQUAL(in.imm, 0x63);
+  CU_ASSERT_FATAL(cpu__decode(e.cpu, EMU_CODE + 10, &in, &how) == 0);
+  CU_ASSERT_EQUAL(in.len, 7);
+  CU_ASSERT_EQUAL(in.id, CPU_INS_VGF2P8AFFINEQB);
+  CU_ASSERT(in.fn != cpu__op_unsupported);
+  CU_ASSERT_EQUAL(in.reg, 1);
+  CU_ASSERT_EQUAL(in.reg2, 0);
+  CU_ASSERT_EQUAL(in.base, RW_REG_rdx);
+  CU_ASSERT_EQUAL(in.disp, 0x10);
+  CU_ASSERT_EQUAL(in.osz, 32);
+  CU_ASSERT_EQUAL(in.msz, 32);
+  CU_ASSERT_EQUAL(in.imm, 5);
+  CU_ASSERT_FATAL(cpu__decode(e.cpu, EMU_CODE + 17, &in, &how) == 0);
+  CU_ASSERT_EQUAL(in.len, 6);
+  CU_ASSERT_EQUAL(in.id, CPU_INS_GF2P8MULB);
+  CU_ASSERT(in.pfx & CPU_PFX_REP);
+  CU_ASSERT_EQUAL(in.reg, 0);
+  CU_ASSERT_EQUAL(in.rm, 1);
+  CU_ASSERT_FATAL(cpu__decode(e.cpu, EMU_CODE + 23, &in, &how) == 0);
+  CU_ASSERT(in.fn == cpu__op_unsupported);
   emu_close(&e);
 }

@@ -120,6 +120,13 @@ tests_programs_mmx_LDFLAGS =
 TESTS += tests/replay/mmx.sh
 EXTRA_DIST += tests/replay/mmx.sh
 
+# GFNI recorded and replayed, legacy and VEX forms (tests/replay/gfni.sh).
+check_PROGRAMS += tests/programs/gfni
+tests_programs_gfni_CFLAGS = -O1 -g -mgfni -mavx2
+tests_programs_gfni_LDFLAGS =
+TESTS += tests/replay/gfni.sh
+EXTRA_DIST += tests/replay/gfni.sh
+
 # OpenSSL on its AES-NI, SHA, AVX2, BMI2 and ADX paths
 # (tests/replay/openssl.sh).
 TESTS += tests/replay/openssl.sh
