@@ -108,31 +108,6 @@ static int cpu_has_rand(void) {
   return known;
 }
 
-/* The general register number (RW_REG_*) of Capstone register R and its
- * size in *SZ, or -1 for anything else. */
-static int rec__x86_reg_number(x86_reg r, unsigned *sz) {
-  static const x86_reg regs[3][16] = {
-      {X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX, X86_REG_RSP,
-       X86_REG_RBP, X86_REG_RSI, X86_REG_RDI, X86_REG_R8, X86_REG_R9,
-       X86_REG_R10, X86_REG_R11, X86_REG_R12, X86_REG_R13, X86_REG_R14,
-       X86_REG_R15},
-      {X86_REG_EAX, X86_REG_ECX, X86_REG_EDX, X86_REG_EBX, X86_REG_ESP,
-       X86_REG_EBP, X86_REG_ESI, X86_REG_EDI, X86_REG_R8D, X86_REG_R9D,
-       X86_REG_R10D, X86_REG_R11D, X86_REG_R12D, X86_REG_R13D, X86_REG_R14D,
-       X86_REG_R15D},
-      {X86_REG_AX, X86_REG_CX, X86_REG_DX, X86_REG_BX, X86_REG_SP,
-       X86_REG_BP, X86_REG_SI, X86_REG_DI, X86_REG_R8W, X86_REG_R9W,
-       X86_REG_R10W, X86_REG_R11W, X86_REG_R12W, X86_REG_R13W, X86_REG_R14W,
-       X86_REG_R15W}};
-  for (unsigned k = 0; k < 3; k++)
-    for (unsigned i = 0; i < 16; i++)
-      if (regs[k][i] == r) {
-        *sz = 8u >> k;
-        return (int)i;
-      }
-  return -1;
-}
-
 /* How far before a byte pattern the decoder starts. x86 code decoded from
  * an arbitrary byte falls into step with the real instruction stream after
  * a few instructions, so a window this long finds the boundaries a decode of
@@ -196,15 +171,13 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
       case X86_INS_RDSEED: {
         const cs_x86 *x = &insn->detail->x86;
         int seed = insn->id == X86_INS_RDSEED;
-        unsigned sz;
         if (!(rand & (seed ? 2 : 1)) || x->op_count != 1 ||
             x->operands[0].type != X86_OP_REG)
           continue;
-        int reg = rec__x86_reg_number(x->operands[0].reg, &sz);
-        if (reg < 0 || reg > 15) continue;
+        /* The register is ModRM.rm (mod 3) extended by REX.B. */
         pt.kind = seed ? REC_ND_RDSEED : REC_ND_RDRAND;
-        pt.reg = (u8)reg;
-        pt.osz = (u8)sz;
+        pt.reg = (u8)((x->modrm & 7) | ((x->rex & 1) << 3));
+        pt.osz = x->operands[0].size;
         break;
       }
       default:

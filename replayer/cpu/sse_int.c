@@ -35,12 +35,9 @@ static inline i64 clampi(i64 v, i64 lo, i64 hi) {
   }                                                                        \
   static int op_v##mn(struct cpu *cpu, const struct cpu_insn *in) {        \
     union cpu_vec t, r;                                                    \
-    const union cpu_vec *s = &cpu->ymm[in->rm], *d = &cpu->ymm[in->reg2];  \
+    const union cpu_vec *s, *d = &cpu->ymm[in->reg2];                      \
     int wide = cpu__vex256(in);                                            \
-    if (in->pfx & CPU_PFX_MEM) {                                           \
-      CPU_TRY(cpu__vex_rm(cpu, in, wide ? 32 : 16, 0, &t));                \
-      s = &t;                                                              \
-    }                                                                      \
+    CPU_TRY(cpu__vex_src(cpu, in, wide ? 32 : 16, &t, &s));                \
     for (int i = 0; i < 2 * (N); i++) {                                    \
       __typeof__(d->V[0]) a = d->V[i], b = s->V[i];                        \
       (void)a;                                                             \

@@ -48,13 +48,10 @@ static int op_pshufb_Vx_Wx(struct cpu *cpu, const struct cpu_insn *in) {
  * 128-bit lane selects within itself), for the hot loops of AVX2 code. */
 static int op_vpshufd(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec t, r;
-  const union cpu_vec *s = &cpu->ymm[in->rm];
+  const union cpu_vec *s;
   unsigned imm = cpu__imm8(in);
   int wide = cpu__vex256(in);
-  if (in->pfx & CPU_PFX_MEM) {
-    CPU_TRY(cpu__vex_rm(cpu, in, wide ? 32 : 16, 0, &t));
-    s = &t;
-  }
+  CPU_TRY(cpu__vex_src(cpu, in, wide ? 32 : 16, &t, &s));
   for (int i = 0; i < 8; i++)
     r.d[i] = s->d[(i & 4) + ((imm >> (2 * (i & 3))) & 3)];
   if (!wide) memset(r.b + 16, 0, 16);
@@ -64,12 +61,9 @@ static int op_vpshufd(struct cpu *cpu, const struct cpu_insn *in) {
 
 static int op_vpshufb(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec t, r;
-  const union cpu_vec *s = &cpu->ymm[in->rm], *d = &cpu->ymm[in->reg2];
+  const union cpu_vec *s, *d = &cpu->ymm[in->reg2];
   int wide = cpu__vex256(in);
-  if (in->pfx & CPU_PFX_MEM) {
-    CPU_TRY(cpu__vex_rm(cpu, in, wide ? 32 : 16, 0, &t));
-    s = &t;
-  }
+  CPU_TRY(cpu__vex_src(cpu, in, wide ? 32 : 16, &t, &s));
   for (int i = 0; i < 32; i++) {
     u8 k = s->b[i], v = d->b[(i & 16) + (k & 15)];
     r.b[i] = (k & 0x80) ? 0 : v;

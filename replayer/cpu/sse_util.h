@@ -134,6 +134,21 @@ int cpu__vex_narrow(struct cpu *cpu, const struct cpu_insn *in,
 int cpu__vex_rm(struct cpu *cpu, const struct cpu_insn *in, unsigned n,
                 int align, union cpu_vec *v) RW_MUST_CHECK;
 
+/* Points *S at the rm source of a VEX instruction without copying a
+ * register: the register itself, or its N bytes of memory read into *TMP
+ * (the rest zero). Returns 0, or CPU_FAULT when the read faults. */
+RW_MUST_CHECK static inline int cpu__vex_src(struct cpu *cpu,
+                                             const struct cpu_insn *in,
+                                             unsigned n, union cpu_vec *tmp,
+                                             const union cpu_vec **s) {
+  if (!(in->pfx & CPU_PFX_MEM)) {
+    *s = &cpu->ymm[in->rm];
+    return 0;
+  }
+  *s = tmp;
+  return cpu__vex_rm(cpu, in, n, 0, tmp);
+}
+
 /* Defines handler op_NAME as the VEX form of the SSE handler LEGACY. */
 #define CPU_VEX(name, legacy, how)                                     \
   static int op_##name(struct cpu *cpu, const struct cpu_insn *in) {   \
