@@ -3,7 +3,8 @@
  * rep / repe / repne and the direction flag. A rep instruction is alone in
  * its block; each iteration counts as one instruction, and one interrupted by
  * the budget, a stop request, a fault or a watchpoint keeps the iterations it
- * did (rcx, rsi, rdi updated), as on the CPU, and resumes from there. */
+ * did (rcx, rsi, rdi updated), as on the CPU, and resumes from there. So
+ * does one whose registers reach those of a conditional breakpoint on it. */
 #include "replayer/cpu/cpu_int.h"
 
 enum { RAX = 0, RCX = 1, RSI = 6, RDI = 7 };
@@ -48,6 +49,10 @@ static int once(struct cpu *cpu, unsigned sz, int kind) {
 static int str(struct cpu *cpu, const struct cpu_insn *in, int kind) {
   unsigned sz = kind == K_STOS ? in->osz2 : in->osz;
   int cond = kind == K_SCAS || kind == K_CMPS;
+  /* A conditional breakpoint here (an asynchronous stop being searched
+   * for) can match between two iterations: the CPU takes interrupts and
+   * signals there, with rcx, rsi and rdi showing the iterations done. */
+  int bpc = cpu->bpc_on && cpu->rip == cpu->bpc_addr;
   u64 allow, k = 0;
   if (RW_UNLIKELY(in->pfx & CPU_PFX_ADDR32) || RW_UNLIKELY(in->seg))
     return cpu__op_unsupported(cpu, in);
@@ -70,6 +75,11 @@ static int str(struct cpu *cpu, const struct cpu_insn *in, int kind) {
     cpu->gpr[RCX]--;
     k++;
     if (cond && cpu__cond(cpu, 4) != !(in->pfx & CPU_PFX_REPNE)) break;
+    if (RW_UNLIKELY(bpc) && cpu->gpr[RCX] &&
+        !memcmp(cpu->gpr, cpu->bpc_gpr, sizeof cpu->bpc_gpr)) {
+      cpu->icount += k; /* paused: cpu_run stops at the breakpoint */
+      return CPU_RC_REP;
+    }
   }
   if (k) cpu->icount += k - 1;
   return CPU_RC_NEXT;

@@ -77,3 +77,9 @@ tests_programs_thr_cxx_CXXFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_thr_cxx_LDFLAGS =
 tests_programs_thr_cxx_LDADD = -lpthread
 EXTRA_DIST += tests/programs/thr_py.py
+
+# Asynchronous stops inside rep string instructions (tests/replay/search.sh).
+check_PROGRAMS += tests/programs/repstop
+tests_programs_repstop_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_repstop_LDFLAGS =
+tests_programs_repstop_LDADD = -lpthread

@@ -57,4 +57,27 @@ shows regs "diverged from the recording at event [0-9]+ \\(record seq $first, PR
 shows regs "runs in a loop that never reaches the asynchronous stop .* are those after [0-9]+, and it makes no syscall in between"
 shows regs "^  r12 .*<- differs"
 
+# Asynchronous stops between two iterations of a rep instruction: rip at
+# the instruction, rcx the iterations left, RF set by the CPU.
+MIDREP='
+p = [r for r in of("PREEMPT")
+     if int(r["regs"]["rflags"], 16) & 0x10000 and
+        int(r["regs"].get("rcx", "0"), 16)]
+assert p, "no PREEMPT inside a rep instruction"'
+rec repsig "$P/repstop" signal 20
+check_eq "repsig: recorded" 0 "$status"
+check "repsig: ticks came" grep -q "ticked" "$T/repsig.out"
+check "repsig: a stop inside a rep instruction" q repsig "$MIDREP"
+replay repsig
+check_eq "repsig: verified (exit 0)" 0 "$rs"
+shows repsig "^replay verified: .*exited with status 0"
+
+"$REWIND" record -f --timeslice 2 -o "$T/repthr.rwd" -- "$P/repstop" \
+  threads 30 >"$T/repthr.out" 2>"$T/repthr.err"
+check_eq "repthr: recorded" 0 "$?"
+check "repthr: a preemption inside a rep instruction" q repthr "$MIDREP"
+replay repthr
+check_eq "repthr: verified (exit 0)" 0 "$rs"
+shows repthr "^replay verified: .*exited with status 0"
+
 finish

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* Test program: asynchronous stops inside rep string instructions. The CPU
+ * takes an interrupt between two iterations of a rep movs or rep stos, and
+ * the registers a signal or a preemption then shows are those of the
+ * instruction half done: rip still at it, rcx the iterations left.
+ *
+ *   repstop signal ROUNDS   ITIMER_PROF ticks while rep movsb and rep stosq
+ *                           copy and fill 8 MiB buffers ROUNDS times
+ *   repstop threads ROUNDS  two threads do the same, each on its own
+ *                           buffers, with no syscall between (preemptions)
+ *
+ * Prints a checksum of the buffers and, for signal, how many ticks came
+ * (at least one is needed: the test checks the recording has a stop whose
+ * rip is at a rep instruction). */
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#define SIZE (8u << 20)
+
+static volatile sig_atomic_t ticks;
+
+static void on_prof(int sig) {
+  (void)sig;
+  ticks++;
+}
+
+static void rep_movsb(void *dst, const void *src, size_t n) {
+  __asm__ volatile("rep movsb"
+                   : "+D"(dst), "+S"(src), "+c"(n)
+                   :
+                   : "memory");
+}
+
+static void rep_stosq(void *dst, uint64_t v, size_t n) {
+  __asm__ volatile("rep stosq" : "+D"(dst), "+c"(n) : "a"(v) : "memory");
+}
+
+struct job {
+  unsigned char *a, *b;
+  int rounds;
+  uint64_t sum;
+};
+
+static void *work(void *arg) {
+  struct job *j = arg;
+  for (int r = 0; r < j->rounds; r++) {
+    rep_stosq(j->a, 0x0101010101010101ull * (uint64_t)(r + 1), SIZE / 8);
+    j->a[(unsigned)r * 4099u % SIZE] ^= (unsigned char)r;
+    rep_movsb(j->b, j->a, SIZE);
+    for (unsigned i = 0; i < SIZE; i += 4096) j->sum = j->sum * 31 + j->b[i];
+  }
+  return NULL;
+}
+
+static struct job *job_new(int rounds) {
+  struct job *j = calloc(1, sizeof *j);
+  if (j) j->a = malloc(SIZE), j->b = malloc(SIZE);
+  if (!j || !j->a || !j->b) {
+    perror("malloc");
+    exit(1);
+  }
+  j->rounds = rounds;
+  return j;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: repstop signal|threads ROUNDS\n");
+    return 2;
+  }
+  int rounds = atoi(argv[2]);
+  if (!strcmp(argv[1], "signal")) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_prof;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGPROF, &sa, NULL);
+    struct itimerval it = {{0, 500}, {0, 500}};
+    setitimer(ITIMER_PROF, &it, NULL);
+    struct job *j = job_new(rounds);
+    work(j);
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_PROF, &off, NULL);
+    printf("sum %016llx, %s\n", (unsigned long long)j->sum,
+           ticks ? "ticked" : "no ticks");
+    return 0;
+  }
+  if (!strcmp(argv[1], "threads")) {
+    struct job *j1 = job_new(rounds), *j2 = job_new(rounds);
+    pthread_t t1, t2;
+    pthread_create(&t1, NULL, work, j1);
+    pthread_create(&t2, NULL, work, j2);
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
+    printf("sums %016llx %016llx\n", (unsigned long long)j1->sum,
+           (unsigned long long)j2->sum);
+    return 0;
+  }
+  fprintf(stderr, "repstop: unknown mode %s\n", argv[1]);
+  return 2;
+}
