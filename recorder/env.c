@@ -3,7 +3,7 @@
  * keep the recording replayable (DESIGN.md section 2): glibc's rseq
  * registration off and its AVX-512 paths masked through GLIBC_TUNABLES
  * (the emulator has AVX, AVX2 and FMA, not AVX-512 yet), and OpenSSL's
- * AVX-512, GFNI and RDRAND/RDSEED paths masked through OPENSSL_ia32cap.
+ * AVX-512 paths masked through OPENSSL_ia32cap.
  * man/rewind-record.1 documents them. */
 #include <errno.h>
 #include <stdio.h>
@@ -25,19 +25,16 @@ const char rec__hwcaps_off[] =
 
 /* OPENSSL_ia32cap bits (man OPENSSL_ia32cap) to clear. Word 0 is
  * CPUID.1:EDX (bits 0-31) and ECX (32-63); word 1 is CPUID.7.0:EBX (0-31)
- * and ECX (32-63). RDRAND and RDSEED are masked because their results
- * cannot be recorded (no trap without CPUID faulting); the rest because
- * the emulator lacks them (AVX-512, GFNI, VAES and VPCLMULQDQ at 256
- * bits). AVX, AVX2, FMA, AES-NI, PCLMULQDQ, SHA, MOVBE, BMI1/2 and ADX
- * are emulated and stay on. */
+ * and ECX (32-63). Only AVX-512 and its subsets, which the emulator lacks:
+ * AVX, AVX2, FMA, AES-NI, PCLMULQDQ, SHA, MOVBE, BMI1/2, ADX, GFNI, VAES
+ * and VPCLMULQDQ (at up to 256 bits) are emulated, and rdrand/rdseed are
+ * recorded through the int3 patches (tscpatch.c), so they stay on. */
 #define B(n) (1ull << (n))
-static const unsigned long long ossl_mask0 = B(32 + 30) /* RDRAND */;
+static const unsigned long long ossl_mask0 = 0;
 static const unsigned long long ossl_mask1 =
-    B(16) /* AVX512F */ | B(17) /* AVX512DQ */ | B(18) /* RDSEED */ |
-    B(21) /* AVX512IFMA */ | B(28) /* AVX512CD */ |
-    B(30) /* AVX512BW */ | B(31) /* AVX512VL */ | B(32 + 1) /* VBMI */ |
-    B(32 + 6) /* VBMI2 */ | B(32 + 8) /* GFNI */ | B(32 + 9) /* VAES */ |
-    B(32 + 10) /* VPCLMULQDQ */ | B(32 + 11) /* VNNI */ |
+    B(16) /* AVX512F */ | B(17) /* AVX512DQ */ | B(21) /* AVX512IFMA */ |
+    B(28) /* AVX512CD */ | B(30) /* AVX512BW */ | B(31) /* AVX512VL */ |
+    B(32 + 1) /* VBMI */ | B(32 + 6) /* VBMI2 */ | B(32 + 11) /* VNNI */ |
     B(32 + 12) /* BITALG */ | B(32 + 14) /* VPOPCNTDQ */;
 #undef B
 
