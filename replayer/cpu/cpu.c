@@ -22,6 +22,7 @@ int cpu_new(cpu_mem *mem, const struct cpu_config *cfg, cpu_thread **out) {
   *out = NULL;
   rc = cpu__code_init(mem);
   if (rc) return rc;
+  cpu__host_init();
   c = aligned_alloc(64, (sizeof *c + 63) & ~(size_t)63);
   if (!c) return RW_ENOMEM;
   memset(c, 0, sizeof *c);

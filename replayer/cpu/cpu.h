@@ -215,6 +215,14 @@ enum {
   CPU_VENDOR_AMD       /* AuthenticAMD, HygonGenuine */
 };
 
+/* Whether the emulator computes every instruction with its portable
+ * routines (1), or uses the host's own instructions where they give the
+ * same results (0, the default where the host has them). cpu_set_portable
+ * forces the portable routines (ON 1) or returns to the default (ON 0);
+ * REWIND_CPU_PORTABLE=1 in the environment forces them too. */
+void cpu_set_portable(int on);
+int cpu_portable(void);
+
 /* The vendor named by cpuid leaf 0's EBX, EDX, ECX (the 12-character vendor
  * string, in that order): CPU_VENDOR_AMD or CPU_VENDOR_INTEL. */
 int cpu_vendor_of(u32 ebx, u32 edx, u32 ecx);

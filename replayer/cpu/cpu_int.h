@@ -283,6 +283,15 @@ struct cpu {
   u64 bpc_gpr[16];            /* registers equal bpc_gpr */
 };
 
+/* ---- Host fast paths (host.c) ------------------------------------------ */
+
+/* Set by cpu__host_init (once, from cpu_new): the host has SSSE3 and the
+ * portable routines are not forced. */
+extern int cpu__host_ssse3;
+void cpu__host_init(void);
+/* pshufb on N16 16-byte lanes of D (table) and S (selectors) into R. */
+void cpu__host_pshufb(u8 *r, const u8 *d, const u8 *s, unsigned n16);
+
 /* ---- Register and operand helpers ------------------------------------ */
 
 /* Reads register R (general register number, or CPU_REG_AH+n for SZ 1) at

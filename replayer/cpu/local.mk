@@ -25,7 +25,7 @@ replayer_cpu_librw_cpu_a_SOURCES += replayer/cpu/sse_util.h \
 	replayer/cpu/sse_shift.c replayer/cpu/sse_shuf.c \
 	replayer/cpu/sse_cmpstr.c replayer/cpu/sse_state.c replayer/cpu/crypto.c \
 	replayer/cpu/avx.c replayer/cpu/fma.c replayer/cpu/mmx.c \
-	replayer/cpu/gfni.c \
+	replayer/cpu/gfni.c replayer/cpu/host.c \
 	replayer/cpu/vexraw.c
 EXTRA_DIST += replayer/cpu/sse_hops.def replayer/cpu/sse_mov.def \
 	replayer/cpu/sse_arith.def replayer/cpu/sse_fcmp.def \

@@ -38,8 +38,11 @@ static int op_pshufb_Vx_Wx(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec s, r;
   CPU_TRY(cpu__W16(cpu, in, 1, &s));
   const union cpu_vec *d = cpu__x(cpu, in->reg);
-  for (int i = 0; i < 16; i++)
-    r.b[i] = (s.b[i] & 0x80) ? 0 : d->b[s.b[i] & 15];
+  if (cpu__host_ssse3)
+    cpu__host_pshufb(r.b, d->b, s.b, 1);
+  else
+    for (int i = 0; i < 16; i++)
+      r.b[i] = (s.b[i] & 0x80) ? 0 : d->b[s.b[i] & 15];
   cpu__xset(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
@@ -64,10 +67,13 @@ static int op_vpshufb(struct cpu *cpu, const struct cpu_insn *in) {
   const union cpu_vec *s, *d = &cpu->ymm[in->reg2];
   int wide = cpu__vex256(in);
   CPU_TRY(cpu__vex_src(cpu, in, wide ? 32 : 16, &t, &s));
-  for (int i = 0; i < 32; i++) {
-    u8 k = s->b[i], v = d->b[(i & 16) + (k & 15)];
-    r.b[i] = (k & 0x80) ? 0 : v;
-  }
+  if (cpu__host_ssse3)
+    cpu__host_pshufb(r.b, d->b, s->b, 2);
+  else
+    for (int i = 0; i < 32; i++) {
+      u8 k = s->b[i], v = d->b[(i & 16) + (k & 15)];
+      r.b[i] = (k & 0x80) ? 0 : v;
+    }
   if (!wide) memset(r.b + 16, 0, 16);
   cpu->ymm[in->reg] = r;
   return CPU_RC_NEXT;

@@ -4,9 +4,10 @@
  * them natively and in the emulator, and prints the differences and a
  * summary. With no arguments it is the fixed-seed run of `make check`.
  *   diffcpu [--seed S] [--cases N] [--family NAME] [--only TEXT] [--verbose]
- *           [--max-report K]
+ *           [--max-report K] [--portable]
  * --family keeps the encodings of one case family (cases.def), --only those
- * whose text starts with TEXT. */
+ * whose text starts with TEXT. --portable makes the emulator use only its
+ * portable routines, not the host's instructions (replayer/cpu/host.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 int main(int argc, char **argv) {
   u64 seed = 1, ncases = 40000, ran = 0, ndiff = 0;
   const char *only = NULL, *family = NULL;
-  int verbose = 0, max_report = 30;
+  int verbose = 0, max_report = 30, portable = 0;
   const struct diff_enc **encs = NULL;
   size_t nencs = 0, cap = 0;
   unsigned *diffs_per;
@@ -41,13 +42,16 @@ int main(int argc, char **argv) {
       max_report = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--verbose"))
       verbose = 1;
+    else if (!strcmp(argv[i], "--portable"))
+      portable = 1;
     else {
       fprintf(stderr,
               "usage: diffcpu [--seed S] [--cases N] [--family NAME] "
-              "[--only TEXT] [--verbose] [--max-report K]\n");
+              "[--only TEXT] [--verbose] [--max-report K] [--portable]\n");
       return 2;
     }
   }
+  if (portable) cpu_set_portable(1);
   for (const struct diff_family *const *f = diff_families; *f; f++) {
     if (family && strcmp((*f)->name, family)) continue;
     for (size_t i = 0; i < (*f)->nencs; i++) {
@@ -114,10 +118,11 @@ int main(int argc, char **argv) {
   }
   printf(
       "diffcpu: seed %llu: %u mnemonics, %zu encodings, %llu cases in "
-      "%.1f s, %llu differences\n",
+      "%.1f s, %llu differences (%s routines)\n",
       (unsigned long long)seed, nmn, nencs, (unsigned long long)ran,
       (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-      (unsigned long long)ndiff);
+      (unsigned long long)ndiff,
+      cpu_portable() ? "portable" : "host fast-path");
   free(diffs_per);
   free(encs);
   return ndiff ? 1 : 0;

@@ -16,7 +16,8 @@ tests_cpu_ldadd = replayer/cpu/librw_cpu.a common/librw_common.a \
 
 check_PROGRAMS += tests/cpu/test_cpu tests/cpu/diffcpu tests/cpu/corpus \
 	tests/cpu/cs_probe
-TESTS += tests/cpu/test_cpu tests/cpu/diffcpu tests/cpu/corpus
+TESTS += tests/cpu/test_cpu tests/cpu/diffcpu tests/cpu/corpus \
+	tests/cpu/portable.sh
 
 tests_cpu_test_cpu_SOURCES = tests/cpu/main.c tests/cpu/tests.h tests/cpu/emu_util.h \
 	tests/cpu/emu_util.c tests/cpu/test_run.c tests/cpu/test_mem.c \
@@ -39,4 +40,4 @@ tests_cpu_cs_probe_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
 tests_cpu_cs_probe_LDADD = $(CAPSTONE_LIBS)
 
 EXTRA_DIST += tests/cpu/tests.def tests/cpu/cases.def tests/cpu/flagmask.def \
-	tests/cpu/corpus_known.def
+	tests/cpu/corpus_known.def tests/cpu/portable.sh
