@@ -288,9 +288,26 @@ struct cpu {
 /* Set by cpu__host_init (once, from cpu_new): the host has SSSE3 and the
  * portable routines are not forced. */
 extern int cpu__host_ssse3;
+/* The host has FMA3 and AVX with YMM state enabled. */
+extern int cpu__host_fma3;
 void cpu__host_init(void);
 /* pshufb on N16 16-byte lanes of D (table) and S (selectors) into R. */
 void cpu__host_pshufb(u8 *r, const u8 *d, const u8 *s, unsigned n16);
+/* The FMA3 operations, as the 213 forms compute them (fma.c). */
+enum {
+  CPU_FMA_ADD,    /* a*b+c */
+  CPU_FMA_SUB,    /* a*b-c */
+  CPU_FMA_NADD,   /* -(a*b)+c */
+  CPU_FMA_NSUB,   /* -(a*b)-c */
+  CPU_FMA_ADDSUB, /* a*b-c in even elements, a*b+c in odd ones */
+  CPU_FMA_SUBADD  /* a*b+c in even elements, a*b-c in odd ones */
+};
+/* B = a*b+c (KIND) with the host's FMA3 on 32 bytes (packed; 128-bit
+ * operations pass zeros above) or on the low element (SCALAR), single or
+ * double (DBL), under the guest MXCSR MX's DAZ, FTZ and rounding with
+ * every exception masked; returns the flags raised (MXCSR bits 0-5). */
+u32 cpu__host_fma(int kind, int dbl, int scalar, u8 *b, const u8 *a,
+                  const u8 *c, u32 mx);
 
 /* ---- Register and operand helpers ------------------------------------ */
 

@@ -8,20 +8,28 @@
  * to compare both ways. */
 #include <cpuid.h>
 #include <stdlib.h>
-#include <tmmintrin.h>
+#include <immintrin.h>
+#include <string.h>
 
-#include "replayer/cpu/cpu_int.h"
+#include "replayer/cpu/sse_util.h"
 
-int cpu__host_ssse3;
+int cpu__host_ssse3, cpu__host_fma3;
 
 static int portable_forced;
 
 static void host_detect(void) {
   unsigned a, b, c, d;
   const char *e = getenv("REWIND_CPU_PORTABLE");
-  cpu__host_ssse3 = 0;
+  cpu__host_ssse3 = cpu__host_fma3 = 0;
   if (portable_forced || (e && *e && *e != '0')) return;
-  if (__get_cpuid(1, &a, &b, &c, &d)) cpu__host_ssse3 = (c >> 9) & 1;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return;
+  cpu__host_ssse3 = (c >> 9) & 1;
+  /* FMA and AVX, and the OS saving YMM state (OSXSAVE, XCR0 bits 1-2). */
+  if ((c & (1u << 12)) && (c & (1u << 28)) && (c & (1u << 27))) {
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    cpu__host_fma3 = (lo & 6) == 6;
+  }
 }
 
 void cpu__host_init(void) {
@@ -35,7 +43,7 @@ void cpu_set_portable(int on) {
   host_detect();
 }
 
-int cpu_portable(void) { return !cpu__host_ssse3; }
+int cpu_portable(void) { return !cpu__host_ssse3 && !cpu__host_fma3; }
 
 /* pshufb on N16 16-byte lanes: R[i] = S[i] bit 7 ? 0 : D[lane + S[i] & 15]. */
 __attribute__((target("ssse3"))) void cpu__host_pshufb(u8 *r, const u8 *d,
@@ -47,4 +55,65 @@ __attribute__((target("ssse3"))) void cpu__host_pshufb(u8 *r, const u8 *d,
     _mm_storeu_si128((__m128i *)(void *)(r + 16 * i),
                      _mm_shuffle_epi8(dv, sv));
   }
+}
+
+/* ---- FMA3 ---------------------------------------------------------------- */
+
+/* One host FMA instruction in its 213 form, Intel "OP b, a, c": b = a*b+c
+ * (so a, b, c keep the priority of their NaNs: the first multiplicand, the
+ * second, the addend), between loading MXCSR with C and storing it in O. */
+#define FMA_ASM(insn, T)                                                  \
+  do {                                                                    \
+    T va, vb, vc;                                                         \
+    memcpy(&va, a, sizeof va);                                            \
+    memcpy(&vb, b, sizeof vb);                                            \
+    memcpy(&vc, c, sizeof vc);                                            \
+    __asm__ volatile("ldmxcsr %[c]\n\t" insn                              \
+                     " %[z], %[x], %[y]\n\tstmxcsr %[o]"                  \
+                     : [y] "+x"(vb), [o] "=m"(o)                          \
+                     : [x] "x"(va), [z] "x"(vc), [c] "m"(mxc));           \
+    memcpy(b, &vb, sizeof vb);                                            \
+  } while (0)
+
+#define FMA_4(sfx)                                        \
+  case CPU_FMA_ADD: FMA_ASM("vfmadd213" sfx, T); break;   \
+  case CPU_FMA_SUB: FMA_ASM("vfmsub213" sfx, T); break;   \
+  case CPU_FMA_NADD: FMA_ASM("vfnmadd213" sfx, T); break; \
+  case CPU_FMA_NSUB: FMA_ASM("vfnmsub213" sfx, T); break;
+#define FMA_SCALAR(sfx) \
+  switch (kind) {       \
+    FMA_4(sfx)          \
+    default: break;     \
+  }
+#define FMA_PACKED(sfx)                                          \
+  switch (kind) {                                                \
+    FMA_4(sfx)                                                   \
+    case CPU_FMA_ADDSUB: FMA_ASM("vfmaddsub213" sfx, T); break;  \
+    default: FMA_ASM("vfmsubadd213" sfx, T); break;              \
+  }
+
+__attribute__((target("avx,fma"))) u32 cpu__host_fma(int kind, int dbl,
+                                                     int scalar, u8 *b,
+                                                     const u8 *a, const u8 *c,
+                                                     u32 mx) {
+  u32 saved, o = 0;
+  u32 mxc = (mx & (CPU_MX_DAZ | CPU_MX_RC | CPU_MX_FTZ)) | CPU_MX_MASKS;
+  __asm__ volatile("stmxcsr %0" : "=m"(saved));
+  if (scalar) {
+    typedef __m128 T;
+    if (dbl) {
+      FMA_SCALAR("sd")
+    } else {
+      FMA_SCALAR("ss")
+    }
+  } else {
+    typedef __m256 T;
+    if (dbl) {
+      FMA_PACKED("pd")
+    } else {
+      FMA_PACKED("ps")
+    }
+  }
+  __asm__ volatile("ldmxcsr %0" : : "m"(saved));
+  return o & CPU_MX_FLAGS;
 }

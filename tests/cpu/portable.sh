@@ -5,12 +5,15 @@
 # instructions that have a fast path both ways against this CPU.
 D="${top_builddir:-.}/tests/cpu/diffcpu"
 fail=0
-for enc in "pshufb V,W" "vpshufb V,W"; do
+# SELECTOR HOST-FEATURE: the diffcpu arguments choosing the instructions,
+# and the /proc/cpuinfo flag without which they have no fast path.
+for sel in "--only pshufb ssse3" "--only vpshufb ssse3" "--family fma fma"; do
+  set -- $sel
+  enc="$1 $2"
   for mode in "" --portable; do
-    out=$("$D" --only "$enc" --cases 20000 $mode 2>&1)
+    out=$("$D" "$1" "$2" --cases 20000 $mode 2>&1)
     want="host fast-path"
-    # A host without SSSE3 has no fast path for these: portable both ways.
-    grep -qw ssse3 /proc/cpuinfo || want=portable
+    grep -qw "$3" /proc/cpuinfo || want=portable
     [ -n "$mode" ] && want=portable
     if ! grep -q "[1-9][0-9]* cases in .*, 0 differences ($want routines)" <<<"$out"; then
       echo "FAIL: $enc ${mode:-(default)}:"
