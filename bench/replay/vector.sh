@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Vector code (bench/RESULTS.md, "Vector code"): each workload natively,
+# under qemu-x86_64 (when installed) and replayed by `rewind replay
+# --verify`, in one loop; the median of RUNS runs (default 3). Workloads:
+#   vecmath v3   bench/replay/vecmath built -O3 -march=x86-64-v3 (AVX2, FMA)
+#   vecmath v2   the same source built -march=x86-64-v2 (SSE4.2): same work
+#   libc         bench/record/libc: glibc's AVX2 string functions, qsort
+# Prints markdown: times, instructions, MIPS and the ratios; for vecmath,
+# replay time per instruction and per round of work, v3 against v2.
+#   bench/replay/vector.sh BUILD_DIR
+set -euo pipefail
+B=${1:?usage: vector.sh BUILD_DIR}
+R=$B/cli/rewind
+RUNS=${RUNS:-3}
+ROUNDS=${ROUNDS:-40}
+T=$(mktemp -d "${TMPDIR:-/tmp}/rewind-bench.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+Q=$(command -v qemu-x86_64 || true)
+
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+secs() { # command... : wall seconds of one run
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" >/dev/null 2>&1 || true
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f\n", b - a}'
+}
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "qemu: ${Q:-not installed}"
+echo
+echo "| workload | native (s) | qemu (s) | replay (s) | instructions | replay MIPS | replay / native | replay / qemu |"
+echo "|---|---|---|---|---|---|---|---|"
+for w in v3 v2 libc; do
+  case $w in
+    libc) cmd=("$B/bench/record/libc") ;;
+    *) cmd=("$B/bench/replay/vecmath_$w" "$ROUNDS") ;;
+  esac
+  "$R" record -q -f -o "$T/$w.rwd" -- "${cmd[@]}" >/dev/null 2>&1
+  n=$("$R" replay --verify --no-progress "$T/$w.rwd" |
+    sed -n 's/^replay verified: \([0-9]*\) instructions.*/\1/p')
+  [ -n "$n" ] || { echo "replay of $w did not verify" >&2; exit 1; }
+  nat=() qem=() rep=()
+  for i in $(seq "$RUNS"); do
+    nat+=("$(secs "${cmd[@]}")")
+    [ -n "$Q" ] && qem+=("$(secs "$Q" "${cmd[@]}")")
+    rep+=("$(secs "$R" replay --verify --no-progress "$T/$w.rwd")")
+  done
+  nat=$(printf '%s\n' "${nat[@]}" | median)
+  rep=$(printf '%s\n' "${rep[@]}" | median)
+  qem=$([ -n "$Q" ] && printf '%s\n' "${qem[@]}" | median || echo 0)
+  echo "$w $n $rep" >>"$T/per"
+  name=$w
+  [ "$w" = libc ] || name="vecmath $w, $ROUNDS rounds"
+  awk -v w="$name" -v nat="$nat" -v q="$qem" -v rep="$rep" -v n="$n" 'BEGIN {
+    qs = "-"; qr = "-"
+    if (q > 0) { qs = sprintf("%.3f", q); qr = sprintf("%.1fx", rep / q) }
+    printf "| %s | %.3f | %s | %.3f | %s | %.1f | %.0fx | %s |\n", w, nat,
+      qs, rep, n, n / rep / 1e6, rep / nat, qr }'
+done
+echo
+awk '$1 == "v3" {n3 = $2; t3 = $3} $1 == "v2" {n2 = $2; t2 = $3} END {
+  printf "vecmath, AVX2+FMA against SSE4.2 on the same work: %.2fx the " \
+    "replay time, %.2fx the instructions, %.2fx the time per instruction\n",
+    t3 / t2, n3 / n2, (t3 / n3) / (t2 / n2) }' "$T/per"
