@@ -5,7 +5,8 @@
  * through a syscall while it is mapped (pwrite, write, ftruncate, a
  * truncating open) changes what those mappings show without any access by
  * the program: after such a syscall the recorder imports the changed bytes
- * of every mapping of the file and records a new size with RESIZE. */
+ * of every mapping of the file and records a new size with RESIZE. A write
+ * to the process's own /proc/PID/mem imports the bytes it wrote. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -160,8 +161,58 @@ static int recheck_sizes(struct rec *r) {
   return 0;
 }
 
+/* Whether FD of the recorded process is a /proc/PID/mem (or
+ * /proc/PID/task/TID/mem) file of that process itself. */
+static int own_mem_fd(struct rec *r, int fd) {
+  char p[64], link[96], tail[8];
+  int pid, tid;
+  snprintf(p, sizeof p, "/proc/%d/fd/%d", (int)r->live, fd);
+  ssize_t n = readlink(p, link, sizeof link - 1);
+  if (n <= 0) return 0;
+  link[n] = 0;
+  if (sscanf(link, "/proc/%d/task/%d/%7s", &pid, &tid, tail) == 3)
+    ;
+  else if (sscanf(link, "/proc/%d/%7s", &pid, tail) != 2)
+    return 0;
+  if (strcmp(tail, "mem")) return 0;
+  if (pid == r->pid || pid == r->live) return 1;
+  for (size_t i = 0; i < r->nth; i++)
+    if (r->th[i]->tid == pid && r->th[i]->state != REC_T_GONE) return 1;
+  return 0;
+}
+
+/* A write through /proc/PID/mem into the recorded process itself (a JIT
+ * filling code pages it keeps read-only, a debugger-like patch) changes its
+ * memory at addresses the syscall's arguments name but no output describes,
+ * and may write pages the program cannot write itself: the bytes written
+ * are imported. The file position is the address. */
+static int own_mem_written(struct rec *r, u64 nr, const u64 args[6],
+                           i64 result) {
+  if (result <= 0 || !own_mem_fd(r, (int)args[0])) return 0;
+  u64 n = (u64)result, at;
+  if (nr == REC_NR_pwrite64 || nr == REC_NR_pwritev ||
+      (nr == REC_NR_pwritev2 && (i64)args[3] != -1)) {
+    at = args[3];
+  } else {
+    i64 pos = fd_pos(r, (int)args[0]); /* where the write ended */
+    if (pos < 0) return 0;
+    at = (u64)pos - n;
+  }
+  rw_log(RW_LOG_VERBOSE, "write of %llu bytes through /proc/PID/mem at %#llx",
+         (unsigned long long)n, (unsigned long long)at);
+  return rec__mem_import(r, at, n);
+}
+
 int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
   int fd;
+  switch (nr) {
+  case REC_NR_write: case REC_NR_writev: case REC_NR_pwrite64:
+  case REC_NR_pwritev: case REC_NR_pwritev2:
+    RW_FORWARD(own_mem_written(r, nr, args, result));
+    break;
+  default:
+    break;
+  }
   switch (nr) {
   case REC_NR_write: case REC_NR_writev: case REC_NR_pwrite64:
   case REC_NR_pwritev: case REC_NR_pwritev2: case REC_NR_ftruncate:

@@ -78,6 +78,11 @@ tests_programs_thr_cxx_LDFLAGS =
 tests_programs_thr_cxx_LDADD = -lpthread
 EXTRA_DIST += tests/programs/thr_py.py
 
+# Writes to its own /proc/self/mem (tests/replay/kernel.sh).
+check_PROGRAMS += tests/programs/procmem
+tests_programs_procmem_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_procmem_LDFLAGS =
+
 # Asynchronous stops inside rep string instructions (tests/replay/search.sh).
 check_PROGRAMS += tests/programs/repstop
 tests_programs_repstop_CFLAGS = $(RW_PROG_CFLAGS) -pthread

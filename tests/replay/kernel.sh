@@ -3,7 +3,8 @@
 # What the kernel does to a program, reproduced: outputs of syscalls that
 # are easy to miss (a pointer-returned fcntl value, an ioctl whose number
 # lies about its size, a length written before an EFAULT, a madvise that
-# fails and still discards pages), each recorded and verified.
+# fails and still discards pages, a write to the program's own
+# /proc/self/mem), each recorded and verified.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # verified NAME: the replay of $T/NAME.rwd verifies.
@@ -38,4 +39,15 @@ check "execenv: the child got rewind's settings in its empty environment" \
   grep -q "^child: environ set, len 131071$" "$T/execenv.out"
 check "execenv: two images" q execenv 'assert len(of("EXEC")) == 2'
 verified execenv
+
+# Writes into the program itself through /proc/self/mem and
+# /proc/thread-self/mem: code in a read-only page written, run, rewritten
+# and run again, and read-only data changed. The bytes are imported.
+native=$("$P/procmem"; echo "status $?")
+rec procmem "$P/procmem"
+check_eq "procmem: same output as natively" "$native" "$(cat "$T/procmem.out"; echo "status $status")"
+check "procmem: both calls and the data" grep -q \
+  "^pwrite 6, call 42; write 6, call 7; pwritev 16, data 'hello from /proc'$" \
+  "$T/procmem.out"
+verified procmem
 finish
