@@ -219,9 +219,33 @@ static int add_msghdr(struct rec__ranges *out, rec__read_fn rd, void *ctx,
   return 0;
 }
 
+/* setsockopt writes into the program's memory only where a netfilter
+ * table is replaced: the kernel copies the old table's counters (struct
+ * xt_counters / ebt_counter, 16 bytes each) to the array the replace
+ * structure points at. Its num_counters and counters fields sit at
+ * offsets that depend on the family's number of hooks. */
+static int setsockopt_outputs(const u64 *a, i64 res, rec__read_fn rd,
+                              void *ctx, struct rec__ranges *out) {
+  u64 level = a[1] & 0xffffffffu, opt = a[2] & 0xffffffffu, nat, at;
+  if (res < 0) return 0;
+  if ((level == 0 /* SOL_IP */ || level == 41 /* SOL_IPV6 */) &&
+      opt == 64) /* IPT_SO_SET_REPLACE, IP6T_SO_SET_REPLACE: 5 hooks */
+    nat = 84, at = 88;
+  else if (level == 0 && opt == 96) /* ARPT_SO_SET_REPLACE: 3 hooks */
+    nat = 68, at = 72;
+  else if (level == 0 && opt == 128) /* EBT_SO_SET_ENTRIES: 6 pointers */
+    nat = 96, at = 104;
+  else
+    return 0;
+  u64 n = rd32(rd, ctx, a[3] + nat), ptr = rd64(rd, ctx, a[3] + at);
+  return rec__ranges_add(out, ptr, RW_MIN(n, (u64)1 << 20) * 16);
+}
+
 static int custom_outputs(u64 nr, const u64 *a, i64 res, rec__read_fn rd,
                           void *ctx, struct rec__ranges *out) {
   switch (nr) {
+    case REC_NR_setsockopt:
+      return setsockopt_outputs(a, res, rd, ctx, out);
     case REC_NR_ioctl: {
       i64 n = ioctl_out((u32)a[1]);
       if (res >= 0 && n > 0) RW_FORWARD(rec__ranges_add(out, a[2], (u64)n));
