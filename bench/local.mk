@@ -3,7 +3,7 @@
 # target that runs them; `make bench` runs them all. Results are reported in
 # bench/RESULTS.md with the command that produced them, never asserted in
 # tests.
-EXTRA_DIST += bench/RESULTS.md
+EXTRA_DIST += bench/RESULTS.md bench/lib.sh
 include bench/format/local.mk
 include bench/record/local.mk
 include bench/cpu/local.mk

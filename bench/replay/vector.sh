@@ -18,14 +18,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/rewind-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 Q=$(command -v qemu-x86_64 || true)
 
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-secs() { # command... : wall seconds of one run
-  local t0 t1
-  t0=$(date +%s.%N)
-  "$@" >/dev/null 2>&1 || true
-  t1=$(date +%s.%N)
-  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f\n", b - a}'
-}
+. "$(dirname "$0")/../lib.sh"
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"

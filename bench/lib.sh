@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: MIT
+# Helpers shared by the benchmark scripts (sourced).
+
+# median: the median of the numbers on stdin, one per line.
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
+# secs CMD...: wall seconds of one run of CMD, its output discarded.
+secs() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" >/dev/null 2>&1 || true
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f\n", b - a}'
+}
