@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "replayer/cpu/cpu.h"
 #include "tests/cpu/diff_int.h"
 
 #define BATCHN 64
