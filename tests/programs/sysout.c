@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef F_GET_RW_HINT
@@ -109,6 +110,11 @@ int main(int argc, char **argv) {
   unsigned mm_size = 0;
   int rc = prctl(PR_SET_MM, PR_SET_MM_MAP_SIZE, &mm_size, 0, 0);
   printf("mm map size %d %u\n", rc, mm_size);
+  /* waitid writes the siginfo's fields (zeros) even when it fails. */
+  siginfo_t si;
+  memset(&si, 0xff, sizeof si);
+  rc = waitid(P_ALL, 0, &si, WEXITED | WNOHANG);
+  printf("failed waitid %d, signo %d code %d\n", rc, si.si_signo, si.si_code);
   /* getsockname with no buffer: the kernel still writes the length, or
    * fails; either way what the program sees is what it saw. */
   int s = socket(AF_INET, SOCK_STREAM, 0);

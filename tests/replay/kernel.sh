@@ -3,7 +3,8 @@
 # What the kernel does to a program, reproduced: outputs of syscalls that
 # are easy to miss (a pointer-returned fcntl value, an ioctl whose number
 # lies about its size, a length written before an EFAULT, the counters a
-# netfilter setsockopt writes back, a madvise that
+# netfilter setsockopt writes back, the siginfo a failed waitid zeroes,
+# a madvise that
 # fails and still discards pages, a write to the program's own
 # /proc/self/mem), each recorded and verified.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
@@ -27,6 +28,7 @@ check "sysout: PR_GET_TSC answers what the program set" \
 check "sysout: PR_SET_MM_MAP_SIZE wrote a size" grep -Eq "^mm map size 0 [1-9]" "$T/sysout.out"
 check "sysout: madvise failed and discarded" grep -q "^madvise -1, bytes left 0 0$" "$T/sysout.out"
 check "sysout: madvise stopped at a locked page" grep -q "^locked madvise -1, bytes left 0 5$" "$T/sysout.out"
+check "sysout: a failed waitid zeroed its siginfo" grep -q "^failed waitid -1, signo 0 code 0$" "$T/sysout.out"
 # iptables needs the ip_tables module and CAP_NET_ADMIN; where it works,
 # replacing a table writes the old counters into the program's array.
 check "sysout: netfilter counters" grep -Eq "^netfilter (unavailable|counters written: yes)$" "$T/sysout.out"
