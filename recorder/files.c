@@ -170,9 +170,8 @@ static int own_mem_fd(struct rec *r, int fd) {
   ssize_t n = readlink(p, link, sizeof link - 1);
   if (n <= 0) return 0;
   link[n] = 0;
-  if (sscanf(link, "/proc/%d/task/%d/%7s", &pid, &tid, tail) == 3)
-    ;
-  else if (sscanf(link, "/proc/%d/%7s", &pid, tail) != 2)
+  if (sscanf(link, "/proc/%d/task/%d/%7s", &pid, &tid, tail) != 3 &&
+      sscanf(link, "/proc/%d/%7s", &pid, tail) != 2)
     return 0;
   if (strcmp(tail, "mem")) return 0;
   if (pid == r->pid || pid == r->live) return 1;
@@ -185,15 +184,25 @@ static int own_mem_fd(struct rec *r, int fd) {
  * filling code pages it keeps read-only, a debugger-like patch) changes its
  * memory at addresses the syscall's arguments name but no output describes,
  * and may write pages the program cannot write itself: the bytes written
- * are imported. The file position is the address. */
+ * are imported. The file position is the address.
+ *
+ * Looking at the descriptor costs a readlink, too much for every write:
+ * a positional write is looked at only when its offset lies in a mapping,
+ * and one at the file position only once an lseek of such a descriptor
+ * into a mapping, or a positional write through one, was seen (the
+ * position of a fresh descriptor is 0, where nothing can be written). */
 static int own_mem_written(struct rec *r, u64 nr, const u64 args[6],
                            i64 result) {
-  if (result <= 0 || !own_mem_fd(r, (int)args[0])) return 0;
+  if (result <= 0) return 0;
   u64 n = (u64)result, at;
   if (nr == REC_NR_pwrite64 || nr == REC_NR_pwritev ||
       (nr == REC_NR_pwritev2 && (i64)args[3] != -1)) {
     at = args[3];
+    if (!rec__maps_find(&r->maps, at) || !own_mem_fd(r, (int)args[0]))
+      return 0;
+    r->procmem_seen = 1;
   } else {
+    if (!r->procmem_seen || !own_mem_fd(r, (int)args[0])) return 0;
     i64 pos = fd_pos(r, (int)args[0]); /* where the write ended */
     if (pos < 0) return 0;
     at = (u64)pos - n;
@@ -210,6 +219,11 @@ int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
   case REC_NR_pwritev: case REC_NR_pwritev2:
     RW_FORWARD(own_mem_written(r, nr, args, result));
     break;
+  case REC_NR_lseek: /* a position that is an address of ours */
+    if (!r->procmem_seen && result > 0 &&
+        rec__maps_find(&r->maps, (u64)result) && own_mem_fd(r, (int)args[0]))
+      r->procmem_seen = 1;
+    return 0;
   default:
     break;
   }

@@ -412,6 +412,9 @@ struct rec {
   u64 stack_limit;            /* RLIMIT_STACK as last written (~0: none) */
   int stack_rules_written;    /* 1: a STACK_RULES is in the trace */
   int stack_warned;           /* 1: the limit could not be read, noted */
+  int procmem_seen;           /* 1: a descriptor of the process's own
+                                 /proc/PID/mem was seeked into its mappings
+                                 or written at one (files.c) */
   int crash_reported;         /* 1: the crash backtrace was printed */
   int wait_status;            /* PROG's final wait status */
   int stopped_by;             /* the signal that stopped the recording */

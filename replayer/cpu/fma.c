@@ -267,31 +267,29 @@ static int fused(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
     memcpy(a.b, ops[ia]->b, n);
     memcpy(b.b, ops[ib]->b, n);
     memcpy(c.b, ops[ic]->b, n);
-    fl = cpu__host_fma(kind, dbl, scalar, b.b, a.b, c.b, mx);
+    fl = ex = cpu__host_fma(kind, dbl, scalar, b.b, a.b, c.b, mx);
     memcpy(r.b, b.b, n);
-    cpu->mxcsr |= fl;
-    cpu->ymm[in->reg] = r;
-    return CPU_RC_NEXT;
-  }
-  for (unsigned i = 0; i < n / esz; i++) {
-    u64 ops[3];
-    if (dbl) {
-      ops[0] = s1->q[i], ops[1] = s2->q[i], ops[2] = s3.q[i];
-    } else {
-      ops[0] = s1->d[i], ops[1] = s2->d[i], ops[2] = s3.d[i];
+  } else {
+    for (unsigned i = 0; i < n / esz; i++) {
+      u64 ops[3];
+      if (dbl) {
+        ops[0] = s1->q[i], ops[1] = s2->q[i], ops[2] = s3.q[i];
+      } else {
+        ops[0] = s1->d[i], ops[1] = s2->d[i], ops[2] = s3.d[i];
+      }
+      unsigned negp = kind == K_NADD || kind == K_NSUB;
+      unsigned negc = kind == K_SUB || kind == K_NSUB ||
+                      (kind == K_ADDSUB && !(i & 1)) ||
+                      (kind == K_SUBADD && (i & 1));
+      u32 f1, e1;
+      u64 v = fma_elem(f, ops, ia, ib, ic, negp, negc, mx, &f1, &e1);
+      fl |= f1;
+      ex |= e1;
+      if (dbl)
+        r.q[i] = v;
+      else
+        r.d[i] = (u32)v;
     }
-    unsigned negp = kind == K_NADD || kind == K_NSUB;
-    unsigned negc = kind == K_SUB || kind == K_NSUB ||
-                    (kind == K_ADDSUB && !(i & 1)) ||
-                    (kind == K_SUBADD && (i & 1));
-    u32 f1, e1;
-    u64 v = fma_elem(f, ops, ia, ib, ic, negp, negc, mx, &f1, &e1);
-    fl |= f1;
-    ex |= e1;
-    if (dbl)
-      r.q[i] = v;
-    else
-      r.d[i] = (u32)v;
   }
   CPU_TRY(cpu__sse_commit(cpu, ex, fl));
   cpu->ymm[in->reg] = r;

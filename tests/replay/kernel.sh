@@ -53,7 +53,7 @@ native=$("$P/procmem"; echo "status $?")
 rec procmem "$P/procmem"
 check_eq "procmem: same output as natively" "$native" "$(cat "$T/procmem.out"; echo "status $status")"
 check "procmem: both calls and the data" grep -q \
-  "^pwrite 6, call 42; write 6, call 7; pwritev 16, data 'hello from /proc'$" \
+  "^write 6, call 42; pwrite 6, call 7; pwritev 16, data 'hello from /proc'$" \
   "$T/procmem.out"
 verified procmem
 finish
