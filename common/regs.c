@@ -33,6 +33,9 @@ int rw_regs_decode(struct rw_regs *regs, const u8 *src, size_t len) {
   for (int i = 0; i < RW_NSEG; i++, p += 2) regs->seg[i] = rd_le16(p);
   memcpy(regs->fxsave, p, sizeof regs->fxsave), p += sizeof regs->fxsave;
   memcpy(regs->ymmh, p, sizeof regs->ymmh);
+  memset(regs->zmmh, 0, sizeof regs->zmmh); /* not on disk (regs.h) */
+  memset(regs->hi16, 0, sizeof regs->hi16);
+  memset(regs->k, 0, sizeof regs->k);
   return 0;
 }
 

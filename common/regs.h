@@ -33,6 +33,11 @@ struct rw_regs {
   u16 seg[RW_NSEG]; /* segment selectors, enum rw_seg order */
   u8 fxsave[512];   /* x87, MXCSR and XMM0-15 in FXSAVE layout */
   u8 ymmh[256];     /* upper 128 bits of YMM0-15, 16 bytes each */
+  /* AVX-512 state. Not part of the disk encoding below: traces do not
+   * carry it yet, and a decoded register file has it zero. */
+  u8 zmmh[512];     /* bits 511:256 of ZMM0-15, 32 bytes each */
+  u8 hi16[1024];    /* ZMM16-31, 64 bytes each */
+  u64 k[8];         /* opmask registers k0-k7 */
 };
 
 /* Size of the on-disk encoding produced by rw_regs_encode(). */

@@ -91,6 +91,10 @@ int rec__regs_get(struct rec *r, pid_t tid, struct rw_regs *regs, int fp) {
   RW_RETURN_IF(ptrace(PTRACE_GETREGS, tid, 0, &u) < 0, RW_ERR(errno),
                "GETREGS %d", (int)tid);
   from_user(regs, &u);
+  /* The AVX-512 state is not recorded yet (common/regs.h). */
+  memset(regs->zmmh, 0, sizeof regs->zmmh);
+  memset(regs->hi16, 0, sizeof regs->hi16);
+  memset(regs->k, 0, sizeof regs->k);
   if (!fp) return 0;
   struct iovec iov = {r->xsave, r->xsave_size};
   if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_XSTATE, &iov) == 0 &&

@@ -257,6 +257,16 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         memcpy(regs.fxsave, mine.fxsave, sizeof regs.fxsave);
         memcpy(regs.ymmh, mine.ymmh, sizeof regs.ymmh);
       }
+      if (!(fp_valid && res >= 0 &&
+            (nr == RP_NR_execve || nr == RP_NR_execveat))) {
+        /* Traces do not carry the AVX-512 state yet: it is ours, except
+         * after an execve, which leaves it in its initial state. */
+        struct rw_regs mine;
+        cpu_get_regs(t->cpu, &mine);
+        memcpy(regs.zmmh, mine.zmmh, sizeof regs.zmmh);
+        memcpy(regs.hi16, mine.hi16, sizeof regs.hi16);
+        memcpy(regs.k, mine.k, sizeof regs.k);
+      }
       RW_FORWARD(set_regs(t, &regs));
       t->st.in_syscall = 0;
       t->st.restart = is_restart(res);

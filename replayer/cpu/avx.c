@@ -79,9 +79,12 @@ int cpu__vex(struct cpu *cpu, const struct cpu_insn *in, cpu_handler fn,
   if (end_lanes(cpu, CPU_RC_NEXT) != CPU_RC_NEXT) return CPU_FAULT;
   if (!(how & CPU_VX_NODST)) {
     if (!wide) memset(out.b + 16, 0, 16);
-    cpu->ymm[in->reg] = out;
+    cpu_vput(cpu, in->reg, &out);
   }
-  if (how & CPU_VX_XMM0Z) memset(cpu->ymm[0].b + 16, 0, 16);
+  if (how & CPU_VX_XMM0Z) {
+    memset(cpu->ymm[0].b + 16, 0, 16);
+    cpu_vzhi(cpu, 0);
+  }
   return CPU_RC_NEXT;
 }
 
@@ -108,7 +111,7 @@ static void vset(struct cpu *cpu, unsigned r, const union cpu_vec *v,
                  unsigned n) {
   union cpu_vec t = {0};
   memcpy(t.b, v->b, n);
-  cpu->ymm[r] = t;
+  cpu_vput(cpu, r, &t);
 }
 
 static unsigned width(const struct cpu_insn *in) {
@@ -120,7 +123,7 @@ static unsigned width(const struct cpu_insn *in) {
 static int vload(struct cpu *cpu, const struct cpu_insn *in, int align) {
   union cpu_vec v;
   CPU_TRY(cpu__vex_rm(cpu, in, width(in), align, &v));
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -161,7 +164,7 @@ static unsigned scalar_size(const struct cpu_insn *in) {
 static int op_vmovs_V_M(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec v;
   CPU_TRY(cpu__vex_rm(cpu, in, scalar_size(in), 0, &v));
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -202,7 +205,7 @@ static int op_vmovd_V_Ey(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu_rm_read(cpu, in, gsize(in), &x));
   union cpu_vec v = {0};
   v.q[0] = x;
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -232,7 +235,7 @@ static int op_vmovhlps_V_V_U(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec v = {0};
   v.q[0] = cpu->ymm[in->rm].q[1];
   v.q[1] = cpu->ymm[in->reg2].q[1];
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -240,7 +243,7 @@ static int op_vmovlhps_V_V_U(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec v = {0};
   v.q[0] = cpu->ymm[in->reg2].q[0];
   v.q[1] = cpu->ymm[in->rm].q[0];
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -248,13 +251,17 @@ static int op_vmovlhps_V_V_U(struct cpu *cpu, const struct cpu_insn *in) {
 
 static int op_vzeroupper(struct cpu *cpu, const struct cpu_insn *in) {
   (void)in;
-  for (int r = 0; r < 16; r++) memset(cpu->ymm[r].b + 16, 0, 16);
+  for (int r = 0; r < 16; r++) {
+    memset(cpu->ymm[r].b + 16, 0, 16);
+    cpu_vzhi(cpu, (unsigned)r);
+  }
   return CPU_RC_NEXT;
 }
 
 static int op_vzeroall(struct cpu *cpu, const struct cpu_insn *in) {
   (void)in;
   memset(cpu->ymm, 0, 16 * sizeof cpu->ymm[0]);
+  memset(cpu->zmmh, 0, 16 * sizeof cpu->zmmh[0]);
   return CPU_RC_NEXT;
 }
 
@@ -342,7 +349,7 @@ static int op_vinsert128_V_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu__vex_rm(cpu, in, 16, 0, &s));
   v = cpu->ymm[in->reg2];
   memcpy(v.b + 16 * (in->imm & 1), s.b, 16);
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -366,7 +373,7 @@ static int op_vperm2x128_V_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
     else
       memcpy(v.b + 16 * l, s->b + 16 * (c & 1), 16);
   }
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -377,7 +384,7 @@ static int op_vpermq_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec s, v;
   CPU_TRY(cpu__vex_rm(cpu, in, 32, 0, &s));
   for (unsigned i = 0; i < 4; i++) v.q[i] = s.q[(in->imm >> (2 * i)) & 3];
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -387,7 +394,7 @@ static int op_vpermd_V_V_W(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu__vex_rm(cpu, in, 32, 0, &s));
   const union cpu_vec *x = &cpu->ymm[in->reg2];
   for (unsigned i = 0; i < 8; i++) v.d[i] = s.d[x->d[i] & 7];
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -399,7 +406,7 @@ static int op_vpermilps_V_V_W(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &c));
   const union cpu_vec *s = &cpu->ymm[in->reg2];
   for (unsigned i = 0; i < n / 4; i++) v.d[i] = s->d[(i & ~3u) + (c.d[i] & 3)];
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -410,7 +417,7 @@ static int op_vpermilpd_V_V_W(struct cpu *cpu, const struct cpu_insn *in) {
   const union cpu_vec *s = &cpu->ymm[in->reg2];
   for (unsigned i = 0; i < n / 8; i++)
     v.q[i] = s->q[(i & ~1u) + ((c.q[i] >> 1) & 1)];
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -422,7 +429,7 @@ static int op_vpermilps_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &s));
   for (unsigned i = 0; i < n / 4; i++)
     v.d[i] = s.d[(i & ~3u) + ((in->imm >> (2 * (i & 3))) & 3)];
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -432,7 +439,7 @@ static int op_vpermilpd_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &s));
   for (unsigned i = 0; i < n / 8; i++)
     v.q[i] = s.q[(i & ~1u) + ((in->imm >> i) & 1)];
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -444,7 +451,7 @@ static int op_vpblendd_V_V_W_I(struct cpu *cpu, const struct cpu_insn *in) {
   const union cpu_vec *a = &cpu->ymm[in->reg2];
   for (unsigned i = 0; i < n / 4; i++)
     v.d[i] = ((in->imm >> i) & 1) ? s.d[i] : a->d[i];
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -471,7 +478,7 @@ static int varshift(struct cpu *cpu, const struct cpu_insn *in, int kind) {
         v.d[i] = k > 31 ? 0 : kind == 0 ? x << k : x >> k;
     }
   }
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -526,6 +533,8 @@ static int op_vgather_V_M_V(struct cpu *cpu, const struct cpu_insn *in) {
   }
   memset(d->b + n * esz, 0, sizeof d->b - n * esz);
   memset(m, 0, sizeof *m);
+  cpu_vzhi(cpu, in->reg);
+  cpu_vzhi(cpu, in->reg2);
   return CPU_RC_NEXT;
 }
 
@@ -547,7 +556,7 @@ static int op_vmaskmov_V_V_M(struct cpu *cpu, const struct cpu_insn *in) {
   u64 a = cpu_ea(cpu, in);
   for (unsigned i = 0; i < n; i += esz)
     if (m->b[i + esz - 1] & 0x80) CPU_TRY(cpu_ldn(cpu, a + i, v.b + i, esz));
-  cpu->ymm[in->reg] = v;
+  cpu_vput(cpu, in->reg, &v);
   return CPU_RC_NEXT;
 }
 
@@ -592,7 +601,7 @@ int cpu__vex_widen(struct cpu *cpu, const struct cpu_insn *in, cpu_handler fn,
     memcpy(out.b + 16 * l, cpu->ymm[CPU_VTMP0].b, 16);
   }
   if (end_lanes(cpu, CPU_RC_NEXT) != CPU_RC_NEXT) return CPU_FAULT;
-  cpu->ymm[in->reg] = out;
+  cpu_vput(cpu, in->reg, &out);
   return CPU_RC_NEXT;
 }
 
@@ -613,7 +622,7 @@ int cpu__vex_narrow(struct cpu *cpu, const struct cpu_insn *in,
     out.q[l] = cpu->ymm[CPU_VTMP0].q[0];
   }
   if (end_lanes(cpu, CPU_RC_NEXT) != CPU_RC_NEXT) return CPU_FAULT;
-  cpu->ymm[in->reg] = out;
+  cpu_vput(cpu, in->reg, &out);
   return CPU_RC_NEXT;
 }
 

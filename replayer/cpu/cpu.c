@@ -91,7 +91,11 @@ void cpu_get_regs(const cpu_thread *c, struct rw_regs *r) {
   for (unsigned i = 0; i < 16; i++) {
     memcpy(r->fxsave + 160 + 16 * i, c->ymm[i].b, 16);
     memcpy(r->ymmh + 16 * i, c->ymm[i].b + 16, 16);
+    memcpy(r->zmmh + 32 * i, c->zmmh[i].b, 32);
+    memcpy(r->hi16 + 64 * i, c->ymm[16 + i].b, 32);
+    memcpy(r->hi16 + 64 * i + 32, c->zmmh[16 + i].b, 32);
   }
+  memcpy(r->k, c->k, sizeof r->k);
 }
 
 int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
@@ -126,7 +130,11 @@ int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
   for (unsigned i = 0; i < 16; i++) {
     memcpy(c->ymm[i].b, r->fxsave + 160 + 16 * i, 16);
     memcpy(c->ymm[i].b + 16, r->ymmh + 16 * i, 16);
+    memcpy(c->zmmh[i].b, r->zmmh + 32 * i, 32);
+    memcpy(c->ymm[16 + i].b, r->hi16 + 64 * i, 32);
+    memcpy(c->zmmh[16 + i].b, r->hi16 + 64 * i + 32, 32);
   }
+  memcpy(c->k, r->k, sizeof c->k);
   return 0;
 }
 

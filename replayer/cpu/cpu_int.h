@@ -65,10 +65,12 @@ enum {
   CPU_REG_AH = 20 /* 20..23: ah, ch, dh, bh */
 };
 
-/* Vector registers 16 and 17 are scratch: cpu__vex (avx.c) runs an SSE
- * handler on them to compute one 128-bit lane of a VEX instruction. They
- * hold nothing between instructions and no guest state names them. */
-enum { CPU_VTMP0 = 16, CPU_VTMP1 = 17, CPU_NVREGS = 18 };
+/* Vector registers 0-31 are the guest's XMM/YMM/ZMM0-31 (bits 255:0 in
+ * cpu->ymm, bits 511:256 in cpu->zmmh). 32 and 33 are scratch: cpu__vex
+ * (avx.c) runs an SSE handler on them to compute one 128-bit lane of a VEX
+ * or EVEX instruction. They hold nothing between instructions and no guest
+ * state names them. */
+enum { CPU_NZMM = 32, CPU_VTMP0 = 32, CPU_VTMP1 = 33, CPU_NVREGS = 34 };
 
 /* Segment override of a memory operand: index into cpu->segbase. */
 enum { CPU_SEG_NONE = 0, CPU_SEG_FS = 1, CPU_SEG_GS = 2 };
@@ -244,8 +246,12 @@ struct cpu {
   u64 rflags;     /* non-arithmetic rflags bits (DF, IF, ID, AC, bit
                      1); OSZAPC bits here are always 0 */
   u64 segbase[3]; /* 0, fs base, gs base (indexed by CPU_SEG_*) */
-  union cpu_vec ymm[CPU_NVREGS] __attribute__((aligned(32))); /* YMM/XMM
-                    0-15, then the scratch CPU_VTMP0/1 */
+  union cpu_vec ymm[CPU_NVREGS] __attribute__((aligned(32))); /* bits
+                    255:0 of ZMM0-31, then the scratch CPU_VTMP0/1 */
+  union cpu_vec zmmh[CPU_NZMM]; /* bits 511:256 of ZMM0-31: every VEX
+                    write of a vector register zeroes its entry
+                    (cpu_vput, cpu_vzhi); legacy SSE writes keep it */
+  u64 k[8];                     /* AVX-512 opmask registers k0-k7 */
   u32 mxcsr;                                          /* SSE control/status */
   struct cpu_x87 x87; /* x87 registers, control and status */
   u8 rep_paused;      /* the last run stopped inside a rep string
@@ -373,6 +379,19 @@ static inline u64 cpu_sext(u64 v, unsigned sz) {
 /* The XMM/YMM register R. */
 static inline union cpu_vec *cpu_xmm(struct cpu *cpu, unsigned r) {
   return &cpu->ymm[r];
+}
+
+/* Zeroes bits 511:256 of vector register R, as every VEX and EVEX write of
+ * a register does (the scratch registers have no such bits). */
+static inline void cpu_vzhi(struct cpu *cpu, unsigned r) {
+  if (r < CPU_NZMM) memset(cpu->zmmh[r].b, 0, sizeof cpu->zmmh[r]);
+}
+
+/* A VEX write of the whole YMM register R: V, and zeros above bit 255. */
+static inline void cpu_vput(struct cpu *cpu, unsigned r,
+                            const union cpu_vec *v) {
+  cpu->ymm[r] = *v;
+  cpu_vzhi(cpu, r);
 }
 
 /* ---- Guest memory (STYLE R12) ------------------------------------------
@@ -870,6 +889,18 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in,
  * or NULL: what cpu__decode uses, exposed for the corpus test. */
 const struct cpu__oprow *cpu__find_row(const cs_insn *ci);
 
+/* Decodes the N bytes at B (the instruction at RIP) into *IN when they
+ * hold an EVEX instruction or a VEX opmask instruction (evex.c), which
+ * cpu__decode leaves to it rather than to Capstone. Returns 1 when it took
+ * the bytes (*IN is set, possibly to a #UD or unsupported handler), 0 when
+ * they are something else. */
+int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
+/* The mnemonic of one of evex.c's ids, or NULL. */
+const char *cpu__evex_name(unsigned id);
+/* Names the encoding of the EVEX instruction at B ("EVEX.512.66.map2.W1
+ * 83") into BUF for a message; returns 0 when B holds no EVEX prefix. */
+int cpu__evex_describe(const u8 *b, unsigned n, char *buf, size_t size);
+
 /* Decodes the N bytes at B when they hold one of the few instructions
  * Capstone 4 cannot decode (vexraw.c), filling CI and its detail as
  * Capstone would. Returns 0, or -1 when B holds none of them. */
@@ -890,6 +921,9 @@ enum {
   CPU_INS_VGF2P8MULB,                 /* VEX.66.0F38.W0 CF */
   CPU_INS_VGF2P8AFFINEQB,             /* VEX.66.0F3A.W1 CE */
   CPU_INS_VGF2P8AFFINEINVQB,          /* VEX.66.0F3A.W1 CF */
+#define EVN(name) CPU_INS_EV_##name,
+#include "replayer/cpu/evex_ids.def"
+#undef EVN
   CPU_INS_ENDING                      /* the number of ids, ours included */
 };
 

@@ -35,6 +35,7 @@ int cpu__op_unsupported(struct cpu *cpu, const struct cpu_insn *in) {
   u8 bytes[16];
   char hex[64], *p = hex;
   const char *mn = "(undecodable)";
+  char evx[48];
   unsigned n = cpu__fetch(cpu, cpu->rip, bytes, in->len);
   const u8 *code = bytes;
   size_t size = n;
@@ -50,6 +51,10 @@ int cpu__op_unsupported(struct cpu *cpu, const struct cpu_insn *in) {
   if (n && (cs_disasm_iter(cpu->mem->cs, &code, &size, &addr, ci) ||
             cpu__decode_raw(bytes, n, ci) == 0))
     mn = ci->mnemonic;
+  else if (cpu__evex_name(in->id))
+    mn = cpu__evex_name(in->id);
+  else if (cpu__evex_describe(bytes, n, evx, sizeof evx))
+    mn = evx;
   snprintf(cpu->exit.msg, sizeof cpu->exit.msg,
            "unsupported instruction %s (%s) at %#llx", mn, hex,
            (unsigned long long)cpu->rip);

@@ -292,7 +292,7 @@ static int fused(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
     }
   }
   CPU_TRY(cpu__sse_commit(cpu, ex, fl));
-  cpu->ymm[in->reg] = r;
+  cpu_vput(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
 
@@ -373,7 +373,7 @@ static int op_vcvtph2ps_V_W(struct cpu *cpu, const struct cpu_insn *in) {
     fl |= f1;
   }
   CPU_TRY(cpu__sse_commit(cpu, fl, fl));
-  cpu->ymm[in->reg] = r;
+  cpu_vput(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
 
@@ -406,7 +406,7 @@ static int op_vcvtps2ph_W_V_I(struct cpu *cpu, const struct cpu_insn *in) {
     return cnt == 8 ? cpu_st128(cpu, a, r.b) : cpu_st64(cpu, a, r.q[0]);
   }
   CPU_TRY(cpu__sse_commit(cpu, ex, fl));
-  cpu->ymm[in->rm] = r;
+  cpu_vput(cpu, in->rm, &r);
   return CPU_RC_NEXT;
 }
 

@@ -91,7 +91,7 @@ static int gf_vex(struct cpu *cpu, const struct cpu_insn *in, int op) {
   union cpu_vec s, r;
   CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &s));
   gf_run(op, &r, cpu__x(cpu, in->reg2), &s, cpu__imm8(in), n);
-  cpu->ymm[in->reg] = r;
+  cpu_vput(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
 

@@ -45,7 +45,7 @@ static inline i64 clampi(i64 v, i64 lo, i64 hi) {
       r.V[i] = (__typeof__(d->V[0]))(EXPR);                                \
     }                                                                      \
     if (!wide) memset(r.b + 16, 0, 16);                                    \
-    cpu->ymm[in->reg] = r;                                                 \
+    cpu_vput(cpu, in->reg, &r);                                            \
     return CPU_RC_NEXT;                                                    \
   }
 

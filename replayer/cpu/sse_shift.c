@@ -58,14 +58,14 @@ static inline __attribute__((always_inline)) void shift_lanes(union cpu_vec *v, 
     CPU_TRY(cpu__vex_rm(cpu, in, 16, 0, &s));                              \
     shift_lanes(&r, esz, kind, s.q[0], 32);                                \
     if (!cpu__vex256(in)) memset(r.b + 16, 0, 16);                         \
-    cpu->ymm[in->reg] = r;                                                 \
+    cpu_vput(cpu, in->reg, &r);                                            \
     return CPU_RC_NEXT;                                                    \
   }                                                                        \
   static int op_v##mn##_i(struct cpu *cpu, const struct cpu_insn *in) {    \
     union cpu_vec r = cpu->ymm[in->rm];                                    \
     shift_lanes(&r, esz, kind, cpu__imm8(in), 32);                         \
     if (!cpu__vex256(in)) memset(r.b + 16, 0, 16);                         \
-    cpu->ymm[in->reg] = r;                                                 \
+    cpu_vput(cpu, in->reg, &r);                                            \
     return CPU_RC_NEXT;                                                    \
   }
 

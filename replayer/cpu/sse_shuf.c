@@ -58,7 +58,7 @@ static int op_vpshufd(struct cpu *cpu, const struct cpu_insn *in) {
   for (int i = 0; i < 8; i++)
     r.d[i] = s->d[(i & 4) + ((imm >> (2 * (i & 3))) & 3)];
   if (!wide) memset(r.b + 16, 0, 16);
-  cpu->ymm[in->reg] = r;
+  cpu_vput(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
 
@@ -75,7 +75,7 @@ static int op_vpshufb(struct cpu *cpu, const struct cpu_insn *in) {
       r.b[i] = (k & 0x80) ? 0 : v;
     }
   if (!wide) memset(r.b + 16, 0, 16);
-  cpu->ymm[in->reg] = r;
+  cpu_vput(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
 

@@ -162,6 +162,50 @@ static u32 compact_off(struct cpu *cpu, u64 comp, unsigned i) {
   return off;
 }
 
+/* The AVX-512 components in their standard layout: 5 the opmask registers,
+ * 6 bits 511:256 of ZMM0-15, 7 ZMM16-31. Writes component I into IMG and
+ * returns its size, or returns 0 for another component. */
+static unsigned avx512_get(const struct cpu *cpu, unsigned i, u8 *img) {
+  switch (i) {
+    case 5:
+      memcpy(img, cpu->k, 64);
+      return 64;
+    case 6:
+      for (int r = 0; r < 16; r++) memcpy(img + 32 * r, cpu->zmmh[r].b, 32);
+      return 512;
+    case 7:
+      for (int r = 0; r < 16; r++) {
+        memcpy(img + 64 * r, cpu->ymm[16 + r].b, 32);
+        memcpy(img + 64 * r + 32, cpu->zmmh[16 + r].b, 32);
+      }
+      return 1024;
+    default:
+      return 0;
+  }
+}
+
+/* Loads component I (5-7) from IMG, or its initial state when IMG is NULL. */
+static void avx512_set(struct cpu *cpu, unsigned i, const u8 *img) {
+  static const u8 zero[1024];
+  if (!img) img = zero;
+  switch (i) {
+    case 5:
+      memcpy(cpu->k, img, 64);
+      break;
+    case 6:
+      for (int r = 0; r < 16; r++) memcpy(cpu->zmmh[r].b, img + 32 * r, 32);
+      break;
+    case 7:
+      for (int r = 0; r < 16; r++) {
+        memcpy(cpu->ymm[16 + r].b, img + 64 * r, 32);
+        memcpy(cpu->zmmh[16 + r].b, img + 64 * r + 32, 32);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
 /* Whether component I is in use: not in its initial configuration. */
 static int in_use(const struct cpu *cpu, unsigned i) {
   if (i == 0) {
@@ -170,6 +214,13 @@ static int in_use(const struct cpu *cpu, unsigned i) {
       return 1;
     for (int r = 0; r < 8; r++)
       if (x->st[r].mant || x->st[r].se) return 1;
+    return 0;
+  }
+  u8 img[1024];
+  unsigned n = avx512_get(cpu, i, img);
+  if (n) {
+    for (unsigned k = 0; k < n; k++)
+      if (img[k]) return 1;
     return 0;
   }
   for (int r = 0; r < 16; r++) {
@@ -210,8 +261,9 @@ static int xsave(struct cpu *cpu, const struct cpu_insn *in, int kind) {
   if (span > XS_MAX) return cpu__op_unsupported(cpu, in);
   CPU_TRY(xs_fault(cpu, cpu_ldn(cpu, a, img, span), a, span));
   u64 inuse = 0;
-  for (unsigned i = 0; i < 3; i++)
-    if (((rfbm >> i) & 1) && in_use(cpu, i)) inuse |= 1ull << i;
+  for (unsigned i = 0; i < 8; i++)
+    if (((rfbm >> i) & 1) && (i < 3 || i >= 5) && in_use(cpu, i))
+      inuse |= 1ull << i;
   int skip_init = kind != XS_STD;
   legacy_save(cpu, img, is64, (rfbm & 1) && (!skip_init || (inuse & 1)),
               kind == XS_COMPACT ? (rfbm & 2) != 0 : (rfbm & 6) != 0,
@@ -225,6 +277,8 @@ static int xsave(struct cpu *cpu, const struct cpu_insn *in, int kind) {
     if (skip_init && !((inuse >> i) & 1)) continue;
     if (i == 2 && sz >= 256)
       for (int r = 0; r < 16; r++) memcpy(img + off + 16 * r, cpu->ymm[r].b + 16, 16);
+    else if (i >= 5 && sz >= (i == 5 ? 64u : i == 6 ? 512u : 1024u))
+      avx512_get(cpu, i, img + off);
     else
       memset(img + off, 0, sz); /* components not modeled: initial state */
   }
@@ -273,13 +327,23 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
   if (mx < 0) return cpu__fault(cpu, CPU_FAULT_GP);
   if (compact && (rfbm & 2) && !(bv & 2)) mx = 0x1f80;
   for (unsigned i = 3; i < 63; i++) {
-    if (!((load >> i) & 1)) continue;
+    if (!((load >> i) & 1) || (i >= 5 && i <= 7)) continue;
     u32 sz, off;
     int al;
     comp_geom(cpu, i, &sz, &off, &al);
     if (compact) off = compact_off(cpu, comp, i);
     for (u32 k = 0; k < sz && off + k < span; k++)
       if (img[off + k]) return cpu__op_unsupported(cpu, in);
+  }
+  for (unsigned i = 5; i <= 7; i++) {
+    if (!((rfbm >> i) & 1)) continue;
+    u32 sz, off;
+    int al;
+    comp_geom(cpu, i, &sz, &off, &al);
+    if (compact) off = compact_off(cpu, comp, i);
+    if (((load >> i) & 1) &&
+        (sz < (i == 5 ? 64u : i == 6 ? 512u : 1024u) || off + sz > span))
+      return cpu__op_unsupported(cpu, in); /* a layout we do not know */
   }
   if (rfbm & 1) {
     u8 init[512] = {0};
@@ -305,6 +369,14 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
       else
         memset(cpu->ymm[r].b + 16, 0, 16);
     }
+  }
+  for (unsigned i = 5; i <= 7; i++) {
+    if (!((rfbm >> i) & 1)) continue;
+    u32 sz, off;
+    int al;
+    comp_geom(cpu, i, &sz, &off, &al);
+    if (compact) off = compact_off(cpu, comp, i);
+    avx512_set(cpu, i, ((load >> i) & 1) ? img + off : NULL);
   }
   cpu->mxcsr = (u32)mx;
   return CPU_RC_NEXT;

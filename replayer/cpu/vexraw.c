@@ -70,7 +70,7 @@ const char *cpu__insn_name(csh cs, unsigned id) {
   if (id < X86_INS_ENDING) return cs_insn_name(cs, id);
   for (size_t k = 0; k < sizeof raw_rows / sizeof raw_rows[0]; k++)
     if (raw_rows[k].id == id) return raw_rows[k].mnemonic;
-  return NULL;
+  return cpu__evex_name(id);
 }
 
 static const x86_reg gpr64[16] = {

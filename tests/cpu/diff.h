@@ -23,13 +23,18 @@
 #define DIFF_GUARD_ADDR (DIFF_DATA_ADDR + DIFF_DATA_SIZE)
 #define DIFF_GS_BASE 0x30000000ull /* gs base on both sides */
 
-/* Everything a case starts from and is compared on. */
+/* Everything a case starts from and is compared on. The AVX-512 state (k,
+ * zmmh, hi16: XSAVE components 5, 6 and 7 in their layouts) is all zero
+ * when the host does not enable it (diff_avx512). */
 struct diff_state {
   u64 gpr[16];             /* rax..r15 */
   u64 rip;                 /* instruction pointer */
   u64 rflags;              /* full rflags */
   u8 fx[512];              /* x87, MXCSR, XMM0-15 in FXSAVE layout */
   u8 ymmh[256];            /* bits 255:128 of YMM0-15, 16 bytes each */
+  u64 k[8];                /* opmask registers k0-k7 */
+  u8 zmmh[512];            /* bits 511:256 of ZMM0-15, 32 bytes each */
+  u8 hi16[1024];           /* ZMM16-31, 64 bytes each */
   u8 data[DIFF_DATA_SIZE]; /* the data pages */
 };
 

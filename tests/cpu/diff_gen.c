@@ -61,6 +61,25 @@ void diff_set_xmm(struct diff_case *c, unsigned reg, const void *v,
   memcpy(c->st.fx + 160 + 16 * reg, v, sz);
 }
 
+/* Fills C's AVX-512 state (when the host has it): all of it in its initial
+ * state (zero) in a quarter of the cases; otherwise each of the opmask
+ * registers, the upper halves of ZMM0-15 and ZMM16-31 is random, or zero in
+ * a quarter of the cases. */
+static void random_avx512(struct diff_case *c, struct diff_rng *r) {
+  u8 *const part[] = {(u8 *)c->st.k, c->st.zmmh, c->st.hi16};
+  const unsigned size[] = {sizeof c->st.k, sizeof c->st.zmmh,
+                           sizeof c->st.hi16};
+  int any = diff_avx512 && rnd(r, 4);
+  for (unsigned j = 0; j < RW_ARRAY_SIZE(part); j++) {
+    memset(part[j], 0, size[j]);
+    if (!any || !rnd(r, 4)) continue;
+    for (unsigned i = 0; i < size[j]; i += 8) {
+      u64 v = diff_rand_edge(r, 8);
+      memcpy(part[j] + i, &v, 8);
+    }
+  }
+}
+
 /* Fills C's registers, flags, FP state and data with random values. */
 static void random_state(struct diff_case *c, struct diff_rng *r) {
   for (int i = 0; i < 16; i++) c->st.gpr[i] = diff_rand_edge(r, 8);
@@ -78,6 +97,7 @@ static void random_state(struct diff_case *c, struct diff_rng *r) {
     u64 v = diff_rand_edge(r, 8);
     memcpy(c->st.ymmh + i, &v, 8);
   }
+  random_avx512(c, r);
   for (unsigned i = 0; i < DIFF_DATA_SIZE; i += 8) {
     u64 v = rnd(r, 4) ? diff_rand(r) : diff_rand_edge(r, 8);
     memcpy(c->st.data + i, &v, 8);

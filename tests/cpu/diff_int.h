@@ -16,6 +16,9 @@
 extern u64 diff_fs_base;
 /* The child's ID flag: sigreturn cannot change it, so cases carry it. */
 extern u64 diff_id_flag;
+/* Nonzero when the host enables the AVX-512 state (XCR0 bits 5-7) and the
+ * cases carry it; set by diff_native_start. */
+extern int diff_avx512;
 
 /* Builds a random case of encoding E into C. Returns 0. */
 int diff_make_case(const struct diff_enc *e, struct diff_rng *r,

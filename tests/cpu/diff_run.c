@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Runs cases on both sides and compares them (STYLE R18). The native side is
  * a forked child that enters each case from a signal handler: it rewrites
- * the interrupted context (every GPR, rip, rflags, the FXSAVE image) so that
- * sigreturn loads the case state and jumps to the instruction, which is
- * followed by int3; the trap (or the fault) handler copies the context out
- * and puts the saved one back. One child runs batches of cases through shared
- * memory and is restarted if a case kills it. The emulator side runs the same
- * bytes in cpu_run. */
+ * the interrupted context (every GPR, rip, rflags, the XSAVE image with the
+ * FXSAVE part, the YMM and the AVX-512 state) so that sigreturn loads the
+ * case state and jumps to the instruction, which is followed by int3; the
+ * trap (or the fault) handler copies the context out and puts the saved one
+ * back. One child runs batches of cases through shared memory and is
+ * restarted if a case kills it. The emulator side runs the same bytes in
+ * cpu_run. */
 #define _GNU_SOURCE
 #include <asm/prctl.h>
 #include <cpuid.h>
@@ -28,6 +29,30 @@
 
 u64 diff_fs_base;
 u64 diff_id_flag;
+int diff_avx512;
+
+/* Standard-format offsets in an XSAVE image of components 5 (opmask), 6
+ * (ZMM_Hi256) and 7 (Hi16_ZMM), from CPUID leaf 0xD; valid when diff_avx512
+ * is set. The child inherits them. */
+static unsigned avx512_off[3];
+static const unsigned avx512_size[3] = {64, 512, 1024};
+
+/* Sets diff_avx512 and avx512_off when the OS enables the AVX-512 state
+ * (XCR0 bits 5-7) and CPUID gives its components the sizes we expect. */
+static void probe_avx512(void) {
+  unsigned a, b, c, d;
+  u32 lo, hi;
+  diff_avx512 = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) return;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  if ((lo & 0xe0) != 0xe0) return;
+  for (unsigned i = 0; i < 3; i++) {
+    if (!__get_cpuid_count(0xd, 5 + i, &a, &b, &c, &d)) return;
+    if (a != avx512_size[i] || !b) return;
+    avx512_off[i] = b;
+  }
+  diff_avx512 = 1;
+}
 
 /* Shared between parent and child. */
 struct shm {
@@ -52,6 +77,9 @@ static struct diff_result *cur_res;
 
 static u8 home_ymmh[256];    /* and its YMM upper halves */
 static unsigned ymm_off;     /* offset of YMM_Hi128 in an XSAVE frame */
+/* The AVX-512 state of the raise() that entered (only k, zmmh and hi16 are
+ * used). */
+static struct diff_state home_st;
 
 /* The YMM upper halves of the signal frame's XSAVE image, or NULL when the
  * frame has none (no XSAVE frame). */
@@ -78,6 +106,62 @@ static void set_xstate_bv(ucontext_t *uc, int ymm) {
   }
 }
 
+/* Component 5 + I (I < 3) of the signal frame's XSAVE image, or NULL when
+ * the frame has none (no XSAVE frame, no AVX-512, or the kernel's frame
+ * does not hold it). */
+static u8 *frame_avx512(ucontext_t *uc, unsigned i) {
+  u8 *fx = (u8 *)uc->uc_mcontext.fpregs;
+  u32 magic, xsize;
+  u64 feat;
+  memcpy(&magic, fx + 464, 4); /* struct _fpx_sw_bytes */
+  memcpy(&feat, fx + 472, 8);
+  memcpy(&xsize, fx + 480, 4);
+  if (magic != 0x46505853u || !diff_avx512 || !((feat >> (5 + i)) & 1) ||
+      xsize < avx512_off[i] + avx512_size[i])
+    return NULL;
+  return fx + avx512_off[i];
+}
+
+/* Where component 5 + I lives in a struct diff_state. */
+static u8 *state_avx512(struct diff_state *st, unsigned i) {
+  return i == 0 ? (u8 *)st->k : i == 1 ? st->zmmh : st->hi16;
+}
+
+/* The AVX-512 state of the frame as the CPU has it (a component absent from
+ * XSTATE_BV is in its initial state, zero) into ST's k, zmmh and hi16. */
+static void get_avx512(ucontext_t *uc, struct diff_state *st) {
+  u8 *fx = (u8 *)uc->uc_mcontext.fpregs;
+  u64 bv;
+  memcpy(&bv, fx + 512, 8);
+  for (unsigned i = 0; i < 3; i++) {
+    u8 *f = frame_avx512(uc, i), *s = state_avx512(st, i);
+    if (f && ((bv >> (5 + i)) & 1))
+      memcpy(s, f, avx512_size[i]);
+    else
+      memset(s, 0, avx512_size[i]);
+  }
+}
+
+/* Puts ST's AVX-512 state into the frame for sigreturn to load: a
+ * component that is all zero is marked absent in XSTATE_BV (its initial
+ * state), any other is copied in and marked present. */
+static void put_avx512(ucontext_t *uc, struct diff_state *st) {
+  u8 *fx = (u8 *)uc->uc_mcontext.fpregs;
+  u64 bv;
+  memcpy(&bv, fx + 512, 8);
+  for (unsigned i = 0; i < 3; i++) {
+    u8 *f = frame_avx512(uc, i), *s = state_avx512(st, i);
+    unsigned k = 0;
+    if (!f) continue;
+    while (k < avx512_size[i] && !s[k]) k++;
+    bv &= ~(1ull << (5 + i));
+    if (k == avx512_size[i]) continue;
+    memcpy(f, s, avx512_size[i]);
+    bv |= 1ull << (5 + i);
+  }
+  memcpy(fx + 512, &bv, 8);
+}
+
 /* The YMM upper halves of the frame as the CPU has them (zero when the AVX
  * component is in its initial state). */
 static void get_ymmh(ucontext_t *uc, u8 *out) {
@@ -102,6 +186,7 @@ static void on_enter(int sig, siginfo_t *si, void *p) {
   memcpy(home_gregs, uc->uc_mcontext.gregs, sizeof home_gregs);
   memcpy(home_fx, fx, sizeof home_fx);
   get_ymmh(uc, home_ymmh);
+  get_avx512(uc, &home_st);
   for (int i = 0; i < 16; i++)
     uc->uc_mcontext.gregs[greg_of[i]] = (greg_t)cur_case->st.gpr[i];
   uc->uc_mcontext.gregs[REG_RIP] = (greg_t)DIFF_CODE_INSN;
@@ -110,6 +195,7 @@ static void on_enter(int sig, siginfo_t *si, void *p) {
   memcpy(fx + 32, cur_case->st.fx + 32, 416 - 32);
   if (frame_ymmh(uc)) memcpy(frame_ymmh(uc), cur_case->st.ymmh, 256);
   set_xstate_bv(uc, 1);
+  put_avx512(uc, &cur_case->st);
 }
 
 static void on_exit_sig(int sig, siginfo_t *si, void *p) {
@@ -122,6 +208,7 @@ static void on_exit_sig(int sig, siginfo_t *si, void *p) {
   r->st.rflags = (u64)uc->uc_mcontext.gregs[REG_EFL];
   memcpy(r->st.fx, fx, 416);
   get_ymmh(uc, r->st.ymmh);
+  get_avx512(uc, &r->st);
   memcpy(r->st.data, (void *)DIFF_DATA_ADDR, DIFF_DATA_SIZE);
   r->sig = sig == SIGTRAP && si->si_code == SI_KERNEL ? 0 : sig;
   r->addr = (sig == SIGSEGV || sig == SIGBUS) ? (u64)si->si_addr : 0;
@@ -129,6 +216,7 @@ static void on_exit_sig(int sig, siginfo_t *si, void *p) {
   memcpy(fx, home_fx, sizeof home_fx);
   if (frame_ymmh(uc)) memcpy(frame_ymmh(uc), home_ymmh, 256);
   set_xstate_bv(uc, 1);
+  put_avx512(uc, &home_st);
 }
 
 static void child_main(void) {
@@ -183,6 +271,7 @@ static void child_main(void) {
 
 int diff_native_start(void) {
   int a[2], b[2];
+  probe_avx512();
   if (!shm) {
     shm = mmap(NULL, sizeof *shm, PROT_READ | PROT_WRITE,
                MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -324,6 +413,9 @@ void diff_emu_run(const struct diff_case *c, struct diff_result *res, char *msg,
   regs.gs_base = DIFF_GS_BASE;
   memcpy(regs.fxsave, c->st.fx, 416);
   memcpy(regs.ymmh, c->st.ymmh, sizeof regs.ymmh);
+  memcpy(regs.zmmh, c->st.zmmh, sizeof regs.zmmh);
+  memcpy(regs.hi16, c->st.hi16, sizeof regs.hi16);
+  memcpy(regs.k, c->st.k, sizeof regs.k);
   if (cpu_set_regs(ecpu, &regs)) {
     res->sig = -1;
     snprintf(msg, cap, "cpu_set_regs refused the state");
@@ -340,6 +432,9 @@ void diff_emu_run(const struct diff_case *c, struct diff_result *res, char *msg,
   res->st.rflags = regs.rflags;
   memcpy(res->st.fx, regs.fxsave, 416);
   memcpy(res->st.ymmh, regs.ymmh, sizeof regs.ymmh);
+  memcpy(res->st.zmmh, regs.zmmh, sizeof res->st.zmmh);
+  memcpy(res->st.hi16, regs.hi16, sizeof res->st.hi16);
+  memcpy(res->st.k, regs.k, sizeof res->st.k);
   if (cpu_mem_read(emem, DIFF_DATA_ADDR, res->st.data, DIFF_DATA_SIZE))
     res->sig = -1;
   switch (ex.reason) {
@@ -409,6 +504,13 @@ static void disasm(const struct diff_case *c, char *out, size_t cap) {
   if (ci) cs_free(ci, 1);
 }
 
+/* N bytes of V as hex, most significant first, into OUT (2 * N + 1). */
+static char *hex_msb(char *out, const u8 *v, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    snprintf(out + 2 * i, 3, "%02x", v[n - 1 - i]);
+  return out;
+}
+
 static const char *const gpr_names[16] = {
     "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
     "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
@@ -416,11 +518,13 @@ static const char *const gpr_names[16] = {
 int diff_compare(const struct diff_case *c, const struct diff_result *nat,
                  const struct diff_result *emu, const char *emu_msg,
                  int verbose) {
-  char buf[4096], *p = buf, *end = buf + sizeof buf;
+  char buf[16384], *p = buf, *end = buf + sizeof buf, hn[129], he[129];
   const u64 fmask = DIFF_ARITH | 0x400; /* every arithmetic flag, DF */
   int bad = 0;
   buf[0] = 0;
-#define SAY(...) (p += snprintf(p, (size_t)(end - p), __VA_ARGS__))
+  /* Appends to buf; a long report is cut at its end. */
+#define SAY(...) \
+  (p += snprintf(p, (size_t)(end - p), __VA_ARGS__), p = p < end ? p : end - 1)
   if (nat->sig != emu->sig || (nat->sig == SIGSEGV && nat->addr != emu->addr)) {
     SAY("  outcome: native sig %d addr %#llx, emulator sig %d addr %#llx %s\n",
         nat->sig, (unsigned long long)nat->addr, emu->sig,
@@ -498,6 +602,27 @@ int diff_compare(const struct diff_case *c, const struct diff_result *nat,
             "%016llx%016llx\n",
             i, (unsigned long long)n[1], (unsigned long long)n[0],
             (unsigned long long)e[1], (unsigned long long)e[0]);
+        bad = 1;
+      }
+    for (int i = 0; i < 16; i++)
+      if (memcmp(nat->st.zmmh + 32 * i, emu->st.zmmh + 32 * i, 32)) {
+        SAY("  zmm%d upper (bits 511:256): native %s emulator %s\n", i,
+            hex_msb(hn, nat->st.zmmh + 32 * i, 32),
+            hex_msb(he, emu->st.zmmh + 32 * i, 32));
+        bad = 1;
+      }
+    for (int i = 0; i < 16; i++)
+      if (memcmp(nat->st.hi16 + 64 * i, emu->st.hi16 + 64 * i, 64)) {
+        SAY("  zmm%d: native %s emulator %s\n", 16 + i,
+            hex_msb(hn, nat->st.hi16 + 64 * i, 64),
+            hex_msb(he, emu->st.hi16 + 64 * i, 64));
+        bad = 1;
+      }
+    for (int i = 0; i < 8; i++)
+      if (nat->st.k[i] != emu->st.k[i]) {
+        SAY("  k%d: native %#llx emulator %#llx (was %#llx)\n", i,
+            (unsigned long long)nat->st.k[i], (unsigned long long)emu->st.k[i],
+            (unsigned long long)c->st.k[i]);
         bad = 1;
       }
     for (unsigned i = 0; i < DIFF_DATA_SIZE; i++)

@@ -112,6 +112,16 @@ tests_programs_fma_LDADD = -lm
 TESTS += tests/replay/fma.sh
 EXTRA_DIST += tests/replay/fma.sh
 
+# AVX-512 integer instructions recorded and replayed, opmasks and masked
+# memory operands at a page's end (tests/replay/avx512.sh).
+check_PROGRAMS += tests/programs/avx512
+tests_programs_avx512_CFLAGS = -O1 -g -mavx512f -mavx512bw -mavx512vl \
+	-mavx512dq -mavx512vbmi -mavx512vbmi2 -mavx512ifma -mavx512vpopcntdq \
+	-mavx512bitalg
+tests_programs_avx512_LDFLAGS =
+TESTS += tests/replay/avx512.sh
+EXTRA_DIST += tests/replay/avx512.sh
+
 # MMX recorded and replayed, its aliasing with the x87 stack, and gdb's
 # view of an mm register (tests/replay/mmx.sh).
 check_PROGRAMS += tests/programs/mmx
