@@ -346,8 +346,9 @@ void gdb_parse(const char *p, size_t len, struct gdb_request *r);
 
 /* ---- Target description and registers ---------------------------------- */
 
-/* gdb register numbers, GDB_REGNUM_RAX..GDB_REGNUM_YMM15H, and their count
- * (76), from gdbstub/gdbregs.def. */
+/* gdb register numbers, GDB_REGNUM_RAX..GDB_REGNUM_ZMM31H, and their count
+ * (148), from gdbstub/gdbregs.def. The AVX-512 ones (GDB_REGNUM_XMM16 on)
+ * are offered only for a recording whose XCR0 enables AVX-512. */
 enum gdb_regnum {
 #define GDB_REG(num, id, name, bits, type, group, feature, src, arg) \
   GDB_REGNUM_##id = (num),
@@ -360,15 +361,25 @@ enum {
 #include "gdbstub/gdbregs.def"
 #undef GDB_REG
 };
+/* Size in bytes of the largest register (zmm<n>h). */
+#define GDB_REG_MAX 32
+/* The XCR0 bits the AVX-512 registers need: the opmask, ZMM_Hi256 and
+ * Hi16_ZMM state components (Intel SDM vol. 1, 13.1). */
+#define GDB_XCR0_AVX512 0xe0ull
 
-/* Appends the complete target description XML (target.xml) to B. */
-void gdb_tdesc_xml(struct gdb_buf *b);
+/* Appends the target description XML (target.xml) to B, for a recording
+ * whose XCR0 is XCR0: the org.gnu.gdb.i386.avx512 feature only when XCR0
+ * has every bit of GDB_XCR0_AVX512. */
+void gdb_tdesc_xml(struct gdb_buf *b, u64 xcr0);
 /* Looks up the qXfer:features:read annex NAME (LEN bytes, borrowed). Fills
- * the XML into B and returns 0, or returns RW_ENOTFOUND for another annex. */
-int gdb_tdesc_lookup(const char *name, size_t len, struct gdb_buf *b)
-    RW_MUST_CHECK;
+ * the XML for XCR0 into B and returns 0, or returns RW_ENOTFOUND for
+ * another annex. */
+int gdb_tdesc_lookup(const char *name, size_t len, u64 xcr0,
+                     struct gdb_buf *b) RW_MUST_CHECK;
+/* 1 if the description for XCR0 has register REGNUM, else 0. */
+int gdb_reg_offered(unsigned regnum, u64 xcr0);
 
-/* Name of gdb register REGNUM ("rax", "ymm15h"), or NULL when unknown. */
+/* Name of gdb register REGNUM ("rax", "zmm31h"), or NULL when unknown. */
 const char *gdb_reg_name(unsigned regnum);
 /* Size in bytes of register REGNUM, or 0 when unknown. */
 unsigned gdb_reg_size(unsigned regnum);
@@ -378,11 +389,13 @@ unsigned gdb_reg_size(unsigned regnum);
 int gdb_reg_read(const struct rw_regs *regs, unsigned regnum, u8 *dst,
                  size_t cap) RW_MUST_CHECK;
 /* Appends register REGNUM as hex (the 'p' reply). Returns 0 or
- * RW_ENOTFOUND (nothing appended). */
+ * RW_ENOTFOUND (nothing appended) for a register the description for XCR0
+ * does not have. */
 int gdb_reg_put_hex(struct gdb_buf *b, const struct rw_regs *regs,
-                    unsigned regnum) RW_MUST_CHECK;
-/* Appends every register in regnum order as hex (the 'g' reply). */
-void gdb_regs_put_g(struct gdb_buf *b, const struct rw_regs *regs);
+                    unsigned regnum, u64 xcr0) RW_MUST_CHECK;
+/* Appends every register the description for XCR0 has, in regnum order,
+ * as hex (the 'g' reply). */
+void gdb_regs_put_g(struct gdb_buf *b, const struct rw_regs *regs, u64 xcr0);
 /* The x87 tag word gdb expects (2 bits per physical register: 00 valid,
  * 01 zero, 10 special, 11 empty), rebuilt from FXSAVE's abridged tag byte,
  * the status word's TOP and the register contents. */

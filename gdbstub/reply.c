@@ -52,7 +52,7 @@ void gdb_stop_reply(struct gdb_buf *b, const struct gdb_stop *s) {
   put_u8hex(b, s->signo);
   if (s->regs) {
     for (size_t i = 0; i < RW_ARRAY_SIZE(expedited); i++) {
-      u8 v[16];
+      u8 v[GDB_REG_MAX];
       int n = gdb_reg_read(s->regs, expedited[i], v, sizeof v);
       if (n <= 0) continue;
       put_u8hex(b, (u8)expedited[i]);

@@ -58,7 +58,8 @@ static void xfer(struct gdb__sess *s) {
   switch ((int)q->u.xfer.object) {
     case GDB_XFER_FEATURES:
       /* Format: qXfer:features:read:annex:off,len */
-      if (gdb_tdesc_lookup(q->u.xfer.annex, q->u.xfer.annex_len, &x) < 0) {
+      if (gdb_tdesc_lookup(q->u.xfer.annex, q->u.xfer.annex_len,
+                           rp_xcr0(s->rp), &x) < 0) {
         gdb_reply_error_msg(&s->reply, "no such target description");
         goto out;
       }
@@ -113,12 +114,13 @@ void gdb__query(struct gdb__sess *s) {
       if (rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0)
         gdb_reply_error_msg(&s->reply, "no such thread at this position");
       else
-        gdb_regs_put_g(&s->reply, &regs);
+        gdb_regs_put_g(&s->reply, &regs, rp_xcr0(s->rp));
       return;
     case GDB_REQ_READ_REG: /* Format: p n (of the Hg thread) */
       if (rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0 ||
           q->u.reg.regnum > 0xffff ||
-          gdb_reg_put_hex(&s->reply, &regs, (unsigned)q->u.reg.regnum) < 0)
+          gdb_reg_put_hex(&s->reply, &regs, (unsigned)q->u.reg.regnum,
+                          rp_xcr0(s->rp)) < 0)
         gdb_reply_error_msg(&s->reply, "no such register");
       return;
     case GDB_REQ_READ_MEM: /* Format: m addr,length */

@@ -3,7 +3,8 @@
  * qXfer:features:read:target.xml, and the values of gdb's registers taken
  * from a struct rw_regs for 'p', 'g' and stop replies. Both come from the
  * rows of gdbstub/gdbregs.def, so the numbering gdb learns from the XML is
- * the one the replies use. Register writes are not supported here. */
+ * the one the replies use; a feature the recording's XCR0 lacks is left
+ * out of both. Register writes are not supported here. */
 #include <string.h>
 
 #include "common/endian.h"
@@ -12,23 +13,34 @@
 enum reg_src {
   SRC_GPR, SRC_RIP, SRC_RFLAGS, SRC_ORIG_RAX, SRC_FS_BASE, SRC_GS_BASE,
   SRC_SEG, SRC_ST, SRC_FX16, SRC_FX32, SRC_FOP, SRC_FTAG, SRC_XMM, SRC_YMMH,
+  SRC_ZMMH, SRC_K,
 };
 
-enum reg_feature { FEAT_CORE, FEAT_SSE, FEAT_LINUX, FEAT_SEGMENTS, FEAT_AVX };
+enum reg_feature {
+  FEAT_CORE, FEAT_SSE, FEAT_LINUX, FEAT_SEGMENTS, FEAT_AVX, FEAT_AVX512,
+  FEAT_COUNT
+};
 
-static const char *const feature_names[] = {
-    [FEAT_CORE] = "org.gnu.gdb.i386.core",
-    [FEAT_SSE] = "org.gnu.gdb.i386.sse",
-    [FEAT_LINUX] = "org.gnu.gdb.i386.linux",
-    [FEAT_SEGMENTS] = "org.gnu.gdb.i386.segments",
-    [FEAT_AVX] = "org.gnu.gdb.i386.avx",
+/* Each feature's name, and the XCR0 bits it needs to be offered. The AVX
+ * feature is offered always, as before AVX-512 was described: gdb shows
+ * zero upper halves on a machine without AVX. */
+static const struct {
+  const char *name;
+  u64 xcr0;
+} features[FEAT_COUNT] = {
+    [FEAT_CORE] = {"org.gnu.gdb.i386.core", 0},
+    [FEAT_SSE] = {"org.gnu.gdb.i386.sse", 0},
+    [FEAT_LINUX] = {"org.gnu.gdb.i386.linux", 0},
+    [FEAT_SEGMENTS] = {"org.gnu.gdb.i386.segments", 0},
+    [FEAT_AVX] = {"org.gnu.gdb.i386.avx", 0},
+    [FEAT_AVX512] = {"org.gnu.gdb.i386.avx512", GDB_XCR0_AVX512},
 };
 
 struct reg_info {
   const char *name;  /* gdb's name */
   const char *type;  /* tdesc type */
   const char *group; /* group attribute or "" */
-  u8 bits;           /* size in bits */
+  u16 bits;          /* size in bits */
   u8 feature;        /* enum reg_feature */
   u8 src;            /* enum reg_src */
   u8 arg;            /* index or fxsave offset, per src */
@@ -42,11 +54,21 @@ static const struct reg_info regs_tab[GDB_NREGS] = {
 };
 
 /* The rows must number the registers 0..GDB_NREGS-1 in order, since the 'g'
- * reply concatenates them by number. */
+ * reply concatenates them by number, and fit the replies' GDB_REG_MAX-byte
+ * buffers. */
 #define GDB_REG(num, id, name, bits, type, group, feature, src, arg) \
-  _Static_assert(num < GDB_NREGS, #name " numbered past the end");
+  _Static_assert(num < GDB_NREGS, #name " numbered past the end");   \
+  _Static_assert(bits % 8 == 0 && bits / 8 <= GDB_REG_MAX, #name " size");
 #include "gdbstub/gdbregs.def"
 #undef GDB_REG
+
+static int feature_offered(unsigned f, u64 xcr0) {
+  return (xcr0 & features[f].xcr0) == features[f].xcr0;
+}
+
+int gdb_reg_offered(unsigned regnum, u64 xcr0) {
+  return regnum < GDB_NREGS && feature_offered(regs_tab[regnum].feature, xcr0);
+}
 
 /* ---- Values ------------------------------------------------------------- */
 
@@ -121,28 +143,48 @@ int gdb_reg_read(const struct rw_regs *regs, unsigned regnum, u8 *dst,
     case SRC_FTAG:
       wr_le32(dst, gdb_x87_full_tag(fx));
       break;
-    case SRC_XMM:
-      memcpy(dst, fx + 160 + 16 * ri->arg, 16);
+    case SRC_XMM: /* bits 127:0 */
+      if (ri->arg < 16)
+        memcpy(dst, fx + 160 + 16 * ri->arg, 16);
+      else
+        memcpy(dst, regs->hi16 + 64 * (ri->arg - 16), 16);
       break;
-    case SRC_YMMH:
-      memcpy(dst, regs->ymmh + 16 * ri->arg, 16);
+    case SRC_YMMH: /* bits 255:128 */
+      if (ri->arg < 16)
+        memcpy(dst, regs->ymmh + 16 * ri->arg, 16);
+      else
+        memcpy(dst, regs->hi16 + 64 * (ri->arg - 16) + 16, 16);
+      break;
+    case SRC_ZMMH: /* bits 511:256 */
+      if (ri->arg < 16)
+        memcpy(dst, regs->zmmh + 32 * ri->arg, 32);
+      else
+        memcpy(dst, regs->hi16 + 64 * (ri->arg - 16) + 32, 32);
+      break;
+    case SRC_K:
+      wr_le64(dst, regs->k[ri->arg]);
       break;
   }
   return (int)size;
 }
 
 int gdb_reg_put_hex(struct gdb_buf *b, const struct rw_regs *regs,
-                    unsigned regnum) {
-  u8 v[16];
-  int n = gdb_reg_read(regs, regnum, v, sizeof v);
+                    unsigned regnum, u64 xcr0) {
+  u8 v[GDB_REG_MAX];
+  int n;
+  RW_RETURN_IF(!gdb_reg_offered(regnum, xcr0), RW_ENOTFOUND,
+               "register %u not offered for xcr0 %#llx", regnum,
+               (unsigned long long)xcr0);
+  n = gdb_reg_read(regs, regnum, v, sizeof v);
   RW_FORWARD(n);
   gdb_buf_put_hex(b, v, (size_t)n);
   return 0;
 }
 
-void gdb_regs_put_g(struct gdb_buf *b, const struct rw_regs *regs) {
+void gdb_regs_put_g(struct gdb_buf *b, const struct rw_regs *regs, u64 xcr0) {
   for (unsigned i = 0; i < GDB_NREGS; i++) {
-    if (gdb_reg_put_hex(b, regs, i) < 0 && !b->err) b->err = RW_EINVAL;
+    if (!gdb_reg_offered(i, xcr0)) continue;
+    if (gdb_reg_put_hex(b, regs, i, xcr0) < 0 && !b->err) b->err = RW_EINVAL;
   }
 }
 
@@ -191,6 +233,20 @@ static const struct {
     {"uint128", "uint128", "uint128", 0},
 };
 
+/* The union gdb shows a 128-bit vector register as. */
+static void put_vec128(struct gdb_buf *b) {
+  for (size_t i = 0; i < RW_ARRAY_SIZE(vec128_views); i++)
+    if (vec128_views[i].count)
+      gdb_buf_printf(b, "<vector id=\"%s\" type=\"%s\" count=\"%u\"/>\n",
+                     vec128_views[i].id, vec128_views[i].elem,
+                     vec128_views[i].count);
+  gdb_buf_puts(b, "<union id=\"vec128\">\n");
+  for (size_t i = 0; i < RW_ARRAY_SIZE(vec128_views); i++)
+    gdb_buf_printf(b, "<field name=\"%s\" type=\"%s\"/>\n",
+                   vec128_views[i].field, vec128_views[i].id);
+  gdb_buf_puts(b, "</union>\n");
+}
+
 static void put_flags(struct gdb_buf *b, const char *id,
                       const struct bit_field *f, size_t n) {
   gdb_buf_printf(b, "<flags id=\"%s\" size=\"4\">\n", id);
@@ -200,7 +256,9 @@ static void put_flags(struct gdb_buf *b, const char *id,
   gdb_buf_puts(b, "</flags>\n");
 }
 
-/* Types a feature's registers refer to, defined inside that feature. */
+/* Types a feature's registers refer to, defined inside that feature (gdb
+ * looks a register's type up in its own feature only, so the AVX-512 one
+ * defines vec128 again, as gdb's 64bit-avx512.xml does). */
 static void put_types(struct gdb_buf *b, enum reg_feature f) {
   switch (f) {
     case FEAT_CORE:
@@ -208,34 +266,32 @@ static void put_types(struct gdb_buf *b, enum reg_feature f) {
                 RW_ARRAY_SIZE(eflags_fields));
       break;
     case FEAT_SSE:
-      for (size_t i = 0; i < RW_ARRAY_SIZE(vec128_views); i++)
-        if (vec128_views[i].count)
-          gdb_buf_printf(b, "<vector id=\"%s\" type=\"%s\" count=\"%u\"/>\n",
-                         vec128_views[i].id, vec128_views[i].elem,
-                         vec128_views[i].count);
-      gdb_buf_puts(b, "<union id=\"vec128\">\n");
-      for (size_t i = 0; i < RW_ARRAY_SIZE(vec128_views); i++)
-        gdb_buf_printf(b, "<field name=\"%s\" type=\"%s\"/>\n",
-                       vec128_views[i].field, vec128_views[i].id);
-      gdb_buf_puts(b, "</union>\n");
+      put_vec128(b);
       put_flags(b, "i386_mxcsr", mxcsr_fields, RW_ARRAY_SIZE(mxcsr_fields));
+      break;
+    case FEAT_AVX512:
+      put_vec128(b);
+      gdb_buf_puts(b,
+                   "<vector id=\"v2ui128\" type=\"uint128\" count=\"2\"/>\n");
       break;
     case FEAT_LINUX:
     case FEAT_SEGMENTS:
     case FEAT_AVX:
+    case FEAT_COUNT:
       break;
   }
 }
 
-void gdb_tdesc_xml(struct gdb_buf *b) {
+void gdb_tdesc_xml(struct gdb_buf *b, u64 xcr0) {
   gdb_buf_puts(b,
                "<?xml version=\"1.0\"?>\n"
                "<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
                "<target version=\"1.0\">\n"
                "<architecture>i386:x86-64</architecture>\n"
                "<osabi>GNU/Linux</osabi>\n");
-  for (unsigned f = 0; f < RW_ARRAY_SIZE(feature_names); f++) {
-    gdb_buf_printf(b, "<feature name=\"%s\">\n", feature_names[f]);
+  for (unsigned f = 0; f < FEAT_COUNT; f++) {
+    if (!feature_offered(f, xcr0)) continue;
+    gdb_buf_printf(b, "<feature name=\"%s\">\n", features[f].name);
     put_types(b, (enum reg_feature)f);
     for (unsigned i = 0; i < GDB_NREGS; i++) {
       const struct reg_info *ri = &regs_tab[i];
@@ -250,11 +306,12 @@ void gdb_tdesc_xml(struct gdb_buf *b) {
   gdb_buf_puts(b, "</target>\n");
 }
 
-int gdb_tdesc_lookup(const char *name, size_t len, struct gdb_buf *b) {
+int gdb_tdesc_lookup(const char *name, size_t len, u64 xcr0,
+                     struct gdb_buf *b) {
   static const char annex[] = "target.xml";
   RW_RETURN_IF(len != sizeof annex - 1 || memcmp(name, annex, len) != 0,
                RW_ENOTFOUND, "no tdesc annex %.*s", (int)RW_MIN(len, 64),
                name);
-  gdb_tdesc_xml(b);
+  gdb_tdesc_xml(b, xcr0);
   return b->err;
 }

@@ -252,6 +252,8 @@ int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {
   return 0;
 }
 
+u64 rp_xcr0(const rp_replay *rp) { return rp->cfg.xcr0; }
+
 void rp_trace_info(const rp_replay *rp, struct trace_info *info) {
   trace_reader_get_info(rp->tr, info);
 }

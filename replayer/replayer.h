@@ -239,6 +239,11 @@ struct rp_stats {
 };
 void rp_get_stats(const rp_replay *rp, struct rp_stats *st);
 
+/* XCR0 as on the recording machine: the state components its kernel
+ * enabled (cpuid leaf 0xD subleaf 0), at least 3 (x87 and SSE). The gdb
+ * stub describes the registers of these components. */
+u64 rp_xcr0(const rp_replay *rp);
+
 /* Copies the trace's metadata value KEY (TRACE_META_*) into DST as a
  * string, or returns RW_ENOTFOUND. */
 int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap);

@@ -75,6 +75,9 @@ static void xml_text(const char *payload, size_t len) {
   gdb_buf_free(&b);
 }
 
+/* The recording's XCR0 the replies describe: every register, AVX-512 too. */
+#define XCR0 0xe7
+
 /* Builds the replies layer 3 would build for R. */
 static void reply(const struct gdb_request *r, const char *pl, size_t len,
                   struct gdb_buf *b) {
@@ -88,11 +91,11 @@ static void reply(const struct gdb_request *r, const char *pl, size_t len,
       break;
     case GDB_REQ_READ_REG:
       if (r->u.reg.regnum <= 0xffff &&
-          gdb_reg_put_hex(b, &regs, (unsigned)r->u.reg.regnum) < 0)
+          gdb_reg_put_hex(b, &regs, (unsigned)r->u.reg.regnum, XCR0) < 0)
         gdb_reply_error(b, 1);
       break;
     case GDB_REQ_READ_REGS:
-      gdb_regs_put_g(b, &regs);
+      gdb_regs_put_g(b, &regs, XCR0);
       break;
     case GDB_REQ_WRITE_MEM:
       check(inside(r->u.mem.data, r->u.mem.data_len, pl, len),
@@ -108,7 +111,8 @@ static void reply(const struct gdb_request *r, const char *pl, size_t len,
             "annex inside the payload");
       check(r->u.xfer.len <= GDB_DATA_MAX, "xfer length clamped");
       gdb_buf_init(&x, 0);
-      if (gdb_tdesc_lookup(r->u.xfer.annex, r->u.xfer.annex_len, &x) == 0)
+      if (gdb_tdesc_lookup(r->u.xfer.annex, r->u.xfer.annex_len, XCR0,
+                           &x) == 0)
         gdb_reply_xfer(b, x.data, x.len, r->u.xfer.off, r->u.xfer.len);
       gdb_buf_free(&x);
       check(b->len <= GDB_PACKET_MAX, "xfer reply fits a packet");

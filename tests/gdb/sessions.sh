@@ -198,7 +198,14 @@ print &shelf[3]
 G
 expect "info registers" 'rip +0x[0-9a-f]+ +0x[0-9a-f]+ <relabel\+[0-9]+>' \
   'rsp +0x7ff' 'xmm0 +\{' '^\$1 = \{' '^\$2 = \[ '
-expect "info all-registers has x87, SSE, AVX" 'st0 ' 'mxcsr ' 'ymm15 '
+# With AVX-512 in the description gdb lists k0-7 and zmm0-31 in place of
+# the ymm registers, as it does natively on such a CPU.
+if grep -qw avx512f /proc/cpuinfo; then
+  expect "info all-registers has x87, SSE, AVX-512" 'st0 ' 'mxcsr ' 'k7 ' \
+    'zmm15 ' 'zmm31 '
+else
+  expect "info all-registers has x87, SSE, AVX" 'st0 ' 'mxcsr ' 'ymm15 '
+fi
 expect "globals, locals, arguments, heap data" '^\$3 = 3' '^\$4 = 1' \
   '^\$5 = .* "hex nuts, M8 zinc"' \
   '^\$6 = \{label = "bolts.*, stock = 120\}' \

@@ -28,6 +28,7 @@ const struct fake_thread fake_threads[FAKE_NTHREADS] = {
 
 struct rp_replay {
   u64 t;                           /* the position: instructions run */
+  u64 xcr0;                        /* rp_xcr0: FAKE_XCR0 unless set */
   u64 bps[MAXBP];
   int nbps;
   struct {
@@ -69,9 +70,14 @@ u64 fake_rip(u32 tid, u64 n) {
 
 u64 fake_var(u32 tid) { return VARS + 8 * (u64)index_of(tid); }
 
-rp_replay *fake_open(void) { return calloc(1, sizeof(rp_replay)); }
+rp_replay *fake_open(void) {
+  rp_replay *rp = calloc(1, sizeof(rp_replay));
+  if (rp) rp->xcr0 = FAKE_XCR0;
+  return rp;
+}
 void fake_close(rp_replay *rp) { free(rp); }
 void fake_goto(rp_replay *rp, u64 t) { rp->t = t < FAKE_END ? t : FAKE_END; }
+void fake_set_xcr0(rp_replay *rp, u64 xcr0) { rp->xcr0 = xcr0; }
 
 static u64 rip_now(u32 tid, u64 t) { return fake_rip(tid, fake_count(tid, t)); }
 
@@ -214,8 +220,11 @@ int rp_get_regs(rp_replay *rp, u32 tid, struct rw_regs *regs) {
   regs->seg[RW_SEG_ss] = 0x2b;
   wr_le16(regs->fxsave + 0, 0x37f);
   wr_le32(regs->fxsave + 24, 0x1f80);
+  regs->k[1] = tid; /* an AVX-512 register, as rax */
   return 0;
 }
+
+u64 rp_xcr0(const rp_replay *rp) { return rp->xcr0; }
 
 int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len) {
   u8 *d = dst;

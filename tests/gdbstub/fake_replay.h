@@ -16,6 +16,8 @@
 #define FAKE_END 60   /* instructions in the history */
 #define FAKE_SLICE 3  /* instructions a thread runs before the next one */
 #define FAKE_NTHREADS 3
+/* The recording machine's XCR0: x87, SSE, AVX and AVX-512. */
+#define FAKE_XCR0 0xe7
 /* Instruction FAKE_BLOCK_N of the main thread is a blocking syscall: a
  * step of it lasts until the thread runs again (position 38 to 42). */
 #define FAKE_BLOCK_N 21
@@ -34,6 +36,8 @@ rp_replay *fake_open(void);
 void fake_close(rp_replay *rp);
 /* Moves RP to position T (at most FAKE_END). */
 void fake_goto(rp_replay *rp, u64 t);
+/* Makes rp_xcr0 answer XCR0 instead of FAKE_XCR0. */
+void fake_set_xcr0(rp_replay *rp, u64 xcr0);
 /* The thread that runs the instruction at position T (0 at the end). */
 u32 fake_sched(u64 t);
 /* Instructions thread TID has executed before position T. */

@@ -3,9 +3,11 @@
  * target description, serving one stopped thread with fixed registers and
  * no memory. The tdesc suite runs real gdb against it ("target remote |
  * fake_stub") to check that gdb reads our XML, 'g' layout and stop replies
- * as we mean them. It is a test fixture, not the future serve.c. With
- * RW_GDB_LOG_DIR set it writes every payload it receives to a numbered file
- * there, which is how tests/fuzz/corpus/gdb_parse/ was seeded. */
+ * as we mean them. Its one argument, in hex, is the recording's XCR0 the
+ * description follows (default e7: with AVX-512). It is a test fixture,
+ * not the future serve.c. With RW_GDB_LOG_DIR set it writes every payload
+ * it receives to a numbered file there, which is how
+ * tests/fuzz/corpus/gdb_parse/ was seeded. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,11 @@ static void fixture_regs(struct rw_regs *r) {
   wr_le32(r->fxsave + 24, 0x1f80); /* mxcsr */
   for (int i = 0; i < 16; i++) r->fxsave[160 + i] = (u8)(i + 1); /* xmm0 */
   for (int i = 0; i < 16; i++) r->ymmh[i] = (u8)(0xa0 + i);       /* ymm0h */
+  for (int i = 0; i < 32; i++) r->zmmh[i] = (u8)(0xc0 + i);       /* zmm0h */
+  for (int i = 0; i < 64; i++) r->hi16[64 + i] = (u8)(0x40 + i);  /* zmm17 */
+  for (int i = 0; i < 32; i++) r->hi16[256 + i] = (u8)(0x80 + i); /* ymm20 */
+  r->k[1] = 0x8000000000000001ull;
+  r->k[7] = 0xffff;
 }
 
 static int write_all(const void *p, size_t n) {
@@ -63,7 +70,7 @@ static void log_payload(const char *p, size_t n) {
 static const struct gdb_tid thread = {1, 1, 1};
 
 static void answer(const struct gdb_request *q, const struct rw_regs *regs,
-                   struct gdb_buf *b, int *noack) {
+                   u64 xcr0, struct gdb_buf *b, int *noack) {
   struct gdb_stop st;
   struct gdb_buf x;
   switch ((int)q->kind) {
@@ -86,17 +93,18 @@ static void answer(const struct gdb_request *q, const struct rw_regs *regs,
       gdb_stop_reply(b, &st);
       break;
     case GDB_REQ_READ_REGS:
-      gdb_regs_put_g(b, regs);
+      gdb_regs_put_g(b, regs, xcr0);
       break;
     case GDB_REQ_READ_REG:
       if (q->u.reg.regnum > 0xffff ||
-          gdb_reg_put_hex(b, regs, (unsigned)q->u.reg.regnum) < 0)
+          gdb_reg_put_hex(b, regs, (unsigned)q->u.reg.regnum, xcr0) < 0)
         gdb_reply_error(b, 0x0e);
       break;
     case GDB_REQ_XFER_READ:
       gdb_buf_init(&x, 0);
       if (q->u.xfer.object == GDB_XFER_FEATURES &&
-          gdb_tdesc_lookup(q->u.xfer.annex, q->u.xfer.annex_len, &x) == 0)
+          gdb_tdesc_lookup(q->u.xfer.annex, q->u.xfer.annex_len, xcr0,
+                           &x) == 0)
         gdb_reply_xfer(b, x.data, x.len, q->u.xfer.off, q->u.xfer.len);
       else
         gdb_reply_error(b, 0);
@@ -136,8 +144,9 @@ static void answer(const struct gdb_request *q, const struct rw_regs *regs,
   }
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   static struct gdb_request q;
+  u64 xcr0 = argc > 1 ? strtoull(argv[1], NULL, 16) : 0xe7;
   struct rw_regs regs;
   struct gdb_buf b, out;
   gdb_decoder *d;
@@ -162,7 +171,7 @@ int main(void) {
         log_payload(ev.payload, ev.len);
         gdb_parse(ev.payload, ev.len, &q);
         gdb_buf_reset(&b);
-        answer(&q, &regs, &b, &noack);
+        answer(&q, &regs, xcr0, &b, &noack);
         if (gdb_frame(&out, b.data ? b.data : (const u8 *)"", b.len) < 0)
           return 1;
         if (noack && !was_noack) gdb_decoder_set_noack(d, 1);

@@ -13,8 +13,8 @@ tests_gdbstub_test_gdbstub_SOURCES = \
 	tests/gdbstub/test_cursor.c tests/gdbstub/test_parse.c \
 	tests/gdbstub/test_parse_query.c tests/gdbstub/test_tdesc.c \
 	tests/gdbstub/fake_replay.c tests/gdbstub/fake_replay.h \
-	tests/gdbstub/serve_util.h tests/gdbstub/test_serve_thread.c \
-	tests/gdbstub/test_serve_run.c
+	tests/gdbstub/serve_util.h tests/gdbstub/test_serve_query.c \
+	tests/gdbstub/test_serve_thread.c tests/gdbstub/test_serve_run.c
 tests_gdbstub_test_gdbstub_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_gdbstub_test_gdbstub_LDADD = tests/librw_testrunner.a \
 	gdbstub/librw_gdbstub.a common/librw_common.a $(CUNIT_LIBS)
