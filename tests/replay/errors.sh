@@ -71,14 +71,14 @@ expect text "not a rewind trace"
 rs=$?
 expect missing "No such file"
 
-# An instruction the emulator does not implement (AVX-512).
+# An instruction the emulator does not implement (AVX-512 floating point).
 rec avx "$top_builddir/tests/programs/avx"
 if [ "$status" -eq 77 ]; then
   echo "SKIP: avx: this CPU has no AVX-512"
 else
   replay avx
-  expect avx "unsupported instruction vpxord"
-  check "avx: the message names the address" grep -q "vpxord.* at 0x" "$T/avx.replay"
+  expect avx "unsupported instruction vaddps"
+  check "avx: the message names the address" grep -q "vaddps.* at 0x" "$T/avx.replay"
 fi
 
 # rdrand: the recorder patches every rdrand it finds in executable code

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/* What evex.c (the decoder, the opmask instructions, the shared operand
+ * helpers) and evex_ops.c (the EVEX vector instructions and their rows)
+ * share; evex.c's head comment describes struct cpu_insn for them. */
+#ifndef RW_REPLAYER_CPU_EVEX_H
+#define RW_REPLAYER_CPU_EVEX_H
+
+#include "replayer/cpu/sse_util.h"
+
+/* One ZMM value. */
+union zv {
+  u8 b[64];
+  u16 w[32];
+  u32 d[16];
+  u64 q[8];
+  i8 sb[64];
+  i16 sw[32];
+  i32 sd[16];
+  i64 sq[8];
+};
+
+#define EV_AAA(in) ((unsigned)(in)->cond & 7)
+#define EV_Z(in) (((in)->cond >> 3) & 1)
+#define EV_BC(in) (((in)->cond >> 4) & 1)
+
+static inline void zget(const struct cpu *cpu, unsigned r, union zv *v) {
+  memcpy(v->b, cpu->ymm[r].b, 32);
+  memcpy(v->b + 32, cpu->zmmh[r].b, 32);
+}
+
+static inline void zset(struct cpu *cpu, unsigned r, const union zv *v) {
+  memcpy(cpu->ymm[r].b, v->b, 32);
+  memcpy(cpu->zmmh[r].b, v->b + 32, 32);
+}
+
+static inline u64 ones(unsigned n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
+
+/* The opmask of IN for N elements: all ones without an opmask register. */
+static inline u64 kmask(const struct cpu *cpu, const struct cpu_insn *in,
+                 unsigned n) {
+  unsigned k = EV_AAA(in);
+  return k ? cpu->k[k] & ones(n) : ones(n);
+}
+
+/* Writes R to vector register DST under IN's opmask, with elements of ESZ
+ * bytes: masked-off ones keep their value or become zero (EVEX.z); bytes
+ * past the vector length become zero. */
+static inline void zput(struct cpu *cpu, const struct cpu_insn *in, unsigned dst,
+                 const union zv *r, unsigned esz) {
+  unsigned vl = in->osz, n = vl / esz;
+  u64 m = kmask(cpu, in, n);
+  union zv out;
+  if (m == ones(n)) {
+    memcpy(out.b, r->b, vl);
+  } else {
+    if (EV_Z(in))
+      memset(out.b, 0, vl);
+    else
+      zget(cpu, dst, &out);
+    for (unsigned i = 0; i < n; i++)
+      if ((m >> i) & 1) memcpy(out.b + i * esz, r->b + i * esz, esz);
+  }
+  memset(out.b + vl, 0, 64 - vl);
+  zset(cpu, dst, &out);
+}
+
+/* Loads N bytes at A (16, 32, 64, or any size through the slow path). */
+int cpu__ev_ldv(struct cpu *cpu, u64 a, void *v, unsigned n);
+/* Loads the NE elements of ESZ bytes at A whose bits in M are set into V
+ * (the others zero), touching no byte of the others' pages when they do
+ * not share one with an enabled element. */
+int cpu__ev_ld_masked(struct cpu *cpu, u64 a, union zv *v, unsigned esz,
+                      unsigned ne, u64 m);
+/* Stores the enabled elements (bits of M) of V at A; the others' memory is
+ * not written, and a fault changes nothing. */
+int cpu__ev_st_masked(struct cpu *cpu, u64 a, const union zv *v,
+                      unsigned esz, unsigned ne, u64 m);
+/* The rm source of IN with elements of ESZ bytes: a register, the vector
+ * length of memory under the opmask M, or with EVEX.b one element
+ * (in->msz bytes) broadcast to every position. */
+int cpu__ev_zsrc_m(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
+                   u64 m, union zv *v);
+
+/* The rm source of an element-wise instruction (masked elements not read). */
+static inline int zsrc(struct cpu *cpu, const struct cpu_insn *in,
+                       unsigned esz, union zv *v) {
+  return cpu__ev_zsrc_m(cpu, in, esz, kmask(cpu, in, in->osz / esz), v);
+}
+
+/* The rm source read whole (permutes, shuffles: no fault suppression). */
+static inline int zsrc_all(struct cpu *cpu, const struct cpu_insn *in,
+                           unsigned esz, union zv *v) {
+  return cpu__ev_zsrc_m(cpu, in, esz, ones(in->osz / esz), v);
+}
+
+/* ---- The table's form ----------------------------------------------------- */
+
+/* Operand forms (Intel's letters: V reg, H vvvv, W rm vector or memory,
+ * K opmask register, E general register or memory, I imm8). */
+enum {
+  F_VHW,  /* reg = f(vvvv, rm) */
+  F_VHWI, /* reg = f(vvvv, rm, imm8) */
+  F_VW,   /* reg = f(rm); vvvv unused */
+  F_VWI,  /* reg = f(rm, imm8); vvvv unused */
+  F_WV,   /* rm = f(reg); vvvv unused */
+  F_WVI,  /* rm = f(reg, imm8) (extracts) */
+  F_HWI,  /* vvvv = f(rm, imm8), ModRM.reg an opcode extension */
+  F_KHW,  /* k[reg] = f(vvvv, rm) */
+  F_KHWI, /* k[reg] = f(vvvv, rm, imm8) */
+  F_KU,   /* k[reg] = f(rm register) */
+  F_VK,   /* reg = f(k[rm]) */
+  F_VR,   /* reg = f(general register rm) */
+  F_VE,   /* reg = f(general register or memory rm) */
+  F_EV,   /* general register or memory rm = f(reg) */
+  /* VEX opmask forms */
+  F_KKM,  /* k[reg] = k[rm] or memory */
+  F_MK,   /* memory = k[reg] */
+  F_KR,   /* k[reg] = general register rm */
+  F_RK,   /* general register reg = k[rm] */
+  F_KKK,  /* k[reg] = f(k[vvvv], k[rm]) */
+  F_KK,   /* k[reg] = f(k[rm]) or flags from k[reg], k[rm] */
+  F_KKI   /* k[reg] = f(k[rm], imm8) */
+};
+
+/* Tuple types (SDM vol. 2, 2.7.5): how disp8 is scaled. */
+enum {
+  T_FV,   /* full vector: VL bytes, or the element with EVEX.b */
+  T_FVM,  /* full vector, no broadcast */
+  T_HVM,  /* half of VL */
+  T_QVM,  /* quarter */
+  T_OVM,  /* eighth */
+  T_T1S,  /* one element */
+  T_M128, /* 16 bytes (shift counts) */
+  T_T4,   /* 16 bytes (x4 blocks of dwords) */
+  T_T8,   /* 32 bytes */
+  T_T2Q   /* 16 bytes (x2 blocks of qwords) */
+};
+
+/* Row flags. */
+enum {
+  R_BC = 1,      /* EVEX.b broadcast allowed with memory */
+  R_NOMASK = 2,  /* no opmask register allowed */
+  R_MEM = 4,     /* memory rm only */
+  R_REG = 8,     /* register rm only */
+  R_V256 = 16,   /* 256 and 512 bits only */
+  R_NOZ = 32,    /* no zeroing-masking (stores, compares) */
+  R_L0 = 64,     /* VEX: L must be 0 */
+  R_L1 = 128,    /* VEX: L must be 1 */
+  R_B4 = 256,    /* EVEX.b broadcasts dwords (elements are smaller) */
+  R_B8 = 512,    /* EVEX.b broadcasts qwords */
+  R_L128 = 1024  /* 128 bits only */
+};
+
+enum { W0 = 0, W1 = 1, WIG = 2, EXT_ANY = 8 };
+enum { PP_NONE, PP_66, PP_F3, PP_F2 };
+enum { MAP_0F = 1, MAP_0F38 = 2, MAP_0F3A = 3 };
+
+struct ev_row {
+  u8 map, pp, op, w, ext;
+  u8 form;
+  u8 esz;   /* element size (masking, broadcast); opmask width for VEX */
+  u8 tuple; /* T_* */
+  u16 fl;   /* R_* */
+  u16 id;
+  cpu_handler fn;
+};
+
+#define E(map, pp, op, w, ext, form, esz, tup, fl, name, fn)             \
+  {MAP_##map, PP_##pp, 0x##op, w, ext, F_##form, esz, T_##tup, fl,       \
+   CPU_INS_EV_##name, fn},
+#define X EXT_ANY
+
+/* The EVEX rows (evex_ops.c). */
+extern const struct ev_row cpu__evex_rows[];
+extern const size_t cpu__evex_nrows;
+
+#endif /* RW_REPLAYER_CPU_EVEX_H */
