@@ -251,21 +251,23 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_FORWARD(thread_of(rp, rec->tid, rec, &t));
       RW_RETURN_IF(!t->st.in_syscall || nr != t->st.sys_nr, RW_ECORRUPT,
                    "SYSCALL_EXIT of thread %u without its entry", t->st.tid);
-      if (!fp_valid) { /* the kernel left FP/SSE/AVX alone: keep ours */
+      int keep_fp = !fp_valid; /* the kernel left FP/SSE/AVX alone */
+      /* Traces do not carry the AVX-512 state yet: it is ours, except
+       * after an execve, which leaves it in its initial state. */
+      int keep_avx512 = !(fp_valid && res >= 0 &&
+                          (nr == RP_NR_execve || nr == RP_NR_execveat));
+      if (keep_fp || keep_avx512) {
         struct rw_regs mine;
         cpu_get_regs(t->cpu, &mine);
-        memcpy(regs.fxsave, mine.fxsave, sizeof regs.fxsave);
-        memcpy(regs.ymmh, mine.ymmh, sizeof regs.ymmh);
-      }
-      if (!(fp_valid && res >= 0 &&
-            (nr == RP_NR_execve || nr == RP_NR_execveat))) {
-        /* Traces do not carry the AVX-512 state yet: it is ours, except
-         * after an execve, which leaves it in its initial state. */
-        struct rw_regs mine;
-        cpu_get_regs(t->cpu, &mine);
-        memcpy(regs.zmmh, mine.zmmh, sizeof regs.zmmh);
-        memcpy(regs.hi16, mine.hi16, sizeof regs.hi16);
-        memcpy(regs.k, mine.k, sizeof regs.k);
+        if (keep_fp) {
+          memcpy(regs.fxsave, mine.fxsave, sizeof regs.fxsave);
+          memcpy(regs.ymmh, mine.ymmh, sizeof regs.ymmh);
+        }
+        if (keep_avx512) {
+          memcpy(regs.zmmh, mine.zmmh, sizeof regs.zmmh);
+          memcpy(regs.hi16, mine.hi16, sizeof regs.hi16);
+          memcpy(regs.k, mine.k, sizeof regs.k);
+        }
       }
       RW_FORWARD(set_regs(t, &regs));
       t->st.in_syscall = 0;

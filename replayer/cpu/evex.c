@@ -27,7 +27,7 @@
 
 #include "replayer/cpu/evex.h"
 
-/* ---- Shared operand helpers ------------------------------------------------ */
+/* ---- Shared operand helpers --------------------------------------------- */
 
 /* Loads N bytes at A. */
 int cpu__ev_ldv(struct cpu *cpu, u64 a, void *v, unsigned n) {
@@ -131,7 +131,7 @@ int cpu__ev_zsrc_m(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
   return cpu__ev_ld_masked(cpu, a, v, esz, ne, m);
 }
 
-/* ---- Opmask instructions (VEX) -------------------------------------------- */
+/* ---- Opmask instructions (VEX) ------------------------------------------ */
 
 /* osz is the opmask width in bytes; reg, reg2 (vvvv) and rm name k
  * registers (or a general register / memory, per form). */
@@ -212,7 +212,7 @@ static int op_ev_ud(struct cpu *cpu, const struct cpu_insn *in) {
   return cpu__fault(cpu, CPU_FAULT_UD);
 }
 
-/* ---- The table ------------------------------------------------------------ */
+/* ---- The table ---------------------------------------------------------- */
 
 /* VEX opmask instructions: esz is the opmask width in bytes. */
 static const struct ev_row kvex_rows[] = {
@@ -273,7 +273,7 @@ const char *cpu__evex_name(unsigned id) {
   return ev_names[id - CPU_INS_EV_kmovb];
 }
 
-/* ---- Decoding ------------------------------------------------------------- */
+/* ---- Decoding ----------------------------------------------------------- */
 
 /* What the prefix bytes say. */
 struct ev_pfx {

@@ -45,8 +45,8 @@ static inline u64 kmask(const struct cpu *cpu, const struct cpu_insn *in,
 /* Writes R to vector register DST under IN's opmask, with elements of ESZ
  * bytes: masked-off ones keep their value or become zero (EVEX.z); bytes
  * past the vector length become zero. */
-static inline void zput(struct cpu *cpu, const struct cpu_insn *in, unsigned dst,
-                 const union zv *r, unsigned esz) {
+static inline void zput(struct cpu *cpu, const struct cpu_insn *in,
+                        unsigned dst, const union zv *r, unsigned esz) {
   unsigned vl = in->osz, n = vl / esz;
   u64 m = kmask(cpu, in, n);
   union zv out;
@@ -81,6 +81,12 @@ int cpu__ev_st_masked(struct cpu *cpu, u64 a, const union zv *v,
 int cpu__ev_zsrc_m(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
                    u64 m, union zv *v);
 
+/* A handler that only calls a shared routine: EV_OP(vpavgb, f(cpu, in)). */
+#define EV_OP(name, call)                                            \
+  static int op_##name(struct cpu *cpu, const struct cpu_insn *in) { \
+    return call;                                                     \
+  }
+
 /* The rm source of an element-wise instruction (masked elements not read). */
 static inline int zsrc(struct cpu *cpu, const struct cpu_insn *in,
                        unsigned esz, union zv *v) {
@@ -93,7 +99,7 @@ static inline int zsrc_all(struct cpu *cpu, const struct cpu_insn *in,
   return cpu__ev_zsrc_m(cpu, in, esz, ones(in->osz / esz), v);
 }
 
-/* ---- The table's form ----------------------------------------------------- */
+/* ---- The table's form --------------------------------------------------- */
 
 /* Operand forms (Intel's letters: V reg, H vvvv, W rm vector or memory,
  * K opmask register, E general register or memory, I imm8). */

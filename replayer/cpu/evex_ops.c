@@ -6,7 +6,7 @@
  * zero-masking (evex.h's zput). */
 #include "replayer/cpu/evex.h"
 
-/* ---- Moves ---------------------------------------------------------------- */
+/* ---- Moves -------------------------------------------------------------- */
 
 static int zload(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
                  int align) {
@@ -32,13 +32,9 @@ static int zstore(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
                    kmask(cpu, in, in->osz / esz));
 }
 
-#define EV_MOV(name, esz, align)                                          \
-  static int op_##name##_V_W(struct cpu *cpu, const struct cpu_insn *in) { \
-    return zload(cpu, in, esz, align);                                    \
-  }                                                                       \
-  static int op_##name##_W_V(struct cpu *cpu, const struct cpu_insn *in) { \
-    return zstore(cpu, in, esz, align);                                   \
-  }
+#define EV_MOV(name, esz, align)                                        \
+  EV_OP(name##_V_W, zload(cpu, in, esz, align))                         \
+  EV_OP(name##_W_V, zstore(cpu, in, esz, align))
 EV_MOV(vmovdqa32, 4, 1)
 EV_MOV(vmovdqa64, 8, 1)
 EV_MOV(vmovdqu8, 1, 0)
@@ -50,7 +46,7 @@ EV_MOV(vmovapd, 8, 1)
 EV_MOV(vmovups, 4, 0)
 EV_MOV(vmovupd, 8, 0)
 
-/* ---- Element-wise operations ---------------------------------------------- */
+/* ---- Element-wise operations ------------------------------------------- */
 
 /* dst = EXPR(x, y) per element of view V (ESZ bytes), x from vvvv and y
  * from rm. */
@@ -196,12 +192,8 @@ static int madd52(struct cpu *cpu, const struct cpu_insn *in, int high) {
   zput(cpu, in, in->reg, &r, 8);
   return CPU_RC_NEXT;
 }
-static int op_vpmadd52luq(struct cpu *cpu, const struct cpu_insn *in) {
-  return madd52(cpu, in, 0);
-}
-static int op_vpmadd52huq(struct cpu *cpu, const struct cpu_insn *in) {
-  return madd52(cpu, in, 1);
-}
+EV_OP(vpmadd52luq, madd52(cpu, in, 0))
+EV_OP(vpmadd52huq, madd52(cpu, in, 1))
 
 /* vpternlog: each bit of the result is bit (dst, vvvv, rm) of imm8. */
 static int ternlog(struct cpu *cpu, const struct cpu_insn *in, unsigned esz) {
@@ -221,14 +213,10 @@ static int ternlog(struct cpu *cpu, const struct cpu_insn *in, unsigned esz) {
   zput(cpu, in, in->reg, &r, esz);
   return CPU_RC_NEXT;
 }
-static int op_vpternlogd(struct cpu *cpu, const struct cpu_insn *in) {
-  return ternlog(cpu, in, 4);
-}
-static int op_vpternlogq(struct cpu *cpu, const struct cpu_insn *in) {
-  return ternlog(cpu, in, 8);
-}
+EV_OP(vpternlogd, ternlog(cpu, in, 4))
+EV_OP(vpternlogq, ternlog(cpu, in, 8))
 
-/* ---- Shifts by a count ---------------------------------------------------- */
+/* ---- Shifts by a count -------------------------------------------------- */
 
 /* Shifts every element of S (ESZ bytes, N of them) by COUNT: KIND 0 left,
  * 1 logical right, 2 arithmetic right, 3 rotate left, 4 rotate right. */
@@ -293,13 +281,9 @@ static int shift_xmm(struct cpu *cpu, const struct cpu_insn *in,
   return CPU_RC_NEXT;
 }
 
-#define EV_SHIFT(name, esz, kind)                                         \
-  static int op_##name##_i(struct cpu *cpu, const struct cpu_insn *in) {  \
-    return shift_imm(cpu, in, esz, kind);                                 \
-  }                                                                       \
-  static int op_##name##_x(struct cpu *cpu, const struct cpu_insn *in) {  \
-    return shift_xmm(cpu, in, esz, kind);                                 \
-  }
+#define EV_SHIFT(name, esz, kind)                                       \
+  EV_OP(name##_i, shift_imm(cpu, in, esz, kind))                        \
+  EV_OP(name##_x, shift_xmm(cpu, in, esz, kind))
 EV_SHIFT(vpsllw, 2, 0)
 EV_SHIFT(vpslld, 4, 0)
 EV_SHIFT(vpsllq, 8, 0)
@@ -310,18 +294,10 @@ EV_SHIFT(vpsraw, 2, 2)
 EV_SHIFT(vpsrad, 4, 2)
 EV_SHIFT(vpsraq, 8, 2)
 
-static int op_vprold(struct cpu *cpu, const struct cpu_insn *in) {
-  return shift_imm(cpu, in, 4, 3);
-}
-static int op_vprolq(struct cpu *cpu, const struct cpu_insn *in) {
-  return shift_imm(cpu, in, 8, 3);
-}
-static int op_vprord(struct cpu *cpu, const struct cpu_insn *in) {
-  return shift_imm(cpu, in, 4, 4);
-}
-static int op_vprorq(struct cpu *cpu, const struct cpu_insn *in) {
-  return shift_imm(cpu, in, 8, 4);
-}
+EV_OP(vprold, shift_imm(cpu, in, 4, 3))
+EV_OP(vprolq, shift_imm(cpu, in, 8, 3))
+EV_OP(vprord, shift_imm(cpu, in, 4, 4))
+EV_OP(vprorq, shift_imm(cpu, in, 8, 4))
 
 /* vpslldq/vpsrldq: bytes of each 128-bit lane, destination vvvv. */
 static int bshift(struct cpu *cpu, const struct cpu_insn *in, int right) {
@@ -336,14 +312,10 @@ static int bshift(struct cpu *cpu, const struct cpu_insn *in, int right) {
   zput(cpu, in, in->reg2, &r, 16); /* no masking: whole lanes */
   return CPU_RC_NEXT;
 }
-static int op_vpslldq(struct cpu *cpu, const struct cpu_insn *in) {
-  return bshift(cpu, in, 0);
-}
-static int op_vpsrldq(struct cpu *cpu, const struct cpu_insn *in) {
-  return bshift(cpu, in, 1);
-}
+EV_OP(vpslldq, bshift(cpu, in, 0))
+EV_OP(vpsrldq, bshift(cpu, in, 1))
 
-/* ---- Compares into opmasks ------------------------------------------------ */
+/* ---- Compares into opmasks ---------------------------------------------- */
 
 /* Compares vvvv with rm per element (PRED as vpcmp's imm8: 0 eq, 1 lt, 2 le,
  * 3 false, 4 ne, 5 nlt, 6 nle, 7 true), signed or not, into k[reg]. */
@@ -381,9 +353,7 @@ static int cmp_k(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
 }
 
 #define EV_CMPEQ(name, esz, pred)                                       \
-  static int op_##name(struct cpu *cpu, const struct cpu_insn *in) {    \
-    return cmp_k(cpu, in, esz, 1, pred);                                \
-  }
+  EV_OP(name, cmp_k(cpu, in, esz, 1, pred))
 EV_CMPEQ(vpcmpeqb, 1, 0)
 EV_CMPEQ(vpcmpeqw, 2, 0)
 EV_CMPEQ(vpcmpeqd, 4, 0)
@@ -394,9 +364,7 @@ EV_CMPEQ(vpcmpgtd, 4, 6)
 EV_CMPEQ(vpcmpgtq, 8, 6)
 
 #define EV_CMPI(name, esz, sgn)                                         \
-  static int op_##name(struct cpu *cpu, const struct cpu_insn *in) {    \
-    return cmp_k(cpu, in, esz, sgn, (unsigned)in->imm);                 \
-  }
+  EV_OP(name, cmp_k(cpu, in, esz, sgn, (unsigned)in->imm))
 EV_CMPI(vpcmpb, 1, 1)
 EV_CMPI(vpcmpw, 2, 1)
 EV_CMPI(vpcmpd, 4, 1)
@@ -424,9 +392,7 @@ static int testm(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
   return CPU_RC_NEXT;
 }
 #define EV_TESTM(name, esz, nz)                                         \
-  static int op_##name(struct cpu *cpu, const struct cpu_insn *in) {    \
-    return testm(cpu, in, esz, nz);                                     \
-  }
+  EV_OP(name, testm(cpu, in, esz, nz))
 EV_TESTM(vptestmb, 1, 1)
 EV_TESTM(vptestmw, 2, 1)
 EV_TESTM(vptestmd, 4, 1)
@@ -459,18 +425,14 @@ static int frommask(struct cpu *cpu, const struct cpu_insn *in,
   return CPU_RC_NEXT;
 }
 #define EV_MASKMOV(b2m, m2b, esz)                                       \
-  static int op_##b2m(struct cpu *cpu, const struct cpu_insn *in) {     \
-    return tomask(cpu, in, esz);                                        \
-  }                                                                     \
-  static int op_##m2b(struct cpu *cpu, const struct cpu_insn *in) {     \
-    return frommask(cpu, in, esz);                                      \
-  }
+  EV_OP(b2m, tomask(cpu, in, esz))                                      \
+  EV_OP(m2b, frommask(cpu, in, esz))
 EV_MASKMOV(vpmovb2m, vpmovm2b, 1)
 EV_MASKMOV(vpmovw2m, vpmovm2w, 2)
 EV_MASKMOV(vpmovd2m, vpmovm2d, 4)
 EV_MASKMOV(vpmovq2m, vpmovm2q, 8)
 
-/* ---- Broadcasts ----------------------------------------------------------- */
+/* ---- Broadcasts --------------------------------------------------------- */
 
 /* vpbroadcast from an XMM register or memory element. */
 static int bcast(struct cpu *cpu, const struct cpu_insn *in, unsigned esz) {
@@ -495,13 +457,9 @@ static int bcast_gpr(struct cpu *cpu, const struct cpu_insn *in,
   zput(cpu, in, in->reg, &r, esz);
   return CPU_RC_NEXT;
 }
-#define EV_BCAST(name, esz)                                                \
-  static int op_##name(struct cpu *cpu, const struct cpu_insn *in) {       \
-    return bcast(cpu, in, esz);                                            \
-  }                                                                        \
-  static int op_##name##_gpr(struct cpu *cpu, const struct cpu_insn *in) { \
-    return bcast_gpr(cpu, in, esz);                                        \
-  }
+#define EV_BCAST(name, esz)                                             \
+  EV_OP(name, bcast(cpu, in, esz))                                      \
+  EV_OP(name##_gpr, bcast_gpr(cpu, in, esz))
 EV_BCAST(vpbroadcastb, 1)
 EV_BCAST(vpbroadcastw, 2)
 EV_BCAST(vpbroadcastd, 4)
@@ -517,20 +475,12 @@ static int bcast_block(struct cpu *cpu, const struct cpu_insn *in,
   zput(cpu, in, in->reg, &r, esz);
   return CPU_RC_NEXT;
 }
-static int op_vbroadcasti32x4(struct cpu *cpu, const struct cpu_insn *in) {
-  return bcast_block(cpu, in, 4, 16);
-}
-static int op_vbroadcasti64x2(struct cpu *cpu, const struct cpu_insn *in) {
-  return bcast_block(cpu, in, 8, 16);
-}
-static int op_vbroadcasti32x8(struct cpu *cpu, const struct cpu_insn *in) {
-  return bcast_block(cpu, in, 4, 32);
-}
-static int op_vbroadcasti64x4(struct cpu *cpu, const struct cpu_insn *in) {
-  return bcast_block(cpu, in, 8, 32);
-}
+EV_OP(vbroadcasti32x4, bcast_block(cpu, in, 4, 16))
+EV_OP(vbroadcasti64x2, bcast_block(cpu, in, 8, 16))
+EV_OP(vbroadcasti32x8, bcast_block(cpu, in, 4, 32))
+EV_OP(vbroadcasti64x4, bcast_block(cpu, in, 8, 32))
 
-/* ---- Shuffles and permutes ------------------------------------------------ */
+/* ---- Shuffles and permutes ---------------------------------------------- */
 
 static int op_vpshufb(struct cpu *cpu, const struct cpu_insn *in) {
   union zv a, s, r;
@@ -566,18 +516,10 @@ static int perm(struct cpu *cpu, const struct cpu_insn *in, unsigned esz) {
   zput(cpu, in, in->reg, &r, esz);
   return CPU_RC_NEXT;
 }
-static int op_vpermb(struct cpu *cpu, const struct cpu_insn *in) {
-  return perm(cpu, in, 1);
-}
-static int op_vpermw(struct cpu *cpu, const struct cpu_insn *in) {
-  return perm(cpu, in, 2);
-}
-static int op_vpermd(struct cpu *cpu, const struct cpu_insn *in) {
-  return perm(cpu, in, 4);
-}
-static int op_vpermq(struct cpu *cpu, const struct cpu_insn *in) {
-  return perm(cpu, in, 8);
-}
+EV_OP(vpermb, perm(cpu, in, 1))
+EV_OP(vpermw, perm(cpu, in, 2))
+EV_OP(vpermd, perm(cpu, in, 4))
+EV_OP(vpermq, perm(cpu, in, 8))
 
 /* vpermq by imm8: each 256-bit half picks its own qwords. */
 static int op_vpermq_i(struct cpu *cpu, const struct cpu_insn *in) {
@@ -609,13 +551,9 @@ static int perm2(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
   zput(cpu, in, in->reg, &r, esz);
   return CPU_RC_NEXT;
 }
-#define EV_PERM2(sfx, esz)                                                \
-  static int op_vpermt2##sfx(struct cpu *cpu, const struct cpu_insn *in) { \
-    return perm2(cpu, in, esz, 0);                                        \
-  }                                                                       \
-  static int op_vpermi2##sfx(struct cpu *cpu, const struct cpu_insn *in) { \
-    return perm2(cpu, in, esz, 1);                                        \
-  }
+#define EV_PERM2(sfx, esz)                                              \
+  EV_OP(vpermt2##sfx, perm2(cpu, in, esz, 0))                           \
+  EV_OP(vpermi2##sfx, perm2(cpu, in, esz, 1))
 EV_PERM2(b, 1)
 EV_PERM2(w, 2)
 EV_PERM2(d, 4)
@@ -640,10 +578,8 @@ static int blendm(struct cpu *cpu, const struct cpu_insn *in, unsigned esz) {
   zset(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
-#define EV_BLENDM(sfx, esz)                                               \
-  static int op_vpblendm##sfx(struct cpu *cpu, const struct cpu_insn *in) { \
-    return blendm(cpu, in, esz);                                          \
-  }
+#define EV_BLENDM(sfx, esz)                                             \
+  EV_OP(vpblendm##sfx, blendm(cpu, in, esz))
 EV_BLENDM(b, 1)
 EV_BLENDM(w, 2)
 EV_BLENDM(d, 4)
@@ -693,13 +629,9 @@ static int expand(struct cpu *cpu, const struct cpu_insn *in, unsigned esz) {
   zset(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
-#define EV_CMPX(sfx, esz)                                                    \
-  static int op_vpcompress##sfx(struct cpu *cpu, const struct cpu_insn *in) { \
-    return compress(cpu, in, esz);                                           \
-  }                                                                          \
-  static int op_vpexpand##sfx(struct cpu *cpu, const struct cpu_insn *in) {   \
-    return expand(cpu, in, esz);                                             \
-  }
+#define EV_CMPX(sfx, esz)                                               \
+  EV_OP(vpcompress##sfx, compress(cpu, in, esz))                        \
+  EV_OP(vpexpand##sfx, expand(cpu, in, esz))
 EV_CMPX(b, 1)
 EV_CMPX(w, 2)
 EV_CMPX(d, 4)
@@ -726,9 +658,7 @@ static int widen(struct cpu *cpu, const struct cpu_insn *in, unsigned ssz,
   return CPU_RC_NEXT;
 }
 #define EV_WIDEN(name, ssz, dsz, sgn)                                   \
-  static int op_##name(struct cpu *cpu, const struct cpu_insn *in) {    \
-    return widen(cpu, in, ssz, dsz, sgn);                               \
-  }
+  EV_OP(name, widen(cpu, in, ssz, dsz, sgn))
 EV_WIDEN(vpmovzxbw, 1, 2, 0)
 EV_WIDEN(vpmovzxbd, 1, 4, 0)
 EV_WIDEN(vpmovzxbq, 1, 8, 0)
@@ -776,12 +706,8 @@ static int insert(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
   return CPU_RC_NEXT;
 }
 #define EV_EXTINS(n1, n2, esz, blk)                                     \
-  static int op_##n1(struct cpu *cpu, const struct cpu_insn *in) {      \
-    return extract(cpu, in, esz, blk);                                  \
-  }                                                                     \
-  static int op_##n2(struct cpu *cpu, const struct cpu_insn *in) {      \
-    return insert(cpu, in, esz, blk);                                   \
-  }
+  EV_OP(n1, extract(cpu, in, esz, blk))                                 \
+  EV_OP(n2, insert(cpu, in, esz, blk))
 EV_EXTINS(vextracti32x4, vinserti32x4, 4, 16)
 EV_EXTINS(vextracti64x2, vinserti64x2, 8, 16)
 EV_EXTINS(vextracti32x8, vinserti32x8, 4, 32)
@@ -801,12 +727,8 @@ static int shuf128(struct cpu *cpu, const struct cpu_insn *in, unsigned esz) {
   zput(cpu, in, in->reg, &r, esz);
   return CPU_RC_NEXT;
 }
-static int op_vshufi32x4(struct cpu *cpu, const struct cpu_insn *in) {
-  return shuf128(cpu, in, 4);
-}
-static int op_vshufi64x2(struct cpu *cpu, const struct cpu_insn *in) {
-  return shuf128(cpu, in, 8);
-}
+EV_OP(vshufi32x4, shuf128(cpu, in, 4))
+EV_OP(vshufi64x2, shuf128(cpu, in, 8))
 
 /* valignd/q: the concatenation vvvv:rm shifted right by imm8 elements. */
 static int align_el(struct cpu *cpu, const struct cpu_insn *in,
@@ -822,12 +744,8 @@ static int align_el(struct cpu *cpu, const struct cpu_insn *in,
   zput(cpu, in, in->reg, &r, esz);
   return CPU_RC_NEXT;
 }
-static int op_valignd(struct cpu *cpu, const struct cpu_insn *in) {
-  return align_el(cpu, in, 4);
-}
-static int op_valignq(struct cpu *cpu, const struct cpu_insn *in) {
-  return align_el(cpu, in, 8);
-}
+EV_OP(valignd, align_el(cpu, in, 4))
+EV_OP(valignq, align_el(cpu, in, 8))
 
 /* vpunpck{l,h}*: per 128-bit lane, the low or high halves of vvvv and rm
  * interleaved by elements of ESZ. */
@@ -845,13 +763,9 @@ static int unpck(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
   zput(cpu, in, in->reg, &r, esz);
   return CPU_RC_NEXT;
 }
-#define EV_UNPCK(sfx, esz)                                                 \
-  static int op_vpunpckl##sfx(struct cpu *cpu, const struct cpu_insn *in) { \
-    return unpck(cpu, in, esz, 0);                                         \
-  }                                                                        \
-  static int op_vpunpckh##sfx(struct cpu *cpu, const struct cpu_insn *in) { \
-    return unpck(cpu, in, esz, 1);                                         \
-  }
+#define EV_UNPCK(sfx, esz)                                              \
+  EV_OP(vpunpckl##sfx, unpck(cpu, in, esz, 0))                          \
+  EV_OP(vpunpckh##sfx, unpck(cpu, in, esz, 1))
 EV_UNPCK(bw, 1)
 EV_UNPCK(wd, 2)
 EV_UNPCK(dq, 4)
@@ -878,18 +792,10 @@ static int pack(struct cpu *cpu, const struct cpu_insn *in, unsigned ssz,
   zput(cpu, in, in->reg, &r, dsz);
   return CPU_RC_NEXT;
 }
-static int op_vpacksswb(struct cpu *cpu, const struct cpu_insn *in) {
-  return pack(cpu, in, 2, 1);
-}
-static int op_vpackuswb(struct cpu *cpu, const struct cpu_insn *in) {
-  return pack(cpu, in, 2, 0);
-}
-static int op_vpackssdw(struct cpu *cpu, const struct cpu_insn *in) {
-  return pack(cpu, in, 4, 1);
-}
-static int op_vpackusdw(struct cpu *cpu, const struct cpu_insn *in) {
-  return pack(cpu, in, 4, 0);
-}
+EV_OP(vpacksswb, pack(cpu, in, 2, 1))
+EV_OP(vpackuswb, pack(cpu, in, 2, 0))
+EV_OP(vpackssdw, pack(cpu, in, 4, 1))
+EV_OP(vpackusdw, pack(cpu, in, 4, 0))
 
 /* vpalignr: per 128-bit lane, vvvv:rm shifted right by imm8 bytes. */
 static int op_vpalignr(struct cpu *cpu, const struct cpu_insn *in) {
@@ -967,13 +873,9 @@ static int dshift(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
   zput(cpu, in, in->reg, &r, esz);
   return CPU_RC_NEXT;
 }
-#define EV_DSHIFT(sfx, esz)                                              \
-  static int op_vpshld##sfx(struct cpu *cpu, const struct cpu_insn *in) { \
-    return dshift(cpu, in, esz, 0);                                      \
-  }                                                                      \
-  static int op_vpshrd##sfx(struct cpu *cpu, const struct cpu_insn *in) { \
-    return dshift(cpu, in, esz, 1);                                      \
-  }
+#define EV_DSHIFT(sfx, esz)                                             \
+  EV_OP(vpshld##sfx, dshift(cpu, in, esz, 0))                           \
+  EV_OP(vpshrd##sfx, dshift(cpu, in, esz, 1))
 EV_DSHIFT(w, 2)
 EV_DSHIFT(d, 4)
 EV_DSHIFT(q, 8)
@@ -1000,7 +902,8 @@ static int narrow(struct cpu *cpu, const struct cpu_insn *in, unsigned ssz,
     memcpy(r.b + i * dsz, &x, dsz);
   }
   if (in->pfx & CPU_PFX_MEM)
-    return cpu__ev_st_masked(cpu, cpu_ea(cpu, in), &r, dsz, n, kmask(cpu, in, n));
+    return cpu__ev_st_masked(cpu, cpu_ea(cpu, in), &r, dsz, n,
+                             kmask(cpu, in, n));
   /* a register gets n elements, zero above them (with masking, the
    * elements past n are zero too) */
   {
@@ -1018,9 +921,7 @@ static int narrow(struct cpu *cpu, const struct cpu_insn *in, unsigned ssz,
   return CPU_RC_NEXT;
 }
 #define EV_NARROW(name, ssz, dsz, sat)                                  \
-  static int op_##name(struct cpu *cpu, const struct cpu_insn *in) {    \
-    return narrow(cpu, in, ssz, dsz, sat);                              \
-  }
+  EV_OP(name, narrow(cpu, in, ssz, dsz, sat))
 EV_NARROW(vpmovwb, 2, 1, 0)
 EV_NARROW(vpmovdb, 4, 1, 0)
 EV_NARROW(vpmovqb, 8, 1, 0)
@@ -1085,7 +986,7 @@ static int op_vmovq_W_V(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
-/* ---- The rows --------------------------------------------------------------- */
+/* ---- The rows ----------------------------------------------------------- */
 
 const struct ev_row cpu__evex_rows[] = {
     /* moves */

@@ -335,14 +335,15 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
     for (u32 k = 0; k < sz && off + k < span; k++)
       if (img[off + k]) return cpu__op_unsupported(cpu, in);
   }
+  u32 zoff[8] = {0}; /* offsets of the AVX-512 components 5-7 */
   for (unsigned i = 5; i <= 7; i++) {
     if (!((rfbm >> i) & 1)) continue;
-    u32 sz, off;
+    u32 sz;
     int al;
-    comp_geom(cpu, i, &sz, &off, &al);
-    if (compact) off = compact_off(cpu, comp, i);
+    comp_geom(cpu, i, &sz, &zoff[i], &al);
+    if (compact) zoff[i] = compact_off(cpu, comp, i);
     if (((load >> i) & 1) &&
-        (sz < (i == 5 ? 64u : i == 6 ? 512u : 1024u) || off + sz > span))
+        (sz < (i == 5 ? 64u : i == 6 ? 512u : 1024u) || zoff[i] + sz > span))
       return cpu__op_unsupported(cpu, in); /* a layout we do not know */
   }
   if (rfbm & 1) {
@@ -370,14 +371,9 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
         memset(cpu->ymm[r].b + 16, 0, 16);
     }
   }
-  for (unsigned i = 5; i <= 7; i++) {
-    if (!((rfbm >> i) & 1)) continue;
-    u32 sz, off;
-    int al;
-    comp_geom(cpu, i, &sz, &off, &al);
-    if (compact) off = compact_off(cpu, comp, i);
-    avx512_set(cpu, i, ((load >> i) & 1) ? img + off : NULL);
-  }
+  for (unsigned i = 5; i <= 7; i++)
+    if ((rfbm >> i) & 1)
+      avx512_set(cpu, i, ((load >> i) & 1) ? img + zoff[i] : NULL);
   cpu->mxcsr = (u32)mx;
   return CPU_RC_NEXT;
 }
