@@ -3,15 +3,18 @@
  * later). They inherit rdtsc trapping from it, so before being let go each
  * one executes an injected prctl(PR_SET_TSC, PR_TSC_ENABLE), and is then
  * detached. A vfork child's writes to the shared memory are imported by the
- * parent's generic diff (recorder/sysrec.c). */
+ * parent's generic diff (recorder/sysrec.c); the others' writes to memory
+ * they share with the parent, by the watch (recorder/watch.c). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "recorder/rec_int.h"
 
@@ -51,8 +54,13 @@ int rec__child_release(struct rec *r, pid_t child) {
   struct rw_regs saved, regs;
   released[nreleased++ % RW_ARRAY_SIZE(released)] = child;
   /* A copy of the address space runs unrecorded: its rdtsc must not stop
-   * at int3s nobody answers. */
-  rec__tsc_unpatch_child(r, child);
+   * at int3s nobody answers. (A child that shares the parent's memory
+   * keeps them: putting the instructions back would let the recorded
+   * parent run them unseen.) */
+  if (syscall(SYS_kcmp, (pid_t)r->live, child, 1 /* KCMP_VM */, 0, 0) != 0)
+    rec__tsc_unpatch_child(r, child);
+  /* It keeps the shared mappings; they are compared from now on. */
+  RW_FORWARD(rec__watch_fork(r));
   if (rec__regs_get(r, child, &saved, 0) < 0) goto detach;
   /* The child stands right after the syscall instruction of its fork:
    * execute prctl through that instruction, then put everything back. */
@@ -93,8 +101,14 @@ int rec__on_fork_event(struct rec *r, int event) {
   RW_FORWARD(rec__emit_fork(r, (u32)child, kind, flags));
   /* A child in the same address space (CLONE_VM, vfork, also through
    * clone3) may map and unmap unrecorded while it runs. */
-  if (event == PTRACE_EVENT_VFORK || (rec__clone_flags(r) & REC_CLONE_VM))
+  u64 cf = rec__clone_flags(r);
+  if (event == PTRACE_EVENT_VFORK || (cf & REC_CLONE_VM))
     RW_FORWARD(rec__follow_sharer(r, child));
+  /* One that runs alongside (the parent of a vfork waits for it, and the
+   * generic diff sees what it wrote) writes anywhere at any time. */
+  if (event != PTRACE_EVENT_VFORK && (cf & REC_CLONE_VM) &&
+      !(cf & REC_CLONE_VFORK))
+    RW_FORWARD(rec__watch_sharer(r));
   if (!r->forks_noted) {
     rw_log(RW_LOG_INFO,
            "%s started child process %d; child processes run unrecorded "

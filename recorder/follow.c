@@ -63,22 +63,24 @@ int rec__follow_sharer(struct rec *r, pid_t child) {
   return 0;
 }
 
-/* Whether the model can be trusted: nobody else changed the address space
- * unseen since the maps were last read. While there are sharers the maps
- * are read every time, and once more after the last one is gone (it may
- * have changed them before). Sharers that exec'd, exited or never shared
- * are dropped (kcmp compares address spaces; where it cannot answer, the
- * sharer is kept). */
-static int trusted(struct rec *r) {
-  if (r->read_exec) return 0;
-  if (!r->nsharers) return 1;
+size_t rec__sharers_live(struct rec *r) {
   size_t k = 0;
   for (size_t i = 0; i < r->nsharers; i++) {
     long rc = syscall(SYS_kcmp, (pid_t)r->live, r->sharers[i], REC_KCMP_VM,
                       0, 0);
     if (rc == 0 || (rc < 0 && errno != ESRCH)) r->sharers[k++] = r->sharers[i];
   }
-  r->nsharers = k;
+  return r->nsharers = k;
+}
+
+/* Whether the model can be trusted: nobody else changed the address space
+ * unseen since the maps were last read. While there are sharers the maps
+ * are read every time, and once more after the last one is gone (it may
+ * have changed them before). */
+static int trusted(struct rec *r) {
+  if (r->read_exec) return 0;
+  if (!r->nsharers) return 1;
+  rec__sharers_live(r);
   return 0;
 }
 

@@ -16,15 +16,6 @@
  * practice, so a page that becomes readable is imported. */
 #define UNREADABLE 0x5bd1e9955bd1e995ull
 
-static u64 line_hash(const u8 *p) {
-  u64 h = 0x9e3779b97f4a7c15ull;
-  for (int i = 0; i < 8; i++) {
-    h = (h ^ rd_le64(p + 8 * i)) * 0xff51afd7ed558ccdull;
-    h ^= h >> 29;
-  }
-  return h;
-}
-
 void rec__snap_free(struct rec__snap *s) {
   for (size_t i = 0; i < s->n; i++) free(s->v[i].hash);
   free(s->v);
@@ -43,7 +34,7 @@ static void hash_range(struct rec *r, u64 a, u64 b, u64 *hash) {
     i64 got = rec__mem_read(r, a, r->buf + 8, n);
     got = got < 0 ? 0 : got & ~(i64)(REC_PAGE - 1);
     for (size_t i = 0; i < (size_t)got; i += REC_LINE)
-      *hash++ = line_hash(r->buf + 8 + i);
+      *hash++ = rec__line_hash(r->buf + 8 + i);
     if ((size_t)got < n) { /* one unreadable page */
       for (size_t i = 0; i < REC_PAGE / REC_LINE; i++) *hash++ = UNREADABLE;
       a += (u64)got + REC_PAGE;
@@ -92,7 +83,7 @@ static int diff_range(struct rec *r, u64 a, u64 b, const u64 *old,
     u8 *p = r->buf + 8;
     size_t run = 0, i;
     for (i = 0; i < (size_t)got; i += REC_LINE) {
-      if (line_hash(p + i) != old[i / REC_LINE]) {
+      if (rec__line_hash(p + i) != old[i / REC_LINE]) {
         run += REC_LINE;
         (*lines)++;
         continue;

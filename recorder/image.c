@@ -86,6 +86,7 @@ int rec__on_exec(struct rec *r, int first) {
   struct rw_regs regs;
   if (!first) rec__threads_exec(r);
   rec__snap_free(&r->snap);
+  rec__watch_free(r);
   rec__tsc_patch_reset(r);
   r->cur->snap = 0;
   RW_FORWARD(rec__mem_open(r));

@@ -95,7 +95,7 @@ static int emit_at(struct rec *r, u64 addr, u8 *p, size_t len) {
 int rec__mem_emit(struct rec *r, u64 addr, const u8 *data, size_t len) {
   while (len > 0) {
     size_t n = RW_MIN(len, (size_t)REC_BUF);
-    memcpy(r->buf + 8, data, n);
+    memmove(r->buf + 8, data, n); /* DATA may be in r->buf */
     RW_FORWARD(emit_at(r, addr, r->buf + 8, n));
     addr += n, data += n, len -= n;
   }

@@ -7,6 +7,7 @@
 #define RW_RECORDER_REC_INT_H
 
 #include <signal.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "common/regs.h"
@@ -397,6 +398,12 @@ struct rec {
                                  unrecorded (CLONE_VM children); owned */
   size_t nsharers, capsharers;
   struct rec__snap snap;      /* generic-diff snapshot */
+  struct rec__snap watch;     /* shared memory unrecorded children may
+                                 write (recorder/watch.c) */
+  u64 watch_bytes;            /* its size */
+  int watch_all;              /* 1: private writable memory is watched too,
+                                 while a sharer runs alongside */
+  u8 *wbuf;                   /* scratch for it, REC_BUF bytes; owned */
   struct rec__blob *blobs;    /* file blobs already in the trace */
   size_t nblobs, capblobs;
   struct rec__obj *objs;      /* objects numbered in the trace */
@@ -438,6 +445,7 @@ struct rec {
     u64 syscalls, signals, rdtsc, rdrand, forks, diffs, mem_bytes;
     u64 threads, switches, preempts, digest_ns;
     u64 outputs, output_bytes;
+    u64 watched_lines;        /* lines imported from watched shared memory */
     u64 maps_followed, maps_read; /* address-space updates made from a
                                      syscall's arguments / from /proc */
   } n;
@@ -528,6 +536,10 @@ int rec__follow(struct rec *r, u64 nr, const u64 args[6], i64 result,
 void rec__follow_exec(struct rec *r);
 void rec__follow_personality(struct rec *r);
 int rec__follow_sharer(struct rec *r, pid_t child) RW_MUST_CHECK;
+/* The sharers still sharing the address space; those that exec'd, exited
+ * or never shared are dropped (kcmp compares address spaces; where it
+ * cannot answer, the sharer is kept). */
+size_t rec__sharers_live(struct rec *r);
 
 /* Stack growth (recorder/stack.c). rec__stack_rules() writes STACK_RULES
  * (the soft RLIMIT_STACK, the guard gap, mmap_min_addr) when FORCE or when
@@ -567,6 +579,30 @@ int rec__file_data(int fd, u64 lo, u64 hi,
 int rec__snap_take(struct rec *r) RW_MUST_CHECK;
 int rec__snap_diff(struct rec *r, u64 *lines) RW_MUST_CHECK;
 void rec__snap_free(struct rec__snap *s);
+
+/* The hash of the cache line at P that snapshots compare. */
+static inline u64 rec__line_hash(const u8 *p) {
+  u64 h = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 8; i++) {
+    u64 x;
+    memcpy(&x, p + 8 * i, 8);
+    h = (h ^ x) * 0xff51afd7ed558ccdull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+/* recorder/watch.c. rec__watch_fork(): at a fork whose child runs
+ * unrecorded, every readable shared mapping not yet watched is added to
+ * the watch; rec__watch_check(): at an event, the lines of the watch that
+ * changed since the last one are imported. */
+int rec__watch_fork(struct rec *r) RW_MUST_CHECK;
+/* A child that shares the whole address space and runs alongside (clone
+ * with CLONE_VM, without CLONE_VFORK): every writable mapping is watched
+ * until no such sharer is left. */
+int rec__watch_sharer(struct rec *r) RW_MUST_CHECK;
+int rec__watch_check(struct rec *r) RW_MUST_CHECK;
+void rec__watch_free(struct rec *r);
 /* The memory digest (common/digest.h) with dead range [DEAD_LO, DEAD_HI). */
 int rec__digest(struct rec *r, u64 dead_lo, u64 dead_hi, u64 *out)
     RW_MUST_CHECK;

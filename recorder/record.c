@@ -406,6 +406,8 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   rec__maps_free(&r.maps);
   free(r.sharers);
   rec__snap_free(&r.snap);
+  rec__watch_free(&r);
+  free(r.wbuf);
   rec__ranges_free(&r.ranges);
   rec__tasks_free(&r);
   rec__tsc_patch_reset(&r);

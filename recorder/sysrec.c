@@ -191,6 +191,7 @@ int rec__sys_exit(struct rec *r) {
     RW_FORWARD(rec__sc_outputs(t->nr, t->args, result, rec__mem_read, r,
                                &r->ranges));
   RW_FORWARD(import_ranges(r));
+  RW_FORWARD(rec__watch_check(r));
   if (!t->fake) RW_FORWARD(rec__files_after(r, t->nr, t->args, result));
   if (t->snap) {
     u64 lines = 0;

@@ -2,8 +2,9 @@
 /* The threads of PROG: the table the scheduler (recorder/loop.c) works on,
  * a thread's start (THREAD_START after its parent's clone returns, with the
  * registers it starts with), its names (THREAD_NAME), and its exit alone
- * (the kernel's write of 0 to its clear_child_tid word becomes a MEM record
- * before EXIT). The trace layout is in docs/design-notes.md, "Threads". */
+ * (the kernel's write of 0 to its clear_child_tid word, and of
+ * FUTEX_OWNER_DIED to the robust mutexes it held, become MEM records before
+ * EXIT). The trace layout is in docs/design-notes.md, "Threads". */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -233,9 +235,39 @@ static struct rec__task *other_live(struct rec *r, struct rec__task *t) {
   return NULL;
 }
 
+/* The kernel walks this many entries of a robust list at most. */
+#define REC_ROBUST_MAX 2048
+
+/* The futex words of the robust mutexes thread TID holds, or is about to
+ * take or release (list_op_pending), into OUT (up to MAX). When the thread
+ * dies the kernel marks each one FUTEX_OWNER_DIED, with no syscall of the
+ * program to say so. Returns how many. */
+static size_t robust_words(struct rec *r, pid_t tid, u64 *out, size_t max) {
+  u64 head = 0;
+  size_t len = 0, n = 0;
+  if (syscall(SYS_get_robust_list, (int)tid, &head, &len) < 0 || !head ||
+      len != 24)
+    return 0;
+  u8 h[24]; /* next, futex_offset, list_op_pending */
+  if (rec__mem_read(r, head, h, sizeof h) != (i64)sizeof h) return 0;
+  i64 off = (i64)rd_le64(h + 8);
+  u64 pending = rd_le64(h + 16) & ~1ull;
+  u64 e = rd_le64(h) & ~1ull; /* bit 0 marks a PI mutex */
+  for (int i = 0; e != head && e && i < REC_ROBUST_MAX && n < max; i++) {
+    if (e != pending) out[n++] = e + (u64)off;
+    u8 next[8];
+    if (rec__mem_read(r, e, next, 8) != 8) break;
+    e = rd_le64(next) & ~1ull;
+  }
+  if (pending && n < max) out[n++] = pending + (u64)off;
+  return n;
+}
+
 int rec__thread_exit(struct rec *r) {
   struct rec__task *t = r->cur;
   int status = (int)(t->args[0] & 0xff);
+  u64 robust[REC_ROBUST_MAX + 1];
+  size_t nrobust = robust_words(r, t->tid, robust, RW_ARRAY_SIZE(robust));
   /* The last thread: the history ends here, with the memory as it is. */
   if (!other_live(r, t)) RW_FORWARD(rec__end_digest(r, REC_END_LAST_THREAD));
   /* Let it go and wait until the kernel is done with it: its exit stop,
@@ -267,6 +299,8 @@ int rec__thread_exit(struct rec *r) {
   if (o && r->live == t->tid) r->live = o->tid;
   /* The kernel wrote 0 at clear_child_tid; only the others can see it. */
   if (t->ctid && o) RW_FORWARD(rec__mem_import(r, t->ctid, 4));
+  for (size_t i = 0; o && i < nrobust; i++)
+    RW_FORWARD(rec__mem_import(r, robust[i], 4));
   t->state = REC_T_GONE;
   t->in_syscall = 0;
   RW_FORWARD(rec__emit_exit(r, (u32)t->tid, status, 0));

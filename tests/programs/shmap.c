@@ -3,18 +3,26 @@
  * (tests/replay/shared.sh): two mappings of one memfd, code written through
  * one mapping and run through another, a file changed by pwrite and write
  * under its mappings, a file grown and shrunk under a mapping (SIGBUS past
- * its end), mremap of a shared mapping with old size 0. Each mode prints
+ * its end), mremap of a shared mapping with old size 0, shared memory and a
+ * mapped file written by child processes (which run unrecorded), robust
+ * mutexes the kernel marks when their owner thread dies, a clone(CLONE_VM)
+ * child writing the parent's memory. Each mode prints
  * what it read, so the replay's output check sees any difference.
  *
- *   shmap MODE DIR   (MODE: alias jit pwrite write grow dup all) */
+ *   shmap MODE DIR   (MODE: alias jit pwrite write grow dup child robust
+ *                     clonevm all) */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PG 4096
@@ -46,7 +54,7 @@ static void alias(void) {
   printf("alias: seen %u, sum %u\n", seen, sum(r, PG));
   /* A store that crosses into the aliased page. */
   memcpy(w + PG - 4, "abcdefgh", 8);
-  printf("alias: across %.4s\n", (const char *)r);
+  printf("alias: across %.4s\n", (const char *)r); /* gdb: alias stop */
   close(fd);
 }
 
@@ -177,6 +185,111 @@ static void dup_mode(const char *dir) {
   close(fd);
 }
 
+static volatile unsigned char *shared_a;
+static volatile int handler_saw = -1;
+static void on_chld(int sig) {
+  (void)sig;
+  if (handler_saw < 0) handler_saw = shared_a[99];
+}
+
+static void wait_child(pid_t pid, const char *who) {
+  int st;
+  if (pid < 0) die("fork");
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) die("waitpid");
+  printf("child: %s exited %d\n", who, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
+/* Children write shared anonymous memory and a file mapped read-only; a
+ * grandchild writes too; a mapping made after the first fork is written by
+ * a second child. The SIGCHLD handler reads what the first child wrote. */
+static void child_mode(const char *dir) {
+  shared_a = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE,
+                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared_a == MAP_FAILED) die("mmap");
+  int fd = open_file(dir, "ch", PG);
+  volatile unsigned char *m = mmap(NULL, PG, PROT_READ, MAP_SHARED, fd, 0);
+  if (m == MAP_FAILED) die("mmap");
+  signal(SIGCHLD, on_chld);
+  pid_t pid = fork();
+  if (pid == 0) {
+    for (int i = 0; i < 2 * PG; i += 3) shared_a[i] = (unsigned char)(i / 7);
+    if (pwrite(fd, "from the child", 14, 100) != 14) _exit(3);
+    pid_t g = fork();
+    if (g == 0) {
+      shared_a[PG + 5] = 201;
+      _exit(0);
+    }
+    waitpid(g, NULL, 0);
+    _exit(7);
+  }
+  wait_child(pid, "first");
+  printf("child: shared %u, byte %d, file '%.14s', handler %d\n",
+         sum(shared_a, 2 * PG), shared_a[PG + 5], (const char *)m + 100,
+         handler_saw);
+
+  volatile unsigned char *b = mmap(NULL, PG, PROT_READ | PROT_WRITE,
+                                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (b == MAP_FAILED) die("mmap");
+  pid = fork();
+  if (pid == 0) {
+    memset((void *)b, 0x5a, PG / 2);
+    shared_a[7] = 77;
+    _exit(8);
+  }
+  wait_child(pid, "second");
+  printf("child: later mapping %u, first again %d\n", sum(b, PG), shared_a[7]);
+  signal(SIGCHLD, SIG_DFL);
+  close(fd);
+}
+
+static unsigned char vm_data[3 * PG];
+static int vm_child(void *arg) {
+  unsigned char *heap = arg;
+  for (int i = 0; i < 3 * PG; i += 5) vm_data[i] = (unsigned char)(i % 251);
+  for (int i = 0; i < PG; i++) heap[i] = (unsigned char)(i * 3);
+  return 9;
+}
+
+/* clone(CLONE_VM) without CLONE_VFORK: a child that runs unrecorded in the
+ * parent's own memory, writing its data, its heap and its own stack. */
+static void clonevm_mode(void) {
+  size_t stack_size = 256 * 1024;
+  char *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  unsigned char *heap = malloc(PG);
+  if (stack == MAP_FAILED || !heap) die("mmap");
+  pid_t pid = clone(vm_child, stack + stack_size, CLONE_VM | SIGCHLD, heap);
+  wait_child(pid, "clonevm");
+  printf("clonevm: data %u, heap %u\n", sum(vm_data, sizeof vm_data),
+         sum(heap, PG));
+  free(heap);
+}
+
+static pthread_mutex_t robust_mu;
+static void *hold_and_die(void *arg) {
+  (void)arg;
+  pthread_mutex_lock(&robust_mu);
+  return NULL; /* dies holding it */
+}
+
+/* A thread ends holding a robust mutex: the kernel marks its futex word,
+ * and the next lock says EOWNERDEAD. */
+static void robust_mode(void) {
+  pthread_mutexattr_t at;
+  pthread_mutexattr_init(&at);
+  pthread_mutexattr_setrobust(&at, PTHREAD_MUTEX_ROBUST);
+  pthread_mutex_init(&robust_mu, &at);
+  pthread_t t;
+  if (pthread_create(&t, NULL, hold_and_die, NULL)) die("pthread_create");
+  pthread_join(t, NULL);
+  int rc = pthread_mutex_lock(&robust_mu);
+  printf("robust: lock after owner died %s\n",
+         rc == EOWNERDEAD ? "EOWNERDEAD" : "something else");
+  pthread_mutex_consistent(&robust_mu);
+  pthread_mutex_unlock(&robust_mu);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "all";
   const char *dir = argc > 2 ? argv[2] : "/tmp";
@@ -187,5 +300,8 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "write")) write_mode(dir);
   if (all || !strcmp(mode, "grow")) grow(dir);
   if (all || !strcmp(mode, "dup")) dup_mode(dir);
+  if (all || !strcmp(mode, "child")) child_mode(dir);
+  if (all || !strcmp(mode, "robust")) robust_mode();
+  if (all || !strcmp(mode, "clonevm")) clonevm_mode();
   return 0;
 }

@@ -4,12 +4,14 @@
 # address (tests/programs/shmap): two mappings of one memfd, code written
 # through one and run through another, pwrite and write into a mapped file,
 # a file grown and shrunk under its mappings (SIGBUS past the end), mremap
-# of a shared mapping with old size 0. Each mode is recorded, must print
-# what it prints natively, and must verify; gdb sees the aliased bytes.
+# of a shared mapping with old size 0, shared memory and a file written by
+# child processes and by a clone(CLONE_VM) child, a robust mutex whose owner
+# died. Each mode is recorded, must print what it prints natively, and must
+# verify; gdb sees the aliased bytes.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 S="$P/shmap"
-for m in alias jit pwrite write grow dup; do
+for m in alias jit pwrite write grow dup child robust clonevm; do
   native=$("$S" "$m" "$T"; echo "status $?")
   rec "$m" "$S" "$m" "$T"
   check_eq "$m: same output as natively" "$native" \
@@ -26,11 +28,22 @@ check "alias: MAP records name the same object" q alias '
 objs = [r["object"] for r in of("MAP") if r["flags"] & 1 and r["path"].startswith("/memfd:shmap")]
 assert len(objs) == 2 and objs[0] == objs[1] and objs[0] != 0, objs'
 check "grow: RESIZE records" q grow 'assert len(of("RESIZE")) == 3'
+check "child: what the children wrote" grep -q \
+  "^child: shared 955346135, byte 201, file 'from the child', handler 14$" \
+  "$T/child.out"
+check "child: the later mapping" grep -q \
+  "^child: later mapping 466419712, first again 77$" "$T/child.out"
+check "clonevm: what the child wrote" grep -q \
+  "^clonevm: data 3710024382, heap 1476003840$" "$T/clonevm.out"
+check "robust: the kernel marked the mutex" \
+  grep -q "^robust: lock after owner died EOWNERDEAD$" "$T/robust.out"
 
 # gdb, in the replay, reads through the read-only mapping what was stored
 # through the writable one, and can go back to before the store.
-cat >"$T/alias.gdb" <<'G'
-break shmap.c:49
+line=$(grep -n 'gdb: alias stop' "$top_srcdir/tests/programs/shmap.c" |
+  cut -d: -f1)
+cat >"$T/alias.gdb" <<G
+break shmap.c:$line
 continue
 print (char)r[1]
 print seen
