@@ -131,6 +131,7 @@ static int is_quick(const struct rec__task *t) {
     case REC_NR_statx:
     case REC_NR_rseq:
     case REC_NR_clone3:
+    case REC_NR_sched_yield: /* the switch is at its exit */
       return 1;
     case REC_NR_fcntl: /* except waiting for a lock */
       return t->args[1] != 7 && t->args[1] != 38;
@@ -362,7 +363,11 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
      * them, a restarted syscall exits before it enters again), so the
      * thread's state tells which this is without another ptrace call. */
     if (t->in_syscall) {
+      u64 nr = t->nr;
       RW_FORWARD(rec__sys_exit(r));
+      /* sched_yield gives the other ready threads their turn first, as
+       * the kernel's scheduler does on one CPU. */
+      if (nr == REC_NR_sched_yield && others_ready(r)) return GO_YIELD;
       return slice_over(r) ? GO_YIELD : GO_RUN;
     }
     RW_FORWARD(rec__sys_enter(r));

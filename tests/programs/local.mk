@@ -55,8 +55,11 @@ tests_programs_thr_events_LDADD = -lpthread
 # empty so that no sanitizer runtime is linked).
 rw_thr_progs = tests/programs/thr_prodcons tests/programs/thr_spinlock \
 	tests/programs/thr_pool tests/programs/thr_race tests/programs/thr_pipe \
-	tests/programs/thr_cxx
+	tests/programs/thr_cxx tests/programs/thr_yield
 check_PROGRAMS += $(rw_thr_progs)
+tests_programs_thr_yield_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_thr_yield_LDFLAGS =
+tests_programs_thr_yield_LDADD = -lpthread
 tests_programs_thr_prodcons_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_thr_prodcons_LDFLAGS =
 tests_programs_thr_prodcons_LDADD = -lpthread

@@ -41,12 +41,14 @@ seekcheck() {
   fi
 }
 
-for p in thr_race thr_pool thr_prodcons thr_spinlock; do
+for p in thr_race thr_pool thr_prodcons thr_spinlock thr_yield; do
   rec "$p" "$P/$p"
   check_eq "$p: recorded" 0 "$status"
   verify "$p" "exited with status 0"
   seekcheck "$p"
 done
+check "thr_yield: turns alternate at sched_yield" \
+  grep -q "^rounds out of turn: 0 0$" "$T/thr_yield.out"
 
 # The process ends while every thread is alive: all are listed at the end,
 # named, the thread that called exit current.
