@@ -380,6 +380,7 @@ int gdb_serve(struct rp_replay *rp, int in_fd, int out_fd,
 out:
   rp_set_poll(rp, NULL, NULL);
   gdb__bps_free(s);
+  gdb__vfile_free(s);
   free(s->thr);
   gdb_decoder_free(s->dec);
   gdb_buf_free(&s->reply);

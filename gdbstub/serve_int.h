@@ -44,6 +44,9 @@ struct gdb__sess {
   struct {
     int used;
     struct rp_file f;
+    char *text; /* a file made up by the stub (/proc/PID/maps), owned; NULL
+                   for a file of the trace */
+    size_t tlen;
   } files[GDB__NFILES];          /* vFile descriptors */
   struct rp_stop last;           /* the last stop, for '?' */
   int extended;                  /* gdb asked for extended mode ('!') */
@@ -131,8 +134,10 @@ void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st);
 /* serve_query.c: registers, memory, threads, qSupported, qXfer. */
 void gdb__query(struct gdb__sess *s);
 
-/* vfile.c: vFile:setfs/open/pread/close/fstat/readlink. */
+/* vfile.c: vFile:setfs/open/pread/close/fstat/readlink; gdb__vfile_free
+ * closes every descriptor. */
 void gdb__vfile(struct gdb__sess *s);
+void gdb__vfile_free(struct gdb__sess *s);
 
 /* monitor.c: qRcmd (monitor when, goto, help). */
 int gdb__monitor(struct gdb__sess *s) RW_MUST_CHECK;

@@ -16,7 +16,7 @@ static void read_mem(struct gdb__sess *s) {
   const struct gdb_request *q = &s->req;
   static u8 buf[GDB_MEM_READ_MAX];
   u64 addr = q->u.mem.addr;
-  size_t len = (size_t)q->u.mem.len, got = 0;
+  size_t len = (size_t)RW_MIN(q->u.mem.len, (u64)GDB_MEM_READ_MAX), got = 0;
   if (len && rp_read_mem(s->rp, addr, buf, len) == 0) {
     got = len;
   } else {

@@ -2,7 +2,10 @@
 /* Host I/O (vFile packets) over the files embedded in the trace, so that
  * gdb's default sysroot "target:" loads the program and its libraries from
  * the recording even where the original files no longer exist. Files are
- * read-only; the host's file system is never touched. */
+ * read-only; the host's file system is never touched. /proc/PID/maps (and
+ * a thread's) is made up from the replay's mappings at the current
+ * position: gdb finds the vDSO's extent there, and `info proc mappings`
+ * shows it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +39,43 @@ static int is_proc_exe(struct gdb__sess *s, const char *name, char *dst,
   return 1;
 }
 
+/* Whether NAME is /proc/self/maps, /proc/PID/maps or
+ * /proc/PID/task/TID/maps. */
+static int is_proc_maps(const char *name) {
+  const char *p = name;
+  if (strncmp(p, "/proc/", 6)) return 0;
+  p += 6;
+  if (!strncmp(p, "self/", 5)) {
+    p += 5;
+  } else {
+    if (!(*p >= '0' && *p <= '9')) return 0;
+    while (*p >= '0' && *p <= '9') p++;
+    if (*p++ != '/') return 0;
+    if (!strncmp(p, "task/", 5)) {
+      p += 5;
+      if (!(*p >= '0' && *p <= '9')) return 0;
+      while (*p >= '0' && *p <= '9') p++;
+      if (*p++ != '/') return 0;
+    }
+  }
+  return !strcmp(p, "maps");
+}
+
+static void put_fd(struct gdb__sess *s, const struct rp_file *f, char *text,
+                   size_t tlen) {
+  for (int fd = 0; fd < GDB__NFILES; fd++) {
+    if (s->files[fd].used) continue;
+    s->files[fd].used = 1;
+    if (f) s->files[fd].f = *f;
+    s->files[fd].text = text;
+    s->files[fd].tlen = tlen;
+    gdb_reply_fio(&s->reply, fd, 0);
+    return;
+  }
+  free(text);
+  gdb_reply_fio(&s->reply, -1, FIO_EMFILE);
+}
+
 static void vopen(struct gdb__sess *s) {
   const struct gdb_request *q = &s->req;
   char path[GDB_TEXT_MAX];
@@ -45,20 +85,25 @@ static void vopen(struct gdb__sess *s) {
     gdb_reply_fio(&s->reply, -1, FIO_EROFS);
     return;
   }
+  if (is_proc_maps(q->text)) {
+    char *text;
+    size_t len;
+    if (rp_maps_text(s->rp, &text, &len) < 0) {
+      gdb_reply_fio(&s->reply, -1, FIO_EACCES);
+      return;
+    }
+    memset(&f, 0, sizeof f);
+    f.size = len;
+    put_fd(s, &f, text, len);
+    return;
+  }
   if (!is_proc_exe(s, q->text, path, sizeof path))
     snprintf(path, sizeof path, "%s", q->text);
   if (rp_file_find(s->rp, path, &f) < 0) {
     gdb_reply_fio(&s->reply, -1, FIO_ENOENT);
     return;
   }
-  for (int fd = 0; fd < GDB__NFILES; fd++) {
-    if (s->files[fd].used) continue;
-    s->files[fd].used = 1;
-    s->files[fd].f = f;
-    gdb_reply_fio(&s->reply, fd, 0);
-    return;
-  }
-  gdb_reply_fio(&s->reply, -1, FIO_EMFILE);
+  put_fd(s, &f, NULL, 0);
 }
 
 static void vpread(struct gdb__sess *s) {
@@ -70,7 +115,16 @@ static void vpread(struct gdb__sess *s) {
     return;
   }
   size_t want = (size_t)RW_MIN(q->u.file.count, (u64)sizeof buf);
-  i64 got = rp_file_read(s->rp, f, q->u.file.off, buf, want);
+  const char *text = s->files[q->u.file.fd].text;
+  size_t tlen = s->files[q->u.file.fd].tlen;
+  i64 got;
+  if (text) {
+    u64 off = RW_MIN(q->u.file.off, (u64)tlen);
+    got = (i64)RW_MIN((u64)want, tlen - off);
+    memcpy(buf, text + off, (size_t)got);
+  } else {
+    got = rp_file_read(s->rp, f, q->u.file.off, buf, want);
+  }
   if (got < 0) {
     gdb_reply_fio(&s->reply, -1, FIO_EINVAL);
     return;
@@ -132,6 +186,8 @@ void gdb__vfile(struct gdb__sess *s) {
         return;
       }
       s->files[q->u.file.fd].used = 0;
+      free(s->files[q->u.file.fd].text);
+      s->files[q->u.file.fd].text = NULL;
       gdb_reply_fio(&s->reply, 0, 0);
       return;
     case GDB_REQ_VFILE_FSTAT: /* Format: vFile:fstat:fd */
@@ -143,5 +199,13 @@ void gdb__vfile(struct gdb__sess *s) {
     default:
       gdb_reply_fio(&s->reply, -1, FIO_EACCES);
       return;
+  }
+}
+
+void gdb__vfile_free(struct gdb__sess *s) {
+  for (int fd = 0; fd < GDB__NFILES; fd++) {
+    free(s->files[fd].text);
+    s->files[fd].text = NULL;
+    s->files[fd].used = 0;
   }
 }

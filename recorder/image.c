@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* A new program image, at the start of the recording and at every later
- * execve (PTRACE_EVENT_EXEC, before the loader runs): the auxiliary vector is
- * edited in place to drop the vDSO, then the trace gets EXEC, a MAP for every
- * mapping with the bytes the blobs cannot supply, AUXV, THREAD_START,
- * THREAD_NAME and STACK_RULES. */
+ * execve (PTRACE_EVENT_EXEC, before the loader runs): the vDSO's functions
+ * are replaced by syscalls (recorder/vdso.c; where that fails the auxiliary
+ * vector is edited in place to drop the vDSO), then the trace gets EXEC, a
+ * MAP for every mapping with the bytes the blobs cannot supply, AUXV,
+ * THREAD_START, THREAD_NAME and STACK_RULES. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -35,10 +36,11 @@ size_t rec__auxv_remove(u64 *v, size_t n, u64 type) {
   return removed;
 }
 
-/* Finds the auxiliary vector above the initial stack pointer SP and removes
- * the vDSO from it in the tracee's memory. *OUT (owned by the caller) gets
- * the AUXV record payload, *OUTLEN its size. */
-static int fix_auxv(struct rec *r, u64 sp, u8 **out_rec, size_t *out_len) {
+/* Finds the auxiliary vector above the initial stack pointer SP and, unless
+ * KEEP_VDSO, removes the vDSO from it in the tracee's memory. *OUT (owned
+ * by the caller) gets the AUXV record payload, *OUTLEN its size. */
+static int fix_auxv(struct rec *r, u64 sp, int keep_vdso, u8 **out_rec,
+                    size_t *out_len) {
   const struct rec__map *st = rec__maps_find(&r->maps, sp);
   RW_RETURN_IF(!st, RW_ECORRUPT, "no stack at %#llx", (unsigned long long)sp);
   size_t n = (size_t)RW_MIN(st->end - sp, (u64)REC_BUF);
@@ -60,7 +62,7 @@ static int fix_auxv(struct rec *r, u64 sp, u8 **out_rec, size_t *out_len) {
   if (!len) {
     rc = RW_ECORRUPT;
   } else {
-    if (rec__auxv_remove(v, npairs, REC_AT_SYSINFO_EHDR)) {
+    if (!keep_vdso && rec__auxv_remove(v, npairs, REC_AT_SYSINFO_EHDR)) {
       u8 *out = b + 8 * i;
       for (size_t k = 0; k < 2 * len; k++) wr_le64(out + 8 * k, v[k]);
       rc = rec__mem_write(r, sp + 8 * i, out, 16 * len);
@@ -107,7 +109,8 @@ int rec__on_exec(struct rec *r, int first) {
   struct rec__maps *m = &r->maps;
   u8 *aux = NULL;
   size_t auxlen = 0;
-  int rc = fix_auxv(r, sp, &aux, &auxlen);
+  int keep = rec__vdso_patch(r);
+  int rc = keep < 0 ? keep : fix_auxv(r, sp, keep, &aux, &auxlen);
   for (const struct rec__map *e = rec__maps_first(m); e && rc == 0;
        e = rec__maps_next(m, e))
     rc = rec__space_describe(r, e, e->start, e->end, 1);

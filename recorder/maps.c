@@ -19,8 +19,9 @@ static u32 classify(const char *path, int shared) {
   u32 f = shared ? REC_MAPF_SHARED : REC_MAPF_PRIVATE;
   if (!strcmp(path, "[heap]")) f |= REC_MAPF_HEAP;
   if (!strcmp(path, "[stack]")) f |= REC_MAPF_STACK;
-  if (!strcmp(path, "[vdso]") || !strncmp(path, "[vvar", 5) ||
-      !strcmp(path, "[vsyscall]") || !strcmp(path, "[uprobes]"))
+  if (!strcmp(path, "[vdso]")) f |= REC_MAPF_VDSO;
+  if (!strncmp(path, "[vvar", 5) || !strcmp(path, "[vsyscall]") ||
+      !strcmp(path, "[uprobes]"))
     f |= REC_MAPF_SPECIAL;
   if (!strncmp(path, "/SYSV", 5) || !strncmp(path, "[anon_shmem", 11) ||
       !strncmp(path, "/[aio]", 6) || !strncmp(path, "anon_inode:", 11))

@@ -603,6 +603,11 @@ int rec__watch_fork(struct rec *r) RW_MUST_CHECK;
 int rec__watch_sharer(struct rec *r) RW_MUST_CHECK;
 int rec__watch_check(struct rec *r) RW_MUST_CHECK;
 void rec__watch_free(struct rec *r);
+
+/* recorder/vdso.c: replaces the exported functions of the [vdso] in
+ * r->maps by syscall stubs. Returns 1 when done, 0 when the vDSO must be
+ * hidden instead (none, or not understood), or a negative code. */
+int rec__vdso_patch(struct rec *r) RW_MUST_CHECK;
 /* The memory digest (common/digest.h) with dead range [DEAD_LO, DEAD_HI). */
 int rec__digest(struct rec *r, u64 dead_lo, u64 dead_hi, u64 *out)
     RW_MUST_CHECK;

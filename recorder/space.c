@@ -61,6 +61,11 @@ static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
   int copied = 0;
   if (m->flags & REC_MAPF_SPECIAL)
     return rec__emit_map(r, a, b - a, m->prot, m->flags, 0, NULL, m->path, 0);
+  if (m->flags & REC_MAPF_VDSO) { /* as patched (recorder/vdso.c) */
+    RW_FORWARD(rec__emit_map(r, a, b - a, m->prot, m->flags, 0, NULL,
+                             m->path, 0));
+    return rec__mem_import(r, a, b - a);
+  }
   RW_FORWARD(rec__obj_of(r, m, &obj));
   if (rec__map_is_file(m)) {
     u8 hash[32], *data = NULL;

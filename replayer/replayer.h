@@ -227,6 +227,12 @@ int rp_file_find(rp_replay *rp, const char *path, struct rp_file *f)
 i64 rp_file_read(rp_replay *rp, const struct rp_file *f, u64 off, void *dst,
                  size_t cap) RW_MUST_CHECK;
 
+/* The program's mappings at the current position as /proc/PID/maps shows
+ * them (device and inode 0; the kernel's [vvar] and [vsyscall] pages, not
+ * in the replay, left out) into *OUT, malloc'd and owned by the caller,
+ * *LEN its length. Returns 0 or RW_ENOMEM. */
+int rp_maps_text(rp_replay *rp, char **out, size_t *len) RW_MUST_CHECK;
+
 /* Statistics for the end-of-replay line. Plain data. */
 struct rp_stats {
   u64 instructions; /* executed, all threads, including re-execution */

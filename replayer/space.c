@@ -500,3 +500,34 @@ int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) {
            (unsigned long long)a, grew ? "" : " (and no stack grows there)");
   return rc;
 }
+
+int rp_maps_text(rp_replay *rp, char **out, size_t *len) {
+  size_t cap = 256, n = 0;
+  char *t = malloc(cap);
+  RW_RETURN_IF(!t, RW_ENOMEM, "maps text");
+  for (size_t i = 0; i < rp->srcs.n; i++) {
+    const struct rp__src *e = &rp->srcs.v[i];
+    size_t need = n + strlen(e->path) + 128;
+    if (need > cap) {
+      cap = RW_MAX(2 * cap, need);
+      char *v = realloc(t, cap);
+      if (!v) free(t);
+      RW_RETURN_IF(!v, RW_ENOMEM, "maps text");
+      t = v;
+    }
+    n += (size_t)snprintf(t + n, cap - n,
+                          "%llx-%llx %c%c%c%c %08llx 00:00 0%s%s\n",
+                          (unsigned long long)e->start,
+                          (unsigned long long)e->end,
+                          e->prot & 1 ? 'r' : '-', /* PROT_READ */
+                          e->prot & 2 ? 'w' : '-', /* PROT_WRITE */
+                          e->prot & 4 ? 'x' : '-', /* PROT_EXEC */
+                          e->shared ? 's' : 'p',
+                          (unsigned long long)e->offset,
+                          e->path[0] ? "                          " : "",
+                          e->path);
+  }
+  *out = t;
+  *len = n;
+  return 0;
+}

@@ -286,6 +286,14 @@ int rp_get_image(rp_replay *rp, struct rp_image *img) {
   return 0;
 }
 
+int rp_maps_text(rp_replay *rp, char **out, size_t *len) {
+  (void)rp;
+  static const char text[] = "1000-2000 r-xp 00000000 00:00 0 /fake\n";
+  *out = strdup(text);
+  *len = sizeof text - 1;
+  return *out ? 0 : RW_ENOMEM;
+}
+
 int rp_file_find(rp_replay *rp, const char *path, struct rp_file *f) {
   (void)rp, (void)path, (void)f;
   return RW_ENOTFOUND;

@@ -86,6 +86,11 @@ check_PROGRAMS += tests/programs/procmem
 tests_programs_procmem_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_procmem_LDFLAGS =
 
+# Finds the vDSO itself and calls it (tests/replay/kernel.sh).
+check_PROGRAMS += tests/programs/vdso
+tests_programs_vdso_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_vdso_LDFLAGS =
+
 # Asynchronous stops inside rep string instructions (tests/replay/search.sh).
 check_PROGRAMS += tests/programs/repstop
 tests_programs_repstop_CFLAGS = $(RW_PROG_CFLAGS) -pthread

@@ -6,7 +6,8 @@
 # netfilter setsockopt writes back, the siginfo a failed waitid zeroes,
 # a madvise that
 # fails and still discards pages, a write to the program's own
-# /proc/self/mem), each recorded and verified.
+# /proc/self/mem, a program that calls the vDSO it found itself), each
+# recorded and verified.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # verified NAME: the replay of $T/NAME.rwd verifies.
@@ -56,4 +57,31 @@ check "procmem: both calls and the data" grep -q \
   "^write 6, call 42; pwrite 6, call 7; pwritev 16, data 'hello from /proc'$" \
   "$T/procmem.out"
 verified procmem
+
+# A program that parses the vDSO through AT_SYSINFO_EHDR and calls the
+# function it found there: the vDSO is visible, and its calls are recorded
+# (stubs make the syscalls); gdb knows its symbols in the replay.
+native=$("$P/vdso"; echo "status $?")
+rec vdso "$P/vdso"
+check_eq "vdso: same output as natively" "$native" \
+  "$(cat "$T/vdso.out"; echo "status $status")"
+check "vdso: found and called" grep -q \
+  "^vdso: calls 0 0 0, forwards 1, realtime after 2020 1$" "$T/vdso.out"
+check "vdso: the calls are syscalls in the trace" q vdso '
+assert len(enters(228)) >= 3, len(enters(228))'
+verified vdso
+cat >"$T/vdso.gdb" <<'G'
+break main
+continue
+info symbol __vdso_clock_gettime
+info proc mappings
+G
+timeout 120 "$REWIND" replay "$T/vdso.rwd" -- -batch -nx -x "$T/vdso.gdb" \
+  >"$T/vdso.gdb.out" 2>&1
+check "vdso: gdb knows the vDSO's symbols" \
+  grep -q "clock_gettime in section .text of system-supplied DSO" \
+  "$T/vdso.gdb.out"
+check "vdso: info proc mappings lists the vDSO and the stack" \
+  sh -c "grep -q ' r-xp .*\[vdso\]\$' '$T/vdso.gdb.out' &&
+         grep -q ' rw-p .*\[stack\]\$' '$T/vdso.gdb.out'"
 finish
