@@ -216,9 +216,18 @@ static int exit_status_of(int rc) {
   return 1;
 }
 
+/* Signals whose default action would end the recorder, that PROG may send
+ * to its whole process group (kill(0, SIGABRT), killpg), which rewind is
+ * in: PROG gets them too, and rewind ignores them. (abort() in rewind
+ * itself still ends it: abort resets SIGABRT first.) */
+static const int group_sigs[] = {SIGABRT, SIGUSR1,   SIGUSR2, SIGPWR,
+                                 SIGIO,   SIGVTALRM, SIGPROF, SIGSTKFLT};
+
 /* Records the launched PROG until it is gone; fills RES. */
 static int run(struct rec *r, struct rec_result *res, u64 t0) {
   struct sigaction ign, alrm, stop, old[6];
+  struct sigaction gold[RW_ARRAY_SIZE(group_sigs)];
+  struct sigaction rtold[64];
   memset(&ign, 0, sizeof ign);
   ign.sa_handler = SIG_IGN;
   memset(&alrm, 0, sizeof alrm);
@@ -233,6 +242,10 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
   sigaction(SIGALRM, &alrm, &old[3]);
   sigaction(SIGTERM, &stop, &old[4]);
   sigaction(SIGHUP, &stop, &old[5]);
+  for (size_t i = 0; i < RW_ARRAY_SIZE(group_sigs); i++)
+    sigaction(group_sigs[i], &ign, &gold[i]);
+  for (int s = SIGRTMIN; s <= SIGRTMAX && s - SIGRTMIN < 64; s++)
+    sigaction(s, &ign, &rtold[s - SIGRTMIN]);
   struct itimerval it0 = {{0, 0}, {0, 0}};
   rec__tick_arm(r);
 
@@ -256,6 +269,10 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
   sigaction(SIGALRM, &old[3], NULL);
   sigaction(SIGTERM, &old[4], NULL);
   sigaction(SIGHUP, &old[5], NULL);
+  for (size_t i = 0; i < RW_ARRAY_SIZE(group_sigs); i++)
+    sigaction(group_sigs[i], &gold[i], NULL);
+  for (int s = SIGRTMIN; s <= SIGRTMAX && s - SIGRTMIN < 64; s++)
+    sigaction(s, &rtold[s - SIGRTMIN], NULL);
 
   int st = r->wait_status;
   char buf[64];

@@ -5,6 +5,7 @@
 # closed and says why it ended, rewind exits 128+N, and the replay verifies
 # up to the cut with status 3 and the reason. (A SIGINT PROG gets as well,
 # the terminal's Ctrl-C, is PROG's business: tests/recorder/ctrlc.sh.)
+# Signals PROG sends to its whole process group do not stop rewind.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # stopped NAME SIG STATUS: the checks on a recording stopped by SIG.
@@ -47,4 +48,19 @@ for s in HUP INT; do
   # Gone, or a zombie nobody has reaped yet.
   check "$s: spin is gone" bash -c "! grep -Eq '^State:.*\\((running|sleeping|stopped|tracing)' /proc/${sp:-0}/status"
 done
+
+# The program signals its whole process group (kill(0, SIG), as abort
+# tests and job-control code do), and rewind is in it: rewind goes on
+# recording, and the program gets the signal as natively. setsid keeps the
+# group to rewind and the program.
+setsid "$REWIND" record -f -o "$T/group.rwd" -- sh -c \
+  'trap "echo got USR1" USR1; kill -USR1 0; kill -USR2 0; echo not reached' \
+  >"$T/group.out" 2>"$T/group.err"
+status=$?
+check_eq "group: rewind exits as the program did (SIGUSR2)" 140 "$status"
+check "group: the program got SIGUSR1" grep -q "^got USR1$" "$T/group.out"
+"$REWIND" replay --verify --no-progress "$T/group.rwd" >"$T/group.replay" 2>&1
+check_eq "group: verify exits 0" 0 "$?"
+check "group: the replay ends with SIGUSR2" \
+  grep -q "^replay verified: .*killed by signal 12" "$T/group.replay"
 finish
