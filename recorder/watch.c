@@ -94,33 +94,48 @@ static int add_all(struct rec *r);
 int rec__watch_check(struct rec *r) {
   struct rec__snap *s = &r->watch;
   if (!s->n) return 0;
-  for (size_t k = 0; k < s->n; k++) {
+  size_t keep = 0, k;
+  int rc = 0;
+  for (k = 0; k < s->n && rc == 0; k++) {
     struct rec__snap_region *g = &s->v[k];
-    /* Where it is still mapped shared and readable (unmapped parts are
-     * kept, and compared again if something is mapped there later). */
+    /* Where it is still mapped shared and readable (parts unmapped are
+     * compared again if something is mapped there later; a region wholly
+     * unmapped is dropped: what is mapped there next is new). */
+    int live = 0;
     for (const struct rec__map *m = rec__maps_from(&r->maps, g->start);
          m && m->start < g->end; m = rec__maps_next(&r->maps, m)) {
       u64 a = RW_MAX(g->start, m->start), b = RW_MIN(g->end, m->end);
       if (a >= b || !in_watch(r, m)) continue;
+      live = 1;
       struct walk w = {r, g, 1};
-      RW_FORWARD(rec__populated(r, m, a, b, walk_range, &w));
+      rc = rec__populated(r, m, a, b, walk_range, &w);
+      if (rc < 0) break;
+    }
+    if (live || rc < 0) {
+      s->v[keep++] = *g;
+    } else {
+      r->watch_bytes -= g->end - g->start;
+      free(g->hash);
     }
   }
+  while (k < s->n) s->v[keep++] = s->v[k++]; /* after a failure */
+  s->n = keep;
+  RW_FORWARD(rc);
   if (!r->watch_all) return 0;
   if (rec__sharers_live(r)) return add_all(r); /* and what was mapped since */
   /* The last sharer is gone: private memory is the program's own again. */
   r->watch_all = 0;
-  size_t k = 0;
+  keep = 0;
   for (size_t i = 0; i < s->n; i++) {
     const struct rec__map *m = rec__maps_find(&r->maps, s->v[i].start);
     if (m && shared_readable(m)) {
-      s->v[k++] = s->v[i];
+      s->v[keep++] = s->v[i];
     } else {
       r->watch_bytes -= s->v[i].end - s->v[i].start;
       free(s->v[i].hash);
     }
   }
-  s->n = k;
+  s->n = keep;
   return 0;
 }
 
