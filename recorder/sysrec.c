@@ -2,11 +2,14 @@
 /* One syscall, from its entry stop to its exit stop: SYSCALL_ENTER with the
  * registers the replayer checks, then the address-space changes, the bytes
  * the kernel wrote (from the syscall table, or the generic diff) and
- * SYSCALL_EXIT. A few syscalls are altered at entry so that the recording
- * stays replayable: rseq fails, MADV_FREE becomes MADV_DONTNEED, and the
- * program cannot turn off rdtsc trapping or unpin itself. A clone that
+ * SYSCALL_EXIT. A few syscalls are altered so that the recording stays
+ * replayable: rseq fails, MADV_FREE becomes MADV_DONTNEED, the program
+ * cannot turn off rdtsc trapping, and a thread that changed its affinity
+ * is pinned back after the syscall. A clone that
  * creates a thread starts that thread's stream after its exit. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
@@ -20,6 +23,17 @@
 #define REC_PR_TSC_SIGSEGV 2
 
 /* Skips the syscall being entered; it will return RESULT. */
+/* sched_setaffinity of one of PROG's threads (TID 0: the caller) ran as
+ * the program asked (a seccomp filter sees it, errors are its own), and
+ * succeeded: the thread goes back to the recorder's CPU. */
+static void repin(struct rec *r, u64 tid) {
+  cpu_set_t set;
+  pid_t who = tid ? (pid_t)tid : r->cur->tid;
+  if (tid && tid != (u64)r->pid && !rec__task_find(r, who)) return;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    sched_setaffinity(who, sizeof set, &set);
+}
+
 static int skip(struct rec *r, i64 result) {
   struct rec__task *t = r->cur;
   struct rw_regs regs = t->entry;
@@ -97,11 +111,6 @@ int rec__sys_enter(struct rec *r) {
     case REC_NR_prctl:
       if (a[0] == REC_PR_SET_TSC || a[0] == REC_PR_GET_TSC)
         return tsc_prctl(r, a);
-      break;
-    case REC_NR_sched_setaffinity:
-      if (a[0] == 0 || a[0] == (u64)r->pid ||
-          rec__task_find(r, (pid_t)a[0]))
-        return skip(r, 0);
       break;
     case REC_NR_execve:
     case REC_NR_execveat:
@@ -184,6 +193,7 @@ int rec__sys_exit(struct rec *r) {
   if (t->sc_flags & REC_SC_MAPS)
     RW_FORWARD(rec__space_after(r, t->nr, t->args, result));
   if (t->nr == REC_NR_personality && result >= 0) rec__follow_personality(r);
+  if (t->nr == REC_NR_sched_setaffinity && result == 0) repin(r, t->args[0]);
   if ((t->nr == REC_NR_setrlimit || t->nr == REC_NR_prlimit64) && result == 0)
     RW_FORWARD(rec__stack_rules(r, 0)); /* the stack may grow less or more */
   r->ranges.n = 0;

@@ -5,7 +5,9 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <errno.h>
 #include <netinet/in.h>
+#include <sched.h>
 /* after netinet/in.h, whose definitions it then leaves alone */
 #include <linux/netfilter_ipv4/ip_tables.h>
 #include <stdint.h>
@@ -122,6 +124,13 @@ int main(int argc, char **argv) {
   rc = getsockname(s, NULL, &len);
   printf("getsockname %d len %u\n", rc, (unsigned)len);
   close(s);
+  /* sched_setaffinity runs as asked (rewind pins the thread back after a
+   * success): an empty mask fails as natively. */
+  cpu_set_t none;
+  CPU_ZERO(&none);
+  rc = sched_setaffinity(0, sizeof none, &none);
+  printf("empty affinity %d %s\n", rc, rc < 0 && errno == EINVAL ? "EINVAL"
+                                                                 : "other");
   /* madvise(DONTNEED) over a range with a hole fails with ENOMEM, and
    * still discards the pages around the hole. */
   long pg = sysconf(_SC_PAGESIZE);

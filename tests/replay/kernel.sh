@@ -27,6 +27,7 @@ check "sysout: the kernel's fcntl answer is seen" grep -Eq "^rw hint (3|unsuppor
 check "sysout: PR_GET_TSC answers what the program set" \
   grep -q "^tsc mode 0 1, set 0, now 0 2, bad set -1, back 0 0 1$" "$T/sysout.out"
 check "sysout: PR_SET_MM_MAP_SIZE wrote a size" grep -Eq "^mm map size 0 [1-9]" "$T/sysout.out"
+check "sysout: sched_setaffinity ran" grep -q "^empty affinity -1 EINVAL$" "$T/sysout.out"
 check "sysout: madvise failed and discarded" grep -q "^madvise -1, bytes left 0 0$" "$T/sysout.out"
 check "sysout: madvise stopped at a locked page" grep -q "^locked madvise -1, bytes left 0 5$" "$T/sysout.out"
 check "sysout: a failed waitid zeroed its siginfo" grep -q "^failed waitid -1, signo 0 code 0$" "$T/sysout.out"
