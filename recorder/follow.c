@@ -48,6 +48,7 @@ void rec__follow_personality(struct rec *r) {
 
 void rec__follow_exec(struct rec *r) {
   r->nsharers = 0; /* exec gives the process an address space of its own */
+  r->sharers_left = 0;
   rec__follow_personality(r);
 }
 
@@ -70,6 +71,7 @@ size_t rec__sharers_live(struct rec *r) {
                       0, 0);
     if (rc == 0 || (rc < 0 && errno != ESRCH)) r->sharers[k++] = r->sharers[i];
   }
+  if (r->nsharers && !k) r->sharers_left = 1; /* the maps are read once more */
   return r->nsharers = k;
 }
 
@@ -79,9 +81,13 @@ size_t rec__sharers_live(struct rec *r) {
  * have changed them before). */
 static int trusted(struct rec *r) {
   if (r->read_exec) return 0;
-  if (!r->nsharers) return 1;
-  rec__sharers_live(r);
-  return 0;
+  if (r->nsharers) rec__sharers_live(r);
+  if (r->nsharers) return 0;
+  if (r->sharers_left) { /* the last one may have changed them before */
+    r->sharers_left = 0;
+    return 0;
+  }
+  return 1;
 }
 
 /* Private anonymous memory that the recorder may change on its own: not a

@@ -397,6 +397,8 @@ struct rec {
   pid_t *sharers;             /* processes that may share the address space
                                  unrecorded (CLONE_VM children); owned */
   size_t nsharers, capsharers;
+  int sharers_left;           /* 1: the last sharer went since the maps
+                                 were last read */
   struct rec__snap snap;      /* generic-diff snapshot */
   struct rec__snap watch;     /* shared memory unrecorded children may
                                  write (recorder/watch.c) */

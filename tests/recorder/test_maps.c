@@ -44,7 +44,9 @@ void test_maps_parse_lines(void) {
   CU_ASSERT_STRING_EQUAL(at(&m, 4)->path, "");
   CU_ASSERT_FALSE(rec__map_is_file(at(&m, 4)));
   CU_ASSERT(at(&m, 5)->flags & REC_MAPF_STACK);
-  CU_ASSERT(at(&m, 6)->flags & REC_MAPF_SPECIAL);
+  /* The vDSO is recorded (patched), the vsyscall page is not. */
+  CU_ASSERT(at(&m, 6)->flags & REC_MAPF_VDSO);
+  CU_ASSERT_FALSE(at(&m, 6)->flags & REC_MAPF_SPECIAL);
   CU_ASSERT(at(&m, 7)->flags & REC_MAPF_SPECIAL);
   CU_ASSERT_EQUAL(at(&m, 7)->prot, PROT_EXEC);
   CU_ASSERT_PTR_NULL(at(&m, 8));
