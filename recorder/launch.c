@@ -175,7 +175,7 @@ static void explain_ptrace(pid_t child, int err) {
 #define REC_PTRACE_OPTS                                               \
   (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK |  \
    PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT |   \
-   PTRACE_O_EXITKILL)
+   PTRACE_O_EXITKILL | PTRACE_O_TRACESECCOMP)
 
 RW_NORETURN static void child(const struct rec__prog *p, char *const *argv,
                               char *const *envp, int syncfd, int errfd) {
@@ -186,6 +186,7 @@ RW_NORETURN static void child(const struct rec__prog *p, char *const *argv,
   /* Wait until the recorder has seized this process. */
   if (read(syncfd, &c, 1) != 1) _exit(127);
   close(syncfd);
+  if (p->vsyscall) rec__vsyscall_filter();
   if (p->via_sh) {
     size_t n = 0;
     while (argv[n]) n++;

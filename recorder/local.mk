@@ -9,5 +9,5 @@ recorder_librw_recorder_a_SOURCES = \
 	recorder/blobs.c recorder/files.c recorder/signals.c recorder/children.c recorder/threads.c \
 	recorder/ptregs.c recorder/emit.c recorder/backtrace.c \
 	recorder/tscself.c recorder/tscpatch.c recorder/stack.c recorder/output.c \
-	recorder/vdso.c
+	recorder/vdso.c recorder/vsyscall.c
 recorder_librw_recorder_a_CFLAGS = $(AM_CFLAGS) $(UNWIND_CFLAGS) $(CAPSTONE_CFLAGS)

@@ -12,6 +12,7 @@
  * syscalls without changing the trace. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ptrace.h>
@@ -399,6 +400,9 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
     case PTRACE_EVENT_EXIT:
       RW_FORWARD(on_exit_event(r, t));
       return GO_RUN;
+    case PTRACE_EVENT_SECCOMP:
+      RW_FORWARD(rec__on_seccomp(r));
+      return GO_RUN;
     case PTRACE_EVENT_STOP:
       if (is_group_stop_sig(stopsig)) return on_group_stop(r, t, stopsig);
       return on_interrupt(r, t);
@@ -426,6 +430,39 @@ static int resume(struct rec *r, struct rec__task *t) {
 }
 
 /* Carries out what handle() returned for the current thread T. */
+static int on_status(struct rec *r, pid_t p, int st);
+
+/* FUTEX_LOCK_PI or FUTEX_LOCK_PI2 of T, just resumed into the kernel. A
+ * waiter that blocks has the kernel set FUTEX_WAITERS in the futex word
+ * first, and the owner reads that bit with no syscall (it makes its
+ * unlock go through the kernel). So the recorder waits until T sleeps
+ * there (or stops at the syscall's exit, which imports the word anyway),
+ * and imports the word's line before another thread runs. */
+static int pi_settle(struct rec *r, struct rec__task *t) {
+  u64 end = rw_now_ns() + REC_SEC / 10;
+  for (;;) {
+    int st;
+    pid_t p = waitpid(t->tid, &st, __WALL | WNOHANG);
+    if (p == t->tid) return on_status(r, p, st); /* exit stop: pending */
+    if (p < 0 && errno != EINTR) return 0;
+    char s = rec__proc_state(r, t->tid);
+    if (!s) return 0;
+    if (s == 'S' || s == 'D') break;
+    if (rw_now_ns() > end) break; /* still running: import what is there */
+    sched_yield();
+  }
+  u64 a = t->args[0] & ~(u64)(REC_LINE - 1);
+  r->cur = t; /* the record is the waiter's */
+  int rc = rec__mem_import(r, a, REC_LINE);
+  r->cur = NULL;
+  return rc == RW_EFAULT ? 0 : rc;
+}
+
+static int is_pi_lock(const struct rec__task *t) {
+  u64 op = t->args[1] & 0x7f; /* without FUTEX_PRIVATE_FLAG */
+  return t->nr == REC_NR_futex && (op == 6 || op == 13);
+}
+
 static int go(struct rec *r, struct rec__task *t, int how) {
   if (how < 0) return how;
   switch (how) {
@@ -437,7 +474,7 @@ static int go(struct rec *r, struct rec__task *t, int how) {
       rec__tsc_self_rearm();
       if (ptrace(PTRACE_SYSCALL, t->tid, 0, 0) < 0 && errno != ESRCH)
         return RW_ERR(errno);
-      return 0;
+      return is_pi_lock(t) ? pi_settle(r, t) : 0;
     case GO_YIELD:
       r->cur = NULL;
       t->state = REC_T_READY;

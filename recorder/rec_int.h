@@ -260,6 +260,7 @@ struct rec__prog {
   int script;      /* 1: starts with #! (or is run through /bin/sh) */
   int via_sh;      /* 1: not ELF and no #!: run as "/bin/sh PATH ARGS" */
   int setid;       /* 1: setuid/setgid bit that ptrace will ignore */
+  int vsyscall;    /* 1: install the vsyscall filter (vsyscall.c) */
 };
 
 /* Finds ARGV0 like a shell (PATH search when it has no '/') and checks that
@@ -308,6 +309,8 @@ struct rec__task {
   u64 nr;               /* syscall being executed */
   u64 args[6];          /* its arguments */
   u32 sc_flags;         /* REC_SC_* for this call (dynamic) */
+  u8 own_seccomp;       /* 1: the program gave it a seccomp filter */
+  u8 own_nnp;           /* 1: the program set its no_new_privs */
   int tsc_mode;         /* what PR_GET_TSC tells the thread (0: never set,
                            PR_TSC_ENABLE); rewind traps rdtsc itself */
   int fake;             /* 1: the syscall was skipped; result fake_result */
@@ -421,6 +424,11 @@ struct rec {
   u64 stack_limit;            /* RLIMIT_STACK as last written (~0: none) */
   int stack_rules_written;    /* 1: a STACK_RULES is in the trace */
   int stack_warned;           /* 1: the limit could not be read, noted */
+  int hide_seccomp;           /* 1: PR_GET_SECCOMP answers 0 in a thread
+                                 whose only filter is rewind's (see
+                                 vsyscall.c, own_seccomp) */
+  int hide_nnp;               /* 1: PR_GET_NO_NEW_PRIVS answers 0 in a
+                                 thread that did not set it (own_nnp) */
   int procmem_seen;           /* 1: a descriptor of the process's own
                                  /proc/PID/mem was seeked into its mappings
                                  or written at one (files.c) */
@@ -623,6 +631,26 @@ void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi);
 /* Syscalls (recorder/sysrec.c). */
 int rec__sys_enter(struct rec *r) RW_MUST_CHECK;
 int rec__sys_exit(struct rec *r) RW_MUST_CHECK;
+/* At the entry stop (or the seccomp stop) of the current thread's syscall:
+ * the kernel skips it, and it returns RESULT. */
+int rec__sys_skip(struct rec *r, i64 result) RW_MUST_CHECK;
+
+/* The state letter of thread TID in /proc (S sleeping, Z zombie...), or
+ * 0 when it is gone (recorder/threads.c). */
+char rec__proc_state(struct rec *r, pid_t tid);
+
+/* The legacy vsyscall page (recorder/vsyscall.c). */
+/* 1 when this kernel runs calls into the page (vsyscall=xonly/emulate). */
+int rec__vsyscall_present(void);
+/* In the child before its exec: installs the seccomp filter that stops
+ * the thread at a call into the page (setting no_new_privs if it must). */
+void rec__vsyscall_filter(void);
+/* At the exec that starts PROG: what prctl must hide of the filter
+ * (WANTED: the child was to install it). */
+void rec__vsyscall_started(struct rec *r, int wanted);
+/* A PTRACE_EVENT_SECCOMP stop of the current thread: a vsyscall, recorded
+ * as a syscall at its entry, or the program's own SECCOMP_RET_TRACE. */
+int rec__on_seccomp(struct rec *r) RW_MUST_CHECK;
 
 /* At the entry of the current thread's syscall: when it sends bytes out of
  * the process (common/outbuf.h), writes their OUTPUT record (recorder/

@@ -367,9 +367,11 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   int launched = 0;
   if (rc == 0) {
     cloexec_own();
+    prog.vsyscall = rec__vsyscall_present();
     rc = rec__launch(&prog, o->argv, env);
     if (rc >= 0) {
       r.pid = r.live = r.last_run = rc;
+      rec__vsyscall_started(&r, prog.vsyscall);
       r.cur = rec__task_add(&r, rc);
       if (!r.cur) rc = RW_ENOMEM;
       launched = 1;

@@ -21,8 +21,11 @@
 #define REC_PR_SET_TSC 26
 #define REC_PR_TSC_ENABLE 1
 #define REC_PR_TSC_SIGSEGV 2
+#define REC_PR_GET_SECCOMP 21
+#define REC_PR_SET_SECCOMP 22
+#define REC_PR_SET_NO_NEW_PRIVS 38
+#define REC_PR_GET_NO_NEW_PRIVS 39
 
-/* Skips the syscall being entered; it will return RESULT. */
 /* sched_setaffinity of one of PROG's threads (TID 0: the caller) ran as
  * the program asked (a seccomp filter sees it, errors are its own), and
  * succeeded: the thread goes back to the recorder's CPU. */
@@ -34,7 +37,7 @@ static void repin(struct rec *r, u64 tid) {
     sched_setaffinity(who, sizeof set, &set);
 }
 
-static int skip(struct rec *r, i64 result) {
+int rec__sys_skip(struct rec *r, i64 result) {
   struct rec__task *t = r->cur;
   struct rw_regs regs = t->entry;
   regs.orig_rax = ~0ull;
@@ -51,15 +54,34 @@ static int tsc_prctl(struct rec *r, const u64 a[6]) {
   struct rec__task *t = r->cur;
   if (a[0] == REC_PR_SET_TSC) {
     if (a[1] != REC_PR_TSC_ENABLE && a[1] != REC_PR_TSC_SIGSEGV)
-      return skip(r, -EINVAL);
+      return rec__sys_skip(r, -EINVAL);
     t->tsc_mode = (int)a[1];
-    return skip(r, 0);
+    return rec__sys_skip(r, 0);
   }
   u8 v[4];
   wr_le32(v, t->tsc_mode ? (u32)t->tsc_mode : REC_PR_TSC_ENABLE);
-  if (rec__mem_write(r, a[1], v, 4) < 0) return skip(r, -EFAULT);
+  if (rec__mem_write(r, a[1], v, 4) < 0) return rec__sys_skip(r, -EFAULT);
   RW_FORWARD(rec__mem_import(r, a[1], 4)); /* the kernel's write */
-  return skip(r, 0);
+  return rec__sys_skip(r, 0);
+}
+
+/* After a successful syscall NR (ARGS) of thread T: once a thread has a
+ * seccomp filter or no_new_privs of the program's own, prctl tells it
+ * the truth about them. SECCOMP_FILTER_FLAG_TSYNC gives the filter (and
+ * no_new_privs) to every thread. */
+static void seccomp_set(struct rec *r, struct rec__task *t, const u64 a[6]) {
+  if (t->nr == REC_NR_prctl && a[0] == REC_PR_SET_NO_NEW_PRIVS)
+    t->own_nnp = 1;
+  /* seccomp's modes: 0 strict, 1 filter (which may return a descriptor) */
+  if (!(t->nr == REC_NR_seccomp && a[0] <= 1) &&
+      !(t->nr == REC_NR_prctl && a[0] == REC_PR_SET_SECCOMP))
+    return;
+  t->own_seccomp = 1;
+  if (t->nr == REC_NR_seccomp && a[0] == 1 && (a[1] & 1))
+    for (size_t i = 0; i < r->nth; i++) {
+      r->th[i]->own_seccomp = 1;
+      r->th[i]->own_nnp |= t->own_nnp;
+    }
 }
 
 static const char *warn_text(u64 nr) {
@@ -107,10 +129,15 @@ int rec__sys_enter(struct rec *r) {
   switch (t->nr) {
     case REC_NR_rseq:
       /* The kernel would write the rseq area on its own: refuse it. */
-      return skip(r, -ENOSYS);
+      return rec__sys_skip(r, -ENOSYS);
     case REC_NR_prctl:
       if (a[0] == REC_PR_SET_TSC || a[0] == REC_PR_GET_TSC)
         return tsc_prctl(r, a);
+      /* rewind's own seccomp filter (vsyscall.c) does not show. */
+      if (a[0] == REC_PR_GET_SECCOMP && r->hide_seccomp && !t->own_seccomp)
+        return rec__sys_skip(r, 0);
+      if (a[0] == REC_PR_GET_NO_NEW_PRIVS && r->hide_nnp && !t->own_nnp)
+        return rec__sys_skip(r, 0);
       break;
     case REC_NR_execve:
     case REC_NR_execveat:
@@ -193,6 +220,7 @@ int rec__sys_exit(struct rec *r) {
   if (t->sc_flags & REC_SC_MAPS)
     RW_FORWARD(rec__space_after(r, t->nr, t->args, result));
   if (t->nr == REC_NR_personality && result >= 0) rec__follow_personality(r);
+  if (!t->fake && result >= 0) seccomp_set(r, t, t->args);
   if (t->nr == REC_NR_sched_setaffinity && result == 0) repin(r, t->args[0]);
   if ((t->nr == REC_NR_setrlimit || t->nr == REC_NR_prlimit64) && result == 0)
     RW_FORWARD(rec__stack_rules(r, 0)); /* the stack may grow less or more */

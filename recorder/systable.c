@@ -272,6 +272,8 @@ static int custom_outputs(u64 nr, const u64 *a, i64 res, rec__read_fn rd,
         return rec__ranges_add(out, a[4], 8);
       return 0;
     }
+    case REC_NR_seccomp: /* SECCOMP_GET_NOTIF_SIZES: three u16 */
+      return res == 0 && a[0] == 3 ? rec__ranges_add(out, a[2], 6) : 0;
     case REC_NR_arch_prctl:
       if (res < 0) return 0;
       switch (a[0]) {

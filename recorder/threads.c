@@ -135,7 +135,9 @@ int rec__on_thread_clone(struct rec *r, pid_t child) {
   c->fp_valid = 1;
   u64 flags = rec__clone_flags(r);
   if (flags & REC_CLONE_CHILD_CLEARTID) c->ctid = child_tid_addr(r);
-  c->tsc_mode = r->cur->tsc_mode; /* a new thread inherits it */
+  c->tsc_mode = r->cur->tsc_mode; /* a new thread inherits these */
+  c->own_seccomp = r->cur->own_seccomp;
+  c->own_nnp = r->cur->own_nnp;
   r->cur->new_child = child;
   r->n.threads++;
   return 0;
@@ -212,9 +214,7 @@ int rec__thread_after_syscall(struct rec *r, i64 result) {
   }
 }
 
-/* The state letter of thread TID in /proc (Z: zombie), or 0 when it is
- * gone. */
-static char proc_state(struct rec *r, pid_t tid) {
+char rec__proc_state(struct rec *r, pid_t tid) {
   char path[64], buf[512];
   snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)r->pid,
            (int)tid);
@@ -291,7 +291,7 @@ int rec__thread_exit(struct rec *r) {
       break;
     }
     if (p < 0) break;
-    char s = proc_state(r, t->tid);
+    char s = rec__proc_state(r, t->tid);
     if (s == 0 || s == 'Z' || s == 'X') break;
     nanosleep(&nap, NULL);
   }

@@ -20,6 +20,9 @@
 #include "replayer/rp_int.h"
 
 enum {
+  RP_NR_gettimeofday = 96,
+  RP_NR_time = 201,
+  RP_NR_getcpu = 309,
   RP_NR_execve = 59,
   RP_NR_exit = 60,
   RP_NR_restart_syscall = 219,
@@ -421,6 +424,42 @@ static int on_syscall(rp_replay *rp, struct rp__thread *t,
   t->st.sys_nr = nr;
   consume(rp);
   return 0;
+}
+
+/* The syscall the kernel performs for a call to the legacy vsyscall page
+ * entry at RIP (gettimeofday, time, getcpu), or -1. */
+static long vsyscall_nr(u64 rip) {
+  switch (rip) {
+    case 0xffffffffff600000ull: return RP_NR_gettimeofday;
+    case 0xffffffffff600400ull: return RP_NR_time;
+    case 0xffffffffff600800ull: return RP_NR_getcpu;
+    default: return -1;
+  }
+}
+
+/* A fault fetching at a vsyscall entry, nothing being mapped there. The
+ * kernel ran the syscall and returned to the caller, and the recorder
+ * wrote it as that syscall, entered at the entry (recorder/vsyscall.c):
+ * the call counts as one instruction. Returns 1 when WHY is one, with
+ * the syscall's entry handled; 0 when it is an ordinary fault. */
+static int on_vsyscall(rp_replay *rp, struct rp__thread *t,
+                       const struct cpu_exit *why, struct rp_stop *stop,
+                       int *stopped) {
+  long nr = vsyscall_nr(why->rip);
+  /* Nothing runs at RIP: the fault is the fetch (#GP, the address being
+   * in the kernel's half). */
+  if ((why->fault != CPU_FAULT_GP && why->fault != CPU_FAULT_PF) || nr < 0 ||
+      rp->pend.type != TRACE_REC_SYSCALL_ENTER || rp->pend.len < 8 ||
+      rd_le64(rp->pend.data) != (u64)nr)
+    return 0;
+  struct rw_regs regs;
+  cpu_get_regs(t->cpu, &regs);
+  regs.gpr[RW_REG_rax] = (u64)nr; /* as the kernel has it at the stop */
+  RW_FORWARD(set_regs(t, &regs));
+  cpu_set_icount(t->cpu, cpu_icount(t->cpu) + 1);
+  rp->icount++;
+  RW_FORWARD(on_syscall(rp, t, why, stop, stopped));
+  return 1;
 }
 
 static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
@@ -884,6 +923,12 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
           int grew;
           RW_FORWARD(rp__stack_grow(rp, why.addr, &grew));
           if (grew) continue;
+        }
+        int vs = on_vsyscall(rp, t, &why, stop, &stopped);
+        if (vs < 0) return vs;
+        if (vs) {
+          if (!stopped) reached(rp);
+          break;
         }
         RW_FORWARD(on_fault(rp, t, &why, stop, &stopped));
         break;

@@ -55,8 +55,11 @@ tests_programs_thr_events_LDADD = -lpthread
 # empty so that no sanitizer runtime is linked).
 rw_thr_progs = tests/programs/thr_prodcons tests/programs/thr_spinlock \
 	tests/programs/thr_pool tests/programs/thr_race tests/programs/thr_pipe \
-	tests/programs/thr_cxx tests/programs/thr_yield
+	tests/programs/thr_cxx tests/programs/thr_yield tests/programs/thr_pi
 check_PROGRAMS += $(rw_thr_progs)
+tests_programs_thr_pi_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_thr_pi_LDFLAGS =
+tests_programs_thr_pi_LDADD = -lpthread
 tests_programs_thr_yield_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_thr_yield_LDFLAGS =
 tests_programs_thr_yield_LDADD = -lpthread
@@ -90,6 +93,12 @@ tests_programs_procmem_LDFLAGS =
 check_PROGRAMS += tests/programs/vdso
 tests_programs_vdso_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_vdso_LDFLAGS =
+
+# Calls into the legacy vsyscall page (tests/replay/kernel.sh).
+check_PROGRAMS += tests/programs/vsyscall
+tests_programs_vsyscall_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_vsyscall_LDFLAGS =
+tests_programs_vsyscall_LDADD = -lpthread
 
 # Asynchronous stops inside rep string instructions (tests/replay/search.sh).
 check_PROGRAMS += tests/programs/repstop

@@ -6,8 +6,8 @@
 # netfilter setsockopt writes back, the siginfo a failed waitid zeroes,
 # a madvise that
 # fails and still discards pages, a write to the program's own
-# /proc/self/mem, a program that calls the vDSO it found itself), each
-# recorded and verified.
+# /proc/self/mem, a program that calls the vDSO it found itself, calls
+# into the legacy vsyscall page), each recorded and verified.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # verified NAME: the replay of $T/NAME.rwd verifies.
@@ -34,6 +34,8 @@ check "sysout: a failed waitid zeroed its siginfo" grep -q "^failed waitid -1, s
 # iptables needs the ip_tables module and CAP_NET_ADMIN; where it works,
 # replacing a table writes the old counters into the program's array.
 check "sysout: netfilter counters" grep -Eq "^netfilter (unavailable|counters written: yes)$" "$T/sysout.out"
+check "sysout: seccomp wrote its notification sizes" \
+  grep -Eq "^seccomp notif sizes (0 sane|-1 unsupported)$" "$T/sysout.out"
 verified sysout
 
 # execve with an empty environment: the new image still gets rewind's
@@ -85,4 +87,47 @@ check "vdso: gdb knows the vDSO's symbols" \
 check "vdso: info proc mappings lists the vDSO and the stack" \
   sh -c "grep -q ' r-xp .*\[vdso\]\$' '$T/vdso.gdb.out' &&
          grep -q ' rw-p .*\[stack\]\$' '$T/vdso.gdb.out'"
+# Calls into the legacy vsyscall page: the kernel performs them with no
+# syscall stop; the recorder's seccomp filter stops there, and neither the
+# filter nor the no_new_privs it may need shows through prctl. A thread's
+# own SECCOMP_RET_TRACE still fails its call with ENOSYS.
+native=$("$P/vsyscall" 2>/dev/null; echo "status $?")
+rec vsyscall "$P/vsyscall"
+check_eq "vsyscall: same output as natively" "$native" \
+  "$(cat "$T/vsyscall.out"; echo "status $status")"
+if grep -q "^vsyscall: absent" "$T/vsyscall.out"; then
+  echo "SKIP: vsyscall: this kernel has no vsyscall page (vsyscall=none)"
+else
+  check "vsyscall: the three calls worked" grep -q \
+    "^vsyscall: gettimeofday 0 sane 1, time 1 same 1, getcpu 0 0 in range 1$" \
+    "$T/vsyscall.out"
+  check "vsyscall: a thread's own RET_TRACE filter fails its calls" grep -q \
+    "^thread: nnp 0 filter 0, getppid -1 ENOSYS, vsyscall time -38 99, gettimeofday 0 sane 1, seccomp 2 nnp 1$" \
+    "$T/vsyscall.out"
+  check "vsyscall: recorded as syscalls at the entries" q vsyscall '
+at = {r["nr"]: r["regs"]["rip"] for r in of("SYSCALL_ENTER")
+      if r["regs"]["rip"].startswith("0xffffffffff600")}
+assert at == {96: "0xffffffffff600000", 201: "0xffffffffff600400",
+              309: "0xffffffffff600800"}, at'
+  verified vsyscall
+  cat >"$T/vsyscall.gdb" <<'G'
+break vs_after_time
+continue
+p $pc == (long)&vs_after_time && $rax == t_global && t_global > 1600000000
+reverse-stepi
+p/x $pc
+p t_global
+reverse-stepi
+p $pc == (long)&vs_after_time - 2
+stepi
+stepi
+p $pc == (long)&vs_after_time && t_global > 1600000000
+G
+  timeout 120 "$REWIND" replay "$T/vsyscall.rwd" -- -batch -nx \
+    -x "$T/vsyscall.gdb" >"$T/vsyscall.gdb.out" 2>&1
+  check_eq "vsyscall: gdb steps backwards and forwards over the call" \
+    "1 0xffffffffff600400 0 1 1" \
+    "$(sed -n 's/^\$[0-9]* = //p' "$T/vsyscall.gdb.out" | tr '\n' ' ' |
+       sed 's/ $//')"
+fi
 finish

@@ -41,7 +41,7 @@ seekcheck() {
   fi
 }
 
-for p in thr_race thr_pool thr_prodcons thr_spinlock thr_yield; do
+for p in thr_race thr_pool thr_prodcons thr_spinlock thr_yield thr_pi; do
   rec "$p" "$P/$p"
   check_eq "$p: recorded" 0 "$status"
   verify "$p" "exited with status 0"
@@ -49,6 +49,11 @@ for p in thr_race thr_pool thr_prodcons thr_spinlock thr_yield; do
 done
 check "thr_yield: turns alternate at sched_yield" \
   grep -q "^rounds out of turn: 0 0$" "$T/thr_yield.out"
+# A PI mutex: the kernel marks waiters in its word while they sleep.
+check "thr_pi: the count" grep -q "^pi: counter 1200$" "$T/thr_pi.out"
+check "thr_pi: waiters slept in FUTEX_LOCK_PI" q thr_pi '
+assert sum(1 for i in enters(202) if recs[i]["regs"]["rsi"] in
+           ("0x6", "0x86", "0xd", "0x8d")) >= 10'
 
 # The process ends while every thread is alive: all are listed at the end,
 # named, the thread that called exit current.
