@@ -21,6 +21,7 @@
 #define ARGLEN(a, b) {REC_OUT_ARGLEN, a, b, 0, 0}
 #define RETMUL(a, n) {REC_OUT_RETMUL, a, 0, 0, n}
 #define ARGMUL(a, b, n) {REC_OUT_ARGMUL, a, b, 0, n}
+#define ARGMUL_E(a, b, n) {REC_OUT_ARGMUL, a, b, REC_OUTF_ONERR, n}
 #define LENPTR(a, b) {REC_OUT_LENPTR, a, b, 0, 0}
 #define IOV(a, b) {REC_OUT_IOV, a, b, 0, 0}
 #define FDSET(a, b) {REC_OUT_FDSET, a, b, 0, 0}

@@ -7,7 +7,9 @@
 #include <linux/fs.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
 /* after netinet/in.h, whose definitions it then leaves alone */
 #include <linux/netfilter_ipv4/ip_tables.h>
 #include <stdint.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -72,6 +75,8 @@ out:
   close(s);
   return changed;
 }
+
+static void on_alarm(int sig) { (void)sig; }
 
 int main(int argc, char **argv) {
   const char *path = argc > 1 ? argv[1] : "sysout.tmp";
@@ -169,6 +174,21 @@ int main(int argc, char **argv) {
          rc == 0 ? (sizes[0] >= 80 && sizes[2] >= 64 ? "sane" : "junk")
                  : "unsupported");
   len += sizes[1];
+  /* A poll interrupted by a handled signal still writes every revents. */
+  int pp[2];
+  if (pipe(pp) == 0) {
+    struct pollfd pfd = {pp[0], POLLIN, 0x5555};
+    struct itimerval it = {{0, 0}, {0, 20000}};
+    signal(SIGALRM, on_alarm);
+    setitimer(ITIMER_REAL, &it, NULL);
+    errno = 0;
+    rc = poll(&pfd, 1, 5000);
+    printf("interrupted poll %d %s, revents %#x\n", rc,
+           errno == EINTR ? "EINTR" : "other", (unsigned)pfd.revents);
+    len += (unsigned)pfd.revents;
+    close(pp[0]);
+    close(pp[1]);
+  }
   close(fd);
   unlink(path);
   return (int)((got + (unsigned long)flags + len + fx.fsx_extsize) & 0x3f);

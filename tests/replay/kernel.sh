@@ -36,6 +36,8 @@ check "sysout: a failed waitid zeroed its siginfo" grep -q "^failed waitid -1, s
 check "sysout: netfilter counters" grep -Eq "^netfilter (unavailable|counters written: yes)$" "$T/sysout.out"
 check "sysout: seccomp wrote its notification sizes" \
   grep -Eq "^seccomp notif sizes (0 sane|-1 unsupported)$" "$T/sysout.out"
+check "sysout: an interrupted poll zeroed revents" \
+  grep -q "^interrupted poll -1 EINTR, revents 0$" "$T/sysout.out"
 verified sysout
 
 # execve with an empty environment: the new image still gets rewind's
