@@ -308,6 +308,12 @@ struct rec__task {
   int skip_exit;        /* the next syscall exit is not recorded (first exec) */
   u64 nr;               /* syscall being executed */
   u64 args[6];          /* its arguments */
+  u64 eff_nr;           /* the syscall whose effects it has: NR, or for
+                           restart_syscall the one it continues */
+  int rs_valid;         /* 1: the last syscall returned -516
+                           (ERESTART_RESTARTBLOCK): a restart_syscall
+                           continues RS_NR with RS_ARGS */
+  u64 rs_nr, rs_args[6];
   u32 sc_flags;         /* REC_SC_* for this call (dynamic) */
   u8 own_seccomp;       /* 1: the program gave it a seccomp filter */
   u8 own_nnp;           /* 1: the program set its no_new_privs */

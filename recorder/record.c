@@ -221,7 +221,8 @@ static int exit_status_of(int rc) {
  * in: PROG gets them too, and rewind ignores them. (abort() in rewind
  * itself still ends it: abort resets SIGABRT first.) */
 static const int group_sigs[] = {SIGABRT, SIGUSR1,   SIGUSR2, SIGPWR,
-                                 SIGIO,   SIGVTALRM, SIGPROF, SIGSTKFLT};
+                                 SIGIO,   SIGVTALRM, SIGPROF, SIGSTKFLT,
+                                 SIGTRAP, SIGSYS,    SIGXCPU, SIGXFSZ};
 
 /* Records the launched PROG until it is gone; fills RES. */
 static int run(struct rec *r, struct rec_result *res, u64 t0) {

@@ -117,10 +117,20 @@ int rec__sys_enter(struct rec *r) {
   u64 a[6] = {g[RW_REG_rdi], g[RW_REG_rsi], g[RW_REG_rdx],
               g[RW_REG_r10], g[RW_REG_r8],  g[RW_REG_r9]};
   memcpy(t->args, a, sizeof a);
+  /* restart_syscall continues what the kernel interrupted with
+   * ERESTART_RESTARTBLOCK (nanosleep, clock_nanosleep, poll, a futex wait
+   * with a timeout...) with that syscall's arguments: whether it may
+   * block, and what it writes, are that syscall's. */
+  t->eff_nr = t->nr;
+  if (t->nr == REC_NR_restart_syscall && t->rs_valid) {
+    t->eff_nr = t->rs_nr;
+    memcpy(t->args, t->rs_args, sizeof t->args);
+  }
+  t->rs_valid = 0;
   t->in_syscall = 1;
   t->fake = 0;
   t->snap = 0;
-  const struct rec__sc *sc = rec__sc_lookup(t->nr);
+  const struct rec__sc *sc = rec__sc_lookup(t->eff_nr);
   t->sc_flags = sc ? sc->flags : 0;
   r->n.syscalls++;
   RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_ENTER, t->nr, 0, 0,
@@ -157,7 +167,7 @@ int rec__sys_enter(struct rec *r) {
   if (t->sc_flags & REC_SC_WARN)
     RW_FORWARD(rec__warn(r, t->nr, "%s: %s; the replay may differ",
                          sc->name, warn_text(t->nr)));
-  if (rec__sc_needs_diff(t->nr, a, rec__mem_read, r)) {
+  if (rec__sc_needs_diff(t->eff_nr, t->args, rec__mem_read, r)) {
     RW_FORWARD(rec__snap_take(r));
     t->snap = 1;
   }
@@ -226,11 +236,17 @@ int rec__sys_exit(struct rec *r) {
     RW_FORWARD(rec__stack_rules(r, 0)); /* the stack may grow less or more */
   r->ranges.n = 0;
   if (!t->fake)
-    RW_FORWARD(rec__sc_outputs(t->nr, t->args, result, rec__mem_read, r,
+    RW_FORWARD(rec__sc_outputs(t->eff_nr, t->args, result, rec__mem_read, r,
                                &r->ranges));
   RW_FORWARD(import_ranges(r));
   RW_FORWARD(rec__watch_check(r));
-  if (!t->fake) RW_FORWARD(rec__files_after(r, t->nr, t->args, result));
+  if (!t->fake)
+    RW_FORWARD(rec__files_after(r, t->eff_nr, t->args, result));
+  if (result == -516) { /* ERESTART_RESTARTBLOCK */
+    t->rs_valid = 1;
+    t->rs_nr = t->eff_nr;
+    memcpy(t->rs_args, t->args, sizeof t->args);
+  }
   if (t->snap) {
     u64 lines = 0;
     RW_FORWARD(rec__snap_diff(r, &lines));

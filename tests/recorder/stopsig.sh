@@ -54,11 +54,13 @@ done
 # recording, and the program gets the signal as natively. setsid keeps the
 # group to rewind and the program.
 setsid "$REWIND" record -f -o "$T/group.rwd" -- sh -c \
-  'trap "echo got USR1" USR1; kill -USR1 0; kill -USR2 0; echo not reached' \
+  'trap "echo got USR1" USR1; trap "echo got TRAP" TRAP; kill -USR1 0;
+   kill -TRAP 0; kill -USR2 0; echo not reached' \
   >"$T/group.out" 2>"$T/group.err"
 status=$?
 check_eq "group: rewind exits as the program did (SIGUSR2)" 140 "$status"
-check "group: the program got SIGUSR1" grep -q "^got USR1$" "$T/group.out"
+check "group: the program got SIGUSR1 and SIGTRAP" \
+  grep -qz "^got USR1.got TRAP.$" "$T/group.out"
 "$REWIND" replay --verify --no-progress "$T/group.rwd" >"$T/group.replay" 2>&1
 check_eq "group: verify exits 0" 0 "$?"
 check "group: the replay ends with SIGUSR2" \

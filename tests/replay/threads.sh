@@ -49,6 +49,17 @@ for p in thr_race thr_pool thr_prodcons thr_spinlock thr_yield thr_pi; do
 done
 check "thr_yield: turns alternate at sched_yield" \
   grep -q "^rounds out of turn: 0 0$" "$T/thr_yield.out"
+# A thread the kernel restarts through restart_syscall blocks there like
+# the nanosleep it continues, while the main thread runs on (the recorder
+# used to wait for it: 30 s); the EINTR at the end writes the time left.
+timeout 20 "$REWIND" record -f -o "$T/thr_restart.rwd" -- "$P/thr_restart" \
+  >"$T/thr_restart.out" 2>"$T/thr_restart.err"
+check_eq "thr_restart: recorded without waiting for the sleep" 0 "$?"
+check "thr_restart: the sleep restarted, then EINTR with the time left" \
+  grep -q "^child 7, sleep -1 EINTR, time left sane 1$" "$T/thr_restart.out"
+check "thr_restart: restart_syscall in the trace" q thr_restart '
+assert enters(219)'
+verify thr_restart "exited with status 0"
 # A PI mutex: the kernel marks waiters in its word while they sleep.
 check "thr_pi: the count" grep -q "^pi: counter 1200$" "$T/thr_pi.out"
 check "thr_pi: waiters slept in FUTEX_LOCK_PI" q thr_pi '
