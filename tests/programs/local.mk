@@ -98,6 +98,12 @@ check_PROGRAMS += tests/programs/vdso
 tests_programs_vdso_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_vdso_LDFLAGS =
 
+# Writes itself with process_vm_writev, execs with a signal blocked
+# (tests/replay/kernel.sh).
+check_PROGRAMS += tests/programs/selfseen
+tests_programs_selfseen_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_selfseen_LDFLAGS =
+
 # Calls into the legacy vsyscall page (tests/replay/kernel.sh).
 check_PROGRAMS += tests/programs/vsyscall
 tests_programs_vsyscall_CFLAGS = $(RW_PROG_CFLAGS) -pthread

@@ -63,6 +63,15 @@ check "procmem: both calls and the data" grep -q \
   "$T/procmem.out"
 verified procmem
 
+# process_vm_writev into the program itself is recorded, and a signal
+# blocked before execve stays blocked in the new image.
+rec selfseen "$P/selfseen"
+check_eq "selfseen: exit 0" 0 "$status"
+check_eq "selfseen: both lines" "process_vm_writev 29: written by \
+process_vm_writev
+after exec: SIGUSR1 blocked 1, pending 1" "$(cat "$T/selfseen.out")"
+verified selfseen
+
 # A program that parses the vDSO through AT_SYSINFO_EHDR and calls the
 # function it found there: the vDSO is visible, and its calls are recorded
 # (stubs make the syscalls); gdb knows its symbols in the replay.
