@@ -2,6 +2,7 @@
 /* The memory digest defined in common/digest.h, shared by the recorder (which
  * writes it into PREEMPT records) and the replayer (which recomputes it). It
  * hashes bytes only; finding the writable pages is the caller's business. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "digest.h"
@@ -43,14 +44,55 @@ void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page) {
   d->n++;
 }
 
-const u8 *rw_digest_view(u64 addr, const u8 *page, u64 lo, u64 hi, u8 *buf) {
-  u64 end = addr + RW_DIGEST_PAGE;
+int rw_digest_skips(const struct rw_digest_spec *s, u64 addr) {
+  for (u32 i = 0; i < s->nskip; i++)
+    if (s->skip[i][0] <= addr && addr < s->skip[i][1]) return 1;
+  return 0;
+}
+
+const u8 *rw_digest_view(const struct rw_digest_spec *s, u64 addr,
+                         const u8 *page, u8 *buf) {
+  u64 end = addr + RW_DIGEST_PAGE, lo = s->dead_lo, hi = s->dead_hi;
+  if (s->nskip && rw_digest_skips(s, addr)) return NULL;
   if (lo >= hi || hi <= addr || lo >= end) return page;
   if (lo <= addr && hi >= end) return NULL;
   u64 a = RW_MAX(lo, addr), b = RW_MIN(hi, end);
   memcpy(buf, page, RW_DIGEST_PAGE);
   memset(buf + (a - addr), 0, (size_t)(b - a));
   return buf;
+}
+
+static int cmp_range(const void *x, const void *y) {
+  const u64 *a = x, *b = y;
+  return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+void rw_digest_set_skips(struct rw_digest_spec *s, u64 (*r)[2], size_t n) {
+  size_t k = 0;
+  if (n) qsort(r, n, sizeof *r, cmp_range);
+  for (size_t i = 0; i < n; i++) {
+    if (r[i][0] >= r[i][1]) continue;
+    if (k && r[i][0] <= r[k - 1][1]) {
+      r[k - 1][1] = RW_MAX(r[k - 1][1], r[i][1]);
+    } else {
+      r[k][0] = r[i][0];
+      r[k][1] = r[i][1];
+      k++;
+    }
+  }
+  while (k > RW_DIGEST_SKIP_MAX) { /* merge across the smallest gap */
+    size_t best = 0;
+    for (size_t i = 1; i + 1 < k; i++)
+      if (r[i + 1][0] - r[i][1] < r[best + 1][0] - r[best][1]) best = i;
+    r[best][1] = r[best + 1][1];
+    memmove(r + best + 1, r + best + 2, (k - best - 2) * sizeof *r);
+    k--;
+  }
+  for (size_t i = 0; i < k; i++) {
+    s->skip[i][0] = r[i][0];
+    s->skip[i][1] = r[i][1];
+  }
+  s->nskip = (u32)k;
 }
 
 u64 rw_digest_final(const struct rw_digest *d) {

@@ -36,7 +36,28 @@
  * holds nothing the program may rely on, but does hold bytes the replay
  * cannot reproduce: the XSAVE header the dynamic linker's lazy-binding
  * trampoline writes says which register components the processor counted
- * as in use, a choice the architecture leaves to each implementation. */
+ * as in use, a choice the architecture leaves to each implementation.
+ *
+ * Since format 1.5 a digest may also name ranges of memory it leaves out:
+ * a page whose address lies in [lo, hi) of one of them is skipped, like a
+ * page of zeros. The recorder names the shared memory it watches because
+ * a process it does not record can write there at any moment
+ * (recorder/watch.c): what such a process wrote is imported at the next
+ * event of the program, so the memory at an asynchronous point holds bytes
+ * the replay gets only after the point. */
+
+/* At most this many left-out ranges per digest (the recorder merges the
+ * closest ones until they fit). */
+#define RW_DIGEST_SKIP_MAX 32
+
+/* What a digest leaves out: the dead range [dead_lo, dead_hi) (none when
+ * dead_lo >= dead_hi), and the pages of NSKIP ranges [skip[i][0],
+ * skip[i][1]). Plain data. */
+struct rw_digest_spec {
+  u64 dead_lo, dead_hi;
+  u32 nskip;
+  u64 skip[RW_DIGEST_SKIP_MAX][2];
+};
 
 /* Running state. Plain data. */
 struct rw_digest {
@@ -53,11 +74,20 @@ void rw_digest_init(struct rw_digest *d);
 void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page);
 
 /* The bytes of the page at ADDR (RW_DIGEST_PAGE of them at PAGE) as a
- * digest with dead range [LO, HI) sees them: PAGE itself when the range
- * misses the page, NULL when it covers it (it counts as zeros), else BUF
- * (RW_DIGEST_PAGE bytes, caller-owned) holding a copy with the dead bytes
- * zeroed. LO >= HI: no dead range. */
-const u8 *rw_digest_view(u64 addr, const u8 *page, u64 lo, u64 hi, u8 *buf);
+ * digest with spec S sees them: PAGE itself when the dead range misses the
+ * page, NULL when the page counts as zeros (the dead range covers it, or a
+ * left-out range holds it), else BUF (RW_DIGEST_PAGE bytes, caller-owned)
+ * holding a copy with the dead bytes zeroed. */
+const u8 *rw_digest_view(const struct rw_digest_spec *s, u64 addr,
+                         const u8 *page, u8 *buf);
+
+/* Whether spec S leaves the page at ADDR out. */
+int rw_digest_skips(const struct rw_digest_spec *s, u64 addr);
+
+/* Sorts the N ranges R[i][0..1] and merges those that overlap or touch,
+ * then the closest ones until at most RW_DIGEST_SKIP_MAX remain, into
+ * S's left-out ranges. R is reordered. */
+void rw_digest_set_skips(struct rw_digest_spec *s, u64 (*r)[2], size_t n);
 
 /* Returns the digest of the pages added so far (D is left unchanged). */
 u64 rw_digest_final(const struct rw_digest *d);

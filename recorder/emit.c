@@ -135,14 +135,26 @@ int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo) {
   return rec__emit_to(r, tid, TRACE_REC_EXIT, b, sizeof b);
 }
 
+/* The fields format 1.3 and 1.5 append to a digest: the dead range, then
+ * the left-out ranges. Returns their size. */
+static size_t put_spec(u8 *b, const struct rw_digest_spec *s) {
+  wr_le64(b, s->dead_lo);
+  wr_le64(b + 8, s->dead_hi);
+  wr_le32(b + 16, s->nskip);
+  for (u32 i = 0; i < s->nskip; i++) {
+    wr_le64(b + 20 + 16 * i, s->skip[i][0]);
+    wr_le64(b + 28 + 16 * i, s->skip[i][1]);
+  }
+  return 20 + 16 * (size_t)s->nskip;
+}
+
 int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest,
-                      u64 dead_lo, u64 dead_hi) {
-  u8 b[RW_REGS_DISK_SIZE + 24];
+                      const struct rw_digest_spec *spec) {
+  u8 b[RW_REGS_DISK_SIZE + 8 + 20 + 16 * RW_DIGEST_SKIP_MAX];
   rw_regs_encode(regs, b);
   wr_le64(b + RW_REGS_DISK_SIZE, digest);
-  wr_le64(b + RW_REGS_DISK_SIZE + 8, dead_lo);
-  wr_le64(b + RW_REGS_DISK_SIZE + 16, dead_hi);
-  return rec__emit(r, TRACE_REC_PREEMPT, b, sizeof b);
+  size_t n = RW_REGS_DISK_SIZE + 8 + put_spec(b + RW_REGS_DISK_SIZE + 8, spec);
+  return rec__emit(r, TRACE_REC_PREEMPT, b, n);
 }
 
 int rec__emit_fork(struct rec *r, u32 child, u32 kind, u64 flags) {
@@ -162,14 +174,14 @@ int rec__emit_diff(struct rec *r, u64 nr, u64 lines, const char *name) {
 }
 
 int rec__emit_end(struct rec *r, i32 status, u32 signo) {
-  u8 b[36];
+  static const struct rw_digest_spec none;
+  u8 b[20 + 20 + 16 * RW_DIGEST_SKIP_MAX];
   wr_le32(b, (u32)status);
   wr_le32(b + 4, signo);
   wr_le32(b + 8, r->end_have ? 1 : 0);
   wr_le64(b + 12, r->end_have ? r->end_digest : 0);
-  wr_le64(b + 20, r->end_have ? r->end_dead_lo : 0);
-  wr_le64(b + 28, r->end_have ? r->end_dead_hi : 0);
-  return rec__emit_to(r, TRACE_TID_GLOBAL, TRACE_REC_END, b, sizeof b);
+  size_t n = 20 + put_spec(b + 20, r->end_have ? &r->end_spec : &none);
+  return rec__emit_to(r, TRACE_TID_GLOBAL, TRACE_REC_END, b, n);
 }
 
 static int vnote(struct rec *r, u32 level, int print, const char *fmt,

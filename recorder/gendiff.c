@@ -154,8 +154,8 @@ int rec__snap_diff(struct rec *r, u64 *lines) {
 struct digest_ctx {
   struct rec *r;
   struct rw_digest d;
-  u64 dead_lo, dead_hi; /* bytes that count as zeros */
-  u8 page[REC_PAGE];    /* a page with its dead bytes zeroed */
+  const struct rw_digest_spec *spec; /* what it leaves out */
+  u8 page[REC_PAGE];                  /* a page with its dead bytes zeroed */
 };
 
 static int digest_range(void *ctx, u64 a, u64 b) {
@@ -166,8 +166,8 @@ static int digest_range(void *ctx, u64 a, u64 b) {
     i64 got = rec__mem_read(c->r, a, c->r->buf + 8, n);
     got = got < 0 ? 0 : got & ~(i64)(REC_PAGE - 1);
     for (size_t k = 0; k < (size_t)got; k += REC_PAGE) {
-      const u8 *p = rw_digest_view(a + k, c->r->buf + 8 + k, c->dead_lo,
-                                   c->dead_hi, c->page);
+      const u8 *p = rw_digest_view(c->spec, a + k, c->r->buf + 8 + k,
+                                   c->page);
       if (p && memcmp(p, zero, REC_PAGE)) rw_digest_page(&c->d, a + k, p);
     }
     a += (size_t)got < n ? (u64)got + REC_PAGE : n;
@@ -189,16 +189,26 @@ void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi) {
   }
 }
 
-int rec__digest(struct rec *r, u64 dead_lo, u64 dead_hi, u64 *out) {
+int rec__digest(struct rec *r, const struct rw_digest_spec *spec, u64 *out) {
   struct digest_ctx c;
   c.r = r;
-  c.dead_lo = dead_lo;
-  c.dead_hi = dead_hi;
+  c.spec = spec;
   rw_digest_init(&c.d);
   for (const struct rec__map *m = rec__maps_first(&r->maps); m;
        m = rec__maps_next(&r->maps, m)) {
-    if (m->prot & PROT_WRITE)
-      RW_FORWARD(rec__populated(r, m, m->start, m->end, digest_range, &c));
+    if (!(m->prot & PROT_WRITE)) continue;
+    /* Around the left-out ranges (sorted): they are not even read. */
+    u64 a = m->start;
+    for (u32 i = 0; i < spec->nskip && a < m->end; i++) {
+      if (spec->skip[i][1] <= a) continue;
+      if (spec->skip[i][0] >= m->end) break;
+      if (spec->skip[i][0] > a)
+        RW_FORWARD(rec__populated(r, m, a, spec->skip[i][0], digest_range,
+                                  &c));
+      a = spec->skip[i][1];
+    }
+    if (a < m->end)
+      RW_FORWARD(rec__populated(r, m, a, m->end, digest_range, &c));
   }
   *out = rw_digest_final(&c.d);
   return 0;

@@ -235,19 +235,22 @@ static int may_have_written(struct rec *r) {
 }
 
 /* The memory digest of an asynchronous point or of the end, with the dead
- * range of a thread whose stack pointer is RSP (0: none). A stack may
- * have grown since the maps were last read (no syscall tells): they are
- * read again first, so that the digest covers what the replay has, and a
- * GROW in the current thread's stream says so before the point. */
-static int fresh_digest(struct rec *r, u64 rsp, u64 *digest, u64 *lo,
-                        u64 *hi) {
+ * range of a thread whose stack pointer is RSP (0: none), leaving out the
+ * shared memory that processes rewind does not record may be writing
+ * (recorder/watch.c). A stack may have grown since the maps were last read
+ * (no syscall tells): they are read again first, so that the digest covers
+ * what the replay has, and a GROW in the current thread's stream says so
+ * before the point. */
+static int fresh_digest(struct rec *r, u64 rsp, u64 *digest,
+                        struct rw_digest_spec *spec) {
   if (r->cur) {
     static const u64 none[6];
     RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
   }
-  *lo = *hi = 0;
-  if (rsp) rec__dead_stack(r, rsp, lo, hi);
-  return rec__digest(r, *lo, *hi, digest);
+  memset(spec, 0, sizeof *spec);
+  if (rsp) rec__dead_stack(r, rsp, &spec->dead_lo, &spec->dead_hi);
+  RW_FORWARD(rec__watch_skips(r, spec));
+  return rec__digest(r, spec, digest);
 }
 
 int rec__end_digest(struct rec *r, int how) {
@@ -260,8 +263,7 @@ int rec__end_digest(struct rec *r, int how) {
    * syscall's entry; a process killed by a signal gets no dead range. */
   u64 rsp = how != REC_END_SIGNALED && r->cur ? r->cur->entry.gpr[RW_REG_rsp]
                                                 : 0;
-  RW_FORWARD(fresh_digest(r, rsp, &r->end_digest, &r->end_dead_lo,
-                          &r->end_dead_hi));
+  RW_FORWARD(fresh_digest(r, rsp, &r->end_digest, &r->end_spec));
   r->end_have = 1;
   r->n.digest_ns += rw_now_ns() - t0;
   return 0;
@@ -269,13 +271,17 @@ int rec__end_digest(struct rec *r, int how) {
 
 int rec__preempt(struct rec *r) {
   struct rec__task *t = r->cur;
-  u64 digest, lo, hi, t0 = rw_now_ns();
+  struct rw_digest_spec spec;
+  u64 digest, t0 = rw_now_ns();
   RW_FORWARD(settle(r));
   RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
-  RW_FORWARD(fresh_digest(r, t->regs.gpr[RW_REG_rsp], &digest, &lo, &hi));
+  RW_FORWARD(fresh_digest(r, t->regs.gpr[RW_REG_rsp], &digest, &spec));
   r->n.digest_ns += rw_now_ns() - t0;
   r->n.preempts++;
-  return rec__emit_preempt(r, &t->regs, digest, lo, hi);
+  RW_FORWARD(rec__emit_preempt(r, &t->regs, digest, &spec));
+  /* What unrecorded processes wrote to the memory the digest left out
+   * arrives here, after the point the replay finds without it. */
+  return rec__watch_check(r);
 }
 
 /* PTRACE_EVENT_EXIT of T: the thread is about to go, its memory still

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "common/digest.h"
 #include "common/regs.h"
 #include "common/rw.h"
 #include "format/format.h"
@@ -456,7 +457,7 @@ struct rec {
   int end_decided;            /* 1: the end was reached; no digest is taken
                                  after it (end_have says if one was) */
   u64 end_digest;
-  u64 end_dead_lo, end_dead_hi; /* its dead range */
+  struct rw_digest_spec end_spec; /* what it leaves out */
   struct {
     u64 syscalls, signals, rdtsc, rdrand, forks, diffs, mem_bytes;
     u64 threads, switches, preempts, digest_ns;
@@ -618,14 +619,17 @@ int rec__watch_fork(struct rec *r) RW_MUST_CHECK;
  * until no such sharer is left. */
 int rec__watch_sharer(struct rec *r) RW_MUST_CHECK;
 int rec__watch_check(struct rec *r) RW_MUST_CHECK;
+/* The watched ranges, as the ranges a memory digest leaves out. */
+int rec__watch_skips(const struct rec *r, struct rw_digest_spec *spec)
+    RW_MUST_CHECK;
 void rec__watch_free(struct rec *r);
 
 /* recorder/vdso.c: replaces the exported functions of the [vdso] in
  * r->maps by syscall stubs. Returns 1 when done, 0 when the vDSO must be
  * hidden instead (none, or not understood), or a negative code. */
 int rec__vdso_patch(struct rec *r) RW_MUST_CHECK;
-/* The memory digest (common/digest.h) with dead range [DEAD_LO, DEAD_HI). */
-int rec__digest(struct rec *r, u64 dead_lo, u64 dead_hi, u64 *out)
+/* The memory digest (common/digest.h) with what SPEC leaves out. */
+int rec__digest(struct rec *r, const struct rw_digest_spec *spec, u64 *out)
     RW_MUST_CHECK;
 /* The dead range of a thread stopped with stack pointer RSP: the part of
  * the stack mapping below its red zone (REC_RED_ZONE bytes under RSP),
@@ -800,7 +804,7 @@ int rec__emit_signal(struct rec *r, int signo, int code, u64 addr,
 int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo)
     RW_MUST_CHECK;
 int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest,
-                      u64 dead_lo, u64 dead_hi)
+                      const struct rw_digest_spec *spec)
     RW_MUST_CHECK;
 int rec__emit_fork(struct rec *r, u32 child, u32 kind, u64 flags)
     RW_MUST_CHECK;

@@ -5,9 +5,12 @@
  * program between two of its instructions, with no syscall to say so.
  *
  * At each such fork the recorder takes a hash per cache line of every
- * readable shared mapping ("the watch"); at every later syscall exit and
- * signal delivery it compares them again and imports the lines that
- * changed, as if the kernel had written them there. A program that waits
+ * readable shared mapping ("the watch"); at every later syscall exit,
+ * signal delivery and asynchronous stop it compares them again and imports
+ * the lines that changed, as if the kernel had written them there. The
+ * memory digest of an asynchronous stop (PREEMPT) leaves the watched
+ * ranges out: the replay finds the stop without what the child wrote, and
+ * the imports that follow the PREEMPT bring it. A program that waits
  * for its child (wait4, a futex, a pipe) and then reads what the child
  * wrote replays exactly; one that reads the memory while the child is
  * still writing it, with no syscall between, sees the new bytes at the
@@ -199,6 +202,21 @@ int rec__watch_fork(struct rec *r) { return add_all(r); }
 int rec__watch_sharer(struct rec *r) {
   r->watch_all = 1;
   return add_all(r);
+}
+
+int rec__watch_skips(const struct rec *r, struct rw_digest_spec *spec) {
+  const struct rec__snap *s = &r->watch;
+  spec->nskip = 0;
+  if (!s->n) return 0;
+  u64(*v)[2] = malloc(s->n * sizeof *v);
+  RW_RETURN_IF(!v, RW_ENOMEM, "shared memory watch");
+  for (size_t i = 0; i < s->n; i++) {
+    v[i][0] = s->v[i].start;
+    v[i][1] = s->v[i].end;
+  }
+  rw_digest_set_skips(spec, v, s->n);
+  free(v);
+  return 0;
 }
 
 void rec__watch_free(struct rec *r) {

@@ -24,24 +24,24 @@
 
 static const u8 zero_page[RW_DIGEST_PAGE];
 
-/* The bytes of the page at A as a digest with dead range [LO, HI) sees
- * them, read in place where the range misses the page (BUF: room for a
- * copy); NULL for zeros: a page never written is zeros, which the digest
- * skips, so it costs nothing (thread stacks are mostly such pages). */
-static int view(rp_replay *rp, u64 a, u64 lo, u64 hi, u8 *buf,
-                const u8 **out) {
+/* The bytes of the page at A as a digest with spec S sees them, read in
+ * place where its dead range misses the page (BUF: room for a copy); NULL
+ * for zeros: a page never written is zeros, which the digest skips, so it
+ * costs nothing (thread stacks are mostly such pages). */
+static int view(rp_replay *rp, u64 a, const struct rw_digest_spec *s,
+                u8 *buf, const u8 **out) {
   const u8 *p;
   RW_FORWARD(cpu_mem_peek(rp->mem, a, &p));
-  *out = p ? rw_digest_view(a, p, lo, hi, buf) : NULL;
+  *out = p ? rw_digest_view(s, a, p, buf) : NULL;
   return 0;
 }
 
 /* Adds the page at A to D. */
-static int add_page(rp_replay *rp, struct rw_digest *d, u64 a, u64 lo,
-                    u64 hi) {
+static int add_page(rp_replay *rp, struct rw_digest *d, u64 a,
+                    const struct rw_digest_spec *s) {
   u8 buf[RW_DIGEST_PAGE];
   const u8 *p;
-  RW_FORWARD(view(rp, a, lo, hi, buf, &p));
+  RW_FORWARD(view(rp, a, s, buf, &p));
   if (p) rw_digest_page(d, a, p);
   return 0;
 }
@@ -60,12 +60,12 @@ static int next_writable(rp_replay *rp, u64 *at, u64 end, u64 *page) {
   return 0;
 }
 
-int rp__digest(rp_replay *rp, u64 lo, u64 hi, u64 *out) {
+int rp__digest(rp_replay *rp, const struct rw_digest_spec *spec, u64 *out) {
   struct rw_digest d;
   u64 at = 0, page;
   rw_digest_init(&d);
   while (next_writable(rp, &at, RP_USER_END, &page))
-    RW_FORWARD(add_page(rp, &d, page, lo, hi));
+    RW_FORWARD(add_page(rp, &d, page, spec));
   *out = rw_digest_final(&d);
   return 0;
 }
@@ -104,7 +104,7 @@ static int build(rp_replay *rp, u64 target) {
     dc->addr[dc->n] = a;
     dc->fh[dc->n] = d.h;
     dc->fn[dc->n] = d.n;
-    RW_FORWARD(add_page(rp, &d, a, rp->pre_dead_lo, rp->pre_dead_hi));
+    RW_FORWARD(add_page(rp, &d, a, &rp->pre_spec));
     if (d.n != dc->fn[dc->n]) dc->nz[dc->nnz++] = dc->n;
     dc->n++;
   }
@@ -130,8 +130,7 @@ static int backward(rp_replay *rp) {
   for (size_t i = dc->n; i-- > 0;) {
     u8 buf[RW_DIGEST_PAGE];
     const u8 *p;
-    RW_FORWARD(view(rp, dc->addr[i], rp->pre_dead_lo, rp->pre_dead_hi, buf,
-                    &p));
+    RW_FORWARD(view(rp, dc->addr[i], &rp->pre_spec, buf, &p));
     if (!p || !memcmp(p, zero_page, RW_DIGEST_PAGE)) {
       dc->bh[i] = dc->bh[i + 1];
       continue;
@@ -167,7 +166,8 @@ static size_t lower(const struct rp__dcache *dc, u64 addr) {
 
 int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
   struct rp__dcache *dc = &rp->dc;
-  u64 lo, hi, lo_dead = rp->pre_dead_lo, hi_dead = rp->pre_dead_hi;
+  const struct rw_digest_spec *spec = &rp->pre_spec;
+  u64 lo, hi;
   *match = 0;
   *since = RP_DIGEST_CHANGED;
   int dirty = cpu_mem_dirty_span(rp->mem, &lo, &hi);
@@ -220,14 +220,14 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
       } else {
         break;
       }
-      RW_FORWARD(add_page(rp, &d, page, lo_dead, hi_dead));
+      RW_FORWARD(add_page(rp, &d, page, spec));
     }
   } else {
     /* Too many written to list: every page that holds bytes from the
      * lowest written one to the highest. */
     u64 at = lo, page;
     while (next_writable(rp, &at, hi + 1, &page))
-      RW_FORWARD(add_page(rp, &d, page, lo_dead, hi_dead));
+      RW_FORWARD(add_page(rp, &d, page, spec));
   }
   if (d.n == dc->fn[b]) {
     if (!dc->have_b) RW_FORWARD(backward(rp));
@@ -236,7 +236,7 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
   }
   /* A page became zero or stopped being zero: finish the pass. */
   for (size_t i = b; i < dc->n; i++)
-    RW_FORWARD(add_page(rp, &d, dc->addr[i], lo_dead, hi_dead));
+    RW_FORWARD(add_page(rp, &d, dc->addr[i], spec));
   *match = rw_digest_final(&d) == target;
   return 0;
 }

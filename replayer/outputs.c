@@ -37,7 +37,7 @@ int rp__end_load(rp_replay *rp) {
     rp__rd_u32(&rd);
     rp->end_has_digest = rp__rd_u32(&rd) != 0;
     rp->end_digest = rp__rd_u64(&rd);
-    rp__rd_dead(&rd, &rp->end_dead_lo, &rp->end_dead_hi);
+    rp__rd_spec(&rd, &rp->end_spec);
     rp->have_endrec = !rd.bad;
   }
   trace_cursor_close(c);
@@ -47,7 +47,7 @@ int rp__end_load(rp_replay *rp) {
 int rp__check_end(rp_replay *rp, struct rp_stop *stop) {
   u64 d;
   if (!rp->have_endrec || !rp->end_has_digest || rp->end_checked) return 0;
-  RW_FORWARD(rp__digest(rp, rp->end_dead_lo, rp->end_dead_hi, &d));
+  RW_FORWARD(rp__digest(rp, &rp->end_spec, &d));
   if (d == rp->end_digest) {
     rp->end_checked = 1;
     return 0;

@@ -8,6 +8,7 @@
 
 #include <capstone/capstone.h>
 
+#include "common/digest.h"
 #include "common/regs.h"
 #include "common/rw.h"
 #include "format/format.h"
@@ -31,9 +32,10 @@ u64 rp__rd_u64(struct rp__rd *rd);
 const u8 *rp__rd_bytes(struct rp__rd *rd, size_t n);
 /* Reads a "str" field into DST (CAP bytes, NUL-terminated, truncated). */
 void rp__rd_str(struct rp__rd *rd, char *dst, size_t cap);
-/* Reads the dead range that format 1.3 appends to a digest (PREEMPT, END)
- * into LO and HI; a record without it has none (both 0). */
-void rp__rd_dead(struct rp__rd *rd, u64 *lo, u64 *hi);
+/* Reads what formats 1.3 and 1.5 append to a digest (PREEMPT, END): the
+ * dead range and the left-out ranges, into SPEC; a record without them
+ * has none. */
+void rp__rd_spec(struct rp__rd *rd, struct rw_digest_spec *spec);
 /* Reads a "regs" field into REGS. */
 void rp__rd_regs(struct rp__rd *rd, struct rw_regs *regs);
 
@@ -248,7 +250,7 @@ struct rp_replay {
   int have_endrec;         /* the trace has its END record */
   int end_has_digest;      /* it holds a memory digest: end_digest */
   u64 end_digest;
-  u64 end_dead_lo, end_dead_hi; /* its dead range (common/digest.h) */
+  struct rw_digest_spec end_spec; /* what it leaves out */
   int end_checked;         /* the digest was compared at the end, equal */
   char why[200];             /* why a record could not be applied, when
                                 there is more to say than its error code */
@@ -283,7 +285,7 @@ struct rp_replay {
   u64 pre_seq;             /* the PREEMPT record decoded below (0: none) */
   struct rw_regs pre_regs; /* its registers */
   u64 pre_digest;          /* its memory digest */
-  u64 pre_dead_lo, pre_dead_hi; /* the digest's dead range */
+  struct rw_digest_spec pre_spec; /* what the digest leaves out */
   struct rp__cycle cyc;    /* the search's cycle detection */
   struct rp__dcache dc;    /* the search's digests */
   u64 restores;            /* keyframe restores so far */
@@ -352,10 +354,11 @@ int rp__apply_grow(rp_replay *rp, const struct rp__rec *rec, int *stopped)
 
 /* the memory digest (replayer/digest.c) */
 /* The memory digest of common/digest.h over the replay's address space,
- * with dead range [LO, HI). */
-int rp__digest(rp_replay *rp, u64 lo, u64 hi, u64 *out) RW_MUST_CHECK;
-/* Sets *MATCH to whether the digest (with the pending PREEMPT's dead range,
- * rp->pre_dead_*) is TARGET now. Repeated during one
+ * with what SPEC leaves out. */
+int rp__digest(rp_replay *rp, const struct rw_digest_spec *spec, u64 *out)
+    RW_MUST_CHECK;
+/* Sets *MATCH to whether the digest (with what the pending PREEMPT leaves
+ * out, rp->pre_spec) is TARGET now. Repeated during one
  * search (the same pending record, no record applied, no restore), it
  * rehashes only the pages written in between. *SINCE says whether this
  * call computed the whole digest (RP_DIGEST_BUILT), or no page was

@@ -59,11 +59,22 @@ void rp__rd_str(struct rp__rd *rd, char *dst, size_t cap) {
   dst[n] = 0;
 }
 
-void rp__rd_dead(struct rp__rd *rd, u64 *lo, u64 *hi) {
-  *lo = *hi = 0;
+void rp__rd_spec(struct rp__rd *rd, struct rw_digest_spec *spec) {
+  memset(spec, 0, sizeof *spec);
   if (rd->off == rd->len) return; /* written before format 1.3 */
-  *lo = rp__rd_u64(rd);
-  *hi = rp__rd_u64(rd);
+  spec->dead_lo = rp__rd_u64(rd);
+  spec->dead_hi = rp__rd_u64(rd);
+  if (rd->off == rd->len) return; /* written before format 1.5 */
+  u32 n = rp__rd_u32(rd);
+  if (n > RW_DIGEST_SKIP_MAX) {
+    rd->bad = 1;
+    return;
+  }
+  for (u32 i = 0; i < n; i++) {
+    spec->skip[i][0] = rp__rd_u64(rd);
+    spec->skip[i][1] = rp__rd_u64(rd);
+  }
+  if (!rd->bad) spec->nskip = n;
 }
 
 void rp__rd_regs(struct rp__rd *rd, struct rw_regs *regs) {

@@ -588,8 +588,9 @@ static int preempt_decode(rp_replay *rp) {
   rp__rd_regs(&rd, &rp->pre_regs);
   rp->pre_digest = rp__rd_u64(&rd);
   RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PREEMPT record too short");
-  rp__rd_dead(&rd, &rp->pre_dead_lo, &rp->pre_dead_hi);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PREEMPT record's dead range cut");
+  rp__rd_spec(&rd, &rp->pre_spec);
+  RW_RETURN_IF(rd.bad, RW_ECORRUPT,
+               "PREEMPT record's dead range or left-out ranges cut");
   rp->pre_seq = rp->pend.seq;
   return 0;
 }
@@ -671,7 +672,7 @@ static int cycle_check(rp_replay *rp, struct rp__thread *t, u64 *cycle) {
   /* The digest only where the registers already agree, and when keeping:
    * a whole pass over memory for about log2(fingerprints) of them. */
   if (c->have && !memcmp(enc, c->kept_regs, sizeof enc)) {
-    RW_FORWARD(rp__digest(rp, rp->pre_dead_lo, rp->pre_dead_hi, &d));
+    RW_FORWARD(rp__digest(rp, &rp->pre_spec, &d));
     if (d == c->kept_digest) {
       *cycle = c->kept_at;
       return 0;
@@ -682,7 +683,7 @@ static int cycle_check(rp_replay *rp, struct rp__thread *t, u64 *cycle) {
   c->lam = 0;
   c->power *= 2;
   memcpy(c->kept_regs, enc, sizeof enc);
-  RW_FORWARD(rp__digest(rp, rp->pre_dead_lo, rp->pre_dead_hi,
+  RW_FORWARD(rp__digest(rp, &rp->pre_spec,
                         &c->kept_digest));
   c->kept_at = cpu_icount(t->cpu);
   c->have = 1;

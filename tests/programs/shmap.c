@@ -6,11 +6,14 @@
  * its end), mremap of a shared mapping with old size 0, shared memory and a
  * mapped file written by child processes (which run unrecorded), robust
  * mutexes the kernel marks when their owner thread dies, a clone(CLONE_VM)
- * child writing the parent's memory. Each mode prints
+ * child writing the parent's memory, and a child that writes shared memory
+ * and exits while its parent computes (its SIGCHLD interrupts the parent
+ * between two instructions, after bytes it never stored changed). Each mode
+ * prints
  * what it read, so the replay's output check sees any difference.
  *
  *   shmap MODE DIR   (MODE: alias jit pwrite write grow dup child robust
- *                     clonevm all) */
+ *                     clonevm spin all) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -290,6 +293,33 @@ static void robust_mode(void) {
   pthread_mutex_unlock(&robust_mu);
 }
 
+static volatile sig_atomic_t spin_saw = -1;
+static void on_spin_chld(int sig) {
+  (void)sig;
+  spin_saw = shared_a[300];
+}
+
+/* The child writes shared memory and exits at once; the parent computes
+ * with no syscall until the SIGCHLD handler has run. */
+static void spin_mode(void) {
+  shared_a = mmap(NULL, PG, PROT_READ | PROT_WRITE,
+                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared_a == MAP_FAILED) die("mmap");
+  signal(SIGCHLD, on_spin_chld);
+  pid_t pid = fork();
+  if (pid == 0) {
+    for (int i = 0; i < PG; i++) shared_a[i] = (unsigned char)(i * 3 + 1);
+    _exit(0);
+  }
+  volatile unsigned long x = 1;
+  for (unsigned long n = 0; spin_saw < 0 && n < (1ul << 28); n++)
+    x = x * 6364136223846793005ul + 1442695040888963407ul;
+  waitpid(pid, NULL, 0);
+  printf("spin: handler saw %d, sum %u\n", (int)spin_saw,
+         sum(shared_a, PG));
+  signal(SIGCHLD, SIG_DFL);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "all";
   const char *dir = argc > 2 ? argv[2] : "/tmp";
@@ -303,5 +333,6 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "child")) child_mode(dir);
   if (all || !strcmp(mode, "robust")) robust_mode();
   if (all || !strcmp(mode, "clonevm")) clonevm_mode();
+  if (all || !strcmp(mode, "spin")) spin_mode();
   return 0;
 }

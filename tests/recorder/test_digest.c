@@ -70,3 +70,52 @@ void test_digest_steps_undo(void) {
   CU_ASSERT_EQUAL(rw_digest_unpage(d.h, 0x9000, page), before);
   CU_ASSERT_EQUAL(rw_digest_unfinal(rw_digest_final(&d)), d.h ^ d.n);
 }
+
+/* A page in a left-out range counts as zeros; the dead range still zeroes
+ * its part of a page outside them. */
+void test_digest_left_out_ranges(void) {
+  struct rw_digest_spec s;
+  u8 buf[RW_DIGEST_PAGE];
+  u64 r[2][2] = {{0x9000, 0xb000}, {0x3000, 0x4000}};
+  memset(&s, 0, sizeof s);
+  for (unsigned i = 0; i < sizeof page; i++) page[i] = (u8)(i + 1);
+  rw_digest_set_skips(&s, r, 2);
+  CU_ASSERT_EQUAL(s.nskip, 2);
+  CU_ASSERT_EQUAL(s.skip[0][0], 0x3000);
+  CU_ASSERT_EQUAL(s.skip[1][1], 0xb000);
+  CU_ASSERT_PTR_NULL(rw_digest_view(&s, 0x3000, page, buf));
+  CU_ASSERT_PTR_NULL(rw_digest_view(&s, 0xa000, page, buf));
+  CU_ASSERT_PTR_EQUAL(rw_digest_view(&s, 0xb000, page, buf), page);
+  CU_ASSERT_PTR_EQUAL(rw_digest_view(&s, 0x2000, page, buf), page);
+  s.dead_lo = 0x2800;
+  s.dead_hi = 0x3800;
+  CU_ASSERT_PTR_EQUAL(rw_digest_view(&s, 0x2000, page, buf), buf);
+  CU_ASSERT_EQUAL(buf[0x7ff], page[0x7ff]);
+  CU_ASSERT_EQUAL(buf[0x800], 0);
+}
+
+/* Overlapping and touching ranges become one; past the limit the closest
+ * neighbours are merged, so every page that was left out still is. */
+void test_digest_left_out_ranges_merged(void) {
+  struct rw_digest_spec s;
+  enum { N = RW_DIGEST_SKIP_MAX + 6 };
+  u64 r[N + 2][2], want[N + 2][2];
+  memset(&s, 0, sizeof s);
+  for (unsigned i = 0; i < N; i++) { /* gaps of 1, 2, 3 ... pages */
+    r[i][0] = 0x100000ull * (i + 1);
+    r[i][1] = r[i][0] + 0x100000ull - 0x1000ull * (1 + i % 7);
+  }
+  r[N][0] = r[0][0] + 0x1000; /* inside the first */
+  r[N][1] = r[0][0] + 0x2000;
+  r[N + 1][0] = r[1][1]; /* touches the second */
+  r[N + 1][1] = r[1][1] + 0x1000;
+  memcpy(want, r, sizeof r);
+  rw_digest_set_skips(&s, r, N + 2);
+  CU_ASSERT_EQUAL(s.nskip, RW_DIGEST_SKIP_MAX);
+  for (unsigned i = 1; i < s.nskip; i++)
+    CU_ASSERT(s.skip[i - 1][1] < s.skip[i][0]);
+  for (unsigned i = 0; i < N + 2; i++)
+    for (u64 a = want[i][0]; a < want[i][1]; a += 0x1000)
+      CU_ASSERT(rw_digest_skips(&s, a));
+  CU_ASSERT(!rw_digest_skips(&s, 0x1000));
+}

@@ -6,12 +6,14 @@
 # a file grown and shrunk under its mappings (SIGBUS past the end), mremap
 # of a shared mapping with old size 0, shared memory and a file written by
 # child processes and by a clone(CLONE_VM) child, a robust mutex whose owner
-# died. Each mode is recorded, must print what it prints natively, and must
+# died, a child that writes shared memory and exits while the parent computes
+# (its SIGCHLD is an asynchronous stop whose digest must leave that memory
+# out). Each mode is recorded, must print what it prints natively, and must
 # verify; gdb sees the aliased bytes.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 S="$P/shmap"
-for m in alias jit pwrite write grow dup child robust clonevm; do
+for m in alias jit pwrite write grow dup child robust clonevm spin; do
   native=$("$S" "$m" "$T"; echo "status $?")
   rec "$m" "$S" "$m" "$T"
   check_eq "$m: same output as natively" "$native" \
@@ -21,6 +23,11 @@ for m in alias jit pwrite write grow dup child robust clonevm; do
   check "$m: replay verified" grep -q '^replay verified: ' "$T/$m.replay"
   grep -q '^replay verified: ' "$T/$m.replay" || head -n 30 "$T/$m.replay"
 done
+check "spin: the handler saw what the child wrote" grep -q \
+  "^spin: handler saw 133, sum " "$T/spin.out"
+check "spin: the asynchronous stop leaves the shared page out" q spin '
+p = [r for r in of("PREEMPT") if r["nskip"] >= 1]
+assert p, of("PREEMPT")'
 check "grow: SIGBUS past the end, bytes after growth" \
   grep -q '^grow: empty -1 -1$' "$T/grow.out"
 check "jit: the rewritten code ran" grep -q '^jit: total 530$' "$T/jit.out"
