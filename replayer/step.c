@@ -23,6 +23,7 @@ enum {
   RP_NR_gettimeofday = 96,
   RP_NR_time = 201,
   RP_NR_getcpu = 309,
+  RP_NR_rt_sigreturn = 15,
   RP_NR_execve = 59,
   RP_NR_exit = 60,
   RP_NR_restart_syscall = 219,
@@ -204,6 +205,15 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_RETURN_IF(t && t->st.alive, RW_ECORRUPT,
                    "THREAD_START of thread %u, which exists already", tid);
       if (t) rp__thread_remove(rp, t); /* an old one listed at its end */
+      /* clone copies the AVX-512 state, which traces do not carry yet. */
+      struct rp__thread *pt = parent ? rp__thread_find(rp, parent) : NULL;
+      if (pt && pt->st.alive) {
+        struct rw_regs theirs;
+        cpu_get_regs(pt->cpu, &theirs);
+        memcpy(regs.zmmh, theirs.zmmh, sizeof regs.zmmh);
+        memcpy(regs.hi16, theirs.hi16, sizeof regs.hi16);
+        memcpy(regs.k, theirs.k, sizeof regs.k);
+      }
       RW_FORWARD(rp__thread_start(rp, tid, rec->seq, &regs, &t));
       if (!parent && rp->exec_nr) { /* the thread that called execve */
         t->st.in_syscall = 1;
@@ -256,12 +266,20 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
                    "SYSCALL_EXIT of thread %u without its entry", t->st.tid);
       int keep_fp = !fp_valid; /* the kernel left FP/SSE/AVX alone */
       /* Traces do not carry the AVX-512 state yet: it is ours, except
-       * after an execve, which leaves it in its initial state. */
+       * after an execve, which leaves it in its initial state, and after
+       * rt_sigreturn, which loads it from the signal frame. */
       int keep_avx512 = !(fp_valid && res >= 0 &&
                           (nr == RP_NR_execve || nr == RP_NR_execveat));
+      u64 frame_fp = 0;
       if (keep_fp || keep_avx512) {
         struct rw_regs mine;
         cpu_get_regs(t->cpu, &mine);
+        /* rsp is past the frame's return address: the sigcontext's
+         * fpstate pointer is 224 bytes above it. */
+        if (nr == RP_NR_rt_sigreturn &&
+            cpu_mem_read(rp->mem, mine.gpr[RW_REG_rsp] + 224, &frame_fp,
+                         8) < 0)
+          frame_fp = 0;
         if (keep_fp) {
           memcpy(regs.fxsave, mine.fxsave, sizeof regs.fxsave);
           memcpy(regs.ymmh, mine.ymmh, sizeof regs.ymmh);
@@ -273,6 +291,8 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         }
       }
       RW_FORWARD(set_regs(t, &regs));
+      if (nr == RP_NR_rt_sigreturn && keep_avx512)
+        RW_FORWARD(cpu_sigreturn_avx512(t->cpu, frame_fp));
       t->st.in_syscall = 0;
       t->st.restart = is_restart(res);
       t->st.restart_result = res;

@@ -251,6 +251,13 @@ void cpu_get_regs(const cpu_thread *cpu, struct rw_regs *regs);
  * the CPU would refuse (reserved MXCSR bits set, rip not canonical). */
 int cpu_set_regs(cpu_thread *cpu, const struct rw_regs *regs) RW_MUST_CHECK;
 
+/* Loads the AVX-512 state (opmasks, ZMM upper halves, ZMM16-31) as
+ * rt_sigreturn restores it from the signal frame's XSAVE area at FP in the
+ * thread's memory; a frame without a valid extended area, or without a
+ * component, leaves that component in its initial state. Nothing happens
+ * when the recorded XCR0 has no AVX-512. Returns 0. */
+int cpu_sigreturn_avx512(cpu_thread *cpu, u64 fp);
+
 /* A thread's registers exactly as the emulator holds them, for keyframes:
  * cpu_state_save copies them to DST (cpu_state_size() bytes, caller-owned)
  * and cpu_state_load (SRC borrowed, from cpu_state_save of this build)

@@ -378,6 +378,39 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
+/* What rt_sigreturn does to components 5-7 (the kernel's user-space
+ * signal frame is the standard XSAVE format): with a valid extended frame
+ * (FP_XSTATE_MAGIC1 in the software bytes, FP_XSTATE_MAGIC2 after the
+ * area), each one the frame's xfeatures and its XSTATE_BV both name is
+ * loaded; every other one goes back to its initial state. */
+int cpu_sigreturn_avx512(cpu_thread *cpu, u64 fp) {
+  u8 sw[20], img[1024];
+  u32 magic1 = 0, xsize = 0, ext = 0, magic2 = 0;
+  u64 feat = 0, bv = 0;
+  if (!(xcr0(cpu) & 0xe0)) return 0;
+  int ok = cpu_mem_read(cpu->mem, fp + 464, sw, sizeof sw) == 0;
+  if (ok) {
+    memcpy(&magic1, sw, 4);
+    memcpy(&ext, sw + 4, 4);
+    memcpy(&feat, sw + 8, 8);
+    memcpy(&xsize, sw + 16, 4);
+    ok = magic1 == 0x46505853u && xsize >= 576 && xsize <= ext &&
+         cpu_mem_read(cpu->mem, fp + xsize, &magic2, 4) == 0 &&
+         magic2 == 0x46505845u &&
+         cpu_mem_read(cpu->mem, fp + 512, &bv, 8) == 0;
+  }
+  for (unsigned i = 5; i <= 7; i++) {
+    u32 sz, off, need = i == 5 ? 64u : i == 6 ? 512u : 1024u;
+    int al;
+    comp_geom(cpu, i, &sz, &off, &al);
+    int load = ok && ((feat & bv & xcr0(cpu)) >> i & 1) && sz >= need &&
+               off + need <= xsize &&
+               cpu_mem_read(cpu->mem, fp + off, img, need) == 0;
+    avx512_set(cpu, i, load ? img : NULL);
+  }
+  return 0;
+}
+
 static int op_xsave_M(struct cpu *cpu, const struct cpu_insn *in) {
   return xsave(cpu, in, XS_STD);
 }

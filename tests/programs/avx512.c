@@ -6,12 +6,23 @@
  * differently writes different output. Masked loads and stores also run
  * against the end of a page followed by an inaccessible one: masked-off
  * elements there must not fault. Built with the AVX-512 subsets of Ice
- * Lake (F, BW, DQ, VL, VBMI, VBMI2, IFMA, VPOPCNTDQ, BITALG). */
+ * Lake (F, BW, DQ, VL, VBMI, VBMI2, IFMA, VPOPCNTDQ, BITALG).
+ *
+ *   avx512           the groups
+ *   avx512 signals   a loop that keeps its state in zmm16, zmm5's upper
+ *                    half and k2 while profiling signals interrupt it: the
+ *                    kernel saves them in each signal frame and restores
+ *                    them at rt_sigreturn
+ *   avx512 thread    a thread created with zmm30 and k6 set sees them: clone
+ *                    copies the AVX-512 state */
 #include <immintrin.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -326,7 +337,83 @@ __attribute__((noinline)) void avx512_checkpoint(void) {
   __asm__ volatile("" ::: "memory");
 }
 
-int main(void) {
+static volatile sig_atomic_t ticks;
+static void on_prof(int sig) {
+  (void)sig;
+  ticks++;
+}
+
+/* The loop holds everything in AVX-512 state only (zmm16, bits 511:256 of
+ * zmm5, k2): a replay that loses it at a signal's return prints another
+ * sum. */
+static void signals_mode(void) {
+  static const uint64_t seed[8] = {1, 2, 3, 4, 5, 6, 7, 0x9e3779b97f4a7c15ull};
+  uint64_t out[8], out2[8], k = 0;
+  struct itimerval it = {{0, 200}, {0, 200}};
+  signal(SIGPROF, on_prof);
+  setitimer(ITIMER_PROF, &it, NULL);
+  for (int round = 0; round < 1000 && (round < 4 || ticks < 1); round++)
+    __asm__ volatile(
+        "vmovdqu64 %3, %%zmm16\n\t"
+        "vmovdqu64 %3, %%zmm5\n\t"
+        "movl $0x5a, %%eax\n\t"
+        "kmovq %%rax, %%k2\n\t"
+        "movl $50000, %%ecx\n"
+        "1:\n\t"
+        "vprolq $13, %%zmm16, %%zmm17\n\t"
+        "vpaddq %%zmm5, %%zmm17, %%zmm16\n\t"
+        "vpxorq %%zmm16, %%zmm5, %%zmm5\n\t"
+        "kaddq %%k2, %%k2, %%k2\n\t"
+        "korq %%k2, %%k1, %%k1\n\t"
+        "decl %%ecx\n\t"
+        "jnz 1b\n\t"
+        "vmovdqu64 %%zmm16, %0\n\t"
+        "vmovdqu64 %%zmm5, %1\n\t"
+        "kmovq %%k2, %2"
+        : "=m"(out), "=m"(out2), "=r"(k)
+        : "m"(seed)
+        : "rax", "rcx", "xmm5", "xmm16", "xmm17", "k1", "k2", "cc");
+  it.it_value.tv_usec = it.it_interval.tv_usec = 0;
+  setitimer(ITIMER_PROF, &it, NULL);
+  sum = k;
+  for (int i = 0; i < 8; i++) sum = (sum * 31 + out[i]) * 31 + out2[i];
+  printf("signals %016llx%s\n", (unsigned long long)sum,
+         ticks ? "" : " (no signal arrived)");
+}
+
+static void *thread_main(void *arg) {
+  uint64_t z[8], k;
+  (void)arg;
+  __asm__ volatile("vmovdqu64 %%zmm30, %0\n\tkmovq %%k6, %1"
+                   : "=m"(z), "=r"(k));
+  sum = k;
+  for (int i = 0; i < 8; i++) sum = sum * 31 + z[i];
+  return NULL;
+}
+
+static void thread_mode(void) {
+  static const uint64_t pat[8] = {11, 22, 33, 44, 55, 66, 77, 88};
+  pthread_t t;
+  __asm__ volatile("vmovdqu64 %0, %%zmm30\n\t"
+                   "movq $0x1234567890abcdef, %%rax\n\t"
+                   "kmovq %%rax, %%k6"
+                   :
+                   : "m"(pat)
+                   : "xmm30", "k6", "rax");
+  if (pthread_create(&t, NULL, thread_main, NULL)) return;
+  pthread_join(t, NULL);
+  printf("thread %016llx\n", (unsigned long long)sum);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "signals")) {
+    signals_mode();
+    return 0;
+  }
+  if (argc > 1 && !strcmp(argv[1], "thread")) {
+    thread_mode();
+    return 0;
+  }
   static const uint32_t pat[16] = {0, 1, 2, 3, 4, 5, 6, 7,
                                    8, 9, 10, 11, 12, 13, 14, 0x7fff0042};
   __asm__ volatile("vmovdqu32 %0, %%zmm17\n\t"

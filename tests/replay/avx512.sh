@@ -5,7 +5,9 @@
 # opmask instructions, permutes, compress/expand, narrowing moves and
 # shifts under merge- and zero-masking replay to the same checksums and
 # verify; masked loads and stores at the end of a page before an
-# inaccessible one do not fault on their masked-off elements.
+# inaccessible one do not fault on their masked-off elements. AVX-512 state
+# held across signal handlers comes back at rt_sigreturn from the signal
+# frame, and a new thread starts with its creator's.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 A="$P/avx512"
@@ -26,6 +28,18 @@ check "seven groups ran" test "$(grep -c '^[a-z]* *[0-9a-f]\{16\}$' \
 check_eq "replay --verify exits 0" 0 "$?"
 check "replay verified" grep -q '^replay verified: ' "$T/avx512.replay"
 grep -q '^replay verified: ' "$T/avx512.replay" || head -n 30 "$T/avx512.replay"
+
+for m in signals thread; do
+  native=$("$A" "$m"; echo "status $?")
+  rec "$m" "$A" "$m"
+  check_eq "$m: same output as natively" "$native" \
+    "$(cat "$T/$m.out"; echo "status $status")"
+  "$REWIND" replay --verify --no-progress "$T/$m.rwd" >"$T/$m.replay" 2>&1
+  check_eq "$m: replay --verify exits 0" 0 "$?"
+  grep -q '^replay verified: ' "$T/$m.replay" || head -n 30 "$T/$m.replay"
+done
+check "signals: a signal interrupted the loop" q signals '
+assert any(r["signo"] == 27 for r in of("SIGNAL")), of("SIGNAL")'
 
 # gdb reads the AVX-512 registers main set before the checkpoint, and,
 # back at main's entry by reverse execution, sees them zero again.

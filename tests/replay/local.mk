@@ -119,6 +119,7 @@ tests_programs_avx512_CFLAGS = -O1 -g -mavx512f -mavx512bw -mavx512vl \
 	-mavx512dq -mavx512vbmi -mavx512vbmi2 -mavx512ifma -mavx512vpopcntdq \
 	-mavx512bitalg
 tests_programs_avx512_LDFLAGS =
+tests_programs_avx512_LDADD = -lpthread
 TESTS += tests/replay/avx512.sh
 EXTRA_DIST += tests/replay/avx512.sh
 
