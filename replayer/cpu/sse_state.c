@@ -233,17 +233,21 @@ static int in_use(const struct cpu *cpu, unsigned i) {
 
 /* The span of the area an access touches: the header plus every component
  * of BITS at its offset in the format. */
-static u32 area_span(struct cpu *cpu, u64 bits, int compact) {
+static u32 area_span_of(struct cpu *cpu, u64 which, u64 comp, int compact) {
   u32 end = 576;
   for (unsigned i = 2; i < 63; i++) {
-    if (!((bits >> i) & 1)) continue;
+    if (!((which >> i) & 1)) continue;
     u32 sz, off;
     int al;
     comp_geom(cpu, i, &sz, &off, &al);
-    if (compact) off = compact_off(cpu, bits, i);
+    if (compact) off = compact_off(cpu, comp, i);
     if (off + sz > end) end = off + sz;
   }
   return end;
+}
+
+static u32 area_span(struct cpu *cpu, u64 bits, int compact) {
+  return area_span_of(cpu, bits, bits, compact);
 }
 
 /* Kinds of save. */
@@ -318,7 +322,7 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
     return cpu__fault(cpu, CPU_FAULT_GP);
   }
   u64 load = rfbm & bv;
-  u32 span = area_span(cpu, compact ? comp : load, compact);
+  u32 span = area_span_of(cpu, compact ? load : rfbm, comp, compact);
   if (span > XS_MAX) return cpu__op_unsupported(cpu, in);
   CPU_TRY(cpu_ldn(cpu, a, img, span));
   /* MXCSR first: it is the only value that can make xrstor fail. */

@@ -153,6 +153,11 @@ struct diff_case {
                                  only: every bit is compared); fix may
                                  narrow it */
   u64 mem_addr;               /* address of the memory operand, if any */
+  u8 fault_page;              /* a SIGSEGV's address is compared by page
+                                 only: which byte of the first inaccessible
+                                 page the CPU names is not architectural
+                                 (xrstor of the components past the
+                                 header) */
   struct diff_state st;       /* initial state */
 };
 

@@ -525,7 +525,9 @@ int diff_compare(const struct diff_case *c, const struct diff_result *nat,
   /* Appends to buf; a long report is cut at its end. */
 #define SAY(...) \
   (p += snprintf(p, (size_t)(end - p), __VA_ARGS__), p = p < end ? p : end - 1)
-  if (nat->sig != emu->sig || (nat->sig == SIGSEGV && nat->addr != emu->addr)) {
+  u64 amask = c->fault_page ? ~0xfffull : ~0ull;
+  if (nat->sig != emu->sig ||
+      (nat->sig == SIGSEGV && (nat->addr & amask) != (emu->addr & amask))) {
     SAY("  outcome: native sig %d addr %#llx, emulator sig %d addr %#llx %s\n",
         nat->sig, (unsigned long long)nat->addr, emu->sig,
         (unsigned long long)emu->addr, emu_msg);
