@@ -895,6 +895,9 @@ const struct cpu__oprow *cpu__find_row(const cs_insn *ci);
  * the bytes (*IN is set, possibly to a #UD or unsupported handler), 0 when
  * they are something else. */
 int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
+/* Whether IN, as cpu__decode_evex set it, runs (neither #UD nor
+ * unsupported): for the corpus test. */
+int cpu__evex_runs(const struct cpu_insn *in);
 /* The mnemonic of one of evex.c's ids, or NULL. */
 const char *cpu__evex_name(unsigned id);
 /* Names the encoding of the EVEX instruction at B ("EVEX.512.66.map2.W1

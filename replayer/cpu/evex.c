@@ -491,6 +491,8 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   if ((row->fl & R_L128) && vl != 16) return ev_ud(in, end);
   if ((row->id == CPU_INS_EV_vbroadcasti32x8 ||
        row->id == CPU_INS_EV_vbroadcasti64x4 ||
+       row->id == CPU_INS_EV_vbroadcastf32x8 ||
+       row->id == CPU_INS_EV_vbroadcastf64x4 ||
        row->id == CPU_INS_EV_vextracti32x8 ||
        row->id == CPU_INS_EV_vextracti64x4 ||
        row->id == CPU_INS_EV_vinserti32x8 ||
@@ -531,6 +533,10 @@ int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {
     return decode_row(kvex_rows, sizeof kvex_rows / sizeof kvex_rows[0], b,
                       n, rip, in, 0, &px, i);
   return 0;
+}
+
+int cpu__evex_runs(const struct cpu_insn *in) {
+  return in->fn != op_ev_ud && in->fn != op_ev_unsupported;
 }
 
 int cpu__evex_describe(const u8 *b, unsigned n, char *buf, size_t size) {

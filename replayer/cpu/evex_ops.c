@@ -45,6 +45,10 @@ EV_MOV(vmovaps, 4, 1)
 EV_MOV(vmovapd, 8, 1)
 EV_MOV(vmovups, 4, 0)
 EV_MOV(vmovupd, 8, 0)
+/* The non-temporal moves: aligned, never masked (a hint the emulator has
+ * no use for). */
+EV_OP(vmovntdq, zstore(cpu, in, 4, 1))
+EV_OP(vmovntdqa, zload(cpu, in, 4, 1))
 
 /* ---- Element-wise operations ------------------------------------------- */
 
@@ -479,6 +483,9 @@ EV_OP(vbroadcasti32x4, bcast_block(cpu, in, 4, 16))
 EV_OP(vbroadcasti64x2, bcast_block(cpu, in, 8, 16))
 EV_OP(vbroadcasti32x8, bcast_block(cpu, in, 4, 32))
 EV_OP(vbroadcasti64x4, bcast_block(cpu, in, 8, 32))
+/* The floating-point broadcasts move bits only, as their integer twins. */
+EV_OP(vbroadcastss, bcast(cpu, in, 4))
+EV_OP(vbroadcastsd, bcast(cpu, in, 8))
 
 /* ---- Shuffles and permutes ---------------------------------------------- */
 
@@ -1008,6 +1015,14 @@ const struct ev_row cpu__evex_rows[] = {
     E(0F, 66, 29, W1, X, WV, 8, FVM, R_NOZ, vmovapd, op_vmovapd_W_V)
     E(0F, NONE, 10, W0, X, VW, 4, FVM, 0, vmovups, op_vmovups_V_W)
     E(0F, NONE, 11, W0, X, WV, 4, FVM, R_NOZ, vmovups, op_vmovups_W_V)
+    E(0F, 66, E7, W0, X, WV, 4, FVM, R_MEM | R_NOMASK | R_NOZ, vmovntdq,
+      op_vmovntdq)
+    E(0F, NONE, 2B, W0, X, WV, 4, FVM, R_MEM | R_NOMASK | R_NOZ, vmovntps,
+      op_vmovntdq)
+    E(0F, 66, 2B, W1, X, WV, 8, FVM, R_MEM | R_NOMASK | R_NOZ, vmovntpd,
+      op_vmovntdq)
+    E(0F38, 66, 2A, W0, X, VW, 4, FVM, R_MEM | R_NOMASK | R_NOZ, vmovntdqa,
+      op_vmovntdqa)
     E(0F, 66, 10, W1, X, VW, 8, FVM, 0, vmovupd, op_vmovupd_V_W)
     E(0F, 66, 11, W1, X, WV, 8, FVM, R_NOZ, vmovupd, op_vmovupd_W_V)
     /* logic */
@@ -1133,6 +1148,16 @@ const struct ev_row cpu__evex_rows[] = {
     E(0F38, 66, 5B, W0, X, VW, 4, T8, R_MEM | R_V256, vbroadcasti32x8,
       op_vbroadcasti32x8)
     E(0F38, 66, 5B, W1, X, VW, 8, T8, R_MEM | R_V256, vbroadcasti64x4,
+      op_vbroadcasti64x4)
+    E(0F38, 66, 18, W0, X, VW, 4, T1S, 0, vbroadcastss, op_vbroadcastss)
+    E(0F38, 66, 19, W1, X, VW, 8, T1S, R_V256, vbroadcastsd, op_vbroadcastsd)
+    E(0F38, 66, 1A, W0, X, VW, 4, T4, R_MEM | R_V256, vbroadcastf32x4,
+      op_vbroadcasti32x4)
+    E(0F38, 66, 1A, W1, X, VW, 8, T2Q, R_MEM | R_V256, vbroadcastf64x2,
+      op_vbroadcasti64x2)
+    E(0F38, 66, 1B, W0, X, VW, 4, T8, R_MEM | R_V256, vbroadcastf32x8,
+      op_vbroadcasti32x8)
+    E(0F38, 66, 1B, W1, X, VW, 8, T8, R_MEM | R_V256, vbroadcastf64x4,
       op_vbroadcasti64x4)
     /* shuffles and permutes */
     E(0F38, 66, 00, WIG, X, VHW, 1, FVM, 0, vpshufb, op_vpshufb)

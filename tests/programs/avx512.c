@@ -201,6 +201,31 @@ static void shuffle(void) {
     __mmask8 k8 = (__mmask8)next();
     fold(_mm512_shuffle_epi8(a, b));
     fold(_mm512_mask_shuffle_epi8(c, k, a, b));
+    { /* non-temporal moves and the floating-point broadcasts (bits only) */
+      static __m512i nt[2];
+      _mm512_stream_si512(&nt[0], a);
+      _mm512_stream_ps((float *)&nt[1], _mm512_castsi512_ps(b));
+      fold(_mm512_stream_load_si512(&nt[0]));
+      fold(nt[1]);
+      _mm512_stream_pd((double *)&nt[1], _mm512_castsi512_pd(c));
+      fold(nt[1]);
+      volatile float f = (float)(i * 3);
+      volatile double d = (double)i;
+      fold(_mm512_castps_si512(_mm512_set1_ps(f)));
+      fold(_mm512_castps_si512(_mm512_mask_broadcastss_ps(
+          _mm512_castsi512_ps(c), k16, _mm_castsi128_ps(_mm512_castsi512_si128(a)))));
+      fold(_mm512_castpd_si512(_mm512_maskz_broadcastsd_pd(
+          k8, _mm_castsi128_pd(_mm512_castsi512_si128(b)))));
+      fold(_mm512_castpd_si512(_mm512_set1_pd(d)));
+      fold(_mm512_castps_si512(_mm512_broadcast_f32x4(
+          _mm_loadu_ps((const float *)&nt[0]))));
+      fold(_mm512_castpd_si512(_mm512_broadcast_f64x4(
+          _mm256_loadu_pd((const double *)&nt[1]))));
+      fold(_mm512_castps_si512(_mm512_broadcast_f32x8(
+          _mm256_loadu_ps((const float *)&nt[0]))));
+      fold(_mm512_castpd_si512(_mm512_mask_broadcast_f64x2(
+          _mm512_castsi512_pd(a), k8, _mm_loadu_pd((const double *)&nt[1]))));
+    }
     fold(_mm512_shuffle_epi32(a, _MM_PERM_BADC));
     fold(_mm512_permutexvar_epi8(b, a));
     fold(_mm512_maskz_permutexvar_epi16((__mmask32)k, b, a));
