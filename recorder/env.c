@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The environment PROG runs with: the user's, plus the restrictions that
  * keep the recording replayable (DESIGN.md section 2): glibc's rseq
- * registration off and its AVX-512 paths masked through GLIBC_TUNABLES
- * (the emulator has AVX, AVX2 and FMA, not AVX-512 yet), and OpenSSL's
- * AVX-512 paths masked through OPENSSL_ia32cap.
+ * registration off and xsavec kept out of its lazy-binding trampoline
+ * through GLIBC_TUNABLES, and OpenSSL's AVX-512 paths masked through
+ * OPENSSL_ia32cap (the emulator lacks AVX-512's floating point).
  * man/rewind-record.1 documents them. */
 #include <errno.h>
 #include <stdio.h>
@@ -14,14 +14,15 @@
 
 #include "recorder/rec_int.h"
 
-/* glibc 2.36 feature names (sysdeps/x86/cpu-tunables.c); each was checked to
- * change the selection reported by ld.so --list-diagnostics. XSAVEC keeps
- * ld.so's lazy-binding trampoline off xsavec: the XSTATE_BV it stores
+/* glibc 2.36 feature names (sysdeps/x86/cpu-tunables.c). Its AVX-512
+ * (EVEX) string functions are no longer masked: every EVEX instruction in
+ * libc.so.6 runs in the emulator (tests/cpu/corpus checks that). XSAVEC
+ * keeps ld.so's lazy-binding trampoline off xsavec: the XSTATE_BV it stores
  * depends on which state components the CPU considers in use, which the
  * emulator does not track per register yet, and those bytes stay on the
  * stack where the memory digest sees them. */
 const char rec__hwcaps_off[] =
-    "-AVX512F,-AVX512CD,-AVX512BW,-AVX512DQ,-AVX512VL,-XSAVEC";
+    "-XSAVEC";
 
 /* OPENSSL_ia32cap bits (man OPENSSL_ia32cap) to clear. Word 0 is
  * CPUID.1:EDX (bits 0-31) and ECX (32-63); word 1 is CPUID.7.0:EBX (0-31)

@@ -41,8 +41,8 @@ check "sysout: an interrupted poll zeroed revents" \
 verified sysout
 
 # execve with an empty environment: the new image still gets rewind's
-# settings (without them, glibc picks AVX-512 string functions the replay
-# cannot run), and a failed execve leaves registers and memory alone.
+# settings (without them, ld.so's trampoline saves registers with xsavec),
+# and a failed execve leaves registers and memory alone.
 rec execenv "$P/execenv"
 check_eq "execenv: exit 0" 0 "$status"
 check "execenv: the failed execve left rdx and the array alone" \
