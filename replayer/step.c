@@ -610,7 +610,8 @@ static int preempt_decode(rp_replay *rp) {
   RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PREEMPT record too short");
   rp__rd_spec(&rd, &rp->pre_spec);
   RW_RETURN_IF(rd.bad, RW_ECORRUPT,
-               "PREEMPT record's dead range or left-out ranges cut");
+               "PREEMPT record's dead range or left-out ranges are cut "
+               "short or list more than 32 ranges");
   rp->pre_seq = rp->pend.seq;
   return 0;
 }

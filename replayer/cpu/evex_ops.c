@@ -483,9 +483,6 @@ EV_OP(vbroadcasti32x4, bcast_block(cpu, in, 4, 16))
 EV_OP(vbroadcasti64x2, bcast_block(cpu, in, 8, 16))
 EV_OP(vbroadcasti32x8, bcast_block(cpu, in, 4, 32))
 EV_OP(vbroadcasti64x4, bcast_block(cpu, in, 8, 32))
-/* The floating-point broadcasts move bits only, as their integer twins. */
-EV_OP(vbroadcastss, bcast(cpu, in, 4))
-EV_OP(vbroadcastsd, bcast(cpu, in, 8))
 
 /* ---- Shuffles and permutes ---------------------------------------------- */
 
@@ -1149,8 +1146,9 @@ const struct ev_row cpu__evex_rows[] = {
       op_vbroadcasti32x8)
     E(0F38, 66, 5B, W1, X, VW, 8, T8, R_MEM | R_V256, vbroadcasti64x4,
       op_vbroadcasti64x4)
-    E(0F38, 66, 18, W0, X, VW, 4, T1S, 0, vbroadcastss, op_vbroadcastss)
-    E(0F38, 66, 19, W1, X, VW, 8, T1S, R_V256, vbroadcastsd, op_vbroadcastsd)
+    /* the floating-point broadcasts move bits, as their integer twins */
+    E(0F38, 66, 18, W0, X, VW, 4, T1S, 0, vbroadcastss, op_vpbroadcastd)
+    E(0F38, 66, 19, W1, X, VW, 8, T1S, R_V256, vbroadcastsd, op_vpbroadcastq)
     E(0F38, 66, 1A, W0, X, VW, 4, T4, R_MEM | R_V256, vbroadcastf32x4,
       op_vbroadcasti32x4)
     E(0F38, 66, 1A, W1, X, VW, 8, T2Q, R_MEM | R_V256, vbroadcastf64x2,
