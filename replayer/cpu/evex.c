@@ -63,6 +63,18 @@ int cpu__ev_ld_masked(struct cpu *cpu, u64 a, union zv *v, unsigned esz,
   return 0;
 }
 
+int cpu__ev_st_probe(struct cpu *cpu, u64 a, unsigned n) {
+  u8 x;
+  u64 second = (a + n - 1) & ~0xfffull;
+  CPU_TRY(cpu_ld8(cpu, a, &x));
+  CPU_TRY(cpu_st8(cpu, a, x));
+  if (second > a) {
+    CPU_TRY(cpu_ld8(cpu, second, &x));
+    CPU_TRY(cpu_st8(cpu, second, x));
+  }
+  return 0;
+}
+
 /* Stores the enabled elements (bits of M) of V at A; the others' memory is
  * not written. Every enabled element's page is checked before any byte is
  * written, so a fault changes nothing. */
@@ -72,9 +84,7 @@ int cpu__ev_st_masked(struct cpu *cpu, u64 a, const union zv *v, unsigned esz,
   if (!m) return 0;
   if (m == ones(ne)) {
     if (n == 64) {
-      union zv old;
-      CPU_TRY(cpu_ld8(cpu, a + 63, &old.b[0])); /* probe: both pages */
-      CPU_TRY(cpu_st8(cpu, a + 63, old.b[0]));
+      CPU_TRY(cpu__ev_st_probe(cpu, a, 64));
       CPU_TRY(cpu_st256(cpu, a, v->b));
       return cpu_st256(cpu, a + 32, v->b + 32);
     }
@@ -93,13 +103,15 @@ int cpu__ev_st_masked(struct cpu *cpu, u64 a, const union zv *v, unsigned esz,
         memcpy(cur.b + (i - first) * esz, v->b + i * esz, esz);
     return cpu_stn(cpu, lo, cur.b, (unsigned)(hi - lo));
   }
-  /* Enabled elements on two pages: write the last one's bytes back to
-   * themselves first, so that a read-only or absent second page faults
-   * before anything changes. */
-  {
+  /* Enabled elements on two pages: write each one's bytes back to
+   * themselves first, in order, so that a read-only or absent page faults
+   * before anything changes, naming the lowest byte of an enabled element
+   * that cannot be written, as the CPU does. */
+  for (unsigned i = first; i <= last; i++) {
     u64 x;
-    CPU_TRY(cpu_ld(cpu, a + last * esz, esz, &x));
-    CPU_TRY(cpu_st(cpu, a + last * esz, esz, x));
+    if (!((m >> i) & 1)) continue;
+    CPU_TRY(cpu_ld(cpu, a + i * esz, esz, &x));
+    CPU_TRY(cpu_st(cpu, a + i * esz, esz, x));
   }
   for (unsigned i = first; i <= last; i++) {
     if (!((m >> i) & 1)) continue;
@@ -262,6 +274,11 @@ static const struct ev_row kvex_rows[] = {
 #undef E
 #undef X
 
+const struct ev_row *cpu__evex_kvex_rows(size_t *n) {
+  *n = sizeof kvex_rows / sizeof kvex_rows[0];
+  return kvex_rows;
+}
+
 static const char *const ev_names[] = {
 #define EVN(name) [CPU_INS_EV_##name - CPU_INS_EV_kmovb] = #name,
 #include "replayer/cpu/evex_ids.def"
@@ -304,8 +321,7 @@ static void ev_prefixes(const u8 *b, unsigned n, struct ev_pfx *p) {
   }
 }
 
-/* The disp8 scale N of a row's tuple at vector length VL. */
-static unsigned disp8_n(const struct ev_row *r, unsigned vl, int bc) {
+unsigned cpu__evex_disp8_n(const struct ev_row *r, unsigned vl, int bc) {
   switch (r->tuple) {
     case T_FV:
       return !bc ? vl : (r->fl & R_B4) ? 4 : (r->fl & R_B8) ? 8 : r->esz;
@@ -432,7 +448,8 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   }
   if (!evex && !row) return 0; /* not an opmask instruction: Capstone's */
   unsigned vl = evex ? 16u << L : 0;
-  unsigned dn = row && evex ? disp8_n(row, vl > 64 ? 64 : vl, bc) : 1;
+  unsigned dn =
+      row && evex ? cpu__evex_disp8_n(row, vl > 64 ? 64 : vl, bc) : 1;
   int riprel;
   unsigned end = ev_modrm(b, n, i, B, X, dn, evex, in, &riprel);
   if (!end) return n < 15 ? (in->len = 0, 1) : ev_ud(in, n);
@@ -472,7 +489,8 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
     in->osz = row->esz;
     if ((row->fl & R_L0) && L) return ev_ud(in, end);
     if ((row->fl & R_L1) && !L) return ev_ud(in, end);
-    if (row->form != F_KKK && vvvv) return ev_ud(in, end);
+    if (row->form != F_KKK ? vvvv != 0 : vvvv > 7) return ev_ud(in, end);
+    if (R && row->form != F_RK) return ev_ud(in, end); /* k-reg in reg */
     if (row->form == F_RK) in->reg = (u8)(in->reg & 15);
     if (row->form == F_KR) in->rm = (u8)(in->rm & 15);
     return 1;
@@ -480,13 +498,24 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   /* EVEX checks */
   in->osz = (u8)(vl > 64 ? 64 : vl);
   if (L == 3) return ev_ud(in, end);
-  if (bc && (!(row->fl & R_BC) || is_reg)) {
-    in->fn = in->run = op_ev_unsupported; /* rounding/SAE or invalid */
-    return 1;
-  }
+  /* EVEX.b: a broadcast for the rows that have one, else #UD (none of
+   * the rows has embedded rounding or SAE yet). */
+  if (bc && (!(row->fl & R_BC) || is_reg)) return ev_ud(in, end);
   if ((row->fl & R_NOMASK) && aaa) return ev_ud(in, end);
-  if (z && ((row->fl & R_NOZ) || (!is_reg && row->form == F_WV)))
-    return ev_ud(in, end);
+  if (z && !aaa) return ev_ud(in, end); /* zeroing needs an opmask */
+  switch (row->form) {
+    case F_KHW:
+    case F_KHWI:
+    case F_KU:
+      if (R || R2) return ev_ud(in, end); /* an opmask in ModRM.reg */
+      break;
+    default:
+      break;
+  }
+  if (z && ((row->fl & R_NOZ) ||
+            (!is_reg && (row->form == F_WV || row->form == F_WVI ||
+                         row->form == F_EV))))
+    return ev_ud(in, end); /* no zeroing of memory */
   if ((row->fl & R_V256) && vl == 16) return ev_ud(in, end);
   if ((row->fl & R_L128) && vl != 16) return ev_ud(in, end);
   if ((row->id == CPU_INS_EV_vbroadcasti32x8 ||

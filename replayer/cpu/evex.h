@@ -75,6 +75,9 @@ int cpu__ev_ld_masked(struct cpu *cpu, u64 a, union zv *v, unsigned esz,
  * not written, and a fault changes nothing. */
 int cpu__ev_st_masked(struct cpu *cpu, u64 a, const union zv *v,
                       unsigned esz, unsigned ne, u64 m);
+/* Faults as a store of N bytes at A would (N at most 4096), naming its
+ * lowest byte that cannot be written, and changes nothing. */
+int cpu__ev_st_probe(struct cpu *cpu, u64 a, unsigned n);
 /* The rm source of IN with elements of ESZ bytes: a register, the vector
  * length of memory under the opmask M, or with EVEX.b one element
  * (in->msz bytes) broadcast to every position. */
@@ -176,8 +179,14 @@ struct ev_row {
    CPU_INS_EV_##name, fn},
 #define X EXT_ANY
 
+/* The disp8 scale N of row R's tuple at vector length VL (bytes), with
+ * EVEX.b set or not (evex.c; the differential harness uses it too). */
+unsigned cpu__evex_disp8_n(const struct ev_row *r, unsigned vl, int bc);
+
 /* The EVEX rows (evex_ops.c). */
 extern const struct ev_row cpu__evex_rows[];
 extern const size_t cpu__evex_nrows;
+/* The VEX opmask rows (evex.c): their count in *N. */
+const struct ev_row *cpu__evex_kvex_rows(size_t *n);
 
 #endif /* RW_REPLAYER_CPU_EVEX_H */

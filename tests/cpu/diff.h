@@ -54,14 +54,16 @@ enum {
   DIFF_ENC_NONE,  /* opcode only (operands implicit) */
   DIFF_ENC_MODRM, /* ModRM: reg = register operand (or /ext), rm = E/W */
   DIFF_ENC_OREG,  /* register in the opcode's low 3 bits (+REX.B) */
-  DIFF_ENC_VEX    /* VEX (BMI): reg, vvvv and rm (map and pp from map/pfx) */
+  DIFF_ENC_VEX,   /* VEX (BMI): reg, vvvv and rm (map and pp from map/pfx) */
+  DIFF_ENC_KVEX,  /* a VEX opmask instruction (cases_evex.c) */
+  DIFF_ENC_EVEX   /* EVEX: the row's form and rules in diff_evex_row */
 };
 
 /* Opcode maps. */
 enum { DIFF_MAP_1, DIFF_MAP_0F, DIFF_MAP_0F38, DIFF_MAP_0F3A };
 
 /* Register kinds of the reg and rm operands. */
-enum { DIFF_K_NONE, DIFF_K_GPR, DIFF_K_XMM, DIFF_K_MM };
+enum { DIFF_K_NONE, DIFF_K_GPR, DIFF_K_XMM, DIFF_K_MM, DIFF_K_K };
 
 /* Operand sizes to try (GPR forms); the harness picks one per case and
  * emits 66 / REX.W (or VEX.W) for it. */
@@ -146,7 +148,8 @@ struct diff_case {
   u8 reg;                     /* register number of the reg operand */
   u8 rm;                      /* register number of a register rm */
   u8 vreg;                    /* VEX.vvvv register */
-  u8 vl;                      /* VEX.L: 1 for 256 bits */
+  u8 vl;                      /* VEX.L: 1 for 256 bits; EVEX.L'L */
+  u8 aaa, z, bc;              /* EVEX opmask register, zeroing, EVEX.b */
   u8 is4;                     /* the is4 register (DIFF_O_IS4) */
   u8 base, index;             /* memory operand registers (16 = none) */
   u64 flags_defined;          /* OSZAPC bits the manuals define (reports

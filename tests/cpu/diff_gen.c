@@ -6,6 +6,7 @@
  * runs nothing; diff_run.c does. */
 #include <string.h>
 
+#include "replayer/cpu/evex.h"
 #include "tests/cpu/diff_int.h"
 
 u64 diff_rand(struct diff_rng *r) {
@@ -168,8 +169,9 @@ static void bind_mem(struct diff_case *c, const struct memop *m, u64 target,
   c->index = m->mode == 1 ? m->index : 16;
 }
 
+/* N8 scales a disp8 (EVEX's compressed displacement; 1 otherwise). */
 static void emit_modrm_mem(struct out *o, const struct memop *m, unsigned reg,
-                           i32 disp) {
+                           i32 disp, unsigned n8) {
   unsigned base = m->base & 7, mod;
   if (m->mode == 2) { /* rip-relative: mod 00, rm 101 */
     emit(o, ((reg & 7) << 3) | 5, 1);
@@ -182,7 +184,7 @@ static void emit_modrm_mem(struct out *o, const struct memop *m, unsigned reg,
     emit(o, (u32)disp, 4);
     return;
   }
-  mod = disp == (i8)disp ? 1 : 2;
+  mod = disp % (i32)n8 == 0 && disp / (i32)n8 == (i8)(disp / (i32)n8) ? 1 : 2;
   if (disp == 0 && base != 5) mod = 0;
   if (m->mode == 1 || base == 4) {
     unsigned idx = m->mode == 1 ? m->index & 7 : 4;
@@ -192,7 +194,7 @@ static void emit_modrm_mem(struct out *o, const struct memop *m, unsigned reg,
   } else {
     emit(o, (mod << 6) | ((reg & 7) << 3) | base, 1);
   }
-  if (mod == 1) emit(o, (u32)disp, 1);
+  if (mod == 1) emit(o, (u32)(disp / (i32)n8), 1);
   if (mod == 2) emit(o, (u32)disp, 4);
 }
 
@@ -213,6 +215,55 @@ static u64 pick_target(const struct diff_enc *e, struct diff_rng *r) {
   return t;
 }
 
+/* A register of kind K: k0-k7 (or, in one case in sixteen, a number 8-15
+ * whose extension bit the CPU ignores or rejects), a vector register 0-31
+ * under EVEX, else 0-15 outside AVOID. */
+static unsigned pick_kind(struct diff_rng *r, unsigned k, int evex,
+                          u32 avoid) {
+  if (k == DIFF_K_K) return rnd(r, 16) ? rnd(r, 8) : rnd(r, 16);
+  if (k == DIFF_K_XMM && evex) return rnd(r, 32);
+  return pick_reg(r, avoid);
+}
+
+/* Whether EVEX form FORM has a vvvv operand. */
+static int ev_uses_vvvv(unsigned form) {
+  return form == F_VHW || form == F_VHWI || form == F_KHW ||
+         form == F_KHWI || form == F_HWI;
+}
+
+/* The EVEX choices of a case: vector length, opmask, zeroing, broadcast
+ * and vvvv as ROW allows them, except that one case in sixteen breaks one
+ * rule (the CPU's #UD is then the reference). MEMOP: rm is memory. */
+static void ev_choose(const struct ev_row *row, struct diff_rng *r,
+                      int memop, unsigned vreg, struct diff_case *c) {
+  unsigned brk = rnd(r, 16) ? 0 : 1 + rnd(r, 5), form = row->form;
+  int dest_mem = memop && (form == F_WV || form == F_WVI || form == F_EV);
+  c->vl = (u8)((row->fl & R_L128)   ? 0
+               : (row->fl & R_V256) ? 1 + rnd(r, 2)
+                                    : rnd(r, 3));
+  if (brk == 1) c->vl = (u8)rnd(r, 4);
+  c->aaa = (u8)((row->fl & R_NOMASK) || !rnd(r, 3) ? 0 : 1 + rnd(r, 7));
+  if (brk == 2) c->aaa = (u8)rnd(r, 8);
+  c->z = (u8)(c->aaa && !(row->fl & R_NOZ) && !dest_mem && rnd(r, 2));
+  if (brk == 3) c->z = 1;
+  c->bc = (u8)(memop && (row->fl & R_BC) && !rnd(r, 3));
+  if (brk == 4) c->bc = 1;
+  c->vreg = (u8)(ev_uses_vvvv(form) ? vreg : 0);
+  if (brk == 5 && !ev_uses_vvvv(form)) c->vreg = (u8)(1 + rnd(r, 31));
+}
+
+/* An EVEX memory target: inside the data (aligned to 64 bytes half the
+ * time), across its two pages, or reaching the unmapped page after it or
+ * the read-only one before it (masked elements there must not fault). */
+static u64 ev_target(struct diff_rng *r) {
+  unsigned k = rnd(r, 16);
+  if (k == 0) return DIFF_GUARD_ADDR - 1 - rnd(r, 72);
+  if (k == 1) return DIFF_RO_ADDR + 4096 - 1 - rnd(r, 80);
+  if (k == 2) return DIFF_DATA_ADDR + 4096 - 1 - rnd(r, 72);
+  u64 t = DIFF_DATA_ADDR + 64 + rnd(r, DIFF_DATA_SIZE - 256);
+  return rnd(r, 2) ? t & ~63ull : t;
+}
+
 int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
                    struct diff_case *c) {
   struct out o = {c->code, 0};
@@ -220,6 +271,11 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
   struct memop m = {0};
   u32 avoid = 0;
   u64 target = 0;
+  int evex = e->enc == DIFF_ENC_EVEX;
+  int vex = e->enc == DIFF_ENC_VEX || e->enc == DIFF_ENC_KVEX;
+  const struct ev_row *row = evex ? diff_evex_row(e) : NULL;
+  unsigned n8 = 1;
+  if (evex && !row) return -1;
   memset(c, 0, offsetof(struct diff_case, st));
   c->enc = e;
   c->id = e->id;
@@ -234,15 +290,24 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
   if (e->opt & DIFF_O_STACK) avoid |= 1u << 4;
   if (e->opt & DIFF_O_STRING) avoid |= (1u << 1) | (1u << 6) | (1u << 7);
   if (e->opt & DIFF_O_CL) avoid |= 1u << 1;
-  if (e->regk) reg = pick_reg(r, avoid);
+  if (e->regk) reg = pick_kind(r, e->regk, evex, avoid);
   if (e->rmk) {
     memop = (e->opt & DIFF_O_MEM) || (!(e->opt & DIFF_O_REG) && rnd(r, 2));
-    if (!memop) rm = pick_reg(r, avoid);
+    if (!memop) rm = pick_kind(r, e->rmk, evex, avoid);
   }
   if (e->enc == DIFF_ENC_VEX) vreg = pick_reg(r, avoid);
+  if (e->enc == DIFF_ENC_KVEX) vreg = rnd(r, 16) ? rnd(r, 8) : rnd(r, 16);
+  if (evex) {
+    ev_choose(row, r, memop, rnd(r, 32), c);
+    vreg = c->vreg;
+  }
   if (memop) {
     plan_mem(c, r, avoid, &m);
-    target = pick_target(e, r);
+    target = evex ? ev_target(r) : pick_target(e, r);
+  }
+  if (evex && memop) {
+    n8 = cpu__evex_disp8_n(row, 16u << (c->vl < 2 ? c->vl : 2), c->bc);
+    if (rnd(r, 2)) m.disp = (i32)(i8)diff_rand(r) * (i32)n8;
   }
   /* Legacy prefixes. */
   if ((e->opt & DIFF_O_LOCK) && memop && rnd(r, 2)) emit(&o, 0xf0, 1);
@@ -255,8 +320,8 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
   }
   if (memop && m.mode == 4) emit(&o, 0x65, 1);
   if (memop && m.mode == 5) emit(&o, 0x64, 1);
-  if (sz == 2 && e->enc != DIFF_ENC_VEX) emit(&o, 0x66, 1);
-  if (e->pfx && e->enc != DIFF_ENC_VEX) emit(&o, e->pfx, 1);
+  if (sz == 2 && !vex && !evex) emit(&o, 0x66, 1);
+  if (e->pfx && !vex && !evex) emit(&o, e->pfx, 1);
   /* REX / VEX. */
   if (sz == 8) rex |= 8;
   if (e->enc == DIFF_ENC_OREG) {
@@ -269,7 +334,25 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
       if (m.mode == 1 && (m.index & 8)) rex |= 2;
     }
   }
-  if (e->enc == DIFF_ENC_VEX) {
+  if (evex) {
+    unsigned pp = e->pfx == 0x66   ? 1
+                  : e->pfx == 0xf3 ? 2
+                  : e->pfx == 0xf2 ? 3
+                                   : 0;
+    unsigned mm = e->map == DIFF_MAP_0F3A ? 3 : e->map == DIFF_MAP_0F38 ? 2 : 1;
+    unsigned w = row->w == WIG ? rnd(r, 2) : row->w;
+    unsigned rr = e->ext < 0 && e->regk == DIFF_K_XMM ? reg : 0;
+    unsigned xb = !memop && e->rmk == DIFF_K_XMM ? rm >> 4 : (rex >> 1) & 1;
+    if (e->ext < 0 && e->regk != DIFF_K_XMM) rr = reg & 8;
+    emit(&o, 0x62, 1);
+    emit(&o, (!(rr & 8) << 7) | (!xb << 6) | (!(rex & 1) << 5) |
+                 (!(rr & 16) << 4) | mm,
+         1);
+    emit(&o, (w << 7) | ((~vreg & 15) << 3) | 4 | pp, 1);
+    emit(&o, ((unsigned)c->z << 7) | ((unsigned)c->vl << 5) |
+                 ((unsigned)c->bc << 4) | (!(vreg & 16) << 3) | c->aaa,
+         1);
+  } else if (vex) {
     unsigned pp = e->pfx == 0x66   ? 1
                   : e->pfx == 0xf3 ? 2
                   : e->pfx == 0xf2 ? 3
@@ -299,11 +382,11 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
     if (e->enc == DIFF_ENC_OREG) op |= reg & 7;
     emit(&o, op, 1);
   }
-  if (e->enc == DIFF_ENC_MODRM ||
-      (e->enc == DIFF_ENC_VEX && !(e->opt & DIFF_O_NOMODRM))) {
+  if (e->enc == DIFF_ENC_MODRM || evex ||
+      (vex && !(e->opt & DIFF_O_NOMODRM))) {
     unsigned rf = e->ext >= 0 ? (unsigned)e->ext : reg;
     if (memop) {
-      emit_modrm_mem(&o, &m, rf, m.disp);
+      emit_modrm_mem(&o, &m, rf, m.disp, n8);
     } else {
       emit(&o, 0xc0 | ((rf & 7) << 3) | (rm & 7), 1);
     }

@@ -46,6 +46,13 @@ int diff_compare(const struct diff_case *c, const struct diff_result *nat,
                  const struct diff_result *emu, const char *emu_msg,
                  int verbose);
 
+/* The EVEX and VEX opmask encodings (cases_evex.c): one per row of the
+ * emulator's tables, built on the first call; their count in *N. */
+const struct diff_enc *diff_evex_encs(size_t *n);
+/* The emulator's row of an encoding diff_evex_encs returned, else NULL. */
+struct ev_row;
+const struct ev_row *diff_evex_row(const struct diff_enc *e);
+
 /* Every encoding of every family, in cases.def order (NULL-terminated
  * array of family pointers). */
 extern const struct diff_family *const diff_families[];

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* Differential cases of the EVEX (AVX-512) instructions and the VEX opmask
+ * instructions: one encoding per row of the emulator's own tables
+ * (replayer/cpu/evex_ops.c), so that every row the emulator runs is tested
+ * and a new row is tested the day it is added. The rows give the opcode,
+ * map, prefix, W, operand form and tuple; the generator (diff_gen.c) picks
+ * the vector length, opmask, zeroing, broadcast, registers 0-31 and the
+ * memory operand, and in one case in sixteen breaks one of the row's rules
+ * (a vector length, an opmask or zeroing it does not allow, EVEX.b on a
+ * register form, a vvvv it does not use), where the CPU's #UD is the
+ * reference. Capstone 4 cannot name most of these instructions, so the
+ * CPU alone judges what the bytes mean: a row the emulator decodes
+ * differently from the CPU shows up as a difference. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replayer/cpu/evex.h"
+#include "tests/cpu/diff_int.h"
+
+/* Intel's operand letters of each form (evex.h), for reports. */
+static const char *form_text(unsigned form) {
+  switch (form) {
+    case F_VHW: return "V,H,W";
+    case F_VHWI: return "V,H,W,I";
+    case F_VW: return "V,W";
+    case F_VWI: return "V,W,I";
+    case F_WV: return "W,V";
+    case F_WVI: return "W,V,I";
+    case F_HWI: return "H,W,I";
+    case F_KHW: return "K,H,W";
+    case F_KHWI: return "K,H,W,I";
+    case F_KU: return "K,U";
+    case F_VK: return "V,K";
+    case F_VR: return "V,R";
+    case F_VE: return "V,E";
+    case F_EV: return "E,V";
+    case F_KKM: return "K,KM";
+    case F_MK: return "M,K";
+    case F_KR: return "K,R";
+    case F_RK: return "R,K";
+    case F_KKK: return "K,K,K";
+    case F_KK: return "K,K";
+    default: return "K,K,I";
+  }
+}
+
+static int has_imm(unsigned form) {
+  return form == F_VHWI || form == F_VWI || form == F_WVI || form == F_HWI ||
+         form == F_KHWI || form == F_KKI;
+}
+
+/* The register kinds of the reg and rm operands of FORM. */
+static void kinds(unsigned form, u8 *regk, u8 *rmk) {
+  *regk = DIFF_K_XMM;
+  *rmk = DIFF_K_XMM;
+  switch (form) {
+    case F_KHW:
+    case F_KHWI:
+    case F_KU: *regk = DIFF_K_K; break;
+    case F_VK: *rmk = DIFF_K_K; break;
+    case F_VR:
+    case F_VE:
+    case F_EV: *rmk = DIFF_K_GPR; break;
+    case F_HWI: *regk = DIFF_K_NONE; break;
+    case F_KKM:
+    case F_KKK:
+    case F_KK:
+    case F_KKI: *regk = *rmk = DIFF_K_K; break;
+    case F_MK: *regk = *rmk = DIFF_K_K; break; /* rm: memory only */
+    case F_KR: *regk = DIFF_K_K, *rmk = DIFF_K_GPR; break;
+    case F_RK: *regk = DIFF_K_GPR, *rmk = DIFF_K_K; break;
+    default: break;
+  }
+}
+
+static struct diff_enc *encs;
+static const struct ev_row **rows_of;
+static size_t nencs;
+
+/* Adds one encoding for row R of an EVEX (EVEX nonzero) or VEX opmask
+ * table, named through CS. */
+static int add(csh cs, const struct ev_row *r, int evex) {
+  static const u8 pfx[4] = {0, 0x66, 0xf3, 0xf2};
+  char text[64];
+  struct diff_enc *e = &encs[nencs];
+  snprintf(text, sizeof text, "%s %s%s", cpu__insn_name(cs, r->id),
+           form_text(r->form), evex ? "" : " (vex)");
+  char *t = strdup(text);
+  if (!t) return -1;
+  memset(e, 0, sizeof *e);
+  e->id = r->id;
+  e->text = t;
+  e->pfx = pfx[r->pp & 3];
+  e->map = r->map == MAP_0F38   ? DIFF_MAP_0F38
+           : r->map == MAP_0F3A ? DIFF_MAP_0F3A
+                                : DIFF_MAP_0F;
+  e->op = r->op;
+  e->enc = evex ? DIFF_ENC_EVEX : DIFF_ENC_KVEX;
+  e->ext = r->ext == EXT_ANY ? -1 : (i8)r->ext;
+  e->imm = has_imm(r->form) ? DIFF_IMM_B : DIFF_IMM_NONE;
+  kinds(r->form, &e->regk, &e->rmk);
+  if (r->fl & R_MEM) e->opt |= DIFF_O_MEM;
+  if (r->fl & R_REG) e->opt |= DIFF_O_REG;
+  if (r->form == F_MK) e->opt |= DIFF_O_MEM;
+  if (r->w == W1) e->opt |= DIFF_O_W1;
+  if (!evex && r->form != F_KKK) e->opt |= DIFF_O_NOVVVV;
+  if (!evex && (r->fl & R_L1)) e->opt |= DIFF_O_L1;
+  e->opt |= DIFF_O_FAULT;
+  rows_of[nencs++] = r;
+  return 0;
+}
+
+const struct diff_enc *diff_evex_encs(size_t *n) {
+  if (!encs) {
+    size_t nk = 0, cap = cpu__evex_nrows;
+    const struct ev_row *k = cpu__evex_kvex_rows(&nk);
+    csh cs;
+    cap += nk;
+    encs = calloc(cap, sizeof *encs);
+    rows_of = calloc(cap, sizeof *rows_of);
+    if (!encs || !rows_of ||
+        cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+      *n = 0;
+      return NULL;
+    }
+    for (size_t i = 0; i < nk; i++)
+      if (add(cs, &k[i], 0)) break;
+    for (size_t i = 0; i < cpu__evex_nrows; i++)
+      if (add(cs, &cpu__evex_rows[i], 1)) break;
+    cs_close(&cs);
+  }
+  *n = nencs;
+  return encs;
+}
+
+const struct ev_row *diff_evex_row(const struct diff_enc *e) {
+  return encs && e >= encs && e < encs + nencs ? rows_of[e - encs] : NULL;
+}
