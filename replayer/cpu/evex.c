@@ -438,8 +438,10 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   const struct ev_row *row = NULL;
   if (i >= n) return n < 15 ? (in->len = 0, 1) : ev_ud(in, n);
   unsigned ext = (b[i] >> 3) & 7, is_reg = (b[i] >> 6) == 3;
-  for (size_t k = 0; k < nrows; k++) {
-    const struct ev_row *r = &rows[k];
+  /* EVEX rows: evex_ops.c's, then evex_fp.c's */
+  for (size_t k = 0; k < nrows + (evex ? cpu__evex_fp_nrows : 0); k++) {
+    const struct ev_row *r =
+        k < nrows ? &rows[k] : &cpu__evex_fp_rows[k - nrows];
     if (r->map != map || r->op != opc || r->pp != pp) continue;
     if (r->w != WIG && r->w != W) continue;
     if (r->ext != EXT_ANY && r->ext != ext) continue;
@@ -497,10 +499,18 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   }
   /* EVEX checks */
   in->osz = (u8)(vl > 64 ? 64 : vl);
+  /* EVEX.b: with a register rm, embedded rounding (L'L is then the
+   * rounding) or SAE where the row has them, and the length is 512 bits
+   * whatever L'L says (this CPU's behaviour for SAE too); with memory, a
+   * broadcast where the row has one; else #UD. */
+  if (bc && is_reg && (row->fl & (R_ER | R_SAE))) {
+    in->imm2 = (u8)((row->fl & R_ER) ? 3 | L << 2 : 1);
+    in->osz = 64;
+    L = 2;
+  } else if (bc && (!(row->fl & R_BC) || is_reg)) {
+    return ev_ud(in, end);
+  }
   if (L == 3) return ev_ud(in, end);
-  /* EVEX.b: a broadcast for the rows that have one, else #UD (none of
-   * the rows has embedded rounding or SAE yet). */
-  if (bc && (!(row->fl & R_BC) || is_reg)) return ev_ud(in, end);
   if ((row->fl & R_NOMASK) && aaa) return ev_ud(in, end);
   if (z && !aaa) return ev_ud(in, end); /* zeroing needs an opmask */
   switch (row->form) {

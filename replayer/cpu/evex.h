@@ -22,6 +22,12 @@ union zv {
 #define EV_AAA(in) ((unsigned)(in)->cond & 7)
 #define EV_Z(in) (((in)->cond >> 3) & 1)
 #define EV_BC(in) (((in)->cond >> 4) & 1)
+/* EVEX.b on a register form of a row with R_ER or R_SAE (in imm2, which
+ * EVEX instructions do not otherwise use): suppress all exceptions; with
+ * R_ER, also round as EV_RC says (L'L, in MXCSR.RC order). */
+#define EV_SAE(in) ((in)->imm2 & 1)
+#define EV_ER(in) (((in)->imm2 >> 1) & 1)
+#define EV_RC(in) (((unsigned)(in)->imm2 >> 2) & 3)
 
 static inline void zget(const struct cpu *cpu, unsigned r, union zv *v) {
   memcpy(v->b, cpu->ymm[r].b, 32);
@@ -157,7 +163,11 @@ enum {
   R_L1 = 128,    /* VEX: L must be 1 */
   R_B4 = 256,    /* EVEX.b broadcasts dwords (elements are smaller) */
   R_B8 = 512,    /* EVEX.b broadcasts qwords */
-  R_L128 = 1024  /* 128 bits only */
+  R_L128 = 1024, /* 128 bits only */
+  R_ER = 2048,   /* EVEX.b with a register rm: rounding RC = L'L, 512 bits
+                    (or scalar), exceptions suppressed */
+  R_SAE = 4096   /* EVEX.b with a register rm: exceptions suppressed, 512
+                    bits (or scalar) */
 };
 
 enum { W0 = 0, W1 = 1, WIG = 2, EXT_ANY = 8 };
@@ -186,6 +196,9 @@ unsigned cpu__evex_disp8_n(const struct ev_row *r, unsigned vl, int bc);
 /* The EVEX rows (evex_ops.c). */
 extern const struct ev_row cpu__evex_rows[];
 extern const size_t cpu__evex_nrows;
+/* The EVEX floating-point rows (evex_fp.c). */
+extern const struct ev_row cpu__evex_fp_rows[];
+extern const size_t cpu__evex_fp_nrows;
 /* The VEX opmask rows (evex.c): their count in *N. */
 const struct ev_row *cpu__evex_kvex_rows(size_t *n);
 

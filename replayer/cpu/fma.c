@@ -234,6 +234,17 @@ static u64 fma_elem(const struct fmt *f, const u64 ops[3], unsigned ia,
   return v;
 }
 
+u64 cpu__fma_elem(int dbl, const u64 ops[3], unsigned order, int kind,
+                  unsigned i, u32 mx, u32 *fl, u32 *ex) {
+  unsigned ia = order / 100 - 1, ib = order / 10 % 10 - 1, ic = order % 10 - 1;
+  unsigned negp = kind == CPU_FMA_NADD || kind == CPU_FMA_NSUB;
+  unsigned negc = kind == CPU_FMA_SUB || kind == CPU_FMA_NSUB ||
+                  (kind == CPU_FMA_ADDSUB && !(i & 1)) ||
+                  (kind == CPU_FMA_SUBADD && (i & 1));
+  return fma_elem(dbl ? &F64 : &F32, ops, ia, ib, ic, negp, negc, mx, fl,
+                  ex);
+}
+
 /* ---- Handlers ---------------------------------------------------------- */
 
 enum {

@@ -56,15 +56,15 @@ CMP(sd, sd, SD, 8)
  * are those of the host's quiet compare (eq) or signalling one (lt), and
  * the result is built from the host's eq, lt, le and unord masks. Legacy
  * SSE reaches here only with P < 8 through cmp(). */
-static int cmp32(struct cpu *cpu, const struct cpu_insn *in, unsigned p,
-                 int hopeq, unsigned sz) {
-  union cpu_vec a, b, m[4], t;
+int cpu__fcmp32(struct cpu *cpu, unsigned p, int hopeq, union cpu_vec *va,
+                const union cpu_vec *vb) {
+  union cpu_vec a = *va, b = *vb, m[4], t;
   unsigned esz = hopeq == CPU__HOP_cmpeqps || hopeq == CPU__HOP_cmpeqss ? 4
                                                                          : 8;
-  unsigned n = sz == 16 ? 16 / esz : 1;
+  unsigned n = hopeq == CPU__HOP_cmpeqps || hopeq == CPU__HOP_cmpeqpd
+                   ? 16 / esz
+                   : 1;
   int sig = ((p & 3) == 1 || (p & 3) == 2) ^ ((p >> 4) & 1);
-  CPU_TRY(cpu_W_read(cpu, in, sz, 0, &b));
-  a = *cpu__x(cpu, in->reg);
   t = a;
   CPU_TRY(cpu__sse_fp(cpu, hopeq + (sig ? 4 : 0), &t, &b));
   for (int k = 0; k < 4; k++) {
@@ -93,6 +93,16 @@ static int cmp32(struct cpu *cpu, const struct cpu_insn *in, unsigned p,
     else
       a.q[i] = r ? ~0ull : 0;
   }
+  *va = a;
+  return 0;
+}
+
+static int cmp32(struct cpu *cpu, const struct cpu_insn *in, unsigned p,
+                 int hopeq, unsigned sz) {
+  union cpu_vec a, b;
+  CPU_TRY(cpu_W_read(cpu, in, sz, 0, &b));
+  a = *cpu__x(cpu, in->reg);
+  CPU_TRY(cpu__fcmp32(cpu, p, hopeq, &a, &b));
   cpu__xset(cpu, in->reg, &a);
   return CPU_RC_NEXT;
 }

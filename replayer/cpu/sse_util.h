@@ -56,6 +56,22 @@ int cpu__sse_fp(struct cpu *cpu, int hop, union cpu_vec *a,
  * pre-computation ones then, if one of those is unmasked). */
 int cpu__sse_flags(struct cpu *cpu, u32 fl) RW_MUST_CHECK;
 
+/* Compares A with B (16 bytes each) under predicate P (0-31, the VEX
+ * predicates): HOPEQ is the host eq operation of the element type (ps, pd,
+ * ss or sd). Element results (all ones or zero) replace A's elements (the
+ * low one only for ss/sd); flags and #XM as cpu__sse_fp. */
+int cpu__fcmp32(struct cpu *cpu, unsigned p, int hopeq, union cpu_vec *a,
+                const union cpu_vec *b) RW_MUST_CHECK;
+
+/* One element of a fused multiply-add (fma.c): OPS are the element's
+ * operands (dest, vvvv, rm) as float (DBL 0) or double bits, ORDER 132,
+ * 213 or 231 which of them are a, b and c, KIND a CPU_FMA_* and I the
+ * element's index (for addsub/subadd). Returns the result rounded under
+ * MX, with the flags in *FL (masked view) and *EX (unmasked view, see
+ * cpu__sse_commit). */
+u64 cpu__fma_elem(int dbl, const u64 ops[3], unsigned order, int kind,
+                  unsigned i, u32 mx, u32 *fl, u32 *ex);
+
 /* Applies the exceptions of a whole operation at once: EX the flags its
  * elements raise as the unmasked exceptions see them, FL those they raise
  * masked (cpu__vex, after its lanes ran with cpu->xm_defer set). */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "replayer/cpu/evex.h"
+#include "tests/cpu/cases_sse.h"
 #include "tests/cpu/diff_int.h"
 
 /* Intel's operand letters of each form (evex.h), for reports. */
@@ -74,6 +75,44 @@ static void kinds(unsigned form, u8 *regk, u8 *rmk) {
   }
 }
 
+/* Writes the 64 bytes V into ZMM register R of C. */
+static void zmm_set(struct diff_case *c, unsigned r, const u8 *v) {
+  if (r >= 16) {
+    memcpy(c->st.hi16 + 64 * (r - 16), v, 64);
+    return;
+  }
+  memcpy(c->st.fx + 160 + 16 * r, v, 16);
+  memcpy(c->st.ymmh + 16 * r, v + 16, 16);
+  memcpy(c->st.zmmh + 32 * r, v + 32, 32);
+}
+
+/* Floating-point rows: a random MXCSR (rounding, DAZ, FTZ, unmasked
+ * exceptions) and edge values (NaNs, infinities, denormals, values that
+ * overflow or underflow) in the source registers and the memory operand,
+ * with elements of the row's size. */
+static void fix_fp(struct diff_case *c, struct diff_rng *r) {
+  const struct ev_row *row = diff_evex_row(c->enc);
+  unsigned esz = row ? row->esz : 4;
+  u8 v[64];
+  set_mxcsr(c, rand_mxcsr(r));
+  for (unsigned k = 0; k < 3; k++) {
+    unsigned reg = k == 0 ? c->vreg : k == 1 ? c->rm : c->reg;
+    if ((k == 1 && c->memop) || (k == 2 && c->enc->regk != DIFF_K_XMM) ||
+        !rnd(r, 4))
+      continue;
+    for (unsigned i = 0; i < 64; i += esz) {
+      u64 x = esz == 4 ? f32_edge(r) : f64_edge(r);
+      memcpy(v + i, &x, esz);
+    }
+    zmm_set(c, reg, v);
+  }
+  u8 *m = mem_at(c, 64);
+  for (unsigned i = 0; m && i < 64; i += esz) {
+    u64 x = esz == 4 ? f32_edge(r) : f64_edge(r);
+    if (rnd(r, 4)) memcpy(m + i, &x, esz);
+  }
+}
+
 static struct diff_enc *encs;
 static const struct ev_row **rows_of;
 static size_t nencs;
@@ -107,13 +146,14 @@ static int add(csh cs, const struct ev_row *r, int evex) {
   if (!evex && r->form != F_KKK) e->opt |= DIFF_O_NOVVVV;
   if (!evex && (r->fl & R_L1)) e->opt |= DIFF_O_L1;
   e->opt |= DIFF_O_FAULT;
+  if (r->fl & (R_ER | R_SAE)) e->fix = fix_fp;
   rows_of[nencs++] = r;
   return 0;
 }
 
 const struct diff_enc *diff_evex_encs(size_t *n) {
   if (!encs) {
-    size_t nk = 0, cap = cpu__evex_nrows;
+    size_t nk = 0, cap = cpu__evex_nrows + cpu__evex_fp_nrows;
     const struct ev_row *k = cpu__evex_kvex_rows(&nk);
     csh cs;
     cap += nk;
@@ -128,6 +168,8 @@ const struct diff_enc *diff_evex_encs(size_t *n) {
       if (add(cs, &k[i], 0)) break;
     for (size_t i = 0; i < cpu__evex_nrows; i++)
       if (add(cs, &cpu__evex_rows[i], 1)) break;
+    for (size_t i = 0; i < cpu__evex_fp_nrows; i++)
+      if (add(cs, &cpu__evex_fp_rows[i], 1)) break;
     cs_close(&cs);
   }
   *n = nencs;

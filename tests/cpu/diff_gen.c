@@ -247,6 +247,11 @@ static void ev_choose(const struct ev_row *row, struct diff_rng *r,
   c->z = (u8)(c->aaa && !(row->fl & R_NOZ) && !dest_mem && rnd(r, 2));
   if (brk == 3) c->z = 1;
   c->bc = (u8)(memop && (row->fl & R_BC) && !rnd(r, 3));
+  /* embedded rounding or SAE on a register form: any L'L */
+  if (!memop && (row->fl & (R_ER | R_SAE)) && !rnd(r, 3)) {
+    c->bc = 1;
+    c->vl = (u8)rnd(r, 4);
+  }
   if (brk == 4) c->bc = 1;
   c->vreg = (u8)(ev_uses_vvvv(form) ? vreg : 0);
   if (brk == 5 && !ev_uses_vvvv(form)) c->vreg = (u8)(1 + rnd(r, 31));

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* AVX-512 integer instructions for tests/replay/avx512.sh: each group runs
+/* AVX-512 instructions for tests/replay/avx512.sh: each group runs
  * on pseudo-random vectors and opmasks at 128, 256 and 512 bits, with
  * merge- and zero-masking, broadcasts and masked memory operands, and
  * prints one checksum per group, so that a replay that computes any element
@@ -323,6 +323,100 @@ static void shifts(void) {
   report("shifts");
 }
 
+/* Random floats and doubles: ordinary values of many magnitudes, with
+ * zeros, infinities, NaNs and denormals among them. */
+static __m512 rndps(void) {
+  uint32_t d[16];
+  static const uint32_t edge[] = {0, 0x80000000u, 0x7f800000u, 0xff800000u,
+                                  0x7fc00000u, 0x7f800001u, 0x00000001u,
+                                  0x007fffffu, 0x7f7fffffu, 0x3f800000u};
+  for (int i = 0; i < 16; i++) {
+    uint64_t x = next();
+    d[i] = (x & 7) == 0 ? edge[(x >> 8) % 10]
+                        : (uint32_t)(x >> 32) % 0x7f000000u + 0x00800000u;
+    if (x & 0x100000) d[i] |= 0x80000000u;
+  }
+  return _mm512_castsi512_ps(_mm512_loadu_si512(d));
+}
+static __m512d rndpd(void) {
+  uint64_t q[8];
+  static const uint64_t edge[] = {0, 1ull << 63, 0x7ff0000000000000ull,
+                                  0x7ff8000000000000ull,
+                                  0x7ff0000000000001ull, 1,
+                                  0x000fffffffffffffull,
+                                  0x7fefffffffffffffull,
+                                  0x3ff0000000000000ull};
+  for (int i = 0; i < 8; i++) {
+    uint64_t x = next();
+    q[i] = (x & 7) == 0 ? edge[(x >> 8) % 9]
+                        : x % 0x7fe0000000000000ull + 0x0010000000000000ull;
+    if (x & 0x100000) q[i] |= 1ull << 63;
+  }
+  return _mm512_castsi512_pd(_mm512_loadu_si512(q));
+}
+#define FOLDPS(v) fold(_mm512_castps_si512(v))
+#define FOLDPD(v) fold(_mm512_castpd_si512(v))
+
+/* Floating point: arithmetic, square roots, fused multiply-adds and
+ * compares with masks, embedded rounding and SAE; MXCSR's flags join the
+ * checksum, so a replay that raises a different exception differs. */
+static void fp(void) {
+  for (int i = 0; i < N; i++) {
+    __m512 a = rndps(), b = rndps(), c = rndps();
+    __m512d x = rndpd(), y = rndpd(), z = rndpd();
+    __mmask16 k = (__mmask16)next();
+    __mmask8 k8 = (__mmask8)next();
+    _mm_setcsr(0x1f80 | (i & 3) << 13 | (i & 4 ? 0x8040 : 0));
+    FOLDPS(_mm512_add_ps(a, b));
+    FOLDPS(_mm512_mask_sub_ps(c, k, a, b));
+    FOLDPS(_mm512_maskz_mul_ps(k, a, b));
+    FOLDPS(_mm512_div_ps(a, b));
+    FOLDPS(_mm512_div_round_ps(a, b, _MM_FROUND_TO_ZERO |
+                                          _MM_FROUND_NO_EXC));
+    FOLDPS(_mm512_mask_sqrt_ps(c, k, a));
+    FOLDPS(_mm512_min_ps(a, b));
+    FOLDPS(_mm512_maskz_max_ps(k, a, b));
+    FOLDPS(_mm512_fmadd_ps(a, b, c));
+    FOLDPS(_mm512_mask_fmsub_ps(a, k, b, c));
+    FOLDPS(_mm512_fnmadd_round_ps(a, b, c, _MM_FROUND_TO_POS_INF |
+                                               _MM_FROUND_NO_EXC));
+    FOLDPS(_mm512_mask3_fmaddsub_ps(a, b, c, k));
+    FOLDPD(_mm512_add_pd(x, y));
+    FOLDPD(_mm512_mask_mul_pd(z, k8, x, y));
+    FOLDPD(_mm512_sqrt_round_pd(x, _MM_FROUND_TO_NEG_INF |
+                                       _MM_FROUND_NO_EXC));
+    FOLDPD(_mm512_maskz_fnmsub_pd(k8, x, y, z));
+    FOLDPD(_mm512_fmsubadd_pd(x, y, z));
+    fold(_mm512_castps_si512(_mm512_castps256_ps512(
+        _mm256_mask_add_ps(_mm512_castps512_ps256(c), (__mmask8)k,
+                           _mm512_castps512_ps256(a),
+                           _mm512_castps512_ps256(b)))));
+    fold128(_mm_castpd_si128(
+        _mm_mask_div_sd(_mm512_castpd512_pd128(z), k8,
+                        _mm512_castpd512_pd128(x),
+                        _mm512_castpd512_pd128(y))));
+    fold128(_mm_castps_si128(_mm_maskz_fmadd_ss(
+        k, _mm512_castps512_ps128(a), _mm512_castps512_ps128(b),
+        _mm512_castps512_ps128(c))));
+    fold128(_mm_castps_si128(_mm_add_round_ss(
+        _mm512_castps512_ps128(a), _mm512_castps512_ps128(b),
+        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)));
+#define FPRED(p)                                      \
+  foldk(_mm512_cmp_ps_mask(a, b, p));                 \
+  foldk(_mm512_mask_cmp_pd_mask(k8, x, y, p));
+    FPRED(0) FPRED(1) FPRED(2) FPRED(3) FPRED(4) FPRED(5) FPRED(6)
+    FPRED(7) FPRED(8) FPRED(13) FPRED(17) FPRED(22) FPRED(27) FPRED(31)
+#undef FPRED
+    foldk(_mm_cmp_ss_mask(_mm512_castps512_ps128(a),
+                          _mm512_castps512_ps128(b), _CMP_LT_OS));
+    FOLDPS(_mm512_xor_ps(a, b));
+    FOLDPD(_mm512_mask_andnot_pd(z, k8, x, y));
+    foldk(_mm_getcsr());
+  }
+  _mm_setcsr(0x1f80);
+  report("fp");
+}
+
 /* Masked loads and stores against the end of a page that an inaccessible
  * one follows. */
 static void edges(void) {
@@ -455,5 +549,6 @@ int main(int argc, char **argv) {
   shuffle();
   shifts();
   edges();
+  fp();
   return 0;
 }

@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: MIT */
+/* EVEX floating point (AVX-512F, DQ, VL): add, sub, mul, div, min, max,
+ * sqrt in their ps/pd/ss/sd forms, the compares into opmasks with the 32
+ * predicates, the fused multiply-adds, the bitwise and/andn/or/xor ps/pd
+ * and the scalar moves vmovss/vmovsd, with their rows (the decoder is
+ * evex.c's).
+ *
+ * The arithmetic runs on the SSE engine of sse_fpu.c one 128-bit chunk at
+ * a time, with the exceptions of all chunks decided together (xm_defer),
+ * as for VEX. Two things are EVEX's own:
+ *  - an element the opmask leaves out raises no exception: it computes
+ *    1.0 op 1.0 instead, which raises none in any of these operations, and
+ *    its result is thrown away by the masking;
+ *  - EVEX.b on a register form suppresses all exceptions (no flag is set,
+ *    nothing faults) and, for the rows with embedded rounding, rounds as
+ *    L'L says instead of MXCSR.RC; DAZ and FTZ still apply. */
+#include "replayer/cpu/evex.h"
+
+/* 1.0 as an element of ESZ bytes. */
+static u64 fp_one(unsigned esz) {
+  return esz == 4 ? 0x3f800000u : 0x3ff0000000000000ull;
+}
+
+/* Sets the elements of V (ESZ bytes, N of them) whose bit in M is clear
+ * to 1.0. */
+static void ones_out(union zv *v, unsigned esz, unsigned n, u64 m) {
+  u64 one = fp_one(esz);
+  for (unsigned i = 0; i < n; i++)
+    if (!((m >> i) & 1)) memcpy(v->b + i * esz, &one, esz);
+}
+
+/* The MXCSR an instruction computes under, saved so that fp_end can put
+ * it back. */
+struct fpx {
+  u32 mx;
+};
+
+static void fp_begin(struct cpu *cpu, const struct cpu_insn *in,
+                     struct fpx *x) {
+  x->mx = cpu->mxcsr;
+  if (EV_SAE(in)) {
+    u32 m = cpu->mxcsr | CPU_MX_MASKS;
+    if (EV_ER(in)) m = (m & ~(u32)CPU_MX_RC) | EV_RC(in) << 13;
+    cpu->mxcsr = m;
+  }
+  cpu->xm_defer = 1;
+  cpu->xm_ex = cpu->xm_fl = 0;
+}
+
+/* Ends what fp_begin began: the flags of every chunk, or none with SAE;
+ * CPU_FAULT for an unmasked exception. */
+static int fp_end(struct cpu *cpu, const struct cpu_insn *in,
+                  const struct fpx *x) {
+  cpu->xm_defer = 0;
+  if (EV_SAE(in)) {
+    cpu->mxcsr = x->mx;
+    return 0;
+  }
+  return cpu__sse_commit(cpu, cpu->xm_ex, cpu->xm_fl) ? CPU_FAULT : 0;
+}
+
+/* ---- Packed and scalar arithmetic ---------------------------------------- */
+
+/* reg = HOP(vvvv, rm) per element of ESZ bytes; a unary HOP (sqrt) reads
+ * only rm. */
+static int fp_packed(struct cpu *cpu, const struct cpu_insn *in, int hop,
+                     unsigned esz) {
+  union zv a, b, r;
+  unsigned n = in->osz / esz;
+  u64 m = kmask(cpu, in, n);
+  struct fpx x;
+  CPU_TRY(zsrc(cpu, in, esz, &b));
+  zget(cpu, in->reg2, &a);
+  ones_out(&a, esz, n, m);
+  ones_out(&b, esz, n, m);
+  fp_begin(cpu, in, &x);
+  for (unsigned c = 0; c < in->osz; c += 16) {
+    union cpu_vec va, vb;
+    memcpy(va.b, a.b + c, 16);
+    memcpy(vb.b, b.b + c, 16);
+    if (cpu__sse_fp(cpu, hop, &va, &vb)) break; /* deferred: never */
+    memcpy(r.b + c, va.b, 16);
+  }
+  CPU_TRY(fp_end(cpu, in, &x));
+  zput(cpu, in, in->reg, &r, esz);
+  return CPU_RC_NEXT;
+}
+
+/* The low element of rm (ESZ bytes) into *B, the rest zero; memory is read
+ * only when M enables the element. */
+static int scalar_src(struct cpu *cpu, const struct cpu_insn *in,
+                      unsigned esz, u64 m, union cpu_vec *b) {
+  u64 v = 0;
+  memset(b, 0, sizeof *b);
+  if (!(in->pfx & CPU_PFX_MEM))
+    memcpy(&v, cpu->ymm[in->rm].b, esz);
+  else if (m & 1)
+    CPU_TRY(cpu_ld(cpu, cpu_ea(cpu, in), esz, &v));
+  memcpy(b->b, &v, esz);
+  return 0;
+}
+
+/* Writes the 16 bytes R to reg with its low element (ESZ bytes) under the
+ * opmask bit M, zero above bit 127. */
+static void scalar_put(struct cpu *cpu, const struct cpu_insn *in,
+                       const union cpu_vec *r, unsigned esz, u64 m) {
+  union zv out;
+  zget(cpu, in->reg, &out);
+  if (m & 1)
+    memcpy(out.b, r->b, esz);
+  else if (EV_Z(in))
+    memset(out.b, 0, esz);
+  memcpy(out.b + esz, r->b + esz, 16 - esz);
+  memset(out.b + 16, 0, 48);
+  zset(cpu, in->reg, &out);
+}
+
+/* reg = vvvv with its low element HOP(vvvv, rm) (a scalar HOP). */
+static int fp_scalar(struct cpu *cpu, const struct cpu_insn *in, int hop,
+                     unsigned esz) {
+  union cpu_vec a, b;
+  u64 m = kmask(cpu, in, 1), one = fp_one(esz);
+  struct fpx x;
+  CPU_TRY(scalar_src(cpu, in, esz, m, &b));
+  memcpy(a.b, cpu->ymm[in->reg2].b, 16);
+  union cpu_vec a0 = a;
+  if (!(m & 1)) {
+    memcpy(a.b, &one, esz);
+    memcpy(b.b, &one, esz);
+  }
+  fp_begin(cpu, in, &x);
+  int rc = cpu__sse_fp(cpu, hop, &a, &b);
+  (void)rc; /* deferred: never faults */
+  CPU_TRY(fp_end(cpu, in, &x));
+  memcpy(a.b + esz, a0.b + esz, 16 - esz);
+  scalar_put(cpu, in, &a, esz, m);
+  return CPU_RC_NEXT;
+}
+
+#define EV_FP(name)                                                     \
+  EV_OP(v##name##ps, fp_packed(cpu, in, CPU__HOP_##name##ps, 4))        \
+  EV_OP(v##name##pd, fp_packed(cpu, in, CPU__HOP_##name##pd, 8))        \
+  EV_OP(v##name##ss, fp_scalar(cpu, in, CPU__HOP_##name##ss, 4))        \
+  EV_OP(v##name##sd, fp_scalar(cpu, in, CPU__HOP_##name##sd, 8))
+EV_FP(add)
+EV_FP(sub)
+EV_FP(mul)
+EV_FP(div)
+EV_FP(min)
+EV_FP(max)
+EV_FP(sqrt)
+#undef EV_FP
+
+/* ---- Compares into opmasks ---------------------------------------------- */
+
+/* k[reg] = the predicate imm8 & 31 of vvvv and rm per element (ESZ bytes;
+ * SCALAR: the low one), under the opmask; the opmask's bits above the
+ * elements become zero. */
+static int fp_cmp(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
+                  int scalar) {
+  union zv a, b;
+  unsigned n = scalar ? 1 : in->osz / esz, p = (unsigned)in->imm & 31;
+  unsigned len = scalar ? 16 : in->osz, per = scalar ? 1 : 16 / esz;
+  u64 m = kmask(cpu, in, n), bits = 0;
+  int hopeq = scalar ? (esz == 4 ? CPU__HOP_cmpeqss : CPU__HOP_cmpeqsd)
+                     : (esz == 4 ? CPU__HOP_cmpeqps : CPU__HOP_cmpeqpd);
+  struct fpx x;
+  if (scalar) {
+    union cpu_vec t;
+    CPU_TRY(scalar_src(cpu, in, esz, m, &t));
+    memcpy(b.b, t.b, 16);
+  } else {
+    CPU_TRY(zsrc(cpu, in, esz, &b));
+  }
+  zget(cpu, in->reg2, &a);
+  ones_out(&a, esz, n, m);
+  ones_out(&b, esz, n, m);
+  fp_begin(cpu, in, &x);
+  for (unsigned c = 0; c < len; c += 16) {
+    union cpu_vec va, vb;
+    memcpy(va.b, a.b + c, 16);
+    memcpy(vb.b, b.b + c, 16);
+    if (cpu__fcmp32(cpu, p, hopeq, &va, &vb)) break; /* deferred: never */
+    for (unsigned i = 0; i < per; i++)
+      if (va.b[i * esz]) bits |= 1ull << (c / esz + i);
+  }
+  CPU_TRY(fp_end(cpu, in, &x));
+  cpu->k[in->reg & 7] = bits & m;
+  return CPU_RC_NEXT;
+}
+EV_OP(vcmpps, fp_cmp(cpu, in, 4, 0))
+EV_OP(vcmppd, fp_cmp(cpu, in, 8, 0))
+EV_OP(vcmpss, fp_cmp(cpu, in, 4, 1))
+EV_OP(vcmpsd, fp_cmp(cpu, in, 8, 1))
+
+/* ---- Fused multiply-add -------------------------------------------------- */
+
+/* The FMA3 forms under EVEX: ORDER 132/213/231 and KIND as fma.c's, ps/pd
+ * by EVEX.W; computed element by element in integers by fma.c, the
+ * elements the opmask leaves out neither computed nor raising anything.
+ * SCALAR: the low element, bits 127:ESZ*8 of the destination kept. */
+static int fp_fma(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
+                  int kind, int scalar) {
+  int dbl = (in->pfx & CPU_PFX_REXW) != 0;
+  unsigned esz = dbl ? 8 : 4, n = scalar ? 1 : in->osz / esz;
+  u64 m = kmask(cpu, in, n);
+  union zv s1, s2, s3, r;
+  u32 mx = cpu->mxcsr, fl = 0, ex = 0;
+  if (scalar) {
+    union cpu_vec t;
+    CPU_TRY(scalar_src(cpu, in, esz, m, &t));
+    memcpy(s3.b, t.b, 16);
+  } else {
+    CPU_TRY(zsrc(cpu, in, esz, &s3));
+  }
+  zget(cpu, in->reg, &s1);
+  zget(cpu, in->reg2, &s2);
+  if (EV_SAE(in)) mx |= CPU_MX_MASKS;
+  if (EV_ER(in)) mx = (mx & ~(u32)CPU_MX_RC) | EV_RC(in) << 13;
+  r = s1;
+  for (unsigned i = 0; i < n; i++) {
+    u64 ops[3] = {0, 0, 0};
+    u32 f1, e1;
+    if (!((m >> i) & 1)) continue;
+    memcpy(&ops[0], s1.b + i * esz, esz);
+    memcpy(&ops[1], s2.b + i * esz, esz);
+    memcpy(&ops[2], s3.b + i * esz, esz);
+    u64 v = cpu__fma_elem(dbl, ops, order, kind, i, mx, &f1, &e1);
+    memcpy(r.b + i * esz, &v, esz);
+    fl |= f1;
+    ex |= e1;
+  }
+  if (!EV_SAE(in) && cpu__sse_commit(cpu, ex, fl)) return CPU_FAULT;
+  if (scalar) {
+    union cpu_vec t;
+    memcpy(t.b, r.b, 16);
+    scalar_put(cpu, in, &t, esz, m);
+  } else {
+    zput(cpu, in, in->reg, &r, esz);
+  }
+  return CPU_RC_NEXT;
+}
+
+#define FMA_1(name, order, sfx, kind, scalar)                           \
+  EV_OP(name##order##sfx, fp_fma(cpu, in, order, kind, scalar))
+#define FMA_P(name, kind)                                               \
+  FMA_1(name, 132, p, kind, 0)                                          \
+  FMA_1(name, 213, p, kind, 0)                                          \
+  FMA_1(name, 231, p, kind, 0)
+#define FMA_S(name, kind)                                               \
+  FMA_1(name, 132, s, kind, 1)                                          \
+  FMA_1(name, 213, s, kind, 1)                                          \
+  FMA_1(name, 231, s, kind, 1)
+FMA_P(vfmadd, CPU_FMA_ADD)
+FMA_S(vfmadd, CPU_FMA_ADD)
+FMA_P(vfmsub, CPU_FMA_SUB)
+FMA_S(vfmsub, CPU_FMA_SUB)
+FMA_P(vfnmadd, CPU_FMA_NADD)
+FMA_S(vfnmadd, CPU_FMA_NADD)
+FMA_P(vfnmsub, CPU_FMA_NSUB)
+FMA_S(vfnmsub, CPU_FMA_NSUB)
+FMA_P(vfmaddsub, CPU_FMA_ADDSUB)
+FMA_P(vfmsubadd, CPU_FMA_SUBADD)
+#undef FMA_1
+#undef FMA_P
+#undef FMA_S
+
+/* ---- Bitwise logic and scalar moves -------------------------------------- */
+
+/* dst = OP(vvvv, rm) per element of ESZ bytes: 0 and, 1 andn, 2 or, 3 xor. */
+static int fp_logic(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
+                    int op) {
+  union zv a, b, r;
+  CPU_TRY(zsrc(cpu, in, esz, &b));
+  zget(cpu, in->reg2, &a);
+  for (unsigned i = 0; i < in->osz / 8; i++) {
+    u64 x = a.q[i], y = b.q[i];
+    r.q[i] = op == 0 ? x & y : op == 1 ? ~x & y : op == 2 ? x | y : x ^ y;
+  }
+  zput(cpu, in, in->reg, &r, esz);
+  return CPU_RC_NEXT;
+}
+#define EV_LOGIC(name, op)                                              \
+  EV_OP(v##name##ps, fp_logic(cpu, in, 4, op))                          \
+  EV_OP(v##name##pd, fp_logic(cpu, in, 8, op))
+EV_LOGIC(and, 0)
+EV_LOGIC(andn, 1)
+EV_LOGIC(or, 2)
+EV_LOGIC(xor, 3)
+#undef EV_LOGIC
+
+/* vmovss/vmovsd xmm1{k}{z}, m: the element, zero above it; from registers
+ * (V,H,W): the low element of rm, the rest of vvvv; memory forms do not
+ * use vvvv. */
+static int movs_load(struct cpu *cpu, const struct cpu_insn *in,
+                     unsigned esz) {
+  union cpu_vec r;
+  u64 m = kmask(cpu, in, 1);
+  if (in->pfx & CPU_PFX_MEM) {
+    if (in->reg2) return cpu__fault(cpu, CPU_FAULT_UD);
+    CPU_TRY(scalar_src(cpu, in, esz, m, &r));
+  } else {
+    memcpy(r.b, cpu->ymm[in->reg2].b, 16);
+    memcpy(r.b, cpu->ymm[in->rm].b, esz);
+  }
+  scalar_put(cpu, in, &r, esz, m);
+  return CPU_RC_NEXT;
+}
+
+/* vmovss/vmovsd m{k}, xmm1: the low element when enabled; from registers
+ * (W,H,V): rm gets the low element of reg and the rest of vvvv. */
+static int movs_store(struct cpu *cpu, const struct cpu_insn *in,
+                      unsigned esz) {
+  u64 m = kmask(cpu, in, 1), v = 0;
+  if (in->pfx & CPU_PFX_MEM) {
+    if (in->reg2 || EV_Z(in)) return cpu__fault(cpu, CPU_FAULT_UD);
+    memcpy(&v, cpu->ymm[in->reg].b, esz);
+    if (m & 1) CPU_TRY(cpu_st(cpu, cpu_ea(cpu, in), esz, v));
+    return CPU_RC_NEXT;
+  }
+  union cpu_vec r;
+  struct cpu_insn li = *in;
+  memcpy(r.b, cpu->ymm[in->reg2].b, 16);
+  memcpy(r.b, cpu->ymm[in->reg].b, esz);
+  li.reg = in->rm;
+  scalar_put(cpu, &li, &r, esz, m);
+  return CPU_RC_NEXT;
+}
+EV_OP(vmovss_load, movs_load(cpu, in, 4))
+EV_OP(vmovsd_load, movs_load(cpu, in, 8))
+EV_OP(vmovss_store, movs_store(cpu, in, 4))
+EV_OP(vmovsd_store, movs_store(cpu, in, 8))
+
+/* ---- The rows ------------------------------------------------------------ */
+
+const struct ev_row cpu__evex_fp_rows[] = {
+#define FPROWS(op, name, fl, sfl)                                          \
+  E(0F, NONE, op, W0, X, VHW, 4, FV, R_BC | fl, v##name##ps, op_v##name##ps) \
+  E(0F, 66, op, W1, X, VHW, 8, FV, R_BC | fl, v##name##pd, op_v##name##pd)   \
+  E(0F, F3, op, W0, X, VHW, 4, T1S, sfl, v##name##ss,              \
+    op_v##name##ss)                                                        \
+  E(0F, F2, op, W1, X, VHW, 8, T1S, sfl, v##name##sd,              \
+    op_v##name##sd)
+    FPROWS(58, add, R_ER, R_ER)
+    FPROWS(5C, sub, R_ER, R_ER)
+    FPROWS(59, mul, R_ER, R_ER)
+    FPROWS(5E, div, R_ER, R_ER)
+    FPROWS(5D, min, R_SAE, R_SAE)
+    FPROWS(5F, max, R_SAE, R_SAE)
+#undef FPROWS
+    E(0F, NONE, 51, W0, X, VW, 4, FV, R_BC | R_ER, vsqrtps, op_vsqrtps)
+    E(0F, 66, 51, W1, X, VW, 8, FV, R_BC | R_ER, vsqrtpd, op_vsqrtpd)
+    E(0F, F3, 51, W0, X, VHW, 4, T1S, R_ER, vsqrtss, op_vsqrtss)
+    E(0F, F2, 51, W1, X, VHW, 8, T1S, R_ER, vsqrtsd, op_vsqrtsd)
+    E(0F, NONE, C2, W0, X, KHWI, 4, FV, R_BC | R_SAE | R_NOZ, vcmpps,
+      op_vcmpps)
+    E(0F, 66, C2, W1, X, KHWI, 8, FV, R_BC | R_SAE | R_NOZ, vcmppd,
+      op_vcmppd)
+    E(0F, F3, C2, W0, X, KHWI, 4, T1S, R_SAE | R_NOZ, vcmpss,
+      op_vcmpss)
+    E(0F, F2, C2, W1, X, KHWI, 8, T1S, R_SAE | R_NOZ, vcmpsd,
+      op_vcmpsd)
+#define FMAROW(op, name, sfx, s4, s8, tup, fl)                             \
+  E(0F38, 66, op, W0, X, VHW, 4, tup, fl, name##s4, op_##name##sfx)        \
+  E(0F38, 66, op, W1, X, VHW, 8, tup, fl, name##s8, op_##name##sfx)
+    FMAROW(96, vfmaddsub132, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(A6, vfmaddsub213, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(B6, vfmaddsub231, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(97, vfmsubadd132, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(A7, vfmsubadd213, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(B7, vfmsubadd231, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(98, vfmadd132, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(99, vfmadd132, s, ss, sd, T1S, R_ER)
+    FMAROW(A8, vfmadd213, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(A9, vfmadd213, s, ss, sd, T1S, R_ER)
+    FMAROW(B8, vfmadd231, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(B9, vfmadd231, s, ss, sd, T1S, R_ER)
+    FMAROW(9A, vfmsub132, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(9B, vfmsub132, s, ss, sd, T1S, R_ER)
+    FMAROW(AA, vfmsub213, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(AB, vfmsub213, s, ss, sd, T1S, R_ER)
+    FMAROW(BA, vfmsub231, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(BB, vfmsub231, s, ss, sd, T1S, R_ER)
+    FMAROW(9C, vfnmadd132, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(9D, vfnmadd132, s, ss, sd, T1S, R_ER)
+    FMAROW(AC, vfnmadd213, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(AD, vfnmadd213, s, ss, sd, T1S, R_ER)
+    FMAROW(BC, vfnmadd231, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(BD, vfnmadd231, s, ss, sd, T1S, R_ER)
+    FMAROW(9E, vfnmsub132, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(9F, vfnmsub132, s, ss, sd, T1S, R_ER)
+    FMAROW(AE, vfnmsub213, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(AF, vfnmsub213, s, ss, sd, T1S, R_ER)
+    FMAROW(BE, vfnmsub231, p, ps, pd, FV, R_BC | R_ER)
+    FMAROW(BF, vfnmsub231, s, ss, sd, T1S, R_ER)
+#undef FMAROW
+    E(0F, NONE, 54, W0, X, VHW, 4, FV, R_BC, vandps, op_vandps)
+    E(0F, 66, 54, W1, X, VHW, 8, FV, R_BC, vandpd, op_vandpd)
+    E(0F, NONE, 55, W0, X, VHW, 4, FV, R_BC, vandnps, op_vandnps)
+    E(0F, 66, 55, W1, X, VHW, 8, FV, R_BC, vandnpd, op_vandnpd)
+    E(0F, NONE, 56, W0, X, VHW, 4, FV, R_BC, vorps, op_vorps)
+    E(0F, 66, 56, W1, X, VHW, 8, FV, R_BC, vorpd, op_vorpd)
+    E(0F, NONE, 57, W0, X, VHW, 4, FV, R_BC, vxorps, op_vxorps)
+    E(0F, 66, 57, W1, X, VHW, 8, FV, R_BC, vxorpd, op_vxorpd)
+    E(0F, F3, 10, W0, X, VHW, 4, T1S, 0, vmovss, op_vmovss_load)
+    E(0F, F2, 10, W1, X, VHW, 8, T1S, 0, vmovsd, op_vmovsd_load)
+    /* the store opcode's register form has a vvvv operand: V,H,W */
+    E(0F, F3, 11, W0, X, VHW, 4, T1S, 0, vmovss, op_vmovss_store)
+    E(0F, F2, 11, W1, X, VHW, 8, T1S, 0, vmovsd, op_vmovsd_store)
+};
+#undef E
+#undef X
+
+const size_t cpu__evex_fp_nrows =
+    sizeof cpu__evex_fp_rows / sizeof cpu__evex_fp_rows[0];
