@@ -333,6 +333,8 @@ unsigned cpu__evex_disp8_n(const struct ev_row *r, unsigned vl, int bc) {
     case T_M128: return 16;
     case T_T4: return 16;
     case T_T2Q: return 16;
+    case T_HV:
+      return !bc ? vl / 2 : (r->fl & R_B4) ? 4 : r->esz;
     default: return 32; /* T_T8 */
   }
 }
@@ -535,7 +537,11 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
        row->id == CPU_INS_EV_vextracti32x8 ||
        row->id == CPU_INS_EV_vextracti64x4 ||
        row->id == CPU_INS_EV_vinserti32x8 ||
-       row->id == CPU_INS_EV_vinserti64x4) &&
+       row->id == CPU_INS_EV_vinserti64x4 ||
+       row->id == CPU_INS_EV_vextractf32x8 ||
+       row->id == CPU_INS_EV_vextractf64x4 ||
+       row->id == CPU_INS_EV_vinsertf32x8 ||
+       row->id == CPU_INS_EV_vinsertf64x4) &&
       vl != 64)
     return ev_ud(in, end);
   switch (row->form) {

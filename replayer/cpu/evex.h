@@ -148,7 +148,8 @@ enum {
   T_M128, /* 16 bytes (shift counts) */
   T_T4,   /* 16 bytes (x4 blocks of dwords) */
   T_T8,   /* 32 bytes */
-  T_T2Q   /* 16 bytes (x2 blocks of qwords) */
+  T_T2Q,  /* 16 bytes (x2 blocks of qwords) */
+  T_HV    /* half of VL, or the element with EVEX.b (widening converts) */
 };
 
 /* Row flags. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* EVEX floating point (AVX-512F, DQ, VL): add, sub, mul, div, min, max,
  * sqrt in their ps/pd/ss/sd forms, the compares into opmasks with the 32
- * predicates, the fused multiply-adds, the bitwise and/andn/or/xor ps/pd
- * and the scalar moves vmovss/vmovsd, with their rows (the decoder is
- * evex.c's).
+ * predicates, the fused multiply-adds, the conversions between floats,
+ * doubles, dwords and (AVX512DQ) qwords, the bitwise and/andn/or/xor
+ * ps/pd and the scalar moves vmovss/vmovsd, with their rows (the decoder
+ * is evex.c's).
  *
  * The arithmetic runs on the SSE engine of sse_fpu.c one 128-bit chunk at
  * a time, with the exceptions of all chunks decided together (xm_defer),
@@ -115,9 +116,11 @@ static void scalar_put(struct cpu *cpu, const struct cpu_insn *in,
   zset(cpu, in->reg, &out);
 }
 
-/* reg = vvvv with its low element HOP(vvvv, rm) (a scalar HOP). */
-static int fp_scalar(struct cpu *cpu, const struct cpu_insn *in, int hop,
-                     unsigned esz) {
+/* reg = vvvv with its low element HOP(vvvv, rm) (a scalar HOP), rm's
+ * element of ESZ bytes, the result's of RSZ (they differ for vcvtss2sd
+ * and vcvtsd2ss). */
+static int fp_scalar2(struct cpu *cpu, const struct cpu_insn *in, int hop,
+                      unsigned esz, unsigned rsz) {
   union cpu_vec a, b;
   u64 m = kmask(cpu, in, 1), one = fp_one(esz);
   struct fpx x;
@@ -132,9 +135,14 @@ static int fp_scalar(struct cpu *cpu, const struct cpu_insn *in, int hop,
   int rc = cpu__sse_fp(cpu, hop, &a, &b);
   (void)rc; /* deferred: never faults */
   CPU_TRY(fp_end(cpu, in, &x));
-  memcpy(a.b + esz, a0.b + esz, 16 - esz);
-  scalar_put(cpu, in, &a, esz, m);
+  memcpy(a.b + rsz, a0.b + rsz, 16 - rsz);
+  scalar_put(cpu, in, &a, rsz, m);
   return CPU_RC_NEXT;
+}
+
+static int fp_scalar(struct cpu *cpu, const struct cpu_insn *in, int hop,
+                     unsigned esz) {
+  return fp_scalar2(cpu, in, hop, esz, esz);
 }
 
 #define EV_FP(name)                                                     \
@@ -150,6 +158,59 @@ EV_FP(min)
 EV_FP(max)
 EV_FP(sqrt)
 #undef EV_FP
+
+/* ---- Conversions --------------------------------------------------------- */
+
+/* The conversions between element sizes, and those of 64-bit integers
+ * (AVX512DQ): element by element through the host operation HOP, which
+ * converts the low element of its source (cvtps2pd, cvtpd2ps, cvtsi2sd
+ * with a 64-bit source, cvtsd2si with a 64-bit result...). SSZ and DSZ
+ * are the source and result element sizes, the elements being the larger
+ * of the two, so a narrowing one writes half the vector (zero above) and
+ * a widening one reads half of its source. The elements the opmask
+ * leaves out are not converted. */
+static int fp_cvt(struct cpu *cpu, const struct cpu_insn *in, int hop,
+                  unsigned ssz, unsigned dsz) {
+  unsigned n = in->osz / (ssz > dsz ? ssz : dsz);
+  u64 m = kmask(cpu, in, n);
+  union zv s, r;
+  struct cpu_insn li = *in;
+  struct fpx x;
+  li.osz = (u8)(n * ssz);
+  CPU_TRY(cpu__ev_zsrc_m(cpu, &li, ssz, m, &s));
+  memset(r.b, 0, sizeof r.b);
+  fp_begin(cpu, in, &x);
+  for (unsigned i = 0; i < n; i++) {
+    union cpu_vec va, vb;
+    if (!((m >> i) & 1)) continue;
+    memset(&va, 0, sizeof va);
+    memset(&vb, 0, sizeof vb);
+    memcpy(vb.b, s.b + i * ssz, ssz);
+    if (cpu__sse_fp(cpu, hop, &va, &vb)) break; /* deferred: never */
+    memcpy(r.b + i * dsz, va.b, dsz);
+  }
+  CPU_TRY(fp_end(cpu, in, &x));
+  li.osz = (u8)(n * dsz);
+  zput(cpu, &li, in->reg, &r, dsz);
+  return CPU_RC_NEXT;
+}
+EV_OP(vcvtqq2pd, fp_cvt(cpu, in, CPU__HOP_cvtsi2sd64, 8, 8))
+EV_OP(vcvtqq2ps, fp_cvt(cpu, in, CPU__HOP_cvtsi2ss64, 8, 4))
+EV_OP(vcvtpd2qq, fp_cvt(cpu, in, CPU__HOP_cvtsd2si64, 8, 8))
+EV_OP(vcvttpd2qq, fp_cvt(cpu, in, CPU__HOP_cvttsd2si64, 8, 8))
+EV_OP(vcvtps2qq, fp_cvt(cpu, in, CPU__HOP_cvtss2si64, 4, 8))
+EV_OP(vcvttps2qq, fp_cvt(cpu, in, CPU__HOP_cvttss2si64, 4, 8))
+EV_OP(vcvtps2pd, fp_cvt(cpu, in, CPU__HOP_cvtps2pd, 4, 8))
+EV_OP(vcvtdq2pd, fp_cvt(cpu, in, CPU__HOP_cvtdq2pd, 4, 8))
+EV_OP(vcvtpd2ps, fp_cvt(cpu, in, CPU__HOP_cvtpd2ps, 8, 4))
+EV_OP(vcvtpd2dq, fp_cvt(cpu, in, CPU__HOP_cvtpd2dq, 8, 4))
+EV_OP(vcvttpd2dq, fp_cvt(cpu, in, CPU__HOP_cvttpd2dq, 8, 4))
+EV_OP(vcvtss2sd, fp_scalar2(cpu, in, CPU__HOP_cvtss2sd, 4, 8))
+EV_OP(vcvtsd2ss, fp_scalar2(cpu, in, CPU__HOP_cvtsd2ss, 8, 4))
+/* Same width: one element for one, through the packed engine. */
+EV_OP(vcvtdq2ps, fp_packed(cpu, in, CPU__HOP_cvtdq2ps, 4))
+EV_OP(vcvtps2dq, fp_packed(cpu, in, CPU__HOP_cvtps2dq, 4))
+EV_OP(vcvttps2dq, fp_packed(cpu, in, CPU__HOP_cvttps2dq, 4))
 
 /* ---- Compares into opmasks ---------------------------------------------- */
 
@@ -394,6 +455,29 @@ const struct ev_row cpu__evex_fp_rows[] = {
     FMAROW(BE, vfnmsub231, p, ps, pd, FV, R_BC | R_ER)
     FMAROW(BF, vfnmsub231, s, ss, sd, T1S, R_ER)
 #undef FMAROW
+    E(0F, NONE, 5B, W0, X, VW, 4, FV, R_BC | R_ER, vcvtdq2ps, op_vcvtdq2ps)
+    E(0F, 66, 5B, W0, X, VW, 4, FV, R_BC | R_ER, vcvtps2dq, op_vcvtps2dq)
+    E(0F, F3, 5B, W0, X, VW, 4, FV, R_BC | R_SAE, vcvttps2dq,
+      op_vcvttps2dq)
+    E(0F, NONE, 5A, W0, X, VW, 8, HV, R_BC | R_B4 | R_SAE, vcvtps2pd,
+      op_vcvtps2pd)
+    E(0F, F3, E6, W0, X, VW, 8, HV, R_BC | R_B4 | R_SAE, vcvtdq2pd,
+      op_vcvtdq2pd) /* exact, but EVEX.b is accepted as SAE */
+    E(0F, 66, 5A, W1, X, VW, 8, FV, R_BC | R_ER, vcvtpd2ps, op_vcvtpd2ps)
+    E(0F, F2, E6, W1, X, VW, 8, FV, R_BC | R_ER, vcvtpd2dq, op_vcvtpd2dq)
+    E(0F, 66, E6, W1, X, VW, 8, FV, R_BC | R_SAE, vcvttpd2dq,
+      op_vcvttpd2dq)
+    E(0F, F3, E6, W1, X, VW, 8, FV, R_BC | R_ER, vcvtqq2pd, op_vcvtqq2pd)
+    E(0F, NONE, 5B, W1, X, VW, 8, FV, R_BC | R_ER, vcvtqq2ps, op_vcvtqq2ps)
+    E(0F, 66, 7B, W1, X, VW, 8, FV, R_BC | R_ER, vcvtpd2qq, op_vcvtpd2qq)
+    E(0F, 66, 7A, W1, X, VW, 8, FV, R_BC | R_SAE, vcvttpd2qq,
+      op_vcvttpd2qq)
+    E(0F, 66, 7B, W0, X, VW, 8, HV, R_BC | R_B4 | R_ER, vcvtps2qq,
+      op_vcvtps2qq)
+    E(0F, 66, 7A, W0, X, VW, 8, HV, R_BC | R_B4 | R_SAE, vcvttps2qq,
+      op_vcvttps2qq)
+    E(0F, F3, 5A, W0, X, VHW, 4, T1S, R_SAE, vcvtss2sd, op_vcvtss2sd)
+    E(0F, F2, 5A, W1, X, VHW, 8, T1S, R_ER, vcvtsd2ss, op_vcvtsd2ss)
     E(0F, NONE, 54, W0, X, VHW, 4, FV, R_BC, vandps, op_vandps)
     E(0F, 66, 54, W1, X, VHW, 8, FV, R_BC, vandpd, op_vandpd)
     E(0F, NONE, 55, W0, X, VHW, 4, FV, R_BC, vandnps, op_vandnps)

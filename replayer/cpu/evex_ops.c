@@ -1327,6 +1327,41 @@ const struct ev_row cpu__evex_rows[] = {
     E(0F, F3, 7E, W1, X, VW, 8, T1S, R_NOMASK | R_L128, vmovq, op_vmovq_V_W)
     E(0F, 66, D6, W1, X, WV, 8, T1S, R_NOMASK | R_L128 | R_NOZ, vmovq,
       op_vmovq_W_V)
+    /* the floating-point forms of data moves: the integer handlers */
+    E(0F3A, 66, 19, W0, X, WVI, 4, T4, R_V256, vextractf32x4,
+      op_vextracti32x4)
+    E(0F3A, 66, 19, W1, X, WVI, 8, T2Q, R_V256, vextractf64x2,
+      op_vextracti64x2)
+    E(0F3A, 66, 1B, W0, X, WVI, 4, T8, R_V256, vextractf32x8,
+      op_vextracti32x8)
+    E(0F3A, 66, 1B, W1, X, WVI, 8, T8, R_V256, vextractf64x4,
+      op_vextracti64x4)
+    E(0F3A, 66, 18, W0, X, VHWI, 4, T4, R_V256, vinsertf32x4, op_vinserti32x4)
+    E(0F3A, 66, 18, W1, X, VHWI, 8, T2Q, R_V256, vinsertf64x2,
+      op_vinserti64x2)
+    E(0F3A, 66, 1A, W0, X, VHWI, 4, T8, R_V256, vinsertf32x8, op_vinserti32x8)
+    E(0F3A, 66, 1A, W1, X, VHWI, 8, T8, R_V256, vinsertf64x4, op_vinserti64x4)
+    E(0F3A, 66, 23, W0, X, VHWI, 4, FV, R_BC | R_V256, vshuff32x4,
+      op_vshufi32x4)
+    E(0F3A, 66, 23, W1, X, VHWI, 8, FV, R_BC | R_V256, vshuff64x2,
+      op_vshufi64x2)
+    E(0F38, 66, 16, W0, X, VHW, 4, FV, R_BC | R_V256, vpermps, op_vpermd)
+    E(0F38, 66, 16, W1, X, VHW, 8, FV, R_BC | R_V256, vpermpd, op_vpermq)
+    E(0F3A, 66, 01, W1, X, VWI, 8, FV, R_BC | R_V256, vpermpd, op_vpermq_i)
+    E(0F38, 66, 77, W0, X, VHW, 4, FV, R_BC, vpermi2ps, op_vpermi2d)
+    E(0F38, 66, 77, W1, X, VHW, 8, FV, R_BC, vpermi2pd, op_vpermi2q)
+    E(0F38, 66, 7F, W0, X, VHW, 4, FV, R_BC, vpermt2ps, op_vpermt2d)
+    E(0F38, 66, 7F, W1, X, VHW, 8, FV, R_BC, vpermt2pd, op_vpermt2q)
+    E(0F38, 66, 65, W0, X, VHW, 4, FV, R_BC, vblendmps, op_vpblendmd)
+    E(0F38, 66, 65, W1, X, VHW, 8, FV, R_BC, vblendmpd, op_vpblendmq)
+    E(0F38, 66, 8A, W0, X, WV, 4, T1S, 0, vcompressps, op_vpcompressd)
+    E(0F38, 66, 8A, W1, X, WV, 8, T1S, 0, vcompresspd, op_vpcompressq)
+    E(0F38, 66, 88, W0, X, VW, 4, T1S, 0, vexpandps, op_vpexpandd)
+    E(0F38, 66, 88, W1, X, VW, 8, T1S, 0, vexpandpd, op_vpexpandq)
+    E(0F, NONE, 14, W0, X, VHW, 4, FV, R_BC, vunpcklps, op_vpunpckldq)
+    E(0F, 66, 14, W1, X, VHW, 8, FV, R_BC, vunpcklpd, op_vpunpcklqdq)
+    E(0F, NONE, 15, W0, X, VHW, 4, FV, R_BC, vunpckhps, op_vpunpckhdq)
+    E(0F, 66, 15, W1, X, VHW, 8, FV, R_BC, vunpckhpd, op_vpunpckhqdq)
 };
 
 const size_t cpu__evex_nrows = sizeof cpu__evex_rows / sizeof cpu__evex_rows[0];

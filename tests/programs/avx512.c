@@ -409,6 +409,19 @@ static void fp(void) {
 #undef FPRED
     foldk(_mm_cmp_ss_mask(_mm512_castps512_ps128(a),
                           _mm512_castps512_ps128(b), _CMP_LT_OS));
+    fold(_mm512_cvtps_epi32(a));
+    fold(_mm512_mask_cvttps_epi32(_mm512_castps_si512(c), k, b));
+    FOLDPS(_mm512_cvt_roundepi32_ps(_mm512_castps_si512(a),
+                                    _MM_FROUND_TO_NEG_INF |
+                                        _MM_FROUND_NO_EXC));
+    FOLDPD(_mm512_cvtps_pd(_mm512_castps512_ps256(a)));
+    FOLDPS(_mm512_castps256_ps512(_mm512_maskz_cvtpd_ps(k8, x)));
+    fold(_mm512_cvttpd_epi64(y));
+    fold(_mm512_mask_cvtps_epi64(_mm512_castpd_si512(z), k8,
+                                 _mm512_castps512_ps256(b)));
+    FOLDPD(_mm512_cvtepi64_pd(_mm512_castpd_si512(x)));
+    FOLDPD(_mm512_permutexvar_pd(_mm512_castpd_si512(z), x));
+    FOLDPS(_mm512_shuffle_f32x4(a, b, 0x1b));
     FOLDPS(_mm512_xor_ps(a, b));
     FOLDPD(_mm512_mask_andnot_pd(z, k8, x, y));
     foldk(_mm_getcsr());
