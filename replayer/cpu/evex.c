@@ -84,7 +84,10 @@ int cpu__ev_st_masked(struct cpu *cpu, u64 a, const union zv *v, unsigned esz,
   if (!m) return 0;
   if (m == ones(ne)) {
     if (n == 64) {
-      CPU_TRY(cpu__ev_st_probe(cpu, a, 64));
+      /* across two pages, neither half may be written before both are
+       * known writable; on one page the first store faults first */
+      if ((a >> 12) != ((a + 63) >> 12))
+        CPU_TRY(cpu__ev_st_probe(cpu, a, 64));
       CPU_TRY(cpu_st256(cpu, a, v->b));
       return cpu_st256(cpu, a + 32, v->b + 32);
     }
@@ -396,6 +399,23 @@ static int ev_ud(struct cpu_insn *in, unsigned len) {
   return 1;
 }
 
+/* The row of ROWS (N of them) for an instruction's map, opcode, pp, W
+ * and ModRM.reg, or NULL. */
+static const struct ev_row *find_row(const struct ev_row *rows, size_t n,
+                                     unsigned map, unsigned opc, unsigned pp,
+                                     unsigned w, unsigned ext) {
+  for (size_t k = 0; k < n; k++) {
+    const struct ev_row *r = &rows[k];
+    if (r->map != map || r->op != opc || r->pp != pp) continue;
+    if (r->w != WIG && r->w != w) continue;
+    if (r->ext != EXT_ANY && r->ext != ext) continue;
+    return r;
+  }
+  return NULL;
+}
+
+/* Decodes a VEX opmask instruction from ROWS (NROWS of them), or with
+ * EVEX nonzero an EVEX one from cpu__evex_tables. */
 static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
                       unsigned n, u64 rip, struct cpu_insn *in, int evex,
                       const struct ev_pfx *px, unsigned i) {
@@ -440,16 +460,11 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   const struct ev_row *row = NULL;
   if (i >= n) return n < 15 ? (in->len = 0, 1) : ev_ud(in, n);
   unsigned ext = (b[i] >> 3) & 7, is_reg = (b[i] >> 6) == 3;
-  /* EVEX rows: evex_ops.c's, then evex_fp.c's */
-  for (size_t k = 0; k < nrows + (evex ? cpu__evex_fp_nrows : 0); k++) {
-    const struct ev_row *r =
-        k < nrows ? &rows[k] : &cpu__evex_fp_rows[k - nrows];
-    if (r->map != map || r->op != opc || r->pp != pp) continue;
-    if (r->w != WIG && r->w != W) continue;
-    if (r->ext != EXT_ANY && r->ext != ext) continue;
-    row = r;
-    break;
-  }
+  if (evex)
+    for (const struct ev_table *t = cpu__evex_tables; t->rows && !row; t++)
+      row = find_row(t->rows, *t->n, map, opc, pp, W, ext);
+  else
+    row = find_row(rows, nrows, map, opc, pp, W, ext);
   if (!evex && !row) return 0; /* not an opmask instruction: Capstone's */
   unsigned vl = evex ? 16u << L : 0;
   unsigned dn =
@@ -566,14 +581,18 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   return 1;
 }
 
+const struct ev_table cpu__evex_tables[] = {
+    {cpu__evex_rows, &cpu__evex_nrows},
+    {cpu__evex_fp_rows, &cpu__evex_fp_nrows},
+    {NULL, NULL}};
+
 int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {
   struct ev_pfx px;
   ev_prefixes(b, n, &px);
   unsigned i = px.n;
   if (i >= n) return 0;
   if (b[i] == 0x62)
-    return decode_row(cpu__evex_rows, cpu__evex_nrows, b, n, rip, in, 1, &px,
-                      i);
+    return decode_row(NULL, 0, b, n, rip, in, 1, &px, i);
   if (b[i] == 0xc4 || b[i] == 0xc5)
     return decode_row(kvex_rows, sizeof kvex_rows / sizeof kvex_rows[0], b,
                       n, rip, in, 0, &px, i);

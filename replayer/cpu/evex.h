@@ -200,6 +200,13 @@ extern const size_t cpu__evex_nrows;
 /* The EVEX floating-point rows (evex_fp.c). */
 extern const struct ev_row cpu__evex_fp_rows[];
 extern const size_t cpu__evex_fp_nrows;
+/* Every EVEX table (evex.c), in the order the decoder searches them; the
+ * last has a NULL ROWS. */
+struct ev_table {
+  const struct ev_row *rows;
+  const size_t *n;
+};
+extern const struct ev_table cpu__evex_tables[];
 /* The VEX opmask rows (evex.c): their count in *N. */
 const struct ev_row *cpu__evex_kvex_rows(size_t *n);
 

@@ -26,6 +26,7 @@ static u64 fp_one(unsigned esz) {
  * to 1.0. */
 static void ones_out(union zv *v, unsigned esz, unsigned n, u64 m) {
   u64 one = fp_one(esz);
+  if (m == ones(n)) return;
   for (unsigned i = 0; i < n; i++)
     if (!((m >> i) & 1)) memcpy(v->b + i * esz, &one, esz);
 }
@@ -302,29 +303,7 @@ static int fp_fma(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
   return CPU_RC_NEXT;
 }
 
-#define FMA_1(name, order, sfx, kind, scalar)                           \
-  EV_OP(name##order##sfx, fp_fma(cpu, in, order, kind, scalar))
-#define FMA_P(name, kind)                                               \
-  FMA_1(name, 132, p, kind, 0)                                          \
-  FMA_1(name, 213, p, kind, 0)                                          \
-  FMA_1(name, 231, p, kind, 0)
-#define FMA_S(name, kind)                                               \
-  FMA_1(name, 132, s, kind, 1)                                          \
-  FMA_1(name, 213, s, kind, 1)                                          \
-  FMA_1(name, 231, s, kind, 1)
-FMA_P(vfmadd, CPU_FMA_ADD)
-FMA_S(vfmadd, CPU_FMA_ADD)
-FMA_P(vfmsub, CPU_FMA_SUB)
-FMA_S(vfmsub, CPU_FMA_SUB)
-FMA_P(vfnmadd, CPU_FMA_NADD)
-FMA_S(vfnmadd, CPU_FMA_NADD)
-FMA_P(vfnmsub, CPU_FMA_NSUB)
-FMA_S(vfnmsub, CPU_FMA_NSUB)
-FMA_P(vfmaddsub, CPU_FMA_ADDSUB)
-FMA_P(vfmsubadd, CPU_FMA_SUBADD)
-#undef FMA_1
-#undef FMA_P
-#undef FMA_S
+CPU_FMA_HANDLERS(fp_fma)
 
 /* ---- Bitwise logic and scalar moves -------------------------------------- */
 

@@ -7,9 +7,10 @@
  * The host may lack both (a trace replays on any x86-64), so the
  * arithmetic is done here in integers; where the host has FMA3 and every
  * exception is masked, its own instruction gives the same result and
- * flags faster (host.c, tests/cpu/portable.sh). For FMA: the exact product (at most 106
- * bits) and the addend are summed in 128 bits with a sticky bit, then
- * rounded once under the guest's MXCSR, DAZ and FTZ included. The flags
+ * flags faster (host.c, tests/cpu/portable.sh). For FMA: the exact
+ * product (at most 106 bits) and the addend are summed in 128 bits with a
+ * sticky bit, then rounded once under the guest's MXCSR, DAZ and FTZ
+ * included. The flags
  * are those the CPU reports: IE, DE before the computation; OE, UE, PE
  * after, with tininess detected after rounding, and for an unmasked
  * overflow or underflow the flags of the result rounded with an unbounded
@@ -247,21 +248,11 @@ u64 cpu__fma_elem(int dbl, const u64 ops[3], unsigned order, int kind,
 
 /* ---- Handlers ---------------------------------------------------------- */
 
-enum {
-  K_ADD = CPU_FMA_ADD,
-  K_SUB = CPU_FMA_SUB,
-  K_NADD = CPU_FMA_NADD,
-  K_NSUB = CPU_FMA_NSUB,
-  K_ADDSUB = CPU_FMA_ADDSUB,
-  K_SUBADD = CPU_FMA_SUBADD
-};
-
 /* ORDER is 132, 213 or 231: which operands are multiplied (the digits
  * name operands 1 dest, 2 vvvv, 3 rm: a*b+c with a, b, c the digits). */
 static int fused(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
                int kind, int scalar) {
   int dbl = (in->pfx & CPU_PFX_REXW) != 0;
-  const struct fmt *f = dbl ? &F64 : &F32;
   unsigned esz = dbl ? 8 : 4;
   unsigned n = scalar ? esz : cpu__vex256(in) ? 32 : 16;
   unsigned ia = order / 100 - 1, ib = order / 10 % 10 - 1, ic = order % 10 - 1;
@@ -288,12 +279,8 @@ static int fused(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
       } else {
         ops[0] = s1->d[i], ops[1] = s2->d[i], ops[2] = s3.d[i];
       }
-      unsigned negp = kind == K_NADD || kind == K_NSUB;
-      unsigned negc = kind == K_SUB || kind == K_NSUB ||
-                      (kind == K_ADDSUB && !(i & 1)) ||
-                      (kind == K_SUBADD && (i & 1));
       u32 f1, e1;
-      u64 v = fma_elem(f, ops, ia, ib, ic, negp, negc, mx, &f1, &e1);
+      u64 v = cpu__fma_elem(dbl, ops, order, kind, i, mx, &f1, &e1);
       fl |= f1;
       ex |= e1;
       if (dbl)
@@ -307,32 +294,7 @@ static int fused(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
   return CPU_RC_NEXT;
 }
 
-/* op_NAME132p .. op_NAME231p (packed) and, with FMA_S, op_NAME132s ..
- * op_NAME231s (scalar). */
-#define FMA_1(name, order, sfx, kind, scalar)                           \
-  static int op_##name##order##sfx(struct cpu *cpu,                     \
-                                   const struct cpu_insn *in) {         \
-    return fused(cpu, in, order, kind, scalar);                         \
-  }
-#define FMA_P(name, kind)         \
-  FMA_1(name, 132, p, kind, 0)    \
-  FMA_1(name, 213, p, kind, 0)    \
-  FMA_1(name, 231, p, kind, 0)
-#define FMA_S(name, kind)         \
-  FMA_1(name, 132, s, kind, 1)    \
-  FMA_1(name, 213, s, kind, 1)    \
-  FMA_1(name, 231, s, kind, 1)
-
-FMA_P(vfmadd, K_ADD)
-FMA_S(vfmadd, K_ADD)
-FMA_P(vfmsub, K_SUB)
-FMA_S(vfmsub, K_SUB)
-FMA_P(vfnmadd, K_NADD)
-FMA_S(vfnmadd, K_NADD)
-FMA_P(vfnmsub, K_NSUB)
-FMA_S(vfnmsub, K_NSUB)
-FMA_P(vfmaddsub, K_ADDSUB)
-FMA_P(vfmsubadd, K_SUBADD)
+CPU_FMA_HANDLERS(fused)
 
 /* ---- F16C --------------------------------------------------------------- */
 

@@ -72,6 +72,31 @@ int cpu__fcmp32(struct cpu *cpu, unsigned p, int hopeq, union cpu_vec *a,
 u64 cpu__fma_elem(int dbl, const u64 ops[3], unsigned order, int kind,
                   unsigned i, u32 mx, u32 *fl, u32 *ex);
 
+/* The handlers of every FMA3 form, op_NAME132p .. op_NAME231p (packed)
+ * and op_NAME132s .. op_NAME231s (scalar), each returning
+ * CALL(cpu, in, order, kind, scalar): fma.c's VEX ones and evex_fp.c's
+ * EVEX ones. */
+#define CPU_FMA_1(call, name, order, sfx, kind, scalar)               \
+  static int op_##name##order##sfx(struct cpu *cpu,                   \
+                                   const struct cpu_insn *in) {       \
+    return call(cpu, in, order, kind, scalar);                        \
+  }
+#define CPU_FMA_3(call, name, sfx, kind, scalar)                      \
+  CPU_FMA_1(call, name, 132, sfx, kind, scalar)                       \
+  CPU_FMA_1(call, name, 213, sfx, kind, scalar)                       \
+  CPU_FMA_1(call, name, 231, sfx, kind, scalar)
+#define CPU_FMA_HANDLERS(call)                                        \
+  CPU_FMA_3(call, vfmadd, p, CPU_FMA_ADD, 0)                          \
+  CPU_FMA_3(call, vfmadd, s, CPU_FMA_ADD, 1)                          \
+  CPU_FMA_3(call, vfmsub, p, CPU_FMA_SUB, 0)                          \
+  CPU_FMA_3(call, vfmsub, s, CPU_FMA_SUB, 1)                          \
+  CPU_FMA_3(call, vfnmadd, p, CPU_FMA_NADD, 0)                        \
+  CPU_FMA_3(call, vfnmadd, s, CPU_FMA_NADD, 1)                        \
+  CPU_FMA_3(call, vfnmsub, p, CPU_FMA_NSUB, 0)                        \
+  CPU_FMA_3(call, vfnmsub, s, CPU_FMA_NSUB, 1)                        \
+  CPU_FMA_3(call, vfmaddsub, p, CPU_FMA_ADDSUB, 0)                    \
+  CPU_FMA_3(call, vfmsubadd, p, CPU_FMA_SUBADD, 0)
+
 /* Applies the exceptions of a whole operation at once: EX the flags its
  * elements raise as the unmasked exceptions see them, FL those they raise
  * masked (cpu__vex, after its lanes ran with cpu->xm_defer set). */

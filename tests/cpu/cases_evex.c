@@ -153,7 +153,9 @@ static int add(csh cs, const struct ev_row *r, int evex) {
 
 const struct diff_enc *diff_evex_encs(size_t *n) {
   if (!encs) {
-    size_t nk = 0, cap = cpu__evex_nrows + cpu__evex_fp_nrows;
+    size_t nk = 0, cap = 0;
+    for (const struct ev_table *t = cpu__evex_tables; t->rows; t++)
+      cap += *t->n;
     const struct ev_row *k = cpu__evex_kvex_rows(&nk);
     csh cs;
     cap += nk;
@@ -166,10 +168,9 @@ const struct diff_enc *diff_evex_encs(size_t *n) {
     }
     for (size_t i = 0; i < nk; i++)
       if (add(cs, &k[i], 0)) break;
-    for (size_t i = 0; i < cpu__evex_nrows; i++)
-      if (add(cs, &cpu__evex_rows[i], 1)) break;
-    for (size_t i = 0; i < cpu__evex_fp_nrows; i++)
-      if (add(cs, &cpu__evex_fp_rows[i], 1)) break;
+    for (const struct ev_table *t = cpu__evex_tables; t->rows; t++)
+      for (size_t i = 0; i < *t->n; i++)
+        if (add(cs, &t->rows[i], 1)) break;
     cs_close(&cs);
   }
   *n = nencs;
