@@ -498,6 +498,11 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
     in->reg = (u8)(((modrm >> 3) & 7) | R << 3 | R2 << 4);
   }
   in->reg2 = (u8)(vvvv | V2 << 4);
+  if (row->fl & R_VSIB) { /* V' extends the index vector, not vvvv */
+    if (is_reg || (b[i] & 7) != 4) return ev_ud(in, end);
+    in->index = (u8)(((b[i + 1] >> 3) & 7) | X << 3 | V2 << 4);
+    in->reg2 = (u8)vvvv;
+  }
   in->cond = (u8)(aaa | z << 3 | bc << 4);
   in->msz = (u8)((row->fl & R_B4) ? 4 : (row->fl & R_B8) ? 8 : row->esz);
   in->fn = in->run = row->fn;
@@ -584,6 +589,7 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
 const struct ev_table cpu__evex_tables[] = {
     {cpu__evex_rows, &cpu__evex_nrows},
     {cpu__evex_fp_rows, &cpu__evex_fp_nrows},
+    {cpu__evex_gs_rows, &cpu__evex_gs_nrows},
     {NULL, NULL}};
 
 int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {

@@ -167,8 +167,10 @@ enum {
   R_L128 = 1024, /* 128 bits only */
   R_ER = 2048,   /* EVEX.b with a register rm: rounding RC = L'L, 512 bits
                     (or scalar), exceptions suppressed */
-  R_SAE = 4096   /* EVEX.b with a register rm: exceptions suppressed, 512
+  R_SAE = 4096,  /* EVEX.b with a register rm: exceptions suppressed, 512
                     bits (or scalar) */
+  R_VSIB = 8192  /* a VSIB memory operand: in->index is the vector
+                    register of the indices (SIB.index, X, V') */
 };
 
 enum { W0 = 0, W1 = 1, WIG = 2, EXT_ANY = 8 };
@@ -200,6 +202,9 @@ extern const size_t cpu__evex_nrows;
 /* The EVEX floating-point rows (evex_fp.c). */
 extern const struct ev_row cpu__evex_fp_rows[];
 extern const size_t cpu__evex_fp_nrows;
+/* The EVEX gathers and scatters (evex_gs.c). */
+extern const struct ev_row cpu__evex_gs_rows[];
+extern const size_t cpu__evex_gs_nrows;
 /* Every EVEX table (evex.c), in the order the decoder searches them; the
  * last has a NULL ROWS. */
 struct ev_table {

@@ -113,6 +113,63 @@ static void fix_fp(struct diff_case *c, struct diff_rng *r) {
   }
 }
 
+/* Gathers and scatters: the generic encoder has no VSIB, so this writes
+ * the whole instruction: EVEX.66.0F38 with the row's opcode and W, a
+ * random length, destination (or source) and index registers 0-31 (the
+ * same, which a gather must refuse, in one case in sixteen), an opmask
+ * k1-k7 with random bits (k0, #UD, in one case in sixteen), a base in the
+ * middle of the data with a disp8 scaled by the element size, and index
+ * elements that stay inside the data, or in one case in five reach the
+ * unmapped page above it or the read-only one below it (a fault part
+ * way: the elements before it are done). */
+static void fix_vsib(struct diff_case *c, struct diff_rng *r) {
+  const struct ev_row *row = diff_evex_row(c->enc);
+  unsigned esz = row->esz, isz = (row->op & 1) ? 8 : 4, w = row->w == W1;
+  unsigned ll = rnd(r, 3), vl = 16u << ll;
+  unsigned n = vl / (esz > isz ? esz : isz);
+  unsigned d = rnd(r, 32), x, b, aaa = 1 + rnd(r, 7);
+  do x = rnd(r, 32); while (x == d && rnd(r, 16));
+  do b = rnd(r, 16); while (b == 4);
+  if (!rnd(r, 16)) aaa = 0;
+  unsigned scale = rnd(r, 4);
+  int d8 = (int)rnd(r, 64) - 32, disp = d8 * (int)esz;
+  int fault = rnd(r, 5) == 0;
+  u8 v[64];
+  c->st.gpr[b] = DIFF_DATA_ADDR + 4096;
+  memset(v, 0, sizeof v);
+  for (unsigned i = 0; i < n; i++) {
+    i64 off = ((i64)rnd(r, 7900) - 3950 - disp) >> scale;
+    if (fault && !rnd(r, 3))
+      off = (rnd(r, 2) ? (i64)(4096 + 64) : -(i64)(4096 + 512)) >> scale;
+    if (isz == 4) {
+      i32 t = (i32)off;
+      memcpy(v + 4 * i, &t, 4);
+    } else {
+      memcpy(v + 8 * i, &off, 8);
+    }
+  }
+  zmm_set(c, x, v);
+  c->st.k[aaa] = rnd(r, 4) ? diff_rand(r) : ~0ull;
+  u8 *code = c->code;
+  unsigned k = 0;
+  code[k++] = 0x62;
+  code[k++] = (u8)((!(d & 8) << 7) | (!(x & 8) << 6) | (!(b & 8) << 5) |
+                   (!(d & 16) << 4) | 2);
+  code[k++] = (u8)((w << 7) | (15 << 3) | 4 | 1);
+  code[k++] = (u8)((ll << 5) | (!(x & 16) << 3) | aaa);
+  code[k++] = row->op;
+  code[k++] = (u8)(0x40 | ((d & 7) << 3) | 4);
+  code[k++] = (u8)((scale << 6) | ((x & 7) << 3) | (b & 7));
+  code[k++] = (u8)(i8)d8;
+  c->len = (u8)k;
+  c->memop = 1;
+  c->vl = (u8)ll;
+  c->aaa = (u8)aaa;
+  c->reg = (u8)d;
+  c->index = (u8)x;
+  c->base = (u8)b;
+}
+
 static struct diff_enc *encs;
 static const struct ev_row **rows_of;
 static size_t nencs;
@@ -147,6 +204,7 @@ static int add(csh cs, const struct ev_row *r, int evex) {
   if (!evex && (r->fl & R_L1)) e->opt |= DIFF_O_L1;
   e->opt |= DIFF_O_FAULT;
   if (r->fl & (R_ER | R_SAE)) e->fix = fix_fp;
+  if (r->fl & R_VSIB) e->fix = fix_vsib;
   rows_of[nencs++] = r;
   return 0;
 }
