@@ -15,185 +15,40 @@
  * after, with tininess detected after rounding, and for an unmasked
  * overflow or underflow the flags of the result rounded with an unbounded
  * exponent. An unmasked exception writes no element. */
-#include "replayer/cpu/sse_util.h"
-
-/* A binary format: fraction bits, exponent bits, exponent bias and the
- * largest exponent field (all ones is infinity or NaN). */
-struct fmt {
-  unsigned frac, ebits;
-  int bias;
-  u64 emaxf;
-};
-
-static const struct fmt F16 = {10, 5, 15, 0x1f};
-static const struct fmt F32 = {23, 8, 127, 0xff};
-static const struct fmt F64 = {52, 11, 1023, 0x7ff};
-
-/* An operand taken apart: value = m * 2^e, sign s. */
-struct unp {
-  u64 m;
-  int e;
-  unsigned s;
-  int nan, snan, inf, zero, den;
-};
-
-static struct unp unpack(u64 x, const struct fmt *f, int daz) {
-  struct unp u = {0};
-  u64 fr = x & ((1ull << f->frac) - 1);
-  u64 ef = (x >> f->frac) & f->emaxf;
-  u.s = (unsigned)(x >> (f->frac + f->ebits)) & 1;
-  if (ef == f->emaxf) {
-    u.nan = fr != 0;
-    u.snan = u.nan && !(fr >> (f->frac - 1));
-    u.inf = fr == 0;
-    return u;
-  }
-  if (ef == 0) {
-    if (fr && daz) fr = 0;
-    u.zero = fr == 0;
-    u.den = fr != 0;
-    u.m = fr;
-    u.e = 1 - f->bias - (int)f->frac;
-    return u;
-  }
-  u.m = fr | (1ull << f->frac);
-  u.e = (int)ef - f->bias - (int)f->frac;
-  return u;
-}
-
-static u64 sign_bit(const struct fmt *f) {
-  return 1ull << (f->frac + f->ebits);
-}
-
-static u64 pack_inf(const struct fmt *f, unsigned s) {
-  return (s ? sign_bit(f) : 0) | (f->emaxf << f->frac);
-}
-
-/* The largest finite value of sign S. */
-static u64 pack_max(const struct fmt *f, unsigned s) {
-  return pack_inf(f, s) - 1;
-}
-
-/* The default NaN: negative, quiet, zero payload. */
-static u64 default_nan(const struct fmt *f) {
-  return pack_inf(f, 1) | (1ull << (f->frac - 1));
-}
-
-static int msb128(u128 x) {
-  u64 hi = (u64)(x >> 64);
-  return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((u64)x);
-}
-
-/* M with its low SH bits dropped, rounded by RC (MXCSR order: nearest,
- * down, up, toward zero) for sign NEG; sets *INEXACT if a dropped bit was
- * set. SH may be negative (then M is shifted left, exactly). */
-static u128 round_shift(u128 m, int sh, unsigned neg, unsigned rc,
-                        int *inexact) {
-  if (sh <= 0) return m << -sh;
-  u128 keep = sh >= 128 ? 0 : m >> sh;
-  u128 rem = sh >= 128 ? m : m & (((u128)1 << sh) - 1);
-  if (!rem) return keep;
-  *inexact = 1;
-  switch (rc) {
-    case 0: {
-      if (sh > 128) break; /* rem < half */
-      u128 half = (u128)1 << (sh - 1);
-      if (rem > half || (rem == half && (keep & 1))) keep++;
-      break;
-    }
-    case 1: keep += neg; break;
-    case 2: keep += !neg; break;
-    default: break;
-  }
-  return keep;
-}
-
-/* Packs the nonzero finite value R * 2^E (sign S) into format F under the
- * guest's MXCSR MX. *FL gets the flags as the CPU sets them with the
- * post-computation exceptions masked, *EX those it reports when they are
- * unmasked (unbounded exponent). */
-static u64 round_pack(const struct fmt *f, unsigned s, u128 r, int e, u32 mx,
-                      u32 *fl, u32 *ex) {
-  unsigned rc = (mx & CPU_MX_RC) >> 13;
-  int p = (int)f->frac + 1;
-  int emin = 1 - f->bias, emax = f->bias;
-  int k = msb128(r);
-  /* Unbounded exponent: P significant bits. */
-  int inx_u = 0;
-  u128 mu = round_shift(r, k - (p - 1), s, rc, &inx_u);
-  int xu = e + k; /* exponent of the leading bit */
-  if (mu >> p) { /* rounding carried into a new bit */
-    mu >>= 1;
-    xu++;
-  }
-  if (xu > emax) {
-    *fl = CPU_MX_OE | CPU_MX_PE;
-    *ex = mx & (CPU_MX_OE << 7) ? *fl : CPU_MX_OE | (inx_u ? CPU_MX_PE : 0);
-    int to_inf = rc == 0 || (rc == 1 && s) || (rc == 2 && !s);
-    return to_inf ? pack_inf(f, s) : pack_max(f, s);
-  }
-  u64 sb = s ? sign_bit(f) : 0;
-  if (xu >= emin) {
-    *fl = *ex = inx_u ? CPU_MX_PE : 0;
-    return sb | ((u64)(xu + f->bias) << f->frac) |
-           ((u64)mu & ((1ull << f->frac) - 1));
-  }
-  /* Tiny. */
-  if (!(mx & (CPU_MX_UE << 7))) {
-    *fl = CPU_MX_UE | (inx_u ? CPU_MX_PE : 0);
-    *ex = *fl;
-    return 0; /* unmasked: #XM, nothing written */
-  }
-  if (mx & CPU_MX_FTZ) {
-    *fl = *ex = CPU_MX_UE | CPU_MX_PE;
-    return sb;
-  }
-  /* Denormal precision: the last kept bit is worth 2^(emin - p + 1). */
-  int inx = 0;
-  u128 md = round_shift(r, (emin - (p - 1)) - e, s, rc, &inx);
-  *fl = inx ? CPU_MX_UE | CPU_MX_PE : 0;
-  *ex = *fl;
-  /* md < 2^(p-1) is a denormal; md == 2^(p-1) rounded up to the smallest
-   * normal, whose encoding is the same integer. */
-  return sb | (u64)md;
-}
-
-static u64 quiet(const struct fmt *f, u64 x) {
-  return x | (1ull << (f->frac - 1));
-}
+#include "replayer/cpu/softfp.h"
 
 /* One element: a*b+c with the product negated if NEGP and the addend if
  * NEGC. OPS are the element's three instruction operands (dest, vvvv,
  * rm); IA, IB, IC say which are a, b and c. */
-static u64 fma_elem(const struct fmt *f, const u64 ops[3], unsigned ia,
+static u64 fma_elem(const struct sf_fmt *f, const u64 ops[3], unsigned ia,
                     unsigned ib, unsigned ic, unsigned negp, unsigned negc,
                     u32 mx, u32 *fl, u32 *ex) {
   int daz = (mx & CPU_MX_DAZ) != 0;
-  struct unp u[3];
-  for (unsigned i = 0; i < 3; i++) u[i] = unpack(ops[i], f, daz);
-  const struct unp *a = &u[ia], *b = &u[ib], *c = &u[ic];
+  struct sf_val u[3];
+  for (unsigned i = 0; i < 3; i++) u[i] = cpu__sf_unpack(ops[i], f, daz);
+  const struct sf_val *a = &u[ia], *b = &u[ib], *c = &u[ic];
   *fl = *ex = 0;
   if (a->nan || b->nan || c->nan) {
     /* The first NaN of a, b, c, quieted; IE only for a signalling one
      * (0 * inf + QNaN is not invalid); no DE. */
     *fl = *ex = (a->snan || b->snan || c->snan) ? CPU_MX_IE : 0;
-    return quiet(f, ops[a->nan ? ia : b->nan ? ib : ic]);
+    return sf_quiet(f, ops[a->nan ? ia : b->nan ? ib : ic]);
   }
   unsigned sp = a->s ^ b->s ^ negp, sc = c->s ^ negc;
   u32 de = (a->den || b->den || c->den) ? CPU_MX_DE : 0;
   if ((a->inf && b->zero) || (a->zero && b->inf) ||
       ((a->inf || b->inf) && c->inf && sp != sc)) {
     *fl = *ex = CPU_MX_IE;
-    return default_nan(f);
+    return sf_default_nan(f);
   }
   *fl = *ex = de;
-  if (a->inf || b->inf) return pack_inf(f, sp);
-  if (c->inf) return pack_inf(f, sc);
+  if (a->inf || b->inf) return sf_inf(f, sp);
+  if (c->inf) return sf_inf(f, sc);
   unsigned rc = (mx & CPU_MX_RC) >> 13;
   u128 pm = (u128)a->m * b->m;
   int pe = a->e + b->e;
   if (!pm && !c->m) /* exact zeros */
-    return (sp == sc ? sp : rc == 1) ? sign_bit(f) : 0;
+    return (sp == sc ? sp : rc == 1) ? sf_sign(f) : 0;
   /* Both at the leading bit 125, then the smaller aligned with a sticky
    * bit; the headroom keeps the sum exact to well below rounding. */
   u128 r;
@@ -204,7 +59,7 @@ static u64 fma_elem(const struct fmt *f, const u64 ops[3], unsigned ia,
   } else if (!pm) {
     r = c->m, e = c->e, s = sc;
   } else {
-    int kp = msb128(pm), kc = msb128(c->m);
+    int kp = sf_msb128(pm), kc = sf_msb128(c->m);
     u128 x = pm << (125 - kp), y = (u128)c->m << (125 - kc);
     int ex_ = pe - (125 - kp), ey = c->e - (125 - kc);
     unsigned sx = sp, sy = sc;
@@ -226,10 +81,10 @@ static u64 fma_elem(const struct fmt *f, const u64 ops[3], unsigned ia,
     r = sx == sy ? x + y : x - y;
     e = ex_;
     s = sx;
-    if (!r) return rc == 1 ? sign_bit(f) : 0;
+    if (!r) return rc == 1 ? sf_sign(f) : 0;
   }
   u32 fl2, ex2;
-  u64 v = round_pack(f, s, r, e, mx, &fl2, &ex2);
+  u64 v = cpu__sf_round_pack(f, s, r, e, mx, &fl2, &ex2);
   *fl |= fl2;
   *ex |= ex2;
   return v;
@@ -242,8 +97,8 @@ u64 cpu__fma_elem(int dbl, const u64 ops[3], unsigned order, int kind,
   unsigned negc = kind == CPU_FMA_SUB || kind == CPU_FMA_NSUB ||
                   (kind == CPU_FMA_ADDSUB && !(i & 1)) ||
                   (kind == CPU_FMA_SUBADD && (i & 1));
-  return fma_elem(dbl ? &F64 : &F32, ops, ia, ib, ic, negp, negc, mx, fl,
-                  ex);
+  return fma_elem(dbl ? &cpu__sf_f64 : &cpu__sf_f32, ops, ia, ib, ic, negp,
+                  negc, mx, fl, ex);
 }
 
 /* ---- Handlers ---------------------------------------------------------- */
@@ -301,7 +156,7 @@ CPU_FMA_HANDLERS(fused)
 /* A half-precision value H as a single, exactly. Only a signalling NaN
  * sets a flag (IE): a denormal half sets no DE, and DAZ does not apply. */
 static u32 half_to_single(u16 h, u32 mx, u32 *fl) {
-  struct unp u = unpack(h, &F16, 0);
+  struct sf_val u = cpu__sf_unpack(h, &cpu__sf_f16, 0);
   u32 sb = (u32)u.s << 31;
   *fl = 0;
   if (u.nan) {
@@ -311,13 +166,13 @@ static u32 half_to_single(u16 h, u32 mx, u32 *fl) {
   if (u.inf) return sb | 0x7f800000u;
   if (u.zero) return sb;
   u32 f2, e2;
-  return (u32)round_pack(&F32, u.s, u.m, u.e, mx, &f2, &e2);
+  return (u32)cpu__sf_round_pack(&cpu__sf_f32, u.s, u.m, u.e, mx, &f2, &e2);
 }
 
 /* A single X as a half, rounded by RC (MXCSR order); FTZ does not apply.
  * *FL and *EX as for round_pack. */
 static u16 single_to_half(u32 x, u32 mx, unsigned rc, u32 *fl, u32 *ex) {
-  struct unp u = unpack(x, &F32, (mx & CPU_MX_DAZ) != 0);
+  struct sf_val u = cpu__sf_unpack(x, &cpu__sf_f32, (mx & CPU_MX_DAZ) != 0);
   u16 sb = (u16)(u.s << 15);
   *fl = *ex = 0;
   if (u.nan) {
@@ -328,7 +183,7 @@ static u16 single_to_half(u32 x, u32 mx, unsigned rc, u32 *fl, u32 *ex) {
   if (u.zero) return sb;
   u32 de = u.den ? CPU_MX_DE : 0;
   u32 m = (mx & ~(CPU_MX_RC | CPU_MX_FTZ)) | (rc << 13);
-  u16 v = (u16)round_pack(&F16, u.s, u.m, u.e, m, fl, ex);
+  u16 v = (u16)cpu__sf_round_pack(&cpu__sf_f16, u.s, u.m, u.e, m, fl, ex);
   *fl |= de;
   *ex |= de;
   return v;

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* Binary floating point in integers, for the instructions the host may not
+ * have (FMA3, F16C, the AVX-512 ones): formats, values taken apart, and
+ * one rounding under the guest's MXCSR with the flags the CPU reports
+ * (softfp.c). fma.c and evex_fpx.c use it. */
+#ifndef RW_REPLAYER_CPU_SOFTFP_H
+#define RW_REPLAYER_CPU_SOFTFP_H
+
+#include "replayer/cpu/sse_util.h"
+
+/* A binary format: fraction bits, exponent bits, exponent bias and the
+ * largest exponent field (all ones is infinity or NaN). */
+struct sf_fmt {
+  unsigned frac, ebits;
+  int bias;
+  u64 emaxf;
+};
+
+extern const struct sf_fmt cpu__sf_f16, cpu__sf_f32, cpu__sf_f64;
+
+/* A value taken apart: value = m * 2^e, sign s (m is not normalized: a
+ * denormal has its fraction as m). */
+struct sf_val {
+  u64 m;
+  int e;
+  unsigned s;
+  int nan, snan, inf, zero, den;
+};
+
+/* X of format F taken apart; with DAZ a denormal is a zero (den 0). */
+struct sf_val cpu__sf_unpack(u64 x, const struct sf_fmt *f, int daz);
+
+/* M with its low SH bits dropped, rounded by RC (MXCSR order: nearest,
+ * down, up, toward zero) for sign NEG; sets *INEXACT if a dropped bit was
+ * set. SH may be negative (then M is shifted left, exactly). */
+u128 cpu__sf_round_shift(u128 m, int sh, unsigned neg, unsigned rc,
+                         int *inexact);
+
+/* Packs the nonzero finite value R * 2^E (sign S) into format F under the
+ * guest's MXCSR MX (its RC, FTZ and the UE/OE masks). *FL gets the flags
+ * as the CPU sets them with the post-computation exceptions masked, *EX
+ * those it reports when they are unmasked (unbounded exponent). */
+u64 cpu__sf_round_pack(const struct sf_fmt *f, unsigned s, u128 r, int e,
+                       u32 mx, u32 *fl, u32 *ex);
+
+static inline u64 sf_sign(const struct sf_fmt *f) {
+  return 1ull << (f->frac + f->ebits);
+}
+
+static inline u64 sf_inf(const struct sf_fmt *f, unsigned s) {
+  return (s ? sf_sign(f) : 0) | (f->emaxf << f->frac);
+}
+
+/* The largest finite value of sign S. */
+static inline u64 sf_max(const struct sf_fmt *f, unsigned s) {
+  return sf_inf(f, s) - 1;
+}
+
+/* The default NaN: negative, quiet, zero payload. */
+static inline u64 sf_default_nan(const struct sf_fmt *f) {
+  return sf_inf(f, 1) | (1ull << (f->frac - 1));
+}
+
+static inline u64 sf_quiet(const struct sf_fmt *f, u64 x) {
+  return x | (1ull << (f->frac - 1));
+}
+
+static inline int sf_msb128(u128 x) {
+  u64 hi = (u64)(x >> 64);
+  return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((u64)x);
+}
+
+#endif
