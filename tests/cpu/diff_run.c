@@ -511,6 +511,17 @@ static char *hex_msb(char *out, const u8 *v, unsigned n) {
   return out;
 }
 
+/* The 64 bytes of ZMM register R of state ST. */
+static void zmm_of(const struct diff_state *st, unsigned r, u8 *v) {
+  if (r >= 16) {
+    memcpy(v, st->hi16 + 64 * (r - 16), 64);
+    return;
+  }
+  memcpy(v, st->fx + 160 + 16 * r, 16);
+  memcpy(v + 16, st->ymmh + 16 * r, 16);
+  memcpy(v + 32, st->zmmh + 32 * r, 32);
+}
+
 static const char *const gpr_names[16] = {
     "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
     "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
@@ -566,7 +577,16 @@ int diff_compare(const struct diff_case *c, const struct diff_result *nat,
     }
     if (memcmp(nat->st.fx, emu->st.fx, 4) ||
         memcmp(nat->st.fx + 24, emu->st.fx + 24, 4)) {
-      SAY("  x87 control/status or mxcsr differ\n");
+      u32 mn, me, m0;
+      u16 wn[2], we[2];
+      memcpy(&mn, nat->st.fx + 24, 4);
+      memcpy(&me, emu->st.fx + 24, 4);
+      memcpy(&m0, c->st.fx + 24, 4);
+      memcpy(wn, nat->st.fx, 4);
+      memcpy(we, emu->st.fx, 4);
+      SAY("  x87 control/status or mxcsr differ: mxcsr native %#x emulator "
+          "%#x (was %#x); fcw/fsw native %#x/%#x emulator %#x/%#x\n",
+          mn, me, m0, wn[0], wn[1], we[0], we[1]);
       bad = 1;
     }
     if (memcmp(nat->st.fx + 4, emu->st.fx + 4, 20)) {
@@ -635,6 +655,23 @@ int diff_compare(const struct diff_case *c, const struct diff_result *nat,
         bad = 1;
         break;
       }
+  }
+  if (bad && c->enc && (c->enc->enc == DIFF_ENC_EVEX)) {
+    /* What an EVEX case started from: MXCSR, vvvv and rm. */
+    u8 v[64];
+    u32 m0;
+    memcpy(&m0, c->st.fx + 24, 4);
+    zmm_of(&c->st, c->vreg, v);
+    SAY("  before: mxcsr %#x, vvvv zmm%u %s\n", m0, c->vreg,
+        hex_msb(hn, v, 64));
+    if (c->memop && c->mem_addr >= DIFF_DATA_ADDR &&
+        c->mem_addr + 64 <= DIFF_DATA_ADDR + DIFF_DATA_SIZE) {
+      SAY("  before: memory %s\n",
+          hex_msb(hn, c->st.data + (c->mem_addr - DIFF_DATA_ADDR), 64));
+    } else if (!c->memop) {
+      zmm_of(&c->st, c->rm, v);
+      SAY("  before: rm zmm%u %s\n", c->rm, hex_msb(hn, v, 64));
+    }
   }
   if ((bad && verbose >= 0) || verbose > 0) {
     char dis[256];
