@@ -296,6 +296,15 @@ struct cpu {
 extern int cpu__host_ssse3;
 /* The host has FMA3 and AVX with YMM state enabled. */
 extern int cpu__host_fma3;
+/* The host has AVX-512F with the OS saving its state: set whatever
+ * cpu_set_portable says, for the instructions only the host can compute
+ * (vrcp14, vrsqrt14: each CPU its own approximation). */
+extern int cpu__host_avx512f;
+/* vrcp14 (RSQRT 0) or vrsqrt14 (1) of the 64 bytes B in elements of
+ * doubles (DBL) or floats under the guest's MXCSR MX, into R; SCALAR: the
+ * low element only, the rest of R from A. */
+void cpu__host_approx14(int rsqrt, int dbl, int scalar, u8 *r, const u8 *a,
+                        const u8 *b, u32 mx);
 void cpu__host_init(void);
 /* pshufb on N16 16-byte lanes of D (table) and S (selectors) into R. */
 void cpu__host_pshufb(u8 *r, const u8 *d, const u8 *s, unsigned n16);
@@ -948,6 +957,9 @@ struct cpu__block *cpu__block_get(struct cpu *cpu);
 /* Handler for instructions with no row: fills cpu->exit with the
  * "unsupported instruction" message and returns CPU_RC_HALT (fault.c). */
 int cpu__op_unsupported(struct cpu *cpu, const struct cpu_insn *in);
+/* The same with WHY (a short reason) after the message. */
+int cpu__op_unsupported_why(struct cpu *cpu, const struct cpu_insn *in,
+                            const char *why);
 
 /* Fills cpu->exit for a non-fault exit REASON before the instruction IN and
  * returns CPU_RC_HALT (fault.c). */

@@ -474,7 +474,8 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   if (!end) return n < 15 ? (in->len = 0, 1) : ev_ud(in, n);
   unsigned has_imm =
       row && (row->form == F_VHWI || row->form == F_VWI || row->form == F_WVI ||
-              row->form == F_HWI || row->form == F_KHWI || row->form == F_KKI);
+              row->form == F_HWI || row->form == F_KHWI || row->form == F_KWI ||
+              row->form == F_KKI);
   if (has_imm) {
     if (end >= n) return n < 15 ? (in->len = 0, 1) : ev_ud(in, n);
     in->imm = b[end++];
@@ -538,6 +539,7 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   switch (row->form) {
     case F_KHW:
     case F_KHWI:
+    case F_KWI:
     case F_KU:
       if (R || R2) return ev_ud(in, end); /* an opmask in ModRM.reg */
       break;
@@ -569,6 +571,7 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
     case F_VWI:
     case F_WV:
     case F_WVI:
+    case F_KWI:
     case F_KU:
     case F_VK:
     case F_VR:
@@ -590,6 +593,7 @@ const struct ev_table cpu__evex_tables[] = {
     {cpu__evex_rows, &cpu__evex_nrows},
     {cpu__evex_fp_rows, &cpu__evex_fp_nrows},
     {cpu__evex_gs_rows, &cpu__evex_gs_nrows},
+    {cpu__evex_fpx_rows, &cpu__evex_fpx_nrows},
     {NULL, NULL}};
 
 int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {

@@ -90,6 +90,15 @@ int cpu__ev_st_probe(struct cpu *cpu, u64 a, unsigned n);
 int cpu__ev_zsrc_m(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
                    u64 m, union zv *v);
 
+/* The low element of rm (ESZ bytes) into *B, the rest zero; memory is read
+ * only when M enables the element (evex_fp.c). */
+int cpu__ev_scalar_src(struct cpu *cpu, const struct cpu_insn *in,
+                       unsigned esz, u64 m, union cpu_vec *b);
+/* Writes the 16 bytes R to reg with its low element (ESZ bytes) under the
+ * opmask bit M, zero above bit 127 (evex_fp.c). */
+void cpu__ev_scalar_put(struct cpu *cpu, const struct cpu_insn *in,
+                        const union cpu_vec *r, unsigned esz, u64 m);
+
 /* A handler that only calls a shared routine: EV_OP(vpavgb, f(cpu, in)). */
 #define EV_OP(name, call)                                            \
   static int op_##name(struct cpu *cpu, const struct cpu_insn *in) { \
@@ -122,6 +131,7 @@ enum {
   F_HWI,  /* vvvv = f(rm, imm8), ModRM.reg an opcode extension */
   F_KHW,  /* k[reg] = f(vvvv, rm) */
   F_KHWI, /* k[reg] = f(vvvv, rm, imm8) */
+  F_KWI,  /* k[reg] = f(rm, imm8); vvvv unused */
   F_KU,   /* k[reg] = f(rm register) */
   F_VK,   /* reg = f(k[rm]) */
   F_VR,   /* reg = f(general register rm) */
@@ -205,6 +215,9 @@ extern const size_t cpu__evex_fp_nrows;
 /* The EVEX gathers and scatters (evex_gs.c). */
 extern const struct ev_row cpu__evex_gs_rows[];
 extern const size_t cpu__evex_gs_nrows;
+/* The EVEX special-value rows: vgetexp, vgetmant... (evex_fpx.c). */
+extern const struct ev_row cpu__evex_fpx_rows[];
+extern const size_t cpu__evex_fpx_nrows;
 /* Every EVEX table (evex.c), in the order the decoder searches them; the
  * last has a NULL ROWS. */
 struct ev_table {

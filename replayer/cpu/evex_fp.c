@@ -88,10 +88,8 @@ static int fp_packed(struct cpu *cpu, const struct cpu_insn *in, int hop,
   return CPU_RC_NEXT;
 }
 
-/* The low element of rm (ESZ bytes) into *B, the rest zero; memory is read
- * only when M enables the element. */
-static int scalar_src(struct cpu *cpu, const struct cpu_insn *in,
-                      unsigned esz, u64 m, union cpu_vec *b) {
+int cpu__ev_scalar_src(struct cpu *cpu, const struct cpu_insn *in,
+                       unsigned esz, u64 m, union cpu_vec *b) {
   u64 v = 0;
   memset(b, 0, sizeof *b);
   if (!(in->pfx & CPU_PFX_MEM))
@@ -102,10 +100,8 @@ static int scalar_src(struct cpu *cpu, const struct cpu_insn *in,
   return 0;
 }
 
-/* Writes the 16 bytes R to reg with its low element (ESZ bytes) under the
- * opmask bit M, zero above bit 127. */
-static void scalar_put(struct cpu *cpu, const struct cpu_insn *in,
-                       const union cpu_vec *r, unsigned esz, u64 m) {
+void cpu__ev_scalar_put(struct cpu *cpu, const struct cpu_insn *in,
+                        const union cpu_vec *r, unsigned esz, u64 m) {
   union zv out;
   zget(cpu, in->reg, &out);
   if (m & 1)
@@ -125,7 +121,7 @@ static int fp_scalar2(struct cpu *cpu, const struct cpu_insn *in, int hop,
   union cpu_vec a, b;
   u64 m = kmask(cpu, in, 1), one = fp_one(esz);
   struct fpx x;
-  CPU_TRY(scalar_src(cpu, in, esz, m, &b));
+  CPU_TRY(cpu__ev_scalar_src(cpu, in, esz, m, &b));
   memcpy(a.b, cpu->ymm[in->reg2].b, 16);
   union cpu_vec a0 = a;
   if (!(m & 1)) {
@@ -137,7 +133,7 @@ static int fp_scalar2(struct cpu *cpu, const struct cpu_insn *in, int hop,
   (void)rc; /* deferred: never faults */
   CPU_TRY(fp_end(cpu, in, &x));
   memcpy(a.b + rsz, a0.b + rsz, 16 - rsz);
-  scalar_put(cpu, in, &a, rsz, m);
+  cpu__ev_scalar_put(cpu, in, &a, rsz, m);
   return CPU_RC_NEXT;
 }
 
@@ -229,7 +225,7 @@ static int fp_cmp(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
   struct fpx x;
   if (scalar) {
     union cpu_vec t;
-    CPU_TRY(scalar_src(cpu, in, esz, m, &t));
+    CPU_TRY(cpu__ev_scalar_src(cpu, in, esz, m, &t));
     memcpy(b.b, t.b, 16);
   } else {
     CPU_TRY(zsrc(cpu, in, esz, &b));
@@ -270,7 +266,7 @@ static int fp_fma(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
   u32 mx = cpu->mxcsr, fl = 0, ex = 0;
   if (scalar) {
     union cpu_vec t;
-    CPU_TRY(scalar_src(cpu, in, esz, m, &t));
+    CPU_TRY(cpu__ev_scalar_src(cpu, in, esz, m, &t));
     memcpy(s3.b, t.b, 16);
   } else {
     CPU_TRY(zsrc(cpu, in, esz, &s3));
@@ -296,7 +292,7 @@ static int fp_fma(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
   if (scalar) {
     union cpu_vec t;
     memcpy(t.b, r.b, 16);
-    scalar_put(cpu, in, &t, esz, m);
+    cpu__ev_scalar_put(cpu, in, &t, esz, m);
   } else {
     zput(cpu, in, in->reg, &r, esz);
   }
@@ -338,12 +334,12 @@ static int movs_load(struct cpu *cpu, const struct cpu_insn *in,
   u64 m = kmask(cpu, in, 1);
   if (in->pfx & CPU_PFX_MEM) {
     if (in->reg2) return cpu__fault(cpu, CPU_FAULT_UD);
-    CPU_TRY(scalar_src(cpu, in, esz, m, &r));
+    CPU_TRY(cpu__ev_scalar_src(cpu, in, esz, m, &r));
   } else {
     memcpy(r.b, cpu->ymm[in->reg2].b, 16);
     memcpy(r.b, cpu->ymm[in->rm].b, esz);
   }
-  scalar_put(cpu, in, &r, esz, m);
+  cpu__ev_scalar_put(cpu, in, &r, esz, m);
   return CPU_RC_NEXT;
 }
 
@@ -363,7 +359,7 @@ static int movs_store(struct cpu *cpu, const struct cpu_insn *in,
   memcpy(r.b, cpu->ymm[in->reg2].b, 16);
   memcpy(r.b, cpu->ymm[in->reg].b, esz);
   li.reg = in->rm;
-  scalar_put(cpu, &li, &r, esz, m);
+  cpu__ev_scalar_put(cpu, &li, &r, esz, m);
   return CPU_RC_NEXT;
 }
 EV_OP(vmovss_load, movs_load(cpu, in, 4))

@@ -31,7 +31,9 @@ int cpu__halt(struct cpu *cpu, const struct cpu_insn *in, int reason) {
   return CPU_RC_HALT;
 }
 
-int cpu__op_unsupported(struct cpu *cpu, const struct cpu_insn *in) {
+/* The unsupported-instruction halt, with WHY after the address (or none). */
+static int unsupported(struct cpu *cpu, const struct cpu_insn *in,
+                       const char *why) {
   u8 bytes[16];
   char hex[64], *p = hex;
   const char *mn = "(undecodable)";
@@ -56,7 +58,16 @@ int cpu__op_unsupported(struct cpu *cpu, const struct cpu_insn *in) {
   else if (cpu__evex_describe(bytes, n, evx, sizeof evx))
     mn = evx;
   snprintf(cpu->exit.msg, sizeof cpu->exit.msg,
-           "unsupported instruction %s (%s) at %#llx", mn, hex,
-           (unsigned long long)cpu->rip);
+           "unsupported instruction %s (%s) at %#llx%s%s", mn, hex,
+           (unsigned long long)cpu->rip, why ? ": " : "", why ? why : "");
   return cpu__halt(cpu, in, CPU_EXIT_UNSUPPORTED);
+}
+
+int cpu__op_unsupported(struct cpu *cpu, const struct cpu_insn *in) {
+  return unsupported(cpu, in, NULL);
+}
+
+int cpu__op_unsupported_why(struct cpu *cpu, const struct cpu_insn *in,
+                            const char *why) {
+  return unsupported(cpu, in, why);
 }

@@ -13,13 +13,25 @@
 
 #include "replayer/cpu/sse_util.h"
 
-int cpu__host_ssse3, cpu__host_fma3;
+int cpu__host_ssse3, cpu__host_fma3, cpu__host_avx512f;
 
 static int portable_forced;
+
+/* AVX-512F, and the OS saving its state (XCR0: SSE, AVX, opmask, the
+ * upper halves of ZMM0-15, ZMM16-31). */
+static int detect_avx512f(void) {
+  unsigned a, b, c, d, lo, hi;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & (1u << 16)))
+    return 0;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (lo & 0xe6) == 0xe6;
+}
 
 static void host_detect(void) {
   unsigned a, b, c, d;
   const char *e = getenv("REWIND_CPU_PORTABLE");
+  cpu__host_avx512f = detect_avx512f();
   cpu__host_ssse3 = cpu__host_fma3 = 0;
   if (portable_forced || (e && *e && *e != '0')) return;
   if (!__get_cpuid(1, &a, &b, &c, &d)) return;
@@ -116,4 +128,38 @@ __attribute__((target("avx,fma"))) u32 cpu__host_fma(int kind, int dbl,
   }
   __asm__ volatile("ldmxcsr %0" : : "m"(saved));
   return o & CPU_MX_FLAGS;
+}
+
+/* ---- AVX-512 approximations --------------------------------------------- */
+
+__attribute__((target("avx512f"))) void cpu__host_approx14(
+    int rsqrt, int dbl, int scalar, u8 *r, const u8 *a, const u8 *b,
+    u32 mx) {
+  u32 saved, mxc = (mx & (CPU_MX_DAZ | CPU_MX_RC | CPU_MX_FTZ)) |
+                   CPU_MX_MASKS;
+  __asm__ volatile("stmxcsr %0" : "=m"(saved));
+  __asm__ volatile("ldmxcsr %0" : : "m"(mxc));
+  if (scalar) {
+    __m128 va = _mm_loadu_ps((const float *)(const void *)a);
+    __m128 vb = _mm_loadu_ps((const float *)(const void *)b);
+    __m128 v;
+    if (dbl)
+      v = _mm_castpd_ps(rsqrt ? _mm_rsqrt14_sd(_mm_castps_pd(va),
+                                               _mm_castps_pd(vb))
+                              : _mm_rcp14_sd(_mm_castps_pd(va),
+                                             _mm_castps_pd(vb)));
+    else
+      v = rsqrt ? _mm_rsqrt14_ss(va, vb) : _mm_rcp14_ss(va, vb);
+    _mm_storeu_ps((float *)(void *)r, v);
+  } else {
+    __m512 vb = _mm512_loadu_ps(b);
+    __m512 v;
+    if (dbl)
+      v = _mm512_castpd_ps(rsqrt ? _mm512_rsqrt14_pd(_mm512_castps_pd(vb))
+                                 : _mm512_rcp14_pd(_mm512_castps_pd(vb)));
+    else
+      v = rsqrt ? _mm512_rsqrt14_ps(vb) : _mm512_rcp14_ps(vb);
+    _mm512_storeu_ps(r, v);
+  }
+  __asm__ volatile("ldmxcsr %0" : : "m"(saved));
 }

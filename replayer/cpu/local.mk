@@ -28,7 +28,8 @@ replayer_cpu_librw_cpu_a_SOURCES += replayer/cpu/sse_util.h \
 	replayer/cpu/gfni.c replayer/cpu/host.c \
 	replayer/cpu/vexraw.c replayer/cpu/evex.h replayer/cpu/evex.c \
 	replayer/cpu/evex_ops.c replayer/cpu/evex_fp.c \
-	replayer/cpu/evex_gs.c replayer/cpu/softfp.h \
+	replayer/cpu/evex_gs.c replayer/cpu/evex_fpx.c \
+	replayer/cpu/softfp.h \
 	replayer/cpu/softfp.c
 EXTRA_DIST += replayer/cpu/sse_hops.def replayer/cpu/sse_mov.def \
 	replayer/cpu/sse_arith.def replayer/cpu/sse_fcmp.def \

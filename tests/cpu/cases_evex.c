@@ -31,6 +31,7 @@ static const char *form_text(unsigned form) {
     case F_HWI: return "H,W,I";
     case F_KHW: return "K,H,W";
     case F_KHWI: return "K,H,W,I";
+    case F_KWI: return "K,W,I";
     case F_KU: return "K,U";
     case F_VK: return "V,K";
     case F_VR: return "V,R";
@@ -48,7 +49,7 @@ static const char *form_text(unsigned form) {
 
 static int has_imm(unsigned form) {
   return form == F_VHWI || form == F_VWI || form == F_WVI || form == F_HWI ||
-         form == F_KHWI || form == F_KKI;
+         form == F_KHWI || form == F_KWI || form == F_KKI;
 }
 
 /* The register kinds of the reg and rm operands of FORM. */
@@ -58,6 +59,7 @@ static void kinds(unsigned form, u8 *regk, u8 *rmk) {
   switch (form) {
     case F_KHW:
     case F_KHWI:
+    case F_KWI:
     case F_KU: *regk = DIFF_K_K; break;
     case F_VK: *rmk = DIFF_K_K; break;
     case F_VR:
@@ -170,6 +172,12 @@ static void fix_vsib(struct diff_case *c, struct diff_rng *r) {
   c->base = (u8)b;
 }
 
+/* Whether R is one of the N rows at T. */
+static int in_table(const struct ev_row *r, const struct ev_row *t,
+                    size_t n) {
+  return r >= t && r < t + n;
+}
+
 static struct diff_enc *encs;
 static const struct ev_row **rows_of;
 static size_t nencs;
@@ -203,7 +211,10 @@ static int add(csh cs, const struct ev_row *r, int evex) {
   if (!evex && r->form != F_KKK) e->opt |= DIFF_O_NOVVVV;
   if (!evex && (r->fl & R_L1)) e->opt |= DIFF_O_L1;
   e->opt |= DIFF_O_FAULT;
-  if (r->fl & (R_ER | R_SAE)) e->fix = fix_fp;
+  if ((r->fl & (R_ER | R_SAE)) || in_table(r, cpu__evex_fp_rows,
+                                           cpu__evex_fp_nrows) ||
+      in_table(r, cpu__evex_fpx_rows, cpu__evex_fpx_nrows))
+    e->fix = fix_fp;
   if (r->fl & R_VSIB) e->fix = fix_vsib;
   rows_of[nencs++] = r;
   return 0;

@@ -210,8 +210,8 @@ void test_run_self_modifying_code(void) {
 }
 
 void test_run_unsupported_message(void) {
-  /* AVX-512 vrcp14ps zmm0, zmm1 (not emulated yet) */
-  static const u8 p[] = {0x62, 0xf2, 0x7d, 0x48, 0x4c, 0xc1};
+  /* AVX-512 vcvtudq2ps zmm0, zmm1 (not emulated yet) */
+  static const u8 p[] = {0x62, 0xf1, 0x7f, 0x48, 0x7a, 0xc1};
   /* vpdpbusd zmm0, zmm0, zmm1: Capstone 4 has no name for it either */
   static const u8 q[] = {0x62, 0xf2, 0x7d, 0x48, 0x50, 0xc1};
   struct emu e;
@@ -219,7 +219,7 @@ void test_run_unsupported_message(void) {
   CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
   CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_UNSUPPORTED);
   CU_ASSERT_STRING_EQUAL(ex.msg,
-                         "unsupported instruction vrcp14ps (62 f2 7d 48 4c c1) "
+                         "unsupported instruction vcvtudq2ps (62 f1 7f 48 7a c1) "
                          "at 0x400000");
   CU_ASSERT_EQUAL(ex.rip, EMU_CODE);
   CU_ASSERT_EQUAL(ex.insn_len, 6);

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Test program: executes one AVX-512 instruction the emulator does not
- * implement yet (the 14-bit reciprocal approximation vrcp14ps, whose
- * results are the vendor's), so that the replay must stop
- * naming it and its address. Exits 77 (skip) on a CPU or kernel without
+ * implement yet (vcvtudq2ps, unsigned dwords to floats), so that the
+ * replay must stop naming it and its address. Exits 77 (skip) on a CPU or kernel without
  * AVX-512. */
 #include <cpuid.h>
 #include <stdio.h>
@@ -16,7 +15,7 @@ int main(void) {
   if ((lo & 0xe6) != 0xe6) return 77; /* SSE, AVX and the AVX-512 state */
   puts("before avx-512");
   fflush(stdout);
-  __asm__ volatile("vrcp14ps %%zmm1, %%zmm1" ::: "xmm1");
+  __asm__ volatile("vcvtudq2ps %%zmm1, %%zmm1" ::: "xmm1");
   puts("after avx-512");
   return 0;
 }

@@ -430,6 +430,58 @@ static void fp(void) {
   report("fp");
 }
 
+/* The instructions that take floating-point values apart, the 14-bit
+ * approximations, gathers and scatters, under the four roundings with
+ * DAZ and FTZ on and off; MXCSR's flags join the checksum. */
+static void special(void) {
+  static double tab[64];
+  static float tabf[64];
+  for (int i = 0; i < 64; i++) {
+    tab[i] = (double)(i * 37 % 64) - 20.5;
+    tabf[i] = (float)tab[i] * 0.25f;
+  }
+  for (int i = 0; i < N; i++) {
+    __m512 a = rndps(), b = rndps();
+    __m512d x = rndpd(), y = rndpd();
+    __mmask16 k = (__mmask16)next();
+    __mmask8 k8 = (__mmask8)next();
+    _mm_setcsr(0x1f80 | (i & 3) << 13 | (i & 4 ? 0x8040 : 0));
+    FOLDPS(_mm512_getexp_ps(a));
+    FOLDPD(_mm512_mask_getexp_pd(y, k8, x));
+    FOLDPS(_mm512_getmant_ps(a, _MM_MANT_NORM_p5_2, _MM_MANT_SIGN_src));
+    FOLDPD(_mm512_maskz_getmant_pd(k8, x, _MM_MANT_NORM_p75_1p5,
+                                   _MM_MANT_SIGN_nan));
+    FOLDPS(_mm512_scalef_ps(a, b));
+    FOLDPD(_mm512_scalef_round_pd(x, y, _MM_FROUND_TO_NEG_INF |
+                                            _MM_FROUND_NO_EXC));
+    FOLDPS(_mm512_roundscale_ps(a, 0x31));
+    FOLDPD(_mm512_mask_roundscale_pd(y, k8, x, 0x4c));
+    FOLDPS(_mm512_reduce_ps(a, 0x22));
+    FOLDPD(_mm512_maskz_reduce_pd(k8, x, 0x14));
+    FOLDPS(_mm512_range_ps(a, b, 0x07));
+    FOLDPD(_mm512_mask_range_pd(y, k8, x, y, 0x0a));
+    FOLDPS(_mm512_fixupimm_ps(a, b, _mm512_set1_epi32(0x76543210),
+                              0x5a));
+    FOLDPD(_mm512_fixupimm_pd(x, y, _mm512_set1_epi64(0x0fedcba9), 0x00));
+    foldk(_mm512_fpclass_ps_mask(a, 0xa5));
+    foldk(_mm512_mask_fpclass_pd_mask(k8, x, 0x5a));
+    fold128(_mm_castpd_si128(_mm_getexp_sd(_mm512_castpd512_pd128(y),
+                                           _mm512_castpd512_pd128(x))));
+    FOLDPS(_mm512_rcp14_ps(a));
+    FOLDPD(_mm512_mask_rsqrt14_pd(y, k8, x));
+    __m512i idx = _mm512_and_si512(_mm512_castps_si512(b),
+                                   _mm512_set1_epi32(63));
+    FOLDPS(_mm512_mask_i32gather_ps(a, k, idx, tabf, 4));
+    FOLDPD(_mm512_i32gather_pd(_mm512_castsi512_si256(idx), tab, 8));
+    _mm512_mask_i32scatter_ps(tabf, k, idx, b, 4);
+    foldk(_mm_getcsr());
+  }
+  _mm_setcsr(0x1f80);
+  for (int i = 0; i < 64; i++)
+    fold128(_mm_castps_si128(_mm_set_ss(tabf[i])));
+  report("special");
+}
+
 /* Masked loads and stores against the end of a page that an inaccessible
  * one follows. */
 static void edges(void) {
@@ -563,5 +615,6 @@ int main(int argc, char **argv) {
   shifts();
   edges();
   fp();
+  special();
   return 0;
 }

@@ -71,15 +71,15 @@ expect text "not a rewind trace"
 rs=$?
 expect missing "No such file"
 
-# An instruction the emulator does not implement (AVX-512's vrcp14ps).
+# An instruction the emulator does not implement (AVX-512's vcvtudq2ps).
 rec avx "$top_builddir/tests/programs/avx"
 if [ "$status" -eq 77 ]; then
   echo "SKIP: avx: this CPU has no AVX-512"
 else
   replay avx
-  expect avx "unsupported instruction vrcp14ps"
+  expect avx "unsupported instruction vcvtudq2ps"
   check "avx: the message names the address" \
-    grep -q "vrcp14ps.* at 0x" "$T/avx.replay"
+    grep -q "vcvtudq2ps.* at 0x" "$T/avx.replay"
 fi
 
 # rdrand: the recorder patches every rdrand it finds in executable code
