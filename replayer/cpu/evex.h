@@ -29,6 +29,24 @@ union zv {
 #define EV_ER(in) (((in)->imm2 >> 1) & 1)
 #define EV_RC(in) (((unsigned)(in)->imm2 >> 2) & 3)
 
+/* The MXCSR an EVEX floating-point instruction computes under: the
+ * guest's, or with EVEX.b on a register form every exception masked and,
+ * for embedded rounding, RC as L'L says. */
+static inline u32 cpu__ev_mx(const struct cpu *cpu,
+                             const struct cpu_insn *in) {
+  u32 mx = cpu->mxcsr;
+  if (EV_SAE(in)) mx |= CPU_MX_MASKS;
+  if (EV_ER(in)) mx = (mx & ~(u32)CPU_MX_RC) | EV_RC(in) << 13;
+  return mx;
+}
+
+/* Applies the flags of elements computed under cpu__ev_mx (see
+ * cpu__sse_commit), none with SAE; nonzero for an unmasked exception. */
+static inline int cpu__ev_commit(struct cpu *cpu, const struct cpu_insn *in,
+                                 u32 ex, u32 fl) {
+  return EV_SAE(in) ? 0 : cpu__sse_commit(cpu, ex, fl);
+}
+
 static inline void zget(const struct cpu *cpu, unsigned r, union zv *v) {
   memcpy(v->b, cpu->ymm[r].b, 32);
   memcpy(v->b + 32, cpu->zmmh[r].b, 32);

@@ -40,11 +40,7 @@ struct fpx {
 static void fp_begin(struct cpu *cpu, const struct cpu_insn *in,
                      struct fpx *x) {
   x->mx = cpu->mxcsr;
-  if (EV_SAE(in)) {
-    u32 m = cpu->mxcsr | CPU_MX_MASKS;
-    if (EV_ER(in)) m = (m & ~(u32)CPU_MX_RC) | EV_RC(in) << 13;
-    cpu->mxcsr = m;
-  }
+  cpu->mxcsr = cpu__ev_mx(cpu, in);
   cpu->xm_defer = 1;
   cpu->xm_ex = cpu->xm_fl = 0;
 }
@@ -263,7 +259,7 @@ static int fp_fma(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
   unsigned esz = dbl ? 8 : 4, n = scalar ? 1 : in->osz / esz;
   u64 m = kmask(cpu, in, n);
   union zv s1, s2, s3, r;
-  u32 mx = cpu->mxcsr, fl = 0, ex = 0;
+  u32 mx = cpu__ev_mx(cpu, in), fl = 0, ex = 0;
   if (scalar) {
     union cpu_vec t;
     CPU_TRY(cpu__ev_scalar_src(cpu, in, esz, m, &t));
@@ -273,8 +269,6 @@ static int fp_fma(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
   }
   zget(cpu, in->reg, &s1);
   zget(cpu, in->reg2, &s2);
-  if (EV_SAE(in)) mx |= CPU_MX_MASKS;
-  if (EV_ER(in)) mx = (mx & ~(u32)CPU_MX_RC) | EV_RC(in) << 13;
   r = s1;
   for (unsigned i = 0; i < n; i++) {
     u64 ops[3] = {0, 0, 0};
@@ -288,7 +282,7 @@ static int fp_fma(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
     fl |= f1;
     ex |= e1;
   }
-  if (!EV_SAE(in) && cpu__sse_commit(cpu, ex, fl)) return CPU_FAULT;
+  if (cpu__ev_commit(cpu, in, ex, fl)) return CPU_FAULT;
   if (scalar) {
     union cpu_vec t;
     memcpy(t.b, r.b, 16);

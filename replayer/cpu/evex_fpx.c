@@ -318,22 +318,13 @@ static u64 fixupimm(const struct sf_fmt *f, const u64 ops[3], unsigned imm,
 
 /* ---- Handlers ------------------------------------------------------------ */
 
-/* The MXCSR an element computes under: with EVEX.b on a register, every
- * exception masked and (ER rows) the rounding L'L says. */
-static u32 elem_mx(const struct cpu *cpu, const struct cpu_insn *in) {
-  u32 mx = cpu->mxcsr;
-  if (EV_SAE(in)) mx |= CPU_MX_MASKS;
-  if (EV_ER(in)) mx = (mx & ~(u32)CPU_MX_RC) | EV_RC(in) << 13;
-  return mx;
-}
-
 /* The packed form: reg = FN per element of ESZ bytes under the opmask. */
 static int fpx_packed(struct cpu *cpu, const struct cpu_insn *in, fpx_fn fn,
                       unsigned esz) {
   const struct sf_fmt *f = fmt_of(esz);
   unsigned n = in->osz / esz;
   u64 m = kmask(cpu, in, n);
-  u32 mx = elem_mx(cpu, in), fl = 0, ex = 0;
+  u32 mx = cpu__ev_mx(cpu, in), fl = 0, ex = 0;
   union zv d, a, b, r;
   CPU_TRY(zsrc(cpu, in, esz, &b));
   zget(cpu, in->reg, &d);
@@ -351,7 +342,7 @@ static int fpx_packed(struct cpu *cpu, const struct cpu_insn *in, fpx_fn fn,
     fl |= f1;
     ex |= e1;
   }
-  if (!EV_SAE(in) && cpu__sse_commit(cpu, ex, fl)) return CPU_FAULT;
+  if (cpu__ev_commit(cpu, in, ex, fl)) return CPU_FAULT;
   zput(cpu, in, in->reg, &r, esz);
   return CPU_RC_NEXT;
 }
@@ -369,10 +360,11 @@ static int fpx_scalar(struct cpu *cpu, const struct cpu_insn *in, fpx_fn fn,
     memcpy(&ops[0], cpu->ymm[in->reg].b, esz);
     memcpy(&ops[1], r.b, esz);
     memcpy(&ops[2], b.b, esz);
-    u64 v = fn(fmt_of(esz), ops, in->imm & 0xff, elem_mx(cpu, in), &fl, &ex);
+    u64 v = fn(fmt_of(esz), ops, in->imm & 0xff, cpu__ev_mx(cpu, in), &fl,
+               &ex);
     memcpy(r.b, &v, esz);
   }
-  if (!EV_SAE(in) && cpu__sse_commit(cpu, ex, fl)) return CPU_FAULT;
+  if (cpu__ev_commit(cpu, in, ex, fl)) return CPU_FAULT;
   cpu__ev_scalar_put(cpu, in, &r, esz, m);
   return CPU_RC_NEXT;
 }
