@@ -475,7 +475,8 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   unsigned has_imm =
       row && (row->form == F_VHWI || row->form == F_VWI || row->form == F_WVI ||
               row->form == F_HWI || row->form == F_KHWI || row->form == F_KWI ||
-              row->form == F_KKI);
+              row->form == F_KKI || row->form == F_VHEI ||
+              row->form == F_GWI || row->form == F_EVI);
   if (has_imm) {
     if (end >= n) return n < 15 ? (in->len = 0, 1) : ev_ud(in, n);
     in->imm = b[end++];
@@ -548,7 +549,7 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   }
   if (z && ((row->fl & R_NOZ) ||
             (!is_reg && (row->form == F_WV || row->form == F_WVI ||
-                         row->form == F_EV))))
+                         row->form == F_EV || row->form == F_EVI))))
     return ev_ud(in, end); /* no zeroing of memory */
   if ((row->fl & R_V256) && vl == 16) return ev_ud(in, end);
   if ((row->fl & R_L128) && vl != 16) return ev_ud(in, end);
@@ -577,15 +578,21 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
     case F_VR:
     case F_VE:
     case F_EV:
+    case F_GW:
+    case F_GWI:
+    case F_EVI:
       if (in->reg2) return ev_ud(in, end); /* vvvv must be 1111b, V' 1 */
       break;
     default:
       break;
   }
   if (row->form == F_HWI) in->reg = 0;
-  if ((row->form == F_VR || row->form == F_VE || row->form == F_EV) &&
+  if ((row->form == F_VR || row->form == F_VE || row->form == F_EV ||
+       row->form == F_VHE || row->form == F_VHEI || row->form == F_EVI) &&
       is_reg)
     in->rm = (u8)(in->rm & 15); /* a general register: X is not used */
+  if (row->form == F_GW || row->form == F_GWI)
+    in->reg = (u8)(in->reg & 15); /* a general register: R' is not used */
   return 1;
 }
 
@@ -594,6 +601,10 @@ const struct ev_table cpu__evex_tables[] = {
     {cpu__evex_fp_rows, &cpu__evex_fp_nrows},
     {cpu__evex_gs_rows, &cpu__evex_gs_nrows},
     {cpu__evex_fpx_rows, &cpu__evex_fpx_nrows},
+    {cpu__evex_cvt_rows, &cpu__evex_cvt_nrows},
+    {cpu__evex_shuf_rows, &cpu__evex_shuf_nrows},
+    {cpu__evex_dot_rows, &cpu__evex_dot_nrows},
+    {cpu__evex_aes_rows, &cpu__evex_aes_nrows},
     {NULL, NULL}};
 
 int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {

@@ -155,6 +155,11 @@ enum {
   F_VR,   /* reg = f(general register rm) */
   F_VE,   /* reg = f(general register or memory rm) */
   F_EV,   /* general register or memory rm = f(reg) */
+  F_VHE,  /* reg = f(vvvv, general register or memory rm) */
+  F_VHEI, /* reg = f(vvvv, general register or memory rm, imm8) */
+  F_GW,   /* general register reg = f(rm); vvvv unused */
+  F_GWI,  /* general register reg = f(rm register, imm8); vvvv unused */
+  F_EVI,  /* general register or memory rm = f(reg, imm8); vvvv unused */
   /* VEX opmask forms */
   F_KKM,  /* k[reg] = k[rm] or memory */
   F_MK,   /* memory = k[reg] */
@@ -197,8 +202,10 @@ enum {
                     (or scalar), exceptions suppressed */
   R_SAE = 4096,  /* EVEX.b with a register rm: exceptions suppressed, 512
                     bits (or scalar) */
-  R_VSIB = 8192  /* a VSIB memory operand: in->index is the vector
+  R_VSIB = 8192, /* a VSIB memory operand: in->index is the vector
                     register of the indices (SIB.index, X, V') */
+  R_FP = 16384   /* floating point: the differential harness gives it edge
+                    values and a random MXCSR */
 };
 
 enum { W0 = 0, W1 = 1, WIG = 2, EXT_ANY = 8 };
@@ -236,6 +243,21 @@ extern const size_t cpu__evex_gs_nrows;
 /* The EVEX special-value rows: vgetexp, vgetmant... (evex_fpx.c). */
 extern const struct ev_row cpu__evex_fpx_rows[];
 extern const size_t cpu__evex_fpx_nrows;
+/* The EVEX conversions to and from unsigned and general-register values,
+ * half precision, and the scalar compares into RFLAGS (evex_cvt.c). */
+extern const struct ev_row cpu__evex_cvt_rows[];
+extern const size_t cpu__evex_cvt_nrows;
+/* The EVEX floating-point shuffles and element inserts and extracts
+ * (evex_shuf.c). */
+extern const struct ev_row cpu__evex_shuf_rows[];
+extern const size_t cpu__evex_shuf_nrows;
+/* The EVEX dot products (VNNI, BF16) and the CD, VP2INTERSECT, BITALG and
+ * VBMI2 instructions evex_ops.c lacks (evex_dot.c). */
+extern const struct ev_row cpu__evex_dot_rows[];
+extern const size_t cpu__evex_dot_nrows;
+/* The EVEX forms of VAES, VPCLMULQDQ and GFNI (evex_aes.c). */
+extern const struct ev_row cpu__evex_aes_rows[];
+extern const size_t cpu__evex_aes_nrows;
 /* Every EVEX table (evex.c), in the order the decoder searches them; the
  * last has a NULL ROWS. */
 struct ev_table {

@@ -29,6 +29,8 @@ replayer_cpu_librw_cpu_a_SOURCES += replayer/cpu/sse_util.h \
 	replayer/cpu/vexraw.c replayer/cpu/evex.h replayer/cpu/evex.c \
 	replayer/cpu/evex_ops.c replayer/cpu/evex_fp.c \
 	replayer/cpu/evex_gs.c replayer/cpu/evex_fpx.c \
+	replayer/cpu/evex_cvt.c replayer/cpu/evex_shuf.c \
+	replayer/cpu/evex_dot.c replayer/cpu/evex_aes.c \
 	replayer/cpu/softfp.h \
 	replayer/cpu/softfp.c
 EXTRA_DIST += replayer/cpu/sse_hops.def replayer/cpu/sse_mov.def \

@@ -37,6 +37,11 @@ static const char *form_text(unsigned form) {
     case F_VR: return "V,R";
     case F_VE: return "V,E";
     case F_EV: return "E,V";
+    case F_VHE: return "V,H,E";
+    case F_VHEI: return "V,H,E,I";
+    case F_GW: return "G,W";
+    case F_GWI: return "G,W,I";
+    case F_EVI: return "E,V,I";
     case F_KKM: return "K,KM";
     case F_MK: return "M,K";
     case F_KR: return "K,R";
@@ -49,7 +54,8 @@ static const char *form_text(unsigned form) {
 
 static int has_imm(unsigned form) {
   return form == F_VHWI || form == F_VWI || form == F_WVI || form == F_HWI ||
-         form == F_KHWI || form == F_KWI || form == F_KKI;
+         form == F_KHWI || form == F_KWI || form == F_KKI ||
+         form == F_VHEI || form == F_GWI || form == F_EVI;
 }
 
 /* The register kinds of the reg and rm operands of FORM. */
@@ -64,7 +70,12 @@ static void kinds(unsigned form, u8 *regk, u8 *rmk) {
     case F_VK: *rmk = DIFF_K_K; break;
     case F_VR:
     case F_VE:
-    case F_EV: *rmk = DIFF_K_GPR; break;
+    case F_EV:
+    case F_VHE:
+    case F_VHEI:
+    case F_EVI: *rmk = DIFF_K_GPR; break;
+    case F_GW:
+    case F_GWI: *regk = DIFF_K_GPR; break;
     case F_HWI: *regk = DIFF_K_NONE; break;
     case F_KKM:
     case F_KKK:
@@ -211,7 +222,7 @@ static int add(csh cs, const struct ev_row *r, int evex) {
   if (!evex && r->form != F_KKK) e->opt |= DIFF_O_NOVVVV;
   if (!evex && (r->fl & R_L1)) e->opt |= DIFF_O_L1;
   e->opt |= DIFF_O_FAULT;
-  if ((r->fl & (R_ER | R_SAE)) || in_table(r, cpu__evex_fp_rows,
+  if ((r->fl & (R_ER | R_SAE | R_FP)) || in_table(r, cpu__evex_fp_rows,
                                            cpu__evex_fp_nrows) ||
       in_table(r, cpu__evex_fpx_rows, cpu__evex_fpx_nrows))
     e->fix = fix_fp;

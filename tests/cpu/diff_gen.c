@@ -228,7 +228,7 @@ static unsigned pick_kind(struct diff_rng *r, unsigned k, int evex,
 /* Whether EVEX form FORM has a vvvv operand. */
 static int ev_uses_vvvv(unsigned form) {
   return form == F_VHW || form == F_VHWI || form == F_KHW ||
-         form == F_KHWI || form == F_HWI;
+         form == F_KHWI || form == F_HWI || form == F_VHE || form == F_VHEI;
 }
 
 /* The EVEX choices of a case: vector length, opmask, zeroing, broadcast
@@ -237,7 +237,8 @@ static int ev_uses_vvvv(unsigned form) {
 static void ev_choose(const struct ev_row *row, struct diff_rng *r,
                       int memop, unsigned vreg, struct diff_case *c) {
   unsigned brk = rnd(r, 16) ? 0 : 1 + rnd(r, 5), form = row->form;
-  int dest_mem = memop && (form == F_WV || form == F_WVI || form == F_EV);
+  int dest_mem = memop && (form == F_WV || form == F_WVI || form == F_EV ||
+                           form == F_EVI);
   c->vl = (u8)((row->fl & R_L128)   ? 0
                : (row->fl & R_V256) ? 1 + rnd(r, 2)
                                     : rnd(r, 3));
