@@ -153,42 +153,6 @@ CPU_FMA_HANDLERS(fused)
 
 /* ---- F16C --------------------------------------------------------------- */
 
-/* A half-precision value H as a single, exactly. Only a signalling NaN
- * sets a flag (IE): a denormal half sets no DE, and DAZ does not apply. */
-static u32 half_to_single(u16 h, u32 mx, u32 *fl) {
-  struct sf_val u = cpu__sf_unpack(h, &cpu__sf_f16, 0);
-  u32 sb = (u32)u.s << 31;
-  *fl = 0;
-  if (u.nan) {
-    *fl = u.snan ? CPU_MX_IE : 0;
-    return sb | 0x7fc00000u | (u32)(h & 0x3ff) << 13;
-  }
-  if (u.inf) return sb | 0x7f800000u;
-  if (u.zero) return sb;
-  u32 f2, e2;
-  return (u32)cpu__sf_round_pack(&cpu__sf_f32, u.s, u.m, u.e, mx, &f2, &e2);
-}
-
-/* A single X as a half, rounded by RC (MXCSR order); FTZ does not apply.
- * *FL and *EX as for round_pack. */
-static u16 single_to_half(u32 x, u32 mx, unsigned rc, u32 *fl, u32 *ex) {
-  struct sf_val u = cpu__sf_unpack(x, &cpu__sf_f32, (mx & CPU_MX_DAZ) != 0);
-  u16 sb = (u16)(u.s << 15);
-  *fl = *ex = 0;
-  if (u.nan) {
-    *fl = *ex = u.snan ? CPU_MX_IE : 0;
-    return (u16)(sb | 0x7e00 | ((x >> 13) & 0x3ff));
-  }
-  if (u.inf) return sb | 0x7c00;
-  if (u.zero) return sb;
-  u32 de = u.den ? CPU_MX_DE : 0;
-  u32 m = (mx & ~(CPU_MX_RC | CPU_MX_FTZ)) | (rc << 13);
-  u16 v = (u16)cpu__sf_round_pack(&cpu__sf_f16, u.s, u.m, u.e, m, fl, ex);
-  *fl |= de;
-  *ex |= de;
-  return v;
-}
-
 /* vcvtph2ps V,W: 4 or 8 halves from the low 8 or 16 bytes of rm. */
 static int op_vcvtph2ps_V_W(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned cnt = cpu__vex256(in) ? 8 : 4;
@@ -197,7 +161,7 @@ static int op_vcvtph2ps_V_W(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu__vex_rm(cpu, in, cnt * 2, 0, &s));
   for (unsigned i = 0; i < cnt; i++) {
     u32 f1;
-    r.d[i] = half_to_single(s.w[i], cpu->mxcsr, &f1);
+    r.d[i] = cpu__sf_half_to_single(s.w[i], cpu->mxcsr, &f1);
     fl |= f1;
   }
   CPU_TRY(cpu__sse_commit(cpu, fl, fl));
@@ -214,7 +178,7 @@ static int op_vcvtps2ph_W_V_I(struct cpu *cpu, const struct cpu_insn *in) {
   u32 fl = 0, ex = 0;
   for (unsigned i = 0; i < cnt; i++) {
     u32 f1, e1;
-    r.w[i] = single_to_half(s->d[i], cpu->mxcsr, rc, &f1, &e1);
+    r.w[i] = cpu__sf_single_to_half(s->d[i], cpu->mxcsr, rc, &f1, &e1);
     fl |= f1;
     ex |= e1;
   }

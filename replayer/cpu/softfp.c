@@ -101,3 +101,39 @@ u64 cpu__sf_round_pack(const struct sf_fmt *f, unsigned s, u128 r, int e,
    * normal, whose encoding is the same integer. */
   return sb | (u64)md;
 }
+
+/* A half-precision value H as a single, exactly. Only a signalling NaN
+ * sets a flag (IE): a denormal half sets no DE, and DAZ does not apply. */
+u32 cpu__sf_half_to_single(u16 h, u32 mx, u32 *fl) {
+  struct sf_val u = cpu__sf_unpack(h, &cpu__sf_f16, 0);
+  u32 sb = (u32)u.s << 31;
+  *fl = 0;
+  if (u.nan) {
+    *fl = u.snan ? CPU_MX_IE : 0;
+    return sb | 0x7fc00000u | (u32)(h & 0x3ff) << 13;
+  }
+  if (u.inf) return sb | 0x7f800000u;
+  if (u.zero) return sb;
+  u32 f2, e2;
+  return (u32)cpu__sf_round_pack(&cpu__sf_f32, u.s, u.m, u.e, mx, &f2, &e2);
+}
+
+/* A single X as a half, rounded by RC (MXCSR order); FTZ does not apply.
+ * *FL and *EX as for round_pack. */
+u16 cpu__sf_single_to_half(u32 x, u32 mx, unsigned rc, u32 *fl, u32 *ex) {
+  struct sf_val u = cpu__sf_unpack(x, &cpu__sf_f32, (mx & CPU_MX_DAZ) != 0);
+  u16 sb = (u16)(u.s << 15);
+  *fl = *ex = 0;
+  if (u.nan) {
+    *fl = *ex = u.snan ? CPU_MX_IE : 0;
+    return (u16)(sb | 0x7e00 | ((x >> 13) & 0x3ff));
+  }
+  if (u.inf) return sb | 0x7c00;
+  if (u.zero) return sb;
+  u32 de = u.den ? CPU_MX_DE : 0;
+  u32 m = (mx & ~(CPU_MX_RC | CPU_MX_FTZ)) | (rc << 13);
+  u16 v = (u16)cpu__sf_round_pack(&cpu__sf_f16, u.s, u.m, u.e, m, fl, ex);
+  *fl |= de;
+  *ex |= de;
+  return v;
+}

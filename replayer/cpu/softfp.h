@@ -43,6 +43,14 @@ u128 cpu__sf_round_shift(u128 m, int sh, unsigned neg, unsigned rc,
 u64 cpu__sf_round_pack(const struct sf_fmt *f, unsigned s, u128 r, int e,
                        u32 mx, u32 *fl, u32 *ex);
 
+/* The half H as a single, exactly: only a signalling NaN sets a flag
+ * (IE, in *FL); a denormal half sets no DE, and DAZ does not apply. MX
+ * gives the rounding of nothing inexact (every half is a single). */
+u32 cpu__sf_half_to_single(u16 h, u32 mx, u32 *fl);
+/* The single X as a half rounded by RC (MXCSR order), under MX's DAZ and
+ * exception masks (FTZ does not apply); *FL and *EX as for round_pack. */
+u16 cpu__sf_single_to_half(u32 x, u32 mx, unsigned rc, u32 *fl, u32 *ex);
+
 static inline u64 sf_sign(const struct sf_fmt *f) {
   return 1ull << (f->frac + f->ebits);
 }

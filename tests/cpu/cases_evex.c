@@ -105,7 +105,7 @@ static void zmm_set(struct diff_case *c, unsigned r, const u8 *v) {
  * with elements of the row's size. */
 static void fix_fp(struct diff_case *c, struct diff_rng *r) {
   const struct ev_row *row = diff_evex_row(c->enc);
-  unsigned esz = row ? row->esz : 4;
+  unsigned esz = row && row->esz == 8 ? 8 : 4; /* vcvtps2ph: singles */
   u8 v[64];
   set_mxcsr(c, rand_mxcsr(r));
   for (unsigned k = 0; k < 3; k++) {
