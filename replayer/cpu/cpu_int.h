@@ -909,9 +909,15 @@ int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
 int cpu__evex_runs(const struct cpu_insn *in);
 /* The mnemonic of one of evex.c's ids, or NULL. */
 const char *cpu__evex_name(unsigned id);
-/* Names the encoding of the EVEX instruction at B ("EVEX.512.66.map2.W1
- * 83") into BUF for a message; returns 0 when B holds no EVEX prefix. */
+/* Names the encoding of the EVEX or VEX instruction at B
+ * ("EVEX.512.66.map2.W1 83", "VEX.256.66.map2.W0 50") into BUF for a
+ * message; returns 0 when B holds neither prefix. */
 int cpu__evex_describe(const u8 *b, unsigned n, char *buf, size_t size);
+/* The length of the VEX instruction at B (N bytes) that nothing else
+ * decodes, from its prefixes, VEX bytes, ModRM, SIB and displacement, and
+ * an imm8 for map 3 (the other maps' unknown opcodes are taken to have
+ * none); 0 when B is not VEX or too short. */
+unsigned cpu__vex_len(const u8 *b, unsigned n);
 
 /* Decodes the N bytes at B when they hold one of the few instructions
  * Capstone 4 cannot decode (vexraw.c), filling CI and its detail as

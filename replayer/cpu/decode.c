@@ -432,8 +432,9 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
       in->fn = in->run = op_hint_nop;
       return 0;
     }
-    if (n < 15) return CPU_FAULT; /* cpu__fetch recorded the fetch fault */
-    in->len = (u8)n;
+    unsigned vl = cpu__vex_len(buf, n);
+    if (!vl && n < 15) return CPU_FAULT; /* cpu__fetch recorded it */
+    in->len = (u8)(vl ? vl : n);
     in->fn = in->run = cpu__op_unsupported;
     *how = CPU__DEC_END;
     return 0;

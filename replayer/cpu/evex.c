@@ -629,9 +629,43 @@ int cpu__evex_describe(const u8 *b, unsigned n, char *buf, size_t size) {
   struct ev_pfx px;
   ev_prefixes(b, n, &px);
   unsigned i = px.n;
+  if (i + 3 <= n && b[i] == 0xc5) { /* VEX, two bytes: map 1, W0 */
+    u8 p = b[i + 1];
+    snprintf(buf, size, "VEX.%u.%smap1.W0 %02X", 128u << ((p >> 2) & 1),
+             pps[p & 3], b[i + 2]);
+    return 1;
+  }
+  if (i + 4 <= n && b[i] == 0xc4) {
+    u8 p = b[i + 1], q = b[i + 2];
+    snprintf(buf, size, "VEX.%u.%smap%u.W%u %02X", 128u << ((q >> 2) & 1),
+             pps[q & 3], p & 31, q >> 7, b[i + 3]);
+    return 1;
+  }
   if (i + 5 > n || b[i] != 0x62) return 0;
   u8 p0 = b[i + 1], p1 = b[i + 2], p2 = b[i + 3];
   snprintf(buf, size, "EVEX.%u.%smap%u.W%u %02X", 128u << ((p2 >> 5) & 3),
            pps[p1 & 3], p0 & 7, p1 >> 7, b[i + 4]);
   return 1;
+}
+
+unsigned cpu__vex_len(const u8 *b, unsigned n) {
+  struct ev_pfx px;
+  struct cpu_insn in;
+  int riprel;
+  ev_prefixes(b, n, &px);
+  unsigned i = px.n, map;
+  if (i + 2 >= n || (b[i] != 0xc4 && b[i] != 0xc5)) return 0;
+  if (b[i] == 0xc5) {
+    map = 1;
+    i += 3; /* c5, payload, opcode */
+  } else {
+    map = b[i + 1] & 31;
+    i += 4;
+  }
+  if (i >= n) return 0;
+  memset(&in, 0, sizeof in);
+  unsigned end = ev_modrm(b, n, i, 0, 0, 1, 0, &in, &riprel);
+  if (!end) return 0;
+  if (map == 3) end++; /* every map-3 instruction has an imm8 */
+  return end <= n && end <= 15 ? end : 0;
 }

@@ -210,16 +210,18 @@ void test_run_self_modifying_code(void) {
 }
 
 void test_run_unsupported_message(void) {
-  /* AVX-512 vcvtudq2ps zmm0, zmm1 (not emulated yet) */
-  static const u8 p[] = {0x62, 0xf1, 0x7f, 0x48, 0x7a, 0xc1};
-  /* vpdpbusd zmm0, zmm0, zmm1: Capstone 4 has no name for it either */
-  static const u8 q[] = {0x62, 0xf2, 0x7d, 0x48, 0x50, 0xc1};
+  /* AVX512ER vexp2ps zmm0, zmm1 (Xeon Phi only: never emulated) */
+  static const u8 p[] = {0x62, 0xf2, 0x7d, 0x48, 0xc8, 0xc1};
+  /* AVX-VNNI vpdpbusd ymm0, ymm1, ymm1: Capstone 4 has no name for it */
+  static const u8 q[] = {0xc4, 0xe2, 0x75, 0x50, 0xc1, 0x90};
+  /* AVX512-FP16 vaddph zmm0, zmm0, zmm1: EVEX map 5 */
+  static const u8 f[] = {0x62, 0xf5, 0x7c, 0x48, 0x58, 0xc1};
   struct emu e;
   struct cpu_exit ex;
   CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
   CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_UNSUPPORTED);
   CU_ASSERT_STRING_EQUAL(ex.msg,
-                         "unsupported instruction vcvtudq2ps (62 f1 7f 48 7a c1) "
+                         "unsupported instruction vexp2ps (62 f2 7d 48 c8 c1) "
                          "at 0x400000");
   CU_ASSERT_EQUAL(ex.rip, EMU_CODE);
   CU_ASSERT_EQUAL(ex.insn_len, 6);
@@ -228,9 +230,15 @@ void test_run_unsupported_message(void) {
   CU_ASSERT_FATAL(emu_open(&e, q, sizeof q) == 0);
   CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_UNSUPPORTED);
   CU_ASSERT_STRING_EQUAL(ex.msg,
-                         "unsupported instruction EVEX.512.66.map2.W0 50 "
-                         "(62 f2 7d 48 50 c1) at 0x400000");
-  CU_ASSERT_EQUAL(ex.insn_len, 6);
+                         "unsupported instruction VEX.256.66.map2.W0 50 "
+                         "(c4 e2 75 50 c1) at 0x400000");
+  CU_ASSERT_EQUAL(ex.insn_len, 5);
+  emu_close(&e);
+  CU_ASSERT_FATAL(emu_open(&e, f, sizeof f) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_UNSUPPORTED);
+  CU_ASSERT_STRING_EQUAL(ex.msg,
+                         "unsupported instruction EVEX.512.map5.W0 58 "
+                         "(62 f5 7c 48 58 c1) at 0x400000");
   emu_close(&e);
 }
 
