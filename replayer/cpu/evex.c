@@ -338,6 +338,8 @@ unsigned cpu__evex_disp8_n(const struct ev_row *r, unsigned vl, int bc) {
     case T_T2Q: return 16;
     case T_HV:
       return !bc ? vl / 2 : (r->fl & R_B4) ? 4 : r->esz;
+    case T_T2: return 2 * r->esz;
+    case T_DUP: return vl == 16 ? 8 : vl;
     default: return 32; /* T_T8 */
   }
 }
@@ -400,15 +402,18 @@ static int ev_ud(struct cpu_insn *in, unsigned len) {
 }
 
 /* The row of ROWS (N of them) for an instruction's map, opcode, pp, W
- * and ModRM.reg, or NULL. */
+ * and ModRM.reg, or NULL; with KIND 0 or 1 (a memory or register rm),
+ * only a row that allows that rm (two instructions can share an opcode,
+ * one R_MEM, the other R_REG); with KIND -1, any. */
 static const struct ev_row *find_row(const struct ev_row *rows, size_t n,
                                      unsigned map, unsigned opc, unsigned pp,
-                                     unsigned w, unsigned ext) {
+                                     unsigned w, unsigned ext, int kind) {
   for (size_t k = 0; k < n; k++) {
     const struct ev_row *r = &rows[k];
     if (r->map != map || r->op != opc || r->pp != pp) continue;
     if (r->w != WIG && r->w != w) continue;
     if (r->ext != EXT_ANY && r->ext != ext) continue;
+    if (kind >= 0 && (r->fl & (kind ? R_MEM : R_REG))) continue;
     return r;
   }
   return NULL;
@@ -460,11 +465,14 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   const struct ev_row *row = NULL;
   if (i >= n) return n < 15 ? (in->len = 0, 1) : ev_ud(in, n);
   unsigned ext = (b[i] >> 3) & 7, is_reg = (b[i] >> 6) == 3;
-  if (evex)
-    for (const struct ev_table *t = cpu__evex_tables; t->rows && !row; t++)
-      row = find_row(t->rows, *t->n, map, opc, pp, W, ext);
+  if (evex) /* a row for this kind of rm, else one for the other (#UD) */
+    for (int pass = 0; pass < 2 && !row; pass++)
+      for (const struct ev_table *t = cpu__evex_tables; t->rows && !row;
+           t++)
+        row = find_row(t->rows, *t->n, map, opc, pp, W, ext,
+                       pass ? -1 : (int)is_reg);
   else
-    row = find_row(rows, nrows, map, opc, pp, W, ext);
+    row = find_row(rows, nrows, map, opc, pp, W, ext, -1);
   if (!evex && !row) return 0; /* not an opmask instruction: Capstone's */
   unsigned vl = evex ? 16u << L : 0;
   unsigned dn =

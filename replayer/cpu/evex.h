@@ -182,7 +182,9 @@ enum {
   T_T4,   /* 16 bytes (x4 blocks of dwords) */
   T_T8,   /* 32 bytes */
   T_T2Q,  /* 16 bytes (x2 blocks of qwords) */
-  T_HV    /* half of VL, or the element with EVEX.b (widening converts) */
+  T_HV,   /* half of VL, or the element with EVEX.b (widening converts) */
+  T_T2,   /* two elements (x2 blocks of dwords: 8 bytes) */
+  T_DUP   /* vmovddup: 8 bytes at 128 bits, else VL */
 };
 
 /* Row flags. */
