@@ -7,7 +7,9 @@
  * (the YMM upper half kept). No flags change; the only faults are #UD for
  * a stray F2/F3 (or 66 on SHA) prefix and those of the memory read (for
  * SHA the alignment check depends on the vendor, see sha_align).
- * GFNI is in gfni.c.
+ * GFNI is in gfni.c; the EVEX forms of VAES and VPCLMULQDQ (evex_aes.c)
+ * call the AES and pclmulqdq lanes through cpu__aes_lane and
+ * cpu__pclmulqdq_lane.
  * Every *_lane function reads all of its inputs before it writes D, so D
  * may alias one of them; it writes the 16 bytes of D's low lane only. */
 #include "replayer/cpu/sse_util.h"
@@ -209,6 +211,23 @@ static void aeskeygenassist_lane(union cpu_vec *d, const union cpu_vec *s,
   d->d[1] = rw_ror32(x1, 8) ^ rcon;
   d->d[2] = x3;
   d->d[3] = rw_ror32(x3, 8) ^ rcon;
+}
+
+/* ---- Lanes for evex_aes.c (contracts in sse_util.h) ----------------- */
+
+void cpu__aes_lane(int kind, union cpu_vec *d, const union cpu_vec *state,
+                   const union cpu_vec *key) {
+  switch (kind) {
+    case CPU_AES_ENC: aesenc_lane(d, state, key); break;
+    case CPU_AES_ENCLAST: aesenclast_lane(d, state, key); break;
+    case CPU_AES_DEC: aesdec_lane(d, state, key); break;
+    default: aesdeclast_lane(d, state, key); break;
+  }
+}
+
+void cpu__pclmulqdq_lane(union cpu_vec *d, const union cpu_vec *a,
+                         const union cpu_vec *b, unsigned imm) {
+  pclmulqdq_lane(d, a, b, imm);
 }
 
 /* ---- SHA-1 and SHA-256 (Intel SDM pseudo-code) ----------------------- */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* GFNI, the Galois-field instructions, in their legacy-SSE and VEX
- * encodings (AVX-512 forms are not emulated): gf2p8mulb multiplies bytes in
+ * encodings (the EVEX ones are evex_aes.c's): gf2p8mulb multiplies bytes in
  * GF(2^8) modulo x^8+x^4+x^3+x+1, gf2p8affineqb applies to each byte the
  * 8x8 bit matrix of its qword in the other source plus the imm8 vector,
  * and gf2p8affineinvqb does the same to the byte's multiplicative inverse
@@ -51,21 +51,17 @@ static u8 affine(u64 m, u8 x, u8 b) {
 
 /* ---- The operations on N bytes --------------------------------------- */
 
-enum { GF_MUL, GF_AFFINE, GF_AFFINEINV };
-
-/* D = OP(X, M) on the low N bytes (16 or 32), the rest of D zero: X is the
- * first source (the bytes transformed, or the first factor), M the second
- * (each qword a matrix for the bytes of the same qword of X, or the
- * second factor). D may alias X or M. */
-static void gf_run(int op, union cpu_vec *d, const union cpu_vec *x,
-                   const union cpu_vec *m, unsigned imm, unsigned n) {
+/* See sse_util.h; evex_aes.c runs it on each 32-byte half of a ZMM
+ * register. */
+void cpu__gf_run(int op, union cpu_vec *d, const union cpu_vec *x,
+                 const union cpu_vec *m, unsigned imm, unsigned n) {
   union cpu_vec r = {0};
   for (unsigned j = 0; j < n; j++) {
     u8 v = x->b[j];
-    if (op == GF_MUL)
+    if (op == CPU_GF_MUL)
       r.b[j] = gf_mul(v, m->b[j]);
     else
-      r.b[j] = affine(m->q[j / 8], op == GF_AFFINEINV ? gf_inv(v) : v,
+      r.b[j] = affine(m->q[j / 8], op == CPU_GF_AFFINEINV ? gf_inv(v) : v,
                       (u8)imm);
   }
   *d = r;
@@ -79,7 +75,7 @@ static int gf_legacy(struct cpu *cpu, const struct cpu_insn *in, int op) {
   if (in->pfx & (CPU_PFX_REP | CPU_PFX_REPNE))
     return cpu__fault(cpu, CPU_FAULT_UD);
   CPU_TRY(cpu__W16(cpu, in, 1, &s));
-  gf_run(op, &r, cpu__x(cpu, in->reg), &s, cpu__imm8(in), 16);
+  cpu__gf_run(op, &r, cpu__x(cpu, in->reg), &s, cpu__imm8(in), 16);
   cpu__xset(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
@@ -90,37 +86,37 @@ static int gf_vex(struct cpu *cpu, const struct cpu_insn *in, int op) {
   unsigned n = cpu__vex256(in) ? 32 : 16;
   union cpu_vec s, r;
   CPU_TRY(cpu__vex_rm(cpu, in, n, 0, &s));
-  gf_run(op, &r, cpu__x(cpu, in->reg2), &s, cpu__imm8(in), n);
+  cpu__gf_run(op, &r, cpu__x(cpu, in->reg2), &s, cpu__imm8(in), n);
   cpu_vput(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
 
 static int op_gf2p8mulb_Vx_Wx(struct cpu *cpu, const struct cpu_insn *in) {
-  return gf_legacy(cpu, in, GF_MUL);
+  return gf_legacy(cpu, in, CPU_GF_MUL);
 }
 
 static int op_gf2p8affineqb_Vx_Wx_Ib(struct cpu *cpu,
                                      const struct cpu_insn *in) {
-  return gf_legacy(cpu, in, GF_AFFINE);
+  return gf_legacy(cpu, in, CPU_GF_AFFINE);
 }
 
 static int op_gf2p8affineinvqb_Vx_Wx_Ib(struct cpu *cpu,
                                         const struct cpu_insn *in) {
-  return gf_legacy(cpu, in, GF_AFFINEINV);
+  return gf_legacy(cpu, in, CPU_GF_AFFINEINV);
 }
 
 static int op_vgf2p8mulb_Vx_Hx_Wx(struct cpu *cpu, const struct cpu_insn *in) {
-  return gf_vex(cpu, in, GF_MUL);
+  return gf_vex(cpu, in, CPU_GF_MUL);
 }
 
 static int op_vgf2p8affineqb_Vx_Hx_Wx_Ib(struct cpu *cpu,
                                          const struct cpu_insn *in) {
-  return gf_vex(cpu, in, GF_AFFINE);
+  return gf_vex(cpu, in, CPU_GF_AFFINE);
 }
 
 static int op_vgf2p8affineinvqb_Vx_Hx_Wx_Ib(struct cpu *cpu,
                                             const struct cpu_insn *in) {
-  return gf_vex(cpu, in, GF_AFFINEINV);
+  return gf_vex(cpu, in, CPU_GF_AFFINEINV);
 }
 
 static const struct cpu__oprow gfni_rows[] = {

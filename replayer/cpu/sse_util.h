@@ -97,6 +97,33 @@ u64 cpu__fma_elem(int dbl, const u64 ops[3], unsigned order, int kind,
   CPU_FMA_3(call, vfmaddsub, p, CPU_FMA_ADDSUB, 0)                    \
   CPU_FMA_3(call, vfmsubadd, p, CPU_FMA_SUBADD, 0)
 
+/* ---- Lanes of crypto.c and gfni.c, shared with evex_aes.c ------------ */
+
+/* The four AES rounds (crypto.c). */
+enum { CPU_AES_ENC, CPU_AES_ENCLAST, CPU_AES_DEC, CPU_AES_DECLAST };
+
+/* D = the AES round KIND (a CPU_AES_*) of STATE under the round key KEY,
+ * as aesenc..aesdeclast compute it: the low 16 bytes of each, the rest of
+ * D unchanged. D may alias STATE or KEY. */
+void cpu__aes_lane(int kind, union cpu_vec *d, const union cpu_vec *state,
+                   const union cpu_vec *key);
+
+/* D = pclmulqdq of A and B: the carry-less product of A's qword imm8 bit 0
+ * picks and B's qword bit 4 picks, in the low 16 bytes of D (the rest
+ * unchanged). D may alias A or B. */
+void cpu__pclmulqdq_lane(union cpu_vec *d, const union cpu_vec *a,
+                         const union cpu_vec *b, unsigned imm);
+
+/* The GFNI operations (gfni.c). */
+enum { CPU_GF_MUL, CPU_GF_AFFINE, CPU_GF_AFFINEINV };
+
+/* D = OP(X, M) on the low N bytes (16 or 32), the rest of D zero: X is the
+ * first source (the bytes transformed, or the first factor), M the second
+ * (each qword the matrix of the bytes of the same qword of X, or the
+ * second factor), IMM the affine constant. D may alias X or M. */
+void cpu__gf_run(int op, union cpu_vec *d, const union cpu_vec *x,
+                 const union cpu_vec *m, unsigned imm, unsigned n);
+
 /* Applies the exceptions of a whole operation at once: EX the flags its
  * elements raise as the unmasked exceptions see them, FL those they raise
  * masked (cpu__vex, after its lanes ran with cpu->xm_defer set). */
