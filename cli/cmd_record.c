@@ -32,16 +32,24 @@ static void usage(FILE *out) {
       "  --timeslice MS     let a thread run MS milliseconds without a syscall\n"
       "                     before another ready thread gets its turn\n"
       "                     (default 20; 1 to 10000)\n"
+      "  --cpu-features SPEC\n"
+      "                     hide CPU features from glibc and OpenSSL, for a\n"
+      "                     trace that must replay on an older rewind: a\n"
+      "                     level (x86-64, x86-64-v2, x86-64-v3, x86-64-v4:\n"
+      "                     what it lacks is hidden; native: nothing) and/or\n"
+      "                     -FEATURE items, comma-separated (-avx512 hides\n"
+      "                     every AVX-512 subset). Default: nothing hidden\n"
       "  -h, --help         show this help\n"
       "\n"
       "The trace becomes the latest one: `rewind replay` with no TRACE\n"
       "replays it, `rewind ls` lists the trace directory.\n"
       "Threads are recorded one at a time: they switch at syscalls, and a\n"
       "thread that runs a whole timeslice without one is preempted.\n"
-      "PROG runs pinned to one CPU, with rdtsc trapped, the vDSO hidden and\n"
-      "GLIBC_TUNABLES / OPENSSL_ia32cap limiting ISA extensions; see\n"
-      "man rewind-record.\n",
+      "PROG runs pinned to one CPU, with rdtsc trapped and the vDSO\n"
+      "hidden; see man rewind-record.\n",
       out);
+  fprintf(out, "Features --cpu-features knows: %s.\n",
+          rec_cpu_feature_names());
 }
 
 /* The recorder must close its trace whatever happens to its own stderr: a
@@ -57,6 +65,7 @@ int cli_cmd_record(int argc, char **argv) {
       {"timeslice", required_argument, 0, 'T'},
       {"progress", no_argument, 0, 'p'},
       {"no-progress", no_argument, 0, 'P'},
+      {"cpu-features", required_argument, 0, 'C'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   struct rec_opts o;
@@ -94,6 +103,13 @@ int cli_cmd_record(int argc, char **argv) {
                                  "10000, not '%s'",
                                  optarg);
         o.timeslice_ms = (unsigned)ms;
+        break;
+      }
+      case 'C': {
+        char err[160];
+        if (rec_cpu_features_check(optarg, err, sizeof err) < 0)
+          return cli_usage_error("record", "--cpu-features: %s", err);
+        o.cpu_features = optarg;
         break;
       }
       default:

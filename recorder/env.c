@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The environment PROG runs with: the user's, plus the restrictions that
- * keep the recording replayable (DESIGN.md section 2): glibc's rseq
- * registration off and xsavec kept out of its lazy-binding trampoline
- * through GLIBC_TUNABLES, and OpenSSL's AVX-512 paths masked through
- * OPENSSL_ia32cap (the emulator lacks AVX-512's floating point).
- * man/rewind-record.1 documents them. */
+/* The environment PROG runs with: the user's, plus what keeps the
+ * recording replayable (DESIGN.md section 2): glibc's rseq registration
+ * off and xsavec kept out of its lazy-binding trampoline through
+ * GLIBC_TUNABLES, and the features --cpu-features hides (cpufeat.c) added
+ * to glibc's hwcaps and to OPENSSL_ia32cap. man/rewind-record.1 documents
+ * them. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #include "recorder/rec_int.h"
 
 /* glibc 2.36 feature names (sysdeps/x86/cpu-tunables.c). Its AVX-512
- * (EVEX) string functions are no longer masked: every EVEX instruction in
+ * (EVEX) string functions are not masked: every EVEX instruction in
  * libc.so.6 runs in the emulator (tests/cpu/corpus checks that). XSAVEC
  * keeps ld.so's lazy-binding trampoline off xsavec: the XSTATE_BV it stores
  * depends on which state components the CPU considers in use, which the
@@ -23,21 +23,6 @@
  * stack where the memory digest sees them. */
 const char rec__hwcaps_off[] =
     "-XSAVEC";
-
-/* OPENSSL_ia32cap bits (man OPENSSL_ia32cap) to clear. Word 0 is
- * CPUID.1:EDX (bits 0-31) and ECX (32-63); word 1 is CPUID.7.0:EBX (0-31)
- * and ECX (32-63). Only AVX-512 and its subsets, which the emulator lacks:
- * AVX, AVX2, FMA, AES-NI, PCLMULQDQ, SHA, MOVBE, BMI1/2, ADX, GFNI, VAES
- * and VPCLMULQDQ (at up to 256 bits) are emulated, and rdrand/rdseed are
- * recorded through the int3 patches (tscpatch.c), so they stay on. */
-#define B(n) (1ull << (n))
-static const unsigned long long ossl_mask0 = 0;
-static const unsigned long long ossl_mask1 =
-    B(16) /* AVX512F */ | B(17) /* AVX512DQ */ | B(21) /* AVX512IFMA */ |
-    B(28) /* AVX512CD */ | B(30) /* AVX512BW */ | B(31) /* AVX512VL */ |
-    B(32 + 1) /* VBMI */ | B(32 + 6) /* VBMI2 */ | B(32 + 11) /* VNNI */ |
-    B(32 + 12) /* BITALG */ | B(32 + 14) /* VPOPCNTDQ */;
-#undef B
 
 static const char *getenv_in(char *const *envp, const char *name) {
   size_t n = strlen(name);
@@ -47,10 +32,11 @@ static const char *getenv_in(char *const *envp, const char *name) {
 }
 
 /* Builds the GLIBC_TUNABLES value: the user's items, with rewind's hwcaps
- * appended to any glibc.cpu.hwcaps item and glibc.pthread.rseq forced to 0,
- * followed by rewind's own items. Returns a malloc'd string or NULL. */
-static char *tunables(const char *user) {
-  size_t cap = (user ? strlen(user) : 0) + sizeof rec__hwcaps_off + 128;
+ * HW appended to any glibc.cpu.hwcaps item and glibc.pthread.rseq forced
+ * to 0, followed by rewind's own items. Returns a malloc'd string or
+ * NULL. */
+static char *tunables(const char *user, const char *hw) {
+  size_t cap = (user ? strlen(user) : 0) + strlen(hw) + 128;
   char *out = malloc(cap), *copy = user ? strdup(user) : NULL;
   if (!out || (user && !copy)) {
     free(out);
@@ -66,7 +52,7 @@ static char *tunables(const char *user) {
     strcat(out, it);
     if (!strncmp(it, "glibc.cpu.hwcaps=", 17)) {
       if (it[17]) strcat(out, ",");
-      strcat(out, rec__hwcaps_off);
+      strcat(out, hw);
       have_hwcaps = 1;
     }
   }
@@ -74,7 +60,7 @@ static char *tunables(const char *user) {
   strcat(out, "glibc.pthread.rseq=0");
   if (!have_hwcaps) {
     strcat(out, ":glibc.cpu.hwcaps=");
-    strcat(out, rec__hwcaps_off);
+    strcat(out, hw);
   }
   free(copy);
   return out;
@@ -86,17 +72,19 @@ void rec__env_free(char **env) {
   free(env);
 }
 
-int rec__env_build(char *const *envp, char ***out, char **applied) {
+int rec__env_build(char *const *envp, const struct rec__cpu_mask *m,
+                   char ***out, char **applied) {
   size_t n = 0;
   while (envp && envp[n]) n++;
   char **env = calloc(n + 3, sizeof *env);
-  char *tun = tunables(getenv_in(envp, "GLIBC_TUNABLES"));
+  char *tun = tunables(getenv_in(envp, "GLIBC_TUNABLES"), m->hwcaps);
   const char *user_ossl = getenv_in(envp, "OPENSSL_ia32cap");
-  char ossl[128];
+  char ossl[128] = "";
   if (user_ossl)
     snprintf(ossl, sizeof ossl, "%s", user_ossl);
-  else
-    snprintf(ossl, sizeof ossl, "~0x%llx:~0x%llx", ossl_mask0, ossl_mask1);
+  else if (m->ossl[0] | m->ossl[1])
+    snprintf(ossl, sizeof ossl, "~0x%llx:~0x%llx",
+             (unsigned long long)m->ossl[0], (unsigned long long)m->ossl[1]);
   size_t alen = (tun ? strlen(tun) : 0) + strlen(ossl) + 64;
   char *app = malloc(alen);
   if (!env || !tun || !app) goto fail;
@@ -109,10 +97,14 @@ int rec__env_build(char *const *envp, char ***out, char **applied) {
   }
   if (!(env[k] = malloc(strlen(tun) + 16))) goto fail;
   sprintf(env[k++], "GLIBC_TUNABLES=%s", tun);
-  if (!(env[k] = malloc(strlen(ossl) + 17))) goto fail;
-  sprintf(env[k++], "OPENSSL_ia32cap=%s", ossl);
-  snprintf(app, alen, "GLIBC_TUNABLES=%s\nOPENSSL_ia32cap=%s%s\n", tun, ossl,
-           user_ossl ? " (the user's value, kept)" : "");
+  if (ossl[0]) {
+    if (!(env[k] = malloc(strlen(ossl) + 17))) goto fail;
+    sprintf(env[k++], "OPENSSL_ia32cap=%s", ossl);
+    snprintf(app, alen, "GLIBC_TUNABLES=%s\nOPENSSL_ia32cap=%s%s\n", tun,
+             ossl, user_ossl ? " (the user's value, kept)" : "");
+  } else {
+    snprintf(app, alen, "GLIBC_TUNABLES=%s\n", tun);
+  }
   free(tun);
   *out = env;
   *applied = app;
@@ -124,11 +116,11 @@ fail:
   return RW_ENOMEM;
 }
 
-int rec__env_is_ours(char *const *envp) {
+int rec__env_is_ours(char *const *envp, const struct rec__cpu_mask *m) {
   const char *tun = getenv_in(envp, "GLIBC_TUNABLES");
-  return tun && strstr(tun, rec__hwcaps_off) &&
+  return tun && strstr(tun, m->hwcaps) &&
          strstr(tun, "glibc.pthread.rseq=0") &&
-         getenv_in(envp, "OPENSSL_ia32cap");
+         (!(m->ossl[0] | m->ossl[1]) || getenv_in(envp, "OPENSSL_ia32cap"));
 }
 
 #define EXEC_ENV_MAX_VARS 65536
@@ -206,11 +198,11 @@ int rec__exec_env(struct rec *r) {
   int rc = read_strv(r, envp, &old);
   if (rc == RW_EINVAL) return 0;
   RW_FORWARD(rc);
-  if (rec__env_is_ours(old)) {
+  if (rec__env_is_ours(old, &r->mask)) {
     rec__env_free(old);
     return 0;
   }
-  rc = rec__env_build(old, &env, &applied);
+  rc = rec__env_build(old, &r->mask, &env, &applied);
   rec__env_free(old);
   free(applied);
   RW_FORWARD(rc);

@@ -3,7 +3,8 @@
 noinst_LIBRARIES += recorder/librw_recorder.a
 recorder_librw_recorder_a_SOURCES = \
 	recorder/recorder.h recorder/rec_int.h \
-	recorder/record.c recorder/launch.c recorder/env.c recorder/cpuid.c \
+	recorder/record.c recorder/launch.c recorder/env.c recorder/cpufeat.c \
+	recorder/cpuid.c \
 	recorder/loop.c recorder/sysrec.c recorder/systable.c recorder/space.c recorder/follow.c \
 	recorder/maps.c recorder/maplist.c recorder/image.c recorder/mem.c recorder/gendiff.c recorder/watch.c recorder/pages.c \
 	recorder/blobs.c recorder/files.c recorder/signals.c recorder/children.c recorder/threads.c \

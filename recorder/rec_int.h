@@ -241,14 +241,28 @@ int rec__pin_cpu(void) RW_MUST_CHECK;
 
 /* ------------------------------------------------------ environment */
 
-/* The environment PROG gets: ENVP (borrowed) with GLIBC_TUNABLES and
- * OPENSSL_ia32cap set as man/rewind-record.1 describes. *OUT is a
- * NULL-terminated array owned by the caller (rec__env_free); *APPLIED (owned,
- * free()) is the text for TRACE_META_TUNABLES. Returns 0 or RW_ENOMEM. */
-/* Whether ENVP already carries rewind's settings (as PROG's did). */
-int rec__env_is_ours(char *const *envp);
-int rec__env_build(char *const *envp, char ***out, char **applied)
+/* What --cpu-features hides (cpufeat.c): glibc's hwcaps item (rewind's
+ * own -XSAVEC included), the OPENSSL_ia32cap bits to clear (none: the
+ * variable is not set) and the names hidden, for messages. */
+struct rec__cpu_mask {
+  char hwcaps[512];
+  char hidden[512];
+  u64 ossl[2];
+};
+/* Fills M for the --cpu-features SPEC (NULL: hide nothing). Returns 0 or
+ * RW_EINVAL for a SPEC rec_cpu_features_check refuses. */
+int rec__cpu_mask_build(const char *spec, struct rec__cpu_mask *m)
     RW_MUST_CHECK;
+
+/* The environment PROG gets: ENVP (borrowed) with GLIBC_TUNABLES and,
+ * when M hides some of its features or the user set it, OPENSSL_ia32cap,
+ * as man/rewind-record.1 describes. *OUT is a NULL-terminated array owned
+ * by the caller (rec__env_free); *APPLIED (owned, free()) is the text for
+ * TRACE_META_TUNABLES. Returns 0 or RW_ENOMEM. */
+int rec__env_build(char *const *envp, const struct rec__cpu_mask *m,
+                   char ***out, char **applied) RW_MUST_CHECK;
+/* Whether ENVP already carries rewind's settings for M (as PROG's did). */
+int rec__env_is_ours(char *const *envp, const struct rec__cpu_mask *m);
 void rec__env_free(char **env);
 /* The glibc hwcaps and OpenSSL masks rewind applies, for messages/tests. */
 extern const char rec__hwcaps_off[];
@@ -380,6 +394,7 @@ struct rec__tscp {
 struct rec {
   trace_writer *w;            /* the trace being written; owned */
   const struct rec_opts *opts;/* borrowed */
+  struct rec__cpu_mask mask;  /* what --cpu-features hides */
   const char *prog_name;      /* for messages; borrowed */
   pid_t pid;                  /* the recorded process */
   pid_t live;                 /* a live thread of it, for /proc and memory

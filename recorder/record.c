@@ -362,7 +362,14 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   }
   int cpu = rec__pin_cpu();
   if (cpu < 0) cpu = 0;
-  rc = rec__env_build(environ, &env, &applied);
+  rc = rec__cpu_mask_build(o->cpu_features, &r.mask);
+  if (rc == 0 && r.mask.hidden[0] && !o->quiet)
+    rw_log(RW_LOG_INFO,
+           "hiding %s from glibc (GLIBC_TUNABLES) and OpenSSL "
+           "(OPENSSL_ia32cap); code that executes cpuid itself still sees "
+           "them, since this machine cannot trap cpuid",
+           r.mask.hidden);
+  if (rc == 0) rc = rec__env_build(environ, &r.mask, &env, &applied);
   if (rc == 0) rc = write_meta(r.w, o->argv, env, applied, cpu);
   if (rc == 0) rc = rec__regs_init(&r);
   int launched = 0;

@@ -19,7 +19,15 @@ struct rec_opts {
                             is preempted when another is ready (0: 20) */
   int progress;       /* 1: show events, trace size and time on stderr
                          while recording (from 2 s on, once a second) */
+  const char *cpu_features; /* --cpu-features: what to hide from glibc and
+                               OpenSSL, or NULL for nothing; borrowed */
 };
+
+/* Whether SPEC is a valid --cpu-features value: 0, or RW_EINVAL with the
+ * reason in ERR (ERRLEN bytes). */
+int rec_cpu_features_check(const char *spec, char *err, size_t errlen);
+/* The feature names --cpu-features knows, space-separated (static). */
+const char *rec_cpu_feature_names(void);
 
 /* How a recording ended. Plain data. */
 struct rec_result {

@@ -52,10 +52,26 @@ check "hwcaps tunable" grep -q "glibc.cpu.hwcaps=-XSAVEC" "$T/env.out"
 check "AVX-512 left on" sh -c "! grep -q -- -AVX512 '$T/env.out'"
 check "FMA left on" sh -c "! grep -q -- -FMA '$T/env.out'"
 check "AVX2 left on" sh -c "! grep -q -- -AVX2 '$T/env.out'"
-check "OpenSSL mask" grep -q "OPENSSL_ia32cap = ~0x" "$T/env.out"
+check "OpenSSL left alone" grep -q "OPENSSL_ia32cap = (unset)" "$T/env.out"
 check "working directory" grep -q "cwd $PWD" "$T/env.out"
 GLIBC_TUNABLES=glibc.malloc.check=3 rec env2 "$P/envargs" GLIBC_TUNABLES
 check "user tunables kept" grep -q "glibc.malloc.check=3:glibc.pthread.rseq=0" "$T/env2.out"
+# --cpu-features hides what it names from glibc and OpenSSL, and says so.
+"$REWIND" record --cpu-features=-avx512,-sha -o "$T/cf.rwd" \
+  "$P/envargs" GLIBC_TUNABLES OPENSSL_ia32cap >"$T/cf.out" 2>"$T/cf.err"
+check "--cpu-features: glibc's AVX-512 hidden" \
+  grep -q "glibc.cpu.hwcaps=-AVX512F,.*-AVX512VL,-XSAVEC" "$T/cf.out"
+check "--cpu-features: AVX2 kept" sh -c "! grep -q -- -AVX2 '$T/cf.out'"
+check "--cpu-features: OpenSSL mask" \
+  grep -q "OPENSSL_ia32cap = ~0x0:~0x" "$T/cf.out"
+check "--cpu-features: says what it hid and what it cannot" \
+  grep -q "hiding avx512f .* sha .*cpuid itself still sees them" "$T/cf.err"
+"$REWIND" replay --verify --no-progress "$T/cf.rwd" >"$T/cf.replay" 2>&1
+check_eq "--cpu-features: the replay verifies" 0 "$?"
+"$REWIND" record --cpu-features=-avx1024 -o "$T/cf2.rwd" true 2>"$T/cf2.err"
+check_eq "--cpu-features: an unknown name is a usage error" 2 "$?"
+check "--cpu-features: names it" grep -q "unknown feature 'avx1024'" "$T/cf2.err"
+check "--cpu-features: no trace left" test ! -e "$T/cf2.rwd"
 check_eq "stdin passed" "hello" "$(echo hello | "$REWIND" record -q -o "$T/cat.rwd" cat)"
 
 # The initial image.
