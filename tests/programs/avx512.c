@@ -15,6 +15,7 @@
  *                    them at rt_sigreturn
  *   avx512 thread    a thread created with zmm30 and k6 set sees them: clone
  *                    copies the AVX-512 state */
+#include <cpuid.h>
 #include <immintrin.h>
 #include <pthread.h>
 #include <signal.h>
@@ -482,6 +483,80 @@ static void special(void) {
   report("special");
 }
 
+/* Whether CPUID leaf 7 subleaf 0 has bit BIT of EBX (REG 1) or ECX (2),
+ * or subleaf 1 bit BIT of EAX (REG 3). */
+static int has7(int reg, int bit) {
+  unsigned a, b, c, d;
+  __cpuid_count(7, reg == 3, a, b, c, d);
+  return ((reg == 1 ? b : reg == 2 ? c : a) >> bit) & 1;
+}
+
+/* Conversions with unsigned and general-register values, half precision,
+ * compares into RFLAGS, the FP shuffles and element inserts/extracts, and
+ * the EVEX forms of GFNI, VAES and VPCLMULQDQ (skipped, saying so, on a
+ * CPU without the last three). */
+static void convert(void) {
+  int crypto = has7(2, 8) && has7(2, 9) && has7(2, 10);
+  for (int i = 0; i < N; i++) {
+    __m512 a = rndps(), b = rndps();
+    __m512d x = rndpd(), y = rndpd();
+    __m512i v = rnd512(), w = rnd512();
+    __mmask16 k = (__mmask16)next();
+    __mmask8 k8 = (__mmask8)next();
+    uint64_t g = next();
+    _mm_setcsr(0x1f80 | (i & 3) << 13 | (i & 4 ? 0x8040 : 0));
+    FOLDPS(_mm512_cvtepu32_ps(v));
+    FOLDPD(_mm512_mask_cvtepu32_pd(x, k8, _mm512_castsi512_si256(v)));
+    FOLDPS(_mm512_castps256_ps512(_mm512_cvt_roundepu64_ps(
+        w, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)));
+    FOLDPD(_mm512_maskz_cvtepu64_pd(k8, w));
+    fold(_mm512_cvtps_epu32(a));
+    fold(_mm512_mask_cvttps_epu32(v, k, a));
+    fold(_mm512_castsi256_si512(_mm512_cvtpd_epu32(x)));
+    fold(_mm512_cvttpd_epu64(x));
+    fold(_mm512_maskz_cvtps_epu64(k8, _mm512_castps512_ps256(a)));
+    fold256(_mm256_cvttps_epu64(_mm512_castps512_ps128(b)));
+    __m128d xd = _mm512_castpd512_pd128(x);
+    __m128 xs = _mm512_castps512_ps128(a);
+    foldk(_mm_cvtsd_u64(xd) ^ _mm_cvttss_u32(xs) ^
+          (uint64_t)_mm_cvt_roundsd_i64(xd, _MM_FROUND_TO_ZERO |
+                                                _MM_FROUND_NO_EXC));
+    fold128(_mm_castpd_si128(_mm_cvtu64_sd(xd, g)));
+    fold128(_mm_castps_si128(_mm_cvt_roundu32_ss(
+        xs, (unsigned)g, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)));
+    fold(_mm512_castps_si512(_mm512_cvtph_ps(_mm512_castsi512_si256(v))));
+    fold256(_mm512_mask_cvtps_ph(_mm512_castsi512_si256(w), k, a,
+                                 _MM_FROUND_TO_NEAREST_INT));
+    foldk((unsigned)_mm_comilt_sd(xd, _mm512_castpd512_pd128(y)) << 1 |
+          (unsigned)_mm_ucomige_ss(xs, _mm512_castps512_ps128(b)));
+    FOLDPS(_mm512_mask_permutevar_ps(a, k, b, v));
+    FOLDPD(_mm512_permute_pd(x, 0x5a));
+    FOLDPS(_mm512_maskz_shuffle_ps(k, a, b, 0x1b));
+    FOLDPD(_mm512_shuffle_pd(x, y, 0xa5));
+    FOLDPS(_mm512_movehdup_ps(a));
+    FOLDPD(_mm512_mask_movedup_pd(y, k8, x));
+    fold(_mm512_shufflehi_epi16(v, 0x93));
+    fold(_mm512_maskz_shufflelo_epi16((__mmask32)g, w, 0x39));
+    fold(_mm512_broadcast_i32x2(_mm512_castsi512_si128(v)));
+    fold128(_mm_castps_si128(_mm_insert_ps(xs, _mm512_castps512_ps128(b),
+                                           0x9c)));
+    foldk((unsigned)_mm_extract_ps(xs, 2) ^
+          (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(w), 1));
+    fold128(_mm_insert_epi8(_mm512_castsi512_si128(v), (int)g, 13));
+    if (crypto) {
+      fold(_mm512_gf2p8affine_epi64_epi8(v, w, 0x63));
+      fold(_mm512_mask_gf2p8mul_epi8(v, (__mmask64)g, v, w));
+      fold(_mm512_aesenc_epi128(v, w));
+      fold(_mm512_aesdeclast_epi128(w, v));
+      fold(_mm512_clmulepi64_epi128(v, w, 0x10));
+    }
+    foldk(_mm_getcsr());
+  }
+  _mm_setcsr(0x1f80);
+  if (!crypto) puts("convert: no GFNI, VAES or VPCLMULQDQ");
+  report("convert");
+}
+
 /* Masked loads and stores against the end of a page that an inaccessible
  * one follows. */
 static void edges(void) {
@@ -616,5 +691,6 @@ int main(int argc, char **argv) {
   edges();
   fp();
   special();
+  convert();
   return 0;
 }

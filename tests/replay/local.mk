@@ -117,7 +117,8 @@ EXTRA_DIST += tests/replay/fma.sh
 check_PROGRAMS += tests/programs/avx512
 tests_programs_avx512_CFLAGS = -O1 -g -mavx512f -mavx512bw -mavx512vl \
 	-mavx512dq -mavx512vbmi -mavx512vbmi2 -mavx512ifma -mavx512vpopcntdq \
-	-mavx512bitalg
+	-mavx512bitalg -mavx512cd -mavx512vnni -mavx512bf16 \
+	-mavx512vp2intersect -mgfni -mvaes -mvpclmulqdq -mf16c
 tests_programs_avx512_LDFLAGS =
 tests_programs_avx512_LDADD = -lpthread
 TESTS += tests/replay/avx512.sh
