@@ -483,12 +483,12 @@ static void special(void) {
   report("special");
 }
 
-/* Whether CPUID leaf 7 subleaf 0 has bit BIT of EBX (REG 1) or ECX (2),
- * or subleaf 1 bit BIT of EAX (REG 3). */
+/* Whether CPUID leaf 7 subleaf 0 has bit BIT of EBX (REG 1), ECX (2) or
+ * EDX (4), or subleaf 1 bit BIT of EAX (REG 3). */
 static int has7(int reg, int bit) {
   unsigned a, b, c, d;
   __cpuid_count(7, reg == 3, a, b, c, d);
-  return ((reg == 1 ? b : reg == 2 ? c : a) >> bit) & 1;
+  return ((reg == 1 ? b : reg == 2 ? c : reg == 4 ? d : a) >> bit) & 1;
 }
 
 /* Conversions with unsigned and general-register values, half precision,
@@ -555,6 +555,57 @@ static void convert(void) {
   _mm_setcsr(0x1f80);
   if (!crypto) puts("convert: no GFNI, VAES or VPCLMULQDQ");
   report("convert");
+}
+
+/* Dot products (VNNI, BF16), conflict detection and leading zeros (CD),
+ * VP2INTERSECT, vpshufbitqmb (BITALG), the variable double shifts (VBMI2),
+ * vpmulhrsw and vdbpsadbw. BF16 and VP2INTERSECT are skipped, saying so,
+ * on a CPU without them. */
+static void dot(void) {
+  int bf16 = has7(3, 5), p2i = has7(4, 8);
+  for (int i = 0; i < N; i++) {
+    __m512i v = rnd512(), w = rnd512(), u = rnd512();
+    __m512 a = rndps(), b = rndps();
+    __mmask16 k = (__mmask16)next();
+    __mmask64 g = next();
+    fold(_mm512_dpbusd_epi32(u, v, w));
+    fold(_mm512_mask_dpbusds_epi32(u, k, v, w));
+    fold256(_mm256_maskz_dpwssd_epi32((__mmask8)k, _mm512_castsi512_si256(u),
+                                      _mm512_castsi512_si256(v),
+                                      _mm512_castsi512_si256(w)));
+    fold(_mm512_dpwssds_epi32(u, v, w));
+    /* Few distinct values, so that conflicts occur. */
+    __m512i small = _mm512_and_si512(v, _mm512_set1_epi32(7));
+    fold(_mm512_conflict_epi32(small));
+    fold(_mm512_maskz_conflict_epi64((__mmask8)k,
+                                     _mm512_and_si512(w, _mm512_set1_epi64(3))));
+    fold(_mm512_lzcnt_epi32(_mm512_srlv_epi32(v, w)));
+    fold(_mm512_mask_lzcnt_epi64(u, (__mmask8)k, w));
+    fold(_mm512_broadcastmw_epi32(k));
+    fold(_mm512_broadcastmb_epi64((__mmask8)g));
+    foldk(_mm512_bitshuffle_epi64_mask(v, w));
+    fold(_mm512_shldv_epi16(u, v, w));
+    fold(_mm512_mask_shrdv_epi32(u, k, v, w));
+    fold(_mm512_maskz_shldv_epi64((__mmask8)k, u, v, w));
+    fold(_mm512_mulhrs_epi16(v, w));
+    fold(_mm512_dbsad_epu8(v, w, 0x4e));
+    fold(_mm512_maskz_dbsad_epu8((__mmask32)g, v, w, 0x93));
+    if (bf16) {
+      fold(_mm512_castps_si512(_mm512_dpbf16_ps(a, (__m512bh)v,
+                                                (__m512bh)w)));
+      fold((__m512i)_mm512_cvtne2ps_pbh(a, b));
+      fold256((__m256i)_mm512_maskz_cvtneps_pbh(k, b));
+    }
+    if (p2i) {
+      __mmask16 k1, k2;
+      _mm512_2intersect_epi32(small, _mm512_and_si512(w, _mm512_set1_epi32(7)),
+                              &k1, &k2);
+      foldk((uint64_t)k1 << 16 | k2);
+    }
+  }
+  if (!bf16) puts("dot: no AVX512_BF16");
+  if (!p2i) puts("dot: no AVX512_VP2INTERSECT");
+  report("dot");
 }
 
 /* Masked loads and stores against the end of a page that an inaccessible
@@ -692,5 +743,6 @@ int main(int argc, char **argv) {
   fp();
   special();
   convert();
+  dot();
   return 0;
 }

@@ -6,7 +6,8 @@
 # floating point (with embedded rounding, SAE and MXCSR's flags), the
 # getexp/getmant/scalef family, vrcp14, gathers and scatters, the
 # unsigned, general-register and half-precision conversions, the FP
-# shuffles and the EVEX forms of GFNI, VAES and VPCLMULQDQ under
+# shuffles, the EVEX forms of GFNI, VAES and VPCLMULQDQ, and VNNI, BF16,
+# CD, VP2INTERSECT, vpshufbitqmb and the variable double shifts under
 # merge- and zero-masking replay to the same checksums and
 # verify; masked loads and stores at the end of a page before an
 # inaccessible one do not fault on their masked-off elements. AVX-512 state
@@ -26,8 +27,8 @@ native=$("$A"; echo "status $?")
 rec avx512 "$A"
 check_eq "same output as natively" "$native" \
   "$(cat "$T/avx512.out"; echo "status $status")"
-check "ten groups ran" test "$(grep -c '^[a-z]* *[0-9a-f]\{16\}$' \
-  "$T/avx512.out")" = 10
+check "eleven groups ran" test "$(grep -c '^[a-z]* *[0-9a-f]\{16\}$' \
+  "$T/avx512.out")" = 11
 "$REWIND" replay --verify --no-progress "$T/avx512.rwd" >"$T/avx512.replay" 2>&1
 check_eq "replay --verify exits 0" 0 "$?"
 check "replay verified" grep -q '^replay verified: ' "$T/avx512.replay"
