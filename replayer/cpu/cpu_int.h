@@ -924,6 +924,14 @@ unsigned cpu__vex_len(const u8 *b, unsigned n);
  * Capstone would. Returns 0, or -1 when B holds none of them. */
 int cpu__decode_raw(const u8 *b, unsigned n, cs_insn *ci);
 
+/* The name of the instruction at B (N bytes) when it is one the emulator
+ * does not run and Capstone 4 either cannot decode (clzero, serialize,
+ * movdiri...) or decodes as another instruction because it ignores the
+ * mandatory prefix (rdpid as rdseed; umonitor, umwait and tpause as
+ * mfence), with its length in *LEN; else NULL (vexraw.c). The decoder asks
+ * before Capstone, so that these stop the replay under their own names. */
+const char *cpu__raw_unsupported(const u8 *b, unsigned n, unsigned *len);
+
 /* Ids of instructions Capstone 4 has no X86_INS_* for (GFNI), which
  * vexraw.c decodes. Capstone's ids are dense and stop at X86_INS_ENDING,
  * so ours continue from there: the table rows, struct cpu_insn.id and the

@@ -422,6 +422,16 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
     if (in->fn == cpu__op_unsupported) *how = CPU__DEC_END;
     return 0;
   }
+  {
+    unsigned rl;
+    if (cpu__raw_unsupported(buf, n, &rl)) {
+      memset(&cpu->exit, 0, sizeof cpu->exit);
+      in->len = (u8)rl;
+      in->fn = in->run = cpu__op_unsupported;
+      *how = CPU__DEC_END;
+      return 0;
+    }
+  }
   size = n;
   if (!cs_disasm_iter(mem->cs, &code, &size, &addr, ci) &&
       cpu__decode_raw(buf, n, ci) != 0) {

@@ -277,10 +277,7 @@ static const struct ev_row kvex_rows[] = {
 #undef E
 #undef X
 
-const struct ev_row *cpu__evex_kvex_rows(size_t *n) {
-  *n = sizeof kvex_rows / sizeof kvex_rows[0];
-  return kvex_rows;
-}
+static const size_t kvex_nrows = sizeof kvex_rows / sizeof kvex_rows[0];
 
 static const char *const ev_names[] = {
 #define EVN(name) [CPU_INS_EV_##name - CPU_INS_EV_kmovb] = #name,
@@ -419,11 +416,10 @@ static const struct ev_row *find_row(const struct ev_row *rows, size_t n,
   return NULL;
 }
 
-/* Decodes a VEX opmask instruction from ROWS (NROWS of them), or with
- * EVEX nonzero an EVEX one from cpu__evex_tables. */
-static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
-                      unsigned n, u64 rip, struct cpu_insn *in, int evex,
-                      const struct ev_pfx *px, unsigned i) {
+/* Decodes an EVEX instruction from cpu__evex_tables, or with EVEX zero a
+ * VEX one from cpu__vex_tables. */
+static int decode_row(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in,
+                      int evex, const struct ev_pfx *px, unsigned i) {
   unsigned R, X, B, R2 = 0, V2 = 0, map, W, vvvv, L, pp, z = 0, aaa = 0,
                                                         bc = 0;
   if (evex) {
@@ -472,8 +468,9 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
         row = find_row(t->rows, *t->n, map, opc, pp, W, ext,
                        pass ? -1 : (int)is_reg);
   else
-    row = find_row(rows, nrows, map, opc, pp, W, ext, -1);
-  if (!evex && !row) return 0; /* not an opmask instruction: Capstone's */
+    for (const struct ev_table *t = cpu__vex_tables; t->rows && !row; t++)
+      row = find_row(t->rows, *t->n, map, opc, pp, W, ext, -1);
+  if (!evex && !row) return 0; /* not one of ours: Capstone's */
   unsigned vl = evex ? 16u << L : 0;
   unsigned dn =
       row && evex ? cpu__evex_disp8_n(row, vl > 64 ? 64 : vl, bc) : 1;
@@ -519,6 +516,11 @@ static int decode_row(const struct ev_row *rows, size_t nrows, const u8 *b,
   if (px->legacy_bad) return ev_ud(in, end);
   if ((row->fl & R_MEM) && is_reg) return ev_ud(in, end);
   if ((row->fl & R_REG) && !is_reg) return ev_ud(in, end);
+  if (!evex && row->form == F_VHW) { /* AVX-VNNI: no opmask, 16 registers */
+    in->osz = (u8)(16u << L);
+    in->cond = 0;
+    return 1;
+  }
   if (!evex) {
     in->osz = row->esz;
     if ((row->fl & R_L0) && L) return ev_ud(in, end);
@@ -615,16 +617,18 @@ const struct ev_table cpu__evex_tables[] = {
     {cpu__evex_aes_rows, &cpu__evex_aes_nrows},
     {NULL, NULL}};
 
+const struct ev_table cpu__vex_tables[] = {
+    {kvex_rows, &kvex_nrows},
+    {cpu__vex_dot_rows, &cpu__vex_dot_nrows},
+    {NULL, NULL}};
+
 int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {
   struct ev_pfx px;
   ev_prefixes(b, n, &px);
   unsigned i = px.n;
   if (i >= n) return 0;
-  if (b[i] == 0x62)
-    return decode_row(NULL, 0, b, n, rip, in, 1, &px, i);
-  if (b[i] == 0xc4 || b[i] == 0xc5)
-    return decode_row(kvex_rows, sizeof kvex_rows / sizeof kvex_rows[0], b,
-                      n, rip, in, 0, &px, i);
+  if (b[i] == 0x62) return decode_row(b, n, rip, in, 1, &px, i);
+  if (b[i] == 0xc4 || b[i] == 0xc5) return decode_row(b, n, rip, in, 0, &px, i);
   return 0;
 }
 

@@ -267,7 +267,14 @@ struct ev_table {
   const size_t *n;
 };
 extern const struct ev_table cpu__evex_tables[];
-/* The VEX opmask rows (evex.c): their count in *N. */
-const struct ev_row *cpu__evex_kvex_rows(size_t *n);
+/* AVX-VNNI, the VEX forms of the VNNI dot products (evex_dot.c). */
+extern const struct ev_row cpu__vex_dot_rows[];
+extern const size_t cpu__vex_dot_nrows;
+/* The VEX tables the EVEX decoder owns (evex.c): the opmask rows and
+ * AVX-VNNI's, which Capstone 4 cannot decode; NULL-ended like
+ * cpu__evex_tables. A row with a vector form (F_VHW) is a vector
+ * instruction of 128 or 256 bits by VEX.L; the others are opmask
+ * instructions, whose esz is the opmask width. */
+extern const struct ev_table cpu__vex_tables[];
 
 #endif /* RW_REPLAYER_CPU_EVEX_H */

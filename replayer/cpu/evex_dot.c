@@ -4,7 +4,9 @@
  * AVX-512 extensions evex_ops.c lacks: CD (vpconflictd/q, vplzcntd/q,
  * vpbroadcastmb2q, vpbroadcastmw2d), VP2INTERSECT, BITALG's vpshufbitqmb,
  * VBMI2's variable double shifts (vpshldv, vpshrdv) and BW's vpmulhrsw
- * and vdbpsadbw, with their rows (the decoder is evex.c's).
+ * and vdbpsadbw, with their rows (the decoder is evex.c's); and AVX-VNNI,
+ * the VEX forms of the four VNNI dot products, which run the same code
+ * with no opmask at 128 or 256 bits.
  *
  * What the manuals leave open, as measured on AMD Zen 5 (the differential
  * harness, and direct runs on the CPU):
@@ -337,3 +339,15 @@ const struct ev_row cpu__evex_dot_rows[] = {
 
 const size_t cpu__evex_dot_nrows =
     sizeof cpu__evex_dot_rows / sizeof cpu__evex_dot_rows[0];
+
+/* AVX-VNNI: VEX.128/256.66.0F38.W0 50-53 (VEX.W1 is #UD; the CPU has no
+ * VEX broadcast, and no opmask). */
+const struct ev_row cpu__vex_dot_rows[] = {
+    E(0F38, 66, 50, W0, X, VHW, 4, FV, 0, vpdpbusd, op_vpdpbusd)
+    E(0F38, 66, 51, W0, X, VHW, 4, FV, 0, vpdpbusds, op_vpdpbusds)
+    E(0F38, 66, 52, W0, X, VHW, 4, FV, 0, vpdpwssd, op_vpdpwssd)
+    E(0F38, 66, 53, W0, X, VHW, 4, FV, 0, vpdpwssds, op_vpdpwssds)
+};
+
+const size_t cpu__vex_dot_nrows =
+    sizeof cpu__vex_dot_rows / sizeof cpu__vex_dot_rows[0];

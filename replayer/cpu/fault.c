@@ -38,7 +38,7 @@ static int unsupported(struct cpu *cpu, const struct cpu_insn *in,
   char hex[64], *p = hex;
   const char *mn = "(undecodable)";
   char evx[48];
-  unsigned n = cpu__fetch(cpu, cpu->rip, bytes, in->len);
+  unsigned n = cpu__fetch(cpu, cpu->rip, bytes, in->len), rl;
   const u8 *code = bytes;
   size_t size = n;
   u64 addr = cpu->rip;
@@ -50,8 +50,10 @@ static int unsupported(struct cpu *cpu, const struct cpu_insn *in,
   *p = 0;
   /* Bytes Capstone cannot decode may still be an instruction vexraw.c
    * knows, with an operand form no row takes. */
-  if (n && (cs_disasm_iter(cpu->mem->cs, &code, &size, &addr, ci) ||
-            cpu__decode_raw(bytes, n, ci) == 0))
+  if (n && cpu__raw_unsupported(bytes, n, &rl))
+    mn = cpu__raw_unsupported(bytes, n, &rl);
+  else if (n && (cs_disasm_iter(cpu->mem->cs, &code, &size, &addr, ci) ||
+                 cpu__decode_raw(bytes, n, ci) == 0))
     mn = ci->mnemonic;
   else if (cpu__evex_name(in->id))
     mn = cpu__evex_name(in->id);

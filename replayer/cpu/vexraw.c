@@ -22,7 +22,9 @@
  * Their legacy forms keep an F2/F3 prefix in the bytes (the handler raises
  * the #UD the CPU does) and report LOCK as Capstone would (decode.c turns
  * it into #UD). Anything else stays undecodable and stops the replay with
- * its bytes. */
+ * its bytes, except the instructions cpu__raw_unsupported names: ones we
+ * do not run, which Capstone 4 cannot decode or decodes as another
+ * instruction. */
 #include "replayer/cpu/cpu_int.h"
 
 enum { MAP_0F38 = 2, MAP_0F3A = 3 };
@@ -228,4 +230,66 @@ int cpu__decode_raw(const u8 *b, unsigned n, cs_insn *ci) {
   snprintf(ci->mnemonic, sizeof ci->mnemonic, "%s", row->mnemonic);
   ci->op_str[0] = 0;
   return 0;
+}
+
+/* The end of the ModRM operand whose ModRM byte is B[I] (SIB and
+ * displacement included), or 0 past N bytes. */
+static unsigned modrm_end(const u8 *b, unsigned n, unsigned i) {
+  if (i >= n) return 0;
+  unsigned mod = b[i] >> 6, rm = b[i] & 7, e = i + 1;
+  if (mod != 3 && rm == 4) {
+    if (e >= n) return 0;
+    if (mod == 0 && (b[e] & 7) == 5) e += 4; /* disp32, no base */
+    e++;
+  }
+  if (mod == 0 && rm == 5) e += 4; /* RIP-relative */
+  if (mod == 1) e += 1;
+  if (mod == 2) e += 4;
+  return e <= n ? e : 0;
+}
+
+const char *cpu__raw_unsupported(const u8 *b, unsigned n, unsigned *len) {
+  unsigned i = 0, rep = 0, opsize = 0;
+  for (; i < n && i < 14; i++) {
+    if (b[i] == 0xf2 || b[i] == 0xf3)
+      rep = b[i]; /* the last of F2 and F3 is the one that counts */
+    else if (b[i] == 0x66)
+      opsize = 1;
+    else if (b[i] != 0xf0 && b[i] != 0x2e && b[i] != 0x36 && b[i] != 0x3e &&
+             b[i] != 0x26 && b[i] != 0x64 && b[i] != 0x65 && b[i] != 0x67)
+      break;
+  }
+  if (i < n && (b[i] & 0xf0) == 0x40) i++; /* REX */
+  if (i + 3 > n || b[i] != 0x0f) return NULL;
+  u8 op = b[i + 1], m = b[i + 2];
+  unsigned mod = m >> 6, reg = (m >> 3) & 7;
+  const char *name = NULL;
+  *len = i + 3;
+  if (op == 0x01 && !rep) {
+    switch (m) {
+      case 0xe8: name = "serialize"; break;
+      case 0xee: name = "rdpkru"; break;
+      case 0xef: name = "wrpkru"; break;
+      case 0xfa: name = "monitorx"; break;
+      case 0xfb: name = "mwaitx"; break;
+      case 0xfc: name = "clzero"; break;
+      case 0xfd: name = "rdpru"; break;
+      default: break;
+    }
+  } else if (op == 0xc7 && mod == 3 && reg == 7 && rep == 0xf3) {
+    name = "rdpid";
+  } else if (op == 0xae && mod == 3 && reg == 6 && (rep || opsize)) {
+    name = rep == 0xf3 ? "umonitor" : rep == 0xf2 ? "umwait" : "tpause";
+  } else if (op == 0x38 && i + 4 <= n && (m == 0xf8 || m == 0xf9) &&
+             (b[i + 3] >> 6) != 3) {
+    if (m == 0xf9 && !rep && !opsize)
+      name = "movdiri";
+    else if (m == 0xf8)
+      name = rep == 0xf3 ? "enqcmds" : rep == 0xf2 ? "enqcmd"
+             : opsize    ? "movdir64b"
+                         : NULL;
+    *len = modrm_end(b, n, i + 3);
+    if (!*len) name = NULL;
+  }
+  return name;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Differential cases of the EVEX (AVX-512) instructions and the VEX opmask
- * instructions: one encoding per row of the emulator's own tables
- * (replayer/cpu/evex_ops.c), so that every row the emulator runs is tested
- * and a new row is tested the day it is added. The rows give the opcode,
+/* Differential cases of the EVEX (AVX-512) instructions, the VEX opmask
+ * instructions and AVX-VNNI: one encoding per row of the emulator's own
+ * tables (replayer/cpu/evex_ops.c and the others), so that every row the
+ * emulator runs is tested and a new row is tested the day it is added. The rows give the opcode,
  * map, prefix, W, operand form and tuple; the generator (diff_gen.c) picks
  * the vector length, opmask, zeroing, broadcast, registers 0-31 and the
  * memory operand, and in one case in sixteen breaks one of the row's rules
@@ -211,7 +211,9 @@ static int add(csh cs, const struct ev_row *r, int evex) {
            : r->map == MAP_0F3A ? DIFF_MAP_0F3A
                                 : DIFF_MAP_0F;
   e->op = r->op;
-  e->enc = evex ? DIFF_ENC_EVEX : DIFF_ENC_KVEX;
+  e->enc = evex                ? DIFF_ENC_EVEX
+           : r->form == F_VHW ? DIFF_ENC_VEX /* AVX-VNNI */
+                              : DIFF_ENC_KVEX;
   e->ext = r->ext == EXT_ANY ? -1 : (i8)r->ext;
   e->imm = has_imm(r->form) ? DIFF_IMM_B : DIFF_IMM_NONE;
   kinds(r->form, &e->regk, &e->rmk);
@@ -219,7 +221,8 @@ static int add(csh cs, const struct ev_row *r, int evex) {
   if (r->fl & R_REG) e->opt |= DIFF_O_REG;
   if (r->form == F_MK) e->opt |= DIFF_O_MEM;
   if (r->w == W1) e->opt |= DIFF_O_W1;
-  if (!evex && r->form != F_KKK) e->opt |= DIFF_O_NOVVVV;
+  if (!evex && r->form != F_KKK && r->form != F_VHW) e->opt |= DIFF_O_NOVVVV;
+  if (!evex && r->form == F_VHW) e->opt |= DIFF_O_VL;
   if (!evex && (r->fl & R_L1)) e->opt |= DIFF_O_L1;
   e->opt |= DIFF_O_FAULT;
   if ((r->fl & (R_ER | R_SAE | R_FP)) || in_table(r, cpu__evex_fp_rows,
@@ -233,12 +236,12 @@ static int add(csh cs, const struct ev_row *r, int evex) {
 
 const struct diff_enc *diff_evex_encs(size_t *n) {
   if (!encs) {
-    size_t nk = 0, cap = 0;
+    size_t cap = 0;
     for (const struct ev_table *t = cpu__evex_tables; t->rows; t++)
       cap += *t->n;
-    const struct ev_row *k = cpu__evex_kvex_rows(&nk);
+    for (const struct ev_table *t = cpu__vex_tables; t->rows; t++)
+      cap += *t->n;
     csh cs;
-    cap += nk;
     encs = calloc(cap, sizeof *encs);
     rows_of = calloc(cap, sizeof *rows_of);
     if (!encs || !rows_of ||
@@ -246,8 +249,9 @@ const struct diff_enc *diff_evex_encs(size_t *n) {
       *n = 0;
       return NULL;
     }
-    for (size_t i = 0; i < nk; i++)
-      if (add(cs, &k[i], 0)) break;
+    for (const struct ev_table *t = cpu__vex_tables; t->rows; t++)
+      for (size_t i = 0; i < *t->n; i++)
+        if (add(cs, &t->rows[i], 0)) break;
     for (const struct ev_table *t = cpu__evex_tables; t->rows; t++)
       for (size_t i = 0; i < *t->n; i++)
         if (add(cs, &t->rows[i], 1)) break;

@@ -212,8 +212,8 @@ void test_run_self_modifying_code(void) {
 void test_run_unsupported_message(void) {
   /* AVX512ER vexp2ps zmm0, zmm1 (Xeon Phi only: never emulated) */
   static const u8 p[] = {0x62, 0xf2, 0x7d, 0x48, 0xc8, 0xc1};
-  /* AVX-VNNI vpdpbusd ymm0, ymm1, ymm1: Capstone 4 has no name for it */
-  static const u8 q[] = {0xc4, 0xe2, 0x75, 0x50, 0xc1, 0x90};
+  /* AVX-VNNI-INT8 vpdpbssd ymm0, ymm1, ymm1: Capstone 4 has no name */
+  static const u8 q[] = {0xc4, 0xe2, 0x77, 0x50, 0xc1, 0x90};
   /* AVX512-FP16 vaddph zmm0, zmm0, zmm1: EVEX map 5 */
   static const u8 f[] = {0x62, 0xf5, 0x7c, 0x48, 0x58, 0xc1};
   struct emu e;
@@ -230,8 +230,8 @@ void test_run_unsupported_message(void) {
   CU_ASSERT_FATAL(emu_open(&e, q, sizeof q) == 0);
   CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_UNSUPPORTED);
   CU_ASSERT_STRING_EQUAL(ex.msg,
-                         "unsupported instruction VEX.256.66.map2.W0 50 "
-                         "(c4 e2 75 50 c1) at 0x400000");
+                         "unsupported instruction VEX.256.F2.map2.W0 50 "
+                         "(c4 e2 77 50 c1) at 0x400000");
   CU_ASSERT_EQUAL(ex.insn_len, 5);
   emu_close(&e);
   CU_ASSERT_FATAL(emu_open(&e, f, sizeof f) == 0);
@@ -239,6 +239,50 @@ void test_run_unsupported_message(void) {
   CU_ASSERT_STRING_EQUAL(ex.msg,
                          "unsupported instruction EVEX.512.map5.W0 58 "
                          "(62 f5 7c 48 58 c1) at 0x400000");
+  emu_close(&e);
+}
+
+/* Instructions Capstone 4 cannot decode, or decodes as another one because
+ * it ignores their mandatory prefix, stop the replay under their own names
+ * and lengths: rdpid must not run as rdseed, umwait not as mfence. */
+void test_run_unsupported_misdecoded(void) {
+  static const struct {
+    u8 b[12];
+    unsigned n;
+    const char *msg;
+  } t[] = {
+      {{0x0f, 0x01, 0xfc, 0x90}, 4,
+       "unsupported instruction clzero (0f 01 fc) at 0x400000"},
+      {{0xf3, 0x0f, 0xc7, 0xf8, 0x90}, 5,
+       "unsupported instruction rdpid (f3 0f c7 f8) at 0x400000"},
+      {{0xf2, 0x0f, 0xae, 0xf1, 0x90}, 5,
+       "unsupported instruction umwait (f2 0f ae f1) at 0x400000"},
+      {{0x66, 0x0f, 0xae, 0xf1, 0x90}, 5,
+       "unsupported instruction tpause (66 0f ae f1) at 0x400000"},
+      {{0x48, 0x0f, 0x38, 0xf9, 0x44, 0x24, 0x08, 0x90}, 8,
+       "unsupported instruction movdiri (48 0f 38 f9 44 24 08) at 0x400000"},
+      {{0x66, 0x0f, 0x38, 0xf8, 0x0d, 1, 2, 3, 4, 0x90}, 10,
+       "unsupported instruction movdir64b (66 0f 38 f8 0d 01 02 03 04) at "
+       "0x400000"},
+      {{0x0f, 0x01, 0xee, 0x90}, 4,
+       "unsupported instruction rdpkru (0f 01 ee) at 0x400000"},
+  };
+  for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+    struct emu e;
+    struct cpu_exit ex;
+    CU_ASSERT_FATAL(emu_open(&e, t[k].b, t[k].n) == 0);
+    CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_UNSUPPORTED);
+    CU_ASSERT_STRING_EQUAL(ex.msg, t[k].msg);
+    CU_ASSERT_EQUAL(cpu_icount(e.cpu), 0);
+    emu_close(&e);
+  }
+  /* mfence itself still runs: NP 0F AE F0 */
+  static const u8 mf[] = {0x0f, 0xae, 0xf0, 0xf4};
+  struct emu e;
+  struct cpu_exit ex;
+  CU_ASSERT_FATAL(emu_open(&e, mf, sizeof mf) == 0);
+  emu_run(&e, &ex);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 1);
   emu_close(&e);
 }
 

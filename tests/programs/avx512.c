@@ -557,12 +557,13 @@ static void convert(void) {
   report("convert");
 }
 
-/* Dot products (VNNI, BF16), conflict detection and leading zeros (CD),
- * VP2INTERSECT, vpshufbitqmb (BITALG), the variable double shifts (VBMI2),
- * vpmulhrsw and vdbpsadbw. BF16 and VP2INTERSECT are skipped, saying so,
- * on a CPU without them. */
+/* Dot products (VNNI, its VEX form AVX-VNNI, BF16), conflict detection
+ * and leading zeros (CD), VP2INTERSECT, vpshufbitqmb (BITALG), the
+ * variable double shifts (VBMI2), vpmulhrsw and vdbpsadbw. AVX-VNNI, BF16
+ * and VP2INTERSECT are skipped, saying so, on a CPU without them. */
 static void dot(void) {
-  int bf16 = has7(3, 5), p2i = has7(4, 8);
+  int bf16 = has7(3, 5), p2i = has7(4, 8), avxvnni = has7(3, 4);
+  static __m256i mem[4];
   for (int i = 0; i < N; i++) {
     __m512i v = rnd512(), w = rnd512(), u = rnd512();
     __m512 a = rndps(), b = rndps();
@@ -596,6 +597,20 @@ static void dot(void) {
       fold((__m512i)_mm512_cvtne2ps_pbh(a, b));
       fold256((__m256i)_mm512_maskz_cvtneps_pbh(k, b));
     }
+    if (avxvnni) {
+      mem[i & 3] = _mm512_castsi512_si256(w);
+      fold256(_mm256_dpbusd_avx_epi32(_mm512_castsi512_si256(u),
+                                      _mm512_castsi512_si256(v), mem[i & 3]));
+      fold128(_mm_dpbusds_avx_epi32(_mm512_castsi512_si128(u),
+                                    _mm512_castsi512_si128(v),
+                                    _mm512_castsi512_si128(w)));
+      fold256(_mm256_dpwssd_avx_epi32(_mm512_castsi512_si256(u),
+                                      _mm512_castsi512_si256(w),
+                                      _mm512_castsi512_si256(v)));
+      fold128(_mm_dpwssds_avx_epi32(_mm512_castsi512_si128(u),
+                                    _mm512_castsi512_si128(w),
+                                    *(__m128i *)&mem[(i + 1) & 3]));
+    }
     if (p2i) {
       __mmask16 k1, k2;
       _mm512_2intersect_epi32(small, _mm512_and_si512(w, _mm512_set1_epi32(7)),
@@ -603,6 +618,7 @@ static void dot(void) {
       foldk((uint64_t)k1 << 16 | k2);
     }
   }
+  if (!avxvnni) puts("dot: no AVX-VNNI");
   if (!bf16) puts("dot: no AVX512_BF16");
   if (!p2i) puts("dot: no AVX512_VP2INTERSECT");
   report("dot");

@@ -71,16 +71,17 @@ expect text "not a rewind trace"
 rs=$?
 expect missing "No such file"
 
-# An instruction the emulator does not implement (AVX-VNNI's vpdpbusd,
-# which Capstone cannot name: the message gives its encoding).
-rec avx "$top_builddir/tests/programs/avx"
+# An instruction the emulator does not implement (AMD's clzero): the
+# message names it and gives its bytes and address, and the output before
+# it was replayed.
+rec unsupported "$top_builddir/tests/programs/unsupported"
 if [ "$status" -eq 77 ]; then
-  echo "SKIP: avx: this CPU has no AVX-VNNI"
+  echo "SKIP: unsupported: this CPU has no CLZERO"
 else
-  replay avx
-  expect avx "unsupported instruction VEX.256.66.map2.W0 50"
-  check "avx: the message gives the bytes and the address" \
-    grep -q "(c4 e2 75 50 c1) at 0x" "$T/avx.replay"
+  replay unsupported
+  expect unsupported "unsupported instruction clzero"
+  check "unsupported: the message gives the bytes and the address" \
+    grep -q "(0f 01 fc) at 0x" "$T/unsupported.replay"
 fi
 
 # rdrand: the recorder patches every rdrand it finds in executable code

@@ -3,13 +3,13 @@
 # with --verify, seeking, and the errors of traces that cannot be replayed.
 # The programs are built without sanitizers (empty LDFLAGS): the replay of a
 # sanitizer runtime's terabytes of shadow mappings is not what is tested.
-check_PROGRAMS += tests/programs/cxx_exceptions tests/programs/avx \
+check_PROGRAMS += tests/programs/cxx_exceptions tests/programs/unsupported \
 	tests/programs/rdrand tests/programs/flags_undef
 tests_programs_cxx_exceptions_SOURCES = tests/programs/cxx_exceptions.cpp
 tests_programs_cxx_exceptions_CXXFLAGS = -O1 -g
 tests_programs_cxx_exceptions_LDFLAGS =
-tests_programs_avx_CFLAGS = -O1 -g
-tests_programs_avx_LDFLAGS =
+tests_programs_unsupported_CFLAGS = -O1 -g
+tests_programs_unsupported_LDFLAGS =
 tests_programs_rdrand_CFLAGS = -O1 -g
 tests_programs_rdrand_LDFLAGS =
 # flags_undef is static: without the dynamic loader it runs no rdtsc before
@@ -118,7 +118,7 @@ check_PROGRAMS += tests/programs/avx512
 tests_programs_avx512_CFLAGS = -O1 -g -mavx512f -mavx512bw -mavx512vl \
 	-mavx512dq -mavx512vbmi -mavx512vbmi2 -mavx512ifma -mavx512vpopcntdq \
 	-mavx512bitalg -mavx512cd -mavx512vnni -mavx512bf16 \
-	-mavx512vp2intersect -mgfni -mvaes -mvpclmulqdq -mf16c
+	-mavx512vp2intersect -mgfni -mvaes -mvpclmulqdq -mf16c -mavxvnni
 tests_programs_avx512_LDFLAGS =
 tests_programs_avx512_LDADD = -lpthread
 TESTS += tests/replay/avx512.sh
