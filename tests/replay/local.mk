@@ -144,6 +144,10 @@ EXTRA_DIST += tests/replay/gfni.sh
 TESTS += tests/replay/openssl.sh
 EXTRA_DIST += tests/replay/openssl.sh
 
+# numpy on its own CPUID dispatch (tests/replay/numpy.sh).
+TESTS += tests/replay/numpy.sh
+EXTRA_DIST += tests/replay/numpy.sh tests/programs/numpy_work.py
+
 # Large address spaces (tests/replay/bigmaps.sh): many mappings, terabyte
 # and sparse mappings. Linked with -z now, so that its CLONE_VM child
 # resolves no symbols into the GOT it shares unrecorded.

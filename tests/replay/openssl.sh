@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# OpenSSL on its fast paths: with OPENSSL_ia32cap masking only what the
-# emulator lacks, openssl takes its AES-NI, PCLMULQDQ, SHA, AVX2 (ChaCha20,
-# with vbroadcasti128, which vexraw.c decodes), BMI2 and ADX (X25519) code
-# on a CPU that has them. Each recording gives the native output and its
+# OpenSSL on its fast paths: the recorder sets no OPENSSL_ia32cap, so
+# openssl takes its AES-NI, PCLMULQDQ, SHA, AVX2 (ChaCha20, with
+# vbroadcasti128, which vexraw.c decodes), AVX-512 (VAES and VPCLMULQDQ
+# for AES-GCM), BMI2 and ADX (X25519) code on a CPU that has them. Each recording gives the native output and its
 # replay verifies.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
