@@ -323,6 +323,10 @@ enum {
  * every exception masked; returns the flags raised (MXCSR bits 0-5). */
 u32 cpu__host_fma(int kind, int dbl, int scalar, u8 *b, const u8 *a,
                   const u8 *c, u32 mx);
+/* The same on 64 bytes, packed, with the host's AVX-512F (only when
+ * cpu__host_avx512f and cpu__host_fma3 are both set). */
+u32 cpu__host_fma512(int kind, int dbl, u8 *b, const u8 *a, const u8 *c,
+                     u32 mx);
 
 /* ---- Register and operand helpers ------------------------------------ */
 

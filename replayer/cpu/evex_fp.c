@@ -249,9 +249,79 @@ EV_OP(vcmpsd, fp_cmp(cpu, in, 8, 1))
 
 /* ---- Fused multiply-add -------------------------------------------------- */
 
+/* The enabled elements (M) of the N in R, computed in integers by fma.c
+ * from S1 (dest), S2 (vvvv) and S3 (rm); their flags in *FL and *EX. */
+static void soft_fma(union zv *r, const union zv *s1, const union zv *s2,
+                     const union zv *s3, unsigned order, int kind, int dbl,
+                     unsigned n, u64 m, u32 mx, u32 *fl, u32 *ex) {
+  unsigned esz = dbl ? 8 : 4;
+  for (unsigned i = 0; i < n; i++) {
+    u64 ops[3] = {0, 0, 0};
+    u32 f1, e1;
+    if (!((m >> i) & 1)) continue;
+    memcpy(&ops[0], s1->b + i * esz, esz);
+    memcpy(&ops[1], s2->b + i * esz, esz);
+    memcpy(&ops[2], s3->b + i * esz, esz);
+    u64 v = cpu__fma_elem(dbl, ops, order, kind, i, mx, &f1, &e1);
+    memcpy(r->b + i * esz, &v, esz);
+    *fl |= f1;
+    *ex |= e1;
+  }
+}
+
+/* The same on the host's FMA unit, allowed when MX masks every exception
+ * (an unmasked one needs fma.c's exact rules): 32 bytes at a time, the
+ * elements M leaves out given zero operands, whose 0 * 0 + 0 is exact and
+ * raises nothing, so the flags in *FL are the enabled elements' alone. A
+ * chunk starts at an even element, as vfmaddsub's alternation needs. A
+ * whole unmasked 512-bit one goes to the host's AVX-512 in one piece. */
+static void host_fma(union zv *r, const union zv *s1, const union zv *s2,
+                     const union zv *s3, unsigned order, int kind, int dbl,
+                     int scalar, unsigned n, u64 m, u32 mx, u32 *fl) {
+  unsigned esz = dbl ? 8 : 4;
+  const union zv *src[3] = {s1, s2, s3};
+  const union zv *sa = src[order / 100 - 1], *sb = src[order / 10 % 10 - 1],
+                 *sc = src[order % 10 - 1];
+  if (n * esz == 64 && m == ones(n) && cpu__host_avx512f) {
+    u8 a[64], b[64], c[64];
+    memcpy(a, sa->b, 64);
+    memcpy(b, sb->b, 64);
+    memcpy(c, sc->b, 64);
+    *fl |= cpu__host_fma512(kind, dbl, b, a, c, mx);
+    memcpy(r->b, b, 64);
+    return;
+  }
+  for (unsigned at = 0; at < n * esz; at += 32) {
+    u8 a[32], b[32], c[32];
+    unsigned k0 = at / esz, kn = n - k0 < 32 / esz ? n - k0 : 32 / esz;
+    u64 cm = (m >> k0) & ones(kn);
+    if (cm == ones(kn) && kn * esz == 32) { /* the common case: all of it */
+      memcpy(a, sa->b + at, 32);
+      memcpy(b, sb->b + at, 32);
+      memcpy(c, sc->b + at, 32);
+      *fl |= cpu__host_fma(kind, dbl, scalar, b, a, c, mx);
+      memcpy(r->b + at, b, 32);
+      continue;
+    }
+    memset(a, 0, 32);
+    memset(b, 0, 32);
+    memset(c, 0, 32);
+    for (unsigned k = 0; k < kn; k++) {
+      if (!((cm >> k) & 1)) continue;
+      memcpy(a + k * esz, sa->b + at + k * esz, esz);
+      memcpy(b + k * esz, sb->b + at + k * esz, esz);
+      memcpy(c + k * esz, sc->b + at + k * esz, esz);
+    }
+    *fl |= cpu__host_fma(kind, dbl, scalar, b, a, c, mx);
+    for (unsigned k = 0; k < kn; k++)
+      if ((cm >> k) & 1) memcpy(r->b + at + k * esz, b + k * esz, esz);
+  }
+}
+
 /* The FMA3 forms under EVEX: ORDER 132/213/231 and KIND as fma.c's, ps/pd
- * by EVEX.W; computed element by element in integers by fma.c, the
- * elements the opmask leaves out neither computed nor raising anything.
+ * by EVEX.W; on the host's FMA unit when it has one and every exception
+ * is masked, else element by element in integers by fma.c; the elements
+ * the opmask leaves out neither computed nor raising anything.
  * SCALAR: the low element, bits 127:ESZ*8 of the destination kept. */
 static int fp_fma(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
                   int kind, int scalar) {
@@ -270,17 +340,11 @@ static int fp_fma(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
   zget(cpu, in->reg, &s1);
   zget(cpu, in->reg2, &s2);
   r = s1;
-  for (unsigned i = 0; i < n; i++) {
-    u64 ops[3] = {0, 0, 0};
-    u32 f1, e1;
-    if (!((m >> i) & 1)) continue;
-    memcpy(&ops[0], s1.b + i * esz, esz);
-    memcpy(&ops[1], s2.b + i * esz, esz);
-    memcpy(&ops[2], s3.b + i * esz, esz);
-    u64 v = cpu__fma_elem(dbl, ops, order, kind, i, mx, &f1, &e1);
-    memcpy(r.b + i * esz, &v, esz);
-    fl |= f1;
-    ex |= e1;
+  if (cpu__host_fma3 && (mx & CPU_MX_MASKS) == CPU_MX_MASKS) {
+    host_fma(&r, &s1, &s2, &s3, order, kind, dbl, scalar, n, m, mx, &fl);
+    ex = fl;
+  } else {
+    soft_fma(&r, &s1, &s2, &s3, order, kind, dbl, n, m, mx, &fl, &ex);
   }
   if (cpu__ev_commit(cpu, in, ex, fl)) return CPU_FAULT;
   if (scalar) {

@@ -2,10 +2,12 @@
 /* Saving and loading the SSE state: ldmxcsr/stmxcsr, fxsave/fxrstor (both
  * layouts, the x87 part through x87.h), and the XSAVE family (xsave,
  * xsavec, xsaveopt, xrstor, with their 64-bit forms) for the components the
- * emulator has: x87 (0), SSE (1) and the AVX upper halves (2). Components
- * it does not model are treated as being in their initial state, which is
- * what the CPU shows for a program that never used them; the layout of the
- * extended region comes from the recorded cpuid leaf 0xD. */
+ * emulator has: x87 (0), SSE (1), the AVX upper halves (2), and AVX-512's
+ * opmask registers (5), ZMM0-15's upper halves (6) and ZMM16-31 (7).
+ * Components it does not model are treated as being in their initial
+ * state, which is what the CPU shows for a program that never used them;
+ * the layout of the extended region comes from the recorded cpuid leaf
+ * 0xD. */
 #include "replayer/cpu/sse_util.h"
 #include "replayer/cpu/x87.h"
 
