@@ -4,6 +4,8 @@
  * arithmetic, compares into opmasks, broadcasts, permutes,
  * compress/expand, narrowing moves and shifts, all under merge- or
  * zero-masking (evex.h's zput). */
+#include <emmintrin.h>
+
 #include "replayer/cpu/evex.h"
 
 /* ---- Moves -------------------------------------------------------------- */
@@ -331,38 +333,65 @@ EV_OP(vpsrldq, bshift(cpu, in, 1))
 
 /* ---- Compares into opmasks ---------------------------------------------- */
 
-/* Compares vvvv with rm per element (PRED as vpcmp's imm8: 0 eq, 1 lt, 2 le,
- * 3 false, 4 ne, 5 nlt, 6 nle, 7 true), signed or not, into k[reg]. */
-static int cmp_k(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
-                 int sgn, unsigned pred) {
-  union zv a, b;
-  unsigned n = in->osz / esz;
-  u64 m = kmask(cpu, in, n), r = 0;
-  CPU_TRY(zsrc(cpu, in, esz, &b));
-  zget(cpu, in->reg2, &a);
+/* The bits of the N bytes (a multiple of 16) of A and B where they are
+ * equal (EQ) and where A < B (LT), signed or not, by SSE2 (every x86-64
+ * host has it): the byte compares of glibc's EVEX string functions are
+ * the hot path here. */
+static void bytes_cmp(const u8 *a, const u8 *b, unsigned n, int sgn, u64 *eq,
+                      u64 *lt) {
+  const __m128i flip = _mm_set1_epi8(sgn ? 0 : (char)0x80);
+  *eq = *lt = 0;
+  for (unsigned i = 0; i < n; i += 16) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
+    __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+    u64 e = (u16)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y));
+    u64 l = (u16)_mm_movemask_epi8(
+        _mm_cmplt_epi8(_mm_xor_si128(x, flip), _mm_xor_si128(y, flip)));
+    *eq |= e << i;
+    *lt |= l << i;
+  }
+}
+
+/* The same per element of ESZ bytes (N of them), in integers. */
+static inline __attribute__((always_inline)) void elems_cmp(
+    const union zv *a, const union zv *b, unsigned esz, unsigned n, int sgn,
+    u64 *eq, u64 *lt) {
+  *eq = *lt = 0;
   for (unsigned i = 0; i < n; i++) {
     u64 x = 0, y = 0;
-    int lt, eq, t;
-    memcpy(&x, a.b + i * esz, esz);
-    memcpy(&y, b.b + i * esz, esz);
-    if (sgn)
-      lt = (i64)cpu_sext(x, esz) < (i64)cpu_sext(y, esz);
-    else
-      lt = x < y;
-    eq = x == y;
-    switch (pred & 7) {
-      case 0: t = eq; break;
-      case 1: t = lt; break;
-      case 2: t = lt || eq; break;
-      case 3: t = 0; break;
-      case 4: t = !eq; break;
-      case 5: t = !lt; break;
-      case 6: t = !lt && !eq; break;
-      default: t = 1; break;
-    }
-    if (t) r |= 1ull << i;
+    memcpy(&x, a->b + i * esz, esz);
+    memcpy(&y, b->b + i * esz, esz);
+    int l = sgn ? (i64)cpu_sext(x, esz) < (i64)cpu_sext(y, esz) : x < y;
+    *eq |= (u64)(x == y) << i;
+    *lt |= (u64)l << i;
   }
-  cpu->k[in->reg & 7] = r & m;
+}
+
+/* Compares vvvv with rm per element (PRED as vpcmp's imm8: 0 eq, 1 lt, 2 le,
+ * 3 false, 4 ne, 5 nlt, 6 nle, 7 true), signed or not, into k[reg]. */
+static inline __attribute__((always_inline)) int cmp_k(
+    struct cpu *cpu, const struct cpu_insn *in, unsigned esz, int sgn,
+    unsigned pred) {
+  union zv a, b;
+  unsigned n = in->osz / esz;
+  u64 m = kmask(cpu, in, n), eq, lt, r;
+  CPU_TRY(zsrc(cpu, in, esz, &b));
+  zget(cpu, in->reg2, &a);
+  if (esz == 1)
+    bytes_cmp(a.b, b.b, n, sgn, &eq, &lt);
+  else
+    elems_cmp(&a, &b, esz, n, sgn, &eq, &lt);
+  switch (pred & 7) {
+    case 0: r = eq; break;
+    case 1: r = lt; break;
+    case 2: r = lt | eq; break;
+    case 3: r = 0; break;
+    case 4: r = ~eq; break;
+    case 5: r = ~lt; break;
+    case 6: r = ~(lt | eq); break;
+    default: r = ~0ull; break;
+  }
+  cpu->k[in->reg & 7] = r & m & ones(n);
   return CPU_RC_NEXT;
 }
 
@@ -389,20 +418,30 @@ EV_CMPI(vpcmpud, 4, 0)
 EV_CMPI(vpcmpuq, 8, 0)
 
 /* vptestm (NZ 1) / vptestnm (NZ 0): (vvvv & rm) != 0 per element. */
-static int testm(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
-                 int nz) {
+static inline __attribute__((always_inline)) int testm(
+    struct cpu *cpu, const struct cpu_insn *in, unsigned esz, int nz) {
   union zv a, b;
   unsigned n = in->osz / esz;
-  u64 m = kmask(cpu, in, n), r = 0;
+  u64 m = kmask(cpu, in, n), z = 0;
   CPU_TRY(zsrc(cpu, in, esz, &b));
   zget(cpu, in->reg2, &a);
-  for (unsigned i = 0; i < n; i++) {
-    u64 x = 0, y = 0;
-    memcpy(&x, a.b + i * esz, esz);
-    memcpy(&y, b.b + i * esz, esz);
-    if (((x & y) != 0) == nz) r |= 1ull << i;
+  if (esz == 1) {
+    for (unsigned i = 0; i < n; i += 16) {
+      __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a.b + i));
+      __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b.b + i));
+      z |= (u64)(u16)_mm_movemask_epi8(
+               _mm_cmpeq_epi8(_mm_and_si128(x, y), _mm_setzero_si128()))
+           << i;
+    }
+  } else {
+    for (unsigned i = 0; i < n; i++) {
+      u64 x = 0, y = 0;
+      memcpy(&x, a.b + i * esz, esz);
+      memcpy(&y, b.b + i * esz, esz);
+      z |= (u64)((x & y) == 0) << i;
+    }
   }
-  cpu->k[in->reg & 7] = r & m;
+  cpu->k[in->reg & 7] = (nz ? ~z : z) & m & ones(n);
   return CPU_RC_NEXT;
 }
 #define EV_TESTM(name, esz, nz)                                         \
