@@ -16,11 +16,17 @@ bench-replay: cli/rewind bench/replay/seekbench bench/replay/longloop \
 		bench/record/compute bench/record/libc bench/record/syscalls
 	$(SHELL) $(top_srcdir)/bench/replay/run.sh $(abs_top_builddir)
 
-# Vector code (bench/RESULTS.md, "Vector code"): vecmath built for AVX2+FMA
-# and for SSE4.2 from one source, and the recorder's libc workload (glibc's
-# AVX2 string functions), each natively, under qemu-x86_64 when installed
-# and replayed. `make bench-vector` runs it.
-noinst_PROGRAMS += bench/replay/vecmath_v3 bench/replay/vecmath_v2
+# Vector code (bench/RESULTS.md, "Vector code"): vecmath built for
+# AVX-512 (512-bit vectors), for AVX2+FMA and for SSE4.2 from one source,
+# and the recorder's libc workload (glibc's EVEX and AVX2 string
+# functions), each natively, under qemu-x86_64 when installed and
+# replayed. `make bench-vector` runs it.
+noinst_PROGRAMS += bench/replay/vecmath_v4 bench/replay/vecmath_v3 \
+	bench/replay/vecmath_v2
+bench_replay_vecmath_v4_SOURCES = bench/replay/vecmath.c
+bench_replay_vecmath_v4_CFLAGS = -O3 -g -march=x86-64-v4 \
+	-mprefer-vector-width=512
+bench_replay_vecmath_v4_LDFLAGS =
 bench_replay_vecmath_v3_SOURCES = bench/replay/vecmath.c
 bench_replay_vecmath_v3_CFLAGS = -O3 -g -march=x86-64-v3
 bench_replay_vecmath_v3_LDFLAGS =
@@ -30,6 +36,7 @@ bench_replay_vecmath_v2_LDFLAGS =
 EXTRA_DIST += bench/replay/vector.sh
 
 .PHONY: bench-vector
-bench-vector: cli/rewind bench/replay/vecmath_v3 bench/replay/vecmath_v2 \
+bench-vector: cli/rewind bench/replay/vecmath_v4 bench/replay/vecmath_v3 \
+		bench/replay/vecmath_v2 \
 		bench/record/libc
 	$(SHELL) $(top_srcdir)/bench/replay/vector.sh $(abs_top_builddir)

@@ -3,11 +3,17 @@
 # Vector code (bench/RESULTS.md, "Vector code"): each workload natively,
 # under qemu-x86_64 (when installed) and replayed by `rewind replay
 # --verify`, in one loop; the median of RUNS runs (default 3). Workloads:
-#   vecmath v3   bench/replay/vecmath built -O3 -march=x86-64-v3 (AVX2, FMA)
+#   vecmath v4   bench/replay/vecmath built -O3 -march=x86-64-v4 with
+#                512-bit vectors (AVX-512F/VL/BW/DQ; only on a CPU with
+#                AVX-512; QEMU has no AVX-512, so no qemu time)
+#   vecmath v3   the same source built -march=x86-64-v3 (AVX2, FMA)
 #   vecmath v2   the same source built -march=x86-64-v2 (SSE4.2): same work
-#   libc         bench/record/libc: glibc's AVX2 string functions, qsort
+#   libc evex    bench/record/libc: glibc's string functions as glibc picks
+#                them (its EVEX ones on a CPU with AVX-512), qsort
+#   libc         the same with glibc kept on its AVX2 functions
+#                (GLIBC_TUNABLES), which QEMU can run
 # Prints markdown: times, instructions, MIPS and the ratios; for vecmath,
-# replay time per instruction and per round of work, v3 against v2.
+# replay time per instruction and per round of work, v3 and v4 against v2.
 #   bench/replay/vector.sh BUILD_DIR
 set -euo pipefail
 B=${1:?usage: vector.sh BUILD_DIR}
@@ -26,27 +32,35 @@ echo "qemu: ${Q:-not installed}"
 echo
 echo "| workload | native (s) | qemu (s) | replay (s) | instructions | replay MIPS | replay / native | replay / qemu |"
 echo "|---|---|---|---|---|---|---|---|"
-for w in v3 v2 libc; do
+AVX2ONLY=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW
+ws="v3 v2 libc"
+grep -qw avx512f /proc/cpuinfo && ws="v4 v3 v2 libc-evex libc"
+for w in $ws; do
+  # The environment goes before everything (native, qemu, the recorder),
+  # so that qemu-x86_64 gets the program's path, not env's name.
+  pre=(env)
   case $w in
-    libc) cmd=("$B/bench/record/libc") ;;
+    libc) cmd=("$B/bench/record/libc") pre=(env "GLIBC_TUNABLES=$AVX2ONLY") ;;
+    libc-evex) cmd=("$B/bench/record/libc") ;;
     *) cmd=("$B/bench/replay/vecmath_$w" "$ROUNDS") ;;
   esac
-  "$R" record -q -f -o "$T/$w.rwd" -- "${cmd[@]}" >/dev/null 2>&1
+  case $w in v4 | libc-evex) q="" ;; *) q=$Q ;; esac
+  "${pre[@]}" "$R" record -q -f -o "$T/$w.rwd" -- "${cmd[@]}" >/dev/null 2>&1
   n=$("$R" replay --verify --no-progress "$T/$w.rwd" |
     sed -n 's/^replay verified: \([0-9]*\) instructions.*/\1/p')
   [ -n "$n" ] || { echo "replay of $w did not verify" >&2; exit 1; }
   nat=() qem=() rep=()
   for i in $(seq "$RUNS"); do
-    nat+=("$(secs "${cmd[@]}")")
-    [ -n "$Q" ] && qem+=("$(secs "$Q" "${cmd[@]}")")
+    nat+=("$(secs "${pre[@]}" "${cmd[@]}")")
+    [ -n "$q" ] && qem+=("$(secs "${pre[@]}" "$q" "${cmd[@]}")")
     rep+=("$(secs "$R" replay --verify --no-progress "$T/$w.rwd")")
   done
   nat=$(printf '%s\n' "${nat[@]}" | median)
   rep=$(printf '%s\n' "${rep[@]}" | median)
-  qem=$([ -n "$Q" ] && printf '%s\n' "${qem[@]}" | median || echo 0)
+  qem=$([ -n "$q" ] && printf '%s\n' "${qem[@]}" | median || echo 0)
   echo "$w $n $rep" >>"$T/per"
   name=$w
-  [ "$w" = libc ] || name="vecmath $w, $ROUNDS rounds"
+  case $w in libc*) ;; *) name="vecmath $w, $ROUNDS rounds" ;; esac
   awk -v w="$name" -v nat="$nat" -v q="$qem" -v rep="$rep" -v n="$n" 'BEGIN {
     qs = "-"; qr = "-"
     if (q > 0) { qs = sprintf("%.3f", q); qr = sprintf("%.1fx", rep / q) }
@@ -54,7 +68,9 @@ for w in v3 v2 libc; do
       qs, rep, n, n / rep / 1e6, rep / nat, qr }'
 done
 echo
-awk '$1 == "v3" {n3 = $2; t3 = $3} $1 == "v2" {n2 = $2; t2 = $3} END {
-  printf "vecmath, AVX2+FMA against SSE4.2 on the same work: %.2fx the " \
-    "replay time, %.2fx the instructions, %.2fx the time per instruction\n",
-    t3 / t2, n3 / n2, (t3 / n3) / (t2 / n2) }' "$T/per"
+awk '$1 == "v4" {n4 = $2; t4 = $3} $1 == "v3" {n3 = $2; t3 = $3}
+  $1 == "v2" {n2 = $2; t2 = $3} END {
+  f = "vecmath, %s against SSE4.2 on the same work: %.2fx the replay " \
+    "time, %.2fx the instructions, %.2fx the time per instruction\n"
+  if (n4) printf f, "AVX-512", t4 / t2, n4 / n2, (t4 / n4) / (t2 / n2)
+  printf f, "AVX2+FMA", t3 / t2, n3 / n2, (t3 / n3) / (t2 / n2) }' "$T/per"
