@@ -5,5 +5,5 @@ common_librw_common_a_SOURCES = \
 	common/errors.c common/log.c common/regs.c \
 	common/crc32c.c common/sha256.c \
 	common/digest.h common/digest.c common/syscalls.c \
-	common/outbuf.h common/outbuf.c
+	common/outbuf.h common/outbuf.c common/isa.h common/isa.c
 EXTRA_DIST += common/errors.def common/regs.def common/syscalls.def

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/isa.h"
 #include "format/format_int.h"
 
 /* Prints "label:" padded, then the rest printf-style, then a newline. */
@@ -129,6 +130,15 @@ int trace_report_info(FILE *out, trace_reader *r, struct rw_diag *diag) {
   line(out, "cpu:", "%s", meta_text(r, TRACE_META_CPU, ' '));
   if (strcmp(meta_text(r, TRACE_META_CPU_PINNED, ' '), "unknown"))
     line(out, "pinned:", "CPU %s", meta_text(r, TRACE_META_CPU_PINNED, ' '));
+  {
+    const void *v;
+    size_t len;
+    char isa[256];
+    if (trace_reader_meta(r, TRACE_META_CPUID, &v, &len) == 0 &&
+        rw_isa_unemulated(v, len, isa, sizeof isa))
+      line(out, "cpu has:", "%s (not emulated: a replay stops at the first "
+           "such instruction)", isa);
+  }
   line(out, "command:", "%s", meta_text(r, TRACE_META_CMDLINE, ' '));
   line(out, "cwd:", "%s", meta_text(r, TRACE_META_CWD, ' '));
   if (meta_u64(r, TRACE_META_START, &start) == 0) {

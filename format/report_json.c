@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/isa.h"
 #include "format/format_int.h"
 
 static void key(FILE *out, const char *k) { fprintf(out, ",\"%s\":", k); }
@@ -101,6 +102,21 @@ int trace_report_info_json(FILE *out, trace_reader *r, struct rw_diag *diag) {
   meta_str(out, r, "kernel", TRACE_META_KERNEL, ' ');
   meta_str(out, r, "cpu", TRACE_META_CPU, ' ');
   meta_num(out, r, "cpu_pinned", TRACE_META_CPU_PINNED);
+  {
+    const void *v;
+    size_t len;
+    char isa[256];
+    key(out, "cpu_unemulated");
+    fputc('[', out);
+    if (trace_reader_meta(r, TRACE_META_CPUID, &v, &len) == 0 &&
+        rw_isa_unemulated(v, len, isa, sizeof isa))
+      for (char *p = isa, *e; p; p = e ? e + 2 : NULL) {
+        e = strstr(p, ", ");
+        if (p != isa) fputc(',', out);
+        trace__json_str(out, p, e ? (size_t)(e - p) : strlen(p));
+      }
+    fputc(']', out);
+  }
   meta_list(out, r, "command", TRACE_META_CMDLINE);
   meta_str(out, r, "cwd", TRACE_META_CWD, ' ');
   meta_num(out, r, "start_ns", TRACE_META_START);

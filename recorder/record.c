@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "common/isa.h"
 #include "recorder/rec_int.h"
 
 extern char **environ;
@@ -111,6 +112,15 @@ static int write_meta(trace_writer *w, char *const *argv, char **env,
     return RW_ENOMEM;
   }
   rec__cpuid_encode(t, n, enc);
+  {
+    char isa[256];
+    if (rw_isa_unemulated(enc, n * 24, isa, sizeof isa))
+      rw_log(RW_LOG_INFO,
+             "note: this CPU has %s, which rewind does not emulate yet: a "
+             "program that uses them records, but its replay stops at the "
+             "first such instruction",
+             isa);
+  }
   rc = trace_writer_set_meta(w, TRACE_META_CPUID, enc, n * 24);
   free(enc);
   free(t);
