@@ -908,6 +908,16 @@ const struct cpu__oprow *cpu__find_row(const cs_insn *ci);
  * the bytes (*IN is set, possibly to a #UD or unsupported handler), 0 when
  * they are something else. */
 int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
+/* Decodes ModRM (at B[I]), SIB and displacement into IN (evex.c): BB and
+ * XX extend base and index, DN scales a disp8, EVEX extends a register rm
+ * to 16-31; *RIPREL is set for a RIP-relative operand, whose disp the
+ * caller makes absolute. Returns the index past them, 0 when B runs out. */
+unsigned cpu__ev_modrm(const u8 *b, unsigned n, unsigned i, unsigned bb,
+                       unsigned xx, unsigned dn, int evex, struct cpu_insn *in,
+                       int *riprel);
+/* Decodes MOVDIRI and MOVDIR64B, which Capstone 4 cannot (movdir.c), as
+ * cpu__decode_evex does the EVEX instructions. */
+int cpu__decode_movdir(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
 /* Whether IN, as cpu__decode_evex set it, runs (neither #UD nor
  * unsupported): for the corpus test. */
 int cpu__evex_runs(const struct cpu_insn *in);
@@ -930,7 +940,7 @@ int cpu__decode_raw(const u8 *b, unsigned n, cs_insn *ci);
 
 /* The name of the instruction at B (N bytes) when it is one the emulator
  * does not run and Capstone 4 either cannot decode (clzero, serialize,
- * movdiri...) or decodes as another instruction because it ignores the
+ * enqcmd...) or decodes as another instruction because it ignores the
  * mandatory prefix (rdpid as rdseed; umonitor, umwait and tpause as
  * mfence), with its length in *LEN; else NULL (vexraw.c). The decoder asks
  * before Capstone, so that these stop the replay under their own names. */

@@ -349,9 +349,9 @@ static int op_ev_unsupported(struct cpu *cpu, const struct cpu_insn *in) {
  * register rm; EXT_B/EXT_X extend base and index (X also extends a
  * register rm to 16-31 under EVEX). Returns the index past them, or 0 when
  * the bytes run out. */
-static unsigned ev_modrm(const u8 *b, unsigned n, unsigned i, unsigned bb,
-                         unsigned xx, unsigned dn, int evex,
-                         struct cpu_insn *in, int *riprel) {
+unsigned cpu__ev_modrm(const u8 *b, unsigned n, unsigned i, unsigned bb,
+                       unsigned xx, unsigned dn, int evex, struct cpu_insn *in,
+                       int *riprel) {
   u8 modrm = b[i++];
   unsigned mod = modrm >> 6, rm = modrm & 7;
   *riprel = 0;
@@ -475,7 +475,7 @@ static int decode_row(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in,
   unsigned dn =
       row && evex ? cpu__evex_disp8_n(row, vl > 64 ? 64 : vl, bc) : 1;
   int riprel;
-  unsigned end = ev_modrm(b, n, i, B, X, dn, evex, in, &riprel);
+  unsigned end = cpu__ev_modrm(b, n, i, B, X, dn, evex, in, &riprel);
   if (!end) return n < 15 ? (in->len = 0, 1) : ev_ud(in, n);
   unsigned has_imm =
       row && (row->form == F_VHWI || row->form == F_VWI || row->form == F_WVI ||
@@ -676,7 +676,7 @@ unsigned cpu__vex_len(const u8 *b, unsigned n) {
   }
   if (i >= n) return 0;
   memset(&in, 0, sizeof in);
-  unsigned end = ev_modrm(b, n, i, 0, 0, 1, 0, &in, &riprel);
+  unsigned end = cpu__ev_modrm(b, n, i, 0, 0, 1, 0, &in, &riprel);
   if (!end) return 0;
   if (map == 3) end++; /* every map-3 instruction has an imm8 */
   return end <= n && end <= 15 ? end : 0;

@@ -282,12 +282,8 @@ const char *cpu__raw_unsupported(const u8 *b, unsigned n, unsigned *len) {
     name = rep == 0xf3 ? "umonitor" : rep == 0xf2 ? "umwait" : "tpause";
   } else if (op == 0x38 && i + 4 <= n && (m == 0xf8 || m == 0xf9) &&
              (b[i + 3] >> 6) != 3) {
-    if (m == 0xf9 && !rep && !opsize)
-      name = "movdiri";
-    else if (m == 0xf8)
-      name = rep == 0xf3 ? "enqcmds" : rep == 0xf2 ? "enqcmd"
-             : opsize    ? "movdir64b"
-                         : NULL;
+    /* (movdiri and movdir64b, the forms without F2/F3, are movdir.c's) */
+    if (m == 0xf8 && rep) name = rep == 0xf3 ? "enqcmds" : "enqcmd";
     *len = modrm_end(b, n, i + 3);
     if (!*len) name = NULL;
   }

@@ -5,6 +5,7 @@
  * overflow, branch targets, compare-exchange hits). */
 #include <string.h>
 
+#include "replayer/cpu/cpu_int.h"
 #include "tests/cpu/diff_int.h"
 
 #define F_C 0x1ull
@@ -353,6 +354,8 @@ static const struct diff_enc int_encs[] = {
       DIFF_O_MEM, 0)
     E(MOVBE, "movbe Mv,Gv", 0, P38, 0xf1, M0, -1, SV, 0, GPR, GPR,
       DIFF_O_MEM, 0)
+    {CPU_INS_EV_movdiri, "movdiri My,Gy", 0, P38, 0xf9, M0, -1,
+     DIFF_SZ32 | DIFF_SZ64, 0, GPR, GPR, DIFF_O_MEM | FT, 0},
     E(CBW, "cbw", 0, P1, 0x98, NO, -1, DIFF_SZ16, 0, NOK, NOK, 0, 0)
     E(CWDE, "cwde", 0, P1, 0x98, NO, -1, DIFF_SZ32, 0, NOK, NOK, 0, 0)
     E(CDQE, "cdqe", 0, P1, 0x98, NO, -1, DIFF_SZ64, 0, NOK, NOK, 0, 0)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Every program of tests/programs/ is recorded and replayed with --verify:
 # files, pipes, sockets, time, randomness, memory maps, signals (synchronous,
-# asynchronous, alternate stacks), rdtsc, cpuid, exec through a wrapper,
+# asynchronous, alternate stacks), rdtsc, cpuid, the direct stores
+# (movdiri, movdir64b and its #GP), exec through a wrapper,
 # forks, a crash, an exit status and the flags the manuals leave undefined.
 # Each replay must end as the recording did (status or signal) without a
 # divergence.
@@ -25,7 +26,8 @@ verify() {
 printf 'known contents\n' >"$T/known.txt"
 mkdir -p "$T/work"
 rec files "$P/files" "$T/known.txt" "$T/work" && verify files "exited with status 0"
-for p in pipes sockets timeprog randomness memory signals rdtsc cpuid forks; do
+for p in pipes sockets timeprog randomness memory signals rdtsc cpuid forks \
+  movdir; do
   rec "$p" "$P/$p"
   verify "$p" "exited with status $status"
 done
