@@ -30,7 +30,7 @@ TRACE_FUZZ_FILES = $(srcdir)/tests/fuzz/trace_reader.c \
 	$(srcdir)/format/describe.c $(srcdir)/format/report.c \
 	$(srcdir)/common/crc32c.c $(srcdir)/common/sha256.c \
 	$(srcdir)/common/errors.c $(srcdir)/common/log.c $(srcdir)/common/regs.c \
-	$(srcdir)/common/syscalls.c
+	$(srcdir)/common/syscalls.c $(srcdir)/common/isa.c
 if HAVE_LIBFUZZER
 check_SCRIPTS += tests/fuzz/trace_reader_fuzzer
 CLEANFILES += tests/fuzz/trace_reader_fuzzer
