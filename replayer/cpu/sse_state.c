@@ -271,8 +271,18 @@ static int xsave(struct cpu *cpu, const struct cpu_insn *in, int kind) {
     if (((rfbm >> i) & 1) && (i < 3 || i >= 5) && in_use(cpu, i))
       inuse |= 1ull << i;
   int skip_init = kind != XS_STD;
-  legacy_save(cpu, img, is64, (rfbm & 1) && (!skip_init || (inuse & 1)),
-              kind == XS_COMPACT ? (rfbm & 2) != 0 : (rfbm & 6) != 0,
+  /* MXCSR under XSAVEC. Intel: XINUSE[1] covers the XMM registers alone,
+   * and MXCSR is written whenever RFBM[1] is set (SDM vol. 1, 13.10).
+   * AMD (measured on Zen 5): XSAVEC counts an MXCSR other than 1F80h as
+   * SSE state in use (XSTATE_BV[1] set, the XMM registers written too),
+   * and writes MXCSR only when that bit is set; XSAVE and XSAVEOPT follow
+   * the XMM registers alone there too, and write MXCSR as Intel's do. */
+  int mx = kind == XS_COMPACT ? (rfbm & 2) != 0 : (rfbm & 6) != 0;
+  if (kind == XS_COMPACT && cpu->cfg.vendor == CPU_VENDOR_AMD) {
+    if ((rfbm & 2) && cpu->mxcsr != 0x1f80) inuse |= 2;
+    mx = (inuse & 2) != 0;
+  }
+  legacy_save(cpu, img, is64, (rfbm & 1) && (!skip_init || (inuse & 1)), mx,
               (rfbm & 2) && (!skip_init || (inuse & 2)));
   for (unsigned i = 2; i < 8; i++) {
     if (!((rfbm >> i) & 1)) continue;

@@ -3,7 +3,8 @@
 # Every program of tests/programs/ is recorded and replayed with --verify:
 # files, pipes, sockets, time, randomness, memory maps, signals (synchronous,
 # asynchronous, alternate stacks), rdtsc, cpuid, the direct stores
-# (movdiri, movdir64b and its #GP), exec through a wrapper,
+# (movdiri, movdir64b and its #GP), xsave/xsaveopt/xsavec from states
+# whose in-use bits differ, exec through a wrapper,
 # forks, a crash, an exit status and the flags the manuals leave undefined.
 # Each replay must end as the recording did (status or signal) without a
 # divergence.
@@ -27,7 +28,7 @@ printf 'known contents\n' >"$T/known.txt"
 mkdir -p "$T/work"
 rec files "$P/files" "$T/known.txt" "$T/work" && verify files "exited with status 0"
 for p in pipes sockets timeprog randomness memory signals rdtsc cpuid forks \
-  movdir; do
+  movdir xsavec; do
   rec "$p" "$P/$p"
   verify "$p" "exited with status $status"
 done
