@@ -938,6 +938,16 @@ unsigned cpu__vex_len(const u8 *b, unsigned n);
  * Capstone would. Returns 0, or -1 when B holds none of them. */
 int cpu__decode_raw(const u8 *b, unsigned n, cs_insn *ci);
 
+/* The legacy prefixes and REX before an opcode (vexraw.c): the bytes they
+ * take, 66, the last of F2/F3 (0 for none), F0, 67, an FS or GS override
+ * (CPU_SEG_*, others ignore as in 64-bit mode) and the REX byte (0: none;
+ * one counts only right before the opcode). */
+struct cpu__legacy_pfx {
+  unsigned n, opsize, rep, lock, addr32, seg, rex;
+};
+void cpu__legacy_prefixes(const u8 *b, unsigned n,
+                          struct cpu__legacy_pfx *p);
+
 /* The name of the instruction at B (N bytes) when it is one the emulator
  * does not run and Capstone 4 either cannot decode (clzero, serialize,
  * enqcmd...) or decodes as another instruction because it ignores the

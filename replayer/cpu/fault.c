@@ -50,8 +50,9 @@ static int unsupported(struct cpu *cpu, const struct cpu_insn *in,
   *p = 0;
   /* Bytes Capstone cannot decode may still be an instruction vexraw.c
    * knows, with an operand form no row takes. */
-  if (n && cpu__raw_unsupported(bytes, n, &rl))
-    mn = cpu__raw_unsupported(bytes, n, &rl);
+  const char *raw = n ? cpu__raw_unsupported(bytes, n, &rl) : NULL;
+  if (raw)
+    mn = raw;
   else if (n && (cs_disasm_iter(cpu->mem->cs, &code, &size, &addr, ci) ||
                  cpu__decode_raw(bytes, n, ci) == 0))
     mn = ci->mnemonic;

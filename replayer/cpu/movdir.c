@@ -31,34 +31,18 @@ static int op_movdir64b(struct cpu *cpu, const struct cpu_insn *in) {
 }
 
 int cpu__decode_movdir(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {
-  unsigned i = 0, opsize = 0, rep = 0, lock = 0, rex = 0, a32 = 0;
-  unsigned seg = CPU_SEG_NONE;
-  for (; i < n && i < 14; i++) {
-    if (b[i] == 0x66)
-      opsize = 1;
-    else if (b[i] == 0xf2 || b[i] == 0xf3)
-      rep = 1;
-    else if (b[i] == 0xf0)
-      lock = 1;
-    else if (b[i] == 0x67)
-      a32 = 1;
-    else if (b[i] == 0x64)
-      seg = CPU_SEG_FS;
-    else if (b[i] == 0x65)
-      seg = CPU_SEG_GS;
-    else if (b[i] != 0x2e && b[i] != 0x36 && b[i] != 0x3e && b[i] != 0x26)
-      break;
-  }
-  if (i < n && (b[i] & 0xf0) == 0x40) rex = b[i++];
-  if (i + 4 > n || b[i] != 0x0f || b[i + 1] != 0x38 || rep || lock)
+  struct cpu__legacy_pfx px;
+  cpu__legacy_prefixes(b, n, &px);
+  unsigned i = px.n, rex = px.rex;
+  if (i + 4 > n || b[i] != 0x0f || b[i + 1] != 0x38 || px.rep || px.lock)
     return 0;
   u8 op = b[i + 2], modrm = b[i + 3];
   if ((modrm >> 6) == 3) return 0;
-  if (op == 0xf9 && !opsize) {
+  if (op == 0xf9 && !px.opsize) {
     in->id = CPU_INS_EV_movdiri;
     in->fn = in->run = op_movdiri;
     in->osz = (rex & 8) ? 8 : 4;
-  } else if (op == 0xf8 && opsize) {
+  } else if (op == 0xf8 && px.opsize) {
     in->id = CPU_INS_EV_movdir64b;
     in->fn = in->run = op_movdir64b;
     in->osz = 64;
@@ -74,8 +58,8 @@ int cpu__decode_movdir(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {
   }
   in->len = (u8)end;
   in->reg = (u8)(((modrm >> 3) & 7) | ((rex >> 2) & 1) << 3);
-  in->seg = (u8)seg;
-  if (a32) in->pfx |= CPU_PFX_ADDR32;
+  in->seg = (u8)px.seg;
+  if (px.addr32) in->pfx |= CPU_PFX_ADDR32;
   if (rex & 8) in->pfx |= CPU_PFX_REXW;
   if (riprel) {
     in->base = CPU_REG_NONE;

@@ -248,18 +248,34 @@ static unsigned modrm_end(const u8 *b, unsigned n, unsigned i) {
   return e <= n ? e : 0;
 }
 
-const char *cpu__raw_unsupported(const u8 *b, unsigned n, unsigned *len) {
-  unsigned i = 0, rep = 0, opsize = 0;
+void cpu__legacy_prefixes(const u8 *b, unsigned n,
+                          struct cpu__legacy_pfx *p) {
+  unsigned i = 0;
+  memset(p, 0, sizeof *p);
   for (; i < n && i < 14; i++) {
     if (b[i] == 0xf2 || b[i] == 0xf3)
-      rep = b[i]; /* the last of F2 and F3 is the one that counts */
+      p->rep = b[i]; /* the last of F2 and F3 is the one that counts */
     else if (b[i] == 0x66)
-      opsize = 1;
-    else if (b[i] != 0xf0 && b[i] != 0x2e && b[i] != 0x36 && b[i] != 0x3e &&
-             b[i] != 0x26 && b[i] != 0x64 && b[i] != 0x65 && b[i] != 0x67)
+      p->opsize = 1;
+    else if (b[i] == 0xf0)
+      p->lock = 1;
+    else if (b[i] == 0x67)
+      p->addr32 = 1;
+    else if (b[i] == 0x64)
+      p->seg = CPU_SEG_FS;
+    else if (b[i] == 0x65)
+      p->seg = CPU_SEG_GS;
+    else if (b[i] != 0x2e && b[i] != 0x36 && b[i] != 0x3e && b[i] != 0x26)
       break;
   }
-  if (i < n && (b[i] & 0xf0) == 0x40) i++; /* REX */
+  if (i < n && (b[i] & 0xf0) == 0x40) p->rex = b[i++];
+  p->n = i;
+}
+
+const char *cpu__raw_unsupported(const u8 *b, unsigned n, unsigned *len) {
+  struct cpu__legacy_pfx px;
+  cpu__legacy_prefixes(b, n, &px);
+  unsigned i = px.n, rep = px.rep;
   if (i + 3 > n || b[i] != 0x0f) return NULL;
   u8 op = b[i + 1], m = b[i + 2];
   unsigned mod = m >> 6, reg = (m >> 3) & 7;
@@ -278,7 +294,7 @@ const char *cpu__raw_unsupported(const u8 *b, unsigned n, unsigned *len) {
     }
   } else if (op == 0xc7 && mod == 3 && reg == 7 && rep == 0xf3) {
     name = "rdpid";
-  } else if (op == 0xae && mod == 3 && reg == 6 && (rep || opsize)) {
+  } else if (op == 0xae && mod == 3 && reg == 6 && (rep || px.opsize)) {
     name = rep == 0xf3 ? "umonitor" : rep == 0xf2 ? "umwait" : "tpause";
   } else if (op == 0x38 && i + 4 <= n && (m == 0xf8 || m == 0xf9) &&
              (b[i + 3] >> 6) != 3) {
