@@ -128,6 +128,17 @@ struct diff_enc {
   void (*fix)(struct diff_case *c, struct diff_rng *r);
 };
 
+/* Extensions a host may lack although it has the rest of a family: rows
+ * that need one (diff_need_of) run only where CPUID reports it, and
+ * diffcpu says how many it left out. */
+enum {
+  DIFF_NEED_NONE,
+  DIFF_NEED_SHA,     /* leaf 7 EBX bit 29 */
+  DIFF_NEED_GFNI,    /* leaf 7 ECX bit 8 */
+  DIFF_NEED_MOVDIRI, /* leaf 7 ECX bit 27 */
+  DIFF_NEED_N
+};
+
 /* A family's cases: rows, plus optional raw generators for cases a table
  * cannot describe (instruction sequences). */
 struct diff_family {

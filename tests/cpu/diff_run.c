@@ -54,6 +54,52 @@ static void probe_avx512(void) {
   diff_avx512 = 1;
 }
 
+unsigned diff_need_of(const struct diff_enc *e) {
+  switch (e->id) {
+    case X86_INS_SHA1RNDS4:
+    case X86_INS_SHA1NEXTE:
+    case X86_INS_SHA1MSG1:
+    case X86_INS_SHA1MSG2:
+    case X86_INS_SHA256RNDS2:
+    case X86_INS_SHA256MSG1:
+    case X86_INS_SHA256MSG2:
+      return DIFF_NEED_SHA;
+    case CPU_INS_GF2P8MULB:
+    case CPU_INS_GF2P8AFFINEQB:
+    case CPU_INS_GF2P8AFFINEINVQB:
+    case CPU_INS_VGF2P8MULB:
+    case CPU_INS_VGF2P8AFFINEQB:
+    case CPU_INS_VGF2P8AFFINEINVQB:
+      return DIFF_NEED_GFNI;
+    case CPU_INS_EV_movdiri:
+      return DIFF_NEED_MOVDIRI;
+    default:
+      return DIFF_NEED_NONE;
+  }
+}
+
+int diff_host_has(unsigned need) {
+  unsigned a, b, c, d;
+  if (need == DIFF_NEED_NONE) return 1;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+  switch (need) {
+    case DIFF_NEED_SHA:
+      return (b >> 29) & 1;
+    case DIFF_NEED_GFNI:
+      return (c >> 8) & 1;
+    case DIFF_NEED_MOVDIRI:
+      return (c >> 27) & 1;
+    default:
+      return 0;
+  }
+}
+
+const char *diff_need_name(unsigned need) {
+  static const char *const names[DIFF_NEED_N] = {"", "SHA", "GFNI",
+                                                 "MOVDIRI"};
+  return need < DIFF_NEED_N ? names[need] : "?";
+}
+
 /* Shared between parent and child. */
 struct shm {
   u64 fs_base;                /* the child's fs base */

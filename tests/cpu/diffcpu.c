@@ -26,6 +26,7 @@ int main(int argc, char **argv) {
   int verbose = 0, max_report = 30, portable = 0;
   const struct diff_enc **encs = NULL;
   size_t nencs = 0, cap = 0;
+  size_t lacking[DIFF_NEED_N] = {0};
   unsigned *diffs_per;
   static struct diff_case cs[BATCHN];
   static struct diff_result nat[BATCHN], emu;
@@ -82,7 +83,12 @@ int main(int argc, char **argv) {
     if (family && strcmp(name, family)) nrows = 0;
     for (size_t i = 0; i < nrows; i++) {
       const struct diff_enc *e = &rows[i];
+      unsigned need = diff_need_of(e);
       if (only && strncmp(e->text, only, strlen(only))) continue;
+      if (!diff_host_has(need)) {
+        lacking[need < DIFF_NEED_N ? need : 0]++;
+        continue;
+      }
       if (nencs == cap) {
         cap = cap ? cap * 2 : 256;
         encs = realloc(encs, cap * sizeof *encs);
@@ -92,6 +98,10 @@ int main(int argc, char **argv) {
     }
     if (!*f) break;
   }
+  for (unsigned k = 1; k < DIFF_NEED_N; k++)
+    if (lacking[k])
+      printf("diffcpu: this CPU has no %s: %zu encodings are not tested\n",
+             diff_need_name(k), lacking[k]);
   if (!nencs) {
     fprintf(stderr, "diffcpu: no encoding matches\n");
     return 2;
