@@ -71,6 +71,14 @@ static int recorded_vendor(rp_replay *rp) {
   return cpu_vendor_of(out[1], out[3], out[2]);
 }
 
+/* Its family, from leaf 1: some rules differ between a vendor's
+ * families. */
+static u32 recorded_family(rp_replay *rp) {
+  u32 out[4];
+  answer_cpuid(rp, 1, 0, out);
+  return cpu_family_of(out[0]);
+}
+
 int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
             struct rw_diag *diag) {
   rp_replay *rp = calloc(1, sizeof *rp);
@@ -106,7 +114,7 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
     goto fail;
   }
   rp->cfg = (struct cpu_config){answer_cpuid, NULL, rp, recorded_xcr0(rp),
-                                recorded_vendor(rp)};
+                                recorded_vendor(rp), recorded_family(rp)};
   rc = cpu_mem_new(&rp->mem);
   if (rc == 0) rc = rp__threads_init(rp); /* checks the emulator works */
   if (rc < 0) {

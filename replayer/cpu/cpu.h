@@ -206,6 +206,9 @@ struct cpu_config {
   u64 xcr0;   /* what xgetbv with ecx=0 returns; 0 means 3 (x87 and SSE) */
   int vendor; /* CPU_VENDOR_*: whose rules the flags the manuals leave
                  undefined follow; CPU_VENDOR_HOST means this machine's */
+  u32 family; /* the display family (cpu_family_of) whose rules apply
+                 where a vendor's families differ; 0: the newest known,
+                 or with CPU_VENDOR_HOST this machine's */
 };
 
 /* Processor vendors whose flag results differ (docs/flags.md). */
@@ -226,6 +229,9 @@ int cpu_portable(void);
 /* The vendor named by cpuid leaf 0's EBX, EDX, ECX (the 12-character vendor
  * string, in that order): CPU_VENDOR_AMD or CPU_VENDOR_INTEL. */
 int cpu_vendor_of(u32 ebx, u32 edx, u32 ecx);
+/* The display family of cpuid leaf 1's EAX: the base family, plus the
+ * extended family when the base is 15 (AMD's Zen 3 is 0x19, Zen 5 0x1a). */
+u32 cpu_family_of(u32 eax);
 
 /* Creates a thread bound to MEM (borrowed; it must outlive the thread) with
  * every register zero except rflags (0x202), MXCSR (0x1f80) and the x87

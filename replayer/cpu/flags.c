@@ -14,6 +14,11 @@ static int amd(const struct cpu *cpu) {
   return cpu->cfg.vendor == CPU_VENDOR_AMD;
 }
 
+u32 cpu_family_of(u32 eax) {
+  u32 base = (eax >> 8) & 0xf;
+  return base == 0xf ? base + ((eax >> 20) & 0xff) : base;
+}
+
 int cpu_vendor_of(u32 ebx, u32 edx, u32 ecx) {
   /* "AuthenticAMD" and "HygonGenuine" (Zen derivatives), as three
    * little-endian words. */
@@ -161,7 +166,9 @@ void cpu__flags_div(struct cpu *cpu) {
 }
 
 void cpu__flags_bitscan(struct cpu *cpu, u64 src, u64 index) {
-  if (amd(cpu))
+  /* Zen 3 (family 0x19) changes only ZF, as Intel documents; Zen 5
+   * (0x1a) writes all six (docs/flags.md). */
+  if (amd(cpu) && (!cpu->cfg.family || cpu->cfg.family >= 0x1a))
     set_all(cpu, src ? parity(index) : CPU_ZF | CPU_PF);
   else
     keep_set(cpu, CPU_ZF, src ? 0 : CPU_ZF);

@@ -154,6 +154,20 @@ void test_flags_vendor_rules(void) {
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_PF);
   cpu__flags_bitscan(&amd, 0, 0);
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_ZF | CPU_PF);
+  /* Zen 3 (family 0x19) changes only ZF there, as Intel does. */
+  amd.cfg.family = 0x19;
+  amd.cc = intel.cc = (struct cc){CC_EFLAGS, 0, CPU_ARITH & ~CPU_ZF, 0};
+  cpu__flags_bitscan(&amd, 0, 0);
+  cpu__flags_bitscan(&intel, 0, 0);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_ARITH);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_ARITH);
+  cpu__flags_bitscan(&amd, 0x8, 3);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_ARITH & ~CPU_ZF);
+  amd.cfg.family = 0x1a;
+  amd.cc = (struct cc){CC_EFLAGS, 0, CPU_ARITH, 0};
+  cpu__flags_bitscan(&amd, 0x8, 3);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_PF);
+  amd.cfg.family = 0;
 
   /* tzcnt: AMD keeps OF and clears AF SF PF. */
   amd.cc = (struct cc){CC_EFLAGS, 0, CPU_ARITH, 0};
@@ -180,6 +194,9 @@ void test_flags_vendor_rules(void) {
   CU_ASSERT_EQUAL(cpu__flags_arith(&intel), 0);
 
   /* "AuthenticAMD", "HygonGenuine", "GenuineIntel". */
+  CU_ASSERT_EQUAL(cpu_family_of(0x00a00f11), 0x19); /* Zen 3 */
+  CU_ASSERT_EQUAL(cpu_family_of(0x00b00f21), 0x1a); /* Zen 5 */
+  CU_ASSERT_EQUAL(cpu_family_of(0x000906ea), 6);    /* Intel Coffee Lake */
   CU_ASSERT_EQUAL(cpu_vendor_of(0x68747541, 0x69746e65, 0x444d4163),
                   CPU_VENDOR_AMD);
   CU_ASSERT_EQUAL(cpu_vendor_of(0x6f677948, 0x6e65476e, 0x656e6975),
