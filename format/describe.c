@@ -4,6 +4,7 @@
  * type. Every field read is bounds-checked against the payload, so a short
  * or unknown record prints as hex with a note instead of being misread. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -13,14 +14,45 @@
 
 struct rec_desc {
   const char *name;
-  const char *fields;
+  const char *fields; /* stringified: "u32 pid, str path, " */
 };
 
+/* The field lists stringified, with "; " where TF_LATER stands; the
+ * separators are tidied on the way out (trace_record_fields). */
 static const struct rec_desc rec_descs[] = {
-#define TRACE_REC(id, name, fields, doc) [id] = {#name, fields},
+#define TF(type, field) #type " " #field ", "
+#define TF_DEF(type, field, dflt) TF(type, field)
+#define TF_LATER "; "
+#define TRACE_REC(id, NAME, name, fields, doc) [id] = {#NAME, fields},
 #include "records.def"
 #undef TRACE_REC
+#undef TF_LATER
+#undef TF_DEF
+#undef TF
 };
+
+/* The field lists as people read them: "x64 addr, str path; u64 object". */
+static char tidy[RW_ARRAY_SIZE(rec_descs)][320];
+static pthread_once_t tidy_once = PTHREAD_ONCE_INIT;
+
+static void tidy_all(void) {
+  for (size_t t = 0; t < RW_ARRAY_SIZE(rec_descs); t++) {
+    const char *f = rec_descs[t].fields;
+    size_t n = 0, cap = sizeof tidy[t] - 3;
+    char sep = 0; /* the separator before the next field: ',' or ';' */
+    for (; f && *f && n < cap; f++) {
+      if (*f == ',' || *f == ';') {
+        if (sep != ';') sep = *f;
+        continue;
+      }
+      if (*f == ' ' && sep) continue;
+      if (sep && n) tidy[t][n++] = sep, tidy[t][n++] = ' ';
+      sep = 0;
+      tidy[t][n++] = *f;
+    }
+    tidy[t][n] = 0;
+  }
+}
 
 static const char *const chunk_names[] = {
 #define TRACE_CHUNK(id, name, doc) [id] = #name,
@@ -33,7 +65,10 @@ const char *trace_record_name(u16 type) {
 }
 
 const char *trace_record_fields(u16 type) {
-  return type < RW_ARRAY_SIZE(rec_descs) ? rec_descs[type].fields : NULL;
+  if (type >= RW_ARRAY_SIZE(rec_descs) || !rec_descs[type].fields)
+    return NULL;
+  pthread_once(&tidy_once, tidy_all);
+  return tidy[type];
 }
 
 const char *trace_chunk_name(u16 type) {

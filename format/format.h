@@ -2,9 +2,10 @@
 /* The rewind trace file: writing and reading (DESIGN.md section 6, format in
  * man/rewind-trace.5). A trace is a header, then self-delimiting zstd chunks
  * (per-thread record streams, blobs, keyframes, metadata), then a footer index
- * found through a fixed-size trailer. This header is the only one other
- * components include from format/. It knows nothing of what records mean;
- * record types are listed in format/records.def. */
+ * found through a fixed-size trailer. This header (with format/records.h,
+ * which it includes) is the only one other components include from format/.
+ * It knows nothing of what records mean; record types and their layouts are
+ * listed in format/records.def. */
 #ifndef RW_FORMAT_FORMAT_H
 #define RW_FORMAT_FORMAT_H
 
@@ -31,7 +32,7 @@ typedef struct trace_cursor trace_cursor;
 #define TRACE_ALL_THREADS 0xffffffffu
 
 enum trace_record_type {
-#define TRACE_REC(id, name, fields, doc) TRACE_REC_##name = (id),
+#define TRACE_REC(id, NAME, name, fields, doc) TRACE_REC_##NAME = (id),
 #include "records.def"
 #undef TRACE_REC
   TRACE_REC_MAX_KNOWN
@@ -99,6 +100,15 @@ int trace_writer_set_meta(trace_writer *w, const char *key, const void *val,
  * a write error. */
 int trace_writer_append(trace_writer *w, u32 tid, u16 type, const void *data,
                         size_t len, u64 *seq) RW_MUST_CHECK;
+
+/* trace_writer_append in two steps, for payloads encoded in place (the
+ * typed records of records.h): reserve makes room for a LEN-byte payload
+ * of TYPE in TID's stream and points *PAYLOAD at it; commit, the next call
+ * on W, makes it the record with the next sequence number. Errors as for
+ * append. */
+int trace_writer_reserve(trace_writer *w, u32 tid, u16 type, size_t len,
+                         u8 **payload) RW_MUST_CHECK;
+int trace_writer_commit(trace_writer *w, u64 *seq) RW_MUST_CHECK;
 
 /* The sequence number the next appended record will get. */
 u64 trace_writer_next_seq(const trace_writer *w);
@@ -442,5 +452,8 @@ int trace_dir_list(struct trace_dir_entry **out, size_t *n) RW_MUST_CHECK;
  * moves to the newest trace left in the directory (or goes away). Returns 0
  * or a negative errno. */
 int trace_dir_remove(const char *path) RW_MUST_CHECK;
+
+/* Typed encoders and decoders of every record type. */
+#include "format/records.h"
 
 #endif /* RW_FORMAT_FORMAT_H */

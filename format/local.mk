@@ -6,6 +6,7 @@ format_librw_format_a_SOURCES = \
 	format/chunk.c format/writer.c format/wblob.c format/wmeta.c \
 	format/windex.c format/reader.c format/index.c format/scan.c \
 	format/cursor.c format/blob.c format/describe.c format/report.c \
-	format/tracedir.c format/report_json.c format/check.c
+	format/tracedir.c format/report_json.c format/check.c \
+	format/records.h format/records.c
 format_librw_format_a_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
 EXTRA_DIST += format/records.def format/chunks.def

@@ -188,13 +188,15 @@ fail:
   return rc;
 }
 
-int trace_writer_append(trace_writer *w, u32 tid, u16 type, const void *data,
-                        size_t len, u64 *seq) {
+int trace_writer_reserve(trace_writer *w, u32 tid, u16 type, size_t len,
+                         u8 **payload) {
   struct trace__wstream *s;
   size_t need;
+  *payload = NULL;
   RW_RETURN_IF(w->err, w->err, "earlier error");
-  RW_RETURN_IF(type == 0 || len > TRACE_MAX_RECORD || (len && !data),
-               RW_EINVAL, "type %u len %zu", type, len);
+  RW_RETURN_IF(w->open, RW_EINVAL, "a reserved record is not committed");
+  RW_RETURN_IF(type == 0 || len > TRACE_MAX_RECORD, RW_EINVAL,
+               "type %u len %zu", type, len);
   s = stream_get(w, tid);
   RW_RETURN_IF(!s, RW_ENOMEM, "stream %u", tid);
   need = TRACE__REC_HDR + len;
@@ -213,8 +215,17 @@ int trace_writer_append(trace_writer *w, u32 tid, u16 type, const void *data,
   wr_le16(p, type);
   wr_le32(p + 2, (u32)len);
   wr_le64(p + 6, w->next_seq);
-  if (len) memcpy(p + TRACE__REC_HDR, data, len);
-  s->len += need;
+  w->open = s;
+  w->open_len = need;
+  *payload = p + TRACE__REC_HDR;
+  return 0;
+}
+
+int trace_writer_commit(trace_writer *w, u64 *seq) {
+  struct trace__wstream *s = w->open;
+  RW_RETURN_IF(!s, RW_EINVAL, "no reserved record");
+  w->open = NULL;
+  s->len += w->open_len;
   if (!s->count) s->seq_first = w->next_seq;
   s->seq_last = w->next_seq;
   s->count++;
@@ -223,6 +234,15 @@ int trace_writer_append(trace_writer *w, u32 tid, u16 type, const void *data,
   w->next_seq++;
   w->nrecords++;
   return 0;
+}
+
+int trace_writer_append(trace_writer *w, u32 tid, u16 type, const void *data,
+                        size_t len, u64 *seq) {
+  u8 *p;
+  RW_RETURN_IF(len && !data, RW_EINVAL, "type %u len %zu", type, len);
+  RW_FORWARD(trace_writer_reserve(w, tid, type, len, &p));
+  if (len) memcpy(p, data, len);
+  return trace_writer_commit(w, seq);
 }
 
 u64 trace_writer_next_seq(const trace_writer *w) { return w->next_seq; }

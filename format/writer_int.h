@@ -55,6 +55,8 @@ struct trace_writer {
   u32 *htab;      /* tid hash table: index + 1 into streams, 0 empty */
   size_t hcap;
   struct trace__wstream *last; /* the stream used last */
+  struct trace__wstream *open; /* holds a reserved record, until commit */
+  size_t open_len;             /* its bytes, header included */
 
   struct trace__chunk *chunks; /* every chunk written but the index */
   size_t nchunks, chunks_cap;

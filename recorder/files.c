@@ -103,12 +103,6 @@ static i64 fd_pos(struct rec *r, int fd) {
   return sscanf(buf, "pos: %llu", &pos) == 1 ? (i64)pos : -1;
 }
 
-int rec__emit_resize(struct rec *r, u64 id, u64 size) {
-  u8 b[16];
-  wr_le64(b, id);
-  wr_le64(b + 8, size);
-  return rec__emit(r, TRACE_REC_RESIZE, b, sizeof b);
-}
 
 /* Imports what every mapping of O shows of the file bytes [LO, HI). */
 static int import_file_range(struct rec *r, const struct rec__obj *o, u64 lo,

@@ -114,7 +114,10 @@ int rec__on_exec(struct rec *r, int first) {
   for (const struct rec__map *e = rec__maps_first(m); e && rc == 0;
        e = rec__maps_next(m, e))
     rc = rec__space_describe(r, e, e->start, e->end, 1);
-  if (rc == 0 && aux) rc = rec__emit(r, TRACE_REC_AUXV, aux, auxlen);
+  if (rc == 0 && aux) {
+    struct trace_rec_auxv a = {{aux, auxlen}};
+    rc = trace_rec_auxv_append(r->w, (u32)r->cur->tid, &a);
+  }
   free(aux);
   RW_FORWARD(rc);
   RW_FORWARD(rec__emit_thread_start(r, (u32)r->cur->tid, 0, &regs));

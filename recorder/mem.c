@@ -80,23 +80,16 @@ int rec__mem_write(struct rec *r, u64 addr, const void *src, size_t len) {
   return 0;
 }
 
-/* Appends a MEM record for the LEN bytes at P, using the 8 bytes before P
- * for the address field (they are restored afterwards). */
-static int emit_at(struct rec *r, u64 addr, u8 *p, size_t len) {
-  u8 save[8];
-  memcpy(save, p - 8, 8);
-  wr_le64(p - 8, addr);
-  int rc = rec__emit(r, TRACE_REC_MEM, p - 8, len + 8);
-  memcpy(p - 8, save, 8);
+/* Appends a MEM record for the LEN bytes at P. */
+static int emit_at(struct rec *r, u64 addr, const u8 *p, size_t len) {
   r->n.mem_bytes += len;
-  return rc;
+  return rec__emit_mem(r, addr, p, len);
 }
 
 int rec__mem_emit(struct rec *r, u64 addr, const u8 *data, size_t len) {
   while (len > 0) {
     size_t n = RW_MIN(len, (size_t)REC_BUF);
-    memmove(r->buf + 8, data, n); /* DATA may be in r->buf */
-    RW_FORWARD(emit_at(r, addr, r->buf + 8, n));
+    RW_FORWARD(emit_at(r, addr, data, n));
     addr += n, data += n, len -= n;
   }
   return 0;

@@ -92,11 +92,8 @@ int rec__output(struct rec *r) {
   flush(&o);
   r->n.outputs++;
   r->n.output_bytes += o.len;
-  u8 b[4 + 8 + 4 + RW_OUTBUF_HEAD];
   size_t head = (size_t)RW_MIN(o.len, (u64)RW_OUTBUF_HEAD);
-  wr_le32(b, (u32)t->args[0]);
-  wr_le64(b + 4, o.len);
-  wr_le32(b + 12, o.crc);
-  memcpy(b + 16, o.head, head);
-  return rec__emit(r, TRACE_REC_OUTPUT, b, 16 + head);
+  struct trace_rec_output out = {(u32)t->args[0], o.len, o.crc,
+                                 {o.head, head}};
+  return trace_rec_output_append(r->w, (u32)r->cur->tid, &out);
 }

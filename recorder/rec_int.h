@@ -18,7 +18,7 @@
 
 /* MAP record flags (format/records.def, TRACE_MAP_FLAG). */
 enum {
-#define TRACE_REC(id, name, fields, doc)
+#define TRACE_REC(id, NAME, name, fields, doc)
 #define TRACE_MAP_FLAG(bit, name, doc) REC_MAPF_##name = (bit),
 #include "format/records.def"
 #undef TRACE_MAP_FLAG
@@ -773,13 +773,9 @@ int rec__warn(struct rec *r, u64 nr, const char *fmt, ...) RW_PRINTF(3, 4)
 int rec__note(struct rec *r, u32 level, const char *fmt, ...) RW_PRINTF(3, 4)
     RW_MUST_CHECK;
 
-/* Record encoders (recorder/emit.c). Each appends one record to the
- * thread's stream and returns 0 or the writer's negative code. */
-int rec__emit(struct rec *r, u16 type, const void *p, size_t len)
-    RW_MUST_CHECK;
-/* Appends to the stream of thread TID instead of the current one. */
-int rec__emit_to(struct rec *r, u32 tid, u16 type, const void *p, size_t len)
-    RW_MUST_CHECK;
+/* Record emitters (recorder/emit.c). Each appends one record to the
+ * current thread's stream (or TID's, where one is passed) and returns 0 or
+ * the writer's negative code. */
 int rec__emit_thread_name(struct rec *r, u32 tid, const char *name)
     RW_MUST_CHECK;
 int rec__emit_exec(struct rec *r, u32 pid, const char *path) RW_MUST_CHECK;
@@ -828,5 +824,8 @@ int rec__emit_diff(struct rec *r, u64 nr, u64 lines, const char *name)
 /* END, in the process-wide stream (TRACE_TID_GLOBAL): the recording
  * finished. */
 int rec__emit_end(struct rec *r, i32 status, u32 signo) RW_MUST_CHECK;
+/* MEM: the LEN bytes at DATA were found at ADDR (mem.c counts them). */
+int rec__emit_mem(struct rec *r, u64 addr, const u8 *data, size_t len)
+    RW_MUST_CHECK;
 
 #endif /* RW_RECORDER_REC_INT_H */

@@ -71,21 +71,12 @@ int rec__stack_rules(struct rec *r, int force) {
   u64 min_addr = REC_MIN_ADDR_DEFAULT;
   if (read_small("/proc/sys/vm/mmap_min_addr", buf, sizeof buf))
     min_addr = strtoull(buf, NULL, 10);
-  u8 b[24];
-  wr_le64(b, limit);
-  wr_le64(b + 8, gap);
-  wr_le64(b + 16, min_addr);
+  struct trace_rec_stack_rules s = {limit, gap, min_addr};
   r->stack_limit = limit;
   r->stack_rules_written = 1;
-  return rec__emit(r, TRACE_REC_STACK_RULES, b, sizeof b);
+  return trace_rec_stack_rules_append(r->w, (u32)r->cur->tid, &s);
 }
 
-int rec__emit_grow(struct rec *r, u64 addr, u64 len) {
-  u8 b[16];
-  wr_le64(b, addr);
-  wr_le64(b + 8, len);
-  return rec__emit(r, TRACE_REC_GROW, b, sizeof b);
-}
 
 int rec__map_grows(const struct rec__map *m) {
   return (m->flags & (REC_MAPF_STACK | REC_MAPF_GROWSDOWN)) != 0;

@@ -10,14 +10,13 @@
 #include "replayer/rp_int.h"
 
 int rp__note_exec(rp_replay *rp, const struct rp__rec *rec) {
-  struct rp__rd rd;
+  struct trace_rec_exec e;
   char path[4096];
   /* A re-run after a seek meets the same records again. */
   if (rp->nimages && rp->images[rp->nimages - 1].seq >= rec->seq) return 0;
-  rp__rd_init(&rd, rec->data, rec->len);
-  u32 pid = rp__rd_u32(&rd);
-  rp__rd_str(&rd, path, sizeof path);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "EXEC record too short");
+  RW_FORWARD(trace_rec_exec_get(&e, rec->data, rec->len));
+  u32 pid = e.pid;
+  trace_str_copy(e.path, path, sizeof path);
   if (rp->nimages == rp->capimages) {
     size_t cap = rp->capimages ? 2 * rp->capimages : 4;
     struct rp__image *v = realloc(rp->images, cap * sizeof *v);
@@ -38,11 +37,13 @@ int rp__note_exec(rp_replay *rp, const struct rp__rec *rec) {
 int rp__note_auxv(rp_replay *rp, const struct rp__rec *rec) {
   if (!rp->nimages) return 0;
   struct rp__image *im = &rp->images[rp->nimages - 1];
+  struct trace_rec_auxv a;
   if (im->auxv || rec->seq < im->seq) return 0;
-  im->auxv = malloc(rec->len ? rec->len : 1);
+  RW_FORWARD(trace_rec_auxv_get(&a, rec->data, rec->len));
+  im->auxv = malloc(a.auxv.len ? a.auxv.len : 1);
   RW_RETURN_IF(!im->auxv, RW_ENOMEM, "auxv");
-  if (rec->len) memcpy(im->auxv, rec->data, rec->len);
-  im->auxv_len = rec->len;
+  if (a.auxv.len) memcpy(im->auxv, a.auxv.p, a.auxv.len);
+  im->auxv_len = a.auxv.len;
   return 0;
 }
 

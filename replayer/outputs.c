@@ -18,7 +18,7 @@ int rp__end_load(rp_replay *rp) {
   struct trace_info info;
   trace_cursor *c;
   struct trace_record rec;
-  struct rp__rd rd;
+  struct trace_rec_end e;
   trace_reader_get_info(rp->tr, &info);
   rp->end_expected = info.version_major > 1 || info.version_minor >= 1;
   rp->have_endrec = 0;
@@ -32,13 +32,13 @@ int rp__end_load(rp_replay *rp) {
   if (rc < 0 && !rp->end_damage.code)
     rw_diag_set(&rp->end_damage, rc, 0, "%s", rw_strerror(rc));
   if (rc == 1 && rec.type == TRACE_REC_END) {
-    rp__rd_init(&rd, rec.data, rec.len);
-    rp__rd_u32(&rd); /* status and signo: the EXIT records say them too */
-    rp__rd_u32(&rd);
-    rp->end_has_digest = rp__rd_u32(&rd) != 0;
-    rp->end_digest = rp__rd_u64(&rd);
-    rp__rd_spec(&rd, &rp->end_spec);
-    rp->have_endrec = !rd.bad;
+    /* Its status and signo: the EXIT records say them too. */
+    rp->have_endrec =
+        trace_rec_end_get(&e, rec.data, rec.len) == 0 &&
+        trace_spec_get(e.dead_lo, e.dead_hi, e.nskip, e.skips,
+                       &rp->end_spec) == 0;
+    rp->end_has_digest = rp->have_endrec && e.has_digest;
+    rp->end_digest = rp->have_endrec ? e.digest : 0;
   }
   trace_cursor_close(c);
   return 0;
@@ -153,15 +153,13 @@ static int bytes_report(rp_replay *rp, const struct out_sum *o,
 
 int rp__check_output(rp_replay *rp, const struct rp__rec *rec,
                      struct rp__thread *t, struct rp_stop *stop) {
-  struct rp__rd rd;
+  struct trace_rec_output orec;
   struct rw_regs regs;
-  rp__rd_init(&rd, rec->data, rec->len);
-  u32 fd = rp__rd_u32(&rd);
-  u64 len = rp__rd_u64(&rd);
-  u32 crc = rp__rd_u32(&rd);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "OUTPUT record too short");
-  size_t nhead = RW_MIN(rd.len - rd.off, (size_t)RW_OUTBUF_HEAD);
-  const u8 *head = rd.p + rd.off;
+  RW_FORWARD(trace_rec_output_get(&orec, rec->data, rec->len));
+  u32 fd = orec.fd, crc = orec.crc;
+  u64 len = orec.len;
+  size_t nhead = RW_MIN(orec.head.len, (size_t)RW_OUTBUF_HEAD);
+  const u8 *head = orec.head.p;
   nhead = (size_t)RW_MIN((u64)nhead, len);
   RW_RETURN_IF(!t->st.in_syscall, RW_ECORRUPT,
                "OUTPUT record of thread %u outside a syscall", t->st.tid);

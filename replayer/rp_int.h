@@ -17,28 +17,6 @@
 
 /* ---------------------------------------------------- record payloads */
 
-/* A bounded reader over one record's payload: every get checks the length,
- * so a short or damaged record is an error, never an out-of-bounds read. */
-struct rp__rd {
-  const u8 *p;  /* payload */
-  size_t len;   /* its length */
-  size_t off;   /* next byte */
-  int bad;      /* 1 after a read past the end */
-};
-void rp__rd_init(struct rp__rd *rd, const u8 *p, size_t len);
-u32 rp__rd_u32(struct rp__rd *rd);
-u64 rp__rd_u64(struct rp__rd *rd);
-/* Returns a pointer to N bytes (NULL and bad set when they are not there). */
-const u8 *rp__rd_bytes(struct rp__rd *rd, size_t n);
-/* Reads a "str" field into DST (CAP bytes, NUL-terminated, truncated). */
-void rp__rd_str(struct rp__rd *rd, char *dst, size_t cap);
-/* Reads what formats 1.3 and 1.5 append to a digest (PREEMPT, END): the
- * dead range and the left-out ranges, into SPEC; a record without them
- * has none. */
-void rp__rd_spec(struct rp__rd *rd, struct rw_digest_spec *spec);
-/* Reads a "regs" field into REGS. */
-void rp__rd_regs(struct rp__rd *rd, struct rw_regs *regs);
-
 /* One record, copied so that it outlives the cursor's next call. */
 struct rp__rec {
   u64 seq;     /* global sequence number */

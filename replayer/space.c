@@ -15,75 +15,12 @@
 
 /* MAP record flags (format/records.def, TRACE_MAP_FLAG). */
 enum {
-#define TRACE_REC(id, name, fields, doc)
+#define TRACE_REC(id, NAME, name, fields, doc)
 #define TRACE_MAP_FLAG(bit, name, doc) RP_MAPF_##name = (bit),
 #include "format/records.def"
 #undef TRACE_MAP_FLAG
 #undef TRACE_REC
 };
-
-void rp__rd_init(struct rp__rd *rd, const u8 *p, size_t len) {
-  rd->p = p;
-  rd->len = len;
-  rd->off = 0;
-  rd->bad = 0;
-}
-
-const u8 *rp__rd_bytes(struct rp__rd *rd, size_t n) {
-  if (rd->bad || n > rd->len - rd->off) {
-    rd->bad = 1;
-    return NULL;
-  }
-  const u8 *p = rd->p + rd->off;
-  rd->off += n;
-  return p;
-}
-
-u32 rp__rd_u32(struct rp__rd *rd) {
-  const u8 *p = rp__rd_bytes(rd, 4);
-  return p ? rd_le32(p) : 0;
-}
-
-u64 rp__rd_u64(struct rp__rd *rd) {
-  const u8 *p = rp__rd_bytes(rd, 8);
-  return p ? rd_le64(p) : 0;
-}
-
-void rp__rd_str(struct rp__rd *rd, char *dst, size_t cap) {
-  const u8 *l = rp__rd_bytes(rd, 2);
-  size_t n = l ? rd_le16(l) : 0;
-  const u8 *s = rp__rd_bytes(rd, n);
-  if (!s) n = 0;
-  if (n >= cap) n = cap - 1;
-  if (n) memcpy(dst, s, n);
-  dst[n] = 0;
-}
-
-void rp__rd_spec(struct rp__rd *rd, struct rw_digest_spec *spec) {
-  memset(spec, 0, sizeof *spec);
-  if (rd->off == rd->len) return; /* written before format 1.3 */
-  spec->dead_lo = rp__rd_u64(rd);
-  spec->dead_hi = rp__rd_u64(rd);
-  if (rd->off == rd->len) return; /* written before format 1.5 */
-  u32 n = rp__rd_u32(rd);
-  if (n > RW_DIGEST_SKIP_MAX) {
-    rd->bad = 1;
-    return;
-  }
-  for (u32 i = 0; i < n; i++) {
-    spec->skip[i][0] = rp__rd_u64(rd);
-    spec->skip[i][1] = rp__rd_u64(rd);
-  }
-  if (!rd->bad) spec->nskip = n;
-}
-
-void rp__rd_regs(struct rp__rd *rd, struct rw_regs *regs) {
-  const u8 *p = rp__rd_bytes(rd, RW_REGS_DISK_SIZE);
-  if (!p || rw_regs_decode(regs, p, RW_REGS_DISK_SIZE) < 0) {
-    rd->bad = 1;
-    memset(regs, 0, sizeof *regs);
-  }
-}
 
 /* x86 makes every page that is writable or executable readable too. */
 static int cpu_prot(u32 prot) {
@@ -276,21 +213,18 @@ int rp__alias_sync(rp_replay *rp) {
 }
 
 int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
-  struct rp__rd rd;
+  struct trace_rec_map m;
   struct rp__src src;
   char path[4096];
-  rp__rd_init(&rd, rec->data, rec->len);
-  src.start = rp__rd_u64(&rd);
-  u64 len = rp__rd_u64(&rd);
-  u32 prot = rp__rd_u32(&rd);
-  u32 flags = rp__rd_u32(&rd);
-  src.offset = rp__rd_u64(&rd);
-  const u8 *h = rp__rd_bytes(&rd, 32);
-  rp__rd_str(&rd, path, sizeof path);
-  RW_RETURN_IF(rd.bad || !h, RW_ECORRUPT, "MAP record too short");
-  src.object = rd.len - rd.off >= 8 ? rp__rd_u64(&rd) : 0; /* format 1.2 */
+  RW_FORWARD(trace_rec_map_get(&m, rec->data, rec->len));
+  trace_str_copy(m.path, path, sizeof path);
+  src.start = m.addr;
+  u64 len = m.len;
+  u32 prot = m.prot, flags = m.flags;
+  src.offset = m.offset;
+  src.object = m.object; /* 0 before format 1.2 */
   src.shared = (flags & RP_MAPF_SHARED) != 0;
-  memcpy(src.hash, h, 32);
+  memcpy(src.hash, m.blob.b, 32);
   src.end = src.start + len;
   src.prot = (int)prot;
   src.path = path;
@@ -327,10 +261,9 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
 }
 
 int rp__apply_unmap(rp_replay *rp, const struct rp__rec *rec) {
-  struct rp__rd rd;
-  rp__rd_init(&rd, rec->data, rec->len);
-  u64 a = rp__rd_u64(&rd), len = rp__rd_u64(&rd);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "UNMAP record too short");
+  struct trace_rec_unmap u;
+  RW_FORWARD(trace_rec_unmap_get(&u, rec->data, rec->len));
+  u64 a = u.addr, len = u.len;
   if (a >= RP_USER_END) return 0; /* [vsyscall] and the like */
   RW_RETURN_IF(!range_ok(a, len), RW_ECORRUPT, "UNMAP of a bad range");
   rp__note_recent(rp, rec, a, len);
@@ -340,11 +273,10 @@ int rp__apply_unmap(rp_replay *rp, const struct rp__rec *rec) {
 }
 
 int rp__apply_protect(rp_replay *rp, const struct rp__rec *rec) {
-  struct rp__rd rd;
-  rp__rd_init(&rd, rec->data, rec->len);
-  u64 a = rp__rd_u64(&rd), len = rp__rd_u64(&rd);
-  u32 prot = rp__rd_u32(&rd);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PROTECT record too short");
+  struct trace_rec_protect pr;
+  RW_FORWARD(trace_rec_protect_get(&pr, rec->data, rec->len));
+  u64 a = pr.addr, len = pr.len;
+  u32 prot = pr.prot;
   if (a >= RP_USER_END) return 0;
   RW_RETURN_IF(!range_ok(a, len), RW_ECORRUPT, "PROTECT of a bad range");
   int rc = cpu_mem_protect(rp->mem, a, len, cpu_prot(prot));
@@ -409,12 +341,10 @@ static int remap_dup(rp_replay *rp, const struct rp__rec *rec, u64 oa, u64 na,
 /* Moves the pages of [OA, OA+OL) to [NA, NA+NL) as mremap did; the part of
  * the new range past the old length is fresh from the mapping's source. */
 int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
-  struct rp__rd rd;
-  rp__rd_init(&rd, rec->data, rec->len);
-  u64 oa = rp__rd_u64(&rd), ol = rp__rd_u64(&rd);
-  u64 na = rp__rd_u64(&rd), nl = rp__rd_u64(&rd);
-  u32 flags = rp__rd_u32(&rd);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "REMAP record too short");
+  struct trace_rec_remap m;
+  RW_FORWARD(trace_rec_remap_get(&m, rec->data, rec->len));
+  u64 oa = m.old_addr, ol = m.old_len, na = m.new_addr, nl = m.new_len;
+  u32 flags = m.flags;
   RW_RETURN_IF((ol && !range_ok(oa, ol)) || !range_ok(na, nl), RW_ECORRUPT,
                "REMAP of a bad range");
   if (!ol) return remap_dup(rp, rec, oa, na, nl);
@@ -467,10 +397,9 @@ int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
  * those read as zeros (the kernel dropped them when it shrank; the recorder
  * sends what was written since as MEM records after this one). */
 int rp__apply_resize(rp_replay *rp, const struct rp__rec *rec) {
-  struct rp__rd rd;
-  rp__rd_init(&rd, rec->data, rec->len);
-  u64 obj = rp__rd_u64(&rd), size = rp__rd_u64(&rd);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "RESIZE record too short");
+  struct trace_rec_resize z;
+  RW_FORWARD(trace_rec_resize_get(&z, rec->data, rec->len));
+  u64 obj = z.object, size = z.size;
   for (size_t i = 0; i < rp->srcs.n && obj; i++) {
     struct rp__src *e = &rp->srcs.v[i];
     if (e->object != obj) continue;
@@ -490,11 +419,10 @@ int rp__apply_resize(rp_replay *rp, const struct rp__rec *rec) {
 }
 
 int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) {
-  struct rp__rd rd;
-  rp__rd_init(&rd, rec->data, rec->len);
-  u64 a = rp__rd_u64(&rd);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "MEM record too short");
-  size_t n = rec->len - 8;
+  struct trace_rec_mem m;
+  RW_FORWARD(trace_rec_mem_get(&m, rec->data, rec->len));
+  u64 a = m.addr;
+  size_t n = m.data.len;
   RW_RETURN_IF(a >= RP_USER_END || n > RP_USER_END - a, RW_ECORRUPT,
                "MEM at a bad address");
   rp__note_recent(rp, rec, a, n);
@@ -504,7 +432,7 @@ int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) {
   int prot, grew = 0;
   if (n && (cpu_mem_query(rp->mem, a, &start, &len, &prot) < 0 || start > a))
     RW_FORWARD(rp__stack_grow(rp, a, &grew));
-  int rc = cpu_mem_write(rp->mem, a, rec->data + 8, n);
+  int rc = cpu_mem_write(rp->mem, a, m.data.p, n);
   if (rc == RW_EFAULT)
     rw_log(RW_LOG_ERROR, "the recording has bytes the kernel wrote at "
            "%#llx, which the replay has not mapped%s",

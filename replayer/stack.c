@@ -102,23 +102,19 @@ int rp__stack_grow(rp_replay *rp, u64 addr, int *grew) {
 }
 
 int rp__apply_stack_rules(rp_replay *rp, const struct rp__rec *rec) {
-  struct rp__rd rd;
-  rp__rd_init(&rd, rec->data, rec->len);
-  struct rp__stack_rules ru;
-  ru.rlimit = rp__rd_u64(&rd);
-  ru.guard_gap = rp__rd_u64(&rd);
-  ru.min_addr = rp__rd_u64(&rd);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "STACK_RULES record too short");
-  rp->stack = ru;
+  struct trace_rec_stack_rules s;
+  RW_FORWARD(trace_rec_stack_rules_get(&s, rec->data, rec->len));
+  rp->stack.rlimit = s.rlimit;
+  rp->stack.guard_gap = s.guard_gap;
+  rp->stack.min_addr = s.min_addr;
   return 0;
 }
 
 int rp__apply_grow(rp_replay *rp, const struct rp__rec *rec, int *stopped) {
-  struct rp__rd rd;
+  struct trace_rec_grow g;
   struct rp_stop stop;
-  rp__rd_init(&rd, rec->data, rec->len);
-  u64 a = rp__rd_u64(&rd), len = rp__rd_u64(&rd);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "GROW record too short");
+  RW_FORWARD(trace_rec_grow_get(&g, rec->data, rec->len));
+  u64 a = g.addr, len = g.len;
   RW_RETURN_IF(!len || a % RP_PAGE || len % RP_PAGE || a >= RP_USER_END ||
                    len >= RP_USER_END - a,
                RW_ECORRUPT, "GROW of a bad range");

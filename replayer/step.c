@@ -170,10 +170,7 @@ static void thread_exited(rp_replay *rp, struct rp__thread *t) {
 static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
                      struct rp__thread **who) {
   struct rp_stop diverged;
-  struct rp__rd rd;
-  struct rw_regs regs;
   struct rp__thread *t;
-  rp__rd_init(&rd, rec->data, rec->len);
   switch (rec->type) {
     case TRACE_REC_EXEC:
       RW_FORWARD(rp__note_exec(rp, rec));
@@ -197,10 +194,10 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_FORWARD(rp__note_auxv(rp, rec));
       return 1;
     case TRACE_REC_THREAD_START: {
-      u32 tid = rp__rd_u32(&rd);
-      u32 parent = rp__rd_u32(&rd);
-      rp__rd_regs(&rd, &regs);
-      RW_RETURN_IF(rd.bad, RW_ECORRUPT, "THREAD_START record too short");
+      struct trace_rec_thread_start ts;
+      RW_FORWARD(trace_rec_thread_start_get(&ts, rec->data, rec->len));
+      u32 tid = ts.tid, parent = ts.parent_tid;
+      struct rw_regs *regs = &ts.regs;
       t = rp__thread_find(rp, tid);
       RW_RETURN_IF(t && t->st.alive, RW_ECORRUPT,
                    "THREAD_START of thread %u, which exists already", tid);
@@ -210,11 +207,11 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       if (pt && pt->st.alive) {
         struct rw_regs theirs;
         cpu_get_regs(pt->cpu, &theirs);
-        memcpy(regs.zmmh, theirs.zmmh, sizeof regs.zmmh);
-        memcpy(regs.hi16, theirs.hi16, sizeof regs.hi16);
-        memcpy(regs.k, theirs.k, sizeof regs.k);
+        memcpy(regs->zmmh, theirs.zmmh, sizeof regs->zmmh);
+        memcpy(regs->hi16, theirs.hi16, sizeof regs->hi16);
+        memcpy(regs->k, theirs.k, sizeof regs->k);
       }
-      RW_FORWARD(rp__thread_start(rp, tid, rec->seq, &regs, &t));
+      RW_FORWARD(rp__thread_start(rp, tid, rec->seq, regs, &t));
       if (!parent && rp->exec_nr) { /* the thread that called execve */
         t->st.in_syscall = 1;
         t->st.sys_nr = rp->exec_nr;
@@ -223,12 +220,10 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       return 1;
     }
     case TRACE_REC_THREAD_NAME: {
-      char name[16];
-      u32 tid = rp__rd_u32(&rd);
-      rp__rd_str(&rd, name, sizeof name);
-      RW_RETURN_IF(rd.bad, RW_ECORRUPT, "THREAD_NAME record too short");
-      t = rp__thread_find(rp, tid);
-      if (t) memcpy(t->st.name, name, sizeof name);
+      struct trace_rec_thread_name tn;
+      RW_FORWARD(trace_rec_thread_name_get(&tn, rec->data, rec->len));
+      t = rp__thread_find(rp, tn.tid);
+      if (t) trace_str_copy(tn.name, t->st.name, sizeof t->st.name);
       return 1;
     }
     case TRACE_REC_MAP:
@@ -256,11 +251,12 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_FORWARD(rp__apply_grow(rp, rec, stopped));
       return 1;
     case TRACE_REC_SYSCALL_EXIT: {
-      u64 nr = rp__rd_u64(&rd);
-      i64 res = (i64)rp__rd_u64(&rd);
-      rp__rd_regs(&rd, &regs);
-      u32 fp_valid = rd.len - rd.off >= 4 ? rp__rd_u32(&rd) : 1;
-      RW_RETURN_IF(rd.bad, RW_ECORRUPT, "SYSCALL_EXIT record too short");
+      struct trace_rec_syscall_exit x;
+      RW_FORWARD(trace_rec_syscall_exit_get(&x, rec->data, rec->len));
+      u64 nr = x.nr;
+      i64 res = x.result;
+      u32 fp_valid = x.fp_valid;
+      struct rw_regs *regs = &x.regs;
       RW_FORWARD(thread_of(rp, rec->tid, rec, &t));
       RW_RETURN_IF(!t->st.in_syscall || nr != t->st.sys_nr, RW_ECORRUPT,
                    "SYSCALL_EXIT of thread %u without its entry", t->st.tid);
@@ -281,16 +277,16 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
                          8) < 0)
           frame_fp = 0;
         if (keep_fp) {
-          memcpy(regs.fxsave, mine.fxsave, sizeof regs.fxsave);
-          memcpy(regs.ymmh, mine.ymmh, sizeof regs.ymmh);
+          memcpy(regs->fxsave, mine.fxsave, sizeof regs->fxsave);
+          memcpy(regs->ymmh, mine.ymmh, sizeof regs->ymmh);
         }
         if (keep_avx512) {
-          memcpy(regs.zmmh, mine.zmmh, sizeof regs.zmmh);
-          memcpy(regs.hi16, mine.hi16, sizeof regs.hi16);
-          memcpy(regs.k, mine.k, sizeof regs.k);
+          memcpy(regs->zmmh, mine.zmmh, sizeof regs->zmmh);
+          memcpy(regs->hi16, mine.hi16, sizeof regs->hi16);
+          memcpy(regs->k, mine.k, sizeof regs->k);
         }
       }
-      RW_FORWARD(set_regs(t, &regs));
+      RW_FORWARD(set_regs(t, regs));
       if (nr == RP_NR_rt_sigreturn && keep_avx512)
         RW_FORWARD(cpu_sigreturn_avx512(t->cpu, frame_fp));
       t->st.in_syscall = 0;
@@ -300,9 +296,10 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
     }
     case TRACE_REC_SIGNAL: {
       RW_FORWARD(thread_of(rp, rec->tid, rec, &t));
-      u32 signo = rp__rd_u32(&rd);
-      i32 code = (i32)rp__rd_u32(&rd);
-      rp__rd_u64(&rd);
+      struct trace_rec_signal sg;
+      RW_FORWARD(trace_rec_signal_get(&sg, rec->data, rec->len));
+      u32 signo = sg.signo;
+      i32 code = sg.code;
       /* A fault: run to it. A thread that has not run since it started
        * is at a known point too, for a signal sent to it. */
       if (!t->st.located && !t->st.in_syscall &&
@@ -310,19 +307,17 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         *who = t;
         return 0;
       }
-      rp__rd_regs(&rd, &regs);
-      RW_RETURN_IF(rd.bad, RW_ECORRUPT, "SIGNAL record too short");
-      RW_FORWARD(set_regs(t, &regs));
+      RW_FORWARD(set_regs(t, &sg.regs));
       t->st.located = 0;
       t->st.restart = 0;
       t->st.in_syscall = 0;
       return 1;
     }
     case TRACE_REC_EXIT: {
-      u32 tid = rp__rd_u32(&rd);
-      i32 status = (i32)rp__rd_u32(&rd);
-      u32 signo = rp__rd_u32(&rd);
-      RW_RETURN_IF(rd.bad, RW_ECORRUPT, "EXIT record too short");
+      struct trace_rec_exit ex;
+      RW_FORWARD(trace_rec_exit_get(&ex, rec->data, rec->len));
+      u32 tid = ex.tid, signo = ex.signo;
+      i32 status = ex.status;
       RW_FORWARD(thread_of(rp, tid, rec, &t));
       /* A fatal fault: run to it, when this thread ends the process. */
       if (signo && is_sync_signal((int)signo) && !t->st.located &&
@@ -369,17 +364,15 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
 /* The expected registers of an execution-point record, for reports. */
 static void expected_regs(const struct rp__rec *rec, struct rw_regs *regs,
                           int *have) {
-  struct rp__rd rd;
-  rp__rd_init(&rd, rec->data, rec->len);
+  struct trace_rec_syscall_enter e;
+  struct trace_rec_preempt p;
   *have = 0;
-  if (rec->type == TRACE_REC_SYSCALL_ENTER) {
-    rp__rd_u64(&rd);
-    rp__rd_regs(&rd, regs);
-    *have = !rd.bad;
-  } else if (rec->type == TRACE_REC_PREEMPT) {
-    rp__rd_regs(&rd, regs);
-    *have = !rd.bad;
-  }
+  if (rec->type == TRACE_REC_SYSCALL_ENTER &&
+      trace_rec_syscall_enter_get(&e, rec->data, rec->len) == 0)
+    *regs = e.regs, *have = 1;
+  else if (rec->type == TRACE_REC_PREEMPT &&
+           trace_rec_preempt_get(&p, rec->data, rec->len) == 0)
+    *regs = p.regs, *have = 1;
 }
 
 static const char *what(u16 type) {
@@ -416,25 +409,24 @@ static int unexpected(rp_replay *rp, struct rp_stop *stop,
 static int on_syscall(rp_replay *rp, struct rp__thread *t,
                       const struct cpu_exit *why, struct rp_stop *stop,
                       int *stopped) {
-  struct rp__rd rd;
-  struct rw_regs expect, actual;
+  struct trace_rec_syscall_enter e;
+  struct rw_regs actual;
   if (rp->pend.type != TRACE_REC_SYSCALL_ENTER)
     return *stopped = 1, unexpected(rp, stop, why, "a syscall");
-  rp__rd_init(&rd, rp->pend.data, rp->pend.len);
-  u64 nr = rp__rd_u64(&rd);
-  rp__rd_regs(&rd, &expect);
+  RW_FORWARD(trace_rec_syscall_enter_get(&e, rp->pend.data, rp->pend.len));
+  u64 nr = e.nr;
+  struct rw_regs *expect = &e.regs;
   /* fp_valid 0: the recorder did not read FP/SSE/AVX at this syscall. */
-  u32 fp_valid = rd.len - rd.off >= 4 ? rp__rd_u32(&rd) : 1;
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "SYSCALL_ENTER record too short");
+  u32 fp_valid = e.fp_valid;
   cpu_get_regs(t->cpu, &actual);
   if (!fp_valid) {
-    memcpy(expect.fxsave, actual.fxsave, sizeof expect.fxsave);
-    memcpy(expect.ymmh, actual.ymmh, sizeof expect.ymmh);
+    memcpy(expect->fxsave, actual.fxsave, sizeof expect->fxsave);
+    memcpy(expect->ymmh, actual.ymmh, sizeof expect->ymmh);
   }
   if (actual.gpr[RW_REG_rax] != nr ||
-      !rp__regs_match(&expect, &actual, 1)) {
+      !rp__regs_match(expect, &actual, 1)) {
     *stopped = 1;
-    return rp__diverge(rp, stop, &expect,
+    return rp__diverge(rp, stop, expect,
                        "registers of thread %u differ at the entry of "
                        "syscall %llu",
                        t->st.tid, (unsigned long long)nr);
@@ -468,9 +460,11 @@ static int on_vsyscall(rp_replay *rp, struct rp__thread *t,
   long nr = vsyscall_nr(why->rip);
   /* Nothing runs at RIP: the fault is the fetch (#GP, the address being
    * in the kernel's half). */
+  struct trace_rec_syscall_enter e;
   if ((why->fault != CPU_FAULT_GP && why->fault != CPU_FAULT_PF) || nr < 0 ||
-      rp->pend.type != TRACE_REC_SYSCALL_ENTER || rp->pend.len < 8 ||
-      rd_le64(rp->pend.data) != (u64)nr)
+      rp->pend.type != TRACE_REC_SYSCALL_ENTER ||
+      trace_rec_syscall_enter_get(&e, rp->pend.data, rp->pend.len) < 0 ||
+      e.nr != (u64)nr)
     return 0;
   struct rw_regs regs;
   cpu_get_regs(t->cpu, &regs);
@@ -485,14 +479,13 @@ static int on_vsyscall(rp_replay *rp, struct rp__thread *t,
 static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
                     const struct cpu_exit *why, struct rp_stop *stop,
                     int *stopped) {
-  struct rp__rd rd;
+  struct trace_rec_rdtsc rt;
   struct rw_regs regs;
   if (rp->pend.type != TRACE_REC_RDTSC)
     return *stopped = 1, unexpected(rp, stop, why, "rdtsc");
-  rp__rd_init(&rd, rp->pend.data, rp->pend.len);
-  u64 rip = rp__rd_u64(&rd), tsc = rp__rd_u64(&rd);
-  u32 aux = rp__rd_u32(&rd), is_p = rp__rd_u32(&rd);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "RDTSC record too short");
+  RW_FORWARD(trace_rec_rdtsc_get(&rt, rp->pend.data, rp->pend.len));
+  u64 rip = rt.rip, tsc = rt.tsc;
+  u32 aux = rt.aux, is_p = rt.kind;
   if (is_p > 1) {
     *stopped = 1;
     return rp__diverge(rp, stop, NULL,
@@ -530,18 +523,12 @@ static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
 static int on_nondet(rp_replay *rp, struct rp__thread *t,
                      const struct cpu_exit *why, struct rp_stop *stop,
                      int *stopped) {
-  struct rp__rd rd;
+  struct trace_rec_rdtsc rt = {0};
   struct rw_regs regs;
-  u64 rip = 0, v = 0;
-  u32 cf = 0, kind = 0;
-  if (rp->pend.type == TRACE_REC_RDTSC) {
-    rp__rd_init(&rd, rp->pend.data, rp->pend.len);
-    rip = rp__rd_u64(&rd);
-    v = rp__rd_u64(&rd);
-    cf = rp__rd_u32(&rd);
-    kind = rp__rd_u32(&rd);
-    RW_RETURN_IF(rd.bad, RW_ECORRUPT, "RDTSC record too short");
-  }
+  if (rp->pend.type == TRACE_REC_RDTSC)
+    RW_FORWARD(trace_rec_rdtsc_get(&rt, rp->pend.data, rp->pend.len));
+  u64 rip = rt.rip, v = rt.tsc;
+  u32 cf = rt.aux, kind = rt.kind;
   if (rp->pend.type != TRACE_REC_RDTSC || kind < 2 || rip != why->rip) {
     *stopped = 1;
     rp__fail(rp, stop,
@@ -576,16 +563,16 @@ static int on_fault(rp_replay *rp, struct rp__thread *t,
   snprintf(got, sizeof got, "an instruction raising signal %d", sig);
   if (rp->pend.type != TRACE_REC_SIGNAL && rp->pend.type != TRACE_REC_EXIT)
     return *stopped = 1, unexpected(rp, stop, why, got);
-  struct rp__rd rd;
-  rp__rd_init(&rd, rp->pend.data, rp->pend.len);
   u32 rsig;
   if (rp->pend.type == TRACE_REC_SIGNAL) {
-    rsig = rp__rd_u32(&rd);
+    struct trace_rec_signal sg;
+    RW_FORWARD(trace_rec_signal_get(&sg, rp->pend.data, rp->pend.len));
+    rsig = sg.signo;
   } else {
-    rp__rd_u32(&rd), rp__rd_u32(&rd);
-    rsig = rp__rd_u32(&rd);
+    struct trace_rec_exit ex;
+    RW_FORWARD(trace_rec_exit_get(&ex, rp->pend.data, rp->pend.len));
+    rsig = ex.signo;
   }
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "signal record too short");
   /* A page fault on a file mapping past its end is SIGBUS. */
   if ((int)rsig != sig && !(sig == SIGSEGV && rsig == SIGBUS)) {
     *stopped = 1;
@@ -602,16 +589,13 @@ static int on_fault(rp_replay *rp, struct rp__thread *t,
 /* Decodes the pending PREEMPT record into rp->pre_* (once: its search may
  * arrive at the recorded rip many times). */
 static int preempt_decode(rp_replay *rp) {
-  struct rp__rd rd;
+  struct trace_rec_preempt p;
   if (rp->pre_seq == rp->pend.seq) return 0;
-  rp__rd_init(&rd, rp->pend.data, rp->pend.len);
-  rp__rd_regs(&rd, &rp->pre_regs);
-  rp->pre_digest = rp__rd_u64(&rd);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT, "PREEMPT record too short");
-  rp__rd_spec(&rd, &rp->pre_spec);
-  RW_RETURN_IF(rd.bad, RW_ECORRUPT,
-               "PREEMPT record's dead range or left-out ranges are cut "
-               "short or list more than 32 ranges");
+  RW_FORWARD(trace_rec_preempt_get(&p, rp->pend.data, rp->pend.len));
+  rp->pre_regs = p.regs;
+  rp->pre_digest = p.digest;
+  RW_FORWARD(trace_spec_get(p.dead_lo, p.dead_hi, p.nskip, p.skips,
+                            &rp->pre_spec));
   rp->pre_seq = rp->pend.seq;
   return 0;
 }

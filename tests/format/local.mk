@@ -16,6 +16,7 @@ tests_format_test_format_SOURCES = tests/format/main.c \
 	tests/format/test_index.c \
 	tests/format/test_isa.c \
 	tests/format/test_reader.c \
+	tests/format/test_records.c \
 	tests/format/test_report.c \
 	tests/format/test_scan.c \
 	tests/format/test_sha256.c \

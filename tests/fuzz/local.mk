@@ -28,6 +28,7 @@ TRACE_FUZZ_FILES = $(srcdir)/tests/fuzz/trace_reader.c \
 	$(srcdir)/format/index.c $(srcdir)/format/scan.c \
 	$(srcdir)/format/cursor.c $(srcdir)/format/blob.c \
 	$(srcdir)/format/describe.c $(srcdir)/format/report.c \
+	$(srcdir)/format/records.c \
 	$(srcdir)/common/crc32c.c $(srcdir)/common/sha256.c \
 	$(srcdir)/common/errors.c $(srcdir)/common/log.c $(srcdir)/common/regs.c \
 	$(srcdir)/common/syscalls.c $(srcdir)/common/isa.c
