@@ -277,15 +277,16 @@ static int last_insns(rp_replay *rp, FILE *out) {
   memcpy(recent, rp->recent, sizeof recent);
   rp->report = NULL;
   rp->broken = 0;
-  rp->seeking = 1;
+  struct rp__goal g = rp__goal_at(from, RP__NO_KEYFRAMES);
   int rc = rp__kf_restore(rp, kf);
-  if (rc == 0) rc = rp__run(rp, from, 0, &stop);
+  if (rc == 0) rc = rp__run(rp, &g, &stop);
   while (rc == 0 && !rp->broken && !rp->ended && rp->icount < target) {
     struct rw_regs regs;
     u32 tid = rp->cur_tid; /* the thread about to run */
     if (rp_get_regs(rp, 0, &regs) < 0) break;
     u64 at = rp->icount;
-    rc = rp__run(rp, at + 1, 0, &stop);
+    g = rp__goal_at(at + 1, RP__NO_KEYFRAMES);
+    rc = rp__run(rp, &g, &stop);
     if (rp->icount > at || rp->broken) {
       rips[n % RP_LAST] = regs.rip;
       counts[n % RP_LAST] = at;
@@ -294,7 +295,6 @@ static int last_insns(rp_replay *rp, FILE *out) {
     }
     if (rp->icount == at && !rp->broken) break; /* no progress */
   }
-  rp->seeking = 0;
   memcpy(rp->recent, recent, sizeof recent);
   rp->nrecent = nrecent;
   free(rp->report);

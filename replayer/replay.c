@@ -125,7 +125,8 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   /* Apply the records up to the program's first instruction. */
   rp->next_kf = ~0ull;
   struct rp_stop stop;
-  rc = rp__run(rp, 0, 0, &stop);
+  struct rp__goal start = rp__goal_at(0, 0);
+  rc = rp__run(rp, &start, &stop);
   if (rc < 0 || rp->broken || !rp->have_thread) {
     /* Damage in the trace, or a trace without a program (corrupt data,
      * for the caller's exit status), or something the replay cannot do. */
@@ -176,7 +177,8 @@ void rp_close(rp_replay *rp) {
 }
 
 int rp_run(rp_replay *rp, u64 until, struct rp_stop *stop) {
-  return rp__run(rp, until, RP__USER, stop);
+  struct rp__goal g = rp__goal_at(until, RP__USER);
+  return rp__run(rp, &g, stop);
 }
 
 u64 rp_icount(const rp_replay *rp) { return rp->icount; }

@@ -39,37 +39,29 @@ static int fine_take(rp_replay *rp) {
   return 0;
 }
 
-int rp__run_fine(rp_replay *rp, u64 icount, struct rp_stop *stop) {
+int rp__run_fine(rp_replay *rp, u64 icount, u64 events,
+                 struct rp_stop *stop) {
   if (icount > rp->icount + RP_FINE_STEP && rp->have_thread) {
     u64 from = icount > RP_FINE_WINDOW ? icount - RP_FINE_WINDOW : 0;
     if (from < rp->icount + 1) from = rp->icount + 1;
     u64 next = (from + RP_FINE_STEP - 1) / RP_FINE_STEP * RP_FINE_STEP;
-    u64 ev = rp->until_events; /* applies to ICOUNT only */
-    rp->until_events = 0;
     for (; next < icount; next += RP_FINE_STEP) {
-      int rc = rp__run(rp, next, 0, stop);
+      struct rp__goal g = rp__goal_at(next, 0);
+      int rc = rp__run(rp, &g, stop);
       if (rc == 0 && stop->reason == RP_STOP_TARGET && rp->icount == next)
         rc = fine_take(rp);
       else if (rc == 0)
         next = icount; /* the end or a failure: stop taking */
-      if (rc < 0 || next >= icount) {
-        rp->until_events = ev;
-        if (rc < 0) return rc;
+      if (rc < 0) return rc;
+      if (next >= icount) {
         if (stop->reason != RP_STOP_TARGET) return 0;
         break;
       }
     }
-    rp->until_events = ev;
   }
-  return rp__run(rp, icount, 0, stop);
-}
-
-int rp__seek_state(rp_replay *rp, u64 icount, u64 events,
-                   struct rp_stop *stop) {
-  rp->until_events = events;
-  int rc = rp_seek(rp, icount, stop);
-  rp->until_events = 0;
-  return rc;
+  struct rp__goal g = rp__goal_at(icount, 0);
+  g.events = events;
+  return rp__run(rp, &g, stop);
 }
 
 void rp_set_poll(rp_replay *rp, int (*poll)(void *ctx), void *ctx) {
@@ -98,13 +90,15 @@ static int probe_watch(rp_replay *rp, struct rp_stop *stop, int *hit) {
   *hit = 0;
   u64 at = rp->icount;
   RW_FORWARD(rp__kf_capture(rp, &back));
-  int rc = rp__run(rp, at + 1, RP__USER, &st);
+  struct rp__goal next = rp__goal_at(at + 1, RP__USER),
+                  here = rp__goal_at(at, 0);
+  int rc = rp__run(rp, &next, &st);
   if (rc == 0 && st.reason == RP_STOP_WATCHPOINT && st.icount == at + 1) {
     *hit = 1;
     *stop = st;
   }
   if (rc == 0) rc = rp__kf_restore(rp, &back);
-  if (rc == 0) rc = rp__run(rp, at, 0, &st);
+  if (rc == 0) rc = rp__run(rp, &here, &st);
   rp__kf_free(&back);
   if (*hit) {
     stop->icount = rp->icount;
@@ -183,10 +177,8 @@ int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
   u64 from = kf->icount;
   struct rp__thread me = *t; /* T's struct may be another after a restore */
   RW_FORWARD(rp__kf_restore(rp, kf));
-  rp__step_target(rp, &me, c - 1);
-  int rc = rp__run(rp, ~0ull, 0, stop);
-  rp__step_target(rp, NULL, 0);
-  RW_FORWARD(rc);
+  struct rp__goal goal = rp__goal_step(&me, c - 1, 0);
+  RW_FORWARD(rp__run(rp, &goal, stop));
   if (stop->reason != RP_STOP_TARGET) return 0; /* diverged, failed */
   RW_RETURN_IF(!at_thread_point(rp, tid, seq, c - 1), RW_ECORRUPT,
                "thread %u not found again going back from %llu (at %llu, "
@@ -202,10 +194,7 @@ int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
       k2 = rp__kf_before(rp, g, 1);
     if (k2) {
       RW_FORWARD(rp__kf_restore(rp, k2));
-      rp->until_events = ev;
-      rc = rp__run_fine(rp, g, stop);
-      rp->until_events = 0;
-      RW_FORWARD(rc);
+      RW_FORWARD(rp__run_fine(rp, g, ev, stop));
       if (stop->reason != RP_STOP_TARGET) return 0;
       RW_RETURN_IF(!at_thread_point(rp, tid, seq, c - 1), RW_ECORRUPT,
                    "thread %u not found again going back", tid);
@@ -242,7 +231,8 @@ static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 limit,
   int flags = RP__USER | RP__USER_AT_START;
   RW_FORWARD(rp__kf_restore(rp, kf));
   for (;;) {
-    RW_FORWARD(rp__run(rp, hi, flags, &st));
+    struct rp__goal goal = rp__goal_at(hi, flags);
+    RW_FORWARD(rp__run(rp, &goal, &st));
     flags = RP__USER;
     switch (st.reason) {
       case RP_STOP_BREAKPOINT:
@@ -283,7 +273,7 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
     if (stop->reason == RP_STOP_TARGET) stop_begin(rp, stop);
     return 0;
   }
-  RW_FORWARD(rp__seek_state(rp, h.pos, h.st.event, stop));
+  RW_FORWARD(rp__seek(rp, h.pos, h.st.event, stop));
   if (stop->reason != RP_STOP_TARGET) return 0;
   u64 icount = stop->icount, event = stop->event;
   *stop = h.st;

@@ -205,12 +205,8 @@ struct rp_replay {
                               NULL when it is gone */
   u32 cur_tid;             /* its tid, kept when it is gone */
   int have_thread;         /* 1 once a THREAD_START was applied */
-  u32 step_tid;            /* rp__run stops when this thread (0: none),
-                              started at step_seq, is about to run with its
-                              own count >= step_count, or once it is gone */
-  u64 step_seq;
-  u64 step_count;
-  int step_gone;           /* the thread of step_tid exited meanwhile */
+  const struct rp__goal *goal; /* of the rp__run in progress, or NULL */
+  int step_gone;           /* its step thread is gone (exited, exec) */
   struct cpu_config cfg;   /* for the threads' cpu_new */
   u32 *cpuid;              /* recorded cpuid table, 6 u32 per entry; owned */
   size_t ncpuid;
@@ -272,7 +268,6 @@ struct rp_replay {
   size_t nkfs, capkfs;
   u64 kf_interval;         /* current spacing */
   u64 next_kf;             /* icount of the next keyframe to take */
-  int seeking;             /* 1 inside rp_seek: no keyframe thinning */
 
   csh cs;                  /* Capstone handle for reports; 0 until used */
   struct rp__sym *syms;    /* symbol tables of mapped ELF blobs; owned */
@@ -285,9 +280,6 @@ struct rp_replay {
   struct rp__image *images; /* program images met so far; owned */
   size_t nimages, capimages;
 
-  u64 until_events;        /* rp__run: at the target count, first apply
-                              records until this many were consumed (a
-                              signal delivered there), 0 for none */
   int (*poll)(void *ctx);  /* interrupt check of user runs, or NULL */
   void *poll_ctx;
 
@@ -351,11 +343,31 @@ void rp__digest_free(rp_replay *rp);
 
 /* the event machine (replayer/step.c) */
 int rp__fetch(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
-/* FLAGS of rp__run: RP__USER stops at the user's breakpoints and
+/* Flags of a goal: RP__USER stops at the user's breakpoints and
  * watchpoints (a breakpoint at the starting position is stepped off), and
- * with RP__USER_AT_START a breakpoint at the starting position stops too. */
-enum { RP__USER = 1, RP__USER_AT_START = 2 };
-int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop)
+ * with RP__USER_AT_START a breakpoint at the starting position stops too;
+ * RP__NO_KEYFRAMES takes no keyframes on the way (a re-run for a report,
+ * which must leave the timeline as it was). */
+enum { RP__USER = 1, RP__USER_AT_START = 2, RP__NO_KEYFRAMES = 4 };
+/* Where rp__run stops, besides the end of the history, a divergence, a
+ * failure, and an interrupt of a user run. Plain data. */
+struct rp__goal {
+  u64 icount;     /* the global instruction count to stop at (~0: none) */
+  u64 events;     /* at icount, first consume records until this many
+                     were (a signal delivered there); 0: none */
+  int flags;      /* RP__* */
+  u32 step_tid;   /* also stop when this thread (0: none), started at
+                     step_seq, is about to run with its own count at
+                     step_count, or once it is gone */
+  u64 step_seq;
+  u64 step_count;
+};
+/* A goal of reaching ICOUNT with FLAGS. */
+struct rp__goal rp__goal_at(u64 icount, int flags);
+/* A goal of thread T being about to run with its own count at COUNT. */
+struct rp__goal rp__goal_step(const struct rp__thread *t, u64 count,
+                              int flags);
+int rp__run(rp_replay *rp, const struct rp__goal *goal, struct rp_stop *stop)
     RW_MUST_CHECK;
 /* Removes the internal breakpoint of a PREEMPT search, if any. */
 int rp__clear_preempt_bp(rp_replay *rp) RW_MUST_CHECK;
@@ -421,13 +433,15 @@ void rp__kf_free_all(rp_replay *rp);
 u64 rp__kf_thread_bytes(const rp_replay *rp);
 
 /* fine keyframes and reverse execution (replayer/reverse.c) */
-/* Seeks to ICOUNT with EVENTS records consumed: one instruction count can
- * hold two states, before and after a signal's delivery. */
-int rp__seek_state(rp_replay *rp, u64 icount, u64 events,
-                   struct rp_stop *stop) RW_MUST_CHECK;
-/* Runs forward to ICOUNT, taking fine keyframes in the window before it. */
-int rp__run_fine(rp_replay *rp, u64 icount, struct rp_stop *stop)
+/* Seeks to ICOUNT with EVENTS records consumed (0: as few as there are
+ * there): one instruction count can hold two states, before and after a
+ * signal's delivery. rp_seek is this with EVENTS 0. (timeline.c) */
+int rp__seek(rp_replay *rp, u64 icount, u64 events, struct rp_stop *stop)
     RW_MUST_CHECK;
+/* Runs forward to ICOUNT (with EVENTS as in rp__seek), taking fine
+ * keyframes in the window before it. */
+int rp__run_fine(rp_replay *rp, u64 icount, u64 events,
+                 struct rp_stop *stop) RW_MUST_CHECK;
 void rp__fine_free_all(rp_replay *rp);
 
 /* program images (replayer/image.c) */
@@ -446,9 +460,6 @@ struct rp__thread *rp__thread_find(rp_replay *rp, u32 tid);
 int rp__thread_start(rp_replay *rp, u32 tid, u64 seq,
                      const struct rw_regs *regs, struct rp__thread **out)
     RW_MUST_CHECK;
-/* Sets (T not NULL) or clears the thread target of rp__run: it stops when
- * T is about to run with its own count at COUNT, or once T is gone. */
-void rp__step_target(rp_replay *rp, const struct rp__thread *t, u64 count);
 /* Takes T out of the table (its struct and cpu are kept for reuse). */
 void rp__thread_remove(rp_replay *rp, struct rp__thread *t);
 /* Takes every thread out of the table (EXEC). */

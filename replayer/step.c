@@ -158,8 +158,9 @@ static void thread_exited(rp_replay *rp, struct rp__thread *t) {
   rp->nzombies++;
   /* At the end, the last one stays listed whatever ended it. */
   if (!rp->nalive || !t->st.in_syscall || t->st.sys_nr != RP_NR_exit) return;
-  if (RW_UNLIKELY(rp->step_tid) && t->st.tid == rp->step_tid &&
-      t->st.start_seq == rp->step_seq)
+  if (RW_UNLIKELY(rp->goal && rp->goal->step_tid) &&
+      t->st.tid == rp->goal->step_tid &&
+      t->st.start_seq == rp->goal->step_seq)
     rp->step_gone = 1; /* a thread stepped out of its life */
   rp__thread_remove(rp, t);
 }
@@ -184,9 +185,10 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
                                  t->st.sys_nr == RP_NR_execveat))
           rp->exec_nr = t->st.sys_nr;
       }
-      if (RW_UNLIKELY(rp->step_tid)) { /* a stepped thread is gone */
-        t = rp__thread_find(rp, rp->step_tid);
-        if (t && t->st.start_seq == rp->step_seq) rp->step_gone = 1;
+      if (RW_UNLIKELY(rp->goal && rp->goal->step_tid)) {
+        /* A stepped thread is gone. */
+        t = rp__thread_find(rp, rp->goal->step_tid);
+        if (t && t->st.start_seq == rp->goal->step_seq) rp->step_gone = 1;
       }
       rp__threads_drop_all(rp);
       return 1;
@@ -725,19 +727,36 @@ static void reached(rp_replay *rp) {
 /* Instructions between two calls of the poll function. */
 #define RP_POLL_SLICE 4000000ull
 
+struct rp__goal rp__goal_at(u64 icount, int flags) {
+  return (struct rp__goal){.icount = icount, .flags = flags};
+}
+
+struct rp__goal rp__goal_step(const struct rp__thread *t, u64 count,
+                              int flags) {
+  return (struct rp__goal){.icount = ~0ull,
+                           .flags = flags,
+                           .step_tid = t->st.tid,
+                           .step_seq = t->st.start_seq,
+                           .step_count = count};
+}
+
 /* Runs the program from the current position until the global count reaches
- * UNTIL, the end, a divergence, a failure, or (FLAGS has RP__USER) a
- * breakpoint or watchpoint of the user; with rp->step_tid set, also when
- * that thread is about to run with its own count at rp->step_count. cpu_run
- * steps off a breakpoint at the first instruction it runs; a breakpoint
- * reached between two cpu_run calls of one rp__run (after a syscall, at a
- * slice's end, when another thread is scheduled) is checked here, so only
- * the starting position is exempt, and not even that with
- * RP__USER_AT_START. Every stop is at the top of the loop with the thread
- * about to run current, or right after the current thread's cpu_run. */
-int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
+ * the goal's, the end, a divergence, a failure, or (RP__USER) a breakpoint
+ * or watchpoint of the user; with a step thread, also when that thread is
+ * about to run with its own count at the goal's. cpu_run steps off a
+ * breakpoint at the first instruction it runs; a breakpoint reached between
+ * two cpu_run calls of one run (after a syscall, at a slice's end, when
+ * another thread is scheduled) is checked here, so only the starting
+ * position is exempt, and not even that with RP__USER_AT_START. Every stop
+ * is at the top of the loop with the thread about to run current, or right
+ * after the current thread's cpu_run. */
+static int run(rp_replay *rp, const struct rp__goal *goal,
+               struct rp_stop *stop) {
   struct cpu_exit why;
   struct rw_diag diag;
+  const u64 until = goal->icount;
+  const int flags = goal->flags;
+  const int take_kf = !(flags & RP__NO_KEYFRAMES);
   int stop_at_user = flags & RP__USER;
   u64 start = rp->icount;
   for (;;) {
@@ -786,7 +805,7 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
         *stop = rp->broken ? rp->broken_stop : rp->end;
         return 0;
       }
-      if (rp->icount >= rp->next_kf && !rp->seeking) RW_FORWARD(rp__kf_take(rp));
+      if (rp->icount >= rp->next_kf && take_kf) RW_FORWARD(rp__kf_take(rp));
       continue;
     }
     /* An execution point of thread T: run T until it gets there. */
@@ -820,7 +839,7 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
       RW_FORWARD(apply_restart(t));
     }
     if (rp->icount >= until &&
-        (rp->icount > until || rp->events >= rp->until_events)) {
+        (rp->icount > until || rp->events >= goal->events)) {
       fill_stop(rp, stop, RP_STOP_TARGET);
       return 0;
     }
@@ -831,10 +850,11 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
       return 0;
     }
     u64 own = cpu_icount(t->cpu);
-    int stepped = RW_UNLIKELY(rp->step_tid) && t->st.tid == rp->step_tid &&
-                  t->st.start_seq == rp->step_seq;
-    if (RW_UNLIKELY(rp->step_tid) &&
-        (rp->step_gone || (stepped && own >= rp->step_count))) {
+    int stepped = RW_UNLIKELY(goal->step_tid) &&
+                  t->st.tid == goal->step_tid &&
+                  t->st.start_seq == goal->step_seq;
+    if (RW_UNLIKELY(goal->step_tid) &&
+        (rp->step_gone || (stepped && own >= goal->step_count))) {
       fill_stop(rp, stop, RP_STOP_TARGET);
       return 0;
     }
@@ -853,7 +873,7 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
     if (rp->next_kf > rp->icount)
       budget = RW_MIN(budget, rp->next_kf - rp->icount);
     if (stop_at_user && rp->poll) budget = RW_MIN(budget, RP_POLL_SLICE);
-    if (stepped) budget = RW_MIN(budget, rp->step_count - own);
+    if (stepped) budget = RW_MIN(budget, goal->step_count - own);
     if (RW_UNLIKELY(rp->has_limit))
       budget = RW_MIN(budget, rp->limit_stop.icount - rp->icount);
     u64 fp_at = 0; /* the thread's count at a search's next fingerprint */
@@ -885,7 +905,7 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
                 (unsigned long long)cpu_icount(t->cpu),
                 (unsigned long long)since);
         }
-        if (rp->icount >= rp->next_kf && !rp->seeking)
+        if (rp->icount >= rp->next_kf && take_kf)
           RW_FORWARD(rp__kf_take(rp));
         if (why.reason == CPU_EXIT_STOP) {
           fill_stop(rp, stop, RP_STOP_TARGET);
@@ -957,4 +977,15 @@ int rp__run(rp_replay *rp, u64 until, int flags, struct rp_stop *stop) {
     }
     if (stopped) return 0;
   }
+}
+
+int rp__run(rp_replay *rp, const struct rp__goal *goal,
+            struct rp_stop *stop) {
+  /* The goal is the run's own: apply_now and thread_exited read it to see
+   * a step thread go. */
+  rp->goal = goal;
+  rp->step_gone = 0;
+  int rc = run(rp, goal, stop);
+  rp->goal = NULL;
+  return rc;
 }

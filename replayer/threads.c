@@ -86,12 +86,6 @@ int rp__thread_start(rp_replay *rp, u32 tid, u64 seq,
   return 0;
 }
 
-void rp__step_target(rp_replay *rp, const struct rp__thread *t, u64 count) {
-  rp->step_tid = t ? t->st.tid : 0;
-  rp->step_seq = t ? t->st.start_seq : 0;
-  rp->step_count = count;
-  rp->step_gone = 0;
-}
 
 void rp__thread_remove(rp_replay *rp, struct rp__thread *t) {
   for (size_t i = 0; i < rp->nthreads; i++) {
@@ -238,8 +232,6 @@ int rp_get_regs(rp_replay *rp, u32 tid, struct rw_regs *regs) {
 int rp_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
   struct rp__thread *t = tid ? rp__thread_find(rp, tid) : NULL;
   if (!t) return RW_ENOTFOUND;
-  rp__step_target(rp, t, cpu_icount(t->cpu) + 1);
-  int rc = rp__run(rp, ~0ull, RP__USER, stop);
-  rp__step_target(rp, NULL, 0);
-  return rc;
+  struct rp__goal g = rp__goal_step(t, cpu_icount(t->cpu) + 1, RP__USER);
+  return rp__run(rp, &g, stop);
 }

@@ -160,6 +160,10 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
 }
 
 int rp_seek(rp_replay *rp, u64 icount, struct rp_stop *stop) {
+  return rp__seek(rp, icount, 0, stop);
+}
+
+int rp__seek(rp_replay *rp, u64 icount, u64 events, struct rp_stop *stop) {
   if (!rp__unbreak(rp, icount, stop)) return 0;
   if (rp->ended && icount >= rp->end_icount) {
     *stop = rp->end;
@@ -168,12 +172,12 @@ int rp_seek(rp_replay *rp, u64 icount, struct rp_stop *stop) {
   /* Restore the nearest keyframe (coarse or fine) at or before ICOUNT,
    * unless the current position is closer and before it. */
   const struct rp__kf *kf = rp__kf_before(rp, icount, 0);
-  u64 ev = rp->until_events;
+  u64 ev = events;
   if (kf && kf->icount == icount && ev && kf->events > ev)
     kf = rp__kf_before(rp, icount, 1); /* after the state asked for */
   if (kf && (icount < rp->icount || kf->icount > rp->icount ||
              (rp->ended && icount < rp->end_icount) ||
              (ev && icount == rp->icount && rp->events > ev)))
     RW_FORWARD(rp__kf_restore(rp, kf));
-  return rp__run_fine(rp, icount, stop);
+  return rp__run_fine(rp, icount, events, stop);
 }
