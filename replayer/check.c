@@ -41,7 +41,7 @@ int rp__regs_match(const struct rw_regs *e, const struct rw_regs *a,
 
 void rp__note_recent(rp_replay *rp, const struct rp__rec *rec, u64 addr,
                      u64 len) {
-  struct rp__recent *r = &rp->recent[rp->nrecent++ % RP_RECENT];
+  struct rp__recent *r = &rp->proc.recent[rp->proc.nrecent++ % RP_RECENT];
   r->seq = rec->seq;
   r->type = rec->type;
   r->addr = addr;
@@ -84,9 +84,11 @@ static void put_gprs(FILE *f, const struct rw_regs *e,
     fprintf(f, "\n");
   }
   if (memcmp(e->fxsave, a->fxsave, 5))
-    fprintf(f, "  x87 control/status/tag differ: %04x/%04x/%02x vs %04x/%04x/%02x\n",
-            rd_le16(e->fxsave), rd_le16(e->fxsave + 2), e->fxsave[4],
-            rd_le16(a->fxsave), rd_le16(a->fxsave + 2), a->fxsave[4]);
+    fprintf(
+        f,
+        "  x87 control/status/tag differ: %04x/%04x/%02x vs %04x/%04x/%02x\n",
+        rd_le16(e->fxsave), rd_le16(e->fxsave + 2), e->fxsave[4],
+        rd_le16(a->fxsave), rd_le16(a->fxsave + 2), a->fxsave[4]);
   if (memcmp(e->fxsave + 24, a->fxsave + 24, 4))
     fprintf(f, "  mxcsr    0x%08x          0x%08x   <- differs\n",
             rd_le32(e->fxsave + 24), rd_le32(a->fxsave + 24));
@@ -96,40 +98,41 @@ static void put_gprs(FILE *f, const struct rw_regs *e,
   for (int i = 0; i < 16; i++) {
     const u8 *x = e->fxsave + 160 + 16 * i, *y = a->fxsave + 160 + 16 * i;
     if (memcmp(x, y, 16))
-      fprintf(f, "  xmm%-5d 0x%016llx%016llx  0x%016llx%016llx   <- differs\n",
-              i, (unsigned long long)rd_le64(x + 8),
-              (unsigned long long)rd_le64(x), (unsigned long long)rd_le64(y + 8),
-              (unsigned long long)rd_le64(y));
+      fprintf(
+          f, "  xmm%-5d 0x%016llx%016llx  0x%016llx%016llx   <- differs\n", i,
+          (unsigned long long)rd_le64(x + 8), (unsigned long long)rd_le64(x),
+          (unsigned long long)rd_le64(y + 8), (unsigned long long)rd_le64(y));
   }
   for (int i = 0; i < 16; i++)
     if (memcmp(e->ymmh + 16 * i, a->ymmh + 16 * i, 16))
       fprintf(f, "  ymm%dh differs\n", i);
 }
 
-/* Stops the replay: remembers the stop in rp->broken_stop and returns it. */
+/* Stops the replay: remembers the stop in rp->health.broken_stop and returns
+ * it. */
 static void set_broken(rp_replay *rp, struct rp_stop *stop, int reason,
                        const char *msg) {
   memset(stop, 0, sizeof *stop);
   stop->reason = reason;
   stop->icount = rp->icount;
-  stop->event = rp->events;
-  stop->tid = rp->cur_tid;
+  stop->event = rp->trace.events;
+  stop->tid = rp->th.cur_tid;
   snprintf(stop->msg, sizeof stop->msg, "%s", msg);
-  rp->broken = 1;
-  rp->broken_stop = *stop;
-  if (!rp->has_limit || stop->icount < rp->limit_stop.icount) {
-    rp->has_limit = 1;
-    rp->limit_stop = *stop;
+  rp->health.broken = 1;
+  rp->health.broken_stop = *stop;
+  if (!rp->health.has_limit || stop->icount < rp->health.limit_stop.icount) {
+    rp->health.has_limit = 1;
+    rp->health.limit_stop = *stop;
   }
 }
 
 int rp__unbreak(rp_replay *rp, u64 target, struct rp_stop *stop) {
-  if (!rp->broken) return 1;
-  if (target < rp->broken_stop.icount) {
-    rp->broken = 0;
+  if (!rp->health.broken) return 1;
+  if (target < rp->health.broken_stop.icount) {
+    rp->health.broken = 0;
     return 1;
   }
-  *stop = rp->broken_stop;
+  *stop = rp->health.broken_stop;
   return 0;
 }
 
@@ -140,13 +143,13 @@ int rp__diverge(rp_replay *rp, struct rp_stop *stop,
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  if (rp->broken) { /* a re-run for the report reached it again */
-    *stop = rp->broken_stop;
+  if (rp->health.broken) { /* a re-run for the report reached it again */
+    *stop = rp->health.broken_stop;
     return 0;
   }
   set_broken(rp, stop, RP_STOP_DIVERGED, msg);
-  free(rp->report);
-  rp->report = NULL;
+  free(rp->health.report);
+  rp->health.report = NULL;
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
@@ -155,21 +158,23 @@ int rp__diverge(rp_replay *rp, struct rp_stop *stop,
   fprintf(f,
           "replay diverged from the recording at event %llu (record seq "
           "%llu, %s), thread %u, after %llu instructions:\n  %s\n",
-          (unsigned long long)rp->events, (unsigned long long)rp->pend.seq,
-          trace_record_name(rp->pend.type) ?: "?", rp->cur_tid,
+          (unsigned long long)rp->trace.events,
+          (unsigned long long)rp->trace.pend.seq,
+          trace_record_name(rp->trace.pend.type) ?: "?", rp->th.cur_tid,
           (unsigned long long)rp->icount, msg);
   if (expect && rp_get_regs(rp, 0, &actual) == 0) put_gprs(f, expect, &actual);
   fclose(f);
-  rp->report = text;
+  rp->health.report = text;
   return 0;
 }
 
 int rp__report_add(rp_replay *rp, const char *text) {
-  size_t a = rp->report ? strlen(rp->report) : 0, b = strlen(text);
-  char *s = realloc(rp->report, a + b + 1);
+  size_t a = rp->health.report ? strlen(rp->health.report) : 0,
+         b = strlen(text);
+  char *s = realloc(rp->health.report, a + b + 1);
   RW_RETURN_IF(!s, RW_ENOMEM, "report");
   memcpy(s + a, text, b + 1);
-  rp->report = s;
+  rp->health.report = s;
   return 0;
 }
 
@@ -179,13 +184,13 @@ int rp__fail(rp_replay *rp, struct rp_stop *stop, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  if (rp->broken) {
-    *stop = rp->broken_stop;
+  if (rp->health.broken) {
+    *stop = rp->health.broken_stop;
     return 0;
   }
   set_broken(rp, stop, RP_STOP_FAILED, msg);
-  free(rp->report);
-  rp->report = NULL;
+  free(rp->health.report);
+  rp->health.report = NULL;
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
@@ -193,24 +198,24 @@ int rp__fail(rp_replay *rp, struct rp_stop *stop, const char *fmt, ...) {
     fprintf(f,
             "replay stopped at event %llu, thread %u, after %llu "
             "instructions:\n  %s\n",
-            (unsigned long long)rp->events, rp->cur_tid,
+            (unsigned long long)rp->trace.events, rp->th.cur_tid,
             (unsigned long long)rp->icount, msg);
     fclose(f);
-    rp->report = text;
+    rp->health.report = text;
   }
   return 0;
 }
 
 int rp__damaged(rp_replay *rp, struct rp_stop *stop,
                 const struct rw_diag *diag) {
-  int broken = rp->broken;
+  int broken = rp->health.broken;
   rp__fail(rp, stop, "the trace is damaged at offset %llu: %s",
            (unsigned long long)diag->offset,
            diag->msg[0] ? diag->msg : rw_strerror(diag->code));
   if (!broken) {
-    rp->broken_stop.damaged = 1;
-    if (rp->limit_stop.icount == rp->broken_stop.icount)
-      rp->limit_stop.damaged = 1;
+    rp->health.broken_stop.damaged = 1;
+    if (rp->health.limit_stop.icount == rp->health.broken_stop.icount)
+      rp->health.limit_stop.damaged = 1;
     stop->damaged = 1;
   }
   return 0;
@@ -221,7 +226,7 @@ void rp_disasm(rp_replay *rp, FILE *out, u64 addr, int count, u64 mark) {
   size_t n = sizeof code;
   if (count > 64) count = 64;
   if (rp__cs_open(rp) < 0) return;
-  while (n > 0 && cpu_mem_read(rp->mem, addr, code, n) < 0) n -= 16;
+  while (n > 0 && cpu_mem_read(rp->proc.mem, addr, code, n) < 0) n -= 16;
   const u8 *p = code;
   u64 a = addr;
   cs_insn *insn = cs_malloc(rp->cs);
@@ -249,7 +254,7 @@ static void one_insn(rp_replay *rp, u64 addr, char *dst, size_t cap) {
   u64 a = addr;
   snprintf(dst, cap, "(unreadable)");
   if (rp__cs_open(rp) < 0) return;
-  while (n > 0 && cpu_mem_read(rp->mem, addr, code, n) < 0) n--;
+  while (n > 0 && cpu_mem_read(rp->proc.mem, addr, code, n) < 0) n--;
   cs_insn *insn = cs_malloc(rp->cs);
   if (!insn) return;
   if (n && cs_disasm_iter(rp->cs, &p, &n, &a, insn))
@@ -261,46 +266,47 @@ static void one_insn(rp_replay *rp, u64 addr, char *dst, size_t cap) {
  * at a time, and prints the last RP_LAST instructions. The replay is left
  * at the stop again (still broken). */
 static int last_insns(rp_replay *rp, FILE *out) {
-  struct rp_stop saved = rp->broken_stop, stop;
+  struct rp_stop saved = rp->health.broken_stop, stop;
   u64 target = saved.icount, from = target > RP_LAST ? target - RP_LAST : 0;
   u64 rips[RP_LAST], counts[RP_LAST];
   u32 tids[RP_LAST];
   unsigned n = 0;
   const struct rp__kf *kf = NULL;
-  for (size_t i = 0; i < rp->nkfs; i++)
-    if (rp->kfs[i].icount <= from) kf = &rp->kfs[i];
+  for (size_t i = 0; i < rp->tl.nkfs; i++)
+    if (rp->tl.kfs[i].icount <= from) kf = &rp->tl.kfs[i];
   if (!kf) return 0;
-  char *report = rp->report;
+  char *report = rp->health.report;
   /* The re-run applies the same imports again: keep the list as it was. */
   struct rp__recent recent[RP_RECENT];
-  unsigned nrecent = rp->nrecent;
-  memcpy(recent, rp->recent, sizeof recent);
-  rp->report = NULL;
-  rp->broken = 0;
+  unsigned nrecent = rp->proc.nrecent;
+  memcpy(recent, rp->proc.recent, sizeof recent);
+  rp->health.report = NULL;
+  rp->health.broken = 0;
   struct rp__goal g = rp__goal_at(from, RP__NO_KEYFRAMES);
   int rc = rp__kf_restore(rp, kf);
   if (rc == 0) rc = rp__run(rp, &g, &stop);
-  while (rc == 0 && !rp->broken && !rp->ended && rp->icount < target) {
+  while (rc == 0 && !rp->health.broken && !rp->fin.ended &&
+         rp->icount < target) {
     struct rw_regs regs;
-    u32 tid = rp->cur_tid; /* the thread about to run */
+    u32 tid = rp->th.cur_tid; /* the thread about to run */
     if (rp_get_regs(rp, 0, &regs) < 0) break;
     u64 at = rp->icount;
     g = rp__goal_at(at + 1, RP__NO_KEYFRAMES);
     rc = rp__run(rp, &g, &stop);
-    if (rp->icount > at || rp->broken) {
+    if (rp->icount > at || rp->health.broken) {
       rips[n % RP_LAST] = regs.rip;
       counts[n % RP_LAST] = at;
       tids[n % RP_LAST] = tid;
       n++;
     }
-    if (rp->icount == at && !rp->broken) break; /* no progress */
+    if (rp->icount == at && !rp->health.broken) break; /* no progress */
   }
-  memcpy(rp->recent, recent, sizeof recent);
-  rp->nrecent = nrecent;
-  free(rp->report);
-  rp->report = report;
-  rp->broken = 1;
-  rp->broken_stop = saved;
+  memcpy(rp->proc.recent, recent, sizeof recent);
+  rp->proc.nrecent = nrecent;
+  free(rp->health.report);
+  rp->health.report = report;
+  rp->health.broken = 1;
+  rp->health.broken_stop = saved;
   RW_FORWARD(rc);
   unsigned first = n > RP_LAST ? n - RP_LAST : 0;
   int threads = 0; /* name the thread of each when they differ */
@@ -312,7 +318,8 @@ static int last_insns(rp_replay *rp, FILE *out) {
   for (unsigned i = first; i < n; i++) {
     char sym[128], ins[256], th[24] = "";
     u64 a = rips[i % RP_LAST];
-    if (rp_symbolize(rp, a, sym, sizeof sym) < 0) snprintf(sym, sizeof sym, "?");
+    if (rp_symbolize(rp, a, sym, sizeof sym) < 0)
+      snprintf(sym, sizeof sym, "?");
     one_insn(rp, a, ins, sizeof ins);
     if (threads) snprintf(th, sizeof th, "[%u] ", tids[i % RP_LAST]);
     fprintf(out, "  %10llu: %s0x%llx %-28s %s\n",
@@ -323,15 +330,17 @@ static int last_insns(rp_replay *rp, FILE *out) {
 }
 
 int rp_report(rp_replay *rp, FILE *out) {
-  if (!rp->broken) return 0;
-  fputs(rp->report ? rp->report : rp->broken_stop.msg, out);
-  if (rp->broken_stop.reason == RP_STOP_DIVERGED) RW_FORWARD(last_insns(rp, out));
+  if (!rp->health.broken) return 0;
+  fputs(rp->health.report ? rp->health.report : rp->health.broken_stop.msg,
+        out);
+  if (rp->health.broken_stop.reason == RP_STOP_DIVERGED)
+    RW_FORWARD(last_insns(rp, out));
   /* What the replay applied says nothing about the file's damage. */
-  unsigned k = rp->broken_stop.damaged ? 0
-               : rp->nrecent < RP_RECENT ? rp->nrecent : RP_RECENT;
+  unsigned k = rp->health.broken_stop.damaged ? 0
+               : rp->proc.nrecent < RP_RECENT ? rp->proc.nrecent : RP_RECENT;
   if (k) fprintf(out, "memory changes applied just before:\n");
-  for (unsigned i = rp->nrecent - k; i < rp->nrecent; i++) {
-    const struct rp__recent *r = &rp->recent[i % RP_RECENT];
+  for (unsigned i = rp->proc.nrecent - k; i < rp->proc.nrecent; i++) {
+    const struct rp__recent *r = &rp->proc.recent[i % RP_RECENT];
     fprintf(out, "  seq %-8llu %-6s 0x%llx +%llu\n", (unsigned long long)r->seq,
             trace_record_name(r->type) ?: "?", (unsigned long long)r->addr,
             (unsigned long long)r->len);

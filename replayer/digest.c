@@ -31,7 +31,7 @@ static const u8 zero_page[RW_DIGEST_PAGE];
 static int view(rp_replay *rp, u64 a, const struct rw_digest_spec *s,
                 u8 *buf, const u8 **out) {
   const u8 *p;
-  RW_FORWARD(cpu_mem_peek(rp->mem, a, &p));
+  RW_FORWARD(cpu_mem_peek(rp->proc.mem, a, &p));
   *out = p ? rw_digest_view(s, a, p, buf) : NULL;
   return 0;
 }
@@ -52,7 +52,7 @@ static int next_writable(rp_replay *rp, u64 *at, u64 end, u64 *page) {
   const u8 *bytes;
   int prot;
   while (*at < end &&
-         cpu_mem_next_data(rp->mem, *at, page, &prot, &bytes) == 0 &&
+         cpu_mem_next_data(rp->proc.mem, *at, page, &prot, &bytes) == 0 &&
          *page < end) {
     *at = *page + RW_DIGEST_PAGE;
     if (prot & CPU_PROT_WRITE) return 1;
@@ -92,11 +92,11 @@ static int grow(struct rp__dcache *dc, size_t n) {
  * page that holds bytes, and starts tracking the pages written from here
  * on. */
 static int build(rp_replay *rp, u64 target) {
-  struct rp__dcache *dc = &rp->dc;
+  struct rp__dcache *dc = &rp->search.dc;
   struct rw_digest d;
   u64 at = 0, a;
   dc->valid = 0;
-  cpu_mem_dirty_start(rp->mem);
+  cpu_mem_dirty_start(rp->proc.mem);
   rw_digest_init(&d);
   dc->n = dc->nnz = 0;
   while (next_writable(rp, &at, RP_USER_END, &a)) {
@@ -104,7 +104,7 @@ static int build(rp_replay *rp, u64 target) {
     dc->addr[dc->n] = a;
     dc->fh[dc->n] = d.h;
     dc->fn[dc->n] = d.n;
-    RW_FORWARD(add_page(rp, &d, a, &rp->pre_spec));
+    RW_FORWARD(add_page(rp, &d, a, &rp->search.pre_spec));
     if (d.n != dc->fn[dc->n]) dc->nz[dc->nnz++] = dc->n;
     dc->n++;
   }
@@ -113,9 +113,9 @@ static int build(rp_replay *rp, u64 target) {
   dc->fn[dc->n] = d.n;
   dc->full = rw_digest_final(&d);
   dc->target = target;
-  dc->seq = rp->pre_seq;
-  dc->events = rp->events;
-  dc->restores = rp->restores;
+  dc->seq = rp->search.pre_seq;
+  dc->events = rp->trace.events;
+  dc->restores = rp->tl.restores;
   dc->have_b = 0;
   dc->valid = 1;
   return 0;
@@ -124,13 +124,13 @@ static int build(rp_replay *rp, u64 target) {
 /* The chain state each page boundary needs for the digest to be the
  * target, the pages after it being as they were at the build. */
 static int backward(rp_replay *rp) {
-  struct rp__dcache *dc = &rp->dc;
+  struct rp__dcache *dc = &rp->search.dc;
   int checked = 0;
   dc->bh[dc->n] = rw_digest_unfinal(dc->target) ^ dc->fn[dc->n];
   for (size_t i = dc->n; i-- > 0;) {
     u8 buf[RW_DIGEST_PAGE];
     const u8 *p;
-    RW_FORWARD(view(rp, dc->addr[i], &rp->pre_spec, buf, &p));
+    RW_FORWARD(view(rp, dc->addr[i], &rp->search.pre_spec, buf, &p));
     if (!p || !memcmp(p, zero_page, RW_DIGEST_PAGE)) {
       dc->bh[i] = dc->bh[i + 1];
       continue;
@@ -165,14 +165,14 @@ static size_t lower(const struct rp__dcache *dc, u64 addr) {
 }
 
 int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
-  struct rp__dcache *dc = &rp->dc;
-  const struct rw_digest_spec *spec = &rp->pre_spec;
+  struct rp__dcache *dc = &rp->search.dc;
+  const struct rw_digest_spec *spec = &rp->search.pre_spec;
   u64 lo, hi;
   *match = 0;
   *since = RP_DIGEST_CHANGED;
-  int dirty = cpu_mem_dirty_span(rp->mem, &lo, &hi);
-  if (!dc->valid || dc->target != target || dc->seq != rp->pre_seq ||
-      dc->events != rp->events || dc->restores != rp->restores ||
+  int dirty = cpu_mem_dirty_span(rp->proc.mem, &lo, &hi);
+  if (!dc->valid || dc->target != target || dc->seq != rp->search.pre_seq ||
+      dc->events != rp->trace.events || dc->restores != rp->tl.restores ||
       (dirty && lo == 0 && hi == ~(u64)0)) {
     RW_FORWARD(build(rp, target));
     *match = dc->full == target;
@@ -184,7 +184,7 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
   size_t b = dirty ? lower(dc, hi + 1) : 0;
   struct rw_digest d = {dc->fh[a], dc->fn[a]};
   const u64 *dp;
-  size_t nd = dirty ? cpu_mem_dirty_pages(rp->mem, &dp) : 0;
+  size_t nd = dirty ? cpu_mem_dirty_pages(rp->proc.mem, &dp) : 0;
   if (nd <= CPU_DIRTY_MAX) {
     /* The chain from page A on, over the pages that may hold bytes now:
      * those written since (writable ones; a page written for the first
@@ -193,7 +193,7 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
     u64 pages[CPU_DIRTY_MAX];
     size_t k = 0;
     for (size_t j = 0; j < nd; j++) {
-      int prot = cpu_mem_page_prot(rp->mem, dp[j]);
+      int prot = cpu_mem_page_prot(rp->proc.mem, dp[j]);
       if (prot >= 0 && (prot & CPU_PROT_WRITE)) pages[k++] = dp[j];
     }
     if (!k) { /* no writable page changed */
@@ -242,12 +242,12 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
 }
 
 void rp__digest_drop(rp_replay *rp) {
-  if (rp->dc.valid) cpu_mem_dirty_stop(rp->mem);
-  rp->dc.valid = 0;
+  if (rp->search.dc.valid) cpu_mem_dirty_stop(rp->proc.mem);
+  rp->search.dc.valid = 0;
 }
 
 void rp__digest_free(rp_replay *rp) {
-  struct rp__dcache *dc = &rp->dc;
+  struct rp__dcache *dc = &rp->search.dc;
   free(dc->addr);
   free(dc->fh);
   free(dc->fn);

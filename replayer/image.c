@@ -13,30 +13,31 @@ int rp__note_exec(rp_replay *rp, const struct rp__rec *rec) {
   struct trace_rec_exec e;
   char path[4096];
   /* A re-run after a seek meets the same records again. */
-  if (rp->nimages && rp->images[rp->nimages - 1].seq >= rec->seq) return 0;
+  if (rp->proc.nimages && rp->proc.images[rp->proc.nimages - 1].seq >= rec->seq)
+    return 0;
   RW_FORWARD(trace_rec_exec_get(&e, rec->data, rec->len));
   u32 pid = e.pid;
   trace_str_copy(e.path, path, sizeof path);
-  if (rp->nimages == rp->capimages) {
-    size_t cap = rp->capimages ? 2 * rp->capimages : 4;
-    struct rp__image *v = realloc(rp->images, cap * sizeof *v);
+  if (rp->proc.nimages == rp->proc.capimages) {
+    size_t cap = rp->proc.capimages ? 2 * rp->proc.capimages : 4;
+    struct rp__image *v = realloc(rp->proc.images, cap * sizeof *v);
     RW_RETURN_IF(!v, RW_ENOMEM, "images");
-    rp->images = v;
-    rp->capimages = cap;
+    rp->proc.images = v;
+    rp->proc.capimages = cap;
   }
-  struct rp__image *im = &rp->images[rp->nimages];
+  struct rp__image *im = &rp->proc.images[rp->proc.nimages];
   memset(im, 0, sizeof *im);
   im->path = strdup(path);
   RW_RETURN_IF(!im->path, RW_ENOMEM, "image path");
   im->seq = rec->seq;
   im->pid = pid;
-  rp->nimages++;
+  rp->proc.nimages++;
   return 0;
 }
 
 int rp__note_auxv(rp_replay *rp, const struct rp__rec *rec) {
-  if (!rp->nimages) return 0;
-  struct rp__image *im = &rp->images[rp->nimages - 1];
+  if (!rp->proc.nimages) return 0;
+  struct rp__image *im = &rp->proc.images[rp->proc.nimages - 1];
   struct trace_rec_auxv a;
   if (im->auxv || rec->seq < im->seq) return 0;
   RW_FORWARD(trace_rec_auxv_get(&a, rec->data, rec->len));
@@ -48,19 +49,19 @@ int rp__note_auxv(rp_replay *rp, const struct rp__rec *rec) {
 }
 
 void rp__images_free(rp_replay *rp) {
-  for (size_t i = 0; i < rp->nimages; i++) {
-    free(rp->images[i].path);
-    free(rp->images[i].auxv);
+  for (size_t i = 0; i < rp->proc.nimages; i++) {
+    free(rp->proc.images[i].path);
+    free(rp->proc.images[i].auxv);
   }
-  free(rp->images);
-  rp->images = NULL;
-  rp->nimages = rp->capimages = 0;
+  free(rp->proc.images);
+  rp->proc.images = NULL;
+  rp->proc.nimages = rp->proc.capimages = 0;
 }
 
 int rp_get_image(rp_replay *rp, struct rp_image *img) {
   const struct rp__image *cur = NULL;
-  for (size_t i = 0; i < rp->nimages; i++)
-    if (rp->images[i].seq <= rp->last_seq) cur = &rp->images[i];
+  for (size_t i = 0; i < rp->proc.nimages; i++)
+    if (rp->proc.images[i].seq <= rp->trace.last_seq) cur = &rp->proc.images[i];
   memset(img, 0, sizeof *img);
   if (!cur) return RW_ENOTFOUND;
   img->pid = cur->pid;
@@ -99,18 +100,18 @@ static int lookup(rp_replay *rp, const char *path, int mode,
                   struct rp_file *f) {
   const char *want = mode ? base(path) : path;
   struct trace_blob_info bi;
-  for (size_t i = 0; i < rp->srcs.n; i++) {
-    const struct rp__src *s = &rp->srcs.v[i];
+  for (size_t i = 0; i < rp->proc.srcs.n; i++) {
+    const struct rp__src *s = &rp->proc.srcs.v[i];
     if (is_zero(s->hash) || s->path[0] != '/') continue;
     if (!match(s->path, want, mode)) continue;
-    if (trace_reader_find_blob(rp->tr, s->hash, &bi) < 0) continue;
+    if (trace_reader_find_blob(rp->trace.tr, s->hash, &bi) < 0) continue;
     memcpy(f->hash, bi.hash, 32);
     f->size = bi.size;
     return 0;
   }
-  size_t n = trace_reader_nblobs(rp->tr);
+  size_t n = trace_reader_nblobs(rp->trace.tr);
   for (size_t i = 0; i < n; i++) {
-    if (trace_reader_blob_info(rp->tr, i, &bi) < 0 || !bi.name) continue;
+    if (trace_reader_blob_info(rp->trace.tr, i, &bi) < 0 || !bi.name) continue;
     if (!match(bi.name, want, mode)) continue;
     memcpy(f->hash, bi.hash, 32);
     f->size = bi.size;
@@ -131,5 +132,5 @@ i64 rp_file_read(rp_replay *rp, const struct rp_file *f, u64 off, void *dst,
                  size_t cap) {
   struct rw_diag diag = {0};
   if (off >= f->size) return 0;
-  return trace_reader_blob_read(rp->tr, f->hash, off, dst, cap, &diag);
+  return trace_reader_blob_read(rp->trace.tr, f->hash, off, dst, cap, &diag);
 }

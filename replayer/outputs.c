@@ -19,26 +19,26 @@ int rp__end_load(rp_replay *rp) {
   trace_cursor *c;
   struct trace_record rec;
   struct trace_rec_end e;
-  trace_reader_get_info(rp->tr, &info);
-  rp->end_expected = info.version_major > 1 || info.version_minor >= 1;
-  rp->have_endrec = 0;
+  trace_reader_get_info(rp->trace.tr, &info);
+  rp->fin.end_expected = info.version_major > 1 || info.version_minor >= 1;
+  rp->fin.have_endrec = 0;
   if (!info.seq_last) return 0;
-  RW_FORWARD(trace_cursor_open(&c, rp->tr, TRACE_ALL_THREADS));
-  memset(&rp->end_damage, 0, sizeof rp->end_damage);
+  RW_FORWARD(trace_cursor_open(&c, rp->trace.tr, TRACE_ALL_THREADS));
+  memset(&rp->fin.end_damage, 0, sizeof rp->fin.end_damage);
   int rc = trace_cursor_seek(c, info.seq_last);
-  if (rc == 0) rc = trace_cursor_next(c, &rec, &rp->end_damage);
+  if (rc == 0) rc = trace_cursor_next(c, &rec, &rp->fin.end_damage);
   /* Damage there is reported when the replay gets to the end, as damage
    * is wherever the replay meets it. */
-  if (rc < 0 && !rp->end_damage.code)
-    rw_diag_set(&rp->end_damage, rc, 0, "%s", rw_strerror(rc));
+  if (rc < 0 && !rp->fin.end_damage.code)
+    rw_diag_set(&rp->fin.end_damage, rc, 0, "%s", rw_strerror(rc));
   if (rc == 1 && rec.type == TRACE_REC_END) {
     /* Its status and signo: the EXIT records say them too. */
-    rp->have_endrec =
+    rp->fin.have_endrec =
         trace_rec_end_get(&e, rec.data, rec.len) == 0 &&
         trace_spec_get(e.dead_lo, e.dead_hi, e.nskip, e.skips,
-                       &rp->end_spec) == 0;
-    rp->end_has_digest = rp->have_endrec && e.has_digest;
-    rp->end_digest = rp->have_endrec ? e.digest : 0;
+                       &rp->fin.end_spec) == 0;
+    rp->fin.end_has_digest = rp->fin.have_endrec && e.has_digest;
+    rp->fin.end_digest = rp->fin.have_endrec ? e.digest : 0;
   }
   trace_cursor_close(c);
   return 0;
@@ -46,10 +46,11 @@ int rp__end_load(rp_replay *rp) {
 
 int rp__check_end(rp_replay *rp, struct rp_stop *stop) {
   u64 d;
-  if (!rp->have_endrec || !rp->end_has_digest || rp->end_checked) return 0;
-  RW_FORWARD(rp__digest(rp, &rp->end_spec, &d));
-  if (d == rp->end_digest) {
-    rp->end_checked = 1;
+  if (!rp->fin.have_endrec || !rp->fin.end_has_digest || rp->fin.end_checked)
+    return 0;
+  RW_FORWARD(rp__digest(rp, &rp->fin.end_spec, &d));
+  if (d == rp->fin.end_digest) {
+    rp->fin.end_checked = 1;
     return 0;
   }
   return rp__diverge(rp, stop, NULL,
@@ -57,7 +58,7 @@ int rp__check_end(rp_replay *rp, struct rp_stop *stop) {
                      "history differs from the recording (digest %#018llx "
                      "recorded, %#018llx replayed): a value it kept in "
                      "memory, and never sent out, was computed differently",
-                     (unsigned long long)rp->end_digest,
+                     (unsigned long long)rp->fin.end_digest,
                      (unsigned long long)d);
 }
 
@@ -85,7 +86,7 @@ static int on_seg(void *ctx, u64 addr, u64 len) {
   if (len) grow_for(o->rp, addr);
   while (len > 0) {
     size_t n = (size_t)RW_MIN(len, (u64)RP_BUF);
-    if (cpu_mem_read(o->rp->mem, addr, o->rp->buf, n) < 0) {
+    if (cpu_mem_read(o->rp->proc.mem, addr, o->rp->buf, n) < 0) {
       o->short_read = 1;
       o->bad_addr = addr;
       return 1;
@@ -103,7 +104,7 @@ static int on_seg(void *ctx, u64 addr, u64 len) {
 static int read_mem(void *ctx, u64 addr, void *dst, size_t len) {
   rp_replay *rp = ctx;
   if (len) grow_for(rp, addr);
-  return cpu_mem_read(rp->mem, addr, dst, len);
+  return cpu_mem_read(rp->proc.mem, addr, dst, len);
 }
 
 /* Prints N bytes at P as rows of hex and text, each line starting with

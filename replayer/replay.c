@@ -19,8 +19,8 @@
 static int answer_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4]) {
   rp_replay *rp = ctx;
   const u32 *any = NULL;
-  for (size_t i = 0; i < rp->ncpuid; i++) {
-    const u32 *e = rp->cpuid + 6 * i;
+  for (size_t i = 0; i < rp->proc.ncpuid; i++) {
+    const u32 *e = rp->proc.cpuid + 6 * i;
     if (e[0] != leaf) continue;
     if (e[1] == sub) {
       memcpy(out, e + 2, 16);
@@ -38,7 +38,7 @@ static int answer_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4]) {
 static int load_cpuid(rp_replay *rp, struct rw_diag *diag) {
   const void *val;
   size_t len;
-  if (trace_reader_meta(rp->tr, TRACE_META_CPUID, &val, &len) < 0 || !len)
+  if (trace_reader_meta(rp->trace.tr, TRACE_META_CPUID, &val, &len) < 0 || !len)
     return rw_diag_set(diag, RW_ECORRUPT, 0,
                        "the trace has no cpuid table (metadata '%s')",
                        TRACE_META_CPUID);
@@ -46,11 +46,11 @@ static int load_cpuid(rp_replay *rp, struct rw_diag *diag) {
     return rw_diag_set(diag, RW_ECORRUPT, 0,
                        "the cpuid table has %zu bytes, not a multiple of 24",
                        len);
-  rp->ncpuid = len / 24;
-  rp->cpuid = malloc(len);
-  if (!rp->cpuid) return rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
-  for (size_t i = 0; i < 6 * rp->ncpuid; i++)
-    rp->cpuid[i] = rd_le32((const u8 *)val + 4 * i);
+  rp->proc.ncpuid = len / 24;
+  rp->proc.cpuid = malloc(len);
+  if (!rp->proc.cpuid) return rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
+  for (size_t i = 0; i < 6 * rp->proc.ncpuid; i++)
+    rp->proc.cpuid[i] = rd_le32((const u8 *)val + 4 * i);
   return 0;
 }
 
@@ -86,20 +86,20 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   *out = NULL;
   if (!rp) return rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
   if (opts) rp->opts = *opts;
-  rp__stack_defaults(&rp->stack);
-  rp->kf_interval = rp->opts.keyframe_interval ? rp->opts.keyframe_interval
+  rp__stack_defaults(&rp->proc.stack);
+  rp->tl.kf_interval = rp->opts.keyframe_interval ? rp->opts.keyframe_interval
                                                : RP_DEFAULT_KF_INTERVAL;
-  rp->path = strdup(path);
+  rp->trace.path = strdup(path);
   rp->buf = malloc(RP_BUF);
-  if (!rp->path || !rp->buf) {
+  if (!rp->trace.path || !rp->buf) {
     rc = rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
     goto fail;
   }
-  rc = trace_reader_open(&rp->tr, path, diag);
+  rc = trace_reader_open(&rp->trace.tr, path, diag);
   if (rc < 0) goto fail;
   struct trace_info info;
-  trace_reader_get_info(rp->tr, &info);
-  rp->total_seq = info.seq_last;
+  trace_reader_get_info(rp->trace.tr, &info);
+  rp->trace.total_seq = info.seq_last;
   rc = load_cpuid(rp, diag);
   if (rc < 0) goto fail;
   rc = rp__end_load(rp);
@@ -108,14 +108,14 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
                 rw_strerror(rc));
     goto fail;
   }
-  rc = trace_cursor_open(&rp->cur, rp->tr, TRACE_ALL_THREADS);
+  rc = trace_cursor_open(&rp->trace.cur, rp->trace.tr, TRACE_ALL_THREADS);
   if (rc < 0) {
     rw_diag_set(diag, rc, 0, "the trace has no records");
     goto fail;
   }
-  rp->cfg = (struct cpu_config){answer_cpuid, NULL, rp, recorded_xcr0(rp),
+  rp->proc.cfg = (struct cpu_config){answer_cpuid, NULL, rp, recorded_xcr0(rp),
                                 recorded_vendor(rp), recorded_family(rp)};
-  rc = cpu_mem_new(&rp->mem);
+  rc = cpu_mem_new(&rp->proc.mem);
   if (rc == 0) rc = rp__threads_init(rp); /* checks the emulator works */
   if (rc < 0) {
     rw_diag_set(diag, rc, 0, "cannot create the emulator: %s",
@@ -123,22 +123,22 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
     goto fail;
   }
   /* Apply the records up to the program's first instruction. */
-  rp->next_kf = ~0ull;
+  rp->tl.next_kf = ~0ull;
   struct rp_stop stop;
   struct rp__goal start = rp__goal_at(0, 0);
   rc = rp__run(rp, &start, &stop);
-  if (rc < 0 || rp->broken || !rp->have_thread) {
+  if (rc < 0 || rp->health.broken || !rp->th.have_thread) {
     /* Damage in the trace, or a trace without a program (corrupt data,
      * for the caller's exit status), or something the replay cannot do. */
     if (rc >= 0)
-      rc = !rp->broken || rp->broken_stop.damaged ? RW_ECORRUPT
+      rc = !rp->health.broken || rp->health.broken_stop.damaged ? RW_ECORRUPT
                                                   : RW_EUNSUPPORTED;
     rw_diag_set(diag, rc, 0, "%s",
-                rp->broken ? rp->broken_stop.msg
+                rp->health.broken ? rp->health.broken_stop.msg
                            : "the trace holds no program image to replay");
     goto fail;
   }
-  rp->next_kf = 0;
+  rp->tl.next_kf = 0;
   rc = rp__kf_take(rp);
   if (rc < 0) {
     rw_diag_set(diag, rc, 0, "keyframe: %s", rw_strerror(rc));
@@ -159,20 +159,20 @@ void rp_close(rp_replay *rp) {
   rp__fine_free_all(rp);
   rp__images_free(rp);
   rp__syms_free(rp);
-  rp__srcs_free(&rp->srcs);
+  rp__srcs_free(&rp->proc.srcs);
   rp__threads_free(rp);
   rp__digest_free(rp);
-  cpu_mem_free(rp->mem);
-  trace_cursor_close(rp->cur);
-  trace_reader_close(rp->tr);
+  cpu_mem_free(rp->proc.mem);
+  trace_cursor_close(rp->trace.cur);
+  trace_reader_close(rp->trace.tr);
   if (rp->cs) cs_close(&rp->cs);
-  free(rp->pend.data);
-  free(rp->cpuid);
-  free(rp->bps);
-  free(rp->wps);
-  free(rp->report);
+  free(rp->trace.pend.data);
+  free(rp->proc.cpuid);
+  free(rp->user.bps);
+  free(rp->user.wps);
+  free(rp->health.report);
   free(rp->buf);
-  free(rp->path);
+  free(rp->trace.path);
   free(rp);
 }
 
@@ -182,61 +182,61 @@ int rp_run(rp_replay *rp, u64 until, struct rp_stop *stop) {
 }
 
 u64 rp_icount(const rp_replay *rp) { return rp->icount; }
-u64 rp_event(const rp_replay *rp) { return rp->events; }
+u64 rp_event(const rp_replay *rp) { return rp->trace.events; }
 u64 rp_end_icount(const rp_replay *rp) {
-  return rp->ended || rp->end_icount ? rp->end_icount : 0;
+  return rp->fin.ended || rp->fin.end_icount ? rp->fin.end_icount : 0;
 }
 int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len) {
-  return cpu_mem_read(rp->mem, addr, dst, len);
+  return cpu_mem_read(rp->proc.mem, addr, dst, len);
 }
 
 int rp_break_add(rp_replay *rp, u64 addr) {
-  for (size_t i = 0; i < rp->nbps; i++)
-    if (rp->bps[i] == addr) return 0;
-  if (rp->nbps == rp->capbps) {
-    size_t cap = rp->capbps ? 2 * rp->capbps : 8;
-    u64 *v = realloc(rp->bps, cap * sizeof *v);
+  for (size_t i = 0; i < rp->user.nbps; i++)
+    if (rp->user.bps[i] == addr) return 0;
+  if (rp->user.nbps == rp->user.capbps) {
+    size_t cap = rp->user.capbps ? 2 * rp->user.capbps : 8;
+    u64 *v = realloc(rp->user.bps, cap * sizeof *v);
     RW_RETURN_IF(!v, RW_ENOMEM, "breakpoints");
-    rp->bps = v;
-    rp->capbps = cap;
+    rp->user.bps = v;
+    rp->user.capbps = cap;
   }
-  rp->bps[rp->nbps++] = addr;
-  return cpu_mem_break_add(rp->mem, addr);
+  rp->user.bps[rp->user.nbps++] = addr;
+  return cpu_mem_break_add(rp->proc.mem, addr);
 }
 
 int rp_break_del(rp_replay *rp, u64 addr) {
-  for (size_t i = 0; i < rp->nbps; i++) {
-    if (rp->bps[i] != addr) continue;
-    rp->bps[i] = rp->bps[--rp->nbps];
-    if (addr == rp->preempt_bp) return 0; /* still needed internally */
-    return cpu_mem_break_del(rp->mem, addr);
+  for (size_t i = 0; i < rp->user.nbps; i++) {
+    if (rp->user.bps[i] != addr) continue;
+    rp->user.bps[i] = rp->user.bps[--rp->user.nbps];
+    if (addr == rp->search.preempt_bp) return 0; /* still needed internally */
+    return cpu_mem_break_del(rp->proc.mem, addr);
   }
   return RW_ENOTFOUND;
 }
 
 int rp_watch_add(rp_replay *rp, u64 addr, u64 len, int kind) {
-  if (rp->nwps == rp->capwps) {
-    size_t cap = rp->capwps ? 2 * rp->capwps : 8;
-    void *v = realloc(rp->wps, cap * sizeof *rp->wps);
+  if (rp->user.nwps == rp->user.capwps) {
+    size_t cap = rp->user.capwps ? 2 * rp->user.capwps : 8;
+    void *v = realloc(rp->user.wps, cap * sizeof *rp->user.wps);
     RW_RETURN_IF(!v, RW_ENOMEM, "watchpoints");
-    rp->wps = v;
-    rp->capwps = cap;
+    rp->user.wps = v;
+    rp->user.capwps = cap;
   }
-  RW_FORWARD(cpu_mem_watch_add(rp->mem, addr, len, kind));
-  rp->wps[rp->nwps].addr = addr;
-  rp->wps[rp->nwps].len = len;
-  rp->wps[rp->nwps].kind = kind;
-  rp->nwps++;
+  RW_FORWARD(cpu_mem_watch_add(rp->proc.mem, addr, len, kind));
+  rp->user.wps[rp->user.nwps].addr = addr;
+  rp->user.wps[rp->user.nwps].len = len;
+  rp->user.wps[rp->user.nwps].kind = kind;
+  rp->user.nwps++;
   return 0;
 }
 
 int rp_watch_del(rp_replay *rp, u64 addr, u64 len, int kind) {
-  for (size_t i = 0; i < rp->nwps; i++) {
-    if (rp->wps[i].addr != addr || rp->wps[i].len != len ||
-        rp->wps[i].kind != kind)
+  for (size_t i = 0; i < rp->user.nwps; i++) {
+    if (rp->user.wps[i].addr != addr || rp->user.wps[i].len != len ||
+        rp->user.wps[i].kind != kind)
       continue;
-    rp->wps[i] = rp->wps[--rp->nwps];
-    return cpu_mem_watch_del(rp->mem, addr, len, kind);
+    rp->user.wps[i] = rp->user.wps[--rp->user.nwps];
+    return cpu_mem_watch_del(rp->proc.mem, addr, len, kind);
   }
   return RW_ENOTFOUND;
 }
@@ -244,33 +244,35 @@ int rp_watch_del(rp_replay *rp, u64 addr, u64 len, int kind) {
 void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
   memset(st, 0, sizeof *st);
   st->instructions = rp->executed;
-  st->events = rp->events;
+  st->events = rp->trace.events;
   st->checks = rp->checks;
   st->outputs = rp->outputs;
-  st->end_checked = rp->end_checked;
-  st->keyframes = rp->nkfs;
-  st->keyframe_bytes = cpu_mem_footprint(rp->mem) + rp__kf_thread_bytes(rp);
+  st->end_checked = rp->fin.end_checked;
+  st->keyframes = rp->tl.nkfs;
+  st->keyframe_bytes =
+      cpu_mem_footprint(rp->proc.mem) + rp__kf_thread_bytes(rp);
 }
 
 int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {
   const void *v;
   size_t n;
-  if (!cap || trace_reader_meta(rp->tr, key, &v, &n) < 0) return RW_ENOTFOUND;
+  if (!cap || trace_reader_meta(rp->trace.tr, key, &v, &n) < 0)
+    return RW_ENOTFOUND;
   n = RW_MIN(n, cap - 1);
   memcpy(dst, v, n);
   dst[n] = 0;
   return 0;
 }
 
-u64 rp_xcr0(const rp_replay *rp) { return rp->cfg.xcr0; }
+u64 rp_xcr0(const rp_replay *rp) { return rp->proc.cfg.xcr0; }
 
 void rp_trace_info(const rp_replay *rp, struct trace_info *info) {
-  trace_reader_get_info(rp->tr, info);
+  trace_reader_get_info(rp->trace.tr, info);
 }
 
 int rp_check_blobs(rp_replay *rp, struct rw_diag *diag) {
-  for (size_t i = 0; i < trace_reader_nblobs(rp->tr); i++)
-    RW_FORWARD(trace_reader_blob_check(rp->tr, i, diag));
+  for (size_t i = 0; i < trace_reader_nblobs(rp->trace.tr); i++)
+    RW_FORWARD(trace_reader_blob_check(rp->trace.tr, i, diag));
   return 0;
 }
 
@@ -280,8 +282,8 @@ void rp__progress(rp_replay *rp, int final) {
   if (!final && now < rp->progress_ns) return;
   rp->progress_ns = now + 500000000ull;
   double secs = (double)(now - rp->start_ns) / 1e9;
-  double pct = rp->total_seq ? 100.0 * (double)rp->last_seq /
-                                   (double)rp->total_seq
+  double pct = rp->trace.total_seq ? 100.0 * (double)rp->trace.last_seq /
+                                   (double)rp->trace.total_seq
                              : 0;
   fprintf(stderr, "\rrewind: replaying: %llu instructions, %.1f%% of events, "
                   "%.0f MIPS   %s",

@@ -4,44 +4,45 @@
  * the latest keyframe where that thread had not yet executed its last
  * instruction and runs until it is about to; a reverse continue scans
  * keyframe intervals backwards, re-running each with the breakpoints and
- * watchpoints armed, for the last hit before the current position. Also the cache of
- * fine keyframes that keeps repeated reverse steps cheap. It adds no state
- * to the history: everything here re-executes what the recording fixed. */
+ * watchpoints armed, for the last hit before the current position. Also the
+ * cache of fine keyframes that keeps repeated reverse steps cheap. It adds no
+ * state to the history: everything here re-executes what the recording fixed.
+ */
 #include <stdlib.h>
 #include <string.h>
 
 #include "replayer/rp_int.h"
 
 void rp__fine_free_all(rp_replay *rp) {
-  for (size_t i = 0; i < rp->nfine; i++) rp__kf_free(&rp->fine[i]);
-  rp->nfine = 0;
+  for (size_t i = 0; i < rp->tl.nfine; i++) rp__kf_free(&rp->tl.fine[i]);
+  rp->tl.nfine = 0;
 }
 
 /* Takes a fine keyframe at the current position, dropping the least
  * recently used one when the cache is full. */
 static int fine_take(rp_replay *rp) {
-  size_t slot = rp->nfine;
-  for (size_t i = 0; i < rp->nfine; i++)
-    if (rp->fine[i].icount == rp->icount) return 0;
-  for (size_t i = 0; i < rp->nkfs; i++)
-    if (rp->kfs[i].icount == rp->icount) return 0;
-  if (rp->nfine == RP_FINE_MAX) {
+  size_t slot = rp->tl.nfine;
+  for (size_t i = 0; i < rp->tl.nfine; i++)
+    if (rp->tl.fine[i].icount == rp->icount) return 0;
+  for (size_t i = 0; i < rp->tl.nkfs; i++)
+    if (rp->tl.kfs[i].icount == rp->icount) return 0;
+  if (rp->tl.nfine == RP_FINE_MAX) {
     slot = 0;
-    for (size_t i = 1; i < rp->nfine; i++)
-      if (rp->fine[i].lru < rp->fine[slot].lru) slot = i;
-    rp__kf_free(&rp->fine[slot]);
+    for (size_t i = 1; i < rp->tl.nfine; i++)
+      if (rp->tl.fine[i].lru < rp->tl.fine[slot].lru) slot = i;
+    rp__kf_free(&rp->tl.fine[slot]);
   }
   struct rp__kf kf;
   RW_FORWARD(rp__kf_capture(rp, &kf));
-  kf.lru = ++rp->fine_clock;
-  rp->fine[slot] = kf;
-  if (slot == rp->nfine) rp->nfine++;
+  kf.lru = ++rp->tl.fine_clock;
+  rp->tl.fine[slot] = kf;
+  if (slot == rp->tl.nfine) rp->tl.nfine++;
   return 0;
 }
 
 int rp__run_fine(rp_replay *rp, u64 icount, u64 events,
                  struct rp_stop *stop) {
-  if (icount > rp->icount + RP_FINE_STEP && rp->have_thread) {
+  if (icount > rp->icount + RP_FINE_STEP && rp->th.have_thread) {
     u64 from = icount > RP_FINE_WINDOW ? icount - RP_FINE_WINDOW : 0;
     if (from < rp->icount + 1) from = rp->icount + 1;
     u64 next = (from + RP_FINE_STEP - 1) / RP_FINE_STEP * RP_FINE_STEP;
@@ -65,21 +66,21 @@ int rp__run_fine(rp_replay *rp, u64 icount, u64 events,
 }
 
 void rp_set_poll(rp_replay *rp, int (*poll)(void *ctx), void *ctx) {
-  rp->poll = poll;
-  rp->poll_ctx = ctx;
+  rp->user.poll = poll;
+  rp->user.poll_ctx = ctx;
 }
 
 /* The current position; at the end of the history, the end. */
 static u64 here(const rp_replay *rp) {
-  return rp->ended ? rp->end_icount : rp->icount;
+  return rp->fin.ended ? rp->fin.end_icount : rp->icount;
 }
 
 static void stop_begin(rp_replay *rp, struct rp_stop *stop) {
   memset(stop, 0, sizeof *stop);
   stop->reason = RP_STOP_BEGIN;
   stop->icount = rp->icount;
-  stop->event = rp->events;
-  stop->tid = rp->cur_tid;
+  stop->event = rp->trace.events;
+  stop->tid = rp->th.cur_tid;
 }
 
 /* With the replay at a position, runs its one instruction with the
@@ -102,7 +103,7 @@ static int probe_watch(rp_replay *rp, struct rp_stop *stop, int *hit) {
   rp__kf_free(&back);
   if (*hit) {
     stop->icount = rp->icount;
-    stop->event = rp->events;
+    stop->event = rp->trace.events;
   }
   return rc;
 }
@@ -123,7 +124,7 @@ int rp_reverse_step(rp_replay *rp, struct rp_stop *stop) {
     return 0;
   }
   RW_FORWARD(rp_seek(rp, at - 1, stop));
-  if (stop->reason != RP_STOP_TARGET || !rp->nwps) return 0;
+  if (stop->reason != RP_STOP_TARGET || !rp->user.nwps) return 0;
   int hit;
   RW_FORWARD(probe_watch(rp, stop, &hit));
   return 0;
@@ -136,26 +137,27 @@ static struct rp__kf *kf_for_thread(rp_replay *rp, const struct rp__thread *t,
                                     u64 count, u64 at) {
   struct rp__kf *best = NULL;
   int fine = 0;
-  for (size_t i = 0; i < rp->nkfs + rp->nfine; i++) {
-    struct rp__kf *kf = i < rp->nkfs ? &rp->kfs[i] : &rp->fine[i - rp->nkfs];
+  for (size_t i = 0; i < rp->tl.nkfs + rp->tl.nfine; i++) {
+    struct rp__kf *kf =
+        i < rp->tl.nkfs ? &rp->tl.kfs[i] : &rp->tl.fine[i - rp->tl.nkfs];
     if (kf->icount > at) continue;
     const struct rp__kthread *k = rp__kf_thread(kf, t);
     if (k && k->cpu_icount > count) continue;
     if (!best || kf->icount > best->icount ||
         (kf->icount == best->icount && kf->events > best->events)) {
       best = kf;
-      fine = i >= rp->nkfs;
+      fine = i >= rp->tl.nkfs;
     }
   }
-  if (fine) best->lru = ++rp->fine_clock;
+  if (fine) best->lru = ++rp->tl.fine_clock;
   return best;
 }
 
 /* Whether the replay is where rp_reverse_step_thread goes: thread TID (the
  * one started at SEQ) is about to run with COUNT instructions executed. */
 static int at_thread_point(rp_replay *rp, u32 tid, u64 seq, u64 count) {
-  const struct rp__thread *t = rp->thr;
-  return !rp->ended && !rp->broken && t && t->st.tid == tid &&
+  const struct rp__thread *t = rp->th.thr;
+  return !rp->fin.ended && !rp->health.broken && t && t->st.tid == tid &&
          t->st.start_seq == seq && cpu_icount(t->cpu) == count;
 }
 
@@ -184,7 +186,7 @@ int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
                "thread %u not found again going back from %llu (at %llu, "
                "thread %u current)",
                tid, (unsigned long long)from, (unsigned long long)rp->icount,
-               rp->cur_tid);
+               rp->th.cur_tid);
   /* Far from the keyframe: go there again through rp__run_fine, so that
    * fine keyframes make the next reverse steps cheap. */
   u64 g = stop->icount, ev = stop->event;
@@ -200,7 +202,7 @@ int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
                    "thread %u not found again going back", tid);
     }
   }
-  if (!rp->nwps) return 0;
+  if (!rp->user.nwps) return 0;
   int hit;
   return probe_watch(rp, stop, &hit);
 }
@@ -258,7 +260,7 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   if (!may_go_back(rp, stop)) return 0;
   u64 limit = here(rp), hi = limit;
   struct hit h = {0};
-  while (hi > 0 && (rp->nbps || rp->nwps)) {
+  while (hi > 0 && (rp->user.nbps || rp->user.nwps)) {
     struct rp__kf *kf = rp__kf_before(rp, hi, 1);
     if (!kf) break;
     int done = 0;

@@ -91,10 +91,10 @@ struct rp__tstate {
 };
 
 /* One thread of the replayed process. Every thread has its own processor
- * state; all share rp->mem. */
+ * state; all share rp->proc.mem. */
 struct rp__thread {
   struct rp__tstate st;
-  cpu_thread *cpu;      /* owned (through rp->threads or rp->spare) */
+  cpu_thread *cpu;      /* owned (through rp->th.threads or rp->th.spare) */
 };
 
 /* --------------------------------------------------------- keyframes */
@@ -116,7 +116,7 @@ struct rp__kf {
                                   owned */
   size_t nthreads;
   u8 *states;           /* their registers, cpu_state_size() each; owned */
-  u32 cur_tid;          /* the current thread's tid (rp->cur_tid) */
+  u32 cur_tid;          /* the current thread's tid (rp->th.cur_tid) */
   int cur_index;        /* its index in threads, -1 when not listed */
   cpu_snap *snap;       /* the address space; owned */
   struct rp__srcs srcs; /* mapping sources; owned copy */
@@ -148,7 +148,8 @@ struct rp__image {
  * rehash only the pages written since (replayer/digest.c). */
 struct rp__dcache {
   int valid;           /* built for the keys below, and tracking pages */
-  u64 seq, events, restores; /* keys: pre_seq, rp->events, rp->restores */
+  u64 seq, events,
+      restores;        /* keys: pre_seq, rp->trace.events, rp->tl.restores */
   u64 target;          /* the recorded digest */
   u64 full;            /* the digest at the build */
   size_t n, cap;       /* writable pages; capacity of the arrays */
@@ -168,7 +169,7 @@ struct rp__dcache {
  * and compared with one kept at the 1st, 2nd, 4th ... fingerprint. */
 #define RP_CYCLE_STEP (1ull << 26)
 struct rp__cycle {
-  u64 seq, restores;     /* keys: the search (pre_seq), rp->restores */
+  u64 seq, restores;     /* keys: the search (pre_seq), rp->tl.restores */
   u64 next;              /* the thread's count at the next fingerprint */
   u64 power, lam;        /* Brent: fingerprints per round, taken this one */
   int have;              /* kept holds a fingerprint */
@@ -176,21 +177,49 @@ struct rp__cycle {
   u64 kept_digest;
   u8 kept_regs[RW_REGS_DISK_SIZE];
   u8 built_regs[RW_REGS_DISK_SIZE]; /* at the arrival that built the
-                                       digest cache (rp->dc) */
+                                       digest cache (rp->search.dc) */
 };
 
 /* ------------------------------------------------------- the replay */
 
 struct rp__sym;
 
-struct rp_replay {
-  struct rp_opts opts;
+/* The layers of a replay, each a struct of its own: the records in order
+ * (trace), the process (its address space, images, symbols and cpu
+ * configuration), its threads, the timeline of keyframes, and what the
+ * navigation above them keeps (the end of the history, a break, the
+ * search for an asynchronous stop, the user's breakpoints). */
+
+/* The records, in global order. */
+struct rp__trace {
   char *path;              /* the trace; owned */
   trace_reader *tr;        /* owned */
   trace_cursor *cur;       /* all records in sequence order; owned */
   u64 total_seq;           /* last sequence number in the trace */
+  struct rp__rec pend;     /* the record being worked towards */
+  int have_pend;           /* 1: pend is valid and not yet consumed */
+  u64 last_seq;            /* seq of the last record consumed */
+  u64 events;              /* records consumed */
+};
 
+/* The recorded process: its address space and what describes it. */
+struct rp__proc {
   cpu_mem *mem;            /* the program's address space; owned */
+  struct cpu_config cfg;   /* for the threads' cpu_new */
+  u32 *cpuid;              /* recorded cpuid table, 6 u32 per entry; owned */
+  size_t ncpuid;
+  struct rp__srcs srcs;    /* mapping sources */
+  struct rp__stack_rules stack; /* stack growth rules in force */
+  struct rp__recent recent[RP_RECENT];
+  unsigned nrecent;
+  struct rp__image *images; /* program images met so far; owned */
+  size_t nimages, capimages;
+  struct rp__sym *syms;    /* symbol tables of mapped ELF blobs; owned */
+  size_t nsyms;
+};
+
+/* Its threads. */
+struct rp__threads {
   struct rp__thread **threads; /* listed threads in creation order; owned */
   size_t nthreads, capthreads;
   size_t nalive;           /* how many of them are alive */
@@ -205,20 +234,10 @@ struct rp_replay {
                               NULL when it is gone */
   u32 cur_tid;             /* its tid, kept when it is gone */
   int have_thread;         /* 1 once a THREAD_START was applied */
-  const struct rp__goal *goal; /* of the rp__run in progress, or NULL */
-  int step_gone;           /* its step thread is gone (exited, exec) */
-  struct cpu_config cfg;   /* for the threads' cpu_new */
-  u32 *cpuid;              /* recorded cpuid table, 6 u32 per entry; owned */
-  size_t ncpuid;
+};
 
-  struct rp__rec pend;     /* the record being worked towards */
-  int have_pend;           /* 1: pend is valid and not yet consumed */
-  u64 last_seq;            /* seq of the last record consumed */
-  u64 icount;              /* global instruction count */
-  u64 events;              /* records consumed */
-  u64 checks;              /* register checks passed */
-  u64 executed;            /* instructions executed, re-execution included */
-
+/* The end of the history: what the trace says of it, and once reached. */
+struct rp__fin {
   int end_expected;        /* the trace's format ends a finished recording
                               with an END record (1.1 on) */
   int have_endrec;         /* the trace has its END record */
@@ -226,34 +245,30 @@ struct rp_replay {
   u64 end_digest;
   struct rw_digest_spec end_spec; /* what it leaves out */
   int end_checked;         /* the digest was compared at the end, equal */
-  char why[200];             /* why a record could not be applied, when
-                                there is more to say than its error code */
-  struct rw_diag damage;     /* damage met while applying a record (a blob
-                                that does not match its hash), for
-                                rp__damaged; code 0 when none */
   struct rw_diag end_damage; /* why the last record could not be read
                               (code 0: it could) */
-  u64 outputs;             /* OUTPUT checksums that matched */
-
   int ended;               /* 1: the end of the history is reached */
   struct rp_stop end;      /* what the end looks like */
   u64 end_icount;          /* icount of the end, once known */
+};
+
+/* A divergence or failure, and the limit it leaves. */
+struct rp__health {
+  char why[200];           /* why a record could not be applied, when
+                              there is more to say than its error code */
+  struct rw_diag damage;   /* damage met while applying a record (a blob
+                              that does not match its hash), for
+                              rp__damaged; code 0 when none */
   int broken;              /* 1: diverged or failed; nothing runs now */
   struct rp_stop broken_stop;
   int has_limit;           /* the replay broke once: limit_stop is where */
   struct rp_stop limit_stop; /* the earliest break: the history before it
                                 can be visited again, runs stop there */
   char *report;            /* text of the divergence report; owned */
+};
 
-  struct rp__srcs srcs;    /* mapping sources */
-  struct rp__stack_rules stack; /* stack growth rules in force */
-  struct rp__recent recent[RP_RECENT];
-  unsigned nrecent;
-
-  u64 *bps;                /* user breakpoints */
-  size_t nbps, capbps;
-  struct { u64 addr, len; int kind; } *wps; /* user watchpoints */
-  size_t nwps, capwps;
+/* The search for the pending PREEMPT's instant. */
+struct rp__search {
   u64 preempt_bp;          /* internal breakpoint for PREEMPT, 0 if none */
   cpu_thread *preempt_cpu; /* the thread it is conditional for, or NULL */
   u64 pre_seq;             /* the PREEMPT record decoded below (0: none) */
@@ -262,27 +277,50 @@ struct rp_replay {
   struct rw_digest_spec pre_spec; /* what the digest leaves out */
   struct rp__cycle cyc;    /* the search's cycle detection */
   struct rp__dcache dc;    /* the search's digests */
-  u64 restores;            /* keyframe restores so far */
+};
 
+/* The timeline: coarse keyframes along the history, fine ones near where
+ * reverse execution works. */
+struct rp__timeline {
   struct rp__kf *kfs;      /* keyframes in icount order; owned */
   size_t nkfs, capkfs;
   u64 kf_interval;         /* current spacing */
   u64 next_kf;             /* icount of the next keyframe to take */
-
-  csh cs;                  /* Capstone handle for reports; 0 until used */
-  struct rp__sym *syms;    /* symbol tables of mapped ELF blobs; owned */
-  size_t nsyms;
-
+  u64 restores;            /* keyframe restores so far */
   struct rp__kf fine[RP_FINE_MAX]; /* fine keyframes, unordered */
   size_t nfine;
   u64 fine_clock;          /* LRU stamp source */
+};
 
-  struct rp__image *images; /* program images met so far; owned */
-  size_t nimages, capimages;
-
+/* What the user asked for. */
+struct rp__user {
+  u64 *bps;                /* breakpoints */
+  size_t nbps, capbps;
+  struct { u64 addr, len; int kind; } *wps; /* watchpoints */
+  size_t nwps, capwps;
   int (*poll)(void *ctx);  /* interrupt check of user runs, or NULL */
   void *poll_ctx;
+};
 
+struct rp_replay {
+  struct rp_opts opts;
+  struct rp__trace trace;
+  struct rp__proc proc;
+  struct rp__threads th;
+  struct rp__timeline tl;
+  struct rp__fin fin;
+  struct rp__health health;
+  struct rp__search search;
+  struct rp__user user;
+
+  u64 icount;              /* global instruction count */
+  u64 checks;              /* register checks passed */
+  u64 executed;            /* instructions executed, re-execution included */
+  u64 outputs;             /* OUTPUT checksums that matched */
+  const struct rp__goal *goal; /* of the rp__run in progress, or NULL */
+  int step_gone;           /* its step thread is gone (exited, exec) */
+
+  csh cs;                  /* Capstone handle for reports; 0 until used */
   u64 progress_ns;         /* next progress report */
   u64 start_ns;
   u8 *buf;                 /* scratch, RP_BUF bytes; owned */
@@ -299,7 +337,7 @@ int rp__apply_protect(rp_replay *rp, const struct rp__rec *rec)
 int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 int rp__apply_resize(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 /* Tells the emulator which mappings are the same bytes (after any change of
- * rp->srcs). */
+ * rp->proc.srcs). */
 int rp__alias_sync(rp_replay *rp) RW_MUST_CHECK;
 int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 int rp__srcs_copy(struct rp__srcs *dst, const struct rp__srcs *src)
@@ -310,14 +348,14 @@ void rp__srcs_free(struct rp__srcs *s);
 /* The rules of a trace that has no STACK_RULES (before EXEC applies one). */
 void rp__stack_defaults(struct rp__stack_rules *rules);
 /* ADDR is not mapped: grows the grows-down mapping right above it to cover
- * it, when the kernel would have (the rules in rp->stack). Sets *GREW to 1
+ * it, when the kernel would have (the rules in rp->proc.stack). Sets *GREW to 1
  * when it did, 0 when the access faults. Returns 0 or a negative code. */
 int rp__stack_grow(rp_replay *rp, u64 addr, int *grew) RW_MUST_CHECK;
 /* STACK_RULES: the rules from here on. Returns 0 or RW_ECORRUPT. */
 int rp__apply_stack_rules(rp_replay *rp, const struct rp__rec *rec)
     RW_MUST_CHECK;
 /* GROW: checks the recorder's view of a grown mapping against the replay's
- * own. Sets *STOPPED (and rp->broken, with a report) when they disagree.
+ * own. Sets *STOPPED (and rp->health.broken, with a report) when they disagree.
  * Returns 0 or a negative code. */
 int rp__apply_grow(rp_replay *rp, const struct rp__rec *rec, int *stopped)
     RW_MUST_CHECK;
@@ -328,7 +366,7 @@ int rp__apply_grow(rp_replay *rp, const struct rp__rec *rec, int *stopped)
 int rp__digest(rp_replay *rp, const struct rw_digest_spec *spec, u64 *out)
     RW_MUST_CHECK;
 /* Sets *MATCH to whether the digest (with what the pending PREEMPT leaves
- * out, rp->pre_spec) is TARGET now. Repeated during one
+ * out, rp->search.pre_spec) is TARGET now. Repeated during one
  * search (the same pending record, no record applied, no restore), it
  * rehashes only the pages written in between. *SINCE says whether this
  * call computed the whole digest (RP_DIGEST_BUILT), or no page was
@@ -404,11 +442,11 @@ void rp__note_recent(rp_replay *rp, const struct rp__rec *rec, u64 addr,
 
 /* output and end-of-history checks (replayer/outputs.c) */
 /* Reads the trace's END record, if it has one, into rp->end_*; when the
- * last record cannot be read, keeps why in rp->end_damage, for the end of
+ * last record cannot be read, keeps why in rp->fin.end_damage, for the end of
  * the replay. Returns 0 or a negative code. */
 int rp__end_load(rp_replay *rp) RW_MUST_CHECK;
 /* At the end of the history: compares the memory digest with the END
- * record's; a difference stops the replay as diverged (rp->broken, STOP
+ * record's; a difference stops the replay as diverged (rp->health.broken, STOP
  * filled). Returns 0 or a negative code. */
 int rp__check_end(rp_replay *rp, struct rp_stop *stop) RW_MUST_CHECK;
 /* The OUTPUT record REC of thread T, inside the syscall it describes:

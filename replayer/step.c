@@ -30,58 +30,58 @@ enum {
   RP_NR_execveat = 322
 };
 
-/* Reads the next record into rp->pend. Returns 1, 0 at the end of the trace,
- * or a negative code with DIAG. */
+/* Reads the next record into rp->trace.pend. Returns 1, 0 at the end of the
+ * trace, or a negative code with DIAG. */
 int rp__fetch(rp_replay *rp, struct rw_diag *diag) {
   struct trace_record r;
-  int rc = trace_cursor_next(rp->cur, &r, diag);
+  int rc = trace_cursor_next(rp->trace.cur, &r, diag);
   if (rc <= 0) return rc;
-  if (r.len > rp->pend.cap) {
-    size_t cap = RW_MAX((size_t)r.len, 2 * rp->pend.cap);
-    u8 *d = realloc(rp->pend.data, cap);
+  if (r.len > rp->trace.pend.cap) {
+    size_t cap = RW_MAX((size_t)r.len, 2 * rp->trace.pend.cap);
+    u8 *d = realloc(rp->trace.pend.data, cap);
     RW_RETURN_IF(!d, RW_ENOMEM, "record of %u bytes", r.len);
-    rp->pend.data = d;
-    rp->pend.cap = cap;
+    rp->trace.pend.data = d;
+    rp->trace.pend.cap = cap;
   }
-  if (r.len) memcpy(rp->pend.data, r.data, r.len);
-  rp->pend.seq = r.seq;
-  rp->pend.tid = r.tid;
-  rp->pend.type = r.type;
-  rp->pend.len = r.len;
-  rp->have_pend = 1;
+  if (r.len) memcpy(rp->trace.pend.data, r.data, r.len);
+  rp->trace.pend.seq = r.seq;
+  rp->trace.pend.tid = r.tid;
+  rp->trace.pend.type = r.type;
+  rp->trace.pend.len = r.len;
+  rp->trace.have_pend = 1;
   return 1;
 }
 
 static void consume(rp_replay *rp) {
-  rp->have_pend = 0;
-  rp->last_seq = rp->pend.seq;
-  rp->events++;
+  rp->trace.have_pend = 0;
+  rp->trace.last_seq = rp->trace.pend.seq;
+  rp->trace.events++;
 }
 
 static void fill_stop(rp_replay *rp, struct rp_stop *stop, int reason) {
   memset(stop, 0, sizeof *stop);
   stop->reason = reason;
   stop->icount = rp->icount;
-  stop->event = rp->events;
-  stop->tid = rp->cur_tid;
+  stop->event = rp->trace.events;
+  stop->tid = rp->th.cur_tid;
 }
 
 /* Makes T the current thread. */
 static void set_cur(rp_replay *rp, struct rp__thread *t) {
-  rp->thr = t;
-  rp->cur_tid = t->st.tid;
+  rp->th.thr = t;
+  rp->th.cur_tid = t->st.tid;
 }
 
 static int end_history(rp_replay *rp, int how, int status, const char *msg) {
-  if (!rp->thr && rp->nthreads) set_cur(rp, rp->threads[0]);
-  rp->ended = 1;
-  rp->end_icount = rp->icount;
-  fill_stop(rp, &rp->end, RP_STOP_END);
-  rp->end.end = how;
-  rp->end.status = status;
-  rp->end.finished =
-      how != RP_END_CUT && (!rp->end_expected || rp->have_endrec);
-  if (msg) snprintf(rp->end.msg, sizeof rp->end.msg, "%s", msg);
+  if (!rp->th.thr && rp->th.nthreads) set_cur(rp, rp->th.threads[0]);
+  rp->fin.ended = 1;
+  rp->fin.end_icount = rp->icount;
+  fill_stop(rp, &rp->fin.end, RP_STOP_END);
+  rp->fin.end.end = how;
+  rp->fin.end.status = status;
+  rp->fin.end.finished =
+      how != RP_END_CUT && (!rp->fin.end_expected || rp->fin.have_endrec);
+  if (msg) snprintf(rp->fin.end.msg, sizeof rp->fin.end.msg, "%s", msg);
   return 0;
 }
 
@@ -154,10 +154,10 @@ static int thread_of(rp_replay *rp, u32 tid, const struct rp__rec *rec,
  * reaches an event again (which a correct trace never has). */
 static void thread_exited(rp_replay *rp, struct rp__thread *t) {
   t->st.alive = 0;
-  rp->nalive--;
-  rp->nzombies++;
+  rp->th.nalive--;
+  rp->th.nzombies++;
   /* At the end, the last one stays listed whatever ended it. */
-  if (!rp->nalive || !t->st.in_syscall || t->st.sys_nr != RP_NR_exit) return;
+  if (!rp->th.nalive || !t->st.in_syscall || t->st.sys_nr != RP_NR_exit) return;
   if (RW_UNLIKELY(rp->goal && rp->goal->step_tid) &&
       t->st.tid == rp->goal->step_tid &&
       t->st.start_seq == rp->goal->step_seq)
@@ -178,12 +178,12 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_FORWARD(rp__apply_exec(rp));
       /* The THREAD_START after it starts the new image's thread, which is
        * still inside the execve whose SYSCALL_EXIT follows. */
-      rp->exec_nr = 0;
-      for (size_t i = 0; i < rp->nthreads; i++) {
-        t = rp->threads[i];
+      rp->th.exec_nr = 0;
+      for (size_t i = 0; i < rp->th.nthreads; i++) {
+        t = rp->th.threads[i];
         if (t->st.in_syscall && (t->st.sys_nr == RP_NR_execve ||
                                  t->st.sys_nr == RP_NR_execveat))
-          rp->exec_nr = t->st.sys_nr;
+          rp->th.exec_nr = t->st.sys_nr;
       }
       if (RW_UNLIKELY(rp->goal && rp->goal->step_tid)) {
         /* A stepped thread is gone. */
@@ -214,10 +214,10 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         memcpy(regs->k, theirs.k, sizeof regs->k);
       }
       RW_FORWARD(rp__thread_start(rp, tid, rec->seq, regs, &t));
-      if (!parent && rp->exec_nr) { /* the thread that called execve */
+      if (!parent && rp->th.exec_nr) { /* the thread that called execve */
         t->st.in_syscall = 1;
-        t->st.sys_nr = rp->exec_nr;
-        rp->exec_nr = 0;
+        t->st.sys_nr = rp->th.exec_nr;
+        rp->th.exec_nr = 0;
       }
       return 1;
     }
@@ -275,7 +275,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         /* rsp is past the frame's return address: the sigcontext's
          * fpstate pointer is 224 bytes above it. */
         if (nr == RP_NR_rt_sigreturn &&
-            cpu_mem_read(rp->mem, mine.gpr[RW_REG_rsp] + 224, &frame_fp,
+            cpu_mem_read(rp->proc.mem, mine.gpr[RW_REG_rsp] + 224, &frame_fp,
                          8) < 0)
           frame_fp = 0;
         if (keep_fp) {
@@ -323,20 +323,20 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_FORWARD(thread_of(rp, tid, rec, &t));
       /* A fatal fault: run to it, when this thread ends the process. */
       if (signo && is_sync_signal((int)signo) && !t->st.located &&
-          !t->st.in_syscall && rp->nalive == 1) {
+          !t->st.in_syscall && rp->th.nalive == 1) {
         *who = t;
         return 0;
       }
       thread_exited(rp, t);
-      if (rp->nalive) return 1;
+      if (rp->th.nalive) return 1;
       *stopped = 1;
       set_cur(rp, t); /* the thread that ended the process */
-      if (rp->end_damage.code) {
-        rp__damaged(rp, &diverged, &rp->end_damage);
+      if (rp->fin.end_damage.code) {
+        rp__damaged(rp, &diverged, &rp->fin.end_damage);
         return 1;
       }
       RW_FORWARD(rp__check_end(rp, &diverged));
-      if (rp->broken) return 1;
+      if (rp->health.broken) return 1;
       if (signo)
         end_history(rp, RP_END_SIGNAL, (int)signo, NULL);
       else
@@ -346,7 +346,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
     case TRACE_REC_OUTPUT:
       RW_FORWARD(thread_of(rp, rec->tid, rec, &t));
       RW_FORWARD(rp__check_output(rp, rec, t, &diverged));
-      if (rp->broken) *stopped = 1;
+      if (rp->health.broken) *stopped = 1;
       return 1;
     case TRACE_REC_NOTE:
     case TRACE_REC_SYSCALL_DIFF:
@@ -398,13 +398,13 @@ static int unexpected(rp_replay *rp, struct rp_stop *stop,
                       const struct cpu_exit *why, const char *got) {
   struct rw_regs expect;
   int have;
-  expected_regs(&rp->pend, &expect, &have);
+  expected_regs(&rp->trace.pend, &expect, &have);
   return rp__diverge(rp, stop, have ? &expect : NULL,
                      "the recording has %s of thread %u next (event %llu, "
                      "seq %llu), but the thread executed %s at %#llx",
-                     what(rp->pend.type), rp->cur_tid,
-                     (unsigned long long)rp->events,
-                     (unsigned long long)rp->pend.seq, got,
+                     what(rp->trace.pend.type), rp->th.cur_tid,
+                     (unsigned long long)rp->trace.events,
+                     (unsigned long long)rp->trace.pend.seq, got,
                      (unsigned long long)why->rip);
 }
 
@@ -413,9 +413,10 @@ static int on_syscall(rp_replay *rp, struct rp__thread *t,
                       int *stopped) {
   struct trace_rec_syscall_enter e;
   struct rw_regs actual;
-  if (rp->pend.type != TRACE_REC_SYSCALL_ENTER)
+  if (rp->trace.pend.type != TRACE_REC_SYSCALL_ENTER)
     return *stopped = 1, unexpected(rp, stop, why, "a syscall");
-  RW_FORWARD(trace_rec_syscall_enter_get(&e, rp->pend.data, rp->pend.len));
+  RW_FORWARD(
+      trace_rec_syscall_enter_get(&e, rp->trace.pend.data, rp->trace.pend.len));
   u64 nr = e.nr;
   struct rw_regs *expect = &e.regs;
   /* fp_valid 0: the recorder did not read FP/SSE/AVX at this syscall. */
@@ -464,8 +465,9 @@ static int on_vsyscall(rp_replay *rp, struct rp__thread *t,
    * in the kernel's half). */
   struct trace_rec_syscall_enter e;
   if ((why->fault != CPU_FAULT_GP && why->fault != CPU_FAULT_PF) || nr < 0 ||
-      rp->pend.type != TRACE_REC_SYSCALL_ENTER ||
-      trace_rec_syscall_enter_get(&e, rp->pend.data, rp->pend.len) < 0 ||
+      rp->trace.pend.type != TRACE_REC_SYSCALL_ENTER ||
+      trace_rec_syscall_enter_get(&e, rp->trace.pend.data, rp->trace.pend.len) <
+          0 ||
       e.nr != (u64)nr)
     return 0;
   struct rw_regs regs;
@@ -483,9 +485,9 @@ static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
                     int *stopped) {
   struct trace_rec_rdtsc rt;
   struct rw_regs regs;
-  if (rp->pend.type != TRACE_REC_RDTSC)
+  if (rp->trace.pend.type != TRACE_REC_RDTSC)
     return *stopped = 1, unexpected(rp, stop, why, "rdtsc");
-  RW_FORWARD(trace_rec_rdtsc_get(&rt, rp->pend.data, rp->pend.len));
+  RW_FORWARD(trace_rec_rdtsc_get(&rt, rp->trace.pend.data, rp->trace.pend.len));
   u64 rip = rt.rip, tsc = rt.tsc;
   u32 aux = rt.aux, is_p = rt.kind;
   if (is_p > 1) {
@@ -527,11 +529,12 @@ static int on_nondet(rp_replay *rp, struct rp__thread *t,
                      int *stopped) {
   struct trace_rec_rdtsc rt = {0};
   struct rw_regs regs;
-  if (rp->pend.type == TRACE_REC_RDTSC)
-    RW_FORWARD(trace_rec_rdtsc_get(&rt, rp->pend.data, rp->pend.len));
+  if (rp->trace.pend.type == TRACE_REC_RDTSC)
+    RW_FORWARD(
+        trace_rec_rdtsc_get(&rt, rp->trace.pend.data, rp->trace.pend.len));
   u64 rip = rt.rip, v = rt.tsc;
   u32 cf = rt.aux, kind = rt.kind;
-  if (rp->pend.type != TRACE_REC_RDTSC || kind < 2 || rip != why->rip) {
+  if (rp->trace.pend.type != TRACE_REC_RDTSC || kind < 2 || rip != why->rip) {
     *stopped = 1;
     rp__fail(rp, stop,
              "thread %u executed rdrand or rdseed at %#llx, which the "
@@ -563,16 +566,19 @@ static int on_fault(rp_replay *rp, struct rp__thread *t,
   char got[96];
   int sig = fault_signal(why->fault);
   snprintf(got, sizeof got, "an instruction raising signal %d", sig);
-  if (rp->pend.type != TRACE_REC_SIGNAL && rp->pend.type != TRACE_REC_EXIT)
+  if (rp->trace.pend.type != TRACE_REC_SIGNAL &&
+      rp->trace.pend.type != TRACE_REC_EXIT)
     return *stopped = 1, unexpected(rp, stop, why, got);
   u32 rsig;
-  if (rp->pend.type == TRACE_REC_SIGNAL) {
+  if (rp->trace.pend.type == TRACE_REC_SIGNAL) {
     struct trace_rec_signal sg;
-    RW_FORWARD(trace_rec_signal_get(&sg, rp->pend.data, rp->pend.len));
+    RW_FORWARD(
+        trace_rec_signal_get(&sg, rp->trace.pend.data, rp->trace.pend.len));
     rsig = sg.signo;
   } else {
     struct trace_rec_exit ex;
-    RW_FORWARD(trace_rec_exit_get(&ex, rp->pend.data, rp->pend.len));
+    RW_FORWARD(
+        trace_rec_exit_get(&ex, rp->trace.pend.data, rp->trace.pend.len));
     rsig = ex.signo;
   }
   /* A page fault on a file mapping past its end is SIGBUS. */
@@ -592,13 +598,14 @@ static int on_fault(rp_replay *rp, struct rp__thread *t,
  * arrive at the recorded rip many times). */
 static int preempt_decode(rp_replay *rp) {
   struct trace_rec_preempt p;
-  if (rp->pre_seq == rp->pend.seq) return 0;
-  RW_FORWARD(trace_rec_preempt_get(&p, rp->pend.data, rp->pend.len));
-  rp->pre_regs = p.regs;
-  rp->pre_digest = p.digest;
+  if (rp->search.pre_seq == rp->trace.pend.seq) return 0;
+  RW_FORWARD(
+      trace_rec_preempt_get(&p, rp->trace.pend.data, rp->trace.pend.len));
+  rp->search.pre_regs = p.regs;
+  rp->search.pre_digest = p.digest;
   RW_FORWARD(trace_spec_get(p.dead_lo, p.dead_hi, p.nskip, p.skips,
-                            &rp->pre_spec));
-  rp->pre_seq = rp->pend.seq;
+                            &rp->search.pre_spec));
+  rp->search.pre_seq = rp->trace.pend.seq;
   return 0;
 }
 
@@ -608,7 +615,7 @@ static int preempt_decode(rp_replay *rp) {
 static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match,
                            int *cycle) {
   struct rw_regs actual;
-  const struct rw_regs *expect = &rp->pre_regs;
+  const struct rw_regs *expect = &rp->search.pre_regs;
   u8 enc[RW_REGS_DISK_SIZE];
   int since;
   RW_FORWARD(preempt_decode(rp));
@@ -617,19 +624,19 @@ static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match,
   if (actual.rip != expect->rip ||
       !rp__regs_match(expect, &actual, 1))
     return 0;
-  RW_FORWARD(rp__digest_match(rp, rp->pre_digest, match, &since));
+  RW_FORWARD(rp__digest_match(rp, rp->search.pre_digest, match, &since));
   if (*match || since == RP_DIGEST_CHANGED) return 0;
   rw_regs_encode(&actual, enc);
   if (since == RP_DIGEST_BUILT)
-    memcpy(rp->cyc.built_regs, enc, sizeof enc);
+    memcpy(rp->search.cyc.built_regs, enc, sizeof enc);
   else
-    *cycle = !memcmp(rp->cyc.built_regs, enc, sizeof enc);
+    *cycle = !memcmp(rp->search.cyc.built_regs, enc, sizeof enc);
   return 0;
 }
 
 static int user_bp_at(const rp_replay *rp, u64 addr) {
-  for (size_t i = 0; i < rp->nbps; i++)
-    if (rp->bps[i] == addr) return 1;
+  for (size_t i = 0; i < rp->user.nbps; i++)
+    if (rp->user.bps[i] == addr) return 1;
   return 0;
 }
 
@@ -637,28 +644,29 @@ static int user_bp_at(const rp_replay *rp, u64 addr) {
  * only and only where its general registers are the recorded ones (unless
  * a user breakpoint is there too, which must stop whatever they are). */
 static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
-  u64 rip = rp->pre_regs.rip;
-  if (rp->preempt_bp != rip) {
-    if (rp->preempt_bp && !user_bp_at(rp, rp->preempt_bp))
-      RW_FORWARD(cpu_mem_break_del(rp->mem, rp->preempt_bp));
-    rp->preempt_bp = rip;
-    RW_FORWARD(cpu_mem_break_add(rp->mem, rip));
+  u64 rip = rp->search.pre_regs.rip;
+  if (rp->search.preempt_bp != rip) {
+    if (rp->search.preempt_bp && !user_bp_at(rp, rp->search.preempt_bp))
+      RW_FORWARD(cpu_mem_break_del(rp->proc.mem, rp->search.preempt_bp));
+    rp->search.preempt_bp = rip;
+    RW_FORWARD(cpu_mem_break_add(rp->proc.mem, rip));
   }
-  if (rp->preempt_cpu && rp->preempt_cpu != t->cpu)
-    cpu_break_cond(rp->preempt_cpu, 0, NULL);
-  rp->preempt_cpu = t->cpu;
-  cpu_break_cond(t->cpu, rip, user_bp_at(rp, rip) ? NULL : rp->pre_regs.gpr);
+  if (rp->search.preempt_cpu && rp->search.preempt_cpu != t->cpu)
+    cpu_break_cond(rp->search.preempt_cpu, 0, NULL);
+  rp->search.preempt_cpu = t->cpu;
+  cpu_break_cond(t->cpu, rip,
+                 user_bp_at(rp, rip) ? NULL : rp->search.pre_regs.gpr);
   return 0;
 }
 
 /* The thread's count at which the search for the pending PREEMPT takes
  * its next fingerprint (starting the search's detection when it is new). */
 static u64 cycle_next(rp_replay *rp, struct rp__thread *t) {
-  struct rp__cycle *c = &rp->cyc;
-  if (c->seq != rp->pend.seq || c->restores != rp->restores) {
+  struct rp__cycle *c = &rp->search.cyc;
+  if (c->seq != rp->trace.pend.seq || c->restores != rp->tl.restores) {
     memset(c, 0, sizeof *c);
-    c->seq = rp->pend.seq;
-    c->restores = rp->restores;
+    c->seq = rp->trace.pend.seq;
+    c->restores = rp->tl.restores;
     c->next = cpu_icount(t->cpu) + RP_CYCLE_STEP;
     c->power = 1;
   }
@@ -669,7 +677,7 @@ static u64 cycle_next(rp_replay *rp, struct rp__thread *t) {
  * are those of the kept fingerprint (*CYCLE: since which count), else
  * moves on (Brent's rounds). */
 static int cycle_check(rp_replay *rp, struct rp__thread *t, u64 *cycle) {
-  struct rp__cycle *c = &rp->cyc;
+  struct rp__cycle *c = &rp->search.cyc;
   struct rw_regs regs;
   u8 enc[RW_REGS_DISK_SIZE];
   u64 d;
@@ -679,7 +687,7 @@ static int cycle_check(rp_replay *rp, struct rp__thread *t, u64 *cycle) {
   /* The digest only where the registers already agree, and when keeping:
    * a whole pass over memory for about log2(fingerprints) of them. */
   if (c->have && !memcmp(enc, c->kept_regs, sizeof enc)) {
-    RW_FORWARD(rp__digest(rp, &rp->pre_spec, &d));
+    RW_FORWARD(rp__digest(rp, &rp->search.pre_spec, &d));
     if (d == c->kept_digest) {
       *cycle = c->kept_at;
       return 0;
@@ -690,7 +698,7 @@ static int cycle_check(rp_replay *rp, struct rp__thread *t, u64 *cycle) {
   c->lam = 0;
   c->power *= 2;
   memcpy(c->kept_regs, enc, sizeof enc);
-  RW_FORWARD(rp__digest(rp, &rp->pre_spec,
+  RW_FORWARD(rp__digest(rp, &rp->search.pre_spec,
                         &c->kept_digest));
   c->kept_at = cpu_icount(t->cpu);
   c->have = 1;
@@ -698,19 +706,19 @@ static int cycle_check(rp_replay *rp, struct rp__thread *t, u64 *cycle) {
 }
 
 int rp__clear_preempt_bp(rp_replay *rp) {
-  u64 a = rp->preempt_bp;
-  rp->preempt_bp = 0;
-  if (rp->preempt_cpu) cpu_break_cond(rp->preempt_cpu, 0, NULL);
-  rp->preempt_cpu = NULL;
+  u64 a = rp->search.preempt_bp;
+  rp->search.preempt_bp = 0;
+  if (rp->search.preempt_cpu) cpu_break_cond(rp->search.preempt_cpu, 0, NULL);
+  rp->search.preempt_cpu = NULL;
   rp__digest_drop(rp);
-  if (a && !user_bp_at(rp, a)) RW_FORWARD(cpu_mem_break_del(rp->mem, a));
+  if (a && !user_bp_at(rp, a)) RW_FORWARD(cpu_mem_break_del(rp->proc.mem, a));
   return 0;
 }
 
 /* Whether a user breakpoint is at thread T's rip. */
 static int at_user_bp(rp_replay *rp, struct rp__thread *t) {
   struct rw_regs regs;
-  if (!rp->nbps) return 0;
+  if (!rp->user.nbps) return 0;
   /* In the middle of a rep instruction that a slice ended: the breakpoint
    * was hit when the instruction began, not again at each slice. */
   if (cpu_rep_paused(t->cpu)) return 0;
@@ -721,7 +729,7 @@ static int at_user_bp(rp_replay *rp, struct rp__thread *t) {
 /* Events reached by a thread: the threads listed only because the process
  * ended with them cannot be there any more (see thread_exited). */
 static void reached(rp_replay *rp) {
-  if (RW_UNLIKELY(rp->nzombies)) rp__threads_purge(rp);
+  if (RW_UNLIKELY(rp->th.nzombies)) rp__threads_purge(rp);
 }
 
 /* Instructions between two calls of the poll function. */
@@ -762,15 +770,15 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
   for (;;) {
     int stopped = 0;
     struct rp__thread *t = NULL;
-    if (rp->broken) {
-      *stop = rp->broken_stop;
+    if (rp->health.broken) {
+      *stop = rp->health.broken_stop;
       return 0;
     }
-    if (rp->ended) {
-      *stop = rp->end;
+    if (rp->fin.ended) {
+      *stop = rp->fin.end;
       return 0;
     }
-    if (!rp->have_pend) {
+    if (!rp->trace.have_pend) {
       memset(&diag, 0, sizeof diag);
       int rc = rp__fetch(rp, &diag);
       if (rc == RW_ETRUNC) { /* records a recorder that died never wrote */
@@ -789,41 +797,43 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         continue;
       }
     }
-    int rc = apply_now(rp, &rp->pend, &stopped, &t);
-    if (rc < 0 && rp->damage.code) return rp__damaged(rp, stop, &rp->damage);
+    int rc = apply_now(rp, &rp->trace.pend, &stopped, &t);
+    if (rc < 0 && rp->health.damage.code)
+      return rp__damaged(rp, stop, &rp->health.damage);
     if (rc < 0) {
       rp__fail(rp, stop, "cannot apply record %llu (%s) of thread %u: %s",
-               (unsigned long long)rp->pend.seq,
-               trace_record_name(rp->pend.type) ?: "?", rp->pend.tid,
-               rp->why[0] ? rp->why : rw_strerror(rc));
-      rp->why[0] = 0;
+               (unsigned long long)rp->trace.pend.seq,
+               trace_record_name(rp->trace.pend.type) ?: "?",
+               rp->trace.pend.tid,
+               rp->health.why[0] ? rp->health.why : rw_strerror(rc));
+      rp->health.why[0] = 0;
       return 0;
     }
     if (rc == 1) {
-      if (!rp->broken) consume(rp);
+      if (!rp->health.broken) consume(rp);
       if (stopped) {
-        *stop = rp->broken ? rp->broken_stop : rp->end;
+        *stop = rp->health.broken ? rp->health.broken_stop : rp->fin.end;
         return 0;
       }
-      if (rp->icount >= rp->next_kf && take_kf) RW_FORWARD(rp__kf_take(rp));
+      if (rp->icount >= rp->tl.next_kf && take_kf) RW_FORWARD(rp__kf_take(rp));
       continue;
     }
     /* An execution point of thread T: run T until it gets there. */
-    if (t != rp->thr) set_cur(rp, t);
+    if (t != rp->th.thr) set_cur(rp, t);
     t->st.fresh = 0;
-    if (rp->pend.type == TRACE_REC_PREEMPT) {
+    if (rp->trace.pend.type == TRACE_REC_PREEMPT) {
       int match, cycle;
       t->st.located = 0;
       RW_FORWARD(preempt_matches(rp, t, &match, &cycle));
       if (cycle)
         return rp__diverge(
-            rp, stop, &rp->pre_regs,
+            rp, stop, &rp->search.pre_regs,
             "thread %u is back at the recorded registers of the "
             "asynchronous stop (end of timeslice or signal) the recording "
             "has next, at rip %#llx, with its memory unchanged since an "
             "earlier arrival whose memory differed from the recording's "
             "(digest): it runs in a loop that never gets there",
-            t->st.tid, (unsigned long long)rp->pre_regs.rip);
+            t->st.tid, (unsigned long long)rp->search.pre_regs.rip);
       if (match) {
         RW_FORWARD(rp__clear_preempt_bp(rp));
         t->st.located = 1;
@@ -839,14 +849,15 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
       RW_FORWARD(apply_restart(t));
     }
     if (rp->icount >= until &&
-        (rp->icount > until || rp->events >= goal->events)) {
+        (rp->icount > until || rp->trace.events >= goal->events)) {
       fill_stop(rp, stop, RP_STOP_TARGET);
       return 0;
     }
     /* Back where the replay broke before: it breaks there again. */
-    if (RW_UNLIKELY(rp->has_limit) && rp->icount >= rp->limit_stop.icount) {
-      rp->broken = 1;
-      rp->broken_stop = *stop = rp->limit_stop;
+    if (RW_UNLIKELY(rp->health.has_limit) &&
+        rp->icount >= rp->health.limit_stop.icount) {
+      rp->health.broken = 1;
+      rp->health.broken_stop = *stop = rp->health.limit_stop;
       return 0;
     }
     u64 own = cpu_icount(t->cpu);
@@ -870,14 +881,14 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     /* At the target with records still to reach (a fault whose signal is
      * delivered there), run the faulting instruction: it does not count. */
     u64 budget = until > rp->icount ? until - rp->icount : 1;
-    if (rp->next_kf > rp->icount)
-      budget = RW_MIN(budget, rp->next_kf - rp->icount);
-    if (stop_at_user && rp->poll) budget = RW_MIN(budget, RP_POLL_SLICE);
+    if (rp->tl.next_kf > rp->icount)
+      budget = RW_MIN(budget, rp->tl.next_kf - rp->icount);
+    if (stop_at_user && rp->user.poll) budget = RW_MIN(budget, RP_POLL_SLICE);
     if (stepped) budget = RW_MIN(budget, goal->step_count - own);
-    if (RW_UNLIKELY(rp->has_limit))
-      budget = RW_MIN(budget, rp->limit_stop.icount - rp->icount);
+    if (RW_UNLIKELY(rp->health.has_limit))
+      budget = RW_MIN(budget, rp->health.limit_stop.icount - rp->icount);
     u64 fp_at = 0; /* the thread's count at a search's next fingerprint */
-    if (rp->pend.type == TRACE_REC_PREEMPT) {
+    if (rp->trace.pend.type == TRACE_REC_PREEMPT) {
       fp_at = cycle_next(rp, t);
       budget = fp_at > own ? RW_MIN(budget, fp_at - own) : 1;
     }
@@ -895,30 +906,31 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
           RW_FORWARD(cycle_check(rp, t, &since));
           if (since)
             return rp__diverge(
-                rp, stop, &rp->pre_regs,
+                rp, stop, &rp->search.pre_regs,
                 "thread %u runs in a loop that never reaches the "
                 "asynchronous stop (end of timeslice or signal) the "
                 "recording has next, at rip %#llx: its registers and "
                 "writable memory after %llu of its instructions are those "
                 "after %llu, and it makes no syscall in between",
-                t->st.tid, (unsigned long long)rp->pre_regs.rip,
+                t->st.tid, (unsigned long long)rp->search.pre_regs.rip,
                 (unsigned long long)cpu_icount(t->cpu),
                 (unsigned long long)since);
         }
-        if (rp->icount >= rp->next_kf && take_kf)
+        if (rp->icount >= rp->tl.next_kf && take_kf)
           RW_FORWARD(rp__kf_take(rp));
         if (why.reason == CPU_EXIT_STOP) {
           fill_stop(rp, stop, RP_STOP_TARGET);
           return 0;
         }
-        if (stop_at_user && rp->poll && rp->icount < until &&
-            rp->poll(rp->poll_ctx)) {
+        if (stop_at_user && rp->user.poll && rp->icount < until &&
+            rp->user.poll(rp->user.poll_ctx)) {
           fill_stop(rp, stop, RP_STOP_INTERRUPTED);
           return 0;
         }
         continue;
       case CPU_EXIT_BREAKPOINT:
-        if (rp->pend.type == TRACE_REC_PREEMPT && why.rip == rp->preempt_bp &&
+        if (rp->trace.pend.type == TRACE_REC_PREEMPT &&
+            why.rip == rp->search.preempt_bp &&
             !(stop_at_user && user_bp_at(rp, why.rip)))
           continue; /* checked at the top of the loop */
         if (stop_at_user && user_bp_at(rp, why.rip)) {

@@ -34,18 +34,18 @@ struct rp__sym {
 #define RP_MAX_STRS (64u << 20)
 
 void rp__syms_free(rp_replay *rp) {
-  for (size_t i = 0; i < rp->nsyms; i++) {
-    free(rp->syms[i].fns);
-    free(rp->syms[i].strs);
+  for (size_t i = 0; i < rp->proc.nsyms; i++) {
+    free(rp->proc.syms[i].fns);
+    free(rp->proc.syms[i].strs);
   }
-  free(rp->syms);
-  rp->syms = NULL;
-  rp->nsyms = 0;
+  free(rp->proc.syms);
+  rp->proc.syms = NULL;
+  rp->proc.nsyms = 0;
 }
 
 static int blob_read(rp_replay *rp, const u8 hash[32], u64 off, void *dst,
                      size_t len) {
-  i64 got = trace_reader_blob_read(rp->tr, hash, off, dst, len, NULL);
+  i64 got = trace_reader_blob_read(rp->trace.tr, hash, off, dst, len, NULL);
   return got == (i64)len ? 0 : RW_ECORRUPT;
 }
 
@@ -97,7 +97,7 @@ static int load_table(rp_replay *rp, struct rp__sym *s, const u8 *shdrs,
 static int load(rp_replay *rp, struct rp__sym *s) {
   u8 eh[64];
   struct trace_blob_info bi;
-  RW_FORWARD(trace_reader_find_blob(rp->tr, s->hash, &bi));
+  RW_FORWARD(trace_reader_find_blob(rp->trace.tr, s->hash, &bi));
   if (bi.size < 64 || blob_read(rp, s->hash, 0, eh, 64) < 0) return 0;
   if (memcmp(eh, ELFMAG, SELFMAG) || eh[EI_CLASS] != ELFCLASS64) return 0;
   u64 phoff = rd_le64(eh + 32), shoff = rd_le64(eh + 40);
@@ -130,12 +130,12 @@ static int load(rp_replay *rp, struct rp__sym *s) {
 }
 
 static struct rp__sym *syms_for(rp_replay *rp, const u8 hash[32]) {
-  for (size_t i = 0; i < rp->nsyms; i++)
-    if (!memcmp(rp->syms[i].hash, hash, 32)) return &rp->syms[i];
-  struct rp__sym *v = realloc(rp->syms, (rp->nsyms + 1) * sizeof *v);
+  for (size_t i = 0; i < rp->proc.nsyms; i++)
+    if (!memcmp(rp->proc.syms[i].hash, hash, 32)) return &rp->proc.syms[i];
+  struct rp__sym *v = realloc(rp->proc.syms, (rp->proc.nsyms + 1) * sizeof *v);
   if (!v) return NULL;
-  rp->syms = v;
-  struct rp__sym *s = &v[rp->nsyms++];
+  rp->proc.syms = v;
+  struct rp__sym *s = &v[rp->proc.nsyms++];
   memset(s, 0, sizeof *s);
   memcpy(s->hash, hash, 32);
   if (load(rp, s) < 0) {
@@ -150,9 +150,9 @@ static struct rp__sym *syms_for(rp_replay *rp, const u8 hash[32]) {
 
 int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap) {
   const struct rp__src *src = NULL;
-  for (size_t i = 0; i < rp->srcs.n; i++)
-    if (rp->srcs.v[i].start <= addr && addr < rp->srcs.v[i].end)
-      src = &rp->srcs.v[i];
+  for (size_t i = 0; i < rp->proc.srcs.n; i++)
+    if (rp->proc.srcs.v[i].start <= addr && addr < rp->proc.srcs.v[i].end)
+      src = &rp->proc.srcs.v[i];
   if (!src) return RW_ENOTFOUND;
   static const u8 zero[32];
   if (!memcmp(src->hash, zero, 32)) return RW_ENOTFOUND;
@@ -161,7 +161,8 @@ int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap) {
   u64 off = src->offset + (addr - src->start), vaddr = 0;
   int found = 0;
   for (size_t i = 0; i < s->nsegs; i++)
-    if (off >= s->segs[i].offset && off - s->segs[i].offset < s->segs[i].filesz) {
+    if (off >= s->segs[i].offset &&
+        off - s->segs[i].offset < s->segs[i].filesz) {
       vaddr = s->segs[i].vaddr + (off - s->segs[i].offset);
       found = 1;
       break;

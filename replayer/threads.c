@@ -11,28 +11,28 @@
 #include "replayer/rp_int.h"
 
 struct rp__thread *rp__thread_find(rp_replay *rp, u32 tid) {
-  if (rp->thr && rp->thr->st.tid == tid) return rp->thr;
-  for (size_t i = 0; i < rp->nthreads; i++)
-    if (rp->threads[i]->st.tid == tid) return rp->threads[i];
+  if (rp->th.thr && rp->th.thr->st.tid == tid) return rp->th.thr;
+  for (size_t i = 0; i < rp->th.nthreads; i++)
+    if (rp->th.threads[i]->st.tid == tid) return rp->th.threads[i];
   return NULL;
 }
 
 /* A thread struct out of the spare list, or a new one. */
 static int thread_get(rp_replay *rp, struct rp__thread **out) {
   struct rp__thread *t;
-  if (rp->nthreads == rp->capthreads) {
-    size_t cap = rp->capthreads ? 2 * rp->capthreads : 8;
-    struct rp__thread **v = realloc(rp->threads, cap * sizeof *v);
+  if (rp->th.nthreads == rp->th.capthreads) {
+    size_t cap = rp->th.capthreads ? 2 * rp->th.capthreads : 8;
+    struct rp__thread **v = realloc(rp->th.threads, cap * sizeof *v);
     RW_RETURN_IF(!v, RW_ENOMEM, "threads");
-    rp->threads = v;
-    rp->capthreads = cap;
+    rp->th.threads = v;
+    rp->th.capthreads = cap;
   }
-  if (rp->nspare) {
-    t = rp->spare[--rp->nspare];
+  if (rp->th.nspare) {
+    t = rp->th.spare[--rp->th.nspare];
   } else {
     t = calloc(1, sizeof *t);
     RW_RETURN_IF(!t, RW_ENOMEM, "thread");
-    int rc = cpu_new(rp->mem, &rp->cfg, &t->cpu);
+    int rc = cpu_new(rp->proc.mem, &rp->proc.cfg, &t->cpu);
     if (rc < 0) {
       free(t);
       return rc;
@@ -46,19 +46,19 @@ static int thread_get(rp_replay *rp, struct rp__thread **out) {
 
 /* Keeps T (out of the table) for reuse. */
 static void thread_put(rp_replay *rp, struct rp__thread *t) {
-  if (rp->nspare == rp->capspare) {
-    size_t cap = rp->capspare ? 2 * rp->capspare : 8;
-    struct rp__thread **v = realloc(rp->spare, cap * sizeof *v);
+  if (rp->th.nspare == rp->th.capspare) {
+    size_t cap = rp->th.capspare ? 2 * rp->th.capspare : 8;
+    struct rp__thread **v = realloc(rp->th.spare, cap * sizeof *v);
     if (!v) { /* cannot keep it: free it */
-      if (rp->preempt_cpu == t->cpu) rp->preempt_cpu = NULL;
+      if (rp->search.preempt_cpu == t->cpu) rp->search.preempt_cpu = NULL;
       cpu_free(t->cpu);
       free(t);
       return;
     }
-    rp->spare = v;
-    rp->capspare = cap;
+    rp->th.spare = v;
+    rp->th.capspare = cap;
   }
-  rp->spare[rp->nspare++] = t;
+  rp->th.spare[rp->th.nspare++] = t;
 }
 
 int rp__thread_start(rp_replay *rp, u32 tid, u64 seq,
@@ -75,12 +75,12 @@ int rp__thread_start(rp_replay *rp, u32 tid, u64 seq,
   t->st.start_seq = seq;
   t->st.alive = 1;
   t->st.fresh = 1;
-  rp->threads[rp->nthreads++] = t;
-  rp->nalive++;
-  rp->have_thread = 1;
-  if (!rp->thr) {
-    rp->thr = t;
-    rp->cur_tid = tid;
+  rp->th.threads[rp->th.nthreads++] = t;
+  rp->th.nalive++;
+  rp->th.have_thread = 1;
+  if (!rp->th.thr) {
+    rp->th.thr = t;
+    rp->th.cur_tid = tid;
   }
   *out = t;
   return 0;
@@ -88,16 +88,16 @@ int rp__thread_start(rp_replay *rp, u32 tid, u64 seq,
 
 
 void rp__thread_remove(rp_replay *rp, struct rp__thread *t) {
-  for (size_t i = 0; i < rp->nthreads; i++) {
-    if (rp->threads[i] != t) continue;
-    memmove(&rp->threads[i], &rp->threads[i + 1],
-            (rp->nthreads - i - 1) * sizeof *rp->threads);
-    rp->nthreads--;
+  for (size_t i = 0; i < rp->th.nthreads; i++) {
+    if (rp->th.threads[i] != t) continue;
+    memmove(&rp->th.threads[i], &rp->th.threads[i + 1],
+            (rp->th.nthreads - i - 1) * sizeof *rp->th.threads);
+    rp->th.nthreads--;
     if (t->st.alive)
-      rp->nalive--;
+      rp->th.nalive--;
     else
-      rp->nzombies--;
-    if (rp->thr == t) rp->thr = NULL; /* cur_tid stays */
+      rp->th.nzombies--;
+    if (rp->th.thr == t) rp->th.thr = NULL; /* cur_tid stays */
     thread_put(rp, t);
     return;
   }
@@ -105,12 +105,13 @@ void rp__thread_remove(rp_replay *rp, struct rp__thread *t) {
 }
 
 void rp__threads_drop_all(rp_replay *rp) {
-  while (rp->nthreads) rp__thread_remove(rp, rp->threads[rp->nthreads - 1]);
+  while (rp->th.nthreads)
+    rp__thread_remove(rp, rp->th.threads[rp->th.nthreads - 1]);
 }
 
 void rp__threads_purge(rp_replay *rp) {
-  for (size_t i = rp->nthreads; i-- > 0;)
-    if (!rp->threads[i]->st.alive) rp__thread_remove(rp, rp->threads[i]);
+  for (size_t i = rp->th.nthreads; i-- > 0;)
+    if (!rp->th.threads[i]->st.alive) rp__thread_remove(rp, rp->th.threads[i]);
 }
 
 int rp__threads_init(rp_replay *rp) {
@@ -121,19 +122,19 @@ int rp__threads_init(rp_replay *rp) {
 }
 
 void rp__threads_free(rp_replay *rp) {
-  for (size_t i = 0; i < rp->nthreads; i++) {
-    cpu_free(rp->threads[i]->cpu);
-    free(rp->threads[i]);
+  for (size_t i = 0; i < rp->th.nthreads; i++) {
+    cpu_free(rp->th.threads[i]->cpu);
+    free(rp->th.threads[i]);
   }
-  for (size_t i = 0; i < rp->nspare; i++) {
-    cpu_free(rp->spare[i]->cpu);
-    free(rp->spare[i]);
+  for (size_t i = 0; i < rp->th.nspare; i++) {
+    cpu_free(rp->th.spare[i]->cpu);
+    free(rp->th.spare[i]);
   }
-  free(rp->threads);
-  free(rp->spare);
-  rp->threads = rp->spare = NULL;
-  rp->nthreads = rp->capthreads = rp->nspare = rp->capspare = 0;
-  rp->thr = NULL;
+  free(rp->th.threads);
+  free(rp->th.spare);
+  rp->th.threads = rp->th.spare = NULL;
+  rp->th.nthreads = rp->th.capthreads = rp->th.nspare = rp->th.capspare = 0;
+  rp->th.thr = NULL;
 }
 
 int rp__threads_capture(rp_replay *rp, struct rp__kf *kf) {
@@ -141,11 +142,11 @@ int rp__threads_capture(rp_replay *rp, struct rp__kf *kf) {
   kf->nthreads = 0;
   kf->threads = NULL;
   kf->states = NULL;
-  kf->cur_tid = rp->cur_tid;
+  kf->cur_tid = rp->th.cur_tid;
   kf->cur_index = -1;
-  if (!rp->nthreads) return 0;
-  kf->threads = malloc(rp->nthreads * sizeof *kf->threads);
-  kf->states = malloc(rp->nthreads * size);
+  if (!rp->th.nthreads) return 0;
+  kf->threads = malloc(rp->th.nthreads * sizeof *kf->threads);
+  kf->states = malloc(rp->th.nthreads * size);
   if (!kf->threads || !kf->states) {
     free(kf->threads);
     free(kf->states);
@@ -153,15 +154,15 @@ int rp__threads_capture(rp_replay *rp, struct rp__kf *kf) {
     kf->states = NULL;
     RW_RETURN_IF(1, RW_ENOMEM, "keyframe threads");
   }
-  kf->nthreads = rp->nthreads;
-  for (size_t i = 0; i < rp->nthreads; i++) {
-    const struct rp__thread *t = rp->threads[i];
+  kf->nthreads = rp->th.nthreads;
+  for (size_t i = 0; i < rp->th.nthreads; i++) {
+    const struct rp__thread *t = rp->th.threads[i];
     struct rp__kthread *k = &kf->threads[i];
     k->st = t->st;
     k->cpu_icount = cpu_icount(t->cpu);
     k->state = kf->states + i * size;
     cpu_state_save(t->cpu, k->state);
-    if (t == rp->thr) kf->cur_index = (int)i;
+    if (t == rp->th.thr) kf->cur_index = (int)i;
   }
   return 0;
 }
@@ -170,13 +171,13 @@ int rp__threads_restore(rp_replay *rp, const struct rp__kf *kf) {
   /* Every struct goes back to the spare list (its cpu kept), then the
    * keyframe's threads take them again in order: the single-threaded case
    * gets the same struct back. */
-  while (rp->nthreads) {
-    struct rp__thread *t = rp->threads[--rp->nthreads];
+  while (rp->th.nthreads) {
+    struct rp__thread *t = rp->th.threads[--rp->th.nthreads];
     thread_put(rp, t);
   }
-  rp->nalive = rp->nzombies = 0;
-  rp->thr = NULL;
-  rp->cur_tid = kf->cur_tid;
+  rp->th.nalive = rp->th.nzombies = 0;
+  rp->th.thr = NULL;
+  rp->th.cur_tid = kf->cur_tid;
   for (size_t i = 0; i < kf->nthreads; i++) {
     const struct rp__kthread *k = &kf->threads[i];
     struct rp__thread *t;
@@ -184,12 +185,12 @@ int rp__threads_restore(rp_replay *rp, const struct rp__kf *kf) {
     cpu_state_load(t->cpu, k->state);
     cpu_set_icount(t->cpu, k->cpu_icount);
     t->st = k->st;
-    rp->threads[rp->nthreads++] = t;
+    rp->th.threads[rp->th.nthreads++] = t;
     if (t->st.alive)
-      rp->nalive++;
+      rp->th.nalive++;
     else
-      rp->nzombies++;
-    if ((int)i == kf->cur_index) rp->thr = t;
+      rp->th.nzombies++;
+    if ((int)i == kf->cur_index) rp->th.thr = t;
   }
   return 0;
 }
@@ -205,22 +206,22 @@ const struct rp__kthread *rp__kf_thread(const struct rp__kf *kf,
 
 /* ---- The debugger's view ---------------------------------------------- */
 
-u32 rp_current_tid(const rp_replay *rp) { return rp->cur_tid; }
+u32 rp_current_tid(const rp_replay *rp) { return rp->th.cur_tid; }
 
 size_t rp_threads(rp_replay *rp, struct rp_thread *out, size_t cap) {
-  for (size_t i = 0; i < rp->nthreads && i < cap; i++) {
-    const struct rp__thread *t = rp->threads[i];
+  for (size_t i = 0; i < rp->th.nthreads && i < cap; i++) {
+    const struct rp__thread *t = rp->th.threads[i];
     memset(&out[i], 0, sizeof out[i]);
     out[i].tid = t->st.tid;
     memcpy(out[i].name, t->st.name, sizeof out[i].name);
     out[i].name[sizeof out[i].name - 1] = 0;
     out[i].icount = cpu_icount(t->cpu);
   }
-  return rp->nthreads;
+  return rp->th.nthreads;
 }
 
 int rp_get_regs(rp_replay *rp, u32 tid, struct rw_regs *regs) {
-  struct rp__thread *t = tid ? rp__thread_find(rp, tid) : rp->thr;
+  struct rp__thread *t = tid ? rp__thread_find(rp, tid) : rp->th.thr;
   if (!t) {
     memset(regs, 0, sizeof *regs);
     return RW_ENOTFOUND;

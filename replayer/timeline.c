@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The timeline: keyframes taken while the replay runs forward (a snapshot of
  * the address space, which costs a page-table copy, plus every thread's
- * registers and state, and the position in the trace), and seeking to any instruction
- * count by restoring the nearest earlier keyframe and running forward. When
- * keyframes grow too many, every other one is dropped and the spacing
- * doubles, so their number stays bounded whatever the trace's length. */
+ * registers and state, and the position in the trace), and seeking to any
+ * instruction count by restoring the nearest earlier keyframe and running
+ * forward. When keyframes grow too many, every other one is dropped and the
+ * spacing doubles, so their number stays bounded whatever the trace's length.
+ */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,23 +24,23 @@ void rp__kf_free(struct rp__kf *kf) {
 #define kf_free rp__kf_free
 
 void rp__kf_free_all(rp_replay *rp) {
-  for (size_t i = 0; i < rp->nkfs; i++) kf_free(&rp->kfs[i]);
-  free(rp->kfs);
-  rp->kfs = NULL;
-  rp->nkfs = rp->capkfs = 0;
+  for (size_t i = 0; i < rp->tl.nkfs; i++) kf_free(&rp->tl.kfs[i]);
+  free(rp->tl.kfs);
+  rp->tl.kfs = NULL;
+  rp->tl.nkfs = rp->tl.capkfs = 0;
 }
 
 /* Drops every other keyframe (never the first) and doubles the spacing. */
 static void thin(rp_replay *rp) {
   size_t k = 1;
-  for (size_t i = 1; i < rp->nkfs; i++) {
+  for (size_t i = 1; i < rp->tl.nkfs; i++) {
     if (i % 2)
-      kf_free(&rp->kfs[i]);
+      kf_free(&rp->tl.kfs[i]);
     else
-      rp->kfs[k++] = rp->kfs[i];
+      rp->tl.kfs[k++] = rp->tl.kfs[i];
   }
-  rp->nkfs = k;
-  rp->kf_interval *= 2;
+  rp->tl.nkfs = k;
+  rp->tl.kf_interval *= 2;
 }
 
 static u64 thread_bytes(const struct rp__kf *kf) {
@@ -48,8 +49,8 @@ static u64 thread_bytes(const struct rp__kf *kf) {
 
 u64 rp__kf_thread_bytes(const rp_replay *rp) {
   u64 n = 0;
-  for (size_t i = 0; i < rp->nkfs; i++) n += thread_bytes(&rp->kfs[i]);
-  for (size_t i = 0; i < rp->nfine; i++) n += thread_bytes(&rp->fine[i]);
+  for (size_t i = 0; i < rp->tl.nkfs; i++) n += thread_bytes(&rp->tl.kfs[i]);
+  for (size_t i = 0; i < rp->tl.nfine; i++) n += thread_bytes(&rp->tl.fine[i]);
   return n;
 }
 
@@ -59,16 +60,16 @@ u64 rp__kf_thread_bytes(const rp_replay *rp) {
  * memory leaves a copy of it in each keyframe). The default budget is
  * 256 MiB plus twice the program's own memory. */
 static int too_many(const rp_replay *rp) {
-  if (rp->nkfs > RP_MAX_KFS) return 1;
-  if (rp->nkfs <= 2) return 0;
+  if (rp->tl.nkfs > RP_MAX_KFS) return 1;
+  if (rp->tl.nkfs <= 2) return 0;
   u64 budget = rp->opts.keyframe_budget ? rp->opts.keyframe_budget
                                         : RP_DEFAULT_KF_BUDGET;
   u64 n = 0;
-  for (size_t i = 0; i < rp->nkfs; i++) n += thread_bytes(&rp->kfs[i]);
+  for (size_t i = 0; i < rp->tl.nkfs; i++) n += thread_bytes(&rp->tl.kfs[i]);
   if (n > budget / 4) return 1;
-  u64 all = cpu_mem_footprint(rp->mem);
+  u64 all = cpu_mem_footprint(rp->proc.mem);
   if (all <= budget) return 0; /* the walk below is not needed */
-  u64 live = cpu_mem_resident(rp->mem);
+  u64 live = cpu_mem_resident(rp->proc.mem);
   if (!rp->opts.keyframe_budget) budget += 2 * live;
   return all - RW_MIN(live, all) > budget;
 }
@@ -76,20 +77,20 @@ static int too_many(const rp_replay *rp) {
 int rp__kf_take(rp_replay *rp) {
   struct rp__kf kf;
   /* Not inside an exec, between the old image's threads and the new. */
-  if (!rp->nthreads) return 0;
-  rp->next_kf = rp->icount + rp->kf_interval;
+  if (!rp->th.nthreads) return 0;
+  rp->tl.next_kf = rp->icount + rp->tl.kf_interval;
   /* Keyframes are kept in icount order; one at or before the last is
    * already known (a re-run after a seek). */
-  if (rp->nkfs && rp->kfs[rp->nkfs - 1].icount >= rp->icount) return 0;
-  if (rp->nkfs == rp->capkfs) {
-    size_t cap = rp->capkfs ? 2 * rp->capkfs : 32;
-    struct rp__kf *v = realloc(rp->kfs, cap * sizeof *v);
+  if (rp->tl.nkfs && rp->tl.kfs[rp->tl.nkfs - 1].icount >= rp->icount) return 0;
+  if (rp->tl.nkfs == rp->tl.capkfs) {
+    size_t cap = rp->tl.capkfs ? 2 * rp->tl.capkfs : 32;
+    struct rp__kf *v = realloc(rp->tl.kfs, cap * sizeof *v);
     RW_RETURN_IF(!v, RW_ENOMEM, "keyframes");
-    rp->kfs = v;
-    rp->capkfs = cap;
+    rp->tl.kfs = v;
+    rp->tl.capkfs = cap;
   }
   RW_FORWARD(rp__kf_capture(rp, &kf));
-  rp->kfs[rp->nkfs++] = kf;
+  rp->tl.kfs[rp->tl.nkfs++] = kf;
   if (too_many(rp)) thin(rp);
   return 0;
 }
@@ -98,12 +99,13 @@ int rp__kf_capture(rp_replay *rp, struct rp__kf *out) {
   struct rp__kf kf;
   memset(&kf, 0, sizeof kf);
   kf.icount = rp->icount;
-  kf.events = rp->events;
-  kf.next_seq = rp->have_pend ? rp->pend.seq : rp->last_seq + 1;
+  kf.events = rp->trace.events;
+  kf.next_seq =
+      rp->trace.have_pend ? rp->trace.pend.seq : rp->trace.last_seq + 1;
   RW_FORWARD(rp__threads_capture(rp, &kf));
-  int rc = cpu_mem_snapshot(rp->mem, &kf.snap);
-  if (rc == 0) rc = rp__srcs_copy(&kf.srcs, &rp->srcs);
-  kf.stack = rp->stack;
+  int rc = cpu_mem_snapshot(rp->proc.mem, &kf.snap);
+  if (rc == 0) rc = rp__srcs_copy(&kf.srcs, &rp->proc.srcs);
+  kf.stack = rp->proc.stack;
   if (rc < 0) {
     rp__kf_free(&kf);
     return rc;
@@ -114,19 +116,19 @@ int rp__kf_capture(rp_replay *rp, struct rp__kf *out) {
 
 struct rp__kf *rp__kf_before(rp_replay *rp, u64 icount, int strict) {
   struct rp__kf *best = NULL;
-  for (size_t i = 0; i < rp->nkfs; i++) {
-    u64 at = rp->kfs[i].icount;
-    if (at < icount || (!strict && at == icount)) best = &rp->kfs[i];
+  for (size_t i = 0; i < rp->tl.nkfs; i++) {
+    u64 at = rp->tl.kfs[i].icount;
+    if (at < icount || (!strict && at == icount)) best = &rp->tl.kfs[i];
   }
   struct rp__kf *fine = NULL;
-  for (size_t i = 0; i < rp->nfine; i++) {
-    u64 at = rp->fine[i].icount;
+  for (size_t i = 0; i < rp->tl.nfine; i++) {
+    u64 at = rp->tl.fine[i].icount;
     if ((at < icount || (!strict && at == icount)) &&
         (!fine || at > fine->icount))
-      fine = &rp->fine[i];
+      fine = &rp->tl.fine[i];
   }
   if (fine && (!best || fine->icount > best->icount)) {
-    fine->lru = ++rp->fine_clock;
+    fine->lru = ++rp->tl.fine_clock;
     return fine;
   }
   return best;
@@ -134,28 +136,28 @@ struct rp__kf *rp__kf_before(rp_replay *rp, u64 icount, int strict) {
 
 int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   RW_FORWARD(rp__clear_preempt_bp(rp));
-  rp->restores++;
-  RW_FORWARD(cpu_mem_restore(rp->mem, kf->snap));
+  rp->tl.restores++;
+  RW_FORWARD(cpu_mem_restore(rp->proc.mem, kf->snap));
   RW_FORWARD(rp__threads_restore(rp, kf));
   struct rp__srcs srcs;
   RW_FORWARD(rp__srcs_copy(&srcs, &kf->srcs));
-  rp__srcs_free(&rp->srcs);
-  rp->srcs = srcs;
+  rp__srcs_free(&rp->proc.srcs);
+  rp->proc.srcs = srcs;
   RW_FORWARD(rp__alias_sync(rp));
-  rp->stack = kf->stack;
+  rp->proc.stack = kf->stack;
   rp->icount = kf->icount;
-  rp->events = kf->events;
-  rp->have_pend = 0;
-  rp->last_seq = kf->next_seq - 1;
-  rp->ended = 0;
-  rp->exec_nr = 0;
-  RW_FORWARD(trace_cursor_seek(rp->cur, kf->next_seq));
+  rp->trace.events = kf->events;
+  rp->trace.have_pend = 0;
+  rp->trace.last_seq = kf->next_seq - 1;
+  rp->fin.ended = 0;
+  rp->th.exec_nr = 0;
+  RW_FORWARD(trace_cursor_seek(rp->trace.cur, kf->next_seq));
   /* Breakpoints and watchpoints live in the cpu_mem, not in its snapshots,
    * so they survive the restore; adding a breakpoint again is harmless, but
    * a watch added again would be a second copy that outlives its delete. */
-  for (size_t i = 0; i < rp->nbps; i++)
-    RW_FORWARD(cpu_mem_break_add(rp->mem, rp->bps[i]));
-  rp->next_kf = kf->icount + rp->kf_interval;
+  for (size_t i = 0; i < rp->user.nbps; i++)
+    RW_FORWARD(cpu_mem_break_add(rp->proc.mem, rp->user.bps[i]));
+  rp->tl.next_kf = kf->icount + rp->tl.kf_interval;
   return 0;
 }
 
@@ -165,8 +167,8 @@ int rp_seek(rp_replay *rp, u64 icount, struct rp_stop *stop) {
 
 int rp__seek(rp_replay *rp, u64 icount, u64 events, struct rp_stop *stop) {
   if (!rp__unbreak(rp, icount, stop)) return 0;
-  if (rp->ended && icount >= rp->end_icount) {
-    *stop = rp->end;
+  if (rp->fin.ended && icount >= rp->fin.end_icount) {
+    *stop = rp->fin.end;
     return 0;
   }
   /* Restore the nearest keyframe (coarse or fine) at or before ICOUNT,
@@ -176,8 +178,8 @@ int rp__seek(rp_replay *rp, u64 icount, u64 events, struct rp_stop *stop) {
   if (kf && kf->icount == icount && ev && kf->events > ev)
     kf = rp__kf_before(rp, icount, 1); /* after the state asked for */
   if (kf && (icount < rp->icount || kf->icount > rp->icount ||
-             (rp->ended && icount < rp->end_icount) ||
-             (ev && icount == rp->icount && rp->events > ev)))
+             (rp->fin.ended && icount < rp->fin.end_icount) ||
+             (ev && icount == rp->icount && rp->trace.events > ev)))
     RW_FORWARD(rp__kf_restore(rp, kf));
   return rp__run_fine(rp, icount, events, stop);
 }
