@@ -58,7 +58,7 @@ int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
   char mf[128];
   struct stat st;
   int fd;
-  snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->live,
+  snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->proc->live,
            (unsigned long long)m->start, (unsigned long long)m->end);
   fd = open(mf, O_RDONLY | O_CLOEXEC);
   if (fd < 0) fd = open(m->path, O_RDONLY | O_CLOEXEC);

@@ -57,7 +57,8 @@ int rec__child_release(struct rec *r, pid_t child) {
    * at int3s nobody answers. (A child that shares the parent's memory
    * keeps them: putting the instructions back would let the recorded
    * parent run them unseen.) */
-  if (syscall(SYS_kcmp, (pid_t)r->live, child, 1 /* KCMP_VM */, 0, 0) != 0)
+  if (syscall(SYS_kcmp, (pid_t)r->proc->live, child, 1 /* KCMP_VM */, 0, 0) !=
+      0)
     rec__tsc_unpatch_child(r, child);
   /* It keeps the shared mappings; they are compared from now on. */
   RW_FORWARD(rec__watch_fork(r));

@@ -46,7 +46,7 @@ int rec__obj_dirty(struct rec *r, const struct stat *st) {
 /* stat of the file behind M, through /proc/PID/map_files. */
 static int map_stat(struct rec *r, const struct rec__map *m, struct stat *st) {
   char mf[128];
-  snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->live,
+  snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->proc->live,
            (unsigned long long)m->start, (unsigned long long)m->end);
   return stat(mf, st);
 }
@@ -92,7 +92,7 @@ static int watched(const struct rec__map *m) {
 /* The position of FD in the live process after the syscall, or -1. */
 static i64 fd_pos(struct rec *r, int fd) {
   char p[64], buf[256];
-  snprintf(p, sizeof p, "/proc/%d/fdinfo/%d", (int)r->live, fd);
+  snprintf(p, sizeof p, "/proc/%d/fdinfo/%d", (int)r->proc->live, fd);
   int f = open(p, O_RDONLY | O_CLOEXEC);
   if (f < 0) return -1;
   ssize_t n = read(f, buf, sizeof buf - 1);
@@ -107,8 +107,8 @@ static i64 fd_pos(struct rec *r, int fd) {
 /* Imports what every mapping of O shows of the file bytes [LO, HI). */
 static int import_file_range(struct rec *r, const struct rec__obj *o, u64 lo,
                              u64 hi) {
-  for (const struct rec__map *m = rec__maps_first(&r->maps); m;
-       m = rec__maps_next(&r->maps, m)) {
+  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
+       m = rec__maps_next(&r->proc->maps, m)) {
     if (m->dev != o->dev || m->ino != o->ino || !(m->prot & PROT_READ))
       continue;
     u64 fa = m->offset, fb = m->offset + (m->end - m->start);
@@ -143,8 +143,8 @@ static int object_changed(struct rec *r, struct rec__obj *o, u64 lo, u64 hi,
 /* After a truncate(path) or a truncating open: the file is not known by
  * descriptor, so every watched object's size is looked at again. */
 static int recheck_sizes(struct rec *r) {
-  for (const struct rec__map *m = rec__maps_first(&r->maps); m;
-       m = rec__maps_next(&r->maps, m)) {
+  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
+       m = rec__maps_next(&r->proc->maps, m)) {
     if (!watched(m)) continue;
     struct rec__obj *o = obj_find(r, m->dev, m->ino);
     struct stat st;
@@ -160,7 +160,7 @@ static int recheck_sizes(struct rec *r) {
 static int own_mem_fd(struct rec *r, int fd) {
   char p[64], link[96], tail[8];
   int pid, tid;
-  snprintf(p, sizeof p, "/proc/%d/fd/%d", (int)r->live, fd);
+  snprintf(p, sizeof p, "/proc/%d/fd/%d", (int)r->proc->live, fd);
   ssize_t n = readlink(p, link, sizeof link - 1);
   if (n <= 0) return 0;
   link[n] = 0;
@@ -168,7 +168,7 @@ static int own_mem_fd(struct rec *r, int fd) {
       sscanf(link, "/proc/%d/%7s", &pid, tail) != 2)
     return 0;
   if (strcmp(tail, "mem")) return 0;
-  if (pid == r->pid || pid == r->live) return 1;
+  if (pid == r->proc->pid || pid == r->proc->live) return 1;
   for (size_t i = 0; i < r->nth; i++)
     if (r->th[i]->tid == pid && r->th[i]->state != REC_T_GONE) return 1;
   return 0;
@@ -192,11 +192,11 @@ static int own_mem_written(struct rec *r, u64 nr, const u64 args[6],
   if (nr == REC_NR_pwrite64 || nr == REC_NR_pwritev ||
       (nr == REC_NR_pwritev2 && (i64)args[3] != -1)) {
     at = args[3];
-    if (!rec__maps_find(&r->maps, at) || !own_mem_fd(r, (int)args[0]))
+    if (!rec__maps_find(&r->proc->maps, at) || !own_mem_fd(r, (int)args[0]))
       return 0;
-    r->procmem_seen = 1;
+    r->proc->procmem_seen = 1;
   } else {
-    if (!r->procmem_seen || !own_mem_fd(r, (int)args[0])) return 0;
+    if (!r->proc->procmem_seen || !own_mem_fd(r, (int)args[0])) return 0;
     i64 pos = fd_pos(r, (int)args[0]); /* where the write ended */
     if (pos < 0) return 0;
     at = (u64)pos - n;
@@ -214,9 +214,10 @@ int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     RW_FORWARD(own_mem_written(r, nr, args, result));
     break;
   case REC_NR_lseek: /* a position that is an address of ours */
-    if (!r->procmem_seen && result > 0 &&
-        rec__maps_find(&r->maps, (u64)result) && own_mem_fd(r, (int)args[0]))
-      r->procmem_seen = 1;
+    if (!r->proc->procmem_seen && result > 0 &&
+        rec__maps_find(&r->proc->maps, (u64)result) &&
+        own_mem_fd(r, (int)args[0]))
+      r->proc->procmem_seen = 1;
     return 0;
   default:
     break;
@@ -248,13 +249,13 @@ int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     return 0;
   }
   if (result < 0) return 0;
-  const struct rec__map *m = rec__maps_first(&r->maps);
-  while (m && !watched(m)) m = rec__maps_next(&r->maps, m);
+  const struct rec__map *m = rec__maps_first(&r->proc->maps);
+  while (m && !watched(m)) m = rec__maps_next(&r->proc->maps, m);
   if (!m) return 0; /* nothing mapped that could change */
   if (fd < 0) return recheck_sizes(r);
   char p[64];
   struct stat st;
-  snprintf(p, sizeof p, "/proc/%d/fd/%d", (int)r->live, fd);
+  snprintf(p, sizeof p, "/proc/%d/fd/%d", (int)r->proc->live, fd);
   if (stat(p, &st) < 0 || !S_ISREG(st.st_mode)) return 0;
   struct rec__obj *o = obj_stat(r, &st);
   if (!o) return 0;

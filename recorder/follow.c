@@ -5,7 +5,7 @@
  * at a time, would cost the square of that. Most changes are fully decided
  * by the syscall's arguments and result: a successful munmap, an mprotect
  * or madvise of private anonymous memory, a private anonymous mmap. For
- * those the recorder writes the records and updates its model (r->maps)
+ * those the recorder writes the records and updates its model (r->proc->maps)
  * itself, in time that depends on the pieces the syscall touches, and
  * reads the maps (recorder/space.c) for everything else: file mappings,
  * brk, mremap, failures, stacks. It never trusts the model while another
@@ -33,46 +33,49 @@ static u64 page_up(u64 x) { return (x + REC_PAGE - 1) & ~(u64)(REC_PAGE - 1); }
 
 void rec__follow_personality(struct rec *r) {
   char path[64], buf[32];
-  snprintf(path, sizeof path, "/proc/%d/personality", (int)r->live);
+  snprintf(path, sizeof path, "/proc/%d/personality", (int)r->proc->live);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
   if (fd >= 0) close(fd);
   /* Unknown: assume the worst, the model is then never used. */
   if (n <= 0) {
-    r->read_exec = 1;
+    r->proc->read_exec = 1;
     return;
   }
   buf[n] = 0;
-  r->read_exec = (strtoul(buf, NULL, 16) & REC_READ_IMPLIES_EXEC) != 0;
+  r->proc->read_exec = (strtoul(buf, NULL, 16) & REC_READ_IMPLIES_EXEC) != 0;
 }
 
 void rec__follow_exec(struct rec *r) {
-  r->nsharers = 0; /* exec gives the process an address space of its own */
-  r->sharers_left = 0;
+  r->proc->nsharers =
+      0; /* exec gives the process an address space of its own */
+  r->proc->sharers_left = 0;
   rec__follow_personality(r);
 }
 
 int rec__follow_sharer(struct rec *r, pid_t child) {
-  if (r->nsharers == r->capsharers) {
-    size_t cap = r->capsharers ? 2 * r->capsharers : 4;
-    pid_t *v = realloc(r->sharers, cap * sizeof *v);
+  if (r->proc->nsharers == r->proc->capsharers) {
+    size_t cap = r->proc->capsharers ? 2 * r->proc->capsharers : 4;
+    pid_t *v = realloc(r->proc->sharers, cap * sizeof *v);
     RW_RETURN_IF(!v, RW_ENOMEM, "sharers");
-    r->sharers = v;
-    r->capsharers = cap;
+    r->proc->sharers = v;
+    r->proc->capsharers = cap;
   }
-  r->sharers[r->nsharers++] = child;
+  r->proc->sharers[r->proc->nsharers++] = child;
   return 0;
 }
 
 size_t rec__sharers_live(struct rec *r) {
   size_t k = 0;
-  for (size_t i = 0; i < r->nsharers; i++) {
-    long rc = syscall(SYS_kcmp, (pid_t)r->live, r->sharers[i], REC_KCMP_VM,
-                      0, 0);
-    if (rc == 0 || (rc < 0 && errno != ESRCH)) r->sharers[k++] = r->sharers[i];
+  for (size_t i = 0; i < r->proc->nsharers; i++) {
+    long rc = syscall(SYS_kcmp, (pid_t)r->proc->live, r->proc->sharers[i],
+                      REC_KCMP_VM, 0, 0);
+    if (rc == 0 || (rc < 0 && errno != ESRCH))
+      r->proc->sharers[k++] = r->proc->sharers[i];
   }
-  if (r->nsharers && !k) r->sharers_left = 1; /* the maps are read once more */
-  return r->nsharers = k;
+  if (r->proc->nsharers && !k)
+    r->proc->sharers_left = 1; /* the maps are read once more */
+  return r->proc->nsharers = k;
 }
 
 /* Whether the model can be trusted: nobody else changed the address space
@@ -80,11 +83,11 @@ size_t rec__sharers_live(struct rec *r) {
  * are read every time, and once more after the last one is gone (it may
  * have changed them before). */
 static int trusted(struct rec *r) {
-  if (r->read_exec) return 0;
-  if (r->nsharers) rec__sharers_live(r);
-  if (r->nsharers) return 0;
-  if (r->sharers_left) { /* the last one may have changed them before */
-    r->sharers_left = 0;
+  if (r->proc->read_exec) return 0;
+  if (r->proc->nsharers) rec__sharers_live(r);
+  if (r->proc->nsharers) return 0;
+  if (r->proc->sharers_left) { /* the last one may have changed them before */
+    r->proc->sharers_left = 0;
     return 0;
   }
   return 1;
@@ -123,7 +126,7 @@ static int do_munmap(struct rec *r, const u64 args[6], int *done) {
   /* All of it, also what the model never had: the bottom of a stack that
    * grew since the maps were last read. */
   if (b > a) RW_FORWARD(rec__emit_unmap(r, a, b - a));
-  RW_FORWARD(rec__maps_remove(&r->maps, a, b));
+  RW_FORWARD(rec__maps_remove(&r->proc->maps, a, b));
   *done = 1;
   return 0;
 }
@@ -137,13 +140,13 @@ static int emit_protect(struct rec *r, u64 a, u64 b, u32 prot) {
 static int do_mprotect(struct rec *r, const u64 args[6], int *done) {
   u64 a, b;
   if ((args[2] & ~(u64)REC_PROT_KNOWN) || !range(args[0], args[1], &a, &b) ||
-      !all_plain(&r->maps, a, b))
+      !all_plain(&r->proc->maps, a, b))
     return 0;
   u32 prot = (u32)args[2] & (PROT_READ | PROT_WRITE | PROT_EXEC);
   /* One PROTECT per run of pieces whose protection changes. */
   u64 x0 = 0, y0 = 0;
-  for (const struct rec__map *e = rec__maps_from(&r->maps, a);
-       e && e->start < b; e = rec__maps_next(&r->maps, e)) {
+  for (const struct rec__map *e = rec__maps_from(&r->proc->maps, a);
+       e && e->start < b; e = rec__maps_next(&r->proc->maps, e)) {
     u64 x = RW_MAX(a, e->start), y = RW_MIN(b, e->end);
     if (e->prot == prot) continue;
     if (x != y0) {
@@ -153,7 +156,7 @@ static int do_mprotect(struct rec *r, const u64 args[6], int *done) {
     y0 = y;
   }
   RW_FORWARD(emit_protect(r, x0, y0, prot));
-  RW_FORWARD(rec__maps_protect(&r->maps, a, b, prot));
+  RW_FORWARD(rec__maps_protect(&r->proc->maps, a, b, prot));
   *done = 1;
   return 0;
 }
@@ -167,8 +170,8 @@ static int do_mmap(struct rec *r, const u64 args[6], i64 result, int *done) {
     return 0;
   /* What it replaced (MAP_FIXED) is gone; without MAP_FIXED nothing was
    * there, or the model is wrong: then the maps are read. */
-  for (const struct rec__map *e = rec__maps_from(&r->maps, a);
-       e && e->start < b; e = rec__maps_next(&r->maps, e))
+  for (const struct rec__map *e = rec__maps_from(&r->proc->maps, a);
+       e && e->start < b; e = rec__maps_next(&r->proc->maps, e))
     if (!(fl & MAP_FIXED) || (e->flags & (REC_MAPF_STACK | REC_MAPF_GROWSDOWN)))
       return 0;
   char anon[1] = "";
@@ -180,8 +183,8 @@ static int do_mmap(struct rec *r, const u64 args[6], i64 result, int *done) {
   m.path = anon;
   /* Fresh zeros: no bytes to import, no rdtsc to patch. */
   RW_FORWARD(rec__emit_map(r, a, b - a, m.prot, m.flags, 0, NULL, m.path, 0));
-  RW_FORWARD(rec__maps_remove(&r->maps, a, b));
-  RW_FORWARD(rec__maps_insert(&r->maps, &m));
+  RW_FORWARD(rec__maps_remove(&r->proc->maps, a, b));
+  RW_FORWARD(rec__maps_insert(&r->proc->maps, &m));
   *done = 1;
   return 0;
 }
@@ -210,11 +213,11 @@ static int do_madvise(struct rec *r, const u64 args[6], i64 result,
   /* A failure may have discarded part of the range: the maps say what is
    * mapped, and recorder/space.c records the contents as they are. */
   if (!advice_discards(args[2]) || result != 0 ||
-      !range(args[0], args[1], &a, &b) || !all_plain(&r->maps, a, b))
+      !range(args[0], args[1], &a, &b) || !all_plain(&r->proc->maps, a, b))
     return 0;
   /* Private anonymous pages go back to zeros: each piece is new. */
-  for (const struct rec__map *e = rec__maps_from(&r->maps, a);
-       e && e->start < b; e = rec__maps_next(&r->maps, e)) {
+  for (const struct rec__map *e = rec__maps_from(&r->proc->maps, a);
+       e && e->start < b; e = rec__maps_next(&r->proc->maps, e)) {
     u64 x = RW_MAX(a, e->start), y = RW_MIN(b, e->end);
     RW_FORWARD(rec__emit_map(r, x, y - x, e->prot, e->flags, 0, NULL, e->path,
                              0));

@@ -46,27 +46,27 @@ static void hash_range(struct rec *r, u64 a, u64 b, u64 *hash) {
 
 static int add_region(void *ctx, u64 a, u64 b) {
   struct rec *r = ctx;
-  if (r->snap.n == r->snap.cap) {
-    size_t cap = r->snap.cap ? r->snap.cap * 2 : 32;
-    struct rec__snap_region *v = realloc(r->snap.v, cap * sizeof *v);
+  if (r->proc->snap.n == r->proc->snap.cap) {
+    size_t cap = r->proc->snap.cap ? r->proc->snap.cap * 2 : 32;
+    struct rec__snap_region *v = realloc(r->proc->snap.v, cap * sizeof *v);
     RW_RETURN_IF(!v, RW_ENOMEM, "snapshot");
-    r->snap.v = v;
-    r->snap.cap = cap;
+    r->proc->snap.v = v;
+    r->proc->snap.cap = cap;
   }
-  struct rec__snap_region *g = &r->snap.v[r->snap.n];
+  struct rec__snap_region *g = &r->proc->snap.v[r->proc->snap.n];
   g->start = a;
   g->end = b;
   g->hash = malloc((b - a) / REC_LINE * sizeof *g->hash + 8);
   RW_RETURN_IF(!g->hash, RW_ENOMEM, "snapshot hashes");
-  r->snap.n++;
+  r->proc->snap.n++;
   hash_range(r, a, b, g->hash);
   return 0;
 }
 
 int rec__snap_take(struct rec *r) {
-  rec__snap_free(&r->snap);
-  for (const struct rec__map *m = rec__maps_first(&r->maps); m;
-       m = rec__maps_next(&r->maps, m)) {
+  rec__snap_free(&r->proc->snap);
+  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
+       m = rec__maps_next(&r->proc->maps, m)) {
     if (writable(m)) RW_FORWARD(rec__populated(r, m, m->start, m->end,
                                                add_region, r));
   }
@@ -108,7 +108,7 @@ struct fresh_ctx {
  * their non-zero lines are imported. */
 static int fresh_range(void *ctx, u64 a, u64 b) {
   struct fresh_ctx *f = ctx;
-  const struct rec__snap *s = &f->r->snap;
+  const struct rec__snap *s = &f->r->proc->snap;
   size_t lo = 0, hi = s->n;
   while (lo < hi) { /* first region ending after a */
     size_t mid = (lo + hi) / 2;
@@ -130,10 +130,10 @@ static int fresh_range(void *ctx, u64 a, u64 b) {
 int rec__snap_diff(struct rec *r, u64 *lines) {
   *lines = 0;
   /* What was there at entry, where it is still mapped writable. */
-  for (size_t k = 0; k < r->snap.n; k++) {
-    const struct rec__snap_region *g = &r->snap.v[k];
-    for (const struct rec__map *m = rec__maps_first(&r->maps); m;
-         m = rec__maps_next(&r->maps, m)) {
+  for (size_t k = 0; k < r->proc->snap.n; k++) {
+    const struct rec__snap_region *g = &r->proc->snap.v[k];
+    for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
+         m = rec__maps_next(&r->proc->maps, m)) {
       u64 a = RW_MAX(g->start, m->start), b = RW_MIN(g->end, m->end);
       if (a >= b || !writable(m)) continue;
       RW_FORWARD(diff_range(r, a, b, g->hash + (a - g->start) / REC_LINE,
@@ -142,12 +142,12 @@ int rec__snap_diff(struct rec *r, u64 *lines) {
   }
   /* What became populated or writable during the syscall. */
   struct fresh_ctx f = {r, lines};
-  for (const struct rec__map *m = rec__maps_first(&r->maps); m;
-       m = rec__maps_next(&r->maps, m)) {
+  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
+       m = rec__maps_next(&r->proc->maps, m)) {
     if (writable(m))
       RW_FORWARD(rec__populated(r, m, m->start, m->end, fresh_range, &f));
   }
-  rec__snap_free(&r->snap);
+  rec__snap_free(&r->proc->snap);
   return 0;
 }
 
@@ -177,7 +177,8 @@ static int digest_range(void *ctx, u64 a, u64 b) {
 
 void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi) {
   *lo = *hi = 0;
-  const struct rec__map *m = rsp ? rec__maps_find(&r->maps, rsp - 1) : NULL;
+  const struct rec__map *m =
+      rsp ? rec__maps_find(&r->proc->maps, rsp - 1) : NULL;
   if (!m) return;
   /* A stack: the main one, or private anonymous memory (threads' stacks,
    * alternate signal stacks); never the brk heap or a file. */
@@ -194,8 +195,8 @@ int rec__digest(struct rec *r, const struct rw_digest_spec *spec, u64 *out) {
   c.r = r;
   c.spec = spec;
   rw_digest_init(&c.d);
-  for (const struct rec__map *m = rec__maps_first(&r->maps); m;
-       m = rec__maps_next(&r->maps, m)) {
+  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
+       m = rec__maps_next(&r->proc->maps, m)) {
     if (!(m->prot & PROT_WRITE)) continue;
     /* Around the left-out ranges (sorted): they are not even read. */
     u64 a = m->start;

@@ -292,7 +292,7 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
   int st = (int)msg;
   if (!WIFSIGNALED(st)) return 0;
   int sig = WTERMSIG(st);
-  r->dying = 1;
+  r->proc->dying = 1;
   /* The running thread killed from outside without a delivery stop
    * (SIGKILL): locate it. The others stand at their last event. */
   if (t == r->cur && t->state == REC_T_RUNNING && t->sync_signo != sig &&
@@ -388,7 +388,7 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
       rec__tick_arm(r);
       return GO_GONE;
     }
-    if (t->nr == REC_NR_exit_group) r->dying = 1;
+    if (t->nr == REC_NR_exit_group) r->proc->dying = 1;
     return is_quick(t) ? GO_RUN : GO_KERNEL;
   }
   switch (ev) {
@@ -511,7 +511,7 @@ static struct rec__task *ender(struct rec *r, int sig) {
   }
   if (!e && r->cur && !r->cur->exit_written) e = r->cur;
   for (size_t i = 0; i < r->nth && !e; i++)
-    if (!r->th[i]->exit_written && r->th[i]->tid == r->pid) e = r->th[i];
+    if (!r->th[i]->exit_written && r->th[i]->tid == r->proc->pid) e = r->th[i];
   for (size_t i = 0; i < r->nth && !e; i++)
     if (!r->th[i]->exit_written) e = r->th[i];
   return e;
@@ -539,12 +539,12 @@ static int on_final(struct rec *r, int st, int finished) {
 
 /* A thread of PROG died (wait status ST). */
 static int on_gone(struct rec *r, struct rec__task *t, int st) {
-  if (t->tid == r->pid) return on_final(r, st, 1);
+  if (t->tid == r->proc->pid) return on_final(r, st, 1);
   t->state = REC_T_GONE;
   if (r->cur == t) r->cur = NULL;
-  if (r->live == t->tid)
+  if (r->proc->live == t->tid)
     for (size_t i = 0; i < r->nth; i++)
-      if (r->th[i]->state != REC_T_GONE) r->live = r->th[i]->tid;
+      if (r->th[i]->state != REC_T_GONE) r->proc->live = r->th[i]->tid;
   return 0;
 }
 
@@ -564,7 +564,7 @@ static void exec_takeover(struct rec *r, struct rec__task *leader) {
 
 /* Kills PROG after an unrecoverable condition and waits until it is gone. */
 static void kill_and_reap(struct rec *r) {
-  kill(r->pid, SIGKILL);
+  kill(r->proc->pid, SIGKILL);
   for (;;) {
     int st;
     pid_t p = waitpid(-1, &st, __WALL);
@@ -574,7 +574,7 @@ static void kill_and_reap(struct rec *r) {
       r->done = 1;
       return;
     }
-    if (p == r->pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
+    if (p == r->proc->pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
       r->wait_status = st;
       r->done = 1;
       return;
@@ -652,8 +652,8 @@ int rec__loop(struct rec *r) {
   int rc = 0;
   while (!r->done) {
     if ((r->stopped_by = stop_requested(r))) break;
-    if (r->final_seen) {
-      rc = on_final(r, r->final_status, 1);
+    if (r->proc->final_seen) {
+      rc = on_final(r, r->proc->final_status, 1);
       break;
     }
     if (!r->cur) {

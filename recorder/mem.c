@@ -38,11 +38,11 @@ void rec__ranges_free(struct rec__ranges *rs) {
 
 int rec__mem_open(struct rec *r) {
   char path[64];
-  if (r->memfd >= 0) close(r->memfd);
-  snprintf(path, sizeof path, "/proc/%d/mem", (int)r->pid);
-  r->memfd = open(path, O_RDWR | O_CLOEXEC);
-  if (r->memfd < 0) r->memfd = open(path, O_RDONLY | O_CLOEXEC);
-  RW_RETURN_IF(r->memfd < 0, RW_ERR(errno), "open %s", path);
+  if (r->proc->memfd >= 0) close(r->proc->memfd);
+  snprintf(path, sizeof path, "/proc/%d/mem", (int)r->proc->pid);
+  r->proc->memfd = open(path, O_RDWR | O_CLOEXEC);
+  if (r->proc->memfd < 0) r->proc->memfd = open(path, O_RDONLY | O_CLOEXEC);
+  RW_RETURN_IF(r->proc->memfd < 0, RW_ERR(errno), "open %s", path);
   return 0;
 }
 
@@ -52,15 +52,15 @@ i64 rec__mem_read(void *ctx, u64 addr, void *dst, size_t len) {
   while (got < len) {
     struct iovec l = {(u8 *)dst + got, len - got};
     struct iovec rv = {(void *)(uintptr_t)(addr + got), len - got};
-    ssize_t n = process_vm_readv(r->live, &l, 1, &rv, 1, 0);
+    ssize_t n = process_vm_readv(r->proc->live, &l, 1, &rv, 1, 0);
     if (n > 0) {
       got += (size_t)n;
       continue;
     }
     /* Unreadable for process_vm_readv (PROT_NONE, a partial page): try the
      * mem file, which reads with the kernel's FOLL_FORCE. */
-    if (r->memfd < 0 || addr + got > (u64)INT64_MAX) break;
-    ssize_t m = pread(r->memfd, (u8 *)dst + got, len - got,
+    if (r->proc->memfd < 0 || addr + got > (u64)INT64_MAX) break;
+    ssize_t m = pread(r->proc->memfd, (u8 *)dst + got, len - got,
                       (off_t)(addr + got));
     if (m <= 0) break;
     got += (size_t)m;
@@ -71,10 +71,11 @@ i64 rec__mem_read(void *ctx, u64 addr, void *dst, size_t len) {
 int rec__mem_write(struct rec *r, u64 addr, const void *src, size_t len) {
   struct iovec l = {(void *)src, len};
   struct iovec rv = {(void *)(uintptr_t)addr, len};
-  ssize_t n = process_vm_writev(r->live, &l, 1, &rv, 1, 0);
+  ssize_t n = process_vm_writev(r->proc->live, &l, 1, &rv, 1, 0);
   if (n == (ssize_t)len) return 0;
-  RW_RETURN_IF(r->memfd < 0, RW_EFAULT, "write %#llx", (unsigned long long)addr);
-  n = pwrite(r->memfd, src, len, (off_t)addr);
+  RW_RETURN_IF(r->proc->memfd < 0, RW_EFAULT, "write %#llx",
+               (unsigned long long)addr);
+  n = pwrite(r->proc->memfd, src, len, (off_t)addr);
   RW_RETURN_IF(n != (ssize_t)len, n < 0 ? RW_ERR(errno) : RW_EFAULT,
                "pwrite mem %#llx", (unsigned long long)addr);
   return 0;

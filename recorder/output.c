@@ -43,7 +43,7 @@ static void flush(struct out_acc *o) {
   struct rec *r = o->r;
   if (!o->nrem) return;
   struct iovec local = {r->buf, o->pending};
-  ssize_t n = process_vm_readv(r->live, &local, 1, o->rem, o->nrem, 0);
+  ssize_t n = process_vm_readv(r->proc->live, &local, 1, o->rem, o->nrem, 0);
   if (n == (ssize_t)o->pending) {
     take(o, r->buf, o->pending);
   } else {

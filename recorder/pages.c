@@ -34,19 +34,19 @@ struct rec__pm_scan_arg {
 #define REC_PAGE_IS_SWAPPED (1u << 4)
 
 void rec__pages_reset(struct rec *r) {
-  if (r->pagemap_fd >= 0) close(r->pagemap_fd);
-  r->pagemap_fd = -2;
+  if (r->proc->pagemap_fd >= 0) close(r->proc->pagemap_fd);
+  r->proc->pagemap_fd = -2;
 }
 
 /* /proc/PID/pagemap of the process, or -1 when PAGEMAP_SCAN is known not to
  * work. */
 static int pagemap(struct rec *r) {
-  if (r->pagemap_fd != -2) return r->pagemap_fd;
+  if (r->proc->pagemap_fd != -2) return r->proc->pagemap_fd;
   char path[64];
-  snprintf(path, sizeof path, "/proc/%d/pagemap", (int)r->live);
-  r->pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (r->pagemap_fd < 0) r->pagemap_fd = -1;
-  return r->pagemap_fd;
+  snprintf(path, sizeof path, "/proc/%d/pagemap", (int)r->proc->live);
+  r->proc->pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (r->proc->pagemap_fd < 0) r->proc->pagemap_fd = -1;
+  return r->proc->pagemap_fd;
 }
 
 /* Appends to OUT the pages of [A, B) that the process has in its page
@@ -69,8 +69,8 @@ static int present(struct rec *r, u64 a, u64 b, struct rec__ranges *out) {
     int n = ioctl(fd, REC_PAGEMAP_SCAN, &s);
     if (n < 0) {
       if (errno == EINTR) continue;
-      close(r->pagemap_fd);
-      r->pagemap_fd = -1; /* not supported: every page from now on */
+      close(r->proc->pagemap_fd);
+      r->proc->pagemap_fd = -1; /* not supported: every page from now on */
       return 1;
     }
     for (int i = 0; i < n; i++)
@@ -84,7 +84,7 @@ static int present(struct rec *r, u64 a, u64 b, struct rec__ranges *out) {
 /* The file behind the mapping M, opened for reading, or -1. */
 static int open_file(struct rec *r, const struct rec__map *m) {
   char mf[128];
-  snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->live,
+  snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->proc->live,
            (unsigned long long)m->start, (unsigned long long)m->end);
   int fd = open(mf, O_RDONLY | O_CLOEXEC);
   if (fd < 0 && m->path[0] == '/') fd = open(m->path, O_RDONLY | O_CLOEXEC);

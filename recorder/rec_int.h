@@ -391,32 +391,20 @@ struct rec__tscp {
   u8 osz;   /* rdrand/rdseed: its size, 2, 4 or 8 */
 };
 
-struct rec {
-  trace_writer *w;            /* the trace being written; owned */
-  const struct rec_opts *opts;/* borrowed */
-  struct rec__cpu_mask mask;  /* what --cpu-features hides */
-  const char *prog_name;      /* for messages; borrowed */
+/* One recorded process: its address space and what belongs to it. The
+ * recorder records one process today (struct rec's root, current in
+ * proc); issue 14 makes it one per process of a tree. */
+struct rec__proc {
   pid_t pid;                  /* the recorded process */
   pid_t live;                 /* a live thread of it, for /proc and memory
                                  access (the leader may be gone before) */
   int memfd;                  /* /proc/PID/mem, -1 when closed */
   int pagemap_fd;             /* /proc/PID/pagemap, -2 not opened yet, -1
                                  when PAGEMAP_SCAN does not work */
-  struct rec__task *cur;      /* the thread being handled or running user
-                                 code, NULL between two */
-  struct rec__task **th;      /* every thread seen, gone ones included until
-                                 the next exec; owned */
-  size_t nth, capth;
-  size_t rr;                  /* round-robin position of the scheduler */
-  pid_t last_run;             /* the thread that ran user code last */
-  u64 timeslice_ns;           /* preempt after this much user time */
   int dying;                  /* exit_group or a fatal signal: every thread
                                  is on its way out */
   u8 comm_fds[1024 / 8];      /* descriptors open on a /proc/.../comm file */
   struct rec__maps maps;      /* the address space the trace describes */
-  int check_maps;             /* REWIND_CHECK_MAPS=1: /proc/PID/maps is read
-                                 after every update the recorder made on
-                                 its own, and must agree with it */
   int read_exec;              /* the READ_IMPLIES_EXEC personality: mappings
                                  get PROT_EXEC the syscall did not ask */
   pid_t *sharers;             /* processes that may share the address space
@@ -430,6 +418,39 @@ struct rec {
   u64 watch_bytes;            /* its size */
   int watch_all;              /* 1: private writable memory is watched too,
                                  while a sharer runs alongside */
+  u64 stack_limit;            /* RLIMIT_STACK as last written (~0: none) */
+  int stack_rules_written;    /* 1: a STACK_RULES is in the trace */
+  int stack_warned;           /* 1: the limit could not be read, noted */
+  int hide_seccomp;           /* 1: PR_GET_SECCOMP answers 0 in a thread
+                                 whose only filter is rewind's (see
+                                 vsyscall.c, own_seccomp) */
+  int hide_nnp;               /* 1: PR_GET_NO_NEW_PRIVS answers 0 in a
+                                 thread that did not set it (own_nnp) */
+  int procmem_seen;           /* 1: a descriptor of the process's own
+                                 /proc/PID/mem was seeked into its mappings
+                                 or written at one (files.c) */
+  int final_status;           /* the leader's wait status, seen early */
+  int final_seen;
+  struct rec__tscp *tscp;     /* patched instructions, sorted by addr */
+  size_t ntscp, captscp;
+};
+
+struct rec {
+  trace_writer *w;            /* the trace being written; owned */
+  const struct rec_opts *opts;/* borrowed */
+  struct rec__cpu_mask mask;  /* what --cpu-features hides */
+  const char *prog_name;      /* for messages; borrowed */
+  struct rec__task *cur;      /* the thread being handled or running user
+                                 code, NULL between two */
+  struct rec__task **th;      /* every thread seen, gone ones included until
+                                 the next exec; owned */
+  size_t nth, capth;
+  size_t rr;                  /* round-robin position of the scheduler */
+  pid_t last_run;             /* the thread that ran user code last */
+  u64 timeslice_ns;           /* preempt after this much user time */
+  int check_maps;             /* REWIND_CHECK_MAPS=1: /proc/PID/maps is read
+                                 after every update the recorder made on
+                                 its own, and must agree with it */
   u8 *wbuf;                   /* scratch for it, REC_BUF bytes; owned */
   struct rec__blob *blobs;    /* file blobs already in the trace */
   size_t nblobs, capblobs;
@@ -443,30 +464,15 @@ struct rec {
   u64 last_flush_ns;
   u8 warned[REC_NSYSCALLS / 8]; /* syscalls already warned about */
   int forks_noted;            /* 1: the "children unrecorded" line was shown */
-  u64 stack_limit;            /* RLIMIT_STACK as last written (~0: none) */
-  int stack_rules_written;    /* 1: a STACK_RULES is in the trace */
-  int stack_warned;           /* 1: the limit could not be read, noted */
-  int hide_seccomp;           /* 1: PR_GET_SECCOMP answers 0 in a thread
-                                 whose only filter is rewind's (see
-                                 vsyscall.c, own_seccomp) */
-  int hide_nnp;               /* 1: PR_GET_NO_NEW_PRIVS answers 0 in a
-                                 thread that did not set it (own_nnp) */
-  int procmem_seen;           /* 1: a descriptor of the process's own
-                                 /proc/PID/mem was seeked into its mappings
-                                 or written at one (files.c) */
   int crash_reported;         /* 1: the crash backtrace was printed */
   int wait_status;            /* PROG's final wait status */
   int stopped_by;             /* the signal that stopped the recording */
   u64 int_ns;                 /* when rec__int_pending was first seen */
-  int final_status;           /* the leader's wait status, seen early */
-  int final_seen;
   int done;                   /* 1: PROG is gone */
   u64 t0;                     /* when the recording started (rw_now_ns) */
   int progress_shown;         /* 1: a progress line is on the terminal */
   int tsc_trap;               /* 1: PR_TSC_SIGSEGV traps rdtsc here; 0: the
                                  instructions are patched to int3 */
-  struct rec__tscp *tscp;     /* patched instructions, sorted by addr */
-  size_t ntscp, captscp;
   int end_have;               /* 1: end_digest holds the memory digest of
                                  the end of the history (END record) */
   int end_decided;            /* 1: the end was reached; no digest is taken
@@ -481,6 +487,8 @@ struct rec {
     u64 maps_followed, maps_read; /* address-space updates made from a
                                      syscall's arguments / from /proc */
   } n;
+  struct rec__proc *proc;    /* the process being handled: &root */
+  struct rec__proc root;     /* the recorded process */
 };
 
 #define REC_BUF (1u << 20)

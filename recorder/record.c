@@ -288,8 +288,8 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
   int st = r->wait_status;
   char buf[64];
   if (!r->done) { /* rec__on_exec failed: PROG is still there */
-    kill(r->pid, SIGKILL);
-    while (waitpid(r->pid, &st, __WALL) < 0 && errno == EINTR) {
+    kill(r->proc->pid, SIGKILL);
+    while (waitpid(r->proc->pid, &st, __WALL) < 0 && errno == EINTR) {
     }
   }
   if (WIFEXITED(st)) {
@@ -349,8 +349,9 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
            "%s is setuid/setgid: under ptrace it runs without its privileges",
            o->argv[0]);
   memset(&r, 0, sizeof r);
-  r.memfd = -1;
-  r.pagemap_fd = -2;
+  r.proc = &r.root;
+  r.proc->memfd = -1;
+  r.proc->pagemap_fd = -2;
   r.opts = o;
   r.t0 = t0;
   const char *check = getenv("REWIND_CHECK_MAPS");
@@ -388,7 +389,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     prog.vsyscall = rec__vsyscall_present();
     rc = rec__launch(&prog, o->argv, env);
     if (rc >= 0) {
-      r.pid = r.live = r.last_run = rc;
+      r.proc->pid = r.proc->live = r.last_run = rc;
       rec__vsyscall_started(&r, prog.vsyscall);
       r.cur = rec__task_add(&r, rc);
       if (!r.cur) rc = RW_ENOMEM;
@@ -398,7 +399,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
       res->exit_status = exit_status_of(rc);
     }
   }
-  if (launched && !r.cur) kill(r.pid, SIGKILL);
+  if (launched && !r.cur) kill(r.proc->pid, SIGKILL);
   if (launched && r.cur) rc = run(&r, res, t0);
   int crc = trace_writer_close(r.w);
   if (rc == 0) rc = crc;
@@ -440,9 +441,9 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
            "checked, %llu reads of the maps",
            (unsigned long long)r.n.maps_followed,
            (unsigned long long)r.n.maps_read);
-  rec__maps_free(&r.maps);
-  free(r.sharers);
-  rec__snap_free(&r.snap);
+  rec__maps_free(&r.proc->maps);
+  free(r.proc->sharers);
+  rec__snap_free(&r.proc->snap);
   rec__watch_free(&r);
   free(r.wbuf);
   rec__ranges_free(&r.ranges);
@@ -452,7 +453,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   free(r.objs);
   free(r.buf);
   free(r.xsave);
-  if (r.memfd >= 0) close(r.memfd);
+  if (r.proc->memfd >= 0) close(r.proc->memfd);
   rec__pages_reset(&r);
   return launched ? (rc < 0 ? rc : 0) : rc;
 }

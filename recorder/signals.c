@@ -99,17 +99,35 @@ static u64 run_rand(int seed, unsigned osz, int *cf) {
   /* Encoded by hand: rdrand/rdseed rax (REX.W 0F C7 /6 or /7), or eax, or
    * ax (66), so that no -mrdrnd/-mrdseed build option is needed. */
   if (osz == 8 && !seed)
-    __asm__ volatile(".byte 0x48, 0x0f, 0xc7, 0xf0; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+    __asm__ volatile(".byte 0x48, 0x0f, 0xc7, 0xf0; setc %1"
+                     : "=a"(v), "=qm"(c)
+                     :
+                     : "cc");
   else if (osz == 8)
-    __asm__ volatile(".byte 0x48, 0x0f, 0xc7, 0xf8; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+    __asm__ volatile(".byte 0x48, 0x0f, 0xc7, 0xf8; setc %1"
+                     : "=a"(v), "=qm"(c)
+                     :
+                     : "cc");
   else if (osz == 4 && !seed)
-    __asm__ volatile(".byte 0x0f, 0xc7, 0xf0; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+    __asm__ volatile(".byte 0x0f, 0xc7, 0xf0; setc %1"
+                     : "=a"(v), "=qm"(c)
+                     :
+                     : "cc");
   else if (osz == 4)
-    __asm__ volatile(".byte 0x0f, 0xc7, 0xf8; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+    __asm__ volatile(".byte 0x0f, 0xc7, 0xf8; setc %1"
+                     : "=a"(v), "=qm"(c)
+                     :
+                     : "cc");
   else if (!seed)
-    __asm__ volatile(".byte 0x66, 0x0f, 0xc7, 0xf0; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+    __asm__ volatile(".byte 0x66, 0x0f, 0xc7, 0xf0; setc %1"
+                     : "=a"(v), "=qm"(c)
+                     :
+                     : "cc");
   else
-    __asm__ volatile(".byte 0x66, 0x0f, 0xc7, 0xf8; setc %1" : "=a"(v), "=qm"(c) : : "cc");
+    __asm__ volatile(".byte 0x66, 0x0f, 0xc7, 0xf8; setc %1"
+                     : "=a"(v), "=qm"(c)
+                     :
+                     : "cc");
   *cf = c;
   return osz == 8 ? v : osz == 4 ? (u32)v : (u16)v;
 }
@@ -153,7 +171,7 @@ int rec__on_signal(struct rec *r, int sig, int *inject, int *step) {
   memset(&si, 0, sizeof si);
   if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0) si.si_code = 0;
   if ((sig == SIGSEGV && si.si_code > 0) ||
-      (sig == SIGTRAP && si.si_code == SI_KERNEL && r->ntscp)) {
+      (sig == SIGTRAP && si.si_code == SI_KERNEL && r->proc->ntscp)) {
     int rc = sig == SIGSEGV ? answer_tsc(r) : answer_patched(r);
     RW_FORWARD(rc);
     if (rc == 1) {

@@ -53,18 +53,19 @@ u64 rec__stack_guard_gap(const char *cmdline) {
 int rec__stack_rules(struct rec *r, int force) {
   struct rlimit rl;
   u64 limit = ~0ull;
-  if (prlimit(r->live, RLIMIT_STACK, NULL, &rl) == 0) {
+  if (prlimit(r->proc->live, RLIMIT_STACK, NULL, &rl) == 0) {
     limit = rl.rlim_cur == RLIM_INFINITY ? ~0ull : (u64)rl.rlim_cur;
-  } else if (!r->stack_warned) {
+  } else if (!r->proc->stack_warned) {
     /* Without the limit the replay lets the stack grow as far as the
      * guard gap allows, so an overflow would not fault where it did. */
-    r->stack_warned = 1;
+    r->proc->stack_warned = 1;
     RW_FORWARD(rec__note(r, 1,
                          "cannot read the stack size limit of %d: a "
                          "stack overflow may not replay",
-                         (int)r->live));
+                         (int)r->proc->live));
   }
-  if (!force && r->stack_rules_written && limit == r->stack_limit) return 0;
+  if (!force && r->proc->stack_rules_written && limit == r->proc->stack_limit)
+    return 0;
   char buf[4096];
   u64 gap = rec__stack_guard_gap(
       read_small("/proc/cmdline", buf, sizeof buf) ? buf : "");
@@ -72,8 +73,8 @@ int rec__stack_rules(struct rec *r, int force) {
   if (read_small("/proc/sys/vm/mmap_min_addr", buf, sizeof buf))
     min_addr = strtoull(buf, NULL, 10);
   struct trace_rec_stack_rules s = {limit, gap, min_addr};
-  r->stack_limit = limit;
-  r->stack_rules_written = 1;
+  r->proc->stack_limit = limit;
+  r->proc->stack_rules_written = 1;
   return trace_rec_stack_rules_append(r->w, (u32)r->cur->tid, &s);
 }
 

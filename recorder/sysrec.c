@@ -32,7 +32,7 @@
 static void repin(struct rec *r, u64 tid) {
   cpu_set_t set;
   pid_t who = tid ? (pid_t)tid : r->cur->tid;
-  if (tid && tid != (u64)r->pid && !rec__task_find(r, who)) return;
+  if (tid && tid != (u64)r->proc->pid && !rec__task_find(r, who)) return;
   if (sched_getaffinity(0, sizeof set, &set) == 0)
     sched_setaffinity(who, sizeof set, &set);
 }
@@ -144,9 +144,10 @@ int rec__sys_enter(struct rec *r) {
       if (a[0] == REC_PR_SET_TSC || a[0] == REC_PR_GET_TSC)
         return tsc_prctl(r, a);
       /* rewind's own seccomp filter (vsyscall.c) does not show. */
-      if (a[0] == REC_PR_GET_SECCOMP && r->hide_seccomp && !t->own_seccomp)
+      if (a[0] == REC_PR_GET_SECCOMP && r->proc->hide_seccomp &&
+          !t->own_seccomp)
         return rec__sys_skip(r, 0);
-      if (a[0] == REC_PR_GET_NO_NEW_PRIVS && r->hide_nnp && !t->own_nnp)
+      if (a[0] == REC_PR_GET_NO_NEW_PRIVS && r->proc->hide_nnp && !t->own_nnp)
         return rec__sys_skip(r, 0);
       break;
     case REC_NR_execve:

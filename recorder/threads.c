@@ -65,12 +65,12 @@ int rec__is_our_thread(struct rec *r, pid_t tid) {
   while (fgets(line, sizeof line, f))
     if (sscanf(line, "Tgid: %d", &tgid) == 1) break;
   fclose(f);
-  return tgid == (int)r->pid;
+  return tgid == (int)r->proc->pid;
 }
 
 void rec__thread_comm(struct rec *r, pid_t tid, char name[16]) {
   char path[64];
-  snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)r->pid,
+  snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)r->proc->pid,
            (int)tid);
   name[0] = 0;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -168,16 +168,16 @@ static int is_comm_path(struct rec *r, u64 addr) {
 }
 
 static void fd_mark(struct rec *r, u64 fd, int on) {
-  if (fd >= sizeof r->comm_fds * 8) return;
+  if (fd >= sizeof r->proc->comm_fds * 8) return;
   if (on)
-    r->comm_fds[fd / 8] |= (u8)(1u << (fd % 8));
+    r->proc->comm_fds[fd / 8] |= (u8)(1u << (fd % 8));
   else
-    r->comm_fds[fd / 8] &= (u8) ~(1u << (fd % 8));
+    r->proc->comm_fds[fd / 8] &= (u8) ~(1u << (fd % 8));
 }
 
 static int fd_marked(struct rec *r, u64 fd) {
-  return fd < sizeof r->comm_fds * 8 &&
-         (r->comm_fds[fd / 8] & (1u << (fd % 8)));
+  return fd < sizeof r->proc->comm_fds * 8 &&
+         (r->proc->comm_fds[fd / 8] & (1u << (fd % 8)));
 }
 
 int rec__thread_after_syscall(struct rec *r, i64 result) {
@@ -216,7 +216,7 @@ int rec__thread_after_syscall(struct rec *r, i64 result) {
 
 char rec__proc_state(struct rec *r, pid_t tid) {
   char path[64], buf[512];
-  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)r->pid,
+  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)r->proc->pid,
            (int)tid);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
@@ -284,9 +284,9 @@ int rec__thread_exit(struct rec *r) {
       continue;
     }
     if (p == t->tid) {
-      if (t->tid == r->pid) { /* the last thread: the process ended */
-        r->final_status = st;
-        r->final_seen = 1;
+      if (t->tid == r->proc->pid) { /* the last thread: the process ended */
+        r->proc->final_status = st;
+        r->proc->final_seen = 1;
       }
       break;
     }
@@ -296,7 +296,7 @@ int rec__thread_exit(struct rec *r) {
     nanosleep(&nap, NULL);
   }
   struct rec__task *o = other_live(r, t);
-  if (o && r->live == t->tid) r->live = o->tid;
+  if (o && r->proc->live == t->tid) r->proc->live = o->tid;
   /* The kernel wrote 0 at clear_child_tid; only the others can see it. */
   if (t->ctid && o) RW_FORWARD(rec__mem_import(r, t->ctid, 4));
   for (size_t i = 0; o && i < nrobust; i++)
@@ -318,7 +318,7 @@ void rec__threads_exec(struct rec *r) {
   }
   r->nth = n;
   r->rr = 0;
-  r->live = r->pid;
-  memset(r->comm_fds, 0, sizeof r->comm_fds);
+  r->proc->live = r->proc->pid;
+  memset(r->proc->comm_fds, 0, sizeof r->proc->comm_fds);
   if (r->cur) r->cur->ctid = 0, r->cur->name[0] = 0;
 }

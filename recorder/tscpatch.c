@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* rdtsc where the kernel cannot trap it, and rdrand/rdseed everywhere. PR_TSC_SIGSEGV works through the
- * CPU's CR4.TSD bit, and some hypervisors do not honour it: prctl succeeds
- * and rdtsc still runs, unrecorded, so the replay could never know its
- * value. rewind checks once whether the trap works. When it does not, the
- * recorder finds the rdtsc and rdtscp instructions of every executable
- * mapping (a linear decode of a window before each byte pattern, confirming
- * it is at an instruction boundary) and replaces their first byte with int3. The
- * SIGTRAP of such an int3 is answered exactly as the trap would be, with an
- * RDTSC record; the trace keeps the original bytes, so the replay needs
- * nothing special. What this cannot reach (code generated at run time,
+/* rdtsc where the kernel cannot trap it, and rdrand/rdseed everywhere.
+ * PR_TSC_SIGSEGV works through the CPU's CR4.TSD bit, and some hypervisors do
+ * not honour it: prctl succeeds and rdtsc still runs, unrecorded, so the replay
+ * could never know its value. rewind checks once whether the trap works. When
+ * it does not, the recorder finds the rdtsc and rdtscp instructions of every
+ * executable mapping (a linear decode of a window before each byte pattern,
+ * confirming it is at an instruction boundary) and replaces their first byte
+ * with int3. The SIGTRAP of such an int3 is answered exactly as the trap would
+ * be, with an RDTSC record; the trace keeps the original bytes, so the replay
+ * needs nothing special. What this cannot reach (code generated at run time,
  * rdtsc hidden in data the decoder skips) is named at record time.
  *
  * rdrand and rdseed can never be trapped without CPUID faulting, so they
@@ -60,27 +60,28 @@ static int cmp_patch(const void *a, const void *b) {
 
 const struct rec__tscp *rec__tsc_patch_at(const struct rec *r, u64 addr) {
   struct rec__tscp key = {.addr = addr};
-  return r->ntscp ? bsearch(&key, r->tscp, r->ntscp, sizeof key, cmp_patch)
-                  : NULL;
+  return r->proc->ntscp ? bsearch(&key, r->proc->tscp, r->proc->ntscp,
+                                  sizeof key, cmp_patch)
+                        : NULL;
 }
 
 void rec__tsc_patch_reset(struct rec *r) {
-  free(r->tscp);
-  r->tscp = NULL;
-  r->ntscp = r->captscp = 0;
+  free(r->proc->tscp);
+  r->proc->tscp = NULL;
+  r->proc->ntscp = r->proc->captscp = 0;
 }
 
 static int add_patch(struct rec *r, const struct rec__tscp *p) {
   if (rec__tsc_patch_at(r, p->addr)) return 0;
-  if (r->ntscp == r->captscp) {
-    size_t n = r->captscp ? r->captscp * 2 : 16;
-    struct rec__tscp *v = realloc(r->tscp, n * sizeof *v);
+  if (r->proc->ntscp == r->proc->captscp) {
+    size_t n = r->proc->captscp ? r->proc->captscp * 2 : 16;
+    struct rec__tscp *v = realloc(r->proc->tscp, n * sizeof *v);
     if (!v) return RW_ENOMEM;
-    r->tscp = v;
-    r->captscp = n;
+    r->proc->tscp = v;
+    r->proc->captscp = n;
   }
-  r->tscp[r->ntscp++] = *p;
-  qsort(r->tscp, r->ntscp, sizeof *r->tscp, cmp_patch);
+  r->proc->tscp[r->proc->ntscp++] = *p;
+  qsort(r->proc->tscp, r->proc->ntscp, sizeof *r->proc->tscp, cmp_patch);
   return 0;
 }
 
@@ -205,19 +206,19 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
 }
 
 void rec__tsc_unpatch_child(const struct rec *r, pid_t child) {
-  for (size_t i = 0; i < r->ntscp; i++) {
-    u8 orig = r->tscp[i].orig;
+  for (size_t i = 0; i < r->proc->ntscp; i++) {
+    u8 orig = r->proc->tscp[i].orig;
     struct iovec l = {&orig, 1};
-    struct iovec rv = {(void *)(uintptr_t)r->tscp[i].addr, 1};
+    struct iovec rv = {(void *)(uintptr_t)r->proc->tscp[i].addr, 1};
     if (process_vm_writev(child, &l, 1, &rv, 1, 0) == 1) continue;
     /* Code pages are read-only: write through /proc/PID/mem instead. */
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/mem", (int)child);
     int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0) return;
-    for (; i < r->ntscp; i++) {
-      orig = r->tscp[i].orig;
-      if (pwrite(fd, &orig, 1, (off_t)r->tscp[i].addr) != 1) break;
+    for (; i < r->proc->ntscp; i++) {
+      orig = r->proc->tscp[i].orig;
+      if (pwrite(fd, &orig, 1, (off_t)r->proc->tscp[i].addr) != 1) break;
     }
     close(fd);
     return;

@@ -100,12 +100,12 @@ static int status_field(pid_t pid, const char *name) {
 void rec__vsyscall_started(struct rec *r, int wanted) {
   int mode = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
   int nnp = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
-  int now = status_field(r->pid, "Seccomp");
+  int now = status_field(r->proc->pid, "Seccomp");
   if (wanted && mode == 0 && now == 0)
     rw_log(RW_LOG_INFO, "seccomp is not available: a call into the "
            "vsyscall page (0xffffffffff600000) will not replay");
-  r->hide_seccomp = mode == 0 && now == 2;
-  r->hide_nnp = nnp == 0 && status_field(r->pid, "NoNewPrivs") == 1;
+  r->proc->hide_seccomp = mode == 0 && now == 2;
+  r->proc->hide_nnp = nnp == 0 && status_field(r->proc->pid, "NoNewPrivs") == 1;
 }
 
 /* One output of a vsyscall: LEN bytes for ADDR. */

@@ -44,7 +44,7 @@ static int shared_readable(const struct rec__map *m) {
 
 static int in_watch(const struct rec *r, const struct rec__map *m) {
   return shared_readable(m) ||
-         (r->watch_all && (m->prot & PROT_WRITE) &&
+         (r->proc->watch_all && (m->prot & PROT_WRITE) &&
           !(m->flags & REC_MAPF_SPECIAL));
 }
 
@@ -95,7 +95,7 @@ static int walk_range(void *ctx, u64 a, u64 b) {
 static int add_all(struct rec *r);
 
 int rec__watch_check(struct rec *r) {
-  struct rec__snap *s = &r->watch;
+  struct rec__snap *s = &r->proc->watch;
   if (!s->n) return 0;
   size_t keep = 0, k;
   int rc = 0;
@@ -105,8 +105,8 @@ int rec__watch_check(struct rec *r) {
      * compared again if something is mapped there later; a region wholly
      * unmapped is dropped: what is mapped there next is new). */
     int live = 0;
-    for (const struct rec__map *m = rec__maps_from(&r->maps, g->start);
-         m && m->start < g->end; m = rec__maps_next(&r->maps, m)) {
+    for (const struct rec__map *m = rec__maps_from(&r->proc->maps, g->start);
+         m && m->start < g->end; m = rec__maps_next(&r->proc->maps, m)) {
       u64 a = RW_MAX(g->start, m->start), b = RW_MIN(g->end, m->end);
       if (a >= b || !in_watch(r, m)) continue;
       live = 1;
@@ -117,24 +117,24 @@ int rec__watch_check(struct rec *r) {
     if (live || rc < 0) {
       s->v[keep++] = *g;
     } else {
-      r->watch_bytes -= g->end - g->start;
+      r->proc->watch_bytes -= g->end - g->start;
       free(g->hash);
     }
   }
   while (k < s->n) s->v[keep++] = s->v[k++]; /* after a failure */
   s->n = keep;
   RW_FORWARD(rc);
-  if (!r->watch_all) return 0;
+  if (!r->proc->watch_all) return 0;
   if (rec__sharers_live(r)) return add_all(r); /* and what was mapped since */
   /* The last sharer is gone: private memory is the program's own again. */
-  r->watch_all = 0;
+  r->proc->watch_all = 0;
   keep = 0;
   for (size_t i = 0; i < s->n; i++) {
-    const struct rec__map *m = rec__maps_find(&r->maps, s->v[i].start);
+    const struct rec__map *m = rec__maps_find(&r->proc->maps, s->v[i].start);
     if (m && shared_readable(m)) {
       s->v[keep++] = s->v[i];
     } else {
-      r->watch_bytes -= s->v[i].end - s->v[i].start;
+      r->proc->watch_bytes -= s->v[i].end - s->v[i].start;
       free(s->v[i].hash);
     }
   }
@@ -143,14 +143,15 @@ int rec__watch_check(struct rec *r) {
 }
 
 static int watched(const struct rec *r, const struct rec__map *m) {
-  for (size_t k = 0; k < r->watch.n; k++)
-    if (r->watch.v[k].start <= m->start && m->end <= r->watch.v[k].end)
+  for (size_t k = 0; k < r->proc->watch.n; k++)
+    if (r->proc->watch.v[k].start <= m->start &&
+        m->end <= r->proc->watch.v[k].end)
       return 1;
   return 0;
 }
 
 static int add(struct rec *r, const struct rec__map *m) {
-  struct rec__snap *s = &r->watch;
+  struct rec__snap *s = &r->proc->watch;
   if (s->n == s->cap) {
     size_t cap = s->cap ? s->cap * 2 : 8;
     struct rec__snap_region *v = realloc(s->v, cap * sizeof *v);
@@ -167,7 +168,7 @@ static int add(struct rec *r, const struct rec__map *m) {
   u64 z = zero_hash();
   for (size_t i = 0; i < lines; i++) g->hash[i] = z;
   s->n++;
-  r->watch_bytes += m->end - m->start;
+  r->proc->watch_bytes += m->end - m->start;
   struct walk w = {r, g, 0};
   return rec__populated(r, m, m->start, m->end, walk_range, &w);
 }
@@ -180,10 +181,10 @@ static int add_all(struct rec *r) {
     r->wbuf = malloc(REC_BUF);
     RW_RETURN_IF(!r->wbuf, RW_ENOMEM, "shared memory watch");
   }
-  for (const struct rec__map *m = rec__maps_first(&r->maps); m;
-       m = rec__maps_next(&r->maps, m)) {
+  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
+       m = rec__maps_next(&r->proc->maps, m)) {
     if (!in_watch(r, m) || watched(r, m)) continue;
-    if (r->watch_bytes + (m->end - m->start) > REC_WATCH_MAX) {
+    if (r->proc->watch_bytes + (m->end - m->start) > REC_WATCH_MAX) {
       RW_FORWARD(rec__warn(r, REC_NR_fork,
                            "fork: more than %llu MiB of memory is shared "
                            "with child processes; what they write to %s is "
@@ -200,12 +201,12 @@ static int add_all(struct rec *r) {
 int rec__watch_fork(struct rec *r) { return add_all(r); }
 
 int rec__watch_sharer(struct rec *r) {
-  r->watch_all = 1;
+  r->proc->watch_all = 1;
   return add_all(r);
 }
 
 int rec__watch_skips(const struct rec *r, struct rw_digest_spec *spec) {
-  const struct rec__snap *s = &r->watch;
+  const struct rec__snap *s = &r->proc->watch;
   spec->nskip = 0;
   if (!s->n) return 0;
   u64(*v)[2] = malloc(s->n * sizeof *v);
@@ -220,7 +221,7 @@ int rec__watch_skips(const struct rec *r, struct rw_digest_spec *spec) {
 }
 
 void rec__watch_free(struct rec *r) {
-  rec__snap_free(&r->watch);
-  r->watch_bytes = 0;
-  r->watch_all = 0;
+  rec__snap_free(&r->proc->watch);
+  r->proc->watch_bytes = 0;
+  r->proc->watch_all = 0;
 }
