@@ -41,7 +41,7 @@ int rp__regs_match(const struct rw_regs *e, const struct rw_regs *a,
 
 void rp__note_recent(rp_replay *rp, const struct rp__rec *rec, u64 addr,
                      u64 len) {
-  struct rp__recent *r = &rp->proc.recent[rp->proc.nrecent++ % RP_RECENT];
+  struct rp__recent *r = &rp->proc->recent[rp->proc->nrecent++ % RP_RECENT];
   r->seq = rec->seq;
   r->type = rec->type;
   r->addr = addr;
@@ -226,7 +226,7 @@ void rp_disasm(rp_replay *rp, FILE *out, u64 addr, int count, u64 mark) {
   size_t n = sizeof code;
   if (count > 64) count = 64;
   if (rp__cs_open(rp) < 0) return;
-  while (n > 0 && cpu_mem_read(rp->proc.mem, addr, code, n) < 0) n -= 16;
+  while (n > 0 && cpu_mem_read(rp->proc->mem, addr, code, n) < 0) n -= 16;
   const u8 *p = code;
   u64 a = addr;
   cs_insn *insn = cs_malloc(rp->cs);
@@ -254,7 +254,7 @@ static void one_insn(rp_replay *rp, u64 addr, char *dst, size_t cap) {
   u64 a = addr;
   snprintf(dst, cap, "(unreadable)");
   if (rp__cs_open(rp) < 0) return;
-  while (n > 0 && cpu_mem_read(rp->proc.mem, addr, code, n) < 0) n--;
+  while (n > 0 && cpu_mem_read(rp->proc->mem, addr, code, n) < 0) n--;
   cs_insn *insn = cs_malloc(rp->cs);
   if (!insn) return;
   if (n && cs_disasm_iter(rp->cs, &p, &n, &a, insn))
@@ -278,8 +278,8 @@ static int last_insns(rp_replay *rp, FILE *out) {
   char *report = rp->health.report;
   /* The re-run applies the same imports again: keep the list as it was. */
   struct rp__recent recent[RP_RECENT];
-  unsigned nrecent = rp->proc.nrecent;
-  memcpy(recent, rp->proc.recent, sizeof recent);
+  unsigned nrecent = rp->proc->nrecent;
+  memcpy(recent, rp->proc->recent, sizeof recent);
   rp->health.report = NULL;
   rp->health.broken = 0;
   struct rp__goal g = rp__goal_at(from, RP__NO_KEYFRAMES);
@@ -301,8 +301,8 @@ static int last_insns(rp_replay *rp, FILE *out) {
     }
     if (rp->icount == at && !rp->health.broken) break; /* no progress */
   }
-  memcpy(rp->proc.recent, recent, sizeof recent);
-  rp->proc.nrecent = nrecent;
+  memcpy(rp->proc->recent, recent, sizeof recent);
+  rp->proc->nrecent = nrecent;
   free(rp->health.report);
   rp->health.report = report;
   rp->health.broken = 1;
@@ -337,10 +337,10 @@ int rp_report(rp_replay *rp, FILE *out) {
     RW_FORWARD(last_insns(rp, out));
   /* What the replay applied says nothing about the file's damage. */
   unsigned k = rp->health.broken_stop.damaged ? 0
-               : rp->proc.nrecent < RP_RECENT ? rp->proc.nrecent : RP_RECENT;
+               : rp->proc->nrecent < RP_RECENT ? rp->proc->nrecent : RP_RECENT;
   if (k) fprintf(out, "memory changes applied just before:\n");
-  for (unsigned i = rp->proc.nrecent - k; i < rp->proc.nrecent; i++) {
-    const struct rp__recent *r = &rp->proc.recent[i % RP_RECENT];
+  for (unsigned i = rp->proc->nrecent - k; i < rp->proc->nrecent; i++) {
+    const struct rp__recent *r = &rp->proc->recent[i % RP_RECENT];
     fprintf(out, "  seq %-8llu %-6s 0x%llx +%llu\n", (unsigned long long)r->seq,
             trace_record_name(r->type) ?: "?", (unsigned long long)r->addr,
             (unsigned long long)r->len);

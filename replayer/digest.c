@@ -31,7 +31,7 @@ static const u8 zero_page[RW_DIGEST_PAGE];
 static int view(rp_replay *rp, u64 a, const struct rw_digest_spec *s,
                 u8 *buf, const u8 **out) {
   const u8 *p;
-  RW_FORWARD(cpu_mem_peek(rp->proc.mem, a, &p));
+  RW_FORWARD(cpu_mem_peek(rp->proc->mem, a, &p));
   *out = p ? rw_digest_view(s, a, p, buf) : NULL;
   return 0;
 }
@@ -52,7 +52,7 @@ static int next_writable(rp_replay *rp, u64 *at, u64 end, u64 *page) {
   const u8 *bytes;
   int prot;
   while (*at < end &&
-         cpu_mem_next_data(rp->proc.mem, *at, page, &prot, &bytes) == 0 &&
+         cpu_mem_next_data(rp->proc->mem, *at, page, &prot, &bytes) == 0 &&
          *page < end) {
     *at = *page + RW_DIGEST_PAGE;
     if (prot & CPU_PROT_WRITE) return 1;
@@ -96,7 +96,7 @@ static int build(rp_replay *rp, u64 target) {
   struct rw_digest d;
   u64 at = 0, a;
   dc->valid = 0;
-  cpu_mem_dirty_start(rp->proc.mem);
+  cpu_mem_dirty_start(rp->proc->mem);
   rw_digest_init(&d);
   dc->n = dc->nnz = 0;
   while (next_writable(rp, &at, RP_USER_END, &a)) {
@@ -170,7 +170,7 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
   u64 lo, hi;
   *match = 0;
   *since = RP_DIGEST_CHANGED;
-  int dirty = cpu_mem_dirty_span(rp->proc.mem, &lo, &hi);
+  int dirty = cpu_mem_dirty_span(rp->proc->mem, &lo, &hi);
   if (!dc->valid || dc->target != target || dc->seq != rp->search.pre_seq ||
       dc->events != rp->trace.events || dc->restores != rp->tl.restores ||
       (dirty && lo == 0 && hi == ~(u64)0)) {
@@ -184,7 +184,7 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
   size_t b = dirty ? lower(dc, hi + 1) : 0;
   struct rw_digest d = {dc->fh[a], dc->fn[a]};
   const u64 *dp;
-  size_t nd = dirty ? cpu_mem_dirty_pages(rp->proc.mem, &dp) : 0;
+  size_t nd = dirty ? cpu_mem_dirty_pages(rp->proc->mem, &dp) : 0;
   if (nd <= CPU_DIRTY_MAX) {
     /* The chain from page A on, over the pages that may hold bytes now:
      * those written since (writable ones; a page written for the first
@@ -193,7 +193,7 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
     u64 pages[CPU_DIRTY_MAX];
     size_t k = 0;
     for (size_t j = 0; j < nd; j++) {
-      int prot = cpu_mem_page_prot(rp->proc.mem, dp[j]);
+      int prot = cpu_mem_page_prot(rp->proc->mem, dp[j]);
       if (prot >= 0 && (prot & CPU_PROT_WRITE)) pages[k++] = dp[j];
     }
     if (!k) { /* no writable page changed */
@@ -242,7 +242,7 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
 }
 
 void rp__digest_drop(rp_replay *rp) {
-  if (rp->search.dc.valid) cpu_mem_dirty_stop(rp->proc.mem);
+  if (rp->search.dc.valid) cpu_mem_dirty_stop(rp->proc->mem);
   rp->search.dc.valid = 0;
 }
 

@@ -86,7 +86,7 @@ static int on_seg(void *ctx, u64 addr, u64 len) {
   if (len) grow_for(o->rp, addr);
   while (len > 0) {
     size_t n = (size_t)RW_MIN(len, (u64)RP_BUF);
-    if (cpu_mem_read(o->rp->proc.mem, addr, o->rp->buf, n) < 0) {
+    if (cpu_mem_read(o->rp->proc->mem, addr, o->rp->buf, n) < 0) {
       o->short_read = 1;
       o->bad_addr = addr;
       return 1;
@@ -104,7 +104,7 @@ static int on_seg(void *ctx, u64 addr, u64 len) {
 static int read_mem(void *ctx, u64 addr, void *dst, size_t len) {
   rp_replay *rp = ctx;
   if (len) grow_for(rp, addr);
-  return cpu_mem_read(rp->proc.mem, addr, dst, len);
+  return cpu_mem_read(rp->proc->mem, addr, dst, len);
 }
 
 /* Prints N bytes at P as rows of hex and text, each line starting with

@@ -19,8 +19,8 @@
 static int answer_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4]) {
   rp_replay *rp = ctx;
   const u32 *any = NULL;
-  for (size_t i = 0; i < rp->proc.ncpuid; i++) {
-    const u32 *e = rp->proc.cpuid + 6 * i;
+  for (size_t i = 0; i < rp->proc->ncpuid; i++) {
+    const u32 *e = rp->proc->cpuid + 6 * i;
     if (e[0] != leaf) continue;
     if (e[1] == sub) {
       memcpy(out, e + 2, 16);
@@ -46,11 +46,11 @@ static int load_cpuid(rp_replay *rp, struct rw_diag *diag) {
     return rw_diag_set(diag, RW_ECORRUPT, 0,
                        "the cpuid table has %zu bytes, not a multiple of 24",
                        len);
-  rp->proc.ncpuid = len / 24;
-  rp->proc.cpuid = malloc(len);
-  if (!rp->proc.cpuid) return rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
-  for (size_t i = 0; i < 6 * rp->proc.ncpuid; i++)
-    rp->proc.cpuid[i] = rd_le32((const u8 *)val + 4 * i);
+  rp->proc->ncpuid = len / 24;
+  rp->proc->cpuid = malloc(len);
+  if (!rp->proc->cpuid) return rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
+  for (size_t i = 0; i < 6 * rp->proc->ncpuid; i++)
+    rp->proc->cpuid[i] = rd_le32((const u8 *)val + 4 * i);
   return 0;
 }
 
@@ -85,8 +85,9 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   int rc;
   *out = NULL;
   if (!rp) return rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
+  rp->proc = &rp->root;
   if (opts) rp->opts = *opts;
-  rp__stack_defaults(&rp->proc.stack);
+  rp__stack_defaults(&rp->proc->stack);
   rp->tl.kf_interval = rp->opts.keyframe_interval ? rp->opts.keyframe_interval
                                                : RP_DEFAULT_KF_INTERVAL;
   rp->trace.path = strdup(path);
@@ -113,9 +114,9 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
     rw_diag_set(diag, rc, 0, "the trace has no records");
     goto fail;
   }
-  rp->proc.cfg = (struct cpu_config){answer_cpuid, NULL, rp, recorded_xcr0(rp),
+  rp->proc->cfg = (struct cpu_config){answer_cpuid, NULL, rp, recorded_xcr0(rp),
                                 recorded_vendor(rp), recorded_family(rp)};
-  rc = cpu_mem_new(&rp->proc.mem);
+  rc = cpu_mem_new(&rp->proc->mem);
   if (rc == 0) rc = rp__threads_init(rp); /* checks the emulator works */
   if (rc < 0) {
     rw_diag_set(diag, rc, 0, "cannot create the emulator: %s",
@@ -159,15 +160,15 @@ void rp_close(rp_replay *rp) {
   rp__fine_free_all(rp);
   rp__images_free(rp);
   rp__syms_free(rp);
-  rp__srcs_free(&rp->proc.srcs);
+  rp__srcs_free(&rp->proc->srcs);
   rp__threads_free(rp);
   rp__digest_free(rp);
-  cpu_mem_free(rp->proc.mem);
+  cpu_mem_free(rp->proc->mem);
   trace_cursor_close(rp->trace.cur);
   trace_reader_close(rp->trace.tr);
   if (rp->cs) cs_close(&rp->cs);
   free(rp->trace.pend.data);
-  free(rp->proc.cpuid);
+  free(rp->proc->cpuid);
   free(rp->user.bps);
   free(rp->user.wps);
   free(rp->health.report);
@@ -187,7 +188,7 @@ u64 rp_end_icount(const rp_replay *rp) {
   return rp->fin.ended || rp->fin.end_icount ? rp->fin.end_icount : 0;
 }
 int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len) {
-  return cpu_mem_read(rp->proc.mem, addr, dst, len);
+  return cpu_mem_read(rp->proc->mem, addr, dst, len);
 }
 
 int rp_break_add(rp_replay *rp, u64 addr) {
@@ -201,7 +202,7 @@ int rp_break_add(rp_replay *rp, u64 addr) {
     rp->user.capbps = cap;
   }
   rp->user.bps[rp->user.nbps++] = addr;
-  return cpu_mem_break_add(rp->proc.mem, addr);
+  return cpu_mem_break_add(rp->proc->mem, addr);
 }
 
 int rp_break_del(rp_replay *rp, u64 addr) {
@@ -209,7 +210,7 @@ int rp_break_del(rp_replay *rp, u64 addr) {
     if (rp->user.bps[i] != addr) continue;
     rp->user.bps[i] = rp->user.bps[--rp->user.nbps];
     if (addr == rp->search.preempt_bp) return 0; /* still needed internally */
-    return cpu_mem_break_del(rp->proc.mem, addr);
+    return cpu_mem_break_del(rp->proc->mem, addr);
   }
   return RW_ENOTFOUND;
 }
@@ -222,7 +223,7 @@ int rp_watch_add(rp_replay *rp, u64 addr, u64 len, int kind) {
     rp->user.wps = v;
     rp->user.capwps = cap;
   }
-  RW_FORWARD(cpu_mem_watch_add(rp->proc.mem, addr, len, kind));
+  RW_FORWARD(cpu_mem_watch_add(rp->proc->mem, addr, len, kind));
   rp->user.wps[rp->user.nwps].addr = addr;
   rp->user.wps[rp->user.nwps].len = len;
   rp->user.wps[rp->user.nwps].kind = kind;
@@ -236,7 +237,7 @@ int rp_watch_del(rp_replay *rp, u64 addr, u64 len, int kind) {
         rp->user.wps[i].kind != kind)
       continue;
     rp->user.wps[i] = rp->user.wps[--rp->user.nwps];
-    return cpu_mem_watch_del(rp->proc.mem, addr, len, kind);
+    return cpu_mem_watch_del(rp->proc->mem, addr, len, kind);
   }
   return RW_ENOTFOUND;
 }
@@ -250,7 +251,7 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
   st->end_checked = rp->fin.end_checked;
   st->keyframes = rp->tl.nkfs;
   st->keyframe_bytes =
-      cpu_mem_footprint(rp->proc.mem) + rp__kf_thread_bytes(rp);
+      cpu_mem_footprint(rp->proc->mem) + rp__kf_thread_bytes(rp);
 }
 
 int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {
@@ -264,7 +265,7 @@ int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {
   return 0;
 }
 
-u64 rp_xcr0(const rp_replay *rp) { return rp->proc.cfg.xcr0; }
+u64 rp_xcr0(const rp_replay *rp) { return rp->proc->cfg.xcr0; }
 
 void rp_trace_info(const rp_replay *rp, struct trace_info *info) {
   trace_reader_get_info(rp->trace.tr, info);

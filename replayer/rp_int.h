@@ -202,7 +202,7 @@ struct rp__trace {
   u64 events;              /* records consumed */
 };
 
-/* The recorded process: its address space and what describes it. */
+/* A recorded process: its address space and what describes it. */
 struct rp__proc {
   cpu_mem *mem;            /* the program's address space; owned */
   struct cpu_config cfg;   /* for the threads' cpu_new */
@@ -305,7 +305,9 @@ struct rp__user {
 struct rp_replay {
   struct rp_opts opts;
   struct rp__trace trace;
-  struct rp__proc proc;
+  struct rp__proc *proc;    /* the current thread's process: &root, the
+                              one process a trace records today */
+  struct rp__proc root;
   struct rp__threads th;
   struct rp__timeline tl;
   struct rp__fin fin;

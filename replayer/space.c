@@ -152,7 +152,7 @@ static u64 page_end(u64 size) {
 static int hide_past_eof(rp_replay *rp, struct rp__src *src) {
   src->eof = src_eof(src);
   if (src->eof == src->end) return 0;
-  return cpu_mem_protect(rp->proc.mem, src->eof, src->end - src->eof,
+  return cpu_mem_protect(rp->proc->mem, src->eof, src->end - src->eof,
                          CPU_PROT_NONE);
 }
 
@@ -173,7 +173,7 @@ static int fill_from_blob(rp_replay *rp, const struct rp__src *src, u64 a,
       return (int)got;
     }
     if (got == 0) break; /* past the end of the file: zeros */
-    RW_FORWARD(cpu_mem_write(rp->proc.mem, a, rp->buf, (size_t)got));
+    RW_FORWARD(cpu_mem_write(rp->proc->mem, a, rp->buf, (size_t)got));
     a += (u64)got;
     off += (u64)got;
   }
@@ -184,30 +184,30 @@ int rp__apply_exec(rp_replay *rp) {
   u64 start, len;
   int prot;
   /* Unmap what is mapped, run by run (the space is mostly empty). */
-  while (cpu_mem_query(rp->proc.mem, 0, &start, &len, &prot) == 0)
-    RW_FORWARD(cpu_mem_unmap(rp->proc.mem, start, len));
-  rp__srcs_free(&rp->proc.srcs);
-  rp__stack_defaults(&rp->proc.stack); /* until the image's STACK_RULES */
+  while (cpu_mem_query(rp->proc->mem, 0, &start, &len, &prot) == 0)
+    RW_FORWARD(cpu_mem_unmap(rp->proc->mem, start, len));
+  rp__srcs_free(&rp->proc->srcs);
+  rp__stack_defaults(&rp->proc->stack); /* until the image's STACK_RULES */
   return rp__alias_sync(rp);
 }
 
 int rp__alias_sync(rp_replay *rp) {
   struct cpu_alias v[64], *a = v;
   size_t n = 0;
-  for (size_t i = 0; i < rp->proc.srcs.n; i++)
-    n += rp->proc.srcs.v[i].shared && rp->proc.srcs.v[i].object;
-  if (!n) return cpu_mem_alias_set(rp->proc.mem, NULL, 0);
+  for (size_t i = 0; i < rp->proc->srcs.n; i++)
+    n += rp->proc->srcs.v[i].shared && rp->proc->srcs.v[i].object;
+  if (!n) return cpu_mem_alias_set(rp->proc->mem, NULL, 0);
   if (n > sizeof v / sizeof *v) {
     a = malloc(n * sizeof *a);
     RW_RETURN_IF(!a, RW_ENOMEM, "aliases");
   }
   n = 0;
-  for (size_t i = 0; i < rp->proc.srcs.n; i++) {
-    const struct rp__src *e = &rp->proc.srcs.v[i];
+  for (size_t i = 0; i < rp->proc->srcs.n; i++) {
+    const struct rp__src *e = &rp->proc->srcs.v[i];
     if (e->shared && e->object)
       a[n++] = (struct cpu_alias){e->start, e->end, e->object, e->offset};
   }
-  int rc = cpu_mem_alias_set(rp->proc.mem, a, n);
+  int rc = cpu_mem_alias_set(rp->proc->mem, a, n);
   if (a != v) free(a);
   return rc;
 }
@@ -234,7 +234,7 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
   RW_RETURN_IF(!range_ok(src.start, len), RW_ECORRUPT,
                "MAP of a bad range %#llx+%#llx",
                (unsigned long long)src.start, (unsigned long long)len);
-  RW_FORWARD(cpu_mem_map(rp->proc.mem, src.start, len, cpu_prot(prot)));
+  RW_FORWARD(cpu_mem_map(rp->proc->mem, src.start, len, cpu_prot(prot)));
   src.fend = ~(u64)0;
   if (!is_zero_hash(src.hash)) {
     /* Pages wholly past the end of the file raise SIGBUS when touched:
@@ -251,7 +251,7 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
     src.fend = page_end(bi.size);
   }
   RW_FORWARD(hide_past_eof(rp, &src));
-  RW_FORWARD(srcs_add(&rp->proc.srcs, &src));
+  RW_FORWARD(srcs_add(&rp->proc->srcs, &src));
   rp__note_recent(rp, rec, src.start, len);
   /* Filled before it becomes an alias, so the fill is not copied to the
    * others: the blob is the object's bytes as they are now anyway (the
@@ -267,8 +267,8 @@ int rp__apply_unmap(rp_replay *rp, const struct rp__rec *rec) {
   if (a >= RP_USER_END) return 0; /* [vsyscall] and the like */
   RW_RETURN_IF(!range_ok(a, len), RW_ECORRUPT, "UNMAP of a bad range");
   rp__note_recent(rp, rec, a, len);
-  RW_FORWARD(cpu_mem_unmap(rp->proc.mem, a, len));
-  RW_FORWARD(srcs_cut(&rp->proc.srcs, a, a + len));
+  RW_FORWARD(cpu_mem_unmap(rp->proc->mem, a, len));
+  RW_FORWARD(srcs_cut(&rp->proc->srcs, a, a + len));
   return rp__alias_sync(rp);
 }
 
@@ -279,13 +279,13 @@ int rp__apply_protect(rp_replay *rp, const struct rp__rec *rec) {
   u32 prot = pr.prot;
   if (a >= RP_USER_END) return 0;
   RW_RETURN_IF(!range_ok(a, len), RW_ECORRUPT, "PROTECT of a bad range");
-  int rc = cpu_mem_protect(rp->proc.mem, a, len, cpu_prot(prot));
+  int rc = cpu_mem_protect(rp->proc->mem, a, len, cpu_prot(prot));
   if (rc == RW_ENOTFOUND) rc = 0; /* holes: as mprotect, the rest changed */
-  for (size_t i = 0; i < rp->proc.srcs.n && rc == 0; i++) {
-    struct rp__src *e = &rp->proc.srcs.v[i];
+  for (size_t i = 0; i < rp->proc->srcs.n && rc == 0; i++) {
+    struct rp__src *e = &rp->proc->srcs.v[i];
     if (e->start >= a && e->end <= a + len) e->prot = (int)prot;
     u64 x = RW_MAX(a, e->eof), y = RW_MIN(a + len, e->end);
-    if (x < y) rc = cpu_mem_protect(rp->proc.mem, x, y - x, CPU_PROT_NONE);
+    if (x < y) rc = cpu_mem_protect(rp->proc->mem, x, y - x, CPU_PROT_NONE);
   }
   return rc;
 }
@@ -299,10 +299,10 @@ static int copy_pages(rp_replay *rp, u64 from, u64 to, u64 len) {
   const u8 *bytes;
   u8 buf[RP_PAGE];
   while (at < from + len &&
-         cpu_mem_next_data(rp->proc.mem, at, &page, &prot, &bytes) == 0 &&
+         cpu_mem_next_data(rp->proc->mem, at, &page, &prot, &bytes) == 0 &&
          page < from + len) {
     memcpy(buf, bytes, RP_PAGE); /* the write may move what BYTES shows */
-    RW_FORWARD(cpu_mem_write(rp->proc.mem, to + (page - from), buf, RP_PAGE));
+    RW_FORWARD(cpu_mem_write(rp->proc->mem, to + (page - from), buf, RP_PAGE));
     at = page + RP_PAGE;
   }
   return 0;
@@ -312,7 +312,7 @@ static int copy_pages(rp_replay *rp, u64 from, u64 to, u64 len) {
  * time at [NA, NA+NL): the same bytes from the same place of the object. */
 static int remap_dup(rp_replay *rp, const struct rp__rec *rec, u64 oa, u64 na,
                      u64 nl) {
-  const struct rp__src *s = srcs_find(&rp->proc.srcs, oa);
+  const struct rp__src *s = srcs_find(&rp->proc->srcs, oa);
   RW_RETURN_IF(!s || !s->shared, RW_ECORRUPT,
                "REMAP of size 0 of %#llx, which is not a shared mapping",
                (unsigned long long)oa);
@@ -321,11 +321,11 @@ static int remap_dup(rp_replay *rp, const struct rp__rec *rec, u64 oa, u64 na,
   src.start = na;
   src.end = na + nl;
   rp__note_recent(rp, rec, na, nl);
-  RW_FORWARD(cpu_mem_map(rp->proc.mem, na, nl, cpu_prot((u32)s->prot)));
+  RW_FORWARD(cpu_mem_map(rp->proc->mem, na, nl, cpu_prot((u32)s->prot)));
   RW_FORWARD(hide_past_eof(rp, &src));
   /* Copy what the other mappings of the object show of the new range. */
-  for (size_t i = 0; i < rp->proc.srcs.n; i++) {
-    const struct rp__src *e = &rp->proc.srcs.v[i];
+  for (size_t i = 0; i < rp->proc->srcs.n; i++) {
+    const struct rp__src *e = &rp->proc->srcs.v[i];
     if (!e->shared || e->object != src.object || !src.object) continue;
     u64 lo = RW_MAX(src.offset, e->offset);
     u64 hi = RW_MIN(src.offset + nl, e->offset + (e->end - e->start));
@@ -334,7 +334,7 @@ static int remap_dup(rp_replay *rp, const struct rp__rec *rec, u64 oa, u64 na,
                           na + (lo - src.offset), hi - lo));
   }
   src.path = s->path; /* srcs_add copies it */
-  RW_FORWARD(srcs_add(&rp->proc.srcs, &src));
+  RW_FORWARD(srcs_add(&rp->proc->srcs, &src));
   return rp__alias_sync(rp);
 }
 
@@ -349,7 +349,7 @@ int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
                "REMAP of a bad range");
   if (!ol) return remap_dup(rp, rec, oa, na, nl);
   /* A copy of the source: cutting the old range frees the entry. */
-  const struct rp__src *s = srcs_find(&rp->proc.srcs, oa);
+  const struct rp__src *s = srcs_find(&rp->proc->srcs, oa);
   struct rp__src src = {0};
   char path[4096] = "";
   int prot;
@@ -362,7 +362,8 @@ int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
     u64 start, mlen;
     src.fend = ~(u64)0;
     src.prot = 3;
-    if (cpu_mem_query(rp->proc.mem, oa, &start, &mlen, &prot) < 0 || start > oa)
+    if (cpu_mem_query(rp->proc->mem, oa, &start, &mlen, &prot) < 0 ||
+        start > oa)
       prot = CPU_PROT_READ | CPU_PROT_WRITE;
   }
   src.path = path;
@@ -372,22 +373,22 @@ int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
     /* The kernel never moves a mapping onto itself in part. */
     RW_RETURN_IF(na < oa + ol && oa < na + nl, RW_ECORRUPT,
                  "REMAP onto its own range");
-    RW_FORWARD(cpu_mem_map(rp->proc.mem, na, nl, prot));
+    RW_FORWARD(cpu_mem_map(rp->proc->mem, na, nl, prot));
     RW_FORWARD(copy_pages(rp, oa, na, keep));
     if (!(flags & 4)) {
-      RW_FORWARD(cpu_mem_unmap(rp->proc.mem, oa, ol));
-      RW_FORWARD(srcs_cut(&rp->proc.srcs, oa, oa + ol));
+      RW_FORWARD(cpu_mem_unmap(rp->proc->mem, oa, ol));
+      RW_FORWARD(srcs_cut(&rp->proc->srcs, oa, oa + ol));
     }
   } else if (nl > ol) {
-    RW_FORWARD(cpu_mem_map(rp->proc.mem, oa + ol, nl - ol, prot));
+    RW_FORWARD(cpu_mem_map(rp->proc->mem, oa + ol, nl - ol, prot));
   } else if (nl < ol) {
-    RW_FORWARD(cpu_mem_unmap(rp->proc.mem, oa + nl, ol - nl));
-    RW_FORWARD(srcs_cut(&rp->proc.srcs, oa + nl, oa + ol));
+    RW_FORWARD(cpu_mem_unmap(rp->proc->mem, oa + nl, ol - nl));
+    RW_FORWARD(srcs_cut(&rp->proc->srcs, oa + nl, oa + ol));
   }
   src.start = na;
   src.end = na + nl;
   RW_FORWARD(hide_past_eof(rp, &src));
-  RW_FORWARD(srcs_add(&rp->proc.srcs, &src));
+  RW_FORWARD(srcs_add(&rp->proc->srcs, &src));
   if (nl > ol) RW_FORWARD(fill_from_blob(rp, &src, na + ol, na + nl));
   return rp__alias_sync(rp);
 }
@@ -400,17 +401,17 @@ int rp__apply_resize(rp_replay *rp, const struct rp__rec *rec) {
   struct trace_rec_resize z;
   RW_FORWARD(trace_rec_resize_get(&z, rec->data, rec->len));
   u64 obj = z.object, size = z.size;
-  for (size_t i = 0; i < rp->proc.srcs.n && obj; i++) {
-    struct rp__src *e = &rp->proc.srcs.v[i];
+  for (size_t i = 0; i < rp->proc->srcs.n && obj; i++) {
+    struct rp__src *e = &rp->proc->srcs.v[i];
     if (e->object != obj) continue;
     e->fend = page_end(size);
     u64 eof = src_eof(e);
     if (eof < e->eof) {
       RW_FORWARD(
-          cpu_mem_protect(rp->proc.mem, eof, e->eof - eof, CPU_PROT_NONE));
+          cpu_mem_protect(rp->proc->mem, eof, e->eof - eof, CPU_PROT_NONE));
     } else if (eof > e->eof) {
-      RW_FORWARD(cpu_mem_unmap(rp->proc.mem, e->eof, eof - e->eof));
-      RW_FORWARD(cpu_mem_map(rp->proc.mem, e->eof, eof - e->eof,
+      RW_FORWARD(cpu_mem_unmap(rp->proc->mem, e->eof, eof - e->eof));
+      RW_FORWARD(cpu_mem_map(rp->proc->mem, e->eof, eof - e->eof,
                              cpu_prot((u32)e->prot)));
     }
     e->eof = eof;
@@ -432,9 +433,9 @@ int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) {
   u64 start, len;
   int prot, grew = 0;
   if (n &&
-      (cpu_mem_query(rp->proc.mem, a, &start, &len, &prot) < 0 || start > a))
+      (cpu_mem_query(rp->proc->mem, a, &start, &len, &prot) < 0 || start > a))
     RW_FORWARD(rp__stack_grow(rp, a, &grew));
-  int rc = cpu_mem_write(rp->proc.mem, a, m.data.p, n);
+  int rc = cpu_mem_write(rp->proc->mem, a, m.data.p, n);
   if (rc == RW_EFAULT)
     rw_log(RW_LOG_ERROR, "the recording has bytes the kernel wrote at "
            "%#llx, which the replay has not mapped%s",
@@ -446,8 +447,8 @@ int rp_maps_text(rp_replay *rp, char **out, size_t *len) {
   size_t cap = 256, n = 0;
   char *t = malloc(cap);
   RW_RETURN_IF(!t, RW_ENOMEM, "maps text");
-  for (size_t i = 0; i < rp->proc.srcs.n; i++) {
-    const struct rp__src *e = &rp->proc.srcs.v[i];
+  for (size_t i = 0; i < rp->proc->srcs.n; i++) {
+    const struct rp__src *e = &rp->proc->srcs.v[i];
     size_t need = n + strlen(e->path) + 128;
     if (need > cap) {
       cap = RW_MAX(2 * cap, need);

@@ -48,17 +48,17 @@ void rp__stack_defaults(struct rp__stack_rules *rules) {
 
 /* The source that contains ADDR, or NULL. */
 static struct rp__src *src_at(rp_replay *rp, u64 addr) {
-  for (size_t i = 0; i < rp->proc.srcs.n; i++)
-    if (rp->proc.srcs.v[i].start <= addr && addr < rp->proc.srcs.v[i].end)
-      return &rp->proc.srcs.v[i];
+  for (size_t i = 0; i < rp->proc->srcs.n; i++)
+    if (rp->proc->srcs.v[i].start <= addr && addr < rp->proc->srcs.v[i].end)
+      return &rp->proc->srcs.v[i];
   return NULL;
 }
 
 /* The mapping that ends highest at or below ADDR, or NULL. */
 static const struct rp__src *src_below(rp_replay *rp, u64 addr) {
   const struct rp__src *best = NULL;
-  for (size_t i = 0; i < rp->proc.srcs.n; i++) {
-    const struct rp__src *e = &rp->proc.srcs.v[i];
+  for (size_t i = 0; i < rp->proc->srcs.n; i++) {
+    const struct rp__src *e = &rp->proc->srcs.v[i];
     if (e->end <= addr && (!best || e->end > best->end)) best = e;
   }
   return best;
@@ -70,7 +70,7 @@ static const struct rp__src *src_below(rp_replay *rp, u64 addr) {
 static int accessible(rp_replay *rp, const struct rp__src *p) {
   u64 last = p->end - RP_PAGE, start, len;
   int prot;
-  if (cpu_mem_query(rp->proc.mem, last, &start, &len, &prot) < 0 ||
+  if (cpu_mem_query(rp->proc->mem, last, &start, &len, &prot) < 0 ||
       start > last)
     return 0;
   if (prot == CPU_PROT_NONE && last >= p->eof) return (p->prot & 7) != 0;
@@ -78,12 +78,12 @@ static int accessible(rp_replay *rp, const struct rp__src *p) {
 }
 
 int rp__stack_grow(rp_replay *rp, u64 addr, int *grew) {
-  const struct rp__stack_rules *ru = &rp->proc.stack;
+  const struct rp__stack_rules *ru = &rp->proc->stack;
   u64 low = addr & ~(u64)(RP_PAGE - 1), start, len;
   int prot;
   *grew = 0;
   if (addr >= RP_USER_END ||
-      cpu_mem_query(rp->proc.mem, addr, &start, &len, &prot) < 0 ||
+      cpu_mem_query(rp->proc->mem, addr, &start, &len, &prot) < 0 ||
       start <= addr)
     return 0; /* nothing above it, or it is mapped */
   struct rp__src *s = src_at(rp, start);
@@ -96,7 +96,7 @@ int rp__stack_grow(rp_replay *rp, u64 addr, int *grew) {
    * kernel merges neighbours that agree in both into one mapping). */
   u64 top = RW_MIN(start + len, s->end);
   if (ru->rlimit != ~0ull && top - low > ru->rlimit) return 0;
-  RW_FORWARD(cpu_mem_map(rp->proc.mem, low, start - low, prot));
+  RW_FORWARD(cpu_mem_map(rp->proc->mem, low, start - low, prot));
   s->offset = s->offset >= start - low ? s->offset - (start - low) : 0;
   s->start = low;
   *grew = 1;
@@ -106,9 +106,9 @@ int rp__stack_grow(rp_replay *rp, u64 addr, int *grew) {
 int rp__apply_stack_rules(rp_replay *rp, const struct rp__rec *rec) {
   struct trace_rec_stack_rules s;
   RW_FORWARD(trace_rec_stack_rules_get(&s, rec->data, rec->len));
-  rp->proc.stack.rlimit = s.rlimit;
-  rp->proc.stack.guard_gap = s.guard_gap;
-  rp->proc.stack.min_addr = s.min_addr;
+  rp->proc->stack.rlimit = s.rlimit;
+  rp->proc->stack.guard_gap = s.guard_gap;
+  rp->proc->stack.min_addr = s.min_addr;
   return 0;
 }
 
@@ -144,7 +144,7 @@ int rp__apply_grow(rp_replay *rp, const struct rp__rec *rec, int *stopped) {
   /* Grown by the kernel reading below the stack: pages never written. */
   u64 start, mlen;
   int prot;
-  if (cpu_mem_query(rp->proc.mem, a, &start, &mlen, &prot) < 0 ||
+  if (cpu_mem_query(rp->proc->mem, a, &start, &mlen, &prot) < 0 ||
       start < s->start) {
     *stopped = 1;
     return rp__diverge(rp, &stop, NULL,
@@ -152,8 +152,8 @@ int rp__apply_grow(rp_replay *rp, const struct rp__rec *rec, int *stopped) {
                        "replay has another mapping at %#llx below it",
                        (unsigned long long)a, (unsigned long long)start);
   }
-  RW_FORWARD(cpu_mem_query(rp->proc.mem, s->start, &start, &mlen, &prot));
-  RW_FORWARD(cpu_mem_map(rp->proc.mem, a, s->start - a, prot));
+  RW_FORWARD(cpu_mem_query(rp->proc->mem, s->start, &start, &mlen, &prot));
+  RW_FORWARD(cpu_mem_map(rp->proc->mem, a, s->start - a, prot));
   s->offset = s->offset >= s->start - a ? s->offset - (s->start - a) : 0;
   s->start = a;
   return 0;

@@ -275,7 +275,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         /* rsp is past the frame's return address: the sigcontext's
          * fpstate pointer is 224 bytes above it. */
         if (nr == RP_NR_rt_sigreturn &&
-            cpu_mem_read(rp->proc.mem, mine.gpr[RW_REG_rsp] + 224, &frame_fp,
+            cpu_mem_read(rp->proc->mem, mine.gpr[RW_REG_rsp] + 224, &frame_fp,
                          8) < 0)
           frame_fp = 0;
         if (keep_fp) {
@@ -647,9 +647,9 @@ static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
   u64 rip = rp->search.pre_regs.rip;
   if (rp->search.preempt_bp != rip) {
     if (rp->search.preempt_bp && !user_bp_at(rp, rp->search.preempt_bp))
-      RW_FORWARD(cpu_mem_break_del(rp->proc.mem, rp->search.preempt_bp));
+      RW_FORWARD(cpu_mem_break_del(rp->proc->mem, rp->search.preempt_bp));
     rp->search.preempt_bp = rip;
-    RW_FORWARD(cpu_mem_break_add(rp->proc.mem, rip));
+    RW_FORWARD(cpu_mem_break_add(rp->proc->mem, rip));
   }
   if (rp->search.preempt_cpu && rp->search.preempt_cpu != t->cpu)
     cpu_break_cond(rp->search.preempt_cpu, 0, NULL);
@@ -711,7 +711,7 @@ int rp__clear_preempt_bp(rp_replay *rp) {
   if (rp->search.preempt_cpu) cpu_break_cond(rp->search.preempt_cpu, 0, NULL);
   rp->search.preempt_cpu = NULL;
   rp__digest_drop(rp);
-  if (a && !user_bp_at(rp, a)) RW_FORWARD(cpu_mem_break_del(rp->proc.mem, a));
+  if (a && !user_bp_at(rp, a)) RW_FORWARD(cpu_mem_break_del(rp->proc->mem, a));
   return 0;
 }
 

@@ -32,7 +32,7 @@ static int thread_get(rp_replay *rp, struct rp__thread **out) {
   } else {
     t = calloc(1, sizeof *t);
     RW_RETURN_IF(!t, RW_ENOMEM, "thread");
-    int rc = cpu_new(rp->proc.mem, &rp->proc.cfg, &t->cpu);
+    int rc = cpu_new(rp->proc->mem, &rp->proc->cfg, &t->cpu);
     if (rc < 0) {
       free(t);
       return rc;

@@ -67,9 +67,9 @@ static int too_many(const rp_replay *rp) {
   u64 n = 0;
   for (size_t i = 0; i < rp->tl.nkfs; i++) n += thread_bytes(&rp->tl.kfs[i]);
   if (n > budget / 4) return 1;
-  u64 all = cpu_mem_footprint(rp->proc.mem);
+  u64 all = cpu_mem_footprint(rp->proc->mem);
   if (all <= budget) return 0; /* the walk below is not needed */
-  u64 live = cpu_mem_resident(rp->proc.mem);
+  u64 live = cpu_mem_resident(rp->proc->mem);
   if (!rp->opts.keyframe_budget) budget += 2 * live;
   return all - RW_MIN(live, all) > budget;
 }
@@ -103,9 +103,9 @@ int rp__kf_capture(rp_replay *rp, struct rp__kf *out) {
   kf.next_seq =
       rp->trace.have_pend ? rp->trace.pend.seq : rp->trace.last_seq + 1;
   RW_FORWARD(rp__threads_capture(rp, &kf));
-  int rc = cpu_mem_snapshot(rp->proc.mem, &kf.snap);
-  if (rc == 0) rc = rp__srcs_copy(&kf.srcs, &rp->proc.srcs);
-  kf.stack = rp->proc.stack;
+  int rc = cpu_mem_snapshot(rp->proc->mem, &kf.snap);
+  if (rc == 0) rc = rp__srcs_copy(&kf.srcs, &rp->proc->srcs);
+  kf.stack = rp->proc->stack;
   if (rc < 0) {
     rp__kf_free(&kf);
     return rc;
@@ -137,14 +137,14 @@ struct rp__kf *rp__kf_before(rp_replay *rp, u64 icount, int strict) {
 int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   RW_FORWARD(rp__clear_preempt_bp(rp));
   rp->tl.restores++;
-  RW_FORWARD(cpu_mem_restore(rp->proc.mem, kf->snap));
+  RW_FORWARD(cpu_mem_restore(rp->proc->mem, kf->snap));
   RW_FORWARD(rp__threads_restore(rp, kf));
   struct rp__srcs srcs;
   RW_FORWARD(rp__srcs_copy(&srcs, &kf->srcs));
-  rp__srcs_free(&rp->proc.srcs);
-  rp->proc.srcs = srcs;
+  rp__srcs_free(&rp->proc->srcs);
+  rp->proc->srcs = srcs;
   RW_FORWARD(rp__alias_sync(rp));
-  rp->proc.stack = kf->stack;
+  rp->proc->stack = kf->stack;
   rp->icount = kf->icount;
   rp->trace.events = kf->events;
   rp->trace.have_pend = 0;
@@ -156,7 +156,7 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
    * so they survive the restore; adding a breakpoint again is harmless, but
    * a watch added again would be a second copy that outlives its delete. */
   for (size_t i = 0; i < rp->user.nbps; i++)
-    RW_FORWARD(cpu_mem_break_add(rp->proc.mem, rp->user.bps[i]));
+    RW_FORWARD(cpu_mem_break_add(rp->proc->mem, rp->user.bps[i]));
   rp->tl.next_kf = kf->icount + rp->tl.kf_interval;
   return 0;
 }
