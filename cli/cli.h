@@ -41,6 +41,17 @@ int cli_json_opts(const char *cmd, int argc, char **argv,
  * returns the exit status 1. */
 int cli_trace_path(const char *trace, char *path, size_t cap);
 
+/* Opens the one trace operand of subcommand CMD (argv[optind], or the
+ * latest trace when there is none) into *R, its path in PATH (CAP bytes)
+ * and its state in *INFO, saying on stderr when it is damaged or was not
+ * closed (cli_report_open). Returns -1 with *R open, or the exit status:
+ * 2 for more than one operand, as cli_open_status when it cannot be
+ * opened. */
+struct trace_info;
+typedef struct trace_reader trace_reader;
+int cli_open_trace(const char *cmd, int argc, char **argv, char *path,
+                   size_t cap, trace_reader **r, struct trace_info *info);
+
 /* The exit status of every command for a trace that is damaged (bytes
  * wrong or lost before its end, not only cut off); 3 is a trace cut off. */
 #define CLI_DAMAGED 5

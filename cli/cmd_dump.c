@@ -93,20 +93,9 @@ int cli_cmd_dump(int argc, char **argv) {
         return 2;
     }
   }
-  if (optind + 1 < argc)
-    return cli_usage_error("dump", "more than one trace given");
-  if (cli_trace_path(optind < argc ? argv[optind] : NULL, pathbuf,
-                     sizeof pathbuf))
-    return 1;
+  rc = cli_open_trace("dump", argc, argv, pathbuf, sizeof pathbuf, &r, &in);
+  if (rc >= 0) return rc;
   path = pathbuf;
-  rc = trace_reader_open(&r, path, &d);
-  if (rc < 0) {
-    cli_error("%s: %s", path, d.msg);
-    return cli_open_status(rc);
-  }
-  trace_reader_get_info(r, &in);
-  cli_report_open(path, &in);
-  memset(&d, 0, sizeof d);
   rc = trace_report_dump(stdout, stderr, r, &o, &d);
   trace_reader_close(r);
   if (rc == RW_ENOTFOUND)

@@ -64,6 +64,23 @@ int cli_json_opts(const char *cmd, int argc, char **argv,
   return -1;
 }
 
+int cli_open_trace(const char *cmd, int argc, char **argv, char *path,
+                   size_t cap, trace_reader **r, struct trace_info *info) {
+  struct rw_diag d = {0};
+  if (optind + 1 < argc)
+    return cli_usage_error(cmd, "more than one trace given");
+  if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, cap))
+    return 1;
+  int rc = trace_reader_open(r, path, &d);
+  if (rc < 0) {
+    cli_error("%s: %s", path, d.msg);
+    return cli_open_status(rc);
+  }
+  trace_reader_get_info(*r, info);
+  cli_report_open(path, info);
+  return -1;
+}
+
 int cli_open_status(int rc) {
   return rc == RW_ECORRUPT || rc == RW_ETRUNC ? CLI_DAMAGED : 1;
 }

@@ -453,6 +453,36 @@ int trace_dir_list(struct trace_dir_entry **out, size_t *n) RW_MUST_CHECK;
  * or a negative errno. */
 int trace_dir_remove(const char *path) RW_MUST_CHECK;
 
+/* A process of a trace (format/ps.c): one that was recorded, or a child
+ * that ran unrecorded (known from its FORK record only). Strings owned. */
+struct trace_proc {
+  u32 pid, ppid;    /* ppid 0: none in the trace (the recorder started it) */
+  int recorded;     /* 0: a child that ran unrecorded */
+  u32 kind;         /* unrecorded: FORK's kind (0 fork, 1 vfork/CLONE_VM) */
+  char *command;    /* the recorded command line, or NULL */
+  char *exe;        /* the path of its last program image, or NULL */
+  u32 nexec;        /* program images (EXEC records) */
+  u64 first_seq;    /* its first and last records (FORK for the others) */
+  u64 last_seq;
+  u32 nthreads;     /* threads it had */
+  int ended;        /* 1: its end is in the trace: status, or signo */
+  i32 status;
+  u32 signo;
+};
+
+/* Reads every record of R and lists its processes in the order they
+ * appeared into *OUT (*N of them; free with trace_procs_free). Returns 0,
+ * 1 when damage stopped the reading or a record was too short (what was
+ * read stands; DIAG says where), or a negative code. */
+int trace_procs(trace_reader *r, struct trace_proc **out, size_t *n,
+                struct rw_diag *diag) RW_MUST_CHECK;
+void trace_procs_free(struct trace_proc *v, size_t n);
+
+/* `rewind ps`: the processes of R as a table, or one JSON object per line
+ * (JSON 1). Returns as trace_procs, or a negative write error. */
+int trace_report_ps(FILE *out, trace_reader *r, int json,
+                    struct rw_diag *diag) RW_MUST_CHECK;
+
 /* Typed encoders and decoders of every record type. */
 #include "format/records.h"
 

@@ -18,6 +18,28 @@ j = next(k for k in range(i, len(recs)) if recs[k]["type"] == "SYSCALL_EXIT")
 assert any(r["type"] == "MEM" and s in r["data"] for r in recs[i:j])
 assert any(r["type"] == "SYSCALL_DIFF" for r in recs[i:j])'
 
+# rewind ps: the recorded process, then each child it started, unrecorded.
+"$REWIND" ps "$T/forks.rwd" > "$T/ps.out" 2> "$T/ps.err"
+check_eq "ps: exit 0" 0 "$?"
+check "ps: header, the process, three children" test "$(wc -l < "$T/ps.out")" -eq 5
+check "ps: the process ended with exit 0" grep -Eq "^[0-9]+ +- +exit 0 +1-[0-9]+ +1 +.*/forks$" "$T/ps.out"
+check "ps: fork, vfork, spawn children not recorded" test "$(grep -c 'fork, not recorded)' "$T/ps.out")" -eq 3
+"$REWIND" ps --json "$T/forks.rwd" > "$T/ps.json"
+check "ps --json: parents, kinds, the events of FORK" python3 -c '
+import json, sys
+p = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+d = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+root, kids = p[0], p[1:]
+assert root["recorded"] and root["end"] == {"exit": 0} and root["ppid"] is None
+assert root["threads"] == 1 and root["images"] == 1, root
+assert [k["created_by"] for k in kids] == ["fork", "vfork", "vfork"], kids
+assert all(k["ppid"] == root["pid"] and not k["recorded"] for k in kids)
+forks = [r for r in d if r["type"] == "FORK"]
+assert [k["pid"] for k in kids] == [r["child_pid"] for r in forks]
+assert [k["first_event"] for k in kids] == [r["seq"] for r in forks]
+assert root["last_event"] == max(r["seq"] for r in d if r["tid"])' \
+  "$T/ps.json" "$(dump forks)"
+
 # Exec through a shell script and env: one trace, one stream, several EXEC.
 rec wrap "$top_srcdir/tests/programs/exec_wrapper.sh" env "$P/exec_target" a b
 check_eq "exec: exit 0" 0 "$status"
@@ -28,6 +50,13 @@ assert len(e) == 3 and e[1].endswith("/env") and e[2].endswith("/exec_target"), 
 check "exec: one stream" q wrap 'assert len({r["tid"] for r in recs if r["tid"]}) == 1'
 check "exec: each image has THREAD_START and AUXV" q wrap '
 assert len(of("THREAD_START")) == 3 and len(of("AUXV")) == 3'
+"$REWIND" ps --json "$T/wrap.rwd" > "$T/wrap.ps"
+check "ps: three images of one process, the last the target" python3 -c '
+import json, sys
+p = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert len(p) == 1 and p[0]["images"] == 3, p
+assert p[0]["exe"].endswith("/exec_target") and p[0]["threads"] == 1, p' \
+  "$T/wrap.ps"
 check "exec: execve exit after the new image" q wrap '
 i = [k for k, r in enumerate(recs) if r["type"] == "EXEC"][1]
 x = next(r for r in recs[i:] if r["type"] == "SYSCALL_EXIT")
