@@ -4,66 +4,14 @@
  * the latest keyframe where that thread had not yet executed its last
  * instruction and runs until it is about to; a reverse continue scans
  * keyframe intervals backwards, re-running each with the breakpoints and
- * watchpoints armed, for the last hit before the current position. Also the
- * cache of fine keyframes that keeps repeated reverse steps cheap. It adds no
- * state to the history: everything here re-executes what the recording fixed.
- */
+ * watchpoints armed, for the last hit before the current position, going
+ * back there through the fine keyframes of timeline.c so that the next
+ * reverse step is cheap. It adds no state to the history: everything here
+ * re-executes what the recording fixed. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "replayer/rp_int.h"
-
-void rp__fine_free_all(rp_replay *rp) {
-  for (size_t i = 0; i < rp->tl.nfine; i++) rp__kf_free(&rp->tl.fine[i]);
-  rp->tl.nfine = 0;
-}
-
-/* Takes a fine keyframe at the current position, dropping the least
- * recently used one when the cache is full. */
-static int fine_take(rp_replay *rp) {
-  size_t slot = rp->tl.nfine;
-  for (size_t i = 0; i < rp->tl.nfine; i++)
-    if (rp->tl.fine[i].icount == rp->icount) return 0;
-  for (size_t i = 0; i < rp->tl.nkfs; i++)
-    if (rp->tl.kfs[i].icount == rp->icount) return 0;
-  if (rp->tl.nfine == RP_FINE_MAX) {
-    slot = 0;
-    for (size_t i = 1; i < rp->tl.nfine; i++)
-      if (rp->tl.fine[i].lru < rp->tl.fine[slot].lru) slot = i;
-    rp__kf_free(&rp->tl.fine[slot]);
-  }
-  struct rp__kf kf;
-  RW_FORWARD(rp__kf_capture(rp, &kf));
-  kf.lru = ++rp->tl.fine_clock;
-  rp->tl.fine[slot] = kf;
-  if (slot == rp->tl.nfine) rp->tl.nfine++;
-  return 0;
-}
-
-int rp__run_fine(rp_replay *rp, u64 icount, u64 events,
-                 struct rp_stop *stop) {
-  if (icount > rp->icount + RP_FINE_STEP && rp->th.have_thread) {
-    u64 from = icount > RP_FINE_WINDOW ? icount - RP_FINE_WINDOW : 0;
-    if (from < rp->icount + 1) from = rp->icount + 1;
-    u64 next = (from + RP_FINE_STEP - 1) / RP_FINE_STEP * RP_FINE_STEP;
-    for (; next < icount; next += RP_FINE_STEP) {
-      struct rp__goal g = rp__goal_at(next, 0);
-      int rc = rp__run(rp, &g, stop);
-      if (rc == 0 && stop->reason == RP_STOP_TARGET && rp->icount == next)
-        rc = fine_take(rp);
-      else if (rc == 0)
-        next = icount; /* the end or a failure: stop taking */
-      if (rc < 0) return rc;
-      if (next >= icount) {
-        if (stop->reason != RP_STOP_TARGET) return 0;
-        break;
-      }
-    }
-  }
-  struct rp__goal g = rp__goal_at(icount, 0);
-  g.events = events;
-  return rp__run(rp, &g, stop);
-}
 
 void rp_set_poll(rp_replay *rp, int (*poll)(void *ctx), void *ctx) {
   rp->user.poll = poll;

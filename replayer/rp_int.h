@@ -472,10 +472,10 @@ void rp__kf_free_all(rp_replay *rp);
 /* Host bytes the keyframes (coarse and fine) hold in thread states. */
 u64 rp__kf_thread_bytes(const rp_replay *rp);
 
-/* fine keyframes and reverse execution (replayer/reverse.c) */
+/* seeking and fine keyframes (replayer/timeline.c) */
 /* Seeks to ICOUNT with EVENTS records consumed (0: as few as there are
  * there): one instruction count can hold two states, before and after a
- * signal's delivery. rp_seek is this with EVENTS 0. (timeline.c) */
+ * signal's delivery. rp_seek is this with EVENTS 0. */
 int rp__seek(rp_replay *rp, u64 icount, u64 events, struct rp_stop *stop)
     RW_MUST_CHECK;
 /* Runs forward to ICOUNT (with EVENTS as in rp__seek), taking fine

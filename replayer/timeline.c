@@ -5,7 +5,9 @@
  * instruction count by restoring the nearest earlier keyframe and running
  * forward. When keyframes grow too many, every other one is dropped and the
  * spacing doubles, so their number stays bounded whatever the trace's length.
- */
+ * Also the fine keyframes: a small cache, least recently used out, taken
+ * close before a position that a seek reached, so that reverse steps from
+ * there (reverse.c) restore a near one. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,4 +184,58 @@ int rp__seek(rp_replay *rp, u64 icount, u64 events, struct rp_stop *stop) {
              (ev && icount == rp->icount && rp->trace.events > ev)))
     RW_FORWARD(rp__kf_restore(rp, kf));
   return rp__run_fine(rp, icount, events, stop);
+}
+
+/* ------------------------------------------------- fine keyframes */
+
+void rp__fine_free_all(rp_replay *rp) {
+  for (size_t i = 0; i < rp->tl.nfine; i++) rp__kf_free(&rp->tl.fine[i]);
+  rp->tl.nfine = 0;
+}
+
+/* Takes a fine keyframe at the current position, dropping the least
+ * recently used one when the cache is full. */
+static int fine_take(rp_replay *rp) {
+  size_t slot = rp->tl.nfine;
+  for (size_t i = 0; i < rp->tl.nfine; i++)
+    if (rp->tl.fine[i].icount == rp->icount) return 0;
+  for (size_t i = 0; i < rp->tl.nkfs; i++)
+    if (rp->tl.kfs[i].icount == rp->icount) return 0;
+  if (rp->tl.nfine == RP_FINE_MAX) {
+    slot = 0;
+    for (size_t i = 1; i < rp->tl.nfine; i++)
+      if (rp->tl.fine[i].lru < rp->tl.fine[slot].lru) slot = i;
+    rp__kf_free(&rp->tl.fine[slot]);
+  }
+  struct rp__kf kf;
+  RW_FORWARD(rp__kf_capture(rp, &kf));
+  kf.lru = ++rp->tl.fine_clock;
+  rp->tl.fine[slot] = kf;
+  if (slot == rp->tl.nfine) rp->tl.nfine++;
+  return 0;
+}
+
+int rp__run_fine(rp_replay *rp, u64 icount, u64 events,
+                 struct rp_stop *stop) {
+  if (icount > rp->icount + RP_FINE_STEP && rp->th.have_thread) {
+    u64 from = icount > RP_FINE_WINDOW ? icount - RP_FINE_WINDOW : 0;
+    if (from < rp->icount + 1) from = rp->icount + 1;
+    u64 next = (from + RP_FINE_STEP - 1) / RP_FINE_STEP * RP_FINE_STEP;
+    for (; next < icount; next += RP_FINE_STEP) {
+      struct rp__goal g = rp__goal_at(next, 0);
+      int rc = rp__run(rp, &g, stop);
+      if (rc == 0 && stop->reason == RP_STOP_TARGET && rp->icount == next)
+        rc = fine_take(rp);
+      else if (rc == 0)
+        next = icount; /* the end or a failure: stop taking */
+      if (rc < 0) return rc;
+      if (next >= icount) {
+        if (stop->reason != RP_STOP_TARGET) return 0;
+        break;
+      }
+    }
+  }
+  struct rp__goal g = rp__goal_at(icount, 0);
+  g.events = events;
+  return rp__run(rp, &g, stop);
 }
