@@ -18,9 +18,10 @@
  * (EVEX) string functions are not masked: every EVEX instruction in
  * libc.so.6 runs in the emulator (tests/cpu/corpus checks that). XSAVEC
  * keeps ld.so's lazy-binding trampoline off xsavec: the XSTATE_BV it stores
- * depends on which state components the CPU considers in use, which the
- * emulator does not track per register yet, and those bytes stay on the
- * stack where the memory digest sees them. */
+ * depends on which state components the CPU considers in use, a rule that
+ * differs between CPU generations (Zen 3 and Zen 5 disagree on SSE:
+ * docs/design-notes.md, "Dead stack"), and those bytes stay on the stack
+ * where the memory digest sees them. */
 const char rec__hwcaps_off[] =
     "-XSAVEC";
 
