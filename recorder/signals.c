@@ -15,6 +15,10 @@
 #include "common/endian.h"
 #include "recorder/rec_int.h"
 
+/* si_code of a SIGSYS sent by syscall user dispatch instead of running a
+ * syscall (PR_SET_SYSCALL_USER_DISPATCH, Linux 5.11). */
+#define REC_SYS_USER_DISPATCH 2
+
 int rec__signal_is_sync(int sig, int code) {
   switch (sig) {
     case SIGSEGV:
@@ -23,6 +27,11 @@ int rec__signal_is_sync(int sig, int code) {
     case SIGILL:
     case SIGTRAP:
       return code > 0; /* raised by the CPU, not sent by someone */
+    case SIGSYS:
+      /* Raised by a syscall instruction the kernel dispatched to the
+       * program (no syscall stop comes first): the replay finds it at
+       * that instruction, it needs no PREEMPT. */
+      return code == REC_SYS_USER_DISPATCH;
     default:
       return 0;
   }
@@ -229,6 +238,8 @@ int rec__on_handler_entry(struct rec *r) {
   if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
       sig == SIGTRAP)
     addr = (u64)(uintptr_t)si.si_addr;
+  else if (sig == SIGSYS && si.si_code == REC_SYS_USER_DISPATCH)
+    addr = (u64)(uintptr_t)si.si_call_addr; /* after the syscall */
   RW_FORWARD(rec__emit_signal(r, sig, si.si_code, addr, &t->regs,
                               t->step_info));
   RW_FORWARD(rec__mem_import(r, sp, frame_end(r, sp) - sp));

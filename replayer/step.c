@@ -408,13 +408,53 @@ static int unexpected(rp_replay *rp, struct rp_stop *stop,
                      (unsigned long long)why->rip);
 }
 
+/* si_code of a SIGSYS from syscall user dispatch (PR_SET_SYSCALL_USER_
+ * DISPATCH): the kernel did not run the syscall but sent the signal. */
+#define RP_SYS_USER_DISPATCH 2
+
+/* A syscall that the recording has as a SIGSYS of syscall user dispatch:
+ * the syscall did not run, the SIGNAL that follows applies now. Returns 1
+ * when the pending record is that SIGSYS (a divergence when it was another
+ * syscall or address: *STOPPED set), 0 when it is not, or a negative
+ * code. */
+static int on_dispatched(rp_replay *rp, struct rp__thread *t,
+                         const struct cpu_exit *why, struct rp_stop *stop,
+                         int *stopped) {
+  struct trace_rec_signal sg;
+  if (rp->trace.pend.type != TRACE_REC_SIGNAL ||
+      trace_rec_signal_get(&sg, rp->trace.pend.data, rp->trace.pend.len) < 0 ||
+      sg.signo != SIGSYS || sg.code != RP_SYS_USER_DISPATCH)
+    return 0;
+  struct rw_regs actual;
+  cpu_get_regs(t->cpu, &actual);
+  /* siginfo: si_syscall (int) at 24, after si_call_addr at 16. */
+  u32 nr = sg.siginfo.len >= 28 ? rd_le32(sg.siginfo.p + 24) : 0;
+  if (sg.addr != actual.rip || nr != (u32)actual.gpr[RW_REG_rax]) {
+    *stopped = 1;
+    int rc = rp__diverge(rp, stop, NULL,
+                         "the recording has syscall %u at %#llx sent to the "
+                         "program's SIGSYS handler (syscall user dispatch) "
+                         "next, but thread %u made syscall %llu at %#llx",
+                         nr, (unsigned long long)sg.addr, t->st.tid,
+                         (unsigned long long)actual.gpr[RW_REG_rax],
+                         (unsigned long long)why->rip);
+    return rc < 0 ? rc : 1;
+  }
+  rp->checks++;
+  t->st.located = 1; /* the SIGNAL now applies without running */
+  return 1;
+}
+
 static int on_syscall(rp_replay *rp, struct rp__thread *t,
                       const struct cpu_exit *why, struct rp_stop *stop,
                       int *stopped) {
   struct trace_rec_syscall_enter e;
   struct rw_regs actual;
-  if (rp->trace.pend.type != TRACE_REC_SYSCALL_ENTER)
+  if (rp->trace.pend.type != TRACE_REC_SYSCALL_ENTER) {
+    int d = on_dispatched(rp, t, why, stop, stopped);
+    if (d) return d < 0 ? d : 0;
     return *stopped = 1, unexpected(rp, stop, why, "a syscall");
+  }
   RW_FORWARD(
       trace_rec_syscall_enter_get(&e, rp->trace.pend.data, rp->trace.pend.len));
   u64 nr = e.nr;

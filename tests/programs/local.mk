@@ -8,7 +8,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/cpuid tests/programs/envargs tests/programs/forks \
 	tests/programs/exec_target tests/programs/crash \
 	tests/programs/exitstatus tests/programs/threads tests/programs/spin \
-	tests/programs/movdir tests/programs/xsavec
+	tests/programs/movdir tests/programs/xsavec tests/programs/sud
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_files_CFLAGS = $(RW_PROG_CFLAGS)
@@ -33,6 +33,8 @@ tests_programs_movdir_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_movdir_LDFLAGS =
 tests_programs_xsavec_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_xsavec_LDFLAGS =
+tests_programs_sud_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_sud_LDFLAGS =
 tests_programs_envargs_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_envargs_LDFLAGS =
 tests_programs_forks_CFLAGS = $(RW_PROG_CFLAGS)
