@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Child processes of the recorded program run unrecorded (process trees come
  * later). They inherit rdtsc trapping from it, so before being let go each
- * one executes an injected prctl(PR_SET_TSC, PR_TSC_ENABLE), and is then
- * detached. A vfork child's writes to the shared memory are imported by the
+ * one executes an injected prctl(PR_SET_TSC, PR_TSC_ENABLE) (unless the
+ * program asked for the traps itself), and is then detached. A vfork child's writes to the shared memory are imported by the
  * parent's generic diff (recorder/sysrec.c); the others' writes to memory
  * they share with the parent, by the watch (recorder/watch.c). */
 #define _GNU_SOURCE
@@ -62,6 +62,9 @@ int rec__child_release(struct rec *r, pid_t child) {
     rec__tsc_unpatch_child(r, child);
   /* It keeps the shared mappings; they are compared from now on. */
   RW_FORWARD(rec__watch_fork(r));
+  /* A program that set PR_TSC_SIGSEGV itself gave the child its traps:
+   * they stay. */
+  if (r->cur && r->cur->tsc_mode == PR_TSC_SIGSEGV) goto detach;
   if (rec__regs_get(r, child, &saved, 0) < 0) goto detach;
   /* The child stands right after the syscall instruction of its fork:
    * execute prctl through that instruction, then put everything back. */

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 
 #include "common/endian.h"
@@ -83,7 +84,9 @@ static int answer_at(struct rec *r, u64 rip, int is_p) {
 }
 
 /* Answers a trapped rdtsc or rdtscp at the thread's rip. Returns 1 when the
- * SIGSEGV was one, 0 when it was a real fault, or a negative code. */
+ * SIGSEGV was one, 0 when it was a real fault (or an rdtsc trap the
+ * program asked for with PR_SET_TSC, which it gets), or a negative
+ * code. */
 static int answer_tsc(struct rec *r) {
   struct rw_regs *regs = &r->cur->regs;
   u8 insn[3] = {0};
@@ -96,6 +99,7 @@ static int answer_tsc(struct rec *r) {
     is_p = 1;
   else
     return 0;
+  if (r->cur->tsc_mode == PR_TSC_SIGSEGV) return 0;
   RW_FORWARD(answer_at(r, regs->rip, is_p));
   return 1;
 }

@@ -525,6 +525,29 @@ static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
                     int *stopped) {
   struct trace_rec_rdtsc rt;
   struct rw_regs regs;
+  /* The program set PR_TSC_SIGSEGV itself: its rdtsc raised SIGSEGV
+   * (si_code SI_KERNEL, 128), which the recording has next. The
+   * instruction did not complete; the SIGNAL, or the EXIT of a fatal one,
+   * applies now. */
+  if (rp->trace.pend.type == TRACE_REC_SIGNAL) {
+    struct trace_rec_signal sg;
+    if (trace_rec_signal_get(&sg, rp->trace.pend.data, rp->trace.pend.len) ==
+            0 &&
+        sg.signo == SIGSEGV && sg.code == 128) {
+      rp->checks++;
+      t->st.located = 1;
+      return 0;
+    }
+  } else if (rp->trace.pend.type == TRACE_REC_EXIT) {
+    struct trace_rec_exit ex;
+    if (trace_rec_exit_get(&ex, rp->trace.pend.data, rp->trace.pend.len) ==
+            0 &&
+        ex.signo == SIGSEGV && ex.tid == t->st.tid) {
+      rp->checks++;
+      t->st.located = 1;
+      return 0;
+    }
+  }
   if (rp->trace.pend.type != TRACE_REC_RDTSC)
     return *stopped = 1, unexpected(rp, stop, why, "rdtsc");
   RW_FORWARD(trace_rec_rdtsc_get(&rt, rp->trace.pend.data, rp->trace.pend.len));

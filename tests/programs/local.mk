@@ -8,7 +8,8 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/cpuid tests/programs/envargs tests/programs/forks \
 	tests/programs/exec_target tests/programs/crash \
 	tests/programs/exitstatus tests/programs/threads tests/programs/spin \
-	tests/programs/movdir tests/programs/xsavec tests/programs/sud
+	tests/programs/movdir tests/programs/xsavec tests/programs/sud \
+	tests/programs/tsctrap
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_files_CFLAGS = $(RW_PROG_CFLAGS)
@@ -35,6 +36,8 @@ tests_programs_xsavec_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_xsavec_LDFLAGS =
 tests_programs_sud_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_sud_LDFLAGS =
+tests_programs_tsctrap_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_tsctrap_LDFLAGS =
 tests_programs_envargs_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_envargs_LDFLAGS =
 tests_programs_forks_CFLAGS = $(RW_PROG_CFLAGS)

@@ -4,7 +4,8 @@
 # files, pipes, sockets, time, randomness, memory maps, signals (synchronous,
 # asynchronous, alternate stacks), rdtsc, cpuid, the direct stores
 # (movdiri, movdir64b and its #GP), xsave/xsaveopt/xsavec from states
-# whose in-use bits differ, syscall user dispatch, exec through a wrapper,
+# whose in-use bits differ, syscall user dispatch, rdtsc made to fault by
+# the program (PR_SET_TSC), exec through a wrapper,
 # forks, a crash, an exit status and the flags the manuals leave undefined.
 # Each replay must end as the recording did (status or signal) without a
 # divergence.
@@ -40,6 +41,26 @@ if ! grep -q "not supported" "$T/sud.out"; then
   check "sud: each SIGSYS named getppid (110), code 2" grep -q \
     "^sud: 4 dispatched: nr 110 code 2 nr 110 code 2 nr 110 code 2 nr 110 code 2" \
     "$T/sud.out"
+fi
+# rdtsc trapped at the program's own request (PR_TSC_SIGSEGV): it gets its
+# SIGSEGVs, and so does its child, as when it runs natively.
+"$P/tsctrap" > "$T/tsctrap.native" 2>&1
+rec tsctrap "$P/tsctrap"
+verify tsctrap "exited with status 0"
+check "tsctrap: the same output recorded as natively" \
+  cmp "$T/tsctrap.native" "$T/tsctrap.out"
+check "tsctrap: the faults and modes" grep -q "^child mode 2 faults" \
+  "$T/tsctrap.out"
+# Without a handler it dies of SIGSEGV (where the hypervisor honours the
+# trap: natively and recorded alike).
+"$P/tsctrap" fatal > /dev/null 2>&1
+native=$?
+rec tsctrap_fatal "$P/tsctrap" fatal
+check_eq "tsctrap fatal: the native status" "$native" "$status"
+if [ "$native" -eq 139 ]; then
+  verify tsctrap_fatal "killed by signal 11"
+else
+  verify tsctrap_fatal "exited with status $status"
 fi
 REWIND_TEST_VAR=x rec env "$P/envargs" HOME REWIND_TEST_VAR
 verify env "exited with status $status"
