@@ -633,16 +633,31 @@ static int on_fault(rp_replay *rp, struct rp__thread *t,
       rp->trace.pend.type != TRACE_REC_EXIT)
     return *stopped = 1, unexpected(rp, stop, why, got);
   u32 rsig;
+  int forced = 0; /* a SIGSEGV the kernel sent in the signal's place */
   if (rp->trace.pend.type == TRACE_REC_SIGNAL) {
     struct trace_rec_signal sg;
     RW_FORWARD(
         trace_rec_signal_get(&sg, rp->trace.pend.data, rp->trace.pend.len));
     rsig = sg.signo;
+    forced = sg.code == 128; /* SI_KERNEL */
   } else {
     struct trace_rec_exit ex;
     RW_FORWARD(
         trace_rec_exit_get(&ex, rp->trace.pend.data, rp->trace.pend.len));
     rsig = ex.signo;
+    forced = 1;
+  }
+  /* The kernel could not write the signal's frame (the stack pointer
+   * points at nothing writable) and sent SIGSEGV instead. */
+  if ((int)rsig == SIGSEGV && sig != SIGSEGV && forced) {
+    struct rw_regs regs;
+    u64 start, len;
+    int prot;
+    cpu_get_regs(t->cpu, &regs);
+    u64 below = regs.gpr[RW_REG_rsp] - 128 - 8; /* past the red zone */
+    if (cpu_mem_query(rp->proc->mem, below, &start, &len, &prot) < 0 ||
+        start > below || !(prot & CPU_PROT_WRITE))
+      sig = SIGSEGV;
   }
   /* A page fault on a file mapping past its end is SIGBUS. */
   if ((int)rsig != sig && !(sig == SIGSEGV && rsig == SIGBUS)) {

@@ -9,7 +9,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/exec_target tests/programs/crash \
 	tests/programs/exitstatus tests/programs/threads tests/programs/spin \
 	tests/programs/movdir tests/programs/xsavec tests/programs/sud \
-	tests/programs/tsctrap
+	tests/programs/tsctrap tests/programs/badstack
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_files_CFLAGS = $(RW_PROG_CFLAGS)
@@ -38,6 +38,8 @@ tests_programs_sud_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_sud_LDFLAGS =
 tests_programs_tsctrap_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_tsctrap_LDFLAGS =
+tests_programs_badstack_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_badstack_LDFLAGS =
 tests_programs_envargs_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_envargs_LDFLAGS =
 tests_programs_forks_CFLAGS = $(RW_PROG_CFLAGS)

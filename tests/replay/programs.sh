@@ -4,7 +4,8 @@
 # files, pipes, sockets, time, randomness, memory maps, signals (synchronous,
 # asynchronous, alternate stacks), rdtsc, cpuid, the direct stores
 # (movdiri, movdir64b and its #GP), xsave/xsaveopt/xsavec from states
-# whose in-use bits differ, syscall user dispatch, rdtsc made to fault by
+# whose in-use bits differ, syscall user dispatch, a signal whose frame
+# the kernel cannot write (SIGSEGV comes instead), rdtsc made to fault by
 # the program (PR_SET_TSC), exec through a wrapper,
 # forks, a crash, an exit status and the flags the manuals leave undefined.
 # Each replay must end as the recording did (status or signal) without a
@@ -29,7 +30,7 @@ printf 'known contents\n' >"$T/known.txt"
 mkdir -p "$T/work"
 rec files "$P/files" "$T/known.txt" "$T/work" && verify files "exited with status 0"
 for p in pipes sockets timeprog randomness memory signals rdtsc cpuid forks \
-  movdir xsavec sud; do
+  movdir xsavec sud badstack; do
   rec "$p" "$P/$p"
   verify "$p" "exited with status $status"
 done
@@ -42,6 +43,8 @@ if ! grep -q "not supported" "$T/sud.out"; then
     "^sud: 4 dispatched: nr 110 code 2 nr 110 code 2 nr 110 code 2 nr 110 code 2" \
     "$T/sud.out"
 fi
+check "badstack: SIGSEGV (SI_KERNEL) in SIGILL's place" \
+  grep -q "^badstack: signal 11 code 128" "$T/badstack.out"
 # rdtsc trapped at the program's own request (PR_TSC_SIGSEGV): it gets its
 # SIGSEGVs, and so does its child, as when it runs natively.
 "$P/tsctrap" > "$T/tsctrap.native" 2>&1
