@@ -31,10 +31,10 @@ static int writable(const struct rec__map *m) {
 static void hash_range(struct rec *r, u64 a, u64 b, u64 *hash) {
   while (a < b) {
     size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
-    i64 got = rec__mem_read(r, a, r->buf + 8, n);
+    i64 got = rec__mem_read(r, a, r->buf, n);
     got = got < 0 ? 0 : got & ~(i64)(REC_PAGE - 1);
     for (size_t i = 0; i < (size_t)got; i += REC_LINE)
-      *hash++ = rec__line_hash(r->buf + 8 + i);
+      *hash++ = rec__line_hash(r->buf + i);
     if ((size_t)got < n) { /* one unreadable page */
       for (size_t i = 0; i < REC_PAGE / REC_LINE; i++) *hash++ = UNREADABLE;
       a += (u64)got + REC_PAGE;
@@ -78,9 +78,9 @@ static int diff_range(struct rec *r, u64 a, u64 b, const u64 *old,
                       u64 *lines) {
   while (a < b) {
     size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
-    i64 got = rec__mem_read(r, a, r->buf + 8, n);
+    i64 got = rec__mem_read(r, a, r->buf, n);
     got = got < 0 ? 0 : got & ~(i64)(REC_PAGE - 1);
-    u8 *p = r->buf + 8;
+    u8 *p = r->buf;
     size_t run = 0, i;
     for (i = 0; i < (size_t)got; i += REC_LINE) {
       if (rec__line_hash(p + i) != old[i / REC_LINE]) {
@@ -163,10 +163,10 @@ static int digest_range(void *ctx, u64 a, u64 b) {
   static const u8 zero[RW_DIGEST_PAGE];
   while (a < b) {
     size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
-    i64 got = rec__mem_read(c->r, a, c->r->buf + 8, n);
+    i64 got = rec__mem_read(c->r, a, c->r->buf, n);
     got = got < 0 ? 0 : got & ~(i64)(REC_PAGE - 1);
     for (size_t k = 0; k < (size_t)got; k += REC_PAGE) {
-      const u8 *p = rw_digest_view(c->spec, a + k, c->r->buf + 8 + k,
+      const u8 *p = rw_digest_view(c->spec, a + k, c->r->buf + k,
                                    c->page);
       if (p && memcmp(p, zero, REC_PAGE)) rw_digest_page(&c->d, a + k, p);
     }

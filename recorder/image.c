@@ -44,7 +44,7 @@ static int fix_auxv(struct rec *r, u64 sp, int keep_vdso, u8 **out_rec,
   const struct rec__map *st = rec__maps_find(&r->proc->maps, sp);
   RW_RETURN_IF(!st, RW_ECORRUPT, "no stack at %#llx", (unsigned long long)sp);
   size_t n = (size_t)RW_MIN(st->end - sp, (u64)REC_BUF);
-  u8 *b = r->buf + 8;
+  u8 *b = r->buf;
   i64 got = rec__mem_read(r, sp, b, n);
   RW_RETURN_IF(got < 8, RW_EFAULT, "initial stack");
   size_t words = (size_t)got / 8, i = 0;

@@ -102,9 +102,9 @@ int rec__mem_import(struct rec *r, u64 addr, u64 len) {
   if (b < a) b = ~(u64)(REC_LINE - 1); /* wrapped: stop at the top */
   while (a < b) {
     size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
-    i64 got = rec__mem_read(r, a, r->buf + 8, n);
+    i64 got = rec__mem_read(r, a, r->buf, n);
     got &= ~(i64)(REC_LINE - 1);
-    if (got > 0) RW_FORWARD(emit_at(r, a, r->buf + 8, (size_t)got));
+    if (got > 0) RW_FORWARD(emit_at(r, a, r->buf, (size_t)got));
     if ((size_t)got < n) {
       /* Skip the unreadable page and go on with the next one. */
       u64 next = ((a + (u64)got) | (REC_PAGE - 1)) + 1;
@@ -127,9 +127,9 @@ static int all_zero(const u8 *p, size_t n) {
 int rec__mem_import_nonzero(struct rec *r, u64 a, u64 b) {
   while (a < b) {
     size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
-    i64 got = rec__mem_read(r, a, r->buf + 8, n);
+    i64 got = rec__mem_read(r, a, r->buf, n);
     got &= ~(i64)(REC_LINE - 1);
-    u8 *p = r->buf + 8;
+    u8 *p = r->buf;
     size_t run = 0, i;
     for (i = 0; i < (size_t)got; i += REC_LINE) {
       if (!all_zero(p + i, REC_LINE)) {

@@ -20,9 +20,9 @@ static int import_diff(struct rec *r, u64 a, u64 b, const u8 *data,
                        size_t size, u64 off) {
   while (a < b) {
     size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
-    i64 got = rec__mem_read(r, a, r->buf + 8, n);
+    i64 got = rec__mem_read(r, a, r->buf, n);
     got &= ~(i64)(REC_LINE - 1);
-    u8 *p = r->buf + 8;
+    u8 *p = r->buf;
     u8 zero[REC_LINE] = {0};
     size_t run = 0, i;
     for (i = 0; i < (size_t)got; i += REC_LINE) {

@@ -526,14 +526,14 @@ static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
   struct trace_rec_rdtsc rt;
   struct rw_regs regs;
   /* The program set PR_TSC_SIGSEGV itself: its rdtsc raised SIGSEGV
-   * (si_code SI_KERNEL, 128), which the recording has next. The
+   * (si_code SI_KERNEL), which the recording has next. The
    * instruction did not complete; the SIGNAL, or the EXIT of a fatal one,
    * applies now. */
   if (rp->trace.pend.type == TRACE_REC_SIGNAL) {
     struct trace_rec_signal sg;
     if (trace_rec_signal_get(&sg, rp->trace.pend.data, rp->trace.pend.len) ==
             0 &&
-        sg.signo == SIGSEGV && sg.code == 128) {
+        sg.signo == SIGSEGV && sg.code == SI_KERNEL) {
       rp->checks++;
       t->st.located = 1;
       return 0;
@@ -639,7 +639,7 @@ static int on_fault(rp_replay *rp, struct rp__thread *t,
     RW_FORWARD(
         trace_rec_signal_get(&sg, rp->trace.pend.data, rp->trace.pend.len));
     rsig = sg.signo;
-    forced = sg.code == 128; /* SI_KERNEL */
+    forced = sg.code == SI_KERNEL;
   } else {
     struct trace_rec_exit ex;
     RW_FORWARD(
