@@ -4,8 +4,8 @@
  * says so. The recorder names them at record time and `rewind info` names
  * them from a trace: such a program records, but its replay stops at the
  * first of those instructions. Extensions only hand-written code uses
- * (MOVDIRI, CLZERO, WAITPKG, PKU's rdpkru/wrpkru) are not listed; the
- * replay names them when it meets them. */
+ * (WAITPKG, RDPID) are not listed; the replay names them when it meets
+ * them. */
 #ifndef RW_COMMON_ISA_H
 #define RW_COMMON_ISA_H
 

@@ -36,6 +36,7 @@ int rw_regs_decode(struct rw_regs *regs, const u8 *src, size_t len) {
   memset(regs->zmmh, 0, sizeof regs->zmmh); /* not on disk (regs.h) */
   memset(regs->hi16, 0, sizeof regs->hi16);
   memset(regs->k, 0, sizeof regs->k);
+  regs->pkru = 0;
   return 0;
 }
 

@@ -38,6 +38,10 @@ struct rw_regs {
   u8 zmmh[512];     /* bits 511:256 of ZMM0-15, 32 bytes each */
   u8 hi16[1024];    /* ZMM16-31, 64 bytes each */
   u64 k[8];         /* opmask registers k0-k7 */
+  /* Protection-key rights (PKRU; XSAVE component 9). Not part of the disk
+   * encoding either: traces carry it in PKRU records, at the points where
+   * the kernel sets it (format/records.def). */
+  u32 pkru;
 };
 
 /* Size of the on-disk encoding produced by rw_regs_encode(). */

@@ -228,7 +228,7 @@ static size_t field_size(const char *t, size_t tlen) {
     const char *name;
     size_t size;
   } sizes[] = {{"u8", 1},   {"u16", 2},  {"u32", 4},  {"u64", 8},
-               {"i32", 4},  {"i64", 8},  {"x64", 8},  {"hash", 32},
+               {"i32", 4},  {"i64", 8},  {"x32", 4},  {"x64", 8},  {"hash", 32},
                {"regs", RW_REGS_DISK_SIZE}};
   for (size_t i = 0; i < RW_ARRAY_SIZE(sizes); i++)
     if (strlen(sizes[i].name) == tlen && !memcmp(sizes[i].name, t, tlen))
@@ -309,6 +309,8 @@ static void fields_out(struct pr *p, const char *spec, const u8 *b, size_t n) {
       fprintf(p->out, "%d", (int)rd_le32(v));
     else if (is(t, tlen, "i64"))
       fprintf(p->out, "%lld", (long long)rd_le64(v));
+    else if (is(t, tlen, "x32"))
+      fprintf(p->out, p->json ? "\"0x%x\"" : "0x%x", rd_le32(v));
     else if (is(t, tlen, "x64"))
       fprintf(p->out, p->json ? "\"0x%llx\"" : "0x%llx",
               (unsigned long long)rd_le64(v));

@@ -46,6 +46,7 @@ FIXED(u32, 4, wr_le32(d, *v), *v = rd_le32(s))
 FIXED(u64, 8, wr_le64(d, *v), *v = rd_le64(s))
 FIXED(i32, 4, wr_le32(d, (u32)*v), *v = (i32)rd_le32(s))
 FIXED(i64, 8, wr_le64(d, (u64)*v), *v = (i64)rd_le64(s))
+FIXED(x32, 4, wr_le32(d, *v), *v = rd_le32(s))
 FIXED(x64, 8, wr_le64(d, *v), *v = rd_le64(s))
 FIXED(hash, 32, memcpy(d, v->b, 32), memcpy(v->b, s, 32))
 FIXED(regs, RW_REGS_DISK_SIZE, rw_regs_encode(v, d),

@@ -39,6 +39,7 @@ struct trace_hash {
 #define TRACE_CT_u64 u64
 #define TRACE_CT_i32 i32
 #define TRACE_CT_i64 i64
+#define TRACE_CT_x32 u32
 #define TRACE_CT_x64 u64
 #define TRACE_CT_hash struct trace_hash
 #define TRACE_CT_str struct trace_str

@@ -346,9 +346,10 @@ void gdb_parse(const char *p, size_t len, struct gdb_request *r);
 
 /* ---- Target description and registers ---------------------------------- */
 
-/* gdb register numbers, GDB_REGNUM_RAX..GDB_REGNUM_ZMM31H, and their count
- * (148), from gdbstub/gdbregs.def. The AVX-512 ones (GDB_REGNUM_XMM16 on)
- * are offered only for a recording whose XCR0 enables AVX-512. */
+/* gdb register numbers, GDB_REGNUM_RAX..GDB_REGNUM_PKRU, and their count
+ * (149), from gdbstub/gdbregs.def. The AVX-512 ones (GDB_REGNUM_XMM16 to
+ * GDB_REGNUM_ZMM31H) are offered only for a recording whose XCR0 enables
+ * AVX-512, pkru only for one whose XCR0 enables PKRU. */
 enum gdb_regnum {
 #define GDB_REG(num, id, name, bits, type, group, feature, src, arg) \
   GDB_REGNUM_##id = (num),
@@ -366,6 +367,8 @@ enum {
 /* The XCR0 bits the AVX-512 registers need: the opmask, ZMM_Hi256 and
  * Hi16_ZMM state components (Intel SDM vol. 1, 13.1). */
 #define GDB_XCR0_AVX512 0xe0ull
+/* The XCR0 bit the pkru register needs: the PKRU state component. */
+#define GDB_XCR0_PKRU 0x200ull
 
 /* Appends the target description XML (target.xml) to B, for a recording
  * whose XCR0 is XCR0: the org.gnu.gdb.i386.avx512 feature only when XCR0

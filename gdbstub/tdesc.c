@@ -13,12 +13,12 @@
 enum reg_src {
   SRC_GPR, SRC_RIP, SRC_RFLAGS, SRC_ORIG_RAX, SRC_FS_BASE, SRC_GS_BASE,
   SRC_SEG, SRC_ST, SRC_FX16, SRC_FX32, SRC_FOP, SRC_FTAG, SRC_XMM, SRC_YMMH,
-  SRC_ZMMH, SRC_K,
+  SRC_ZMMH, SRC_K, SRC_PKRU,
 };
 
 enum reg_feature {
   FEAT_CORE, FEAT_SSE, FEAT_LINUX, FEAT_SEGMENTS, FEAT_AVX, FEAT_AVX512,
-  FEAT_COUNT
+  FEAT_PKEYS, FEAT_COUNT
 };
 
 /* Each feature's name, and the XCR0 bits it needs to be offered. The AVX
@@ -34,6 +34,7 @@ static const struct {
     [FEAT_SEGMENTS] = {"org.gnu.gdb.i386.segments", 0},
     [FEAT_AVX] = {"org.gnu.gdb.i386.avx", 0},
     [FEAT_AVX512] = {"org.gnu.gdb.i386.avx512", GDB_XCR0_AVX512},
+    [FEAT_PKEYS] = {"org.gnu.gdb.i386.pkeys", GDB_XCR0_PKRU},
 };
 
 struct reg_info {
@@ -164,6 +165,9 @@ int gdb_reg_read(const struct rw_regs *regs, unsigned regnum, u8 *dst,
     case SRC_K:
       wr_le64(dst, regs->k[ri->arg]);
       break;
+    case SRC_PKRU:
+      wr_le32(dst, regs->pkru);
+      break;
   }
   return (int)size;
 }
@@ -277,6 +281,7 @@ static void put_types(struct gdb_buf *b, enum reg_feature f) {
     case FEAT_LINUX:
     case FEAT_SEGMENTS:
     case FEAT_AVX:
+    case FEAT_PKEYS:
     case FEAT_COUNT:
       break;
   }

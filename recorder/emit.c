@@ -58,6 +58,16 @@ int rec__emit_thread_start(struct rec *r, u32 tid, u32 parent,
   return trace_rec_thread_start_append(r->w, tid, &t);
 }
 
+int rec__emit_pkru(struct rec *r, pid_t tid, int fresh) {
+  struct trace_rec_pkru k;
+  int inuse;
+  int rc = rec__pkru_get(r, tid, &k.pkru, &inuse);
+  if (rc == RW_ENOTFOUND) return 0;
+  RW_FORWARD(rc);
+  if (fresh && !inuse) return 0;
+  return trace_rec_pkru_append(r->w, (u32)tid, &k);
+}
+
 int rec__emit_thread_name(struct rec *r, u32 tid, const char *name) {
   struct trace_rec_thread_name t = {tid, trace_str_of(name)};
   if (t.name.len > 15) t.name.len = 15; /* the kernel's comm */

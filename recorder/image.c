@@ -121,6 +121,7 @@ int rec__on_exec(struct rec *r, int first) {
   free(aux);
   RW_FORWARD(rc);
   RW_FORWARD(rec__emit_thread_start(r, (u32)r->cur->tid, 0, &regs));
+  RW_FORWARD(rec__emit_pkru(r, r->cur->tid, 1));
   r->cur->entry = regs;
   rec__thread_comm(r, r->cur->tid, r->cur->name);
   RW_FORWARD(rec__emit_thread_name(r, (u32)r->cur->tid, r->cur->name));

@@ -20,6 +20,13 @@ int rec__regs_init(struct rec *r) {
   size_t size = c[2] > 4096 ? c[2] : 4096; /* ecx: all supported features */
   rec__cpuid_exec(0xd, 2, c);
   r->ymm_off = c[1] ? c[1] : 576; /* ebx: offset of the YMM_Hi128 state */
+  /* Protection keys: the OS enabled them (OSPKE, leaf 7 ECX bit 4), and
+   * PKRU is XSAVE component 9. */
+  rec__cpuid_exec(7, 0, c);
+  if ((c[2] >> 4) & 1) {
+    rec__cpuid_exec(0xd, 9, c);
+    r->pkru_off = c[0] >= 4 ? c[1] : 0;
+  }
   r->xsave_size = size + 64;
   r->xsave = calloc(1, r->xsave_size);
   RW_RETURN_IF(!r->xsave, RW_ENOMEM, "xsave buffer");
@@ -114,6 +121,20 @@ int rec__regs_get(struct rec *r, pid_t tid, struct rw_regs *regs, int fp) {
                "GETFPREGS %d", (int)tid);
   memcpy(regs->fxsave, &f, sizeof regs->fxsave);
   memset(regs->ymmh, 0, sizeof regs->ymmh);
+  return 0;
+}
+
+int rec__pkru_get(struct rec *r, pid_t tid, u32 *pkru, int *inuse) {
+  if (!r->pkru_off) return RW_ENOTFOUND;
+  struct iovec iov = {r->xsave, r->xsave_size};
+  RW_RETURN_IF(ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_XSTATE, &iov) < 0,
+               RW_ERR(errno), "GETREGSET xstate %d", (int)tid);
+  RW_RETURN_IF(iov.iov_len < r->pkru_off + 4, RW_ENOTFOUND,
+               "no PKRU in the xstate of %d", (int)tid);
+  /* XSTATE_BV[9] clear: PKRU in its initial state, 0, as far as the
+   * kernel's saved image knows. */
+  *inuse = (rd_le64(r->xsave + 512) >> 9) & 1;
+  *pkru = *inuse ? rd_le32(r->xsave + r->pkru_off) : 0;
   return 0;
 }
 

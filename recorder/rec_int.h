@@ -461,6 +461,8 @@ struct rec {
   u8 *xsave;                  /* scratch for PTRACE_GETREGSET, xsave_size */
   size_t xsave_size;
   u32 ymm_off;                /* offset of YMM_Hi128 in the XSAVE area */
+  u32 pkru_off;               /* offset of PKRU in it; 0: the CPU or the
+                                 kernel has no protection keys */
   u64 last_flush_ns;
   u8 warned[REC_NSYSCALLS / 8]; /* syscalls already warned about */
   int forks_noted;            /* 1: the "children unrecorded" line was shown */
@@ -529,6 +531,12 @@ int rec__regs_get(struct rec *r, pid_t tid, struct rw_regs *regs, int fp)
     RW_MUST_CHECK;
 int rec__regs_set_gprs(pid_t tid, const struct rw_regs *regs) RW_MUST_CHECK;
 int rec__regs_init(struct rec *r) RW_MUST_CHECK;
+/* Writes thread TID's PKRU register to *PKRU, and to *INUSE whether the
+ * kernel's image of it was out of its initial state (XSTATE_BV[9]).
+ * Returns 0, RW_ENOTFOUND when the machine has no protection keys
+ * (r->pkru_off 0), or a ptrace error. */
+int rec__pkru_get(struct rec *r, pid_t tid, u32 *pkru, int *inuse)
+    RW_MUST_CHECK;
 /* At a syscall stop of TID: 1 entry, 2 exit (PTRACE_SYSCALL_INFO_*), 0 for
  * another stop, -1 on error. */
 int rec__syscall_op(pid_t tid);
@@ -813,6 +821,12 @@ int rec__emit_regs(struct rec *r, u16 type, u64 nr, int with_result,
     RW_MUST_CHECK;
 int rec__emit_thread_start(struct rec *r, u32 tid, u32 parent,
                            const struct rw_regs *regs) RW_MUST_CHECK;
+/* A PKRU record of thread TID (stopped) with the value the kernel gave
+ * it; nothing on a machine without protection keys. FRESH: TID is at the
+ * start of a new image, where the kernel shows PKRU in its initial state
+ * until the thread runs (it loads its default rights on the way back to
+ * user space): nothing is written then, and a replay assumes the default. */
+int rec__emit_pkru(struct rec *r, pid_t tid, int fresh) RW_MUST_CHECK;
 /* An RDTSC record: rdtsc/rdtscp (TSC and rdtscp's AUX) or rdrand/rdseed
  * (the value written, AUX = the CF it set); KIND is REC_ND_*. */
 int rec__emit_rdtsc(struct rec *r, u64 rip, u64 tsc, u32 aux, u32 kind)

@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 
 #include "common/endian.h"
@@ -205,6 +206,23 @@ static int import_ranges(struct rec *r) {
   return rec__mem_import(r, a, b - a);
 }
 
+/* Whether syscall NR with ARGS may change the caller's PKRU: rt_sigreturn
+ * loads it from the frame, pkey_alloc sets the new key's rights, and a
+ * PROT_EXEC-only protection may take an execute-only key that the kernel
+ * makes unreadable in PKRU. */
+static int sets_pkru(u64 nr, const u64 args[6]) {
+  switch (nr) {
+    case REC_NR_rt_sigreturn:
+    case REC_NR_pkey_alloc:
+      return 1;
+    case REC_NR_mprotect:
+    case REC_NR_pkey_mprotect:
+      return args[2] == PROT_EXEC;
+    default:
+      return 0;
+  }
+}
+
 int rec__sys_exit(struct rec *r) {
   struct rec__task *t = r->cur;
   struct rw_regs *regs = &t->regs;
@@ -257,6 +275,7 @@ int rec__sys_exit(struct rec *r) {
   }
   RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_EXIT, t->nr, 1, result, regs,
                             t->fp_valid));
+  if (sets_pkru(t->nr, t->args)) RW_FORWARD(rec__emit_pkru(r, t->tid, 0));
   if (t->new_child) RW_FORWARD(rec__thread_started(r));
   return rec__thread_after_syscall(r, result);
 }

@@ -153,6 +153,7 @@ int rec__thread_started(struct rec *r) {
     RW_FORWARD(rec__mem_import(r, child_tid_addr(r), 4));
   RW_FORWARD(
       rec__emit_thread_start(r, (u32)c->tid, (u32)t->tid, &c->entry));
+  RW_FORWARD(rec__emit_pkru(r, c->tid, 0));
   rec__thread_comm(r, c->tid, c->name);
   return rec__emit_thread_name(r, (u32)c->tid, c->name);
 }

@@ -30,6 +30,9 @@ enum {
   RP_NR_execveat = 322
 };
 
+/* PKRU as Linux starts a program: every key but 0 access-disabled. */
+#define RP_PKRU_DEFAULT 0x55555554u
+
 /* Reads the next record into rp->trace.pend. Returns 1, 0 at the end of the
  * trace, or a negative code with DIAG. */
 int rp__fetch(rp_replay *rp, struct rw_diag *diag) {
@@ -88,7 +91,10 @@ static int end_history(rp_replay *rp, int how, int status, const char *msg) {
 /* Sets every register of thread T from REGS (the state the recording says
  * the thread has now). */
 static int set_regs(struct rp__thread *t, const struct rw_regs *regs) {
+  /* Recorded register files have no PKRU: PKRU records set it. */
+  u32 pkru = cpu_pkru(t->cpu);
   int rc = cpu_set_regs(t->cpu, regs);
+  cpu_set_pkru(t->cpu, pkru);
   RW_RETURN_IF(rc < 0, RW_ECORRUPT, "recorded registers of thread %u are "
                "not valid", t->st.tid);
   return 0;
@@ -204,7 +210,10 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_RETURN_IF(t && t->st.alive, RW_ECORRUPT,
                    "THREAD_START of thread %u, which exists already", tid);
       if (t) rp__thread_remove(rp, t); /* an old one listed at its end */
-      /* clone copies the AVX-512 state, which traces do not carry yet. */
+      /* clone copies the AVX-512 state, which traces do not carry yet, and
+       * PKRU (a PKRU record follows in traces of format 1.6); a new image
+       * starts with Linux's default rights, all keys but 0 disabled. */
+      regs->pkru = RP_PKRU_DEFAULT;
       struct rp__thread *pt = parent ? rp__thread_find(rp, parent) : NULL;
       if (pt && pt->st.alive) {
         struct rw_regs theirs;
@@ -212,6 +221,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         memcpy(regs->zmmh, theirs.zmmh, sizeof regs->zmmh);
         memcpy(regs->hi16, theirs.hi16, sizeof regs->hi16);
         memcpy(regs->k, theirs.k, sizeof regs->k);
+        regs->pkru = theirs.pkru;
       }
       RW_FORWARD(rp__thread_start(rp, tid, rec->seq, regs, &t));
       if (!parent && rp->th.exec_nr) { /* the thread that called execve */
@@ -341,6 +351,13 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         end_history(rp, RP_END_SIGNAL, (int)signo, NULL);
       else
         end_history(rp, RP_END_EXIT, status, NULL);
+      return 1;
+    }
+    case TRACE_REC_PKRU: {
+      struct trace_rec_pkru k;
+      RW_FORWARD(trace_rec_pkru_get(&k, rec->data, rec->len));
+      RW_FORWARD(thread_of(rp, rec->tid, rec, &t));
+      cpu_set_pkru(t->cpu, k.pkru);
       return 1;
     }
     case TRACE_REC_OUTPUT:

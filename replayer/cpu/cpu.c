@@ -99,7 +99,12 @@ void cpu_get_regs(const cpu_thread *c, struct rw_regs *r) {
     memcpy(r->hi16 + 64 * i + 32, c->zmmh[16 + i].b, 32);
   }
   memcpy(r->k, c->k, sizeof r->k);
+  r->pkru = c->pkru;
 }
+
+u32 cpu_pkru(const cpu_thread *c) { return c->pkru; }
+
+void cpu_set_pkru(cpu_thread *c, u32 pkru) { c->pkru = pkru; }
 
 int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
   u32 mxcsr = rd_le32(r->fxsave + 24);
@@ -138,6 +143,7 @@ int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
     memcpy(c->zmmh[16 + i].b, r->hi16 + 64 * i + 32, 32);
   }
   memcpy(c->k, r->k, sizeof c->k);
+  c->pkru = r->pkru;
   return 0;
 }
 

@@ -257,6 +257,11 @@ void cpu_get_regs(const cpu_thread *cpu, struct rw_regs *regs);
  * the CPU would refuse (reserved MXCSR bits set, rip not canonical). */
 int cpu_set_regs(cpu_thread *cpu, const struct rw_regs *regs) RW_MUST_CHECK;
 
+/* The thread's PKRU register (protection-key rights), and setting it (the
+ * replay does, where the kernel set it). */
+u32 cpu_pkru(const cpu_thread *cpu);
+void cpu_set_pkru(cpu_thread *cpu, u32 pkru);
+
 /* Loads the AVX-512 state (opmasks, ZMM upper halves, ZMM16-31) as
  * rt_sigreturn restores it from the signal frame's XSAVE area at FP in the
  * thread's memory; a frame without a valid extended area, or without a

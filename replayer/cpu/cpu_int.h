@@ -253,6 +253,7 @@ struct cpu {
                     (cpu_vput, cpu_vzhi); legacy SSE writes keep it */
   u64 k[8];                     /* AVX-512 opmask registers k0-k7 */
   u32 mxcsr;                                          /* SSE control/status */
+  u32 pkru;           /* protection-key rights (rdpkru, wrpkru) */
   struct cpu_x87 x87; /* x87 registers, control and status */
   u8 rep_paused;      /* the last run stopped inside a rep string
                          instruction (rip at it, rcx partly counted down):
@@ -918,6 +919,9 @@ unsigned cpu__ev_modrm(const u8 *b, unsigned n, unsigned i, unsigned bb,
 /* Decodes MOVDIRI and MOVDIR64B, which Capstone 4 cannot (movdir.c), as
  * cpu__decode_evex does the EVEX instructions. */
 int cpu__decode_movdir(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
+/* Decodes rdpkru, wrpkru and clzero, which Capstone 4 cannot (pku.c), the
+ * same way. */
+int cpu__decode_pku(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
 /* Whether IN, as cpu__decode_evex set it, runs (neither #UD nor
  * unsupported): for the corpus test. */
 int cpu__evex_runs(const struct cpu_insn *in);
@@ -949,7 +953,7 @@ void cpu__legacy_prefixes(const u8 *b, unsigned n,
                           struct cpu__legacy_pfx *p);
 
 /* The name of the instruction at B (N bytes) when it is one the emulator
- * does not run and Capstone 4 either cannot decode (clzero, serialize,
+ * does not run and Capstone 4 either cannot decode (rdpru, serialize,
  * enqcmd...) or decodes as another instruction because it ignores the
  * mandatory prefix (rdpid as rdseed; umonitor, umwait and tpause as
  * mfence), with its length in *LEN; else NULL (vexraw.c). The decoder asks

@@ -417,7 +417,8 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   n = cpu__fetch(cpu, rip, buf, 15);
   if (!n) return CPU_FAULT;
   if (cpu__decode_evex(buf, n, rip, in) ||
-      cpu__decode_movdir(buf, n, rip, in)) {
+      cpu__decode_movdir(buf, n, rip, in) ||
+      cpu__decode_pku(buf, n, rip, in)) {
     if (!in->len) return CPU_FAULT; /* cut short by a fetch fault */
     memset(&cpu->exit, 0, sizeof cpu->exit);
     if (in->fn == cpu__op_unsupported) *how = CPU__DEC_END;

@@ -26,7 +26,7 @@ replayer_cpu_librw_cpu_a_SOURCES += replayer/cpu/sse_util.h \
 	replayer/cpu/sse_cmpstr.c replayer/cpu/sse_state.c replayer/cpu/crypto.c \
 	replayer/cpu/avx.c replayer/cpu/fma.c replayer/cpu/mmx.c \
 	replayer/cpu/gfni.c replayer/cpu/host.c \
-	replayer/cpu/vexraw.c replayer/cpu/movdir.c \
+	replayer/cpu/vexraw.c replayer/cpu/movdir.c replayer/cpu/pku.c \
 	replayer/cpu/evex.h replayer/cpu/evex.c \
 	replayer/cpu/evex_ops.c replayer/cpu/evex_fp.c \
 	replayer/cpu/evex_gs.c replayer/cpu/evex_fpx.c \

@@ -128,6 +128,9 @@ static int op_fxrstor64_M(struct cpu *cpu, const struct cpu_insn *in) {
 /* ---- XSAVE ----------------------------------------------------------------- */
 
 #define XS_MAX 4096u /* largest area handled */
+/* The components xsave writes: x87, SSE, AVX, MPX (3, 4: always in their
+ * initial state here), AVX-512 (5-7) and PKRU (9). */
+#define XS_MODELED 0x2ffu
 
 static u64 xcr0(const struct cpu *cpu) {
   return cpu->cfg.xcr0 ? cpu->cfg.xcr0 : 3;
@@ -210,6 +213,7 @@ static void avx512_set(struct cpu *cpu, unsigned i, const u8 *img) {
 
 /* Whether component I is in use: not in its initial configuration. */
 static int in_use(const struct cpu *cpu, unsigned i) {
+  if (i == 9) return cpu->pkru != 0;
   if (i == 0) {
     const struct cpu_x87 *x = &cpu->x87;
     if (x->fcw != 0x37f || x->fsw || x->ftw || x->fop || x->fip || x->fdp)
@@ -262,13 +266,13 @@ static int xsave(struct cpu *cpu, const struct cpu_insn *in, int kind) {
              xcr0(cpu);
   u8 img[XS_MAX];
   if (a & 63) return cpu__fault(cpu, CPU_FAULT_GP);
-  if (rfbm & ~7ull & ~0xf8ull) return cpu__op_unsupported(cpu, in);
+  if (rfbm & ~(u64)XS_MODELED) return cpu__op_unsupported(cpu, in);
   u32 span = area_span(cpu, rfbm, kind == XS_COMPACT);
   if (span > XS_MAX) return cpu__op_unsupported(cpu, in);
   CPU_TRY(xs_fault(cpu, cpu_ldn(cpu, a, img, span), a, span));
   u64 inuse = 0;
-  for (unsigned i = 0; i < 8; i++)
-    if (((rfbm >> i) & 1) && (i < 3 || i >= 5) && in_use(cpu, i))
+  for (unsigned i = 0; i < 10; i++)
+    if (((rfbm >> i) & 1) && i != 3 && i != 4 && i != 8 && in_use(cpu, i))
       inuse |= 1ull << i;
   int skip_init = kind != XS_STD;
   /* MXCSR under XSAVEC. Intel: XINUSE[1] covers the XMM registers alone,
@@ -284,7 +288,7 @@ static int xsave(struct cpu *cpu, const struct cpu_insn *in, int kind) {
   }
   legacy_save(cpu, img, is64, (rfbm & 1) && (!skip_init || (inuse & 1)), mx,
               (rfbm & 2) && (!skip_init || (inuse & 2)));
-  for (unsigned i = 2; i < 8; i++) {
+  for (unsigned i = 2; i < 10; i++) {
     if (!((rfbm >> i) & 1)) continue;
     u32 sz, off;
     int al;
@@ -293,9 +297,13 @@ static int xsave(struct cpu *cpu, const struct cpu_insn *in, int kind) {
     if (skip_init && !((inuse >> i) & 1)) continue;
     if (i == 2 && sz >= 256)
       for (int r = 0; r < 16; r++) memcpy(img + off + 16 * r, cpu->ymm[r].b + 16, 16);
-    else if (i >= 5 && sz >= (i == 5 ? 64u : i == 6 ? 512u : 1024u))
+    else if (i >= 5 && i <= 7 &&
+             sz >= (i == 5 ? 64u : i == 6 ? 512u : 1024u))
       avx512_get(cpu, i, img + off);
-    else
+    else if (i == 9 && sz >= 4) {
+      memset(img + off, 0, sz);
+      memcpy(img + off, &cpu->pkru, 4);
+    } else
       memset(img + off, 0, sz); /* components not modeled: initial state */
   }
   u64 bv;
@@ -343,7 +351,7 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
   if (mx < 0) return cpu__fault(cpu, CPU_FAULT_GP);
   if (compact && (rfbm & 2) && !(bv & 2)) mx = 0x1f80;
   for (unsigned i = 3; i < 63; i++) {
-    if (!((load >> i) & 1) || (i >= 5 && i <= 7)) continue;
+    if (!((load >> i) & 1) || (i >= 5 && i <= 7) || i == 9) continue;
     u32 sz, off;
     int al;
     comp_geom(cpu, i, &sz, &off, &al);
@@ -361,6 +369,15 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
     if (((load >> i) & 1) &&
         (sz < (i == 5 ? 64u : i == 6 ? 512u : 1024u) || zoff[i] + sz > span))
       return cpu__op_unsupported(cpu, in); /* a layout we do not know */
+  }
+  u32 pkru = 0; /* component 9's initial state */
+  if (load & (1u << 9)) {
+    u32 sz, off;
+    int al;
+    comp_geom(cpu, 9, &sz, &off, &al);
+    if (compact) off = compact_off(cpu, comp, 9);
+    if (sz < 4 || off + 4 > span) return cpu__op_unsupported(cpu, in);
+    memcpy(&pkru, img + off, 4);
   }
   if (rfbm & 1) {
     u8 init[512] = {0};
@@ -390,6 +407,7 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
   for (unsigned i = 5; i <= 7; i++)
     if ((rfbm >> i) & 1)
       avx512_set(cpu, i, ((load >> i) & 1) ? img + zoff[i] : NULL);
+  if (rfbm & (1u << 9)) cpu->pkru = pkru;
   cpu->mxcsr = (u32)mx;
   return CPU_RC_NEXT;
 }

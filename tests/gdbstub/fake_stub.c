@@ -40,6 +40,7 @@ static void fixture_regs(struct rw_regs *r) {
   for (int i = 0; i < 32; i++) r->hi16[256 + i] = (u8)(0x80 + i); /* ymm20 */
   r->k[1] = 0x8000000000000001ull;
   r->k[7] = 0xffff;
+  r->pkru = 0x5555555c;
 }
 
 static int write_all(const void *p, size_t n) {

@@ -33,7 +33,7 @@ static void sample_regs(struct rw_regs *r) {
 
 void test_tdesc_table(void) {
   unsigned total = 0;
-  CU_ASSERT_EQUAL(GDB_NREGS, 148);
+  CU_ASSERT_EQUAL(GDB_NREGS, 149);
   CU_ASSERT_STRING_EQUAL(gdb_reg_name(GDB_REGNUM_RAX), "rax");
   CU_ASSERT_STRING_EQUAL(gdb_reg_name(1), "rbx");
   CU_ASSERT_STRING_EQUAL(gdb_reg_name(16), "rip");
@@ -61,33 +61,40 @@ void test_tdesc_table(void) {
   CU_ASSERT_EQUAL(GDB_REGNUM_XMM16, 76);
   CU_ASSERT_EQUAL(GDB_REGNUM_K0, 108);
   CU_ASSERT_EQUAL(GDB_REGNUM_ZMM31H, 147);
-  CU_ASSERT_PTR_NULL(gdb_reg_name(148));
+  CU_ASSERT_STRING_EQUAL(gdb_reg_name(148), "pkru"); /* 64bit-pkeys.xml */
+  CU_ASSERT_EQUAL(GDB_REGNUM_PKRU, 148);
+  CU_ASSERT_PTR_NULL(gdb_reg_name(149));
   CU_ASSERT_EQUAL(gdb_reg_size(24), 10);
   CU_ASSERT_EQUAL(gdb_reg_size(76), 16);
   CU_ASSERT_EQUAL(gdb_reg_size(92), 16);
   CU_ASSERT_EQUAL(gdb_reg_size(108), 8);
   CU_ASSERT_EQUAL(gdb_reg_size(116), 32);
   CU_ASSERT_EQUAL(gdb_reg_size(147), 32);
-  CU_ASSERT_EQUAL(gdb_reg_size(148), 0);
+  CU_ASSERT_EQUAL(gdb_reg_size(148), 4);
+  CU_ASSERT_EQUAL(gdb_reg_size(149), 0);
   for (unsigned i = 0; i < GDB_NREGS; i++) {
     CU_ASSERT_PTR_NOT_NULL(gdb_reg_name(i));
     CU_ASSERT(gdb_reg_size(i) <= GDB_REG_MAX);
     total += gdb_reg_size(i);
   }
-  CU_ASSERT_EQUAL(total, 816 + 16 * 16 + 16 * 16 + 8 * 8 + 32 * 32);
+  CU_ASSERT_EQUAL(total, 816 + 16 * 16 + 16 * 16 + 8 * 8 + 32 * 32 + 4);
 }
 
 /* The AVX-512 registers are offered when XCR0 enables the opmask,
- * ZMM_Hi256 and Hi16_ZMM components, all three; the rest always. */
+ * ZMM_Hi256 and Hi16_ZMM components, all three; pkru when it enables
+ * PKRU; the rest always. */
 void test_tdesc_offered(void) {
-  static const u64 partial[] = {0x67, 0xa7, 0xc7, 0x3, 0x207};
+  static const u64 partial[] = {0x67, 0xa7, 0xc7, 0x3, 0x207, 0x267};
   for (unsigned i = 0; i < GDB_NREGS; i++) {
-    int avx512 = i >= GDB_REGNUM_XMM16;
-    CU_ASSERT_EQUAL(gdb_reg_offered(i, XCR0_AVX512), 1);
+    int avx512 = i >= GDB_REGNUM_XMM16 && i <= GDB_REGNUM_ZMM31H;
+    int pkru = i == GDB_REGNUM_PKRU;
+    CU_ASSERT_EQUAL(gdb_reg_offered(i, XCR0_AVX512), !pkru);
+    CU_ASSERT_EQUAL(gdb_reg_offered(i, XCR0_AVX512 | 0x200), 1);
     CU_ASSERT_EQUAL(gdb_reg_offered(i, ~0ull), 1);
-    CU_ASSERT_EQUAL(gdb_reg_offered(i, XCR0_AVX), !avx512);
+    CU_ASSERT_EQUAL(gdb_reg_offered(i, XCR0_AVX), !avx512 && !pkru);
     for (size_t k = 0; k < RW_ARRAY_SIZE(partial); k++)
-      CU_ASSERT_EQUAL(gdb_reg_offered(i, partial[k]), !avx512);
+      CU_ASSERT_EQUAL(gdb_reg_offered(i, partial[k]),
+                      !avx512 && (!pkru || (partial[k] & 0x200)));
   }
   CU_ASSERT_EQUAL(gdb_reg_offered(GDB_NREGS, ~0ull), 0);
   CU_ASSERT_EQUAL(gdb_reg_offered(UINT_MAX, ~0ull), 0);
@@ -150,7 +157,9 @@ void test_tdesc_values(void) {
     wr_le64(w, r.k[i]);
     expect_reg(&r, 108 + i, w, 8);
   }
-  CU_ASSERT_EQUAL(gdb_reg_read(&r, 148, w, sizeof w), RW_ENOTFOUND);
+  r.pkru = 0x5555555c;
+  wr_le32(w, 0x5555555c), expect_reg(&r, 148, w, 4);
+  CU_ASSERT_EQUAL(gdb_reg_read(&r, 149, w, sizeof w), RW_ENOTFOUND);
   CU_ASSERT_EQUAL(gdb_reg_read(&r, UINT_MAX, w, sizeof w), RW_ENOTFOUND);
   CU_ASSERT_EQUAL(gdb_reg_read(&r, 40, w, 15), RW_ELIMIT);
   CU_ASSERT_EQUAL(gdb_reg_read(&r, 147, w, 31), RW_ELIMIT);
@@ -283,14 +292,18 @@ static void check_xml(u64 xcr0, unsigned nfeat) {
   CU_ASSERT_EQUAL(count(x, "<feature name=\"org.gnu.gdb.i386.linux\">"), 1);
   CU_ASSERT_EQUAL(count(x, "<feature name=\"org.gnu.gdb.i386.segments\">"), 1);
   CU_ASSERT_EQUAL(count(x, "<feature name=\"org.gnu.gdb.i386.avx\">"), 1);
+  size_t avx512 = (xcr0 & 0xe0) == 0xe0, pkeys = (xcr0 >> 9) & 1;
   CU_ASSERT_EQUAL(count(x, "<feature name=\"org.gnu.gdb.i386.avx512\">"),
-                  nfeat - 5);
+                  avx512);
+  CU_ASSERT_EQUAL(count(x, "<feature name=\"org.gnu.gdb.i386.pkeys\">"),
+                  pkeys);
+  CU_ASSERT_EQUAL(5 + avx512 + pkeys, nfeat);
   CU_ASSERT_EQUAL(count(x, "<feature "), nfeat);
   CU_ASSERT_EQUAL(count(x, "</feature>"), nfeat);
   /* Each feature defines the vector types its registers use. */
-  CU_ASSERT_EQUAL(count(x, "<union id=\"vec128\">"), nfeat - 4);
+  CU_ASSERT_EQUAL(count(x, "<union id=\"vec128\">"), 1 + avx512);
   CU_ASSERT_EQUAL(count(x, "<vector id=\"v2ui128\" type=\"uint128\" "
-                           "count=\"2\"/>"), nfeat - 5);
+                           "count=\"2\"/>"), avx512);
   prev = x;
   for (unsigned i = 0; i < GDB_NREGS; i++) {
     int want = gdb_reg_offered(i, xcr0);
@@ -317,6 +330,8 @@ void test_tdesc_xml(void) {
   check_xml(XCR0_AVX, 5);
   check_xml(XCR0_AVX512, 6);
   check_xml(0x67, 5); /* Hi16_ZMM off */
+  check_xml(0x207, 6); /* AVX and PKRU (AMD Zen 3) */
+  check_xml(0x2e7, 7);
   gdb_buf_init(&b, 0);
   gdb_tdesc_xml(&b, XCR0_AVX512);
   CU_ASSERT(strstr((const char *)b.data,
@@ -432,10 +447,13 @@ static void gdb_accepts(u64 xcr0) {
     offset += gdb_reg_size(i);
   }
   CU_ASSERT_EQUAL(seen, offered);
-  CU_ASSERT_EQUAL(offered, xcr0 == XCR0_AVX512 ? GDB_NREGS
-                                               : GDB_REGNUM_YMM15H + 1);
-  /* gdb's own AVX-512 registers exist exactly when we describe them. */
-  CU_ASSERT_EQUAL(strstr(out, "\n k1 ") != NULL, xcr0 == XCR0_AVX512);
+  int avx512 = (xcr0 & 0xe0) == 0xe0, pkeys = (xcr0 >> 9) & 1;
+  CU_ASSERT_EQUAL(offered, (avx512 ? GDB_REGNUM_ZMM31H : GDB_REGNUM_YMM15H) +
+                               1 + pkeys);
+  /* gdb's own AVX-512 and PKU registers exist exactly when we describe
+   * them. */
+  CU_ASSERT_EQUAL(strstr(out, "\n k1 ") != NULL, avx512);
+  CU_ASSERT_EQUAL(strstr(out, "\n pkru ") != NULL, pkeys);
   if (seen != offered) fprintf(stderr, "gdb said:\n%s\n", out);
   free(out);
 }
@@ -444,6 +462,8 @@ void test_tdesc_gdb_accepts_xml(void) {
   if (!have_gdb()) return;
   gdb_accepts(XCR0_AVX);
   gdb_accepts(XCR0_AVX512);
+  gdb_accepts(0x207);
+  gdb_accepts(XCR0_AVX512 | 0x200);
 }
 
 /* Runs gdb on "fake_stub XCR0" with the -ex options CMDS; returns gdb's
@@ -524,6 +544,12 @@ void test_tdesc_gdb_session(void) {
       "$3 = void\n",                               /* no zmm0 */
       "$4 = void\n",                               /* no k1 */
       "Invalid register `k1'",
+      "$5 = void\n",                               /* no pkru */
+  };
+  static const char *const want_pku[] = {
+      "$1 = 0x5555555c\n", /* pkru */
+      "\npkru           0x5555555c          1431655772\n",
+      "$2 = void\n", /* no k1 */
   };
   char *out;
   if (!have_gdb()) return;
@@ -542,7 +568,12 @@ void test_tdesc_gdb_session(void) {
   free(out);
   out = stub_gdb("7",
                  "-ex 'p/x $xmm0.uint128' -ex 'p/x $ymm0.v2_int128' "
-                 "-ex 'p $zmm0' -ex 'p $k1' -ex 'info registers k1'");
+                 "-ex 'p $zmm0' -ex 'p $k1' -ex 'info registers k1' "
+                 "-ex 'p $pkru'");
   expect_all(out, want_avx, RW_ARRAY_SIZE(want_avx));
+  free(out);
+  out = stub_gdb("207", "-ex 'p/x $pkru' -ex 'info registers pkru' "
+                        "-ex 'p $k1'");
+  expect_all(out, want_pku, RW_ARRAY_SIZE(want_pku));
   free(out);
 }

@@ -132,6 +132,14 @@ tests_programs_mmx_LDFLAGS =
 TESTS += tests/replay/mmx.sh
 EXTRA_DIST += tests/replay/mmx.sh
 
+# Protection keys recorded and replayed (tests/replay/pku.sh).
+check_PROGRAMS += tests/programs/pku
+tests_programs_pku_CFLAGS = -O1 -g
+tests_programs_pku_LDFLAGS =
+tests_programs_pku_LDADD = -lpthread
+TESTS += tests/replay/pku.sh
+EXTRA_DIST += tests/replay/pku.sh
+
 # GFNI recorded and replayed, legacy and VEX forms (tests/replay/gfni.sh).
 check_PROGRAMS += tests/programs/gfni
 tests_programs_gfni_CFLAGS = -O1 -g -mgfni -mavx2

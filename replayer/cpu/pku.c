@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* Three register forms of 0F 01 that Capstone 4 cannot decode:
+ *
+ *   rdpkru     NP 0F 01 EE   EDX:EAX = PKRU; #GP unless ECX = 0
+ *   wrpkru     NP 0F 01 EF   PKRU = EAX; #GP unless ECX = EDX = 0
+ *   clzero     NP 0F 01 FC   zeroes the 64-byte line holding [rAX]
+ *
+ * PKRU holds two bits per protection key (access disable, write disable);
+ * the kernel sets it at execve, signal delivery, rt_sigreturn, pkey_alloc,
+ * and the replay loads it from the trace's PKRU records there. Both PKU
+ * instructions raise #UD when the recording CPU's CPUID lacks OSPKE (leaf
+ * 7, ECX bit 4: the OS did not enable protection keys), as there; clzero
+ * when it lacks CLZERO (leaf 0x80000008, EBX bit 0). A recording without
+ * CPUID answers (the unit tests) is taken to have both. The keys are not
+ * enforced on memory accesses: a recorded SIGSEGV with SEGV_PKUERR that
+ * the replay does not raise is reported as a divergence. */
+#include "replayer/cpu/cpu_int.h"
+
+/* Whether the recorded CPUID leaf LEAF (subleaf 0) has bit BIT of register
+ * REG (0 eax .. 3 edx); 1 without an answer. */
+static int has_feature(struct cpu *cpu, u32 leaf, unsigned reg, unsigned bit) {
+  u32 r[4];
+  if (!cpu->cfg.cpuid || cpu->cfg.cpuid(cpu->cfg.ctx, leaf, 0, r) != 0)
+    return 1;
+  return (r[reg] >> bit) & 1;
+}
+
+static int op_rdpkru(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  if (!has_feature(cpu, 7, 2, 4)) return cpu__fault(cpu, CPU_FAULT_UD);
+  if ((u32)cpu->gpr[RW_REG_rcx]) return cpu__fault(cpu, CPU_FAULT_GP);
+  cpu->gpr[RW_REG_rax] = cpu->pkru;
+  cpu->gpr[RW_REG_rdx] = 0;
+  return CPU_RC_NEXT;
+}
+
+static int op_wrpkru(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  if (!has_feature(cpu, 7, 2, 4)) return cpu__fault(cpu, CPU_FAULT_UD);
+  if ((u32)cpu->gpr[RW_REG_rcx] || (u32)cpu->gpr[RW_REG_rdx])
+    return cpu__fault(cpu, CPU_FAULT_GP);
+  cpu->pkru = (u32)cpu->gpr[RW_REG_rax];
+  return CPU_RC_NEXT;
+}
+
+static int op_clzero(struct cpu *cpu, const struct cpu_insn *in) {
+  static const u8 zero[64];
+  if (!has_feature(cpu, 0x80000008u, 1, 0))
+    return cpu__fault(cpu, CPU_FAULT_UD);
+  return cpu_stn(cpu, cpu_ea(cpu, in) & ~(u64)63, zero, 64);
+}
+
+int cpu__decode_pku(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {
+  struct cpu__legacy_pfx px;
+  (void)rip;
+  cpu__legacy_prefixes(b, n, &px);
+  unsigned i = px.n;
+  if (i + 3 > n || b[i] != 0x0f || b[i + 1] != 0x01 || px.rep ||
+      px.opsize || px.lock)
+    return 0;
+  switch (b[i + 2]) {
+    case 0xee:
+      in->id = CPU_INS_EV_rdpkru;
+      in->fn = in->run = op_rdpkru;
+      break;
+    case 0xef:
+      in->id = CPU_INS_EV_wrpkru;
+      in->fn = in->run = op_wrpkru;
+      break;
+    case 0xfc:
+      in->id = CPU_INS_EV_clzero;
+      in->fn = in->run = op_clzero;
+      in->base = RW_REG_rax;
+      in->seg = (u8)px.seg;
+      if (px.addr32) in->pfx |= CPU_PFX_ADDR32;
+      in->pfx |= CPU_PFX_MEM;
+      in->osz = 64;
+      break;
+    default:
+      return 0;
+  }
+  in->len = (u8)(i + 3);
+  return 1;
+}
