@@ -16,7 +16,7 @@ packages=(
   libzstd-dev libcapstone-dev libunwind-dev      # libraries rewind links
   libcunit1-dev                                  # unit tests
   clang libclang-rt-14-dev                       # libFuzzer for the fuzz targets
-  gdb python3 python3-numpy strace coreutils gzip sqlite3 time openssl # end-to-end tests
+  gdb python3 python3-numpy nodejs strace coreutils gzip sqlite3 time openssl # end-to-end tests
 )
 
 missing=()

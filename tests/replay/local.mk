@@ -132,6 +132,11 @@ tests_programs_mmx_LDFLAGS =
 TESTS += tests/replay/mmx.sh
 EXTRA_DIST += tests/replay/mmx.sh
 
+# node, whose V8 uses protection keys where the kernel offers them
+# (tests/replay/node.sh).
+TESTS += tests/replay/node.sh
+EXTRA_DIST += tests/replay/node.sh tests/programs/node_work.js
+
 # Protection keys recorded and replayed (tests/replay/pku.sh).
 check_PROGRAMS += tests/programs/pku
 tests_programs_pku_CFLAGS = -O1 -g
