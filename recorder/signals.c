@@ -246,7 +246,7 @@ int rec__on_handler_entry(struct rec *r) {
     addr = (u64)(uintptr_t)si.si_call_addr; /* after the syscall */
   RW_FORWARD(rec__emit_signal(r, sig, si.si_code, addr, &t->regs,
                               t->step_info));
-  RW_FORWARD(rec__emit_pkru(r, t->tid, 0)); /* the kernel's default rights */
   RW_FORWARD(rec__mem_import(r, sp, frame_end(r, sp) - sp));
+  RW_FORWARD(rec__emit_pkru(r, t->tid, 0)); /* the kernel's default rights */
   return rec__watch_check(r); /* the handler may read what a child wrote */
 }

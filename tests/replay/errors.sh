@@ -71,17 +71,19 @@ expect text "not a rewind trace"
 rs=$?
 expect missing "No such file"
 
-# An instruction the emulator does not implement (AMD's clzero): the
-# message names it and gives its bytes and address, and the output before
-# it was replayed.
+# An instruction the emulator does not implement (rdpid): the message
+# names it and gives its bytes and address, and the output before it (after
+# a clzero where the CPU has one) was replayed.
 rec unsupported "$top_builddir/tests/programs/unsupported"
 if [ "$status" -eq 77 ]; then
-  echo "SKIP: unsupported: this CPU has no CLZERO"
+  echo "SKIP: unsupported: this CPU has no RDPID"
 else
   replay unsupported
-  expect unsupported "unsupported instruction clzero"
+  expect unsupported "unsupported instruction rdpid"
   check "unsupported: the message gives the bytes and the address" \
-    grep -q "(0f 01 fc) at 0x" "$T/unsupported.replay"
+    grep -q "(f3 0f c7 f8) at 0x" "$T/unsupported.replay"
+  check "unsupported: the output before it replayed" \
+    grep -q "^before rdpid: 0$" "$T/unsupported.out"
 fi
 
 # rdrand: the recorder patches every rdrand it finds in executable code
