@@ -235,7 +235,9 @@ u32 cpu_family_of(u32 eax);
 
 /* Creates a thread bound to MEM (borrowed; it must outlive the thread) with
  * every register zero except rflags (0x202), MXCSR (0x1f80) and the x87
- * control word (0x37f). CFG is copied; NULL means no callbacks. Returns 0,
+ * control word (0x37f). CFG is copied; NULL means no callbacks. The threads
+ * of one MEM share its decoded code, so their CFGs must give the same
+ * cpuid answers (those of one recording do). Returns 0,
  * RW_ENOMEM, or RW_EUNSUPPORTED if Capstone cannot be opened. */
 int cpu_new(cpu_mem *mem, const struct cpu_config *cfg,
             cpu_thread **out) RW_MUST_CHECK;

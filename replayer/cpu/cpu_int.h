@@ -920,8 +920,9 @@ unsigned cpu__ev_modrm(const u8 *b, unsigned n, unsigned i, unsigned bb,
  * cpu__decode_evex does the EVEX instructions. */
 int cpu__decode_movdir(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
 /* Decodes rdpkru, wrpkru and clzero, which Capstone 4 cannot (pku.c), the
- * same way. */
-int cpu__decode_pku(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
+ * same way; each one #UD when CPU's recorded CPUID lacks its feature. */
+int cpu__decode_pku(const struct cpu *cpu, const u8 *b, unsigned n,
+                    struct cpu_insn *in);
 /* Whether IN, as cpu__decode_evex set it, runs (neither #UD nor
  * unsupported): for the corpus test. */
 int cpu__evex_runs(const struct cpu_insn *in);

@@ -418,7 +418,7 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   if (!n) return CPU_FAULT;
   if (cpu__decode_evex(buf, n, rip, in) ||
       cpu__decode_movdir(buf, n, rip, in) ||
-      cpu__decode_pku(buf, n, rip, in)) {
+      cpu__decode_pku(cpu, buf, n, in)) {
     if (!in->len) return CPU_FAULT; /* cut short by a fetch fault */
     memset(&cpu->exit, 0, sizeof cpu->exit);
     if (in->fn == cpu__op_unsupported) *how = CPU__DEC_END;

@@ -10,24 +10,32 @@
  * and the replay loads it from the trace's PKRU records there. Both PKU
  * instructions raise #UD when the recording CPU's CPUID lacks OSPKE (leaf
  * 7, ECX bit 4: the OS did not enable protection keys), as there; clzero
- * when it lacks CLZERO (leaf 0x80000008, EBX bit 0). A recording without
- * CPUID answers (the unit tests) is taken to have both. The keys are not
+ * when it lacks CLZERO (leaf 0x80000008, EBX bit 0): the decoder asks the
+ * recorded CPUID once per decoded instruction, not each time it runs (V8
+ * runs wrpkru around every write to its code). A recording without CPUID
+ * answers (the unit tests) is taken to have both. The keys are not
  * enforced on memory accesses: a recorded SIGSEGV with SEGV_PKUERR that
  * the replay does not raise is reported as a divergence. */
 #include "replayer/cpu/cpu_int.h"
 
 /* Whether the recorded CPUID leaf LEAF (subleaf 0) has bit BIT of register
  * REG (0 eax .. 3 edx); 1 without an answer. */
-static int has_feature(struct cpu *cpu, u32 leaf, unsigned reg, unsigned bit) {
+static int has_feature(const struct cpu *cpu, u32 leaf, unsigned reg,
+                       unsigned bit) {
   u32 r[4];
   if (!cpu->cfg.cpuid || cpu->cfg.cpuid(cpu->cfg.ctx, leaf, 0, r) != 0)
     return 1;
   return (r[reg] >> bit) & 1;
 }
 
+/* An instruction the recording CPU does not have. */
+static int op_ud(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  return cpu__fault(cpu, CPU_FAULT_UD);
+}
+
 static int op_rdpkru(struct cpu *cpu, const struct cpu_insn *in) {
   (void)in;
-  if (!has_feature(cpu, 7, 2, 4)) return cpu__fault(cpu, CPU_FAULT_UD);
   if ((u32)cpu->gpr[RW_REG_rcx]) return cpu__fault(cpu, CPU_FAULT_GP);
   cpu->gpr[RW_REG_rax] = cpu->pkru;
   cpu->gpr[RW_REG_rdx] = 0;
@@ -36,7 +44,6 @@ static int op_rdpkru(struct cpu *cpu, const struct cpu_insn *in) {
 
 static int op_wrpkru(struct cpu *cpu, const struct cpu_insn *in) {
   (void)in;
-  if (!has_feature(cpu, 7, 2, 4)) return cpu__fault(cpu, CPU_FAULT_UD);
   if ((u32)cpu->gpr[RW_REG_rcx] || (u32)cpu->gpr[RW_REG_rdx])
     return cpu__fault(cpu, CPU_FAULT_GP);
   cpu->pkru = (u32)cpu->gpr[RW_REG_rax];
@@ -45,14 +52,12 @@ static int op_wrpkru(struct cpu *cpu, const struct cpu_insn *in) {
 
 static int op_clzero(struct cpu *cpu, const struct cpu_insn *in) {
   static const u8 zero[64];
-  if (!has_feature(cpu, 0x80000008u, 1, 0))
-    return cpu__fault(cpu, CPU_FAULT_UD);
   return cpu_stn(cpu, cpu_ea(cpu, in) & ~(u64)63, zero, 64);
 }
 
-int cpu__decode_pku(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {
+int cpu__decode_pku(const struct cpu *cpu, const u8 *b, unsigned n,
+                    struct cpu_insn *in) {
   struct cpu__legacy_pfx px;
-  (void)rip;
   cpu__legacy_prefixes(b, n, &px);
   unsigned i = px.n;
   if (i + 3 > n || b[i] != 0x0f || b[i + 1] != 0x01 || px.rep ||
@@ -79,6 +84,9 @@ int cpu__decode_pku(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {
     default:
       return 0;
   }
+  int have = b[i + 2] == 0xfc ? has_feature(cpu, 0x80000008u, 1, 0)
+                              : has_feature(cpu, 7, 2, 4);
+  if (!have) in->fn = in->run = op_ud;
   in->len = (u8)(i + 3);
   return 1;
 }

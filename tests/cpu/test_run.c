@@ -328,10 +328,13 @@ void test_run_pku_clzero(void) {
   CU_ASSERT_EQUAL(emu_rip(&e), EMU_CODE);
   cpu_get_regs(e.cpu, &r);
   CU_ASSERT_EQUAL(r.pkru, 0x5555555c);
-  /* A recording CPU without them: #UD. */
+  /* A recording CPU without them: #UD. Its own address space, since the
+   * threads of one share decoded code (cpu_new). */
+  struct emu f;
   struct cpu_config cfg = {.cpuid = no_pku};
   cpu_thread *c;
-  CU_ASSERT_FATAL(cpu_new(e.mem, &cfg, &c) == 0);
+  CU_ASSERT_FATAL(emu_open(&f, p, sizeof p) == 0);
+  CU_ASSERT_FATAL(cpu_new(f.mem, &cfg, &c) == 0);
   static const unsigned at[] = {0, 8, 11};
   for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
     r.rip = EMU_CODE + at[k];
@@ -342,6 +345,7 @@ void test_run_pku_clzero(void) {
     CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_UD);
   }
   cpu_free(c);
+  emu_close(&f);
   emu_close(&e);
 }
 
