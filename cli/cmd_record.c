@@ -15,7 +15,7 @@
 static void usage(FILE *out) {
   fputs(
       "usage: rewind record [-o FILE] [--force] [--quiet] [--timeslice MS]\n"
-      "                     [--] PROG [ARGS...]\n"
+      "                     [--no-follow] [--] PROG [ARGS...]\n"
       "\n"
       "Run PROG with ARGS as the shell would, record it into a trace file and\n"
       "exit with PROG's exit status (128+N when PROG dies of signal N).\n"
@@ -29,6 +29,9 @@ static void usage(FILE *out) {
       "  --progress         show events, trace size and time on stderr while\n"
       "                     recording (default: when stderr is a terminal)\n"
       "  --no-progress      do not\n"
+      "  --no-follow        record PROG's process alone: the processes it\n"
+      "                     forks run unrecorded (default: every process it\n"
+      "                     and its children fork is recorded too)\n"
       "  --timeslice MS     let a thread run MS milliseconds without a syscall\n"
       "                     before another ready thread gets its turn\n"
       "                     (default 20; 1 to 10000)\n"
@@ -43,8 +46,10 @@ static void usage(FILE *out) {
       "\n"
       "The trace becomes the latest one: `rewind replay` with no TRACE\n"
       "replays it, `rewind ls` lists the trace directory.\n"
-      "Threads are recorded one at a time: they switch at syscalls, and a\n"
-      "thread that runs a whole timeslice without one is preempted.\n"
+      "Threads, of every recorded process, run one at a time: they switch at\n"
+      "syscalls, and a thread that runs a whole timeslice without one is\n"
+      "preempted. Children made by vfork or clone(CLONE_VM) (posix_spawn)\n"
+      "and what they exec run unrecorded for now.\n"
       "PROG runs pinned to one CPU, with rdtsc trapped and the vDSO\n"
       "hidden; see man rewind-record.\n",
       out);
@@ -66,6 +71,7 @@ int cli_cmd_record(int argc, char **argv) {
       {"progress", no_argument, 0, 'p'},
       {"no-progress", no_argument, 0, 'P'},
       {"cpu-features", required_argument, 0, 'C'},
+      {"no-follow", no_argument, 0, 'N'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   struct rec_opts o;
@@ -90,6 +96,9 @@ int cli_cmd_record(int argc, char **argv) {
         break;
       case 'P':
         o.progress = 0;
+        break;
+      case 'N':
+        o.no_follow = 1;
         break;
       case 'o':
         o.output = optarg;

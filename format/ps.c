@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* `rewind ps`: the processes of a trace, found in its records. Each
- * recorded process has its threads' streams: it begins with an EXEC, gains
- * threads with THREAD_START, and ends with the EXIT that leaves it no
- * thread (or the END record). A child that ran unrecorded appears once, at
- * the FORK record its parent's fork or clone wrote. One process is
- * recorded today (issue 14 records the whole tree); the table is built so
- * that THREAD_START and EXEC records of other processes slot in. */
+ * recorded process has its threads' streams: the first begins with an
+ * EXEC, the others at the FORK record (recorded 1) their parent's fork
+ * wrote; each gains threads with THREAD_START, changes image with EXEC,
+ * and ends with the EXIT that leaves it no thread (or, for the first, the
+ * END record). A child that ran unrecorded appears once, at its FORK. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,8 +114,14 @@ static int apply(struct table *t, const trace_reader *r,
     case TRACE_REC_THREAD_START: {
       struct trace_rec_thread_start ts;
       RW_FORWARD(trace_rec_thread_start_get(&ts, rec->data, rec->len));
+      /* The first thread of a recorded child, or a thread of its
+       * parent's process. */
+      for (size_t i = t->n; pi < 0 && i-- > 0;)
+        if (t->v[i].recorded && t->v[i].pid == ts.tid && !t->v[i].nthreads &&
+            t->v[i].ppid)
+          pi = (long)i;
       if (pi < 0) pi = proc_of(t, ts.parent_tid);
-      if (pi < 0 && t->n) pi = 0; /* one process per trace today */
+      if (pi < 0 && t->n) pi = 0;
       if (pi < 0) break;
       /* After an execve the thread that made it starts again: it is not
        * another thread. */
@@ -134,6 +139,12 @@ static int apply(struct table *t, const trace_reader *r,
       p->ppid = pi >= 0 ? t->v[pi].pid : 0;
       p->kind = f.kind;
       p->first_seq = p->last_seq = rec->seq;
+      p->recorded = f.recorded != 0;
+      /* A recorded child runs its parent's program until it execs. */
+      if (p->recorded && pi >= 0 && t->v[pi].exe) {
+        p->exe = strdup(t->v[pi].exe);
+        RW_RETURN_IF(!p->exe, RW_ENOMEM, "processes");
+      }
       break;
     }
     case TRACE_REC_EXIT: {

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Child processes of the recorded program run unrecorded (process trees come
- * later). They inherit rdtsc trapping from it, so before being let go each
+/* Child processes. One made by fork (or clone without CLONE_VM) is
+ * recorded as a process of its own (recorder/procs.c), unless --no-follow.
+ * The others (vfork, CLONE_VM, and every child under --no-follow) run
+ * unrecorded: they inherit rdtsc trapping, so before being let go each
  * one executes an injected prctl(PR_SET_TSC, PR_TSC_ENABLE) (unless the
- * program asked for the traps itself), and is then detached. A vfork child's writes to the shared memory are imported by the
- * parent's generic diff (recorder/sysrec.c); the others' writes to memory
- * they share with the parent, by the watch (recorder/watch.c). */
+ * program asked for the traps itself), and is then detached. A vfork
+ * child's writes to the shared memory are imported by the parent's
+ * generic diff (recorder/sysrec.c); the others' writes to memory they
+ * share with the parent, by the watch (recorder/watch.c). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -94,6 +97,72 @@ detach:
   return 0;
 }
 
+/* Waits for CHILD's first stop unless it was seen already (a task in
+ * state NEW, which it then takes over). Returns its task (state READY, with
+ * nothing pending), NULL when it is gone already, or sets *RC. */
+static struct rec__task *first_stop(struct rec *r, pid_t child, int *rc) {
+  struct rec__task *c = rec__task_find(r, child);
+  *rc = 0;
+  if (c && c->state == REC_T_NEW && c->has_pend) {
+    c->has_pend = 0;
+  } else {
+    for (;;) {
+      int st;
+      pid_t p = waitpid(child, &st, __WALL);
+      if (p < 0 && errno == EINTR) continue;
+      if (p < 0 || !WIFSTOPPED(st)) return NULL;
+      break;
+    }
+    if (!(c = rec__task_add(r, child))) {
+      *rc = RW_ENOMEM;
+      return NULL;
+    }
+  }
+  c->state = REC_T_READY;
+  return c;
+}
+
+/* Records CHILD, which the current thread forked: a process of its own
+ * from here on (recorder/procs.c). FLAGS are the clone flags. */
+static int follow_child(struct rec *r, pid_t child, u64 flags) {
+  struct rec__task *t = r->cur;
+  struct rec__proc *parent = r->proc;
+  int rc;
+  RW_FORWARD(rec__emit_fork(r, (u32)child, 0, flags, 1));
+  struct rec__task *c = first_stop(r, child, &rc);
+  RW_FORWARD(rc);
+  if (!c) return 0; /* killed before it ran: it never existed for anyone */
+  struct rec__proc *p = rec__proc_fork(r, child);
+  if (!p) return RW_ENOMEM;
+  c->proc = p;
+  c->rsig = c->rstep = 0;
+  RW_FORWARD(rec__regs_get(r, child, &c->entry, 1));
+  c->entry.orig_rax = ~0ull;
+  c->fp_valid = 1;
+  if (flags & REC_CLONE_CHILD_CLEARTID) c->ctid = rec__child_tid_addr(r);
+  u64 settid = flags & REC_CLONE_CHILD_SETTID ? rec__child_tid_addr(r) : 0;
+  c->tsc_mode = t->tsc_mode; /* a child inherits these */
+  c->own_seccomp = t->own_seccomp;
+  c->own_nnp = t->own_nnp;
+  /* The shared mappings parent and child both keep: each imports what the
+   * other wrote there (recorder/watch.c). */
+  RW_FORWARD(rec__watch_fork(r));
+  rec__set_cur(r, c);
+  rc = rec__emit_thread_start(r, (u32)child, (u32)t->tid, &c->entry);
+  if (rc == 0) rc = rec__emit_pkru(r, child, 0);
+  /* CLONE_CHILD_SETTID: the kernel wrote the id into the child's copy. */
+  if (rc == 0 && settid) rc = rec__mem_import(r, settid, 4);
+  if (rc == RW_EFAULT) rc = 0;
+  if (rc == 0) {
+    rec__thread_comm(r, child, c->name);
+    rc = rec__emit_thread_name(r, (u32)child, c->name);
+  }
+  if (rc == 0) rc = rec__watch_fork(r);
+  rec__set_cur(r, t);
+  r->proc = parent;
+  return rc;
+}
+
 int rec__on_fork_event(struct rec *r, int event) {
   unsigned long msg = 0;
   if (ptrace(PTRACE_GETEVENTMSG, r->cur->tid, 0, &msg) < 0) return 0;
@@ -102,10 +171,12 @@ int rec__on_fork_event(struct rec *r, int event) {
   if (r->cur->nr == REC_NR_clone) flags = r->cur->args[0];
   u32 kind = event == PTRACE_EVENT_VFORK || (flags & REC_CLONE_VM) ? 1 : 0;
   r->n.forks++;
-  RW_FORWARD(rec__emit_fork(r, (u32)child, kind, flags));
+  u64 cf = rec__clone_flags(r);
+  if (!kind && !(cf & REC_CLONE_VM) && !r->opts->no_follow)
+    return follow_child(r, child, cf);
+  RW_FORWARD(rec__emit_fork(r, (u32)child, kind, flags, 0));
   /* A child in the same address space (CLONE_VM, vfork, also through
    * clone3) may map and unmap unrecorded while it runs. */
-  u64 cf = rec__clone_flags(r);
   if (event == PTRACE_EVENT_VFORK || (cf & REC_CLONE_VM))
     RW_FORWARD(rec__follow_sharer(r, child));
   /* One that runs alongside (the parent of a vfork waits for it, and the
@@ -114,14 +185,25 @@ int rec__on_fork_event(struct rec *r, int event) {
       !(cf & REC_CLONE_VFORK))
     RW_FORWARD(rec__watch_sharer(r));
   if (!r->forks_noted) {
-    rw_log(RW_LOG_INFO,
-           "%s started child process %d; child processes run unrecorded "
-           "(only %s itself is recorded)",
-           r->prog_name, (int)child, r->prog_name);
+    if (r->opts->no_follow)
+      rw_log(RW_LOG_INFO,
+             "%s started child process %d; with --no-follow child processes "
+             "run unrecorded",
+             r->prog_name, (int)child);
+    else
+      rw_log(RW_LOG_INFO,
+             "%s started child process %d with vfork or CLONE_VM; such "
+             "children (and what they exec) run unrecorded for now",
+             r->prog_name, (int)child);
     r->forks_noted = 1;
   }
   if (was_released(child)) return 0;
-  /* Wait for the child's first stop, then let it go. */
+  /* Its first stop, unless seen before this event: then let it go. */
+  struct rec__task *c = rec__task_find(r, child);
+  if (c && c->state == REC_T_NEW) {
+    rec__task_remove(r, c);
+    return rec__child_release(r, child);
+  }
   for (;;) {
     int st;
     pid_t p = waitpid(child, &st, __WALL);

@@ -99,8 +99,9 @@ int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest,
   return trace_rec_preempt_append(r->w, cur(r), &p);
 }
 
-int rec__emit_fork(struct rec *r, u32 child, u32 kind, u64 flags) {
-  struct trace_rec_fork f = {child, kind, flags};
+int rec__emit_fork(struct rec *r, u32 child, u32 kind, u64 flags,
+                   u32 recorded) {
+  struct trace_rec_fork f = {child, kind, flags, recorded};
   return trace_rec_fork_append(r->w, cur(r), &f);
 }
 

@@ -190,15 +190,17 @@ static int settle(struct rec *r) {
   pid_t p;
   while ((p = waitpid(-1, &st, __WALL | WNOHANG)) > 0)
     RW_FORWARD(on_status(r, p, st));
+  struct rec__proc *proc = r->proc;
   for (size_t i = 0; i < r->nth; i++) {
     struct rec__task *t = r->th[i];
-    if (t == cur || !t->has_pend || !t->in_syscall ||
+    if (t == cur || !t->has_pend || !t->in_syscall || t->proc != proc ||
         WSTOPSIG(t->pend_status) != (SIGTRAP | 0x80))
       continue;
-    r->cur = t;
+    rec__set_cur(r, t);
     t->has_pend = 0;
     int rc = rec__sys_exit(r);
-    r->cur = cur;
+    rec__set_cur(r, cur);
+    r->proc = proc;
     RW_FORWARD(rc);
   }
   return 0;
@@ -227,7 +229,7 @@ static int writes_nothing_blocked(u64 nr, const u64 args[6]) {
 static int may_have_written(struct rec *r) {
   for (size_t i = 0; i < r->nth; i++) {
     const struct rec__task *t = r->th[i];
-    if (t->state != REC_T_GONE && t->in_syscall &&
+    if (t->state != REC_T_GONE && t->in_syscall && t->proc == r->proc &&
         !writes_nothing_blocked(t->nr, t->args))
       return 1;
   }
@@ -254,7 +256,8 @@ static int fresh_digest(struct rec *r, u64 rsp, u64 *digest,
 }
 
 int rec__end_digest(struct rec *r, int how) {
-  if (r->end_decided) return 0;
+  /* END describes the root; the other processes end with their EXITs. */
+  if (r->end_decided || r->proc != &r->root) return 0;
   r->end_decided = 1;
   if (how == REC_END_SIGNALED && may_have_written(r)) return 0;
   u64 t0 = rw_now_ns();
@@ -292,7 +295,14 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
   int st = (int)msg;
   if (!WIFSIGNALED(st)) return 0;
   int sig = WTERMSIG(st);
-  r->proc->dying = 1;
+  t->proc->dying = 1;
+  if (t != r->cur) { /* a thread of another process, maybe */
+    struct rec__proc *was = r->proc;
+    r->proc = t->proc;
+    int rc = rec__end_digest(r, REC_END_SIGNALED);
+    r->proc = was;
+    RW_FORWARD(rc);
+  }
   /* The running thread killed from outside without a delivery stop
    * (SIGKILL): locate it. The others stand at their last event. */
   if (t == r->cur && t->state == REC_T_RUNNING && t->sync_signo != sig &&
@@ -425,7 +435,7 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
 
 /* Resumes T in user code; it becomes the running thread. */
 static int resume(struct rec *r, struct rec__task *t) {
-  r->cur = t;
+  rec__set_cur(r, t);
   t->state = REC_T_RUNNING;
   rec__tsc_self_rearm();
   if (ptrace(t->rstep ? PTRACE_SINGLESTEP : PTRACE_SYSCALL, t->tid, 0,
@@ -458,7 +468,7 @@ static int pi_settle(struct rec *r, struct rec__task *t) {
     sched_yield();
   }
   u64 a = t->args[0] & ~(u64)(REC_LINE - 1);
-  r->cur = t; /* the record is the waiter's */
+  rec__set_cur(r, t); /* the record is the waiter's */
   int rc = rec__mem_import(r, a, REC_LINE);
   r->cur = NULL;
   return rc == RW_EFAULT ? 0 : rc;
@@ -497,54 +507,87 @@ static int go(struct rec *r, struct rec__task *t, int how) {
 
 /* The thread that ended the process: the one that faulted or called
  * exit_group, else the running one, else the leader. */
-static struct rec__task *ender(struct rec *r, int sig) {
+static struct rec__task *ender(struct rec *r, struct rec__proc *p, int sig) {
   struct rec__task *e = NULL;
+#define MINE(t) ((t)->proc == p && !(t)->exit_written)
   for (size_t i = 0; i < r->nth && !e; i++) {
     struct rec__task *t = r->th[i];
-    if (!t->exit_written && sig && (t->sync_signo == sig))
-      e = t;
+    if (MINE(t) && sig && (t->sync_signo == sig)) e = t;
   }
   for (size_t i = 0; i < r->nth && !e; i++) {
     struct rec__task *t = r->th[i];
-    if (!t->exit_written && t->in_syscall && t->nr == REC_NR_exit_group)
-      e = t;
+    if (MINE(t) && t->in_syscall && t->nr == REC_NR_exit_group) e = t;
   }
-  if (!e && r->cur && !r->cur->exit_written) e = r->cur;
+  if (!e && r->cur && MINE(r->cur)) e = r->cur;
   for (size_t i = 0; i < r->nth && !e; i++)
-    if (!r->th[i]->exit_written && r->th[i]->tid == r->proc->pid) e = r->th[i];
+    if (MINE(r->th[i]) && r->th[i]->tid == p->pid) e = r->th[i];
   for (size_t i = 0; i < r->nth && !e; i++)
-    if (!r->th[i]->exit_written) e = r->th[i];
+    if (MINE(r->th[i])) e = r->th[i];
+#undef MINE
   return e;
 }
 
-/* The process is gone with wait status ST: an EXIT for every thread without
- * one, the thread that ended it last; then, when the recording went as it
- * should (FINISHED), the END record. */
-static int on_final(struct rec *r, int st, int finished) {
-  r->wait_status = st;
-  r->done = 1;
+/* Whether every recorded process is gone. */
+static int all_gone(struct rec *r) {
+  for (size_t i = 0; i < rec__proc_count(r); i++)
+    if (!rec__proc_at(r, i)->gone) return 0;
+  return 1;
+}
+
+/* Process P is gone with wait status ST: an EXIT for every thread of it
+ * without one, the thread that ended it last. Once every recorded process
+ * is gone the recording is done: then, when it went as it should
+ * (FINISHED), the END record, with the root's status. */
+static int on_final(struct rec *r, struct rec__proc *p, int st,
+                    int finished) {
+  p->gone = 1;
   int signo = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
   int status = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
-  struct rec__task *e = ender(r, signo);
+  struct rec__task *e = ender(r, p, signo);
   for (size_t i = 0; i < r->nth; i++) {
     struct rec__task *t = r->th[i];
-    if (t == e || t->exit_written) continue;
+    if (t == e || t->exit_written || t->proc != p) continue;
     RW_FORWARD(rec__emit_exit(r, (u32)t->tid, status, (u32)signo));
     t->exit_written = 1;
+    t->state = REC_T_GONE;
   }
-  if (e) RW_FORWARD(rec__emit_exit(r, (u32)e->tid, status, (u32)signo));
-  if (!finished) return 0;
+  if (e) {
+    RW_FORWARD(rec__emit_exit(r, (u32)e->tid, status, (u32)signo));
+    e->exit_written = 1;
+    e->state = REC_T_GONE;
+  }
+  if (r->cur && r->cur->proc == p) r->cur = NULL;
+  if (p != &r->root) { /* nothing of it is needed any more */
+    for (size_t i = r->nth; i-- > 0;)
+      if (r->th[i]->proc == p) rec__task_remove(r, r->th[i]);
+    rec__proc_release(r, p);
+  }
+  if (p == &r->root) {
+    r->root_final = 1;
+    r->root_status = st;
+    r->wait_status = st;
+  }
+  if (!all_gone(r)) {
+    rec__tick_arm(r);
+    return 0;
+  }
+  r->done = 1;
+  if (!finished || !r->root_final) return 0;
+  signo = WIFSIGNALED(r->root_status) ? WTERMSIG(r->root_status) : 0;
+  status = WIFEXITED(r->root_status) ? WEXITSTATUS(r->root_status) : 0;
   return rec__emit_end(r, status, (u32)signo);
 }
 
-/* A thread of PROG died (wait status ST). */
+/* A thread of a recorded process died (wait status ST). */
 static int on_gone(struct rec *r, struct rec__task *t, int st) {
-  if (t->tid == r->proc->pid) return on_final(r, st, 1);
+  struct rec__proc *p = t->proc;
+  if (p && t->tid == p->pid) return on_final(r, p, st, 1);
   t->state = REC_T_GONE;
   if (r->cur == t) r->cur = NULL;
-  if (r->proc->live == t->tid)
+  if (p && p->live == t->tid)
     for (size_t i = 0; i < r->nth; i++)
-      if (r->th[i]->state != REC_T_GONE) r->proc->live = r->th[i]->tid;
+      if (r->th[i]->state != REC_T_GONE && r->th[i]->proc == p)
+        p->live = r->th[i]->tid;
   return 0;
 }
 
@@ -558,28 +601,29 @@ static void exec_takeover(struct rec *r, struct rec__task *leader) {
     *leader = *from;
     leader->tid = tid;
   }
-  r->cur = leader;
+  rec__set_cur(r, leader);
   leader->state = REC_T_RUNNING;
 }
 
-/* Kills PROG after an unrecoverable condition and waits until it is gone. */
+/* Kills every recorded process after an unrecoverable condition and waits
+ * until they are gone; their wait statuses go to their final_status. */
 static void kill_and_reap(struct rec *r) {
-  kill(r->proc->pid, SIGKILL);
+  for (size_t i = 0; i < rec__proc_count(r); i++) {
+    struct rec__proc *q = rec__proc_at(r, i);
+    if (!q->gone) kill(q->pid, SIGKILL);
+    q->final_status = SIGKILL;
+  }
   for (;;) {
     int st;
     pid_t p = waitpid(-1, &st, __WALL);
     if (p < 0 && errno == EINTR) continue;
-    if (p < 0) {
-      r->wait_status = SIGKILL;
-      r->done = 1;
-      return;
+    if (p < 0) break; /* no child left */
+    if (WIFSTOPPED(st)) {
+      ptrace(PTRACE_CONT, p, 0, 0);
+      continue;
     }
-    if (p == r->proc->pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
-      r->wait_status = st;
-      r->done = 1;
-      return;
-    }
-    if (WIFSTOPPED(st)) ptrace(PTRACE_CONT, p, 0, 0);
+    struct rec__proc *q = rec__proc_find(r, p);
+    if (q) q->final_status = st;
   }
 }
 
@@ -608,11 +652,14 @@ static int on_status(struct rec *r, pid_t p, int st) {
     rec__int_pending = 0;
     r->int_ns = 0;
   }
-  if (!t) {
+  if (!t || (t->state == REC_T_GONE && WIFSTOPPED(st))) {
     if (!WIFSTOPPED(st)) return 0; /* a thread already written off */
-    if (!rec__is_our_thread(r, p)) return rec__child_release(r, p);
-    /* A new thread's first stop, before its parent's clone event. */
+    struct rec__proc *proc = rec__proc_of_thread(r, p);
+    if (!proc && r->opts->no_follow) return rec__child_release(r, p);
+    /* A new thread's first stop, before its parent's clone event, or a
+     * new process's, before its parent's fork event (which decides). */
     if (!(t = rec__task_add(r, p))) return RW_ENOMEM;
+    t->proc = proc;
     t->state = REC_T_NEW;
     t->has_pend = 1;
     t->pend_status = st;
@@ -652,19 +699,28 @@ int rec__loop(struct rec *r) {
   int rc = 0;
   while (!r->done) {
     if ((r->stopped_by = stop_requested(r))) break;
-    if (r->proc->final_seen) {
-      rc = on_final(r, r->proc->final_status, 1);
-      break;
+    for (size_t i = 0; i < rec__proc_count(r) && rc == 0; i++) {
+      struct rec__proc *q = rec__proc_at(r, i);
+      if (q->final_seen && !q->gone) rc = on_final(r, q, q->final_status, 1);
     }
+    if (rc < 0 || r->done) break;
     if (!r->cur) {
       struct rec__task *t = pick(r);
       if (t) {
         if (t->tid != r->last_run) r->n.switches++;
+        struct rec__task *last = rec__task_find(r, r->last_run);
         r->last_run = t->tid;
         t->slice_start_ns = rw_now_ns();
+        rec__set_cur(r, t);
+        /* Another process ran since this one last did: what it wrote to
+         * memory the two share comes in before this one goes on. */
+        if ((!last || last->proc != t->proc) && t->proc->watch.n) {
+          rc = rec__watch_check(r);
+          if (rc < 0) break;
+        }
         if (t->has_pend) {
           t->has_pend = 0;
-          r->cur = t;
+          rec__set_cur(r, t);
           t->state = REC_T_RUNNING;
           rc = go(r, t, handle(r, t, t->pend_status));
         } else {
@@ -697,6 +753,11 @@ int rec__loop(struct rec *r) {
   if (r->done) return rc;
   /* An error: PROG cannot go on being recorded. */
   kill_and_reap(r);
-  int erc = on_final(r, r->wait_status, 0);
+  int erc = 0;
+  for (size_t i = 0; i < rec__proc_count(r) && erc == 0; i++) {
+    struct rec__proc *q = rec__proc_at(r, i);
+    if (!q->gone) erc = on_final(r, q, q->final_status, 0);
+  }
+  r->done = 1;
   return rc < 0 ? rc : erc;
 }

@@ -306,9 +306,12 @@ enum rec__tstate {
                       not started yet */
 };
 
-/* One thread of PROG. */
+struct rec__proc;
+
+/* One thread of a recorded process. */
 struct rec__task {
   pid_t tid;
+  struct rec__proc *proc; /* its process (the address space it runs in) */
   int state;            /* enum rec__tstate */
   int has_pend;         /* a stop of this thread waits to be handled */
   int pend_status;      /* its wait status */
@@ -392,10 +395,12 @@ struct rec__tscp {
 };
 
 /* One recorded process: its address space and what belongs to it. The
- * recorder records one process today (struct rec's root, current in
- * proc); issue 14 makes it one per process of a tree. */
+ * first is struct rec's root; the processes it and its descendants fork
+ * are in struct rec's procs (recorder/procs.c). */
 struct rec__proc {
   pid_t pid;                  /* the recorded process */
+  int gone;                   /* 1: it ended; its threads' EXITs are in
+                                 the trace */
   pid_t live;                 /* a live thread of it, for /proc and memory
                                  access (the leader may be gone before) */
   int memfd;                  /* /proc/PID/mem, -1 when closed */
@@ -489,8 +494,16 @@ struct rec {
     u64 maps_followed, maps_read; /* address-space updates made from a
                                      syscall's arguments / from /proc */
   } n;
-  struct rec__proc *proc;    /* the process being handled: &root */
-  struct rec__proc root;     /* the recorded process */
+  struct rec__proc *proc;    /* the process being handled: cur's, or the
+                                one a caller set (rec__set_cur) */
+  struct rec__proc root;     /* the process rewind started */
+  struct rec__proc **procs;  /* the processes it and its descendants
+                                forked, in order; owned */
+  size_t nprocs, capprocs;
+  int root_final;            /* 1: the root is gone; root_status is its
+                                wait status (the END record waits until
+                                every recorded process is gone) */
+  int root_status;
 };
 
 #define REC_BUF (1u << 20)
@@ -753,8 +766,8 @@ struct rec__task *rec__task_find(struct rec *r, pid_t tid);
 struct rec__task *rec__task_add(struct rec *r, pid_t tid);
 /* Frees every thread. */
 void rec__tasks_free(struct rec *r);
-/* 1 when TID is a thread of PROG's process (its Tgid), 0 otherwise. */
-int rec__is_our_thread(struct rec *r, pid_t tid);
+/* The recorded process TID is a thread of (its Tgid), or NULL. */
+struct rec__proc *rec__proc_of_thread(struct rec *r, pid_t tid);
 /* PTRACE_EVENT_CLONE of a CLONE_THREAD clone by the current thread: waits
  * for the new thread's first stop and keeps its registers; THREAD_START is
  * written at the clone's exit (rec__thread_started). */
@@ -774,10 +787,32 @@ void rec__threads_exec(struct rec *r);
 void rec__thread_comm(struct rec *r, pid_t tid, char name[16]);
 /* The flags of the clone or clone3 the current thread is in. */
 u64 rec__clone_flags(struct rec *r);
+/* Where that clone has the kernel write the new thread's id
+ * (CLONE_CHILD_SETTID) and clear it at its exit (CLONE_CHILD_CLEARTID). */
+u64 rec__child_tid_addr(struct rec *r);
+/* Takes thread T out of the table and frees it. */
+void rec__task_remove(struct rec *r, struct rec__task *t);
 
 /* Children (recorder/children.c). */
 int rec__child_release(struct rec *r, pid_t child) RW_MUST_CHECK;
 int rec__on_fork_event(struct rec *r, int event) RW_MUST_CHECK;
+
+/* Processes (recorder/procs.c). */
+/* Makes T (NULL: none) the current thread and its process the current
+ * one. */
+void rec__set_cur(struct rec *r, struct rec__task *t);
+/* The recorded process whose id (tgid) is PID and that is not gone, or
+ * NULL. */
+struct rec__proc *rec__proc_find(struct rec *r, pid_t pid);
+/* A new recorded process CHILD, forked by the current process: a copy of
+ * its address-space model and of what a fork inherits. Returns it, or NULL
+ * when out of memory. */
+struct rec__proc *rec__proc_fork(struct rec *r, pid_t child);
+/* Frees what process P holds (P stays listed). */
+void rec__proc_release(struct rec *r, struct rec__proc *p);
+/* Every recorded process, the root first: P of N. */
+struct rec__proc *rec__proc_at(struct rec *r, size_t i);
+size_t rec__proc_count(const struct rec *r);
 
 /* Crash report (recorder/backtrace.c). */
 void rec__backtrace(pid_t tid, const char *prog);
@@ -839,8 +874,9 @@ int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo)
 int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest,
                       const struct rw_digest_spec *spec)
     RW_MUST_CHECK;
-int rec__emit_fork(struct rec *r, u32 child, u32 kind, u64 flags)
-    RW_MUST_CHECK;
+/* FORK of CHILD; RECORDED 1: it is recorded as a process of its own. */
+int rec__emit_fork(struct rec *r, u32 child, u32 kind, u64 flags,
+                   u32 recorded) RW_MUST_CHECK;
 int rec__emit_diff(struct rec *r, u64 nr, u64 lines, const char *name)
     RW_MUST_CHECK;
 /* END, in the process-wide stream (TRACE_TID_GLOBAL): the recording

@@ -288,8 +288,8 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
   int st = r->wait_status;
   char buf[64];
   if (!r->done) { /* rec__on_exec failed: PROG is still there */
-    kill(r->proc->pid, SIGKILL);
-    while (waitpid(r->proc->pid, &st, __WALL) < 0 && errno == EINTR) {
+    kill(r->root.pid, SIGKILL);
+    while (waitpid(r->root.pid, &st, __WALL) < 0 && errno == EINTR) {
     }
   }
   if (WIFEXITED(st)) {
@@ -399,7 +399,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
       res->exit_status = exit_status_of(rc);
     }
   }
-  if (launched && !r.cur) kill(r.proc->pid, SIGKILL);
+  if (launched && !r.cur) kill(r.root.pid, SIGKILL);
   if (launched && r.cur) rc = run(&r, res, t0);
   int crc = trace_writer_close(r.w);
   if (rc == 0) rc = crc;
@@ -441,19 +441,16 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
            "checked, %llu reads of the maps",
            (unsigned long long)r.n.maps_followed,
            (unsigned long long)r.n.maps_read);
-  rec__maps_free(&r.proc->maps);
-  free(r.proc->sharers);
-  rec__snap_free(&r.proc->snap);
-  rec__watch_free(&r);
+  for (size_t i = 0; i < rec__proc_count(&r); i++)
+    rec__proc_release(&r, rec__proc_at(&r, i));
+  for (size_t i = 0; i < r.nprocs; i++) free(r.procs[i]);
+  free(r.procs);
   free(r.wbuf);
   rec__ranges_free(&r.ranges);
   rec__tasks_free(&r);
-  rec__tsc_patch_reset(&r);
   free(r.blobs);
   free(r.objs);
   free(r.buf);
   free(r.xsave);
-  if (r.proc->memfd >= 0) close(r.proc->memfd);
-  rec__pages_reset(&r);
   return launched ? (rc < 0 ? rc : 0) : rc;
 }

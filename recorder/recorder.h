@@ -21,6 +21,8 @@ struct rec_opts {
                          while recording (from 2 s on, once a second) */
   const char *cpu_features; /* --cpu-features: what to hide from glibc and
                                OpenSSL, or NULL for nothing; borrowed */
+  int no_follow;      /* 1: record PROG's process alone; its children run
+                         unrecorded (--no-follow) */
 };
 
 /* Whether SPEC is a valid --cpu-features value: 0, or RW_EINVAL with the

@@ -24,9 +24,26 @@
 #define REC_PR_SET_NAME 15
 
 struct rec__task *rec__task_find(struct rec *r, pid_t tid) {
-  for (size_t i = 0; i < r->nth; i++)
-    if (r->th[i]->tid == tid) return r->th[i];
-  return NULL;
+  struct rec__task *gone = NULL;
+  for (size_t i = 0; i < r->nth; i++) {
+    if (r->th[i]->tid != tid) continue;
+    if (r->th[i]->state != REC_T_GONE) return r->th[i];
+    gone = r->th[i]; /* its id may have been given to a new thread */
+  }
+  return gone;
+}
+
+void rec__task_remove(struct rec *r, struct rec__task *t) {
+  for (size_t i = 0; i < r->nth; i++) {
+    if (r->th[i] != t) continue;
+    memmove(r->th + i, r->th + i + 1, (r->nth - i - 1) * sizeof *r->th);
+    r->nth--;
+    if (r->rr >= r->nth) r->rr = 0;
+    break;
+  }
+  if (r->cur == t) r->cur = NULL;
+  free(t->env_save);
+  free(t);
 }
 
 struct rec__task *rec__task_add(struct rec *r, pid_t tid) {
@@ -40,6 +57,7 @@ struct rec__task *rec__task_add(struct rec *r, pid_t tid) {
   struct rec__task *t = calloc(1, sizeof *t);
   if (!t) return NULL;
   t->tid = tid;
+  t->proc = r->proc;
   t->state = REC_T_READY;
   r->th[r->nth++] = t;
   return t;
@@ -56,21 +74,27 @@ void rec__tasks_free(struct rec *r) {
   r->cur = NULL;
 }
 
-int rec__is_our_thread(struct rec *r, pid_t tid) {
+struct rec__proc *rec__proc_of_thread(struct rec *r, pid_t tid) {
   char path[64], line[128];
   snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
   FILE *f = fopen(path, "re");
   int tgid = -1;
-  if (!f) return 0;
+  if (!f) return NULL;
   while (fgets(line, sizeof line, f))
     if (sscanf(line, "Tgid: %d", &tgid) == 1) break;
   fclose(f);
-  return tgid == (int)r->proc->pid;
+  return tgid > 0 ? rec__proc_find(r, (pid_t)tgid) : NULL;
+}
+
+/* The process id of thread TID. */
+static pid_t tgid_of(struct rec *r, pid_t tid) {
+  struct rec__task *t = rec__task_find(r, tid);
+  return t && t->proc ? t->proc->pid : r->proc->pid;
 }
 
 void rec__thread_comm(struct rec *r, pid_t tid, char name[16]) {
   char path[64];
-  snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)r->proc->pid,
+  snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)tgid_of(r, tid),
            (int)tid);
   name[0] = 0;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -101,9 +125,7 @@ u64 rec__clone_flags(struct rec *r) {
   return 0;
 }
 
-/* Where the kernel writes a new thread's id (CLONE_CHILD_SETTID) and
- * clears it at its exit (CLONE_CHILD_CLEARTID). */
-static u64 child_tid_addr(struct rec *r) {
+u64 rec__child_tid_addr(struct rec *r) {
   struct rec__task *t = r->cur;
   if (t->nr == REC_NR_clone) return t->args[3];
   u8 b[8];
@@ -134,7 +156,7 @@ int rec__on_thread_clone(struct rec *r, pid_t child) {
   c->entry.orig_rax = ~0ull;
   c->fp_valid = 1;
   u64 flags = rec__clone_flags(r);
-  if (flags & REC_CLONE_CHILD_CLEARTID) c->ctid = child_tid_addr(r);
+  if (flags & REC_CLONE_CHILD_CLEARTID) c->ctid = rec__child_tid_addr(r);
   c->tsc_mode = r->cur->tsc_mode; /* a new thread inherits these */
   c->own_seccomp = r->cur->own_seccomp;
   c->own_nnp = r->cur->own_nnp;
@@ -150,7 +172,7 @@ int rec__thread_started(struct rec *r) {
   if (!c || c->state == REC_T_GONE) return 0;
   /* CLONE_CHILD_SETTID: the kernel wrote the id before the child ran. */
   if (rec__clone_flags(r) & REC_CLONE_CHILD_SETTID)
-    RW_FORWARD(rec__mem_import(r, child_tid_addr(r), 4));
+    RW_FORWARD(rec__mem_import(r, rec__child_tid_addr(r), 4));
   RW_FORWARD(
       rec__emit_thread_start(r, (u32)c->tid, (u32)t->tid, &c->entry));
   RW_FORWARD(rec__emit_pkru(r, c->tid, 0));
@@ -207,7 +229,7 @@ int rec__thread_after_syscall(struct rec *r, i64 result) {
       if (result < 0 || !fd_marked(r, a[0])) return 0;
       /* Another thread's name may have changed: look at all of them. */
       for (size_t i = 0; i < r->nth; i++)
-        if (r->th[i]->state != REC_T_GONE)
+        if (r->th[i]->state != REC_T_GONE && r->th[i]->proc == t->proc)
           RW_FORWARD(refresh_name(r, r->th[i]));
       return 0;
     default:
@@ -217,7 +239,7 @@ int rec__thread_after_syscall(struct rec *r, i64 result) {
 
 char rec__proc_state(struct rec *r, pid_t tid) {
   char path[64], buf[512];
-  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)r->proc->pid,
+  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)tgid_of(r, tid),
            (int)tid);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
@@ -229,10 +251,12 @@ char rec__proc_state(struct rec *r, pid_t tid) {
   return p && p[1] == ' ' ? p[2] : 0;
 }
 
-/* Another thread of PROG that is not gone, or NULL. */
+/* Another thread of T's process that is not gone, or NULL. */
 static struct rec__task *other_live(struct rec *r, struct rec__task *t) {
   for (size_t i = 0; i < r->nth; i++)
-    if (r->th[i] != t && r->th[i]->state != REC_T_GONE) return r->th[i];
+    if (r->th[i] != t && r->th[i]->proc == t->proc &&
+        r->th[i]->state != REC_T_GONE)
+      return r->th[i];
   return NULL;
 }
 
@@ -312,10 +336,12 @@ int rec__thread_exit(struct rec *r) {
 void rec__threads_exec(struct rec *r) {
   size_t n = 0;
   for (size_t i = 0; i < r->nth; i++) {
-    if (r->th[i] == r->cur)
+    if (r->th[i] == r->cur || r->th[i]->proc != r->proc) {
       r->th[n++] = r->th[i];
-    else
+    } else {
+      free(r->th[i]->env_save);
       free(r->th[i]);
+    }
   }
   r->nth = n;
   r->rr = 0;

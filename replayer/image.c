@@ -12,33 +12,35 @@
 int rp__note_exec(rp_replay *rp, const struct rp__rec *rec) {
   struct trace_rec_exec e;
   char path[4096];
-  /* A re-run after a seek meets the same records again. */
-  if (rp->proc->nimages &&
-      rp->proc->images[rp->proc->nimages - 1].seq >= rec->seq)
+  /* The debugger's process only; a re-run after a seek meets the same
+   * records again. */
+  if (rp->proc != &rp->root) return 0;
+  if (rp->root.nimages &&
+      rp->root.images[rp->root.nimages - 1].seq >= rec->seq)
     return 0;
   RW_FORWARD(trace_rec_exec_get(&e, rec->data, rec->len));
   u32 pid = e.pid;
   trace_str_copy(e.path, path, sizeof path);
-  if (rp->proc->nimages == rp->proc->capimages) {
-    size_t cap = rp->proc->capimages ? 2 * rp->proc->capimages : 4;
-    struct rp__image *v = realloc(rp->proc->images, cap * sizeof *v);
+  if (rp->root.nimages == rp->root.capimages) {
+    size_t cap = rp->root.capimages ? 2 * rp->root.capimages : 4;
+    struct rp__image *v = realloc(rp->root.images, cap * sizeof *v);
     RW_RETURN_IF(!v, RW_ENOMEM, "images");
-    rp->proc->images = v;
-    rp->proc->capimages = cap;
+    rp->root.images = v;
+    rp->root.capimages = cap;
   }
-  struct rp__image *im = &rp->proc->images[rp->proc->nimages];
+  struct rp__image *im = &rp->root.images[rp->root.nimages];
   memset(im, 0, sizeof *im);
   im->path = strdup(path);
   RW_RETURN_IF(!im->path, RW_ENOMEM, "image path");
   im->seq = rec->seq;
   im->pid = pid;
-  rp->proc->nimages++;
+  rp->root.nimages++;
   return 0;
 }
 
 int rp__note_auxv(rp_replay *rp, const struct rp__rec *rec) {
-  if (!rp->proc->nimages) return 0;
-  struct rp__image *im = &rp->proc->images[rp->proc->nimages - 1];
+  if (rp->proc != &rp->root || !rp->root.nimages) return 0;
+  struct rp__image *im = &rp->root.images[rp->root.nimages - 1];
   struct trace_rec_auxv a;
   if (im->auxv || rec->seq < im->seq) return 0;
   RW_FORWARD(trace_rec_auxv_get(&a, rec->data, rec->len));
@@ -50,20 +52,20 @@ int rp__note_auxv(rp_replay *rp, const struct rp__rec *rec) {
 }
 
 void rp__images_free(rp_replay *rp) {
-  for (size_t i = 0; i < rp->proc->nimages; i++) {
-    free(rp->proc->images[i].path);
-    free(rp->proc->images[i].auxv);
+  for (size_t i = 0; i < rp->root.nimages; i++) {
+    free(rp->root.images[i].path);
+    free(rp->root.images[i].auxv);
   }
-  free(rp->proc->images);
-  rp->proc->images = NULL;
-  rp->proc->nimages = rp->proc->capimages = 0;
+  free(rp->root.images);
+  rp->root.images = NULL;
+  rp->root.nimages = rp->root.capimages = 0;
 }
 
 int rp_get_image(rp_replay *rp, struct rp_image *img) {
   const struct rp__image *cur = NULL;
-  for (size_t i = 0; i < rp->proc->nimages; i++)
-    if (rp->proc->images[i].seq <= rp->trace.last_seq)
-      cur = &rp->proc->images[i];
+  for (size_t i = 0; i < rp->root.nimages; i++)
+    if (rp->root.images[i].seq <= rp->trace.last_seq)
+      cur = &rp->root.images[i];
   memset(img, 0, sizeof *img);
   if (!cur) return RW_ENOTFOUND;
   img->pid = cur->pid;
@@ -102,8 +104,8 @@ static int lookup(rp_replay *rp, const char *path, int mode,
                   struct rp_file *f) {
   const char *want = mode ? base(path) : path;
   struct trace_blob_info bi;
-  for (size_t i = 0; i < rp->proc->srcs.n; i++) {
-    const struct rp__src *s = &rp->proc->srcs.v[i];
+  for (size_t i = 0; i < rp->root.srcs.n; i++) {
+    const struct rp__src *s = &rp->root.srcs.v[i];
     if (is_zero(s->hash) || s->path[0] != '/') continue;
     if (!match(s->path, want, mode)) continue;
     if (trace_reader_find_blob(rp->trace.tr, s->hash, &bi) < 0) continue;

@@ -19,8 +19,8 @@
 static int answer_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4]) {
   rp_replay *rp = ctx;
   const u32 *any = NULL;
-  for (size_t i = 0; i < rp->proc->ncpuid; i++) {
-    const u32 *e = rp->proc->cpuid + 6 * i;
+  for (size_t i = 0; i < rp->root.ncpuid; i++) {
+    const u32 *e = rp->root.cpuid + 6 * i;
     if (e[0] != leaf) continue;
     if (e[1] == sub) {
       memcpy(out, e + 2, 16);
@@ -160,15 +160,16 @@ void rp_close(rp_replay *rp) {
   rp__fine_free_all(rp);
   rp__images_free(rp);
   rp__syms_free(rp);
-  rp__srcs_free(&rp->proc->srcs);
+  rp__srcs_free(&rp->root.srcs);
   rp__threads_free(rp);
+  rp__procs_free(rp);
   rp__digest_free(rp);
-  cpu_mem_free(rp->proc->mem);
+  cpu_mem_free(rp->root.mem);
   trace_cursor_close(rp->trace.cur);
   trace_reader_close(rp->trace.tr);
   if (rp->cs) cs_close(&rp->cs);
   free(rp->trace.pend.data);
-  free(rp->proc->cpuid);
+  free(rp->root.cpuid);
   free(rp->user.bps);
   free(rp->user.wps);
   free(rp->health.report);
@@ -188,7 +189,7 @@ u64 rp_end_icount(const rp_replay *rp) {
   return rp->fin.ended || rp->fin.end_icount ? rp->fin.end_icount : 0;
 }
 int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len) {
-  return cpu_mem_read(rp->proc->mem, addr, dst, len);
+  return cpu_mem_read(rp->root.mem, addr, dst, len);
 }
 
 int rp_break_add(rp_replay *rp, u64 addr) {
@@ -202,7 +203,7 @@ int rp_break_add(rp_replay *rp, u64 addr) {
     rp->user.capbps = cap;
   }
   rp->user.bps[rp->user.nbps++] = addr;
-  return cpu_mem_break_add(rp->proc->mem, addr);
+  return cpu_mem_break_add(rp->root.mem, addr);
 }
 
 int rp_break_del(rp_replay *rp, u64 addr) {
@@ -210,7 +211,7 @@ int rp_break_del(rp_replay *rp, u64 addr) {
     if (rp->user.bps[i] != addr) continue;
     rp->user.bps[i] = rp->user.bps[--rp->user.nbps];
     if (addr == rp->search.preempt_bp) return 0; /* still needed internally */
-    return cpu_mem_break_del(rp->proc->mem, addr);
+    return cpu_mem_break_del(rp->root.mem, addr);
   }
   return RW_ENOTFOUND;
 }
@@ -223,7 +224,7 @@ int rp_watch_add(rp_replay *rp, u64 addr, u64 len, int kind) {
     rp->user.wps = v;
     rp->user.capwps = cap;
   }
-  RW_FORWARD(cpu_mem_watch_add(rp->proc->mem, addr, len, kind));
+  RW_FORWARD(cpu_mem_watch_add(rp->root.mem, addr, len, kind));
   rp->user.wps[rp->user.nwps].addr = addr;
   rp->user.wps[rp->user.nwps].len = len;
   rp->user.wps[rp->user.nwps].kind = kind;
@@ -237,7 +238,7 @@ int rp_watch_del(rp_replay *rp, u64 addr, u64 len, int kind) {
         rp->user.wps[i].kind != kind)
       continue;
     rp->user.wps[i] = rp->user.wps[--rp->user.nwps];
-    return cpu_mem_watch_del(rp->proc->mem, addr, len, kind);
+    return cpu_mem_watch_del(rp->root.mem, addr, len, kind);
   }
   return RW_ENOTFOUND;
 }
@@ -251,7 +252,7 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
   st->end_checked = rp->fin.end_checked;
   st->keyframes = rp->tl.nkfs;
   st->keyframe_bytes =
-      cpu_mem_footprint(rp->proc->mem) + rp__kf_thread_bytes(rp);
+      cpu_mem_footprint(rp->root.mem) + rp__kf_thread_bytes(rp);
 }
 
 int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {
@@ -265,7 +266,7 @@ int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {
   return 0;
 }
 
-u64 rp_xcr0(const rp_replay *rp) { return rp->proc->cfg.xcr0; }
+u64 rp_xcr0(const rp_replay *rp) { return rp->root.cfg.xcr0; }
 
 void rp_trace_info(const rp_replay *rp, struct trace_info *info) {
   trace_reader_get_info(rp->trace.tr, info);

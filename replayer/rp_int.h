@@ -88,6 +88,7 @@ struct rp__tstate {
   int located;          /* stopped at a matched PREEMPT or a fault: its
                            SIGNAL/EXIT applies without running */
   int fresh;            /* started, and not run since */
+  u32 proc_ix;          /* its process: 0 the root, k rp->kids[k - 1] */
 };
 
 /* One thread of the replayed process. Every thread has its own processor
@@ -95,6 +96,7 @@ struct rp__tstate {
 struct rp__thread {
   struct rp__tstate st;
   cpu_thread *cpu;      /* owned (through rp->th.threads or rp->th.spare) */
+  struct rp__proc *proc; /* its process (st.proc_ix) */
 };
 
 /* --------------------------------------------------------- keyframes */
@@ -105,6 +107,14 @@ struct rp__kthread {
   u64 cpu_icount;       /* the thread's own instruction count */
   u8 *state;            /* its registers (cpu_state_save), in the
                            keyframe's states block */
+};
+
+/* A forked process as a keyframe holds it. */
+struct rp__kproc {
+  int exists;           /* 0: not forked yet, or ended */
+  cpu_snap *snap;       /* its address space; owned */
+  struct rp__srcs srcs; /* owned copy */
+  struct rp__stack_rules stack;
 };
 
 /* Everything needed to resume the replay at one position. */
@@ -121,6 +131,9 @@ struct rp__kf {
   cpu_snap *snap;       /* the address space; owned */
   struct rp__srcs srcs; /* mapping sources; owned copy */
   struct rp__stack_rules stack; /* stack growth rules */
+  struct rp__kproc *kids; /* the forked processes, as rp->kids; owned */
+  size_t nkids;
+  int root_ended, root_status, root_signo; /* as in rp->fin */
   u64 lru;              /* fine keyframes: last use (larger is newer) */
 };
 
@@ -202,8 +215,15 @@ struct rp__trace {
   u64 events;              /* records consumed */
 };
 
-/* A recorded process: its address space and what describes it. */
+/* A recorded process: its address space and what describes it. The root
+ * is the process the recording started; a process it or a descendant
+ * forked is one of rp->kids, created at its FORK record (replayer/
+ * procs.c), with no images or symbols of its own. */
 struct rp__proc {
+  u32 ix;                  /* 0 the root, k rp->kids[k - 1] */
+  u32 pid;                 /* its id in the recording (kids) */
+  u64 fork_seq;            /* its FORK record (kids) */
+  int exists;              /* 1 from its FORK until it ends (kids) */
   cpu_mem *mem;            /* the program's address space; owned */
   struct cpu_config cfg;   /* for the threads' cpu_new */
   u32 *cpuid;              /* recorded cpuid table, 6 u32 per entry; owned */
@@ -247,6 +267,9 @@ struct rp__fin {
   int end_checked;         /* the digest was compared at the end, equal */
   struct rw_diag end_damage; /* why the last record could not be read
                               (code 0: it could) */
+  int root_ended;          /* 1: the root process ended (its children
+                              may live on): root_status, root_signo */
+  int root_status, root_signo;
   int ended;               /* 1: the end of the history is reached */
   struct rp_stop end;      /* what the end looks like */
   u64 end_icount;          /* icount of the end, once known */
@@ -271,6 +294,7 @@ struct rp__health {
 struct rp__search {
   u64 preempt_bp;          /* internal breakpoint for PREEMPT, 0 if none */
   cpu_thread *preempt_cpu; /* the thread it is conditional for, or NULL */
+  cpu_mem *preempt_mem;    /* the address space it is in */
   u64 pre_seq;             /* the PREEMPT record decoded below (0: none) */
   struct rw_regs pre_regs; /* its registers */
   u64 pre_digest;          /* its memory digest */
@@ -305,9 +329,12 @@ struct rp__user {
 struct rp_replay {
   struct rp_opts opts;
   struct rp__trace trace;
-  struct rp__proc *proc;    /* the current thread's process: &root, the
-                              one process a trace records today */
-  struct rp__proc root;
+  struct rp__proc *proc;    /* the process of the record being applied or
+                              of the thread running */
+  struct rp__proc root;     /* the process the debugger looks at */
+  struct rp__proc **kids;   /* the processes forked in the recording, in
+                              the order of their FORK records; owned */
+  size_t nkids, capkids;
   struct rp__threads th;
   struct rp__timeline tl;
   struct rp__fin fin;
@@ -502,8 +529,24 @@ int rp__thread_start(rp_replay *rp, u32 tid, u64 seq,
     RW_MUST_CHECK;
 /* Takes T out of the table (its struct and cpu are kept for reuse). */
 void rp__thread_remove(rp_replay *rp, struct rp__thread *t);
-/* Takes every thread out of the table (EXEC). */
+/* Takes every thread of rp->proc out of the table (EXEC). */
 void rp__threads_drop_all(rp_replay *rp);
+/* How many threads of process P are alive. */
+size_t rp__threads_alive_in(const rp_replay *rp, const struct rp__proc *p);
+
+/* processes (replayer/procs.c) */
+/* Process IX (0 the root, k rp->kids[k - 1]). */
+struct rp__proc *rp__proc_at(rp_replay *rp, u32 ix);
+/* FORK REC of a recorded child, by a thread of rp->proc: the child as a
+ * copy of rp->proc's address space. Returns 0 or a negative code. */
+int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+/* The forked process PID whose first thread has not started yet, or
+ * NULL. */
+struct rp__proc *rp__proc_unstarted(rp_replay *rp, u32 pid);
+/* Keyframes: the kids' address spaces into KF, and back. */
+int rp__procs_capture(rp_replay *rp, struct rp__kf *kf) RW_MUST_CHECK;
+int rp__procs_restore(rp_replay *rp, const struct rp__kf *kf) RW_MUST_CHECK;
+void rp__procs_free(rp_replay *rp);
 /* Takes the dead threads that are still listed out of the table. */
 void rp__threads_purge(rp_replay *rp);
 void rp__threads_free(rp_replay *rp);

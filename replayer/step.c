@@ -73,6 +73,20 @@ static void fill_stop(rp_replay *rp, struct rp_stop *stop, int reason) {
 static void set_cur(rp_replay *rp, struct rp__thread *t) {
   rp->th.thr = t;
   rp->th.cur_tid = t->st.tid;
+  rp->proc = t->proc;
+}
+
+/* Makes the process of record REC's thread the one records apply to. A
+ * THREAD_START chooses its own (the thread does not exist yet); records
+ * of no thread (END) are the root's. */
+static void proc_for(rp_replay *rp, const struct rp__rec *rec) {
+  if (rec->type == TRACE_REC_THREAD_START) return;
+  if (rec->tid == TRACE_TID_GLOBAL) {
+    rp->proc = &rp->root;
+    return;
+  }
+  struct rp__thread *t = rp__thread_find(rp, rec->tid);
+  if (t && t->st.alive) rp->proc = t->proc;
 }
 
 static int end_history(rp_replay *rp, int how, int status, const char *msg) {
@@ -187,7 +201,8 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       rp->th.exec_nr = 0;
       for (size_t i = 0; i < rp->th.nthreads; i++) {
         t = rp->th.threads[i];
-        if (t->st.in_syscall && (t->st.sys_nr == RP_NR_execve ||
+        if (t->proc == rp->proc && t->st.in_syscall &&
+            (t->st.sys_nr == RP_NR_execve ||
                                  t->st.sys_nr == RP_NR_execveat))
           rp->th.exec_nr = t->st.sys_nr;
       }
@@ -215,6 +230,13 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
        * starts with Linux's default rights, all keys but 0 disabled. */
       regs->pkru = RP_PKRU_DEFAULT;
       struct rp__thread *pt = parent ? rp__thread_find(rp, parent) : NULL;
+      /* A new process's first thread, or one of its parent's process;
+       * the thread of a new image is in the process the EXEC was in. */
+      struct rp__proc *kid = parent ? rp__proc_unstarted(rp, tid) : NULL;
+      if (kid)
+        rp->proc = kid;
+      else if (pt && pt->st.alive)
+        rp->proc = pt->proc;
       if (pt && pt->st.alive) {
         struct rw_regs theirs;
         cpu_get_regs(pt->cpu, &theirs);
@@ -331,23 +353,48 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       u32 tid = ex.tid, signo = ex.signo;
       i32 status = ex.status;
       RW_FORWARD(thread_of(rp, tid, rec, &t));
+      struct rp__proc *p = t->proc;
       /* A fatal fault: run to it, when this thread ends the process. */
       if (signo && is_sync_signal((int)signo) && !t->st.located &&
-          !t->st.in_syscall && rp->th.nalive == 1) {
+          !t->st.in_syscall && rp__threads_alive_in(rp, p) == 1) {
         *who = t;
         return 0;
       }
       thread_exited(rp, t);
-      if (rp->th.nalive) return 1;
-      *stopped = 1;
-      set_cur(rp, t); /* the thread that ended the process */
-      if (rp->fin.end_damage.code) {
-        rp__damaged(rp, &diverged, &rp->fin.end_damage);
-        return 1;
+      if (rp__threads_alive_in(rp, p)) return 1;
+      if (p != &rp->root) { /* a forked process ended */
+        p->exists = 0;
+        if (rp->th.nalive) return 1;
+      } else {
+        /* The root ended: its memory is checked against END here. */
+        struct rp__thread *was = rp->th.thr;
+        set_cur(rp, t);
+        if (rp->fin.end_damage.code) {
+          *stopped = 1;
+          rp__damaged(rp, &diverged, &rp->fin.end_damage);
+          return 1;
+        }
+        RW_FORWARD(rp__check_end(rp, &diverged));
+        if (rp->health.broken) {
+          *stopped = 1;
+          return 1;
+        }
+        rp->fin.root_signo = (int)signo;
+        rp->fin.root_status = status;
+        rp->fin.root_ended = 1;
+        if (rp->th.nalive) { /* its children live on */
+          if (was) set_cur(rp, was);
+          return 1;
+        }
       }
-      RW_FORWARD(rp__check_end(rp, &diverged));
-      if (rp->health.broken) return 1;
-      if (signo)
+      /* The last recorded process ended: the history ends, with the
+       * root's fate. */
+      *stopped = 1;
+      if (rp->fin.root_ended && rp->fin.root_signo)
+        end_history(rp, RP_END_SIGNAL, rp->fin.root_signo, NULL);
+      else if (rp->fin.root_ended)
+        end_history(rp, RP_END_EXIT, rp->fin.root_status, NULL);
+      else if (signo)
         end_history(rp, RP_END_SIGNAL, (int)signo, NULL);
       else
         end_history(rp, RP_END_EXIT, status, NULL);
@@ -365,9 +412,11 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_FORWARD(rp__check_output(rp, rec, t, &diverged));
       if (rp->health.broken) *stopped = 1;
       return 1;
+    case TRACE_REC_FORK:
+      RW_FORWARD(rp__apply_fork(rp, rec));
+      return 1;
     case TRACE_REC_NOTE:
     case TRACE_REC_SYSCALL_DIFF:
-    case TRACE_REC_FORK:
     case TRACE_REC_END: /* read when the trace was opened */
       return 1;
     case TRACE_REC_SYSCALL_ENTER:
@@ -740,17 +789,19 @@ static int user_bp_at(const rp_replay *rp, u64 addr) {
  * a user breakpoint is there too, which must stop whatever they are). */
 static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
   u64 rip = rp->search.pre_regs.rip;
-  if (rp->search.preempt_bp != rip) {
-    if (rp->search.preempt_bp && !user_bp_at(rp, rp->search.preempt_bp))
-      RW_FORWARD(cpu_mem_break_del(rp->proc->mem, rp->search.preempt_bp));
+  cpu_mem *mem = t->proc->mem;
+  /* User breakpoints are in the debugger's process. */
+  int user = mem == rp->root.mem && user_bp_at(rp, rip);
+  if (rp->search.preempt_bp != rip || rp->search.preempt_mem != mem) {
+    RW_FORWARD(rp__clear_preempt_bp(rp));
     rp->search.preempt_bp = rip;
-    RW_FORWARD(cpu_mem_break_add(rp->proc->mem, rip));
+    rp->search.preempt_mem = mem;
+    RW_FORWARD(cpu_mem_break_add(mem, rip));
   }
   if (rp->search.preempt_cpu && rp->search.preempt_cpu != t->cpu)
     cpu_break_cond(rp->search.preempt_cpu, 0, NULL);
   rp->search.preempt_cpu = t->cpu;
-  cpu_break_cond(t->cpu, rip,
-                 user_bp_at(rp, rip) ? NULL : rp->search.pre_regs.gpr);
+  cpu_break_cond(t->cpu, rip, user ? NULL : rp->search.pre_regs.gpr);
   return 0;
 }
 
@@ -806,14 +857,17 @@ int rp__clear_preempt_bp(rp_replay *rp) {
   if (rp->search.preempt_cpu) cpu_break_cond(rp->search.preempt_cpu, 0, NULL);
   rp->search.preempt_cpu = NULL;
   rp__digest_drop(rp);
-  if (a && !user_bp_at(rp, a)) RW_FORWARD(cpu_mem_break_del(rp->proc->mem, a));
+  cpu_mem *mem = rp->search.preempt_mem;
+  rp->search.preempt_mem = NULL;
+  if (a && mem && !(mem == rp->root.mem && user_bp_at(rp, a)))
+    RW_FORWARD(cpu_mem_break_del(mem, a));
   return 0;
 }
 
 /* Whether a user breakpoint is at thread T's rip. */
 static int at_user_bp(rp_replay *rp, struct rp__thread *t) {
   struct rw_regs regs;
-  if (!rp->user.nbps) return 0;
+  if (!rp->user.nbps || t->proc != &rp->root) return 0;
   /* In the middle of a rep instruction that a slice ended: the breakpoint
    * was hit when the instruction began, not again at each slice. */
   if (cpu_rep_paused(t->cpu)) return 0;
@@ -892,6 +946,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         continue;
       }
     }
+    proc_for(rp, &rp->trace.pend);
     int rc = apply_now(rp, &rp->trace.pend, &stopped, &t);
     if (rc < 0 && rp->health.damage.code)
       return rp__damaged(rp, stop, &rp->health.damage);

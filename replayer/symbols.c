@@ -34,13 +34,13 @@ struct rp__sym {
 #define RP_MAX_STRS (64u << 20)
 
 void rp__syms_free(rp_replay *rp) {
-  for (size_t i = 0; i < rp->proc->nsyms; i++) {
-    free(rp->proc->syms[i].fns);
-    free(rp->proc->syms[i].strs);
+  for (size_t i = 0; i < rp->root.nsyms; i++) {
+    free(rp->root.syms[i].fns);
+    free(rp->root.syms[i].strs);
   }
-  free(rp->proc->syms);
-  rp->proc->syms = NULL;
-  rp->proc->nsyms = 0;
+  free(rp->root.syms);
+  rp->root.syms = NULL;
+  rp->root.nsyms = 0;
 }
 
 static int blob_read(rp_replay *rp, const u8 hash[32], u64 off, void *dst,
@@ -130,13 +130,13 @@ static int load(rp_replay *rp, struct rp__sym *s) {
 }
 
 static struct rp__sym *syms_for(rp_replay *rp, const u8 hash[32]) {
-  for (size_t i = 0; i < rp->proc->nsyms; i++)
-    if (!memcmp(rp->proc->syms[i].hash, hash, 32)) return &rp->proc->syms[i];
+  for (size_t i = 0; i < rp->root.nsyms; i++)
+    if (!memcmp(rp->root.syms[i].hash, hash, 32)) return &rp->root.syms[i];
   struct rp__sym *v =
-      realloc(rp->proc->syms, (rp->proc->nsyms + 1) * sizeof *v);
+      realloc(rp->root.syms, (rp->root.nsyms + 1) * sizeof *v);
   if (!v) return NULL;
-  rp->proc->syms = v;
-  struct rp__sym *s = &v[rp->proc->nsyms++];
+  rp->root.syms = v;
+  struct rp__sym *s = &v[rp->root.nsyms++];
   memset(s, 0, sizeof *s);
   memcpy(s->hash, hash, 32);
   if (load(rp, s) < 0) {
@@ -151,9 +151,9 @@ static struct rp__sym *syms_for(rp_replay *rp, const u8 hash[32]) {
 
 int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap) {
   const struct rp__src *src = NULL;
-  for (size_t i = 0; i < rp->proc->srcs.n; i++)
-    if (rp->proc->srcs.v[i].start <= addr && addr < rp->proc->srcs.v[i].end)
-      src = &rp->proc->srcs.v[i];
+  for (size_t i = 0; i < rp->root.srcs.n; i++)
+    if (rp->root.srcs.v[i].start <= addr && addr < rp->root.srcs.v[i].end)
+      src = &rp->root.srcs.v[i];
   if (!src) return RW_ENOTFOUND;
   static const u8 zero[32];
   if (!memcmp(src->hash, zero, 32)) return RW_ENOTFOUND;

@@ -27,8 +27,12 @@ static int thread_get(rp_replay *rp, struct rp__thread **out) {
     rp->th.threads = v;
     rp->th.capthreads = cap;
   }
-  if (rp->th.nspare) {
-    t = rp->th.spare[--rp->th.nspare];
+  /* A spare whose cpu is bound to the process's address space. */
+  size_t k = rp->th.nspare;
+  while (k > 0 && cpu_get_mem(rp->th.spare[k - 1]->cpu) != rp->proc->mem) k--;
+  if (k) {
+    t = rp->th.spare[k - 1];
+    rp->th.spare[k - 1] = rp->th.spare[--rp->th.nspare];
   } else {
     t = calloc(1, sizeof *t);
     RW_RETURN_IF(!t, RW_ENOMEM, "thread");
@@ -39,6 +43,8 @@ static int thread_get(rp_replay *rp, struct rp__thread **out) {
     }
   }
   memset(&t->st, 0, sizeof t->st);
+  t->st.proc_ix = rp->proc->ix;
+  t->proc = rp->proc;
   cpu_break_cond(t->cpu, 0, NULL);
   *out = t;
   return 0;
@@ -105,8 +111,16 @@ void rp__thread_remove(rp_replay *rp, struct rp__thread *t) {
 }
 
 void rp__threads_drop_all(rp_replay *rp) {
-  while (rp->th.nthreads)
-    rp__thread_remove(rp, rp->th.threads[rp->th.nthreads - 1]);
+  for (size_t i = rp->th.nthreads; i-- > 0;)
+    if (rp->th.threads[i]->proc == rp->proc)
+      rp__thread_remove(rp, rp->th.threads[i]);
+}
+
+size_t rp__threads_alive_in(const rp_replay *rp, const struct rp__proc *p) {
+  size_t n = 0;
+  for (size_t i = 0; i < rp->th.nthreads; i++)
+    n += rp->th.threads[i]->proc == p && rp->th.threads[i]->st.alive;
+  return n;
 }
 
 void rp__threads_purge(rp_replay *rp) {
@@ -181,6 +195,7 @@ int rp__threads_restore(rp_replay *rp, const struct rp__kf *kf) {
   for (size_t i = 0; i < kf->nthreads; i++) {
     const struct rp__kthread *k = &kf->threads[i];
     struct rp__thread *t;
+    rp->proc = rp__proc_at(rp, k->st.proc_ix);
     RW_FORWARD(thread_get(rp, &t));
     cpu_state_load(t->cpu, k->state);
     cpu_set_icount(t->cpu, k->cpu_icount);
@@ -192,6 +207,7 @@ int rp__threads_restore(rp_replay *rp, const struct rp__kf *kf) {
       rp->th.nzombies++;
     if ((int)i == kf->cur_index) rp->th.thr = t;
   }
+  rp->proc = rp->th.thr ? rp->th.thr->proc : &rp->root;
   return 0;
 }
 
@@ -206,18 +222,31 @@ const struct rp__kthread *rp__kf_thread(const struct rp__kf *kf,
 
 /* ---- The debugger's view ---------------------------------------------- */
 
-u32 rp_current_tid(const rp_replay *rp) { return rp->th.cur_tid; }
+u32 rp_current_tid(const rp_replay *rp) {
+  /* The debugger sees the root's threads: while a forked process runs,
+   * the root thread that ran last, or the first listed. */
+  if (!rp->th.thr || rp->th.thr->proc == &rp->root) return rp->th.cur_tid;
+  for (size_t i = 0; i < rp->th.nthreads; i++)
+    if (rp->th.threads[i]->proc == &rp->root)
+      return rp->th.threads[i]->st.tid;
+  return rp->th.cur_tid;
+}
 
 size_t rp_threads(rp_replay *rp, struct rp_thread *out, size_t cap) {
-  for (size_t i = 0; i < rp->th.nthreads && i < cap; i++) {
+  size_t n = 0;
+  for (size_t i = 0; i < rp->th.nthreads; i++) {
     const struct rp__thread *t = rp->th.threads[i];
-    memset(&out[i], 0, sizeof out[i]);
-    out[i].tid = t->st.tid;
-    memcpy(out[i].name, t->st.name, sizeof out[i].name);
-    out[i].name[sizeof out[i].name - 1] = 0;
-    out[i].icount = cpu_icount(t->cpu);
+    if (t->proc != &rp->root) continue; /* the debugger's process */
+    if (n < cap) {
+      memset(&out[n], 0, sizeof out[n]);
+      out[n].tid = t->st.tid;
+      memcpy(out[n].name, t->st.name, sizeof out[n].name);
+      out[n].name[sizeof out[n].name - 1] = 0;
+      out[n].icount = cpu_icount(t->cpu);
+    }
+    n++;
   }
-  return rp->th.nthreads;
+  return n;
 }
 
 int rp_get_regs(rp_replay *rp, u32 tid, struct rw_regs *regs) {

@@ -17,6 +17,11 @@
 #define RP_DEFAULT_KF_BUDGET (256ull << 20)
 
 void rp__kf_free(struct rp__kf *kf) {
+  for (size_t i = 0; i < kf->nkids; i++) {
+    cpu_snap_free(kf->kids[i].snap);
+    rp__srcs_free(&kf->kids[i].srcs);
+  }
+  free(kf->kids);
   cpu_snap_free(kf->snap);
   free(kf->threads);
   free(kf->states);
@@ -69,9 +74,9 @@ static int too_many(const rp_replay *rp) {
   u64 n = 0;
   for (size_t i = 0; i < rp->tl.nkfs; i++) n += thread_bytes(&rp->tl.kfs[i]);
   if (n > budget / 4) return 1;
-  u64 all = cpu_mem_footprint(rp->proc->mem);
+  u64 all = cpu_mem_footprint(rp->root.mem);
   if (all <= budget) return 0; /* the walk below is not needed */
-  u64 live = cpu_mem_resident(rp->proc->mem);
+  u64 live = cpu_mem_resident(rp->root.mem);
   if (!rp->opts.keyframe_budget) budget += 2 * live;
   return all - RW_MIN(live, all) > budget;
 }
@@ -105,9 +110,13 @@ int rp__kf_capture(rp_replay *rp, struct rp__kf *out) {
   kf.next_seq =
       rp->trace.have_pend ? rp->trace.pend.seq : rp->trace.last_seq + 1;
   RW_FORWARD(rp__threads_capture(rp, &kf));
-  int rc = cpu_mem_snapshot(rp->proc->mem, &kf.snap);
-  if (rc == 0) rc = rp__srcs_copy(&kf.srcs, &rp->proc->srcs);
-  kf.stack = rp->proc->stack;
+  int rc = cpu_mem_snapshot(rp->root.mem, &kf.snap);
+  if (rc == 0) rc = rp__srcs_copy(&kf.srcs, &rp->root.srcs);
+  if (rc == 0) rc = rp__procs_capture(rp, &kf);
+  kf.stack = rp->root.stack;
+  kf.root_ended = rp->fin.root_ended;
+  kf.root_status = rp->fin.root_status;
+  kf.root_signo = rp->fin.root_signo;
   if (rc < 0) {
     rp__kf_free(&kf);
     return rc;
@@ -139,26 +148,31 @@ struct rp__kf *rp__kf_before(rp_replay *rp, u64 icount, int strict) {
 int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   RW_FORWARD(rp__clear_preempt_bp(rp));
   rp->tl.restores++;
-  RW_FORWARD(cpu_mem_restore(rp->proc->mem, kf->snap));
-  RW_FORWARD(rp__threads_restore(rp, kf));
+  RW_FORWARD(cpu_mem_restore(rp->root.mem, kf->snap));
+  RW_FORWARD(rp__procs_restore(rp, kf));
   struct rp__srcs srcs;
   RW_FORWARD(rp__srcs_copy(&srcs, &kf->srcs));
-  rp__srcs_free(&rp->proc->srcs);
-  rp->proc->srcs = srcs;
+  rp__srcs_free(&rp->root.srcs);
+  rp->root.srcs = srcs;
+  rp->root.stack = kf->stack;
+  rp->proc = &rp->root;
   RW_FORWARD(rp__alias_sync(rp));
-  rp->proc->stack = kf->stack;
+  RW_FORWARD(rp__threads_restore(rp, kf));
   rp->icount = kf->icount;
   rp->trace.events = kf->events;
   rp->trace.have_pend = 0;
   rp->trace.last_seq = kf->next_seq - 1;
   rp->fin.ended = 0;
+  rp->fin.root_ended = kf->root_ended;
+  rp->fin.root_status = kf->root_status;
+  rp->fin.root_signo = kf->root_signo;
   rp->th.exec_nr = 0;
   RW_FORWARD(trace_cursor_seek(rp->trace.cur, kf->next_seq));
   /* Breakpoints and watchpoints live in the cpu_mem, not in its snapshots,
    * so they survive the restore; adding a breakpoint again is harmless, but
    * a watch added again would be a second copy that outlives its delete. */
   for (size_t i = 0; i < rp->user.nbps; i++)
-    RW_FORWARD(cpu_mem_break_add(rp->proc->mem, rp->user.bps[i]));
+    RW_FORWARD(cpu_mem_break_add(rp->root.mem, rp->user.bps[i]));
   rp->tl.next_kf = kf->icount + rp->tl.kf_interval;
   return 0;
 }

@@ -37,7 +37,7 @@ void test_report_info(void) {
   FILE *m = open_memstream(&out, &len);
   CU_ASSERT_EQUAL(trace_report_info(m, r, NULL), 0);
   fclose(m);
-  CU_ASSERT(strstr(out, "rewind trace 1.6") != NULL);
+  CU_ASSERT(strstr(out, "rewind trace 1.7") != NULL);
   CU_ASSERT(strstr(out, "closed cleanly") != NULL);
   CU_ASSERT(strstr(out, "command:    prog --flag\n") != NULL);
   CU_ASSERT(strstr(out, "cwd:        /tmp\n") != NULL);

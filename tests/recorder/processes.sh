@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Processes: fork children run unrecorded (one line says so), a vfork child's
-# writes to the parent's memory reach the trace, posix_spawn works, execve is
-# followed through a shell wrapper and env, and a second thread is recorded.
+# Processes: a fork child is recorded, vfork and posix_spawn children run
+# unrecorded (one line says so; all of them with --no-follow), a vfork
+# child's writes to the parent's memory reach the trace, execve is followed
+# through a shell wrapper and env, and a second thread is recorded.
+# tests/replay/procs.sh replays process trees.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 rec forks "$P/forks"
@@ -10,7 +12,13 @@ check_eq "forks: exit 0" 0 "$status"
 check "forks: program output" grep -q "ok 3 shared 'written-by-vfork-child'" "$T/forks.out"
 check "forks: one line about unrecorded children" test "$(grep -c 'run unrecorded' "$T/forks.err")" -eq 1
 check "forks: FORK records (fork, vfork, spawn)" q forks '
-k = [r["kind"] for r in of("FORK")]; assert k == [0, 1, 1], k'
+k = [r["kind"] for r in of("FORK")]; assert k == [0, 1, 1], k
+k = [r["recorded"] for r in of("FORK")]; assert k == [1, 0, 0], k'
+check "forks: the fork child has a stream of its own" q forks '
+c = of("FORK")[0]["child_pid"]
+s = [r for r in recs if r["tid"] == c]
+assert s[0]["type"] == "THREAD_START" and s[0]["parent_tid"] != c, s[0]
+assert s[-1]["type"] == "EXIT" and s[-1]["status"] == 3, s[-1]'
 check "forks: vfork child's write imported before vfork returns" q forks '
 s = b"written-by-vfork-child".hex()
 i = enters(58)[0]
@@ -23,7 +31,8 @@ assert any(r["type"] == "SYSCALL_DIFF" for r in recs[i:j])'
 check_eq "ps: exit 0" 0 "$?"
 check "ps: header, the process, three children" test "$(wc -l < "$T/ps.out")" -eq 5
 check "ps: the process ended with exit 0" grep -Eq "^[0-9]+ +- +exit 0 +1-[0-9]+ +1 +.*/forks$" "$T/ps.out"
-check "ps: fork, vfork, spawn children not recorded" test "$(grep -c 'fork, not recorded)' "$T/ps.out")" -eq 3
+check "ps: the fork child recorded, exit 3" grep -Eq "^[0-9]+ +[0-9]+ +exit 3 +[0-9]+-[0-9]+ +1 +.*/forks$" "$T/ps.out"
+check "ps: vfork and spawn children not recorded" test "$(grep -c 'vfork, not recorded)' "$T/ps.out")" -eq 2
 "$REWIND" ps --json "$T/forks.rwd" > "$T/ps.json"
 check "ps --json: parents, kinds, the events of FORK" python3 -c '
 import json, sys
@@ -32,13 +41,23 @@ d = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
 root, kids = p[0], p[1:]
 assert root["recorded"] and root["end"] == {"exit": 0} and root["ppid"] is None
 assert root["threads"] == 1 and root["images"] == 1, root
-assert [k["created_by"] for k in kids] == ["fork", "vfork", "vfork"], kids
-assert all(k["ppid"] == root["pid"] and not k["recorded"] for k in kids)
+assert [k.get("created_by") for k in kids] == [None, "vfork", "vfork"], kids
+assert all(k["ppid"] == root["pid"] for k in kids)
+assert [k["recorded"] for k in kids] == [True, False, False], kids
+assert kids[0]["end"] == {"exit": 3} and kids[0]["threads"] == 1, kids[0]
 forks = [r for r in d if r["type"] == "FORK"]
 assert [k["pid"] for k in kids] == [r["child_pid"] for r in forks]
 assert [k["first_event"] for k in kids] == [r["seq"] for r in forks]
 assert root["last_event"] == max(r["seq"] for r in d if r["tid"])' \
   "$T/ps.json" "$(dump forks)"
+
+# --no-follow: every child runs unrecorded.
+"$REWIND" record --no-follow -f -o "$T/nof.rwd" -- "$P/forks" >"$T/nof.out" 2>"$T/nof.err"
+check_eq "no-follow: exit 0" 0 "$?"
+check "no-follow: one line says children run unrecorded" grep -q "with --no-follow child processes run unrecorded" "$T/nof.err"
+check "no-follow: no child recorded, one stream" q nof '
+assert [r["recorded"] for r in of("FORK")] == [0, 0, 0]
+assert len({r["tid"] for r in recs if r["tid"]}) == 1'
 
 # Exec through a shell script and env: one trace, one stream, several EXEC.
 rec wrap "$top_srcdir/tests/programs/exec_wrapper.sh" env "$P/exec_target" a b

@@ -50,6 +50,8 @@ tests_replay_seekcheck_LDADD = replayer/librw_replayer.a \
 	$(ZSTD_LIBS) $(CAPSTONE_LIBS)
 TESTS += tests/replay/threads.sh
 EXTRA_DIST += tests/replay/threads.sh
+TESTS += tests/replay/procs.sh
+EXTRA_DIST += tests/replay/procs.sh
 
 # Stack growth (tests/replay/stack.sh): the stack grown by instructions, by
 # signal frames and past its limit, and thread stacks that do not grow.

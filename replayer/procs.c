@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* The processes of a replay. The root is the process the recording
+ * started, the one the debugger looks at; every process it or a recorded
+ * descendant forked is a kid, created at its FORK record (recorded 1) as
+ * a copy of the forking process's address space: a snapshot of the parent's
+ * cpu_mem restored into a new one, so the copy costs a page table and
+ * pages are duplicated only as either side writes them. Records of a
+ * thread apply to the thread's process (step.c sets rp->proc before each
+ * one). Kids are never freed before rp_close: a keyframe restored from
+ * before a FORK marks the kid as not existing, and the FORK applied again
+ * reuses it, so cpus of spare threads stay bound to a live cpu_mem. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replayer/rp_int.h"
+
+struct rp__proc *rp__proc_at(rp_replay *rp, u32 ix) {
+  return ix == 0 || ix > rp->nkids ? &rp->root : rp->kids[ix - 1];
+}
+
+struct rp__proc *rp__proc_unstarted(rp_replay *rp, u32 pid) {
+  for (size_t i = rp->nkids; i-- > 0;) {
+    struct rp__proc *p = rp->kids[i];
+    if (p->exists && p->pid == pid && !rp__threads_alive_in(rp, p)) return p;
+  }
+  return NULL;
+}
+
+/* The kid of the FORK record at SEQ, made anew if there is none. */
+static int kid_for(rp_replay *rp, u64 seq, struct rp__proc **out) {
+  for (size_t i = 0; i < rp->nkids; i++)
+    if (rp->kids[i]->fork_seq == seq) {
+      *out = rp->kids[i];
+      return 0;
+    }
+  if (rp->nkids == rp->capkids) {
+    size_t cap = rp->capkids ? 2 * rp->capkids : 8;
+    struct rp__proc **v = realloc(rp->kids, cap * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "processes");
+    rp->kids = v;
+    rp->capkids = cap;
+  }
+  struct rp__proc *p = calloc(1, sizeof *p);
+  RW_RETURN_IF(!p, RW_ENOMEM, "process");
+  int rc = cpu_mem_new(&p->mem);
+  if (rc < 0) {
+    free(p);
+    return rc;
+  }
+  p->ix = (u32)(rp->nkids + 1);
+  p->fork_seq = seq;
+  rp->kids[rp->nkids++] = p;
+  *out = p;
+  return 0;
+}
+
+int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec) {
+  struct trace_rec_fork f;
+  RW_FORWARD(trace_rec_fork_get(&f, rec->data, rec->len));
+  if (!f.recorded) return 0; /* it ran unrecorded */
+  struct rp__proc *parent = rp->proc, *p;
+  RW_FORWARD(kid_for(rp, rec->seq, &p));
+  cpu_snap *snap;
+  RW_FORWARD(cpu_mem_snapshot(parent->mem, &snap));
+  int rc = cpu_mem_restore(p->mem, snap);
+  cpu_snap_free(snap);
+  RW_FORWARD(rc);
+  struct rp__srcs srcs;
+  RW_FORWARD(rp__srcs_copy(&srcs, &parent->srcs));
+  rp__srcs_free(&p->srcs);
+  p->srcs = srcs;
+  p->stack = parent->stack;
+  p->cfg = parent->cfg;
+  p->pid = f.child_pid;
+  p->exists = 1;
+  p->nrecent = 0;
+  rp->proc = p;
+  rc = rp__alias_sync(rp);
+  rp->proc = parent;
+  return rc;
+}
+
+int rp__procs_capture(rp_replay *rp, struct rp__kf *kf) {
+  kf->kids = NULL;
+  kf->nkids = 0;
+  if (!rp->nkids) return 0;
+  kf->kids = calloc(rp->nkids, sizeof *kf->kids);
+  RW_RETURN_IF(!kf->kids, RW_ENOMEM, "keyframe processes");
+  kf->nkids = rp->nkids;
+  for (size_t i = 0; i < rp->nkids; i++) {
+    struct rp__proc *p = rp->kids[i];
+    struct rp__kproc *k = &kf->kids[i];
+    if (!p->exists) continue;
+    k->exists = 1;
+    RW_FORWARD(cpu_mem_snapshot(p->mem, &k->snap));
+    RW_FORWARD(rp__srcs_copy(&k->srcs, &p->srcs));
+    k->stack = p->stack;
+  }
+  return 0;
+}
+
+int rp__procs_restore(rp_replay *rp, const struct rp__kf *kf) {
+  struct rp__proc *was = rp->proc;
+  for (size_t i = 0; i < rp->nkids; i++) {
+    struct rp__proc *p = rp->kids[i];
+    const struct rp__kproc *k = i < kf->nkids ? &kf->kids[i] : NULL;
+    p->exists = k && k->exists;
+    if (!p->exists) continue;
+    RW_FORWARD(cpu_mem_restore(p->mem, k->snap));
+    struct rp__srcs srcs;
+    RW_FORWARD(rp__srcs_copy(&srcs, &k->srcs));
+    rp__srcs_free(&p->srcs);
+    p->srcs = srcs;
+    p->stack = k->stack;
+    p->nrecent = 0;
+    rp->proc = p;
+    int rc = rp__alias_sync(rp);
+    rp->proc = was;
+    RW_FORWARD(rc);
+  }
+  return 0;
+}
+
+void rp__procs_free(rp_replay *rp) {
+  for (size_t i = 0; i < rp->nkids; i++) {
+    rp__srcs_free(&rp->kids[i]->srcs);
+    cpu_mem_free(rp->kids[i]->mem);
+    free(rp->kids[i]);
+  }
+  free(rp->kids);
+  rp->kids = NULL;
+  rp->nkids = rp->capkids = 0;
+}
