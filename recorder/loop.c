@@ -295,6 +295,7 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
   int st = (int)msg;
   if (!WIFSIGNALED(st)) return 0;
   int sig = WTERMSIG(st);
+  if (!t->proc) return 0; /* a child not taken on yet */
   t->proc->dying = 1;
   if (t != r->cur) { /* a thread of another process, maybe */
     struct rec__proc *was = r->proc;

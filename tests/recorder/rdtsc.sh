@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # rdtsc/rdtscp are trapped (or patched to int3) and answered by the recorder: the values the
 # program printed are the RDTSC records, they increase, rdtscp sets its aux;
-# a fork child does not die of the inherited trap. cpuid answers match the
+# a fork child does not die of the inherited trap (it is recorded too, its
+# rdtsc in its own stream). cpuid answers match the
 # cpuid table of the trace.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
@@ -11,8 +12,13 @@ check_eq "rdtsc: exit 0" 0 "$status"
 check "rdtsc: fork child survived rdtsc" grep -q "^child 0$" "$T/tsc.out"
 check "rdtsc: printed values are the recorded ones, in order" q tsc '
 printed = [int(l) for l in open("'"$T"'/tsc.out") if l.strip().isdigit()]
-recorded = [r["tsc"] for r in of("RDTSC")][-6:]
+root = of("EXEC")[0]["pid"]
+recorded = [r["tsc"] for r in of("RDTSC") if r["tid"] == root][-6:]
 assert len(printed) == 6 and printed == recorded, (printed, recorded)'
+check "rdtsc: the fork child's rdtsc recorded in its own stream" q tsc '
+c = of("FORK")[0]["child_pid"]
+assert of("FORK")[0]["recorded"] == 1
+assert len([r for r in of("RDTSC") if r["tid"] == c]) == 1'
 check "rdtsc: values increase" q tsc '
 v = [r["tsc"] for r in of("RDTSC")]; assert v == sorted(v) and len(set(v)) == len(v)'
 check "rdtscp: flagged, rip advanced by 3 next time" q tsc '
@@ -28,7 +34,8 @@ check_eq "patched rdtsc: exit 0" 0 "$status"
 check "patched rdtsc: fork child survived" grep -q "^child 0$" "$T/tscp.out"
 check "patched rdtsc: printed values are the recorded ones" q tscp '
 printed = [int(l) for l in open("'"$T"'/tscp.out") if l.strip().isdigit()]
-recorded = [r["tsc"] for r in of("RDTSC")][-6:]
+root = of("EXEC")[0]["pid"]
+recorded = [r["tsc"] for r in of("RDTSC") if r["tid"] == root][-6:]
 assert len(printed) == 6 and printed == recorded, (printed, recorded)
 assert len([r for r in of("RDTSC") if r["kind"] == 1]) == 1'
 check "patched rdtsc: the replay verifies" "$REWIND" replay --verify -q "$T/tscp.rwd"
