@@ -307,8 +307,9 @@ int trace_report_ps(FILE *out, trace_reader *r, int json,
               p->command ? p->command : p->exe ? p->exe : "?");
     else
       fprintf(out, "%-7s (%s, not recorded)", "-", fork_kind(p->kind));
-    /* An image other than the command's: the program it became. */
-    if (p->recorded && p->nexec > 1 && p->exe)
+    /* An image other than the command's: the program it became (a
+     * child's column shows its image already). */
+    if (p->recorded && p->command && p->nexec > 1 && p->exe)
       fprintf(out, " -> %s", p->exe);
     fputc('\n', out);
   }

@@ -288,7 +288,8 @@ int rec__preempt(struct rec *r) {
 }
 
 /* PTRACE_EVENT_EXIT of T: the thread is about to go, its memory still
- * there. */
+ * there. T may be a thread of another process than the one being handled
+ * (a child killed while its parent runs): what follows is about T's. */
 static int on_exit_event(struct rec *r, struct rec__task *t) {
   unsigned long msg = 0;
   if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg) < 0) return 0;
@@ -296,32 +297,37 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
   if (!WIFSIGNALED(st)) return 0;
   int sig = WTERMSIG(st);
   if (!t->proc) return 0; /* a child not taken on yet */
+  struct rec__proc *was = r->proc;
+  r->proc = t->proc;
   t->proc->dying = 1;
-  if (t != r->cur) { /* a thread of another process, maybe */
-    struct rec__proc *was = r->proc;
-    r->proc = t->proc;
-    int rc = rec__end_digest(r, REC_END_SIGNALED);
-    r->proc = was;
-    RW_FORWARD(rc);
-  }
+  int rc = 0;
   /* The running thread killed from outside without a delivery stop
    * (SIGKILL): locate it. The others stand at their last event. */
   if (t == r->cur && t->state == REC_T_RUNNING && t->sync_signo != sig &&
       t->sync_signo != -sig && !t->in_syscall) {
-    RW_FORWARD(rec__preempt(r));
+    rc = rec__preempt(r);
     t->sync_signo = -sig;
   }
   /* The first thread to go: no thread has left the address space yet
    * (each waits at this stop until the recorder lets it go). */
-  RW_FORWARD(rec__end_digest(r, REC_END_SIGNALED));
-  if (is_crash(sig) && !r->opts->quiet && !r->crash_reported &&
+  if (rc == 0) rc = rec__end_digest(r, REC_END_SIGNALED);
+  int root = t->proc == &r->root;
+  if (rc == 0 && is_crash(sig) && !r->opts->quiet &&
+      (!root || !r->crash_reported) &&
       (t->sync_signo == sig || t == r->cur)) {
-    rw_log(RW_LOG_ERROR, "%s crashed with signal %d (%s); backtrace:",
-           r->prog_name, sig, strsignal(sig));
+    if (root)
+      rw_log(RW_LOG_ERROR, "%s crashed with signal %d (%s); backtrace:",
+             r->prog_name, sig, strsignal(sig));
+    else
+      rw_log(RW_LOG_ERROR,
+             "%s's child process %d crashed with signal %d (%s); "
+             "backtrace:",
+             r->prog_name, (int)t->proc->pid, sig, strsignal(sig));
     rec__backtrace(t->tid, r->prog_name);
-    r->crash_reported = 1;
+    if (root) r->crash_reported = 1;
   }
-  return 0;
+  r->proc = was;
+  return rc;
 }
 
 /* PTRACE_INTERRUPT's stop of the running thread: its timeslice is over.
@@ -709,13 +715,14 @@ int rec__loop(struct rec *r) {
       struct rec__task *t = pick(r);
       if (t) {
         if (t->tid != r->last_run) r->n.switches++;
-        struct rec__task *last = rec__task_find(r, r->last_run);
         r->last_run = t->tid;
         t->slice_start_ns = rw_now_ns();
         rec__set_cur(r, t);
         /* Another process ran since this one last did: what it wrote to
          * memory the two share comes in before this one goes on. */
-        if ((!last || last->proc != t->proc) && t->proc->watch.n) {
+        int other = r->last_proc != t->proc;
+        r->last_proc = t->proc;
+        if (other && t->proc->watch.n) {
           rc = rec__watch_check(r);
           if (rc < 0) break;
         }

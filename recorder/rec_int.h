@@ -452,6 +452,8 @@ struct rec {
   size_t nth, capth;
   size_t rr;                  /* round-robin position of the scheduler */
   pid_t last_run;             /* the thread that ran user code last */
+  struct rec__proc *last_proc;/* its process (procs are freed only at the
+                                 end of the recording) */
   u64 timeslice_ns;           /* preempt after this much user time */
   int check_maps;             /* REWIND_CHECK_MAPS=1: /proc/PID/maps is read
                                  after every update the recorder made on

@@ -390,6 +390,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     rc = rec__launch(&prog, o->argv, env);
     if (rc >= 0) {
       r.proc->pid = r.proc->live = r.last_run = rc;
+      r.last_proc = r.proc;
       rec__vsyscall_started(&r, prog.vsyscall);
       r.cur = rec__task_add(&r, rc);
       if (!r.cur) rc = RW_ENOMEM;
@@ -409,10 +410,14 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   } else {
     struct stat st;
     if (stat(res->path, &st) == 0) res->size = (u64)st.st_size;
-    char size[32], thr[96] = "";
+    char size[32], thr[160] = "";
     human_size(res->size, size, sizeof size);
+    size_t tl = 0;
+    if (r.nprocs)
+      tl = (size_t)snprintf(thr, sizeof thr, ", %zu processes",
+                            r.nprocs + 1);
     if (r.n.threads)
-      snprintf(thr, sizeof thr,
+      snprintf(thr + tl, sizeof thr - tl,
                ", %llu threads, %llu switches (%llu preempted)",
                (unsigned long long)r.n.threads + 1,
                (unsigned long long)r.n.switches,

@@ -2,7 +2,8 @@
 /* Test program, process trees: a parent and three children add to a
  * counter in anonymous MAP_SHARED memory under a process-shared mutex; a
  * child execs a program (argv[1], if given); a child kills itself with
- * SIGKILL; a double-forked grandchild reports through a pipe. Prints
+ * SIGKILL; the parent SIGKILLs a child blocked in pause(); a
+ * double-forked grandchild reports through a pipe. Prints
  * what it saw; the replay must reproduce every process. */
 #include <pthread.h>
 #include <signal.h>
@@ -68,6 +69,20 @@ int main(int argc, char **argv) {
   }
   waitpid(p, &st, 0);
   printf("killed child: signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+  /* One killed by its parent while it waits in the kernel: it dies while
+   * another process runs, which then goes on writing memory. */
+  p = fork();
+  if (p == 0) {
+    pause();
+    _exit(0);
+  }
+  usleep(10000);
+  kill(p, SIGKILL);
+  waitpid(p, &st, 0);
+  static char scratch[1 << 16];
+  for (size_t i = 0; i < sizeof scratch; i++) scratch[i] = (char)(i * 7);
+  printf("blocked child: signal %d, %d\n",
+         WIFSIGNALED(st) ? WTERMSIG(st) : 0, scratch[1001]);
   int fd[2];
   if (pipe(fd)) return 1;
   p = fork();

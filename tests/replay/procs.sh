@@ -29,13 +29,14 @@ check "tree: the counter, every child's status" \
 check "tree: the exec child, the killed child, the daemon" python3 -c '
 import sys
 o = open(sys.argv[1]).read().split("\n")
-assert o[1:5] == ["from-the-exec-child", "exec child: exit 0",
-                  "killed child: signal 9", "daemon in session 1"], o' \
+assert o[1:6] == ["from-the-exec-child", "exec child: exit 0",
+                  "killed child: signal 9", "blocked child: signal 9, 95",
+                  "daemon in session 1"], o' \
   "$T/tree.out"
 verify tree "exited with status 0"
-check "tree: eight processes, each with a stream" q tree '
+check "tree: nine processes, each with a stream" q tree '
 f = of("FORK")
-assert len(f) == 7 and all(r["recorded"] == 1 for r in f), f
+assert len(f) == 8 and all(r["recorded"] == 1 for r in f), f
 for r in f:
     s = [x for x in recs if x["tid"] == r["child_pid"]]
     assert s[0]["type"] == "THREAD_START" and s[0]["seq"] > r["seq"], s[0]'
@@ -43,14 +44,14 @@ for r in f:
 check "ps: the processes, their parents, ends and images" python3 -c '
 import json, sys
 p = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-assert len(p) == 8 and all(x["recorded"] for x in p), p
+assert len(p) == 9 and all(x["recorded"] for x in p), p
 root = p[0]
 assert root["ppid"] is None and root["end"] == {"exit": 0}
 assert [x["end"] for x in p[1:4]] == [{"exit": 10}, {"exit": 11}, {"exit": 12}]
 assert p[4]["exe"] == "/usr/bin/echo" or p[4]["exe"].endswith("/echo"), p[4]
-assert p[5]["end"] == {"signal": 9}, p[5]
-assert p[7]["ppid"] == p[6]["pid"] and p[6]["ppid"] == root["pid"], p[6:]
-assert all(x["ppid"] == root["pid"] for x in p[1:7])' "$T/tree.ps"
+assert p[5]["end"] == {"signal": 9} and p[6]["end"] == {"signal": 9}, p[5:7]
+assert p[8]["ppid"] == p[7]["pid"] and p[7]["ppid"] == root["pid"], p[7:]
+assert all(x["ppid"] == root["pid"] for x in p[1:8])' "$T/tree.ps"
 
 # gdb debugs the first process: a breakpoint after the children counted,
 # the counter they wrote, back to the start of main and forward again.
