@@ -9,9 +9,12 @@
  *   repstop threads ROUNDS  two threads do the same, each on its own
  *                           buffers, with no syscall between (preemptions)
  *
- * Prints a checksum of the buffers and, for signal, how many ticks came
- * (at least one is needed: the test checks the recording has a stop whose
- * rip is at a rep instruction). */
+ * Prints a checksum of the buffers and, for signal, whether ticks came.
+ * The test needs a tick inside a rep instruction: signal goes on past
+ * ROUNDS (up to 50 times as many) until its handler has seen one, with
+ * rip at a rep and rcx between 0 and the count (on a loaded machine the
+ * ticks may all land elsewhere in the first rounds). */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -19,14 +22,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <ucontext.h>
 
 #define SIZE (8u << 20)
 
-static volatile sig_atomic_t ticks;
+static volatile sig_atomic_t ticks, midrep;
 
-static void on_prof(int sig) {
+static void on_prof(int sig, siginfo_t *si, void *ctx) {
   (void)sig;
+  (void)si;
+  const ucontext_t *uc = ctx;
+  const greg_t *g = uc->uc_mcontext.gregs;
+  const unsigned char *ip = (const unsigned char *)g[REG_RIP];
+  unsigned long long rcx = (unsigned long long)g[REG_RCX];
   ticks++;
+  /* rep movsb (f3 a4) or rep stosq (f3 48 ab), started, not done */
+  if (ip[0] == 0xf3 && (ip[1] == 0xa4 || (ip[1] == 0x48 && ip[2] == 0xab)) &&
+      rcx > 0 && rcx < (ip[1] == 0xa4 ? SIZE : SIZE / 8))
+    midrep = 1;
 }
 
 static void rep_movsb(void *dst, const void *src, size_t n) {
@@ -43,12 +56,15 @@ static void rep_stosq(void *dst, uint64_t v, size_t n) {
 struct job {
   unsigned char *a, *b;
   int rounds;
+  int until_midrep; /* go on until a tick came inside a rep */
   uint64_t sum;
 };
 
 static void *work(void *arg) {
   struct job *j = arg;
-  for (int r = 0; r < j->rounds; r++) {
+  for (int r = 0; r < j->rounds || (j->until_midrep && !midrep &&
+                                    r < 50 * j->rounds);
+       r++) {
     rep_stosq(j->a, 0x0101010101010101ull * (uint64_t)(r + 1), SIZE / 8);
     j->a[(unsigned)r * 4099u % SIZE] ^= (unsigned char)r;
     rep_movsb(j->b, j->a, SIZE);
@@ -77,17 +93,18 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "signal")) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_prof;
-    sa.sa_flags = SA_RESTART;
+    sa.sa_sigaction = on_prof;
+    sa.sa_flags = SA_RESTART | SA_SIGINFO;
     sigaction(SIGPROF, &sa, NULL);
     struct itimerval it = {{0, 500}, {0, 500}};
     setitimer(ITIMER_PROF, &it, NULL);
     struct job *j = job_new(rounds);
+    j->until_midrep = 1;
     work(j);
     struct itimerval off = {{0, 0}, {0, 0}};
     setitimer(ITIMER_PROF, &off, NULL);
-    printf("sum %016llx, %s\n", (unsigned long long)j->sum,
-           ticks ? "ticked" : "no ticks");
+    printf("sum %016llx, %s%s\n", (unsigned long long)j->sum,
+           ticks ? "ticked" : "no ticks", midrep ? ", inside a rep" : "");
     return 0;
   }
   if (!strcmp(argv[1], "threads")) {
