@@ -266,7 +266,7 @@ int trace_report_ps(FILE *out, trace_reader *r, int json,
       else
         fputs("null", out);
       fprintf(out, ",\"recorded\":%s", p->recorded ? "true" : "false");
-      if (!p->recorded)
+      if (p->ppid)
         fprintf(out, ",\"created_by\":\"%s\"", fork_kind(p->kind));
       fputs(",\"end\":", out);
       if (p->recorded && p->ended && p->signo)

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Child processes. One made by fork (or clone without CLONE_VM) is
- * recorded as a process of its own (recorder/procs.c), unless --no-follow.
- * The others (vfork, CLONE_VM, and every child under --no-follow) run
+ * recorded as a process of its own (recorder/procs.c), unless --no-follow;
+ * so is one made by vfork (or clone with CLONE_VM and CLONE_VFORK, as
+ * posix_spawn does), which runs in its parent's address space until it
+ * execs or exits while the parent waits in the kernel. The others (clone
+ * with CLONE_VM alone, and every child under --no-follow) run
  * unrecorded: they inherit rdtsc trapping, so before being let go each
  * one executes an injected prctl(PR_SET_TSC, PR_TSC_ENABLE) (unless the
  * program asked for the traps itself), and is then detached. A vfork
@@ -122,18 +125,35 @@ static struct rec__task *first_stop(struct rec *r, pid_t child, int *rc) {
   return c;
 }
 
+/* A vfork child starts in its parent's address space: it watches what
+ * the parent watches (memory unrecorded processes may write), so that its
+ * digests leave out the same. */
+static int shared_watch(struct rec *r, struct rec__proc *p,
+                        const struct rec__proc *parent) {
+  if (!parent->watch.n) return 0;
+  struct rec__proc *was = r->proc;
+  r->proc = p;
+  p->watch_all = parent->watch_all;
+  int rc = rec__watch_fork(r);
+  r->proc = was;
+  return rc;
+}
+
 /* Records CHILD, which the current thread forked: a process of its own
- * from here on (recorder/procs.c). FLAGS are the clone flags. */
-static int follow_child(struct rec *r, pid_t child, u64 flags) {
+ * from here on (recorder/procs.c). FLAGS are the clone flags; SHARED 1 for
+ * a vfork child, which uses the parent's address space, and the parent's
+ * model of it, until it execs or exits. */
+static int follow_child(struct rec *r, pid_t child, u64 flags, int shared) {
   struct rec__task *t = r->cur;
   struct rec__proc *parent = r->proc;
   int rc;
-  RW_FORWARD(rec__emit_fork(r, (u32)child, 0, flags, 1));
+  RW_FORWARD(rec__emit_fork(r, (u32)child, (u32)shared, flags, 1));
   struct rec__task *c = first_stop(r, child, &rc);
   RW_FORWARD(rc);
   if (!c) return 0; /* killed before it ran: it never existed for anyone */
-  struct rec__proc *p = rec__proc_fork(r, child);
+  struct rec__proc *p = rec__proc_fork(r, child, shared);
   if (!p) return RW_ENOMEM;
+  if (shared) RW_FORWARD(shared_watch(r, p, parent));
   c->proc = p;
   c->rsig = c->rstep = 0;
   RW_FORWARD(rec__regs_get(r, child, &c->entry, 1));
@@ -146,7 +166,7 @@ static int follow_child(struct rec *r, pid_t child, u64 flags) {
   c->own_nnp = t->own_nnp;
   /* The shared mappings parent and child both keep: each imports what the
    * other wrote there (recorder/watch.c). */
-  RW_FORWARD(rec__watch_fork(r));
+  if (!shared) RW_FORWARD(rec__watch_fork(r));
   rec__set_cur(r, c);
   rc = rec__emit_thread_start(r, (u32)child, (u32)t->tid, &c->entry);
   if (rc == 0) rc = rec__emit_pkru(r, child, 0);
@@ -157,10 +177,20 @@ static int follow_child(struct rec *r, pid_t child, u64 flags) {
     rec__thread_comm(r, child, c->name);
     rc = rec__emit_thread_name(r, (u32)child, c->name);
   }
-  if (rc == 0) rc = rec__watch_fork(r);
+  if (rc == 0 && !shared) rc = rec__watch_fork(r);
   rec__set_cur(r, t);
   r->proc = parent;
   return rc;
+}
+
+int rec__follows_vfork(struct rec *r) {
+  const struct rec__task *t = r->cur;
+  if (r->opts->no_follow) return 0;
+  if (t->nr == REC_NR_vfork) return 1;
+  if (t->nr != REC_NR_clone && t->nr != REC_NR_clone3) return 0;
+  u64 f = rec__clone_flags(r) & (REC_CLONE_VM | REC_CLONE_VFORK |
+                                 REC_CLONE_THREAD);
+  return f == (REC_CLONE_VM | REC_CLONE_VFORK);
 }
 
 int rec__on_fork_event(struct rec *r, int event) {
@@ -169,11 +199,17 @@ int rec__on_fork_event(struct rec *r, int event) {
   pid_t child = (pid_t)msg;
   u64 flags = 0;
   if (r->cur->nr == REC_NR_clone) flags = r->cur->args[0];
-  u32 kind = event == PTRACE_EVENT_VFORK || (flags & REC_CLONE_VM) ? 1 : 0;
   r->n.forks++;
   u64 cf = rec__clone_flags(r);
-  if (!kind && !(cf & REC_CLONE_VM) && !r->opts->no_follow)
-    return follow_child(r, child, cf);
+  u32 kind = event == PTRACE_EVENT_VFORK || (cf & REC_CLONE_VM) ? 1 : 0;
+  if (!kind && !r->opts->no_follow) {
+    RW_FORWARD(follow_child(r, child, cf, 0));
+    return 0;
+  }
+  if (kind && rec__follows_vfork(r)) { /* the parent waits in the kernel */
+    RW_FORWARD(follow_child(r, child, cf, 1));
+    return 1;
+  }
   RW_FORWARD(rec__emit_fork(r, (u32)child, kind, flags, 0));
   /* A child in the same address space (CLONE_VM, vfork, also through
    * clone3) may map and unmap unrecorded while it runs. */
@@ -192,8 +228,9 @@ int rec__on_fork_event(struct rec *r, int event) {
              r->prog_name, (int)child);
     else
       rw_log(RW_LOG_INFO,
-             "%s started child process %d with vfork or CLONE_VM; such "
-             "children (and what they exec) run unrecorded for now",
+             "%s started child process %d with clone(CLONE_VM) and no "
+             "CLONE_VFORK; such children (and what they exec) run "
+             "unrecorded for now",
              r->prog_name, (int)child);
     r->forks_noted = 1;
   }

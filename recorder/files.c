@@ -107,8 +107,8 @@ static i64 fd_pos(struct rec *r, int fd) {
 /* Imports what every mapping of O shows of the file bytes [LO, HI). */
 static int import_file_range(struct rec *r, const struct rec__obj *o, u64 lo,
                              u64 hi) {
-  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
-       m = rec__maps_next(&r->proc->maps, m)) {
+  for (const struct rec__map *m = rec__maps_first(r->proc->maps); m;
+       m = rec__maps_next(r->proc->maps, m)) {
     if (m->dev != o->dev || m->ino != o->ino || !(m->prot & PROT_READ))
       continue;
     u64 fa = m->offset, fb = m->offset + (m->end - m->start);
@@ -143,8 +143,8 @@ static int object_changed(struct rec *r, struct rec__obj *o, u64 lo, u64 hi,
 /* After a truncate(path) or a truncating open: the file is not known by
  * descriptor, so every watched object's size is looked at again. */
 static int recheck_sizes(struct rec *r) {
-  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
-       m = rec__maps_next(&r->proc->maps, m)) {
+  for (const struct rec__map *m = rec__maps_first(r->proc->maps); m;
+       m = rec__maps_next(r->proc->maps, m)) {
     if (!watched(m)) continue;
     struct rec__obj *o = obj_find(r, m->dev, m->ino);
     struct stat st;
@@ -192,7 +192,7 @@ static int own_mem_written(struct rec *r, u64 nr, const u64 args[6],
   if (nr == REC_NR_pwrite64 || nr == REC_NR_pwritev ||
       (nr == REC_NR_pwritev2 && (i64)args[3] != -1)) {
     at = args[3];
-    if (!rec__maps_find(&r->proc->maps, at) || !own_mem_fd(r, (int)args[0]))
+    if (!rec__maps_find(r->proc->maps, at) || !own_mem_fd(r, (int)args[0]))
       return 0;
     r->proc->procmem_seen = 1;
   } else {
@@ -215,7 +215,7 @@ int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     break;
   case REC_NR_lseek: /* a position that is an address of ours */
     if (!r->proc->procmem_seen && result > 0 &&
-        rec__maps_find(&r->proc->maps, (u64)result) &&
+        rec__maps_find(r->proc->maps, (u64)result) &&
         own_mem_fd(r, (int)args[0]))
       r->proc->procmem_seen = 1;
     return 0;
@@ -249,8 +249,8 @@ int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     return 0;
   }
   if (result < 0) return 0;
-  const struct rec__map *m = rec__maps_first(&r->proc->maps);
-  while (m && !watched(m)) m = rec__maps_next(&r->proc->maps, m);
+  const struct rec__map *m = rec__maps_first(r->proc->maps);
+  while (m && !watched(m)) m = rec__maps_next(r->proc->maps, m);
   if (!m) return 0; /* nothing mapped that could change */
   if (fd < 0) return recheck_sizes(r);
   char p[64];

@@ -126,7 +126,7 @@ static int do_munmap(struct rec *r, const u64 args[6], int *done) {
   /* All of it, also what the model never had: the bottom of a stack that
    * grew since the maps were last read. */
   if (b > a) RW_FORWARD(rec__emit_unmap(r, a, b - a));
-  RW_FORWARD(rec__maps_remove(&r->proc->maps, a, b));
+  RW_FORWARD(rec__maps_remove(r->proc->maps, a, b));
   *done = 1;
   return 0;
 }
@@ -140,13 +140,13 @@ static int emit_protect(struct rec *r, u64 a, u64 b, u32 prot) {
 static int do_mprotect(struct rec *r, const u64 args[6], int *done) {
   u64 a, b;
   if ((args[2] & ~(u64)REC_PROT_KNOWN) || !range(args[0], args[1], &a, &b) ||
-      !all_plain(&r->proc->maps, a, b))
+      !all_plain(r->proc->maps, a, b))
     return 0;
   u32 prot = (u32)args[2] & (PROT_READ | PROT_WRITE | PROT_EXEC);
   /* One PROTECT per run of pieces whose protection changes. */
   u64 x0 = 0, y0 = 0;
-  for (const struct rec__map *e = rec__maps_from(&r->proc->maps, a);
-       e && e->start < b; e = rec__maps_next(&r->proc->maps, e)) {
+  for (const struct rec__map *e = rec__maps_from(r->proc->maps, a);
+       e && e->start < b; e = rec__maps_next(r->proc->maps, e)) {
     u64 x = RW_MAX(a, e->start), y = RW_MIN(b, e->end);
     if (e->prot == prot) continue;
     if (x != y0) {
@@ -156,7 +156,7 @@ static int do_mprotect(struct rec *r, const u64 args[6], int *done) {
     y0 = y;
   }
   RW_FORWARD(emit_protect(r, x0, y0, prot));
-  RW_FORWARD(rec__maps_protect(&r->proc->maps, a, b, prot));
+  RW_FORWARD(rec__maps_protect(r->proc->maps, a, b, prot));
   *done = 1;
   return 0;
 }
@@ -170,8 +170,8 @@ static int do_mmap(struct rec *r, const u64 args[6], i64 result, int *done) {
     return 0;
   /* What it replaced (MAP_FIXED) is gone; without MAP_FIXED nothing was
    * there, or the model is wrong: then the maps are read. */
-  for (const struct rec__map *e = rec__maps_from(&r->proc->maps, a);
-       e && e->start < b; e = rec__maps_next(&r->proc->maps, e))
+  for (const struct rec__map *e = rec__maps_from(r->proc->maps, a);
+       e && e->start < b; e = rec__maps_next(r->proc->maps, e))
     if (!(fl & MAP_FIXED) || (e->flags & (REC_MAPF_STACK | REC_MAPF_GROWSDOWN)))
       return 0;
   char anon[1] = "";
@@ -183,8 +183,8 @@ static int do_mmap(struct rec *r, const u64 args[6], i64 result, int *done) {
   m.path = anon;
   /* Fresh zeros: no bytes to import, no rdtsc to patch. */
   RW_FORWARD(rec__emit_map(r, a, b - a, m.prot, m.flags, 0, NULL, m.path, 0));
-  RW_FORWARD(rec__maps_remove(&r->proc->maps, a, b));
-  RW_FORWARD(rec__maps_insert(&r->proc->maps, &m));
+  RW_FORWARD(rec__maps_remove(r->proc->maps, a, b));
+  RW_FORWARD(rec__maps_insert(r->proc->maps, &m));
   *done = 1;
   return 0;
 }
@@ -213,11 +213,11 @@ static int do_madvise(struct rec *r, const u64 args[6], i64 result,
   /* A failure may have discarded part of the range: the maps say what is
    * mapped, and recorder/space.c records the contents as they are. */
   if (!advice_discards(args[2]) || result != 0 ||
-      !range(args[0], args[1], &a, &b) || !all_plain(&r->proc->maps, a, b))
+      !range(args[0], args[1], &a, &b) || !all_plain(r->proc->maps, a, b))
     return 0;
   /* Private anonymous pages go back to zeros: each piece is new. */
-  for (const struct rec__map *e = rec__maps_from(&r->proc->maps, a);
-       e && e->start < b; e = rec__maps_next(&r->proc->maps, e)) {
+  for (const struct rec__map *e = rec__maps_from(r->proc->maps, a);
+       e && e->start < b; e = rec__maps_next(r->proc->maps, e)) {
     u64 x = RW_MAX(a, e->start), y = RW_MIN(b, e->end);
     RW_FORWARD(rec__emit_map(r, x, y - x, e->prot, e->flags, 0, NULL, e->path,
                              0));

@@ -65,8 +65,8 @@ static int add_region(void *ctx, u64 a, u64 b) {
 
 int rec__snap_take(struct rec *r) {
   rec__snap_free(&r->proc->snap);
-  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
-       m = rec__maps_next(&r->proc->maps, m)) {
+  for (const struct rec__map *m = rec__maps_first(r->proc->maps); m;
+       m = rec__maps_next(r->proc->maps, m)) {
     if (writable(m)) RW_FORWARD(rec__populated(r, m, m->start, m->end,
                                                add_region, r));
   }
@@ -132,8 +132,8 @@ int rec__snap_diff(struct rec *r, u64 *lines) {
   /* What was there at entry, where it is still mapped writable. */
   for (size_t k = 0; k < r->proc->snap.n; k++) {
     const struct rec__snap_region *g = &r->proc->snap.v[k];
-    for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
-         m = rec__maps_next(&r->proc->maps, m)) {
+    for (const struct rec__map *m = rec__maps_first(r->proc->maps); m;
+         m = rec__maps_next(r->proc->maps, m)) {
       u64 a = RW_MAX(g->start, m->start), b = RW_MIN(g->end, m->end);
       if (a >= b || !writable(m)) continue;
       RW_FORWARD(diff_range(r, a, b, g->hash + (a - g->start) / REC_LINE,
@@ -142,8 +142,8 @@ int rec__snap_diff(struct rec *r, u64 *lines) {
   }
   /* What became populated or writable during the syscall. */
   struct fresh_ctx f = {r, lines};
-  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
-       m = rec__maps_next(&r->proc->maps, m)) {
+  for (const struct rec__map *m = rec__maps_first(r->proc->maps); m;
+       m = rec__maps_next(r->proc->maps, m)) {
     if (writable(m))
       RW_FORWARD(rec__populated(r, m, m->start, m->end, fresh_range, &f));
   }
@@ -178,7 +178,7 @@ static int digest_range(void *ctx, u64 a, u64 b) {
 void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi) {
   *lo = *hi = 0;
   const struct rec__map *m =
-      rsp ? rec__maps_find(&r->proc->maps, rsp - 1) : NULL;
+      rsp ? rec__maps_find(r->proc->maps, rsp - 1) : NULL;
   if (!m) return;
   /* A stack: the main one, or private anonymous memory (threads' stacks,
    * alternate signal stacks); never the brk heap or a file. */
@@ -195,8 +195,8 @@ int rec__digest(struct rec *r, const struct rw_digest_spec *spec, u64 *out) {
   c.r = r;
   c.spec = spec;
   rw_digest_init(&c.d);
-  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
-       m = rec__maps_next(&r->proc->maps, m)) {
+  for (const struct rec__map *m = rec__maps_first(r->proc->maps); m;
+       m = rec__maps_next(r->proc->maps, m)) {
     if (!(m->prot & PROT_WRITE)) continue;
     /* Around the left-out ranges (sorted): they are not even read. */
     u64 a = m->start;

@@ -41,7 +41,7 @@ size_t rec__auxv_remove(u64 *v, size_t n, u64 type) {
  * by the caller) gets the AUXV record payload, *OUTLEN its size. */
 static int fix_auxv(struct rec *r, u64 sp, int keep_vdso, u8 **out_rec,
                     size_t *out_len) {
-  const struct rec__map *st = rec__maps_find(&r->proc->maps, sp);
+  const struct rec__map *st = rec__maps_find(r->proc->maps, sp);
   RW_RETURN_IF(!st, RW_ECORRUPT, "no stack at %#llx", (unsigned long long)sp);
   size_t n = (size_t)RW_MIN(st->end - sp, (u64)REC_BUF);
   u8 *b = r->buf;
@@ -87,6 +87,7 @@ int rec__on_exec(struct rec *r, int first) {
   char link[64], exe[4096];
   struct rw_regs regs;
   if (!first) rec__threads_exec(r);
+  rec__proc_unshare(r->proc); /* a vfork child has its own space now */
   rec__snap_free(&r->proc->snap);
   rec__watch_free(r);
   rec__tsc_patch_reset(r);
@@ -101,12 +102,12 @@ int rec__on_exec(struct rec *r, int first) {
   ssize_t n = readlink(link, exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
   RW_FORWARD(rec__emit_exec(r, (u32)r->proc->pid, exe));
-  RW_FORWARD(rec__maps_read(r->proc->pid, &r->proc->maps));
+  RW_FORWARD(rec__maps_read(r->proc->pid, r->proc->maps));
   rec__follow_exec(r);
   /* Edit the auxiliary vector first: the stack's MEM records must show the
    * vector the program will read. AUXV itself follows the image. */
   u64 sp = regs.gpr[RW_REG_rsp];
-  struct rec__maps *m = &r->proc->maps;
+  struct rec__maps *m = r->proc->maps;
   u8 *aux = NULL;
   size_t auxlen = 0;
   int keep = rec__vdso_patch(r);

@@ -417,9 +417,13 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
       return GO_RUN;
     case PTRACE_EVENT_FORK:
     case PTRACE_EVENT_VFORK:
-    case PTRACE_EVENT_CLONE:
-      RW_FORWARD(on_clone_event(r, ev));
-      return GO_RUN;
+    case PTRACE_EVENT_CLONE: {
+      int rc = on_clone_event(r, ev);
+      RW_FORWARD(rc);
+      /* The parent of a recorded vfork child waits in the kernel until the
+       * child execs or exits: the child runs meanwhile. */
+      return rc > 0 ? GO_KERNEL : GO_RUN;
+    }
     case PTRACE_EVENT_EXIT:
       RW_FORWARD(on_exit_event(r, t));
       return GO_RUN;

@@ -51,7 +51,7 @@ static int maps_copy(struct rec__maps *dst, const struct rec__maps *src) {
   return 0;
 }
 
-struct rec__proc *rec__proc_fork(struct rec *r, pid_t child) {
+struct rec__proc *rec__proc_fork(struct rec *r, pid_t child, int shared) {
   const struct rec__proc *pp = r->proc;
   if (r->nprocs == r->capprocs) {
     size_t cap = r->capprocs ? 2 * r->capprocs : 8;
@@ -72,7 +72,21 @@ struct rec__proc *rec__proc_fork(struct rec *r, pid_t child) {
   p->stack_warned = pp->stack_warned;
   p->hide_seccomp = pp->hide_seccomp;
   p->hide_nnp = pp->hide_nnp;
-  if (maps_copy(&p->maps, &pp->maps) < 0) goto fail;
+  p->maps = &p->maps_own;
+  if (shared) {
+    p->maps = pp->maps;
+    /* Processes that run unrecorded in the parent's address space run in
+     * the child's too. */
+    for (size_t i = 0; i < pp->nsharers; i++) {
+      struct rec__proc *was = r->proc;
+      r->proc = p;
+      int rc = rec__follow_sharer(r, pp->sharers[i]);
+      r->proc = was;
+      if (rc < 0) goto fail;
+    }
+  } else if (maps_copy(&p->maps_own, pp->maps) < 0) {
+    goto fail;
+  }
   if (pp->ntscp) {
     p->tscp = malloc(pp->ntscp * sizeof *p->tscp);
     if (!p->tscp) goto fail;
@@ -82,15 +96,19 @@ struct rec__proc *rec__proc_fork(struct rec *r, pid_t child) {
   r->procs[r->nprocs++] = p;
   return p;
 fail:
-  rec__maps_free(&p->maps);
+  rec__maps_free(&p->maps_own);
+  free(p->sharers);
   free(p);
   return NULL;
 }
 
+void rec__proc_unshare(struct rec__proc *p) { p->maps = &p->maps_own; }
+
 void rec__proc_release(struct rec *r, struct rec__proc *p) {
   struct rec__proc *was = r->proc;
   r->proc = p;
-  rec__maps_free(&p->maps);
+  rec__maps_free(&p->maps_own);
+  p->maps = &p->maps_own;
   free(p->sharers);
   p->sharers = NULL;
   p->nsharers = p->capsharers = 0;

@@ -409,7 +409,13 @@ struct rec__proc {
   int dying;                  /* exit_group or a fatal signal: every thread
                                  is on its way out */
   u8 comm_fds[1024 / 8];      /* descriptors open on a /proc/.../comm file */
-  struct rec__maps maps;      /* the address space the trace describes */
+  struct rec__maps *maps;     /* the address space the trace describes:
+                                 &MAPS_OWN, or a vfork parent's, which its
+                                 recorded vfork child shares until it
+                                 execs or ends (one model: each change is
+                                 recorded once, by the thread that made
+                                 it) */
+  struct rec__maps maps_own;
   int read_exec;              /* the READ_IMPLIES_EXEC personality: mappings
                                  get PROT_EXEC the syscall did not ask */
   pid_t *sharers;             /* processes that may share the address space
@@ -797,7 +803,13 @@ void rec__task_remove(struct rec *r, struct rec__task *t);
 
 /* Children (recorder/children.c). */
 int rec__child_release(struct rec *r, pid_t child) RW_MUST_CHECK;
+/* The fork, vfork or clone event EVENT of the current thread: records the
+ * child as a process, or lets it go. Returns 1 when the thread must wait
+ * in the kernel for a recorded vfork child, 0, or a negative code. */
 int rec__on_fork_event(struct rec *r, int event) RW_MUST_CHECK;
+/* 1 when the syscall the current thread is in makes a vfork child that
+ * is recorded (vfork, or clone with CLONE_VM and CLONE_VFORK). */
+int rec__follows_vfork(struct rec *r);
 
 /* Processes (recorder/procs.c). */
 /* Makes T (NULL: none) the current thread and its process the current
@@ -807,9 +819,13 @@ void rec__set_cur(struct rec *r, struct rec__task *t);
  * NULL. */
 struct rec__proc *rec__proc_find(struct rec *r, pid_t pid);
 /* A new recorded process CHILD, forked by the current process: a copy of
- * its address-space model and of what a fork inherits. Returns it, or NULL
- * when out of memory. */
-struct rec__proc *rec__proc_fork(struct rec *r, pid_t child);
+ * its address-space model and of what a fork inherits; with SHARED (a
+ * vfork child), the parent's model itself. Returns it, or NULL when out of
+ * memory. */
+struct rec__proc *rec__proc_fork(struct rec *r, pid_t child, int shared);
+/* Process P, a vfork child, gets an address space of its own (its exec):
+ * from now on it has a model of its own. */
+void rec__proc_unshare(struct rec__proc *p);
 /* Frees what process P holds (P stays listed). */
 void rec__proc_release(struct rec *r, struct rec__proc *p);
 /* Every recorded process, the root first: P of N. */

@@ -350,6 +350,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
            o->argv[0]);
   memset(&r, 0, sizeof r);
   r.proc = &r.root;
+  r.proc->maps = &r.proc->maps_own;
   r.proc->memfd = -1;
   r.proc->pagemap_fd = -2;
   r.opts = o;

@@ -131,7 +131,7 @@ static int on_map(void *ctx, const struct rec__map *m, u64 a, u64 b) {
   /* New pages right below a grows-down mapping that still goes on above
    * them: the kernel grew it (r->proc->maps is the view before this syscall).
    */
-  const struct rec__map *o = rec__maps_find(&r->proc->maps, b);
+  const struct rec__map *o = rec__maps_find(r->proc->maps, b);
   if (rec__map_grows(m) && b < m->end && o && o->start == b &&
       rec__map_grows(o))
     return rec__emit_grow(r, a, b - a);
@@ -197,7 +197,7 @@ static int check_bad(struct check *c, u64 a, u64 b, const char *what,
   return 0;
 }
 static u32 model_prot(struct check *c, u64 a) {
-  const struct rec__map *o = rec__maps_find(&c->r->proc->maps, a);
+  const struct rec__map *o = rec__maps_find(c->r->proc->maps, a);
   return o ? o->prot : 0;
 }
 static int check_unmap(void *ctx, u64 a, u64 b) {
@@ -206,7 +206,7 @@ static int check_unmap(void *ctx, u64 a, u64 b) {
 }
 static int check_map(void *ctx, const struct rec__map *m, u64 a, u64 b) {
   struct check *c = ctx;
-  const struct rec__map *o = rec__maps_find(&c->r->proc->maps, b);
+  const struct rec__map *o = rec__maps_find(c->r->proc->maps, b);
   if (rec__map_grows(m) && b < m->end && o && o->start == b &&
       rec__map_grows(o))
     return 0; /* the stack grew */
@@ -226,8 +226,8 @@ static int check_model(struct rec *r, u64 nr, const u64 args[6],
   struct check c = {r, ""};
   int rc = rec__maps_read(r->proc->live, &nm);
   if (rc == 0) {
-    mark_growsdown(&r->proc->maps, &nm, ~0ull, none, 0);
-    rc = rec__maps_diff(&r->proc->maps, &nm, NULL, 0, &check_ops, &c);
+    mark_growsdown(r->proc->maps, &nm, ~0ull, none, 0);
+    rc = rec__maps_diff(r->proc->maps, &nm, NULL, 0, &check_ops, &c);
   }
   rec__maps_free(&nm);
   RW_FORWARD(rc);
@@ -257,7 +257,7 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
   int rc = rec__maps_read(r->proc->live, &nm);
   if (rc < 0) return rc;
   int ok = result >= 0 || result < -4095;
-  mark_growsdown(&r->proc->maps, &nm, nr, args, result);
+  mark_growsdown(r->proc->maps, &nm, nr, args, result);
   if (nr == REC_NR_munmap && result == 0) {
     /* All of it, also what the recorder never saw mapped: the bottom of a
      * stack that grew since the last look. */
@@ -301,8 +301,8 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
       skip[nskip++] = (struct rec__range){a, b - a};
     }
   }
-  if (rc == 0) rc = rec__maps_diff(&r->proc->maps, &nm, skip, nskip, &ops, r);
-  rec__maps_move(&r->proc->maps, &nm);
+  if (rc == 0) rc = rec__maps_diff(r->proc->maps, &nm, skip, nskip, &ops, r);
+  rec__maps_move(r->proc->maps, &nm);
   rec__maps_free(&nm);
   return rc;
 }

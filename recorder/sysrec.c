@@ -169,7 +169,9 @@ int rec__sys_enter(struct rec *r) {
   if (t->sc_flags & REC_SC_WARN)
     RW_FORWARD(rec__warn(r, t->nr, "%s: %s; the replay may differ",
                          sc->name, warn_text(t->nr)));
-  if (rec__sc_needs_diff(t->eff_nr, t->args, rec__mem_read, r)) {
+  /* A recorded vfork child's writes are in its own stream. */
+  if (rec__sc_needs_diff(t->eff_nr, t->args, rec__mem_read, r) &&
+      !rec__follows_vfork(r)) {
     RW_FORWARD(rec__snap_take(r));
     t->snap = 1;
   }

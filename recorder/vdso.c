@@ -122,8 +122,8 @@ static int patch_image(struct rec *r, u64 base, const u8 *img, size_t size) {
 
 int rec__vdso_patch(struct rec *r) {
   const struct rec__map *m = NULL;
-  for (const struct rec__map *e = rec__maps_first(&r->proc->maps); e;
-       e = rec__maps_next(&r->proc->maps, e))
+  for (const struct rec__map *e = rec__maps_first(r->proc->maps); e;
+       e = rec__maps_next(r->proc->maps, e))
     if (e->flags & REC_MAPF_VDSO) m = e;
   if (!m || m->end - m->start > REC_BUF) return 0;
   size_t size = (size_t)(m->end - m->start);

@@ -105,8 +105,8 @@ int rec__watch_check(struct rec *r) {
      * compared again if something is mapped there later; a region wholly
      * unmapped is dropped: what is mapped there next is new). */
     int live = 0;
-    for (const struct rec__map *m = rec__maps_from(&r->proc->maps, g->start);
-         m && m->start < g->end; m = rec__maps_next(&r->proc->maps, m)) {
+    for (const struct rec__map *m = rec__maps_from(r->proc->maps, g->start);
+         m && m->start < g->end; m = rec__maps_next(r->proc->maps, m)) {
       u64 a = RW_MAX(g->start, m->start), b = RW_MIN(g->end, m->end);
       if (a >= b || !in_watch(r, m)) continue;
       live = 1;
@@ -130,7 +130,7 @@ int rec__watch_check(struct rec *r) {
   r->proc->watch_all = 0;
   keep = 0;
   for (size_t i = 0; i < s->n; i++) {
-    const struct rec__map *m = rec__maps_find(&r->proc->maps, s->v[i].start);
+    const struct rec__map *m = rec__maps_find(r->proc->maps, s->v[i].start);
     if (m && shared_readable(m)) {
       s->v[keep++] = s->v[i];
     } else {
@@ -181,8 +181,8 @@ static int add_all(struct rec *r) {
     r->wbuf = malloc(REC_BUF);
     RW_RETURN_IF(!r->wbuf, RW_ENOMEM, "shared memory watch");
   }
-  for (const struct rec__map *m = rec__maps_first(&r->proc->maps); m;
-       m = rec__maps_next(&r->proc->maps, m)) {
+  for (const struct rec__map *m = rec__maps_first(r->proc->maps); m;
+       m = rec__maps_next(r->proc->maps, m)) {
     if (!in_watch(r, m) || watched(r, m)) continue;
     if (r->proc->watch_bytes + (m->end - m->start) > REC_WATCH_MAX) {
       RW_FORWARD(rec__warn(r, REC_NR_fork,

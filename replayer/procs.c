@@ -8,7 +8,13 @@
  * thread apply to the thread's process (step.c sets rp->proc before each
  * one). Kids are never freed before rp_close: a keyframe restored from
  * before a FORK marks the kid as not existing, and the FORK applied again
- * reuses it, so cpus of spare threads stay bound to a live cpu_mem. */
+ * reuses it, so cpus of spare threads stay bound to a live cpu_mem.
+ *
+ * A vfork child (FORK kind 1) runs in its parent's address space until it
+ * execs or ends, the parent waiting meanwhile: its mem is the parent's,
+ * and it keeps its own for later. Its srcs and stack rules start as a
+ * copy of the parent's and go back to the parent when it stops sharing
+ * (rp__proc_unshare), since they describe the one address space. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,11 +48,12 @@ static int kid_for(rp_replay *rp, u64 seq, struct rp__proc **out) {
   }
   struct rp__proc *p = calloc(1, sizeof *p);
   RW_RETURN_IF(!p, RW_ENOMEM, "process");
-  int rc = cpu_mem_new(&p->mem);
+  int rc = cpu_mem_new(&p->own);
   if (rc < 0) {
     free(p);
     return rc;
   }
+  p->mem = p->own;
   p->ix = (u32)(rp->nkids + 1);
   p->fork_seq = seq;
   rp->kids[rp->nkids++] = p;
@@ -60,11 +67,19 @@ int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec) {
   if (!f.recorded) return 0; /* it ran unrecorded */
   struct rp__proc *parent = rp->proc, *p;
   RW_FORWARD(kid_for(rp, rec->seq, &p));
-  cpu_snap *snap;
-  RW_FORWARD(cpu_mem_snapshot(parent->mem, &snap));
-  int rc = cpu_mem_restore(p->mem, snap);
-  cpu_snap_free(snap);
-  RW_FORWARD(rc);
+  int rc;
+  if (f.kind == 1) { /* vfork: the parent's address space itself */
+    p->lender = parent->lender ? parent->lender : parent;
+    p->mem = parent->mem;
+  } else {
+    p->lender = NULL;
+    p->mem = p->own;
+    cpu_snap *snap;
+    RW_FORWARD(cpu_mem_snapshot(parent->mem, &snap));
+    rc = cpu_mem_restore(p->mem, snap);
+    cpu_snap_free(snap);
+    RW_FORWARD(rc);
+  }
   struct rp__srcs srcs;
   RW_FORWARD(rp__srcs_copy(&srcs, &parent->srcs));
   rp__srcs_free(&p->srcs);
@@ -80,6 +95,21 @@ int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec) {
   return rc;
 }
 
+void rp__proc_unshare(struct rp__proc *p) {
+  struct rp__proc *l = p->lender;
+  if (!l) return;
+  /* What it mapped or unmapped there is the lender's now (the srcs
+   * describe that address space as it is). */
+  rp__srcs_free(&l->srcs);
+  l->srcs = p->srcs;
+  memset(&p->srcs, 0, sizeof p->srcs);
+  l->stack = p->stack;
+  l->nrecent = 0;
+  p->nrecent = 0;
+  p->lender = NULL;
+  p->mem = p->own;
+}
+
 int rp__procs_capture(rp_replay *rp, struct rp__kf *kf) {
   kf->kids = NULL;
   kf->nkids = 0;
@@ -92,7 +122,8 @@ int rp__procs_capture(rp_replay *rp, struct rp__kf *kf) {
     struct rp__kproc *k = &kf->kids[i];
     if (!p->exists) continue;
     k->exists = 1;
-    RW_FORWARD(cpu_mem_snapshot(p->mem, &k->snap));
+    k->lender = p->lender;
+    if (!p->lender) RW_FORWARD(cpu_mem_snapshot(p->mem, &k->snap));
     RW_FORWARD(rp__srcs_copy(&k->srcs, &p->srcs));
     k->stack = p->stack;
   }
@@ -106,7 +137,11 @@ int rp__procs_restore(rp_replay *rp, const struct rp__kf *kf) {
     const struct rp__kproc *k = i < kf->nkids ? &kf->kids[i] : NULL;
     p->exists = k && k->exists;
     if (!p->exists) continue;
-    RW_FORWARD(cpu_mem_restore(p->mem, k->snap));
+    /* A lender comes before its vfork children: its address space is in
+     * place when theirs, the same, is set up. */
+    p->lender = k->lender;
+    p->mem = p->lender ? p->lender->mem : p->own;
+    if (!p->lender) RW_FORWARD(cpu_mem_restore(p->mem, k->snap));
     struct rp__srcs srcs;
     RW_FORWARD(rp__srcs_copy(&srcs, &k->srcs));
     rp__srcs_free(&p->srcs);
@@ -124,7 +159,7 @@ int rp__procs_restore(rp_replay *rp, const struct rp__kf *kf) {
 void rp__procs_free(rp_replay *rp) {
   for (size_t i = 0; i < rp->nkids; i++) {
     rp__srcs_free(&rp->kids[i]->srcs);
-    cpu_mem_free(rp->kids[i]->mem);
+    cpu_mem_free(rp->kids[i]->own);
     free(rp->kids[i]);
   }
   free(rp->kids);

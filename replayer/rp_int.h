@@ -112,7 +112,8 @@ struct rp__kthread {
 /* A forked process as a keyframe holds it. */
 struct rp__kproc {
   int exists;           /* 0: not forked yet, or ended */
-  cpu_snap *snap;       /* its address space; owned */
+  struct rp__proc *lender; /* a vfork child's parent, until it execs */
+  cpu_snap *snap;       /* its address space (none with a lender); owned */
   struct rp__srcs srcs; /* owned copy */
   struct rp__stack_rules stack;
 };
@@ -224,7 +225,11 @@ struct rp__proc {
   u32 pid;                 /* its id in the recording (kids) */
   u64 fork_seq;            /* its FORK record (kids) */
   int exists;              /* 1 from its FORK until it ends (kids) */
-  cpu_mem *mem;            /* the program's address space; owned */
+  cpu_mem *mem;            /* the program's address space: OWN, or its
+                              lender's */
+  cpu_mem *own;            /* its own one (kids); owned */
+  struct rp__proc *lender; /* a vfork child runs in its parent's address
+                              space (LENDER's) until it execs or ends */
   struct cpu_config cfg;   /* for the threads' cpu_new */
   u32 *cpuid;              /* recorded cpuid table, 6 u32 per entry; owned */
   size_t ncpuid;
@@ -538,8 +543,13 @@ size_t rp__threads_alive_in(const rp_replay *rp, const struct rp__proc *p);
 /* Process IX (0 the root, k rp->kids[k - 1]). */
 struct rp__proc *rp__proc_at(rp_replay *rp, u32 ix);
 /* FORK REC of a recorded child, by a thread of rp->proc: the child as a
- * copy of rp->proc's address space. Returns 0 or a negative code. */
+ * copy of rp->proc's address space, or for a vfork child (kind 1) in that
+ * address space. Returns 0 or a negative code. */
 int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+/* Process P stops using its lender's address space (a vfork child that
+ * execs or ends): the mappings it saw go back to the lender, and P has its
+ * own address space again. */
+void rp__proc_unshare(struct rp__proc *p);
 /* The forked process PID whose first thread has not started yet, or
  * NULL. */
 struct rp__proc *rp__proc_unstarted(rp_replay *rp, u32 pid);

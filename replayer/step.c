@@ -195,6 +195,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
   switch (rec->type) {
     case TRACE_REC_EXEC:
       RW_FORWARD(rp__note_exec(rp, rec));
+      rp__proc_unshare(rp->proc); /* a vfork child gets its own space */
       RW_FORWARD(rp__apply_exec(rp));
       /* The THREAD_START after it starts the new image's thread, which is
        * still inside the execve whose SYSCALL_EXIT follows. */
@@ -363,6 +364,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       thread_exited(rp, t);
       if (rp__threads_alive_in(rp, p)) return 1;
       if (p != &rp->root) { /* a forked process ended */
+        rp__proc_unshare(p);
         p->exists = 0;
         if (rp->th.nalive) return 1;
       } else {
@@ -790,8 +792,9 @@ static int user_bp_at(const rp_replay *rp, u64 addr) {
 static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
   u64 rip = rp->search.pre_regs.rip;
   cpu_mem *mem = t->proc->mem;
-  /* User breakpoints are in the debugger's process. */
-  int user = mem == rp->root.mem && user_bp_at(rp, rip);
+  /* User breakpoints stop the debugger's process alone (a vfork child
+   * of it runs in the same memory). */
+  int user = t->proc == &rp->root && user_bp_at(rp, rip);
   if (rp->search.preempt_bp != rip || rp->search.preempt_mem != mem) {
     RW_FORWARD(rp__clear_preempt_bp(rp));
     rp->search.preempt_bp = rip;
@@ -1083,14 +1086,17 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
             why.rip == rp->search.preempt_bp &&
             !(stop_at_user && user_bp_at(rp, why.rip)))
           continue; /* checked at the top of the loop */
-        if (stop_at_user && user_bp_at(rp, why.rip)) {
+        /* A vfork child of the root runs in its memory, breakpoints
+         * included: they are the debugger's process's alone. */
+        if (stop_at_user && t->proc == &rp->root &&
+            user_bp_at(rp, why.rip)) {
           fill_stop(rp, stop, RP_STOP_BREAKPOINT);
           stop->addr = why.rip;
           return 0;
         }
         continue;
       case CPU_EXIT_WATCHPOINT:
-        if (!stop_at_user) continue;
+        if (!stop_at_user || t->proc != &rp->root) continue;
         fill_stop(rp, stop, RP_STOP_WATCHPOINT);
         stop->addr = why.watch_addr;
         stop->watch_size = why.watch_size;

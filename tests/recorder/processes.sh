@@ -1,30 +1,39 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Processes: a fork child is recorded, vfork and posix_spawn children run
-# unrecorded (one line says so; all of them with --no-follow), a vfork
-# child's writes to the parent's memory reach the trace, execve is followed
-# through a shell wrapper and env, and a second thread is recorded.
+# Processes: fork, vfork and posix_spawn children are recorded (the vfork
+# children in the parent's address space, with no generic diff at the
+# parent's vfork); with --no-follow they all run unrecorded (one line says
+# so) and a vfork child's writes to the parent's memory reach the trace
+# through the diff; execve is followed through a shell wrapper and env,
+# and a second thread is recorded.
 # tests/replay/procs.sh replays process trees.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 rec forks "$P/forks"
 check_eq "forks: exit 0" 0 "$status"
 check "forks: program output" grep -q "ok 3 shared 'written-by-vfork-child'" "$T/forks.out"
-check "forks: one line about unrecorded children" test "$(grep -c 'run unrecorded' "$T/forks.err")" -eq 1
-check "forks: FORK records (fork, vfork, spawn)" q forks '
+check "forks: nothing about unrecorded children" test "$(grep -c 'run unrecorded' "$T/forks.err")" -eq 0
+check "forks: FORK records (fork, vfork, spawn), all recorded" q forks '
 k = [r["kind"] for r in of("FORK")]; assert k == [0, 1, 1], k
-k = [r["recorded"] for r in of("FORK")]; assert k == [1, 0, 0], k'
-check "forks: the fork child has a stream of its own" q forks '
-c = of("FORK")[0]["child_pid"]
-s = [r for r in recs if r["tid"] == c]
-assert s[0]["type"] == "THREAD_START" and s[0]["parent_tid"] != c, s[0]
-assert s[-1]["type"] == "EXIT" and s[-1]["status"] == 3, s[-1]'
-check "forks: vfork child's write imported before vfork returns" q forks '
-s = b"written-by-vfork-child".hex()
+k = [r["recorded"] for r in of("FORK")]; assert k == [1, 1, 1], k'
+check "forks: each child has a stream of its own" q forks '
+for f, st in zip(of("FORK"), (3, 4, 0)):
+    c = f["child_pid"]
+    s = [r for r in recs if r["tid"] == c]
+    assert s[0]["type"] == "THREAD_START" and s[0]["parent_tid"] != c, s[0]
+    assert s[0]["seq"] > f["seq"], (f, s[0])
+    assert s[-1]["type"] == "EXIT" and s[-1]["status"] == st, s[-1]'
+check "forks: the vfork child runs before vfork returns, no diff" q forks '
 i = enters(58)[0]
-j = next(k for k in range(i, len(recs)) if recs[k]["type"] == "SYSCALL_EXIT")
-assert any(r["type"] == "MEM" and s in r["data"] for r in recs[i:j])
-assert any(r["type"] == "SYSCALL_DIFF" for r in recs[i:j])'
+j = next(k for k in range(i, len(recs)) if recs[k]["type"] == "SYSCALL_EXIT"
+         and recs[k]["tid"] == recs[i]["tid"])
+c = next(r for r in recs[i:j] if r["type"] == "FORK")["child_pid"]
+assert any(r["tid"] == c and r["type"] == "EXIT" for r in recs[i:j])
+assert not any(r["type"] == "SYSCALL_DIFF" for r in recs[i:j])'
+check "forks: the spawned child execs true in its own stream" q forks '
+c = of("FORK")[2]["child_pid"]
+e = [r for r in of("EXEC") if r["tid"] == c]
+assert len(e) == 1 and e[0]["path"].endswith("/true"), e'
 
 # rewind ps: the recorded process, then each child it started, unrecorded.
 "$REWIND" ps "$T/forks.rwd" > "$T/ps.out" 2> "$T/ps.err"
@@ -32,7 +41,9 @@ check_eq "ps: exit 0" 0 "$?"
 check "ps: header, the process, three children" test "$(wc -l < "$T/ps.out")" -eq 5
 check "ps: the process ended with exit 0" grep -Eq "^[0-9]+ +- +exit 0 +1-[0-9]+ +1 +.*/forks$" "$T/ps.out"
 check "ps: the fork child recorded, exit 3" grep -Eq "^[0-9]+ +[0-9]+ +exit 3 +[0-9]+-[0-9]+ +1 +.*/forks$" "$T/ps.out"
-check "ps: vfork and spawn children not recorded" test "$(grep -c 'vfork, not recorded)' "$T/ps.out")" -eq 2
+check "ps: the vfork child recorded, exit 4" grep -Eq "^[0-9]+ +[0-9]+ +exit 4 +[0-9]+-[0-9]+ +1 +.*/forks$" "$T/ps.out"
+check "ps: the spawn child recorded, ran true" grep -Eq "^[0-9]+ +[0-9]+ +exit 0 +[0-9]+-[0-9]+ +1 +.*/true$" "$T/ps.out"
+check "ps: no child unrecorded" test "$(grep -c 'not recorded)' "$T/ps.out")" -eq 0
 "$REWIND" ps --json "$T/forks.rwd" > "$T/ps.json"
 check "ps --json: parents, kinds, the events of FORK" python3 -c '
 import json, sys
@@ -41,10 +52,13 @@ d = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
 root, kids = p[0], p[1:]
 assert root["recorded"] and root["end"] == {"exit": 0} and root["ppid"] is None
 assert root["threads"] == 1 and root["images"] == 1, root
-assert [k.get("created_by") for k in kids] == [None, "vfork", "vfork"], kids
+assert "created_by" not in root, root
+assert [k.get("created_by") for k in kids] == ["fork", "vfork", "vfork"], kids
 assert all(k["ppid"] == root["pid"] for k in kids)
-assert [k["recorded"] for k in kids] == [True, False, False], kids
-assert kids[0]["end"] == {"exit": 3} and kids[0]["threads"] == 1, kids[0]
+assert [k["recorded"] for k in kids] == [True, True, True], kids
+assert [k["end"] for k in kids] == [{"exit": 3}, {"exit": 4}, {"exit": 0}]
+assert [k["images"] for k in kids] == [0, 0, 1], kids
+assert all(k["threads"] == 1 for k in kids), kids
 forks = [r for r in d if r["type"] == "FORK"]
 assert [k["pid"] for k in kids] == [r["child_pid"] for r in forks]
 assert [k["first_event"] for k in kids] == [r["seq"] for r in forks]
@@ -58,6 +72,16 @@ check "no-follow: one line says children run unrecorded" grep -q "with --no-foll
 check "no-follow: no child recorded, one stream" q nof '
 assert [r["recorded"] for r in of("FORK")] == [0, 0, 0]
 assert len({r["tid"] for r in recs if r["tid"]}) == 1'
+check "no-follow: vfork child's write imported before vfork returns" q nof '
+s = b"written-by-vfork-child".hex()
+i = enters(58)[0]
+j = next(k for k in range(i, len(recs)) if recs[k]["type"] == "SYSCALL_EXIT")
+assert any(r["type"] == "MEM" and s in r["data"] for r in recs[i:j])
+assert any(r["type"] == "SYSCALL_DIFF" for r in recs[i:j])'
+"$REWIND" replay --verify --no-progress "$T/nof.rwd" >"$T/nof.replay" 2>&1
+check_eq "no-follow: verified" 0 "$?"
+"$REWIND" replay --verify --no-progress "$T/forks.rwd" >"$T/forks.replay" 2>&1
+check_eq "forks: verified" 0 "$?"
 
 # Exec through a shell script and env: one trace, one stream, several EXEC.
 rec wrap "$top_srcdir/tests/programs/exec_wrapper.sh" env "$P/exec_target" a b

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Process trees (format 1.7): every process a command forks is recorded and
-# replayed, each in its own address space. tests/programs/proctree: three
+# Process trees (formats 1.7, 1.8): every process a command creates is
+# recorded and replayed, forked ones each in its own address space, vfork
+# children in their parent's until they exec. tests/programs/proctree: three
 # children and the parent add to a counter in anonymous MAP_SHARED memory
 # under a process-shared mutex (their turns interleave at the lock's
 # futexes and sched_yield), a child execs, a child kills itself, a
@@ -82,6 +83,61 @@ th = [l for l in t[i:].split("\n") if l.startswith("* 1 ")]
 assert len(th) == 1, t[i:i+800]' "$T/tree.gdb.out"
 check "gdb: forward again, the same counter" \
   grep -q '^\$3 = 3000$' "$T/tree.gdb.out"
+
+# vfork children (format 1.8), recorded in the parent's address space:
+# a write into the parent's frame, a mapping left to the parent, an exec,
+# an exec that fails, posix_spawn with a file action, while a second
+# thread of the parent counts. gdb stops at mark() only in the parent.
+rec vf "$P/vforks" /bin/echo "$T/vf.file"
+check_eq "vforks: recorded" 0 "$status"
+check "vforks: what the children left" grep -q "^frame 42, given 'mapped-by-the-vfork-child', errno 2, file 'into-the-file'$" "$T/vf.out"
+check "vforks: statuses" grep -q "^statuses 4 5 0 127 0, marks 101, counted yes$" "$T/vf.out"
+verify vf "exited with status 0"
+check "vforks: five vfork children, each recorded in its stream" q vf '
+f = of("FORK")
+assert len(f) == 5 and all(r["kind"] == 1 and r["recorded"] for r in f), f
+assert not of("SYSCALL_DIFF")
+ex = {r["tid"]: r["path"] for r in of("EXEC")}
+for r in f:
+    s = [x for x in recs if x["tid"] == r["child_pid"]]
+    assert s[0]["type"] == "THREAD_START" and s[-1]["type"] == "EXIT", s
+assert [r["child_pid"] in ex for r in f] == [False, False, True, False, True]
+m = [x for x in of("MAP") if x["tid"] == f[1]["child_pid"]]
+assert len(m) == 1 and int(m[0]["len"], 16) == 4096, m
+assert not [x for x in of("MAP") if x["addr"] == m[0]["addr"] and
+            x["tid"] != f[1]["child_pid"]], "mapped twice"'
+line=$(grep -n 'gdb: done' "$top_srcdir/tests/programs/vforks.c" | cut -d: -f1)
+cat >"$T/vf.gdb" <<G
+break mark
+continue
+print who
+break vforks.c:$line
+continue
+print marks
+print in_frame
+print given
+info threads
+reverse-continue
+print who
+continue
+print marks
+G
+timeout 120 "$REWIND" replay "$T/vf.rwd" -- -batch -nx -x "$T/vf.gdb" \
+  >"$T/vf.gdb.out" 2>&1
+check "gdb: mark() stops in the parent only, forward and back" python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+v = dict(re.findall(r"^\$(\d+) = (.*)$", t, re.M))
+assert v.get("1") == "1" and v.get("5") == "1", (v, t[-3000:])
+assert v.get("2") == "101" and v.get("6") == "101", v
+assert v.get("3") == "42", v
+assert v.get("4", "").endswith("\"mapped-by-the-vfork-child\""), v
+assert t.count("hit Breakpoint 1, mark (who=who@entry=1)") == 2, t[-3000:]
+assert "who=who@entry=100" not in t
+i = t.index("info threads") if "info threads" in t else t.index("  Id ")
+th = [l for l in t[i:].split("\n") if re.match(r"^[* ] +\d+ +Thread", l)]
+assert len(th) == 1, th  # the counter was joined; no child is listed' \
+  "$T/vf.gdb.out"
 
 # A shell pipeline: sh, ls, sort and wc, each verified.
 rec pipe sh -c 'ls / | sort | wc -l'
