@@ -171,7 +171,8 @@ int rp_report(rp_replay *rp, FILE *out) RW_MUST_CHECK;
  * one at MARK, to OUT (for `rewind replay --goto`). */
 void rp_disasm(rp_replay *rp, FILE *out, u64 addr, int count, u64 mark);
 
-/* The name of the function holding ADDR and the offset into it, from the
+/* The name of the function holding ADDR in the process of the current
+ * position (the thread that ran last) and the offset into it, from the
  * symbol tables of the ELF files in the trace; returns 0 and writes
  * "name+0x12" to DST (CAP bytes), or RW_ENOTFOUND. */
 int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap)

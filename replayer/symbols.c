@@ -150,10 +150,12 @@ static struct rp__sym *syms_for(rp_replay *rp, const u8 hash[32]) {
 }
 
 int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap) {
+  /* The mappings of the process at this point of the history (a child's,
+   * after its exec, are not the root's); the tables are cached for all. */
+  const struct rp__srcs *v = &rp->proc->srcs;
   const struct rp__src *src = NULL;
-  for (size_t i = 0; i < rp->root.srcs.n; i++)
-    if (rp->root.srcs.v[i].start <= addr && addr < rp->root.srcs.v[i].end)
-      src = &rp->root.srcs.v[i];
+  for (size_t i = 0; i < v->n; i++)
+    if (v->v[i].start <= addr && addr < v->v[i].end) src = &v->v[i];
   if (!src) return RW_ENOTFOUND;
   static const u8 zero[32];
   if (!memcmp(src->hash, zero, 32)) return RW_ENOTFOUND;

@@ -121,4 +121,15 @@ replay enddmg
 check_eq "enddmg: exit 5 (damaged)" 5 "$rs"
 shows enddmg "replay stopped at event [1-9][0-9]*, .*"
 shows enddmg "the trace is damaged at offset [0-9]+"
+
+# (f) In a child process after its exec: the report names the child's
+# thread and its functions, from the child's mappings (not the shell's).
+rec kidsed sh -c "sed -n p < '$T/sent.txt'; true"
+check_eq "kidsed: recorded" 0 "$status"
+patch_text kidsed "hello" kidseddiff
+replay kidseddiff
+check_eq "kidseddiff: exit 4 (diverged)" 4 "$rs"
+kid=$(q kidsed 'print(of("FORK")[0]["child_pid"])')
+shows kidseddiff "diverged from the recording at event [0-9]+ \\(record seq [0-9]+, OUTPUT\\), thread $kid,"
+shows kidseddiff "^ +[0-9]+: 0x[0-9a-f]+ write\\+0x0 +cmp"
 finish
