@@ -7,8 +7,10 @@
 # under a process-shared mutex (their turns interleave at the lock's
 # futexes and sched_yield), a child execs, a child kills itself, a
 # double-forked grandchild writes through a pipe after its parent is gone;
-# a shell pipeline. Each verifies, `rewind ps` lists the processes, and
-# gdb debugs the first process, backwards across the others' keyframes.
+# vfork children; a forking server with client processes; a script with a
+# shebang; a shell pipeline. Each verifies, `rewind ps` lists the
+# processes, and gdb debugs the first process, backwards across the
+# others' keyframes.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 verify() {
@@ -138,6 +140,41 @@ i = t.index("info threads") if "info threads" in t else t.index("  Id ")
 th = [l for l in t[i:].split("\n") if re.match(r"^[* ] +\d+ +Thread", l)]
 assert len(th) == 1, th  # the counter was joined; no child is listed' \
   "$T/vf.gdb.out"
+
+# A forking server: three client processes connect to a Unix socket, a
+# worker process per connection answers; every exit status is the
+# client's checksum of the worker's answer.
+rec fs "$P/forkserver" "$T/fs.sock"
+check_eq "forkserver: recorded" 0 "$status"
+check "forkserver: the clients' sums, the workers" python3 -c '
+import sys
+o = open(sys.argv[1]).read().split("\n")
+assert o[:4] == ["client 1: 218", "client 2: 126", "client 3: 10",
+                 "workers ok 3"], o' "$T/fs.out"
+verify fs "exited with status 0"
+"$REWIND" ps --json "$T/fs.rwd" >"$T/fs.ps" 2>&1
+check "ps: the server, three clients, three workers" python3 -c '
+import json, sys
+p = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert len(p) == 7 and all(x["recorded"] for x in p), p
+assert sorted(x["end"]["exit"] for x in p[1:]) == [0, 0, 0, 10, 126, 218], p
+assert all(x["ppid"] == p[0]["pid"] for x in p[1:]), p' "$T/fs.ps"
+
+# A script with a shebang, exec'd by a forked child of sh: the child's
+# images are the interpreter's, and its output is checked.
+printf '#!/bin/sh\necho "shebang says $1"\n' >"$T/says.sh"
+chmod +x "$T/says.sh"
+rec shebang sh -c "'$T/says.sh' hello; true"
+check_eq "shebang: recorded" 0 "$status"
+check "shebang: output" grep -q "^shebang says hello$" "$T/shebang.out"
+verify shebang "exited with status 0"
+"$REWIND" ps --json "$T/shebang.rwd" >"$T/shebang.ps" 2>&1
+check "ps: the child ran the script's interpreter" python3 -c '
+import json, sys
+p = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert len(p) == 2 and p[1]["images"] == 1, p
+assert p[1]["exe"].split("/")[-1] in ("sh", "dash", "bash"), p[1]' \
+  "$T/shebang.ps"
 
 # A shell pipeline: sh, ls, sort and wc, each verified.
 rec pipe sh -c 'ls / | sort | wc -l'
