@@ -23,3 +23,11 @@ EXTRA_DIST += bench/record/bigmaps.sh
 .PHONY: bench-bigmaps
 bench-bigmaps: cli/rewind tests/programs/bigmaps
 	$(SHELL) $(top_srcdir)/bench/record/bigmaps.sh $(abs_top_builddir) 3 $(OLD)
+
+# Process trees (bench/RESULTS.md): make -j2 and one cc natively, recorded
+# with every process and with --no-follow, and replayed. `make
+# bench-procs`.
+EXTRA_DIST += bench/record/procs.sh
+.PHONY: bench-procs
+bench-procs: cli/rewind
+	$(SHELL) $(top_srcdir)/bench/record/procs.sh $(abs_top_builddir) 3
