@@ -78,19 +78,39 @@ int cli_trace_warning(struct rp_replay *rp, const char *path);
  * `rewind gdbinit` (cli/cmd_serve.c). */
 extern const char cli_gdb_init[];
 
+/* -p PID|NAME (cli/pick.c): the recorded process of the trace at PATH
+ * that WANT names, and the record its debugging starts after. Returns 0,
+ * or prints why not and returns the exit status. */
+struct cli_picked {
+  u32 pid;
+  u64 seq;        /* its last EXEC, or its FORK when it never exec'd */
+  int root;       /* 1: the process the recording started */
+  char name[64];  /* its last program's file name */
+};
+int cli_pick(const char *path, const char *want, struct cli_picked *out);
+
+/* Where a gdb session starts: the process to debug (NULL: the first) and
+ * the instruction (~0: where that process's history begins). */
+struct cli_start {
+  u64 icount;
+  const char *proc;
+};
+
 /* The gdb modes (cmd_serve.c), shared by `rewind serve` and `rewind
- * replay`. START is the instruction to begin at (~0: the beginning). Each
- * returns the exit status; REMOTE allows a --listen address that is not
- * loopback; IDLE is --idle-timeout; cli_replay_gdb returns only when
- * gdb cannot be started (it replaces the process with gdb). */
-int cli_serve_stdio(const char *path, int quiet, int log, u64 start);
+ * replay`. START says where to begin. Each returns the exit status;
+ * REMOTE allows a --listen address that is not loopback; IDLE is
+ * --idle-timeout; cli_replay_gdb returns only when gdb cannot be started
+ * (it replaces the process with gdb). */
+int cli_serve_stdio(const char *path, int quiet, int log,
+                    const struct cli_start *start);
 int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
-                     u64 start, int remote, int idle);
+                     const struct cli_start *start, int remote, int idle);
 
 /* The default of --idle-timeout (seconds), and its parser: the value, or
  * -1 after a usage error. */
 #define CLI_IDLE_DEFAULT 1800
 int cli_idle_arg(const char *cmd, const char *arg);
-int cli_replay_gdb(const char *path, u64 start, int nargs, char **args);
+int cli_replay_gdb(const char *path, const struct cli_start *start,
+                   int nargs, char **args);
 
 #endif /* RW_CLI_CLI_H */

@@ -36,6 +36,11 @@ static void usage(FILE *out) {
           "\n"
           "  -g, --goto N      start at global instruction N (0 is the first\n"
           "                    instruction) instead of the beginning\n"
+          "  -p, --process P   debug (or with --verify, replay up to the end\n"
+          "                    of) recorded process P, a pid or the name of\n"
+          "                    its program (rewind ps lists them), instead\n"
+          "                    of the first; its history begins at its last\n"
+          "                    exec (or its creation) and ends when it does\n"
           "  --listen ADDR     serve gdb over TCP on ADDR (PORT, :PORT or\n"
           "                    HOST:PORT; 127.0.0.1 unless a host is given);\n"
           "                    in gdb: target remote ADDR. After a client\n"
@@ -115,7 +120,8 @@ int cli_cmd_replay(int argc, char **argv) {
   static const struct option longopts[] = {
       {"verify", no_argument, 0, 'v'},     {"goto", required_argument, 0, 'g'},
       {"listen", required_argument, 0, 'l'}, {"print", no_argument, 0, 'r'},
-      {"progress", no_argument, 0, 'p'},   {"no-progress", no_argument, 0, 'P'},
+      {"progress", no_argument, 0, 'G'},   {"no-progress", no_argument, 0, 'P'},
+      {"process", required_argument, 0, 'p'},
       {"quiet", no_argument, 0, 'q'},      {"help", no_argument, 0, 'h'},
       {"allow-remote", no_argument, 0, 'R'},
       {"idle-timeout", required_argument, 0, 'I'},
@@ -123,7 +129,7 @@ int cli_cmd_replay(int argc, char **argv) {
   int verify = 0, has_goto = 0, print = 0, quiet = 0, progress = isatty(2), c;
   int remote = 0, idle = CLI_IDLE_DEFAULT;
   u64 target = 0;
-  const char *listen_addr = NULL;
+  const char *listen_addr = NULL, *proc = NULL;
   /* Everything after "--" is gdb's; options and TRACE may come in any
    * order before it. */
   int nopt = argc;
@@ -133,7 +139,7 @@ int cli_cmd_replay(int argc, char **argv) {
       break;
     }
   optind = 1;
-  while ((c = cli_getopt("replay", nopt, argv, "g:qh", longopts)) != -1) {
+  while ((c = cli_getopt("replay", nopt, argv, "g:p:qh", longopts)) != -1) {
     switch (c) {
       case 'v':
         verify = 1;
@@ -160,8 +166,11 @@ int cli_cmd_replay(int argc, char **argv) {
         idle = cli_idle_arg("replay", optarg);
         if (idle < 0) return 2;
         break;
-      case 'p':
+      case 'G':
         progress = 1;
+        break;
+      case 'p':
+        proc = optarg;
         break;
       case 'P':
         progress = 0;
@@ -193,12 +202,13 @@ int cli_cmd_replay(int argc, char **argv) {
   if (!gdb_mode && nopt < argc)
     return cli_usage_error("replay", "arguments after '--' are for gdb, "
                                      "and this mode starts no gdb");
+  struct cli_start start = {has_goto ? target : ~0ull, proc};
   if (gdb_mode)
-    return cli_replay_gdb(path, has_goto ? target : ~0ull,
-                          nopt < argc ? argc - nopt - 1 : 0, argv + nopt + 1);
+    return cli_replay_gdb(path, &start, nopt < argc ? argc - nopt - 1 : 0,
+                          argv + nopt + 1);
   if (listen_addr)
-    return cli_serve_listen(path, listen_addr, quiet, 0,
-                            has_goto ? target : ~0ull, remote, idle);
+    return cli_serve_listen(path, listen_addr, quiet, 0, &start, remote,
+                            idle);
   struct rp_opts opts = {0};
   opts.progress = progress && !quiet;
   struct rw_diag diag = {0};
@@ -217,7 +227,34 @@ int cli_cmd_replay(int argc, char **argv) {
   }
   struct rp_stop stop;
   u64 t0 = rw_now_ns();
-  rc = print ? rp_seek(rp, target, &stop) : rp_run(rp, ~0ull, &stop);
+  struct cli_picked pk = {0};
+  if (proc) {
+    int st = cli_pick(path, proc, &pk);
+    if (st) {
+      rp_close(rp);
+      return st;
+    }
+  }
+  int moved = 0; /* at the chosen process's beginning */
+  if (proc && !pk.root) {
+    rc = rp_debug_process(rp, pk.pid, pk.seq, &stop);
+    if (rc == 0 && stop.reason == RP_STOP_END) {
+      rp_close(rp);
+      return cli_error("process %u (%s) of %s never runs in the replay",
+                       pk.pid, pk.name, path);
+    }
+    moved = rc == 0 && stop.reason == RP_STOP_TARGET;
+    if (moved && !quiet)
+      fprintf(stderr, "rewind: process %u (%s) begins at event %" PRIu64
+              ", instruction %" PRIu64 "\n", pk.pid, pk.name, rp_event(rp),
+              rp_icount(rp));
+  }
+  if (rc == 0 && (!proc || pk.root || moved)) {
+    if (print && (has_goto || !moved))
+      rc = rp_seek(rp, target, &stop);
+    else if (!print)
+      rc = rp_run(rp, ~0ull, &stop);
+  }
   double secs = (double)(rw_now_ns() - t0) / 1e9;
   if (opts.progress) fputc('\n', stderr);
   int status = 0;

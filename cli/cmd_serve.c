@@ -21,13 +21,19 @@
 #include "gdbstub/gdbstub.h"
 #include "replayer/replayer.h"
 
-/* Opens the replay of PATH and moves it to instruction START (~0: stay at
- * the beginning); with WARN, says what is wrong with the trace. Prints why
- * not and returns the exit status on failure. */
-static int open_replay(const char *path, rp_replay **rp, u64 start,
-                       int warn) {
+/* Opens the replay of PATH and moves it to START: the process to debug
+ * (which it runs to), then the instruction (~0: stay); with WARN, says
+ * what is wrong with the trace. Prints why not and returns the exit status
+ * on failure. */
+static int open_replay(const char *path, rp_replay **rp,
+                       const struct cli_start *start, int warn) {
   struct rw_diag diag = {0};
   struct rp_opts opts = {0};
+  struct cli_picked pk = {0};
+  if (start->proc) {
+    int st = cli_pick(path, start->proc, &pk);
+    if (st) return st;
+  }
   int rc = rp_open(rp, path, &opts, &diag);
   if (rc < 0) {
     cli_error("cannot replay %s: %s", path,
@@ -35,13 +41,34 @@ static int open_replay(const char *path, rp_replay **rp, u64 start,
     return cli_open_status(rc);
   }
   if (warn) cli_trace_warning(*rp, path);
-  if (start != ~0ull) {
-    struct rp_stop stop;
-    rc = rp_seek(*rp, start, &stop);
+  struct rp_stop stop;
+  if (start->proc && !pk.root) {
+    rc = rp_debug_process(*rp, pk.pid, pk.seq, &stop);
+    if (rc == 0 && stop.reason != RP_STOP_TARGET) {
+      rp_close(*rp);
+      return cli_error("process %u (%s) of %s is not reached: the replay "
+                       "stopped at event %llu (%s)",
+                       pk.pid, pk.name, path, (unsigned long long)stop.event,
+                       stop.msg[0] ? stop.msg : "the end of the history");
+    }
+    if (rc < 0) {
+      rp_close(*rp);
+      return cli_error("cannot go to process %u of %s: %s", pk.pid, path,
+                       rw_strerror(rc));
+    }
+    if (warn)
+      fprintf(stderr, "rewind: debugging process %u (%s) from event %llu, "
+              "instruction %llu; its history begins there\n", pk.pid,
+              pk.name, (unsigned long long)rp_event(*rp),
+              (unsigned long long)rp_icount(*rp));
+  }
+  if (start->icount != ~0ull) {
+    rc = rp_seek(*rp, start->icount, &stop);
     if (rc < 0) {
       rp_close(*rp);
       return cli_error("cannot go to instruction %llu of %s: %s",
-                       (unsigned long long)start, path, rw_strerror(rc));
+                       (unsigned long long)start->icount, path,
+                       rw_strerror(rc));
     }
   }
   return 0;
@@ -52,7 +79,8 @@ static const char *base_name(const char *p) {
   return s ? s + 1 : p;
 }
 
-int cli_serve_stdio(const char *path, int quiet, int log, u64 start) {
+int cli_serve_stdio(const char *path, int quiet, int log,
+                    const struct cli_start *start) {
   rp_replay *rp;
   int st = open_replay(path, &rp, start, 1);
   if (st) return st;
@@ -85,7 +113,7 @@ static int is_loopback(const char *addr) {
 }
 
 int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
-                     u64 start, int remote, int idle) {
+                     const struct cli_start *start, int remote, int idle) {
   rp_replay *rp;
   char desc[300];
   struct rw_diag diag = {0};
@@ -181,13 +209,18 @@ static int init_script(char *name, size_t cap) {
   return 0;
 }
 
-int cli_replay_gdb(const char *path, u64 start, int nargs, char **args) {
+int cli_replay_gdb(const char *path, const struct cli_start *start,
+                   int nargs, char **args) {
   char self[4096], target[9000] = "target extended-remote | ";
   rp_replay *rp;
-  /* Say what is wrong with the trace here rather than inside gdb. */
-  int st = open_replay(path, &rp, ~0ull, 0); /* the server inside warns */
+  /* Say what is wrong with the trace here rather than inside gdb (the
+   * server inside warns, and goes to the process). */
+  static const struct cli_start none = {~0ull, NULL};
+  int st = open_replay(path, &rp, &none, 0);
   if (st) return st;
   rp_close(rp);
+  struct cli_picked pk;
+  if (start->proc && (st = cli_pick(path, start->proc, &pk))) return st;
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) return cli_error("cannot find rewind's own path: %s",
                                strerror(errno));
@@ -196,9 +229,12 @@ int cli_replay_gdb(const char *path, u64 start, int nargs, char **args) {
       strlen(target) + 20 >= sizeof target)
     return cli_error("path too long");
   strcat(target, " serve --stdio ");
-  if (start != ~0ull)
+  if (start->icount != ~0ull)
     snprintf(target + strlen(target), sizeof target - strlen(target),
-             "--goto %llu ", (unsigned long long)start);
+             "--goto %llu ", (unsigned long long)start->icount);
+  if (start->proc)
+    snprintf(target + strlen(target), sizeof target - strlen(target),
+             "-p %u ", pk.pid);
   if (sh_quote(target, sizeof target, path))
     return cli_error("path too long");
   const char *gdb = getenv("REWIND_GDB");
@@ -250,6 +286,10 @@ static void usage(FILE *out) {
           "                    waits (default 1800; 0: never); a second gdb\n"
           "                    is told the replay is busy\n"
           "  -g, --goto N      start at global instruction N\n"
+          "  -p, --process P   debug recorded process P (a pid, or the name\n"
+          "                    of its program) instead of the first; its\n"
+          "                    history begins at its last exec (or its\n"
+          "                    creation) and ends when it does\n"
           "  --log             log every packet on stderr\n"
           "  -q, --quiet       no notes on stderr\n"
           "  -h, --help        show this help\n"
@@ -280,16 +320,17 @@ int cli_cmd_serve(int argc, char **argv) {
   static const struct option longopts[] = {
       {"stdio", no_argument, 0, 's'}, {"listen", required_argument, 0, 'l'},
       {"goto", required_argument, 0, 'g'},
+      {"process", required_argument, 0, 'p'},
       {"allow-remote", no_argument, 0, 'R'},
       {"idle-timeout", required_argument, 0, 'I'},
       {"log", no_argument, 0, 'L'},   {"quiet", no_argument, 0, 'q'},
       {"help", no_argument, 0, 'h'},  {0, 0, 0, 0}};
   int stdio = 0, quiet = 0, log = 0, remote = 0, c;
   int idle = CLI_IDLE_DEFAULT;
-  u64 start = ~0ull;
+  struct cli_start start = {~0ull, NULL};
   const char *listen_addr = NULL;
   optind = 1;
-  while ((c = cli_getopt("serve", argc, argv, "g:qh", longopts)) != -1) {
+  while ((c = cli_getopt("serve", argc, argv, "g:p:qh", longopts)) != -1) {
     switch (c) {
       case 's':
         stdio = 1;
@@ -299,12 +340,15 @@ int cli_cmd_serve(int argc, char **argv) {
         break;
       case 'g': {
         char *end;
-        start = strtoull(optarg, &end, 0);
-        if (!*optarg || *end || optarg[0] == '-' || start == ~0ull)
+        start.icount = strtoull(optarg, &end, 0);
+        if (!*optarg || *end || optarg[0] == '-' || start.icount == ~0ull)
           return cli_usage_error("serve", "--goto takes an instruction "
                                  "count, not '%s'", optarg);
         break;
       }
+      case 'p':
+        start.proc = optarg;
+        break;
       case 'L':
         log = 1;
         break;
@@ -332,8 +376,8 @@ int cli_cmd_serve(int argc, char **argv) {
   char path[4096];
   if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, sizeof path))
     return 1;
-  if (stdio) return cli_serve_stdio(path, quiet, log, start);
-  return cli_serve_listen(path, listen_addr, quiet, log, start, remote,
+  if (stdio) return cli_serve_stdio(path, quiet, log, &start);
+  return cli_serve_listen(path, listen_addr, quiet, log, &start, remote,
                           idle);
 }
 

@@ -462,6 +462,7 @@ struct trace_proc {
   char *command;    /* the recorded command line, or NULL */
   char *exe;        /* the path of its last program image, or NULL */
   u32 nexec;        /* program images (EXEC records) */
+  u64 exec_seq;     /* its last EXEC record, 0 when none */
   u64 first_seq;    /* its first and last records (FORK for the others) */
   u64 last_seq;
   u32 nthreads;     /* threads it had */

@@ -109,6 +109,7 @@ static int apply(struct table *t, const trace_reader *r,
       free(p->exe);
       p->exe = str_dup(e.path);
       p->nexec++;
+      p->exec_seq = rec->seq;
       break;
     }
     case TRACE_REC_THREAD_START: {

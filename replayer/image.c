@@ -12,35 +12,33 @@
 int rp__note_exec(rp_replay *rp, const struct rp__rec *rec) {
   struct trace_rec_exec e;
   char path[4096];
-  /* The debugger's process only; a re-run after a seek meets the same
-   * records again. */
-  if (rp->proc != &rp->root) return 0;
-  if (rp->root.nimages &&
-      rp->root.images[rp->root.nimages - 1].seq >= rec->seq)
-    return 0;
+  struct rp__proc *p = rp->proc;
+  /* A re-run after a seek meets the same records again. */
+  if (p->nimages && p->images[p->nimages - 1].seq >= rec->seq) return 0;
   RW_FORWARD(trace_rec_exec_get(&e, rec->data, rec->len));
   u32 pid = e.pid;
   trace_str_copy(e.path, path, sizeof path);
-  if (rp->root.nimages == rp->root.capimages) {
-    size_t cap = rp->root.capimages ? 2 * rp->root.capimages : 4;
-    struct rp__image *v = realloc(rp->root.images, cap * sizeof *v);
+  if (p->nimages == p->capimages) {
+    size_t cap = p->capimages ? 2 * p->capimages : 4;
+    struct rp__image *v = realloc(p->images, cap * sizeof *v);
     RW_RETURN_IF(!v, RW_ENOMEM, "images");
-    rp->root.images = v;
-    rp->root.capimages = cap;
+    p->images = v;
+    p->capimages = cap;
   }
-  struct rp__image *im = &rp->root.images[rp->root.nimages];
+  struct rp__image *im = &p->images[p->nimages];
   memset(im, 0, sizeof *im);
   im->path = strdup(path);
   RW_RETURN_IF(!im->path, RW_ENOMEM, "image path");
   im->seq = rec->seq;
   im->pid = pid;
-  rp->root.nimages++;
+  p->nimages++;
   return 0;
 }
 
 int rp__note_auxv(rp_replay *rp, const struct rp__rec *rec) {
-  if (rp->proc != &rp->root || !rp->root.nimages) return 0;
-  struct rp__image *im = &rp->root.images[rp->root.nimages - 1];
+  struct rp__proc *p = rp->proc;
+  if (!p->nimages) return 0;
+  struct rp__image *im = &p->images[p->nimages - 1];
   struct trace_rec_auxv a;
   if (im->auxv || rec->seq < im->seq) return 0;
   RW_FORWARD(trace_rec_auxv_get(&a, rec->data, rec->len));
@@ -51,24 +49,34 @@ int rp__note_auxv(rp_replay *rp, const struct rp__rec *rec) {
   return 0;
 }
 
-void rp__images_free(rp_replay *rp) {
-  for (size_t i = 0; i < rp->root.nimages; i++) {
-    free(rp->root.images[i].path);
-    free(rp->root.images[i].auxv);
+void rp__images_free(struct rp__proc *p) {
+  for (size_t i = 0; i < p->nimages; i++) {
+    free(p->images[i].path);
+    free(p->images[i].auxv);
   }
-  free(rp->root.images);
-  rp->root.images = NULL;
-  rp->root.nimages = rp->root.capimages = 0;
+  free(p->images);
+  p->images = NULL;
+  p->nimages = p->capimages = 0;
+}
+
+/* The image process P ran at record SEQ: its latest EXEC up to there, or,
+ * for a child that had not exec'd yet, its parent's when it forked. */
+static const struct rp__image *image_at(const struct rp__proc *p, u64 seq) {
+  for (; p; seq = p->fork_seq, p = p->parent) {
+    const struct rp__image *cur = NULL;
+    for (size_t i = 0; i < p->nimages; i++)
+      if (p->images[i].seq <= seq) cur = &p->images[i];
+    if (cur) return cur;
+  }
+  return NULL;
 }
 
 int rp_get_image(rp_replay *rp, struct rp_image *img) {
-  const struct rp__image *cur = NULL;
-  for (size_t i = 0; i < rp->root.nimages; i++)
-    if (rp->root.images[i].seq <= rp->trace.last_seq)
-      cur = &rp->root.images[i];
+  const struct rp__proc *p = rp->user.proc;
+  const struct rp__image *cur = image_at(p, rp->trace.last_seq);
   memset(img, 0, sizeof *img);
   if (!cur) return RW_ENOTFOUND;
-  img->pid = cur->pid;
+  img->pid = p == &rp->root ? cur->pid : p->pid;
   img->path = cur->path;
   img->auxv = cur->auxv;
   img->auxv_len = cur->auxv_len;
@@ -104,8 +112,9 @@ static int lookup(rp_replay *rp, const char *path, int mode,
                   struct rp_file *f) {
   const char *want = mode ? base(path) : path;
   struct trace_blob_info bi;
-  for (size_t i = 0; i < rp->root.srcs.n; i++) {
-    const struct rp__src *s = &rp->root.srcs.v[i];
+  const struct rp__srcs *v = &rp->user.proc->srcs;
+  for (size_t i = 0; i < v->n; i++) {
+    const struct rp__src *s = &v->v[i];
     if (is_zero(s->hash) || s->path[0] != '/') continue;
     if (!match(s->path, want, mode)) continue;
     if (trace_reader_find_blob(rp->trace.tr, s->hash, &bi) < 0) continue;

@@ -87,6 +87,7 @@ int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec) {
   p->stack = parent->stack;
   p->cfg = parent->cfg;
   p->pid = f.child_pid;
+  p->parent = parent;
   p->exists = 1;
   p->nrecent = 0;
   rp->proc = p;
@@ -159,6 +160,7 @@ int rp__procs_restore(rp_replay *rp, const struct rp__kf *kf) {
 void rp__procs_free(rp_replay *rp) {
   for (size_t i = 0; i < rp->nkids; i++) {
     rp__srcs_free(&rp->kids[i]->srcs);
+    rp__images_free(rp->kids[i]);
     cpu_mem_free(rp->kids[i]->own);
     free(rp->kids[i]);
   }

@@ -86,6 +86,7 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   *out = NULL;
   if (!rp) return rw_diag_set(diag, RW_ENOMEM, 0, "out of memory");
   rp->proc = &rp->root;
+  rp->user.proc = &rp->root;
   if (opts) rp->opts = *opts;
   rp__stack_defaults(&rp->proc->stack);
   rp->tl.kf_interval = rp->opts.keyframe_interval ? rp->opts.keyframe_interval
@@ -158,7 +159,7 @@ void rp_close(rp_replay *rp) {
   if (!rp) return;
   rp__kf_free_all(rp);
   rp__fine_free_all(rp);
-  rp__images_free(rp);
+  rp__images_free(&rp->root);
   rp__syms_free(rp);
   rp__srcs_free(&rp->root.srcs);
   rp__threads_free(rp);
@@ -189,7 +190,7 @@ u64 rp_end_icount(const rp_replay *rp) {
   return rp->fin.ended || rp->fin.end_icount ? rp->fin.end_icount : 0;
 }
 int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len) {
-  return cpu_mem_read(rp->root.mem, addr, dst, len);
+  return cpu_mem_read(rp->user.proc->mem, addr, dst, len);
 }
 
 int rp_break_add(rp_replay *rp, u64 addr) {
@@ -203,7 +204,7 @@ int rp_break_add(rp_replay *rp, u64 addr) {
     rp->user.capbps = cap;
   }
   rp->user.bps[rp->user.nbps++] = addr;
-  return cpu_mem_break_add(rp->root.mem, addr);
+  return cpu_mem_break_add(rp->user.proc->mem, addr);
 }
 
 int rp_break_del(rp_replay *rp, u64 addr) {
@@ -211,7 +212,7 @@ int rp_break_del(rp_replay *rp, u64 addr) {
     if (rp->user.bps[i] != addr) continue;
     rp->user.bps[i] = rp->user.bps[--rp->user.nbps];
     if (addr == rp->search.preempt_bp) return 0; /* still needed internally */
-    return cpu_mem_break_del(rp->root.mem, addr);
+    return cpu_mem_break_del(rp->user.proc->mem, addr);
   }
   return RW_ENOTFOUND;
 }
@@ -224,7 +225,7 @@ int rp_watch_add(rp_replay *rp, u64 addr, u64 len, int kind) {
     rp->user.wps = v;
     rp->user.capwps = cap;
   }
-  RW_FORWARD(cpu_mem_watch_add(rp->root.mem, addr, len, kind));
+  RW_FORWARD(cpu_mem_watch_add(rp->user.proc->mem, addr, len, kind));
   rp->user.wps[rp->user.nwps].addr = addr;
   rp->user.wps[rp->user.nwps].len = len;
   rp->user.wps[rp->user.nwps].kind = kind;
@@ -238,7 +239,7 @@ int rp_watch_del(rp_replay *rp, u64 addr, u64 len, int kind) {
         rp->user.wps[i].kind != kind)
       continue;
     rp->user.wps[i] = rp->user.wps[--rp->user.nwps];
-    return cpu_mem_watch_del(rp->root.mem, addr, len, kind);
+    return cpu_mem_watch_del(rp->user.proc->mem, addr, len, kind);
   }
   return RW_ENOTFOUND;
 }

@@ -171,6 +171,18 @@ int rp_report(rp_replay *rp, FILE *out) RW_MUST_CHECK;
  * one at MARK, to OUT (for `rewind replay --goto`). */
 void rp_disasm(rp_replay *rp, FILE *out, u64 addr, int count, u64 mark);
 
+/* Makes process PID (one the recorded program or its descendants forked)
+ * the debugger's: rp_threads, rp_current_tid, rp_read_mem, breakpoints,
+ * watchpoints and rp_get_image are about it from then on. Runs forward to
+ * where its history begins for the debugger: the first time one of its
+ * threads is about to run after record SEQ (its FORK, or the EXEC of the
+ * program to debug). Going back stops there (RP_STOP_BEGIN), and the
+ * history ends when the process does. Fills STOP: RP_STOP_TARGET there,
+ * RP_STOP_END when the process never ran after SEQ, or why the replay
+ * stopped before. Returns 0 or a negative code. */
+int rp_debug_process(rp_replay *rp, u32 pid, u64 seq, struct rp_stop *stop)
+    RW_MUST_CHECK;
+
 /* The name of the function holding ADDR in the process of the current
  * position (the thread that ran last) and the offset into it, from the
  * symbol tables of the ELF files in the trace; returns 0 and writes

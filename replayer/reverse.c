@@ -66,7 +66,7 @@ static int may_go_back(rp_replay *rp, struct rp_stop *stop) {
 int rp_reverse_step(rp_replay *rp, struct rp_stop *stop) {
   if (!may_go_back(rp, stop)) return 0;
   u64 at = here(rp);
-  if (at == 0) {
+  if (at <= rp__floor(rp)) {
     RW_FORWARD(rp_seek(rp, 0, stop));
     stop_begin(rp, stop);
     return 0;
@@ -206,15 +206,16 @@ static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 limit,
 
 int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   if (!may_go_back(rp, stop)) return 0;
-  u64 limit = here(rp), hi = limit;
+  u64 limit = here(rp), hi = limit, floor = rp__floor(rp);
   struct hit h = {0};
-  while (hi > 0 && (rp->user.nbps || rp->user.nwps)) {
+  while (hi > floor && (rp->user.nbps || rp->user.nwps)) {
     struct rp__kf *kf = rp__kf_before(rp, hi, 1);
     if (!kf) break;
     int done = 0;
     u64 lo = kf->icount;
     RW_FORWARD(scan(rp, kf, hi, limit, &h, stop, &done));
     if (done) return 0;
+    if (h.found && h.pos < floor) h.found = 0; /* before the history */
     if (h.found) break;
     hi = lo;
   }

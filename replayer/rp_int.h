@@ -224,6 +224,7 @@ struct rp__proc {
   u32 ix;                  /* 0 the root, k rp->kids[k - 1] */
   u32 pid;                 /* its id in the recording (kids) */
   u64 fork_seq;            /* its FORK record (kids) */
+  struct rp__proc *parent; /* the process that forked it (kids) */
   int exists;              /* 1 from its FORK until it ends (kids) */
   cpu_mem *mem;            /* the program's address space: OWN, or its
                               lender's */
@@ -329,6 +330,11 @@ struct rp__user {
   size_t nwps, capwps;
   int (*poll)(void *ctx);  /* interrupt check of user runs, or NULL */
   void *poll_ctx;
+  struct rp__proc *proc;   /* the debugger's process: the root unless
+                              rp_debug_process chose another */
+  int floored;             /* 1: the history begins at the floor, where
+                              the debugger's process began */
+  u64 floor_icount, floor_events;
 };
 
 struct rp_replay {
@@ -336,7 +342,7 @@ struct rp_replay {
   struct rp__trace trace;
   struct rp__proc *proc;    /* the process of the record being applied or
                               of the thread running */
-  struct rp__proc root;     /* the process the debugger looks at */
+  struct rp__proc root;     /* the process the recording started */
   struct rp__proc **kids;   /* the processes forked in the recording, in
                               the order of their FORK records; owned */
   size_t nkids, capkids;
@@ -433,6 +439,10 @@ struct rp__goal {
                      step_count, or once it is gone */
   u64 step_seq;
   u64 step_count;
+  u32 proc_pid;   /* also stop when a thread of the forked process with
+                     this id (0: none) is about to run after record
+                     proc_seq was applied */
+  u64 proc_seq;
 };
 /* A goal of reaching ICOUNT with FLAGS. */
 struct rp__goal rp__goal_at(u64 icount, int flags);
@@ -441,6 +451,9 @@ struct rp__goal rp__goal_step(const struct rp__thread *t, u64 count,
                               int flags);
 int rp__run(rp_replay *rp, const struct rp__goal *goal, struct rp_stop *stop)
     RW_MUST_CHECK;
+/* The first position of the history the debugger may go back to: the
+ * beginning, or where rp_debug_process's process began. */
+u64 rp__floor(const rp_replay *rp);
 /* Removes the internal breakpoint of a PREEMPT search, if any. */
 int rp__clear_preempt_bp(rp_replay *rp) RW_MUST_CHECK;
 
@@ -519,7 +532,7 @@ void rp__fine_free_all(rp_replay *rp);
 /* program images (replayer/image.c) */
 int rp__note_exec(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 int rp__note_auxv(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
-void rp__images_free(rp_replay *rp);
+void rp__images_free(struct rp__proc *p);
 
 /* symbols (replayer/symbols.c) */
 void rp__syms_free(rp_replay *rp);

@@ -447,8 +447,9 @@ int rp_maps_text(rp_replay *rp, char **out, size_t *len) {
   size_t cap = 256, n = 0;
   char *t = malloc(cap);
   RW_RETURN_IF(!t, RW_ENOMEM, "maps text");
-  for (size_t i = 0; i < rp->proc->srcs.n; i++) {
-    const struct rp__src *e = &rp->proc->srcs.v[i];
+  const struct rp__srcs *ss = &rp->user.proc->srcs; /* the debugger's */
+  for (size_t i = 0; i < ss->n; i++) {
+    const struct rp__src *e = &ss->v[i];
     size_t need = n + strlen(e->path) + 128;
     if (need > cap) {
       cap = RW_MAX(2 * cap, need);

@@ -366,6 +366,14 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       if (p != &rp->root) { /* a forked process ended */
         rp__proc_unshare(p);
         p->exists = 0;
+        if (p == rp->user.proc) { /* the debugger's: its history ends */
+          *stopped = 1;
+          rp->th.cur_tid = tid; /* T may be gone from the list */
+          end_history(rp, signo ? RP_END_SIGNAL : RP_END_EXIT,
+                      signo ? (int)signo : status, NULL);
+          rp->fin.end.finished = 1;
+          return 1;
+        }
         if (rp->th.nalive) return 1;
       } else {
         /* The root ended: its memory is checked against END here. */
@@ -794,7 +802,7 @@ static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
   cpu_mem *mem = t->proc->mem;
   /* User breakpoints stop the debugger's process alone (a vfork child
    * of it runs in the same memory). */
-  int user = t->proc == &rp->root && user_bp_at(rp, rip);
+  int user = t->proc == rp->user.proc && user_bp_at(rp, rip);
   if (rp->search.preempt_bp != rip || rp->search.preempt_mem != mem) {
     RW_FORWARD(rp__clear_preempt_bp(rp));
     rp->search.preempt_bp = rip;
@@ -862,7 +870,7 @@ int rp__clear_preempt_bp(rp_replay *rp) {
   rp__digest_drop(rp);
   cpu_mem *mem = rp->search.preempt_mem;
   rp->search.preempt_mem = NULL;
-  if (a && mem && !(mem == rp->root.mem && user_bp_at(rp, a)))
+  if (a && mem && !(mem == rp->user.proc->mem && user_bp_at(rp, a)))
     RW_FORWARD(cpu_mem_break_del(mem, a));
   return 0;
 }
@@ -870,7 +878,7 @@ int rp__clear_preempt_bp(rp_replay *rp) {
 /* Whether a user breakpoint is at thread T's rip. */
 static int at_user_bp(rp_replay *rp, struct rp__thread *t) {
   struct rw_regs regs;
-  if (!rp->user.nbps || t->proc != &rp->root) return 0;
+  if (!rp->user.nbps || t->proc != rp->user.proc) return 0;
   /* In the middle of a rep instruction that a slice ended: the breakpoint
    * was hit when the instruction began, not again at each slice. */
   if (cpu_rep_paused(t->cpu)) return 0;
@@ -973,6 +981,12 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     }
     /* An execution point of thread T: run T until it gets there. */
     if (t != rp->th.thr) set_cur(rp, t);
+    if (RW_UNLIKELY(goal->proc_pid) && t->proc != &rp->root &&
+        t->proc->pid == goal->proc_pid &&
+        rp->trace.last_seq >= goal->proc_seq) {
+      fill_stop(rp, stop, RP_STOP_TARGET);
+      return 0;
+    }
     t->st.fresh = 0;
     if (rp->trace.pend.type == TRACE_REC_PREEMPT) {
       int match, cycle;
@@ -1086,9 +1100,9 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
             why.rip == rp->search.preempt_bp &&
             !(stop_at_user && user_bp_at(rp, why.rip)))
           continue; /* checked at the top of the loop */
-        /* A vfork child of the root runs in its memory, breakpoints
-         * included: they are the debugger's process's alone. */
-        if (stop_at_user && t->proc == &rp->root &&
+        /* A vfork child of the debugger's process runs in its memory,
+         * breakpoints included: they are that process's alone. */
+        if (stop_at_user && t->proc == rp->user.proc &&
             user_bp_at(rp, why.rip)) {
           fill_stop(rp, stop, RP_STOP_BREAKPOINT);
           stop->addr = why.rip;
@@ -1096,7 +1110,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         }
         continue;
       case CPU_EXIT_WATCHPOINT:
-        if (!stop_at_user || t->proc != &rp->root) continue;
+        if (!stop_at_user || t->proc != rp->user.proc) continue;
         fill_stop(rp, stop, RP_STOP_WATCHPOINT);
         stop->addr = why.watch_addr;
         stop->watch_size = why.watch_size;

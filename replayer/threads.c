@@ -223,11 +223,12 @@ const struct rp__kthread *rp__kf_thread(const struct rp__kf *kf,
 /* ---- The debugger's view ---------------------------------------------- */
 
 u32 rp_current_tid(const rp_replay *rp) {
-  /* The debugger sees the root's threads: while a forked process runs,
-   * the root thread that ran last, or the first listed. */
-  if (!rp->th.thr || rp->th.thr->proc == &rp->root) return rp->th.cur_tid;
+  /* The debugger sees its process's threads: while another process
+   * runs, the first listed of them. */
+  const struct rp__proc *p = rp->user.proc;
+  if (!rp->th.thr || rp->th.thr->proc == p) return rp->th.cur_tid;
   for (size_t i = 0; i < rp->th.nthreads; i++)
-    if (rp->th.threads[i]->proc == &rp->root)
+    if (rp->th.threads[i]->proc == p)
       return rp->th.threads[i]->st.tid;
   return rp->th.cur_tid;
 }
@@ -236,7 +237,7 @@ size_t rp_threads(rp_replay *rp, struct rp_thread *out, size_t cap) {
   size_t n = 0;
   for (size_t i = 0; i < rp->th.nthreads; i++) {
     const struct rp__thread *t = rp->th.threads[i];
-    if (t->proc != &rp->root) continue; /* the debugger's process */
+    if (t->proc != rp->user.proc) continue; /* the debugger's process */
     if (n < cap) {
       memset(&out[n], 0, sizeof out[n]);
       out[n].tid = t->st.tid;

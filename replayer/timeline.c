@@ -172,13 +172,33 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
    * so they survive the restore; adding a breakpoint again is harmless, but
    * a watch added again would be a second copy that outlives its delete. */
   for (size_t i = 0; i < rp->user.nbps; i++)
-    RW_FORWARD(cpu_mem_break_add(rp->root.mem, rp->user.bps[i]));
+    RW_FORWARD(cpu_mem_break_add(rp->user.proc->mem, rp->user.bps[i]));
   rp->tl.next_kf = kf->icount + rp->tl.kf_interval;
   return 0;
 }
 
+u64 rp__floor(const rp_replay *rp) {
+  return rp->user.floored ? rp->user.floor_icount : 0;
+}
+
 int rp_seek(rp_replay *rp, u64 icount, struct rp_stop *stop) {
+  /* Not before the debugger's process began. */
+  if (rp->user.floored && icount <= rp->user.floor_icount)
+    return rp__seek(rp, rp->user.floor_icount, rp->user.floor_events, stop);
   return rp__seek(rp, icount, 0, stop);
+}
+
+int rp_debug_process(rp_replay *rp, u32 pid, u64 seq, struct rp_stop *stop) {
+  struct rp__goal goal = rp__goal_at(~0ull, 0);
+  goal.proc_pid = pid;
+  goal.proc_seq = seq;
+  RW_FORWARD(rp__run(rp, &goal, stop));
+  if (stop->reason != RP_STOP_TARGET) return 0;
+  rp->user.proc = rp->th.thr->proc;
+  rp->user.floored = 1;
+  rp->user.floor_icount = rp->icount;
+  rp->user.floor_events = rp->trace.events;
+  return 0;
 }
 
 int rp__seek(rp_replay *rp, u64 icount, u64 events, struct rp_stop *stop) {

@@ -7,6 +7,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/memory tests/programs/signals tests/programs/rdtsc \
 	tests/programs/cpuid tests/programs/envargs tests/programs/forks \
 	tests/programs/proctree tests/programs/vforks tests/programs/forkserver \
+	tests/programs/corrupt \
 	tests/programs/exec_target tests/programs/crash \
 	tests/programs/exitstatus tests/programs/threads tests/programs/spin \
 	tests/programs/movdir tests/programs/xsavec tests/programs/sud \
@@ -53,6 +54,8 @@ tests_programs_vforks_LDFLAGS =
 tests_programs_vforks_LDADD = -lpthread
 tests_programs_forkserver_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_forkserver_LDFLAGS =
+tests_programs_corrupt_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_corrupt_LDFLAGS =
 tests_programs_exec_target_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_exec_target_LDFLAGS =
 tests_programs_crash_CFLAGS = $(RW_PROG_CFLAGS)

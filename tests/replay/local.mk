@@ -17,7 +17,7 @@ tests_programs_rdrand_LDFLAGS =
 tests_programs_flags_undef_CFLAGS = -O1 -g
 tests_programs_flags_undef_LDFLAGS = -static
 rw_replay_tests = tests/replay/corpus.sh tests/replay/programs.sh \
-	tests/replay/errors.sh tests/replay/elsewhere.sh
+	tests/replay/errors.sh tests/replay/elsewhere.sh tests/replay/pick.sh
 TESTS += $(rw_replay_tests)
 EXTRA_DIST += $(rw_replay_tests)
 

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* `-p PID|NAME` of rewind replay and rewind serve: which recorded process
+ * the debugger looks at, found in the trace's process list (format/ps.c),
+ * and where its history begins for the debugger. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "format/format.h"
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+/* Whether process P answers to WANT: its pid, the last component of its
+ * last program, or of its command's first word. */
+static int matches(const struct trace_proc *p, const char *want, int is_pid,
+                   u32 pid) {
+  if (is_pid) return p->pid == pid;
+  if (p->exe && !strcmp(base_name(p->exe), want)) return 1;
+  if (!p->command) return 0;
+  char first[256];
+  snprintf(first, sizeof first, "%s", p->command);
+  first[strcspn(first, " ")] = 0;
+  return !strcmp(base_name(first), want);
+}
+
+int cli_pick(const char *path, const char *want, struct cli_picked *out) {
+  memset(out, 0, sizeof *out);
+  char *end;
+  unsigned long v = strtoul(want, &end, 10);
+  int is_pid = *want && !*end && want[0] != '-';
+  struct rw_diag diag = {0};
+  trace_reader *r;
+  int rc = trace_reader_open(&r, path, &diag);
+  if (rc < 0)
+    return cli_error("cannot read %s: %s", path,
+                     diag.msg[0] ? diag.msg : rw_strerror(rc));
+  struct trace_proc *v_;
+  size_t n;
+  rc = trace_procs(r, &v_, &n, &diag);
+  trace_reader_close(r);
+  if (rc < 0)
+    return cli_error("cannot list the processes of %s: %s", path,
+                     diag.msg[0] ? diag.msg : rw_strerror(rc));
+  const struct trace_proc *hit = NULL, *unrec = NULL;
+  size_t nhit = 0;
+  char others[200] = "";
+  for (size_t i = 0; i < n; i++) {
+    const struct trace_proc *p = &v_[i];
+    if (!matches(p, want, is_pid, (u32)v)) continue;
+    if (!p->recorded) {
+      if (!unrec) unrec = p;
+      continue;
+    }
+    if (!hit) {
+      hit = p;
+    } else if (strlen(others) + 16 < sizeof others) {
+      snprintf(others + strlen(others), sizeof others - strlen(others),
+               "%s%u", nhit > 1 ? ", " : "", p->pid);
+    }
+    nhit++;
+  }
+  int status = 0;
+  if (!hit && unrec) {
+    status = cli_error("process %u of %s ran unrecorded (rewind ps lists "
+                       "which were recorded)", unrec->pid, path);
+  } else if (!hit) {
+    status = cli_error("no process of %s is %s %s; rewind ps %s lists them",
+                       path, is_pid ? "pid" : "named", want, path);
+  } else {
+    out->pid = hit->pid;
+    out->root = hit == &v_[0];
+    /* The program it ran last, from its exec; a child that never exec'd,
+     * from its creation. */
+    out->seq = hit->nexec && hit->exec_seq ? hit->exec_seq : hit->first_seq;
+    snprintf(out->name, sizeof out->name, "%s",
+             hit->exe ? base_name(hit->exe) : "?");
+    if (nhit > 1)
+      fprintf(stderr, "rewind: %zu processes match %s; debugging the first, "
+              "%u (the others: %s; -p PID picks one)\n", nhit, want,
+              hit->pid, others);
+  }
+  trace_procs_free(v_, n);
+  return status;
+}
