@@ -88,6 +88,13 @@ struct cli_picked {
   char name[64];  /* its last program's file name */
 };
 int cli_pick(const char *path, const char *want, struct cli_picked *out);
+/* Moves the replay RP of PATH to where process WANT (-p) begins for the
+ * debugger, unless it is the first process; says so on stderr unless
+ * QUIET. Returns 0, or prints why not and returns the exit status. */
+int cli_goto_process(struct rp_replay *rp, const char *path, const char *want,
+                     int quiet);
+/* The last component of path P. */
+const char *cli_base_name(const char *p);
 
 /* Where a gdb session starts: the process to debug (NULL: the first) and
  * the instruction (~0: where that process's history begins). */

@@ -227,34 +227,18 @@ int cli_cmd_replay(int argc, char **argv) {
   }
   struct rp_stop stop;
   u64 t0 = rw_now_ns();
-  struct cli_picked pk = {0};
   if (proc) {
-    int st = cli_pick(path, proc, &pk);
+    int st = cli_goto_process(rp, path, proc, quiet);
     if (st) {
       rp_close(rp);
       return st;
     }
   }
-  int moved = 0; /* at the chosen process's beginning */
-  if (proc && !pk.root) {
-    rc = rp_debug_process(rp, pk.pid, pk.seq, &stop);
-    if (rc == 0 && stop.reason == RP_STOP_END) {
-      rp_close(rp);
-      return cli_error("process %u (%s) of %s never runs in the replay",
-                       pk.pid, pk.name, path);
-    }
-    moved = rc == 0 && stop.reason == RP_STOP_TARGET;
-    if (moved && !quiet)
-      fprintf(stderr, "rewind: process %u (%s) begins at event %" PRIu64
-              ", instruction %" PRIu64 "\n", pk.pid, pk.name, rp_event(rp),
-              rp_icount(rp));
-  }
-  if (rc == 0 && (!proc || pk.root || moved)) {
-    if (print && (has_goto || !moved))
-      rc = rp_seek(rp, target, &stop);
-    else if (!print)
-      rc = rp_run(rp, ~0ull, &stop);
-  }
+  /* With -p, --print shows the process's beginning unless --goto. */
+  if (print)
+    rc = rp_seek(rp, has_goto || !proc ? target : rp_icount(rp), &stop);
+  else
+    rc = rp_run(rp, ~0ull, &stop);
   double secs = (double)(rw_now_ns() - t0) / 1e9;
   if (opts.progress) fputc('\n', stderr);
   int status = 0;

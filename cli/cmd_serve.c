@@ -29,11 +29,6 @@ static int open_replay(const char *path, rp_replay **rp,
                        const struct cli_start *start, int warn) {
   struct rw_diag diag = {0};
   struct rp_opts opts = {0};
-  struct cli_picked pk = {0};
-  if (start->proc) {
-    int st = cli_pick(path, start->proc, &pk);
-    if (st) return st;
-  }
   int rc = rp_open(rp, path, &opts, &diag);
   if (rc < 0) {
     cli_error("cannot replay %s: %s", path,
@@ -41,28 +36,15 @@ static int open_replay(const char *path, rp_replay **rp,
     return cli_open_status(rc);
   }
   if (warn) cli_trace_warning(*rp, path);
-  struct rp_stop stop;
-  if (start->proc && !pk.root) {
-    rc = rp_debug_process(*rp, pk.pid, pk.seq, &stop);
-    if (rc == 0 && stop.reason != RP_STOP_TARGET) {
+  if (start->proc) {
+    int st = cli_goto_process(*rp, path, start->proc, !warn);
+    if (st) {
       rp_close(*rp);
-      return cli_error("process %u (%s) of %s is not reached: the replay "
-                       "stopped at event %llu (%s)",
-                       pk.pid, pk.name, path, (unsigned long long)stop.event,
-                       stop.msg[0] ? stop.msg : "the end of the history");
+      return st;
     }
-    if (rc < 0) {
-      rp_close(*rp);
-      return cli_error("cannot go to process %u of %s: %s", pk.pid, path,
-                       rw_strerror(rc));
-    }
-    if (warn)
-      fprintf(stderr, "rewind: debugging process %u (%s) from event %llu, "
-              "instruction %llu; its history begins there\n", pk.pid,
-              pk.name, (unsigned long long)rp_event(*rp),
-              (unsigned long long)rp_icount(*rp));
   }
   if (start->icount != ~0ull) {
+    struct rp_stop stop;
     rc = rp_seek(*rp, start->icount, &stop);
     if (rc < 0) {
       rp_close(*rp);
@@ -74,11 +56,6 @@ static int open_replay(const char *path, rp_replay **rp,
   return 0;
 }
 
-static const char *base_name(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 int cli_serve_stdio(const char *path, int quiet, int log,
                     const struct cli_start *start) {
   rp_replay *rp;
@@ -86,7 +63,7 @@ int cli_serve_stdio(const char *path, int quiet, int log,
   if (st) return st;
   signal(SIGPIPE, SIG_IGN);
   struct gdb_serve_opts o = {
-      .name = base_name(path), .log = log, .quiet = quiet};
+      .name = cli_base_name(path), .log = log, .quiet = quiet};
   int rc = gdb_serve(rp, 0, 1, &o);
   rp_close(rp);
   if (rc < 0) return cli_error("serving gdb: %s", rw_strerror(rc));
@@ -139,7 +116,7 @@ int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
   printf("rewind: serving %s on %s; in gdb: target remote %s\n", path, desc,
          desc);
   fflush(stdout);
-  struct gdb_serve_opts o = {.name = base_name(path), .log = log,
+  struct gdb_serve_opts o = {.name = cli_base_name(path), .log = log,
                              .quiet = quiet, .listening = 1,
                              .listen_fd = lfd, .idle_secs = idle};
   int status = 0;

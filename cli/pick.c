@@ -8,8 +8,9 @@
 
 #include "cli/cli.h"
 #include "format/format.h"
+#include "replayer/replayer.h"
 
-static const char *base_name(const char *p) {
+const char *cli_base_name(const char *p) {
   const char *s = strrchr(p, '/');
   return s ? s + 1 : p;
 }
@@ -19,12 +20,12 @@ static const char *base_name(const char *p) {
 static int matches(const struct trace_proc *p, const char *want, int is_pid,
                    u32 pid) {
   if (is_pid) return p->pid == pid;
-  if (p->exe && !strcmp(base_name(p->exe), want)) return 1;
+  if (p->exe && !strcmp(cli_base_name(p->exe), want)) return 1;
   if (!p->command) return 0;
   char first[256];
   snprintf(first, sizeof first, "%s", p->command);
   first[strcspn(first, " ")] = 0;
-  return !strcmp(base_name(first), want);
+  return !strcmp(cli_base_name(first), want);
 }
 
 int cli_pick(const char *path, const char *want, struct cli_picked *out) {
@@ -77,7 +78,7 @@ int cli_pick(const char *path, const char *want, struct cli_picked *out) {
      * from its creation. */
     out->seq = hit->nexec && hit->exec_seq ? hit->exec_seq : hit->first_seq;
     snprintf(out->name, sizeof out->name, "%s",
-             hit->exe ? base_name(hit->exe) : "?");
+             hit->exe ? cli_base_name(hit->exe) : "?");
     if (nhit > 1)
       fprintf(stderr, "rewind: %zu processes match %s; debugging the first, "
               "%u (the others: %s; -p PID picks one)\n", nhit, want,
@@ -85,4 +86,30 @@ int cli_pick(const char *path, const char *want, struct cli_picked *out) {
   }
   trace_procs_free(v_, n);
   return status;
+}
+
+int cli_goto_process(struct rp_replay *rp, const char *path, const char *want,
+                     int quiet) {
+  struct cli_picked pk;
+  int st = cli_pick(path, want, &pk);
+  if (st || pk.root) return st;
+  struct rp_stop stop;
+  int rc = rp_debug_process(rp, pk.pid, pk.seq, &stop);
+  if (rc < 0)
+    return cli_error("cannot go to process %u of %s: %s", pk.pid, path,
+                     rw_strerror(rc));
+  if (stop.reason == RP_STOP_END)
+    return cli_error("process %u (%s) of %s never runs in the replay",
+                     pk.pid, pk.name, path);
+  if (stop.reason != RP_STOP_TARGET)
+    return cli_error("process %u (%s) of %s is not reached: the replay "
+                     "stopped at event %llu (%s)",
+                     pk.pid, pk.name, path, (unsigned long long)stop.event,
+                     stop.msg[0] ? stop.msg : "it cannot go on");
+  if (!quiet)
+    fprintf(stderr, "rewind: debugging process %u (%s) from event %llu, "
+            "instruction %llu; its history begins there\n", pk.pid, pk.name,
+            (unsigned long long)rp_event(rp),
+            (unsigned long long)rp_icount(rp));
+  return 0;
 }
