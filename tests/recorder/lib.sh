@@ -14,15 +14,17 @@ trap 'rm -rf "$T"' EXIT
 pass=0
 fail=0
 
-# check NAME COMMAND...: runs COMMAND; counts and reports.
+# check NAME COMMAND...: runs COMMAND; counts and reports. A failure shows
+# the end of what COMMAND printed, so that a CI log says why.
 check() {
   local name=$1
   shift
-  if "$@" >/dev/null 2>&1; then
+  if "$@" >"$T/.check.out" 2>&1; then
     pass=$((pass + 1))
   else
     fail=$((fail + 1))
     echo "FAIL: $name"
+    tail -n 40 "$T/.check.out" | sed 's/^/  | /'
   fi
 }
 
