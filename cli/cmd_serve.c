@@ -163,9 +163,13 @@ static int sh_quote(char *dst, size_t cap, const char *s) {
  * by `rewind gdbinit`, given to the gdb `rewind replay` starts). gdb keeps
  * the registers and the shared-library list it read before `monitor goto`
  * moved the replay: a hook reads them again after every monitor command
- * (quietly: those commands print lines). */
+ * (quietly: those commands print lines). gdb gives up on a reply after
+ * `remotetimeout` seconds (2 by default), but the server answers its first
+ * packet only once it stands where the session starts (--goto, -p), and a
+ * monitor command may search a long history: wait an hour instead. */
 const char cli_gdb_init[] =
     "# rewind: gdb helpers for debugging a recording.\n"
+    "set remotetimeout 3600\n"
     "define hookpost-monitor\n"
     "  pipe maintenance flush register-cache | cat >/dev/null\n"
     "  pipe sharedlibrary | cat >/dev/null\n"

@@ -105,6 +105,14 @@ GDB
   check "  frame after monitor goto is main" grep -q '^#0 .*main (' "$work/st.out"
   check "  the startup line points to monitor help" \
     grep -q 'monitor help. lists rewind' "$work/st.out"
+  # A server that takes a while to stand where the session starts (a far
+  # --goto, -p of a late process; here a sleep) is waited for, not dropped
+  # after gdb's default 2 seconds.
+  slow="sleep 4; exec $rewind serve --stdio exitstatus-0"
+  check "a slow server start is waited for" status 0 gdb -q -nx -batch \
+    -x "$work/init.gdb" -ex "target remote | sh -c '$slow'" \
+    -ex 'info registers rip'
+  check "  and answers" grep -q '^rip  *0x' "$work/st.out"
 fi
 
 # An explicit -o outside the directory also becomes the latest.
