@@ -88,6 +88,12 @@ struct cli_picked {
   char name[64];  /* its last program's file name */
 };
 int cli_pick(const char *path, const char *want, struct cli_picked *out);
+/* The process a debugger looks at when no -p says: the root, unless the
+ * recorded command failed; then the process its failure came from, down
+ * the chain of exit statuses (the last child to fail before its parent
+ * ended) to one that failed by itself. Writes its pid to PID (CAP bytes),
+ * or "" for the root, and says why on stderr unless QUIET. */
+void cli_pick_default(const char *path, char *pid, size_t cap, int quiet);
 /* Moves the replay RP of PATH to where process WANT (-p) begins for the
  * debugger, unless it is the first process; says so on stderr unless
  * QUIET. Returns 0, or prints why not and returns the exit status. */
@@ -117,7 +123,7 @@ int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
  * -1 after a usage error. */
 #define CLI_IDLE_DEFAULT 1800
 int cli_idle_arg(const char *cmd, const char *arg);
-int cli_replay_gdb(const char *path, const struct cli_start *start,
+int cli_replay_gdb(const char *path, const struct cli_start *start, int quiet,
                    int nargs, char **args);
 
 #endif /* RW_CLI_CLI_H */

@@ -38,9 +38,12 @@ static void usage(FILE *out) {
           "                    instruction) instead of the beginning\n"
           "  -p, --process P   debug (or with --verify, replay up to the end\n"
           "                    of) recorded process P, a pid or the name of\n"
-          "                    its program (rewind ps lists them), instead\n"
-          "                    of the first; its history begins at its last\n"
-          "                    exec (or its creation) and ends when it does\n"
+          "                    its program (rewind ps lists them); its\n"
+          "                    history begins at its last exec (or its\n"
+          "                    creation) and ends when it does. Without -p\n"
+          "                    or --goto, gdb debugs the first process, or\n"
+          "                    when the recorded command failed, the one\n"
+          "                    its failure came from (a note says which)\n"
           "  --listen ADDR     serve gdb over TCP on ADDR (PORT, :PORT or\n"
           "                    HOST:PORT; 127.0.0.1 unless a host is given);\n"
           "                    in gdb: target remote ADDR. After a client\n"
@@ -202,10 +205,16 @@ int cli_cmd_replay(int argc, char **argv) {
   if (!gdb_mode && nopt < argc)
     return cli_usage_error("replay", "arguments after '--' are for gdb, "
                                      "and this mode starts no gdb");
+  /* A debugger with no -p and no --goto looks where a failure began. */
+  char failed_pid[16];
+  if (!proc && !has_goto && !verify && !print) {
+    cli_pick_default(path, failed_pid, sizeof failed_pid, quiet);
+    if (failed_pid[0]) proc = failed_pid;
+  }
   struct cli_start start = {has_goto ? target : ~0ull, proc};
   if (gdb_mode)
-    return cli_replay_gdb(path, &start, nopt < argc ? argc - nopt - 1 : 0,
-                          argv + nopt + 1);
+    return cli_replay_gdb(path, &start, quiet,
+                          nopt < argc ? argc - nopt - 1 : 0, argv + nopt + 1);
   if (listen_addr)
     return cli_serve_listen(path, listen_addr, quiet, 0, &start, remote,
                             idle);

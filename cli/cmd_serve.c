@@ -59,7 +59,7 @@ static int open_replay(const char *path, rp_replay **rp,
 int cli_serve_stdio(const char *path, int quiet, int log,
                     const struct cli_start *start) {
   rp_replay *rp;
-  int st = open_replay(path, &rp, start, 1);
+  int st = open_replay(path, &rp, start, !quiet);
   if (st) return st;
   signal(SIGPIPE, SIG_IGN);
   struct gdb_serve_opts o = {
@@ -107,7 +107,7 @@ int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
                     "read the recording\n", addr);
   int lfd = gdb_listen(addr, desc, sizeof desc, &diag);
   if (lfd < 0) return cli_error("%s", diag.msg);
-  int st = open_replay(path, &rp, start, 1);
+  int st = open_replay(path, &rp, start, !quiet);
   if (st) {
     close(lfd);
     return st;
@@ -191,7 +191,7 @@ static int init_script(char *name, size_t cap) {
 }
 
 int cli_replay_gdb(const char *path, const struct cli_start *start,
-                   int nargs, char **args) {
+                   int quiet, int nargs, char **args) {
   char self[4096], target[9000] = "target extended-remote | ";
   rp_replay *rp;
   /* Say what is wrong with the trace here rather than inside gdb (the
@@ -209,7 +209,7 @@ int cli_replay_gdb(const char *path, const struct cli_start *start,
   if (sh_quote(target, sizeof target, self) ||
       strlen(target) + 20 >= sizeof target)
     return cli_error("path too long");
-  strcat(target, " serve --stdio ");
+  strcat(target, quiet ? " serve --stdio -q " : " serve --stdio ");
   if (start->icount != ~0ull)
     snprintf(target + strlen(target), sizeof target - strlen(target),
              "--goto %llu ", (unsigned long long)start->icount);
@@ -268,9 +268,10 @@ static void usage(FILE *out) {
           "                    is told the replay is busy\n"
           "  -g, --goto N      start at global instruction N\n"
           "  -p, --process P   debug recorded process P (a pid, or the name\n"
-          "                    of its program) instead of the first; its\n"
-          "                    history begins at its last exec (or its\n"
-          "                    creation) and ends when it does\n"
+          "                    of its program); its history begins at its\n"
+          "                    last exec (or its creation) and ends when it\n"
+          "                    does. Without -p or --goto: the first\n"
+          "                    process, or the one a failure came from\n"
           "  --log             log every packet on stderr\n"
           "  -q, --quiet       no notes on stderr\n"
           "  -h, --help        show this help\n"
@@ -357,6 +358,11 @@ int cli_cmd_serve(int argc, char **argv) {
   char path[4096];
   if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, sizeof path))
     return 1;
+  char failed_pid[16];
+  if (!start.proc && start.icount == ~0ull) {
+    cli_pick_default(path, failed_pid, sizeof failed_pid, quiet);
+    if (failed_pid[0]) start.proc = failed_pid;
+  }
   if (stdio) return cli_serve_stdio(path, quiet, log, &start);
   return cli_serve_listen(path, listen_addr, quiet, log, &start, remote,
                           idle);

@@ -2,6 +2,10 @@
 /* `-p PID|NAME` of rewind replay and rewind serve: which recorded process
  * the debugger looks at, found in the trace's process list (format/ps.c),
  * and where its history begins for the debugger. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* sigabbrev_np */
+#endif
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,24 +32,38 @@ static int matches(const struct trace_proc *p, const char *want, int is_pid,
   return !strcmp(cli_base_name(first), want);
 }
 
+/* The processes of PATH into *V, *N (free with trace_procs_free). Returns
+ * 0, or 1 after saying why not unless SILENT. */
+static int load(const char *path, struct trace_proc **v, size_t *n,
+                int silent) {
+  struct rw_diag diag = {0};
+  trace_reader *r;
+  int rc = trace_reader_open(&r, path, &diag);
+  if (rc < 0 && silent) return 1;
+  if (rc < 0)
+    return cli_error("cannot read %s: %s", path,
+                     diag.msg[0] ? diag.msg : rw_strerror(rc));
+  rc = trace_procs(r, v, n, &diag);
+  trace_reader_close(r);
+  if (rc < 0 && silent) return 1;
+  if (rc < 0)
+    return cli_error("cannot list the processes of %s: %s", path,
+                     diag.msg[0] ? diag.msg : rw_strerror(rc));
+  if (*n == 0) {
+    trace_procs_free(*v, *n);
+    return silent ? 1 : cli_error("%s has no process in it", path);
+  }
+  return 0;
+}
+
 int cli_pick(const char *path, const char *want, struct cli_picked *out) {
   memset(out, 0, sizeof *out);
   char *end;
   unsigned long v = strtoul(want, &end, 10);
   int is_pid = *want && !*end && want[0] != '-';
-  struct rw_diag diag = {0};
-  trace_reader *r;
-  int rc = trace_reader_open(&r, path, &diag);
-  if (rc < 0)
-    return cli_error("cannot read %s: %s", path,
-                     diag.msg[0] ? diag.msg : rw_strerror(rc));
   struct trace_proc *v_;
   size_t n;
-  rc = trace_procs(r, &v_, &n, &diag);
-  trace_reader_close(r);
-  if (rc < 0)
-    return cli_error("cannot list the processes of %s: %s", path,
-                     diag.msg[0] ? diag.msg : rw_strerror(rc));
+  if (load(path, &v_, &n, 0)) return 1;
   const struct trace_proc *hit = NULL, *unrec = NULL;
   size_t nhit = 0;
   char others[200] = "";
@@ -112,4 +130,59 @@ int cli_goto_process(struct rp_replay *rp, const char *path, const char *want,
             (unsigned long long)rp_event(rp),
             (unsigned long long)rp_icount(rp));
   return 0;
+}
+
+/* Whether P ended with a failure: a status other than 0, or a signal other
+ * than SIGPIPE (the usual end of a pipeline's writer). */
+static int failed(const struct trace_proc *p) {
+  if (!p->recorded || !p->ended) return 0;
+  if (p->signo) return p->signo != SIGPIPE;
+  return p->status != 0;
+}
+
+/* The failure that P's exit status passed on: the child of P that failed
+ * last before P ended, or NULL. A child that failed earlier and was let go
+ * (`grep -q x f || ...`, a shell's `readlink` probe) is not the cause. */
+static const struct trace_proc *cause(const struct trace_proc *v, size_t n,
+                                      const struct trace_proc *p) {
+  const struct trace_proc *best = NULL;
+  for (size_t i = 0; i < n; i++) {
+    const struct trace_proc *c = &v[i];
+    if (c == p || c->ppid != p->pid || !failed(c)) continue;
+    /* pids are reused: a child of P was created while P lived */
+    if (c->first_seq < p->first_seq || c->last_seq > p->last_seq) continue;
+    if (!best || c->last_seq > best->last_seq) best = c;
+  }
+  return best;
+}
+
+void cli_pick_default(const char *path, char *pid, size_t cap, int quiet) {
+  pid[0] = 0;
+  struct trace_proc *v;
+  size_t n;
+  /* A trace that cannot be read is the replay's to report. */
+  if (load(path, &v, &n, 1)) return;
+  const struct trace_proc *p = &v[0], *c;
+  if (failed(p)) {
+    /* Down the chain of exit statuses to the process that failed first;
+     * a process killed by a signal failed by itself. */
+    while (!p->signo && (c = cause(v, n, p))) p = c;
+  }
+  if (p != &v[0]) {
+    snprintf(pid, cap, "%u", p->pid);
+    char how[32];
+    const char *sig = p->signo ? sigabbrev_np((int)p->signo) : NULL;
+    if (sig)
+      snprintf(how, sizeof how, "SIG%s", sig);
+    else if (p->signo)
+      snprintf(how, sizeof how, "signal %u", p->signo);
+    else
+      snprintf(how, sizeof how, "exit status %d", (int)p->status);
+    if (!quiet)
+      fprintf(stderr, "rewind: the recorded command failed; process %u (%s)"
+              " is where: it ended with %s (-p PID debugs another; rewind "
+              "ps lists them)\n", p->pid,
+              p->exe ? cli_base_name(p->exe) : "?", how);
+  }
+  trace_procs_free(v, n);
 }

@@ -128,4 +128,44 @@ assert len(hits) == 2, t[-3000:]
 back = t[hits[0]:hits[1]]
 assert "No more reverse-execution history." in back and "_start" in back, back
 assert re.search(r"Thread \d+\.\d+ \"cc1\"", t), t[-3000:]' "$T/cc1.gdb.out"
+
+# No -p: the process a failure came from. The first sh fails (status 7)
+# after a child sh that failed (139) because its child crashed; failures
+# let go on the way (false, exitstatus 3 before the crash) do not count.
+cat >"$T/fail.sh" <<S
+false || true
+"$P/exitstatus" 0
+sh -c '"$P/exitstatus" 3; "$P/crash"'
+"$P/exitstatus" 0
+exit 7
+S
+rec fail sh "$T/fail.sh"
+check_eq "failing script: recorded, its status passed on" 7 "$status"
+printf 'info inferiors\ncontinue\nbt 1\n' >"$T/fail.gdb"
+gdb_on fail "$T/fail.gdb" "$T/fail.rwd"
+check "no -p: gdb debugs the process that crashed" python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r"process (\d+) \(crash\) is where: it ended with SIGSEGV", t)
+assert m, t[-3000:]
+assert re.search(r"^\* 1 +process %s .*/crash *$" % m.group(1), t, re.M), t
+assert "SIGSEGV" in t and re.search(r"^#0 .*crash_here", t, re.M), t' \
+  "$T/fail.gdb.out"
+gdb_on failq "$T/fail.gdb" -q "$T/fail.rwd"
+check "no -p, -q: no notes" python3 -c '
+import sys
+t = open(sys.argv[1]).read()
+assert "is where" not in t and "debugging process" not in t, t
+assert "crash_here" in t, t' "$T/failq.gdb.out"
+# The same children under a script that succeeds: its own process.
+sed 's/^exit 7$/exit 0/' "$T/fail.sh" >"$T/ok.sh"
+rec ok sh "$T/ok.sh"
+check_eq "succeeding script: recorded" 0 "$status"
+gdb_on ok "$T/fail.gdb" "$T/ok.rwd"
+check "no -p, success: gdb debugs the first process" python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+assert "is where" not in t and "debugging process" not in t, t
+assert re.search(r"^\* 1 +process \d+ .*/(da)?sh *$", t, re.M), t
+assert "SIGSEGV" not in t, t' "$T/ok.gdb.out"
 finish
