@@ -84,7 +84,8 @@ extern const char cli_gdb_init[];
 struct cli_picked {
   u32 pid;
   u64 seq;        /* its last EXEC, or its FORK when it never exec'd */
-  int root;       /* 1: the process the recording started */
+  int root;       /* 1: the process the recording started, which ran
+                     one program: its history is the whole replay's */
   char name[64];  /* its last program's file name */
 };
 int cli_pick(const char *path, const char *want, struct cli_picked *out);
@@ -92,7 +93,9 @@ int cli_pick(const char *path, const char *want, struct cli_picked *out);
  * recorded command failed; then the process its failure came from, down
  * the chain of exit statuses (the last child to fail before its parent
  * ended) to one that failed by itself. Writes its pid to PID (CAP bytes),
- * or "" for the root, and says why on stderr unless QUIET. */
+ * or "" for the root from its first instruction, and says why on stderr
+ * unless QUIET. A root that exec'd more than once (`env VAR=1 prog`)
+ * starts at its last program, as -p does. */
 void cli_pick_default(const char *path, char *pid, size_t cap, int quiet);
 /* Moves the replay RP of PATH to where process WANT (-p) begins for the
  * debugger, unless it is the first process; says so on stderr unless

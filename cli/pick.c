@@ -91,7 +91,10 @@ int cli_pick(const char *path, const char *want, struct cli_picked *out) {
                        path, is_pid ? "pid" : "named", want, path);
   } else {
     out->pid = hit->pid;
-    out->root = hit == &v_[0];
+    /* The first process from its first instruction, unless it exec'd
+     * again (env, nice, a shim, sh -c 'exec ...'): then from its last
+     * program, as any other. */
+    out->root = hit == &v_[0] && hit->nexec <= 1;
     /* The program it ran last, from its exec; a child that never exec'd,
      * from its creation. */
     out->seq = hit->nexec && hit->exec_seq ? hit->exec_seq : hit->first_seq;
@@ -183,6 +186,8 @@ void cli_pick_default(const char *path, char *pid, size_t cap, int quiet) {
               " is where: it ended with %s (-p PID debugs another; rewind "
               "ps lists them)\n", p->pid,
               p->exe ? cli_base_name(p->exe) : "?", how);
+  } else if (p->nexec > 1) {
+    snprintf(pid, cap, "%u", p->pid); /* its last program (cli_pick) */
   }
   trace_procs_free(v, n);
 }

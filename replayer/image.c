@@ -13,10 +13,11 @@ int rp__note_exec(rp_replay *rp, const struct rp__rec *rec) {
   struct trace_rec_exec e;
   char path[4096];
   struct rp__proc *p = rp->proc;
-  /* A re-run after a seek meets the same records again. */
-  if (p->nimages && p->images[p->nimages - 1].seq >= rec->seq) return 0;
   RW_FORWARD(trace_rec_exec_get(&e, rec->data, rec->len));
   u32 pid = e.pid;
+  if (p == &rp->root && !p->pid) p->pid = pid; /* known from here on */
+  /* A re-run after a seek meets the same records again. */
+  if (p->nimages && p->images[p->nimages - 1].seq >= rec->seq) return 0;
   trace_str_copy(e.path, path, sizeof path);
   if (p->nimages == p->capimages) {
     size_t cap = p->capimages ? 2 * p->capimages : 4;
@@ -76,7 +77,7 @@ int rp_get_image(rp_replay *rp, struct rp_image *img) {
   const struct rp__image *cur = image_at(p, rp->trace.last_seq);
   memset(img, 0, sizeof *img);
   if (!cur) return RW_ENOTFOUND;
-  img->pid = p == &rp->root ? cur->pid : p->pid;
+  img->pid = p == &rp->root && !p->pid ? cur->pid : p->pid;
   img->path = cur->path;
   img->auxv = cur->auxv;
   img->auxv_len = cur->auxv_len;

@@ -222,7 +222,8 @@ struct rp__trace {
  * procs.c), with no images or symbols of its own. */
 struct rp__proc {
   u32 ix;                  /* 0 the root, k rp->kids[k - 1] */
-  u32 pid;                 /* its id in the recording (kids) */
+  u32 pid;                 /* its id in the recording (the root's from
+                              its first EXEC on; 0 before) */
   u64 fork_seq;            /* its FORK record (kids) */
   struct rp__proc *parent; /* the process that forked it (kids) */
   int exists;              /* 1 from its FORK until it ends (kids) */
@@ -439,8 +440,8 @@ struct rp__goal {
                      step_count, or once it is gone */
   u64 step_seq;
   u64 step_count;
-  u32 proc_pid;   /* also stop when a thread of the forked process with
-                     this id (0: none) is about to run after record
+  u32 proc_pid;   /* also stop when a thread of the process with this
+                     id (0: none) is about to run after record
                      proc_seq was applied */
   u64 proc_seq;
 };

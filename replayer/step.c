@@ -981,8 +981,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     }
     /* An execution point of thread T: run T until it gets there. */
     if (t != rp->th.thr) set_cur(rp, t);
-    if (RW_UNLIKELY(goal->proc_pid) && t->proc != &rp->root &&
-        t->proc->pid == goal->proc_pid &&
+    if (RW_UNLIKELY(goal->proc_pid) && t->proc->pid == goal->proc_pid &&
         rp->trace.last_seq >= goal->proc_seq) {
       fill_stop(rp, stop, RP_STOP_TARGET);
       return 0;

@@ -168,4 +168,19 @@ t = open(sys.argv[1]).read()
 assert "is where" not in t and "debugging process" not in t, t
 assert re.search(r"^\* 1 +process \d+ .*/(da)?sh *$", t, re.M), t
 assert "SIGSEGV" not in t, t' "$T/ok.gdb.out"
+
+# A command that execs its program (env, nice, a shim): gdb starts at that
+# program, with its symbols, and going back stops there.
+rec env env REWIND_T=1 "$P/crash"
+printf 'break crash_here\ncontinue\nreverse-continue\ncontinue\ncontinue\n' \
+  >"$T/env.gdb"
+gdb_on env "$T/env.gdb" "$T/env.rwd"
+check "env PROG: gdb debugs PROG, back to its start" python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+hits = [m.start() for m in re.finditer(r"Breakpoint 1, crash_here", t)]
+assert len(hits) == 2, t[-3000:]
+back = t[hits[0]:hits[1]]
+assert "No more reverse-execution history." in back and "_start" in back, back
+assert "SIGSEGV" in t[hits[1]:], t[-3000:]' "$T/env.gdb.out"
 finish
