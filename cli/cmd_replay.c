@@ -267,7 +267,7 @@ int cli_cmd_replay(int argc, char **argv) {
              "there\n",
              rp_icount(rp), end_text(&stop, buf, sizeof buf));
     printf("at instruction %" PRIu64 ", event %" PRIu64 ", thread %u\n",
-           rp_icount(rp), rp_event(rp), rp_current_tid(rp));
+           rp_icount(rp), rp_event(rp), rp_running_tid(rp));
     print_regs(rp);
     struct rw_regs r;
     if (rp_get_regs(rp, 0, &r) == 0) rp_disasm(rp, stdout, r.rip, 8, r.rip);

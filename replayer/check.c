@@ -116,7 +116,7 @@ static void set_broken(rp_replay *rp, struct rp_stop *stop, int reason,
   stop->reason = reason;
   stop->icount = rp->icount;
   stop->event = rp->trace.events;
-  stop->tid = rp->th.cur_tid;
+  stop->tid = rp_current_tid(rp);
   snprintf(stop->msg, sizeof stop->msg, "%s", msg);
   rp->health.broken = 1;
   rp->health.broken_stop = *stop;

@@ -52,7 +52,7 @@ struct rp_stop {
   int reason;        /* enum rp_stop_reason */
   u64 icount;        /* global instruction count at the stop */
   u64 event;         /* records consumed so far */
-  u32 tid;           /* the thread that stopped */
+  u32 tid;           /* the thread that stopped (rp_current_tid) */
   u64 addr;          /* breakpoint address, or watched access address */
   u32 watch_size;    /* watchpoint: access size */
   int watch_kind;    /* watchpoint: 1 read, 2 write */
@@ -105,8 +105,13 @@ u64 rp_end_icount(const rp_replay *rp);
 
 /* The thread that runs at the current position: the one whose instruction
  * executes next (after a breakpoint or watchpoint stop, the one that hit
- * it), or at the end of the history the one that ended it. */
+ * it), or at the end of the history the one that ended it. While a thread
+ * of another process than the debugger's (rp_debug_process) runs, the
+ * first listed thread of the debugger's: this is always a thread
+ * rp_threads lists, as is the tid of every rp_stop. */
 u32 rp_current_tid(const rp_replay *rp);
+/* The thread whose instruction executes next, in whichever process. */
+u32 rp_running_tid(const rp_replay *rp);
 
 /* A thread alive at the current position. Plain data. */
 struct rp_thread {
@@ -144,7 +149,8 @@ int rp_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop)
 int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop)
     RW_MUST_CHECK;
 
-/* Copies the registers of thread TID (0: the current one) into REGS.
+/* Copies the registers of thread TID (0: the one about to run, in
+ * whichever process: rp_running_tid) into REGS.
  * Returns 0 or RW_ENOTFOUND (TID is not listed by rp_threads here). */
 int rp_get_regs(rp_replay *rp, u32 tid, struct rw_regs *regs) RW_MUST_CHECK;
 

@@ -28,7 +28,7 @@ static void stop_begin(rp_replay *rp, struct rp_stop *stop) {
   stop->reason = RP_STOP_BEGIN;
   stop->icount = rp->icount;
   stop->event = rp->trace.events;
-  stop->tid = rp->th.cur_tid;
+  stop->tid = rp_current_tid(rp);
 }
 
 /* With the replay at a position, runs its one instruction with the

@@ -66,7 +66,7 @@ static void fill_stop(rp_replay *rp, struct rp_stop *stop, int reason) {
   stop->reason = reason;
   stop->icount = rp->icount;
   stop->event = rp->trace.events;
-  stop->tid = rp->th.cur_tid;
+  stop->tid = rp_current_tid(rp);
 }
 
 /* Makes T the current thread. */
@@ -208,9 +208,12 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
           rp->th.exec_nr = t->st.sys_nr;
       }
       if (RW_UNLIKELY(rp->goal && rp->goal->step_tid)) {
-        /* A stepped thread is gone. */
+        /* A stepped thread of the process that exec'd is gone (a
+         * thread of another process goes on). */
         t = rp__thread_find(rp, rp->goal->step_tid);
-        if (t && t->st.start_seq == rp->goal->step_seq) rp->step_gone = 1;
+        if (t && t->proc == rp->proc &&
+            t->st.start_seq == rp->goal->step_seq)
+          rp->step_gone = 1;
       }
       rp__threads_drop_all(rp);
       return 1;

@@ -233,6 +233,8 @@ u32 rp_current_tid(const rp_replay *rp) {
   return rp->th.cur_tid;
 }
 
+u32 rp_running_tid(const rp_replay *rp) { return rp->th.cur_tid; }
+
 size_t rp_threads(rp_replay *rp, struct rp_thread *out, size_t cap) {
   size_t n = 0;
   for (size_t i = 0; i < rp->th.nthreads; i++) {

@@ -37,6 +37,11 @@ assert o[1:6] == ["from-the-exec-child", "exec child: exit 0",
                   "daemon in session 1"], o' \
   "$T/tree.out"
 verify tree "exited with status 0"
+# Positions reached forwards, through keyframes and by stepping the first
+# process's thread back and forth are the same, while other processes run
+# in between (tests/replay/seekcheck).
+check "tree: seekcheck" env SEEKCHECK_STEPS=20 \
+  "$top_builddir/tests/replay/seekcheck" "$T/tree.rwd" 8 100000
 check "tree: nine processes, each with a stream" q tree '
 f = of("FORK")
 assert len(f) == 8 and all(r["recorded"] == 1 for r in f), f
@@ -92,6 +97,8 @@ check "gdb: forward again, the same counter" \
 # thread of the parent counts. gdb stops at mark() only in the parent.
 rec vf "$P/vforks" /bin/echo "$T/vf.file"
 check_eq "vforks: recorded" 0 "$status"
+check "vforks: seekcheck" env SEEKCHECK_STEPS=20 \
+  "$top_builddir/tests/replay/seekcheck" "$T/vf.rwd" 8 100000
 check "vforks: what the children left" grep -q "^frame 42, given 'mapped-by-the-vfork-child', errno 2, file 'into-the-file'$" "$T/vf.out"
 check "vforks: statuses" grep -q "^statuses 4 5 0 127 0, marks 101, counted yes$" "$T/vf.out"
 verify vf "exited with status 0"

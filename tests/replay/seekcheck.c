@@ -259,6 +259,10 @@ int main(int argc, char **argv) {
     seek(rp, pos[i], &st);
     take(rp, &x);
     u32 t = x.cur;
+    /* In a process tree, the debugger's current thread may be waiting
+     * while another process runs: a step and a step back land where it
+     * is about to run, not here. */
+    int runs = rp_running_tid(rp) == t;
     if (rp_step_thread(rp, t, &st) < 0) {
       fprintf(stderr, "seekcheck: rp_step_thread(%u) failed at %" PRIu64 "\n", t, x.icount);
       return 2;
@@ -273,14 +277,15 @@ int main(int argc, char **argv) {
         if (y.th[j].tid == t && ti < x.n)
           check(y.th[j].icount == x.th[ti].icount + 1,
                 "step of %u at %" PRIu64 ": own count %" PRIu64
-                " -> %" PRIu64, t, x.icount, x.th[ti].icount,
-                y.th[j].icount);
+                " -> %" PRIu64 " (stopped at %" PRIu64 ", event %" PRIu64
+                ")", t, x.icount, x.th[ti].icount, y.th[j].icount,
+                st.icount, st.event);
       if (rp_reverse_step_thread(rp, t, &st) < 0) {
         fprintf(stderr, "seekcheck: rp_reverse_step_thread(%u) failed\n", t);
         return 2;
       }
       take(rp, &z);
-      expect_same("step of the current thread, then back", &x, &z);
+      if (runs) expect_same("step of the current thread, then back", &x, &z);
     }
     seek(rp, pos[i], &st);
     if (ti < x.n && x.th[ti].icount > 0) {
@@ -297,8 +302,9 @@ int main(int argc, char **argv) {
       return 2;
     }
       take(rp, &z);
-      expect_same("back one instruction of the current thread, then forward",
-                  &x, &z);
+      if (runs)
+        expect_same("back one instruction of the current thread, then "
+                    "forward", &x, &z);
     }
     /* Every other thread: back one of its instructions. */
     for (size_t j = 0; j < x.n; j++) {
@@ -355,7 +361,7 @@ int main(int argc, char **argv) {
     for (int w = 0; n == 0 && w < (kind ? 16 : 1); w++) {
       struct rw_regs r;
       seek(rp, pos[npos / 2], &st);
-      if (rp_get_regs(rp, 0, &r) < 0) break;
+      if (rp_get_regs(rp, rp_current_tid(rp), &r) < 0) break;
       addr = kind ? r.gpr[4] - 8 + 8 * (u64)w : r.rip;
       n = hits(rp, kind, addr, hic, hev, htid, &st);
       if (n < 0) return 2;
