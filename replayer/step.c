@@ -367,7 +367,12 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       thread_exited(rp, t);
       if (rp__threads_alive_in(rp, p)) return 1;
       if (p != &rp->root) { /* a forked process ended */
+        /* A vfork child that ends in its parent's memory keeps seeing it:
+         * a debugger at its end reads its stack there, and its
+         * breakpoints and watchpoints stay where they were set. */
+        cpu_mem *last = p->mem;
         rp__proc_unshare(p);
+        p->mem = last;
         p->exists = 0;
         if (p == rp->user.proc) { /* the debugger's: its history ends */
           *stopped = 1;

@@ -99,6 +99,18 @@ rec vf "$P/vforks" /bin/echo "$T/vf.file"
 check_eq "vforks: recorded" 0 "$status"
 check "vforks: seekcheck" env SEEKCHECK_STEPS=20 \
   "$top_builddir/tests/replay/seekcheck" "$T/vf.rwd" 8 100000
+# The same with a vfork child as the debugger's process (from its creation
+# in its parent's memory to its end), and the last child, which exec'd.
+"$REWIND" ps --json "$T/vf.rwd" >"$T/vf.ps" 2>&1
+for k in 1 -1; do
+  kid=$(python3 -c '
+import json, sys
+p = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(p[int(sys.argv[2])]["pid"] if len(p) > 2 else "")' "$T/vf.ps" "$k")
+  check "vforks: seekcheck of child $k ($kid)" env SEEKCHECK_STEPS=20 \
+    SEEKCHECK_PROCESS="${kid:-none}" \
+    "$top_builddir/tests/replay/seekcheck" "$T/vf.rwd" 8 100000
+done
 check "vforks: what the children left" grep -q "^frame 42, given 'mapped-by-the-vfork-child', errno 2, file 'into-the-file'$" "$T/vf.out"
 check "vforks: statuses" grep -q "^statuses 4 5 0 127 0, marks 101, counted yes$" "$T/vf.out"
 verify vf "exited with status 0"
@@ -115,6 +127,31 @@ m = [x for x in of("MAP") if x["tid"] == f[1]["child_pid"]]
 assert len(m) == 1 and int(m[0]["len"], 16) == 4096, m
 assert not [x for x in of("MAP") if x["addr"] == m[0]["addr"] and
             x["tid"] != f[1]["child_pid"]], "mapped twice"'
+# The first vfork child as gdb's process: at its end it still sees the
+# memory it shared (its stack, for bt), and a watchpoint set there finds its
+# write to its parent's variable going back.
+kid1=$(python3 -c '
+import json, sys
+p = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(p[1]["pid"])' "$T/vf.ps")
+cat >"$T/vfk.gdb" <<'G'
+continue
+bt
+frame 1
+watch -l in_frame
+reverse-continue
+print in_frame
+G
+timeout 120 "$REWIND" replay -p "$kid1" "$T/vf.rwd" -- -batch -nx \
+  -x "$T/vfk.gdb" >"$T/vfk.gdb.out" 2>&1
+check "gdb -p vfork child: its end shows its stack, a watch finds its write" \
+  python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+assert "Cannot access memory" not in t, t[-3000:]
+assert re.search(r"^#\d+ .* main \(", t, re.M), t[-3000:]
+assert re.search(r"Old value = 42\s+New value = 1", t), t[-3000:]
+assert re.search(r"^\$1 = 1$", t, re.M), t[-3000:]' "$T/vfk.gdb.out"
 line=$(grep -n 'gdb: done' "$top_srcdir/tests/programs/vforks.c" | cut -d: -f1)
 cat >"$T/vf.gdb" <<G
 break mark

@@ -123,6 +123,8 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+static u64 floor_icount; /* where the debugger's history begins */
+
 static rp_replay *open_trace(const char *path, u64 interval) {
   struct rp_opts o = {0};
   struct rw_diag d = {0};
@@ -133,6 +135,18 @@ static rp_replay *open_trace(const char *path, u64 interval) {
   if (rp_open(&rp, path, &o, &d) < 0) {
     fprintf(stderr, "seekcheck: %s: %s\n", path, d.msg);
     exit(2);
+  }
+  /* SEEKCHECK_PROCESS=PID: the debugger looks at that process, from its
+   * creation (rewind replay -p starts at its last exec instead). */
+  const char *pid = getenv("SEEKCHECK_PROCESS");
+  if (pid && *pid) {
+    struct rp_stop st;
+    if (rp_debug_process(rp, (u32)strtoul(pid, NULL, 10), 0, &st) < 0 ||
+        st.reason != RP_STOP_TARGET) {
+      fprintf(stderr, "seekcheck: process %s is not reached\n", pid);
+      exit(2);
+    }
+    floor_icount = rp_icount(rp);
   }
   return rp;
 }
@@ -159,7 +173,7 @@ static int hits(rp_replay *rp, int kind, u64 addr, u64 *hic, u64 *hev,
   struct rw_regs r;
   int n = 0;
   if (kind ? rp_watch_add(rp, addr, 8, 2) : rp_break_add(rp, addr)) return 0;
-  seek(rp, 0, st);
+  seek(rp, floor_icount, st);
   while (n < MAXHITS) {
     if (rp_run(rp, ~0ull, st) < 0) return -1;
     if (st->reason != (kind ? RP_STOP_WATCHPOINT : RP_STOP_BREAKPOINT))
@@ -208,8 +222,10 @@ int main(int argc, char **argv) {
   u64 *pos = calloc(npos + 2, sizeof *pos);
   struct fp *want = calloc(npos + 2, sizeof *want);
   if (!pos || !want) return 2;
-  for (size_t i = 0; i < npos; i++) pos[i] = end ? rnd(&seed) % end : 0;
-  pos[npos++] = 0;
+  u64 span = end - floor_icount;
+  for (size_t i = 0; i < npos; i++)
+    pos[i] = floor_icount + (span ? rnd(&seed) % span : 0);
+  pos[npos++] = floor_icount;
   pos[npos++] = end ? end - 1 : 0;
   qsort(pos, npos, sizeof *pos, cmp_u64);
   rp_replay *fw = open_trace(argv[1], ~0ull >> 1); /* no keyframes */
@@ -240,7 +256,7 @@ int main(int argc, char **argv) {
 
   /* One instruction back, globally. */
   for (size_t i = 1; i < npos; i += 3) {
-    if (!pos[i]) continue;
+    if (pos[i] <= floor_icount) continue;
     struct fp before, got;
     seek(rp, pos[i] - 1, &st);
     take(rp, &before);
@@ -367,7 +383,8 @@ int main(int argc, char **argv) {
       if (n < 0) return 2;
       if (n == 0 && kind && rp_watch_del(rp, addr, 8, 2)) break;
     }
-    check(n > 0, "%s at %#" PRIx64 " is hit", kind ? "watch" : "break", addr);
+    check(n > 0, "%s at %#" PRIx64 " is hit (set at %" PRIu64 ")",
+          kind ? "watch" : "break", addr, pos[npos / 2]);
     /* At the end or at the last hit: back through the hits (from just
      * after a watched access, going back finds that access first). */
     int from = st.reason == RP_STOP_END || kind ? n - 1 : n - 2;
