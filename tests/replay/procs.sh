@@ -42,6 +42,22 @@ verify tree "exited with status 0"
 # in between (tests/replay/seekcheck).
 check "tree: seekcheck" env SEEKCHECK_STEPS=20 \
   "$top_builddir/tests/replay/seekcheck" "$T/tree.rwd" 8 100000
+# And with a child as the debugger's process: the one that execs, and the
+# one killed while it waits in a syscall.
+"$REWIND" ps --json "$T/tree.rwd" >"$T/tree.ps" 2>&1
+for k in exec blocked; do
+  kid=$(python3 -c '
+import json, sys
+p = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+if sys.argv[2] == "exec":
+    k = [x for x in p if (x["exe"] or "").endswith("/echo")]
+else:
+    k = [x for x in p if x["end"] == {"signal": 9}][-1:]
+print(k[0]["pid"] if k else "")' "$T/tree.ps" "$k")
+  check "tree: seekcheck of the $k child ($kid)" env SEEKCHECK_STEPS=20 \
+    SEEKCHECK_PROCESS="${kid:-none}" \
+    "$top_builddir/tests/replay/seekcheck" "$T/tree.rwd" 8 100000
+done
 check "tree: nine processes, each with a stream" q tree '
 f = of("FORK")
 assert len(f) == 8 and all(r["recorded"] == 1 for r in f), f
