@@ -113,22 +113,25 @@ RW_NORETURN void rw_assert_fail(const char *file, int line, const char *expr);
  * Uses the SSE4.2 crc32 instruction when the CPU has it. */
 u32 rw_crc32c(u32 crc, const void *p, size_t len);
 
-/* SHA-256 of LEN bytes at P into OUT (32 bytes, caller-owned). */
-void rw_sha256(const void *p, size_t len, u8 out[32]);
+/* SHA-256 (libcrypto's) of LEN bytes at P into OUT (32 bytes,
+ * caller-owned). Returns 0 or RW_ENOMEM. */
+int rw_sha256(const void *p, size_t len, u8 out[32]) RW_MUST_CHECK;
 
-/* Incremental SHA-256, for content that arrives in pieces. Plain data. */
+/* Incremental SHA-256, for content that arrives in pieces: init, update
+ * any number of times, then final, which frees what init allocated (or
+ * rw_sha256_drop, on a path that wants no digest). An update that fails
+ * is reported by final. */
 struct rw_sha256_ctx {
-  u32 h[8];
-  u64 len;
-  u8 buf[64];
-  u32 fill;
+  void *md;  /* libcrypto's EVP_MD_CTX; owned */
+  int err;   /* the first error, for final */
 };
-void rw_sha256_init(struct rw_sha256_ctx *c);
+int rw_sha256_init(struct rw_sha256_ctx *c) RW_MUST_CHECK;
 void rw_sha256_update(struct rw_sha256_ctx *c, const void *p, size_t len);
-void rw_sha256_final(struct rw_sha256_ctx *c, u8 out[32]);
+int rw_sha256_final(struct rw_sha256_ctx *c, u8 out[32]) RW_MUST_CHECK;
+void rw_sha256_drop(struct rw_sha256_ctx *c);
 
-/* The SHA-256 functions of FIPS 180-4 (4.1.2, 6.2.2), shared by the hash
- * above and the emulator's SHA instructions. */
+/* The SHA-256 functions of FIPS 180-4 (4.1.2, 6.2.2), for the emulator's
+ * SHA instructions. */
 static inline u32 rw_ror32(u32 x, unsigned n) {
   return (x >> n) | (x << ((32 - n) & 31));
 }

@@ -74,19 +74,23 @@ static int blob_check(trace_reader *r, struct trace__blob *b,
                        b->name,
                        (unsigned long long)r->chunks[b->first].offset);
   }
-  rw_sha256_init(&h);
+  RW_FORWARD(rw_sha256_init(&h));
   for (u32 k = 0; k < b->npieces; k++) {
     const struct trace__chunk *c = &r->chunks[b->first + k];
     size_t skip = TRACE__BLOB_PREFIX + c->count;
-    RW_FORWARD(cache_load(r, b->first + k, diag));
-    if (memcmp(r->cache, b->hash, 32))
-      return rw_diag_set(diag, RW_ECORRUPT, c->offset,
-                         "blob piece at offset %llu belongs to another blob",
-                         (unsigned long long)c->offset);
+    int rc = cache_load(r, b->first + k, diag);
+    if (rc == 0 && memcmp(r->cache, b->hash, 32))
+      rc = rw_diag_set(diag, RW_ECORRUPT, c->offset,
+                       "blob piece at offset %llu belongs to another blob",
+                       (unsigned long long)c->offset);
+    if (rc < 0) {
+      rw_sha256_drop(&h);
+      return rc;
+    }
     rw_sha256_update(&h, r->cache + skip, c->raw_len - skip);
     at += c->raw_len - skip;
   }
-  rw_sha256_final(&h, got);
+  RW_FORWARD(rw_sha256_final(&h, got));
   b->checked = at == b->size && !memcmp(got, b->hash, 32) ? 1 : RW_ECORRUPT;
   return blob_check(r, b, diag);
 }

@@ -55,7 +55,7 @@ int trace_writer_add_blob(trace_writer *w, const char *name, const void *data,
   RW_RETURN_IF(w->err, w->err, "earlier error");
   RW_RETURN_IF(len && !data, RW_EINVAL, "blob without data");
   if (nlen > TRACE__MAX_NAME) nlen = TRACE__MAX_NAME;
-  rw_sha256(data, len, hash);
+  RW_FORWARD(rw_sha256(data, len, hash));
   if (blob_find(w, hash)) return 0;
   RW_FORWARD(blob_grow(w));
   RW_FORWARD(trace__w_meta_flush(w));

@@ -4,7 +4,7 @@
 noinst_PROGRAMS += bench/format/bench_format
 bench_format_bench_format_SOURCES = bench/format/bench_format.c
 bench_format_bench_format_LDADD = format/librw_format.a \
-	common/librw_common.a $(ZSTD_LIBS)
+	common/librw_common.a $(ZSTD_LIBS) $(CRYPTO_LIBS)
 
 .PHONY: bench-format
 bench-format: bench/format/bench_format

@@ -25,7 +25,7 @@ void test_blob_read(void) {
     struct trace_blob_info bi;
     char name[64];
     tf_blob(i, want);
-    rw_sha256(want, size, hash);
+    CU_ASSERT_EQUAL_FATAL(rw_sha256(want, size, hash), 0);
     CU_ASSERT_EQUAL_FATAL(trace_reader_find_blob(r, hash, &bi), 0);
     CU_ASSERT_EQUAL(bi.size, size);
     snprintf(name, sizeof name, "/lib/blob%d.so", i);

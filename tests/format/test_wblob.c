@@ -29,7 +29,7 @@ void test_wblob_dedup(void) {
                   0);
   CU_ASSERT_EQUAL(trace_writer_size(w), size); /* nothing written */
   CU_ASSERT_EQUAL(memcmp(h1, h2, 32), 0);
-  rw_sha256(data, sizeof data, want);
+  CU_ASSERT_EQUAL_FATAL(rw_sha256(data, sizeof data, want), 0);
   CU_ASSERT_EQUAL(memcmp(h1, want, 32), 0);
   data[100] ^= 1;
   CU_ASSERT_EQUAL(trace_writer_add_blob(w, NULL, data, sizeof data, h3), 0);
@@ -64,7 +64,7 @@ void test_wblob_many(void) {
   CU_ASSERT_EQUAL(trace_reader_nblobs(r), 200);
   for (u32 v = 0; v < 200; v++) {
     u32 got = 0;
-    rw_sha256(&v, sizeof v, h);
+    CU_ASSERT_EQUAL_FATAL(rw_sha256(&v, sizeof v, h), 0);
     CU_ASSERT_EQUAL(trace_reader_blob_read(r, h, 0, &got, 4, NULL), 4);
     CU_ASSERT_EQUAL(got, v);
   }

@@ -15,9 +15,9 @@ EXTRA_DIST += tests/fuzz/fuzz.h tests/fuzz/driver.c
 # trace_reader: the trace file reader (format/).
 check_PROGRAMS += tests/fuzz/trace_reader
 tests_fuzz_trace_reader_SOURCES = tests/fuzz/trace_reader.c tests/fuzz/driver.c
-tests_fuzz_trace_reader_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
+tests_fuzz_trace_reader_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS)
 tests_fuzz_trace_reader_LDADD = format/librw_format.a common/librw_common.a \
-	$(ZSTD_LIBS)
+	$(ZSTD_LIBS) $(CRYPTO_LIBS)
 TESTS += tests/fuzz/run_trace_reader.sh
 EXTRA_DIST += tests/fuzz/run_trace_reader.sh tests/fuzz/run_target.sh \
 	tests/fuzz/corpus/trace_reader
@@ -39,8 +39,8 @@ tests/fuzz/trace_reader_fuzzer: $(TRACE_FUZZ_FILES) \
 		$(srcdir)/format/format.h $(srcdir)/format/format_int.h \
 		$(srcdir)/format/writer_int.h $(srcdir)/tests/fuzz/fuzz.h
 	@$(MKDIR_P) tests/fuzz
-	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) \
-	  $(TRACE_FUZZ_FILES) $(ZSTD_LIBS) -o $@
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS) \
+	  $(TRACE_FUZZ_FILES) $(ZSTD_LIBS) $(CRYPTO_LIBS) -o $@
 endif
 
 # replay_stream and serve_packets (issue 21): the replayer on edited record
@@ -50,11 +50,11 @@ endif
 # the libraries they use (the .c files of the libraries' _SOURCES lists).
 check_PROGRAMS += tests/fuzz/replay_stream tests/fuzz/serve_packets
 FUZZ_REPLAY_LIBS = replayer/librw_replayer.a replayer/cpu/librw_cpu.a \
-	format/librw_format.a common/librw_common.a $(ZSTD_LIBS) \
+	format/librw_format.a common/librw_common.a $(ZSTD_LIBS) $(CRYPTO_LIBS) \
 	$(CAPSTONE_LIBS)
 tests_fuzz_replay_stream_SOURCES = tests/fuzz/replay_stream.c \
 	tests/fuzz/driver.c
-tests_fuzz_replay_stream_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
+tests_fuzz_replay_stream_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS)
 tests_fuzz_replay_stream_LDADD = $(FUZZ_REPLAY_LIBS)
 tests_fuzz_serve_packets_SOURCES = tests/fuzz/serve_packets.c \
 	tests/fuzz/driver.c
@@ -80,6 +80,6 @@ tests/fuzz/replay_stream_fuzzer tests/fuzz/serve_packets_fuzzer: \
 	for f in $(FUZZ_REPLAY_SRC) $$extra; do \
 	  case $$f in *.c) srcs="$$srcs $(srcdir)/$$f";; esac; \
 	done; \
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(CAPSTONE_CFLAGS) $$srcs \
-	  $(ZSTD_LIBS) $(CAPSTONE_LIBS) -lm -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS) $(CAPSTONE_CFLAGS) $$srcs \
+	  $(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS) -lm -o $@
 endif

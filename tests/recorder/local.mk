@@ -11,14 +11,14 @@ tests_recorder_test_recorder_SOURCES = tests/recorder/main.c \
 tests_recorder_test_recorder_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_recorder_test_recorder_LDADD = tests/librw_testrunner.a \
 	recorder/librw_recorder.a format/librw_format.a common/librw_common.a \
-	$(CUNIT_LIBS) $(UNWIND_LIBS) $(ZSTD_LIBS) $(CAPSTONE_LIBS)
+	$(CUNIT_LIBS) $(UNWIND_LIBS) $(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS)
 TESTS += tests/recorder/test_recorder
 
 # Prints a metadata value of a trace (for the scripts).
 check_PROGRAMS += tests/recorder/rw_meta
 tests_recorder_rw_meta_SOURCES = tests/recorder/rw_meta.c
 tests_recorder_rw_meta_LDADD = format/librw_format.a common/librw_common.a \
-	$(ZSTD_LIBS)
+	$(ZSTD_LIBS) $(CRYPTO_LIBS)
 
 rw_recorder_sh = tests/recorder/basic.sh tests/recorder/syscalls.sh \
 	tests/recorder/signals.sh tests/recorder/rdtsc.sh \

@@ -47,7 +47,7 @@ tests_replay_churn_CFLAGS = -O1 -g
 tests_replay_churn_LDFLAGS =
 tests_replay_seekcheck_LDADD = replayer/librw_replayer.a \
 	replayer/cpu/librw_cpu.a format/librw_format.a common/librw_common.a \
-	$(ZSTD_LIBS) $(CAPSTONE_LIBS)
+	$(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS)
 TESTS += tests/replay/threads.sh
 EXTRA_DIST += tests/replay/threads.sh
 TESTS += tests/replay/procs.sh
@@ -69,7 +69,7 @@ check_PROGRAMS += tests/replay/outcheck tests/replay/rw_patch
 tests_replay_outcheck_CFLAGS = -O1 -g
 tests_replay_outcheck_LDFLAGS = -static
 tests_replay_rw_patch_LDADD = format/librw_format.a common/librw_common.a \
-	$(ZSTD_LIBS)
+	$(ZSTD_LIBS) $(CRYPTO_LIBS)
 TESTS += tests/replay/outputs.sh
 EXTRA_DIST += tests/replay/outputs.sh
 
