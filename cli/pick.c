@@ -186,8 +186,14 @@ void cli_pick_default(const char *path, char *pid, size_t cap, int quiet) {
               " is where: it ended with %s (-p PID debugs another; rewind "
               "ps lists them)\n", p->pid,
               p->exe ? cli_base_name(p->exe) : "?", how);
-  } else if (p->nexec > 1) {
-    snprintf(pid, cap, "%u", p->pid); /* its last program (cli_pick) */
+  } else if (p->nexec > 1 && !quiet) {
+    /* gdb gets no exec events: it keeps the first program's symbols.
+     * Which program matters cannot be told from the trace (env execs the
+     * real one at once; a program may exec a helper at its end). */
+    const char *last = p->exe ? cli_base_name(p->exe) : "?";
+    fprintf(stderr, "rewind: process %u ran %u programs, the last %s; gdb "
+            "starts in the first and keeps its symbols: -p %s debugs %s "
+            "from where it starts\n", p->pid, p->nexec, last, last, last);
   }
   trace_procs_free(v, n);
 }

@@ -169,13 +169,23 @@ assert "is where" not in t and "debugging process" not in t, t
 assert re.search(r"^\* 1 +process \d+ .*/(da)?sh *$", t, re.M), t
 assert "SIGSEGV" not in t, t' "$T/ok.gdb.out"
 
-# A command that execs its program (env, nice, a shim): gdb starts at that
-# program, with its symbols, and going back stops there.
+# A command that execs its program (env, nice, a shim): gdb starts in the
+# first program with a note naming -p; -p with the last program's name
+# starts there, with its symbols, and going back stops there.
 rec env env REWIND_T=1 "$P/crash"
+printf 'info inferiors\n' >"$T/env0.gdb"
+gdb_on env0 "$T/env0.gdb" "$T/env.rwd"
+check "env PROG: gdb starts in env, and a note names -p crash" python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+assert re.search(r"process \d+ ran 2 programs, the last crash; gdb starts "
+                 r"in the first .*-p crash debugs crash", t), t[-3000:]
+assert re.search(r"^\* 1 +process \d+ .*/env *$", t, re.M), t[-3000:]' \
+  "$T/env0.gdb.out"
 printf 'break crash_here\ncontinue\nreverse-continue\ncontinue\ncontinue\n' \
   >"$T/env.gdb"
-gdb_on env "$T/env.gdb" "$T/env.rwd"
-check "env PROG: gdb debugs PROG, back to its start" python3 -c '
+gdb_on env "$T/env.gdb" -p crash "$T/env.rwd"
+check "env PROG: -p PROG debugs PROG, back to its start" python3 -c '
 import re, sys
 t = open(sys.argv[1]).read()
 hits = [m.start() for m in re.finditer(r"Breakpoint 1, crash_here", t)]
