@@ -95,8 +95,8 @@ int cli_pick(const char *path, const char *want, struct cli_picked *out);
  * ended) to one that failed by itself. Writes its pid to PID (CAP bytes),
  * or "" for the root from its first instruction, and says why on stderr
  * unless QUIET. A root that exec'd more than once (`env VAR=1 prog`)
- * starts at its first program, with a note that -p NAME starts at its
- * last. */
+ * starts at its last program when it failed (that is where), else at its
+ * first, with a note that -p NAME starts at its last. */
 void cli_pick_default(const char *path, char *pid, size_t cap, int quiet);
 /* Moves the replay RP of PATH to where process WANT (-p) begins for the
  * debugger, unless it is the first process; says so on stderr unless

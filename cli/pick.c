@@ -186,6 +186,14 @@ void cli_pick_default(const char *path, char *pid, size_t cap, int quiet) {
               " is where: it ended with %s (-p PID debugs another; rewind "
               "ps lists them)\n", p->pid,
               p->exe ? cli_base_name(p->exe) : "?", how);
+  } else if (p->nexec > 1 && failed(p)) {
+    /* It failed in its last program (`env VAR=1 prog` and prog crashed):
+     * from where that one starts (cli_pick). */
+    snprintf(pid, cap, "%u", p->pid);
+    if (!quiet)
+      fprintf(stderr, "rewind: the recorded command failed in its last "
+              "program, %s: debugging that one\n",
+              p->exe ? cli_base_name(p->exe) : "?");
   } else if (p->nexec > 1 && !quiet) {
     /* gdb gets no exec events: it keeps the first program's symbols.
      * Which program matters cannot be told from the trace (env execs the

@@ -172,19 +172,29 @@ assert "SIGSEGV" not in t, t' "$T/ok.gdb.out"
 # A command that execs its program (env, nice, a shim): gdb starts in the
 # first program with a note naming -p; -p with the last program's name
 # starts there, with its symbols, and going back stops there.
-rec env env REWIND_T=1 "$P/crash"
+rec envok env REWIND_T=1 "$P/exitstatus" 0
 printf 'info inferiors\n' >"$T/env0.gdb"
-gdb_on env0 "$T/env0.gdb" "$T/env.rwd"
-check "env PROG: gdb starts in env, and a note names -p crash" python3 -c '
+gdb_on env0 "$T/env0.gdb" "$T/envok.rwd"
+check "env PROG: gdb starts in env, and a note names -p PROG" python3 -c '
 import re, sys
 t = open(sys.argv[1]).read()
-assert re.search(r"process \d+ ran 2 programs, the last crash; gdb starts "
-                 r"in the first .*-p crash debugs crash", t), t[-3000:]
+assert re.search(r"process \d+ ran 2 programs, the last exitstatus; gdb "
+                 r"starts in the first .*-p exitstatus debugs exitstatus",
+                 t), t[-3000:]
 assert re.search(r"^\* 1 +process \d+ .*/env *$", t, re.M), t[-3000:]' \
   "$T/env0.gdb.out"
+rec env env REWIND_T=1 "$P/crash"
 printf 'break crash_here\ncontinue\nreverse-continue\ncontinue\ncontinue\n' \
   >"$T/env.gdb"
 gdb_on env "$T/env.gdb" -p crash "$T/env.rwd"
+# It crashed: without -p, gdb starts in crash too.
+gdb_on envd "$T/env.gdb" "$T/env.rwd"
+check "env PROG that crashed: gdb starts in PROG" python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+assert "failed in its last program, crash" in t, t[-3000:]
+assert len(re.findall(r"Breakpoint 1, crash_here", t)) == 2, t[-3000:]' \
+  "$T/envd.gdb.out"
 check "env PROG: -p PROG debugs PROG, back to its start" python3 -c '
 import re, sys
 t = open(sys.argv[1]).read()
