@@ -31,3 +31,13 @@ EXTRA_DIST += bench/record/procs.sh
 .PHONY: bench-procs
 bench-procs: cli/rewind
 	$(SHELL) $(top_srcdir)/bench/record/procs.sh $(abs_top_builddir) 3
+
+# Blob hashing (bench/RESULTS.md): recording programs that map large files
+# with another build of rewind (OLD=path/to/rewind, required) and this one.
+# `make bench-blobs OLD=...`.
+EXTRA_DIST += bench/record/blobs.sh
+.PHONY: bench-blobs
+bench-blobs: cli/rewind
+	@test -n "$(OLD)" || { echo "make bench-blobs OLD=path/to/rewind"; exit 2; }
+	$(SHELL) $(top_srcdir)/bench/record/blobs.sh $(OLD) \
+	  $(abs_top_builddir)/cli/rewind 5
