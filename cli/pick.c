@@ -195,13 +195,12 @@ void cli_pick_default(const char *path, char *pid, size_t cap, int quiet) {
               "program, %s: debugging that one\n",
               p->exe ? cli_base_name(p->exe) : "?");
   } else if (p->nexec > 1 && !quiet) {
-    /* gdb gets no exec events: it keeps the first program's symbols.
-     * Which program matters cannot be told from the trace (env execs the
+    /* Which program matters cannot be told from the trace (env execs the
      * real one at once; a program may exec a helper at its end). */
     const char *last = p->exe ? cli_base_name(p->exe) : "?";
     fprintf(stderr, "rewind: process %u ran %u programs, the last %s; gdb "
-            "starts in the first and keeps its symbols: -p %s debugs %s "
-            "from where it starts\n", p->pid, p->nexec, last, last, last);
+            "starts in the first and loads each at its exec (-p %s starts "
+            "at %s)\n", p->pid, p->nexec, last, last, last);
   }
   trace_procs_free(v, n);
 }

@@ -154,6 +154,8 @@ struct gdb_stop {
   u64 addr;                   /* data address for watch/rwatch/awatch */
   const struct rw_regs *regs; /* borrowed; if set, rbp, rsp and rip are
                                  expedited as n:v pairs */
+  const char *exec_path;      /* borrowed; if set, an exec event: the
+                                 program the thread now runs */
 };
 
 /* Appends the stop reply S to B ("T05thread:p1.1;06:...;swbreak:;",
@@ -252,6 +254,7 @@ enum {
   GDB_FEAT_ERROR_MESSAGE = 1u << 5,  /* error-message+ (E.msg understood) */
   GDB_FEAT_NO_RESUMED = 1u << 6,     /* no-resumed+ */
   GDB_FEAT_QTHREAD_EVENTS = 1u << 7, /* QThreadEvents+ */
+  GDB_FEAT_EXEC_EVENTS = 1u << 8,    /* exec-events+ */
 };
 
 /* vFile:open flags (gdb File-I/O values, not the host's). */

@@ -66,6 +66,12 @@ void gdb_stop_reply(struct gdb_buf *b, const struct gdb_stop *s) {
     gdb_buf_put_tid(b, s->thread, s->multiprocess);
     gdb_buf_put(b, ";", 1);
   }
+  if (s->exec_path) { /* Format: exec:<path in hex>; */
+    gdb_buf_puts(b, "exec:");
+    gdb_buf_put_hex(b, s->exec_path, strlen(s->exec_path));
+    gdb_buf_put(b, ";", 1);
+    return;
+  }
   switch (s->reason) {
     case GDB_REASON_NONE:
       break;

@@ -178,6 +178,7 @@ static int restart(struct gdb__sess *s) {
   s->g_tid = st.tid;
   s->crash_shown = 0;
   s->killed = 0;
+  s->img_known = 0; /* gdb reads the program again for a run */
   gdb__stop_reply(s, &st);
   return 0;
 }

@@ -55,6 +55,30 @@ static u8 gdb_signal(int sig) {
   return sig > 0 && (size_t)sig < sizeof map ? map[sig] : 0;
 }
 
+/* Makes G an exec event when the program image here is not the one gdb
+ * has (the process exec'd; with exec-events, going forwards), so that gdb
+ * loads it: its symbols, its breakpoints' new addresses. */
+static void exec_event(struct gdb__sess *s, const struct rp_stop *st,
+                       struct gdb_stop *g) {
+  struct rp_image im;
+  if (rp_get_image(s->rp, &im) < 0 || !im.path) return;
+  int same = s->img_known && im.seq == s->img_seq && im.pid == s->img_pid;
+  if (same && st->reason != RP_STOP_EXEC) return;
+  if (s->img_known) {
+    /* A breakpoint or watchpoint stop stays one (gdb goes on after an
+     * exec event: the next stop tells it of the program). */
+    if (!(s->features & GDB_FEAT_EXEC_EVENTS) ||
+        (st->reason != RP_STOP_EXEC && st->reason != RP_STOP_TARGET &&
+         st->reason != RP_STOP_BEGIN))
+      return;
+    g->exec_path = im.path;
+    g->reason = GDB_REASON_NONE;
+  }
+  s->img_known = 1;
+  s->img_seq = im.seq;
+  s->img_pid = im.pid;
+}
+
 void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
   struct gdb_stop g;
   struct rw_regs regs;
@@ -113,6 +137,7 @@ void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
       break;
   }
   if (st->reason != RP_STOP_END) s->crash_shown = 0;
+  exec_event(s, st, &g);
   gdb_stop_reply(&s->reply, &g);
 }
 

@@ -57,6 +57,10 @@ struct gdb__sess {
   u64 crash_shown;               /* 1 + the position where the fatal signal
                                     ending the history was reported; 0 */
   int last_dir;                  /* its direction (enum gdb_dir) */
+  int img_known;                 /* gdb has the program image img_seq of
+                                    process img_pid (rp_image) */
+  u64 img_seq;
+  u32 img_pid;
   struct rp_stop pending;        /* another thread's breakpoint or
                                     watchpoint met during a step gdb made
                                     in one thread alone: the next resume

@@ -47,6 +47,11 @@ static void supported(struct gdb__sess *s) {
     gdb_buf_puts(&s->reply, ";multiprocess+");
   if (s->features & GDB_FEAT_SWBREAK) gdb_buf_puts(&s->reply, ";swbreak+");
   if (s->features & GDB_FEAT_HWBREAK) gdb_buf_puts(&s->reply, ";hwbreak+");
+  /* gdb loads the new program at an exec (forwards), so the replay stops
+   * there for it. */
+  if (s->features & GDB_FEAT_EXEC_EVENTS) gdb_buf_puts(&s->reply,
+                                                       ";exec-events+");
+  rp_set_exec_stops(s->rp, (s->features & GDB_FEAT_EXEC_EVENTS) != 0);
 }
 
 static void xfer(struct gdb__sess *s) {

@@ -78,6 +78,7 @@ int rp_get_image(rp_replay *rp, struct rp_image *img) {
   memset(img, 0, sizeof *img);
   if (!cur) return RW_ENOTFOUND;
   img->pid = p == &rp->root && !p->pid ? cur->pid : p->pid;
+  img->seq = cur->seq;
   img->path = cur->path;
   img->auxv = cur->auxv;
   img->auxv_len = cur->auxv_len;

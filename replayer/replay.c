@@ -180,9 +180,12 @@ void rp_close(rp_replay *rp) {
 }
 
 int rp_run(rp_replay *rp, u64 until, struct rp_stop *stop) {
-  struct rp__goal g = rp__goal_at(until, RP__USER);
+  struct rp__goal g =
+      rp__goal_at(until, RP__USER | (rp->user.exec_stops ? RP__EXEC : 0));
   return rp__run(rp, &g, stop);
 }
+
+void rp_set_exec_stops(rp_replay *rp, int on) { rp->user.exec_stops = on; }
 
 u64 rp_icount(const rp_replay *rp) { return rp->icount; }
 u64 rp_event(const rp_replay *rp) { return rp->trace.events; }

@@ -35,7 +35,9 @@ enum rp_stop_reason {
                          damaged trace, ...): msg says why */
   RP_STOP_BEGIN,      /* going backwards, the start of the history (icount
                          0) was reached */
-  RP_STOP_INTERRUPTED /* the poll function (rp_set_poll) asked to stop */
+  RP_STOP_INTERRUPTED, /* the poll function (rp_set_poll) asked to stop */
+  RP_STOP_EXEC        /* with rp_set_exec_stops: the debugger's process
+                         exec'd; its new program is about to run */
 };
 
 /* How the recorded program ended, when the end is reached. */
@@ -218,9 +220,17 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) RW_MUST_CHECK;
  * the run stops with RP_STOP_INTERRUPTED. */
 void rp_set_poll(rp_replay *rp, int (*poll)(void *ctx), void *ctx);
 
+/* With ON, rp_run and rp_step_thread also stop where the debugger's
+ * process runs a program it has just exec'd (RP_STOP_EXEC, at that
+ * program's first instruction), so that a debugger can load it. Off by
+ * default. */
+void rp_set_exec_stops(rp_replay *rp, int on);
+
 /* The program image at the current position. Pointers are owned by RP and
  * valid until rp_close. Plain data. */
 struct rp_image {
+  u64 seq;           /* its EXEC record: two images are the same program
+                        image when their seq and pid are */
   u32 pid;           /* the process id in the recording */
   const char *path;  /* the executable as exec'd (absolute when recorded) */
   const u8 *auxv;    /* the auxiliary vector the program saw, or NULL */

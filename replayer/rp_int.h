@@ -335,6 +335,9 @@ struct rp__user {
                               rp_debug_process chose another */
   int floored;             /* 1: the history begins at the floor, where
                               the debugger's process began */
+  int exec_stops;          /* rp_set_exec_stops */
+  int exec_seen;           /* an RP__EXEC run applied the debugger's
+                              process's EXEC: stop at its next point */
   u64 floor_icount, floor_events;
 };
 
@@ -427,7 +430,9 @@ int rp__fetch(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
  * with RP__USER_AT_START a breakpoint at the starting position stops too;
  * RP__NO_KEYFRAMES takes no keyframes on the way (a re-run for a report,
  * which must leave the timeline as it was). */
-enum { RP__USER = 1, RP__USER_AT_START = 2, RP__NO_KEYFRAMES = 4 };
+enum { RP__USER = 1, RP__USER_AT_START = 2, RP__NO_KEYFRAMES = 4,
+       RP__EXEC = 8 /* stop where the debugger's process runs a new
+                       program (rp_set_exec_stops) */ };
 /* Where rp__run stops, besides the end of the history, a divergence, a
  * failure, and an interrupt of a user run. Plain data. */
 struct rp__goal {

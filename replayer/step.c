@@ -195,6 +195,9 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
   switch (rec->type) {
     case TRACE_REC_EXEC:
       RW_FORWARD(rp__note_exec(rp, rec));
+      if (rp->goal && (rp->goal->flags & RP__EXEC) &&
+          rp->proc == rp->user.proc)
+        rp->user.exec_seen = 1;
       rp__proc_unshare(rp->proc); /* a vfork child gets its own space */
       RW_FORWARD(rp__apply_exec(rp));
       /* The THREAD_START after it starts the new image's thread, which is
@@ -989,6 +992,11 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     }
     /* An execution point of thread T: run T until it gets there. */
     if (t != rp->th.thr) set_cur(rp, t);
+    if (RW_UNLIKELY(rp->user.exec_seen) && t->proc == rp->user.proc) {
+      rp->user.exec_seen = 0; /* its new program is about to run */
+      fill_stop(rp, stop, RP_STOP_EXEC);
+      return 0;
+    }
     if (RW_UNLIKELY(goal->proc_pid) && t->proc->pid == goal->proc_pid &&
         rp->trace.last_seq >= goal->proc_seq) {
       fill_stop(rp, stop, RP_STOP_TARGET);
@@ -1174,6 +1182,7 @@ int rp__run(rp_replay *rp, const struct rp__goal *goal,
    * a step thread go. */
   rp->goal = goal;
   rp->step_gone = 0;
+  rp->user.exec_seen = 0;
   int rc = run(rp, goal, stop);
   rp->goal = NULL;
   return rc;

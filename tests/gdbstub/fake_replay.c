@@ -311,6 +311,9 @@ void rp_set_poll(rp_replay *rp, int (*poll)(void *ctx), void *ctx) {
   (void)rp, (void)poll, (void)ctx;
 }
 
+/* The fake has one program image: there is never an exec to stop at. */
+void rp_set_exec_stops(rp_replay *rp, int on) { (void)rp, (void)on; }
+
 /* ---- Sessions ----------------------------------------------------------- */
 
 int fake_session(rp_replay *rp, const char *const *packets, char **out,

@@ -65,6 +65,11 @@ void test_reply_stop(void) {
   s.reason = GDB_REASON_REPLAY_BEGIN;
   gdb_stop_reply(&b, &s);
   BUF_IS(b, "T05thread:65;replaylog:begin;");
+  /* An exec event names the new program in hex, and no reason. */
+  s.exec_path = "/bin/ls";
+  gdb_stop_reply(&b, &s);
+  BUF_IS(b, "T05thread:65;exec:2f62696e2f6c73;");
+  s.exec_path = NULL;
   s.reason = GDB_REASON_REPLAY_END;
   s.has_thread = 0;
   gdb_stop_reply(&b, &s);

@@ -170,19 +170,32 @@ assert re.search(r"^\* 1 +process \d+ .*/(da)?sh *$", t, re.M), t
 assert "SIGSEGV" not in t, t' "$T/ok.gdb.out"
 
 # A command that execs its program (env, nice, a shim): gdb starts in the
-# first program with a note naming -p; -p with the last program's name
-# starts there, with its symbols, and going back stops there.
+# first program, with a note naming -p, and loads each program at its exec
+# (exec events), forwards and backwards.
 rec envok env REWIND_T=1 "$P/exitstatus" 0
-printf 'info inferiors\n' >"$T/env0.gdb"
+cat >"$T/env0.gdb" <<'G'
+set breakpoint pending on
+break main
+continue
+info inferiors
+reverse-continue
+info inferiors
+continue
+G
 gdb_on env0 "$T/env0.gdb" "$T/envok.rwd"
-check "env PROG: gdb starts in env, and a note names -p PROG" python3 -c '
+check "env PROG: gdb follows the exec, forwards and back" python3 -c '
 import re, sys
 t = open(sys.argv[1]).read()
 assert re.search(r"process \d+ ran 2 programs, the last exitstatus; gdb "
-                 r"starts in the first .*-p exitstatus debugs exitstatus",
+                 r"starts in the first .*-p exitstatus starts at exitstatus",
                  t), t[-3000:]
-assert re.search(r"^\* 1 +process \d+ .*/env *$", t, re.M), t[-3000:]' \
-  "$T/env0.gdb.out"
+ex = [m.start() for m in re.finditer(r"is executing new program: (\S+)", t)]
+assert len(ex) == 3, t[-3000:]
+hits = [m.start() for m in re.finditer(r"Breakpoint 1, main \(", t)]
+assert len(hits) == 2 and ex[0] < hits[0] < ex[1] < ex[2] < hits[1], t
+assert "No more reverse-execution history." in t[ex[1]:ex[2]], t
+inf = re.findall(r"^\* 1 +process \d+ .*/(\w+) *$", t, re.M)
+assert inf == ["exitstatus", "env"], (inf, t[-3000:])' "$T/env0.gdb.out"
 rec env env REWIND_T=1 "$P/crash"
 printf 'break crash_here\ncontinue\nreverse-continue\ncontinue\ncontinue\n' \
   >"$T/env.gdb"
