@@ -89,15 +89,18 @@ struct cli_picked {
   char name[64];  /* its last program's file name */
 };
 int cli_pick(const char *path, const char *want, struct cli_picked *out);
-/* The process a debugger looks at when no -p says: the root, unless the
- * recorded command failed; then the process its failure came from, down
- * the chain of exit statuses (the last child to fail before its parent
- * ended) to one that failed by itself. Writes its pid to PID (CAP bytes),
- * or "" for the root from its first instruction, and says why on stderr
- * unless QUIET. A root that exec'd more than once (`env VAR=1 prog`)
- * starts at its last program when it failed (that is where), else at its
- * first, with a note that -p NAME starts at its last. */
-void cli_pick_default(const char *path, char *pid, size_t cap, int quiet);
+struct cli_start;
+/* The process a debugger looks at when neither -p nor --goto says (START
+ * has neither; else nothing changes): the root, unless the recorded
+ * command failed; then the process its failure came from, down the chain
+ * of exit statuses (the last child to fail before its parent ended) to one
+ * that failed by itself. Sets START->proc to its pid, written to BUF (CAP
+ * bytes), unless it is the root from its first instruction, and says why
+ * on stderr unless QUIET. A root that exec'd more than once (`env VAR=1
+ * prog`) starts at its last program when it failed (that is where), else
+ * at its first, with a note that -p NAME starts at its last. */
+void cli_start_default(const char *path, struct cli_start *start, char *buf,
+                       size_t cap, int quiet);
 /* Moves the replay RP of PATH to where process WANT (-p) begins for the
  * debugger, unless it is the first process; says so on stderr unless
  * QUIET. Returns 0, or prints why not and returns the exit status. */

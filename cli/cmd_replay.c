@@ -205,13 +205,10 @@ int cli_cmd_replay(int argc, char **argv) {
   if (!gdb_mode && nopt < argc)
     return cli_usage_error("replay", "arguments after '--' are for gdb, "
                                      "and this mode starts no gdb");
-  /* A debugger with no -p and no --goto looks where a failure began. */
-  char failed_pid[16];
-  if (!proc && !has_goto && !verify && !print) {
-    cli_pick_default(path, failed_pid, sizeof failed_pid, quiet);
-    if (failed_pid[0]) proc = failed_pid;
-  }
   struct cli_start start = {has_goto ? target : ~0ull, proc};
+  char picked[16];
+  if (!verify && !print)
+    cli_start_default(path, &start, picked, sizeof picked, quiet);
   if (gdb_mode)
     return cli_replay_gdb(path, &start, quiet,
                           nopt < argc ? argc - nopt - 1 : 0, argv + nopt + 1);

@@ -358,11 +358,8 @@ int cli_cmd_serve(int argc, char **argv) {
   char path[4096];
   if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, sizeof path))
     return 1;
-  char failed_pid[16];
-  if (!start.proc && start.icount == ~0ull) {
-    cli_pick_default(path, failed_pid, sizeof failed_pid, quiet);
-    if (failed_pid[0]) start.proc = failed_pid;
-  }
+  char picked[16];
+  cli_start_default(path, &start, picked, sizeof picked, quiet);
   if (stdio) return cli_serve_stdio(path, quiet, log, &start);
   return cli_serve_listen(path, listen_addr, quiet, log, &start, remote,
                           idle);

@@ -159,7 +159,10 @@ static const struct trace_proc *cause(const struct trace_proc *v, size_t n,
   return best;
 }
 
-void cli_pick_default(const char *path, char *pid, size_t cap, int quiet) {
+void cli_start_default(const char *path, struct cli_start *start, char *buf,
+                       size_t cap, int quiet) {
+  if (start->proc || start->icount != ~0ull) return;
+  char *pid = buf;
   pid[0] = 0;
   struct trace_proc *v;
   size_t n;
@@ -203,4 +206,5 @@ void cli_pick_default(const char *path, char *pid, size_t cap, int quiet) {
             "at %s)\n", p->pid, p->nexec, last, last, last);
   }
   trace_procs_free(v, n);
+  if (pid[0]) start->proc = pid;
 }

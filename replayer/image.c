@@ -77,7 +77,7 @@ int rp_get_image(rp_replay *rp, struct rp_image *img) {
   const struct rp__image *cur = image_at(p, rp->trace.last_seq);
   memset(img, 0, sizeof *img);
   if (!cur) return RW_ENOTFOUND;
-  img->pid = p == &rp->root && !p->pid ? cur->pid : p->pid;
+  img->pid = p->pid ? p->pid : cur->pid;
   img->seq = cur->seq;
   img->path = cur->path;
   img->auxv = cur->auxv;

@@ -108,7 +108,6 @@ void rp__proc_unshare(struct rp__proc *p) {
   l->nrecent = 0;
   p->nrecent = 0;
   p->lender = NULL;
-  p->mem = p->own;
 }
 
 int rp__procs_capture(rp_replay *rp, struct rp__kf *kf) {

@@ -180,8 +180,7 @@ void rp_close(rp_replay *rp) {
 }
 
 int rp_run(rp_replay *rp, u64 until, struct rp_stop *stop) {
-  struct rp__goal g =
-      rp__goal_at(until, RP__USER | (rp->user.exec_stops ? RP__EXEC : 0));
+  struct rp__goal g = rp__goal_at(until, rp__user_flags(rp));
   return rp__run(rp, &g, stop);
 }
 

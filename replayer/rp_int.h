@@ -450,6 +450,11 @@ struct rp__goal {
                      proc_seq was applied */
   u64 proc_seq;
 };
+/* The flags of a debugger's forward run: its breakpoints and watchpoints,
+ * and exec stops when rp_set_exec_stops asked for them. */
+static inline int rp__user_flags(const rp_replay *rp) {
+  return RP__USER | (rp->user.exec_stops ? RP__EXEC : 0);
+}
 /* A goal of reaching ICOUNT with FLAGS. */
 struct rp__goal rp__goal_at(u64 icount, int flags);
 /* A goal of thread T being about to run with its own count at COUNT. */
@@ -565,9 +570,10 @@ struct rp__proc *rp__proc_at(rp_replay *rp, u32 ix);
  * copy of rp->proc's address space, or for a vfork child (kind 1) in that
  * address space. Returns 0 or a negative code. */
 int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
-/* Process P stops using its lender's address space (a vfork child that
- * execs or ends): the mappings it saw go back to the lender, and P has its
- * own address space again. */
+/* Process P stops sharing its lender's address space (a vfork child that
+ * execs or ends): the mappings it saw go back to the lender. P->mem is
+ * left as it was: an exec sets it to P's own space, an end keeps it (the
+ * debugger at P's end still sees the memory P ended in). */
 void rp__proc_unshare(struct rp__proc *p);
 /* The forked process PID whose first thread has not started yet, or
  * NULL. */

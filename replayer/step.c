@@ -198,7 +198,10 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       if (rp->goal && (rp->goal->flags & RP__EXEC) &&
           rp->proc == rp->user.proc)
         rp->user.exec_seen = 1;
-      rp__proc_unshare(rp->proc); /* a vfork child gets its own space */
+      if (rp->proc->lender) { /* a vfork child gets its own space */
+        rp__proc_unshare(rp->proc);
+        rp->proc->mem = rp->proc->own;
+      }
       RW_FORWARD(rp__apply_exec(rp));
       /* The THREAD_START after it starts the new image's thread, which is
        * still inside the execve whose SYSCALL_EXIT follows. */
@@ -370,12 +373,10 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       thread_exited(rp, t);
       if (rp__threads_alive_in(rp, p)) return 1;
       if (p != &rp->root) { /* a forked process ended */
-        /* A vfork child that ends in its parent's memory keeps seeing it:
-         * a debugger at its end reads its stack there, and its
-         * breakpoints and watchpoints stay where they were set. */
-        cpu_mem *last = p->mem;
+        /* A vfork child that ends in its parent's memory keeps seeing it
+         * (rp__proc_unshare leaves mem): a debugger at its end reads its
+         * stack there, and its breakpoints and watchpoints stay put. */
         rp__proc_unshare(p);
-        p->mem = last;
         p->exists = 0;
         if (p == rp->user.proc) { /* the debugger's: its history ends */
           *stopped = 1;
