@@ -217,6 +217,8 @@ int cli_cmd_replay(int argc, char **argv) {
                             idle);
   struct rp_opts opts = {0};
   opts.progress = progress && !quiet;
+  opts.whole = 1; /* every event is checked, and --print's positions are
+                     the recording's */
   struct rw_diag diag = {0};
   rp_replay *rp;
   int rc = rp_open(&rp, path, &opts, &diag);

@@ -21,6 +21,11 @@ struct rp_opts {
                             ones are thinned out (default 256 MiB plus
                             twice the program's memory) */
   int progress;          /* 1: report progress on stderr (a terminal) */
+  int whole;             /* 1: the history runs to the end of the
+                            recording even when the first process ends
+                            before its children (--verify, which checks
+                            every event); 0: it ends where the debugger's
+                            process ends, the root's as a child's */
 };
 
 /* Why rp_run() or rp_seek() stopped. */

@@ -404,6 +404,16 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         rp->fin.root_signo = (int)signo;
         rp->fin.root_status = status;
         rp->fin.root_ended = 1;
+        if (rp->th.nalive && rp->user.proc == &rp->root && !rp->opts.whole) {
+          /* Its children live on, but the debugger's history ends with
+           * it, as a child's does: the rest is other processes' alone. */
+          *stopped = 1;
+          rp->th.cur_tid = tid;
+          end_history(rp, signo ? RP_END_SIGNAL : RP_END_EXIT,
+                      signo ? (int)signo : status, NULL);
+          rp->fin.end.finished = 1;
+          return 1;
+        }
         if (rp->th.nalive) { /* its children live on */
           if (was) set_cur(rp, was);
           return 1;

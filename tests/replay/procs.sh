@@ -8,9 +8,9 @@
 # futexes and sched_yield), a child execs, a child kills itself, a
 # double-forked grandchild writes through a pipe after its parent is gone;
 # vfork children; a forking server with client processes; a script with a
-# shebang; a shell pipeline. Each verifies, `rewind ps` lists the
-# processes, and gdb debugs the first process, backwards across the
-# others' keyframes.
+# shebang; a shell pipeline; a parent that ends before its child. Each
+# verifies, `rewind ps` lists the processes, and gdb debugs the first
+# process, backwards across the others' keyframes.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 verify() {
@@ -106,6 +106,56 @@ th = [l for l in t[i:].split("\n") if l.startswith("* 1 ")]
 assert len(th) == 1, t[i:i+800]' "$T/tree.gdb.out"
 check "gdb: forward again, the same counter" \
   grep -q '^\$3 = 3000$' "$T/tree.gdb.out"
+
+# The first process ends while its child lives on: gdb's history of it
+# ends at its exit, in its own thread (not in the child, which runs on),
+# and goes back from there; --verify checks the child to the end.
+rec orphans "$P/orphans" "$T/orphans.txt"
+check_eq "orphans: recorded" 0 "$status"
+check "orphans: the child wrote after its parent ended" \
+  grep -q "^late child$" "$T/orphans.txt"
+verify orphans "exited with status 0"
+"$REWIND" ps --json "$T/orphans.rwd" >"$T/orphans.ps" 2>&1
+check "orphans: --verify replayed the child's last event" python3 -c '
+import json, re, sys
+p = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert len(p) == 2 and p[1]["end"] == {"exit": 3}, p
+assert p[1]["last_event"] > p[0]["last_event"], p
+n = int(re.search(r" (\d+) events,", open(sys.argv[2]).read()).group(1))
+assert n == p[1]["last_event"], (n, p)' "$T/orphans.ps" "$T/orphans.replay"
+cat >"$T/orphans.gdb" <<'G'
+watch stage
+continue
+continue
+continue
+continue
+info threads
+print stage
+reverse-continue
+print stage
+G
+timeout 120 "$REWIND" replay "$T/orphans.rwd" -- -batch -nx \
+  -x "$T/orphans.gdb" >"$T/orphans.gdb.out" 2>&1
+check "gdb: the first process's end is its own exit, then back" python3 -c '
+import json, re, sys
+t = open(sys.argv[1]).read()
+root = [json.loads(l) for l in open(sys.argv[2]) if l.strip()][0]["pid"]
+i = t.index("No more reverse-execution history")
+assert "_exit" in t[i:i+300], t[i:i+600]
+th = re.findall(r"^\*? +\d+ +Thread (\d+)\.(\d+) ", t[i:], re.M)
+assert th == [(str(root), str(root))], t[i:i+800]
+assert "[New Thread" not in t, t
+assert re.search(r"^\$1 = 3$", t, re.M), t[-1500:]
+assert re.search(r"^\$2 = 2$", t, re.M), t[-1500:]' \
+  "$T/orphans.gdb.out" "$T/orphans.ps"
+check "orphans: seekcheck" env SEEKCHECK_STEPS=10 \
+  "$top_builddir/tests/replay/seekcheck" "$T/orphans.rwd" 6 20000
+check "orphans: seekcheck of the child" env SEEKCHECK_STEPS=10 \
+  SEEKCHECK_PROCESS="$(python3 -c '
+import json, sys
+print([json.loads(l) for l in open(sys.argv[1]) if l.strip()][1]["pid"])' \
+  "$T/orphans.ps")" \
+  "$top_builddir/tests/replay/seekcheck" "$T/orphans.rwd" 6 20000
 
 # vfork children (format 1.8), recorded in the parent's address space:
 # a write into the parent's frame, a mapping left to the parent, an exec,
