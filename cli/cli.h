@@ -114,6 +114,7 @@ const char *cli_base_name(const char *p);
 struct cli_start {
   u64 icount;
   const char *proc;
+  int tree; /* --tree: gdb sees every process as an inferior */
 };
 
 /* The gdb modes (cmd_serve.c), shared by `rewind serve` and `rewind

@@ -44,6 +44,10 @@ static void usage(FILE *out) {
           "                    or --goto, gdb debugs the first process, or\n"
           "                    when the recorded command failed, the one\n"
           "                    its failure came from (a note says which)\n"
+          "  --tree            gdb sees every recorded process as an\n"
+          "                    inferior (info inferiors, inferior N), each\n"
+          "                    with its threads, program, breakpoints and\n"
+          "                    watchpoints; one history moves them all\n"
           "  --listen ADDR     serve gdb over TCP on ADDR (PORT, :PORT or\n"
           "                    HOST:PORT; 127.0.0.1 unless a host is given);\n"
           "                    in gdb: target remote ADDR. After a client\n"
@@ -128,8 +132,9 @@ int cli_cmd_replay(int argc, char **argv) {
       {"quiet", no_argument, 0, 'q'},      {"help", no_argument, 0, 'h'},
       {"allow-remote", no_argument, 0, 'R'},
       {"idle-timeout", required_argument, 0, 'I'},
+      {"tree", no_argument, 0, 'T'},
       {0, 0, 0, 0}};
-  int verify = 0, has_goto = 0, print = 0, quiet = 0, progress = isatty(2), c;
+  int tree = 0, verify = 0, has_goto = 0, print = 0, quiet = 0, progress = isatty(2), c;
   int remote = 0, idle = CLI_IDLE_DEFAULT;
   u64 target = 0;
   const char *listen_addr = NULL, *proc = NULL;
@@ -175,6 +180,9 @@ int cli_cmd_replay(int argc, char **argv) {
       case 'p':
         proc = optarg;
         break;
+      case 'T':
+        tree = 1;
+        break;
       case 'P':
         progress = 0;
         break;
@@ -199,13 +207,19 @@ int cli_cmd_replay(int argc, char **argv) {
   if (verify + print + !!listen_addr > 1)
     return cli_usage_error("replay", "give only one of --verify, --print "
                                      "and --listen");
+  if (tree && (verify || print))
+    return cli_usage_error("replay", "--tree is for gdb; --verify and "
+                                     "--print replay every process anyway");
+  if (tree && proc)
+    return cli_usage_error("replay", "--tree shows every process; -p "
+                                     "debugs one: give only one of them");
   if (verify && has_goto)
     return cli_usage_error("replay", "--verify replays the whole recording; "
                                      "--goto does not go with it");
   if (!gdb_mode && nopt < argc)
     return cli_usage_error("replay", "arguments after '--' are for gdb, "
                                      "and this mode starts no gdb");
-  struct cli_start start = {has_goto ? target : ~0ull, proc};
+  struct cli_start start = {has_goto ? target : ~0ull, proc, tree};
   char picked[16];
   if (!verify && !print)
     cli_start_default(path, &start, picked, sizeof picked, quiet);

@@ -29,6 +29,7 @@ static int open_replay(const char *path, rp_replay **rp,
                        const struct cli_start *start, int warn) {
   struct rw_diag diag = {0};
   struct rp_opts opts = {0};
+  opts.tree = start->tree;
   int rc = rp_open(rp, path, &opts, &diag);
   if (rc < 0) {
     cli_error("cannot replay %s: %s", path,
@@ -62,8 +63,8 @@ int cli_serve_stdio(const char *path, int quiet, int log,
   int st = open_replay(path, &rp, start, !quiet);
   if (st) return st;
   signal(SIGPIPE, SIG_IGN);
-  struct gdb_serve_opts o = {
-      .name = cli_base_name(path), .log = log, .quiet = quiet};
+  struct gdb_serve_opts o = {.name = cli_base_name(path), .log = log,
+                             .quiet = quiet, .tree = start->tree};
   int rc = gdb_serve(rp, 0, 1, &o);
   rp_close(rp);
   if (rc < 0) return cli_error("serving gdb: %s", rw_strerror(rc));
@@ -118,6 +119,7 @@ int cli_serve_listen(const char *path, const char *addr, int quiet, int log,
   fflush(stdout);
   struct gdb_serve_opts o = {.name = cli_base_name(path), .log = log,
                              .quiet = quiet, .listening = 1,
+                             .tree = start->tree,
                              .listen_fd = lfd, .idle_secs = idle};
   int status = 0;
   for (;;) {
@@ -196,7 +198,7 @@ int cli_replay_gdb(const char *path, const struct cli_start *start,
   rp_replay *rp;
   /* Say what is wrong with the trace here rather than inside gdb (the
    * server inside warns, and goes to the process). */
-  static const struct cli_start none = {~0ull, NULL};
+  static const struct cli_start none = {~0ull, NULL, 0};
   int st = open_replay(path, &rp, &none, 0);
   if (st) return st;
   rp_close(rp);
@@ -216,6 +218,9 @@ int cli_replay_gdb(const char *path, const struct cli_start *start,
   if (start->proc)
     snprintf(target + strlen(target), sizeof target - strlen(target),
              "-p %u ", pk.pid);
+  if (start->tree)
+    snprintf(target + strlen(target), sizeof target - strlen(target),
+             "--tree ");
   if (sh_quote(target, sizeof target, path))
     return cli_error("path too long");
   const char *gdb = getenv("REWIND_GDB");
@@ -229,6 +234,14 @@ int cli_replay_gdb(const char *path, const struct cli_start *start,
   if (init_script(init, sizeof init) == 0) {
     argv[k++] = (char *)"-ix";
     argv[k++] = init;
+  }
+  if (start->tree) {
+    /* gdb keeps each forked child as an inferior, and resumes them all:
+     * the replay moves every process at once. */
+    argv[k++] = (char *)"-iex";
+    argv[k++] = (char *)"set detach-on-fork off";
+    argv[k++] = (char *)"-iex";
+    argv[k++] = (char *)"set schedule-multiple on";
   }
   argv[k++] = (char *)"-ex";
   argv[k++] = target;
@@ -272,6 +285,11 @@ static void usage(FILE *out) {
           "                    last exec (or its creation) and ends when it\n"
           "                    does. Without -p or --goto: the first\n"
           "                    process, or the one a failure came from\n"
+          "  --tree            every recorded process is one of gdb's\n"
+          "                    inferiors, each with its threads, program,\n"
+          "                    breakpoints and watchpoints (not with -p);\n"
+          "                    in gdb first: set detach-on-fork off and\n"
+          "                    set schedule-multiple on\n"
           "  --log             log every packet on stderr\n"
           "  -q, --quiet       no notes on stderr\n"
           "  -h, --help        show this help\n"
@@ -306,10 +324,11 @@ int cli_cmd_serve(int argc, char **argv) {
       {"allow-remote", no_argument, 0, 'R'},
       {"idle-timeout", required_argument, 0, 'I'},
       {"log", no_argument, 0, 'L'},   {"quiet", no_argument, 0, 'q'},
+      {"tree", no_argument, 0, 'T'},
       {"help", no_argument, 0, 'h'},  {0, 0, 0, 0}};
   int stdio = 0, quiet = 0, log = 0, remote = 0, c;
   int idle = CLI_IDLE_DEFAULT;
-  struct cli_start start = {~0ull, NULL};
+  struct cli_start start = {~0ull, NULL, 0};
   const char *listen_addr = NULL;
   optind = 1;
   while ((c = cli_getopt("serve", argc, argv, "g:p:qh", longopts)) != -1) {
@@ -334,6 +353,9 @@ int cli_cmd_serve(int argc, char **argv) {
       case 'L':
         log = 1;
         break;
+      case 'T':
+        start.tree = 1;
+        break;
       case 'R':
         remote = 1;
         break;
@@ -355,6 +377,9 @@ int cli_cmd_serve(int argc, char **argv) {
     return cli_usage_error("serve", "more than one trace given");
   if (stdio == !!listen_addr)
     return cli_usage_error("serve", "give one of --stdio and --listen");
+  if (start.tree && start.proc)
+    return cli_usage_error("serve", "--tree shows every process; -p "
+                           "debugs one: give only one of them");
   char path[4096];
   if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, sizeof path))
     return 1;

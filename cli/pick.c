@@ -161,7 +161,7 @@ static const struct trace_proc *cause(const struct trace_proc *v, size_t n,
 
 void cli_start_default(const char *path, struct cli_start *start, char *buf,
                        size_t cap, int quiet) {
-  if (start->proc || start->icount != ~0ull) return;
+  if (start->proc || start->icount != ~0ull || start->tree) return;
   char *pid = buf;
   pid[0] = 0;
   struct trace_proc *v;

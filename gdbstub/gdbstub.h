@@ -140,6 +140,7 @@ enum gdb_stop_reason {
   GDB_REASON_HWBREAK,   /* hwbreak: */
   GDB_REASON_REPLAY_BEGIN, /* replaylog:begin (reverse ran out of history) */
   GDB_REASON_REPLAY_END,   /* replaylog:end */
+  GDB_REASON_FORK,         /* fork:CHILD (the new process's thread id) */
 };
 
 /* What to say in a stop reply. Plain data. */
@@ -156,6 +157,7 @@ struct gdb_stop {
                                  expedited as n:v pairs */
   const char *exec_path;      /* borrowed; if set, an exec event: the
                                  program the thread now runs */
+  struct gdb_tid child;       /* GDB_REASON_FORK: the child's thread */
 };
 
 /* Appends the stop reply S to B ("T05thread:p1.1;06:...;swbreak:;",
@@ -255,6 +257,7 @@ enum {
   GDB_FEAT_NO_RESUMED = 1u << 6,     /* no-resumed+ */
   GDB_FEAT_QTHREAD_EVENTS = 1u << 7, /* QThreadEvents+ */
   GDB_FEAT_EXEC_EVENTS = 1u << 8,    /* exec-events+ */
+  GDB_FEAT_FORK_EVENTS = 1u << 9,    /* fork-events+ */
 };
 
 /* vFile:open flags (gdb File-I/O values, not the host's). */
@@ -424,6 +427,10 @@ struct gdb_serve_opts {
   int listen_fd;
   int idle_secs;    /* > 0: end the session when gdb sends nothing for this
                        long while the replay waits for it */
+  int tree;         /* 1: RP was opened with rp_opts.tree; gdb sees every
+                       process, each thread id with its own pid, and the
+                       Hg thread's process is the one memory, breakpoints
+                       and the program image are about */
 };
 
 /* Serves the GDB remote serial protocol for RP (borrowed; its position moves

@@ -68,6 +68,8 @@ static int go(struct gdb__sess *s, const char *arg) {
    * it is alive here. */
   u32 was = s->g_tid;
   s->g_tid = gdb__sel_thread(s);
+  s->g_pid = 0;
+  s->g_dead = 0;
   where(s, pos, sizeof pos);
   if (st.reason == RP_STOP_INTERRUPTED && s->new_packet) {
     s->drop_reply = 1; /* gdb waits for its new packet's reply instead */

@@ -23,6 +23,7 @@ static void parse_supported(struct gdb__cur *c, struct gdb_request *r) {
       {"no-resumed+", GDB_FEAT_NO_RESUMED},
       {"QThreadEvents+", GDB_FEAT_QTHREAD_EVENTS},
       {"exec-events+", GDB_FEAT_EXEC_EVENTS},
+      {"fork-events+", GDB_FEAT_FORK_EVENTS},
   };
   r->u.supported.features = 0;
   r->kind = GDB_REQ_SUPPORTED;

@@ -96,6 +96,11 @@ void gdb_stop_reply(struct gdb_buf *b, const struct gdb_stop *s) {
     case GDB_REASON_REPLAY_END:
       gdb_buf_puts(b, "replaylog:end;");
       break;
+    case GDB_REASON_FORK: /* Format: fork:p<pid>.<tid>; */
+      gdb_buf_puts(b, "fork:");
+      gdb_buf_put_tid(b, s->child, s->multiprocess);
+      gdb_buf_put(b, ";", 1);
+      break;
   }
 }
 

@@ -176,9 +176,13 @@ static int restart(struct gdb__sess *s) {
   st.tid = rp_current_tid(s->rp);
   s->last = st;
   s->g_tid = st.tid;
+  s->g_pid = 0;
+  s->g_dead = 0;
   s->crash_shown = 0;
   s->killed = 0;
   s->img_known = 0; /* gdb reads the program again for a run */
+  s->nimgs = 0;
+  gdb__pid_add(s, rp_thread_pid(s->rp, st.tid));
   gdb__stop_reply(s, &st);
   return 0;
 }
@@ -187,6 +191,7 @@ static int restart(struct gdb__sess *s) {
  * reply (detach), 0 to go on, or a negative code. */
 static int dispatch(struct gdb__sess *s) {
   struct gdb_request *q = &s->req;
+  gdb__view_sync(s); /* the tree: the Hg thread's process */
   switch (q->kind) {
     case GDB_REQ_CONT: /* Format: c, s, C, S, bc, bs, vCont;... */
       s->last_note = NULL;
@@ -230,7 +235,9 @@ static int dispatch(struct gdb__sess *s) {
       return 0;
     case GDB_REQ_DETACH: /* Format: D, D;pid */
       gdb_buf_puts(&s->reply, "OK");
-      return 1;
+      /* With the tree, gdb detaches its inferiors one by one, then
+       * hangs up. */
+      return !s->opts.tree;
     case GDB_REQ_START_NOACK: /* Format: QStartNoAckMode */
       gdb_buf_puts(&s->reply, "OK");
       return 0;
@@ -333,6 +340,7 @@ static void sess_init(struct gdb__sess *s, rp_replay *rp, int in_fd,
   s->in_fd = in_fd;
   s->out_fd = out_fd;
   if (opts) s->opts = *opts;
+  s->view_ok = 1;
   gdb_buf_init(&s->reply, 0);
   gdb_buf_init(&s->wire, 0);
   /* The thread's name: the program's comm (its file name, 15 bytes). */
@@ -346,7 +354,11 @@ static void sess_init(struct gdb__sess *s, rp_replay *rp, int in_fd,
   s->last.reason = RP_STOP_TARGET;
   s->last.icount = rp_icount(rp);
   s->last.tid = rp_current_tid(rp);
+  /* With the tree, gdb starts with the process that runs here. */
+  gdb__pid_add(s, rp_thread_pid(rp, s->last.tid));
   s->g_tid = s->last.tid;
+  s->g_pid = 0;
+  s->g_dead = 0;
 }
 
 int gdb_serve(struct rp_replay *rp, int in_fd, int out_fd,
@@ -383,6 +395,7 @@ out:
   gdb__bps_free(s);
   gdb__vfile_free(s);
   free(s->thr);
+  free(s->imgs);
   gdb_decoder_free(s->dec);
   gdb_buf_free(&s->reply);
   gdb_buf_free(&s->wire);

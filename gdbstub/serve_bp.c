@@ -19,9 +19,11 @@ static const struct gdb__bp *find_watch(struct gdb__sess *s, u64 addr,
                                         u32 size, int kind, u64 *at) {
   const struct gdb__bp *best = NULL;
   u64 end = addr + (size ? size : 1);
+  u32 pid = rp_view_pid(s->rp); /* the stopped thread's process */
   for (size_t i = 0; i < s->nbps; i++) {
     const struct gdb__bp *b = &s->bps[i];
-    if (b->type < GDB_BP_WRITE || b->addr >= end || addr >= b->addr + b->len)
+    if (b->type < GDB_BP_WRITE || b->addr >= end ||
+        addr >= b->addr + b->len || b->pid != pid)
       continue;
     int exact = (kind == 2 && b->type == GDB_BP_WRITE) ||
                 (kind == 1 && b->type == GDB_BP_READ);
@@ -35,8 +37,9 @@ static const struct gdb__bp *find_watch(struct gdb__sess *s, u64 addr,
 
 static int is_hw_break(struct gdb__sess *s, u64 addr) {
   int hw = 0;
+  u32 pid = rp_view_pid(s->rp);
   for (size_t i = 0; i < s->nbps; i++) {
-    if (s->bps[i].addr != addr) continue;
+    if (s->bps[i].addr != addr || s->bps[i].pid != pid) continue;
     if (s->bps[i].type == GDB_BP_SOFT) return 0;
     if (s->bps[i].type == GDB_BP_HARD) hw = 1;
   }
@@ -58,10 +61,65 @@ static u8 gdb_signal(int sig) {
 /* Makes G an exec event when the program image here is not the one gdb
  * has (the process exec'd; with exec-events, going forwards), so that gdb
  * loads it: its symbols, its breakpoints' new addresses. */
+int gdb__pid_known(struct gdb__sess *s, u32 pid) {
+  for (size_t i = 0; i < s->nimgs; i++)
+    if (s->imgs[i].pid == pid) return 1;
+  return 0;
+}
+
+/* Notes that gdb has process PID with image SEQ; returns its slot, or -1
+ * when out of memory. */
+static long img_note(struct gdb__sess *s, u32 pid, u64 seq) {
+  for (size_t i = 0; i < s->nimgs; i++)
+    if (s->imgs[i].pid == pid) return (long)i;
+  if (s->nimgs == s->capimgs) {
+    size_t cap = s->capimgs ? 2 * s->capimgs : 8;
+    void *v = realloc(s->imgs, cap * sizeof *s->imgs);
+    if (!v) return -1;
+    s->imgs = v;
+    s->capimgs = cap;
+  }
+  s->imgs[s->nimgs].pid = pid;
+  s->imgs[s->nimgs].seq = seq;
+  return (long)s->nimgs++;
+}
+
+u64 gdb__pid_image(struct gdb__sess *s, u32 pid) {
+  for (size_t i = 0; i < s->nimgs; i++)
+    if (s->imgs[i].pid == pid) return s->imgs[i].seq;
+  return 0;
+}
+
+void gdb__pid_add(struct gdb__sess *s, u32 pid) {
+  struct rp_image im;
+  if (!s->opts.tree || gdb__pid_known(s, pid)) return;
+  /* Its program as gdb has it: the one it runs now (a forked child's
+   * parent's). */
+  if (rp_set_view(s->rp, pid) >= 0 && rp_get_image(s->rp, &im) == 0)
+    img_note(s, pid, im.seq);
+  else
+    img_note(s, pid, 0);
+  gdb__view_sync(s);
+}
+
 static void exec_event(struct gdb__sess *s, const struct rp_stop *st,
                        struct gdb_stop *g) {
   struct rp_image im;
   if (rp_get_image(s->rp, &im) < 0 || !im.path) return;
+  if (s->opts.tree) { /* what gdb has of each process it knows */
+    if (!gdb__pid_known(s, im.pid)) return;
+    long i = img_note(s, im.pid, im.seq);
+    if (i < 0) return;
+    if (s->imgs[i].seq == im.seq && st->reason != RP_STOP_EXEC) return;
+    if (!(s->features & GDB_FEAT_EXEC_EVENTS) ||
+        (st->reason != RP_STOP_EXEC && st->reason != RP_STOP_TARGET &&
+         st->reason != RP_STOP_BEGIN))
+      return;
+    s->imgs[i].seq = im.seq;
+    g->exec_path = im.path;
+    g->reason = GDB_REASON_NONE;
+    return;
+  }
   int same = s->img_known && im.seq == s->img_seq && im.pid == s->img_pid;
   if (same && st->reason != RP_STOP_EXEC) return;
   if (s->img_known) {
@@ -89,7 +147,15 @@ void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
   g.multiprocess = (s->features & GDB_FEAT_MULTIPROCESS) != 0;
   g.has_thread = 1;
   u32 tid = st->tid ? st->tid : rp_current_tid(s->rp);
+  if (s->opts.tree && !gdb__pid_known(s, rp_thread_pid(s->rp, tid)) &&
+      gdb__threads_load(s) == 0 && s->nthr)
+    tid = s->thr[0].tid; /* a process gdb does not know: one it does */
   g.thread = gdb__tid_of(s, tid);
+  if (s->opts.tree) { /* gdb selects the stopped thread */
+    s->g_pid = (u32)g.thread.pid;
+    gdb__view_sync(s);
+  }
+  s->g_dead = 0;
   if (rp_get_regs(s->rp, tid, &regs) == 0) g.regs = &regs;
   switch (st->reason) {
     case RP_STOP_BREAKPOINT:
@@ -130,6 +196,16 @@ void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
     case RP_STOP_BEGIN:
       g.reason = GDB_REASON_REPLAY_BEGIN;
       break;
+    case RP_STOP_FORK: {
+      /* gdb adds the child with a copy of its parent's inferior: the
+       * parent's program (the view is the parent's here). */
+      struct rp_image im;
+      g.reason = GDB_REASON_FORK;
+      g.child = gdb__tid_of(s, st->child);
+      g.child.pid = st->child;
+      img_note(s, st->child, rp_get_image(s->rp, &im) == 0 ? im.seq : 0);
+      break;
+    }
     case RP_STOP_INTERRUPTED:
       g.signo = GDB_SIGINT;
       break;
@@ -146,8 +222,11 @@ int gdb__bp_still_set(struct gdb__sess *s, const struct rp_stop *st) {
   if (st->reason == RP_STOP_WATCHPOINT)
     return find_watch(s, st->addr, st->watch_size, st->watch_kind, &at) !=
            NULL;
+  u32 pid = rp_view_pid(s->rp);
   for (size_t i = 0; i < s->nbps; i++)
-    if (s->bps[i].type <= GDB_BP_HARD && s->bps[i].addr == st->addr) return 1;
+    if (s->bps[i].type <= GDB_BP_HARD && s->bps[i].addr == st->addr &&
+        s->bps[i].pid == pid)
+      return 1;
   return 0;
 }
 
@@ -163,8 +242,10 @@ void gdb__bps_free(struct gdb__sess *s) {
 
 static struct gdb__bp *find_bp(struct gdb__sess *s, enum gdb_bp_type t,
                                u64 addr, u64 len) {
+  u32 pid = rp_view_pid(s->rp); /* with the tree, the Hg thread's */
   for (size_t i = 0; i < s->nbps; i++)
-    if (s->bps[i].type == t && s->bps[i].addr == addr && s->bps[i].len == len)
+    if (s->bps[i].type == t && s->bps[i].addr == addr &&
+        s->bps[i].len == len && s->bps[i].pid == pid)
       return &s->bps[i];
   return NULL;
 }
@@ -182,7 +263,7 @@ static int insert(struct gdb__sess *s, enum gdb_bp_type t, u64 addr,
   int rc = t <= GDB_BP_HARD ? rp_break_add(s->rp, addr)
                             : rp_watch_add(s->rp, addr, len, rp_kind(t));
   if (rc < 0) return rc;
-  s->bps[s->nbps++] = (struct gdb__bp){t, addr, len};
+  s->bps[s->nbps++] = (struct gdb__bp){t, addr, len, rp_view_pid(s->rp)};
   return 0;
 }
 
@@ -193,7 +274,9 @@ static int remove_bp(struct gdb__sess *s, enum gdb_bp_type t, u64 addr,
   *b = s->bps[--s->nbps];
   if (t > GDB_BP_HARD) return rp_watch_del(s->rp, addr, len, rp_kind(t));
   for (size_t j = 0; j < s->nbps; j++) /* Z0 and Z1 at one address */
-    if (s->bps[j].type <= GDB_BP_HARD && s->bps[j].addr == addr) return 0;
+    if (s->bps[j].type <= GDB_BP_HARD && s->bps[j].addr == addr &&
+        s->bps[j].pid == rp_view_pid(s->rp))
+      return 0;
   return rp_break_del(s->rp, addr);
 }
 
@@ -203,6 +286,11 @@ void gdb__breakpoint(struct gdb__sess *s) {
   u64 len = t <= GDB_BP_HARD ? 1 : q->u.bp.kind;
   if (t > GDB_BP_HARD && (len == 0 || len > 1u << 20)) {
     gdb_reply_error_msg(&s->reply, "bad watchpoint length");
+    return;
+  }
+  if (!s->view_ok) {
+    gdb_reply_error_msg(&s->reply, "that process does not exist at this "
+                                   "position of the recording");
     return;
   }
   int rc = q->kind == GDB_REQ_INSERT_BP ? insert(s, t, q->u.bp.addr, len)

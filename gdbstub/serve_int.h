@@ -10,14 +10,16 @@
 #include "gdbstub/gdbstub_int.h"
 #include "replayer/replayer.h"
 
-/* Files gdb may hold open at once through vFile:open. */
-#define GDB__NFILES 32
+/* Files gdb may hold open at once through vFile:open (gdb keeps each
+ * inferior's program and libraries open: a tree has many). */
+#define GDB__NFILES 1024
 
 /* A breakpoint or watchpoint gdb inserted (Z packets). Plain data. */
 struct gdb__bp {
   enum gdb_bp_type type;
   u64 addr;
   u64 len; /* watched bytes; 1 for breakpoints */
+  u32 pid; /* the process it is in (rp_view_pid when gdb inserted it) */
 };
 
 /* One connection. Plain data. */
@@ -61,6 +63,16 @@ struct gdb__sess {
                                     process img_pid (rp_image) */
   u64 img_seq;
   u32 img_pid;
+  struct { u32 pid; u64 seq; } *imgs; /* with the tree: the program image
+                                    gdb has of each process; owned */
+  size_t nimgs, capimgs;
+  int view_ok;                   /* the replayer's view is the Hg thread's
+                                    process (always, without the tree) */
+  u32 g_pid;                     /* with the tree: the process of the Hg
+                                    thread gdb named, or 0: g_tid's */
+  int g_dead;                    /* the last Hg named a thread that is not
+                                    alive here: g and p fail until the next
+                                    Hg or stop */
   struct rp_stop pending;        /* another thread's breakpoint or
                                     watchpoint met during a step gdb made
                                     in one thread alone: the next resume
@@ -105,6 +117,17 @@ u32 gdb__sel_thread(struct gdb__sess *s);
 /* The thread c, s and bs resume: the Hc thread while it is alive, else
  * gdb__sel_thread. Loads s->thr. */
 u32 gdb__cont_thread(struct gdb__sess *s);
+/* With the tree: makes the process of the Hg thread the one the replayer
+ * reads memory, sets breakpoints and finds the program image of. */
+void gdb__view_sync(struct gdb__sess *s);
+/* With the tree: whether gdb has an inferior for process PID (the first
+ * it saw, or one a fork event told it of). Only those are shown to gdb:
+ * an inferior gdb adds from a thread list has no target description. */
+int gdb__pid_known(struct gdb__sess *s, u32 pid);
+/* With the tree: gdb has an inferior for PID from now on. */
+void gdb__pid_add(struct gdb__sess *s, u32 pid);
+/* With the tree: the program image (its EXEC's seq) gdb has for PID. */
+u64 gdb__pid_image(struct gdb__sess *s, u32 pid);
 /* Answers H, T, qC, qfThreadInfo, qsThreadInfo, qThreadExtraInfo. */
 void gdb__thread_query(struct gdb__sess *s);
 /* Appends the qXfer:threads:read document to X. Returns 0 or RW_ENOMEM. */

@@ -5,6 +5,7 @@
  * packets themselves are serve_thread.c's. Everything is read from the
  * replay's current position; nothing here can change it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gdbstub/serve_int.h"
@@ -17,6 +18,10 @@ static void read_mem(struct gdb__sess *s) {
   static u8 buf[GDB_MEM_READ_MAX];
   u64 addr = q->u.mem.addr;
   size_t len = (size_t)RW_MIN(q->u.mem.len, (u64)GDB_MEM_READ_MAX), got = 0;
+  if (!s->view_ok) { /* never another process's memory */
+    gdb_reply_error(&s->reply, E_FAULT);
+    return;
+  }
   if (len && rp_read_mem(s->rp, addr, buf, len) == 0) {
     got = len;
   } else {
@@ -52,6 +57,11 @@ static void supported(struct gdb__sess *s) {
   if (s->features & GDB_FEAT_EXEC_EVENTS) gdb_buf_puts(&s->reply,
                                                        ";exec-events+");
   rp_set_exec_stops(s->rp, (s->features & GDB_FEAT_EXEC_EVENTS) != 0);
+  /* With the tree, gdb adds each child as it is forked (vfork children
+   * too: they are told as forks, each its own inferior). */
+  int forks = s->opts.tree && (s->features & GDB_FEAT_FORK_EVENTS);
+  if (forks) gdb_buf_puts(&s->reply, ";fork-events+");
+  rp_set_proc_stops(s->rp, forks);
 }
 
 static void xfer(struct gdb__sess *s) {
@@ -77,14 +87,25 @@ static void xfer(struct gdb__sess *s) {
       }
       gdb_reply_xfer(&s->reply, img.auxv, img.auxv_len, off, len);
       goto out;
-    case GDB_XFER_EXEC_FILE:
+    case GDB_XFER_EXEC_FILE: {
       /* Format: qXfer:exec-file:read:pid:off,len */
-      if (rp_get_image(s->rp, &img) < 0 || !img.path) {
+      int rc = 0;
+      if (s->opts.tree && q->u.xfer.annex_len) { /* that process's */
+        char hex[16];
+        size_t n = RW_MIN(q->u.xfer.annex_len, sizeof hex - 1);
+        memcpy(hex, q->u.xfer.annex, n);
+        hex[n] = 0;
+        rc = rp_set_view(s->rp, (u32)strtoul(hex, NULL, 16));
+      }
+      if (rc < 0 || rp_get_image(s->rp, &img) < 0 || !img.path) {
+        gdb__view_sync(s);
         gdb_reply_error_msg(&s->reply, "no program image here");
         goto out;
       }
+      gdb__view_sync(s);
       gdb_buf_puts(&x, img.path);
       break;
+    }
     case GDB_XFER_THREADS:
       /* Format: qXfer:threads:read::off,len (none after a kill) */
       if (s->killed) {
@@ -108,6 +129,25 @@ out:
   gdb_buf_free(&x);
 }
 
+/* The registers of a thread gdb still lists in a process that does not
+ * exist here (gdb keeps an inferior's last thread until it is told of an
+ * exit, which the tree does not tell: the process lives again further
+ * back), all of them (REGNUM -1) or one: "unavailable" ('x'), as gdb
+ * shows a value a traceframe did not collect. */
+static void unavailable(struct gdb__sess *s, long regnum) {
+  struct rw_regs zero;
+  size_t at = s->reply.len;
+  memset(&zero, 0, sizeof zero);
+  if (regnum < 0)
+    gdb_regs_put_g(&s->reply, &zero, rp_xcr0(s->rp));
+  else if (gdb_reg_put_hex(&s->reply, &zero, (unsigned)regnum,
+                           rp_xcr0(s->rp)) < 0) {
+    gdb_reply_error_msg(&s->reply, "no such register");
+    return;
+  }
+  if (!s->reply.err) memset(s->reply.data + at, 'x', s->reply.len - at);
+}
+
 void gdb__query(struct gdb__sess *s) {
   const struct gdb_request *q = &s->req;
   struct rw_regs regs;
@@ -116,13 +156,21 @@ void gdb__query(struct gdb__sess *s) {
       gdb__stop_reply(s, &s->last);
       return;
     case GDB_REQ_READ_REGS: /* Format: g (of the Hg thread) */
-      if (rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0)
+      if (s->g_dead && s->opts.tree) {
+        unavailable(s, -1);
+        return;
+      }
+      if (s->g_dead || rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0)
         gdb_reply_error_msg(&s->reply, "no such thread at this position");
       else
         gdb_regs_put_g(&s->reply, &regs, rp_xcr0(s->rp));
       return;
     case GDB_REQ_READ_REG: /* Format: p n (of the Hg thread) */
-      if (rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0 ||
+      if (s->g_dead && s->opts.tree && q->u.reg.regnum <= 0xffff) {
+        unavailable(s, (long)q->u.reg.regnum);
+        return;
+      }
+      if (s->g_dead || rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0 ||
           q->u.reg.regnum > 0xffff ||
           gdb_reg_put_hex(&s->reply, &regs, (unsigned)q->u.reg.regnum,
                           rp_xcr0(s->rp)) < 0)

@@ -139,6 +139,21 @@ static int not_ours(const struct plan *p, const struct rp_stop *st) {
           st->reason == RP_STOP_WATCHPOINT);
 }
 
+/* 1 if ST is a fork gdb is not to be told of: of a child it already has
+ * an inferior for (the replay went back before the fork and came again),
+ * that has no thread yet, by a process gdb does not know, or by another
+ * thread while gdb resumed P's thread alone. */
+static int fork_passed(struct gdb__sess *s, const struct plan *p,
+                       const struct rp_stop *st) {
+  struct rw_regs regs;
+  if (st->reason != RP_STOP_FORK) return 0;
+  if (gdb__pid_known(s, st->child) || (p->only && st->tid != p->tid) ||
+      !gdb__pid_known(s, rp_thread_pid(s->rp, st->tid)))
+    return 1;
+  /* Its first thread has the process's id. */
+  return rp_get_regs(s->rp, st->child, &regs) < 0;
+}
+
 /* Keeps the event E for the next resume in direction DIR, valid while the
  * replay stays where it is now. */
 static void keep_pending(struct gdb__sess *s, const struct rp_stop *e,
@@ -161,7 +176,8 @@ static int goto_hit(struct gdb__sess *s, const struct rp_stop *e,
     if (st->reason == e->reason && st->icount == e->icount &&
         st->event == e->event && st->tid == e->tid)
       return 1;
-    if (st->reason != RP_STOP_BREAKPOINT && st->reason != RP_STOP_WATCHPOINT)
+    if (st->reason != RP_STOP_BREAKPOINT &&
+        st->reason != RP_STOP_WATCHPOINT && st->reason != RP_STOP_FORK)
       return 0;
   }
 }
@@ -181,7 +197,7 @@ static int last_hit(struct gdb__sess *s, u32 tid, u64 until,
       *e = x;
       *found = 1;
     } else if (x.reason != RP_STOP_BREAKPOINT &&
-               x.reason != RP_STOP_WATCHPOINT) {
+               x.reason != RP_STOP_WATCHPOINT && x.reason != RP_STOP_FORK) {
       break; /* at UNTIL, or the replay cannot go on */
     }
   }
@@ -222,11 +238,17 @@ static int step_back(struct gdb__sess *s, const struct plan *p,
  * thread alone. */
 static int step(struct gdb__sess *s, int dir, const struct plan *p,
                 struct rp_stop *st) {
-  u64 c0 = p->only ? own_count(s, p->tid) : 0;
+  u64 c0 = own_count(s, p->tid);
   for (;;) {
     int rc = dir == GDB_REVERSE ? step_back(s, p, st)
                                 : rp_step_thread(s->rp, p->tid, st);
     if (rc < 0) return rc;
+    if (fork_passed(s, p, st)) {
+      /* Not told: the step goes on, unless it is over already. */
+      if (own_count(s, p->tid) == c0) continue;
+      st->reason = RP_STOP_TARGET;
+      break;
+    }
     if (!not_ours(p, st)) break;
     /* Stopped for another thread on the way: go on, unless the thread has
      * already executed (or gone back over) its instruction, which happens
@@ -269,7 +291,7 @@ static int cont(struct gdb__sess *s, int dir, const struct plan *p,
     int rc = dir == GDB_REVERSE ? rp_reverse_continue(s->rp, st)
                                 : rp_run(s->rp, ~0ull, st);
     if (rc < 0) return rc;
-  } while (not_ours(p, st));
+  } while (not_ours(p, st) || fork_passed(s, p, st));
   return 0;
 }
 
@@ -321,6 +343,47 @@ static int move(struct gdb__sess *s, int dir, struct plan *p,
   return 0;
 }
 
+/* With the tree, gdb learns of a process from a fork event alone, and of
+ * a process's new program from an exec event. A jump (monitor goto,
+ * --goto, a session that starts late) passes forks and execs without
+ * stopping there: the first resume after one tells gdb of one such process
+ * (as forked by a thread it knows) or program, without moving, and gdb,
+ * having taken the event, resumes again. Returns 1 with *ST filled, 0
+ * when gdb is up to date, or a negative code. */
+static int catch_up(struct gdb__sess *s, struct rp_stop *st) {
+  if (!s->opts.tree || !(s->features & GDB_FEAT_FORK_EVENTS)) return 0;
+  size_t n = rp_threads(s->rp, NULL, 0);
+  struct rp_thread *v = calloc(n ? n : 1, sizeof *v);
+  if (!v) return RW_ENOMEM;
+  n = RW_MIN(n, rp_threads(s->rp, v, n));
+  int rc = gdb__threads_load(s), found = 0;
+  memset(st, 0, sizeof *st);
+  st->icount = rp_icount(s->rp);
+  st->event = rp_event(s->rp);
+  for (size_t i = 0; rc == 0 && i < n && s->nthr && !found; i++) {
+    if (gdb__pid_known(s, v[i].pid) || v[i].tid != v[i].pid) continue;
+    st->reason = RP_STOP_FORK;
+    st->tid = s->thr[0].tid;
+    st->child = v[i].pid;
+    found = 1;
+  }
+  for (size_t i = 0; rc == 0 && i < n && !found &&
+                     (s->features & GDB_FEAT_EXEC_EVENTS);
+       i++) {
+    struct rp_image im;
+    if (!gdb__pid_known(s, v[i].pid) || rp_set_view(s->rp, v[i].pid) != 0 ||
+        rp_get_image(s->rp, &im) < 0 || !im.path ||
+        im.seq == gdb__pid_image(s, v[i].pid))
+      continue;
+    st->reason = RP_STOP_EXEC;
+    st->tid = v[i].tid;
+    found = 1;
+  }
+  free(v);
+  gdb__view_sync(s);
+  return rc < 0 ? rc : found;
+}
+
 int gdb__resume(struct gdb__sess *s) {
   const struct gdb_request *q = &s->req;
   struct plan p;
@@ -337,6 +400,9 @@ int gdb__resume(struct gdb__sess *s) {
     gdb__stop_reply(s, &s->last);
     return 0;
   }
+  rc = catch_up(s, &st);
+  if (rc < 0) return rc;
+  if (rc > 0) goto stopped;
   memset(&st, 0, sizeof st);
   rc = take_pending(s, dir, &p, &st);
   if (rc < 0) return rc;

@@ -31,6 +31,12 @@ int gdb__threads_load(struct gdb__sess *s) {
     s->thr = v;
     s->capthr = cap;
   }
+  if (s->opts.tree) { /* the processes gdb has inferiors for */
+    size_t k = 0;
+    for (size_t i = 0; i < s->nthr; i++)
+      if (gdb__pid_known(s, s->thr[i].pid)) s->thr[k++] = s->thr[i];
+    s->nthr = k;
+  }
   /* gdb needs a thread to stand in. Should the replayer list none (the
    * end of a history where the last thread exited alone), the one that
    * runs here stays listed while the replayer still has its registers. */
@@ -59,13 +65,36 @@ static i64 our_pid(struct gdb__sess *s) {
 struct gdb_tid gdb__tid_of(struct gdb__sess *s, u32 tid) {
   struct gdb_tid t = {0, 0, 0};
   t.tid = tid;
-  t.pid = our_pid(s);
+  t.pid = s->opts.tree ? rp_thread_pid(s->rp, tid) : our_pid(s);
   t.has_pid = (s->features & GDB_FEAT_MULTIPROCESS) != 0;
   return t;
 }
 
+/* The tree's form of gdb__tid_match: every process is ours. */
+static enum gdb__tid_match tree_match(struct gdb__sess *s,
+                                      const struct gdb_tid *t, u32 *tid) {
+  int any_pid = !t->has_pid || t->pid == GDB_TID_ALL || t->pid == GDB_TID_ANY;
+  if (t->tid == GDB_TID_ALL || t->tid == GDB_TID_ANY) {
+    if (any_pid) return GDB__TID_WILD;
+    for (size_t i = 0; i < s->nthr; i++) /* its first thread stands in */
+      if (s->thr[i].pid == t->pid) {
+        *tid = s->thr[i].tid;
+        return GDB__TID_WILD;
+      }
+    return GDB__TID_OTHER;
+  }
+  const struct rp_thread *th =
+      t->tid < 0 || t->tid > (i64)UINT32_MAX ? NULL
+                                              : gdb__thread_find(s, (u32)t->tid);
+  if (!th) return GDB__TID_DEAD;
+  if (!any_pid && th->pid != t->pid) return GDB__TID_OTHER;
+  *tid = th->tid;
+  return GDB__TID_ONE;
+}
+
 enum gdb__tid_match gdb__tid_match(struct gdb__sess *s,
                                    const struct gdb_tid *t, u32 *tid) {
+  if (s->opts.tree) return tree_match(s, t, tid);
   if (t->has_pid && t->pid != GDB_TID_ALL && t->pid != GDB_TID_ANY &&
       t->pid != our_pid(s))
     return GDB__TID_OTHER;
@@ -75,6 +104,15 @@ enum gdb__tid_match gdb__tid_match(struct gdb__sess *s,
     return GDB__TID_DEAD;
   *tid = (u32)t->tid;
   return GDB__TID_ONE;
+}
+
+void gdb__view_sync(struct gdb__sess *s) {
+  s->view_ok = 1;
+  if (!s->opts.tree) return;
+  u32 pid = s->g_pid ? s->g_pid : rp_thread_pid(s->rp, gdb__sel_thread(s));
+  /* A process that does not exist here (gdb still shows a thread of an
+   * inferior whose end it was not told of) has no memory to read. */
+  s->view_ok = rp_set_view(s->rp, pid) >= 0;
 }
 
 u32 gdb__sel_thread(struct gdb__sess *s) {
@@ -117,8 +155,19 @@ static void info_chunk(struct gdb__sess *s) {
 /* Format: H op thread-id (g: registers, c: c/s/bs) */
 static void set_thread(struct gdb__sess *s) {
   const struct gdb_request *q = &s->req;
+  const struct gdb_tid *want = &q->u.thread.tid;
   u32 tid = 0;
-  switch (gdb__tid_match(s, &q->u.thread.tid, &tid)) {
+  if (s->opts.tree && q->u.thread.op == 'g') {
+    /* The process gdb means from now on, even one that is gone. */
+    int any = !want->has_pid || want->pid == GDB_TID_ALL ||
+              want->pid == GDB_TID_ANY;
+    s->g_pid = any ? 0 : (u32)want->pid;
+    gdb__view_sync(s);
+  }
+  enum gdb__tid_match m = gdb__tid_match(s, want, &tid);
+  if (q->u.thread.op == 'g') s->g_dead = m == GDB__TID_OTHER ||
+                                         m == GDB__TID_DEAD;
+  switch (m) {
     case GDB__TID_OTHER:
       gdb_reply_error_msg(&s->reply, "no such process");
       return;
@@ -127,14 +176,17 @@ static void set_thread(struct gdb__sess *s) {
       return;
     case GDB__TID_ONE:
       break;
-    case GDB__TID_WILD: /* any thread: keep the one selected */
-      tid = q->u.thread.op == 'g' ? gdb__sel_thread(s) : 0;
+    case GDB__TID_WILD: /* any thread: keep the one selected (of the
+                           process named, with the tree) */
+      if (!tid) tid = q->u.thread.op == 'g' ? gdb__sel_thread(s) : 0;
       break;
   }
-  if (q->u.thread.op == 'g')
+  if (q->u.thread.op == 'g') {
     s->g_tid = tid;
-  else
+    gdb__view_sync(s);
+  } else {
     s->c_tid = tid;
+  }
   gdb_buf_puts(&s->reply, "OK");
 }
 

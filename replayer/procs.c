@@ -61,8 +61,10 @@ static int kid_for(rp_replay *rp, u64 seq, struct rp__proc **out) {
   return 0;
 }
 
-int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec) {
+int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec,
+                   struct rp__proc **kid) {
   struct trace_rec_fork f;
+  *kid = NULL;
   RW_FORWARD(trace_rec_fork_get(&f, rec->data, rec->len));
   if (!f.recorded) return 0; /* it ran unrecorded */
   struct rp__proc *parent = rp->proc, *p;
@@ -93,6 +95,7 @@ int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec) {
   rp->proc = p;
   rc = rp__alias_sync(rp);
   rp->proc = parent;
+  *kid = p;
   return rc;
 }
 

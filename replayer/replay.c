@@ -88,6 +88,8 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   rp->proc = &rp->root;
   rp->user.proc = &rp->root;
   if (opts) rp->opts = *opts;
+  rp->user.tree = rp->opts.tree;
+  if (rp->opts.tree) rp->opts.whole = 1;
   rp__stack_defaults(&rp->proc->stack);
   rp->tl.kf_interval = rp->opts.keyframe_interval ? rp->opts.keyframe_interval
                                                : RP_DEFAULT_KF_INTERVAL;
@@ -185,67 +187,13 @@ int rp_run(rp_replay *rp, u64 until, struct rp_stop *stop) {
 }
 
 void rp_set_exec_stops(rp_replay *rp, int on) { rp->user.exec_stops = on; }
+void rp_set_proc_stops(rp_replay *rp, int on) { rp->user.proc_stops = on; }
 
 u64 rp_icount(const rp_replay *rp) { return rp->icount; }
 u64 rp_event(const rp_replay *rp) { return rp->trace.events; }
 u64 rp_end_icount(const rp_replay *rp) {
   return rp->fin.ended || rp->fin.end_icount ? rp->fin.end_icount : 0;
 }
-int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len) {
-  return cpu_mem_read(rp->user.proc->mem, addr, dst, len);
-}
-
-int rp_break_add(rp_replay *rp, u64 addr) {
-  for (size_t i = 0; i < rp->user.nbps; i++)
-    if (rp->user.bps[i] == addr) return 0;
-  if (rp->user.nbps == rp->user.capbps) {
-    size_t cap = rp->user.capbps ? 2 * rp->user.capbps : 8;
-    u64 *v = realloc(rp->user.bps, cap * sizeof *v);
-    RW_RETURN_IF(!v, RW_ENOMEM, "breakpoints");
-    rp->user.bps = v;
-    rp->user.capbps = cap;
-  }
-  rp->user.bps[rp->user.nbps++] = addr;
-  return cpu_mem_break_add(rp->user.proc->mem, addr);
-}
-
-int rp_break_del(rp_replay *rp, u64 addr) {
-  for (size_t i = 0; i < rp->user.nbps; i++) {
-    if (rp->user.bps[i] != addr) continue;
-    rp->user.bps[i] = rp->user.bps[--rp->user.nbps];
-    if (addr == rp->search.preempt_bp) return 0; /* still needed internally */
-    return cpu_mem_break_del(rp->user.proc->mem, addr);
-  }
-  return RW_ENOTFOUND;
-}
-
-int rp_watch_add(rp_replay *rp, u64 addr, u64 len, int kind) {
-  if (rp->user.nwps == rp->user.capwps) {
-    size_t cap = rp->user.capwps ? 2 * rp->user.capwps : 8;
-    void *v = realloc(rp->user.wps, cap * sizeof *rp->user.wps);
-    RW_RETURN_IF(!v, RW_ENOMEM, "watchpoints");
-    rp->user.wps = v;
-    rp->user.capwps = cap;
-  }
-  RW_FORWARD(cpu_mem_watch_add(rp->user.proc->mem, addr, len, kind));
-  rp->user.wps[rp->user.nwps].addr = addr;
-  rp->user.wps[rp->user.nwps].len = len;
-  rp->user.wps[rp->user.nwps].kind = kind;
-  rp->user.nwps++;
-  return 0;
-}
-
-int rp_watch_del(rp_replay *rp, u64 addr, u64 len, int kind) {
-  for (size_t i = 0; i < rp->user.nwps; i++) {
-    if (rp->user.wps[i].addr != addr || rp->user.wps[i].len != len ||
-        rp->user.wps[i].kind != kind)
-      continue;
-    rp->user.wps[i] = rp->user.wps[--rp->user.nwps];
-    return cpu_mem_watch_del(rp->user.proc->mem, addr, len, kind);
-  }
-  return RW_ENOTFOUND;
-}
-
 void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
   memset(st, 0, sizeof *st);
   st->instructions = rp->executed;

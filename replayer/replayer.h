@@ -26,6 +26,13 @@ struct rp_opts {
                             before its children (--verify, which checks
                             every event); 0: it ends where the debugger's
                             process ends, the root's as a child's */
+  int tree;              /* 1: every recorded process is the debugger's (a
+                            debugger that shows the whole tree, as gdb's
+                            inferiors): rp_threads lists the threads of
+                            all of them, breakpoints and watchpoints stop
+                            the process they were set for (rp_set_view),
+                            exec stops come from any process, and the
+                            history is whole. Not with rp_debug_process */
 };
 
 /* Why rp_run() or rp_seek() stopped. */
@@ -41,8 +48,11 @@ enum rp_stop_reason {
   RP_STOP_BEGIN,      /* going backwards, the start of the history (icount
                          0) was reached */
   RP_STOP_INTERRUPTED, /* the poll function (rp_set_poll) asked to stop */
-  RP_STOP_EXEC        /* with rp_set_exec_stops: the debugger's process
+  RP_STOP_EXEC,       /* with rp_set_exec_stops: the debugger's process
                          exec'd; its new program is about to run */
+  RP_STOP_FORK        /* with rp_set_proc_stops: a process forked the
+                         recorded child CHILD, which has not run yet; TID
+                         is the thread that forked it */
 };
 
 /* How the recorded program ended, when the end is reached. */
@@ -70,6 +80,7 @@ struct rp_stop {
                         format 1.0 trace, the EXIT that ends the process),
                         so every event of the run was checked; 0 when the
                         recording was cut off (end RP_END_CUT, or no END) */
+  u32 child;         /* with RP_STOP_FORK: the new process's pid */
   int damaged;       /* with RP_STOP_FAILED: 1 when the trace is damaged
                         there (a lost chunk, a blob that does not match its
                         hash): the history before it is sound */
@@ -123,6 +134,7 @@ u32 rp_running_tid(const rp_replay *rp);
 /* A thread alive at the current position. Plain data. */
 struct rp_thread {
   u32 tid;        /* its id in the recording */
+  u32 pid;        /* its process's id in the recording */
   char name[16];  /* its name (comm) as recorded, "" while unknown */
   u64 icount;     /* instructions it has executed so far */
 };
@@ -196,6 +208,19 @@ void rp_disasm(rp_replay *rp, FILE *out, u64 addr, int count, u64 mark);
 int rp_debug_process(rp_replay *rp, u32 pid, u64 seq, struct rp_stop *stop)
     RW_MUST_CHECK;
 
+/* With rp_opts.tree: makes process PID the one rp_read_mem, rp_get_image,
+ * the breakpoint and watchpoint calls and symbol lookups are about.
+ * Returns 0; 1 when that process does not exist at the current position
+ * (it was forked before and ended, or is forked later: its breakpoints and
+ * watchpoints can be set, rp_read_mem fails); RW_ENOTFOUND when the
+ * replay has not met process PID; or RW_EINVAL without rp_opts.tree for a
+ * process other than the debugger's. The view stays as it was on errors. */
+int rp_set_view(rp_replay *rp, u32 pid);
+/* The process those calls are about (the debugger's by default). */
+u32 rp_view_pid(const rp_replay *rp);
+/* The process of thread TID (listed by rp_threads), or the viewed one. */
+u32 rp_thread_pid(rp_replay *rp, u32 tid);
+
 /* The name of the function holding ADDR in the process of the current
  * position (the thread that ran last) and the offset into it, from the
  * symbol tables of the ELF files in the trace; returns 0 and writes
@@ -230,6 +255,11 @@ void rp_set_poll(rp_replay *rp, int (*poll)(void *ctx), void *ctx);
  * program's first instruction), so that a debugger can load it. Off by
  * default. */
 void rp_set_exec_stops(rp_replay *rp, int on);
+/* With ON (and rp_opts.tree), rp_run and rp_step_thread also stop after
+ * a process forked a recorded child, before either runs again
+ * (RP_STOP_FORK), so that a debugger can add the child before it runs.
+ * Off by default. */
+void rp_set_proc_stops(rp_replay *rp, int on);
 
 /* The program image at the current position. Pointers are owned by RP and
  * valid until rp_close. Plain data. */

@@ -324,18 +324,35 @@ struct rp__timeline {
 };
 
 /* What the user asked for. */
+struct rp__ubp {
+  u64 addr;
+  struct rp__proc *proc;   /* the process it stops: in its address space */
+};
+struct rp__uwp {
+  u64 addr, len;
+  int kind;                /* 1 read, 2 write, 3 both */
+  struct rp__proc *proc;   /* the process it stops */
+  cpu_mem *in;             /* the address space it is in */
+};
 struct rp__user {
-  u64 *bps;                /* breakpoints */
+  struct rp__ubp *bps;     /* breakpoints (replayer/user.c) */
   size_t nbps, capbps;
-  struct { u64 addr, len; int kind; } *wps; /* watchpoints */
+  struct rp__uwp *wps;     /* watchpoints */
   size_t nwps, capwps;
   int (*poll)(void *ctx);  /* interrupt check of user runs, or NULL */
   void *poll_ctx;
   struct rp__proc *proc;   /* the debugger's process: the root unless
-                              rp_debug_process chose another */
+                              rp_debug_process chose another; with tree,
+                              the one rp_set_view chose to look at */
+  int tree;                /* rp_opts.tree: every process is the
+                              debugger's, and the history is whole */
   int floored;             /* 1: the history begins at the floor, where
                               the debugger's process began */
   int exec_stops;          /* rp_set_exec_stops */
+  int proc_stops;          /* rp_set_proc_stops */
+  struct rp__proc *fork_seen; /* an RP__PROCS run applied this child's FORK:
+                              stop at the next point */
+  u32 fork_tid;            /* the thread that forked it */
   int exec_seen;           /* an RP__EXEC run applied the debugger's
                               process's EXEC: stop at its next point */
   u64 floor_icount, floor_events;
@@ -431,6 +448,8 @@ int rp__fetch(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
  * RP__NO_KEYFRAMES takes no keyframes on the way (a re-run for a report,
  * which must leave the timeline as it was). */
 enum { RP__USER = 1, RP__USER_AT_START = 2, RP__NO_KEYFRAMES = 4,
+       RP__PROCS = 16, /* with tree: stop after a process forked a child
+                          (RP_STOP_FORK) */
        RP__EXEC = 8 /* stop where the debugger's process runs a new
                        program (rp_set_exec_stops) */ };
 /* Where rp__run stops, besides the end of the history, a divergence, a
@@ -453,7 +472,8 @@ struct rp__goal {
 /* The flags of a debugger's forward run: its breakpoints and watchpoints,
  * and exec stops when rp_set_exec_stops asked for them. */
 static inline int rp__user_flags(const rp_replay *rp) {
-  return RP__USER | (rp->user.exec_stops ? RP__EXEC : 0);
+  return RP__USER | (rp->user.exec_stops ? RP__EXEC : 0) |
+         (rp->user.proc_stops ? RP__PROCS : 0);
 }
 /* A goal of reaching ICOUNT with FLAGS. */
 struct rp__goal rp__goal_at(u64 icount, int flags);
@@ -540,6 +560,28 @@ int rp__run_fine(rp_replay *rp, u64 icount, u64 events,
                  struct rp_stop *stop) RW_MUST_CHECK;
 void rp__fine_free_all(rp_replay *rp);
 
+/* the debugger's breakpoints, watchpoints and processes (replayer/user.c) */
+/* Whether process P is one the debugger sees run (its breakpoints,
+ * watchpoints, exec stops and end). */
+static inline int rp__users(const rp_replay *rp, const struct rp__proc *p) {
+  return rp->user.tree || p == rp->user.proc;
+}
+/* Whether a breakpoint of process P is at ADDR. */
+int rp__user_bp_at(const rp_replay *rp, const struct rp__proc *p, u64 addr);
+/* Whether a breakpoint of a process whose address space is MEM is at
+ * ADDR (the breakpoint must stay in MEM). */
+int rp__user_bp_in(const rp_replay *rp, const cpu_mem *mem, u64 addr);
+/* Whether an access of SIZE bytes at ADDR by a thread of P hits one of
+ * P's watchpoints. */
+int rp__user_watch_hit(const rp_replay *rp, const struct rp__proc *p,
+                       u64 addr, u64 size);
+/* Puts every breakpoint and watchpoint into the address space its process
+ * has now (after a keyframe restore, a fork, a vfork child's exec). */
+int rp__user_sync(rp_replay *rp) RW_MUST_CHECK;
+/* P's process id: its recorded pid, or for a root not yet exec'd, its
+ * first image's. */
+u32 rp__proc_pid(const struct rp__proc *p);
+
 /* program images (replayer/image.c) */
 int rp__note_exec(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 int rp__note_auxv(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
@@ -568,8 +610,10 @@ size_t rp__threads_alive_in(const rp_replay *rp, const struct rp__proc *p);
 struct rp__proc *rp__proc_at(rp_replay *rp, u32 ix);
 /* FORK REC of a recorded child, by a thread of rp->proc: the child as a
  * copy of rp->proc's address space, or for a vfork child (kind 1) in that
- * address space. Returns 0 or a negative code. */
-int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+ * address space. Returns 0 with *KID the child (NULL for a child that ran
+ * unrecorded), or a negative code. */
+int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec,
+                   struct rp__proc **kid) RW_MUST_CHECK;
 /* Process P stops sharing its lender's address space (a vfork child that
  * execs or ends): the mappings it saw go back to the lender. P->mem is
  * left as it was: an exec sets it to P's own space, an end keeps it (the

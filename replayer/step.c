@@ -196,11 +196,12 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
     case TRACE_REC_EXEC:
       RW_FORWARD(rp__note_exec(rp, rec));
       if (rp->goal && (rp->goal->flags & RP__EXEC) &&
-          rp->proc == rp->user.proc)
+          rp__users(rp, rp->proc))
         rp->user.exec_seen = 1;
       if (rp->proc->lender) { /* a vfork child gets its own space */
         rp__proc_unshare(rp->proc);
         rp->proc->mem = rp->proc->own;
+        RW_FORWARD(rp__user_sync(rp));
       }
       RW_FORWARD(rp__apply_exec(rp));
       /* The THREAD_START after it starts the new image's thread, which is
@@ -378,7 +379,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
          * stack there, and its breakpoints and watchpoints stay put. */
         rp__proc_unshare(p);
         p->exists = 0;
-        if (p == rp->user.proc) { /* the debugger's: its history ends */
+        if (p == rp->user.proc && !rp->user.tree) { /* its history ends */
           *stopped = 1;
           rp->th.cur_tid = tid; /* T may be gone from the list */
           end_history(rp, signo ? RP_END_SIGNAL : RP_END_EXIT,
@@ -444,9 +445,18 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_FORWARD(rp__check_output(rp, rec, t, &diverged));
       if (rp->health.broken) *stopped = 1;
       return 1;
-    case TRACE_REC_FORK:
-      RW_FORWARD(rp__apply_fork(rp, rec));
+    case TRACE_REC_FORK: {
+      struct rp__proc *kid;
+      RW_FORWARD(rp__apply_fork(rp, rec, &kid));
+      if (kid && (rp->user.nbps || rp->user.nwps))
+        RW_FORWARD(rp__user_sync(rp));
+      if (kid && rp->goal && (rp->goal->flags & RP__PROCS) &&
+          rp->user.tree) {
+        rp->user.fork_seen = kid;
+        rp->user.fork_tid = rec->tid;
+      }
       return 1;
+    }
     case TRACE_REC_NOTE:
     case TRACE_REC_SYSCALL_DIFF:
     case TRACE_REC_END: /* read when the trace was opened */
@@ -810,12 +820,6 @@ static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match,
   return 0;
 }
 
-static int user_bp_at(const rp_replay *rp, u64 addr) {
-  for (size_t i = 0; i < rp->user.nbps; i++)
-    if (rp->user.bps[i] == addr) return 1;
-  return 0;
-}
-
 /* Sets the internal breakpoint at the pending PREEMPT's rip, for thread T
  * only and only where its general registers are the recorded ones (unless
  * a user breakpoint is there too, which must stop whatever they are). */
@@ -824,7 +828,7 @@ static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
   cpu_mem *mem = t->proc->mem;
   /* User breakpoints stop the debugger's process alone (a vfork child
    * of it runs in the same memory). */
-  int user = t->proc == rp->user.proc && user_bp_at(rp, rip);
+  int user = rp__user_bp_at(rp, t->proc, rip);
   if (rp->search.preempt_bp != rip || rp->search.preempt_mem != mem) {
     RW_FORWARD(rp__clear_preempt_bp(rp));
     rp->search.preempt_bp = rip;
@@ -892,7 +896,7 @@ int rp__clear_preempt_bp(rp_replay *rp) {
   rp__digest_drop(rp);
   cpu_mem *mem = rp->search.preempt_mem;
   rp->search.preempt_mem = NULL;
-  if (a && mem && !(mem == rp->user.proc->mem && user_bp_at(rp, a)))
+  if (a && mem && !rp__user_bp_in(rp, mem, a))
     RW_FORWARD(cpu_mem_break_del(mem, a));
   return 0;
 }
@@ -900,12 +904,12 @@ int rp__clear_preempt_bp(rp_replay *rp) {
 /* Whether a user breakpoint is at thread T's rip. */
 static int at_user_bp(rp_replay *rp, struct rp__thread *t) {
   struct rw_regs regs;
-  if (!rp->user.nbps || t->proc != rp->user.proc) return 0;
+  if (!rp->user.nbps) return 0;
   /* In the middle of a rep instruction that a slice ended: the breakpoint
    * was hit when the instruction began, not again at each slice. */
   if (cpu_rep_paused(t->cpu)) return 0;
   cpu_get_regs(t->cpu, &regs);
-  return user_bp_at(rp, regs.rip);
+  return rp__user_bp_at(rp, t->proc, regs.rip);
 }
 
 /* Events reached by a thread: the threads listed only because the process
@@ -1003,7 +1007,16 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     }
     /* An execution point of thread T: run T until it gets there. */
     if (t != rp->th.thr) set_cur(rp, t);
-    if (RW_UNLIKELY(rp->user.exec_seen) && t->proc == rp->user.proc) {
+    if (RW_UNLIKELY(rp->user.fork_seen)) { /* neither has run since */
+      struct rp__proc *kid = rp->user.fork_seen;
+      rp->user.fork_seen = NULL;
+      fill_stop(rp, stop, RP_STOP_FORK);
+      stop->child = kid->pid;
+      if (rp__thread_find(rp, rp->user.fork_tid))
+        stop->tid = rp->user.fork_tid;
+      return 0;
+    }
+    if (RW_UNLIKELY(rp->user.exec_seen) && rp__users(rp, t->proc)) {
       rp->user.exec_seen = 0; /* its new program is about to run */
       fill_stop(rp, stop, RP_STOP_EXEC);
       return 0;
@@ -1124,19 +1137,20 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
       case CPU_EXIT_BREAKPOINT:
         if (rp->trace.pend.type == TRACE_REC_PREEMPT &&
             why.rip == rp->search.preempt_bp &&
-            !(stop_at_user && user_bp_at(rp, why.rip)))
+            !(stop_at_user && rp__user_bp_at(rp, t->proc, why.rip)))
           continue; /* checked at the top of the loop */
         /* A vfork child of the debugger's process runs in its memory,
          * breakpoints included: they are that process's alone. */
-        if (stop_at_user && t->proc == rp->user.proc &&
-            user_bp_at(rp, why.rip)) {
+        if (stop_at_user && rp__user_bp_at(rp, t->proc, why.rip)) {
           fill_stop(rp, stop, RP_STOP_BREAKPOINT);
           stop->addr = why.rip;
           return 0;
         }
         continue;
       case CPU_EXIT_WATCHPOINT:
-        if (!stop_at_user || t->proc != rp->user.proc) continue;
+        if (!stop_at_user ||
+            !rp__user_watch_hit(rp, t->proc, why.watch_addr, why.watch_size))
+          continue;
         fill_stop(rp, stop, RP_STOP_WATCHPOINT);
         stop->addr = why.watch_addr;
         stop->watch_size = why.watch_size;
@@ -1194,6 +1208,7 @@ int rp__run(rp_replay *rp, const struct rp__goal *goal,
   rp->goal = goal;
   rp->step_gone = 0;
   rp->user.exec_seen = 0;
+  rp->user.fork_seen = NULL;
   int rc = run(rp, goal, stop);
   rp->goal = NULL;
   return rc;

@@ -226,7 +226,8 @@ u32 rp_current_tid(const rp_replay *rp) {
   /* The debugger sees its process's threads: while another process
    * runs, the first listed of them. */
   const struct rp__proc *p = rp->user.proc;
-  if (!rp->th.thr || rp->th.thr->proc == p) return rp->th.cur_tid;
+  if (!rp->th.thr || rp->th.thr->proc == p || rp->user.tree)
+    return rp->th.cur_tid;
   for (size_t i = 0; i < rp->th.nthreads; i++)
     if (rp->th.threads[i]->proc == p)
       return rp->th.threads[i]->st.tid;
@@ -239,10 +240,14 @@ size_t rp_threads(rp_replay *rp, struct rp_thread *out, size_t cap) {
   size_t n = 0;
   for (size_t i = 0; i < rp->th.nthreads; i++) {
     const struct rp__thread *t = rp->th.threads[i];
-    if (t->proc != rp->user.proc) continue; /* the debugger's process */
+    if (!rp__users(rp, t->proc)) continue; /* the debugger's process */
+    /* With the tree, a process that ended (its end was an event) has no
+     * threads; only the end of the history keeps the last ones. */
+    if (rp->user.tree && !t->st.alive && !rp->fin.ended) continue;
     if (n < cap) {
       memset(&out[n], 0, sizeof out[n]);
       out[n].tid = t->st.tid;
+      out[n].pid = rp__proc_pid(t->proc);
       memcpy(out[n].name, t->st.name, sizeof out[n].name);
       out[n].name[sizeof out[n].name - 1] = 0;
       out[n].icount = cpu_icount(t->cpu);

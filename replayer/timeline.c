@@ -171,8 +171,7 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   /* Breakpoints and watchpoints live in the cpu_mem, not in its snapshots,
    * so they survive the restore; adding a breakpoint again is harmless, but
    * a watch added again would be a second copy that outlives its delete. */
-  for (size_t i = 0; i < rp->user.nbps; i++)
-    RW_FORWARD(cpu_mem_break_add(rp->user.proc->mem, rp->user.bps[i]));
+  RW_FORWARD(rp__user_sync(rp));
   rp->tl.next_kf = kf->icount + rp->tl.kf_interval;
   return 0;
 }

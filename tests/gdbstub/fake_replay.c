@@ -199,6 +199,7 @@ size_t rp_threads(rp_replay *rp, struct rp_thread *out, size_t cap) {
     if (n < cap) {
       memset(&out[n], 0, sizeof out[n]);
       out[n].tid = f->tid;
+      out[n].pid = FAKE_PID;
       memcpy(out[n].name, f->name, strlen(f->name)); /* < 16 bytes */
       out[n].icount = fake_count(f->tid, rp->t);
     }
@@ -313,6 +314,18 @@ void rp_set_poll(rp_replay *rp, int (*poll)(void *ctx), void *ctx) {
 
 /* The fake has one program image: there is never an exec to stop at. */
 void rp_set_exec_stops(rp_replay *rp, int on) { (void)rp, (void)on; }
+
+/* And one process: no forks, and every thread is FAKE_PID's. */
+void rp_set_proc_stops(rp_replay *rp, int on) { (void)rp, (void)on; }
+u32 rp_view_pid(const rp_replay *rp) { return rp ? FAKE_PID : 0; }
+u32 rp_thread_pid(rp_replay *rp, u32 tid) {
+  (void)tid;
+  return rp ? FAKE_PID : 0;
+}
+int rp_set_view(rp_replay *rp, u32 pid) {
+  (void)rp;
+  return pid == 0 || pid == FAKE_PID ? 0 : RW_ENOTFOUND;
+}
 
 /* ---- Sessions ----------------------------------------------------------- */
 

@@ -29,7 +29,8 @@ void test_parse_query_q_supported(void) {
                   GDB_FEAT_MULTIPROCESS | GDB_FEAT_SWBREAK |
                       GDB_FEAT_HWBREAK | GDB_FEAT_VCONT_SUPPORTED |
                       GDB_FEAT_QTHREAD_EVENTS | GDB_FEAT_NO_RESUMED |
-                      GDB_FEAT_XML_I386 | GDB_FEAT_EXEC_EVENTS);
+                      GDB_FEAT_XML_I386 | GDB_FEAT_EXEC_EVENTS |
+                      GDB_FEAT_FORK_EVENTS);
   KIND("qSupported", GDB_REQ_SUPPORTED);
   CU_ASSERT_EQUAL(r.u.supported.features, 0);
   KIND("qSupported:multiprocess-;swbreak;xmlRegisters=arm,i386;"

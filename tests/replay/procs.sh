@@ -107,6 +107,102 @@ assert len(th) == 1, t[i:i+800]' "$T/tree.gdb.out"
 check "gdb: forward again, the same counter" \
   grep -q '^\$3 = 3000$' "$T/tree.gdb.out"
 
+# The whole tree in one gdb (--tree): each process an inferior, added as it
+# is forked; a breakpoint in every inferior stops each child where it
+# exits, the exec child in its new program; back again, the same hits in
+# the reverse order; threads of processes that do not exist at a position
+# show "<unavailable>" registers, never another process's.
+cat >"$T/treeall.gdb" <<'G'
+break _exit
+continue
+continue
+continue
+continue
+continue
+info inferiors
+reverse-continue
+reverse-continue
+info threads
+G
+timeout 180 "$REWIND" replay --tree "$T/tree.rwd" -- -batch -nx \
+  -x "$T/treeall.gdb" >"$T/treeall.out" 2>&1
+check "gdb --tree: breakpoints in each process, forwards and back" python3 -c '
+import json, re, sys
+t = open(sys.argv[1]).read()
+ps = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+hits = re.findall(r"^Thread (\d+)\.1 \"[^\"]*\" hit Breakpoint 1\.\d+, "
+                  r"__GI__exit \(status=status@entry=(\d+)\)", t, re.M)
+assert len(hits) == 7, (hits, t[-3000:])
+fwd, back = hits[:5], hits[5:]
+assert sorted(h[1] for h in fwd[:3]) == ["10", "11", "12"], fwd
+assert len(set(h[0] for h in fwd[:3])) == 3, fwd
+assert re.search(r"process \d+ is executing new program: \S*echo", t), t
+assert back == [fwd[3], fwd[2]], (fwd, back)
+inf = re.findall(r"^[* ] +\d+ +process (\d+) ", t, re.M)
+pids = {str(p["pid"]) for p in ps}
+assert len(inf) >= 8 and set(inf) <= pids, (inf, pids)
+assert "Could not read registers" not in t and "<unavailable>" in t, t[-2000:]
+assert "Remote" not in t, t[-2000:]' "$T/treeall.out" "$T/tree.ps"
+# A watchpoint in a child stops at that child's writes alone, backwards,
+# though all four processes write the shared counter.
+cat >"$T/treewatch.gdb" <<'G'
+break _exit
+continue
+up
+watch -l s->counter
+delete 1
+reverse-continue
+reverse-continue
+G
+timeout 180 "$REWIND" replay --tree "$T/tree.rwd" -- -batch -nx \
+  -x "$T/treewatch.gdb" >"$T/treewatch.out" 2>&1
+check "gdb --tree: a child's watchpoint, backwards, in that child alone" \
+  python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r"^Thread (\d+)\.1 .* hit Breakpoint 1.*status=status@entry="
+              r"(\d+)\)", t, re.M)
+assert m, t[-3000:]
+who = int(m.group(2)) - 8 # _exit(10 + k) in the child that adds k + 2
+w = re.findall(r"^Thread (\d+)\.1 \"[^\"]*\" hit Hardware watchpoint 2.*\n\n"
+               r"Old value = (\d+)\nNew value = (\d+)\n.* in add \(.*who=who@entry=(\d+)",
+               t, re.M)
+assert len(w) == 2, t[-3000:]
+for inf, old, new, wh in w:
+    assert inf == m.group(1) and int(wh) == who, (w, who)
+    assert int(old) - int(new) == who, w' "$T/treewatch.out"
+# Started halfway (--goto), then moved back (monitor goto): gdb is told of
+# each process it lacks, as a fork by one it has, and of its program, as
+# an exec, before the replay moves on; never through a thread list, which
+# would give it an inferior without registers it can read.
+half=$(sed -n 's/^replay verified: \([0-9]*\) instructions.*/\1/p' \
+  "$T/tree.replay")
+cat >"$T/treegoto.gdb" <<'G'
+break _exit
+continue
+monitor goto 1000
+continue
+continue
+info inferiors
+G
+timeout 180 "$REWIND" replay --tree --goto "$((half / 2))" "$T/tree.rwd" -- \
+  -batch -nx -x "$T/treegoto.gdb" >"$T/treegoto.out" 2>&1
+check "gdb --tree --goto: processes told as forks and execs" python3 -c '
+import json, re, sys
+t = open(sys.argv[1]).read()
+ps = {str(p["pid"]) for p in
+      (json.loads(l) for l in open(sys.argv[2]) if l.strip())}
+assert "too long" not in t and "Error" not in t, t[-3000:]
+hits = re.findall(r"hit Breakpoint 1\.\d+, __GI__exit \(status=(?:status@entry=)?"
+                  r"(\d+)\)", t)
+assert len(hits) == 3 and set(hits) <= {"0", "10", "11", "12"}, hits
+inf = re.findall(r"^[* ] +\d+ +process (\d+) ", t, re.M)
+assert len(inf) >= 3 and set(inf) <= ps, (inf, ps)' \
+  "$T/treegoto.out" "$T/tree.ps"
+check "seekcheck --tree: positions, steps and hits in every process" env \
+  SEEKCHECK_TREE=1 SEEKCHECK_STEPS=10 \
+  "$top_builddir/tests/replay/seekcheck" "$T/tree.rwd" 8 100000
+
 # The first process ends while its child lives on: gdb's history of it
 # ends at its exit, in its own thread (not in the child, which runs on),
 # and goes back from there; --verify checks the child to the end.

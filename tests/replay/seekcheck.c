@@ -11,7 +11,9 @@
  * SEEKCHECK_DEBUG=1 logs where replayer calls fail; SEEKCHECK_BUDGET sets
  * the keyframe budget in bytes; SEEKCHECK_PROCESS=PID makes that recorded
  * process the debugger's (rp_debug_process from its creation), whose
- * threads are the ones listed and stepped while other processes run.
+ * threads are the ones listed and stepped while other processes run;
+ * SEEKCHECK_TREE=1 opens the replay with every process the debugger's
+ * (rp_opts.tree), so every live thread is listed and stepped.
  * Used by tests/replay/threads.sh on recordings of multi-threaded programs
  * and of single-threaded ones, and by tests/replay/procs.sh on process
  * trees. */
@@ -65,7 +67,8 @@ static void take(rp_replay *rp, struct fp *f) {
     h = fnv(h, &r.rflags, sizeof r.rflags);
     h = fnv(h, &r.fs_base, sizeof r.fs_base);
     h = fnv(h, r.fxsave + 160, 256); /* xmm */
-    if (rp_read_mem(rp, r.gpr[4], stack, sizeof stack) == 0)
+    if (rp_set_view(rp, f->th[i].pid) == 0 && /* its process's memory */
+        rp_read_mem(rp, r.gpr[4], stack, sizeof stack) == 0)
       h = fnv(h, stack, sizeof stack);
     f->hash[i] = h;
   }
@@ -133,6 +136,7 @@ static rp_replay *open_trace(const char *path, u64 interval) {
   struct rw_diag d = {0};
   rp_replay *rp;
   o.keyframe_interval = interval;
+  o.tree = getenv("SEEKCHECK_TREE") != NULL;
   if (getenv("SEEKCHECK_BUDGET"))
     o.keyframe_budget = strtoull(getenv("SEEKCHECK_BUDGET"), NULL, 0);
   if (rp_open(&rp, path, &o, &d) < 0) {
@@ -383,6 +387,8 @@ int main(int argc, char **argv) {
       seek(rp, pos[npos / 2], &st);
       waits = rp_running_tid(rp) != rp_current_tid(rp);
       if (rp_get_regs(rp, rp_current_tid(rp), &r) < 0) break;
+      /* With the tree, the point is in that thread's process. */
+      if (rp_set_view(rp, rp_thread_pid(rp, rp_current_tid(rp))) < 0) break;
       addr = kind ? r.gpr[4] - 8 + 8 * (u64)w : r.rip;
       n = hits(rp, kind, addr, hic, hev, htid, &st);
       if (n < 0) return 2;

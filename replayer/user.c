@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/* What the debugger put into the replay: breakpoints and watchpoints, each
+ * for one process, and which processes it sees. By default that is one
+ * process, rp->user.proc (the root, or the one rp_debug_process chose);
+ * with rp_opts.tree every process of the recording is, and rp->user.proc
+ * is only the one memory reads, images and new breakpoints are about
+ * (rp_set_view).
+ *
+ * A breakpoint lives in its process's cpu_mem, which a vfork child and its
+ * parent share: a hit counts only for a thread of the process it was set
+ * for. A process changes address spaces (a vfork child's exec, a keyframe
+ * from before it, its fork again), and cpu_mem snapshots hold no
+ * breakpoints: rp__user_sync puts each point back where its process is. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replayer/rp_int.h"
+
+u32 rp__proc_pid(const struct rp__proc *p) {
+  if (p->pid) return p->pid;
+  return p->nimages ? p->images[0].pid : 0;
+}
+
+int rp__user_bp_at(const rp_replay *rp, const struct rp__proc *p, u64 addr) {
+  for (size_t i = 0; i < rp->user.nbps; i++)
+    if (rp->user.bps[i].addr == addr && rp->user.bps[i].proc == p) return 1;
+  return 0;
+}
+
+int rp__user_bp_in(const rp_replay *rp, const cpu_mem *mem, u64 addr) {
+  for (size_t i = 0; i < rp->user.nbps; i++)
+    if (rp->user.bps[i].addr == addr && rp->user.bps[i].proc->mem == mem)
+      return 1;
+  return 0;
+}
+
+int rp__user_watch_hit(const rp_replay *rp, const struct rp__proc *p,
+                       u64 addr, u64 size) {
+  for (size_t i = 0; i < rp->user.nwps; i++) {
+    const struct rp__uwp *w = &rp->user.wps[i];
+    if (w->proc == p && addr < w->addr + w->len && w->addr < addr + size)
+      return 1;
+  }
+  return 0;
+}
+
+int rp__user_sync(rp_replay *rp) {
+  for (size_t i = 0; i < rp->user.nbps; i++)
+    RW_FORWARD(cpu_mem_break_add(rp->user.bps[i].proc->mem,
+                                 rp->user.bps[i].addr));
+  for (size_t i = 0; i < rp->user.nwps; i++) {
+    struct rp__uwp *w = &rp->user.wps[i];
+    if (w->in == w->proc->mem) continue;
+    int rc = cpu_mem_watch_del(w->in, w->addr, w->len, w->kind);
+    if (rc < 0 && rc != RW_ENOTFOUND) return rc;
+    RW_FORWARD(cpu_mem_watch_add(w->proc->mem, w->addr, w->len, w->kind));
+    w->in = w->proc->mem;
+  }
+  return 0;
+}
+
+/* Whether process P exists at the current position. */
+static int here(const struct rp__proc *p) { return p->ix == 0 || p->exists; }
+
+int rp_set_view(rp_replay *rp, u32 pid) {
+  if (!pid) return 0;
+  if (pid == rp__proc_pid(rp->user.proc) && here(rp->user.proc)) return 0;
+  if (!rp->user.tree) return RW_EINVAL;
+  struct rp__proc *hit = NULL;
+  if (rp__proc_pid(&rp->root) == pid) hit = &rp->root;
+  /* A pid the recording used twice: the process that exists here, and
+   * of those the one with threads; else the last one met. */
+  for (size_t i = 0; i < rp->nkids; i++) {
+    struct rp__proc *k = rp->kids[i];
+    if (k->pid != pid || !k->fork_seq) continue;
+    if (!hit || (k->exists && (!here(hit) || rp__threads_alive_in(rp, k))) ||
+        (!k->exists && !here(hit) && k->fork_seq > hit->fork_seq))
+      hit = k;
+  }
+  if (!hit) return RW_ENOTFOUND;
+  rp->user.proc = hit;
+  return here(hit) ? 0 : 1;
+}
+
+u32 rp_view_pid(const rp_replay *rp) { return rp__proc_pid(rp->user.proc); }
+
+u32 rp_thread_pid(rp_replay *rp, u32 tid) {
+  struct rp__thread *t = rp__thread_find(rp, tid);
+  return rp__proc_pid(t ? t->proc : rp->user.proc);
+}
+
+int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len) {
+  /* With the tree, a process that is not there has no memory (its address
+   * space holds what it was at some other time); the debugger's one
+   * process is read at its end as it ended. */
+  if (rp->user.tree && !here(rp->user.proc)) return RW_ENOTFOUND;
+  return cpu_mem_read(rp->user.proc->mem, addr, dst, len);
+}
+
+int rp_break_add(rp_replay *rp, u64 addr) {
+  struct rp__proc *p = rp->user.proc;
+  if (rp__user_bp_at(rp, p, addr)) return 0;
+  if (rp->user.nbps == rp->user.capbps) {
+    size_t cap = rp->user.capbps ? 2 * rp->user.capbps : 8;
+    struct rp__ubp *v = realloc(rp->user.bps, cap * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "breakpoints");
+    rp->user.bps = v;
+    rp->user.capbps = cap;
+  }
+  RW_FORWARD(cpu_mem_break_add(p->mem, addr));
+  rp->user.bps[rp->user.nbps++] = (struct rp__ubp){addr, p};
+  return 0;
+}
+
+int rp_break_del(rp_replay *rp, u64 addr) {
+  struct rp__proc *p = rp->user.proc;
+  for (size_t i = 0; i < rp->user.nbps; i++) {
+    if (rp->user.bps[i].addr != addr || rp->user.bps[i].proc != p) continue;
+    rp->user.bps[i] = rp->user.bps[--rp->user.nbps];
+    /* Still needed by another process in this memory, or internally. */
+    if (rp__user_bp_in(rp, p->mem, addr) ||
+        (addr == rp->search.preempt_bp && p->mem == rp->search.preempt_mem))
+      return 0;
+    return cpu_mem_break_del(p->mem, addr);
+  }
+  return RW_ENOTFOUND;
+}
+
+int rp_watch_add(rp_replay *rp, u64 addr, u64 len, int kind) {
+  struct rp__proc *p = rp->user.proc;
+  if (rp->user.nwps == rp->user.capwps) {
+    size_t cap = rp->user.capwps ? 2 * rp->user.capwps : 8;
+    struct rp__uwp *v = realloc(rp->user.wps, cap * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "watchpoints");
+    rp->user.wps = v;
+    rp->user.capwps = cap;
+  }
+  RW_FORWARD(cpu_mem_watch_add(p->mem, addr, len, kind));
+  rp->user.wps[rp->user.nwps++] = (struct rp__uwp){addr, len, kind, p, p->mem};
+  return 0;
+}
+
+int rp_watch_del(rp_replay *rp, u64 addr, u64 len, int kind) {
+  struct rp__proc *p = rp->user.proc;
+  for (size_t i = 0; i < rp->user.nwps; i++) {
+    const struct rp__uwp *w = &rp->user.wps[i];
+    if (w->addr != addr || w->len != len || w->kind != kind || w->proc != p)
+      continue;
+    cpu_mem *in = w->in;
+    rp->user.wps[i] = rp->user.wps[--rp->user.nwps];
+    return cpu_mem_watch_del(in, addr, len, kind);
+  }
+  return RW_ENOTFOUND;
+}
