@@ -59,13 +59,19 @@ int rp__user_sync(rp_replay *rp) {
   return 0;
 }
 
-/* Whether process P exists at the current position. */
-static int here(const struct rp__proc *p) { return p->ix == 0 || p->exists; }
+/* Whether process P exists at the current position (the root until it
+ * ends; the end of the history keeps what ended it). */
+static int here(const rp_replay *rp, const struct rp__proc *p) {
+  if (p->ix == 0) return !rp->fin.root_ended || rp->fin.ended;
+  return p->exists;
+}
 
 int rp_set_view(rp_replay *rp, u32 pid) {
   if (!pid) return 0;
-  if (pid == rp__proc_pid(rp->user.proc) && here(rp->user.proc)) return 0;
-  if (!rp->user.tree) return RW_EINVAL;
+  if (!rp->user.tree)
+    return pid == rp__proc_pid(rp->user.proc) ? 0 : RW_EINVAL;
+  if (pid == rp__proc_pid(rp->user.proc) && here(rp, rp->user.proc))
+    return 0;
   struct rp__proc *hit = NULL;
   if (rp__proc_pid(&rp->root) == pid) hit = &rp->root;
   /* A pid the recording used twice: the process that exists here, and
@@ -73,13 +79,14 @@ int rp_set_view(rp_replay *rp, u32 pid) {
   for (size_t i = 0; i < rp->nkids; i++) {
     struct rp__proc *k = rp->kids[i];
     if (k->pid != pid || !k->fork_seq) continue;
-    if (!hit || (k->exists && (!here(hit) || rp__threads_alive_in(rp, k))) ||
-        (!k->exists && !here(hit) && k->fork_seq > hit->fork_seq))
+    if (!hit ||
+        (k->exists && (!here(rp, hit) || rp__threads_alive_in(rp, k))) ||
+        (!k->exists && !here(rp, hit) && k->fork_seq > hit->fork_seq))
       hit = k;
   }
   if (!hit) return RW_ENOTFOUND;
   rp->user.proc = hit;
-  return here(hit) ? 0 : 1;
+  return here(rp, hit) ? 0 : 1;
 }
 
 u32 rp_view_pid(const rp_replay *rp) { return rp__proc_pid(rp->user.proc); }
@@ -93,7 +100,7 @@ int rp_read_mem(rp_replay *rp, u64 addr, void *dst, size_t len) {
   /* With the tree, a process that is not there has no memory (its address
    * space holds what it was at some other time); the debugger's one
    * process is read at its end as it ended. */
-  if (rp->user.tree && !here(rp->user.proc)) return RW_ENOTFOUND;
+  if (rp->user.tree && !here(rp, rp->user.proc)) return RW_ENOTFOUND;
   return cpu_mem_read(rp->user.proc->mem, addr, dst, len);
 }
 
