@@ -70,9 +70,10 @@ struct gdb__sess {
                                     process (always, without the tree) */
   u32 g_pid;                     /* with the tree: the process of the Hg
                                     thread gdb named, or 0: g_tid's */
-  int g_dead;                    /* the last Hg named a thread that is not
-                                    alive here: g and p fail until the next
-                                    Hg or stop */
+  int g_dead;                    /* with the tree: the last Hg named a
+                                    thread that is not alive here: g and p
+                                    answer "unavailable" until the next Hg
+                                    or stop */
   struct rp_stop pending;        /* another thread's breakpoint or
                                     watchpoint met during a step gdb made
                                     in one thread alone: the next resume

@@ -156,21 +156,21 @@ void gdb__query(struct gdb__sess *s) {
       gdb__stop_reply(s, &s->last);
       return;
     case GDB_REQ_READ_REGS: /* Format: g (of the Hg thread) */
-      if (s->g_dead && s->opts.tree) {
+      if (s->g_dead) {
         unavailable(s, -1);
         return;
       }
-      if (s->g_dead || rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0)
+      if (rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0)
         gdb_reply_error_msg(&s->reply, "no such thread at this position");
       else
         gdb_regs_put_g(&s->reply, &regs, rp_xcr0(s->rp));
       return;
     case GDB_REQ_READ_REG: /* Format: p n (of the Hg thread) */
-      if (s->g_dead && s->opts.tree && q->u.reg.regnum <= 0xffff) {
+      if (s->g_dead && q->u.reg.regnum <= 0xffff) {
         unavailable(s, (long)q->u.reg.regnum);
         return;
       }
-      if (s->g_dead || rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0 ||
+      if (rp_get_regs(s->rp, gdb__sel_thread(s), &regs) < 0 ||
           q->u.reg.regnum > 0xffff ||
           gdb_reg_put_hex(&s->reply, &regs, (unsigned)q->u.reg.regnum,
                           rp_xcr0(s->rp)) < 0)

@@ -165,8 +165,8 @@ static void set_thread(struct gdb__sess *s) {
     gdb__view_sync(s);
   }
   enum gdb__tid_match m = gdb__tid_match(s, want, &tid);
-  if (q->u.thread.op == 'g') s->g_dead = m == GDB__TID_OTHER ||
-                                         m == GDB__TID_DEAD;
+  if (s->opts.tree && q->u.thread.op == 'g')
+    s->g_dead = m == GDB__TID_OTHER || m == GDB__TID_DEAD;
   switch (m) {
     case GDB__TID_OTHER:
       gdb_reply_error_msg(&s->reply, "no such process");
