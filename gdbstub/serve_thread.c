@@ -157,16 +157,15 @@ static void set_thread(struct gdb__sess *s) {
   const struct gdb_request *q = &s->req;
   const struct gdb_tid *want = &q->u.thread.tid;
   u32 tid = 0;
+  enum gdb__tid_match m = gdb__tid_match(s, want, &tid);
   if (s->opts.tree && q->u.thread.op == 'g') {
     /* The process gdb means from now on, even one that is gone. */
     int any = !want->has_pid || want->pid == GDB_TID_ALL ||
               want->pid == GDB_TID_ANY;
     s->g_pid = any ? 0 : (u32)want->pid;
-    gdb__view_sync(s);
-  }
-  enum gdb__tid_match m = gdb__tid_match(s, want, &tid);
-  if (s->opts.tree && q->u.thread.op == 'g')
     s->g_dead = m == GDB__TID_OTHER || m == GDB__TID_DEAD;
+    if (s->g_dead) gdb__view_sync(s);
+  }
   switch (m) {
     case GDB__TID_OTHER:
       gdb_reply_error_msg(&s->reply, "no such process");

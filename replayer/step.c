@@ -185,6 +185,15 @@ static void thread_exited(rp_replay *rp, struct rp__thread *t) {
   rp__thread_remove(rp, t);
 }
 
+/* The debugger's process ended (thread TID's EXIT, with SIGNO or STATUS)
+ * while others may live on: its history ends there, a whole one. */
+static void own_end(rp_replay *rp, u32 tid, u32 signo, i32 status) {
+  rp->th.cur_tid = tid; /* its thread may be gone from the list */
+  end_history(rp, signo ? RP_END_SIGNAL : RP_END_EXIT,
+              signo ? (int)signo : status, NULL);
+  rp->fin.end.finished = 1;
+}
+
 /* Applies a record that changes state without running the program. Returns
  * 1 when REC is such a record (applied), 0 when it marks an execution point
  * of thread *WHO, or a negative code. */
@@ -381,10 +390,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         p->exists = 0;
         if (p == rp->user.proc && !rp->user.tree) { /* its history ends */
           *stopped = 1;
-          rp->th.cur_tid = tid; /* T may be gone from the list */
-          end_history(rp, signo ? RP_END_SIGNAL : RP_END_EXIT,
-                      signo ? (int)signo : status, NULL);
-          rp->fin.end.finished = 1;
+          own_end(rp, tid, signo, status);
           return 1;
         }
         if (rp->th.nalive) return 1;
@@ -409,10 +415,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
           /* Its children live on, but the debugger's history ends with
            * it, as a child's does: the rest is other processes' alone. */
           *stopped = 1;
-          rp->th.cur_tid = tid;
-          end_history(rp, signo ? RP_END_SIGNAL : RP_END_EXIT,
-                      signo ? (int)signo : status, NULL);
-          rp->fin.end.finished = 1;
+          own_end(rp, tid, signo, status);
           return 1;
         }
         if (rp->th.nalive) { /* its children live on */
