@@ -22,6 +22,8 @@
 #define GDB_DATA_MAX ((GDB_PACKET_MAX - 32) / 2)
 /* Most vCont actions in one packet. */
 #define GDB_MAX_ACTIONS 32
+/* Most syscall numbers in one QCatchSyscalls packet. */
+#define GDB_SYSCALLS_MAX 1024
 /* Room for a decoded qRcmd command or vFile file name, NUL included. */
 #define GDB_TEXT_MAX 4097
 
@@ -141,6 +143,8 @@ enum gdb_stop_reason {
   GDB_REASON_REPLAY_BEGIN, /* replaylog:begin (reverse ran out of history) */
   GDB_REASON_REPLAY_END,   /* replaylog:end */
   GDB_REASON_FORK,         /* fork:CHILD (the new process's thread id) */
+  GDB_REASON_SYSCALL_ENTRY,  /* syscall_entry:SYSNO */
+  GDB_REASON_SYSCALL_RETURN, /* syscall_return:SYSNO */
 };
 
 /* What to say in a stop reply. Plain data. */
@@ -158,6 +162,7 @@ struct gdb_stop {
   const char *exec_path;      /* borrowed; if set, an exec event: the
                                  program the thread now runs */
   struct gdb_tid child;       /* GDB_REASON_FORK: the child's thread */
+  u32 sysno;                  /* GDB_REASON_SYSCALL_*: the syscall */
 };
 
 /* Appends the stop reply S to B ("T05thread:p1.1;06:...;swbreak:;",
@@ -338,6 +343,12 @@ struct gdb_request {
     struct {
       u8 set[32];
     } sig;
+    /* CATCH_SYSCALLS: on, and the n syscall numbers listed (none: any) */
+    struct {
+      u8 on;
+      u32 n;
+      u32 nr[GDB_SYSCALLS_MAX];
+    } catch_sys;
   } u;
   size_t text_len;          /* RCMD, VFILE_OPEN, VFILE_READLINK */
   char text[GDB_TEXT_MAX];  /* decoded text, NUL-terminated */

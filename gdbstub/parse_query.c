@@ -158,6 +158,27 @@ static void parse_signals(struct gdb__cur *c, struct gdb_request *r,
   r->kind = kind;
 }
 
+static void parse_catch_syscalls(struct gdb__cur *c, struct gdb_request *r) {
+  /* Format: QCatchSyscalls:0  QCatchSyscalls:1[;sysno]... */
+  int ch = gdb__cur_peek(c);
+  r->u.catch_sys.n = 0;
+  if (ch != '0' && ch != '1')
+    return gdb__malformed(r, "expected QCatchSyscalls:0 or 1");
+  c->p++;
+  r->u.catch_sys.on = ch == '1';
+  if (!r->u.catch_sys.on && gdb__cur_left(c))
+    return gdb__malformed(r, "QCatchSyscalls:0 takes no numbers");
+  while (gdb__cur_left(c)) {
+    u64 nr;
+    if (gdb__cur_expect(c, ';') || gdb__cur_hex(c, &nr) || nr > UINT32_MAX)
+      return gdb__malformed(r, "bad syscall number");
+    if (r->u.catch_sys.n == GDB_SYSCALLS_MAX)
+      return gdb__malformed(r, "too many syscall numbers");
+    r->u.catch_sys.nr[r->u.catch_sys.n++] = (u32)nr;
+  }
+  r->kind = GDB_REQ_CATCH_SYSCALLS;
+}
+
 static void parse_Q(struct gdb__cur *c, struct gdb_request *r) {
   if (gdb__cur_rest_is(c, "StartNoAckMode")) {
     /* Format: QStartNoAckMode */
@@ -174,6 +195,8 @@ static void parse_Q(struct gdb__cur *c, struct gdb_request *r) {
   } else if (gdb__cur_accept_str(c, "ProgramSignals:")) {
     /* Format: QProgramSignals:signal[;signal]... */
     parse_signals(c, r, GDB_REQ_PROGRAM_SIGNALS);
+  } else if (gdb__cur_accept_str(c, "CatchSyscalls:")) {
+    parse_catch_syscalls(c, r);
   }
 }
 

@@ -96,6 +96,14 @@ void gdb_stop_reply(struct gdb_buf *b, const struct gdb_stop *s) {
     case GDB_REASON_REPLAY_END:
       gdb_buf_puts(b, "replaylog:end;");
       break;
+    case GDB_REASON_SYSCALL_ENTRY: /* Format: syscall_entry:<sysno>; */
+    case GDB_REASON_SYSCALL_RETURN: /* Format: syscall_return:<sysno>; */
+      gdb_buf_puts(b, s->reason == GDB_REASON_SYSCALL_ENTRY
+                          ? "syscall_entry:"
+                          : "syscall_return:");
+      gdb_buf_put_hexnum(b, s->sysno);
+      gdb_buf_put(b, ";", 1);
+      break;
     case GDB_REASON_FORK: /* Format: fork:p<pid>.<tid>; */
       gdb_buf_puts(b, "fork:");
       gdb_buf_put_tid(b, s->child, s->multiprocess);

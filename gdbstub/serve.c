@@ -191,17 +191,24 @@ static int restart(struct gdb__sess *s) {
  * reply (detach), 0 to go on, or a negative code. */
 static int dispatch(struct gdb__sess *s) {
   struct gdb_request *q = &s->req;
+  int rc;
   gdb__view_sync(s); /* the tree: the Hg thread's process */
   switch (q->kind) {
     case GDB_REQ_CONT: /* Format: c, s, C, S, bc, bs, vCont;... */
       s->last_note = NULL;
-      return gdb__resume(s);
+      s->live = 1;
+      rc = gdb__resume(s);
+      s->live = 0;
+      return rc;
     case GDB_REQ_INSERT_BP: /* Format: Z type,addr,kind */
     case GDB_REQ_REMOVE_BP: /* Format: z type,addr,kind */
       gdb__breakpoint(s);
       return 0;
     case GDB_REQ_RCMD: /* Format: qRcmd,hex */
-      return gdb__monitor(s);
+      s->live = 1;
+      rc = gdb__monitor(s);
+      s->live = 0;
+      return rc;
     case GDB_REQ_VFILE_OPEN:     /* Format: vFile:open:name,flags,mode */
     case GDB_REQ_VFILE_PREAD:    /* Format: vFile:pread:fd,count,offset */
     case GDB_REQ_VFILE_CLOSE:    /* Format: vFile:close:fd */
@@ -244,6 +251,15 @@ static int dispatch(struct gdb__sess *s) {
     case GDB_REQ_NON_STOP: /* Format: QNonStop:0|1 */
       if (q->u.non_stop.on)
         gdb_reply_error_msg(&s->reply, "non-stop mode is not supported");
+      else
+        gdb_buf_puts(&s->reply, "OK");
+      return 0;
+    case GDB_REQ_CATCH_SYSCALLS: /* Format: QCatchSyscalls:1;nr... */
+      /* gdb's catch syscall: the replay stops at their entries and
+       * returns, both ways. */
+      if (rp_set_syscall_stops(s->rp, q->u.catch_sys.on, q->u.catch_sys.nr,
+                               q->u.catch_sys.n) < 0)
+        gdb_reply_error_msg(&s->reply, "syscall number out of range");
       else
         gdb_buf_puts(&s->reply, "OK");
       return 0;
@@ -333,6 +349,32 @@ static int event(struct gdb__sess *s, const struct gdb_event *ev) {
   return 0;
 }
 
+/* The program's output, as the replay first passes it: while gdb waits for
+ * a resume or a monitor command it prints it on its console ('O' packets,
+ * which the protocol allows only then); otherwise it goes to stderr. */
+static void echo(void *ctx, int fd, const void *buf, size_t len) {
+  struct gdb__sess *s = ctx;
+  const u8 *p = buf;
+  (void)fd; /* gdb's console has one stream */
+  if (!s->live) {
+    if (write_all(2, buf, len) < 0) return;
+    return;
+  }
+  while (len > 0 && !s->echo_failed) {
+    struct gdb_buf b;
+    size_t n = RW_MIN(len, (size_t)GDB__ECHO_CHUNK);
+    gdb_buf_init(&b, 0);
+    /* Format: O XX... (hex of the bytes) */
+    gdb_buf_puts(&b, "O");
+    gdb_buf_put_hex(&b, p, n);
+    /* A gdb gone away shows in the reply that follows. */
+    if (b.err || gdb__send(s, b.data, b.len) < 0) s->echo_failed = 1;
+    gdb_buf_free(&b);
+    p += n;
+    len -= n;
+  }
+}
+
 static void sess_init(struct gdb__sess *s, rp_replay *rp, int in_fd,
                       int out_fd, const struct gdb_serve_opts *opts) {
   memset(s, 0, sizeof *s);
@@ -372,6 +414,7 @@ int gdb_serve(struct rp_replay *rp, int in_fd, int out_fd,
   rc = gdb_decoder_new(0, &s->dec);
   if (rc < 0) goto out;
   rp_set_poll(rp, gdb__poll, s);
+  if (!s->opts.quiet) rp_set_echo(rp, echo, s);
   for (;;) {
     if (s->in_off == s->in_len) {
       if (s->eof) break;
@@ -392,6 +435,7 @@ int gdb_serve(struct rp_replay *rp, int in_fd, int out_fd,
   if (rc == RW_ERR(EPIPE) || rc == RW_ERR(ECONNRESET)) rc = 0;
 out:
   rp_set_poll(rp, NULL, NULL);
+  rp_set_echo(rp, NULL, NULL);
   gdb__bps_free(s);
   gdb__vfile_free(s);
   free(s->thr);

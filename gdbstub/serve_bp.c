@@ -206,6 +206,11 @@ void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
       img_note(s, st->child, rp_get_image(s->rp, &im) == 0 ? im.seq : 0);
       break;
     }
+    case RP_STOP_SYSCALL:
+      g.reason = st->sys_entry ? GDB_REASON_SYSCALL_ENTRY
+                               : GDB_REASON_SYSCALL_RETURN;
+      g.sysno = st->sys_nr;
+      break;
     case RP_STOP_INTERRUPTED:
       g.signo = GDB_SIGINT;
       break;

@@ -13,6 +13,8 @@
 /* Files gdb may hold open at once through vFile:open (gdb keeps each
  * inferior's program and libraries open: a tree has many). */
 #define GDB__NFILES 1024
+/* Most bytes of the program's output in one 'O' packet (twice that in hex). */
+#define GDB__ECHO_CHUNK 4096
 
 /* A breakpoint or watchpoint gdb inserted (Z packets). Plain data. */
 struct gdb__bp {
@@ -52,6 +54,9 @@ struct gdb__sess {
   } files[GDB__NFILES];          /* vFile descriptors */
   struct rp_stop last;           /* the last stop, for '?' */
   int extended;                  /* gdb asked for extended mode ('!') */
+  int live;                      /* gdb waits for a resume or a monitor
+                                    command: output may go to it */
+  int echo_failed;               /* sending the program's output failed */
   int killed;                    /* gdb killed the process (extended mode):
                                     no threads until it runs it again */
   const char *last_note;         /* the last refusal said on stderr, so

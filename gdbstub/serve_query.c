@@ -46,7 +46,8 @@ static void supported(struct gdb__sess *s) {
                  "PacketSize=%x;QStartNoAckMode+;ReverseContinue+;"
                  "ReverseStep+;qXfer:features:read+;qXfer:auxv:read+;"
                  "qXfer:exec-file:read+;qXfer:threads:read+;"
-                 "vContSupported+;QPassSignals+;QProgramSignals+",
+                 "vContSupported+;QPassSignals+;QProgramSignals+;"
+                 "QCatchSyscalls+",
                  GDB_PACKET_MAX);
   if (s->features & GDB_FEAT_MULTIPROCESS)
     gdb_buf_puts(&s->reply, ";multiprocess+");

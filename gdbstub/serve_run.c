@@ -136,7 +136,7 @@ static u64 own_count(struct gdb__sess *s, u32 tid) {
 static int not_ours(const struct plan *p, const struct rp_stop *st) {
   return p->only && st->tid != p->tid &&
          (st->reason == RP_STOP_BREAKPOINT ||
-          st->reason == RP_STOP_WATCHPOINT);
+          st->reason == RP_STOP_WATCHPOINT || st->reason == RP_STOP_SYSCALL);
 }
 
 /* 1 if ST is a fork gdb is not to be told of: of a child it already has
@@ -152,6 +152,13 @@ static int fork_passed(struct gdb__sess *s, const struct plan *p,
     return 1;
   /* Its first thread has the process's id. */
   return rp_get_regs(s->rp, st->child, &regs) < 0;
+}
+
+/* 1 if ST is a stop a run that looks for another one goes on from. */
+static int passing(const struct rp_stop *st) {
+  return st->reason == RP_STOP_BREAKPOINT ||
+         st->reason == RP_STOP_WATCHPOINT || st->reason == RP_STOP_FORK ||
+         st->reason == RP_STOP_SYSCALL;
 }
 
 /* Keeps the event E for the next resume in direction DIR, valid while the
@@ -176,9 +183,7 @@ static int goto_hit(struct gdb__sess *s, const struct rp_stop *e,
     if (st->reason == e->reason && st->icount == e->icount &&
         st->event == e->event && st->tid == e->tid)
       return 1;
-    if (st->reason != RP_STOP_BREAKPOINT &&
-        st->reason != RP_STOP_WATCHPOINT && st->reason != RP_STOP_FORK)
-      return 0;
+    if (!passing(st)) return 0;
   }
 }
 
@@ -196,8 +201,7 @@ static int last_hit(struct gdb__sess *s, u32 tid, u64 until,
     if (x.reason == RP_STOP_BREAKPOINT && x.tid != tid) {
       *e = x;
       *found = 1;
-    } else if (x.reason != RP_STOP_BREAKPOINT &&
-               x.reason != RP_STOP_WATCHPOINT && x.reason != RP_STOP_FORK) {
+    } else if (!passing(&x)) {
       break; /* at UNTIL, or the replay cannot go on */
     }
   }

@@ -50,9 +50,13 @@ enum rp_stop_reason {
   RP_STOP_INTERRUPTED, /* the poll function (rp_set_poll) asked to stop */
   RP_STOP_EXEC,       /* with rp_set_exec_stops: the debugger's process
                          exec'd; its new program is about to run */
-  RP_STOP_FORK        /* with rp_set_proc_stops: a process forked the
+  RP_STOP_FORK,       /* with rp_set_proc_stops: a process forked the
                          recorded child CHILD, which has not run yet; TID
                          is the thread that forked it */
+  RP_STOP_SYSCALL     /* with rp_set_syscall_stops: thread TID enters
+                         syscall SYS_NR (SYS_ENTRY 1: its syscall
+                         instruction is about to run) or has returned from
+                         it (0: its result is in its registers) */
 };
 
 /* How the recorded program ended, when the end is reached. */
@@ -81,6 +85,8 @@ struct rp_stop {
                         so every event of the run was checked; 0 when the
                         recording was cut off (end RP_END_CUT, or no END) */
   u32 child;         /* with RP_STOP_FORK: the new process's pid */
+  u32 sys_nr;        /* with RP_STOP_SYSCALL: the syscall's number */
+  int sys_entry;     /* with RP_STOP_SYSCALL: 1 entry, 0 return */
   int damaged;       /* with RP_STOP_FAILED: 1 when the trace is damaged
                         there (a lost chunk, a blob that does not match its
                         hash): the history before it is sound */
@@ -260,6 +266,31 @@ void rp_set_exec_stops(rp_replay *rp, int on);
  * (RP_STOP_FORK), so that a debugger can add the child before it runs.
  * Off by default. */
 void rp_set_proc_stops(rp_replay *rp, int on);
+
+/* Most syscall numbers rp_set_syscall_stops takes (0 .. RP_SYSCALL_MAX-1). */
+#define RP_SYSCALL_MAX 1024u
+
+/* With ON, rp_run and rp_reverse_continue also stop where a thread of the
+ * debugger's processes enters, and where it returns from, a syscall whose
+ * number is one of the N in NRS (borrowed), or any syscall when N is 0
+ * (RP_STOP_SYSCALL). Going backwards the return comes first. Single steps
+ * do not stop there, as a stepped syscall instruction does not stop a
+ * native debugger either. OFF removes them all. Returns 0, or RW_EINVAL
+ * for a number of RP_SYSCALL_MAX or more (nothing changes then). */
+int rp_set_syscall_stops(rp_replay *rp, int on, const u32 *nrs, size_t n)
+    RW_MUST_CHECK;
+
+/* Receives the LEN bytes at BUF (borrowed) that a recorded process wrote
+ * to its file descriptor FD, 1 (standard output) or 2 (standard error). */
+typedef void (*rp_echo_fn)(void *ctx, int fd, const void *buf, size_t len);
+
+/* From now on, the bytes every recorded process writes to its descriptors
+ * 1 and 2 (write, pwrite64, writev, pwritev, pwritev2, as many as the
+ * syscall returned) go to ECHO with CTX, in the order of the recording,
+ * the first time the replay runs forwards past each write: going back and
+ * forwards again does not repeat them, and writes before the current
+ * position are never shown. ECHO NULL turns it off. */
+void rp_set_echo(rp_replay *rp, rp_echo_fn echo, void *ctx);
 
 /* The program image at the current position. Pointers are owned by RP and
  * valid until rp_close. Plain data. */

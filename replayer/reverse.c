@@ -3,10 +3,10 @@
  * seek to the previous instruction; a reverse step of one thread restores
  * the latest keyframe where that thread had not yet executed its last
  * instruction and runs until it is about to; a reverse continue scans
- * keyframe intervals backwards, re-running each with the breakpoints and
- * watchpoints armed, for the last hit before the current position, going
- * back there through the fine keyframes of timeline.c so that the next
- * reverse step is cheap. It adds no state to the history: everything here
+ * keyframe intervals backwards, re-running each with the breakpoints,
+ * watchpoints and syscall stops armed, for the last hit before the
+ * current position, going back there through the fine keyframes of
+ * timeline.c so that the next reverse step is cheap. It adds no state to the history: everything here
  * re-executes what the recording fixed. */
 #include <stdlib.h>
 #include <string.h>
@@ -172,20 +172,22 @@ static void keep(struct hit *h, const struct rp_stop *st, u64 pos) {
   h->st = *st;
 }
 
-/* Re-runs [KF, HI) with the user's breakpoints and watchpoints armed and
- * keeps in H the last hit before LIMIT. *OUT is set when the scan itself
- * must stop (interrupt, divergence, failure). */
+/* Re-runs [KF, HI) with the user's breakpoints, watchpoints and syscall
+ * stops armed and keeps in H the last hit before LIMIT. *OUT is set when
+ * the scan itself must stop (interrupt, divergence, failure). */
 static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 limit,
                 struct hit *h, struct rp_stop *out, int *done) {
   struct rp_stop st;
-  int flags = RP__USER | RP__USER_AT_START;
+  int sys = rp->user.sys_stops ? RP__SYSCALLS : 0;
+  int flags = RP__USER | RP__USER_AT_START | sys;
   RW_FORWARD(rp__kf_restore(rp, kf));
   for (;;) {
     struct rp__goal goal = rp__goal_at(hi, flags);
     RW_FORWARD(rp__run(rp, &goal, &st));
-    flags = RP__USER;
+    flags = RP__USER | sys;
     switch (st.reason) {
       case RP_STOP_BREAKPOINT:
+      case RP_STOP_SYSCALL:
         if (st.icount < limit) keep(h, &st, st.icount);
         if (st.icount >= hi) return 0;
         continue;
@@ -208,7 +210,8 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   if (!may_go_back(rp, stop)) return 0;
   u64 limit = here(rp), hi = limit, floor = rp__floor(rp);
   struct hit h = {0};
-  while (hi > floor && (rp->user.nbps || rp->user.nwps)) {
+  while (hi > floor &&
+         (rp->user.nbps || rp->user.nwps || rp->user.sys_stops)) {
     struct rp__kf *kf = rp__kf_before(rp, hi, 1);
     if (!kf) break;
     int done = 0;
@@ -230,5 +233,9 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   *stop = h.st;
   stop->icount = icount;
   stop->event = event;
+  /* Told now: going forwards from a syscall's entry runs the syscall. */
+  rp->user.sys_ret = 0;
+  if (stop->reason == RP_STOP_SYSCALL && stop->sys_entry)
+    rp->user.sys_seen = event;
   return 0;
 }

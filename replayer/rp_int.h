@@ -355,6 +355,19 @@ struct rp__user {
   u32 fork_tid;            /* the thread that forked it */
   int exec_seen;           /* an RP__EXEC run applied the debugger's
                               process's EXEC: stop at its next point */
+  int sys_stops;           /* rp_set_syscall_stops: on */
+  int sys_all;             /* every syscall, not only those in sys_set */
+  u64 sys_set[RP_SYSCALL_MAX / 64]; /* the syscalls that stop, by number */
+  u64 sys_seen;            /* rp->trace.events at the last entry stop
+                              reported: a run starting there goes on */
+  int sys_ret;             /* an RP__SYSCALLS run applied the SYSCALL_EXIT
+                              of a stopping syscall at sys_ret_icount: stop
+                              at the next point if nothing ran since */
+  u32 sys_ret_tid, sys_ret_nr;
+  u64 sys_ret_icount;
+  rp_echo_fn echo;         /* rp_set_echo, or NULL */
+  void *echo_ctx;
+  u64 echo_seq;            /* the writes up to this record were shown */
   u64 floor_icount, floor_events;
 };
 
@@ -450,8 +463,10 @@ int rp__fetch(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
 enum { RP__USER = 1, RP__USER_AT_START = 2, RP__NO_KEYFRAMES = 4,
        RP__PROCS = 16, /* with tree: stop after a process forked a child
                           (RP_STOP_FORK) */
-       RP__EXEC = 8 /* stop where the debugger's process runs a new
-                       program (rp_set_exec_stops) */ };
+       RP__EXEC = 8, /* stop where the debugger's process runs a new
+                        program (rp_set_exec_stops) */
+       RP__SYSCALLS = 32 /* stop at the entries and returns of
+                            rp_set_syscall_stops */ };
 /* Where rp__run stops, besides the end of the history, a divergence, a
  * failure, and an interrupt of a user run. Plain data. */
 struct rp__goal {
@@ -473,7 +488,8 @@ struct rp__goal {
  * and exec stops when rp_set_exec_stops asked for them. */
 static inline int rp__user_flags(const rp_replay *rp) {
   return RP__USER | (rp->user.exec_stops ? RP__EXEC : 0) |
-         (rp->user.proc_stops ? RP__PROCS : 0);
+         (rp->user.proc_stops ? RP__PROCS : 0) |
+         (rp->user.sys_stops ? RP__SYSCALLS : 0);
 }
 /* A goal of reaching ICOUNT with FLAGS. */
 struct rp__goal rp__goal_at(u64 icount, int flags);
@@ -566,6 +582,16 @@ void rp__fine_free_all(rp_replay *rp);
 static inline int rp__users(const rp_replay *rp, const struct rp__proc *p) {
   return rp->user.tree || p == rp->user.proc;
 }
+/* Whether syscall NR stops the debugger (rp_set_syscall_stops). */
+static inline int rp__sys_stops_at(const rp_replay *rp, u64 nr) {
+  return rp->user.sys_all ||
+         (nr < RP_SYSCALL_MAX && (rp->user.sys_set[nr / 64] >> (nr % 64) & 1));
+}
+/* Hands what syscall NR of thread T, which returned RES and whose
+ * SYSCALL_EXIT is record SEQ, wrote to descriptor 1 or 2 to the echo
+ * function (rp_set_echo), the first time the replay passes SEQ. T's
+ * registers are those after the syscall (its arguments unchanged). */
+void rp__echo(rp_replay *rp, struct rp__thread *t, u64 nr, i64 res, u64 seq);
 /* Whether a breakpoint of process P is at ADDR. */
 int rp__user_bp_at(const rp_replay *rp, const struct rp__proc *p, u64 addr);
 /* Whether a breakpoint of a process whose address space is MEM is at

@@ -346,6 +346,14 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       t->st.in_syscall = 0;
       t->st.restart = is_restart(res);
       t->st.restart_result = res;
+      if (RW_UNLIKELY(rp->goal && (rp->goal->flags & RP__SYSCALLS)) &&
+          rp__sys_stops_at(rp, nr) && rp__users(rp, t->proc)) {
+        rp->user.sys_ret = 1;
+        rp->user.sys_ret_tid = t->st.tid;
+        rp->user.sys_ret_nr = (u32)nr;
+        rp->user.sys_ret_icount = rp->icount;
+      }
+      if (RW_UNLIKELY(rp->user.echo)) rp__echo(rp, t, nr, res, rec->seq);
       return 1;
     }
     case TRACE_REC_SIGNAL: {
@@ -823,15 +831,12 @@ static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match,
   return 0;
 }
 
-/* Sets the internal breakpoint at the pending PREEMPT's rip, for thread T
- * only and only where its general registers are the recorded ones (unless
- * a user breakpoint is there too, which must stop whatever they are). */
-static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
-  u64 rip = rp->search.pre_regs.rip;
+/* Sets the replay's own breakpoint at RIP for thread T, stopping it only
+ * where its general registers are COND (NULL: always). One at a time: the
+ * pending record is what it looks for. */
+static int set_search_bp(rp_replay *rp, struct rp__thread *t, u64 rip,
+                         const u64 *cond) {
   cpu_mem *mem = t->proc->mem;
-  /* User breakpoints stop the debugger's process alone (a vfork child
-   * of it runs in the same memory). */
-  int user = rp__user_bp_at(rp, t->proc, rip);
   if (rp->search.preempt_bp != rip || rp->search.preempt_mem != mem) {
     RW_FORWARD(rp__clear_preempt_bp(rp));
     rp->search.preempt_bp = rip;
@@ -841,8 +846,45 @@ static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
   if (rp->search.preempt_cpu && rp->search.preempt_cpu != t->cpu)
     cpu_break_cond(rp->search.preempt_cpu, 0, NULL);
   rp->search.preempt_cpu = t->cpu;
-  cpu_break_cond(t->cpu, rip, user ? NULL : rp->search.pre_regs.gpr);
+  cpu_break_cond(t->cpu, rip, cond);
   return 0;
+}
+
+/* Sets the search breakpoint at the pending PREEMPT's rip, for thread T
+ * only and only where its general registers are the recorded ones (unless
+ * a user breakpoint is there too, which must stop whatever they are). */
+static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
+  u64 rip = rp->search.pre_regs.rip;
+  /* User breakpoints stop the debugger's process alone (a vfork child
+   * of it runs in the same memory). */
+  int user = rp__user_bp_at(rp, t->proc, rip);
+  return set_search_bp(rp, t, rip, user ? NULL : rp->search.pre_regs.gpr);
+}
+
+/* With syscall stops, at an execution point where thread T runs to the
+ * SYSCALL_ENTER pending: *NR is the syscall, and *AT is set when T is at
+ * its syscall instruction and the syscall stops the debugger. Otherwise,
+ * when it will stop, the search breakpoint waits at that instruction (the
+ * record's rip is after it). */
+static int sys_entry_at(rp_replay *rp, struct rp__thread *t, int *at,
+                        u64 *nr) {
+  struct trace_rec_syscall_enter e;
+  struct rw_regs regs;
+  u8 insn[2];
+  *at = 0;
+  RW_FORWARD(
+      trace_rec_syscall_enter_get(&e, rp->trace.pend.data, rp->trace.pend.len));
+  *nr = e.nr;
+  if (!rp__sys_stops_at(rp, e.nr) || !rp__users(rp, t->proc)) return 0;
+  u64 rip = e.regs.rip - 2;
+  cpu_get_regs(t->cpu, &regs);
+  /* Code rewritten since (a JIT) may hold something else there. */
+  if (regs.rip == rip && cpu_mem_read(t->proc->mem, rip, insn, 2) == 0 &&
+      insn[0] == 0x0f && insn[1] == 0x05) {
+    *at = 1;
+    return 0;
+  }
+  return set_search_bp(rp, t, rip, NULL);
 }
 
 /* The thread's count at which the search for the pending PREEMPT takes
@@ -1019,6 +1061,20 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         stop->tid = rp->user.fork_tid;
       return 0;
     }
+    if (RW_UNLIKELY(rp->user.sys_ret)) {
+      /* A syscall returned: stop here, unless a run without syscall stops
+       * went on since. */
+      if (rp->icount != rp->user.sys_ret_icount) {
+        rp->user.sys_ret = 0;
+      } else if (flags & RP__SYSCALLS) {
+        rp->user.sys_ret = 0;
+        fill_stop(rp, stop, RP_STOP_SYSCALL);
+        stop->sys_nr = rp->user.sys_ret_nr;
+        if (rp__thread_find(rp, rp->user.sys_ret_tid))
+          stop->tid = rp->user.sys_ret_tid;
+        return 0;
+      }
+    }
     if (RW_UNLIKELY(rp->user.exec_seen) && rp__users(rp, t->proc)) {
       rp->user.exec_seen = 0; /* its new program is about to run */
       fill_stop(rp, stop, RP_STOP_EXEC);
@@ -1087,6 +1143,22 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
       stop->addr = regs.rip;
       return 0;
     }
+    /* A syscall's entry stops once: a run from there goes on. */
+    if (RW_UNLIKELY(flags & RP__SYSCALLS) &&
+        rp->trace.pend.type == TRACE_REC_SYSCALL_ENTER &&
+        (rp->icount != start || (flags & RP__USER_AT_START) ||
+         rp->trace.events != rp->user.sys_seen)) {
+      int at;
+      u64 nr;
+      RW_FORWARD(sys_entry_at(rp, t, &at, &nr));
+      if (at) {
+        fill_stop(rp, stop, RP_STOP_SYSCALL);
+        stop->sys_nr = (u32)nr;
+        stop->sys_entry = 1;
+        rp->user.sys_seen = rp->trace.events;
+        return 0;
+      }
+    }
     /* At the target with records still to reach (a fault whose signal is
      * delivered there), run the faulting instruction: it does not count. */
     u64 budget = until > rp->icount ? until - rp->icount : 1;
@@ -1138,7 +1210,8 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         }
         continue;
       case CPU_EXIT_BREAKPOINT:
-        if (rp->trace.pend.type == TRACE_REC_PREEMPT &&
+        if ((rp->trace.pend.type == TRACE_REC_PREEMPT ||
+             rp->trace.pend.type == TRACE_REC_SYSCALL_ENTER) &&
             why.rip == rp->search.preempt_bp &&
             !(stop_at_user && rp__user_bp_at(rp, t->proc, why.rip)))
           continue; /* checked at the top of the loop */

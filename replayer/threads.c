@@ -271,6 +271,7 @@ int rp_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
   struct rp__thread *t = tid ? rp__thread_find(rp, tid) : NULL;
   if (!t) return RW_ENOTFOUND;
   struct rp__goal g =
-      rp__goal_step(t, cpu_icount(t->cpu) + 1, rp__user_flags(rp));
+      rp__goal_step(t, cpu_icount(t->cpu) + 1,
+                    rp__user_flags(rp) & ~RP__SYSCALLS);
   return rp__run(rp, &g, stop);
 }

@@ -147,6 +147,7 @@ struct rp__kf *rp__kf_before(rp_replay *rp, u64 icount, int strict) {
 
 int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   RW_FORWARD(rp__clear_preempt_bp(rp));
+  rp->user.sys_ret = 0; /* a syscall return seen elsewhere */
   rp->tl.restores++;
   RW_FORWARD(cpu_mem_restore(rp->root.mem, kf->snap));
   RW_FORWARD(rp__procs_restore(rp, kf));

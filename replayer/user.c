@@ -10,10 +10,15 @@
  * parent share: a hit counts only for a thread of the process it was set
  * for. A process changes address spaces (a vfork child's exec, a keyframe
  * from before it, its fork again), and cpu_mem snapshots hold no
- * breakpoints: rp__user_sync puts each point back where its process is. */
+ * breakpoints: rp__user_sync puts each point back where its process is.
+ *
+ * Also here: which syscalls stop the debugger (rp_set_syscall_stops; the
+ * stops themselves are step.c's), and the program's output handed to the
+ * debugger's user as the replay passes it (rp_set_echo). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/outbuf.h"
 #include "replayer/rp_int.h"
 
 u32 rp__proc_pid(const struct rp__proc *p) {
@@ -158,4 +163,75 @@ int rp_watch_del(rp_replay *rp, u64 addr, u64 len, int kind) {
     return cpu_mem_watch_del(in, addr, len, kind);
   }
   return RW_ENOTFOUND;
+}
+
+int rp_set_syscall_stops(rp_replay *rp, int on, const u32 *nrs, size_t n) {
+  for (size_t i = 0; on && i < n; i++)
+    RW_RETURN_IF(nrs[i] >= RP_SYSCALL_MAX, RW_EINVAL,
+                 "syscall number %u is out of range", nrs[i]);
+  memset(rp->user.sys_set, 0, sizeof rp->user.sys_set);
+  rp->user.sys_stops = on;
+  rp->user.sys_all = on && n == 0;
+  for (size_t i = 0; on && i < n; i++)
+    rp->user.sys_set[nrs[i] / 64] |= 1ull << (nrs[i] % 64);
+  if (!on) rp->user.sys_ret = 0;
+  return 0;
+}
+
+/* ---- The program's output, shown as the replay passes it -------------- */
+
+enum { RP_NR_write = 1, RP_NR_pwrite64 = 18, RP_NR_writev = 20,
+       RP_NR_pwritev = 296, RP_NR_pwritev2 = 328 };
+
+void rp_set_echo(rp_replay *rp, rp_echo_fn echo, void *ctx) {
+  rp->user.echo = echo;
+  rp->user.echo_ctx = ctx;
+  /* Only what comes after here: what came before was not shown, and
+   * showing it when a reverse search re-runs it would be out of order. */
+  if (rp->trace.last_seq > rp->user.echo_seq)
+    rp->user.echo_seq = rp->trace.last_seq;
+}
+
+struct echo_walk {
+  rp_replay *rp;
+  cpu_mem *mem;
+  int fd;
+  u64 left; /* bytes the syscall wrote that are still to show */
+};
+
+static int echo_read(void *ctx, u64 addr, void *dst, size_t len) {
+  struct echo_walk *w = ctx;
+  return cpu_mem_read(w->mem, addr, dst, len);
+}
+
+static int echo_seg(void *ctx, u64 addr, u64 len) {
+  struct echo_walk *w = ctx;
+  len = RW_MIN(len, w->left);
+  while (len > 0) {
+    size_t n = (size_t)RW_MIN(len, (u64)RP_BUF);
+    /* The kernel read these bytes: unreadable now would be a divergence,
+     * which the OUTPUT check reports; show nothing more of them. */
+    if (cpu_mem_read(w->mem, addr, w->rp->buf, n) < 0) return 1;
+    w->rp->user.echo(w->rp->user.echo_ctx, w->fd, w->rp->buf, n);
+    w->left -= n;
+    addr += n, len -= n;
+  }
+  return w->left == 0;
+}
+
+void rp__echo(rp_replay *rp, struct rp__thread *t, u64 nr, i64 res,
+              u64 seq) {
+  struct rw_regs regs;
+  if (!rp->user.echo || res <= 0 || seq <= rp->user.echo_seq) return;
+  if (nr != RP_NR_write && nr != RP_NR_pwrite64 && nr != RP_NR_writev &&
+      nr != RP_NR_pwritev && nr != RP_NR_pwritev2)
+    return;
+  cpu_get_regs(t->cpu, &regs);
+  const u64 *g = regs.gpr;
+  if (g[RW_REG_rdi] != 1 && g[RW_REG_rdi] != 2) return;
+  rp->user.echo_seq = seq;
+  u64 args[6] = {g[RW_REG_rdi], g[RW_REG_rsi], g[RW_REG_rdx],
+                 g[RW_REG_r10], g[RW_REG_r8],  g[RW_REG_r9]};
+  struct echo_walk w = {rp, t->proc->mem, (int)g[RW_REG_rdi], (u64)res};
+  if (rw_outbuf_walk(nr, args, echo_read, &w, echo_seg, &w) < 0) return;
 }

@@ -4,14 +4,15 @@
 # python3 client (protocol.sh with protocol.py), and longloop, a long
 # computation that puts positions over 1e8 instructions into the history;
 # mi.sh with mi.py, gdb driven through GDB/MI as IDEs drive it (docs/ide.md);
-# diverged.sh, gdb in a replay that diverges.
+# diverged.sh, gdb in a replay that diverges; syscalls.sh, catch syscall
+# and the program's output during a replay.
 # Included from tests/local.mk.
 check_PROGRAMS += tests/programs/longloop
 tests_programs_longloop_SOURCES = tests/programs/longloop.c
 tests_programs_longloop_CFLAGS = -O0 -g
 tests_programs_longloop_LDFLAGS =
 TESTS += tests/gdb/sessions.sh tests/gdb/protocol.sh tests/gdb/mi.sh \
-	tests/gdb/diverged.sh
+	tests/gdb/diverged.sh tests/gdb/syscalls.sh
 EXTRA_DIST += tests/gdb/lib.sh tests/gdb/sessions.sh tests/gdb/protocol.sh \
 	tests/gdb/protocol.py tests/gdb/mi.sh tests/gdb/mi.py \
-	tests/gdb/diverged.sh
+	tests/gdb/diverged.sh tests/gdb/syscalls.sh

@@ -140,6 +140,25 @@ void test_parse_query_Q(void) {
   BAD("QPassSignals:e;;14");
   BAD("QPassSignals:e,14");
   BAD("QProgramSignals:x");
+  /* catch syscall: on for some numbers (hex), on for all, off. */
+  KIND("QCatchSyscalls:1;1;e7;3c", GDB_REQ_CATCH_SYSCALLS);
+  CU_ASSERT_EQUAL(r.u.catch_sys.on, 1);
+  CU_ASSERT_EQUAL(r.u.catch_sys.n, 3);
+  CU_ASSERT_EQUAL(r.u.catch_sys.nr[0], 1);
+  CU_ASSERT_EQUAL(r.u.catch_sys.nr[1], 0xe7);
+  CU_ASSERT_EQUAL(r.u.catch_sys.nr[2], 0x3c);
+  KIND("QCatchSyscalls:1", GDB_REQ_CATCH_SYSCALLS);
+  CU_ASSERT_EQUAL(r.u.catch_sys.on, 1);
+  CU_ASSERT_EQUAL(r.u.catch_sys.n, 0);
+  KIND("QCatchSyscalls:0", GDB_REQ_CATCH_SYSCALLS);
+  CU_ASSERT_EQUAL(r.u.catch_sys.on, 0);
+  BAD("QCatchSyscalls:");
+  BAD("QCatchSyscalls:2");
+  BAD("QCatchSyscalls:0;1");
+  BAD("QCatchSyscalls:1;");
+  BAD("QCatchSyscalls:1;x");
+  BAD("QCatchSyscalls:1,1");
+  BAD("QCatchSyscalls:1;100000000");
 }
 
 void test_parse_query_vcont(void) {

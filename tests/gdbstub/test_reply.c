@@ -65,6 +65,14 @@ void test_reply_stop(void) {
   s.reason = GDB_REASON_REPLAY_BEGIN;
   gdb_stop_reply(&b, &s);
   BUF_IS(b, "T05thread:65;replaylog:begin;");
+  s.reason = GDB_REASON_SYSCALL_ENTRY;
+  s.sysno = 0xe7;
+  gdb_stop_reply(&b, &s);
+  BUF_IS(b, "T05thread:65;syscall_entry:e7;");
+  s.reason = GDB_REASON_SYSCALL_RETURN;
+  s.sysno = 1;
+  gdb_stop_reply(&b, &s);
+  BUF_IS(b, "T05thread:65;syscall_return:1;");
   /* An exec event names the new program in hex, and no reason. */
   s.exec_path = "/bin/ls";
   gdb_stop_reply(&b, &s);

@@ -11,7 +11,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/exec_target tests/programs/crash \
 	tests/programs/exitstatus tests/programs/threads tests/programs/spin \
 	tests/programs/movdir tests/programs/xsavec tests/programs/sud \
-	tests/programs/tsctrap tests/programs/badstack
+	tests/programs/tsctrap tests/programs/badstack tests/programs/chatty
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_files_CFLAGS = $(RW_PROG_CFLAGS)
@@ -67,6 +67,10 @@ tests_programs_exitstatus_LDFLAGS =
 tests_programs_threads_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_threads_LDFLAGS =
 tests_programs_threads_LDADD = -lpthread
+# The program's output and catch syscall in gdb (tests/gdb/syscalls.sh).
+tests_programs_chatty_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_chatty_LDFLAGS =
+tests_programs_chatty_LDADD = -lpthread
 tests_programs_spin_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_spin_LDFLAGS =
 EXTRA_DIST += tests/programs/exec_wrapper.sh

@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# gdb's `catch syscall` on a replay (QCatchSyscalls: stops at each entry
+# and return, forwards and backwards, in the thread that made the call,
+# across a blocking read that another thread ends), and the program's
+# output shown during the replay as it was during the recording: once,
+# in order, standard output and error alike, not what went to a file, not
+# again after going back, and not with -q. Every check reads gdb's output.
+. "${top_srcdir:-.}/tests/gdb/lib.sh"
+
+rec ch "$B/tests/programs/chatty"
+
+# 1. The output, once, in order, while the program runs forwards.
+session out ch <<'G'
+continue
+reverse-continue
+continue
+G
+expect "the program's output appears as the replay passes it" \
+  '^out 0$' '^out 1$' '^out 2$' '^err 0$' '^vec out$' '^end$' \
+  '^reader got ping$' 'No more reverse-execution history' \
+  'No more reverse-execution history' 'No more reverse-execution history'
+n=$(grep -c '^out 0$' "$T/out.out")
+if [ "$n" = 1 ]; then ok; else bad "out: 'out 0' shown $n times, not once" "$T/out.out"; fi
+refute "what went to a file is not shown" 'hidden'
+
+# 2. -q: no output.
+timeout 120 "$REWIND" replay -q "$T/ch.rwd" -- -batch -nx -ex continue \
+  >"$T/quiet.out" 2>&1
+cur=quiet
+refute "-q shows none of the program's output" '^(out 0|err 0|end)$'
+expect "-q still replays to the end" 'exit|_exit'
+
+# 3. catch syscall write: entry, then the bytes, then the return; the
+# arguments at the entry; backwards the return comes before the entry.
+session cw ch <<'G'
+break main
+continue
+catch syscall write
+continue
+p $rdi
+p $rdx
+continue
+p $rax
+continue
+reverse-continue
+p $rax
+reverse-continue
+p $rdx
+reverse-continue
+continue
+continue
+G
+expect "catch syscall write stops at entry and return, both ways" \
+  'Catchpoint 2 \(call to syscall write\)' '^\$1 = 1$' '^\$2 = 6$' \
+  '^out 0$' 'Catchpoint 2 \(returned from syscall write\)' '^\$3 = 6$' \
+  'Catchpoint 2 \(call to syscall write\)' \
+  'Catchpoint 2 \(returned from syscall write\)' '^\$4 = 6$' \
+  'Catchpoint 2 \(call to syscall write\)' '^\$5 = 6$' \
+  'Breakpoint 1, main' \
+  'Catchpoint 2 \(call to syscall write\)' \
+  'Catchpoint 2 \(returned from syscall write\)'
+n=$(grep -c '^out 0$' "$T/cw.out")
+if [ "$n" = 1 ]; then ok; else bad "cw: 'out 0' shown $n times, not once" "$T/cw.out"; fi
+refute "the replay never passed the second write" '^out 1$'
+
+# 4. Only the syscalls asked for; all of them; off again.
+session sel ch <<'G'
+break main
+continue
+catch syscall getppid writev
+continue
+continue
+continue
+continue
+continue
+continue
+continue
+delete 2
+continue
+G
+expect "catch syscall NAME... stops at those alone" \
+  '\(call to syscall getppid\)' '\(returned from syscall getppid\)' \
+  '\(call to syscall getppid\)' '\(returned from syscall getppid\)' \
+  '\(call to syscall getppid\)' '\(returned from syscall getppid\)' \
+  '\(call to syscall writev\)' '^reader got ping$'
+refute "catch syscall NAME does not stop at others" \
+  'syscall (write|read|clone3?|exit_group)\)'
+
+# 5. A blocking read in another thread: its entry in that thread, its
+# return after main's write, with the bytes read; then backwards.
+session rd ch <<'G'
+break main
+continue
+catch syscall read
+continue
+p fd
+continue
+p got
+reverse-continue
+p got
+reverse-continue
+G
+expect "a blocking read stops in its thread at entry and at return" \
+  'Thread 2 .* hit Catchpoint 2 \(call to syscall read\)' '^\$1 = 4$' \
+  'Thread 2 .* hit Catchpoint 2 \(returned from syscall read\)' \
+  '^\$2 = "ping"' \
+  'Catchpoint 2 \(call to syscall read\)' '^\$3 = .\\000' \
+  'Breakpoint 1, main|No more reverse-execution history'
+
+# 6. catch syscall with no name, and `run` going back to the start.
+session all ch <<'G'
+catch syscall
+continue
+continue
+run
+continue
+G
+expect "catch syscall stops at every syscall, and again after run" \
+  'Catchpoint 1 \(call to syscall brk\)' \
+  'Catchpoint 1 \(returned from syscall brk\)' \
+  'Catchpoint 1 \(call to syscall brk\)'
+
+finish
