@@ -655,6 +655,14 @@ RW_MUST_CHECK static inline int cpu_W_write(struct cpu *cpu,
 
 /* ---- Flags (flags.c; the only code that reads or writes OSZAPC) ------- */
 
+/* The AMD generation whose measured rules apply (flags.c), from
+ * cpu->cfg: CPU__ZEN_NONE for other vendors; family 0x19 is Zen 3 or, at
+ * models 0x10-0x1f, 0x60-0x7f and 0xa0-0xaf, Zen 4; 0x1a and the newest
+ * known (family 0) Zen 5. Older families count as Zen 3: nothing was
+ * measured on them, and they keep the rules they always had. */
+enum { CPU__ZEN_NONE, CPU__ZEN3, CPU__ZEN4, CPU__ZEN5 };
+unsigned cpu__zen(const struct cpu *cpu);
+
 /* The six arithmetic flags computed from cpu->cc. */
 u64 cpu__flags_arith(const struct cpu *cpu);
 /* rflags as the guest sees it (arithmetic bits materialised). */
