@@ -915,8 +915,12 @@ const struct cpu__oprow *cpu__find_row(const cs_insn *ci);
  * hold an EVEX instruction or a VEX opmask instruction (evex.c), which
  * cpu__decode leaves to it rather than to Capstone. Returns 1 when it took
  * the bytes (*IN is set, possibly to a #UD or unsupported handler), 0 when
- * they are something else. */
-int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
+ * they are something else. CPU (borrowed; NULL: no recording CPU, the
+ * strict encoding rules and every extension) gives the recording CPU,
+ * whose model decides some #UDs (Zen 4) and whose CPUID which
+ * extensions exist. */
+int cpu__decode_evex(const struct cpu *cpu, const u8 *b, unsigned n, u64 rip,
+                     struct cpu_insn *in);
 /* Decodes ModRM (at B[I]), SIB and displacement into IN (evex.c): BB and
  * XX extend base and index, DN scales a disp8, EVEX extends a register rm
  * to 16-31; *RIPREL is set for a RIP-relative operand, whose disp the

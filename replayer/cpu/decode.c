@@ -416,7 +416,7 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   *how = 0;
   n = cpu__fetch(cpu, rip, buf, 15);
   if (!n) return CPU_FAULT;
-  if (cpu__decode_evex(buf, n, rip, in) ||
+  if (cpu__decode_evex(cpu, buf, n, rip, in) ||
       cpu__decode_movdir(buf, n, rip, in) ||
       cpu__decode_pku(cpu, buf, n, in)) {
     if (!in->len) return CPU_FAULT; /* cut short by a fetch fault */
