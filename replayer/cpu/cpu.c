@@ -39,6 +39,7 @@ int cpu_new(cpu_mem *mem, const struct cpu_config *cfg, cpu_thread **out) {
   if (!c->cfg.xcr0) c->cfg.xcr0 = 3;
   if (c->cfg.vendor != CPU_VENDOR_AMD && c->cfg.vendor != CPU_VENDOR_INTEL)
     c->cfg.vendor = host_vendor(&c->cfg.family, &c->cfg.model);
+  c->feats = cpu__features(&c->cfg);
   c->rflags = 0x202;
   c->cc = (struct cc){CC_EFLAGS, 0, 0, 0};
   c->mxcsr = 0x1f80;

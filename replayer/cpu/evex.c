@@ -417,11 +417,13 @@ static const struct ev_row *find_row(const struct ev_row *rows, size_t n,
 }
 
 /* Decodes an EVEX instruction from cpu__evex_tables, or with EVEX zero a
- * VEX one from cpu__vex_tables. ZEN4: the recording CPU is an AMD Zen 4,
- * which runs some encodings that others reject (see below). */
-static int decode_row(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in,
-                      int evex, const struct ev_pfx *px, unsigned i,
-                      int zen4) {
+ * VEX one from cpu__vex_tables, for the recording CPU of CPU (NULL: none,
+ * the strict rules and every extension). An AMD Zen 4 runs some encodings
+ * that others reject (see below). */
+static int decode_row(const struct cpu *cpu, const u8 *b, unsigned n,
+                      u64 rip, struct cpu_insn *in, int evex,
+                      const struct ev_pfx *px, unsigned i) {
+  int zen4 = cpu && cpu__zen(cpu) == CPU__ZEN4;
   unsigned R, X, B, R2 = 0, V2 = 0, map, W, vvvv, L, pp, z = 0, aaa = 0,
                                                         bc = 0;
   if (evex) {
@@ -516,6 +518,11 @@ static int decode_row(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in,
   in->msz = (u8)((row->fl & R_B4) ? 4 : (row->fl & R_B8) ? 8 : row->esz);
   in->fn = in->run = row->fn;
   if (px->legacy_bad) return ev_ud(in, end);
+  /* An extension the recording CPU lacks: AVX-512 itself (AVX-VNNI's VEX
+   * rows aside), or the row's subset (feature.c). */
+  if (((evex || row->form != F_VHW) && !cpu__has(cpu, CPU__FEAT_AVX512F)) ||
+      !cpu__has(cpu, cpu__feature_of(row->id, evex)))
+    return ev_ud(in, end);
   if ((row->fl & R_MEM) && is_reg) return ev_ud(in, end);
   if ((row->fl & R_REG) && !is_reg) return ev_ud(in, end);
   if (!evex && row->form == F_VHW) { /* AVX-VNNI: no opmask, 16 registers */
@@ -650,13 +657,12 @@ const struct ev_table cpu__vex_tables[] = {
 int cpu__decode_evex(const struct cpu *cpu, const u8 *b, unsigned n, u64 rip,
                      struct cpu_insn *in) {
   struct ev_pfx px;
-  int zen4 = cpu && cpu__zen(cpu) == CPU__ZEN4;
   ev_prefixes(b, n, &px);
   unsigned i = px.n;
   if (i >= n) return 0;
-  if (b[i] == 0x62) return decode_row(b, n, rip, in, 1, &px, i, zen4);
+  if (b[i] == 0x62) return decode_row(cpu, b, n, rip, in, 1, &px, i);
   if (b[i] == 0xc4 || b[i] == 0xc5)
-    return decode_row(b, n, rip, in, 0, &px, i, zen4);
+    return decode_row(cpu, b, n, rip, in, 0, &px, i);
   return 0;
 }
 
