@@ -71,11 +71,13 @@ static int recorded_vendor(rp_replay *rp) {
   return cpu_vendor_of(out[1], out[3], out[2]);
 }
 
-/* Its family, from leaf 1: some rules differ between a vendor's
- * families. */
-static u32 recorded_family(rp_replay *rp) {
+/* Its family and model, from leaf 1: some rules differ between a
+ * vendor's families, and between the models of one family (AMD's family
+ * 0x19 is Zen 3 or Zen 4 by model). */
+static u32 recorded_family(rp_replay *rp, u32 *model) {
   u32 out[4];
   answer_cpuid(rp, 1, 0, out);
+  *model = cpu_model_of(out[0]);
   return cpu_family_of(out[0]);
 }
 
@@ -117,8 +119,11 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
     rw_diag_set(diag, rc, 0, "the trace has no records");
     goto fail;
   }
-  rp->proc->cfg = (struct cpu_config){answer_cpuid, NULL, rp, recorded_xcr0(rp),
-                                recorded_vendor(rp), recorded_family(rp)};
+  rp->proc->cfg = (struct cpu_config){.cpuid = answer_cpuid,
+                                      .ctx = rp,
+                                      .xcr0 = recorded_xcr0(rp),
+                                      .vendor = recorded_vendor(rp)};
+  rp->proc->cfg.family = recorded_family(rp, &rp->proc->cfg.model);
   rc = cpu_mem_new(&rp->proc->mem);
   if (rc == 0) rc = rp__threads_init(rp); /* checks the emulator works */
   if (rc < 0) {

@@ -10,11 +10,12 @@
 #include "replayer/cpu/x87.h"
 
 /* The vendor of the machine we run on, from its own cpuid leaf 0, and its
- * family, from leaf 1. */
-static int host_vendor(u32 *family) {
+ * family and model, from leaf 1. */
+static int host_vendor(u32 *family, u32 *model) {
   u32 a, b, c, d;
   __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
   *family = cpu_family_of(a);
+  *model = cpu_model_of(a);
   __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
   return cpu_vendor_of(b, d, c);
 }
@@ -37,7 +38,8 @@ int cpu_new(cpu_mem *mem, const struct cpu_config *cfg, cpu_thread **out) {
   if (cfg) c->cfg = *cfg;
   if (!c->cfg.xcr0) c->cfg.xcr0 = 3;
   if (c->cfg.vendor != CPU_VENDOR_AMD && c->cfg.vendor != CPU_VENDOR_INTEL)
-    c->cfg.vendor = host_vendor(&c->cfg.family);
+    c->cfg.vendor = host_vendor(&c->cfg.family, &c->cfg.model);
+  c->feats = cpu__features(&c->cfg);
   c->rflags = 0x202;
   c->cc = (struct cc){CC_EFLAGS, 0, 0, 0};
   c->mxcsr = 0x1f80;

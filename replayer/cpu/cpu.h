@@ -209,6 +209,9 @@ struct cpu_config {
   u32 family; /* the display family (cpu_family_of) whose rules apply
                  where a vendor's families differ; 0: the newest known,
                  or with CPU_VENDOR_HOST this machine's */
+  u32 model;  /* the display model (cpu_model_of) of that family, where
+                 one family's models differ (AMD family 0x19 holds both
+                 Zen 3 and Zen 4); with CPU_VENDOR_HOST this machine's */
 };
 
 /* Processor vendors whose flag results differ (docs/flags.md). */
@@ -232,6 +235,10 @@ int cpu_vendor_of(u32 ebx, u32 edx, u32 ecx);
 /* The display family of cpuid leaf 1's EAX: the base family, plus the
  * extended family when the base is 15 (AMD's Zen 3 is 0x19, Zen 5 0x1a). */
 u32 cpu_family_of(u32 eax);
+/* The display model of cpuid leaf 1's EAX: the base model, plus the
+ * extended model times 16 when the base family is 6 or 15 (AMD's Zen 4
+ * EPYC 9004 is family 0x19 model 0x11). */
+u32 cpu_model_of(u32 eax);
 
 /* Creates a thread bound to MEM (borrowed; it must outlive the thread) with
  * every register zero except rflags (0x202), MXCSR (0x1f80) and the x87

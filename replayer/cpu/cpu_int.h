@@ -283,6 +283,8 @@ struct cpu {
   struct cpu_mem *mem;        /* the shared address space (borrowed) */
   struct cpu *mem_next;       /* next thread bound to the same cpu_mem */
   struct cpu_config cfg;      /* cpuid/rdtsc answers, xcr0 */
+  u32 feats;                  /* 1 << CPU__FEAT_x for each extension the
+                                 recorded CPUID reports (cpu_new) */
   struct cpu__block **jcache; /* direct-mapped rip -> block cache */
   u64 jcache_gen;             /* mem code generation jcache was filled under */
   int bpc_on;                 /* cpu_break_cond: the breakpoint at bpc_addr */
@@ -653,7 +655,41 @@ RW_MUST_CHECK static inline int cpu_W_write(struct cpu *cpu,
   return cpu_stn(cpu, a, v->b, sz);
 }
 
+/* ---- Extensions the recording CPU has (feature.c) --------------------- */
+
+/* The extensions of features.def: CPU__FEAT_NONE (0) for an instruction
+ * that needs none of them, then one per FEAT line. */
+enum {
+  CPU__FEAT_NONE,
+#define FEAT(name, leaf, sub, reg, bit) CPU__FEAT_##name,
+#include "replayer/cpu/features.def"
+#undef FEAT
+  CPU__FEAT_N
+};
+/* The CPU__FEAT bits that CFG's cpuid callback reports (bit 0 always
+ * set): a leaf past the highest one leaf 0 (or 0x80000000) reports counts
+ * as absent. Without a callback (unit tests), every extension. */
+u32 cpu__features(const struct cpu_config *cfg);
+/* The extension instruction ID needs (CPU__FEAT_*, NONE for most); EVEX
+ * says whether it is EVEX-encoded (AVX-VNNI's VEX forms share the EVEX
+ * ids). An EVEX or opmask instruction needs CPU__FEAT_AVX512F as well. */
+unsigned cpu__feature_of(unsigned id, int evex);
+/* Its name ("AVX512VNNI"), or "?". */
+const char *cpu__feature_name(unsigned feat);
+/* Whether the recording CPU of CPU has extension FEAT; NULL: yes. */
+static inline int cpu__has(const struct cpu *cpu, unsigned feat) {
+  return !cpu || ((cpu->feats >> feat) & 1);
+}
+
 /* ---- Flags (flags.c; the only code that reads or writes OSZAPC) ------- */
+
+/* The AMD generation whose measured rules apply (flags.c), from
+ * cpu->cfg: CPU__ZEN_NONE for other vendors; family 0x19 is Zen 3 or, at
+ * models 0x10-0x1f, 0x60-0x7f and 0xa0-0xaf, Zen 4; 0x1a and the newest
+ * known (family 0) Zen 5. Older families count as Zen 3: nothing was
+ * measured on them, and they keep the rules they always had. */
+enum { CPU__ZEN_NONE, CPU__ZEN3, CPU__ZEN4, CPU__ZEN5 };
+unsigned cpu__zen(const struct cpu *cpu);
 
 /* The six arithmetic flags computed from cpu->cc. */
 u64 cpu__flags_arith(const struct cpu *cpu);
@@ -907,8 +943,12 @@ const struct cpu__oprow *cpu__find_row(const cs_insn *ci);
  * hold an EVEX instruction or a VEX opmask instruction (evex.c), which
  * cpu__decode leaves to it rather than to Capstone. Returns 1 when it took
  * the bytes (*IN is set, possibly to a #UD or unsupported handler), 0 when
- * they are something else. */
-int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
+ * they are something else. CPU (borrowed; NULL: no recording CPU, the
+ * strict encoding rules and every extension) gives the recording CPU,
+ * whose model decides some #UDs (Zen 4) and whose CPUID which
+ * extensions exist. */
+int cpu__decode_evex(const struct cpu *cpu, const u8 *b, unsigned n, u64 rip,
+                     struct cpu_insn *in);
 /* Decodes ModRM (at B[I]), SIB and displacement into IN (evex.c): BB and
  * XX extend base and index, DN scales a disp8, EVEX extends a register rm
  * to 16-31; *RIPREL is set for a RIP-relative operand, whose disp the
@@ -917,8 +957,10 @@ unsigned cpu__ev_modrm(const u8 *b, unsigned n, unsigned i, unsigned bb,
                        unsigned xx, unsigned dn, int evex, struct cpu_insn *in,
                        int *riprel);
 /* Decodes MOVDIRI and MOVDIR64B, which Capstone 4 cannot (movdir.c), as
- * cpu__decode_evex does the EVEX instructions. */
-int cpu__decode_movdir(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in);
+ * cpu__decode_evex does the EVEX instructions; each one #UD when CPU's
+ * recorded CPUID lacks it. */
+int cpu__decode_movdir(const struct cpu *cpu, const u8 *b, unsigned n,
+                       u64 rip, struct cpu_insn *in);
 /* Decodes rdpkru, wrpkru and clzero, which Capstone 4 cannot (pku.c), the
  * same way; each one #UD when CPU's recorded CPUID lacks its feature. */
 int cpu__decode_pku(const struct cpu *cpu, const u8 *b, unsigned n,

@@ -416,8 +416,8 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   *how = 0;
   n = cpu__fetch(cpu, rip, buf, 15);
   if (!n) return CPU_FAULT;
-  if (cpu__decode_evex(buf, n, rip, in) ||
-      cpu__decode_movdir(buf, n, rip, in) ||
+  if (cpu__decode_evex(cpu, buf, n, rip, in) ||
+      cpu__decode_movdir(cpu, buf, n, rip, in) ||
       cpu__decode_pku(cpu, buf, n, in)) {
     if (!in->len) return CPU_FAULT; /* cut short by a fetch fault */
     memset(&cpu->exit, 0, sizeof cpu->exit);
@@ -527,6 +527,8 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
     }
   }
   in->fn = row->fn;
+  /* SHA and GFNI: #UD where the recording CPU lacks them (feature.c). */
+  if (!cpu__has(cpu, cpu__feature_of(in->id, 0))) in->fn = op_ud;
   if (in->pfx & CPU_PFX_LOCK) {
     if (!(in->pfx & CPU_PFX_MEM) || !is_lockable(ci->id)) in->fn = op_ud;
   }

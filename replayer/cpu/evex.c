@@ -417,9 +417,13 @@ static const struct ev_row *find_row(const struct ev_row *rows, size_t n,
 }
 
 /* Decodes an EVEX instruction from cpu__evex_tables, or with EVEX zero a
- * VEX one from cpu__vex_tables. */
-static int decode_row(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in,
-                      int evex, const struct ev_pfx *px, unsigned i) {
+ * VEX one from cpu__vex_tables, for the recording CPU of CPU (NULL: none,
+ * the strict rules and every extension). An AMD Zen 4 runs some encodings
+ * that others reject (see below). */
+static int decode_row(const struct cpu *cpu, const u8 *b, unsigned n,
+                      u64 rip, struct cpu_insn *in, int evex,
+                      const struct ev_pfx *px, unsigned i) {
+  int zen4 = cpu && cpu__zen(cpu) == CPU__ZEN4;
   unsigned R, X, B, R2 = 0, V2 = 0, map, W, vvvv, L, pp, z = 0, aaa = 0,
                                                         bc = 0;
   if (evex) {
@@ -514,6 +518,11 @@ static int decode_row(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in,
   in->msz = (u8)((row->fl & R_B4) ? 4 : (row->fl & R_B8) ? 8 : row->esz);
   in->fn = in->run = row->fn;
   if (px->legacy_bad) return ev_ud(in, end);
+  /* An extension the recording CPU lacks: AVX-512 itself (AVX-VNNI's VEX
+   * rows aside), or the row's subset (feature.c). */
+  if (((evex || row->form != F_VHW) && !cpu__has(cpu, CPU__FEAT_AVX512F)) ||
+      !cpu__has(cpu, cpu__feature_of(row->id, evex)))
+    return ev_ud(in, end);
   if ((row->fl & R_MEM) && is_reg) return ev_ud(in, end);
   if ((row->fl & R_REG) && !is_reg) return ev_ud(in, end);
   if (!evex && row->form == F_VHW) { /* AVX-VNNI: no opmask, 16 registers */
@@ -525,9 +534,15 @@ static int decode_row(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in,
     in->osz = row->esz;
     if ((row->fl & R_L0) && L) return ev_ud(in, end);
     if ((row->fl & R_L1) && !L) return ev_ud(in, end);
-    if (row->form != F_KKK ? vvvv != 0 : vvvv > 7) return ev_ud(in, end);
-    if (R && row->form != F_RK) return ev_ud(in, end); /* k-reg in reg */
-    if (row->form == F_RK) in->reg = (u8)(in->reg & 15);
+    /* An opmask named by vvvv (KKK) or ModRM.reg: Zen 4 ignores vvvv's top
+     * bit and VEX.R there (measured on every opmask row, 3-byte VEX: each
+     * runs as with the bit clear), where the others raise #UD. vvvv must
+     * be 1111b where it names nothing, on Zen 4 too. */
+    if (row->form == F_KKK ? vvvv > 7 && !zen4 : vvvv != 0)
+      return ev_ud(in, end);
+    if (R && row->form != F_RK && !zen4) return ev_ud(in, end);
+    in->reg = (u8)(in->reg & (row->form == F_RK ? 15 : 7));
+    in->reg2 = (u8)(in->reg2 & 7);
     if (row->form == F_KR) in->rm = (u8)(in->rm & 15);
     return 1;
   }
@@ -541,11 +556,28 @@ static int decode_row(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in,
     in->imm2 = (u8)((row->fl & R_ER) ? 3 | L << 2 : 1);
     in->osz = 64;
     L = 2;
+  } else if (bc && is_reg && zen4 && (row->fl & R_BC)) {
+    /* Zen 4 ignores EVEX.b with a register rm where the row could
+     * broadcast from memory (the length stays L'L's); the others, and Zen
+     * 4 on a row without a broadcast, raise #UD. */
+    bc = 0;
+    in->cond = (u8)(in->cond & ~16u);
   } else if (bc && (!(row->fl & R_BC) || is_reg)) {
     return ev_ud(in, end);
   }
   if (L == 3) return ev_ud(in, end);
   if ((row->fl & R_NOMASK) && aaa) return ev_ud(in, end);
+  if (z && !aaa && zen4 && (row->fl & R_NOMASK) && row->form != F_KU &&
+      row->form != F_VK) {
+    /* Zen 4 ignores EVEX.z on a row that takes no opmask, unless an
+     * operand is an opmask (vpmovm2*, vpmov*2m, vpbroadcastm*) or the
+     * destination is memory (#UD as with an opmask, below). */
+    if (is_reg || (row->form != F_WV && row->form != F_WVI &&
+                   row->form != F_EV && row->form != F_EVI)) {
+      z = 0;
+      in->cond = (u8)(in->cond & ~8u);
+    }
+  }
   if (z && !aaa) return ev_ud(in, end); /* zeroing needs an opmask */
   switch (row->form) {
     case F_KHW:
@@ -622,13 +654,15 @@ const struct ev_table cpu__vex_tables[] = {
     {cpu__vex_dot_rows, &cpu__vex_dot_nrows},
     {NULL, NULL}};
 
-int cpu__decode_evex(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {
+int cpu__decode_evex(const struct cpu *cpu, const u8 *b, unsigned n, u64 rip,
+                     struct cpu_insn *in) {
   struct ev_pfx px;
   ev_prefixes(b, n, &px);
   unsigned i = px.n;
   if (i >= n) return 0;
-  if (b[i] == 0x62) return decode_row(b, n, rip, in, 1, &px, i);
-  if (b[i] == 0xc4 || b[i] == 0xc5) return decode_row(b, n, rip, in, 0, &px, i);
+  if (b[i] == 0x62) return decode_row(cpu, b, n, rip, in, 1, &px, i);
+  if (b[i] == 0xc4 || b[i] == 0xc5)
+    return decode_row(cpu, b, n, rip, in, 0, &px, i);
   return 0;
 }
 

@@ -19,6 +19,21 @@ u32 cpu_family_of(u32 eax) {
   return base == 0xf ? base + ((eax >> 20) & 0xff) : base;
 }
 
+u32 cpu_model_of(u32 eax) {
+  u32 base = (eax >> 4) & 0xf, family = (eax >> 8) & 0xf;
+  return family == 0xf || family == 6 ? base | ((eax >> 12) & 0xf0) : base;
+}
+
+unsigned cpu__zen(const struct cpu *cpu) {
+  u32 f = cpu->cfg.family, m = cpu->cfg.model;
+  if (!amd(cpu)) return CPU__ZEN_NONE;
+  if (!f || f >= 0x1a) return CPU__ZEN5;
+  if (f == 0x19 && ((m >= 0x10 && m <= 0x1f) || (m >= 0x60 && m <= 0x7f) ||
+                    (m >= 0xa0 && m <= 0xaf)))
+    return CPU__ZEN4;
+  return CPU__ZEN3;
+}
+
 int cpu_vendor_of(u32 ebx, u32 edx, u32 ecx) {
   /* "AuthenticAMD" and "HygonGenuine" (Zen derivatives), as three
    * little-endian words. */
@@ -166,9 +181,9 @@ void cpu__flags_div(struct cpu *cpu) {
 }
 
 void cpu__flags_bitscan(struct cpu *cpu, u64 src, u64 index) {
-  /* Zen 3 (family 0x19) changes only ZF, as Intel documents; Zen 5
-   * (0x1a) writes all six (docs/flags.md). */
-  if (amd(cpu) && (!cpu->cfg.family || cpu->cfg.family >= 0x1a))
+  /* Zen 3 changes only ZF, as Intel documents; Zen 4 and Zen 5 write all
+   * six (docs/flags.md). */
+  if (cpu__zen(cpu) >= CPU__ZEN4)
     set_all(cpu, src ? parity(index) : CPU_ZF | CPU_PF);
   else
     keep_set(cpu, CPU_ZF, src ? 0 : CPU_ZF);

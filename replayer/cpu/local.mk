@@ -27,6 +27,7 @@ replayer_cpu_librw_cpu_a_SOURCES += replayer/cpu/sse_util.h \
 	replayer/cpu/avx.c replayer/cpu/fma.c replayer/cpu/mmx.c \
 	replayer/cpu/gfni.c replayer/cpu/host.c \
 	replayer/cpu/vexraw.c replayer/cpu/movdir.c replayer/cpu/pku.c \
+	replayer/cpu/feature.c \
 	replayer/cpu/evex.h replayer/cpu/evex.c \
 	replayer/cpu/evex_ops.c replayer/cpu/evex_fp.c \
 	replayer/cpu/evex_gs.c replayer/cpu/evex_fpx.c \
@@ -41,4 +42,4 @@ EXTRA_DIST += replayer/cpu/sse_hops.def replayer/cpu/sse_mov.def \
 	replayer/cpu/avx.def \
 	replayer/cpu/sse_cmpstr.def replayer/cpu/sse_state.def \
 	replayer/cpu/crypto.def replayer/cpu/fma.def replayer/cpu/mmx.def \
-	replayer/cpu/gfni.def replayer/cpu/evex_ids.def
+	replayer/cpu/gfni.def replayer/cpu/evex_ids.def replayer/cpu/features.def

@@ -12,7 +12,9 @@
  * (any alignment) and writes them at the address in its register, in ES,
  * which must be 64-byte aligned (else #GP, SIGSEGV with SI_KERNEL). A
  * register operand, LOCK or an F2/F3 prefix is not one of these (F2/F3
- * 0F 38 F8 is ENQCMD/ENQCMDS, which cpu__raw_unsupported names). */
+ * 0F 38 F8 is ENQCMD/ENQCMDS, which cpu__raw_unsupported names). Each
+ * raises #UD when the recording CPU's CPUID lacks it (MOVDIRI, leaf 7 ECX
+ * bit 27; MOVDIR64B, bit 28). */
 #include "replayer/cpu/cpu_int.h"
 
 static int op_movdiri(struct cpu *cpu, const struct cpu_insn *in) {
@@ -30,7 +32,14 @@ static int op_movdir64b(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
-int cpu__decode_movdir(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {
+/* An instruction the recording CPU does not have. */
+static int op_ud(struct cpu *cpu, const struct cpu_insn *in) {
+  (void)in;
+  return cpu__fault(cpu, CPU_FAULT_UD);
+}
+
+int cpu__decode_movdir(const struct cpu *cpu, const u8 *b, unsigned n,
+                       u64 rip, struct cpu_insn *in) {
   struct cpu__legacy_pfx px;
   cpu__legacy_prefixes(b, n, &px);
   unsigned i = px.n, rex = px.rex;
@@ -65,5 +74,7 @@ int cpu__decode_movdir(const u8 *b, unsigned n, u64 rip, struct cpu_insn *in) {
     in->base = CPU_REG_NONE;
     in->disp = (i64)(rip + end + (u64)in->disp);
   }
+  /* #UD where the recording CPU's CPUID lacks the instruction. */
+  if (!cpu__has(cpu, cpu__feature_of(in->id, 0))) in->fn = in->run = op_ud;
   return 1;
 }

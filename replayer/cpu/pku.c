@@ -10,23 +10,13 @@
  * and the replay loads it from the trace's PKRU records there. Both PKU
  * instructions raise #UD when the recording CPU's CPUID lacks OSPKE (leaf
  * 7, ECX bit 4: the OS did not enable protection keys), as there; clzero
- * when it lacks CLZERO (leaf 0x80000008, EBX bit 0): the decoder asks the
- * recorded CPUID once per decoded instruction, not each time it runs (V8
- * runs wrpkru around every write to its code). A recording without CPUID
- * answers (the unit tests) is taken to have both. The keys are not
+ * when it lacks CLZERO (leaf 0x80000008, EBX bit 0): the decoder asks
+ * (cpu__has, feature.c) once per decoded instruction, not each time it
+ * runs (V8 runs wrpkru around every write to its code). A recording
+ * without CPUID answers (the unit tests) is taken to have both. The keys are not
  * enforced on memory accesses: a recorded SIGSEGV with SEGV_PKUERR that
  * the replay does not raise is reported as a divergence. */
 #include "replayer/cpu/cpu_int.h"
-
-/* Whether the recorded CPUID leaf LEAF (subleaf 0) has bit BIT of register
- * REG (0 eax .. 3 edx); 1 without an answer. */
-static int has_feature(const struct cpu *cpu, u32 leaf, unsigned reg,
-                       unsigned bit) {
-  u32 r[4];
-  if (!cpu->cfg.cpuid || cpu->cfg.cpuid(cpu->cfg.ctx, leaf, 0, r) != 0)
-    return 1;
-  return (r[reg] >> bit) & 1;
-}
 
 /* An instruction the recording CPU does not have. */
 static int op_ud(struct cpu *cpu, const struct cpu_insn *in) {
@@ -84,9 +74,7 @@ int cpu__decode_pku(const struct cpu *cpu, const u8 *b, unsigned n,
     default:
       return 0;
   }
-  int have = b[i + 2] == 0xfc ? has_feature(cpu, 0x80000008u, 1, 0)
-                              : has_feature(cpu, 7, 2, 4);
-  if (!have) in->fn = in->run = op_ud;
+  if (!cpu__has(cpu, cpu__feature_of(in->id, 0))) in->fn = in->run = op_ud;
   in->len = (u8)(i + 3);
   return 1;
 }

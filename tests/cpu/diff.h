@@ -128,16 +128,12 @@ struct diff_enc {
   void (*fix)(struct diff_case *c, struct diff_rng *r);
 };
 
-/* Extensions a host may lack although it has the rest of a family: rows
- * that need one (diff_need_of) run only where CPUID reports it, and
- * diffcpu says how many it left out. */
-enum {
-  DIFF_NEED_NONE,
-  DIFF_NEED_SHA,     /* leaf 7 EBX bit 29 */
-  DIFF_NEED_GFNI,    /* leaf 7 ECX bit 8 */
-  DIFF_NEED_MOVDIRI, /* leaf 7 ECX bit 27 */
-  DIFF_NEED_N
-};
+/* Extensions a host may lack although it has the rest of a family: the
+ * emulator's own list (CPU__FEAT_* of replayer/cpu/features.def, 0 for
+ * none, fewer than DIFF_NEED_N). Rows that need one run only where CPUID
+ * reports it, and diffcpu says how many it left out; the emulator raises
+ * #UD for them where the recorded CPUID lacks them. */
+#define DIFF_NEED_N 32
 
 /* A family's cases: rows, plus optional raw generators for cases a table
  * cannot describe (instruction sequences). */

@@ -19,9 +19,9 @@ extern u64 diff_id_flag;
 /* Nonzero when the host enables the AVX-512 state (XCR0 bits 5-7) and the
  * cases carry it; set by diff_native_start. */
 extern int diff_avx512;
-/* The extension row E needs beyond its family (DIFF_NEED_*). */
+/* The extension row E needs beyond its family (CPU__FEAT_*, 0: none). */
 unsigned diff_need_of(const struct diff_enc *e);
-/* Whether the host has extension NEED (DIFF_NEED_*); DIFF_NEED_NONE: 1. */
+/* Whether the host has extension NEED (CPU__FEAT_*); 0: 1. */
 int diff_host_has(unsigned need);
 /* Its name, for reports. */
 const char *diff_need_name(unsigned need);

@@ -55,49 +55,30 @@ static void probe_avx512(void) {
 }
 
 unsigned diff_need_of(const struct diff_enc *e) {
-  switch (e->id) {
-    case X86_INS_SHA1RNDS4:
-    case X86_INS_SHA1NEXTE:
-    case X86_INS_SHA1MSG1:
-    case X86_INS_SHA1MSG2:
-    case X86_INS_SHA256RNDS2:
-    case X86_INS_SHA256MSG1:
-    case X86_INS_SHA256MSG2:
-      return DIFF_NEED_SHA;
-    case CPU_INS_GF2P8MULB:
-    case CPU_INS_GF2P8AFFINEQB:
-    case CPU_INS_GF2P8AFFINEINVQB:
-    case CPU_INS_VGF2P8MULB:
-    case CPU_INS_VGF2P8AFFINEQB:
-    case CPU_INS_VGF2P8AFFINEINVQB:
-      return DIFF_NEED_GFNI;
-    case CPU_INS_EV_movdiri:
-      return DIFF_NEED_MOVDIRI;
-    default:
-      return DIFF_NEED_NONE;
-  }
+  return cpu__feature_of(e->id, e->enc == DIFF_ENC_EVEX);
+}
+
+/* cpuid answered by the host, as a recording's table would be. */
+static int host_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4]) {
+  (void)ctx;
+  __asm__ volatile("cpuid"
+                   : "=a"(out[0]), "=b"(out[1]), "=c"(out[2]), "=d"(out[3])
+                   : "a"(leaf), "c"(sub));
+  return 0;
 }
 
 int diff_host_has(unsigned need) {
-  unsigned a, b, c, d;
-  if (need == DIFF_NEED_NONE) return 1;
-  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
-  switch (need) {
-    case DIFF_NEED_SHA:
-      return (b >> 29) & 1;
-    case DIFF_NEED_GFNI:
-      return (c >> 8) & 1;
-    case DIFF_NEED_MOVDIRI:
-      return (c >> 27) & 1;
-    default:
-      return 0;
+  static u32 host;
+  _Static_assert(CPU__FEAT_N <= DIFF_NEED_N, "DIFF_NEED_N too small");
+  if (!host) {
+    struct cpu_config cfg = {.cpuid = host_cpuid};
+    host = cpu__features(&cfg);
   }
+  return need < CPU__FEAT_N && ((host >> need) & 1);
 }
 
 const char *diff_need_name(unsigned need) {
-  static const char *const names[DIFF_NEED_N] = {"", "SHA", "GFNI",
-                                                 "MOVDIRI"};
-  return need < DIFF_NEED_N ? names[need] : "?";
+  return cpu__feature_name(need);
 }
 
 /* Shared between parent and child. */
@@ -404,15 +385,6 @@ int diff_native_run(const struct diff_case *cs, struct diff_result *res,
 
 static cpu_mem *emem;
 static cpu_thread *ecpu;
-
-/* cpuid answered by the host, as a recording's table would be. */
-static int host_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4]) {
-  (void)ctx;
-  __asm__ volatile("cpuid"
-                   : "=a"(out[0]), "=b"(out[1]), "=c"(out[2]), "=d"(out[3])
-                   : "a"(leaf), "c"(sub));
-  return 0;
-}
 
 int diff_emu_start(void) {
   struct cpu_config cfg = {0};

@@ -22,7 +22,7 @@ TESTS += tests/cpu/test_cpu tests/cpu/diffcpu tests/cpu/corpus \
 tests_cpu_test_cpu_SOURCES = tests/cpu/main.c tests/cpu/tests.h tests/cpu/emu_util.h \
 	tests/cpu/emu_util.c tests/cpu/test_run.c tests/cpu/test_mem.c \
 	tests/cpu/test_decode.c tests/cpu/test_flags.c tests/cpu/test_x87.c \
-	tests/cpu/test_crypto.c $(tests_cpu_harness)
+	tests/cpu/test_crypto.c tests/cpu/test_feature.c $(tests_cpu_harness)
 tests_cpu_test_cpu_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(CAPSTONE_CFLAGS)
 tests_cpu_test_cpu_LDADD = tests/librw_testrunner.a $(tests_cpu_ldadd) \
 	$(CUNIT_LIBS)

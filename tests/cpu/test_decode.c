@@ -158,3 +158,88 @@ void test_decode_raw_gfni_forms(void) {
   CU_ASSERT(in.fn == cpu__op_unsupported);
   emu_close(&e);
 }
+
+/* A thread of a recording CPU of VENDOR, FAMILY and MODEL, with no CPUID
+ * answers (so every extension), in its own address space *MEM. */
+static cpu_thread *model_cpu(cpu_mem **mem, int vendor, u32 family,
+                             u32 model) {
+  struct cpu_config cfg = {.vendor = vendor, .family = family, .model = model};
+  cpu_thread *c = NULL;
+  if (cpu_mem_new(mem) || cpu_new(*mem, &cfg, &c)) return NULL;
+  return c;
+}
+
+/* Encodings Zen 4 (family 0x19 model 0x11, measured) runs and Zen 3, Zen
+ * 5 and Intel reject with #UD: VEX.R and vvvv's top bit where they name an
+ * opmask, EVEX.b with a register rm on a row that has a broadcast, and
+ * EVEX.z without an opmask on a row that takes none. And encodings that
+ * are #UD on Zen 4 too. */
+void test_decode_zen4_encodings(void) {
+  static const struct {
+    u8 b[12];
+    unsigned n;
+    int zen4; /* runs on Zen 4; the others: #UD */
+  } t[] = {
+      /* kmovb k3, [r8+rsi*2+0x4d], VEX.R set */
+      {{0xc4, 0x41, 0x79, 0x90, 0x5c, 0x70, 0x4d}, 7, 1},
+      /* kmovq k4, rdx, VEX.R set */
+      {{0xc4, 0x61, 0xfb, 0x92, 0xe2}, 5, 1},
+      /* kxord k7, k6 (vvvv 14), k2 */
+      {{0xc4, 0xc1, 0x8d, 0x47, 0xfa}, 5, 1},
+      /* kandw k1, k6 (vvvv 14), k2, two-byte VEX with R set */
+      {{0xc5, 0x0c, 0x41, 0xca}, 4, 1},
+      /* vucomisd xmm9, [rax+0x3b0], EVEX.z without an opmask */
+      {{0x62, 0x71, 0xfd, 0xc8, 0x2e, 0x48, 0x76}, 7, 1},
+      /* vpternlogd zmm8, zmm17, zmm31, 0, EVEX.b with a register rm */
+      {{0x62, 0x13, 0x75, 0x50, 0x25, 0xc7, 0x00}, 7, 1},
+      /* knotw k1, k2 with vvvv 1110b: #UD on Zen 4 too */
+      {{0xc4, 0xe1, 0x70, 0x44, 0xca}, 5, 0},
+      /* kandw with VEX.L 0: #UD everywhere */
+      {{0xc4, 0xe1, 0x68, 0x41, 0xca}, 5, 0},
+      /* vmovdqa32 xmm0, xmm1 with EVEX.b: no broadcast, #UD */
+      {{0x62, 0xf1, 0x7d, 0x18, 0x6f, 0xc1}, 6, 0},
+      /* vpmovm2d xmm1, k2 with EVEX.z: an opmask operand, #UD */
+      {{0x62, 0xf2, 0x7e, 0x88, 0x38, 0xca}, 6, 0},
+      /* vmovd [rax], xmm1 with EVEX.z: a memory destination, #UD */
+      {{0x62, 0xf1, 0x7d, 0x88, 0x7e, 0x08}, 6, 0},
+  };
+  static const struct {
+    int vendor;
+    u32 family, model;
+    int zen4;
+  } cpus[] = {
+      {CPU_VENDOR_AMD, 0x19, 0x11, 1},  {CPU_VENDOR_AMD, 0x19, 0x61, 1},
+      {CPU_VENDOR_AMD, 0x19, 0x01, 0},  {CPU_VENDOR_AMD, 0x19, 0x21, 0},
+      {CPU_VENDOR_AMD, 0x1a, 0x02, 0},  {CPU_VENDOR_AMD, 0, 0, 0},
+      {CPU_VENDOR_INTEL, 0x19, 0x11, 0},
+  };
+  for (size_t k = 0; k < sizeof cpus / sizeof cpus[0]; k++) {
+    cpu_mem *mem = NULL;
+    cpu_thread *c =
+        model_cpu(&mem, cpus[k].vendor, cpus[k].family, cpus[k].model);
+    CU_ASSERT_FATAL(c != NULL);
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+      struct cpu_insn in;
+      memset(&in, 0, sizeof in);
+      CU_ASSERT_FATAL(cpu__decode_evex(c, t[i].b, t[i].n, EMU_CODE, &in));
+      CU_ASSERT_EQUAL(in.len, t[i].n);
+      int want = t[i].zen4 && cpus[k].zen4;
+      if (cpu__evex_runs(&in) != want)
+        fprintf(stderr, "cpu %zu encoding %zu: runs %d, expected %d\n", k, i,
+                cpu__evex_runs(&in), want);
+      CU_ASSERT_EQUAL(cpu__evex_runs(&in), want);
+      if (!want) continue;
+      /* The ignored bits name nothing: k7 = f(k6, k2); no broadcast and
+       * no zeroing left behind. */
+      if (i == 2) {
+        CU_ASSERT_EQUAL(in.reg, 7);
+        CU_ASSERT_EQUAL(in.reg2, 6);
+        CU_ASSERT_EQUAL(in.rm & 7, 2);
+      }
+      if (i == 1) CU_ASSERT_EQUAL(in.reg, 4);
+      if (i == 4 || i == 5) CU_ASSERT_EQUAL(in.cond & 0x18, 0);
+    }
+    cpu_free(c);
+    cpu_mem_free(mem);
+  }
+}

@@ -204,3 +204,55 @@ void test_flags_vendor_rules(void) {
   CU_ASSERT_EQUAL(cpu_vendor_of(0x756e6547, 0x49656e69, 0x6c65746e),
                   CPU_VENDOR_INTEL);
 }
+
+/* Zen 4 (family 0x19, models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf) writes all
+ * six flags after bsf/bsr as Zen 5 does, though it shares Zen 3's family:
+ * measured on an EPYC 9004 of model 0x11 (docs/flags.md). */
+void test_flags_zen4_bitscan(void) {
+  static struct cpu c; /* only the flag fields are used */
+  static const struct {
+    u32 family, model;
+    unsigned zen;
+  } t[] = {
+      {0x19, 0x01, CPU__ZEN3}, {0x19, 0x21, CPU__ZEN3},
+      {0x19, 0x50, CPU__ZEN3}, {0x19, 0x10, CPU__ZEN4},
+      {0x19, 0x11, CPU__ZEN4}, {0x19, 0x61, CPU__ZEN4},
+      {0x19, 0x7f, CPU__ZEN4}, {0x19, 0xa0, CPU__ZEN4},
+      {0x19, 0xb0, CPU__ZEN3}, {0x17, 0x31, CPU__ZEN3},
+      {0x1a, 0x02, CPU__ZEN5}, {0, 0, CPU__ZEN5},
+  };
+  c.cfg.vendor = CPU_VENDOR_AMD;
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    c.cfg.family = t[i].family;
+    c.cfg.model = t[i].model;
+    CU_ASSERT_EQUAL(cpu__zen(&c), t[i].zen);
+    /* bsf of 0x8 (index 3: two bits set, PF) from all six set: Zen 4
+     * and 5 leave PF alone set; Zen 3 changes only ZF. */
+    c.cc = (struct cc){CC_EFLAGS, 0, CPU_ARITH, 0};
+    cpu__flags_bitscan(&c, 0x8, 3);
+    CU_ASSERT_EQUAL(cpu__flags_arith(&c), t[i].zen >= CPU__ZEN4
+                                              ? CPU_PF
+                                              : CPU_ARITH & ~CPU_ZF);
+    /* A zero source: ZF and PF, or ZF alone changed. */
+    c.cc = (struct cc){CC_EFLAGS, 0, CPU_CF | CPU_OF, 0};
+    cpu__flags_bitscan(&c, 0, 0);
+    CU_ASSERT_EQUAL(cpu__flags_arith(&c), t[i].zen >= CPU__ZEN4
+                                              ? CPU_ZF | CPU_PF
+                                              : CPU_CF | CPU_OF | CPU_ZF);
+    /* bsr of 0x80 (index 7, three bits: odd, PF clear). */
+    c.cc = (struct cc){CC_EFLAGS, 0, CPU_CF, 0};
+    cpu__flags_bitscan(&c, 0x80, 7);
+    CU_ASSERT_EQUAL(cpu__flags_arith(&c), t[i].zen >= CPU__ZEN4 ? 0 : CPU_CF);
+  }
+  c.cfg.vendor = CPU_VENDOR_INTEL;
+  c.cfg.family = 0x19;
+  c.cfg.model = 0x11;
+  CU_ASSERT_EQUAL(cpu__zen(&c), CPU__ZEN_NONE);
+  /* The display model: extended model included for families 6 and 15. */
+  CU_ASSERT_EQUAL(cpu_model_of(0x00a10f11), 0x11); /* Zen 4 EPYC 9004 */
+  CU_ASSERT_EQUAL(cpu_model_of(0x00a00f11), 0x01); /* Zen 3 EPYC 7003 */
+  CU_ASSERT_EQUAL(cpu_model_of(0x00b00f21), 0x02); /* Zen 5 */
+  CU_ASSERT_EQUAL(cpu_model_of(0x000906ea), 0x9e); /* Intel Coffee Lake */
+  CU_ASSERT_EQUAL(cpu_model_of(0x00000f4a), 0x04); /* family 15, no ext */
+  CU_ASSERT_EQUAL(cpu_model_of(0x00010521), 0x02); /* family 5: no ext */
+}

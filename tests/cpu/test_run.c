@@ -353,6 +353,7 @@ void test_run_pku_clzero(void) {
 static int pku_cpuid(void *ctx, u32 leaf, u32 subleaf, u32 out[4]) {
   (void)ctx;
   memset(out, 0, 16);
+  if (leaf == 0) out[0] = 0xd;     /* the highest leaf */
   if (leaf == 7) out[2] = 1u << 4; /* OSPKE */
   if (leaf == 0xd && subleaf == 9) out[0] = 8, out[1] = 2432;
   return 0;
