@@ -116,6 +116,102 @@ static int op_cmovcc_Gv_Ev(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_NEXT;
 }
 
+/* ---- Observing handlers (cpu.h, struct cpu_observer) ------------------ */
+
+/* The thread's count before IN: the instructions of its block before it
+ * (imm2 of them) are counted only when the block ends, except when IN runs
+ * again for a watchpoint (run.c counted them first). */
+static u64 count_before(const struct cpu *cpu, const struct cpu_insn *in) {
+  return cpu->icount + (cpu->watch_mode ? 0 : in->imm2);
+}
+
+static int call_seen(struct cpu *cpu, const struct cpu_insn *in, u64 from,
+                     int rc) {
+  if (rc == CPU_RC_JUMP && cpu->obs.on_call)
+    cpu->obs.on_call(cpu->obs.ctx, cpu, from, cpu->rip, from + in->len,
+                     count_before(cpu, in));
+  return rc;
+}
+
+static int op_call_I_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  u64 from = cpu->rip;
+  return call_seen(cpu, in, from, op_call_I(cpu, in));
+}
+
+static int op_call_E_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  u64 from = cpu->rip;
+  return call_seen(cpu, in, from, op_call_E(cpu, in));
+}
+
+static int op_ret_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  u64 from = cpu->rip;
+  int rc = op_ret(cpu, in);
+  if (rc == CPU_RC_JUMP && cpu->obs.on_ret)
+    cpu->obs.on_ret(cpu->obs.ctx, cpu, from, cpu->rip, count_before(cpu, in));
+  return rc;
+}
+
+/* A conditional branch runs through PLAIN; taken when rip is not the next
+ * instruction, or (a branch to the next instruction) when TAKEN says. */
+static int branch_seen(struct cpu *cpu, const struct cpu_insn *in,
+                       cpu_handler plain, int taken) {
+  u64 from = cpu->rip;
+  int rc = plain(cpu, in);
+  if (rc == CPU_RC_JUMP && cpu->obs.on_branch) {
+    if (taken < 0) taken = cpu->rip != from + in->len;
+    cpu->obs.on_branch(cpu->obs.ctx, cpu, from, cpu->rip, taken,
+                       count_before(cpu, in));
+  }
+  return rc;
+}
+
+static int op_jcc_I_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return branch_seen(cpu, in, op_jcc_I, cpu__cond(cpu, in->cond));
+}
+static int op_jmp_E_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return branch_seen(cpu, in, op_jmp_E, 1);
+}
+static int op_loop_I_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return branch_seen(cpu, in, op_loop_I, -1);
+}
+static int op_loope_I_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return branch_seen(cpu, in, op_loope_I, -1);
+}
+static int op_loopne_I_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return branch_seen(cpu, in, op_loopne_I, -1);
+}
+static int op_jrcxz_I_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return branch_seen(cpu, in, op_jrcxz_I, -1);
+}
+
+static const struct {
+  cpu_handler plain, obs;
+  int kind; /* CPU__OBS_* */
+} observing[] = {
+    {op_call_I, op_call_I_obs, CPU__OBS_CALL},
+    {op_call_E, op_call_E_obs, CPU__OBS_CALL},
+    {op_ret, op_ret_obs, CPU__OBS_RET},
+    {op_jcc_I, op_jcc_I_obs, CPU__OBS_BRANCH},
+    {op_jmp_E, op_jmp_E_obs, CPU__OBS_BRANCH},
+    {op_loop_I, op_loop_I_obs, CPU__OBS_BRANCH},
+    {op_loope_I, op_loope_I_obs, CPU__OBS_BRANCH},
+    {op_loopne_I, op_loopne_I_obs, CPU__OBS_BRANCH},
+    {op_jrcxz_I, op_jrcxz_I_obs, CPU__OBS_BRANCH},
+};
+
+cpu_handler cpu__observing(cpu_handler plain, int kinds) {
+  for (size_t i = 0; i < RW_ARRAY_SIZE(observing); i++)
+    if (observing[i].plain == plain)
+      return kinds & observing[i].kind ? observing[i].obs : NULL;
+  return NULL;
+}
+
+int cpu__is_observing(cpu_handler fn) {
+  for (size_t i = 0; i < RW_ARRAY_SIZE(observing); i++)
+    if (observing[i].obs == fn) return 1;
+  return 0;
+}
+
 static cpu_handler branch_specialise(const struct cpu_insn *in,
                                      cpu_handler *chained) {
   (void)chained; /* branches end their block: nothing to chain to */

@@ -4,6 +4,7 @@
  * counter and the stop request. Running is run.c's. */
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/endian.h"
 #include "replayer/cpu/cpu_int.h"
@@ -166,6 +167,10 @@ void cpu_state_load(cpu_thread *c, const void *src) {
 
 u64 cpu_icount(const cpu_thread *c) { return c->icount; }
 
+u64 cpu_gpr(const cpu_thread *c, unsigned reg) {
+  return reg < 16 ? c->gpr[reg] : 0;
+}
+
 int cpu_rep_paused(const cpu_thread *c) { return c->rep_paused; }
 
 void cpu_set_icount(cpu_thread *c, u64 icount) { c->icount = icount; }
@@ -187,6 +192,17 @@ void cpu_last_access(const cpu_thread *c, u64 *read_addr, u32 *read_size,
 }
 
 int cpu_set_observer(cpu_thread *c, const struct cpu_observer *obs) {
-  (void)c;
-  return obs ? RW_EUNSUPPORTED : 0;
+  int kinds = 0;
+  if (obs)
+    c->obs = *obs;
+  else
+    memset(&c->obs, 0, sizeof c->obs);
+  kinds |= c->obs.on_call ? CPU__OBS_CALL : 0;
+  kinds |= c->obs.on_ret ? CPU__OBS_RET : 0;
+  kinds |= c->obs.on_branch ? CPU__OBS_BRANCH : 0;
+  if (kinds != c->observed) { /* decode again, with the other handlers */
+    c->observed = kinds;
+    cpu__code_invalidate(c->mem, ~(u64)0);
+  }
+  return 0;
 }

@@ -292,6 +292,10 @@ void cpu_state_load(cpu_thread *cpu, const void *src);
  * starting value given to cpu_set_icount. */
 u64 cpu_icount(const cpu_thread *cpu);
 
+/* General register REG (RW_REG_rax .. RW_REG_r15), without copying the
+ * others as cpu_get_regs does (observers ask for rsp at every call). */
+u64 cpu_gpr(const cpu_thread *cpu, unsigned reg);
+
 /* Whether the thread's last cpu_run stopped inside a rep string
  * instruction (its budget ended between two iterations): the next run
  * resumes that instruction rather than reaching it again. */
@@ -381,27 +385,34 @@ int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) RW_MUST_CHECK;
 void cpu_last_access(const cpu_thread *cpu, u64 *read_addr, u32 *read_size,
                      u64 *write_addr, u32 *write_size);
 
-/* ---- Observers (hook design; the analysis passes come later) ---------
+/* ---- Observers ---------------------------------------------------------
  *
- * Observers are called from handlers chosen at decode time: when none is
- * set, call/ret/jcc/jmp decode to the plain handlers and cost nothing. Setting
- * or clearing an observer drops the decoded blocks of the address space so
- * that the next decode picks the observing handlers (op_call_obs, ...),
- * which call the plain one and then the hook. Plain data. */
+ * Observers are called from handlers chosen at decode time: a block
+ * decoded for a thread with no observer has the plain handlers of call,
+ * ret, jcc, loop, jrcxz and indirect jmp, so they cost nothing, and so
+ * do the instructions of a kind the observer has no callback for. Changing
+ * which callbacks a thread's observer has drops the decoded blocks of its
+ * address space; the next decode by an observed thread picks the observing
+ * handlers, which run the plain one and, once the instruction completed,
+ * call the hook of the thread running it (a NULL ctx is passed on too) (threads sharing the space share
+ * its blocks: observe all of them or none). N is the thread's instruction
+ * count before the instruction (cpu_icount is behind inside a block).
+ * Plain data. */
 struct cpu_observer {
   /* A call completed: FROM is the call's address, TO the target, RET the
    * return address pushed. */
-  void (*on_call)(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret);
+  void (*on_call)(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
+                  u64 n);
   /* A ret completed: FROM its address, TO where it returned. */
-  void (*on_ret)(void *ctx, cpu_thread *cpu, u64 from, u64 to);
-  /* A conditional or indirect branch completed; TAKEN is 0 for a jcc that
-   * fell through. */
-  void (*on_branch)(void *ctx, cpu_thread *cpu, u64 from, u64 to, int taken);
+  void (*on_ret)(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n);
+  /* A conditional branch (jcc, loop*, jrcxz) or an indirect jmp completed;
+   * TAKEN is 0 when it fell through (TO is then the next instruction). */
+  void (*on_branch)(void *ctx, cpu_thread *cpu, u64 from, u64 to, int taken,
+                    u64 n);
   void *ctx; /* passed to the callbacks, borrowed */
 };
 
-/* Installs OBS (copied; NULL removes). Returns 0, or RW_EUNSUPPORTED until
- * the observing handlers exist. */
+/* Installs OBS (copied; NULL removes) on CPU. Returns 0. */
 int cpu_set_observer(cpu_thread *cpu,
                      const struct cpu_observer *obs) RW_MUST_CHECK;
 

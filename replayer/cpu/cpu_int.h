@@ -287,6 +287,9 @@ struct cpu {
                                  recorded CPUID reports (cpu_new) */
   struct cpu__block **jcache; /* direct-mapped rip -> block cache */
   u64 jcache_gen;             /* mem code generation jcache was filled under */
+  struct cpu_observer obs;    /* cpu_set_observer; zero: none */
+  int observed;               /* CPU__OBS_* of the callbacks obs has: the
+                                 handlers decode picks */
   int bpc_on;                 /* cpu_break_cond: the breakpoint at bpc_addr */
   u64 bpc_addr;               /* stops this thread only when its general */
   u64 bpc_gpr[16];            /* registers equal bpc_gpr */
@@ -1122,6 +1125,19 @@ int cpu__break_at(const struct cpu_mem *mem, u64 addr);
  * [A, A+N). */
 int cpu__watch_on_page(const struct cpu_mem *mem, u64 page, int kind);
 int cpu__watch_hits(const struct cpu_mem *mem, u64 a, u64 n, int kind);
+
+/* ---- Observers (branch.c) ---------------------------------------------- */
+
+/* Which callbacks a thread's observer has (struct cpu.observed). */
+enum { CPU__OBS_CALL = 1, CPU__OBS_RET = 2, CPU__OBS_BRANCH = 4 };
+/* The observing handler of the plain handler PLAIN (a branch family row's)
+ * for an observer with the callbacks KINDS (CPU__OBS_*), or NULL when
+ * PLAIN has none or KINDS has no callback for it (plain code stays as
+ * fast as without an observer). */
+cpu_handler cpu__observing(cpu_handler plain, int kinds);
+/* Whether FN is an observing handler: icache.c keeps its index in its
+ * block in cpu_insn.imm2, to know the thread's count before it. */
+int cpu__is_observing(cpu_handler fn);
 
 /* ---- Decoded blocks (icache.c) ---------------------------------------- */
 

@@ -540,6 +540,10 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
       in->run = chained ? chained : fast;
     }
   }
+  if (RW_UNLIKELY(cpu->observed) && in->fn != op_ud) {
+    cpu_handler obs = cpu__observing(row->fn, cpu->observed);
+    if (obs) in->fn = in->run = obs;
+  }
   if (is_string_form(row->form) && (in->pfx & (CPU_PFX_REP | CPU_PFX_REPNE)))
     *how |= CPU__DEC_ALONE | CPU__DEC_END;
   return 0;

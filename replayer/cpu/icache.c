@@ -232,6 +232,8 @@ static struct cpu__block *build(struct cpu *cpu, u64 rip) {
       break;
     }
     if ((how & CPU__DEC_ALONE) && n) break;
+    if (RW_UNLIKELY(cpu->observed) && cpu__is_observing(tmp[n].fn))
+      tmp[n].imm2 = (u8)n; /* MAX_BLOCK fits */
     a += tmp[n++].len;
     if (how & CPU__DEC_END) break;
   }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The run loop (replayer/cpu/run.c): exact budgets against single-stepping,
  * rep instructions interrupted and resumed, precise faults, breakpoints in
- * decoded blocks, self-modifying code, exits to the caller, watchpoints and
- * the stop request. */
+ * decoded blocks, self-modifying code, exits to the caller, watchpoints,
+ * the stop request and observers. */
 #include <CUnit/CUnit.h>
 #include <string.h>
 
@@ -519,5 +519,105 @@ void test_run_stop_request(void) {
   CU_ASSERT_EQUAL(cpu_icount(e.cpu), 0);
   CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
   CU_ASSERT_EQUAL(cpu_icount(e.cpu), 502);
+  emu_close(&e);
+}
+
+/* What an observer saw (cpu.h, struct cpu_observer). */
+struct seen {
+  char kind;  /* 'c' call, 'r' ret, 'b' branch */
+  u64 from, to, n;
+  int taken;
+};
+struct seen_log {
+  struct seen v[64];
+  unsigned n;
+};
+
+static void seen_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
+                      u64 n) {
+  struct seen_log *l = ctx;
+  (void)cpu;
+  CU_ASSERT_EQUAL(ret, from + 5);
+  if (l->n < 64) l->v[l->n++] = (struct seen){'c', from, to, n, 1};
+}
+static void seen_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
+  struct seen_log *l = ctx;
+  (void)cpu;
+  if (l->n < 64) l->v[l->n++] = (struct seen){'r', from, to, n, 1};
+}
+static void seen_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
+                        int taken, u64 n) {
+  struct seen_log *l = ctx;
+  (void)cpu;
+  if (l->n < 64) l->v[l->n++] = (struct seen){'b', from, to, n, taken};
+}
+
+/* mov ecx,3; L: nop; call f; dec ecx; jne L; int3; f: nop; nop; ret --
+ * 23 instructions with the int3; the call is the 3rd and then the 2nd of
+ * its block. */
+static const u8 call_prog[] = {0xb9, 3,    0,    0,    0, 0x90, 0xe8, 5, 0,
+                               0,    0,    0xff, 0xc9, 0x75, 0xf6, 0xcc,
+                               0x90, 0x90, 0xc3};
+
+static void check_calls(const struct seen_log *l) {
+  CU_ASSERT_EQUAL_FATAL(l->n, 9);
+  for (unsigned i = 0; i < 3; i++) {
+    const struct seen *c = &l->v[3 * i], *r = c + 1, *b = c + 2;
+    CU_ASSERT(c->kind == 'c' && c->from == EMU_CODE + 6 &&
+              c->to == EMU_CODE + 16 && c->n == 2 + 7 * i);
+    CU_ASSERT(r->kind == 'r' && r->from == EMU_CODE + 18 &&
+              r->to == EMU_CODE + 11 && r->n == 5 + 7 * i);
+    CU_ASSERT(b->kind == 'b' && b->from == EMU_CODE + 13 && b->n == 7 + 7 * i);
+    CU_ASSERT_EQUAL(b->taken, i < 2);
+    CU_ASSERT_EQUAL(b->to, i < 2 ? EMU_CODE + 5 : EMU_CODE + 15);
+  }
+}
+
+void test_run_observer(void) {
+  struct emu e;
+  struct cpu_exit ex;
+  struct seen_log l = {0};
+  struct cpu_observer o = {seen_call, seen_ret, seen_branch, &l};
+  CU_ASSERT_FATAL(emu_open(&e, call_prog, sizeof call_prog) == 0);
+  CU_ASSERT_FATAL(cpu_set_observer(e.cpu, &o) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 23);
+  check_calls(&l);
+  emu_close(&e);
+
+  /* Blocks decoded before the observer came are decoded again; one step
+   * at a time counts the same; a call that hits a watchpoint (its push)
+   * runs again and is seen once. */
+  memset(&l, 0, sizeof l);
+  CU_ASSERT_FATAL(emu_open(&e, call_prog, sizeof call_prog) == 0);
+  CU_ASSERT_FATAL(cpu_run(e.cpu, 1, &ex) == 0);
+  CU_ASSERT_FATAL(cpu_set_observer(e.cpu, &o) == 0);
+  CU_ASSERT_FATAL(cpu_mem_watch_add(e.mem, EMU_STACK - 72, 8,
+                                    CPU_WATCH_WRITE) == 0);
+  unsigned watched = 0;
+  for (;;) {
+    CU_ASSERT_FATAL(cpu_run(e.cpu, 3, &ex) == 0);
+    if (ex.reason == CPU_EXIT_WATCHPOINT) {
+      watched++;
+      continue;
+    }
+    if (ex.reason != CPU_EXIT_BUDGET) break;
+  }
+  CU_ASSERT_EQUAL(ex.reason, CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(watched, 3);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 23);
+  check_calls(&l);
+
+  /* Without the observer, nothing more is seen. */
+  CU_ASSERT_FATAL(cpu_set_observer(e.cpu, NULL) == 0);
+  CU_ASSERT_FATAL(cpu_mem_watch_del(e.mem, EMU_STACK - 72, 8,
+                                    CPU_WATCH_WRITE) == 0);
+  l.n = 0;
+  struct rw_regs r;
+  cpu_get_regs(e.cpu, &r);
+  r.rip = EMU_CODE;
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(l.n, 0);
   emu_close(&e);
 }
