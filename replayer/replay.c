@@ -219,7 +219,7 @@ int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {
   n = RW_MIN(n, cap - 1);
   memcpy(dst, v, n);
   dst[n] = 0;
-  return 0;
+  return (int)n;
 }
 
 u64 rp_xcr0(const rp_replay *rp) { return rp->root.cfg.xcr0; }

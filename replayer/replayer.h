@@ -345,8 +345,9 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st);
  * stub describes the registers of these components. */
 u64 rp_xcr0(const rp_replay *rp);
 
-/* Copies the trace's metadata value KEY (TRACE_META_*) into DST as a
- * string, or returns RW_ENOTFOUND. */
+/* Copies the trace's metadata value KEY (TRACE_META_*) into DST (CAP
+ * bytes, NUL-terminated; cut short when longer) and returns how many bytes
+ * of it were copied, or returns RW_ENOTFOUND. */
 int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap);
 
 /* What the trace reader found when it opened the trace: whether it was
@@ -358,5 +359,39 @@ void rp_trace_info(const rp_replay *rp, struct trace_info *info);
  * the replay read are checked already). Returns 0, or a negative code with
  * DIAG (may be NULL) naming the first that does not match. */
 int rp_check_blobs(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
+
+/* ---- Profiles (replayer/profile.c) ------------------------------------ */
+
+/* Where the instructions of a history went, by function: built from a
+ * shadow call stack per thread, kept from the calls and returns the
+ * emulator observes (no frame pointers, unwind tables or debug info
+ * needed). */
+typedef struct rp_profile rp_profile;
+
+/* Runs RP from where it is to the end of its history (or until it cannot
+ * go on) with every thread's calls and returns observed, and builds the
+ * profile of that stretch into *OUT (owned by the caller: rp_profile_free).
+ * STOP says where the run ended (RP_STOP_END, or why not). Returns 0 or a
+ * negative code (*OUT is then NULL). */
+int rp_profile_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop)
+    RW_MUST_CHECK;
+void rp_profile_free(rp_profile *p);
+
+/* Instructions in the profile (every thread's), calls observed, threads. */
+void rp_profile_totals(const rp_profile *p, u64 *instructions, u64 *calls,
+                       u32 *threads);
+
+/* Writes a table of the TOP functions (0: all) with the most inclusive
+ * instructions: inclusive and exclusive counts and shares, calls, name and
+ * file. Returns 0 or RW_ERR(errno) of a failed write. */
+int rp_profile_table(const rp_profile *p, FILE *out, size_t top)
+    RW_MUST_CHECK;
+/* Writes folded stacks ("root;caller;callee COUNT", one line per call
+ * path with exclusive instructions), which flame graph tools read. */
+int rp_profile_folded(const rp_profile *p, FILE *out) RW_MUST_CHECK;
+/* Writes the profile in callgrind's format (event Ir: instructions), with
+ * CMD as its command, for callgrind_annotate and KCachegrind. */
+int rp_profile_callgrind(const rp_profile *p, FILE *out, const char *cmd)
+    RW_MUST_CHECK;
 
 #endif /* RW_REPLAYER_REPLAYER_H */

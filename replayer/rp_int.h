@@ -392,6 +392,7 @@ struct rp_replay {
   u64 executed;            /* instructions executed, re-execution included */
   u64 outputs;             /* OUTPUT checksums that matched */
   const struct rp__goal *goal; /* of the rp__run in progress, or NULL */
+  struct rp_profile *prof;  /* the profile rp_profile_run builds, or NULL */
   int step_gone;           /* its step thread is gone (exited, exec) */
 
   csh cs;                  /* Capstone handle for reports; 0 until used */
@@ -615,6 +616,18 @@ void rp__images_free(struct rp__proc *p);
 
 /* symbols (replayer/symbols.c) */
 void rp__syms_free(rp_replay *rp);
+/* The function holding ADDR in the process of the current position, into
+ * NAME (NCAP bytes; without the offset; "file+0xOFF" in a file without
+ * symbols for it, "0xADDR" outside any file), and the file name of its
+ * mapping into OBJECT (OCAP bytes; "?" when none). */
+void rp__fn_name(rp_replay *rp, u64 addr, char *name, size_t ncap,
+                 char *object, size_t ocap);
+
+/* profiles (replayer/profile.c) */
+/* A thread starts with rp->prof on: its shadow stack starts. */
+int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) RW_MUST_CHECK;
+/* A thread leaves the table with rp->prof on: its frames end. */
+void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t);
 
 /* the thread table (replayer/threads.c) */
 /* The listed thread with TID, or NULL. */

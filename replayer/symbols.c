@@ -149,11 +149,20 @@ static struct rp__sym *syms_for(rp_replay *rp, const u8 hash[32]) {
   return s;
 }
 
-int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap) {
+/* What is at ADDR in the process of the current position: *BASE the file
+ * name of the mapping (NULL: none, or anonymous memory), *FOFF the offset
+ * into the file, and when the file's symbols know it, *NAME the function
+ * holding it, *OFF the offset into that function and *SIZE the function's
+ * size (0: not given, so the function is assumed to reach the next
+ * symbol); otherwise *NAME is NULL and *OFF is *FOFF. Returns 0,
+ * RW_ENOTFOUND or RW_ENOMEM. */
+static int lookup(rp_replay *rp, u64 addr, const char **base,
+                  const char **name, u64 *off_out, u64 *foff, u64 *size) {
   /* The mappings of the process at this point of the history (a child's,
    * after its exec, are not the root's); the tables are cached for all. */
   const struct rp__srcs *v = &rp->proc->srcs;
   const struct rp__src *src = NULL;
+  *base = *name = NULL;
   for (size_t i = 0; i < v->n; i++)
     if (v->v[i].start <= addr && addr < v->v[i].end) src = &v->v[i];
   if (!src) return RW_ENOTFOUND;
@@ -170,8 +179,10 @@ int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap) {
       found = 1;
       break;
     }
-  const char *base = strrchr(src->path, '/');
-  base = base ? base + 1 : src->path;
+  const char *slash = strrchr(src->path, '/');
+  *base = slash ? slash + 1 : src->path;
+  *off_out = *foff = off;
+  *size = 0;
   if (found && s->nfns) {
     size_t lo = 0, hi = s->nfns;
     while (hi - lo > 1) {
@@ -180,11 +191,35 @@ int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap) {
     }
     const struct rp__fn *f = &s->fns[lo];
     if (f->start <= vaddr && (vaddr - f->start < f->size || !f->size)) {
-      snprintf(dst, cap, "%s+0x%llx", s->strs + f->name,
-               (unsigned long long)(vaddr - f->start));
-      return 0;
+      *name = s->strs + f->name;
+      *off_out = vaddr - f->start;
+      *size = f->size;
     }
   }
-  snprintf(dst, cap, "%s+0x%llx", base, (unsigned long long)off);
   return 0;
+}
+
+int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap) {
+  const char *base, *name;
+  u64 off, foff, size;
+  RW_FORWARD(lookup(rp, addr, &base, &name, &off, &foff, &size));
+  snprintf(dst, cap, "%s+0x%llx", name ? name : base,
+           (unsigned long long)off);
+  return 0;
+}
+
+void rp__fn_name(rp_replay *rp, u64 addr, char *name, size_t ncap,
+                 char *object, size_t ocap) {
+  const char *base = NULL, *fn = NULL;
+  u64 off = 0, foff = 0, size = 0;
+  int rc = lookup(rp, addr, &base, &fn, &off, &foff, &size);
+  snprintf(object, ocap, "%s", base ? base : "?");
+  /* Past a symbol of unknown size (_init, before the PLT) is not that
+   * function: the file offset says more. */
+  if (rc == 0 && fn && (size || !off))
+    snprintf(name, ncap, "%s", fn);
+  else if (rc == 0)
+    snprintf(name, ncap, "%s+0x%llx", base, (unsigned long long)foff);
+  else
+    snprintf(name, ncap, "0x%llx", (unsigned long long)addr);
 }

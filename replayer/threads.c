@@ -52,6 +52,7 @@ static int thread_get(rp_replay *rp, struct rp__thread **out) {
 
 /* Keeps T (out of the table) for reuse. */
 static void thread_put(rp_replay *rp, struct rp__thread *t) {
+  if (RW_UNLIKELY(rp->prof)) rp__prof_thread_end(rp, t);
   if (rp->th.nspare == rp->th.capspare) {
     size_t cap = rp->th.capspare ? 2 * rp->th.capspare : 8;
     struct rp__thread **v = realloc(rp->th.spare, cap * sizeof *v);
@@ -81,6 +82,13 @@ int rp__thread_start(rp_replay *rp, u32 tid, u64 seq,
   t->st.start_seq = seq;
   t->st.alive = 1;
   t->st.fresh = 1;
+  if (RW_UNLIKELY(rp->prof)) {
+    int rc = rp__prof_thread_start(rp, t);
+    if (rc < 0) {
+      thread_put(rp, t);
+      return rc;
+    }
+  }
   rp->th.threads[rp->th.nthreads++] = t;
   rp->th.nalive++;
   rp->th.have_thread = 1;

@@ -18,6 +18,7 @@ packages=(
   libcunit1-dev                                  # unit tests
   clang libclang-rt-14-dev                       # libFuzzer for the fuzz targets
   gdb python3 python3-numpy nodejs strace coreutils gzip sqlite3 time openssl # end-to-end tests
+  valgrind                                       # callgrind_annotate reads profiles
 )
 
 missing=()

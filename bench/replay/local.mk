@@ -40,3 +40,17 @@ bench-vector: cli/rewind bench/replay/vecmath_v4 bench/replay/vecmath_v3 \
 		bench/replay/vecmath_v2 \
 		bench/record/libc
 	$(SHELL) $(top_srcdir)/bench/replay/vector.sh $(abs_top_builddir)
+
+# Profiles (bench/RESULTS.md, "Profiles"): rewind analyze profile against
+# the plain replay of the same trace, on a call-heavy workload (fib) and
+# two with few calls. `make bench-profile` runs it.
+noinst_PROGRAMS += bench/replay/fib
+bench_replay_fib_SOURCES = bench/replay/fib.c
+bench_replay_fib_CFLAGS = -O1 -g
+bench_replay_fib_LDFLAGS =
+EXTRA_DIST += bench/replay/profile.sh
+
+.PHONY: bench-profile
+bench-profile: cli/rewind bench/replay/fib bench/record/compute \
+		bench/record/libc
+	$(SHELL) $(top_srcdir)/bench/replay/profile.sh $(abs_top_builddir)

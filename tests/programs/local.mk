@@ -11,7 +11,8 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/exec_target tests/programs/crash \
 	tests/programs/exitstatus tests/programs/threads tests/programs/spin \
 	tests/programs/movdir tests/programs/xsavec tests/programs/sud \
-	tests/programs/tsctrap tests/programs/badstack tests/programs/chatty
+	tests/programs/tsctrap tests/programs/badstack tests/programs/chatty \
+	tests/programs/calls
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_files_CFLAGS = $(RW_PROG_CFLAGS)
@@ -71,6 +72,12 @@ tests_programs_threads_LDADD = -lpthread
 tests_programs_chatty_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_chatty_LDFLAGS =
 tests_programs_chatty_LDADD = -lpthread
+# Calls known exactly, for rewind analyze profile (tests/replay/profile.sh).
+tests_programs_calls_CFLAGS = -O1 -g -fno-inline -fno-optimize-sibling-calls \
+	-fno-ipa-icf \
+	-pthread
+tests_programs_calls_LDFLAGS =
+tests_programs_calls_LDADD = -lpthread
 tests_programs_spin_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_spin_LDFLAGS =
 EXTRA_DIST += tests/programs/exec_wrapper.sh

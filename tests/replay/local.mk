@@ -52,6 +52,9 @@ TESTS += tests/replay/threads.sh
 EXTRA_DIST += tests/replay/threads.sh
 TESTS += tests/replay/procs.sh
 EXTRA_DIST += tests/replay/procs.sh
+# rewind analyze profile (tests/replay/profile.sh, on tests/programs/calls).
+TESTS += tests/replay/profile.sh
+EXTRA_DIST += tests/replay/profile.sh
 
 # Stack growth (tests/replay/stack.sh): the stack grown by instructions, by
 # signal frames and past its limit, and thread stacks that do not grow.

@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: MIT */
+/* Profiles from the history (rewind analyze profile). Each thread keeps a
+ * shadow call stack from the calls and returns the emulator observes
+ * (cpu.h, struct cpu_observer). A call pushes a frame that remembers where
+ * its return address is on the stack; a frame ends when the stack pointer
+ * moves above that slot: at its ret, or, for the frames a longjmp, an
+ * exception or a signal handler's sigreturn left behind, at the next call
+ * or ret of the thread. A stack pointer far away (a signal handler on an
+ * alternate stack, a coroutine's stack) ends nothing, and a ret that is a
+ * jump (push; ret) ends nothing either, as the stack stays below the
+ * frame. A frame that ends adds its instructions to its function
+ * (inclusive, and exclusive of its callees), to the edge from its caller
+ * and to its node of the call tree.
+ *
+ * Instructions count as positions do (each rep iteration is one): a call
+ * and what comes before it are the caller's, the callee's run from its
+ * first instruction to its ret included. A function that is on the stack
+ * already (recursion) adds its inclusive count once, at its outermost
+ * frame, so no count exceeds the thread's.
+ *
+ * Not seen as calls: a jmp to a function (a tail call runs in its caller's
+ * frame), and the kernel starting a signal handler (the handler runs in the
+ * frame it interrupted). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replayer/rp_int.h"
+
+/* ---- A map of u64 keys to u32 values (value 0: an empty slot) ---------- */
+
+struct umap {
+  u64 *keys;
+  u32 *vals;
+  size_t cap, n; /* cap: a power of 2, or 0 */
+};
+
+static u64 mix(u64 k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdull;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ull;
+  return k ^ (k >> 33);
+}
+
+static u32 umap_get(const struct umap *m, u64 k) {
+  if (!m->cap) return 0;
+  for (size_t i = mix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (!m->vals[i]) return 0;
+    if (m->keys[i] == k) return m->vals[i];
+  }
+}
+
+static void umap_place(struct umap *m, u64 k, u32 v) {
+  size_t i = mix(k) & (m->cap - 1);
+  while (m->vals[i]) i = (i + 1) & (m->cap - 1);
+  m->keys[i] = k;
+  m->vals[i] = v;
+  m->n++;
+}
+
+/* Adds K (absent) with V (not 0). Returns 0 or RW_ENOMEM. */
+static int umap_put(struct umap *m, u64 k, u32 v) {
+  if (2 * (m->n + 1) > m->cap) {
+    size_t cap = m->cap ? 2 * m->cap : 256;
+    struct umap g = {calloc(cap, sizeof(u64)), calloc(cap, sizeof(u32)), cap,
+                     0};
+    if (!g.keys || !g.vals) {
+      free(g.keys);
+      free(g.vals);
+      return RW_ENOMEM;
+    }
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->vals[i]) umap_place(&g, m->keys[i], m->vals[i]);
+    free(m->keys);
+    free(m->vals);
+    *m = g;
+  }
+  umap_place(m, k, v);
+  return 0;
+}
+
+static void umap_free(struct umap *m) {
+  free(m->keys);
+  free(m->vals);
+  memset(m, 0, sizeof *m);
+}
+
+/* Makes room for one more element of SIZE bytes in *V (N used, *CAP
+ * allocated). Returns 0 or RW_ENOMEM. */
+static int grow(void **v, size_t n, size_t *cap, size_t size) {
+  if (n < *cap) return 0;
+  size_t c = *cap ? 2 * *cap : 64;
+  void *nv = realloc(*v, c * size);
+  if (!nv) return RW_ENOMEM;
+  *v = nv;
+  *cap = c;
+  return 0;
+}
+
+/* ---- The profile -------------------------------------------------------- */
+
+struct fn {
+  u32 name, object; /* offsets in strs */
+  u64 calls, incl, excl;
+};
+
+struct edge {
+  u32 caller, callee; /* function indexes */
+  u64 calls, incl;
+};
+
+struct node {  /* the call tree: one node per call path */
+  u32 fn;      /* function index */
+  u32 parent;  /* node index + 1, or 0 for a thread's root */
+  u64 excl;
+};
+
+/* The functions met in one program image of one process, by address. */
+struct space {
+  u32 proc_ix;
+  size_t nimages;
+  struct umap by_addr; /* address -> function index + 1 */
+};
+
+/* How far above a frame's slot the stack pointer may be for the frame to
+ * count as gone: farther, it is another stack. */
+#define RP_PROF_NEAR (64ull << 20)
+
+struct frame {
+  u32 fn, node; /* indexes */
+  u32 edge;     /* edge index + 1 from the caller's function, or 0 */
+  int outer;    /* no frame of fn below it */
+  u64 slot;     /* where its return address is (0: the thread's root) */
+  u64 start;    /* the thread's count at its first instruction */
+  u64 kids;     /* instructions of the callees that ended */
+};
+
+struct shadow {
+  struct rp_profile *p;
+  struct rp__thread *t;
+  struct frame *v;
+  size_t n, cap;
+  u32 *active;    /* per function index: its frames on this stack */
+  size_t nactive;
+};
+
+struct rp_profile {
+  rp_replay *rp;
+  struct fn *fns;
+  size_t nfns, capfns;
+  char *strs;
+  size_t nstrs, capstrs;
+  struct umap names; /* hash of name and object -> function index + 1 */
+  struct space *spaces;
+  size_t nspaces, capspaces;
+  struct edge *edges;
+  size_t nedges, capedges;
+  struct umap by_edge; /* caller << 32 | callee -> edge index + 1 */
+  struct node *nodes;
+  size_t nnodes, capnodes;
+  struct umap by_node; /* parent << 32 | fn -> node index + 1 */
+  struct shadow **sh;  /* the threads' stacks */
+  size_t nsh, capsh;
+  u64 total, calls;
+  u32 threads;
+  int err; /* the first failure in an observer (they cannot return one) */
+};
+
+static u64 str_hash(const char *a, const char *b) {
+  u64 h = 0xcbf29ce484222325ull;
+  for (const char *s = a; *s; s++) h = (h ^ (u8)*s) * 0x100000001b3ull;
+  h = (h ^ 0xff) * 0x100000001b3ull;
+  for (const char *s = b; *s; s++) h = (h ^ (u8)*s) * 0x100000001b3ull;
+  return h;
+}
+
+static int add_str(rp_profile *p, const char *s, u32 *off) {
+  size_t n = strlen(s) + 1;
+  while (p->nstrs + n > p->capstrs) {
+    size_t c = p->capstrs ? 2 * p->capstrs : 4096;
+    char *v = realloc(p->strs, c);
+    if (!v) return RW_ENOMEM;
+    p->strs = v;
+    p->capstrs = c;
+  }
+  memcpy(p->strs + p->nstrs, s, n);
+  *off = (u32)p->nstrs;
+  p->nstrs += n;
+  return 0;
+}
+
+/* The index of the function NAME in OBJECT, added when new. */
+static int fn_named(rp_profile *p, const char *name, const char *object,
+                    u32 *out) {
+  u64 h = str_hash(name, object);
+  for (;; h++) { /* another name with the same hash: the next key */
+    u32 v = umap_get(&p->names, h);
+    if (!v) break;
+    const struct fn *f = &p->fns[v - 1];
+    if (!strcmp(p->strs + f->name, name) &&
+        !strcmp(p->strs + f->object, object)) {
+      *out = v - 1;
+      return 0;
+    }
+  }
+  RW_FORWARD(grow((void **)&p->fns, p->nfns, &p->capfns, sizeof *p->fns));
+  struct fn f = {0};
+  RW_FORWARD(add_str(p, name, &f.name));
+  RW_FORWARD(add_str(p, object, &f.object));
+  RW_FORWARD(umap_put(&p->names, h, (u32)p->nfns + 1));
+  p->fns[p->nfns] = f;
+  *out = (u32)p->nfns++;
+  return 0;
+}
+
+/* The index of the function at ADDR in thread T's process: its symbol in
+ * the files of the trace, looked up once per program image. */
+static int fn_at(rp_profile *p, struct rp__thread *t, u64 addr, u32 *out) {
+  struct rp__proc *proc = t->proc;
+  struct space *s = NULL;
+  for (size_t i = 0; i < p->nspaces; i++)
+    if (p->spaces[i].proc_ix == proc->ix &&
+        p->spaces[i].nimages == proc->nimages)
+      s = &p->spaces[i];
+  if (!s) {
+    RW_FORWARD(grow((void **)&p->spaces, p->nspaces, &p->capspaces,
+                    sizeof *p->spaces));
+    s = &p->spaces[p->nspaces++];
+    memset(s, 0, sizeof *s);
+    s->proc_ix = proc->ix;
+    s->nimages = proc->nimages;
+  }
+  u32 v = umap_get(&s->by_addr, addr);
+  if (v) {
+    *out = v - 1;
+    return 0;
+  }
+  char name[512], object[256];
+  rp_replay *rp = p->rp;
+  struct rp__proc *was = rp->proc; /* the names are those of T's process */
+  rp->proc = proc;
+  rp__fn_name(rp, addr, name, sizeof name, object, sizeof object);
+  rp->proc = was;
+  for (char *c = name; *c; c++)
+    if (*c == ';' || *c == '\n' || *c == ' ') *c = '_'; /* folded stacks */
+  RW_FORWARD(fn_named(p, name, object, out));
+  return umap_put(&s->by_addr, addr, *out + 1);
+}
+
+static int node_of(rp_profile *p, u32 parent, u32 fn, u32 *out) {
+  u64 k = (u64)parent << 32 | fn;
+  u32 v = umap_get(&p->by_node, k);
+  if (!v) {
+    RW_FORWARD(grow((void **)&p->nodes, p->nnodes, &p->capnodes,
+                    sizeof *p->nodes));
+    p->nodes[p->nnodes] = (struct node){fn, parent, 0};
+    RW_FORWARD(umap_put(&p->by_node, k, (u32)p->nnodes + 1));
+    v = (u32)++p->nnodes;
+  }
+  *out = v - 1;
+  return 0;
+}
+
+static int edge_of(rp_profile *p, u32 caller, u32 callee, u32 *out) {
+  u64 k = (u64)caller << 32 | callee;
+  u32 v = umap_get(&p->by_edge, k);
+  if (!v) {
+    RW_FORWARD(grow((void **)&p->edges, p->nedges, &p->capedges,
+                    sizeof *p->edges));
+    p->edges[p->nedges] = (struct edge){caller, callee, 0, 0};
+    RW_FORWARD(umap_put(&p->by_edge, k, (u32)p->nedges + 1));
+    v = (u32)++p->nedges;
+  }
+  *out = v - 1;
+  return 0;
+}
+
+/* Pushes a frame of function FN, entered at the thread's count START,
+ * whose return address is at SLOT. */
+static int push(struct shadow *sh, u32 fn, u64 slot, u64 start) {
+  rp_profile *p = sh->p;
+  struct frame f = {.fn = fn, .slot = slot, .start = start};
+  u32 parent = sh->n ? sh->v[sh->n - 1].node + 1 : 0;
+  RW_FORWARD(node_of(p, parent, fn, &f.node));
+  if (sh->n) {
+    u32 e;
+    RW_FORWARD(edge_of(p, sh->v[sh->n - 1].fn, fn, &e));
+    p->edges[e].calls++;
+    f.edge = e + 1;
+  }
+  if (fn >= sh->nactive) {
+    size_t n = RW_MAX((size_t)fn + 1, 2 * sh->nactive);
+    u32 *a = realloc(sh->active, n * sizeof *a);
+    if (!a) return RW_ENOMEM;
+    memset(a + sh->nactive, 0, (n - sh->nactive) * sizeof *a);
+    sh->active = a;
+    sh->nactive = n;
+  }
+  f.outer = sh->active[fn]++ == 0;
+  RW_FORWARD(grow((void **)&sh->v, sh->n, &sh->cap, sizeof *sh->v));
+  sh->v[sh->n++] = f;
+  p->fns[fn].calls++;
+  return 0;
+}
+
+/* Ends the top frame at the thread's count END. */
+static void pop(struct shadow *sh, u64 end) {
+  rp_profile *p = sh->p;
+  const struct frame *f = &sh->v[--sh->n];
+  u64 incl = end - f->start, excl = incl - f->kids;
+  struct fn *fn = &p->fns[f->fn];
+  fn->excl += excl;
+  if (f->outer) fn->incl += incl;
+  sh->active[f->fn]--;
+  p->nodes[f->node].excl += excl;
+  if (f->edge) p->edges[f->edge - 1].incl += incl;
+  if (sh->n)
+    sh->v[sh->n - 1].kids += incl;
+  else
+    p->total += incl;
+}
+
+/* Ends the frames whose return address slot is below LIMIT (and near it),
+ * at the thread's count END. The root frame stays. */
+static void unwind(struct shadow *sh, u64 limit, u64 end) {
+  while (sh->n > 1) {
+    u64 slot = sh->v[sh->n - 1].slot;
+    if (slot >= limit || limit - slot > RP_PROF_NEAR) break;
+    pop(sh, end);
+  }
+}
+
+static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
+                    u64 n) {
+  struct shadow *sh = ctx;
+  u32 fn;
+  (void)from, (void)ret;
+  if (!sh || sh->p->err) return;
+  /* The return address pushed: a frame whose slot this is or was below
+   * it is gone (left by a longjmp, an exception). */
+  u64 slot = cpu_gpr(cpu, RW_REG_rsp);
+  unwind(sh, slot + 1, n);
+  rp_profile *p = sh->p;
+  int rc = fn_at(p, sh->t, to, &fn);
+  if (rc == 0) rc = push(sh, fn, slot, n + 1);
+  if (rc < 0) p->err = rc;
+  p->calls++;
+}
+
+static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
+  struct shadow *sh = ctx;
+  (void)from, (void)to;
+  if (!sh || sh->p->err) return;
+  /* The slot of the return address is below the stack now; the ret is
+   * the callee's instruction. */
+  unwind(sh, cpu_gpr(cpu, RW_REG_rsp), n + 1);
+}
+
+/* A thread gone: its cpu may serve another thread, and keeps observing
+ * (no blocks to decode again) with no stack to keep. */
+static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
+                    u64 n);
+static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n);
+static const struct cpu_observer no_calls = {.on_call = on_call,
+                                             .on_ret = on_ret};
+
+int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
+  rp_profile *p = rp->prof;
+  struct rw_regs regs;
+  u32 fn;
+  struct shadow *sh = calloc(1, sizeof *sh);
+  if (!sh) return RW_ENOMEM;
+  sh->p = p;
+  sh->t = t;
+  cpu_get_regs(t->cpu, &regs);
+  int rc = fn_at(p, t, regs.rip, &fn);
+  if (rc == 0) rc = push(sh, fn, 0, cpu_icount(t->cpu));
+  if (rc == 0)
+    rc = grow((void **)&p->sh, p->nsh, &p->capsh, sizeof *p->sh);
+  struct cpu_observer o = {.on_call = on_call, .on_ret = on_ret, .ctx = sh};
+  if (rc == 0) rc = cpu_set_observer(t->cpu, &o);
+  if (rc < 0) {
+    free(sh->v);
+    free(sh->active);
+    free(sh);
+    return rc;
+  }
+  p->sh[p->nsh++] = sh;
+  p->threads++;
+  return 0;
+}
+
+void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t) {
+  rp_profile *p = rp->prof;
+  for (size_t i = 0; i < p->nsh; i++) {
+    struct shadow *sh = p->sh[i];
+    if (sh->t != t) continue;
+    u64 end = cpu_icount(t->cpu);
+    while (sh->n) pop(sh, end);
+    if (cpu_set_observer(t->cpu, &no_calls) < 0) p->err = RW_ENOMEM;
+    free(sh->v);
+    free(sh->active);
+    free(sh);
+    p->sh[i] = p->sh[--p->nsh];
+    return;
+  }
+}
+
+void rp_profile_free(rp_profile *p) {
+  if (!p) return;
+  for (size_t i = 0; i < p->nsh; i++) {
+    free(p->sh[i]->v);
+    free(p->sh[i]->active);
+    free(p->sh[i]);
+  }
+  free(p->sh);
+  for (size_t i = 0; i < p->nspaces; i++) umap_free(&p->spaces[i].by_addr);
+  free(p->spaces);
+  umap_free(&p->names);
+  umap_free(&p->by_edge);
+  umap_free(&p->by_node);
+  free(p->fns);
+  free(p->strs);
+  free(p->edges);
+  free(p->nodes);
+  free(p);
+}
+
+/* Stops observing every thread of RP, spare ones included. */
+static void unobserve(rp_replay *rp) {
+  for (size_t i = 0; i < rp->th.nthreads; i++)
+    if (cpu_set_observer(rp->th.threads[i]->cpu, NULL) < 0) continue;
+  for (size_t i = 0; i < rp->th.nspare; i++)
+    if (cpu_set_observer(rp->th.spare[i]->cpu, NULL) < 0) continue;
+}
+
+int rp_profile_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
+  rp_profile *p = calloc(1, sizeof *p);
+  int rc = 0;
+  *out = NULL;
+  memset(stop, 0, sizeof *stop);
+  if (!p) return RW_ENOMEM;
+  p->rp = rp;
+  rp->prof = p;
+  /* The threads alive here start their stacks at their current function. */
+  for (size_t i = 0; rc == 0 && i < rp->th.nthreads; i++)
+    if (rp->th.threads[i]->st.alive)
+      rc = rp__prof_thread_start(rp, rp->th.threads[i]);
+  if (rc == 0) {
+    struct rp__goal goal = rp__goal_at(~0ull, 0);
+    rc = rp__run(rp, &goal, stop);
+  }
+  while (p->nsh) rp__prof_thread_end(rp, p->sh[p->nsh - 1]->t);
+  rp->prof = NULL;
+  unobserve(rp);
+  if (rc == 0) rc = p->err;
+  if (rc < 0) {
+    rp_profile_free(p);
+    return rc;
+  }
+  *out = p;
+  return 0;
+}
+
+void rp_profile_totals(const rp_profile *p, u64 *instructions, u64 *calls,
+                       u32 *threads) {
+  *instructions = p->total;
+  *calls = p->calls;
+  *threads = p->threads;
+}
+
+/* ---- Output ----------------------------------------------------------- */
+
+static const rp_profile *sort_p; /* qsort has no context argument */
+
+static int by_incl(const void *a, const void *b) {
+  const struct fn *x = &sort_p->fns[*(const u32 *)a],
+                  *y = &sort_p->fns[*(const u32 *)b];
+  if (x->incl != y->incl) return x->incl < y->incl ? 1 : -1;
+  if (x->excl != y->excl) return x->excl < y->excl ? 1 : -1;
+  return strcmp(sort_p->strs + x->name, sort_p->strs + y->name);
+}
+
+static double share(u64 part, u64 whole) {
+  return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static int written(FILE *out) {
+  return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
+}
+
+int rp_profile_table(const rp_profile *p, FILE *out, size_t top) {
+  u32 *ix = malloc((p->nfns ? p->nfns : 1) * sizeof *ix);
+  if (!ix) return RW_ENOMEM;
+  for (u32 i = 0; i < p->nfns; i++) ix[i] = i;
+  sort_p = p;
+  qsort(ix, p->nfns, sizeof *ix, by_incl);
+  size_t n = top && top < p->nfns ? top : p->nfns;
+  fprintf(out, "%13s %7s %13s %7s %10s  %s\n", "inclusive", "", "exclusive",
+          "", "calls", "function (file)");
+  for (size_t i = 0; i < n; i++) {
+    const struct fn *f = &p->fns[ix[i]];
+    const char *name = p->strs + f->name, *obj = p->strs + f->object;
+    size_t k = strlen(obj);
+    /* "file+0x..." names its file already. */
+    int named = strncmp(name, obj, k) || strncmp(name + k, "+0x", 3);
+    fprintf(out, "%13llu %6.2f%% %13llu %6.2f%% %10llu  %s%s%s%s\n",
+            (unsigned long long)f->incl, share(f->incl, p->total),
+            (unsigned long long)f->excl, share(f->excl, p->total),
+            (unsigned long long)f->calls, name, named ? " (" : "",
+            named ? obj : "", named ? ")" : "");
+  }
+  if (n < p->nfns)
+    fprintf(out, "(%zu more functions; --top 0 shows them all)\n",
+            p->nfns - n);
+  free(ix);
+  return written(out);
+}
+
+int rp_profile_folded(const rp_profile *p, FILE *out) {
+  u32 *path = NULL;
+  size_t cap = 0;
+  for (size_t i = 0; i < p->nnodes; i++) {
+    if (!p->nodes[i].excl) continue;
+    size_t n = 0;
+    for (u32 k = (u32)i + 1; k; k = p->nodes[k - 1].parent) {
+      if (grow((void **)&path, n, &cap, sizeof *path) < 0) {
+        free(path);
+        return RW_ENOMEM;
+      }
+      path[n++] = p->nodes[k - 1].fn;
+    }
+    while (n--) fprintf(out, "%s%c", p->strs + p->fns[path[n]].name,
+                        n ? ';' : ' ');
+    fprintf(out, "%llu\n", (unsigned long long)p->nodes[i].excl);
+  }
+  free(path);
+  return written(out);
+}
+
+static int by_caller(const void *a, const void *b) {
+  const struct edge *x = &sort_p->edges[*(const u32 *)a],
+                    *y = &sort_p->edges[*(const u32 *)b];
+  if (x->caller != y->caller) return x->caller < y->caller ? -1 : 1;
+  return x->callee < y->callee ? -1 : x->callee > y->callee;
+}
+
+int rp_profile_callgrind(const rp_profile *p, FILE *out, const char *cmd) {
+  u32 *ix = malloc((p->nedges ? p->nedges : 1) * sizeof *ix);
+  if (!ix) return RW_ENOMEM;
+  for (u32 i = 0; i < p->nedges; i++) ix[i] = i;
+  sort_p = p;
+  qsort(ix, p->nedges, sizeof *ix, by_caller);
+  fprintf(out, "# callgrind format\nversion: 1\ncreator: rewind\n");
+  fprintf(out, "cmd: %s\npositions: line\nevents: Ir\nsummary: %llu\n\n",
+          cmd ? cmd : "?", (unsigned long long)p->total);
+  /* Each function's own cost, then its calls: count and inclusive cost. */
+  size_t e = 0;
+  for (u32 i = 0; i < p->nfns; i++) {
+    const struct fn *f = &p->fns[i];
+    fprintf(out, "ob=%s\nfl=???\nfn=%s\n0 %llu\n", p->strs + f->object,
+            p->strs + f->name, (unsigned long long)f->excl);
+    for (; e < p->nedges && p->edges[ix[e]].caller == i; e++) {
+      const struct edge *g = &p->edges[ix[e]];
+      const struct fn *c = &p->fns[g->callee];
+      fprintf(out, "cob=%s\ncfl=???\ncfn=%s\ncalls=%llu 0\n0 %llu\n",
+              p->strs + c->object, p->strs + c->name,
+              (unsigned long long)g->calls, (unsigned long long)g->incl);
+    }
+    fputc('\n', out);
+  }
+  free(ix);
+  return written(out);
+}

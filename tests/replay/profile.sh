@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# rewind analyze profile against a program whose calls are known exactly
+# (tests/programs/calls.c): call counts, the instructions of a leaf of 5
+# instructions, recursion counted once, the stack after a longjmp and in a
+# signal handler, threads; totals equal to the replay's own count, in the
+# table, the folded stacks and the callgrind file (read back with
+# callgrind_annotate); C++ exceptions and child processes; bad arguments.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+# verified NAME: the instruction count `replay --verify` reports.
+verified() {
+  "$REWIND" replay --verify --no-progress "$T/$1.rwd" 2>&1 |
+    sed -n 's/^replay verified: \([0-9]*\) instructions.*/\1/p'
+}
+
+# col NAME FIELD: a column of the table line of function NAME in file
+# (calls): 1 inclusive, 3 exclusive, 5 calls.
+col() {
+  awk -v f="$1" -v c="$2" '$6 == f && $7 == "(calls)" { print $c }' \
+    "$T/calls.table"
+}
+
+rec calls "$P/calls"
+check "calls: recorded" test "$status" = 0
+total=$(verified calls)
+check "calls: verified" test -n "$total"
+"$REWIND" analyze profile --no-progress --top 0 --folded "$T/calls.folded" \
+  --callgrind "$T/calls.cg" "$T/calls.rwd" >"$T/calls.table" 2>"$T/calls.err"
+check_eq "analyze profile exits 0" 0 "$?"
+check "the header gives the replay's count, 5 threads" \
+  grep -Eq "^profile of .*calls: $total instructions in 5 threads, [0-9]+ calls$" \
+  "$T/calls.table"
+check_eq "exclusive counts add up to every instruction" "$total" \
+  "$(awk 'NR > 2 && $4 ~ /%$/ { s += $3 } END { print s }' "$T/calls.table")"
+
+# Calls as the source makes them.
+for fc in leaf5:1000 rec:510 is_even:11 is_odd:10 dive:6 after_jump:1 \
+          in_handler:1 after_signal:1 work:400 worker:4 main:1; do
+  check_eq "calls of ${fc%:*}" "${fc#*:}" "$(col "${fc%:*}" 5)"
+done
+check_eq "leaf5: 5 instructions a call, inclusive" 5000 "$(col leaf5 1)"
+check_eq "leaf5: and exclusive" 5000 "$(col leaf5 3)"
+# Recursion: the inclusive count is the outermost frames', so rec's is its
+# own instructions plus the 10 leaf5 calls at the bottom.
+check_eq "rec: recursion counted once" $(($(col rec 3) + 50)) "$(col rec 1)"
+check_eq "is_even: mutual recursion counted once" \
+  $(($(col is_even 3) + $(col is_odd 3))) "$(col is_even 1)"
+
+# Folded stacks: the same total; the shape of the stacks.
+check_eq "folded stacks add up to every instruction" "$total" \
+  "$(awk '{ s += $NF } END { print s }' "$T/calls.folded")"
+check "after a longjmp out of 5 frames, main calls after_jump directly" \
+  grep -Eq ';main;after_jump;leaf5 5$' "$T/calls.folded"
+check "  and no frame of dive is left under it" \
+  sh -c "! grep -q 'dive;.*after_jump' '$T/calls.folded'"
+check "a signal handler's calls sit on the frame it interrupted" \
+  grep -Eq ';main;.*;in_handler;leaf5 5$' "$T/calls.folded"
+check "  and after it, main calls after_signal directly" \
+  grep -Eq ';main;after_signal;leaf5 5$' "$T/calls.folded"
+check "threads: each worker's calls under its own root" \
+  grep -Eq ';worker;work;leaf5 2000$' "$T/calls.folded"
+check "dive 6 deep, then longjmp" \
+  grep -Eq ';main;dive;dive;dive;dive;dive;dive [0-9]+$' "$T/calls.folded"
+
+# callgrind_annotate reads the callgrind file, with the same total.
+if command -v callgrind_annotate >/dev/null; then
+  callgrind_annotate "$T/calls.cg" >"$T/calls.cga" 2>&1
+  check_eq "callgrind_annotate reads the file" 0 "$?"
+  check_eq "callgrind_annotate's total is the replay's count" "$total" \
+    "$(sed -n 's/^\([0-9,]*\) .*PROGRAM TOTALS.*/\1/p' "$T/calls.cga" | tr -d ,)"
+  check "callgrind_annotate: leaf5's 5000" \
+    grep -Eq '^ *5,000 .*:leaf5 \[calls\]' "$T/calls.cga"
+else
+  fail=$((fail + 1))
+  echo "FAIL: callgrind_annotate is not installed (Debian: valgrind)"
+fi
+
+# Other programs: exceptions, child processes; the totals hold.
+rec cxx "$P/cxx_exceptions"
+n=$(verified cxx)
+check "cxx_exceptions: profile total = replay count" sh -c \
+  "'$REWIND' analyze profile --no-progress --top 3 '$T/cxx.rwd' |
+   grep -q '^profile of .*: $n instructions'"
+rec forks "$P/forks"
+n=$(verified forks)
+check "forks: profile total = replay count over every process" sh -c \
+  "'$REWIND' analyze profile --no-progress --top 3 '$T/forks.rwd' |
+   grep -q '^profile of .*: $n instructions'"
+check "-q prints nothing, the files still come" sh -c \
+  "[ -z \"\$('$REWIND' analyze profile -q --folded '$T/q.folded' '$T/calls.rwd')\" ] &&
+   [ -s '$T/q.folded' ]"
+
+# Mistakes get a clear message and status.
+status_of() { "$@" >"$T/st.out" 2>&1; echo $?; }
+check_eq "analyze alone: usage" 2 "$(status_of "$REWIND" analyze)"
+check_eq "unknown analysis" 2 "$(status_of "$REWIND" analyze nothing)"
+check "  names it" grep -q "unknown analysis 'nothing'" "$T/st.out"
+check_eq "--top not a number" 2 \
+  "$(status_of "$REWIND" analyze profile --top x "$T/calls.rwd")"
+check_eq "a trace that is not there" 1 \
+  "$(status_of "$REWIND" analyze profile "$T/none.rwd")"
+check_eq "a folded file that cannot be written" 1 \
+  "$(status_of "$REWIND" analyze profile -q --folded "$T/no/dir/f" "$T/calls.rwd")"
+check "  says which" grep -q "cannot write $T/no/dir/f" "$T/st.out"
+check "analyze profile --help" sh -c \
+  "'$REWIND' analyze profile --help | grep -q 'usage: rewind analyze profile'"
+
+finish
