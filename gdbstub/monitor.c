@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* gdb's `monitor` commands (qRcmd): `when` tells the current position in
- * the history, `goto N` moves to global instruction N, `help` lists them.
+ * the history, `goto N` moves to global instruction N, `stack` shows the
+ * shadow call stack of gdb's thread, `help` lists them.
  * The output goes back as the hex text gdb prints; gdb does not know that
  * `goto` moved the program, so the reply says how to make it re-read. */
 #include <inttypes.h>
@@ -103,6 +104,33 @@ static int go(struct gdb__sess *s, const char *arg) {
   return 0;
 }
 
+/* Keeps gdb waiting for the reply of a long monitor command: an empty
+ * console packet restarts its timer. */
+static void keep_alive(void *ctx) {
+  struct gdb__sess *s = ctx;
+  if (gdb__console(s, "") < 0) return; /* the reply will fail too */
+}
+
+/* `monitor stack`: the shadow call stack of gdb's thread. */
+static int stack(struct gdb__sess *s) {
+  char *text = NULL;
+  u32 tid = s->g_tid ? s->g_tid : rp_current_tid(s->rp);
+  int rc = rp_shadow_text(s->rp, tid, keep_alive, s, &text);
+  if (rc == RW_ENOTFOUND) {
+    out(s, "no call stack: the selected thread does not run here\n");
+    return 0;
+  }
+  if (rc < 0) {
+    char buf[200];
+    snprintf(buf, sizeof buf, "no call stack: %s\n", rw_strerror(rc));
+    out(s, buf);
+    return 0;
+  }
+  out(s, text);
+  free(text);
+  return 0;
+}
+
 int gdb__monitor(struct gdb__sess *s) {
   const char *cmd = s->req.text;
   char buf[300];
@@ -113,12 +141,18 @@ int gdb__monitor(struct gdb__sess *s) {
     out(s, buf);
   } else if (!strncmp(cmd, "goto", 4) && (cmd[4] == ' ' || !cmd[4])) {
     return go(s, cmd + 4);
+  } else if (!strcmp(cmd, "stack")) {
+    return stack(s);
   } else if (!strcmp(cmd, "help") || !*cmd) {
     out(s, "rewind monitor commands:\n"
            "  monitor when     show the position in the history: global "
            "instruction count, event number, thread\n"
            "  monitor goto N   move to global instruction N (0 is the "
            "program's first instruction)\n"
+           "  monitor stack    the call stack of the selected thread from "
+           "its calls and returns (no\n"
+           "                   unwinding: right where gdb's bt is lost; "
+           "replays the history up to here)\n"
            "  monitor help     this list\n");
   } else {
     snprintf(buf, sizeof buf,

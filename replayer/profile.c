@@ -573,3 +573,97 @@ int rp_profile_callgrind(const rp_profile *p, FILE *out, const char *cmd) {
   free(ix);
   return written(out);
 }
+
+/* ---- The shadow stack at a position (monitor stack) ----------------- */
+
+/* Instructions run between two calls of rp_shadow_text's tick. */
+#define RP_SHADOW_SLICE 40000000ull
+
+/* Appends the frames of SH, innermost first, to F. */
+static void frames_text(rp_replay *rp, const struct shadow *sh, FILE *f) {
+  const rp_profile *p = sh->p;
+  struct rp__proc *was = rp->proc; /* symbols of the thread's process */
+  rp->proc = sh->t->proc;
+  for (size_t i = sh->n, k = 0; i-- > 0; k++) {
+    const struct frame *fr = &sh->v[i];
+    const struct fn *fn = &p->fns[fr->fn];
+    fprintf(f, "#%-3zu %s (%s), entered at its instruction %llu", k,
+            p->strs + fn->name, p->strs + fn->object,
+            (unsigned long long)fr->start);
+    u64 ret;
+    char sym[300];
+    if (!fr->slot) {
+      fputs(", where the thread began\n", f);
+    } else if (cpu_mem_read(sh->t->proc->mem, fr->slot, &ret, 8) == 0) {
+      if (rp_symbolize(rp, ret, sym, sizeof sym) < 0) sym[0] = 0;
+      fprintf(f, ", returns to %#llx%s%s%s\n", (unsigned long long)ret,
+              sym[0] ? " <" : "", sym, sym[0] ? ">" : "");
+    } else {
+      fprintf(f, ", its return address at %#llx cannot be read\n",
+              (unsigned long long)fr->slot);
+    }
+  }
+  rp->proc = was;
+}
+
+int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
+                   void *ctx, char **out) {
+  struct rp_stop stop;
+  *out = NULL;
+  if (!tid) tid = rp_current_tid(rp);
+  struct rp__thread *t = tid ? rp__thread_find(rp, tid) : NULL;
+  RW_RETURN_IF(!t || !t->st.alive, RW_ENOTFOUND,
+               "thread %u does not run here", tid);
+  RW_RETURN_IF(rp->health.broken, RW_EINVAL,
+               "the replay is broken here");
+  u64 at = rp->icount, ev = rp->trace.events;
+  int ended = rp->fin.ended;
+  struct rp__kf *kf = rp__kf_before(rp, 0, 0);
+  RW_RETURN_IF(!kf, RW_ENOTFOUND, "no keyframe at the start");
+  RW_FORWARD(rp__kf_restore(rp, kf));
+  rp_profile *p = calloc(1, sizeof *p);
+  if (!p) return RW_ENOMEM;
+  p->rp = rp;
+  rp->prof = p;
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < rp->th.nthreads; i++)
+    if (rp->th.threads[i]->st.alive)
+      rc = rp__prof_thread_start(rp, rp->th.threads[i]);
+  /* Back to here, in slices. */
+  while (rc == 0) {
+    int last = ended || at - rp->icount <= RP_SHADOW_SLICE;
+    struct rp__goal goal =
+        rp__goal_at(ended ? ~0ull : last ? at : rp->icount + RP_SHADOW_SLICE,
+                    0);
+    if (last && !ended) goal.events = ev;
+    rc = rp__run(rp, &goal, &stop);
+    if (rc < 0 || last || stop.reason != RP_STOP_TARGET) break;
+    if (tick) tick(ctx);
+  }
+  if (rc == 0) rc = p->err;
+  const struct shadow *sh = NULL;
+  for (size_t i = 0; rc == 0 && i < p->nsh; i++)
+    if (p->sh[i]->t->st.tid == tid && p->sh[i]->t->st.alive) sh = p->sh[i];
+  if (rc == 0 && (rp->icount != at || !sh)) rc = RW_ENOTFOUND;
+  if (rc == 0) {
+    size_t len;
+    FILE *f = open_memstream(out, &len);
+    if (!f) {
+      rc = RW_ENOMEM;
+    } else {
+      fprintf(f, "thread %u at instruction %llu: %zu frames (from the calls "
+                 "and returns since the thread began)\n",
+              tid, (unsigned long long)at, sh->n);
+      frames_text(rp, sh, f);
+      if (fclose(f) != 0) rc = RW_ENOMEM;
+    }
+  }
+  rp->prof = NULL;
+  unobserve(rp);
+  rp_profile_free(p);
+  if (rc < 0) {
+    free(*out);
+    *out = NULL;
+  }
+  return rc;
+}

@@ -381,6 +381,18 @@ void rp_profile_free(rp_profile *p);
 void rp_profile_totals(const rp_profile *p, u64 *instructions, u64 *calls,
                        u32 *threads);
 
+/* The shadow call stack of thread TID (0: the current thread) at the
+ * current position, as text into *OUT (owned by the caller: free): one
+ * line per frame, innermost first, with its function, the instruction
+ * count where it was entered and where it returns to. It is built by
+ * re-running the history from its start to here with the calls and
+ * returns observed (TICK, when not NULL, is called with CTX between
+ * slices of that run, a fraction of a second each); the replay ends up
+ * where it was. Returns 0, RW_ENOTFOUND when TID does not run here, or a
+ * negative code (the replay may then be elsewhere). */
+int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
+                   void *ctx, char **out) RW_MUST_CHECK;
+
 /* Writes a table of the TOP functions (0: all) with the most inclusive
  * instructions: inclusive and exclusive counts and shares, calls, name and
  * file. Returns 0 or RW_ERR(errno) of a failed write. */

@@ -403,3 +403,12 @@ int rp_set_syscall_stops(rp_replay *rp, int on, const u32 *nrs, size_t n) {
 void rp_set_echo(rp_replay *rp, rp_echo_fn echo, void *ctx) {
   (void)rp, (void)echo, (void)ctx;
 }
+
+/* No calls in the fake history: an empty stack. */
+int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
+                   void *ctx, char **out) {
+  (void)rp, (void)ctx;
+  if (tick) tick(ctx);
+  *out = strdup(tid ? "no frames\n" : "");
+  return *out ? 0 : RW_ENOMEM;
+}

@@ -5,7 +5,9 @@
 # instructions, recursion counted once, the stack after a longjmp and in a
 # signal handler, threads; totals equal to the replay's own count, in the
 # table, the folded stacks and the callgrind file (read back with
-# callgrind_annotate); C++ exceptions and child processes; bad arguments.
+# callgrind_annotate); C++ exceptions and child processes; bad arguments;
+# gdb's monitor stack against its bt, after a longjmp, in a signal handler
+# and in a thread.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # verified NAME: the instruction count `replay --verify` reports.
@@ -90,6 +92,59 @@ check "forks: profile total = replay count over every process" sh -c \
 check "-q prints nothing, the files still come" sh -c \
   "[ -z \"\$('$REWIND' analyze profile -q --folded '$T/q.folded' '$T/calls.rwd')\" ] &&
    [ -s '$T/q.folded' ]"
+
+# monitor stack in gdb: the shadow stack at a position, against gdb's bt.
+if command -v gdb >/dev/null; then
+  cat >"$T/stack.gdb" <<'G'
+tbreak rec if n == 0
+continue
+monitor stack
+bt
+tbreak after_jump
+continue
+monitor stack
+tbreak in_handler
+continue
+monitor stack
+tbreak work
+continue
+monitor stack
+monitor help
+G
+  REWIND_GDB=gdb timeout 300 "$REWIND" replay "$T/calls.rwd" -- -batch -nx \
+    -ex 'set width 0' -ex 'set height 0' -x "$T/stack.gdb" >"$T/stack.out" 2>&1
+  # The four stacks, one file each; gdb's bt after the first.
+  awk '/^thread [0-9]+ at instruction/ { n++ } n { print > (F "." n) }
+       /^#[0-9]+ +0x.* in |^#0  rec/ { print > (F ".bt") }' \
+    F="$T/stack" "$T/stack.out"
+  check_eq "monitor stack at rec(0): 51 frames of rec" 51 \
+    "$(grep -Ec '^#[0-9]+ +rec \(calls\)' "$T/stack.1")"
+  check "  then main" grep -Eq '^#51 +main \(calls\), entered at' "$T/stack.1"
+  check "  the root frame: where the thread began" \
+    grep -Eq '^#54 .*where the thread began$' "$T/stack.1"
+  ours=$(grep -Eo '^#[0-9]+ +[a-z_]+ \(calls\)' "$T/stack.1" |
+         awk '{ print $2 }' | tr '\n' ' ')
+  theirs=$(grep -Eo '^#[0-9]+ +(0x[0-9a-f]+ in )?[a-z_]+ \(' "$T/stack.bt" |
+           sed -E 's/^#[0-9]+ +(0x[0-9a-f]+ in )?//; s/ \($//' |
+           head -n 52 | tr '\n' ' ')
+  check "  gdb's bt shows 52 frames from rec to main" \
+    test "$(echo "$theirs" | wc -w)" = 52
+  check_eq "  the same frames as gdb's bt" "$theirs" "$ours"
+  check "after the longjmp: after_jump on main, no dive left" sh -c \
+    "grep -Eq '^#0 +after_jump \(calls\)' '$T/stack.2' &&
+     grep -Eq '^#1 +main \(calls\)' '$T/stack.2' && ! grep -q dive '$T/stack.2'"
+  check "in the signal handler: in_handler on the frame it interrupted" sh -c \
+    "grep -Eq '^#0 +in_handler \(calls\)' '$T/stack.3' &&
+     grep -Eq '^#[0-9]+ +main \(calls\)' '$T/stack.3'"
+  check "a worker thread: its own stack, from where it began" sh -c \
+    "grep -Eq '^#0 +work \(calls\)' '$T/stack.4' &&
+     grep -Eq '^#1 +worker \(calls\)' '$T/stack.4' &&
+     ! grep -q main '$T/stack.4' && grep -q 'where the thread began' '$T/stack.4'"
+  check "monitor help lists stack" grep -q 'monitor stack ' "$T/stack.out"
+else
+  fail=$((fail + 1))
+  echo "FAIL: gdb is not installed"
+fi
 
 # Mistakes get a clear message and status.
 status_of() { "$@" >"$T/st.out" 2>&1; echo $?; }
