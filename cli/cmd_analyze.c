@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* `rewind analyze profile [options] [TRACE]`: replays the trace with every
- * thread's calls and returns observed and prints where its instructions
- * went, by function (replayer/profile.c); it can also write folded stacks
- * for flame graphs and a callgrind file. Exit statuses: 0; 1 when the
- * trace cannot be replayed or a file cannot be written; 2 for usage; 4
- * when the replay diverged and 5 when the trace is damaged (the profile
+/* `rewind analyze profile|calls [options] [TRACE]`: replays the trace with
+ * every thread's calls and returns observed (replayer/profile.c). profile
+ * prints where its instructions went, by function, and can write folded
+ * stacks for flame graphs and a callgrind file; calls lists the calls,
+ * with their positions, arguments and results. Exit statuses: 0; 1 when
+ * the trace cannot be replayed or a file cannot be written; 2 for usage;
+ * 4 when the replay diverged and 5 when the trace is damaged (the output
  * then covers the history before it, and is still printed). */
 #include <errno.h>
 #include <getopt.h>
@@ -69,6 +70,58 @@ static int write_file(const char *path, const rp_profile *p, const char *cmd,
   return 0;
 }
 
+/* Opens PATH for an analysis run (every process, to the end). Returns 0
+ * with *RP, or prints why not and returns the exit status. */
+static int open_trace(const char *path, int quiet, int progress,
+                      rp_replay **rp) {
+  struct rp_opts opts = {0};
+  opts.progress = progress && !quiet;
+  opts.whole = 1; /* every process, to the end of the recording */
+  struct rw_diag diag = {0};
+  int rc = rp_open(rp, path, &opts, &diag);
+  if (rc < 0) {
+    cli_error("cannot replay %s: %s", path,
+              diag.msg[0] ? diag.msg : rw_strerror(rc));
+    return cli_open_status(rc);
+  }
+  if (!quiet) cli_trace_warning(*rp, path);
+  return 0;
+}
+
+/* Says why the run stopped before the end, if it did; returns the exit
+ * status that goes with it (0 at the end). */
+static int run_status(rp_replay *rp, const struct rp_stop *stop) {
+  if (stop->reason != RP_STOP_DIVERGED && stop->reason != RP_STOP_FAILED)
+    return 0;
+  fprintf(stderr, "rewind: ");
+  if (rp_report(rp, stderr) < 0) fprintf(stderr, "%s\n", stop->msg);
+  fprintf(stderr, "rewind: the analysis covers the history before that\n");
+  return stop->reason == RP_STOP_DIVERGED ? 4 : stop->damaged ? 5 : 1;
+}
+
+/* The one trace operand (or the latest) into PATH. Returns -1 to go on,
+ * or the exit status. */
+static int trace_arg(const char *cmd, int argc, char **argv, char *path,
+                     size_t cap) {
+  if (argc - optind > 1)
+    return cli_usage_error(cmd, "more than one trace given ('%s' and '%s')",
+                           argv[optind], argv[optind + 1]);
+  if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, cap))
+    return 1;
+  return -1;
+}
+
+/* A count argument ARG of option OPT into *N. Returns -1 or 2. */
+static int count_arg(const char *cmd, const char *opt, const char *arg,
+                     u64 *n) {
+  char *end;
+  errno = 0;
+  *n = strtoull(arg, &end, 0);
+  if (errno || end == arg || *end || arg[0] == '-')
+    return cli_usage_error(cmd, "%s takes a number, not '%s'", opt, arg);
+  return -1;
+}
+
 static int profile(int argc, char **argv) {
   static const struct option longopts[] = {
       {"top", required_argument, 0, 't'},
@@ -80,19 +133,15 @@ static int profile(int argc, char **argv) {
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   const char *folded = NULL, *callgrind = NULL;
-  size_t top = 25;
-  int quiet = 0, progress = isatty(2), c;
+  u64 top = 25;
+  int quiet = 0, progress = isatty(2), c, st;
   optind = 1;
   while ((c = cli_getopt("analyze profile", argc, argv, "qh", longopts)) !=
          -1) {
-    char *end;
     switch (c) {
       case 't':
-        errno = 0;
-        top = (size_t)strtoull(optarg, &end, 10);
-        if (errno || end == optarg || *end || optarg[0] == '-')
-          return cli_usage_error("analyze profile", "--top takes a number "
-                                 "of functions, not '%s'", optarg);
+        if ((st = count_arg("analyze profile", "--top", optarg, &top)) >= 0)
+          return st;
         break;
       case 'f':
         folded = optarg;
@@ -116,39 +165,20 @@ static int profile(int argc, char **argv) {
         return 2;
     }
   }
-  if (argc - optind > 1)
-    return cli_usage_error("analyze profile", "more than one trace given "
-                           "('%s' and '%s')", argv[optind], argv[optind + 1]);
   char path[4096];
-  if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, sizeof path))
-    return 1;
-  struct rp_opts opts = {0};
-  opts.progress = progress && !quiet;
-  opts.whole = 1; /* every process, to the end of the recording */
-  struct rw_diag diag = {0};
+  if ((st = trace_arg("analyze profile", argc, argv, path, sizeof path)) >= 0)
+    return st;
   rp_replay *rp;
-  int rc = rp_open(&rp, path, &opts, &diag);
-  if (rc < 0) {
-    cli_error("cannot replay %s: %s", path,
-              diag.msg[0] ? diag.msg : rw_strerror(rc));
-    return cli_open_status(rc);
-  }
-  if (!quiet) cli_trace_warning(rp, path);
+  if ((st = open_trace(path, quiet, progress, &rp))) return st;
   rp_profile *p;
   struct rp_stop stop;
-  rc = rp_profile_run(rp, &p, &stop);
-  if (opts.progress) fputc('\n', stderr);
+  int rc = rp_profile_run(rp, &p, &stop);
+  if (progress && !quiet) fputc('\n', stderr);
   if (rc < 0) {
     rp_close(rp);
     return cli_error("profile of %s failed: %s", path, rw_strerror(rc));
   }
-  int status = 0;
-  if (stop.reason == RP_STOP_DIVERGED || stop.reason == RP_STOP_FAILED) {
-    fprintf(stderr, "rewind: ");
-    if (rp_report(rp, stderr) < 0) fprintf(stderr, "%s\n", stop.msg);
-    fprintf(stderr, "rewind: the profile covers the history before that\n");
-    status = stop.reason == RP_STOP_DIVERGED ? 4 : stop.damaged ? 5 : 1;
-  }
+  int status = run_status(rp, &stop);
   char cmd[1024];
   command_of(rp, cmd, sizeof cmd);
   if (!quiet) {
@@ -158,7 +188,7 @@ static int profile(int argc, char **argv) {
     printf("profile of %s: %llu instructions in %u thread%s, %llu calls\n",
            cmd, (unsigned long long)insns, threads, threads == 1 ? "" : "s",
            (unsigned long long)calls);
-    rc = rp_profile_table(p, stdout, top);
+    rc = rp_profile_table(p, stdout, (size_t)top);
     if (rc < 0 && rc != RW_ERR(EPIPE))
       status = cli_error("writing the table: %s", rw_strerror(rc));
   }
@@ -170,12 +200,153 @@ static int profile(int argc, char **argv) {
   return status;
 }
 
+static void calls_usage(FILE *out) {
+  fputs("usage: rewind analyze calls [options] [TRACE]\n"
+        "\n"
+        "Replay TRACE and list its calls, in the order they were made: the\n"
+        "position of the call's first instruction and of the instruction\n"
+        "after its return (global instruction counts, for rewind replay\n"
+        "-g N or monitor goto N), the thread, the function with the six\n"
+        "argument registers (rdi, rsi, rdx, rcx, r8, r9; as many as it\n"
+        "takes are its arguments), its result (rax) and its caller. A call\n"
+        "that a longjmp or an exception left has no result.\n"
+        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
+        "without it, the latest recording.\n"
+        "\n"
+        "  -f, --function NAME  only the calls of function NAME\n"
+        "  -t, --thread TID     only the calls of thread TID\n"
+        "  --max N              keep at most N calls (default 1000000;\n"
+        "                       0: no limit); says how many more there were\n"
+        "  --json               one JSON object per call, one per line\n"
+        "  --progress           show progress on stderr (default: when\n"
+        "                       stderr is a terminal)\n"
+        "  --no-progress        do not show progress\n"
+        "  -h, --help           show this help\n",
+        out);
+}
+
+static int calls(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"function", required_argument, 0, 'f'},
+      {"thread", required_argument, 0, 't'},
+      {"max", required_argument, 0, 'm'},
+      {"json", no_argument, 0, 'j'},
+      {"progress", no_argument, 0, 'G'},
+      {"no-progress", no_argument, 0, 'P'},
+      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  const char *fn = NULL;
+  u64 tid = 0, max = 1000000;
+  int json = 0, progress = isatty(2), c, st;
+  optind = 1;
+  while ((c = cli_getopt("analyze calls", argc, argv, "f:t:h", longopts)) !=
+         -1) {
+    switch (c) {
+      case 'f':
+        fn = optarg;
+        break;
+      case 't':
+        if ((st = count_arg("analyze calls", "--thread", optarg, &tid)) >= 0)
+          return st;
+        if (!tid || tid > UINT32_MAX)
+          return cli_usage_error("analyze calls", "no thread %s", optarg);
+        break;
+      case 'm':
+        if ((st = count_arg("analyze calls", "--max", optarg, &max)) >= 0)
+          return st;
+        break;
+      case 'j':
+        json = 1;
+        break;
+      case 'G':
+        progress = 1;
+        break;
+      case 'P':
+        progress = 0;
+        break;
+      case 'h':
+        calls_usage(stdout);
+        return 0;
+      default:
+        return 2;
+    }
+  }
+  char path[4096];
+  if ((st = trace_arg("analyze calls", argc, argv, path, sizeof path)) >= 0)
+    return st;
+  rp_replay *rp;
+  if ((st = open_trace(path, 0, progress, &rp))) return st;
+  rp_calls *list;
+  struct rp_stop stop;
+  int rc = rp_calls_run(rp, fn, (u32)tid, (size_t)max, &list, &stop);
+  if (progress) fputc('\n', stderr);
+  if (rc < 0) {
+    rp_close(rp);
+    return cli_error("calls of %s failed: %s", path, rw_strerror(rc));
+  }
+  int status = run_status(rp, &stop);
+  u64 dropped;
+  size_t n = rp_calls_count(list, &dropped);
+  for (size_t i = 0; i < n && !ferror(stdout); i++) {
+    const struct rp_call *k = rp_calls_get(list, i);
+    if (json) {
+      printf("{\"start\":%llu,\"end\":%llu,\"thread\":%u,\"function\":",
+             (unsigned long long)k->start, (unsigned long long)k->end, k->tid);
+      trace_json_str(stdout, k->fn);
+      printf(",\"file\":");
+      trace_json_str(stdout, k->object);
+      printf(",\"caller\":");
+      if (k->caller)
+        trace_json_str(stdout, k->caller);
+      else
+        printf("null");
+      printf(",\"args\":[%llu,%llu,%llu,%llu,%llu,%llu],\"returned\":%s",
+             (unsigned long long)k->args[0], (unsigned long long)k->args[1],
+             (unsigned long long)k->args[2], (unsigned long long)k->args[3],
+             (unsigned long long)k->args[4], (unsigned long long)k->args[5],
+             k->returned ? "true" : "false");
+      if (k->returned) printf(",\"result\":%llu", (unsigned long long)k->ret);
+      printf("}\n");
+      continue;
+    }
+    if (i == 0)
+      printf("%12s %12s %8s  %s\n", "start", "end", "thread",
+             "call (rdi, rsi, rdx, rcx, r8, r9) = rax, from caller");
+    printf("%12llu %12llu %8u  %s(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx)",
+           (unsigned long long)k->start, (unsigned long long)k->end, k->tid,
+           k->fn, (unsigned long long)k->args[0],
+           (unsigned long long)k->args[1], (unsigned long long)k->args[2],
+           (unsigned long long)k->args[3], (unsigned long long)k->args[4],
+           (unsigned long long)k->args[5]);
+    if (k->returned)
+      printf(" = %#llx", (unsigned long long)k->ret);
+    else
+      printf(" (did not return)");
+    printf(", from %s\n", k->caller ? k->caller : "the thread's start");
+  }
+  if (fflush(stdout) != 0 && errno != EPIPE)
+    status = cli_error("writing the calls: %s", strerror(errno));
+  if (!json)
+    fprintf(stderr, "rewind: %zu call%s%s%s", n, n == 1 ? "" : "s",
+            fn ? " of " : "", fn ? fn : "");
+  if (!json && dropped)
+    fprintf(stderr, " (and %llu more past --max)", (unsigned long long)dropped);
+  if (!json) fputc('\n', stderr);
+  rp_calls_free(list);
+  rp_close(rp);
+  return status;
+}
+
 int cli_cmd_analyze(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    usage(argc < 2 ? stderr : stdout);
+    FILE *out = argc < 2 ? stderr : stdout;
+    usage(out);
+    fputc('\n', out);
+    calls_usage(out);
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "profile")) return profile(argc - 1, argv + 1);
-  return cli_usage_error("analyze", "unknown analysis '%s' (there is: "
-                         "profile)", argv[1]);
+  if (!strcmp(argv[1], "calls")) return calls(argc - 1, argv + 1);
+  return cli_usage_error("analyze", "unknown analysis '%s' (there are: "
+                         "profile, calls)", argv[1]);
 }

@@ -162,6 +162,10 @@ static void str_out(struct pr *p, const u8 *s, size_t n) {
   fputc('"', p->out);
 }
 
+void trace_json_str(FILE *out, const char *s) {
+  trace__json_str(out, s, strlen(s));
+}
+
 void trace__json_str(FILE *out, const void *s, size_t n) {
   struct pr p = {out, 1, 64, 1};
   str_out(&p, s, n);

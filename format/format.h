@@ -487,4 +487,9 @@ int trace_report_ps(FILE *out, trace_reader *r, int json,
 /* Typed encoders and decoders of every record type. */
 #include "format/records.h"
 
+/* Prints the NUL-terminated S to OUT as a JSON string (quoted, escaped;
+ * bytes that are not UTF-8 become U+FFFD), as every JSON output of rewind
+ * writes strings. */
+void trace_json_str(FILE *out, const char *s);
+
 #endif /* RW_FORMAT_FORMAT_H */

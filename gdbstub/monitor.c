@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* gdb's `monitor` commands (qRcmd): `when` tells the current position in
  * the history, `goto N` moves to global instruction N, `stack` shows the
- * shadow call stack of gdb's thread, `help` lists them.
+ * shadow call stack of gdb's thread, `calls F` lists the calls of
+ * function F, `help` lists them.
  * The output goes back as the hex text gdb prints; gdb does not know that
  * `goto` moved the program, so the reply says how to make it re-read. */
 #include <inttypes.h>
@@ -131,6 +132,56 @@ static int stack(struct gdb__sess *s) {
   return 0;
 }
 
+/* Most calls `monitor calls` lists. */
+#define CALLS_SHOWN 40
+
+/* `monitor calls NAME`: the calls of function NAME over the history. */
+static int calls(struct gdb__sess *s, const char *name) {
+  char line[600];
+  while (*name == ' ') name++;
+  if (!*name || strchr(name, ' ')) {
+    out(s, "usage: monitor calls FUNCTION (its calls over the whole "
+           "history; rewind analyze calls lists them all)\n");
+    return 0;
+  }
+  rp_calls *list;
+  int rc = rp_calls_whole(s->rp, name, CALLS_SHOWN, keep_alive, s, &list);
+  if (rc < 0) {
+    snprintf(line, sizeof line, "no call history: %s\n", rw_strerror(rc));
+    out(s, line);
+    return 0;
+  }
+  u64 more;
+  size_t n = rp_calls_count(list, &more);
+  u64 here = rp_icount(s->rp);
+  for (size_t i = 0; i < n; i++) {
+    const struct rp_call *k = rp_calls_get(list, i);
+    int now = k->start <= here && here < k->end;
+    char result[48] = " (did not return)";
+    if (k->returned)
+      snprintf(result, sizeof result, " = %#" PRIx64, k->ret);
+    snprintf(line, sizeof line,
+             "%c %" PRIu64 "-%" PRIu64 " thread %u: %s(%#" PRIx64 ", %#" PRIx64
+             ", %#" PRIx64 ", ...)%s, from %s\n",
+             now ? '*' : ' ', k->start, k->end, k->tid, k->fn, k->args[0],
+             k->args[1], k->args[2], result,
+             k->caller ? k->caller : "the thread's start");
+    out(s, line);
+  }
+  if (!n) {
+    snprintf(line, sizeof line, "no call of %.200s in the history\n", name);
+    out(s, line);
+  } else {
+    snprintf(line, sizeof line,
+             "%zu call%s%s; `monitor goto START` goes to one (* marks a call "
+             "in progress here)\n",
+             n, n == 1 ? "" : "s", more ? " shown, and more after them" : "");
+    out(s, line);
+  }
+  rp_calls_free(list);
+  return 0;
+}
+
 int gdb__monitor(struct gdb__sess *s) {
   const char *cmd = s->req.text;
   char buf[300];
@@ -143,6 +194,8 @@ int gdb__monitor(struct gdb__sess *s) {
     return go(s, cmd + 4);
   } else if (!strcmp(cmd, "stack")) {
     return stack(s);
+  } else if (!strncmp(cmd, "calls", 5) && (cmd[5] == ' ' || !cmd[5])) {
+    return calls(s, cmd + 5);
   } else if (!strcmp(cmd, "help") || !*cmd) {
     out(s, "rewind monitor commands:\n"
            "  monitor when     show the position in the history: global "
@@ -153,6 +206,9 @@ int gdb__monitor(struct gdb__sess *s) {
            "its calls and returns (no\n"
            "                   unwinding: right where gdb's bt is lost; "
            "replays the history up to here)\n"
+           "  monitor calls F  the calls of function F over the history: "
+           "positions, arguments,\n"
+           "                   results (replays the whole history)\n"
            "  monitor help     this list\n");
   } else {
     snprintf(buf, sizeof buf,

@@ -103,6 +103,16 @@ static int grow(void **v, size_t n, size_t *cap, size_t size) {
 struct fn {
   u32 name, object; /* offsets in strs */
   u64 calls, incl, excl;
+  int wanted;       /* its calls go to the call history */
+};
+
+/* A call kept for the call history (rp_calls_run). */
+struct call_rec {
+  u64 start, end; /* global positions */
+  u64 args[6];
+  u64 ret;
+  u32 tid, fn, caller; /* caller: a function index, or ~0u */
+  int returned;
 };
 
 struct edge {
@@ -123,6 +133,10 @@ struct space {
   struct umap by_addr; /* address -> function index + 1 */
 };
 
+/* Instructions run between two calls of a tick function (a fraction of a
+ * second). */
+#define RP_SHADOW_SLICE 40000000ull
+
 /* How far above a frame's slot the stack pointer may be for the frame to
  * count as gone: farther, it is another stack. */
 #define RP_PROF_NEAR (64ull << 20)
@@ -134,6 +148,8 @@ struct frame {
   u64 slot;     /* where its return address is (0: the thread's root) */
   u64 start;    /* the thread's count at its first instruction */
   u64 kids;     /* instructions of the callees that ended */
+  u64 gstart;   /* with a call history: the global position of start */
+  u64 args[6];  /* and rdi, rsi, rdx, rcx, r8, r9 at the call */
 };
 
 struct shadow {
@@ -165,6 +181,16 @@ struct rp_profile {
   u64 total, calls;
   u32 threads;
   int err; /* the first failure in an observer (they cannot return one) */
+  /* The call history (rp_calls_run): the calls of the wanted functions. */
+  int history;
+  const char *want_fn; /* borrowed; NULL: every function */
+  u32 want_tid;        /* 0: every thread */
+  size_t max;          /* most calls kept */
+  void (*tick)(void *ctx); /* called between slices of a run, or NULL */
+  void *tick_ctx;
+  struct call_rec *recs;
+  size_t nrecs, caprecs;
+  u64 dropped;
 };
 
 static u64 str_hash(const char *a, const char *b) {
@@ -209,6 +235,7 @@ static int fn_named(rp_profile *p, const char *name, const char *object,
   RW_FORWARD(add_str(p, name, &f.name));
   RW_FORWARD(add_str(p, object, &f.object));
   RW_FORWARD(umap_put(&p->names, h, (u32)p->nfns + 1));
+  f.wanted = p->history && (!p->want_fn || !strcmp(name, p->want_fn));
   p->fns[p->nfns] = f;
   *out = (u32)p->nfns++;
   return 0;
@@ -304,10 +331,53 @@ static int push(struct shadow *sh, u32 fn, u64 slot, u64 start) {
   return 0;
 }
 
-/* Ends the top frame at the thread's count END. */
-static void pop(struct shadow *sh, u64 end) {
+static int by_start(const void *a, const void *b) {
+  const struct call_rec *x = a, *y = b;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  return x->end > y->end ? -1 : x->end < y->end; /* outer calls first */
+}
+
+/* Keeps the MAX calls that started first (calls are kept as they end, so
+ * a later one may still have started earlier). */
+static void keep_first(rp_profile *p) {
+  qsort(p->recs, p->nrecs, sizeof *p->recs, by_start);
+  if (p->nrecs > p->max) {
+    p->dropped += p->nrecs - p->max;
+    p->nrecs = p->max;
+  }
+}
+
+/* Keeps frame F of SH's thread, which ended at global position GEND
+ * (RETURNED: by its ret, with RET in rax), in the call history. */
+static void keep_call(struct shadow *sh, const struct frame *f, u64 gend,
+                      int returned, u64 ret) {
+  rp_profile *p = sh->p;
+  if (p->want_tid && sh->t->st.tid != p->want_tid) return;
+  if (p->nrecs >= p->max && p->nrecs - p->max >= RW_MAX(p->max, 1024))
+    keep_first(p); /* sorting every so many keeps the cost down */
+  if (grow((void **)&p->recs, p->nrecs, &p->caprecs, sizeof *p->recs) < 0) {
+    p->err = RW_ENOMEM;
+    return;
+  }
+  struct call_rec *c = &p->recs[p->nrecs++];
+  c->start = f->gstart;
+  c->end = gend;
+  memcpy(c->args, f->args, sizeof c->args);
+  c->ret = ret;
+  c->returned = returned;
+  c->tid = sh->t->st.tid;
+  c->fn = f->fn;
+  c->caller = sh->n ? sh->v[sh->n - 1].fn : ~0u;
+}
+
+/* Ends the top frame at the thread's count END, the global position
+ * GEND; RETURNED when its ret ended it, with RET in rax. */
+static void pop(struct shadow *sh, u64 end, u64 gend, int returned,
+                u64 ret) {
   rp_profile *p = sh->p;
   const struct frame *f = &sh->v[--sh->n];
+  if (RW_UNLIKELY(p->history) && p->fns[f->fn].wanted && f->slot)
+    keep_call(sh, f, gend, returned, ret);
   u64 incl = end - f->start, excl = incl - f->kids;
   struct fn *fn = &p->fns[f->fn];
   fn->excl += excl;
@@ -321,13 +391,22 @@ static void pop(struct shadow *sh, u64 end) {
     p->total += incl;
 }
 
+/* The global position of the running thread's count N (observers run
+ * inside its cpu_run). */
+static u64 global_at(const rp_replay *rp, u64 n) {
+  return rp->run_icount + (n - rp->run_own);
+}
+
 /* Ends the frames whose return address slot is below LIMIT (and near it),
- * at the thread's count END. The root frame stays. */
-static void unwind(struct shadow *sh, u64 limit, u64 end) {
+ * at the thread's count END. The root frame stays. With a RET_SLOT, the
+ * frame whose return address is there is the one a ret ends, with RAX. */
+static void unwind(struct shadow *sh, u64 limit, u64 end, u64 ret_slot,
+                   u64 rax) {
+  u64 gend = global_at(sh->p->rp, end);
   while (sh->n > 1) {
     u64 slot = sh->v[sh->n - 1].slot;
     if (slot >= limit || limit - slot > RP_PROF_NEAR) break;
-    pop(sh, end);
+    pop(sh, end, gend, slot == ret_slot, rax);
   }
 }
 
@@ -340,21 +419,45 @@ static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
   /* The return address pushed: a frame whose slot this is or was below
    * it is gone (left by a longjmp, an exception). */
   u64 slot = cpu_gpr(cpu, RW_REG_rsp);
-  unwind(sh, slot + 1, n);
+  unwind(sh, slot + 1, n, 0, 0);
   rp_profile *p = sh->p;
   int rc = fn_at(p, sh->t, to, &fn);
   if (rc == 0) rc = push(sh, fn, slot, n + 1);
   if (rc < 0) p->err = rc;
   p->calls++;
+  if (RW_UNLIKELY(p->history) && rc == 0) {
+    struct frame *f = &sh->v[sh->n - 1];
+    static const unsigned regs[6] = {RW_REG_rdi, RW_REG_rsi, RW_REG_rdx,
+                                     RW_REG_rcx, RW_REG_r8,  RW_REG_r9};
+    f->gstart = global_at(p->rp, n + 1);
+    for (int i = 0; i < 6; i++) f->args[i] = cpu_gpr(cpu, regs[i]);
+  }
+}
+
+/* The slot of the frame a ret that left the stack pointer at SP returned
+ * from: the outermost of the frames it ends (the others were left by a
+ * longjmp or an exception). */
+static u64 ret_slot(const struct shadow *sh, u64 sp) {
+  u64 found = 0;
+  for (size_t k = sh->n; k-- > 1;) {
+    u64 slot = sh->v[k].slot;
+    if (slot >= sp || sp - slot > RP_PROF_NEAR) break;
+    found = slot;
+  }
+  return found;
 }
 
 static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
   struct shadow *sh = ctx;
-  (void)from, (void)to;
+  (void)from;
   if (!sh || sh->p->err) return;
   /* The slot of the return address is below the stack now; the ret is
-   * the callee's instruction. */
-  unwind(sh, cpu_gpr(cpu, RW_REG_rsp), n + 1);
+   * the callee's instruction. The frame whose slot the ret read returned
+   * (ret imm16 pops more than the slot). */
+  u64 sp = cpu_gpr(cpu, RW_REG_rsp);
+  (void)to;
+  unwind(sh, sp, n + 1, sh->n > 1 ? ret_slot(sh, sp) : 0,
+         cpu_gpr(cpu, RW_REG_rax));
 }
 
 /* A thread gone: its cpu may serve another thread, and keeps observing
@@ -397,7 +500,7 @@ void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t) {
     struct shadow *sh = p->sh[i];
     if (sh->t != t) continue;
     u64 end = cpu_icount(t->cpu);
-    while (sh->n) pop(sh, end);
+    while (sh->n) pop(sh, end, rp->icount, 0, 0);
     if (cpu_set_observer(t->cpu, &no_calls) < 0) p->err = RW_ENOMEM;
     free(sh->v);
     free(sh->active);
@@ -424,6 +527,7 @@ void rp_profile_free(rp_profile *p) {
   free(p->strs);
   free(p->edges);
   free(p->nodes);
+  free(p->recs);
   free(p);
 }
 
@@ -435,32 +539,156 @@ static void unobserve(rp_replay *rp) {
     if (cpu_set_observer(rp->th.spare[i]->cpu, NULL) < 0) continue;
 }
 
-int rp_profile_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
-  rp_profile *p = calloc(1, sizeof *p);
+/* Runs P's replay to the end of its history with P observing. */
+static int profile_run(rp_profile *p, struct rp_stop *stop) {
+  rp_replay *rp = p->rp;
   int rc = 0;
-  *out = NULL;
   memset(stop, 0, sizeof *stop);
-  if (!p) return RW_ENOMEM;
-  p->rp = rp;
   rp->prof = p;
+  /* The program's output is the debugger's to show as the user moves; a
+   * run for an analysis shows none of it. */
+  rp_echo_fn echo = rp->user.echo;
+  rp->user.echo = NULL;
   /* The threads alive here start their stacks at their current function. */
   for (size_t i = 0; rc == 0 && i < rp->th.nthreads; i++)
     if (rp->th.threads[i]->st.alive)
       rc = rp__prof_thread_start(rp, rp->th.threads[i]);
-  if (rc == 0) {
-    struct rp__goal goal = rp__goal_at(~0ull, 0);
+  while (rc == 0) { /* in slices, with TICK between them */
+    struct rp__goal goal =
+        rp__goal_at(p->tick ? rp->icount + RP_SHADOW_SLICE : ~0ull, 0);
     rc = rp__run(rp, &goal, stop);
+    if (rc < 0 || stop->reason != RP_STOP_TARGET) break;
+    p->tick(p->tick_ctx);
   }
   while (p->nsh) rp__prof_thread_end(rp, p->sh[p->nsh - 1]->t);
   rp->prof = NULL;
+  rp->user.echo = echo;
   unobserve(rp);
-  if (rc == 0) rc = p->err;
+  return rc < 0 ? rc : p->err;
+}
+
+int rp_profile_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
+  rp_profile *p = calloc(1, sizeof *p);
+  *out = NULL;
+  if (!p) return RW_ENOMEM;
+  p->rp = rp;
+  int rc = profile_run(p, stop);
   if (rc < 0) {
     rp_profile_free(p);
     return rc;
   }
   *out = p;
   return 0;
+}
+
+/* ---- The call history ------------------------------------------------- */
+
+struct rp_calls {
+  rp_profile *p;
+  struct rp_call *v;
+  size_t n;
+};
+
+/* Runs P's replay to the end, keeping P's call history into C. */
+static int calls_run(rp_profile *p, rp_calls *c, struct rp_stop *stop);
+
+/* A call history of RP for function FN (NULL: all) and thread TID (0:
+ * all), at most MAX calls (0: no limit). NULL when out of memory. */
+static rp_calls *calls_new(rp_replay *rp, const char *fn, u32 tid,
+                           size_t max) {
+  rp_calls *c = calloc(1, sizeof *c);
+  rp_profile *p = calloc(1, sizeof *p);
+  if (!c || !p) {
+    free(c);
+    free(p);
+    return NULL;
+  }
+  c->p = p;
+  p->rp = rp;
+  p->history = 1;
+  p->want_fn = fn;
+  p->want_tid = tid;
+  p->max = max ? max : SIZE_MAX;
+  return c;
+}
+
+int rp_calls_run(rp_replay *rp, const char *fn, u32 tid, size_t max,
+                 rp_calls **out, struct rp_stop *stop) {
+  rp_calls *c = calls_new(rp, fn, tid, max);
+  *out = NULL;
+  if (!c) return RW_ENOMEM;
+  int rc = calls_run(c->p, c, stop);
+  if (rc < 0) {
+    rp_calls_free(c);
+    return rc;
+  }
+  *out = c;
+  return 0;
+}
+
+static int calls_run(rp_profile *p, rp_calls *c, struct rp_stop *stop) {
+  int rc = profile_run(p, stop);
+  if (rc == 0 && p->nrecs) {
+    keep_first(p);
+    c->v = calloc(p->nrecs, sizeof *c->v);
+    if (!c->v) rc = RW_ENOMEM;
+  }
+  for (size_t i = 0; rc == 0 && i < p->nrecs; i++) {
+    const struct call_rec *r = &p->recs[i];
+    struct rp_call *k = &c->v[i];
+    k->start = r->start;
+    k->end = r->end;
+    k->tid = r->tid;
+    k->returned = r->returned;
+    k->ret = r->ret;
+    memcpy(k->args, r->args, sizeof k->args);
+    k->fn = p->strs + p->fns[r->fn].name;
+    k->object = p->strs + p->fns[r->fn].object;
+    k->caller = r->caller == ~0u ? NULL : p->strs + p->fns[r->caller].name;
+  }
+  p->want_fn = NULL; /* borrowed for the run only */
+  if (rc == 0) c->n = p->nrecs;
+  return rc;
+}
+
+int rp_calls_whole(rp_replay *rp, const char *fn, size_t max,
+                   void (*tick)(void *ctx), void *ctx, rp_calls **out) {
+  struct rp_stop stop;
+  *out = NULL;
+  RW_RETURN_IF(rp->health.broken, RW_EINVAL, "the replay is broken here");
+  u64 at = rp->icount, ev = rp->trace.events;
+  struct rp__kf *kf = rp__kf_before(rp, 0, 0);
+  RW_RETURN_IF(!kf, RW_ENOTFOUND, "no keyframe at the start");
+  rp_calls *c = calls_new(rp, fn, 0, max);
+  if (!c) return RW_ENOMEM;
+  c->p->tick = tick;
+  c->p->tick_ctx = ctx;
+  int rc = rp__kf_restore(rp, kf);
+  if (rc == 0) rc = calls_run(c->p, c, &stop);
+  /* Back where the debugger was. */
+  if (rc == 0) rc = rp__seek(rp, at, ev, &stop);
+  if (rc < 0) {
+    rp_calls_free(c);
+    return rc;
+  }
+  *out = c;
+  return 0;
+}
+
+size_t rp_calls_count(const rp_calls *c, u64 *dropped) {
+  if (dropped) *dropped = c->p->dropped;
+  return c->n;
+}
+
+const struct rp_call *rp_calls_get(const rp_calls *c, size_t i) {
+  return i < c->n ? &c->v[i] : NULL;
+}
+
+void rp_calls_free(rp_calls *c) {
+  if (!c) return;
+  free(c->v);
+  rp_profile_free(c->p);
+  free(c);
 }
 
 void rp_profile_totals(const rp_profile *p, u64 *instructions, u64 *calls,
@@ -575,9 +803,6 @@ int rp_profile_callgrind(const rp_profile *p, FILE *out, const char *cmd) {
 }
 
 /* ---- The shadow stack at a position (monitor stack) ----------------- */
-
-/* Instructions run between two calls of rp_shadow_text's tick. */
-#define RP_SHADOW_SLICE 40000000ull
 
 /* Appends the frames of SH, innermost first, to F. */
 static void frames_text(rp_replay *rp, const struct shadow *sh, FILE *f) {

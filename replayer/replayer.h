@@ -381,6 +381,42 @@ void rp_profile_free(rp_profile *p);
 void rp_profile_totals(const rp_profile *p, u64 *instructions, u64 *calls,
                        u32 *threads);
 
+/* One call of the call history (rp_calls_run). Plain data; the strings
+ * belong to the list. */
+struct rp_call {
+  u64 start;         /* global position of its first instruction */
+  u64 end;           /* global position after its ret (or after the
+                        instruction that left it: a longjmp's, an
+                        exception's; the end of the history) */
+  u32 tid;           /* the thread that made it */
+  int returned;      /* 1: its ret ended it, RET is its result */
+  u64 args[6];       /* rdi, rsi, rdx, rcx, r8, r9 at the call */
+  u64 ret;           /* rax after its ret */
+  const char *fn;    /* the function called, and its file */
+  const char *object;
+  const char *caller; /* the function that called it */
+};
+typedef struct rp_calls rp_calls;
+
+/* Runs RP from where it is to the end of its history, as rp_profile_run
+ * does, and keeps every call of function FN (NULL: every function) made
+ * by thread TID (0: every thread), ordered by start, at most MAX of them
+ * (0: no limit; the others are counted). Returns 0 with *OUT owned by the
+ * caller (rp_calls_free), or a negative code. */
+int rp_calls_run(rp_replay *rp, const char *fn, u32 tid, size_t max,
+                 rp_calls **out, struct rp_stop *stop) RW_MUST_CHECK;
+/* The same over the whole history, for a debugger: from the start of the
+ * history to its end (TICK, when not NULL, called with CTX between slices
+ * of a fraction of a second), then back to the current position. */
+int rp_calls_whole(rp_replay *rp, const char *fn, size_t max,
+                   void (*tick)(void *ctx), void *ctx, rp_calls **out)
+    RW_MUST_CHECK;
+/* How many calls were kept (and in *DROPPED, may be NULL, how many more
+ * there were past MAX); the I-th, or NULL. */
+size_t rp_calls_count(const rp_calls *c, u64 *dropped);
+const struct rp_call *rp_calls_get(const rp_calls *c, size_t i);
+void rp_calls_free(rp_calls *c);
+
 /* The shadow call stack of thread TID (0: the current thread) at the
  * current position, as text into *OUT (owned by the caller: free): one
  * line per frame, innermost first, with its function, the instruction

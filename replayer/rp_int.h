@@ -393,6 +393,9 @@ struct rp_replay {
   u64 outputs;             /* OUTPUT checksums that matched */
   const struct rp__goal *goal; /* of the rp__run in progress, or NULL */
   struct rp_profile *prof;  /* the profile rp_profile_run builds, or NULL */
+  u64 run_icount, run_own; /* the global count and the running thread's
+                              own when its cpu_run began: inside it, own
+                              count N is global run_icount + N - run_own */
   int step_gone;           /* its step thread is gone (exited, exec) */
 
   csh cs;                  /* Capstone handle for reports; 0 until used */

@@ -1173,6 +1173,9 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
       fp_at = cycle_next(rp, t);
       budget = fp_at > own ? RW_MIN(budget, fp_at - own) : 1;
     }
+    /* Observers see the thread's count; this gives them the global one. */
+    rp->run_icount = rp->icount;
+    rp->run_own = own;
     rc = cpu_run(t->cpu, budget, &why);
     RW_FORWARD(rc);
     u64 ran = cpu_icount(t->cpu) - own;

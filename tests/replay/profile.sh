@@ -78,6 +78,52 @@ else
   echo "FAIL: callgrind_annotate is not installed (Debian: valgrind)"
 fi
 
+# The call history: every call of a function, where it starts and ends,
+# its arguments and result; positions that rewind replay -g goes to.
+"$REWIND" analyze calls --no-progress -f rec "$T/calls.rwd" >"$T/rec.calls" \
+  2>"$T/rec.err"
+check_eq "analyze calls -f rec exits 0" 0 "$?"
+check "  says how many" grep -q '^rewind: 510 calls of rec$' "$T/rec.err"
+check_eq "  one line per call, and a header" 511 "$(wc -l <"$T/rec.calls")"
+check "  the outer call first: rec(50) = 50, from main" \
+  sh -c "sed -n 2p '$T/rec.calls' | grep -Eq ' rec\(0x32, .*\) = 0x32, from main$'"
+check "  the innermost: rec(0) = 0, from rec" \
+  grep -Eq ' rec\(0, .*\) = 0, from rec$' "$T/rec.calls"
+start=$(sed -n 2p "$T/rec.calls" | awk '{ print $1 }')
+end=$(sed -n 2p "$T/rec.calls" | awk '{ print $2 }')
+check "  rewind replay -g START is at rec's first instruction, n = 50" sh -c \
+  "'$REWIND' replay --print -g $start '$T/calls.rwd' |
+   grep -q '^=> 0x[0-9a-f]* rec+0x0 ' &&
+   '$REWIND' replay --print -g $start '$T/calls.rwd' |
+   grep -q 'rdi  0x0000000000000032'"
+check "  and -g END right after its ret, back in main" sh -c \
+  "'$REWIND' replay --print -g $end '$T/calls.rwd' | grep -q '^=> 0x[0-9a-f]* main+'"
+"$REWIND" analyze calls --no-progress -f dive --json "$T/calls.rwd" \
+  >"$T/dive.json" 2>&1
+check "calls left by a longjmp did not return" python3 -c "
+import json, sys
+v = [json.loads(l) for l in open('$T/dive.json')]
+assert len(v) == 6, len(v)
+assert [c['args'][0] for c in v] == [5, 4, 3, 2, 1, 0], v
+assert all(not c['returned'] and 'result' not in c for c in v), v
+assert len({c['end'] for c in v}) == 1, 'all end at the longjmp'
+assert v[0]['caller'] == 'main' and v[1]['caller'] == 'dive', v
+"
+worker=$("$REWIND" analyze calls --no-progress -f work --json "$T/calls.rwd" |
+         sed -n '1s/.*"thread":\([0-9]*\).*/\1/p')
+check_eq "calls of thread T alone: 100 of work's 400" 100 "$("$REWIND" \
+  analyze calls --no-progress -f work -t "$worker" --json "$T/calls.rwd" |
+  wc -l | tr -d ' ')"
+check_eq "  (the main thread makes none of work's)" 0 "$("$REWIND" analyze \
+  calls --no-progress -f work -t 1 --json "$T/calls.rwd" | wc -l | tr -d ' ')"
+"$REWIND" analyze calls --no-progress --max 5 "$T/calls.rwd" >"$T/max.calls" \
+  2>"$T/max.err"
+check "--max keeps the first calls and counts the others" sh -c \
+  "[ \$(wc -l <'$T/max.calls') = 6 ] &&
+   grep -Eq '^rewind: 5 calls \(and [0-9]+ more past --max\)$' '$T/max.err'"
+check "  the first five to start" sh -c \
+  "awk 'NR > 1 { print \$1 }' '$T/max.calls' | sort -n -c"
+
 # Other programs: exceptions, child processes; the totals hold.
 rec cxx "$P/cxx_exceptions"
 n=$(verified cxx)
@@ -109,12 +155,16 @@ monitor stack
 tbreak work
 continue
 monitor stack
+monitor calls dive
+monitor when
+monitor calls nosuch
 monitor help
 G
   REWIND_GDB=gdb timeout 300 "$REWIND" replay "$T/calls.rwd" -- -batch -nx \
     -ex 'set width 0' -ex 'set height 0' -x "$T/stack.gdb" >"$T/stack.out" 2>&1
   # The four stacks, one file each; gdb's bt after the first.
-  awk '/^thread [0-9]+ at instruction/ { n++ } n { print > (F "." n) }
+  awk '/^thread [0-9]+ at instruction/ { n++ }
+       n && /^(thread |#[0-9]+ +[^ ]+ \()/ { print > (F "." n) }
        /^#[0-9]+ +0x.* in |^#0  rec/ { print > (F ".bt") }' \
     F="$T/stack" "$T/stack.out"
   check_eq "monitor stack at rec(0): 51 frames of rec" 51 \
@@ -141,6 +191,13 @@ G
      grep -Eq '^#1 +worker \(calls\)' '$T/stack.4' &&
      ! grep -q main '$T/stack.4' && grep -q 'where the thread began' '$T/stack.4'"
   check "monitor help lists stack" grep -q 'monitor stack ' "$T/stack.out"
+  check "monitor calls dive: the 6 calls, from main then dive" sh -c \
+    "[ \$(grep -Ec '^  [0-9]+-[0-9]+ thread [0-9]+: dive\((0x[1-5]|0),.*\(did not return\)' '$T/stack.out') = 6 ] &&
+     grep -q '^6 calls; .monitor goto START' '$T/stack.out'"
+  check "  and the replay stays where it was" sh -c \
+    "grep -A1 '^6 calls; ' '$T/stack.out' | grep -q '^at instruction'"
+  check "monitor calls of a function never called" \
+    grep -q '^no call of nosuch in the history' "$T/stack.out"
 else
   fail=$((fail + 1))
   echo "FAIL: gdb is not installed"
