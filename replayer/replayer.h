@@ -77,6 +77,12 @@ struct rp_stop {
   u64 addr;          /* breakpoint address, or watched access address */
   u32 watch_size;    /* watchpoint: access size */
   int watch_kind;    /* watchpoint: 1 read, 2 write */
+  int by_kernel;     /* watchpoint: 1 when the write was the kernel's (a
+                        syscall's output, a signal frame: a MEM record),
+                        not an instruction's */
+  u64 before_icount; /* with by_kernel: the position just before that
+                        write (where going backwards stops) */
+  u64 before_event;
   int end;           /* enum rp_end, with RP_STOP_END */
   int status;        /* exit status or signal number, with RP_STOP_END */
   int finished;      /* with RP_STOP_END: 1 when the trace ends as a

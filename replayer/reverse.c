@@ -158,17 +158,19 @@ int rp_reverse_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
 /* The best hit found so far while scanning backwards. */
 struct hit {
   int found;
-  u64 pos;            /* the position to stop at */
+  u64 pos, event;     /* the position to stop at */
   struct rp_stop st;  /* the stop as the forward run saw it */
 };
 
-static void keep(struct hit *h, const struct rp_stop *st, u64 pos) {
+static void keep(struct hit *h, const struct rp_stop *st, u64 pos,
+                 u64 event) {
   /* Later positions win; at equal positions a watchpoint says more. */
   if (h->found && (pos < h->pos || (pos == h->pos &&
                                     st->reason != RP_STOP_WATCHPOINT)))
     return;
   h->found = 1;
   h->pos = pos;
+  h->event = event;
   h->st = *st;
 }
 
@@ -188,11 +190,16 @@ static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 limit,
     switch (st.reason) {
       case RP_STOP_BREAKPOINT:
       case RP_STOP_SYSCALL:
-        if (st.icount < limit) keep(h, &st, st.icount);
+        if (st.icount < limit) keep(h, &st, st.icount, st.event);
         if (st.icount >= hi) return 0;
         continue;
       case RP_STOP_WATCHPOINT:
-        if (st.icount >= 1 && st.icount <= limit) keep(h, &st, st.icount - 1);
+        /* Before the access: the instruction's, or the last point before
+         * the kernel's write. */
+        if (st.by_kernel && st.before_icount < limit)
+          keep(h, &st, st.before_icount, st.before_event);
+        else if (!st.by_kernel && st.icount >= 1 && st.icount <= limit)
+          keep(h, &st, st.icount - 1, st.event);
         if (st.icount >= hi) return 0;
         continue;
       case RP_STOP_TARGET:
@@ -227,7 +234,7 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
     if (stop->reason == RP_STOP_TARGET) stop_begin(rp, stop);
     return 0;
   }
-  RW_FORWARD(rp__seek(rp, h.pos, h.st.event, stop));
+  RW_FORWARD(rp__seek(rp, h.pos, h.event, stop));
   if (stop->reason != RP_STOP_TARGET) return 0;
   u64 icount = stop->icount, event = stop->event;
   *stop = h.st;

@@ -355,6 +355,12 @@ struct rp__user {
   u32 fork_tid;            /* the thread that forked it */
   int exec_seen;           /* an RP__EXEC run applied the debugger's
                               process's EXEC: stop at its next point */
+  int mem_hit;             /* an RP__USER run applied a MEM record over a
+                              write watchpoint: stop at the next point */
+  u64 mem_hit_addr;        /* the first watched byte it wrote */
+  u32 mem_hit_size;        /* how many watched bytes from there */
+  u32 mem_hit_tid;         /* the thread of the record */
+  u64 mem_hit_icount, mem_hit_events; /* the last point before it */
   int sys_stops;           /* rp_set_syscall_stops: on */
   int sys_all;             /* every syscall, not only those in sys_set */
   u64 sys_set[RP_SYSCALL_MAX / 64]; /* the syscalls that stop, by number */
@@ -393,6 +399,7 @@ struct rp_replay {
   u64 outputs;             /* OUTPUT checksums that matched */
   const struct rp__goal *goal; /* of the rp__run in progress, or NULL */
   struct rp_profile *prof;  /* the profile rp_profile_run builds, or NULL */
+  u64 pt_icount, pt_events; /* the last execution point run() reached */
   u64 run_icount, run_own; /* the global count and the running thread's
                               own when its cpu_run began: inside it, own
                               count N is global run_icount + N - run_own */
@@ -586,6 +593,11 @@ void rp__fine_free_all(rp_replay *rp);
 static inline int rp__users(const rp_replay *rp, const struct rp__proc *p) {
   return rp->user.tree || p == rp->user.proc;
 }
+/* Whether LEN bytes written at ADDR into process P's memory by the kernel
+ * (not by an instruction) touch a write watchpoint of P: the first watched
+ * byte into *HIT and how many watched bytes follow it into *SIZE. */
+int rp__user_watch_written(const rp_replay *rp, const struct rp__proc *p,
+                           u64 addr, u64 len, u64 *hit, u32 *size);
 /* Whether syscall NR stops the debugger (rp_set_syscall_stops). */
 static inline int rp__sys_stops_at(const rp_replay *rp, u64 nr) {
   return rp->user.sys_all ||

@@ -194,6 +194,26 @@ static void own_end(rp_replay *rp, u32 tid, u32 signo, i32 status) {
   rp->fin.end.finished = 1;
 }
 
+/* A MEM record REC (the kernel's write) was applied in a user run: a
+ * write watchpoint of its process that it touches stops the run at the
+ * next point (gdb's watchpoints see what a syscall writes too). */
+static int kernel_write(rp_replay *rp, const struct rp__rec *rec) {
+  struct trace_rec_mem m;
+  RW_FORWARD(trace_rec_mem_get(&m, rec->data, rec->len));
+  u64 hit;
+  u32 size;
+  if (rp->user.mem_hit ||
+      !rp__user_watch_written(rp, rp->proc, m.addr, m.data.len, &hit, &size))
+    return 0;
+  rp->user.mem_hit = 1;
+  rp->user.mem_hit_addr = hit;
+  rp->user.mem_hit_size = size;
+  rp->user.mem_hit_tid = rec->tid;
+  rp->user.mem_hit_icount = rp->pt_icount;
+  rp->user.mem_hit_events = rp->pt_events;
+  return 0;
+}
+
 /* Applies a record that changes state without running the program. Returns
  * 1 when REC is such a record (applied), 0 when it marks an execution point
  * of thread *WHO, or a negative code. */
@@ -294,6 +314,9 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       return 1;
     case TRACE_REC_MEM:
       RW_FORWARD(rp__apply_mem(rp, rec));
+      if (RW_UNLIKELY(rp->user.nwps) && rp->goal &&
+          (rp->goal->flags & RP__USER))
+        RW_FORWARD(kernel_write(rp, rec));
       return 1;
     case TRACE_REC_STACK_RULES:
       RW_FORWARD(rp__apply_stack_rules(rp, rec));
@@ -596,6 +619,10 @@ static int on_syscall(rp_replay *rp, struct rp__thread *t,
   rp->checks++;
   t->st.in_syscall = 1;
   t->st.sys_nr = nr;
+  /* What the kernel writes for this syscall comes after the point just
+   * before its instruction (kernel_write). */
+  rp->pt_icount = rp->icount - 1;
+  rp->pt_events = rp->trace.events;
   consume(rp);
   return 0;
 }
@@ -1052,6 +1079,21 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     }
     /* An execution point of thread T: run T until it gets there. */
     if (t != rp->th.thr) set_cur(rp, t);
+    rp->pt_icount = rp->icount;
+    rp->pt_events = rp->trace.events;
+    if (RW_UNLIKELY(rp->user.mem_hit)) { /* the kernel wrote a watched byte */
+      rp->user.mem_hit = 0;
+      fill_stop(rp, stop, RP_STOP_WATCHPOINT);
+      stop->addr = rp->user.mem_hit_addr;
+      stop->watch_size = rp->user.mem_hit_size;
+      stop->watch_kind = CPU_WATCH_WRITE;
+      stop->by_kernel = 1;
+      stop->before_icount = rp->user.mem_hit_icount;
+      stop->before_event = rp->user.mem_hit_events;
+      if (rp__thread_find(rp, rp->user.mem_hit_tid))
+        stop->tid = rp->user.mem_hit_tid;
+      return 0;
+    }
     if (RW_UNLIKELY(rp->user.fork_seen)) { /* neither has run since */
       struct rp__proc *kid = rp->user.fork_seen;
       rp->user.fork_seen = NULL;
@@ -1288,6 +1330,7 @@ int rp__run(rp_replay *rp, const struct rp__goal *goal,
   rp->step_gone = 0;
   rp->user.exec_seen = 0;
   rp->user.fork_seen = NULL;
+  rp->user.mem_hit = 0;
   int rc = run(rp, goal, stop);
   rp->goal = NULL;
   return rc;

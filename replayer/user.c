@@ -49,6 +49,21 @@ int rp__user_watch_hit(const rp_replay *rp, const struct rp__proc *p,
   return 0;
 }
 
+int rp__user_watch_written(const rp_replay *rp, const struct rp__proc *p,
+                           u64 addr, u64 len, u64 *hit, u32 *size) {
+  for (size_t i = 0; i < rp->user.nwps; i++) {
+    const struct rp__uwp *w = &rp->user.wps[i];
+    if (w->proc != p || !(w->kind & 2) || addr >= w->addr + w->len ||
+        w->addr >= addr + len)
+      continue;
+    u64 lo = RW_MAX(addr, w->addr), hi = RW_MIN(addr + len, w->addr + w->len);
+    *hit = lo;
+    *size = (u32)RW_MIN(hi - lo, 0xffffffffull);
+    return 1;
+  }
+  return 0;
+}
+
 int rp__user_sync(rp_replay *rp) {
   for (size_t i = 0; i < rp->user.nbps; i++)
     RW_FORWARD(cpu_mem_break_add(rp->user.bps[i].proc->mem,

@@ -5,7 +5,8 @@
 # across a blocking read that another thread ends), and the program's
 # output shown during the replay as it was during the recording: once,
 # in order, standard output and error alike, not what went to a file, not
-# again after going back, and not with -q. Every check reads gdb's output.
+# again after going back, and not with -q; watchpoints that see the
+# kernel's writes. Every check reads gdb's output.
 . "${top_srcdir:-.}/tests/gdb/lib.sh"
 
 rec ch "$B/tests/programs/chatty"
@@ -107,6 +108,26 @@ expect "a blocking read stops in its thread at entry and at return" \
   '^\$2 = "ping"' \
   'Catchpoint 2 \(call to syscall read\)' '^\$3 = .\\000' \
   'Breakpoint 1, main|No more reverse-execution history'
+
+# 6b. A watchpoint sees what the kernel writes (read() into it), in the
+# thread whose syscall wrote it, forwards and backwards.
+session kw ch <<'G'
+break main
+continue
+watch got[0]
+continue
+p got
+continue
+reverse-continue
+p got[0]
+reverse-continue
+G
+expect "a watchpoint stops where a syscall wrote the watched byte" \
+  'Thread 2 .* hit Hardware watchpoint 2: got\[0\]' \
+  "^Old value = 0 '\\\\000'" "^New value = 112 'p'" '__GI___libc_read \(' \
+  '^\$1 = "ping"' 'No more reverse-execution history' \
+  'hit Hardware watchpoint 2: got\[0\]' "^Old value = 112 'p'" \
+  "^New value = 0 '\\\\000'" '^\$2 = 0 ' 'Breakpoint 1, main'
 
 # 6. catch syscall with no name, and `run` going back to the start.
 session all ch <<'G'
