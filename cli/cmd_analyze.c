@@ -337,16 +337,138 @@ static int calls(int argc, char **argv) {
   return status;
 }
 
+static void writes_usage(FILE *out) {
+  fputs("usage: rewind analyze writes [options] [TRACE] ADDR [LEN]\n"
+        "\n"
+        "Replay TRACE and list every write to the LEN bytes at ADDR (default\n"
+        "1; numbers in decimal or 0x hex, addresses as the recording had\n"
+        "them, as gdb shows them) of the recorded program, in order: the\n"
+        "position of the write (for rewind replay -g N or monitor goto N,\n"
+        "which stop just before it), the thread, the instruction, or the\n"
+        "syscall whose output the kernel wrote there, and the bytes before\n"
+        "and after (of the range; its first 16 bytes). A write that leaves\n"
+        "the bytes as they were is listed when an instruction made it, not\n"
+        "when the kernel did.\n"
+        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
+        "without it, the latest recording.\n"
+        "\n"
+        "  --json               one JSON object per write, one per line\n"
+        "  --progress           show progress on stderr (default: when\n"
+        "                       stderr is a terminal)\n"
+        "  --no-progress        do not show progress\n"
+        "  -h, --help           show this help\n",
+        out);
+}
+
+/* Prints one write of `analyze writes`. */
+static int print_write(void *ctx, const struct rp_access *a) {
+  const int *json = ctx;
+  if (*json) {
+    printf("{\"position\":%llu,\"thread\":%u,\"address\":%llu,"
+           "\"size\":%u,\"by_kernel\":%s,\"rip\":%llu,\"instruction\":",
+           (unsigned long long)a->icount, a->tid,
+           (unsigned long long)a->access_addr, a->access_size,
+           a->by_kernel ? "true" : "false", (unsigned long long)a->rip);
+    trace_json_str(stdout, a->insn);
+    printf(",\"before\":\"");
+    for (u32 i = 0; a->before_ok && i < a->size; i++)
+      printf("%02x", a->before[i]);
+    printf("\",\"after\":\"");
+    for (u32 i = 0; a->after_ok && i < a->size; i++)
+      printf("%02x", a->after[i]);
+    printf("\"}\n");
+  } else {
+    printf("%12llu %8u  %#llx+%u  %s%s\n    ",
+           (unsigned long long)a->icount, a->tid,
+           (unsigned long long)a->access_addr, a->access_size,
+           a->by_kernel ? "the kernel, for the syscall at " : "", a->insn);
+    for (u32 i = 0; i < a->size; i++)
+      printf(a->before_ok ? "%02x " : "?? ", a->before[i]);
+    printf("->");
+    for (u32 i = 0; i < a->size; i++)
+      printf(a->after_ok ? " %02x" : " ??", a->after[i]);
+    putchar('\n');
+  }
+  return ferror(stdout) ? 1 : 0;
+}
+
+static int writes(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"json", no_argument, 0, 'j'},
+      {"progress", no_argument, 0, 'G'},
+      {"no-progress", no_argument, 0, 'P'},
+      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  int json = 0, progress = isatty(2), c, st;
+  optind = 1;
+  while ((c = cli_getopt("analyze writes", argc, argv, "h", longopts)) != -1) {
+    switch (c) {
+      case 'j':
+        json = 1;
+        break;
+      case 'G':
+        progress = 1;
+        break;
+      case 'P':
+        progress = 0;
+        break;
+      case 'h':
+        writes_usage(stdout);
+        return 0;
+      default:
+        return 2;
+    }
+  }
+  /* [TRACE] ADDR [LEN]: a trace is what does not read as a number. */
+  char *end;
+  const char *trace = NULL;
+  int n = argc - optind;
+  if (n >= 1) {
+    strtoull(argv[optind], &end, 0);
+    if (*end || end == argv[optind]) trace = argv[optind++], n--;
+  }
+  if (n < 1 || n > 2)
+    return cli_usage_error("analyze writes", "expected [TRACE] ADDR [LEN]");
+  u64 addr, len = 1;
+  if ((st = count_arg("analyze writes", "ADDR", argv[optind], &addr)) >= 0 ||
+      (n == 2 &&
+       (st = count_arg("analyze writes", "LEN", argv[optind + 1], &len)) >= 0))
+    return st;
+  if (!len || addr + len < addr)
+    return cli_usage_error("analyze writes", "LEN must be at least 1 and "
+                           "the range must fit");
+  char path[4096];
+  if (cli_trace_path(trace, path, sizeof path)) return 1;
+  rp_replay *rp;
+  if ((st = open_trace(path, 0, progress, &rp))) return st;
+  struct rp_stop stop;
+  if (!json)
+    printf("%12s %8s  %s\n", "position", "thread",
+           "address+size  by (instruction)\n    bytes before -> after");
+  int rc = rp_writes_each(rp, addr, len, print_write, &json, &stop);
+  if (progress) fputc('\n', stderr);
+  int status = rc < 0 ? cli_error("writes of %s failed: %s", path,
+                                  rw_strerror(rc))
+                      : run_status(rp, &stop);
+  if (fflush(stdout) != 0 && errno != EPIPE && !status)
+    status = cli_error("writing the list: %s", strerror(errno));
+  rp_close(rp);
+  return status;
+}
+
 int cli_cmd_analyze(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     FILE *out = argc < 2 ? stderr : stdout;
     usage(out);
     fputc('\n', out);
     calls_usage(out);
+    fputc('\n', out);
+    writes_usage(out);
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "profile")) return profile(argc - 1, argv + 1);
   if (!strcmp(argv[1], "calls")) return calls(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "writes")) return writes(argc - 1, argv + 1);
   return cli_usage_error("analyze", "unknown analysis '%s' (there are: "
-                         "profile, calls)", argv[1]);
+                         "profile, calls, writes)", argv[1]);
 }

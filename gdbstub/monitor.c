@@ -132,6 +132,75 @@ static int stack(struct gdb__sess *s) {
   return 0;
 }
 
+/* Appends the N bytes at P in hex. */
+static void put_bytes(char *buf, size_t cap, const u8 *p, u32 n) {
+  size_t k = strlen(buf);
+  for (u32 i = 0; i < n && k + 4 < cap; i++)
+    k += (size_t)snprintf(buf + k, cap - k, "%s%02x", i ? " " : "", p[i]);
+}
+
+/* `monitor last-write|next-write|last-read|next-read ADDR [LEN]`: the
+ * previous or next access to a range, as a watchpoint would find it. */
+static int access(struct gdb__sess *s, int backwards, int kind,
+                  const char *arg) {
+  char *end, line[1200];
+  const char *what = kind == 2 ? "write" : "read";
+  u64 addr = strtoull(arg, &end, 0), len = 1;
+  if (end != arg && *end == ' ') len = strtoull(end, &end, 0);
+  while (*end == ' ') end++;
+  if (end == arg || *end || !len || len > (1ull << 30)) {
+    snprintf(line, sizeof line,
+             "usage: monitor %s-%s ADDR [LEN] (numbers: 0x... or decimal; "
+             "for a variable: eval \"monitor %s-%s %%p 8\", &var)\n",
+             backwards ? "last" : "next", what, backwards ? "last" : "next",
+             what);
+    out(s, line);
+    return 0;
+  }
+  struct rp_access a;
+  int rc = rp_access_find(s->rp, backwards, kind, addr, len, &a);
+  if (rc < 0) {
+    snprintf(line, sizeof line, "no answer: %s\n", rw_strerror(rc));
+    out(s, line);
+    return 0;
+  }
+  if (!a.found) {
+    snprintf(line, sizeof line, "no %s of [%#" PRIx64 ", +%" PRIu64 ") %s "
+             "here%s\n", what, addr, len, backwards ? "before" : "after",
+             a.broken ? " (the replay cannot go past a divergence)" : "");
+    out(s, line);
+    return 0;
+  }
+  snprintf(line, sizeof line,
+           "%s %s of [%#" PRIx64 ", +%" PRIu64 "): %u byte%s from %#" PRIx64
+           ", thread %u, at instruction %" PRIu64 " (monitor goto %" PRIu64
+           " stops just before it)\n",
+           backwards ? "previous" : "next", what, addr, len, a.access_size,
+           a.access_size == 1 ? "" : "s", a.access_addr, a.tid, a.icount,
+           a.icount);
+  out(s, line);
+  if (a.by_kernel) {
+    snprintf(line, sizeof line, "  by the kernel, for the syscall at %s\n",
+             a.insn);
+  } else {
+    snprintf(line, sizeof line, "  by %s\n", a.insn[0] ? a.insn : "?");
+  }
+  out(s, line);
+  snprintf(line, sizeof line, "  before: ");
+  if (a.before_ok)
+    put_bytes(line, sizeof line, a.before, a.size);
+  else
+    strcat(line, "(not mapped)");
+  strcat(line, "  after: ");
+  if (a.after_ok)
+    put_bytes(line, sizeof line, a.after, a.size);
+  else
+    strcat(line, "(not mapped)");
+  strcat(line, "\n");
+  out(s, line);
+  return 0;
+}
+
 /* Most calls `monitor calls` lists. */
 #define CALLS_SHOWN 40
 
@@ -196,6 +265,14 @@ int gdb__monitor(struct gdb__sess *s) {
     return stack(s);
   } else if (!strncmp(cmd, "calls", 5) && (cmd[5] == ' ' || !cmd[5])) {
     return calls(s, cmd + 5);
+  } else if (!strncmp(cmd, "last-write ", 11) || !strcmp(cmd, "last-write")) {
+    return access(s, 1, 2, cmd + 10 + (cmd[10] == ' '));
+  } else if (!strncmp(cmd, "next-write ", 11) || !strcmp(cmd, "next-write")) {
+    return access(s, 0, 2, cmd + 10 + (cmd[10] == ' '));
+  } else if (!strncmp(cmd, "last-read ", 10) || !strcmp(cmd, "last-read")) {
+    return access(s, 1, 1, cmd + 9 + (cmd[9] == ' '));
+  } else if (!strncmp(cmd, "next-read ", 10) || !strcmp(cmd, "next-read")) {
+    return access(s, 0, 1, cmd + 9 + (cmd[9] == ' '));
   } else if (!strcmp(cmd, "help") || !*cmd) {
     out(s, "rewind monitor commands:\n"
            "  monitor when     show the position in the history: global "
@@ -209,6 +286,12 @@ int gdb__monitor(struct gdb__sess *s) {
            "  monitor calls F  the calls of function F over the history: "
            "positions, arguments,\n"
            "                   results (replays the whole history)\n"
+           "  monitor last-write ADDR [LEN]   the previous write to the "
+           "range (an instruction's or\n"
+           "                   the kernel's): where, which thread and "
+           "instruction, the bytes\n"
+           "                   before and after; also next-write, "
+           "last-read, next-read\n"
            "  monitor help     this list\n");
   } else {
     snprintf(buf, sizeof buf,

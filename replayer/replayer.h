@@ -366,6 +366,49 @@ void rp_trace_info(const rp_replay *rp, struct trace_info *info);
  * DIAG (may be NULL) naming the first that does not match. */
 int rp_check_blobs(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
 
+/* ---- Memory history (replayer/history.c) ------------------------------ */
+
+/* One access to memory. Plain data. */
+struct rp_access {
+  int found;          /* 0: there is none (the others are not set) */
+  int broken;         /* the search stopped at a divergence or failure */
+  u64 icount, event;  /* the position just before it (for rp_seek) */
+  u64 after_icount, after_event; /* and just after it */
+  u32 tid;            /* the thread that made it (its syscall, when the
+                         kernel wrote) */
+  u64 rip;            /* that thread's rip before it: the instruction, or
+                         the syscall */
+  int kind;           /* 1 read, 2 write */
+  int by_kernel;      /* a write by the kernel (a syscall's output, a
+                         signal frame), not by an instruction */
+  u64 addr;           /* the range asked about */
+  u32 size;           /* its bytes shown below: at most 16 */
+  u64 access_addr;    /* what the access touched: its first byte in the
+                         range, and how many from there */
+  u32 access_size;
+  int before_ok, after_ok; /* the values below could be read */
+  u8 before[16], after[16];
+  char insn[160];     /* the instruction at rip, disassembled with its
+                         symbol; for the kernel's writes, rip and its
+                         symbol */
+};
+
+/* Finds the previous (BACKWARDS) or next access of KIND (1 read, 2 write)
+ * to [ADDR, ADDR+LEN) in the debugger's process, as a watchpoint there
+ * would, into *A (A->found 0 when there is none), and comes back to the
+ * current position. The user's breakpoints, watchpoints and syscall stops
+ * do not stop the search. Returns 0 or a negative code. */
+int rp_access_find(rp_replay *rp, int backwards, int kind, u64 addr,
+                   u64 len, struct rp_access *a) RW_MUST_CHECK;
+
+/* Runs from here to the end of the history and calls EACH with CTX for
+ * every write to [ADDR, ADDR+LEN) in the debugger's process, instructions'
+ * and the kernel's; EACH returns 0 to go on, 1 to stop, or a negative
+ * code. STOP says where the run ended. Returns 0 or a negative code. */
+int rp_writes_each(rp_replay *rp, u64 addr, u64 len,
+                   int (*each)(void *ctx, const struct rp_access *a),
+                   void *ctx, struct rp_stop *stop) RW_MUST_CHECK;
+
 /* ---- Profiles (replayer/profile.c) ------------------------------------ */
 
 /* Where the instructions of a history went, by function: built from a

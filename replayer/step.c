@@ -194,9 +194,11 @@ static void own_end(rp_replay *rp, u32 tid, u32 signo, i32 status) {
   rp->fin.end.finished = 1;
 }
 
-/* A MEM record REC (the kernel's write) was applied in a user run: a
- * write watchpoint of its process that it touches stops the run at the
- * next point (gdb's watchpoints see what a syscall writes too). */
+/* A MEM record REC (the kernel's write) is about to be applied in a user
+ * run: when it changes a byte under a write watchpoint of its process,
+ * the run stops at the next point (gdb's watchpoints see what a syscall
+ * writes too). Records hold whole cache lines, so only a byte that
+ * changes counts as written. */
 static int kernel_write(rp_replay *rp, const struct rp__rec *rec) {
   struct trace_rec_mem m;
   RW_FORWARD(trace_rec_mem_get(&m, rec->data, rec->len));
@@ -205,6 +207,20 @@ static int kernel_write(rp_replay *rp, const struct rp__rec *rec) {
   if (rp->user.mem_hit ||
       !rp__user_watch_written(rp, rp->proc, m.addr, m.data.len, &hit, &size))
     return 0;
+  /* The first byte of the overlap that changes. */
+  const u8 *now = (const u8 *)m.data.p + (hit - m.addr);
+  u32 k = 0;
+  while (k < size) {
+    u8 was[256];
+    u32 n = RW_MIN(size - k, (u32)sizeof was), j = 0;
+    if (cpu_mem_read(rp->proc->mem, hit + k, was, n) < 0) break;
+    while (j < n && was[j] == now[k + j]) j++;
+    k += j;
+    if (j < n) break;
+  }
+  if (k == size) return 0; /* the same bytes again */
+  hit += k;
+  size -= k;
   rp->user.mem_hit = 1;
   rp->user.mem_hit_addr = hit;
   rp->user.mem_hit_size = size;
@@ -313,10 +329,10 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_FORWARD(rp__apply_remap(rp, rec));
       return 1;
     case TRACE_REC_MEM:
-      RW_FORWARD(rp__apply_mem(rp, rec));
       if (RW_UNLIKELY(rp->user.nwps) && rp->goal &&
           (rp->goal->flags & RP__USER))
         RW_FORWARD(kernel_write(rp, rec));
+      RW_FORWARD(rp__apply_mem(rp, rec));
       return 1;
     case TRACE_REC_STACK_RULES:
       RW_FORWARD(rp__apply_stack_rules(rp, rec));

@@ -52,9 +52,14 @@ TESTS += tests/replay/threads.sh
 EXTRA_DIST += tests/replay/threads.sh
 TESTS += tests/replay/procs.sh
 EXTRA_DIST += tests/replay/procs.sh
-# rewind analyze profile (tests/replay/profile.sh, on tests/programs/calls).
+# rewind analyze profile and calls, monitor stack and calls
+# (tests/replay/profile.sh, on tests/programs/calls).
 TESTS += tests/replay/profile.sh
 EXTRA_DIST += tests/replay/profile.sh
+# The memory history: monitor last-write and kin, rewind analyze writes
+# (tests/replay/history.sh, on tests/programs/uaf and chatty).
+TESTS += tests/replay/history.sh
+EXTRA_DIST += tests/replay/history.sh
 
 # Stack growth (tests/replay/stack.sh): the stack grown by instructions, by
 # signal frames and past its limit, and thread stacks that do not grow.
