@@ -22,7 +22,7 @@ static void usage(FILE *out) {
           "usage: rewind replay [options] [TRACE] [-- GDB-ARGS...]\n"
           "       rewind replay --listen [HOST:]PORT [options] [TRACE]\n"
           "       rewind replay --verify [options] [TRACE]\n"
-          "       rewind replay --print [options] [TRACE]\n"
+          "       rewind replay --print|--backtrace [options] [TRACE]\n"
           "\n"
           "Replay a recording in rewind's x86-64 emulator. The trace alone is\n"
           "enough: the program and its libraries are read from it. TRACE is a\n"
@@ -62,6 +62,9 @@ static void usage(FILE *out) {
           "                    recording was cut off (verified up to the cut),\n"
           "                    5 when the trace is damaged (verified up to the\n"
           "                    damage), 1 when it cannot be replayed\n"
+          "  --backtrace       as --print, and the thread's call stack from\n"
+          "                    its calls and returns (no unwind tables\n"
+          "                    needed; replays from the start to get it)\n"
           "  --print           show registers and code at the start (or at\n"
           "                    --goto N) and exit\n"
           "  --progress        show progress on stderr (default: when stderr is\n"
@@ -134,8 +137,10 @@ int cli_cmd_replay(int argc, char **argv) {
       {"allow-remote", no_argument, 0, 'R'},
       {"idle-timeout", required_argument, 0, 'I'},
       {"tree", no_argument, 0, 'T'},
+      {"backtrace", no_argument, 0, 'B'},
       {0, 0, 0, 0}};
   int tree = 0, verify = 0, has_goto = 0, print = 0, quiet = 0, progress = isatty(2), c;
+  int backtrace = 0;
   int remote = 0, idle = CLI_IDLE_DEFAULT;
   u64 target = 0;
   const char *listen_addr = NULL, *proc = NULL;
@@ -164,6 +169,10 @@ int cli_cmd_replay(int argc, char **argv) {
       }
       case 'l':
         listen_addr = optarg;
+        break;
+      case 'B': /* --print with the call stack */
+        backtrace = 1;
+        print = 1;
         break;
       case 'r':
         print = 1;
@@ -285,6 +294,17 @@ int cli_cmd_replay(int argc, char **argv) {
     print_regs(rp);
     struct rw_regs r;
     if (rp_get_regs(rp, 0, &r) == 0) rp_disasm(rp, stdout, r.rip, 8, r.rip);
+    char *text = NULL;
+    if (backtrace) {
+      rc = rp_shadow_text(rp, 0, NULL, NULL, &text);
+      if (rc == 0)
+        printf("call stack of %s", text);
+      else
+        status = cli_error("no call stack: %s", rc == RW_ENOTFOUND
+                                                    ? "no thread runs here"
+                                                    : rw_strerror(rc));
+      free(text);
+    }
   } else if (!stop.finished) {
     char why[160];
     if (rp_meta(rp, TRACE_META_STOPPED, why, sizeof why) < 0)

@@ -98,6 +98,15 @@ check "  rewind replay -g START is at rec's first instruction, n = 50" sh -c \
    grep -q 'rdi  0x0000000000000032'"
 check "  and -g END right after its ret, back in main" sh -c \
   "'$REWIND' replay --print -g $end '$T/calls.rwd' | grep -q '^=> 0x[0-9a-f]* main+'"
+inner=$(grep -E ' rec\(0, ' "$T/rec.calls" | head -n 1 | awk '{ print $1 }')
+"$REWIND" replay --backtrace -g "$inner" "$T/calls.rwd" >"$T/bt.out" 2>&1
+check_eq "replay --backtrace -g POS: exit 0" 0 "$?"
+check "  the registers, then the call stack there: rec(0) innermost" sh -c \
+  "grep -q '^rip ' '$T/bt.out' && grep -q '^call stack of thread' '$T/bt.out' &&
+   grep -Eq '^#0 +rec \(calls\), entered at its instruction' '$T/bt.out'"
+check_eq "  51 frames of rec, main under them" 51 \
+  "$(grep -Ec '^#[0-9]+ +rec \(calls\)' "$T/bt.out")"
+check "  then main" grep -Eq '^#51 +main \(calls\)' "$T/bt.out"
 "$REWIND" analyze calls --no-progress -f dive --json "$T/calls.rwd" \
   >"$T/dive.json" 2>&1
 check "calls left by a longjmp did not return" python3 -c "
