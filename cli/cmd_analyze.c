@@ -456,6 +456,88 @@ static int writes(int argc, char **argv) {
   return status;
 }
 
+static void edges_usage(FILE *out) {
+  fputs("usage: rewind analyze edges [options] [TRACE]\n"
+        "\n"
+        "Replay TRACE and count every conditional branch (jcc, loop, jrcxz)\n"
+        "and indirect jump of every thread: how often each ran, was taken\n"
+        "and fell through, and where each indirect jump went; the exact edge\n"
+        "profile of the whole history, most executed first.\n"
+        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
+        "without it, the latest recording.\n"
+        "\n"
+        "  --top N              show the N branches executed most (default\n"
+        "                       25; 0: all)\n"
+        "  --json               one JSON object per branch, one per line\n"
+        "  --progress           show progress on stderr (default: when\n"
+        "                       stderr is a terminal)\n"
+        "  --no-progress        do not show progress\n"
+        "  -h, --help           show this help\n",
+        out);
+}
+
+static int edges(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"top", required_argument, 0, 't'},
+      {"json", no_argument, 0, 'j'},
+      {"progress", no_argument, 0, 'G'},
+      {"no-progress", no_argument, 0, 'P'},
+      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  u64 top = 25;
+  int json = 0, progress = isatty(2), c, st;
+  optind = 1;
+  while ((c = cli_getopt("analyze edges", argc, argv, "h", longopts)) != -1) {
+    switch (c) {
+      case 't':
+        if ((st = count_arg("analyze edges", "--top", optarg, &top)) >= 0)
+          return st;
+        break;
+      case 'j':
+        json = 1;
+        break;
+      case 'G':
+        progress = 1;
+        break;
+      case 'P':
+        progress = 0;
+        break;
+      case 'h':
+        edges_usage(stdout);
+        return 0;
+      default:
+        return 2;
+    }
+  }
+  char path[4096];
+  if ((st = trace_arg("analyze edges", argc, argv, path, sizeof path)) >= 0)
+    return st;
+  rp_replay *rp;
+  if ((st = open_trace(path, 0, progress, &rp))) return st;
+  rp_profile *p;
+  struct rp_stop stop;
+  int rc = rp_edges_run(rp, &p, &stop);
+  if (progress) fputc('\n', stderr);
+  if (rc < 0) {
+    rp_close(rp);
+    return cli_error("edges of %s failed: %s", path, rw_strerror(rc));
+  }
+  int status = run_status(rp, &stop);
+  if (!json) {
+    u64 n;
+    size_t sites;
+    rp_edges_totals(p, &n, &sites);
+    printf("%llu branches executed at %zu sites\n", (unsigned long long)n,
+           sites);
+  }
+  rc = rp_profile_edges(p, stdout, (size_t)top, json);
+  if (rc < 0 && rc != RW_ERR(EPIPE) && !status)
+    status = cli_error("writing the branches: %s", rw_strerror(rc));
+  rp_profile_free(p);
+  rp_close(rp);
+  return status;
+}
+
 int cli_cmd_analyze(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     FILE *out = argc < 2 ? stderr : stdout;
@@ -464,11 +546,14 @@ int cli_cmd_analyze(int argc, char **argv) {
     calls_usage(out);
     fputc('\n', out);
     writes_usage(out);
+    fputc('\n', out);
+    edges_usage(out);
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "profile")) return profile(argc - 1, argv + 1);
   if (!strcmp(argv[1], "calls")) return calls(argc - 1, argv + 1);
   if (!strcmp(argv[1], "writes")) return writes(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "edges")) return edges(argc - 1, argv + 1);
   return cli_usage_error("analyze", "unknown analysis '%s' (there are: "
-                         "profile, calls, writes)", argv[1]);
+                         "profile, calls, writes, edges)", argv[1]);
 }

@@ -131,6 +131,23 @@ struct space {
   u32 proc_ix;
   size_t nimages;
   struct umap by_addr; /* address -> function index + 1 */
+  struct umap by_site; /* branch address -> site index + 1 */
+};
+
+/* A branch instruction, for the edge profile (rp_edges_run). */
+struct site {
+  u64 addr;
+  u32 where;     /* "function+0xOFF" in strs */
+  int kind;      /* CPU_BRANCH_* */
+  u64 execs, taken;
+};
+
+/* How often an indirect branch went to one target. */
+struct target {
+  u32 site;
+  u64 to;
+  u32 where;     /* the target's "function+0xOFF" in strs */
+  u64 count;
 };
 
 /* Instructions run between two calls of a tick function (a fraction of a
@@ -191,6 +208,14 @@ struct rp_profile {
   struct call_rec *recs;
   size_t nrecs, caprecs;
   u64 dropped;
+  /* The edge profile (rp_edges_run): every branch site and target. */
+  int branches;
+  struct site *sites;
+  size_t nsites, capsites;
+  struct target *targets;
+  size_t ntargets, captargets;
+  struct umap by_target; /* hash of site and target -> target index + 1 */
+  u64 nbranches;
 };
 
 static u64 str_hash(const char *a, const char *b) {
@@ -241,23 +266,30 @@ static int fn_named(rp_profile *p, const char *name, const char *object,
   return 0;
 }
 
+/* The space of thread T's process and program image. */
+static int space_of(rp_profile *p, struct rp__thread *t, struct space **out) {
+  struct rp__proc *proc = t->proc;
+  for (size_t i = 0; i < p->nspaces; i++)
+    if (p->spaces[i].proc_ix == proc->ix &&
+        p->spaces[i].nimages == proc->nimages) {
+      *out = &p->spaces[i];
+      return 0;
+    }
+  RW_FORWARD(grow((void **)&p->spaces, p->nspaces, &p->capspaces,
+                  sizeof *p->spaces));
+  struct space *s = &p->spaces[p->nspaces++];
+  memset(s, 0, sizeof *s);
+  s->proc_ix = proc->ix;
+  s->nimages = proc->nimages;
+  *out = s;
+  return 0;
+}
+
 /* The index of the function at ADDR in thread T's process: its symbol in
  * the files of the trace, looked up once per program image. */
 static int fn_at(rp_profile *p, struct rp__thread *t, u64 addr, u32 *out) {
-  struct rp__proc *proc = t->proc;
-  struct space *s = NULL;
-  for (size_t i = 0; i < p->nspaces; i++)
-    if (p->spaces[i].proc_ix == proc->ix &&
-        p->spaces[i].nimages == proc->nimages)
-      s = &p->spaces[i];
-  if (!s) {
-    RW_FORWARD(grow((void **)&p->spaces, p->nspaces, &p->capspaces,
-                    sizeof *p->spaces));
-    s = &p->spaces[p->nspaces++];
-    memset(s, 0, sizeof *s);
-    s->proc_ix = proc->ix;
-    s->nimages = proc->nimages;
-  }
+  struct space *s;
+  RW_FORWARD(space_of(p, t, &s));
   u32 v = umap_get(&s->by_addr, addr);
   if (v) {
     *out = v - 1;
@@ -266,7 +298,7 @@ static int fn_at(rp_profile *p, struct rp__thread *t, u64 addr, u32 *out) {
   char name[512], object[256];
   rp_replay *rp = p->rp;
   struct rp__proc *was = rp->proc; /* the names are those of T's process */
-  rp->proc = proc;
+  rp->proc = t->proc;
   rp__fn_name(rp, addr, name, sizeof name, object, sizeof object);
   rp->proc = was;
   for (char *c = name; *c; c++)
@@ -460,13 +492,86 @@ static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
          cpu_gpr(cpu, RW_REG_rax));
 }
 
-/* A thread gone: its cpu may serve another thread, and keeps observing
- * (no blocks to decode again) with no stack to keep. */
+/* "function+0xOFF" for ADDR in thread T's process, into P's strings. */
+static int where_of(rp_profile *p, struct rp__thread *t, u64 addr, u32 *out) {
+  char sym[300];
+  rp_replay *rp = p->rp;
+  struct rp__proc *was = rp->proc;
+  rp->proc = t->proc;
+  if (rp_symbolize(rp, addr, sym, sizeof sym) < 0)
+    snprintf(sym, sizeof sym, "%#llx", (unsigned long long)addr);
+  rp->proc = was;
+  return add_str(p, sym, out);
+}
+
+/* The site of the branch at FROM in thread T's process. */
+static int site_at(rp_profile *p, struct rp__thread *t, u64 from, int kind,
+                   u32 *out) {
+  struct space *s;
+  RW_FORWARD(space_of(p, t, &s));
+  u32 v = umap_get(&s->by_site, from);
+  if (!v) {
+    struct site x = {.addr = from, .kind = kind};
+    RW_FORWARD(grow((void **)&p->sites, p->nsites, &p->capsites,
+                    sizeof *p->sites));
+    RW_FORWARD(where_of(p, t, from, &x.where));
+    RW_FORWARD(umap_put(&s->by_site, from, (u32)p->nsites + 1));
+    p->sites[p->nsites] = x;
+    v = (u32)++p->nsites;
+  }
+  *out = v - 1;
+  return 0;
+}
+
+/* Counts a jump of indirect branch site I to TO. */
+static int target_seen(rp_profile *p, struct rp__thread *t, u32 i, u64 to) {
+  for (u64 h = mix(to ^ ((u64)i << 40));; h++) {
+    u32 v = umap_get(&p->by_target, h);
+    if (!v) break;
+    struct target *g = &p->targets[v - 1];
+    if (g->site == i && g->to == to) {
+      g->count++;
+      return 0;
+    }
+  }
+  struct target g = {.site = i, .to = to, .count = 1};
+  RW_FORWARD(grow((void **)&p->targets, p->ntargets, &p->captargets,
+                  sizeof *p->targets));
+  RW_FORWARD(where_of(p, t, to, &g.where));
+  u64 h = mix(to ^ ((u64)i << 40));
+  while (umap_get(&p->by_target, h)) h++;
+  RW_FORWARD(umap_put(&p->by_target, h, (u32)p->ntargets + 1));
+  p->targets[p->ntargets++] = g;
+  return 0;
+}
+
+static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
+                      int taken, int kind, u64 n) {
+  struct shadow *sh = ctx;
+  u32 i;
+  (void)cpu, (void)n;
+  if (!sh || sh->p->err) return;
+  rp_profile *p = sh->p;
+  int rc = site_at(p, sh->t, from, kind, &i);
+  if (rc == 0) {
+    p->sites[i].execs++;
+    p->sites[i].taken += taken != 0;
+    p->nbranches++;
+    if (kind == CPU_BRANCH_INDIRECT) rc = target_seen(p, sh->t, i, to);
+  }
+  if (rc < 0) p->err = rc;
+}
+
+/* The observer of P's threads, with CTX. */
 static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
                     u64 n);
 static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n);
-static const struct cpu_observer no_calls = {.on_call = on_call,
-                                             .on_ret = on_ret};
+static struct cpu_observer observer(const rp_profile *p, void *ctx) {
+  return (struct cpu_observer){.on_call = on_call,
+                               .on_ret = on_ret,
+                               .on_branch = p->branches ? on_branch : NULL,
+                               .ctx = ctx};
+}
 
 int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   rp_profile *p = rp->prof;
@@ -481,7 +586,7 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   if (rc == 0) rc = push(sh, fn, 0, cpu_icount(t->cpu));
   if (rc == 0)
     rc = grow((void **)&p->sh, p->nsh, &p->capsh, sizeof *p->sh);
-  struct cpu_observer o = {.on_call = on_call, .on_ret = on_ret, .ctx = sh};
+  struct cpu_observer o = observer(p, sh);
   if (rc == 0) rc = cpu_set_observer(t->cpu, &o);
   if (rc < 0) {
     free(sh->v);
@@ -501,7 +606,10 @@ void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t) {
     if (sh->t != t) continue;
     u64 end = cpu_icount(t->cpu);
     while (sh->n) pop(sh, end, rp->icount, 0, 0);
-    if (cpu_set_observer(t->cpu, &no_calls) < 0) p->err = RW_ENOMEM;
+    /* The cpu may serve another thread: it keeps observing (no blocks to
+     * decode again), with no stack to keep. */
+    struct cpu_observer none = observer(p, NULL);
+    if (cpu_set_observer(t->cpu, &none) < 0) p->err = RW_ENOMEM;
     free(sh->v);
     free(sh->active);
     free(sh);
@@ -518,7 +626,13 @@ void rp_profile_free(rp_profile *p) {
     free(p->sh[i]);
   }
   free(p->sh);
-  for (size_t i = 0; i < p->nspaces; i++) umap_free(&p->spaces[i].by_addr);
+  for (size_t i = 0; i < p->nspaces; i++) {
+    umap_free(&p->spaces[i].by_addr);
+    umap_free(&p->spaces[i].by_site);
+  }
+  umap_free(&p->by_target);
+  free(p->sites);
+  free(p->targets);
   free(p->spaces);
   umap_free(&p->names);
   umap_free(&p->by_edge);
@@ -891,4 +1005,86 @@ int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
     *out = NULL;
   }
   return rc;
+}
+
+/* ---- The edge profile ------------------------------------------------- */
+
+int rp_edges_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
+  rp_profile *p = calloc(1, sizeof *p);
+  *out = NULL;
+  if (!p) return RW_ENOMEM;
+  p->rp = rp;
+  p->branches = 1;
+  int rc = profile_run(p, stop);
+  if (rc < 0) {
+    rp_profile_free(p);
+    return rc;
+  }
+  *out = p;
+  return 0;
+}
+
+static int by_execs(const void *a, const void *b) {
+  const struct site *x = &sort_p->sites[*(const u32 *)a],
+                    *y = &sort_p->sites[*(const u32 *)b];
+  if (x->execs != y->execs) return x->execs < y->execs ? 1 : -1;
+  return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int rp_profile_edges(const rp_profile *p, FILE *out, size_t top, int json) {
+  u32 *ix = malloc((p->nsites ? p->nsites : 1) * sizeof *ix);
+  if (!ix) return RW_ENOMEM;
+  for (u32 i = 0; i < p->nsites; i++) ix[i] = i;
+  sort_p = p;
+  qsort(ix, p->nsites, sizeof *ix, by_execs);
+  size_t n = top && top < p->nsites ? top : p->nsites;
+  if (!json)
+    fprintf(out, "%13s %13s %13s %7s  %s\n", "executed", "taken",
+            "not taken", "taken", "branch");
+  for (size_t k = 0; k < n; k++) {
+    const struct site *s = &p->sites[ix[k]];
+    int cond = s->kind == CPU_BRANCH_COND;
+    if (json) {
+      fprintf(out, "{\"address\":%llu,\"where\":", (unsigned long long)s->addr);
+      trace_json_str(out, p->strs + s->where);
+      fprintf(out, ",\"kind\":\"%s\",\"executed\":%llu,\"taken\":%llu,"
+                   "\"not_taken\":%llu",
+              cond ? "conditional" : "indirect", (unsigned long long)s->execs,
+              (unsigned long long)s->taken,
+              (unsigned long long)(s->execs - s->taken));
+    } else {
+      fprintf(out, "%13llu %13llu %13llu %6.2f%%  %#llx %s%s\n",
+              (unsigned long long)s->execs, (unsigned long long)s->taken,
+              (unsigned long long)(s->execs - s->taken),
+              share(s->taken, s->execs), (unsigned long long)s->addr,
+              p->strs + s->where, cond ? "" : " (indirect)");
+    }
+    int first = 1;
+    for (size_t g = 0; !cond && g < p->ntargets; g++) {
+      const struct target *t = &p->targets[g];
+      if (t->site != ix[k]) continue;
+      if (json) {
+        fprintf(out, "%s{\"address\":%llu,\"where\":",
+                first ? ",\"targets\":[" : ",", (unsigned long long)t->to);
+        trace_json_str(out, p->strs + t->where);
+        fprintf(out, ",\"count\":%llu}", (unsigned long long)t->count);
+      } else {
+        fprintf(out, "%13s %13llu %13s %7s    -> %#llx %s\n", "",
+                (unsigned long long)t->count, "", "",
+                (unsigned long long)t->to, p->strs + t->where);
+      }
+      first = 0;
+    }
+    if (json) fprintf(out, "%s}\n", !cond && !first ? "]" : "");
+  }
+  if (!json && n < p->nsites)
+    fprintf(out, "(%zu more branches; --top 0 shows them all)\n",
+            p->nsites - n);
+  free(ix);
+  return written(out);
+}
+
+void rp_edges_totals(const rp_profile *p, u64 *executed, size_t *sites) {
+  *executed = p->nbranches;
+  *sites = p->nsites;
 }

@@ -478,6 +478,19 @@ void rp_calls_free(rp_calls *c);
 int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
                    void *ctx, char **out) RW_MUST_CHECK;
 
+/* Runs RP to the end of its history, as rp_profile_run does, also counting
+ * every conditional and indirect branch: how often each ran and was taken
+ * (and where each indirect one went). */
+int rp_edges_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop)
+    RW_MUST_CHECK;
+/* Writes the branches of a profile from rp_edges_run, the TOP (0: all)
+ * executed most first, as a table or (JSON) one object per line. Returns
+ * 0 or RW_ERR(errno) of a failed write. */
+int rp_profile_edges(const rp_profile *p, FILE *out, size_t top, int json)
+    RW_MUST_CHECK;
+/* Branches executed and branch sites in it. */
+void rp_edges_totals(const rp_profile *p, u64 *executed, size_t *sites);
+
 /* Writes a table of the TOP functions (0: all) with the most inclusive
  * instructions: inclusive and exclusive counts and shares, calls, name and
  * file. Returns 0 or RW_ERR(errno) of a failed write. */

@@ -156,10 +156,11 @@ static int op_ret_obs(struct cpu *cpu, const struct cpu_insn *in) {
 static int branch_seen(struct cpu *cpu, const struct cpu_insn *in,
                        cpu_handler plain, int taken) {
   u64 from = cpu->rip;
-  int rc = plain(cpu, in);
+  int rc = plain(cpu, in), kind = CPU_BRANCH_COND;
   if (rc == CPU_RC_JUMP && cpu->obs.on_branch) {
+    if (plain == op_jmp_E) kind = CPU_BRANCH_INDIRECT;
     if (taken < 0) taken = cpu->rip != from + in->len;
-    cpu->obs.on_branch(cpu->obs.ctx, cpu, from, cpu->rip, taken,
+    cpu->obs.on_branch(cpu->obs.ctx, cpu, from, cpu->rip, taken, kind,
                        count_before(cpu, in));
   }
   return rc;

@@ -546,9 +546,10 @@ static void seen_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
   if (l->n < 64) l->v[l->n++] = (struct seen){'r', from, to, n, 1};
 }
 static void seen_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
-                        int taken, u64 n) {
+                        int taken, int kind, u64 n) {
   struct seen_log *l = ctx;
   (void)cpu;
+  CU_ASSERT_EQUAL(kind, CPU_BRANCH_COND);
   if (l->n < 64) l->v[l->n++] = (struct seen){'b', from, to, n, taken};
 }
 

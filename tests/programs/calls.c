@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* A program whose calls are known exactly, for rewind analyze profile
  * (tests/replay/profile.sh): a leaf of exactly 5 instructions called 1000
- * times, recursion 50 deep 10 times, mutual recursion, a longjmp out of 5
- * frames, a signal handler that calls functions, and 4 threads each
+ * times, recursion 50 deep 10 times, mutual recursion, a loop of 100
+ * turns run 3 times with an indirect jump, a longjmp out of 5 frames, a signal handler that calls functions, and 4 threads each
  * calling a function 100 times. Built without inlining or sibling calls,
  * so every call in the source is a call instruction. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
+
+/* A loop of exactly 100 turns (its jnz: 99 taken, 1 not), then an
+ * indirect jmp to its ret: branches known exactly, for the edge profile. */
+void loop100(void);
+__asm__(".text\n.globl loop100\n.type loop100,@function\nloop100:\n"
+        "mov $100, %ecx\n1: dec %ecx\njnz 1b\nlea 2f(%rip), %rax\n"
+        "jmp *%rax\n2: ret\n.size loop100,.-loop100\n");
 
 /* 4 nops and a ret: 5 instructions per call, whoever calls it. */
 void leaf5(void);
@@ -64,6 +71,7 @@ int main(void) {
   for (int i = 0; i < 1000 - 4 * 100 - 10 - 3; i++) leaf5();
   for (int i = 0; i < 10; i++) sink += rec(50);
   sink += is_even(20); /* 11 is_even, 10 is_odd */
+  for (int i = 0; i < 3; i++) loop100();
   if (!setjmp(env)) dive(5);
   after_jump();
   signal(SIGUSR1, handler);

@@ -7,7 +7,8 @@
 # table, the folded stacks and the callgrind file (read back with
 # callgrind_annotate); C++ exceptions and child processes; bad arguments;
 # gdb's monitor stack against its bt, after a longjmp, in a signal handler
-# and in a thread.
+# and in a thread; rewind analyze calls, monitor calls, rewind analyze
+# edges.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # verified NAME: the instruction count `replay --verify` reports.
@@ -37,7 +38,7 @@ check_eq "exclusive counts add up to every instruction" "$total" \
   "$(awk 'NR > 2 && $4 ~ /%$/ { s += $3 } END { print s }' "$T/calls.table")"
 
 # Calls as the source makes them.
-for fc in leaf5:1000 rec:510 is_even:11 is_odd:10 dive:6 after_jump:1 \
+for fc in leaf5:1000 rec:510 is_even:11 is_odd:10 loop100:3 dive:6 after_jump:1 \
           in_handler:1 after_signal:1 work:400 worker:4 main:1; do
   check_eq "calls of ${fc%:*}" "${fc#*:}" "$(col "${fc%:*}" 5)"
 done
@@ -132,6 +133,30 @@ check "--max keeps the first calls and counts the others" sh -c \
    grep -Eq '^rewind: 5 calls \(and [0-9]+ more past --max\)$' '$T/max.err'"
 check "  the first five to start" sh -c \
   "awk 'NR > 1 { print \$1 }' '$T/max.calls' | sort -n -c"
+
+# The exact edge profile: loop100's jnz 300 times (297 taken), its
+# indirect jmp 3 times to its ret.
+"$REWIND" analyze edges --no-progress --top 0 --json "$T/calls.rwd" \
+  >"$T/edges.json" 2>&1
+check_eq "analyze edges: exit 0" 0 "$?"
+check "analyze edges: the branches of loop100, exactly" python3 -c '
+import json, sys
+v = [json.loads(l) for l in open(sys.argv[1])]
+s = {b["where"]: b for b in v}
+j = s["loop100+0x7"]
+assert (j["kind"], j["executed"], j["taken"], j["not_taken"]) == \
+    ("conditional", 300, 297, 3), j
+i = s["loop100+0x10"]
+assert i["kind"] == "indirect" and i["executed"] == 3, i
+assert i["targets"] == [{"address": i["address"] + 2,
+                         "where": "loop100+0x12", "count": 3}], i
+assert all(b["taken"] + b["not_taken"] == b["executed"] for b in v)
+assert [b["executed"] for b in v] == sorted((b["executed"] for b in v),
+                                            reverse=True)' "$T/edges.json"
+"$REWIND" analyze edges --no-progress --top 2 "$T/calls.rwd" >"$T/edges.txt" 2>&1
+check "analyze edges: a header, two branches, and the rest counted" sh -c \
+  "head -n 1 '$T/edges.txt' | grep -Eq '^[0-9]+ branches executed at [0-9]+ sites$' &&
+   [ \$(wc -l <'$T/edges.txt') = 5 ] && tail -n 1 '$T/edges.txt' | grep -q 'more branches'"
 
 # Other programs: exceptions, child processes; the totals hold.
 rec cxx "$P/cxx_exceptions"
