@@ -122,6 +122,20 @@ static int count_arg(const char *cmd, const char *opt, const char *arg,
   return -1;
 }
 
+/* The options the analyses share: --progress, --no-progress and --json
+ * (JSON NULL: not taken). Returns 1 when C was one of them. */
+static int shared_opt(int c, int *progress, int *json) {
+  if (c == 'G' || c == 'P') {
+    *progress = c == 'G';
+    return 1;
+  }
+  if (c == 'j' && json) {
+    *json = 1;
+    return 1;
+  }
+  return 0;
+}
+
 static int profile(int argc, char **argv) {
   static const struct option longopts[] = {
       {"top", required_argument, 0, 't'},
@@ -138,6 +152,7 @@ static int profile(int argc, char **argv) {
   optind = 1;
   while ((c = cli_getopt("analyze profile", argc, argv, "qh", longopts)) !=
          -1) {
+    if (shared_opt(c, &progress, NULL)) continue;
     switch (c) {
       case 't':
         if ((st = count_arg("analyze profile", "--top", optarg, &top)) >= 0)
@@ -148,12 +163,6 @@ static int profile(int argc, char **argv) {
         break;
       case 'c':
         callgrind = optarg;
-        break;
-      case 'G':
-        progress = 1;
-        break;
-      case 'P':
-        progress = 0;
         break;
       case 'q':
         quiet = 1;
@@ -241,6 +250,7 @@ static int calls(int argc, char **argv) {
   optind = 1;
   while ((c = cli_getopt("analyze calls", argc, argv, "f:t:h", longopts)) !=
          -1) {
+    if (shared_opt(c, &progress, &json)) continue;
     switch (c) {
       case 'f':
         fn = optarg;
@@ -254,15 +264,6 @@ static int calls(int argc, char **argv) {
       case 'm':
         if ((st = count_arg("analyze calls", "--max", optarg, &max)) >= 0)
           return st;
-        break;
-      case 'j':
-        json = 1;
-        break;
-      case 'G':
-        progress = 1;
-        break;
-      case 'P':
-        progress = 0;
         break;
       case 'h':
         calls_usage(stdout);
@@ -402,16 +403,8 @@ static int writes(int argc, char **argv) {
   int json = 0, progress = isatty(2), c, st;
   optind = 1;
   while ((c = cli_getopt("analyze writes", argc, argv, "h", longopts)) != -1) {
+    if (shared_opt(c, &progress, &json)) continue;
     switch (c) {
-      case 'j':
-        json = 1;
-        break;
-      case 'G':
-        progress = 1;
-        break;
-      case 'P':
-        progress = 0;
-        break;
       case 'h':
         writes_usage(stdout);
         return 0;
@@ -488,19 +481,11 @@ static int edges(int argc, char **argv) {
   int json = 0, progress = isatty(2), c, st;
   optind = 1;
   while ((c = cli_getopt("analyze edges", argc, argv, "h", longopts)) != -1) {
+    if (shared_opt(c, &progress, &json)) continue;
     switch (c) {
       case 't':
         if ((st = count_arg("analyze edges", "--top", optarg, &top)) >= 0)
           return st;
-        break;
-      case 'j':
-        json = 1;
-        break;
-      case 'G':
-        progress = 1;
-        break;
-      case 'P':
-        progress = 0;
         break;
       case 'h':
         edges_usage(stdout);
