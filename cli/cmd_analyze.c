@@ -382,7 +382,7 @@ static int print_write(void *ctx, const struct rp_access *a) {
     printf("%12llu %8u  %#llx+%u  %s%s\n    ",
            (unsigned long long)a->icount, a->tid,
            (unsigned long long)a->access_addr, a->access_size,
-           a->by_kernel ? "the kernel, for the syscall at " : "", a->insn);
+           a->by_kernel ? "the kernel; the thread was at " : "", a->insn);
     for (u32 i = 0; i < a->size; i++)
       printf(a->before_ok ? "%02x " : "?? ", a->before[i]);
     printf("->");

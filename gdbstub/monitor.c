@@ -16,8 +16,29 @@
  * (a fraction of a second). */
 #define GOTO_SLICE 40000000ull
 
+/* Most text a monitor reply holds (in hex, twice that): more goes ahead
+ * of it in 'O' packets, which gdb prints as they come. */
+#define MON_REPLY_TEXT 4096
+
 static void out(struct gdb__sess *s, const char *text) {
-  gdb_buf_put_hex(&s->reply, text, strlen(text));
+  size_t n = strlen(text);
+  while (n) {
+    if (s->reply.len / 2 + RW_MIN(n, (size_t)MON_REPLY_TEXT) >
+        MON_REPLY_TEXT) {
+      /* Format: O XX... (the text so far, in hex) */
+      struct gdb_buf b;
+      gdb_buf_init(&b, 0);
+      gdb_buf_puts(&b, "O");
+      gdb_buf_put(&b, s->reply.data, s->reply.len);
+      if (!b.err && gdb__send(s, b.data, b.len) == 0) gdb_buf_reset(&s->reply);
+      gdb_buf_free(&b);
+      if (s->reply.len) return; /* gdb is gone: the reply fails too */
+    }
+    size_t k = RW_MIN(n, (size_t)MON_REPLY_TEXT);
+    gdb_buf_put_hex(&s->reply, text, k);
+    text += k;
+    n -= k;
+  }
 }
 
 static void where(struct gdb__sess *s, char *buf, size_t cap) {
@@ -180,7 +201,9 @@ static int access(struct gdb__sess *s, int backwards, int kind,
            a.icount);
   out(s, line);
   if (a.by_kernel) {
-    snprintf(line, sizeof line, "  by the kernel, for the syscall at %s\n",
+    snprintf(line, sizeof line,
+             "  by the kernel (a syscall's output, a signal frame); the "
+             "thread was at %s\n",
              a.insn);
   } else {
     snprintf(line, sizeof line, "  by %s\n", a.insn[0] ? a.insn : "?");

@@ -131,6 +131,15 @@ static int wait_input(struct gdb__sess *s) {
 /* The replayer's poll function: stop a run when gdb sent ^C or hung up. */
 int gdb__poll(void *ctx) {
   struct gdb__sess *s = ctx;
+  /* A monitor command searching the history: gdb gives up on a reply
+   * after a few seconds; an empty console packet restarts its timer. */
+  if (s->in_monitor) {
+    u64 now = rw_now_ns();
+    if (now - s->alive_ns > 500000000ull) {
+      s->alive_ns = now;
+      if (gdb__send(s, "O", 1) < 0) return 1;
+    }
+  }
   if (!s->interrupt && !s->eof && fill(s, 0) < 0) return 1;
   return s->interrupt || s->eof;
 }
@@ -205,9 +214,12 @@ static int dispatch(struct gdb__sess *s) {
       gdb__breakpoint(s);
       return 0;
     case GDB_REQ_RCMD: /* Format: qRcmd,hex */
-      s->live = 1;
+      s->live = s->in_monitor = 1;
+      s->alive_ns = rw_now_ns();
       rc = gdb__monitor(s);
-      s->live = 0;
+      s->live = s->in_monitor = 0;
+      if (rc == 0 && !s->reply.len && !s->drop_reply)
+        gdb_buf_puts(&s->reply, "OK"); /* its text went in 'O' packets */
       return rc;
     case GDB_REQ_VFILE_OPEN:     /* Format: vFile:open:name,flags,mode */
     case GDB_REQ_VFILE_PREAD:    /* Format: vFile:pread:fd,count,offset */

@@ -57,6 +57,9 @@ struct gdb__sess {
   int live;                      /* gdb waits for a resume or a monitor
                                     command: output may go to it */
   int echo_failed;               /* sending the program's output failed */
+  int in_monitor;                /* a monitor command runs: keep gdb
+                                    waiting (gdb__poll) */
+  u64 alive_ns;                  /* when gdb last heard from it */
   int killed;                    /* gdb killed the process (extended mode):
                                     no threads until it runs it again */
   const char *last_note;         /* the last refusal said on stderr, so

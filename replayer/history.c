@@ -25,6 +25,14 @@ struct aside {
 
 static void set_aside(rp_replay *rp, struct aside *a) {
   struct rp__user *u = &rp->user;
+  /* The user's watchpoints leave the address spaces too: an access to
+   * them must not hide one to the searched range (put_back's sync puts
+   * them back). */
+  for (size_t i = 0; i < u->nwps; i++) {
+    struct rp__uwp *w = &u->wps[i];
+    if (w->in && cpu_mem_watch_del(w->in, w->addr, w->len, w->kind) == 0)
+      w->in = NULL;
+  }
   *a = (struct aside){u->bps,   u->nbps,      u->capbps, u->wps,
                       u->nwps,   u->capwps,    u->sys_stops, u->echo};
   u->echo = NULL;
@@ -147,9 +155,10 @@ int rp_access_find(rp_replay *rp, int backwards, int kind, u64 addr,
     a->broken = 1;
   int r = put_back(rp, &aside);
   if (rc == 0) rc = r;
-  /* Where the query started. */
-  if (rc == 0) rc = rp__seek(rp, ended ? ~0ull : at, ended ? 0 : ev, &st);
-  return rc;
+  /* Where the query started, whatever happened: the debugger reads the
+   * state it believes it is at. */
+  r = rp__seek(rp, ended ? ~0ull : at, ended ? 0 : ev, &st);
+  return rc < 0 ? rc : r;
 }
 
 int rp_writes_each(rp_replay *rp, u64 addr, u64 len,

@@ -779,8 +779,9 @@ int rp_calls_whole(rp_replay *rp, const char *fn, size_t max,
   c->p->tick_ctx = ctx;
   int rc = rp__kf_restore(rp, kf);
   if (rc == 0) rc = calls_run(c->p, c, &stop);
-  /* Back where the debugger was. */
-  if (rc == 0) rc = rp__seek(rp, at, ev, &stop);
+  /* Back where the debugger was, whatever happened. */
+  int r = rp__seek(rp, at, ev, &stop);
+  if (rc == 0) rc = r;
   if (rc < 0) {
     rp_calls_free(c);
     return rc;
@@ -1003,6 +1004,11 @@ int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
   if (rc < 0) {
     free(*out);
     *out = NULL;
+    /* Back where the debugger was, as far as it goes. */
+    if (rp->icount != at || rp->trace.events != ev) {
+      int r = rp__seek(rp, ended ? ~0ull : at, ended ? 0 : ev, &stop);
+      (void)r;
+    }
   }
   return rc;
 }

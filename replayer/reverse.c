@@ -242,7 +242,9 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   stop->event = event;
   /* Told now: going forwards from a syscall's entry runs the syscall. */
   rp->user.sys_ret = 0;
-  if (stop->reason == RP_STOP_SYSCALL && stop->sys_entry)
+  if (stop->reason == RP_STOP_SYSCALL && stop->sys_entry) {
+    rp->user.sys_seen_icount = icount;
     rp->user.sys_seen = event;
+  }
   return 0;
 }

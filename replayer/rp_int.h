@@ -135,6 +135,8 @@ struct rp__kf {
   struct rp__kproc *kids; /* the forked processes, as rp->kids; owned */
   size_t nkids;
   int root_ended, root_status, root_signo; /* as in rp->fin */
+  u64 pt_icount, pt_events; /* as in rp: a keyframe may be taken between
+                               a syscall's entry and what it wrote */
   u64 lru;              /* fine keyframes: last use (larger is newer) */
 };
 
@@ -356,7 +358,9 @@ struct rp__user {
   int exec_seen;           /* an RP__EXEC run applied the debugger's
                               process's EXEC: stop at its next point */
   int mem_hit;             /* an RP__USER run applied a MEM record over a
-                              write watchpoint: stop at the next point */
+                              write watchpoint at mem_hit_at: stop at the
+                              next point, unless a run went on since */
+  u64 mem_hit_at;
   u64 mem_hit_addr;        /* the first watched byte it wrote */
   u32 mem_hit_size;        /* how many watched bytes from there */
   u32 mem_hit_tid;         /* the thread of the record */
@@ -364,8 +368,10 @@ struct rp__user {
   int sys_stops;           /* rp_set_syscall_stops: on */
   int sys_all;             /* every syscall, not only those in sys_set */
   u64 sys_set[RP_SYSCALL_MAX / 64]; /* the syscalls that stop, by number */
-  u64 sys_seen;            /* rp->trace.events at the last entry stop
-                              reported: a run starting there goes on */
+  u64 sys_seen_icount;     /* the position of the last entry stop
+                              reported (icount, events; ~0: none): a run
+                              starting there goes on */
+  u64 sys_seen;
   int sys_ret;             /* an RP__SYSCALLS run applied the SYSCALL_EXIT
                               of a stopping syscall at sys_ret_icount: stop
                               at the next point if nothing ran since */
@@ -593,11 +599,14 @@ void rp__fine_free_all(rp_replay *rp);
 static inline int rp__users(const rp_replay *rp, const struct rp__proc *p) {
   return rp->user.tree || p == rp->user.proc;
 }
-/* Whether LEN bytes written at ADDR into process P's memory by the kernel
- * (not by an instruction) touch a write watchpoint of P: the first watched
- * byte into *HIT and how many watched bytes follow it into *SIZE. */
+/* Whether the LEN bytes at DATA, about to be written at ADDR into process
+ * P's memory by the kernel (not by an instruction), change a byte under a
+ * write watchpoint of P: the first such byte (the lowest of every
+ * watchpoint's) into *HIT and how many watched bytes follow it in its
+ * watchpoint into *SIZE. */
 int rp__user_watch_written(const rp_replay *rp, const struct rp__proc *p,
-                           u64 addr, u64 len, u64 *hit, u32 *size);
+                           u64 addr, const u8 *data, u64 len, u64 *hit,
+                           u32 *size);
 /* Whether syscall NR stops the debugger (rp_set_syscall_stops). */
 static inline int rp__sys_stops_at(const rp_replay *rp, u64 nr) {
   return rp->user.sys_all ||

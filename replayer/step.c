@@ -205,23 +205,11 @@ static int kernel_write(rp_replay *rp, const struct rp__rec *rec) {
   u64 hit;
   u32 size;
   if (rp->user.mem_hit ||
-      !rp__user_watch_written(rp, rp->proc, m.addr, m.data.len, &hit, &size))
+      !rp__user_watch_written(rp, rp->proc, m.addr, m.data.p, m.data.len,
+                              &hit, &size))
     return 0;
-  /* The first byte of the overlap that changes. */
-  const u8 *now = (const u8 *)m.data.p + (hit - m.addr);
-  u32 k = 0;
-  while (k < size) {
-    u8 was[256];
-    u32 n = RW_MIN(size - k, (u32)sizeof was), j = 0;
-    if (cpu_mem_read(rp->proc->mem, hit + k, was, n) < 0) break;
-    while (j < n && was[j] == now[k + j]) j++;
-    k += j;
-    if (j < n) break;
-  }
-  if (k == size) return 0; /* the same bytes again */
-  hit += k;
-  size -= k;
   rp->user.mem_hit = 1;
+  rp->user.mem_hit_at = rp->icount;
   rp->user.mem_hit_addr = hit;
   rp->user.mem_hit_size = size;
   rp->user.mem_hit_tid = rec->tid;
@@ -831,6 +819,9 @@ static int on_fault(rp_replay *rp, struct rp__thread *t,
   }
   rp->checks++;
   t->st.located = 1; /* the SIGNAL or EXIT now applies without running */
+  /* The signal frame the kernel writes comes after this point. */
+  rp->pt_icount = rp->icount;
+  rp->pt_events = rp->trace.events;
   return 0;
 }
 
@@ -1097,19 +1088,6 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     if (t != rp->th.thr) set_cur(rp, t);
     rp->pt_icount = rp->icount;
     rp->pt_events = rp->trace.events;
-    if (RW_UNLIKELY(rp->user.mem_hit)) { /* the kernel wrote a watched byte */
-      rp->user.mem_hit = 0;
-      fill_stop(rp, stop, RP_STOP_WATCHPOINT);
-      stop->addr = rp->user.mem_hit_addr;
-      stop->watch_size = rp->user.mem_hit_size;
-      stop->watch_kind = CPU_WATCH_WRITE;
-      stop->by_kernel = 1;
-      stop->before_icount = rp->user.mem_hit_icount;
-      stop->before_event = rp->user.mem_hit_events;
-      if (rp__thread_find(rp, rp->user.mem_hit_tid))
-        stop->tid = rp->user.mem_hit_tid;
-      return 0;
-    }
     if (RW_UNLIKELY(rp->user.fork_seen)) { /* neither has run since */
       struct rp__proc *kid = rp->user.fork_seen;
       rp->user.fork_seen = NULL;
@@ -1119,6 +1097,14 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         stop->tid = rp->user.fork_tid;
       return 0;
     }
+    if (RW_UNLIKELY(rp->user.exec_seen) && rp__users(rp, t->proc)) {
+      rp->user.exec_seen = 0; /* its new program is about to run */
+      fill_stop(rp, stop, RP_STOP_EXEC);
+      return 0;
+    }
+    /* A syscall's return and a kernel write come after a fork or an exec
+     * at the same point, whose stops the next run would forget; they wait
+     * for the next run, as long as nothing ran since. */
     if (RW_UNLIKELY(rp->user.sys_ret)) {
       /* A syscall returned: stop here, unless a run without syscall stops
        * went on since. */
@@ -1133,9 +1119,21 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         return 0;
       }
     }
-    if (RW_UNLIKELY(rp->user.exec_seen) && rp__users(rp, t->proc)) {
-      rp->user.exec_seen = 0; /* its new program is about to run */
-      fill_stop(rp, stop, RP_STOP_EXEC);
+    if (RW_UNLIKELY(rp->user.mem_hit) &&
+        (rp->icount != rp->user.mem_hit_at || !(flags & RP__USER))) {
+      /* A run that went on since, or one that does not stop for it. */
+      if (rp->icount != rp->user.mem_hit_at) rp->user.mem_hit = 0;
+    } else if (RW_UNLIKELY(rp->user.mem_hit)) { /* the kernel wrote */
+      rp->user.mem_hit = 0;
+      fill_stop(rp, stop, RP_STOP_WATCHPOINT);
+      stop->addr = rp->user.mem_hit_addr;
+      stop->watch_size = rp->user.mem_hit_size;
+      stop->watch_kind = CPU_WATCH_WRITE;
+      stop->by_kernel = 1;
+      stop->before_icount = rp->user.mem_hit_icount;
+      stop->before_event = rp->user.mem_hit_events;
+      if (rp__thread_find(rp, rp->user.mem_hit_tid))
+        stop->tid = rp->user.mem_hit_tid;
       return 0;
     }
     if (RW_UNLIKELY(goal->proc_pid) && t->proc->pid == goal->proc_pid &&
@@ -1205,6 +1203,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     if (RW_UNLIKELY(flags & RP__SYSCALLS) &&
         rp->trace.pend.type == TRACE_REC_SYSCALL_ENTER &&
         (rp->icount != start || (flags & RP__USER_AT_START) ||
+         rp->icount != rp->user.sys_seen_icount ||
          rp->trace.events != rp->user.sys_seen)) {
       int at;
       u64 nr;
@@ -1213,6 +1212,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         fill_stop(rp, stop, RP_STOP_SYSCALL);
         stop->sys_nr = (u32)nr;
         stop->sys_entry = 1;
+        rp->user.sys_seen_icount = rp->icount;
         rp->user.sys_seen = rp->trace.events;
         return 0;
       }
@@ -1346,7 +1346,6 @@ int rp__run(rp_replay *rp, const struct rp__goal *goal,
   rp->step_gone = 0;
   rp->user.exec_seen = 0;
   rp->user.fork_seen = NULL;
-  rp->user.mem_hit = 0;
   int rc = run(rp, goal, stop);
   rp->goal = NULL;
   return rc;

@@ -117,6 +117,8 @@ int rp__kf_capture(rp_replay *rp, struct rp__kf *out) {
   kf.root_ended = rp->fin.root_ended;
   kf.root_status = rp->fin.root_status;
   kf.root_signo = rp->fin.root_signo;
+  kf.pt_icount = rp->pt_icount;
+  kf.pt_events = rp->pt_events;
   if (rc < 0) {
     rp__kf_free(&kf);
     return rc;
@@ -147,7 +149,9 @@ struct rp__kf *rp__kf_before(rp_replay *rp, u64 icount, int strict) {
 
 int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   RW_FORWARD(rp__clear_preempt_bp(rp));
-  rp->user.sys_ret = 0; /* a syscall return seen elsewhere */
+  rp->user.sys_ret = 0; /* a syscall return or a kernel write seen */
+  rp->user.mem_hit = 0;  /* elsewhere, and the last entry stop */
+  rp->user.sys_seen_icount = ~0ull;
   rp->tl.restores++;
   RW_FORWARD(cpu_mem_restore(rp->root.mem, kf->snap));
   RW_FORWARD(rp__procs_restore(rp, kf));
@@ -167,6 +171,8 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   rp->fin.root_ended = kf->root_ended;
   rp->fin.root_status = kf->root_status;
   rp->fin.root_signo = kf->root_signo;
+  rp->pt_icount = kf->pt_icount;
+  rp->pt_events = kf->pt_events;
   rp->th.exec_nr = 0;
   RW_FORWARD(trace_cursor_seek(rp->trace.cur, kf->next_seq));
   /* Breakpoints and watchpoints live in the cpu_mem, not in its snapshots,

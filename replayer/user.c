@@ -49,19 +49,38 @@ int rp__user_watch_hit(const rp_replay *rp, const struct rp__proc *p,
   return 0;
 }
 
+/* The first byte of [LO, HI) where DATA (the bytes from ADDR) differs
+ * from P's memory, or HI. */
+static u64 first_change(const struct rp__proc *p, u64 addr, const u8 *data,
+                        u64 lo, u64 hi) {
+  while (lo < hi) {
+    u8 was[256];
+    size_t n = (size_t)RW_MIN(hi - lo, (u64)sizeof was), j = 0;
+    if (cpu_mem_read(p->mem, lo, was, n) < 0) return lo; /* not mapped */
+    while (j < n && was[j] == data[lo - addr + j]) j++;
+    if (j < n) return lo + j;
+    lo += n;
+  }
+  return hi;
+}
+
 int rp__user_watch_written(const rp_replay *rp, const struct rp__proc *p,
-                           u64 addr, u64 len, u64 *hit, u32 *size) {
+                           u64 addr, const u8 *data, u64 len, u64 *hit,
+                           u32 *size) {
+  int found = 0;
   for (size_t i = 0; i < rp->user.nwps; i++) {
     const struct rp__uwp *w = &rp->user.wps[i];
     if (w->proc != p || !(w->kind & 2) || addr >= w->addr + w->len ||
         w->addr >= addr + len)
       continue;
     u64 lo = RW_MAX(addr, w->addr), hi = RW_MIN(addr + len, w->addr + w->len);
-    *hit = lo;
-    *size = (u32)RW_MIN(hi - lo, 0xffffffffull);
-    return 1;
+    u64 at = first_change(p, addr, data, lo, hi);
+    if (at == hi || (found && at >= *hit)) continue;
+    found = 1;
+    *hit = at;
+    *size = (u32)RW_MIN(w->addr + w->len - at, 0xffffffffull);
   }
-  return 0;
+  return found;
 }
 
 int rp__user_sync(rp_replay *rp) {
@@ -71,7 +90,7 @@ int rp__user_sync(rp_replay *rp) {
   for (size_t i = 0; i < rp->user.nwps; i++) {
     struct rp__uwp *w = &rp->user.wps[i];
     if (w->in == w->proc->mem) continue;
-    int rc = cpu_mem_watch_del(w->in, w->addr, w->len, w->kind);
+    int rc = w->in ? cpu_mem_watch_del(w->in, w->addr, w->len, w->kind) : 0;
     if (rc < 0 && rc != RW_ENOTFOUND) return rc;
     RW_FORWARD(cpu_mem_watch_add(w->proc->mem, w->addr, w->len, w->kind));
     w->in = w->proc->mem;

@@ -114,6 +114,7 @@ expect "a blocking read stops in its thread at entry and at return" \
 session kw ch <<'G'
 break main
 continue
+watch got[10]
 watch got[0]
 continue
 p got
@@ -123,11 +124,46 @@ p got[0]
 reverse-continue
 G
 expect "a watchpoint stops where a syscall wrote the watched byte" \
-  'Thread 2 .* hit Hardware watchpoint 2: got\[0\]' \
+  'Thread 2 .* hit Hardware watchpoint 3: got\[0\]' \
   "^Old value = 0 '\\\\000'" "^New value = 112 'p'" '__GI___libc_read \(' \
   '^\$1 = "ping"' 'No more reverse-execution history' \
-  'hit Hardware watchpoint 2: got\[0\]' "^Old value = 112 'p'" \
+  'hit Hardware watchpoint 3: got\[0\]' "^Old value = 112 'p'" \
   "^New value = 0 '\\\\000'" '^\$2 = 0 ' 'Breakpoint 1, main'
+
+refute "the other watchpoint in the same cache line, unchanged, does not stop" \
+  'hit Hardware watchpoint 2: got\[10\]'
+
+# 6c. A breakpoint before the syscall, the entry, back to the breakpoint:
+# continuing stops at the entry again.
+session again ch <<'G'
+break main
+continue
+catch syscall getppid
+break getppid
+continue
+continue
+reverse-continue
+continue
+continue
+G
+expect "the entry stops again after going back before it" \
+  'Breakpoint 3, .*getppid' '\(call to syscall getppid\)' \
+  'Breakpoint 3, .*getppid' '\(call to syscall getppid\)' \
+  '\(returned from syscall getppid\)'
+
+# 6d. catch syscall execve in a program that execs: the entry, the new
+# program (gdb loads it), the return.
+rec ex "$top_srcdir/tests/programs/exec_wrapper.sh" /bin/true
+session ex ex <<'G'
+catch syscall execve
+continue
+continue
+continue
+info inferiors
+G
+expect "an exec stops at its entry, then gdb loads the new program" \
+  '\(call to syscall execve\)' 'is executing new program: .*/true' \
+  '\(returned from syscall execve\)'
 
 # 6. catch syscall with no name, and `run` going back to the start.
 session all ch <<'G'

@@ -84,9 +84,9 @@ break chatty.c:$line
 continue
 eval "monitor last-write %p 4", &got
 G
-check "last-write of a read() buffer: the kernel, for the syscall" sh -c \
+check "last-write of a read() buffer: the kernel, in read()" sh -c \
   "grep -A1 '^previous write of' '$T/kw.out' |
-   grep -Eq '^  by the kernel, for the syscall at 0x[0-9a-f]+ <(__)?(libc_)?read'"
+   grep -Eq '^  by the kernel \(a syscall.s output, a signal frame\); the thread was at 0x[0-9a-f]+ <(__)?(libc_)?read'"
 check "  with what it read" \
   grep -q '^  before: 00 00 00 00  after: 70 69 6e 67$' "$T/kw.out"
 check "  in the reader thread, not main" sh -c \
