@@ -153,6 +153,32 @@ static int stack(struct gdb__sess *s) {
   return 0;
 }
 
+/* `monitor branches [N]`: the last N taken branches of gdb's thread. */
+static int branches(struct gdb__sess *s, const char *arg) {
+  char *end, *text = NULL, line[200];
+  while (*arg == ' ') arg++;
+  u64 n = *arg ? strtoull(arg, &end, 0) : 16;
+  if (*arg) while (*end == ' ') end++;
+  if ((*arg && (end == arg || *end)) || !n || n > RP_RING_MAX) {
+    snprintf(line, sizeof line, "usage: monitor branches [N] (1 to %u; "
+             "default 16)\n", RP_RING_MAX);
+    out(s, line);
+    return 0;
+  }
+  u32 tid = s->g_tid ? s->g_tid : rp_current_tid(s->rp);
+  int rc = rp_branches_text(s->rp, tid, (size_t)n, keep_alive, s, &text);
+  if (rc < 0) {
+    snprintf(line, sizeof line, "no branches: %s\n",
+             rc == RW_ENOTFOUND ? "the selected thread does not run here"
+                                : rw_strerror(rc));
+    out(s, line);
+    return 0;
+  }
+  out(s, text);
+  free(text);
+  return 0;
+}
+
 /* Appends the N bytes at P in hex. */
 static void put_bytes(char *buf, size_t cap, const u8 *p, u32 n) {
   size_t k = strlen(buf);
@@ -286,6 +312,8 @@ int gdb__monitor(struct gdb__sess *s) {
     return go(s, cmd + 4);
   } else if (!strcmp(cmd, "stack")) {
     return stack(s);
+  } else if (!strncmp(cmd, "branches", 8) && (cmd[8] == ' ' || !cmd[8])) {
+    return branches(s, cmd + 8);
   } else if (!strncmp(cmd, "calls", 5) && (cmd[5] == ' ' || !cmd[5])) {
     return calls(s, cmd + 5);
   } else if (!strncmp(cmd, "last-write ", 11) || !strcmp(cmd, "last-write")) {
@@ -306,6 +334,10 @@ int gdb__monitor(struct gdb__sess *s) {
            "its calls and returns (no\n"
            "                   unwinding: right where gdb's bt is lost; "
            "replays the history up to here)\n"
+           "  monitor branches [N]  the last N (16) taken branches of the "
+           "selected thread: calls,\n"
+           "                   returns, jumps (replays the history up to "
+           "here)\n"
            "  monitor calls F  the calls of function F over the history: "
            "positions, arguments,\n"
            "                   results (replays the whole history)\n"

@@ -169,6 +169,13 @@ struct frame {
   u64 args[6];  /* and rdi, rsi, rdx, rcx, r8, r9 at the call */
 };
 
+/* A taken branch in a thread's ring (monitor branches). */
+struct taken {
+  u64 from, to;
+  int kind; /* CPU_BRANCH_*, or RING_CALL, RING_RET */
+};
+enum { RING_CALL = 10, RING_RET = 11 };
+
 struct shadow {
   struct rp_profile *p;
   struct rp__thread *t;
@@ -176,6 +183,8 @@ struct shadow {
   size_t n, cap;
   u32 *active;    /* per function index: its frames on this stack */
   size_t nactive;
+  struct taken *ring; /* with a ring: its last p->ring taken branches */
+  u64 nring;          /* how many were taken in all */
 };
 
 struct rp_profile {
@@ -216,6 +225,7 @@ struct rp_profile {
   size_t ntargets, captargets;
   struct umap by_target; /* hash of site and target -> target index + 1 */
   u64 nbranches;
+  size_t ring;  /* > 0: each thread keeps its last RING taken branches */
 };
 
 static u64 str_hash(const char *a, const char *b) {
@@ -423,6 +433,14 @@ static void pop(struct shadow *sh, u64 end, u64 gend, int returned,
     p->total += incl;
 }
 
+/* Keeps a taken branch in SH's ring. */
+static void ring_add(struct shadow *sh, u64 from, u64 to, int kind) {
+  struct taken *e = &sh->ring[sh->nring++ % sh->p->ring];
+  e->from = from;
+  e->to = to;
+  e->kind = kind;
+}
+
 /* The global position of the running thread's count N (observers run
  * inside its cpu_run). */
 static u64 global_at(const rp_replay *rp, u64 n) {
@@ -448,6 +466,7 @@ static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
   u32 fn;
   (void)from, (void)ret;
   if (!sh || sh->p->err) return;
+  if (sh->ring) ring_add(sh, from, to, RING_CALL);
   /* The return address pushed: a frame whose slot this is or was below
    * it is gone (left by a longjmp, an exception). */
   u64 slot = cpu_gpr(cpu, RW_REG_rsp);
@@ -487,7 +506,7 @@ static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
    * the callee's instruction. The frame whose slot the ret read returned
    * (ret imm16 pops more than the slot). */
   u64 sp = cpu_gpr(cpu, RW_REG_rsp);
-  (void)to;
+  if (sh->ring) ring_add(sh, from, to, RING_RET);
   unwind(sh, sp, n + 1, sh->n > 1 ? ret_slot(sh, sp) : 0,
          cpu_gpr(cpu, RW_REG_rax));
 }
@@ -552,6 +571,8 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
   (void)cpu, (void)n;
   if (!sh || sh->p->err) return;
   rp_profile *p = sh->p;
+  if (sh->ring && taken) ring_add(sh, from, to, kind);
+  if (!p->branches || kind == CPU_BRANCH_JMP) return;
   int rc = site_at(p, sh->t, from, kind, &i);
   if (rc == 0) {
     p->sites[i].execs++;
@@ -569,7 +590,9 @@ static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n);
 static struct cpu_observer observer(const rp_profile *p, void *ctx) {
   return (struct cpu_observer){.on_call = on_call,
                                .on_ret = on_ret,
-                               .on_branch = p->branches ? on_branch : NULL,
+                               .on_branch = p->branches || p->ring
+                                                ? on_branch
+                                                : NULL,
                                .ctx = ctx};
 }
 
@@ -582,7 +605,10 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   sh->p = p;
   sh->t = t;
   cpu_get_regs(t->cpu, &regs);
-  int rc = fn_at(p, t, regs.rip, &fn);
+  int rc = 0;
+  if (p->ring && !(sh->ring = calloc(p->ring, sizeof *sh->ring)))
+    rc = RW_ENOMEM;
+  if (rc == 0) rc = fn_at(p, t, regs.rip, &fn);
   if (rc == 0) rc = push(sh, fn, 0, cpu_icount(t->cpu));
   if (rc == 0)
     rc = grow((void **)&p->sh, p->nsh, &p->capsh, sizeof *p->sh);
@@ -591,6 +617,7 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   if (rc < 0) {
     free(sh->v);
     free(sh->active);
+    free(sh->ring);
     free(sh);
     return rc;
   }
@@ -612,6 +639,7 @@ void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t) {
     if (cpu_set_observer(t->cpu, &none) < 0) p->err = RW_ENOMEM;
     free(sh->v);
     free(sh->active);
+    free(sh->ring);
     free(sh);
     p->sh[i] = p->sh[--p->nsh];
     return;
@@ -623,6 +651,7 @@ void rp_profile_free(rp_profile *p) {
   for (size_t i = 0; i < p->nsh; i++) {
     free(p->sh[i]->v);
     free(p->sh[i]->active);
+    free(p->sh[i]->ring);
     free(p->sh[i]);
   }
   free(p->sh);
@@ -946,8 +975,33 @@ static void frames_text(rp_replay *rp, const struct shadow *sh, FILE *f) {
   rp->proc = was;
 }
 
-int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
-                   void *ctx, char **out) {
+/* Appends SH's ring of taken branches, oldest first, to F. */
+static void ring_text(rp_replay *rp, const struct shadow *sh, FILE *f) {
+  size_t cap = sh->p->ring;
+  u64 n = RW_MIN(sh->nring, (u64)cap);
+  struct rp__proc *was = rp->proc; /* symbols of the thread's process */
+  rp->proc = sh->t->proc;
+  for (u64 i = sh->nring - n; i < sh->nring; i++) {
+    const struct taken *e = &sh->ring[i % cap];
+    char a[200], b[200];
+    if (rp_symbolize(rp, e->from, a, sizeof a) < 0) a[0] = 0;
+    if (rp_symbolize(rp, e->to, b, sizeof b) < 0) b[0] = 0;
+    const char *kind = e->kind == RING_CALL             ? "call"
+                       : e->kind == RING_RET            ? "ret"
+                       : e->kind == CPU_BRANCH_JMP      ? "jmp"
+                       : e->kind == CPU_BRANCH_INDIRECT ? "indirect"
+                                                        : "cond";
+    fprintf(f, "  %-8s %#llx <%s> -> %#llx <%s>\n", kind,
+            (unsigned long long)e->from, a, (unsigned long long)e->to, b);
+  }
+  rp->proc = was;
+}
+
+/* The text about thread TID at the current position, from a run of the
+ * history from its start to here with observers: its shadow stack, or
+ * with RING > 0 its last RING taken branches. */
+static int here_text(rp_replay *rp, u32 tid, size_t ring,
+                     void (*tick)(void *ctx), void *ctx, char **out) {
   struct rp_stop stop;
   *out = NULL;
   if (!tid) tid = rp_current_tid(rp);
@@ -964,6 +1018,7 @@ int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
   rp_profile *p = calloc(1, sizeof *p);
   if (!p) return RW_ENOMEM;
   p->rp = rp;
+  p->ring = ring;
   rp->prof = p;
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < rp->th.nthreads; i++)
@@ -991,10 +1046,19 @@ int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
     if (!f) {
       rc = RW_ENOMEM;
     } else {
-      fprintf(f, "thread %u at instruction %llu: %zu frames (from the calls "
-                 "and returns since the thread began)\n",
-              tid, (unsigned long long)at, sh->n);
-      frames_text(rp, sh, f);
+      if (ring) {
+        fprintf(f, "thread %u at instruction %llu: its last %llu taken "
+                   "branches (of %llu since it began), oldest first\n",
+                tid, (unsigned long long)at,
+                (unsigned long long)RW_MIN(sh->nring, (u64)ring),
+                (unsigned long long)sh->nring);
+        ring_text(rp, sh, f);
+      } else {
+        fprintf(f, "thread %u at instruction %llu: %zu frames (from the "
+                   "calls and returns since the thread began)\n",
+                tid, (unsigned long long)at, sh->n);
+        frames_text(rp, sh, f);
+      }
       if (fclose(f) != 0) rc = RW_ENOMEM;
     }
   }
@@ -1011,6 +1075,17 @@ int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
     }
   }
   return rc;
+}
+
+int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
+                   void *ctx, char **out) {
+  return here_text(rp, tid, 0, tick, ctx, out);
+}
+
+int rp_branches_text(rp_replay *rp, u32 tid, size_t n,
+                     void (*tick)(void *ctx), void *ctx, char **out) {
+  RW_RETURN_IF(!n || n > RP_RING_MAX, RW_EINVAL, "ring of %zu", n);
+  return here_text(rp, tid, n, tick, ctx, out);
 }
 
 /* ---- The edge profile ------------------------------------------------- */

@@ -491,6 +491,18 @@ int rp_profile_edges(const rp_profile *p, FILE *out, size_t top, int json)
 /* Branches executed and branch sites in it. */
 void rp_edges_totals(const rp_profile *p, u64 *executed, size_t *sites);
 
+/* Most taken branches rp_branches_text shows. */
+#define RP_RING_MAX 4096
+/* The last N (1 .. RP_RING_MAX) taken branches of thread TID (0: the
+ * current thread) before the current position, oldest first, as text
+ * into *OUT (owned by the caller: free): kind (cond, jmp, indirect, call,
+ * ret), from, to. Built as rp_shadow_text builds the stack. Returns 0,
+ * RW_ENOTFOUND when TID does not run here, RW_EINVAL for N, or a negative
+ * code. */
+int rp_branches_text(rp_replay *rp, u32 tid, size_t n,
+                     void (*tick)(void *ctx), void *ctx, char **out)
+    RW_MUST_CHECK;
+
 /* Writes a table of the TOP functions (0: all) with the most inclusive
  * instructions: inclusive and exclusive counts and shares, calls, name and
  * file. Returns 0 or RW_ERR(errno) of a failed write. */

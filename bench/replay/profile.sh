@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The cost of rewind analyze profile: for each workload, the time of
-# `rewind replay --verify` (the plain replay) and of `rewind analyze
-# profile` on the same trace, medians of RUNS runs (default 3), taken
-# alternately, and their ratio. fib is call-heavy (a call every few
+# The cost of rewind analyze profile and edges: for each workload, the time
+# of `rewind replay --verify` (the plain replay), of `rewind analyze
+# profile` and of `rewind analyze edges` on the same trace, medians of RUNS
+# runs (default 3), taken alternately, and their ratios. fib is call-heavy (a call every few
 # instructions); compute and libc have few calls. Prints markdown for
 # RESULTS.md.
 #   bench/replay/profile.sh BUILD_DIR
@@ -19,25 +19,28 @@ trap 'rm -rf "$T"' EXIT
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| workload | instructions | calls | replay (s) | profile (s) | profile / replay |"
-echo "|---|---|---|---|---|---|"
+echo "| workload | instructions | calls | replay (s) | profile (s) | profile / replay | edges (s) | edges / replay |"
+echo "|---|---|---|---|---|---|---|---|"
 for w in fib compute libc; do
   case $w in
     fib) prog=$B/bench/replay/fib ;;
     *) prog=$B/bench/record/$w ;;
   esac
   "$R" record -q -f -o "$T/$w.rwd" -- "$prog" >/dev/null 2>&1 || true
-  : >"$T/rep" >"$T/prof"
+  : >"$T/rep" >"$T/prof" >"$T/edges"
   for i in $(seq "$RUNS"); do
     secs "$R" replay --verify --no-progress -q "$T/$w.rwd" >>"$T/rep"
     secs "$R" analyze profile --no-progress -q "$T/$w.rwd" >>"$T/prof"
+    secs "$R" analyze edges --no-progress --top 1 "$T/$w.rwd" >>"$T/edges"
   done
   rep=$(median <"$T/rep")
   prof=$(median <"$T/prof")
+  edges=$(median <"$T/edges")
   head=$("$R" analyze profile --no-progress --top 1 "$T/$w.rwd" | head -n 1)
   n=$(echo "$head" | sed -n 's/.*: \([0-9]*\) instructions.*/\1/p')
   c=$(echo "$head" | sed -n 's/.*, \([0-9]*\) calls$/\1/p')
-  awk -v w="$w" -v n="$n" -v c="$c" -v rep="$rep" -v prof="$prof" 'BEGIN {
-    printf "| %s | %s | %s | %.2f | %.2f | %.2fx |\n", w, n, c, rep, prof,
-      prof / rep }'
+  awk -v w="$w" -v n="$n" -v c="$c" -v rep="$rep" -v prof="$prof" \
+      -v edges="$edges" 'BEGIN {
+    printf "| %s | %s | %s | %.2f | %.2f | %.2fx | %.2f | %.2fx |\n", w, n, c,
+      rep, prof, prof / rep, edges, edges / rep }'
 done

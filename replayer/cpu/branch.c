@@ -159,6 +159,7 @@ static int branch_seen(struct cpu *cpu, const struct cpu_insn *in,
   int rc = plain(cpu, in), kind = CPU_BRANCH_COND;
   if (rc == CPU_RC_JUMP && cpu->obs.on_branch) {
     if (plain == op_jmp_E) kind = CPU_BRANCH_INDIRECT;
+    if (plain == op_jmp_I) kind = CPU_BRANCH_JMP;
     if (taken < 0) taken = cpu->rip != from + in->len;
     cpu->obs.on_branch(cpu->obs.ctx, cpu, from, cpu->rip, taken, kind,
                        count_before(cpu, in));
@@ -171,6 +172,9 @@ static int op_jcc_I_obs(struct cpu *cpu, const struct cpu_insn *in) {
 }
 static int op_jmp_E_obs(struct cpu *cpu, const struct cpu_insn *in) {
   return branch_seen(cpu, in, op_jmp_E, 1);
+}
+static int op_jmp_I_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return branch_seen(cpu, in, op_jmp_I, 1);
 }
 static int op_loop_I_obs(struct cpu *cpu, const struct cpu_insn *in) {
   return branch_seen(cpu, in, op_loop_I, -1);
@@ -194,6 +198,7 @@ static const struct {
     {op_ret, op_ret_obs, CPU__OBS_RET},
     {op_jcc_I, op_jcc_I_obs, CPU__OBS_BRANCH},
     {op_jmp_E, op_jmp_E_obs, CPU__OBS_BRANCH},
+    {op_jmp_I, op_jmp_I_obs, CPU__OBS_BRANCH},
     {op_loop_I, op_loop_I_obs, CPU__OBS_BRANCH},
     {op_loope_I, op_loope_I_obs, CPU__OBS_BRANCH},
     {op_loopne_I, op_loopne_I_obs, CPU__OBS_BRANCH},

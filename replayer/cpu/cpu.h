@@ -405,16 +405,17 @@ struct cpu_observer {
                   u64 n);
   /* A ret completed: FROM its address, TO where it returned. */
   void (*on_ret)(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n);
-  /* A conditional branch (KIND CPU_BRANCH_COND: jcc, loop*, jrcxz) or an
-   * indirect jmp (CPU_BRANCH_INDIRECT) completed; TAKEN is 0 when it fell
-   * through (TO is then the next instruction). */
+  /* A conditional branch (KIND CPU_BRANCH_COND: jcc, loop*, jrcxz), an
+   * indirect jmp (CPU_BRANCH_INDIRECT) or a direct one (CPU_BRANCH_JMP)
+   * completed; TAKEN is 0 when it fell through (TO is then the next
+   * instruction). */
   void (*on_branch)(void *ctx, cpu_thread *cpu, u64 from, u64 to, int taken,
                     int kind, u64 n);
   void *ctx; /* passed to the callbacks, borrowed */
 };
 
 /* Kinds of branch for struct cpu_observer.on_branch. */
-enum { CPU_BRANCH_COND = 1, CPU_BRANCH_INDIRECT = 2 };
+enum { CPU_BRANCH_COND = 1, CPU_BRANCH_INDIRECT = 2, CPU_BRANCH_JMP = 3 };
 
 /* Installs OBS (copied; NULL removes) on CPU. Returns 0. */
 int cpu_set_observer(cpu_thread *cpu,

@@ -442,3 +442,12 @@ int rp_access_find(rp_replay *rp, int backwards, int kind, u64 addr,
   memset(a, 0, sizeof *a);
   return 0;
 }
+
+/* Nor branches. */
+int rp_branches_text(rp_replay *rp, u32 tid, size_t n,
+                     void (*tick)(void *ctx), void *ctx, char **out) {
+  (void)rp, (void)n;
+  if (tick) tick(ctx);
+  *out = strdup(tid ? "no branches\n" : "");
+  return *out ? 0 : RW_ENOMEM;
+}

@@ -183,6 +183,7 @@ bt
 tbreak after_jump
 continue
 monitor stack
+monitor branches 3
 tbreak in_handler
 continue
 monitor stack
@@ -197,7 +198,7 @@ G
   REWIND_GDB=gdb timeout 300 "$REWIND" replay "$T/calls.rwd" -- -batch -nx \
     -ex 'set width 0' -ex 'set height 0' -x "$T/stack.gdb" >"$T/stack.out" 2>&1
   # The four stacks, one file each; gdb's bt after the first.
-  awk '/^thread [0-9]+ at instruction/ { n++ }
+  awk '/^thread [0-9]+ at instruction [0-9]+: [0-9]+ frames/ { n++ }
        n && /^(thread |#[0-9]+ +[^ ]+ \()/ { print > (F "." n) }
        /^#[0-9]+ +0x.* in |^#0  rec/ { print > (F ".bt") }' \
     F="$T/stack" "$T/stack.out"
@@ -225,6 +226,10 @@ G
      grep -Eq '^#1 +worker \(calls\)' '$T/stack.4' &&
      ! grep -q main '$T/stack.4' && grep -q 'where the thread began' '$T/stack.4'"
   check "monitor help lists stack" grep -q 'monitor stack ' "$T/stack.out"
+  check "monitor branches 3: the last three taken branches, oldest first" sh -c \
+    "grep -A3 '^thread [0-9]* at instruction [0-9]*: its last 3 taken branches' '$T/stack.out' > '$T/ring.out' &&
+     [ \$(wc -l < '$T/ring.out') = 4 ] &&
+     tail -n 1 '$T/ring.out' | grep -Eq '^  call +0x[0-9a-f]+ <main\+0x[0-9a-f]+> -> 0x[0-9a-f]+ <after_jump\+0x0>$'"
   check "monitor calls dive: the 6 calls, from main then dive" sh -c \
     "[ \$(grep -Ec '^  [0-9]+-[0-9]+ thread [0-9]+: dive\((0x[1-5]|0),.*\(did not return\)' '$T/stack.out') = 6 ] &&
      grep -q '^6 calls; .monitor goto START' '$T/stack.out'"
