@@ -96,7 +96,10 @@ void rw_digest_set_skips(struct rw_digest_spec *s, u64 (*r)[2], size_t n) {
 }
 
 u64 rw_digest_final(const struct rw_digest *d) {
-  u64 x = d->h ^ d->n;
+  return rw_fmix64(d->h ^ d->n);
+}
+
+u64 rw_fmix64(u64 x) {
   x ^= x >> 33;
   x *= F1;
   x ^= x >> 33;

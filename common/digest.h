@@ -92,6 +92,10 @@ void rw_digest_set_skips(struct rw_digest_spec *s, u64 (*r)[2], size_t n);
 /* Returns the digest of the pages added so far (D is left unchanged). */
 u64 rw_digest_final(const struct rw_digest *d);
 
+/* The 64-bit finalizer above on its own: a bijection that spreads every
+ * bit of X over the result (hash tables keyed by addresses use it). */
+u64 rw_fmix64(u64 x);
+
 /* Every step of the digest can be undone, so a search can work backwards
  * from a recorded digest instead of rehashing the pages after a change. */
 /* The value h ^ n that rw_digest_final turned into DIGEST. */

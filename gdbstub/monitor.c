@@ -25,14 +25,10 @@ static void out(struct gdb__sess *s, const char *text) {
   while (n) {
     if (s->reply.len / 2 + RW_MIN(n, (size_t)MON_REPLY_TEXT) >
         MON_REPLY_TEXT) {
-      /* Format: O XX... (the text so far, in hex) */
-      struct gdb_buf b;
-      gdb_buf_init(&b, 0);
-      gdb_buf_puts(&b, "O");
-      gdb_buf_put(&b, s->reply.data, s->reply.len);
-      if (!b.err && gdb__send(s, b.data, b.len) == 0) gdb_buf_reset(&s->reply);
-      gdb_buf_free(&b);
-      if (s->reply.len) return; /* gdb is gone: the reply fails too */
+      /* The text so far goes ahead (it is hex already). */
+      if (gdb__console_hex(s, s->reply.data, s->reply.len) < 0)
+        return; /* gdb is gone: the reply fails too */
+      gdb_buf_reset(&s->reply);
     }
     size_t k = RW_MIN(n, (size_t)MON_REPLY_TEXT);
     gdb_buf_put_hex(&s->reply, text, k);

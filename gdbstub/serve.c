@@ -50,15 +50,28 @@ int gdb__send(struct gdb__sess *s, const void *payload, size_t len) {
   return write_all(s->out_fd, s->wire.data, s->wire.len);
 }
 
-int gdb__console(struct gdb__sess *s, const char *msg) {
+int gdb__console_hex(struct gdb__sess *s, const void *hex, size_t len) {
   struct gdb_buf b;
   gdb_buf_init(&b, 0);
   /* Format: O XX... (hex of text for gdb's console) */
   gdb_buf_puts(&b, "O");
-  gdb_buf_put_hex(&b, msg, strlen(msg));
+  gdb_buf_put(&b, hex, len);
   int rc = b.err ? b.err : gdb__send(s, b.data, b.len);
   gdb_buf_free(&b);
   return rc;
+}
+
+int gdb__console_bytes(struct gdb__sess *s, const void *p, size_t n) {
+  struct gdb_buf hex;
+  gdb_buf_init(&hex, 0);
+  gdb_buf_put_hex(&hex, p, n);
+  int rc = hex.err ? hex.err : gdb__console_hex(s, hex.data, hex.len);
+  gdb_buf_free(&hex);
+  return rc;
+}
+
+int gdb__console(struct gdb__sess *s, const char *msg) {
+  return gdb__console_bytes(s, msg, strlen(msg));
 }
 
 /* Reads more input into s->in; sets eof at the end. Returns 0 or a negative
@@ -373,15 +386,9 @@ static void echo(void *ctx, int fd, const void *buf, size_t len) {
     return;
   }
   while (len > 0 && !s->echo_failed) {
-    struct gdb_buf b;
     size_t n = RW_MIN(len, (size_t)GDB__ECHO_CHUNK);
-    gdb_buf_init(&b, 0);
-    /* Format: O XX... (hex of the bytes) */
-    gdb_buf_puts(&b, "O");
-    gdb_buf_put_hex(&b, p, n);
     /* A gdb gone away shows in the reply that follows. */
-    if (b.err || gdb__send(s, b.data, b.len) < 0) s->echo_failed = 1;
-    gdb_buf_free(&b);
+    if (gdb__console_bytes(s, p, n) < 0) s->echo_failed = 1;
     p += n;
     len -= n;
   }

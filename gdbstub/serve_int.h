@@ -148,6 +148,12 @@ int gdb__send(struct gdb__sess *s, const void *payload, size_t len)
 /* Sends the text MSG to gdb's console as an 'O' packet (while a resume
  * packet is being answered, or within qRcmd). */
 int gdb__console(struct gdb__sess *s, const char *msg) RW_MUST_CHECK;
+/* The same for the N bytes at P, and for HEX (LEN characters) that is
+ * their hex already. */
+int gdb__console_bytes(struct gdb__sess *s, const void *p, size_t n)
+    RW_MUST_CHECK;
+int gdb__console_hex(struct gdb__sess *s, const void *hex, size_t len)
+    RW_MUST_CHECK;
 /* Reads waiting input; returns 1 when gdb sent ^C or hung up (CTX is the
  * session; also the replayer's poll function). */
 int gdb__poll(void *ctx);

@@ -35,24 +35,16 @@ struct umap {
   size_t cap, n; /* cap: a power of 2, or 0 */
 };
 
-static u64 mix(u64 k) {
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdull;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ull;
-  return k ^ (k >> 33);
-}
-
 static u32 umap_get(const struct umap *m, u64 k) {
   if (!m->cap) return 0;
-  for (size_t i = mix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+  for (size_t i = rw_fmix64(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
     if (!m->vals[i]) return 0;
     if (m->keys[i] == k) return m->vals[i];
   }
 }
 
 static void umap_place(struct umap *m, u64 k, u32 v) {
-  size_t i = mix(k) & (m->cap - 1);
+  size_t i = rw_fmix64(k) & (m->cap - 1);
   while (m->vals[i]) i = (i + 1) & (m->cap - 1);
   m->keys[i] = k;
   m->vals[i] = v;
@@ -544,7 +536,7 @@ static int site_at(rp_profile *p, struct rp__thread *t, u64 from, int kind,
 
 /* Counts a jump of indirect branch site I to TO. */
 static int target_seen(rp_profile *p, struct rp__thread *t, u32 i, u64 to) {
-  for (u64 h = mix(to ^ ((u64)i << 40));; h++) {
+  for (u64 h = rw_fmix64(to ^ ((u64)i << 40));; h++) {
     u32 v = umap_get(&p->by_target, h);
     if (!v) break;
     struct target *g = &p->targets[v - 1];
@@ -557,7 +549,7 @@ static int target_seen(rp_profile *p, struct rp__thread *t, u32 i, u64 to) {
   RW_FORWARD(grow((void **)&p->targets, p->ntargets, &p->captargets,
                   sizeof *p->targets));
   RW_FORWARD(where_of(p, t, to, &g.where));
-  u64 h = mix(to ^ ((u64)i << 40));
+  u64 h = rw_fmix64(to ^ ((u64)i << 40));
   while (umap_get(&p->by_target, h)) h++;
   RW_FORWARD(umap_put(&p->by_target, h, (u32)p->ntargets + 1));
   p->targets[p->ntargets++] = g;
