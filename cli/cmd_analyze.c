@@ -34,6 +34,8 @@ static void usage(FILE *out) {
         "\n"
         "  --top N            show the N functions with the most inclusive\n"
         "                     instructions (default 25; 0: all)\n"
+        "  --exclusive        order by exclusive instructions (where the\n"
+        "                     time goes) instead\n"
         "  --folded FILE      write folded stacks (one call path and its\n"
         "                     exclusive instructions per line) for\n"
         "                     flamegraph.pl or speedscope\n"
@@ -141,6 +143,7 @@ static int profile(int argc, char **argv) {
       {"top", required_argument, 0, 't'},
       {"folded", required_argument, 0, 'f'},
       {"callgrind", required_argument, 0, 'c'},
+      {"exclusive", no_argument, 0, 'e'},
       {"progress", no_argument, 0, 'G'},
       {"no-progress", no_argument, 0, 'P'},
       {"quiet", no_argument, 0, 'q'},
@@ -148,7 +151,7 @@ static int profile(int argc, char **argv) {
       {0, 0, 0, 0}};
   const char *folded = NULL, *callgrind = NULL;
   u64 top = 25;
-  int quiet = 0, progress = isatty(2), c, st;
+  int quiet = 0, progress = isatty(2), by_excl = 0, c, st;
   optind = 1;
   while ((c = cli_getopt("analyze profile", argc, argv, "qh", longopts)) !=
          -1) {
@@ -163,6 +166,9 @@ static int profile(int argc, char **argv) {
         break;
       case 'c':
         callgrind = optarg;
+        break;
+      case 'e':
+        by_excl = 1;
         break;
       case 'q':
         quiet = 1;
@@ -197,7 +203,7 @@ static int profile(int argc, char **argv) {
     printf("profile of %s: %llu instructions in %u thread%s, %llu calls\n",
            cmd, (unsigned long long)insns, threads, threads == 1 ? "" : "s",
            (unsigned long long)calls);
-    rc = rp_profile_table(p, stdout, (size_t)top);
+    rc = rp_profile_table(p, stdout, (size_t)top, by_excl);
     if (rc < 0 && rc != RW_ERR(EPIPE))
       status = cli_error("writing the table: %s", rw_strerror(rc));
   }
@@ -333,6 +339,11 @@ static int calls(int argc, char **argv) {
   if (!json && dropped)
     fprintf(stderr, " (and %llu more past --max)", (unsigned long long)dropped);
   if (!json) fputc('\n', stderr);
+  if (!n && fn)
+    fprintf(stderr, "rewind: no call of a function named %s: names come from "
+                    "the symbol tables of the files in the trace; a stripped "
+                    "file's functions are FILE+0xOFFSET (rewind analyze "
+                    "profile --top 0 lists them)\n", fn);
   rp_calls_free(list);
   rp_close(rp);
   return status;

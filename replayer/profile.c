@@ -838,11 +838,15 @@ void rp_profile_totals(const rp_profile *p, u64 *instructions, u64 *calls,
 
 static const rp_profile *sort_p; /* qsort has no context argument */
 
+static int sort_excl; /* rp_profile_table's BY_EXCL, for qsort */
+
 static int by_incl(const void *a, const void *b) {
   const struct fn *x = &sort_p->fns[*(const u32 *)a],
                   *y = &sort_p->fns[*(const u32 *)b];
-  if (x->incl != y->incl) return x->incl < y->incl ? 1 : -1;
-  if (x->excl != y->excl) return x->excl < y->excl ? 1 : -1;
+  u64 x1 = sort_excl ? x->excl : x->incl, y1 = sort_excl ? y->excl : y->incl;
+  u64 x2 = sort_excl ? x->incl : x->excl, y2 = sort_excl ? y->incl : y->excl;
+  if (x1 != y1) return x1 < y1 ? 1 : -1;
+  if (x2 != y2) return x2 < y2 ? 1 : -1;
   return strcmp(sort_p->strs + x->name, sort_p->strs + y->name);
 }
 
@@ -854,11 +858,13 @@ static int written(FILE *out) {
   return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
 }
 
-int rp_profile_table(const rp_profile *p, FILE *out, size_t top) {
+int rp_profile_table(const rp_profile *p, FILE *out, size_t top,
+                     int by_excl) {
   u32 *ix = malloc((p->nfns ? p->nfns : 1) * sizeof *ix);
   if (!ix) return RW_ENOMEM;
   for (u32 i = 0; i < p->nfns; i++) ix[i] = i;
   sort_p = p;
+  sort_excl = by_excl;
   qsort(ix, p->nfns, sizeof *ix, by_incl);
   size_t n = top && top < p->nfns ? top : p->nfns;
   fprintf(out, "%13s %7s %13s %7s %10s  %s\n", "inclusive", "", "exclusive",

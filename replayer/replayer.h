@@ -504,10 +504,11 @@ int rp_branches_text(rp_replay *rp, u32 tid, size_t n,
     RW_MUST_CHECK;
 
 /* Writes a table of the TOP functions (0: all) with the most inclusive
- * instructions: inclusive and exclusive counts and shares, calls, name and
- * file. Returns 0 or RW_ERR(errno) of a failed write. */
-int rp_profile_table(const rp_profile *p, FILE *out, size_t top)
-    RW_MUST_CHECK;
+ * instructions (BY_EXCL: exclusive): inclusive and exclusive counts and
+ * shares, calls, name and file. Returns 0 or RW_ERR(errno) of a failed
+ * write. */
+int rp_profile_table(const rp_profile *p, FILE *out, size_t top,
+                     int by_excl) RW_MUST_CHECK;
 /* Writes folded stacks ("root;caller;callee COUNT", one line per call
  * path with exclusive instructions), which flame graph tools read. */
 int rp_profile_folded(const rp_profile *p, FILE *out) RW_MUST_CHECK;

@@ -37,6 +37,14 @@ check "the header gives the replay's count, 5 threads" \
 check_eq "exclusive counts add up to every instruction" "$total" \
   "$(awk 'NR > 2 && $4 ~ /%$/ { s += $3 } END { print s }' "$T/calls.table")"
 
+"$REWIND" analyze profile --no-progress --exclusive --top 10 "$T/calls.rwd" \
+  >"$T/excl.table" 2>&1
+check "--exclusive orders by exclusive instructions" python3 -c '
+import sys
+rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[2:12]]
+e = [int(r[2]) for r in rows]
+assert len(e) == 10 and e == sorted(e, reverse=True), e' "$T/excl.table"
+
 # Calls as the source makes them.
 for fc in leaf5:1000 rec:510 is_even:11 is_odd:10 loop100:3 dive:6 after_jump:1 \
           in_handler:1 after_signal:1 work:400 worker:4 main:1; do
