@@ -3,7 +3,11 @@
  * stack pointer points at nothing; the kernel cannot write the SIGILL
  * frame there and sends SIGSEGV instead (si_code SI_KERNEL), which a
  * handler takes on an alternate stack and answers by stepping over the
- * ud2. Prints which signal arrived, with what code. */
+ * ud2 and giving the thread its stack back (rax holds it). Returning with
+ * the bad stack would not do on every kernel: on Linux 6.18 another
+ * SIGSEGV (SI_KERNEL) comes at once, before the next instruction runs, at
+ * every return, forever (measured). Prints which signal arrived, with
+ * what code. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +22,7 @@ static void handler(int sig, siginfo_t *si, void *ctx) {
   got_sig = sig;
   got_code = si->si_code;
   uc->uc_mcontext.gregs[REG_RIP] += 2; /* over ud2 */
+  uc->uc_mcontext.gregs[REG_RSP] = uc->uc_mcontext.gregs[REG_RAX];
 }
 
 int main(void) {
