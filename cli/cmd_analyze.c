@@ -480,7 +480,18 @@ static void edges_usage(FILE *out) {
         out);
 }
 
-static int edges(int argc, char **argv) {
+/* An analysis that replays the whole history into a profile and prints a
+ * table of it, with a line of totals first: edges, rep. */
+struct table_analysis {
+  const char *cmd;  /* "analyze edges", for messages */
+  const char *what; /* "edges", for "... of TRACE failed" */
+  void (*usage)(FILE *out);
+  int (*run)(rp_replay *rp, rp_profile **out, struct rp_stop *stop);
+  void (*totals)(const rp_profile *p); /* prints the first line */
+  int (*print)(const rp_profile *p, FILE *out, size_t top, int json);
+};
+
+static int table_cmd(const struct table_analysis *a, int argc, char **argv) {
   static const struct option longopts[] = {
       {"top", required_argument, 0, 't'},
       {"json", no_argument, 0, 'j'},
@@ -491,48 +502,88 @@ static int edges(int argc, char **argv) {
   u64 top = 25;
   int json = 0, progress = isatty(2), c, st;
   optind = 1;
-  while ((c = cli_getopt("analyze edges", argc, argv, "h", longopts)) != -1) {
+  while ((c = cli_getopt(a->cmd, argc, argv, "h", longopts)) != -1) {
     if (shared_opt(c, &progress, &json)) continue;
     switch (c) {
       case 't':
-        if ((st = count_arg("analyze edges", "--top", optarg, &top)) >= 0)
-          return st;
+        if ((st = count_arg(a->cmd, "--top", optarg, &top)) >= 0) return st;
         break;
       case 'h':
-        edges_usage(stdout);
+        a->usage(stdout);
         return 0;
       default:
         return 2;
     }
   }
   char path[4096];
-  if ((st = trace_arg("analyze edges", argc, argv, path, sizeof path)) >= 0)
-    return st;
+  if ((st = trace_arg(a->cmd, argc, argv, path, sizeof path)) >= 0) return st;
   rp_replay *rp;
   if ((st = open_trace(path, 0, progress, &rp))) return st;
   rp_profile *p;
   struct rp_stop stop;
-  int rc = rp_edges_run(rp, &p, &stop);
+  int rc = a->run(rp, &p, &stop);
   if (progress) fputc('\n', stderr);
   if (rc < 0) {
     rp_close(rp);
-    return cli_error("edges of %s failed: %s", path, rw_strerror(rc));
+    return cli_error("%s of %s failed: %s", a->what, path, rw_strerror(rc));
   }
   int status = run_status(rp, &stop);
-  if (!json) {
-    u64 n;
-    size_t sites;
-    rp_edges_totals(p, &n, &sites);
-    printf("%llu branches executed at %zu sites\n", (unsigned long long)n,
-           sites);
-  }
-  rc = rp_profile_edges(p, stdout, (size_t)top, json);
+  if (!json) a->totals(p);
+  rc = a->print(p, stdout, (size_t)top, json);
   if (rc < 0 && rc != RW_ERR(EPIPE) && !status)
-    status = cli_error("writing the branches: %s", rw_strerror(rc));
+    status = cli_error("writing the list: %s", rw_strerror(rc));
   rp_profile_free(p);
   rp_close(rp);
   return status;
 }
+
+static void edges_totals(const rp_profile *p) {
+  u64 n;
+  size_t sites;
+  rp_edges_totals(p, &n, &sites);
+  printf("%llu branches executed at %zu sites\n", (unsigned long long)n,
+         sites);
+}
+
+static const struct table_analysis edges_analysis = {
+    "analyze edges", "edges",      edges_usage,
+    rp_edges_run,    edges_totals, rp_profile_edges};
+
+static void rep_usage(FILE *out) {
+  fputs("usage: rewind analyze rep [options] [TRACE]\n"
+        "\n"
+        "Replay TRACE and list every rep-prefixed string instruction (rep\n"
+        "movs, rep stos, rep lods, repe/repne scas and cmps) that ran, in\n"
+        "every thread: its executions, the iterations they asked for (rcx at\n"
+        "the first iteration) and did, the fewest, most and mean per\n"
+        "execution, and how many ended early: by their condition (repe,\n"
+        "repne), in a fault, or at a signal delivered between two\n"
+        "iterations. Most iterations first.\n"
+        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
+        "without it, the latest recording.\n"
+        "\n"
+        "  --top N              show the N instructions with the most\n"
+        "                       iterations (default 25; 0: all)\n"
+        "  --json               one JSON object per instruction, one per line\n"
+        "  --progress           show progress on stderr (default: when\n"
+        "                       stderr is a terminal)\n"
+        "  --no-progress        do not show progress\n"
+        "  -h, --help           show this help\n",
+        out);
+}
+
+static void rep_totals(const rp_profile *p) {
+  u64 n, iters;
+  size_t sites;
+  rp_reps_totals(p, &n, &iters, &sites);
+  printf("%llu rep instructions executed, %llu iterations, at %zu "
+         "addresses\n",
+         (unsigned long long)n, (unsigned long long)iters, sites);
+}
+
+static const struct table_analysis rep_analysis = {
+    "analyze rep", "rep instructions", rep_usage,
+    rp_reps_run,   rep_totals,         rp_profile_reps};
 
 int cli_cmd_analyze(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -544,12 +595,17 @@ int cli_cmd_analyze(int argc, char **argv) {
     writes_usage(out);
     fputc('\n', out);
     edges_usage(out);
+    fputc('\n', out);
+    rep_usage(out);
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "profile")) return profile(argc - 1, argv + 1);
   if (!strcmp(argv[1], "calls")) return calls(argc - 1, argv + 1);
   if (!strcmp(argv[1], "writes")) return writes(argc - 1, argv + 1);
-  if (!strcmp(argv[1], "edges")) return edges(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "edges"))
+    return table_cmd(&edges_analysis, argc - 1, argv + 1);
+  if (!strcmp(argv[1], "rep"))
+    return table_cmd(&rep_analysis, argc - 1, argv + 1);
   return cli_usage_error("analyze", "unknown analysis '%s' (there are: "
-                         "profile, calls, writes, edges)", argv[1]);
+                         "profile, calls, writes, edges, rep)", argv[1]);
 }

@@ -126,13 +126,21 @@ struct space {
   struct umap by_site; /* branch address -> site index + 1 */
 };
 
-/* A branch instruction, for the edge profile (rp_edges_run). */
+/* A branch instruction, for the edge profile (rp_edges_run), or a rep
+ * string instruction (rp_reps_run). */
 struct site {
   u64 addr;
   u32 where;     /* "function+0xOFF" in strs */
-  int kind;      /* CPU_BRANCH_* */
+  int kind;      /* CPU_BRANCH_*, or SITE_REP */
   u64 execs, taken;
+  /* A rep instruction's: its mnemonic (static), the iterations asked for
+   * (rcx at the first) and done, the fewest and most done in one
+   * execution, and how many executions its condition, a fault or a
+   * signal ended. */
+  const char *mnem;
+  u64 req, done, lo, hi, cond, faults, intr;
 };
+enum { SITE_REP = 20 };
 
 /* How often an indirect branch went to one target. */
 struct target {
@@ -217,6 +225,9 @@ struct rp_profile {
   size_t ntargets, captargets;
   struct umap by_target; /* hash of site and target -> target index + 1 */
   u64 nbranches;
+  /* The rep instructions (rp_reps_run), in sites. */
+  int reps;
+  u64 nreps, rep_iters;
   size_t ring;  /* > 0: each thread keeps its last RING taken branches */
 };
 
@@ -575,6 +586,32 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
   if (rc < 0) p->err = rc;
 }
 
+static void on_rep(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
+                   u64 requested, u64 done, int how, u64 n) {
+  struct shadow *sh = ctx;
+  u32 i;
+  (void)cpu, (void)n;
+  if (!sh || sh->p->err) return;
+  rp_profile *p = sh->p;
+  int rc = site_at(p, sh->t, at, SITE_REP, &i);
+  if (rc < 0) {
+    p->err = rc;
+    return;
+  }
+  struct site *s = &p->sites[i];
+  if (!s->execs || done < s->lo) s->lo = done;
+  if (done > s->hi) s->hi = done;
+  s->mnem = mnem;
+  s->execs++;
+  s->req += requested;
+  s->done += done;
+  s->cond += how == CPU_REP_COND;
+  s->faults += how == CPU_REP_FAULT;
+  s->intr += how == CPU_REP_INTERRUPTED;
+  p->nreps++;
+  p->rep_iters += done;
+}
+
 /* The observer of P's threads, with CTX. */
 static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
                     u64 n);
@@ -585,6 +622,7 @@ static struct cpu_observer observer(const rp_profile *p, void *ctx) {
                                .on_branch = p->branches || p->ring
                                                 ? on_branch
                                                 : NULL,
+                               .on_rep = p->reps ? on_rep : NULL,
                                .ctx = ctx};
 }
 
@@ -1166,4 +1204,84 @@ int rp_profile_edges(const rp_profile *p, FILE *out, size_t top, int json) {
 void rp_edges_totals(const rp_profile *p, u64 *executed, size_t *sites) {
   *executed = p->nbranches;
   *sites = p->nsites;
+}
+
+/* ---- Rep string instructions ------------------------------------------ */
+
+int rp_reps_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
+  rp_profile *p = calloc(1, sizeof *p);
+  *out = NULL;
+  if (!p) return RW_ENOMEM;
+  p->rp = rp;
+  p->reps = 1;
+  int rc = profile_run(p, stop);
+  if (rc < 0) {
+    rp_profile_free(p);
+    return rc;
+  }
+  *out = p;
+  return 0;
+}
+
+static int by_iters(const void *a, const void *b) {
+  const struct site *x = &sort_p->sites[*(const u32 *)a],
+                    *y = &sort_p->sites[*(const u32 *)b];
+  if (x->done != y->done) return x->done < y->done ? 1 : -1;
+  if (x->execs != y->execs) return x->execs < y->execs ? 1 : -1;
+  return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json) {
+  u32 *ix = malloc((p->nsites ? p->nsites : 1) * sizeof *ix);
+  if (!ix) return RW_ENOMEM;
+  size_t ns = 0;
+  for (u32 i = 0; i < p->nsites; i++)
+    if (p->sites[i].kind == SITE_REP) ix[ns++] = i;
+  sort_p = p;
+  qsort(ix, ns, sizeof *ix, by_iters);
+  size_t n = top && top < ns ? top : ns;
+  if (!json)
+    fprintf(out, "%11s %13s %13s %9s %9s %11s %6s %6s %6s  %s\n",
+            "executions", "requested", "iterations", "min", "max", "mean",
+            "early", "fault", "signal", "instruction");
+  for (size_t k = 0; k < n; k++) {
+    const struct site *s = &p->sites[ix[k]];
+    double mean = s->execs ? (double)s->done / (double)s->execs : 0;
+    if (json) {
+      fprintf(out, "{\"address\":%llu,\"where\":", (unsigned long long)s->addr);
+      trace_json_str(out, p->strs + s->where);
+      fprintf(out, ",\"instruction\":");
+      trace_json_str(out, s->mnem);
+      fprintf(out, ",\"executions\":%llu,\"requested\":%llu,"
+                   "\"iterations\":%llu,\"min\":%llu,\"max\":%llu,"
+                   "\"mean\":%.3f,\"early\":%llu,\"faulted\":%llu,"
+                   "\"interrupted\":%llu}\n",
+              (unsigned long long)s->execs, (unsigned long long)s->req,
+              (unsigned long long)s->done, (unsigned long long)s->lo,
+              (unsigned long long)s->hi, mean, (unsigned long long)s->cond,
+              (unsigned long long)s->faults, (unsigned long long)s->intr);
+    } else {
+      fprintf(out, "%11llu %13llu %13llu %9llu %9llu %11.1f %6llu %6llu "
+                   "%6llu  %s at %#llx %s\n",
+              (unsigned long long)s->execs, (unsigned long long)s->req,
+              (unsigned long long)s->done, (unsigned long long)s->lo,
+              (unsigned long long)s->hi, mean, (unsigned long long)s->cond,
+              (unsigned long long)s->faults, (unsigned long long)s->intr,
+              s->mnem, (unsigned long long)s->addr, p->strs + s->where);
+    }
+  }
+  if (!json && n < ns)
+    fprintf(out, "(%zu more instructions; --top 0 shows them all)\n",
+            ns - n);
+  free(ix);
+  return written(out);
+}
+
+void rp_reps_totals(const rp_profile *p, u64 *executions, u64 *iterations,
+                    size_t *sites) {
+  size_t ns = 0;
+  for (size_t i = 0; i < p->nsites; i++) ns += p->sites[i].kind == SITE_REP;
+  *executions = p->nreps;
+  *iterations = p->rep_iters;
+  *sites = ns;
 }

@@ -491,6 +491,23 @@ int rp_profile_edges(const rp_profile *p, FILE *out, size_t top, int json)
 /* Branches executed and branch sites in it. */
 void rp_edges_totals(const rp_profile *p, u64 *executed, size_t *sites);
 
+/* Replays the rest of RP's history (as rp_profile_run) and counts every
+ * rep-prefixed string instruction of every thread, per instruction: its
+ * executions, the iterations asked for (rcx at the first) and done, the
+ * fewest and most in one execution, and how many ended early (their
+ * condition, repe or repne), in a fault, or at a signal. *OUT (free with
+ * rp_profile_free) is set on success. */
+int rp_reps_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop)
+    RW_MUST_CHECK;
+/* Writes the rep instructions of a profile from rp_reps_run, the TOP (0:
+ * all) with the most iterations first: a table, or with JSON one object
+ * per instruction and line. Returns 0 or the write error. */
+int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json)
+    RW_MUST_CHECK;
+/* Their executions, iterations and instructions in all. */
+void rp_reps_totals(const rp_profile *p, u64 *executions, u64 *iterations,
+                    size_t *sites);
+
 /* Most taken branches rp_branches_text shows. */
 #define RP_RING_MAX 4096
 /* The last N (1 .. RP_RING_MAX) taken branches of thread TID (0: the

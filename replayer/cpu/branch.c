@@ -209,13 +209,13 @@ cpu_handler cpu__observing(cpu_handler plain, int kinds) {
   for (size_t i = 0; i < RW_ARRAY_SIZE(observing); i++)
     if (observing[i].plain == plain)
       return kinds & observing[i].kind ? observing[i].obs : NULL;
-  return NULL;
+  return cpu__string_observing(plain, kinds);
 }
 
 int cpu__is_observing(cpu_handler fn) {
   for (size_t i = 0; i < RW_ARRAY_SIZE(observing); i++)
     if (observing[i].obs == fn) return 1;
-  return 0;
+  return cpu__string_is_observing(fn);
 }
 
 static cpu_handler branch_specialise(const struct cpu_insn *in,

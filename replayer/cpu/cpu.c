@@ -115,6 +115,7 @@ int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
   RW_RETURN_IF(mxcsr & 0xffff0000u, RW_EINVAL, "mxcsr %#x", mxcsr);
   RW_RETURN_IF(r->rip >= (1ull << 47) && r->rip < 0xffff800000000000ull,
                RW_EINVAL, "rip %#llx", (unsigned long long)r->rip);
+  if (RW_UNLIKELY(c->rep_open)) cpu__rep_interrupt(c);
   memcpy(c->gpr, r->gpr, sizeof r->gpr);
   c->rep_paused = 0;
   c->gpr[CPU_REG_NONE] = 0;
@@ -200,6 +201,8 @@ int cpu_set_observer(cpu_thread *c, const struct cpu_observer *obs) {
   kinds |= c->obs.on_call ? CPU__OBS_CALL : 0;
   kinds |= c->obs.on_ret ? CPU__OBS_RET : 0;
   kinds |= c->obs.on_branch ? CPU__OBS_BRANCH : 0;
+  kinds |= c->obs.on_rep ? CPU__OBS_REP : 0;
+  if (!c->obs.on_rep) c->rep_open = 0;
   if (kinds != c->observed) { /* decode again, with the other handlers */
     c->observed = kinds;
     cpu__code_invalidate(c->mem, ~(u64)0);

@@ -411,11 +411,24 @@ struct cpu_observer {
    * instruction). */
   void (*on_branch)(void *ctx, cpu_thread *cpu, u64 from, u64 to, int taken,
                     int kind, u64 n);
+  /* A rep-prefixed string instruction at AT (MNEM, e.g. "repne scasb",
+   * static) ended, HOW (CPU_REP_*) after DONE iterations; REQUESTED is
+   * rcx at its first one, N the count before it. The pieces the emulator
+   * runs it in (budget, stop requests, watchpoints) are one execution; a
+   * signal delivered between two iterations ends it (CPU_REP_INTERRUPTED):
+   * what runs after the handler is another. */
+  void (*on_rep)(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
+                 u64 requested, u64 done, int how, u64 n);
   void *ctx; /* passed to the callbacks, borrowed */
 };
 
 /* Kinds of branch for struct cpu_observer.on_branch. */
 enum { CPU_BRANCH_COND = 1, CPU_BRANCH_INDIRECT = 2, CPU_BRANCH_JMP = 3 };
+
+/* How a rep instruction ended, for struct cpu_observer.on_rep: its count
+ * ran out, its condition (repe, repne) ended it with rcx not 0, an
+ * iteration faulted, or a signal was delivered between two iterations. */
+enum { CPU_REP_COUNT = 1, CPU_REP_COND, CPU_REP_FAULT, CPU_REP_INTERRUPTED };
 
 /* Installs OBS (copied; NULL removes) on CPU. Returns 0. */
 int cpu_set_observer(cpu_thread *cpu,

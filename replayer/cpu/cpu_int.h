@@ -258,6 +258,11 @@ struct cpu {
   u8 rep_paused;      /* the last run stopped inside a rep string
                          instruction (rip at it, rcx partly counted down):
                          resuming it is not reaching it, for breakpoints */
+  u8 rep_open;        /* with an on_rep observer: a rep instruction at
+                         rep_at began and has not ended (string.c) */
+  u64 rep_at, rep_req, rep_done, rep_n; /* its address, rcx at its first
+                         iteration, iterations so far, count before it */
+  const char *rep_mnem;
   /* Everything above is what cpu_state_save copies: keep it first. */
 
   u64 icount;           /* instructions completed (rep iterations count) */
@@ -1129,7 +1134,12 @@ int cpu__watch_hits(const struct cpu_mem *mem, u64 a, u64 n, int kind);
 /* ---- Observers (branch.c) ---------------------------------------------- */
 
 /* Which callbacks a thread's observer has (struct cpu.observed). */
-enum { CPU__OBS_CALL = 1, CPU__OBS_RET = 2, CPU__OBS_BRANCH = 4 };
+enum {
+  CPU__OBS_CALL = 1,
+  CPU__OBS_RET = 2,
+  CPU__OBS_BRANCH = 4,
+  CPU__OBS_REP = 8
+};
 /* The observing handler of the plain handler PLAIN (a branch family row's)
  * for an observer with the callbacks KINDS (CPU__OBS_*), or NULL when
  * PLAIN has none or KINDS has no callback for it (plain code stays as
@@ -1138,6 +1148,12 @@ cpu_handler cpu__observing(cpu_handler plain, int kinds);
 /* Whether FN is an observing handler: icache.c keeps its index in its
  * block in cpu_insn.imm2, to know the thread's count before it. */
 int cpu__is_observing(cpu_handler fn);
+/* The same for the string family's rows (string.c). */
+cpu_handler cpu__string_observing(cpu_handler plain, int kinds);
+int cpu__string_is_observing(cpu_handler fn);
+/* Ends the open rep instruction of CPU as interrupted (a signal is
+ * delivered, or its registers are replaced), calling on_rep. */
+void cpu__rep_interrupt(struct cpu *cpu);
 
 /* ---- Decoded blocks (icache.c) ---------------------------------------- */
 

@@ -101,6 +101,103 @@ static int op_cmps(struct cpu *cpu, const struct cpu_insn *in) {
   return str(cpu, in, K_CMPS);
 }
 
+/* ---- Observing handlers (cpu.h, on_rep) ------------------------------ */
+
+static const char *const names[5][4] = {
+    {"rep movsb", "rep movsw", "rep movsd", "rep movsq"},
+    {"rep stosb", "rep stosw", "rep stosd", "rep stosq"},
+    {"rep lodsb", "rep lodsw", "rep lodsd", "rep lodsq"},
+    {"scasb", "scasw", "scasd", "scasq"},
+    {"cmpsb", "cmpsw", "cmpsd", "cmpsq"},
+};
+static const char *const cond_names[2][2][4] = {
+    {{"repe scasb", "repe scasw", "repe scasd", "repe scasq"},
+     {"repne scasb", "repne scasw", "repne scasd", "repne scasq"}},
+    {{"repe cmpsb", "repe cmpsw", "repe cmpsd", "repe cmpsq"},
+     {"repne cmpsb", "repne cmpsw", "repne cmpsd", "repne cmpsq"}},
+};
+
+static const char *mnemonic(const struct cpu_insn *in, int kind) {
+  unsigned sz = kind == K_MOVS || kind == K_CMPS ? in->osz : in->osz2;
+  unsigned w = sz == 8 ? 3 : sz == 4 ? 2 : sz == 2 ? 1 : 0;
+  if (kind == K_SCAS || kind == K_CMPS)
+    return cond_names[kind == K_CMPS][(in->pfx & CPU_PFX_REPNE) != 0][w];
+  return names[kind][w];
+}
+
+void cpu__rep_interrupt(struct cpu *cpu) {
+  cpu->rep_open = 0;
+  if (cpu->obs.on_rep)
+    cpu->obs.on_rep(cpu->obs.ctx, cpu, cpu->rep_at, cpu->rep_mnem,
+                    cpu->rep_req, cpu->rep_done, CPU_REP_INTERRUPTED,
+                    cpu->rep_n);
+}
+
+/* Runs IN (of KIND) and tells the observer when a rep instruction ends. */
+static int rep_seen(struct cpu *cpu, const struct cpu_insn *in, int kind) {
+  if (!(in->pfx & (CPU_PFX_REP | CPU_PFX_REPNE))) return str(cpu, in, kind);
+  u64 at = cpu->rip;
+  /* Another rep instruction while one is open: a signal handler runs. */
+  if (cpu->rep_open && cpu->rep_at != at) cpu__rep_interrupt(cpu);
+  if (!cpu->rep_open) {
+    cpu->rep_open = 1;
+    cpu->rep_at = at;
+    cpu->rep_req = cpu->gpr[RCX];
+    cpu->rep_done = 0;
+    cpu->rep_n = cpu->icount + (cpu->watch_mode ? 0 : in->imm2);
+    cpu->rep_mnem = mnemonic(in, kind);
+  }
+  u64 before = cpu->gpr[RCX];
+  int rc = str(cpu, in, kind);
+  cpu->rep_done += before - cpu->gpr[RCX];
+  /* Paused (the budget, a stop request, a watched access): it goes on. */
+  if (rc == CPU_RC_REP || rc == CPU_RC_WATCH) return rc;
+  int how = rc != CPU_RC_NEXT   ? CPU_REP_FAULT
+            : cpu->gpr[RCX] != 0 ? CPU_REP_COND
+                                 : CPU_REP_COUNT;
+  cpu->rep_open = 0;
+  if (cpu->obs.on_rep)
+    cpu->obs.on_rep(cpu->obs.ctx, cpu, at, cpu->rep_mnem, cpu->rep_req,
+                    cpu->rep_done, how, cpu->rep_n);
+  return rc;
+}
+
+static int op_movs_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return rep_seen(cpu, in, K_MOVS);
+}
+static int op_stos_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return rep_seen(cpu, in, K_STOS);
+}
+static int op_lods_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return rep_seen(cpu, in, K_LODS);
+}
+static int op_scas_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return rep_seen(cpu, in, K_SCAS);
+}
+static int op_cmps_obs(struct cpu *cpu, const struct cpu_insn *in) {
+  return rep_seen(cpu, in, K_CMPS);
+}
+
+static const struct {
+  cpu_handler plain, obs;
+} observing[] = {
+    {op_movs, op_movs_obs}, {op_stos, op_stos_obs}, {op_lods, op_lods_obs},
+    {op_scas, op_scas_obs}, {op_cmps, op_cmps_obs},
+};
+
+cpu_handler cpu__string_observing(cpu_handler plain, int kinds) {
+  for (size_t i = 0; i < RW_ARRAY_SIZE(observing); i++)
+    if (observing[i].plain == plain)
+      return kinds & CPU__OBS_REP ? observing[i].obs : NULL;
+  return NULL;
+}
+
+int cpu__string_is_observing(cpu_handler fn) {
+  for (size_t i = 0; i < RW_ARRAY_SIZE(observing); i++)
+    if (observing[i].obs == fn) return 1;
+  return 0;
+}
+
 static const struct cpu__oprow string_rows[] = {
 #define OP(id, form, fn) {id, CPU_FORM_##form, fn, #fn},
 #include "replayer/cpu/string.def"

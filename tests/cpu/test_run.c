@@ -574,11 +574,29 @@ static void check_calls(const struct seen_log *l) {
   }
 }
 
+/* Runs CPU 3 instructions at a time until it stops for another reason than
+ * its budget or a watchpoint, with *EX the reason. Returns the watchpoint
+ * stops. */
+static unsigned run_in_threes(cpu_thread *cpu, struct cpu_exit *ex) {
+  unsigned watched = 0;
+  for (;;) {
+    CU_ASSERT_FATAL(cpu_run(cpu, 3, ex) == 0);
+    if (ex->reason == CPU_EXIT_WATCHPOINT) {
+      watched++;
+      continue;
+    }
+    if (ex->reason != CPU_EXIT_BUDGET) return watched;
+  }
+}
+
 void test_run_observer(void) {
   struct emu e;
   struct cpu_exit ex;
   struct seen_log l = {0};
-  struct cpu_observer o = {seen_call, seen_ret, seen_branch, &l};
+  struct cpu_observer o = {.on_call = seen_call,
+                           .on_ret = seen_ret,
+                           .on_branch = seen_branch,
+                           .ctx = &l};
   CU_ASSERT_FATAL(emu_open(&e, call_prog, sizeof call_prog) == 0);
   CU_ASSERT_FATAL(cpu_set_observer(e.cpu, &o) == 0);
   CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
@@ -595,15 +613,7 @@ void test_run_observer(void) {
   CU_ASSERT_FATAL(cpu_set_observer(e.cpu, &o) == 0);
   CU_ASSERT_FATAL(cpu_mem_watch_add(e.mem, EMU_STACK - 72, 8,
                                     CPU_WATCH_WRITE) == 0);
-  unsigned watched = 0;
-  for (;;) {
-    CU_ASSERT_FATAL(cpu_run(e.cpu, 3, &ex) == 0);
-    if (ex.reason == CPU_EXIT_WATCHPOINT) {
-      watched++;
-      continue;
-    }
-    if (ex.reason != CPU_EXIT_BUDGET) break;
-  }
+  unsigned watched = run_in_threes(e.cpu, &ex);
   CU_ASSERT_EQUAL(ex.reason, CPU_EXIT_FAULT);
   CU_ASSERT_EQUAL(watched, 3);
   CU_ASSERT_EQUAL(cpu_icount(e.cpu), 23);
@@ -620,5 +630,81 @@ void test_run_observer(void) {
   CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
   CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
   CU_ASSERT_EQUAL(l.n, 0);
+  emu_close(&e);
+}
+
+/* What an on_rep observer saw. */
+struct rep_seen {
+  unsigned n;
+  u64 at, req, done, count;
+  int how;
+  char mnem[16];
+};
+
+static void seen_rep(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
+                     u64 requested, u64 done, int how, u64 n) {
+  struct rep_seen *s = ctx;
+  (void)cpu;
+  s->n++;
+  s->at = at;
+  s->req = requested;
+  s->done = done;
+  s->how = how;
+  s->count = n;
+  snprintf(s->mnem, sizeof s->mnem, "%s", mnem);
+}
+
+/* mov ecx, 10; mov rdi, rsp; sub rdi, 64; rep stosb; int3 */
+static const u8 repobs_prog[] = {0xb9, 10,   0,    0,    0,    0x48, 0x89,
+                              0xe7, 0x48, 0x83, 0xef, 0x40, 0xf3, 0xaa,
+                              0xcc};
+
+void test_run_rep_observer(void) {
+  struct emu e;
+  struct cpu_exit ex;
+  struct rep_seen s = {0};
+  struct cpu_observer o = {.on_rep = seen_rep, .ctx = &s};
+  CU_ASSERT_FATAL(emu_open(&e, repobs_prog, sizeof repobs_prog) == 0);
+  CU_ASSERT_FATAL(cpu_set_observer(e.cpu, &o) == 0);
+  /* In pieces of 3 instructions, and through a watched byte: one
+   * execution of 10 iterations. */
+  struct rw_regs r;
+  cpu_get_regs(e.cpu, &r);
+  u64 buf = r.gpr[RW_REG_rsp] - 64;
+  CU_ASSERT_FATAL(cpu_mem_watch_add(e.mem, buf + 5, 1, CPU_WATCH_WRITE) == 0);
+  unsigned watched = run_in_threes(e.cpu, &ex);
+  CU_ASSERT_EQUAL(ex.reason, CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(watched, 1);
+  CU_ASSERT_EQUAL(s.n, 1);
+  CU_ASSERT_EQUAL(s.at, EMU_CODE + 12);
+  CU_ASSERT_EQUAL(s.req, 10);
+  CU_ASSERT_EQUAL(s.done, 10);
+  CU_ASSERT_EQUAL(s.how, CPU_REP_COUNT);
+  CU_ASSERT_EQUAL(s.count, 3);
+  CU_ASSERT_STRING_EQUAL(s.mnem, "rep stosb");
+  /* 3 instructions, 10 iterations, and the int3 (a trap: it completes) */
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 14);
+  emu_close(&e);
+
+  /* Registers replaced part way (a signal delivered between two
+   * iterations): it ends there, interrupted. */
+  memset(&s, 0, sizeof s);
+  CU_ASSERT_FATAL(emu_open(&e, repobs_prog, sizeof repobs_prog) == 0);
+  CU_ASSERT_FATAL(cpu_set_observer(e.cpu, &o) == 0);
+  CU_ASSERT_FATAL(cpu_run(e.cpu, 7, &ex) == 0);
+  CU_ASSERT_EQUAL(ex.reason, CPU_EXIT_BUDGET);
+  CU_ASSERT_EQUAL(s.n, 0);
+  cpu_get_regs(e.cpu, &r);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_rcx], 6);
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  CU_ASSERT_EQUAL(s.n, 1);
+  CU_ASSERT_EQUAL(s.done, 4);
+  CU_ASSERT_EQUAL(s.how, CPU_REP_INTERRUPTED);
+  /* What runs after is another execution, of the 6 left. */
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(s.n, 2);
+  CU_ASSERT_EQUAL(s.req, 6);
+  CU_ASSERT_EQUAL(s.done, 6);
+  CU_ASSERT_EQUAL(s.how, CPU_REP_COUNT);
   emu_close(&e);
 }

@@ -12,7 +12,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/exitstatus tests/programs/threads tests/programs/spin \
 	tests/programs/movdir tests/programs/xsavec tests/programs/sud \
 	tests/programs/tsctrap tests/programs/badstack tests/programs/chatty \
-	tests/programs/calls tests/programs/uaf
+	tests/programs/calls tests/programs/uaf tests/programs/reps
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_files_CFLAGS = $(RW_PROG_CFLAGS)
@@ -78,6 +78,9 @@ tests_programs_calls_CFLAGS = -O1 -g -fno-inline -fno-optimize-sibling-calls \
 	-pthread
 tests_programs_calls_LDFLAGS =
 tests_programs_calls_LDADD = -lpthread
+# Rep string instructions of known iterations (tests/replay/reps.sh).
+tests_programs_reps_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_reps_LDFLAGS =
 # A use after free, for the memory history (tests/replay/history.sh).
 tests_programs_uaf_CFLAGS = -O0 -g
 tests_programs_uaf_LDFLAGS =

@@ -60,6 +60,9 @@ EXTRA_DIST += tests/replay/profile.sh
 # (tests/replay/history.sh, on tests/programs/uaf and chatty).
 TESTS += tests/replay/history.sh
 EXTRA_DIST += tests/replay/history.sh
+# rewind analyze rep (tests/replay/reps.sh, on tests/programs/reps).
+TESTS += tests/replay/reps.sh
+EXTRA_DIST += tests/replay/reps.sh
 
 # Stack growth (tests/replay/stack.sh): the stack grown by instructions, by
 # signal frames and past its limit, and thread stacks that do not grow.

@@ -1,0 +1,154 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# rewind analyze rep against a program whose rep string instructions are
+# known exactly (tests/programs/reps.c): executions, iterations requested
+# and done, the fewest and most, early ends by the condition, a fault part
+# way, a signal between two iterations; stepi and reverse-stepi in gdb one
+# iteration at a time; --json; the totals against rewind analyze profile's instruction
+# count of the same functions; bad arguments.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+rec reps "$P/reps"
+check "reps: recorded" test "$status" = 0
+check "reps: ran as expected" grep -q "^reps ok" "$T/reps.out"
+"$REWIND" analyze rep --no-progress --top 0 "$T/reps.rwd" >"$T/table" \
+  2>"$T/err"
+check_eq "analyze rep exits 0" 0 "$?"
+
+# row FUNCTION: the fields of the table line of the instruction in it:
+# executions requested iterations min max mean early fault signal mnemonic
+row() {
+  awk -v f="$1" '$NF ~ "^" f "\\+0x" {
+    printf "%s %s %s %s %s %s %s %s %s", $1, $2, $3, $4, $5, $6, $7, $8, $9
+    for (i = 10; $i != "at"; i++) printf " %s", $i
+    print "" }' "$T/table"
+}
+check_eq "copy3: 3 executions of 100" \
+  "3 300 300 100 100 100.0 0 0 0 rep movsb" "$(row copy3)"
+check_eq "fill: one of 17 quadwords" "1 17 17 17 17 17.0 0 0 0 rep stosq" \
+  "$(row fill)"
+check_eq "zero: an execution of no iteration" \
+  "1 0 0 0 0 0.0 0 0 0 rep movsb" "$(row zero)"
+check_eq "find: 10 of 50, ended by its condition" \
+  "1 50 10 10 10 10.0 1 0 0 repne scasb" "$(row find)"
+check_eq "compare: 6 of 20, ended by its condition" \
+  "1 20 6 6 6 6.0 1 0 0 repe cmpsb" "$(row compare)"
+check_eq "edge: 40 of 100, then a fault" \
+  "1 100 40 40 40 40.0 0 1 0 rep movsb" "$(row edge)"
+# The header counts every execution and iteration, the program's and the C
+# library's (which uses rep movsb and stosb itself).
+read -r n iters sites <<<"$(sed -n \
+  's/^\([0-9]*\) rep instructions executed, \([0-9]*\) iterations, at \([0-9]*\) addresses$/\1 \2 \3/p' \
+  "$T/table")"
+check "the header has the totals" test -n "${n:-}"
+check_eq "the header's executions are the rows'" "${n:-}" \
+  "$(awk 'NR > 2 && $1 ~ /^[0-9]+$/ { s += $1 } END { print s }' "$T/table")"
+check_eq "the header's iterations are the rows'" "${iters:-}" \
+  "$(awk 'NR > 2 && $1 ~ /^[0-9]+$/ { s += $3 } END { print s }' "$T/table")"
+check_eq "the header's addresses are the rows'" "${sites:-}" \
+  "$(awk 'NR > 2 && $1 ~ /^[0-9]+$/ { s++ } END { print s }' "$T/table")"
+check "most iterations first" python3 -c '
+import sys
+rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[2:]]
+it = [int(r[2]) for r in rows if r and r[0].isdigit()]
+assert it == sorted(it, reverse=True), it' "$T/table"
+
+# Each iteration is an instruction of the replay's count: the profile of
+# copy3 counts its 300 iterations plus its other instructions.
+"$REWIND" analyze profile --no-progress --top 0 "$T/reps.rwd" >"$T/prof" 2>&1
+excl=$(awk '$6 == "copy3" { print $3 }' "$T/prof")
+check "copy3's own instructions include its 300 iterations" \
+  test "${excl:-0}" -gt 300
+
+"$REWIND" analyze rep --no-progress --json --top 0 "$T/reps.rwd" \
+  >"$T/json" 2>&1
+check "--json: one object per instruction, the same numbers" python3 -c '
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+by = {o["where"].split("+")[0]: o for o in objs}
+e = by["edge"]
+assert (e["instruction"], e["executions"], e["requested"], e["iterations"],
+        e["faulted"], e["early"], e["interrupted"]) == \
+       ("rep movsb", 1, 100, 40, 1, 0, 0), e
+f = by["find"]
+assert (f["instruction"], f["iterations"], f["early"], f["min"], f["max"]) \
+       == ("repne scasb", 10, 1, 10, 10), f
+c = by["copy3"]
+assert (c["executions"], c["mean"]) == (3, 100.0), c
+assert all(isinstance(o["address"], int) for o in objs)' "$T/json"
+
+# gdb: stepi on a rep instruction does one iteration, as the CPU's single
+# step does, and reverse-stepi undoes one; the instruction is left when its
+# count is done.
+if command -v gdb >/dev/null; then
+  cat >"$T/step.gdb" <<'G'
+break copy3
+continue
+set $rep = 0
+set $a = $pc
+while *(unsigned short *)$a != 0xa4f3
+  set $a = $a + 1
+end
+break *$a
+continue
+delete
+p $rcx
+stepi
+p $rcx
+p $pc == $a
+stepi
+p $rcx
+reverse-stepi
+p $rcx
+reverse-stepi
+p $rcx
+p $pc == $a
+reverse-stepi
+p $pc == $a
+G
+  REWIND_GDB=gdb timeout 300 "$REWIND" replay "$T/reps.rwd" -- -batch -nx \
+    -ex 'set width 0' -ex 'set height 0' -x "$T/step.gdb" >"$T/step.out" 2>&1
+  check_eq "gdb: rcx at the rep, after stepi, stepi, reverse-stepi twice" \
+    "100 99 1 98 99 100 1 0" \
+    "$(sed -n 's/^\$[0-9]* = //p' "$T/step.out" | tr '\n' ' ' | sed 's/ $//')"
+else
+  fail=$((fail + 1))
+  echo "FAIL: gdb is not installed"
+fi
+
+# Signals between two iterations (tests/programs/repstop: profiling ticks
+# until one lands inside a rep). An interrupted execution ends there and
+# the rest, after the handler, is another: every round's iterations are
+# still all counted, and each interruption adds one execution.
+rec repsig "$P/repstop" signal 2
+check "repstop: recorded" test "$status" = 0
+"$REWIND" analyze rep --no-progress --json --top 0 "$T/repsig.rwd" \
+  >"$T/repsig.json" 2>&1
+check "repstop: interrupted executions, iterations all counted" python3 -c '
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+intr = 0
+for mnem, size in (("rep movsb", 8 << 20), ("rep stosq", 1 << 20)):
+    o = [o for o in objs if o["instruction"] == mnem and
+         o["where"].startswith("work+")]
+    assert len(o) == 1, (mnem, o)
+    o = o[0]
+    rounds = o["iterations"] // size
+    assert rounds >= 2 and o["iterations"] == rounds * size, o
+    assert o["executions"] == rounds + o["interrupted"], o
+    assert o["early"] == 0 and o["faulted"] == 0, o
+    intr += o["interrupted"]
+assert intr >= 1, intr' "$T/repsig.json"
+
+# Bad arguments.
+"$REWIND" analyze rep --top x "$T/reps.rwd" >"$T/bad.out" 2>&1
+check_eq "--top x: usage error" 2 "$?"
+"$REWIND" analyze rep --no-progress "$T/missing.rwd" >"$T/miss.out" 2>&1
+check "a missing trace: an error" test "$?" != 0
+check "  naming it" grep -q "missing.rwd" "$T/miss.out"
+check "analyze rep --help" sh -c \
+  "'$REWIND' analyze rep --help | grep -q 'usage: rewind analyze rep'"
+"$REWIND" analyze nothing >"$T/none.out" 2>&1
+check "an unknown analysis lists rep" grep -q "edges, rep)" "$T/none.out"
+
+finish
