@@ -575,9 +575,9 @@ static void rep_usage(FILE *out) {
 static void rep_totals(const rp_profile *p) {
   u64 n, iters;
   size_t sites;
-  rp_reps_totals(p, &n, &iters, &sites);
-  printf("%llu rep instructions executed, %llu iterations, at %zu "
-         "addresses\n",
+  if (rp_reps_totals(p, &n, &iters, &sites) < 0) return; /* the list says */
+  printf("%llu rep instructions executed, %llu iterations, by %zu "
+         "instructions\n",
          (unsigned long long)n, (unsigned long long)iters, sites);
 }
 

@@ -1223,29 +1223,69 @@ int rp_reps_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
   return 0;
 }
 
+/* Orders rep sites by where they are (their "object+0xOFF"), then
+ * mnemonic and address: the same instruction of a file in several
+ * processes comes together. */
+static int by_where(const void *a, const void *b) {
+  const struct site *x = a, *y = b;
+  int c = strcmp(sort_p->strs + x->where, sort_p->strs + y->where);
+  if (!c) c = strcmp(x->mnem, y->mnem);
+  if (!c) c = x->addr < y->addr ? -1 : x->addr > y->addr;
+  return c;
+}
+
 static int by_iters(const void *a, const void *b) {
-  const struct site *x = &sort_p->sites[*(const u32 *)a],
-                    *y = &sort_p->sites[*(const u32 *)b];
+  const struct site *x = a, *y = b;
   if (x->done != y->done) return x->done < y->done ? 1 : -1;
   if (x->execs != y->execs) return x->execs < y->execs ? 1 : -1;
   return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json) {
-  u32 *ix = malloc((p->nsites ? p->nsites : 1) * sizeof *ix);
-  if (!ix) return RW_ENOMEM;
-  size_t ns = 0;
-  for (u32 i = 0; i < p->nsites; i++)
-    if (p->sites[i].kind == SITE_REP) ix[ns++] = i;
+/* The rep instructions of P (*OUT, *N; free *OUT), one per instruction:
+ * the sites of one instruction of a named file in several processes (or
+ * images) are added up; code no symbol names ("0x...") is not merged. */
+static int reps_merged(const rp_profile *p, struct site **out, size_t *n) {
+  struct site *v = malloc((p->nsites ? p->nsites : 1) * sizeof *v);
+  size_t k = 0, m = 0;
+  if (!v) return RW_ENOMEM;
+  for (size_t i = 0; i < p->nsites; i++)
+    if (p->sites[i].kind == SITE_REP) v[k++] = p->sites[i];
   sort_p = p;
-  qsort(ix, ns, sizeof *ix, by_iters);
+  qsort(v, k, sizeof *v, by_where);
+  for (size_t i = 0; i < k; i++) {
+    struct site *d = m ? &v[m - 1] : NULL, *x = &v[i];
+    const char *w = p->strs + x->where;
+    if (!d || !strncmp(w, "0x", 2) || strcmp(w, p->strs + d->where) ||
+        strcmp(x->mnem, d->mnem)) {
+      v[m++] = *x;
+      continue;
+    }
+    d->lo = RW_MIN(d->lo, x->lo);
+    d->hi = RW_MAX(d->hi, x->hi);
+    d->execs += x->execs;
+    d->req += x->req;
+    d->done += x->done;
+    d->cond += x->cond;
+    d->faults += x->faults;
+    d->intr += x->intr;
+  }
+  qsort(v, m, sizeof *v, by_iters);
+  *out = v;
+  *n = m;
+  return 0;
+}
+
+int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json) {
+  struct site *v;
+  size_t ns;
+  RW_FORWARD(reps_merged(p, &v, &ns));
   size_t n = top && top < ns ? top : ns;
   if (!json)
     fprintf(out, "%11s %13s %13s %9s %9s %11s %6s %6s %6s  %s\n",
             "executions", "requested", "iterations", "min", "max", "mean",
             "early", "fault", "signal", "instruction");
   for (size_t k = 0; k < n; k++) {
-    const struct site *s = &p->sites[ix[k]];
+    const struct site *s = &v[k];
     double mean = s->execs ? (double)s->done / (double)s->execs : 0;
     if (json) {
       fprintf(out, "{\"address\":%llu,\"where\":", (unsigned long long)s->addr);
@@ -1273,15 +1313,16 @@ int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json) {
   if (!json && n < ns)
     fprintf(out, "(%zu more instructions; --top 0 shows them all)\n",
             ns - n);
-  free(ix);
+  free(v);
   return written(out);
 }
 
-void rp_reps_totals(const rp_profile *p, u64 *executions, u64 *iterations,
-                    size_t *sites) {
-  size_t ns = 0;
-  for (size_t i = 0; i < p->nsites; i++) ns += p->sites[i].kind == SITE_REP;
+int rp_reps_totals(const rp_profile *p, u64 *executions, u64 *iterations,
+                   size_t *instructions) {
+  struct site *v;
+  RW_FORWARD(reps_merged(p, &v, instructions));
+  free(v);
   *executions = p->nreps;
   *iterations = p->rep_iters;
-  *sites = ns;
+  return 0;
 }

@@ -3,7 +3,8 @@
 # rewind analyze rep against a program whose rep string instructions are
 # known exactly (tests/programs/reps.c): executions, iterations requested
 # and done, the fewest and most, early ends by the condition, a fault part
-# way, a signal between two iterations; stepi and reverse-stepi in gdb one
+# way, a signal between two iterations; two processes' counts of one
+# instruction added up; stepi and reverse-stepi in gdb one
 # iteration at a time; --json; the totals against rewind analyze profile's instruction
 # count of the same functions; bad arguments.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
@@ -38,14 +39,14 @@ check_eq "edge: 40 of 100, then a fault" \
 # The header counts every execution and iteration, the program's and the C
 # library's (which uses rep movsb and stosb itself).
 read -r n iters sites <<<"$(sed -n \
-  's/^\([0-9]*\) rep instructions executed, \([0-9]*\) iterations, at \([0-9]*\) addresses$/\1 \2 \3/p' \
+  's/^\([0-9]*\) rep instructions executed, \([0-9]*\) iterations, by \([0-9]*\) instructions$/\1 \2 \3/p' \
   "$T/table")"
 check "the header has the totals" test -n "${n:-}"
 check_eq "the header's executions are the rows'" "${n:-}" \
   "$(awk 'NR > 2 && $1 ~ /^[0-9]+$/ { s += $1 } END { print s }' "$T/table")"
 check_eq "the header's iterations are the rows'" "${iters:-}" \
   "$(awk 'NR > 2 && $1 ~ /^[0-9]+$/ { s += $3 } END { print s }' "$T/table")"
-check_eq "the header's addresses are the rows'" "${sites:-}" \
+check_eq "the header's instructions are the rows'" "${sites:-}" \
   "$(awk 'NR > 2 && $1 ~ /^[0-9]+$/ { s++ } END { print s }' "$T/table")"
 check "most iterations first" python3 -c '
 import sys
@@ -76,6 +77,17 @@ assert (f["instruction"], f["iterations"], f["early"], f["min"], f["max"]) \
 c = by["copy3"]
 assert (c["executions"], c["mean"]) == (3, 100.0), c
 assert all(isinstance(o["address"], int) for o in objs)' "$T/json"
+
+# Two processes running the same program: one line per instruction of the
+# file, their counts added.
+rec twice sh -c "'$P/reps' >/dev/null && '$P/reps' >/dev/null"
+check "twice: recorded" test "$status" = 0
+"$REWIND" analyze rep --no-progress --top 0 "$T/twice.rwd" >"$T/table" \
+  2>"$T/err"
+check_eq "twice: copy3's lines of both processes added up" \
+  "6 600 600 100 100 100.0 0 0 0 rep movsb" "$(row copy3)"
+check_eq "twice: and edge's" "2 200 80 40 40 40.0 0 2 0 rep movsb" \
+  "$(row edge)"
 
 # gdb: stepi on a rep instruction does one iteration, as the CPU's single
 # step does, and reverse-stepi undoes one; the instruction is left when its
