@@ -617,8 +617,10 @@ static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
                     u64 n);
 static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n);
 static struct cpu_observer observer(const rp_profile *p, void *ctx) {
-  return (struct cpu_observer){.on_call = on_call,
-                               .on_ret = on_ret,
+  /* The rep list alone needs no call stacks. */
+  int stacks = !p->reps || p->branches || p->history || p->ring;
+  return (struct cpu_observer){.on_call = stacks ? on_call : NULL,
+                               .on_ret = stacks ? on_ret : NULL,
                                .on_branch = p->branches || p->ring
                                                 ? on_branch
                                                 : NULL,
