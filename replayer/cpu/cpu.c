@@ -202,7 +202,7 @@ int cpu_set_observer(cpu_thread *c, const struct cpu_observer *obs) {
   kinds |= c->obs.on_ret ? CPU__OBS_RET : 0;
   kinds |= c->obs.on_branch ? CPU__OBS_BRANCH : 0;
   kinds |= c->obs.on_rep ? CPU__OBS_REP : 0;
-  if (!c->obs.on_rep) c->rep_open = 0;
+  c->rep_open = 0; /* a rep begun before is not this observer's */
   if (kinds != c->observed) { /* decode again, with the other handlers */
     c->observed = kinds;
     cpu__code_invalidate(c->mem, ~(u64)0);
