@@ -69,20 +69,6 @@ __attribute__((target("ssse3"))) void cpu__host_pshufb(u8 *r, const u8 *d,
   }
 }
 
-/* ---- MXCSR ---------------------------------------------------------------- */
-
-u32 cpu__host_mxcsr(void) {
-  /* 0: not read yet (or all masks clear: read each time). The first call
-   * comes before any host instruction changed it. */
-  static u32 own;
-  if (RW_UNLIKELY(!own)) {
-    u32 v;
-    __asm__ volatile("stmxcsr %0" : "=m"(v));
-    own = v & ~(u32)CPU_MX_FLAGS;
-  }
-  return own;
-}
-
 /* ---- FMA3 ---------------------------------------------------------------- */
 
 /* One host FMA instruction in its 213 form, Intel "OP b, a, c": b = a*b+c
@@ -122,8 +108,9 @@ __attribute__((target("avx,fma"))) u32 cpu__host_fma(int kind, int dbl,
                                                      int scalar, u8 *b,
                                                      const u8 *a, const u8 *c,
                                                      u32 mx) {
-  u32 o = 0, own = cpu__host_mxcsr();
-  u32 mxc = cpu__host_mx_of(mx);
+  u32 saved, o = 0;
+  u32 mxc = (mx & (CPU_MX_DAZ | CPU_MX_RC | CPU_MX_FTZ)) | CPU_MX_MASKS;
+  __asm__ volatile("stmxcsr %0" : "=m"(saved));
   if (scalar) {
     typedef __m128 T;
     if (dbl) {
@@ -139,7 +126,7 @@ __attribute__((target("avx,fma"))) u32 cpu__host_fma(int kind, int dbl,
       FMA_PACKED("ps")
     }
   }
-  cpu__host_mx_back(mxc, own);
+  __asm__ volatile("ldmxcsr %0" : : "m"(saved));
   return o & CPU_MX_FLAGS;
 }
 
@@ -148,15 +135,16 @@ __attribute__((target("avx,fma"))) u32 cpu__host_fma(int kind, int dbl,
 __attribute__((target("avx512f"))) u32 cpu__host_fma512(int kind, int dbl,
                                                         u8 *b, const u8 *a,
                                                         const u8 *c, u32 mx) {
-  u32 o = 0, own = cpu__host_mxcsr();
-  u32 mxc = cpu__host_mx_of(mx);
+  u32 saved, o = 0;
+  u32 mxc = (mx & (CPU_MX_DAZ | CPU_MX_RC | CPU_MX_FTZ)) | CPU_MX_MASKS;
+  __asm__ volatile("stmxcsr %0" : "=m"(saved));
   typedef __m512 T;
   if (dbl) {
     FMA_PACKED("pd")
   } else {
     FMA_PACKED("ps")
   }
-  cpu__host_mx_back(mxc, own);
+  __asm__ volatile("ldmxcsr %0" : : "m"(saved));
   return o & CPU_MX_FLAGS;
 }
 

@@ -23,7 +23,7 @@ static const struct {
 };
 
 /* Runs INSN between loading the host MXCSR with C and storing its flags in
- * O; the caller goes back to the host's own MXCSR (cpu__host_mx_back). */
+ * O; the caller restores the host's own MXCSR. */
 #define HOST_XX(tmpl)                                               \
   __asm__ volatile("ldmxcsr %[c]\n\t" tmpl "\n\tstmxcsr %[o]"      \
                    : [x] "+x"(va), [o] "=m"(o)                      \
@@ -39,11 +39,12 @@ static const struct {
 
 u32 cpu__sse_host(int hop, union cpu_vec *a, const union cpu_vec *b, u32 mx) {
   __m128 va, vb;
-  u32 o = 0, own = cpu__host_mxcsr();
-  u32 c = cpu__host_mx_of(mx);
+  u32 saved, o = 0;
+  u32 c = (mx & (CPU_MX_DAZ | CPU_MX_RC | CPU_MX_FTZ)) | CPU_MX_MASKS;
   u64 g = b->q[0];
   memcpy(&va, a->b, 16);
   memcpy(&vb, b->b, 16);
+  __asm__ volatile("stmxcsr %0" : "=m"(saved));
   switch (hop) {
 #define HOP(name, insn, kind, esz, n) \
   case CPU__HOP_##name:               \
@@ -58,7 +59,7 @@ u32 cpu__sse_host(int hop, union cpu_vec *a, const union cpu_vec *b, u32 mx) {
 #undef HOPG
     default: break;
   }
-  cpu__host_mx_back(c, own);
+  __asm__ volatile("ldmxcsr %0" : : "m"(saved));
   memcpy(a->b, &va, 16);
   if (hop >= CPU__HOP_cvtss2si32 && hop <= CPU__HOP_cvttsd2si64) a->q[0] = g;
   return o & CPU_MX_FLAGS;

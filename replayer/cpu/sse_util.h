@@ -38,27 +38,6 @@ enum cpu__sse_hop {
   CPU__HOP_COUNT
 };
 
-/* The host's own MXCSR, flags clear (read once). The host instructions
- * that compute guest results run under the guest's rounding, DAZ and FTZ
- * with every exception masked (cpu__host_mx_of), and go back to it after
- * only when that differed: the flags they leave set are read by nothing,
- * and the common guest MXCSR (round to nearest, no DAZ, no FTZ) is the
- * host's, so most instructions need one ldmxcsr and one stmxcsr instead of
- * two of each. */
-u32 cpu__host_mxcsr(void);
-
-/* The MXCSR a host instruction computing for guest MXCSR MX runs under. */
-static inline u32 cpu__host_mx_of(u32 mx) {
-  return (mx & (CPU_MX_DAZ | CPU_MX_RC | CPU_MX_FTZ)) | CPU_MX_MASKS;
-}
-
-/* After a host instruction run under MXC: the host's own MXCSR OWN
- * (cpu__host_mxcsr, read before the instruction) again where MXC is not
- * it. */
-static inline void cpu__host_mx_back(u32 mxc, u32 own) {
-  if (RW_UNLIKELY(mxc != own)) __asm__ volatile("ldmxcsr %0" : : "m"(own));
-}
-
 /* Runs host operation HOP on A (destination, updated) and B under the
  * guest MXCSR MX (rounding, DAZ, FTZ; exceptions masked) and returns the
  * exception flags it raised (CPU_MX_*). Never faults. */
