@@ -49,6 +49,8 @@ bench_replay_fib_SOURCES = bench/replay/fib.c
 bench_replay_fib_CFLAGS = -O1 -g
 bench_replay_fib_LDFLAGS =
 EXTRA_DIST += bench/replay/profile.sh
+# Replay speed of two builds on the same traces (bench/replay/ab.sh).
+EXTRA_DIST += bench/replay/ab.sh
 
 .PHONY: bench-profile
 bench-profile: cli/rewind bench/replay/fib bench/record/compute \
