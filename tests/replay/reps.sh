@@ -3,7 +3,7 @@
 # rewind analyze rep against a program whose rep string instructions are
 # known exactly (tests/programs/reps.c): executions, iterations requested
 # and done, the fewest and most, early ends by the condition, a fault part
-# way, a signal between two iterations; two processes' counts of one
+# way, a signal between two iterations, preemptions that are not; two processes' counts of one
 # instruction added up; stepi and reverse-stepi in gdb one
 # iteration at a time; --json; the totals against rewind analyze profile's instruction
 # count of the same functions; bad arguments.
@@ -151,6 +151,27 @@ for mnem, size in (("rep movsb", 8 << 20), ("rep stosq", 1 << 20)):
     assert o["early"] == 0 and o["faulted"] == 0, o
     intr += o["interrupted"]
 assert intr >= 1, intr' "$T/repsig.json"
+
+# Preemptions between two iterations (two threads, short timeslices, no
+# syscall in the loop): the thread resumes the same execution, so each
+# round is one execution and none was interrupted.
+"$REWIND" record -q -f --timeslice 2 -o "$T/repthr.rwd" -- "$P/repstop" \
+  threads 2 >"$T/repthr.out" 2>&1
+check "repstop threads: recorded" test "$?" = 0
+"$REWIND" analyze rep --no-progress --json --top 0 "$T/repthr.rwd" \
+  >"$T/repthr.json" 2>&1
+check "repstop threads: one execution per round and thread" python3 -c '
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+for mnem, size in (("rep movsb", 8 << 20), ("rep stosq", 1 << 20)):
+    o = [o for o in objs if o["instruction"] == mnem and
+         o["where"].startswith("work+")]
+    assert len(o) == 1, (mnem, o)
+    o = o[0]
+    assert (o["executions"], o["iterations"], o["interrupted"]) == \
+           (4, 4 * size, 0), o' "$T/repthr.json"
+check "repstop threads: preempted" sh -c \
+  "'$REWIND' info '$T/repthr.rwd' | grep -Eq 'PREEMPT +[1-9]'"
 
 # Bad arguments.
 "$REWIND" analyze rep --top x "$T/reps.rwd" >"$T/bad.out" 2>&1
