@@ -2,7 +2,7 @@
 /* gdb's `monitor` commands (qRcmd): `when` tells the current position in
  * the history, `goto N` moves to global instruction N, `stack` shows the
  * shadow call stack of gdb's thread, `calls F` lists the calls of
- * function F, `help` lists them.
+ * function F, `rep` the rep string instructions, `help` lists them.
  * The output goes back as the hex text gdb prints; gdb does not know that
  * `goto` moved the program, so the reply says how to make it re-read. */
 #include <inttypes.h>
@@ -296,6 +296,49 @@ static int calls(struct gdb__sess *s, const char *name) {
   return 0;
 }
 
+/* `monitor rep [N]`: the N (10) rep string instructions with the most
+ * iterations over the history. */
+static int reps(struct gdb__sess *s, const char *arg) {
+  char line[200], *end = NULL;
+  while (*arg == ' ') arg++;
+  unsigned long long top = *arg ? strtoull(arg, &end, 10) : 10;
+  if (end && (*end || !top)) {
+    out(s, "usage: monitor rep [N] (the N rep string instructions with the "
+           "most iterations over the whole history; rewind analyze rep "
+           "lists them all)\n");
+    return 0;
+  }
+  rp_profile *p;
+  int rc = rp_reps_whole(s->rp, keep_alive, s, &p);
+  if (rc < 0) {
+    snprintf(line, sizeof line, "no rep list: %s\n", rw_strerror(rc));
+    out(s, line);
+    return 0;
+  }
+  char *text = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&text, &n);
+  u64 execs = 0, iters = 0;
+  size_t insns = 0;
+  rc = f ? rp_reps_totals(p, &execs, &iters, &insns) : RW_ENOMEM;
+  if (rc == 0) {
+    fprintf(f, "%llu rep instructions executed, %llu iterations, by %zu "
+               "instructions\n",
+            (unsigned long long)execs, (unsigned long long)iters, insns);
+    rc = rp_profile_reps(p, f, (size_t)top, 0);
+  }
+  if (f) fclose(f);
+  if (rc < 0) {
+    snprintf(line, sizeof line, "no rep list: %s\n", rw_strerror(rc));
+    out(s, line);
+  } else {
+    out(s, text);
+  }
+  free(text);
+  rp_profile_free(p);
+  return 0;
+}
+
 int gdb__monitor(struct gdb__sess *s) {
   const char *cmd = s->req.text;
   char buf[300];
@@ -312,6 +355,8 @@ int gdb__monitor(struct gdb__sess *s) {
     return branches(s, cmd + 8);
   } else if (!strncmp(cmd, "calls", 5) && (cmd[5] == ' ' || !cmd[5])) {
     return calls(s, cmd + 5);
+  } else if (!strncmp(cmd, "rep", 3) && (cmd[3] == ' ' || !cmd[3])) {
+    return reps(s, cmd + 3);
   } else if (!strncmp(cmd, "last-write ", 11) || !strcmp(cmd, "last-write")) {
     return access(s, 1, 2, cmd + 10 + (cmd[10] == ' '));
   } else if (!strncmp(cmd, "next-write ", 11) || !strcmp(cmd, "next-write")) {
@@ -337,6 +382,10 @@ int gdb__monitor(struct gdb__sess *s) {
            "  monitor calls F  the calls of function F over the history: "
            "positions, arguments,\n"
            "                   results (replays the whole history)\n"
+           "  monitor rep [N]  the N (10) rep string instructions with the "
+           "most iterations: executions,\n"
+           "                   iterations asked for and done, early ends "
+           "(replays the whole history)\n"
            "  monitor last-write ADDR [LEN]   the previous write to the "
            "range (an instruction's or\n"
            "                   the kernel's): where, which thread and "

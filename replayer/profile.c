@@ -1328,3 +1328,30 @@ int rp_reps_totals(const rp_profile *p, u64 *executions, u64 *iterations,
   *iterations = p->rep_iters;
   return 0;
 }
+
+int rp_reps_whole(rp_replay *rp, void (*tick)(void *ctx), void *ctx,
+                  rp_profile **out) {
+  struct rp_stop stop;
+  *out = NULL;
+  RW_RETURN_IF(rp->health.broken, RW_EINVAL, "the replay is broken here");
+  u64 at = rp->icount, ev = rp->trace.events;
+  struct rp__kf *kf = rp__kf_before(rp, 0, 0);
+  RW_RETURN_IF(!kf, RW_ENOTFOUND, "no keyframe at the start");
+  rp_profile *p = calloc(1, sizeof *p);
+  if (!p) return RW_ENOMEM;
+  p->rp = rp;
+  p->reps = 1;
+  p->tick = tick;
+  p->tick_ctx = ctx;
+  int rc = rp__kf_restore(rp, kf);
+  if (rc == 0) rc = profile_run(p, &stop);
+  /* Back where the debugger was, whatever happened. */
+  int r = rp__seek(rp, at, ev, &stop);
+  if (rc == 0) rc = r;
+  if (rc < 0) {
+    rp_profile_free(p);
+    return rc;
+  }
+  *out = p;
+  return 0;
+}

@@ -506,6 +506,11 @@ int rp_reps_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop)
  * Returns 0, RW_ENOMEM or the write error. */
 int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json)
     RW_MUST_CHECK;
+/* The same over the whole history, from a debugger at any position
+ * (monitor rep): replays from the start to the end, calling TICK (may be
+ * NULL) with CTX between slices, and comes back to the position. */
+int rp_reps_whole(rp_replay *rp, void (*tick)(void *ctx), void *ctx,
+                  rp_profile **out) RW_MUST_CHECK;
 /* Their executions, iterations and instructions (lines of
  * rp_profile_reps) in all. Returns 0 or RW_ENOMEM. */
 int rp_reps_totals(const rp_profile *p, u64 *executions, u64 *iterations,

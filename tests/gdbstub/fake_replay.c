@@ -3,6 +3,7 @@
  * for gdb_serve, over a made-up history that tests can compute by hand.
  * It is a test fixture, not a model of the emulator: there is no memory to
  * speak of (nops for code, zeros for the stack), no files and no auxv. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -434,6 +435,30 @@ const struct rp_call *rp_calls_get(const rp_calls *c, size_t i) {
   return NULL;
 }
 void rp_calls_free(rp_calls *c) { free(c); }
+
+/* Nor rep instructions: the list is always empty. */
+struct rp_profile {
+  int none;
+};
+int rp_reps_whole(rp_replay *rp, void (*tick)(void *ctx), void *ctx,
+                  rp_profile **out) {
+  (void)rp;
+  if (tick) tick(ctx);
+  *out = calloc(1, sizeof **out);
+  return *out ? 0 : RW_ENOMEM;
+}
+int rp_reps_totals(const rp_profile *p, u64 *executions, u64 *iterations,
+                   size_t *instructions) {
+  (void)p;
+  *executions = *iterations = 0;
+  *instructions = 0;
+  return 0;
+}
+int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json) {
+  (void)p, (void)top, (void)json;
+  return fputs("(none)\n", out) < 0 ? RW_ERR(EIO) : 0;
+}
+void rp_profile_free(rp_profile *p) { free(p); }
 
 /* Nor memory accesses to search. */
 int rp_access_find(rp_replay *rp, int backwards, int kind, u64 addr,

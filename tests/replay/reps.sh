@@ -117,12 +117,33 @@ p $rcx
 p $pc == $a
 reverse-stepi
 p $pc == $a
+p $rcx
+monitor rep 3
+maintenance flush register-cache
+p $rcx
+monitor rep x
 G
   REWIND_GDB=gdb timeout 300 "$REWIND" replay "$T/reps.rwd" -- -batch -nx \
     -ex 'set width 0' -ex 'set height 0' -x "$T/step.gdb" >"$T/step.out" 2>&1
   check_eq "gdb: rcx at the rep, after stepi, stepi, reverse-stepi twice" \
     "100 99 1 98 99 100 1 0" \
-    "$(sed -n 's/^\$[0-9]* = //p' "$T/step.out" | tr '\n' ' ' | sed 's/ $//')"
+    "$(sed -n 's/^\$[0-9]* = //p' "$T/step.out" | head -n 8 |
+      tr '\n' ' ' | sed 's/ $//')"
+  # monitor rep: the list over the whole history, as the shell's (its
+  # first three lines), and the replay back where it was.
+  "$REWIND" analyze rep --no-progress --top 3 "$T/reps.rwd" >"$T/top3" 2>&1
+  check "gdb: monitor rep 3 shows analyze rep --top 3's lines" python3 -c '
+import sys
+out = open(sys.argv[1]).read()
+for line in open(sys.argv[2]).read().splitlines()[:5]:
+    assert line in out, (line, out)' "$T/step.out" "$T/top3"
+  check "gdb: rcx printed before and after monitor rep" \
+    grep -q '^\$10 = [0-9]' "$T/step.out"
+  check_eq "gdb: monitor rep comes back to where it was" \
+    "$(sed -n 's/^\$9 = //p' "$T/step.out")" \
+    "$(sed -n 's/^\$10 = //p' "$T/step.out")"
+  check "gdb: monitor rep x: its usage" \
+    grep -q "usage: monitor rep \[N\]" "$T/step.out"
 else
   fail=$((fail + 1))
   echo "FAIL: gdb is not installed"
