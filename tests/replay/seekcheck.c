@@ -206,6 +206,7 @@ int main(int argc, char **argv) {
   u64 interval = argc > 3 ? strtoull(argv[3], NULL, 0) : 200000;
   u64 seed = argc > 4 ? strtoull(argv[4], NULL, 0) : 88172645463325252ull;
   struct rp_stop st;
+  int rc;
 
   /* The end, by one forward run. */
   if (getenv("SEEKCHECK_DEBUG")) rw_log_level = RW_LOG_DEBUG;
@@ -303,8 +304,11 @@ int main(int argc, char **argv) {
                 " -> %" PRIu64 " (stopped at %" PRIu64 ", event %" PRIu64
                 ")", t, x.icount, x.th[ti].icount, y.th[j].icount,
                 st.icount, st.event);
-      if (rp_reverse_step_thread(rp, t, &st) < 0) {
-        fprintf(stderr, "seekcheck: rp_reverse_step_thread(%u) failed\n", t);
+      if ((rc = rp_reverse_step_thread(rp, t, &st)) < 0) {
+        fprintf(stderr,
+                "seekcheck: rp_reverse_step_thread(%u) at %" PRIu64
+                " failed: %s\n",
+                t, x.icount, rw_strerror(rc));
         return 2;
       }
       take(rp, &z);
@@ -312,8 +316,11 @@ int main(int argc, char **argv) {
     }
     seek(rp, pos[i], &st);
     if (ti < x.n && x.th[ti].icount > 0) {
-      if (rp_reverse_step_thread(rp, t, &st) < 0) {
-        fprintf(stderr, "seekcheck: rp_reverse_step_thread(%u) failed\n", t);
+      if ((rc = rp_reverse_step_thread(rp, t, &st)) < 0) {
+        fprintf(stderr,
+                "seekcheck: rp_reverse_step_thread(%u) at %" PRIu64
+                " failed: %s\n",
+                t, x.icount, rw_strerror(rc));
         return 2;
       }
       take(rp, &y);

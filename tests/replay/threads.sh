@@ -38,6 +38,11 @@ seekcheck() {
     fail=$((fail + 1))
     echo "FAIL: seekcheck of $1 (exit $rc):"
     grep -v '^    end:' "$T/$1.seek" | head -n 30
+    # Again with the replayer's debug log (sanitizer and debug builds),
+    # whose last lines name the condition that failed.
+    SEEKCHECK_DEBUG=1 SEEKCHECK_STEPS=50 "$R/seekcheck" "$T/$1.rwd" \
+      "${2:-10}" 100000 2>&1 | grep -v '^    end:' | tail -n 20 |
+      sed 's/^/  debug | /'
   fi
 }
 
