@@ -307,8 +307,8 @@ int main(int argc, char **argv) {
       if ((rc = rp_reverse_step_thread(rp, t, &st)) < 0) {
         fprintf(stderr,
                 "seekcheck: rp_reverse_step_thread(%u) at %" PRIu64
-                " failed: %s\n",
-                t, x.icount, rw_strerror(rc));
+                " (line %d) failed: %s\n",
+                t, x.icount, __LINE__, rw_strerror(rc));
         return 2;
       }
       take(rp, &z);
@@ -319,8 +319,8 @@ int main(int argc, char **argv) {
       if ((rc = rp_reverse_step_thread(rp, t, &st)) < 0) {
         fprintf(stderr,
                 "seekcheck: rp_reverse_step_thread(%u) at %" PRIu64
-                " failed: %s\n",
-                t, x.icount, rw_strerror(rc));
+                " (line %d) failed: %s\n",
+                t, x.icount, __LINE__, rw_strerror(rc));
         return 2;
       }
       take(rp, &y);

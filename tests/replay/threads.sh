@@ -39,10 +39,13 @@ seekcheck() {
     echo "FAIL: seekcheck of $1 (exit $rc):"
     grep -v '^    end:' "$T/$1.seek" | head -n 30
     # Again with the replayer's debug log (sanitizer and debug builds),
-    # whose last lines name the condition that failed.
-    SEEKCHECK_DEBUG=1 SEEKCHECK_STEPS=50 "$R/seekcheck" "$T/$1.rwd" \
-      "${2:-10}" 100000 2>&1 | grep -v '^    end:' | tail -n 20 |
+    # whose last lines before the failure name the condition; the trace is
+    # kept in the build directory for a closer look.
+    SEEKCHECK_DEBUG=1 SEEKCHECK_STEPS=50 ASAN_OPTIONS=detect_leaks=0 \
+      "$R/seekcheck" "$T/$1.rwd" "${2:-10}" 100000 2>&1 |
+      grep -v '^    end:' | grep -B 20 -m 1 -E 'seekcheck: (rp_|cannot)|FAIL' |
       sed 's/^/  debug | /'
+    cp "$T/$1.rwd" "$top_builddir/tests/replay/seekcheck-failed-$1.rwd" || :
   fi
 }
 
