@@ -294,7 +294,16 @@ int main(int argc, char **argv) {
     take(rp, &y);
     size_t ti = 0;
     while (ti < x.n && x.th[ti].tid != t) ti++;
-    if (st.reason == RP_STOP_TARGET) {
+    /* A step that ended the thread (its exit) leaves no thread of that id
+     * to be current, or to step back by its id. */
+    int gone = 1;
+    for (size_t j = 0; j < y.n; j++)
+      if (y.th[j].tid == t) gone = 0;
+    if (st.reason == RP_STOP_TARGET && gone) {
+      check(y.icount == x.icount + 1,
+            "step of %u that ended it: one instruction (%" PRIu64
+            " -> %" PRIu64 ")", t, x.icount, y.icount);
+    } else if (st.reason == RP_STOP_TARGET) {
       check(st.tid == t, "step of %u: stop->tid is %u", t, st.tid);
       check(y.cur == t, "step of %u: it is current after (%u)", t, y.cur);
       for (size_t j = 0; j < y.n; j++)
