@@ -487,7 +487,7 @@ struct table_analysis {
   const char *what; /* "edges", for "... of TRACE failed" */
   void (*usage)(FILE *out);
   int (*run)(rp_replay *rp, rp_profile **out, struct rp_stop *stop);
-  void (*totals)(const rp_profile *p); /* prints the first line */
+  void (*totals)(const rp_profile *p); /* prints a first line, or NULL */
   int (*print)(const rp_profile *p, FILE *out, size_t top, int json);
 };
 
@@ -528,7 +528,7 @@ static int table_cmd(const struct table_analysis *a, int argc, char **argv) {
     return cli_error("%s of %s failed: %s", a->what, path, rw_strerror(rc));
   }
   int status = run_status(rp, &stop);
-  if (!json) a->totals(p);
+  if (!json && a->totals) a->totals(p);
   rc = a->print(p, stdout, (size_t)top, json);
   if (rc < 0 && rc != RW_ERR(EPIPE) && !status)
     status = cli_error("writing the list: %s", rw_strerror(rc));
@@ -572,18 +572,9 @@ static void rep_usage(FILE *out) {
         out);
 }
 
-static void rep_totals(const rp_profile *p) {
-  u64 n, iters;
-  size_t sites;
-  if (rp_reps_totals(p, &n, &iters, &sites) < 0) return; /* the list says */
-  printf("%llu rep instructions executed, %llu iterations, by %zu "
-         "instructions\n",
-         (unsigned long long)n, (unsigned long long)iters, sites);
-}
-
 static const struct table_analysis rep_analysis = {
     "analyze rep", "rep instructions", rep_usage,
-    rp_reps_run,   rep_totals,         rp_profile_reps};
+    rp_reps_run,   NULL,               rp_profile_reps};
 
 int cli_cmd_analyze(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

@@ -318,15 +318,7 @@ static int reps(struct gdb__sess *s, const char *arg) {
   char *text = NULL;
   size_t n = 0;
   FILE *f = open_memstream(&text, &n);
-  u64 execs = 0, iters = 0;
-  size_t insns = 0;
-  rc = f ? rp_reps_totals(p, &execs, &iters, &insns) : RW_ENOMEM;
-  if (rc == 0) {
-    fprintf(f, "%llu rep instructions executed, %llu iterations, by %zu "
-               "instructions\n",
-            (unsigned long long)execs, (unsigned long long)iters, insns);
-    rc = rp_profile_reps(p, f, (size_t)top, 0);
-  }
+  rc = f ? rp_profile_reps(p, f, (size_t)top, 0) : RW_ENOMEM;
   if (f) fclose(f);
   if (rc < 0) {
     snprintf(line, sizeof line, "no rep list: %s\n", rw_strerror(rc));

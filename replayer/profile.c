@@ -212,6 +212,8 @@ struct rp_profile {
   const char *want_fn; /* borrowed; NULL: every function */
   u32 want_tid;        /* 0: every thread */
   size_t max;          /* most calls kept */
+  int whole;               /* 1: run the whole history from the first
+                              keyframe and come back (monitor commands) */
   void (*tick)(void *ctx); /* called between slices of a run, or NULL */
   void *tick_ctx;
   struct call_rec *recs;
@@ -719,6 +721,15 @@ static int profile_run(rp_profile *p, struct rp_stop *stop) {
   rp_replay *rp = p->rp;
   int rc = 0;
   memset(stop, 0, sizeof *stop);
+  /* The whole history, for a debugger at any position: from the first
+   * keyframe, and back to the position after. */
+  u64 at = rp->icount, ev = rp->trace.events;
+  if (p->whole) {
+    RW_RETURN_IF(rp->health.broken, RW_EINVAL, "the replay is broken here");
+    struct rp__kf *kf = rp__kf_before(rp, 0, 0);
+    RW_RETURN_IF(!kf, RW_ENOTFOUND, "no keyframe at the start");
+    RW_FORWARD(rp__kf_restore(rp, kf));
+  }
   rp->prof = p;
   /* The program's output is the debugger's to show as the user moves; a
    * run for an analysis shows none of it. */
@@ -739,6 +750,11 @@ static int profile_run(rp_profile *p, struct rp_stop *stop) {
   rp->prof = NULL;
   rp->user.echo = echo;
   unobserve(rp);
+  if (p->whole) { /* back where the debugger was, whatever happened */
+    struct rp_stop back;
+    int r = rp__seek(rp, at, ev, &back);
+    if (rc >= 0 && r < 0) rc = r;
+  }
   return rc < 0 ? rc : p->err;
 }
 
@@ -830,19 +846,12 @@ int rp_calls_whole(rp_replay *rp, const char *fn, size_t max,
                    void (*tick)(void *ctx), void *ctx, rp_calls **out) {
   struct rp_stop stop;
   *out = NULL;
-  RW_RETURN_IF(rp->health.broken, RW_EINVAL, "the replay is broken here");
-  u64 at = rp->icount, ev = rp->trace.events;
-  struct rp__kf *kf = rp__kf_before(rp, 0, 0);
-  RW_RETURN_IF(!kf, RW_ENOTFOUND, "no keyframe at the start");
   rp_calls *c = calls_new(rp, fn, 0, max);
   if (!c) return RW_ENOMEM;
   c->p->tick = tick;
   c->p->tick_ctx = ctx;
-  int rc = rp__kf_restore(rp, kf);
-  if (rc == 0) rc = calls_run(c->p, c, &stop);
-  /* Back where the debugger was, whatever happened. */
-  int r = rp__seek(rp, at, ev, &stop);
-  if (rc == 0) rc = r;
+  c->p->whole = 1;
+  int rc = calls_run(c->p, c, &stop);
   if (rc < 0) {
     rp_calls_free(c);
     return rc;
@@ -1210,12 +1219,18 @@ void rp_edges_totals(const rp_profile *p, u64 *executed, size_t *sites) {
 
 /* ---- Rep string instructions ------------------------------------------ */
 
-int rp_reps_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
+/* A rep list of RP into *OUT: of the rest of the history, or with WHOLE
+ * of all of it (TICK, CTX as in rp_reps_whole). */
+static int reps_run(rp_replay *rp, int whole, void (*tick)(void *ctx),
+                    void *ctx, rp_profile **out, struct rp_stop *stop) {
   rp_profile *p = calloc(1, sizeof *p);
   *out = NULL;
   if (!p) return RW_ENOMEM;
   p->rp = rp;
   p->reps = 1;
+  p->whole = whole;
+  p->tick = tick;
+  p->tick_ctx = ctx;
   int rc = profile_run(p, stop);
   if (rc < 0) {
     rp_profile_free(p);
@@ -1223,6 +1238,10 @@ int rp_reps_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
   }
   *out = p;
   return 0;
+}
+
+int rp_reps_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
+  return reps_run(rp, 0, NULL, NULL, out, stop);
 }
 
 /* Orders rep sites by where they are (their "object+0xOFF"), then
@@ -1283,6 +1302,11 @@ int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json) {
   RW_FORWARD(reps_merged(p, &v, &ns));
   size_t n = top && top < ns ? top : ns;
   if (!json)
+    fprintf(out, "%llu rep instructions executed, %llu iterations, by %zu "
+                 "instructions\n",
+            (unsigned long long)p->nreps, (unsigned long long)p->rep_iters,
+            ns);
+  if (!json)
     fprintf(out, "%11s %13s %13s %9s %9s %11s %6s %6s %6s  %s\n",
             "executions", "requested", "iterations", "min", "max", "mean",
             "early", "fault", "signal", "instruction");
@@ -1319,39 +1343,8 @@ int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json) {
   return written(out);
 }
 
-int rp_reps_totals(const rp_profile *p, u64 *executions, u64 *iterations,
-                   size_t *instructions) {
-  struct site *v;
-  RW_FORWARD(reps_merged(p, &v, instructions));
-  free(v);
-  *executions = p->nreps;
-  *iterations = p->rep_iters;
-  return 0;
-}
-
 int rp_reps_whole(rp_replay *rp, void (*tick)(void *ctx), void *ctx,
                   rp_profile **out) {
   struct rp_stop stop;
-  *out = NULL;
-  RW_RETURN_IF(rp->health.broken, RW_EINVAL, "the replay is broken here");
-  u64 at = rp->icount, ev = rp->trace.events;
-  struct rp__kf *kf = rp__kf_before(rp, 0, 0);
-  RW_RETURN_IF(!kf, RW_ENOTFOUND, "no keyframe at the start");
-  rp_profile *p = calloc(1, sizeof *p);
-  if (!p) return RW_ENOMEM;
-  p->rp = rp;
-  p->reps = 1;
-  p->tick = tick;
-  p->tick_ctx = ctx;
-  int rc = rp__kf_restore(rp, kf);
-  if (rc == 0) rc = profile_run(p, &stop);
-  /* Back where the debugger was, whatever happened. */
-  int r = rp__seek(rp, at, ev, &stop);
-  if (rc == 0) rc = r;
-  if (rc < 0) {
-    rp_profile_free(p);
-    return rc;
-  }
-  *out = p;
-  return 0;
+  return reps_run(rp, 1, tick, ctx, out, &stop);
 }

@@ -500,21 +500,17 @@ void rp_edges_totals(const rp_profile *p, u64 *executed, size_t *sites);
 int rp_reps_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop)
     RW_MUST_CHECK;
 /* Writes the rep instructions of a profile from rp_reps_run, the TOP (0:
- * all) with the most iterations first: a table, or with JSON one object
- * per instruction and line. One instruction of a file (a library's, a
- * program's) run by several processes is one line, their counts added.
- * Returns 0, RW_ENOMEM or the write error. */
+ * all) with the most iterations first: a table after a line of totals,
+ * or with JSON one object per instruction and line. One instruction of a
+ * file (a library's, a program's) run by several processes is one line,
+ * their counts added. Returns 0, RW_ENOMEM or the write error. */
 int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json)
     RW_MUST_CHECK;
-/* The same over the whole history, from a debugger at any position
+/* rp_reps_run over the whole history, from a debugger at any position
  * (monitor rep): replays from the start to the end, calling TICK (may be
  * NULL) with CTX between slices, and comes back to the position. */
 int rp_reps_whole(rp_replay *rp, void (*tick)(void *ctx), void *ctx,
                   rp_profile **out) RW_MUST_CHECK;
-/* Their executions, iterations and instructions (lines of
- * rp_profile_reps) in all. Returns 0 or RW_ENOMEM. */
-int rp_reps_totals(const rp_profile *p, u64 *executions, u64 *iterations,
-                   size_t *instructions) RW_MUST_CHECK;
 
 /* Most taken branches rp_branches_text shows. */
 #define RP_RING_MAX 4096

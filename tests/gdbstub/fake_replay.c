@@ -447,13 +447,6 @@ int rp_reps_whole(rp_replay *rp, void (*tick)(void *ctx), void *ctx,
   *out = calloc(1, sizeof **out);
   return *out ? 0 : RW_ENOMEM;
 }
-int rp_reps_totals(const rp_profile *p, u64 *executions, u64 *iterations,
-                   size_t *instructions) {
-  (void)p;
-  *executions = *iterations = 0;
-  *instructions = 0;
-  return 0;
-}
 int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json) {
   (void)p, (void)top, (void)json;
   return fputs("(none)\n", out) < 0 ? RW_ERR(EIO) : 0;
