@@ -153,8 +153,7 @@ enum {
   CC_SHL = 32,   /* dst = src1 << src2, src2 = count in 1..width-1+ */
   CC_SHR = 36,   /* dst = src1 >> src2 (logical) */
   CC_SAR = 40,   /* dst = src1 >> src2 (arithmetic) */
-  CC_MUL = 44,   /* CF = OF = (src1 != 0); SF ZF PF from dst (Intel) */
-  CC_NKINDS = 48,
+  CC_NKINDS = 44,
   /* Added to the op of another kind (never CC_EFLAGS): CF and OF are
    * replaced, by the values of CC_OVR_CF and CC_OVR_OF, and the other four
    * flags are those of the operation recorded. Rotates, and AMD's mul and
@@ -727,9 +726,16 @@ void cpu__flags_count(struct cpu *cpu, u64 src, u64 count);
  * CPU__BMI_*, R the result at SZ bytes, CF the carry they define. */
 enum { CPU__BMI_OTHER, CPU__BMI_BEXTR };
 void cpu__flags_bmi(struct cpu *cpu, int op, u64 r, unsigned sz, int cf);
+/* shld (LEFT) or shrd of A by B, masked count C of at least 1, giving R:
+ * the flags as Intel computes them (AMD's stay lazy, in CC_SHL/CC_SHR). */
+void cpu__flags_dshift(struct cpu *cpu, unsigned sz, int left, u64 a, u64 b,
+                       unsigned c, u64 r);
 /* rol/ror/rcl/rcr by a masked count of at least 1: A the operand, R the
- * result, CF the carry out, CIN the carry in; SF ZF AF PF stay. */
-enum { CPU__ROT_LEFT, CPU__ROT_RIGHT, CPU__ROT_RCR };
+ * result, CF the carry out, CIN the carry in; SF ZF AF PF stay. KIND is one
+ * of LEFT (rol, rcl), RIGHT (ror), RCR, with CPU__ROT_IMM added for rol and
+ * ror of a register by an immediate count above 1 (Intel keeps OF
+ * there). */
+enum { CPU__ROT_LEFT, CPU__ROT_RIGHT, CPU__ROT_RCR, CPU__ROT_IMM = 4 };
 void cpu__flags_rotate(struct cpu *cpu, unsigned sz, int kind, u64 a, u64 r,
                        int cf, int cin);
 /* The same fast paths inline (inc, dec, adc, sbb keep or use CF). */

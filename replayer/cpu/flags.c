@@ -94,8 +94,8 @@ static inline __attribute__((always_inline)) u64 flags_of(
          * count; AF is set. */
         if (!!(f & CPU_CF) != !!((a << c->src2) & sign)) f |= CPU_OF;
         f |= CPU_AF;
-      } else if (!!(f & CPU_CF) != !!(r & sign)) {
-        f |= CPU_OF;
+      } else if ((a ^ (a << 1)) & sign) {
+        f |= CPU_OF; /* Intel: the count-1 rule on A, for every count */
       }
       return f | szp(r, bits);
     case CC_SHR:
@@ -106,8 +106,8 @@ static inline __attribute__((always_inline)) u64 flags_of(
          * that is the sign change the manuals define); AF is set. */
         if ((r ^ (r << 1)) & sign) f |= CPU_OF;
         f |= CPU_AF;
-      } else if ((a ^ r) & sign) {
-        f |= CPU_OF; /* shr: MSB(a); shrd: sign change */
+      } else if (a & sign) {
+        f |= CPU_OF; /* Intel: the count-1 rule on A (shrd: cpu__flags_dshift) */
       }
       return f | szp(r, bits);
     case CC_SAR: {
@@ -116,9 +116,6 @@ static inline __attribute__((always_inline)) u64 flags_of(
       if (amd(cpu)) f |= CPU_AF;
       return f | szp(r, bits);
     }
-    case CC_MUL: /* Intel only: see cpu__flags_mul */
-      if (c->src1) f |= CPU_CF | CPU_OF;
-      return f | szp(r, bits);
     default:
       if (c->op & CC_OVR) return flags_overridden(cpu);
       RW_ASSERT(!"bad cc.op");
@@ -168,10 +165,15 @@ static void set_all(struct cpu *cpu, u64 value) {
 }
 
 void cpu__flags_mul(struct cpu *cpu, unsigned sz, u64 lo, int ovf) {
-  if (amd(cpu))
+  if (amd(cpu)) {
     replace_cf_of(cpu, ovf, ovf); /* SF ZF AF PF stay */
-  else
-    cpu->cc = (struct cc){CC_OP(CC_MUL, sz), lo, (u64)ovf, 0};
+    return;
+  }
+  /* Intel: SF and PF from the low half, ZF and AF cleared (every kind of
+   * zero product measured). Stored whole: a jz after it must not read ZF
+   * from the product as the lazy kinds do. */
+  set_all(cpu,
+          (szp(lo, sz * 8) & ~(u64)CPU_ZF) | (ovf ? CPU_CF | CPU_OF : 0));
 }
 
 void cpu__flags_div(struct cpu *cpu) {
@@ -181,12 +183,12 @@ void cpu__flags_div(struct cpu *cpu) {
 }
 
 void cpu__flags_bitscan(struct cpu *cpu, u64 src, u64 index) {
-  /* Zen 3 changes only ZF, as Intel documents; Zen 4 and Zen 5 write all
-   * six (docs/flags.md). */
-  if (cpu__zen(cpu) >= CPU__ZEN4)
-    set_all(cpu, src ? parity(index) : CPU_ZF | CPU_PF);
-  else
+  /* Zen 3 changes only ZF, as Intel documents; Zen 4, Zen 5 and Intel
+   * (measured on a Xeon with AVX512-FP16) write all six (docs/flags.md). */
+  if (cpu__zen(cpu) == CPU__ZEN3)
     keep_set(cpu, CPU_ZF, src ? 0 : CPU_ZF);
+  else
+    set_all(cpu, src ? parity(index) : CPU_ZF | CPU_PF);
 }
 
 void cpu__flags_count(struct cpu *cpu, u64 src, u64 count) {
@@ -194,11 +196,11 @@ void cpu__flags_count(struct cpu *cpu, u64 src, u64 count) {
   if (amd(cpu))
     keep_set(cpu, CPU_ARITH & ~(u64)CPU_OF, f); /* AF SF PF cleared */
   else
-    keep_set(cpu, CPU_CF | CPU_ZF, f);
+    set_all(cpu, f); /* Intel: OF AF SF PF cleared */
 }
 
 void cpu__flags_bmi(struct cpu *cpu, int op, u64 r, unsigned sz, int cf) {
-  u64 f = (cf ? CPU_CF : 0) | (cpu_trunc(r, sz) ? 0 : CPU_ZF), mask;
+  u64 f = (cf ? CPU_CF : 0) | (cpu_trunc(r, sz) ? 0 : CPU_ZF);
   u64 sf = (r >> (sz * 8 - 1)) & 1 ? CPU_SF : 0;
   if (amd(cpu)) {
     /* PF from the result; bextr sets AF and clears SF, the others clear
@@ -207,20 +209,52 @@ void cpu__flags_bmi(struct cpu *cpu, int op, u64 r, unsigned sz, int cf) {
     set_all(cpu, f);
     return;
   }
-  mask = CPU_CF | CPU_OF | CPU_ZF;
-  if (op != CPU__BMI_BEXTR) mask |= CPU_SF, f |= sf;
-  keep_set(cpu, mask, f);
+  /* Intel: AF and PF cleared; bextr clears SF too. */
+  set_all(cpu, op == CPU__BMI_BEXTR ? f : f | sf);
+}
+
+void cpu__flags_dshift(struct cpu *cpu, unsigned sz, int left, u64 a, u64 b,
+                       unsigned c, u64 r) {
+  unsigned bits = sz * 8;
+  u64 sign = 1ull << (bits - 1), f = szp(r, bits), wide;
+  int cf;
+  if (sz == 2) {
+    /* A 16-bit count may reach 31: the bits come from a:b:a:b (shld) or
+     * b:a:b:a (shrd), and CF is the last bit shifted out of that. */
+    wide = left ? (a << 16) | b : (b << 16) | a;
+    wide |= wide << 32;
+    cf = left ? (int)((wide << (c - 1)) >> 63) : (int)((wide >> (c - 1)) & 1);
+  } else {
+    cf = left ? (int)((a >> (bits - c)) & 1) : (int)((a >> (c - 1)) & 1);
+  }
+  if (cf) f |= CPU_CF;
+  /* OF: the count-1 rule on the inputs, for every count; AF is cleared. */
+  if (left ? (a ^ (a << 1)) & sign : !!(a & sign) != (b & 1)) f |= CPU_OF;
+  set_all(cpu, f);
 }
 
 void cpu__flags_rotate(struct cpu *cpu, unsigned sz, int kind, u64 a,
                        u64 r, int cf, int cin) {
   u64 sign = 1ull << (sz * 8 - 1), of;
-  if (kind == CPU__ROT_LEFT)
+  int imm = kind & CPU__ROT_IMM;
+  kind &= ~CPU__ROT_IMM;
+  if (!amd(cpu) && imm) {
+    /* Intel: rol and ror of a register by an immediate above 1 keep OF
+     * (by cl, or of memory, they do not). */
+    of = !!(cpu__flags_arith(cpu) & CPU_OF);
+  } else if (!amd(cpu)) {
+    /* Intel: the count-1 rule applied to the input, for every count. */
+    if (kind == CPU__ROT_LEFT)
+      of = !!((a ^ (a << 1)) & sign);
+    else if (kind == CPU__ROT_RCR)
+      of = !!(a & sign) ^ (u64)cin;
+    else
+      of = !!(a & sign) ^ (a & 1);
+  } else if (kind == CPU__ROT_LEFT) {
     of = !!(r & sign) ^ (u64)cf;
-  else if (kind == CPU__ROT_RCR && !amd(cpu))
-    of = !!(a & sign) ^ (u64)cin; /* the count-1 rule, from the input */
-  else
+  } else {
     of = !!((r ^ (r << 1)) & sign); /* the top two bits of the result */
+  }
   replace_cf_of(cpu, cf, (int)of);
 }
 

@@ -71,7 +71,7 @@ CPU_INLINE u64 shift(const struct cpu *cpu, int op, unsigned sz, u64 a,
 }
 
 CPU_INLINE int shift_rm(struct cpu *cpu, const struct cpu_insn *in, int op,
-                        unsigned count, unsigned sz, int mode) {
+                        unsigned count, unsigned sz, int mode, int by_cl) {
   unsigned c = count & count_mask(sz);
   u64 a, r, ea = 0;
   int cf = 0, cin = 0;
@@ -97,10 +97,17 @@ CPU_INLINE int shift_rm(struct cpu *cpu, const struct cpu_insn *in, int op,
     cpu_reg_set(cpu, in->rm, sz, r);
   if (op <= S_SAR)
     cpu->cc = cc;
+  else if ((op == S_RCL || op == S_RCR) && !(c % (sz * 8 + 1)) &&
+           cpu->cfg.vendor != CPU_VENDOR_AMD)
+    ; /* Intel: a rotate through CF by a multiple of width+1 keeps them */
   else
-    cpu__flags_rotate(cpu, sz, op == S_ROL || op == S_RCL ? CPU__ROT_LEFT
-                               : op == S_RCR              ? CPU__ROT_RCR
-                                                          : CPU__ROT_RIGHT,
+    cpu__flags_rotate(cpu, sz,
+                      (op == S_ROL || op == S_RCL ? CPU__ROT_LEFT
+                       : op == S_RCR              ? CPU__ROT_RCR
+                                                  : CPU__ROT_RIGHT) |
+                          ((op == S_ROL || op == S_ROR) && !by_cl && !mem && c > 1
+                               ? CPU__ROT_IMM
+                               : 0),
                       a, r, cf, cin);
   return CPU_RC_NEXT;
 }
@@ -109,12 +116,12 @@ CPU_INLINE int shift_rm(struct cpu *cpu, const struct cpu_insn *in, int op,
 #define SHIFT_HANDLERS(name, op)                                            \
   CPU_INLINE int name##_E_I(struct cpu *cpu, const struct cpu_insn *in,     \
                             unsigned sz, int mode) {                        \
-    return shift_rm(cpu, in, op, (unsigned)in->imm, sz, mode);              \
+    return shift_rm(cpu, in, op, (unsigned)in->imm, sz, mode, 0);           \
   }                                                                         \
   CPU__SIZE_VARIANTS(op_##name##_E_I, name##_E_I)                           \
   static int op_##name##_E_CL(struct cpu *cpu, const struct cpu_insn *in) { \
     return shift_rm(cpu, in, op, (unsigned)cpu->gpr[RCX], in->osz,          \
-                    CPU__RM_ANY);                                           \
+                    CPU__RM_ANY, 1);                                        \
   }
 SHIFT_HANDLERS(shl, S_SHL)
 SHIFT_HANDLERS(shr, S_SHR)
@@ -155,7 +162,7 @@ static int dshift(struct cpu *cpu, const struct cpu_insn *in, int left,
     /* a:b:a:b (shld) or b:a:b:a (shrd). */
     u64 wide = left ? (a << 16) | b : (b << 16) | a;
     wide |= wide << 32;
-    r = left ? (wide << c) >> 16 : wide >> c;
+    r = left ? (wide << c) >> 48 : wide >> c;
     r = cpu_trunc(r, 2);
   } else if (left) {
     r = cpu_trunc((a << c) | (b >> (bits - c)), sz);
@@ -166,7 +173,10 @@ static int dshift(struct cpu *cpu, const struct cpu_insn *in, int left,
     CPU_TRY(cpu_st(cpu, ea, sz, r));
   else
     cpu_reg_set(cpu, in->rm, sz, r);
-  cpu->cc = (struct cc){CC_OP(left ? CC_SHL : CC_SHR, sz), r, a, c};
+  if (cpu->cfg.vendor == CPU_VENDOR_AMD)
+    cpu->cc = (struct cc){CC_OP(left ? CC_SHL : CC_SHR, sz), r, a, c};
+  else
+    cpu__flags_dshift(cpu, sz, left, a, b, c, r);
   return CPU_RC_NEXT;
 }
 

@@ -87,7 +87,7 @@ void test_flags_shortcuts_match_flags(void) {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
-    /* CC_EFLAGS .. CC_MUL; shift counts kept in 1..63 */
+    /* CC_EFLAGS .. CC_SAR; shift counts kept in 1..63 */
     c.cc = (struct cc){(u32)(x % CC_NKINDS), v[0], v[1], v[2]};
     if ((c.cc.op & ~3u) >= CC_SHL && (c.cc.op & ~3u) <= CC_SAR)
       c.cc.src2 = 1 + (c.cc.src2 & 7) * ((x >> 20) & 7);
@@ -108,7 +108,8 @@ void test_flags_shortcuts_match_flags(void) {
 
 /* The flags the manuals leave undefined, per vendor (docs/flags.md), at a
  * few operands whose answers were read on the CPUs: AMD measured on a Zen 5,
- * Intel as documented publicly. Also which vendor a cpuid string names. */
+ * Intel on a Xeon with AVX512-FP16. Also which vendor a cpuid string
+ * names. */
 void test_flags_vendor_rules(void) {
   static struct cpu amd, intel; /* only the flag fields are used */
   const u64 old = CPU_SF | CPU_ZF | CPU_AF | CPU_PF;
@@ -116,21 +117,36 @@ void test_flags_vendor_rules(void) {
   intel.cfg.vendor = CPU_VENDOR_INTEL;
 
   /* shr by 2 of 0x80 (8 bits): AMD sets AF and reads OF from the result's
-   * top two bits (0x20: none); Intel's OF is the sign change. */
+   * top two bits (0x20: none); Intel's OF is the operand's top bit. */
   amd.cc = intel.cc = (struct cc){CC_OP(CC_SHR, 1), 0x20, 0x80, 2};
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_AF);
   CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_OF);
+  /* shl by 3 of 0x40 (8 bits, 0 left): Intel's OF is bit 7 ^ bit 6 of the
+   * operand whatever the count. */
+  intel.cc = (struct cc){CC_OP(CC_SHL, 1), 0x00, 0x40, 3};
+  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_OF | CPU_ZF | CPU_PF);
+  /* shrd of 0x8000 by 20 with 0x0001 (16 bits): bits from 1:8000:1:8000;
+   * OF is the operand's top bit ^ the register's bit 0 (0), CF bit 19. */
+  intel.cc = (struct cc){CC_EFLAGS, 0, 0, 0};
+  cpu__flags_dshift(&intel, 2, 0, 0x8000, 0x0001, 20, 0x0018);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_PF);
+  cpu__flags_dshift(&intel, 2, 0, 0x8000, 0x0000, 4, 0x0800);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_OF | CPU_PF);
   /* shld of a 16-bit 0x0001 by 16: CF is bit 0; AMD's OF equals CF. */
   amd.cc = (struct cc){CC_OP(CC_SHL, 2), 0x8000, 0x0001, 16};
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_CF | CPU_OF | CPU_AF | CPU_SF |
                                               CPU_PF);
 
-  /* mul: AMD keeps SF ZF AF PF; Intel derives them from the low half. */
+  /* mul: AMD keeps SF ZF AF PF; Intel derives SF and PF from the low half
+   * and clears ZF and AF, even for a zero product. */
   amd.cc = intel.cc = (struct cc){CC_EFLAGS, 0, old, 0};
   cpu__flags_mul(&amd, 4, 1, 1);
   cpu__flags_mul(&intel, 4, 1, 1);
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), old | CPU_CF | CPU_OF);
   CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_CF | CPU_OF);
+  cpu__flags_mul(&intel, 4, 0, 0);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_PF);
+  CU_ASSERT_EQUAL(cpu__cond(&intel, 0x4), 0); /* e: ZF clear */
   /* After a lazy operation (a compare 0 - 1: SF AF PF CF), twice. */
   amd.cc = (struct cc){CC_OP(CC_SUB, 1), 0xff, 0, 1};
   cpu__flags_mul(&amd, 8, 5, 1);
@@ -154,13 +170,14 @@ void test_flags_vendor_rules(void) {
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_PF);
   cpu__flags_bitscan(&amd, 0, 0);
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_ZF | CPU_PF);
-  /* Zen 3 (family 0x19) changes only ZF there, as Intel does. */
+  /* Zen 3 (family 0x19) changes only ZF there; Intel writes all six, as
+   * Zen 4 and 5 do. */
   amd.cfg.family = 0x19;
   amd.cc = intel.cc = (struct cc){CC_EFLAGS, 0, CPU_ARITH & ~CPU_ZF, 0};
   cpu__flags_bitscan(&amd, 0, 0);
   cpu__flags_bitscan(&intel, 0, 0);
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_ARITH);
-  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_ARITH);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_ZF | CPU_PF);
   cpu__flags_bitscan(&amd, 0x8, 3);
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_ARITH & ~CPU_ZF);
   amd.cfg.family = 0x1a;
@@ -169,15 +186,22 @@ void test_flags_vendor_rules(void) {
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_PF);
   amd.cfg.family = 0;
 
-  /* tzcnt: AMD keeps OF and clears AF SF PF. */
-  amd.cc = (struct cc){CC_EFLAGS, 0, CPU_ARITH, 0};
+  /* tzcnt: AMD keeps OF and clears AF SF PF; Intel clears OF too. */
+  amd.cc = intel.cc = (struct cc){CC_EFLAGS, 0, CPU_ARITH, 0};
   cpu__flags_count(&amd, 0, 32);
+  cpu__flags_count(&intel, 0, 32);
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_OF | CPU_CF);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_CF);
 
-  /* bextr sets AF and clears SF on AMD; PF is the result's parity. */
-  amd.cc = (struct cc){CC_EFLAGS, 0, 0, 0};
+  /* bextr sets AF and clears SF on AMD; PF is the result's parity. Intel
+   * clears AF, PF and (bextr) SF; blsr keeps SF from the result. */
+  amd.cc = intel.cc = (struct cc){CC_EFLAGS, 0, CPU_ARITH, 0};
   cpu__flags_bmi(&amd, CPU__BMI_BEXTR, 0x80000000u, 4, 0);
+  cpu__flags_bmi(&intel, CPU__BMI_BEXTR, 0x80000000u, 4, 0);
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_AF | CPU_PF);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), 0);
+  cpu__flags_bmi(&intel, CPU__BMI_OTHER, 0x80000000u, 4, 0);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_SF);
 
   /* rcr by 2 with CF 1 (8 bits): 0x01 gives 0xc0 and 0x84 gives 0x61, CF 0.
    * AMD's OF is bit 7 ^ bit 6 of the result, Intel's the count-1 rule on
@@ -192,6 +216,14 @@ void test_flags_vendor_rules(void) {
   cpu__flags_rotate(&intel, 1, CPU__ROT_RCR, 0x84, 0x61, 0, 1);
   CU_ASSERT_EQUAL(cpu__flags_arith(&amd), CPU_OF);
   CU_ASSERT_EQUAL(cpu__flags_arith(&intel), 0);
+  /* rol of 0x40 by 2 (8 bits, 0x01): Intel's OF is bit 7 ^ bit 6 of the
+   * operand by cl or of memory, and stays for a register by an immediate. */
+  intel.cc = (struct cc){CC_EFLAGS, 0, 0, 0};
+  cpu__flags_rotate(&intel, 1, CPU__ROT_LEFT, 0x40, 0x01, 1, 0);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_OF | CPU_CF);
+  intel.cc = (struct cc){CC_EFLAGS, 0, 0, 0};
+  cpu__flags_rotate(&intel, 1, CPU__ROT_LEFT | CPU__ROT_IMM, 0x40, 0x01, 1, 0);
+  CU_ASSERT_EQUAL(cpu__flags_arith(&intel), CPU_CF);
 
   /* "AuthenticAMD", "HygonGenuine", "GenuineIntel". */
   CU_ASSERT_EQUAL(cpu_family_of(0x00a00f11), 0x19); /* Zen 3 */
