@@ -79,9 +79,22 @@ int cpu__ev_st_probe(struct cpu *cpu, u64 a, unsigned n) {
  * not written. Every enabled element's page is checked before any byte is
  * written, so a fault changes nothing. */
 int cpu__ev_st_masked(struct cpu *cpu, u64 a, const union zv *v, unsigned esz,
-                     unsigned ne, u64 m) {
+                     unsigned ne, u64 m, int kreg) {
   unsigned n = esz * ne;
   if (!m) return 0;
+  if (kreg && cpu->cfg.vendor == CPU_VENDOR_INTEL) {
+    /* Intel, measured: an opmask store whose enabled bytes lie on two
+     * pages faults at its first enabled byte when the first page cannot be
+     * written, else at its last enabled byte (a plain store names the
+     * second page's first byte). Once both bytes pass, nothing below can
+     * fault. */
+    u64 lo = a + (u64)__builtin_ctzll(m) * esz;
+    u64 hi = a + (u64)(64 - __builtin_clzll(m)) * esz - 1;
+    if ((lo >> 12) != (hi >> 12)) {
+      CPU_TRY(cpu__ev_st_probe(cpu, lo, 1));
+      CPU_TRY(cpu__ev_st_probe(cpu, hi, 1));
+    }
+  }
   if (m == ones(ne)) {
     if (n == 64) {
       /* across two pages, neither half may be written before both are

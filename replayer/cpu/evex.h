@@ -96,9 +96,11 @@ int cpu__ev_ldv(struct cpu *cpu, u64 a, void *v, unsigned n);
 int cpu__ev_ld_masked(struct cpu *cpu, u64 a, union zv *v, unsigned esz,
                       unsigned ne, u64 m);
 /* Stores the enabled elements (bits of M) of V at A; the others' memory is
- * not written, and a fault changes nothing. */
+ * not written, and a fault changes nothing. KREG says the store goes
+ * through an opmask register (EVEX.aaa not 0, or a compress): on Intel such
+ * a store across two pages faults at another byte than a plain one. */
 int cpu__ev_st_masked(struct cpu *cpu, u64 a, const union zv *v,
-                      unsigned esz, unsigned ne, u64 m);
+                      unsigned esz, unsigned ne, u64 m, int kreg);
 /* Faults as a store of N bytes at A would (N at most 4096), naming its
  * lowest byte that cannot be written, and changes nothing. */
 int cpu__ev_st_probe(struct cpu *cpu, u64 a, unsigned n);

@@ -251,10 +251,10 @@ static int op_vcvtph2ps(struct cpu *cpu, const struct cpu_insn *in) {
 
 /* vcvtps2ph W,V,I: reg's singles as halves into rm (half reg's length,
  * zero above it in a register; a store of the enabled halves to memory),
- * rounded as imm8[1:0] says or, with imm8 bit 2, as MXCSR.RC. A store
- * that faults leaves MXCSR alone: with an unmasked exception to report,
- * the enabled bytes are first stored back unchanged, so that the store's
- * fault comes first. */
+ * rounded as imm8[1:0] says or, with imm8 bit 2, as MXCSR.RC. On AMD a
+ * store that faults leaves MXCSR alone: with an unmasked exception to
+ * report, the enabled bytes are first stored back unchanged, so that the
+ * store's fault comes first. Intel reports the exceptions first. */
 static int op_vcvtps2ph(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned n = in->osz / 4;
   u64 m = kmask(cpu, in, n);
@@ -279,13 +279,18 @@ static int op_vcvtps2ph(struct cpu *cpu, const struct cpu_insn *in) {
   }
   u64 a = cpu_ea(cpu, in);
   u32 trap = EV_SAE(in) ? 0 : ex & ~(cpu->mxcsr >> 7) & CPU_MX_FLAGS;
+  if (cpu->cfg.vendor == CPU_VENDOR_INTEL) {
+    /* Intel: exceptions before the store, whose fault keeps the flags */
+    CPU_TRY(cpu__ev_commit(cpu, in, ex, fl));
+    return cpu__ev_st_masked(cpu, a, &r, 2, n, m, EV_AAA(in) != 0);
+  }
   if (trap) {
     union zv old;
     CPU_TRY(cpu__ev_ld_masked(cpu, a, &old, 2, n, m));
-    CPU_TRY(cpu__ev_st_masked(cpu, a, &old, 2, n, m));
+    CPU_TRY(cpu__ev_st_masked(cpu, a, &old, 2, n, m, EV_AAA(in) != 0));
     return cpu__ev_commit(cpu, in, ex, fl) ? CPU_FAULT : CPU_RC_NEXT;
   }
-  CPU_TRY(cpu__ev_st_masked(cpu, a, &r, 2, n, m));
+  CPU_TRY(cpu__ev_st_masked(cpu, a, &r, 2, n, m, EV_AAA(in) != 0));
   CPU_TRY(cpu__ev_commit(cpu, in, ex, fl));
   return CPU_RC_NEXT;
 }

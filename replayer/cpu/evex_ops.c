@@ -41,7 +41,7 @@ static int zstore(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
   if (align && misaligned(cpu, in, a, esz))
     return cpu__fault(cpu, CPU_FAULT_GP);
   return cpu__ev_st_masked(cpu, a, &v, esz, in->osz / esz,
-                   kmask(cpu, in, in->osz / esz));
+                           kmask(cpu, in, in->osz / esz), EV_AAA(in) != 0);
 }
 
 #define EV_MOV(name, esz, align)                                        \
@@ -658,7 +658,9 @@ static int compress(struct cpu *cpu, const struct cpu_insn *in,
   if (in->pfx & CPU_PFX_MEM) {
     for (unsigned i = 0; i < n; i++)
       if ((m >> i) & 1) memcpy(r.b + esz * k++, s.b + i * esz, esz);
-    return k ? cpu__ev_st_masked(cpu, cpu_ea(cpu, in), &r, esz, k, ones(k)) : 0;
+    return k ? cpu__ev_st_masked(cpu, cpu_ea(cpu, in), &r, esz, k, ones(k),
+                                 EV_AAA(in) != 0)
+             : 0;
   }
   if (EV_Z(in))
     memset(r.b, 0, sizeof r.b);
@@ -749,7 +751,7 @@ static int extract(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
     li.osz = (u8)blk;
     CPU_TRY(cpu__ev_st_probe(cpu, a, blk));
     return cpu__ev_st_masked(cpu, a, &r, esz, blk / esz,
-                             kmask(cpu, &li, blk / esz));
+                             kmask(cpu, &li, blk / esz), EV_AAA(in) != 0);
   }
   struct cpu_insn li = *in;
   li.osz = (u8)blk;
@@ -968,7 +970,7 @@ static int narrow(struct cpu *cpu, const struct cpu_insn *in, unsigned ssz,
   }
   if (in->pfx & CPU_PFX_MEM)
     return cpu__ev_st_masked(cpu, cpu_ea(cpu, in), &r, dsz, n,
-                             kmask(cpu, in, n));
+                             kmask(cpu, in, n), EV_AAA(in) != 0);
   /* a register gets n elements, zero above them (with masking, the
    * elements past n are zero too) */
   {

@@ -182,9 +182,17 @@ static int op_vcvtps2ph_W_V_I(struct cpu *cpu, const struct cpu_insn *in) {
     fl |= f1;
     ex |= e1;
   }
+  if (in->pfx & CPU_PFX_MEM && cpu->cfg.vendor == CPU_VENDOR_INTEL) {
+    /* Intel, measured: the exceptions come first (an unmasked one before
+     * the store's page fault), and a store that faults leaves the flags
+     * set. */
+    u64 a = cpu_ea(cpu, in);
+    CPU_TRY(cpu__sse_commit(cpu, ex, fl));
+    return cnt == 8 ? cpu_st128(cpu, a, r.b) : cpu_st64(cpu, a, r.q[0]);
+  }
   if (in->pfx & CPU_PFX_MEM) {
-    /* A faulting store must leave MXCSR as it was: the bytes are read and
-     * stored back first, which faults where the store would. */
+    /* AMD: a faulting store must leave MXCSR as it was: the bytes are read
+     * and stored back first, which faults where the store would. */
     u64 a = cpu_ea(cpu, in);
     union cpu_vec old;
     if (cnt == 8) {
