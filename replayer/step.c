@@ -290,6 +290,9 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         regs->pkru = theirs.pkru;
       }
       RW_FORWARD(rp__thread_start(rp, tid, rec->seq, regs, &t));
+      /* XINUSE: a new image starts with nothing in use, a clone with its
+       * parent's. */
+      cpu_set_xinuse(t->cpu, pt && pt->st.alive ? cpu_xinuse(pt->cpu) : 0);
       if (!parent && rp->th.exec_nr) { /* the thread that called execve */
         t->st.in_syscall = 1;
         t->st.sys_nr = rp->th.exec_nr;
@@ -348,15 +351,15 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       int keep_avx512 = !(fp_valid && res >= 0 &&
                           (nr == RP_NR_execve || nr == RP_NR_execveat));
       u64 frame_fp = 0;
+      /* rsp is past the frame's return address: the sigcontext's fpstate
+       * pointer is 224 bytes above it. */
+      if (nr == RP_NR_rt_sigreturn &&
+          cpu_mem_read(rp->proc->mem, cpu_gpr(t->cpu, RW_REG_rsp) + 224,
+                       &frame_fp, 8) < 0)
+        frame_fp = 0;
       if (keep_fp || keep_avx512) {
         struct rw_regs mine;
         cpu_get_regs(t->cpu, &mine);
-        /* rsp is past the frame's return address: the sigcontext's
-         * fpstate pointer is 224 bytes above it. */
-        if (nr == RP_NR_rt_sigreturn &&
-            cpu_mem_read(rp->proc->mem, mine.gpr[RW_REG_rsp] + 224, &frame_fp,
-                         8) < 0)
-          frame_fp = 0;
         if (keep_fp) {
           memcpy(regs->fxsave, mine.fxsave, sizeof regs->fxsave);
           memcpy(regs->ymmh, mine.ymmh, sizeof regs->ymmh);
@@ -370,6 +373,10 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_FORWARD(set_regs(t, regs));
       if (nr == RP_NR_rt_sigreturn && keep_avx512)
         RW_FORWARD(cpu_sigreturn_avx512(t->cpu, frame_fp));
+      if (nr == RP_NR_rt_sigreturn && res >= 0)
+        cpu_sigreturn_xinuse(t->cpu, frame_fp);
+      else if (res >= 0 && (nr == RP_NR_execve || nr == RP_NR_execveat))
+        cpu_set_xinuse(t->cpu, 0);
       t->st.in_syscall = 0;
       t->st.restart = is_restart(res);
       t->st.restart_result = res;
@@ -397,6 +404,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         return 0;
       }
       RW_FORWARD(set_regs(t, &sg.regs));
+      cpu_set_xinuse(t->cpu, 0); /* the handler starts from the init state */
       t->st.located = 0;
       t->st.restart = 0;
       t->st.in_syscall = 0;

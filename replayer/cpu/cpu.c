@@ -109,6 +109,10 @@ u32 cpu_pkru(const cpu_thread *c) { return c->pkru; }
 
 void cpu_set_pkru(cpu_thread *c, u32 pkru) { c->pkru = pkru; }
 
+u32 cpu_xinuse(const cpu_thread *c) { return cpu__xinuse(c) & 0xe7; }
+
+void cpu_set_xinuse(cpu_thread *c, u32 xinuse) { c->xinuse = xinuse & 0xe7; }
+
 int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
   u32 mxcsr = rd_le32(r->fxsave + 24);
   unsigned top;

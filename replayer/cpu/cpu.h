@@ -271,6 +271,18 @@ int cpu_set_regs(cpu_thread *cpu, const struct rw_regs *regs) RW_MUST_CHECK;
 u32 cpu_pkru(const cpu_thread *cpu);
 void cpu_set_pkru(cpu_thread *cpu, u32 pkru);
 
+/* Which XSAVE components 0-7 the thread has in use as an Intel CPU tracks
+ * them (XINUSE, bit i for component i; AMD traces decide by value and
+ * ignore it), and setting it where the kernel sets it: 0 at execve and
+ * at a signal handler's entry, the frame's XSTATE_BV at rt_sigreturn, the
+ * parent's value in a new thread or process. */
+u32 cpu_xinuse(const cpu_thread *cpu);
+void cpu_set_xinuse(cpu_thread *cpu, u32 xinuse);
+/* XINUSE after rt_sigreturn loaded the signal frame's XSAVE area at FP in
+ * the thread's memory: its XSTATE_BV for the components the frame holds,
+ * x87 and SSE alone for a frame without the extended area. */
+void cpu_sigreturn_xinuse(cpu_thread *cpu, u64 fp);
+
 /* Loads the AVX-512 state (opmasks, ZMM upper halves, ZMM16-31) as
  * rt_sigreturn restores it from the signal frame's XSAVE area at FP in the
  * thread's memory; a frame without a valid extended area, or without a

@@ -253,6 +253,8 @@ struct cpu {
   u64 k[8];                     /* AVX-512 opmask registers k0-k7 */
   u32 mxcsr;                                          /* SSE control/status */
   u32 pkru;           /* protection-key rights (rdpkru, wrpkru) */
+  u32 xinuse;         /* Intel: XINUSE bits 0-7 (CPU_XIN_*) as the CPU
+                         tracks them, by modification (xinuse.c) */
   struct cpu_x87 x87; /* x87 registers, control and status */
   u8 rep_paused;      /* the last run stopped inside a rep string
                          instruction (rip at it, rcx partly counted down):
@@ -923,6 +925,9 @@ extern const struct cpu__family *const cpu__families[];
 /* A decoded block: instructions from start up to a branch, a page end or a
  * breakpoint. insns[ninsn] is always a sentinel that returns CPU_RC_END. */
 struct cpu__block {
+  const u8 *xin;               /* xin[k]: the CPU_XIN_* bits the first k
+                                  instructions set (ninsn + 1 entries,
+                                  after insns[]; xinuse.c) */
   u64 start;                   /* guest address of the first instruction */
   u64 end;                     /* guest address after the last one */
   u32 ninsn;                   /* instructions (the sentinel not counted) */
@@ -936,11 +941,45 @@ struct cpu__block {
   struct cpu_insn insns[];     /* ninsn + 1 entries */
 };
 
-/* Decoder verdicts on how an instruction sits in a block. */
+/* Decoder verdicts on how an instruction sits in a block, and in bits
+ * 8-15 (CPU__DEC_XIN) the CPU_XIN_* bits it sets when it completes. */
 enum {
-  CPU__DEC_END = 1,  /* the block ends after it (branch, syscall, ...) */
-  CPU__DEC_ALONE = 2 /* it must be alone in its block (rep string) */
+  CPU__DEC_END = 1,   /* the block ends after it (branch, syscall, ...) */
+  CPU__DEC_ALONE = 2, /* it must be alone in its block (rep string; the
+                         instructions that read or clear XINUSE) */
+  CPU__DEC_XIN = 8    /* shift of the XINUSE bits */
 };
+
+/* ---- XINUSE (xinuse.c) ------------------------------------------------
+ *
+ * Which XSAVE components are "in use" decides what XSAVEOPT and XSAVEC
+ * write and the XSTATE_BV they store, and what xgetbv 1 returns. Intel
+ * (measured) marks a component in use whenever an instruction writes it,
+ * whatever the value, until an XRSTOR, vzeroupper or vzeroall puts it back
+ * in its initial state. The decoder gives each instruction the bits it sets
+ * (CPU__DEC_XIN); a block keeps their running union (cpu__block.xin) and
+ * the run loop adds the executed prefix to cpu->xinuse. The instructions
+ * that read or clear XINUSE are alone in their blocks, so they see every
+ * earlier instruction's bits. AMD decides by value (sse_state.c). */
+enum {
+  CPU_XIN_X87 = 1,   /* x87 (and MMX) */
+  CPU_XIN_SSE = 2,   /* XMM0-15 and MXCSR */
+  CPU_XIN_AVX = 4,   /* bits 255:128 of YMM0-15 */
+  CPU_XIN_K = 0x20,  /* k0-k7 */
+  CPU_XIN_ZMMH = 0x40, /* bits 511:256 of ZMM0-15 */
+  CPU_XIN_HI16 = 0x80  /* ZMM16-31 */
+};
+/* XINUSE as xsave and xgetbv 1 see it: SSE counts in use too while MXCSR
+ * is not 1F80h (Intel, measured). */
+static inline u32 cpu__xinuse(const struct cpu *cpu) {
+  return cpu->xinuse | (cpu->mxcsr != 0x1f80 ? CPU_XIN_SSE : 0);
+}
+/* The bits a write of vector register R (0-31) of BYTES bytes (16, 32, 64:
+ * the vector length that writes it) sets. */
+unsigned cpu__xin_vreg(unsigned r, unsigned bytes);
+/* The bits instruction CI (decoded by Capstone) sets, and whether it reads
+ * or clears XINUSE (*ALONE). */
+unsigned cpu__xin_of(const cs_insn *ci, int *alone);
 
 /* Decodes the instruction at RIP into *IN (decode.c) and sets *HOW to
  * CPU__DEC_* bits. Returns 0, or CPU_FAULT (a fetch fault, cpu->exit
@@ -960,9 +999,9 @@ const struct cpu__oprow *cpu__find_row(const cs_insn *ci);
  * they are something else. CPU (borrowed; NULL: no recording CPU, the
  * strict encoding rules and every extension) gives the recording CPU,
  * whose model decides some #UDs (Zen 4) and whose CPUID which
- * extensions exist. */
+ * extensions exist. *XIN gets the XINUSE bits the instruction sets. */
 int cpu__decode_evex(const struct cpu *cpu, const u8 *b, unsigned n, u64 rip,
-                     struct cpu_insn *in);
+                     struct cpu_insn *in, unsigned *xin);
 /* Decodes ModRM (at B[I]), SIB and displacement into IN (evex.c): BB and
  * XX extend base and index, DN scales a disp8, EVEX extends a register rm
  * to 16-31; *RIPREL is set for a RIP-relative operand, whose disp the

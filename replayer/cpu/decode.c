@@ -416,13 +416,17 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   *how = 0;
   n = cpu__fetch(cpu, rip, buf, 15);
   if (!n) return CPU_FAULT;
-  if (cpu__decode_evex(cpu, buf, n, rip, in) ||
-      cpu__decode_movdir(cpu, buf, n, rip, in) ||
-      cpu__decode_pku(cpu, buf, n, in)) {
-    if (!in->len) return CPU_FAULT; /* cut short by a fetch fault */
-    memset(&cpu->exit, 0, sizeof cpu->exit);
-    if (in->fn == cpu__op_unsupported) *how = CPU__DEC_END;
-    return 0;
+  {
+    unsigned xin = 0;
+    if (cpu__decode_evex(cpu, buf, n, rip, in, &xin) ||
+        cpu__decode_movdir(cpu, buf, n, rip, in) ||
+        cpu__decode_pku(cpu, buf, n, in)) {
+      if (!in->len) return CPU_FAULT; /* cut short by a fetch fault */
+      memset(&cpu->exit, 0, sizeof cpu->exit);
+      if (in->fn == cpu__op_unsupported) *how = CPU__DEC_END;
+      *how |= xin << CPU__DEC_XIN;
+      return 0;
+    }
   }
   {
     unsigned rl;
@@ -546,6 +550,11 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   }
   if (is_string_form(row->form) && (in->pfx & (CPU_PFX_REP | CPU_PFX_REPNE)))
     *how |= CPU__DEC_ALONE | CPU__DEC_END;
+  {
+    int alone;
+    *how |= cpu__xin_of(ci, &alone) << CPU__DEC_XIN;
+    if (alone) *how |= CPU__DEC_ALONE | CPU__DEC_END;
+  }
   return 0;
 
 unsupported:

@@ -429,13 +429,81 @@ static const struct ev_row *find_row(const struct ev_row *rows, size_t n,
   return NULL;
 }
 
+/* The XINUSE bits (CPU_XIN_*) the instruction IN of ROW sets: those of
+ * the register it writes, at the vector length, and the opmask bit when
+ * it writes an opmask (compares, gathers and scatters). */
+static unsigned ev_xin(const struct cpu_insn *in, const struct ev_row *row) {
+  unsigned x = (row->fl & R_VSIB) ? CPU_XIN_K : 0;
+  int reg_rm = !(in->pfx & CPU_PFX_MEM);
+  /* Scalar instructions (one element, vvvv's others above it) write an
+   * XMM register whatever L'L says; so do vmovd and vmovq. */
+  unsigned vl = in->osz;
+  if (row->tuple == T_T1S &&
+      (row->form == F_VHW || row->form == F_VHWI || row->form == F_VHE ||
+       row->form == F_VHEI || row->form == F_VE))
+    vl = 16;
+  if (row->map == MAP_0F && row->op == 0x11 && row->form == F_VHW)
+    return reg_rm ? cpu__xin_vreg(in->rm, 16) : 0; /* vmovss/sd stores */
+  switch (row->id) { /* compares into RFLAGS: no register written */
+    case CPU_INS_EV_vcomiss:
+    case CPU_INS_EV_vcomisd:
+    case CPU_INS_EV_vucomiss:
+    case CPU_INS_EV_vucomisd:
+      return 0;
+    default:
+      break;
+  }
+  switch (row->form) {
+    case F_VHW:
+    case F_VHWI:
+    case F_VW:
+    case F_VWI:
+    case F_VK:
+    case F_VR:
+    case F_VE:
+    case F_VHE:
+    case F_VHEI:
+      return x | cpu__xin_vreg(in->reg, vl);
+    case F_WV:
+    case F_WVI:
+      return reg_rm ? x | cpu__xin_vreg(in->rm, vl) : x;
+    case F_HWI:
+      return x | cpu__xin_vreg(in->reg2, vl);
+    case F_KHW:
+    case F_KHWI:
+    case F_KWI:
+    case F_KU:
+    case F_KKM:
+    case F_KR:
+    case F_KKK:
+    case F_KKI:
+      return CPU_XIN_K;
+    case F_KK: /* kortest and ktest only read their opmasks */
+      switch (row->id) {
+        case CPU_INS_EV_kortestb:
+        case CPU_INS_EV_kortestw:
+        case CPU_INS_EV_kortestd:
+        case CPU_INS_EV_kortestq:
+        case CPU_INS_EV_ktestb:
+        case CPU_INS_EV_ktestw:
+        case CPU_INS_EV_ktestd:
+        case CPU_INS_EV_ktestq:
+          return 0;
+        default:
+          return CPU_XIN_K;
+      }
+    default:
+      return x;
+  }
+}
+
 /* Decodes an EVEX instruction from cpu__evex_tables, or with EVEX zero a
  * VEX one from cpu__vex_tables, for the recording CPU of CPU (NULL: none,
  * the strict rules and every extension). An AMD Zen 4 runs some encodings
  * that others reject (see below). */
 static int decode_row(const struct cpu *cpu, const u8 *b, unsigned n,
                       u64 rip, struct cpu_insn *in, int evex,
-                      const struct ev_pfx *px, unsigned i) {
+                      const struct ev_pfx *px, unsigned i, unsigned *xin) {
   int zen4 = cpu && cpu__zen(cpu) == CPU__ZEN4;
   unsigned R, X, B, R2 = 0, V2 = 0, map, W, vvvv, L, pp, z = 0, aaa = 0,
                                                         bc = 0;
@@ -541,6 +609,7 @@ static int decode_row(const struct cpu *cpu, const u8 *b, unsigned n,
   if (!evex && row->form == F_VHW) { /* AVX-VNNI: no opmask, 16 registers */
     in->osz = (u8)(16u << L);
     in->cond = 0;
+    *xin = cpu__xin_vreg(in->reg, in->osz);
     return 1;
   }
   if (!evex) {
@@ -557,6 +626,7 @@ static int decode_row(const struct cpu *cpu, const u8 *b, unsigned n,
     in->reg = (u8)(in->reg & (row->form == F_RK ? 15 : 7));
     in->reg2 = (u8)(in->reg2 & 7);
     if (row->form == F_KR) in->rm = (u8)(in->rm & 15);
+    *xin = ev_xin(in, row);
     return 1;
   }
   /* EVEX checks */
@@ -648,6 +718,7 @@ static int decode_row(const struct cpu *cpu, const u8 *b, unsigned n,
     in->rm = (u8)(in->rm & 15); /* a general register: X is not used */
   if (row->form == F_GW || row->form == F_GWI)
     in->reg = (u8)(in->reg & 15); /* a general register: R' is not used */
+  *xin = ev_xin(in, row);
   return 1;
 }
 
@@ -668,14 +739,15 @@ const struct ev_table cpu__vex_tables[] = {
     {NULL, NULL}};
 
 int cpu__decode_evex(const struct cpu *cpu, const u8 *b, unsigned n, u64 rip,
-                     struct cpu_insn *in) {
+                     struct cpu_insn *in, unsigned *xin) {
   struct ev_pfx px;
   ev_prefixes(b, n, &px);
   unsigned i = px.n;
+  *xin = 0;
   if (i >= n) return 0;
-  if (b[i] == 0x62) return decode_row(cpu, b, n, rip, in, 1, &px, i);
+  if (b[i] == 0x62) return decode_row(cpu, b, n, rip, in, 1, &px, i, xin);
   if (b[i] == 0xc4 || b[i] == 0xc5)
-    return decode_row(cpu, b, n, rip, in, 0, &px, i);
+    return decode_row(cpu, b, n, rip, in, 0, &px, i, xin);
   return 0;
 }
 

@@ -218,6 +218,7 @@ static void chain(struct cpu_insn *in, u32 n) {
 static struct cpu__block *build(struct cpu *cpu, u64 rip) {
   struct cpu_mem *mem = cpu->mem;
   struct cpu_insn tmp[MAX_BLOCK];
+  u8 xin[MAX_BLOCK + 1];
   struct cpu__block *b;
   u32 n = 0;
   u64 a = rip, page = rip & ~(u64)4095;
@@ -234,12 +235,16 @@ static struct cpu__block *build(struct cpu *cpu, u64 rip) {
     if ((how & CPU__DEC_ALONE) && n) break;
     if (RW_UNLIKELY(cpu->observed) && cpu__is_observing(tmp[n].fn))
       tmp[n].imm2 = (u8)n; /* MAX_BLOCK fits */
+    xin[n + 1] = (u8)((n ? xin[n] : 0) | (how >> CPU__DEC_XIN));
     a += tmp[n++].len;
     if (how & CPU__DEC_END) break;
   }
   chain(tmp, n);
-  b = calloc(1, sizeof *b + (n + 1) * sizeof(struct cpu_insn));
+  xin[0] = 0;
+  b = calloc(1, sizeof *b + (n + 1) * sizeof(struct cpu_insn) + n + 1);
   if (!b) return (struct cpu__block *)-1;
+  b->xin = (const u8 *)(b->insns + n + 1);
+  memcpy(b->insns + n + 1, xin, n + 1);
   b->start = rip;
   b->end = a;
   b->ninsn = n;

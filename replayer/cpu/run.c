@@ -124,9 +124,15 @@ int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) {
       }
     }
     cpu->icount += (u64)(in - b->insns);
+    /* XINUSE: the instructions that completed (the one at IN too when it
+     * ended the block by completing). */
+    cpu->xinuse |= b->xin[(in - b->insns) +
+                          (rc == CPU_RC_JUMP || rc == CPU_RC_EXIT)];
     prev = b;
     if (RW_UNLIKELY(rc == CPU_RC_WATCH)) {
       rc = rerun_watched(cpu, in);
+      if (rc == CPU_RC_NEXT || rc == CPU_RC_JUMP || rc == CPU_RC_EXIT)
+        cpu->xinuse |= b->xin[(in - b->insns) + 1];
       if (rc == CPU_RC_NEXT) {
         cpu->rip += in->len;
         rc = CPU_RC_JUMP; /* completed; counted below */

@@ -211,9 +211,12 @@ static void avx512_set(struct cpu *cpu, unsigned i, const u8 *img) {
   }
 }
 
-/* Whether component I is in use: not in its initial configuration. */
+/* Whether component I is in use: on Intel, written since it was last put
+ * in its initial state (cpu->xinuse, xinuse.c); on AMD, not in its initial
+ * configuration. */
 static int in_use(const struct cpu *cpu, unsigned i) {
   if (i == 9) return cpu->pkru != 0;
+  if (cpu->cfg.vendor != CPU_VENDOR_AMD) return (cpu__xinuse(cpu) >> i) & 1;
   if (i == 0) {
     const struct cpu_x87 *x = &cpu->x87;
     if (x->fcw != 0x37f || x->fsw || x->ftw || x->fop || x->fip || x->fdp)
@@ -275,15 +278,17 @@ static int xsave(struct cpu *cpu, const struct cpu_insn *in, int kind) {
     if (((rfbm >> i) & 1) && i != 3 && i != 4 && i != 8 && in_use(cpu, i))
       inuse |= 1ull << i;
   int skip_init = kind != XS_STD;
-  /* MXCSR under XSAVEC. Intel: XINUSE[1] covers the XMM registers alone,
-   * and MXCSR is written whenever RFBM[1] is set (SDM vol. 1, 13.10).
-   * AMD (measured on Zen 5): XSAVEC counts an MXCSR other than 1F80h as
-   * SSE state in use (XSTATE_BV[1] set, the XMM registers written too),
-   * and writes MXCSR only when that bit is set; XSAVE and XSAVEOPT follow
-   * the XMM registers alone there too, and write MXCSR as Intel's do. */
-  int mx = kind == XS_COMPACT ? (rfbm & 2) != 0 : (rfbm & 6) != 0;
-  if (kind == XS_COMPACT && cpu->cfg.vendor == CPU_VENDOR_AMD) {
-    if ((rfbm & 2) && cpu->mxcsr != 0x1f80) inuse |= 2;
+  /* MXCSR under XSAVEC, measured on Zen 5 and on an Intel Xeon with
+   * AVX512-FP16 alike: an MXCSR other than 1F80h counts as SSE state in use
+   * (XSTATE_BV[1] set, the XMM registers written too; Intel counts it so
+   * for XSAVE and XSAVEOPT too, cpu__xinuse), and MXCSR is written only
+   * when that bit is set. XSAVE and XSAVEOPT write MXCSR whenever RFBM[1]
+   * or RFBM[2] is set. */
+  int mx = (rfbm & 6) != 0;
+  if (kind == XS_COMPACT) {
+    if (cpu->cfg.vendor == CPU_VENDOR_AMD && (rfbm & 2) &&
+        cpu->mxcsr != 0x1f80)
+      inuse |= 2;
     mx = (inuse & 2) != 0;
   }
   legacy_save(cpu, img, is64, (rfbm & 1) && (!skip_init || (inuse & 1)), mx,
@@ -409,6 +414,8 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
       avx512_set(cpu, i, ((load >> i) & 1) ? img + zoff[i] : NULL);
   if (rfbm & (1u << 9)) cpu->pkru = pkru;
   cpu->mxcsr = (u32)mx;
+  /* Intel: what it loads is in use, what it initialises is not. */
+  cpu->xinuse = (u32)((cpu->xinuse & ~rfbm) | (load & 0xe7));
   return CPU_RC_NEXT;
 }
 
@@ -443,6 +450,23 @@ int cpu_sigreturn_avx512(cpu_thread *cpu, u64 fp) {
     avx512_set(cpu, i, load ? img : NULL);
   }
   return 0;
+}
+
+void cpu_sigreturn_xinuse(cpu_thread *cpu, u64 fp) {
+  u8 sw[20];
+  u32 magic1 = 0, xsize = 0, magic2 = 0;
+  u64 feat = 0, bv = 0;
+  if (cpu_mem_read(cpu->mem, fp + 464, sw, sizeof sw) == 0) {
+    memcpy(&magic1, sw, 4);
+    memcpy(&feat, sw + 8, 8);
+    memcpy(&xsize, sw + 16, 4);
+  }
+  if (magic1 == 0x46505853u && xsize >= 576 &&
+      cpu_mem_read(cpu->mem, fp + xsize, &magic2, 4) == 0 &&
+      magic2 == 0x46505845u && cpu_mem_read(cpu->mem, fp + 512, &bv, 8) == 0)
+    cpu->xinuse = (u32)(bv & feat & xcr0(cpu) & 0xe7);
+  else
+    cpu->xinuse = CPU_XIN_X87 | CPU_XIN_SSE; /* an fxrstor of the frame */
 }
 
 static int op_xsave_M(struct cpu *cpu, const struct cpu_insn *in) {

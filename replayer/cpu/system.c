@@ -92,6 +92,9 @@ static int op_cpuid(struct cpu *cpu, const struct cpu_insn *in) {
   cpu->gpr[RBX] = out[1];
   cpu->gpr[RCX] = out[2];
   cpu->gpr[RDX] = out[3];
+  /* Measured on an Intel VM: the hypervisor's exit marks SSE in use (as
+   * any exit does, an interrupt's too: those the replay cannot see). */
+  if (cpu__has(cpu, CPU__FEAT_HYPERVISOR)) cpu->xinuse |= CPU_XIN_SSE;
   return CPU_RC_NEXT;
 }
 
@@ -117,13 +120,20 @@ static int op_nondet(struct cpu *cpu, const struct cpu_insn *in) {
   return rc;
 }
 
-/* xgetbv 0 answers the configured XCR0. xgetbv 1 (XINUSE) depends on the
- * hidden init state of the recording CPU: not reproducible, so unsupported. */
+/* xgetbv 0 answers the configured XCR0. xgetbv 1 (XINUSE) answers what an
+ * Intel CPU tracks (xinuse.c; PKRU by its value); AMD's rule differs
+ * between generations (docs/design-notes.md, "Dead stack"), so there it is
+ * unsupported. */
 static int op_xgetbv(struct cpu *cpu, const struct cpu_insn *in) {
-  if ((u32)cpu->gpr[RCX] == 1) return cpu__op_unsupported(cpu, in);
-  if ((u32)cpu->gpr[RCX] != 0) return cpu__fault(cpu, CPU_FAULT_GP);
-  cpu->gpr[RAX] = (u32)cpu->cfg.xcr0;
-  cpu->gpr[RDX] = cpu->cfg.xcr0 >> 32;
+  u64 v = cpu->cfg.xcr0;
+  if ((u32)cpu->gpr[RCX] == 1) {
+    if (cpu->cfg.vendor == CPU_VENDOR_AMD) return cpu__op_unsupported(cpu, in);
+    v &= (cpu__xinuse(cpu) & 0xe7) | (cpu->pkru ? 1u << 9 : 0);
+  } else if ((u32)cpu->gpr[RCX] != 0) {
+    return cpu__fault(cpu, CPU_FAULT_GP);
+  }
+  cpu->gpr[RAX] = (u32)v;
+  cpu->gpr[RDX] = v >> 32;
   return CPU_RC_NEXT;
 }
 

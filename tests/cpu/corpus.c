@@ -73,9 +73,10 @@ static void sweep(csh cs, cs_insn *ci, const u8 *code, size_t size, u64 addr) {
     size_t left = size;
     u64 a = addr;
     struct cpu_insn in;
+    unsigned xin;
     memset(&in, 0, sizeof in);
     if (cpu__decode_evex(NULL, code, (unsigned)RW_MIN(size, (size_t)15),
-                         addr, &in)) {
+                         addr, &in, &xin)) {
       size_t k = in.len ? in.len : 1;
       total++;
       if (cpu__evex_runs(&in)) {

@@ -44,6 +44,9 @@ struct diff_result {
                target's int3); else SIGSEGV, SIGFPE, SIGILL, SIGBUS, SIGTRAP */
   u64 addr; /* SIGSEGV/SIGBUS: the fault address (0 for #GP) */
   struct diff_state st; /* state at the end */
+  int xin;  /* XINUSE after the instruction (xgetbv 1, measured natively
+               where the instruction falls through; the emulator's
+               cpu_xinuse), or -1 */
 };
 
 struct diff_case;
@@ -157,6 +160,11 @@ struct diff_case {
   u8 vreg;                    /* VEX.vvvv register */
   u8 vl;                      /* VEX.L: 1 for 256 bits; EVEX.L'L */
   u8 aaa, z, bc;              /* EVEX opmask register, zeroing, EVEX.b */
+  u8 xin;                     /* XINUSE the case starts with (components
+                                 not in it hold their initial state) */
+  u8 probe;                   /* XINUSE is read after the instruction (an
+                                 Intel host, an instruction that does not
+                                 branch: diff_run.c) */
   u8 is4;                     /* the is4 register (DIFF_O_IS4) */
   u8 base, index;             /* memory operand registers (16 = none) */
   u64 flags_defined;          /* OSZAPC bits the manuals define (reports

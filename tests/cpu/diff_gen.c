@@ -105,6 +105,36 @@ static void random_state(struct diff_case *c, struct diff_rng *r) {
   }
 }
 
+/* XINUSE at the start, which an Intel CPU's XSAVE family and xgetbv 1 show
+ * (replayer/cpu/xinuse.c): x87, SSE and AVX are each in use, or in an
+ * eighth of the cases in their initial state (their registers then hold
+ * their initial values, as the XRSTOR that enters the case leaves them);
+ * the AVX-512 components are in use when they are not all zero, as the
+ * native side enters them. */
+static void start_xinuse(struct diff_case *c, struct diff_rng *r) {
+  static const u8 zero[1024];
+  c->xin = 0;
+  if (rnd(r, 8)) {
+    c->xin |= 1;
+  } else {
+    c->st.fx[0] = 0x7f; /* fcw 0x37f, everything else of the x87 zero */
+    c->st.fx[1] = 0x03;
+    memset(c->st.fx + 2, 0, 22);
+    memset(c->st.fx + 32, 0, 128);
+  }
+  if (rnd(r, 8))
+    c->xin |= 2;
+  else
+    memset(c->st.fx + 160, 0, 256);
+  if (rnd(r, 8))
+    c->xin |= 4;
+  else
+    memset(c->st.ymmh, 0, sizeof c->st.ymmh);
+  if (memcmp(c->st.k, zero, sizeof c->st.k)) c->xin |= 0x20;
+  if (memcmp(c->st.zmmh, zero, sizeof c->st.zmmh)) c->xin |= 0x40;
+  if (memcmp(c->st.hi16, zero, sizeof c->st.hi16)) c->xin |= 0x80;
+}
+
 /* Output cursor. */
 struct out {
   u8 *p;
@@ -463,6 +493,10 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
     for (unsigned k = 0; k < 16; k++)
       if (rnd(r, 2)) memcpy(c->st.ymmh + 16 * k, x + 16 * k, 16);
   }
+  start_xinuse(c, r);
+  c->probe = diff_intel && !(e->opt & (DIFF_O_REL8 | DIFF_O_REL32)) &&
+             e->id != X86_INS_CALL && e->id != X86_INS_JMP &&
+             e->id != X86_INS_RET;
   /* A kernel may refuse to return to user space with a non-canonical rsp
    * (6.18 on these VMs raises SIGSEGV in the sigreturn that would enter
    * the case), so rsp is made canonical: bits 63-48 copy bit 47. */

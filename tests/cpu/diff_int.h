@@ -19,6 +19,8 @@ extern u64 diff_id_flag;
 /* Nonzero when the host enables the AVX-512 state (XCR0 bits 5-7) and the
  * cases carry it; set by diff_native_start. */
 extern int diff_avx512;
+/* The host is Intel and answers xgetbv 1: XINUSE is compared. */
+extern int diff_intel;
 /* The extension row E needs beyond its family (CPU__FEAT_*, 0: none). */
 unsigned diff_need_of(const struct diff_enc *e);
 /* Whether the host has extension NEED (CPU__FEAT_*); 0: 1. */

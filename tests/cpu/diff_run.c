@@ -30,6 +30,9 @@
 u64 diff_fs_base;
 u64 diff_id_flag;
 int diff_avx512;
+int diff_intel;
+/* The child measures XINUSE after each case (Intel, xgetbv 1 there). */
+static int xin_measure;
 
 /* Standard-format offsets in an XSAVE image of components 5 (opmask), 6
  * (ZMM_Hi256) and 7 (Hi16_ZMM), from CPUID leaf 0xD; valid when diff_avx512
@@ -43,6 +46,11 @@ static void probe_avx512(void) {
   unsigned a, b, c, d;
   u32 lo, hi;
   diff_avx512 = 0;
+  /* XINUSE is compared where the emulator models it, Intel, and the CPU
+   * answers xgetbv 1 (CPUID.(EAX=0DH,ECX=1):EAX[2]). */
+  diff_intel = __get_cpuid(0, &a, &b, &c, &d) &&
+               cpu_vendor_of(b, d, c) == CPU_VENDOR_INTEL &&
+               __get_cpuid_count(0xd, 1, &a, &b, &c, &d) && (a & 4);
   if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) return;
   __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
   if ((lo & 0xe0) != 0xe0) return;
@@ -223,7 +231,34 @@ static void on_enter(int sig, siginfo_t *si, void *p) {
   if (frame_ymmh(uc)) memcpy(frame_ymmh(uc), cur_case->st.ymmh, 256);
   set_xstate_bv(uc, 1);
   put_avx512(uc, &cur_case->st);
+  {
+    /* x87, SSE and AVX in use as the case says (its registers hold the
+     * initial values of those that are not) */
+    u64 bv;
+    memcpy(&bv, fx + 512, 8);
+    bv = (bv & ~7ull) | (cur_case->xin & 7);
+    memcpy(fx + 512, &bv, 8);
+  }
 }
+
+/* After the instruction on both sides where XINUSE is compared, before its
+ * int3: XINUSE into XIN_SCRATCH + 24 (rax, rdx and rcx kept in
+ * XIN_SCRATCH; mov and xgetbv leave the flags alone). */
+#define XIN_SCRATCH 0x3f000000u
+#define A32(off) (u8)((XIN_SCRATCH + (off)) & 0xff), \
+    (u8)(((XIN_SCRATCH + (off)) >> 8) & 0xff),        \
+    (u8)(((XIN_SCRATCH + (off)) >> 16) & 0xff), (u8)((XIN_SCRATCH + (off)) >> 24)
+static const u8 xin_probe[] = {
+    0x48, 0x89, 0x04, 0x25, A32(0),  /* mov [s], rax */
+    0x48, 0x89, 0x14, 0x25, A32(8),  /* mov [s + 8], rdx */
+    0x48, 0x89, 0x0c, 0x25, A32(16), /* mov [s + 16], rcx */
+    0xb9, 0x01, 0x00, 0x00, 0x00,    /* mov ecx, 1 */
+    0x0f, 0x01, 0xd0,                /* xgetbv */
+    0x89, 0x04, 0x25, A32(24),       /* mov [s + 24], eax */
+    0x48, 0x8b, 0x04, 0x25, A32(0),  /* mov rax, [s] */
+    0x48, 0x8b, 0x14, 0x25, A32(8),  /* mov rdx, [s + 8] */
+    0x48, 0x8b, 0x0c, 0x25, A32(16), /* mov rcx, [s + 16] */
+    0xcc};
 
 static void on_exit_sig(int sig, siginfo_t *si, void *p) {
   ucontext_t *uc = p;
@@ -237,6 +272,14 @@ static void on_exit_sig(int sig, siginfo_t *si, void *p) {
   get_ymmh(uc, r->st.ymmh);
   get_avx512(uc, &r->st);
   memcpy(r->st.data, (void *)DIFF_DATA_ADDR, DIFF_DATA_SIZE);
+  r->xin = -1;
+  if (xin_measure && cur_case->probe && sig == SIGTRAP &&
+      r->st.rip == DIFF_CODE_INSN + cur_case->len + sizeof xin_probe) {
+    /* it fell through to the probe, which read XINUSE */
+    u32 x;
+    memcpy(&x, (u8 *)XIN_SCRATCH + 24, 4);
+    r->xin = (int)x;
+  }
   r->sig = sig == SIGTRAP && si->si_code == SI_KERNEL ? 0 : sig;
   r->addr = (sig == SIGSEGV || sig == SIGBUS) ? (u64)si->si_addr : 0;
   memcpy(uc->uc_mcontext.gregs, home_gregs, sizeof home_gregs);
@@ -254,6 +297,10 @@ static void child_main(void) {
   if (__get_cpuid_count(0xd, 2, &a, &b, &c, &d) && a == 256) ymm_off = b;
   int sigs[] = {SIGTRAP, SIGSEGV, SIGFPE, SIGILL, SIGBUS};
   u64 fsb = 0;
+  xin_measure = diff_intel &&
+                mmap((void *)(uintptr_t)XIN_SCRATCH, 4096,
+                     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+                     MAP_FIXED_NOREPLACE, -1, 0) != MAP_FAILED;
   if (mmap((void *)DIFF_CODE_ADDR, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
            0) == MAP_FAILED ||
@@ -288,6 +335,9 @@ static void child_main(void) {
       cur_res = &shm->out[i];
       memset((void *)DIFF_CODE_ADDR, 0xcc, 4096);
       memcpy((void *)(uintptr_t)DIFF_CODE_INSN, cur_case->code, cur_case->len);
+      if (xin_measure && cur_case->probe)
+        memcpy((u8 *)(uintptr_t)DIFF_CODE_INSN + cur_case->len, xin_probe,
+               sizeof xin_probe);
       memcpy((void *)DIFF_DATA_ADDR, cur_case->st.data, DIFF_DATA_SIZE);
       raise(SIGUSR1);
     }
@@ -396,7 +446,8 @@ int diff_emu_start(void) {
   if (cpu_mem_map(emem, DIFF_CODE_ADDR, 4096, CPU_PROT_READ | CPU_PROT_EXEC) ||
       cpu_mem_map(emem, DIFF_RO_ADDR, 4096, CPU_PROT_READ) ||
       cpu_mem_map(emem, DIFF_DATA_ADDR, DIFF_DATA_SIZE,
-                  CPU_PROT_READ | CPU_PROT_WRITE))
+                  CPU_PROT_READ | CPU_PROT_WRITE) ||
+      cpu_mem_map(emem, XIN_SCRATCH, 4096, CPU_PROT_READ | CPU_PROT_WRITE))
     return -1;
   return cpu_new(emem, &cfg, &ecpu) ? -1 : 0;
 }
@@ -417,6 +468,9 @@ void diff_emu_run(const struct diff_case *c, struct diff_result *res, char *msg,
   msg[0] = 0;
   memset(code, 0xcc, sizeof code);
   memcpy(code + (DIFF_CODE_INSN - DIFF_CODE_ADDR), c->code, c->len);
+  if (c->probe)
+    memcpy(code + (DIFF_CODE_INSN - DIFF_CODE_ADDR) + c->len, xin_probe,
+           sizeof xin_probe);
   if (cpu_mem_write(emem, DIFF_CODE_ADDR, code, sizeof code) ||
       cpu_mem_write(emem, DIFF_DATA_ADDR, c->st.data, DIFF_DATA_SIZE)) {
     res->sig = -1;
@@ -439,12 +493,19 @@ void diff_emu_run(const struct diff_case *c, struct diff_result *res, char *msg,
     snprintf(msg, cap, "cpu_set_regs refused the state");
     return;
   }
+  cpu_set_xinuse(ecpu, c->xin);
   if (cpu_run(ecpu, 1u << 20, &ex)) {
     res->sig = -1;
     snprintf(msg, cap, "cpu_run failed");
     return;
   }
   cpu_get_regs(ecpu, &regs);
+  res->xin = -1;
+  if (c->probe && ex.reason == CPU_EXIT_FAULT && ex.fault == CPU_FAULT_BP &&
+      regs.rip == DIFF_CODE_INSN + c->len + sizeof xin_probe) {
+    u32 x;
+    if (!cpu_mem_read(emem, XIN_SCRATCH + 24, &x, 4)) res->xin = (int)x;
+  }
   memcpy(res->st.gpr, regs.gpr, sizeof regs.gpr);
   res->st.rip = regs.rip;
   res->st.rflags = regs.rflags;
@@ -665,6 +726,11 @@ int diff_compare(const struct diff_case *c, const struct diff_result *nat,
             (unsigned long long)c->st.k[i]);
         bad = 1;
       }
+    if (nat->xin != emu->xin) {
+      SAY("  XINUSE: native %#x emulator %#x (was %#x)\n", nat->xin,
+          emu->xin, c->xin);
+      bad = 1;
+    }
     for (unsigned i = 0; i < DIFF_DATA_SIZE; i++)
       if (nat->st.data[i] != emu->st.data[i]) {
         SAY("  memory at %#llx: native %02x emulator %02x (was %02x)\n",

@@ -221,7 +221,8 @@ void test_decode_zen4_encodings(void) {
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
       struct cpu_insn in;
       memset(&in, 0, sizeof in);
-      CU_ASSERT_FATAL(cpu__decode_evex(c, t[i].b, t[i].n, EMU_CODE, &in));
+      unsigned xin;
+      CU_ASSERT_FATAL(cpu__decode_evex(c, t[i].b, t[i].n, EMU_CODE, &in, &xin));
       CU_ASSERT_EQUAL(in.len, t[i].n);
       int want = t[i].zen4 && cpus[k].zen4;
       if (cpu__evex_runs(&in) != want)

@@ -398,6 +398,77 @@ void test_run_pku_xsave(void) {
   emu_close(&e);
 }
 
+/* cpuid for xinuse_intel: leaf 0 only; every other leaf empty. */
+static int intel_cpuid(void *ctx, u32 leaf, u32 subleaf, u32 out[4]) {
+  (void)ctx;
+  (void)subleaf;
+  memset(out, 0, 16);
+  if (leaf == 0) { /* "GenuineIntel" */
+    out[0] = 0xd;
+    out[1] = 0x756e6547;
+    out[2] = 0x6c65746e;
+    out[3] = 0x49656e69;
+  }
+  return 0;
+}
+
+/* XINUSE on an Intel recording (replayer/cpu/xinuse.c): writes mark their
+ * component whatever the value, reads and fnstcw do not, vzeroupper and
+ * vzeroall clear, and xgetbv 1 reports it; on any host. */
+void test_run_xinuse_intel(void) {
+  static const u8 p[] = {
+      0x0f, 0xae, 0x2e,             /* xrstor [rsi]: all initial */
+      0xb9, 0x01, 0x00, 0x00, 0x00, /* mov ecx, 1 */
+      0x0f, 0x01, 0xd0,             /* xgetbv: eax 0 */
+      0x41, 0x89, 0xc0,             /* mov r8d, eax */
+      0xd9, 0x3f,                   /* fnstcw [rdi]: no mark */
+      0x66, 0x0f, 0x7e, 0xc0,       /* movd eax, xmm0: a read, no mark */
+      0x66, 0x0f, 0xef, 0xc0,       /* pxor xmm0, xmm0: SSE, value 0 */
+      0x0f, 0x01, 0xd0,             /* xgetbv: 2 */
+      0x41, 0x89, 0xc1,             /* mov r9d, eax */
+      0xc5, 0xfd, 0xef, 0xc9,       /* vpxor ymm1, ymm0, ymm1: AVX */
+      0xd9, 0xe8,                   /* fld1: x87 */
+      0x0f, 0x01, 0xd0,             /* xgetbv: 7 */
+      0x41, 0x89, 0xc2,             /* mov r10d, eax */
+      0xc5, 0xf8, 0x77,             /* vzeroupper */
+      0x0f, 0x01, 0xd0,             /* xgetbv: 3 */
+      0x41, 0x89, 0xc3,             /* mov r11d, eax */
+      0xc5, 0xfc, 0x77,             /* vzeroall */
+      0x0f, 0x01, 0xd0,             /* xgetbv: 1 */
+      0xcc,                         /* int3 */
+  };
+  struct emu e;
+  struct cpu_exit ex;
+  struct rw_regs r;
+  u8 zero[576] = {0};
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  struct cpu_config cfg = {.cpuid = intel_cpuid, .xcr0 = 7};
+  cpu_thread *c;
+  CU_ASSERT_FATAL(cpu_new(e.mem, &cfg, &c) == 0);
+  zero[24] = 0x80; /* MXCSR 1F80h: not counted as SSE in use */
+  zero[25] = 0x1f;
+  CU_ASSERT_FATAL(cpu_mem_write(e.mem, 0x601000, zero, sizeof zero) == 0);
+  cpu_get_regs(e.cpu, &r);
+  r.gpr[RW_REG_rax] = 7;
+  r.gpr[RW_REG_rdx] = 0;
+  r.gpr[RW_REG_rsi] = 0x601000;
+  r.gpr[RW_REG_rdi] = 0x600000;
+  CU_ASSERT_FATAL(cpu_set_regs(c, &r) == 0);
+  cpu_set_xinuse(c, 7);
+  CU_ASSERT_EQUAL(cpu_run(c, 100, &ex), 0);
+  CU_ASSERT_EQUAL(ex.reason, CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_BP);
+  cpu_get_regs(c, &r);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_r8], 0);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_r9], 2);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_r10], 7);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_r11], 3);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_rax], 1);
+  CU_ASSERT_EQUAL(cpu_xinuse(c), 1);
+  cpu_free(c);
+  emu_close(&e);
+}
+
 /* Instructions Capstone 4 cannot decode, or decodes as another one because
  * it ignores their mandatory prefix, stop the replay under their own names
  * and lengths: rdpid must not run as rdseed, umwait not as mfence. */
