@@ -43,7 +43,7 @@ expect "the divergence stops the run, and the history before it works" \
   'Breakpoint 1, zero_xmm \(\)' \
   'rewind: the replay cannot go further: thread [0-9]+ is back at the recorded registers .* it runs in a loop that never gets there' \
   'rewind: the history before this point \(global instruction ([0-9]+)\) passed every check .*; reverse execution and `monitor goto` work there' \
-  'in main \(.*deadstack\.c' \
+  'main \(.*deadstack\.c' \
   '^rip +0x[0-9a-f]+ .*<main\+' \
   '^at instruction [0-9]+, event [0-9]+, thread [0-9]+' \
   'Breakpoint 1, zero_xmm \(\)' \
