@@ -1326,6 +1326,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         if (stopped) return 0;
         reached(rp);
         break;
+      case CPU_EXIT_XBEGIN: /* no trace records its outcome yet */
       case CPU_EXIT_UNSUPPORTED:
         rp__fail(rp, stop, "thread %u: %s", t->st.tid, why.msg);
         return 0;
