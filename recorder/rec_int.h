@@ -381,17 +381,25 @@ struct rec__obj {
 };
 
 /* Kinds of the instructions the recorder answers: the kind field of an
- * RDTSC record and of a patch. */
-enum { REC_ND_RDTSC, REC_ND_RDTSCP, REC_ND_RDRAND, REC_ND_RDSEED };
+ * RDTSC record and of a patch (format/records.def, TRACE_RDTSC_KIND). */
+enum {
+#define TRACE_REC(id, NAME, name, fields, doc)
+#define TRACE_RDTSC_KIND(v, NAME, name, doc) REC_ND_##NAME = (v),
+#include "format/records.def"
+#undef TRACE_RDTSC_KIND
+#undef TRACE_REC
+};
 
-/* An rdtsc, rdtscp, rdrand or rdseed replaced by int3 (tscpatch.c). */
+/* An rdtsc, rdtscp, rdrand, rdseed or xbegin replaced by int3
+ * (tscpatch.c). */
 struct rec__tscp {
-  u64 addr; /* the instruction */
-  u8 kind;  /* REC_ND_* */
-  u8 orig;  /* its first byte */
-  u8 len;   /* its length */
-  u8 reg;   /* rdrand/rdseed: the destination register (RW_REG_*) */
-  u8 osz;   /* rdrand/rdseed: its size, 2, 4 or 8 */
+  u64 addr;   /* the instruction */
+  u64 target; /* xbegin: its fallback address */
+  u8 kind;    /* REC_ND_* */
+  u8 orig;    /* its first byte */
+  u8 len;     /* its length */
+  u8 reg;     /* rdrand/rdseed: the destination register (RW_REG_*) */
+  u8 osz;     /* rdrand/rdseed: its size, 2, 4 or 8 */
 };
 
 /* One recorded process: its address space and what belongs to it. The
@@ -495,7 +503,7 @@ struct rec {
   u64 end_digest;
   struct rw_digest_spec end_spec; /* what it leaves out */
   struct {
-    u64 syscalls, signals, rdtsc, rdrand, forks, diffs, mem_bytes;
+    u64 syscalls, signals, rdtsc, rdrand, xbegin, forks, diffs, mem_bytes;
     u64 threads, switches, preempts, digest_ns;
     u64 outputs, output_bytes;
     u64 watched_lines;        /* lines imported from watched shared memory */
@@ -752,8 +760,9 @@ void rec__tsc_self(int on);
 /* 1 when PR_TSC_SIGSEGV really traps rdtsc on this machine (checked once,
  * in a child; REWIND_TSC_PATCH=1 pretends it does not). */
 int rec__tsc_trap_works(void);
-/* Replaces every rdrand and rdseed the CPU has, and without the trap every
- * rdtsc/rdtscp, decoded in [A, B) of the tracee by int3 and remembers it.
+/* Replaces every rdrand and rdseed the CPU has, every xbegin when it has
+ * RTM, and without the trap every rdtsc/rdtscp, decoded in [A, B) of the
+ * tracee by int3 and remembers it.
  * Returns 0 or a negative code. */
 int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) RW_MUST_CHECK;
 /* The patched instruction at ADDR, or NULL. */
@@ -880,8 +889,9 @@ int rec__emit_thread_start(struct rec *r, u32 tid, u32 parent,
  * until the thread runs (it loads its default rights on the way back to
  * user space): nothing is written then, and a replay assumes the default. */
 int rec__emit_pkru(struct rec *r, pid_t tid, int fresh) RW_MUST_CHECK;
-/* An RDTSC record: rdtsc/rdtscp (TSC and rdtscp's AUX) or rdrand/rdseed
- * (the value written, AUX = the CF it set); KIND is REC_ND_*. */
+/* An RDTSC record: rdtsc/rdtscp (TSC and rdtscp's AUX), rdrand/rdseed
+ * (the value written, AUX = the CF it set) or xbegin (TSC = the abort
+ * status, AUX 0); KIND is REC_ND_*. */
 int rec__emit_rdtsc(struct rec *r, u64 rip, u64 tsc, u32 aux, u32 kind)
     RW_MUST_CHECK;
 int rec__emit_signal(struct rec *r, int signo, int code, u64 addr,

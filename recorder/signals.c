@@ -163,15 +163,39 @@ static int answer_rand(struct rec *r, const struct rec__tscp *p) {
   return rec__emit_rdtsc(r, p->addr, v, (u32)cf, p->kind);
 }
 
-/* The int3 that replaced an rdtsc, rdrand or rdseed (recorder/tscpatch.c)
- * stops with rip after it. Returns 1 when this SIGTRAP was one, 0 if not,
- * or a negative code. */
+/* The abort status a patched xbegin gets: 0, no reason named and no RETRY
+ * bit (bit 1), as the CPU reports aborts it names no reason for (measured:
+ * spontaneous aborts of empty transactions, popf in one). Software that
+ * reads the status (glibc's lock elision, the usual retry loops) then takes
+ * its fallback path at once instead of trying again, each try costing a
+ * ptrace stop. Any fixed value would replay: the record carries it. */
+#define REC_XBEGIN_STATUS 0u
+
+/* Answers the patched xbegin P of the current thread: its transaction
+ * aborts before it starts, which the CPU may always do. EAX = the status
+ * (zero-extended into rax, as the CPU writes it: measured), rip = the
+ * fallback address; the other registers, the flags and memory keep their
+ * values, as after a real abort. */
+static int answer_xbegin(struct rec *r, const struct rec__tscp *p) {
+  struct rec__task *t = r->cur;
+  struct rw_regs *regs = &t->regs;
+  regs->gpr[RW_REG_rax] = REC_XBEGIN_STATUS;
+  regs->rip = p->target;
+  RW_FORWARD(rec__regs_set_gprs(t->tid, regs));
+  r->n.xbegin++;
+  return rec__emit_rdtsc(r, p->addr, REC_XBEGIN_STATUS, 0, p->kind);
+}
+
+/* The int3 that replaced an rdtsc, rdrand, rdseed or xbegin
+ * (recorder/tscpatch.c) stops with rip after it. Returns 1 when this
+ * SIGTRAP was one, 0 if not, or a negative code. */
 static int answer_patched(struct rec *r) {
   struct rw_regs *regs = &r->cur->regs;
   RW_FORWARD(rec__regs_get(r, r->cur->tid, regs, 0));
   const struct rec__tscp *p = rec__tsc_patch_at(r, regs->rip - 1);
   if (!p) return 0;
-  if (p->kind >= REC_ND_RDRAND) RW_FORWARD(answer_rand(r, p));
+  if (p->kind == REC_ND_XBEGIN) RW_FORWARD(answer_xbegin(r, p));
+  else if (p->kind >= REC_ND_RDRAND) RW_FORWARD(answer_rand(r, p));
   else RW_FORWARD(answer_at(r, p->addr, p->kind == REC_ND_RDTSCP));
   return 1;
 }

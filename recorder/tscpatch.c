@@ -14,7 +14,18 @@
  * rdrand and rdseed can never be trapped without CPUID faulting, so they
  * are always patched the same way (when the CPU has them: elsewhere they
  * raise #UD, as they must): the recorder runs the instruction itself and
- * records the value and CF in an RDTSC record of kind rdrand/rdseed. */
+ * records the value and CF in an RDTSC record of kind rdrand/rdseed.
+ *
+ * xbegin (RTM) is patched too, when the CPU has RTM: whether a transaction
+ * commits depends on interrupts, cache conflicts and capacity, which no
+ * replay can reproduce. At its int3 the recorder aborts the transaction
+ * before it starts, as the CPU is always allowed to (eax = the abort status,
+ * rip = the fallback address), and records the status in an RDTSC record of
+ * kind xbegin; so no transaction ever runs in a recorded program, and xtest,
+ * xend and xabort behave as outside one, which the replay's emulator
+ * computes (docs/design-notes.md, "Transactional memory"). An xbegin whose
+ * fallback address is not canonical is left alone: it raises #GP without
+ * starting anything, here and in the replay. */
 #define _GNU_SOURCE
 #include <capstone/capstone.h>
 #include <cpuid.h>
@@ -87,8 +98,10 @@ static int add_patch(struct rec *r, const struct rec__tscp *p) {
 
 /* 1 when the bytes at B (N left) are rdtsc (0f 31) or rdtscp (0f 01 f9)
  * and TSC is set, or rdrand/rdseed with a register (0f c7 /6 or /7, mod 3,
- * maybe after a 66 or REX prefix the decoder finds) and RAND is set. */
-static int is_pattern(const u8 *b, size_t n, int tsc, int rand) {
+ * maybe after a 66 or REX prefix the decoder finds) and RAND is set, or
+ * xbegin (c7 f8, maybe after prefixes) and RTM is set. */
+static int is_pattern(const u8 *b, size_t n, int tsc, int rand, int rtm) {
+  if (rtm && n >= 2 && b[0] == 0xc7 && b[1] == 0xf8) return 1;
   if (n < 2 || b[0] != 0x0f) return 0;
   if (tsc && (b[1] == 0x31 || (n >= 3 && b[1] == 0x01 && b[2] == 0xf9)))
     return 1;
@@ -109,6 +122,24 @@ static int cpu_has_rand(void) {
   return known;
 }
 
+/* 1 when this CPU runs RTM transactions (CPUID 7.0 EBX bit 11): only then
+ * is xbegin patched. Elsewhere it raises #UD, or (TSX disabled by
+ * microcode, RTM_ALWAYS_ABORT) always aborts natively, which the replay
+ * does not reproduce: it raises the #UD the recorded CPUID calls for. */
+static int cpu_has_rtm(void) {
+  static int known = -1;
+  if (known < 0) {
+    unsigned a, b, c, d;
+    known = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 11));
+  }
+  return known;
+}
+
+/* 1 when ADDR is canonical (bits 63-47 all equal). */
+static int canonical(u64 addr) {
+  return (u64)((i64)(addr << 16) >> 16) == addr;
+}
+
 /* How far before a byte pattern the decoder starts. x86 code decoded from
  * an arbitrary byte falls into step with the real instruction stream after
  * a few instructions, so a window this long finds the boundaries a decode of
@@ -117,8 +148,8 @@ static int cpu_has_rand(void) {
 #define TSC_WINDOW 1024
 
 int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
-  int tsc = !r->tsc_trap, rand = cpu_has_rand();
-  if ((!tsc && !rand) || b <= a || b - a > (1ull << 30)) return 0;
+  int tsc = !r->tsc_trap, rand = cpu_has_rand(), rtm = cpu_has_rtm();
+  if ((!tsc && !rand && !rtm) || b <= a || b - a > (1ull << 30)) return 0;
   size_t n = (size_t)(b - a);
   u8 *code = malloc(n);
   if (!code) return RW_ENOMEM;
@@ -128,12 +159,20 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
     return 0;
   }
   n = (size_t)got;
+  /* A range scanned before (mprotect to PROT_EXEC again) holds our int3s:
+   * decode the original bytes, or a prefixed instruction would be found
+   * again one byte further on (cc 0f c7 f0 is int3, then rdrand eax). */
+  for (size_t i = 0; i < r->proc->ntscp; i++) {
+    const struct rec__tscp *p = &r->proc->tscp[i];
+    if (p->addr >= a && p->addr - a < n && code[p->addr - a] == 0xcc)
+      code[p->addr - a] = p->orig;
+  }
   csh cs = 0;
   cs_insn *insn = NULL;
   size_t pos = 0; /* the decoder's position: an instruction boundary */
-  int rc = 0, found[4] = {0};
+  int rc = 0, found[REC_ND_XBEGIN + 1] = {0};
   for (size_t c = 0; c < n && rc == 0; c++) {
-    if (!is_pattern(code + c, n - c, tsc, rand != 0)) continue;
+    if (!is_pattern(code + c, n - c, tsc, rand != 0, rtm)) continue;
     if (!insn) {
       if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
         rc = RW_EUNSUPPORTED;
@@ -161,7 +200,9 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
       pos += insn->size;
     }
     if (at == SIZE_MAX) continue; /* undecodable there */
-    struct rec__tscp pt = {a + at, 0, code[at], (u8)insn->size, 0, 0};
+    if (rec__tsc_patch_at(r, a + at)) continue; /* patched already */
+    struct rec__tscp pt = {
+        .addr = a + at, .orig = code[at], .len = (u8)insn->size};
     switch (insn->id) {
       case X86_INS_RDTSC:
       case X86_INS_RDTSCP:
@@ -179,6 +220,17 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
         pt.kind = seed ? REC_ND_RDSEED : REC_ND_RDRAND;
         pt.reg = (u8)((x->modrm & 7) | ((x->rex & 1) << 3));
         pt.osz = x->operands[0].size;
+        break;
+      }
+      case X86_INS_XBEGIN: {
+        /* Capstone gives the fallback address itself (rel16 with 66, else
+         * rel32, sign-extended and not truncated: measured). */
+        const cs_x86 *x = &insn->detail->x86;
+        if (!rtm || x->op_count != 1 || x->operands[0].type != X86_OP_IMM ||
+            !canonical((u64)x->operands[0].imm))
+          continue;
+        pt.kind = REC_ND_XBEGIN;
+        pt.target = (u64)x->operands[0].imm;
         break;
       }
       default:
@@ -201,6 +253,11 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
     rw_log(RW_LOG_VERBOSE, "rdrand/rdseed: %d instruction%s in %#llx-%#llx "
            "answered through int3", found[2] + found[3],
            found[2] + found[3] == 1 ? "" : "s", (unsigned long long)a,
+           (unsigned long long)b);
+  if (found[REC_ND_XBEGIN])
+    rw_log(RW_LOG_VERBOSE, "xbegin: %d instruction%s in %#llx-%#llx aborted "
+           "through int3", found[REC_ND_XBEGIN],
+           found[REC_ND_XBEGIN] == 1 ? "" : "s", (unsigned long long)a,
            (unsigned long long)b);
   return rc;
 }

@@ -13,6 +13,7 @@
  * processor, and T runs only while its execution point is the next record.
  * The global instruction count is the sum of every thread's. */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,30 @@ enum {
   RP_NR_restart_syscall = 219,
   RP_NR_execveat = 322
 };
+
+/* RDTSC record kinds (format/records.def, TRACE_RDTSC_KIND). */
+enum {
+#define TRACE_REC(id, NAME, name, fields, doc)
+#define TRACE_RDTSC_KIND(v, NAME, name, doc) RP_ND_##NAME = (v),
+#include "format/records.def"
+#undef TRACE_RDTSC_KIND
+#undef TRACE_REC
+};
+
+/* The instruction an RDTSC record of KIND answers. */
+static const char *nd_name(u32 kind) {
+  switch (kind) {
+#define TRACE_REC(id, NAME, name, fields, doc)
+#define TRACE_RDTSC_KIND(v, NAME, name, doc) \
+  case v:                                    \
+    return #name;
+#include "format/records.def"
+#undef TRACE_RDTSC_KIND
+#undef TRACE_REC
+    default:
+      return "an instruction of an unknown kind";
+  }
+}
 
 /* PKRU as Linux starts a program: every key but 0 access-disabled. */
 #define RP_PKRU_DEFAULT 0x55555554u
@@ -678,6 +703,19 @@ static int on_vsyscall(rp_replay *rp, struct rp__thread *t,
   return 1;
 }
 
+/* The instruction the pending record answers (rdtsc, rdrand, xbegin...)
+ * completed with REGS: it counts, and the record is used. Returns 0 or a
+ * negative code. */
+static int answered(rp_replay *rp, struct rp__thread *t,
+                    const struct rw_regs *regs) {
+  RW_FORWARD(set_regs(t, regs));
+  cpu_set_icount(t->cpu, cpu_icount(t->cpu) + 1);
+  rp->icount++;
+  rp->checks++;
+  consume(rp);
+  return 0;
+}
+
 static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
                     const struct cpu_exit *why, struct rp_stop *stop,
                     int *stopped) {
@@ -711,12 +749,12 @@ static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
   RW_FORWARD(trace_rec_rdtsc_get(&rt, rp->trace.pend.data, rp->trace.pend.len));
   u64 rip = rt.rip, tsc = rt.tsc;
   u32 aux = rt.aux, is_p = rt.kind;
-  if (is_p > 1) {
+  if (is_p > RP_ND_RDTSCP) {
     *stopped = 1;
     return rp__diverge(rp, stop, NULL,
                        "thread %u ran rdtsc at %#llx where the recording has "
-                       "rdrand or rdseed at %#llx",
-                       t->st.tid, (unsigned long long)why->rip,
+                       "%s at %#llx",
+                       t->st.tid, (unsigned long long)why->rip, nd_name(is_p),
                        (unsigned long long)rip);
   }
   if (rip != why->rip) {
@@ -732,13 +770,7 @@ static int on_rdtsc(rp_replay *rp, struct rp__thread *t,
   regs.gpr[RW_REG_rdx] = tsc >> 32;
   if (is_p) regs.gpr[RW_REG_rcx] = aux;
   regs.rip += is_p ? 3 : 2;
-  RW_FORWARD(set_regs(t, &regs));
-  /* The instruction completed: it counts. */
-  cpu_set_icount(t->cpu, cpu_icount(t->cpu) + 1);
-  rp->icount++;
-  rp->checks++;
-  consume(rp);
-  return 0;
+  return answered(rp, t, &regs);
 }
 
 /* rdrand or rdseed: the recorder answered it (recorder/tscpatch.c) with
@@ -755,7 +787,8 @@ static int on_nondet(rp_replay *rp, struct rp__thread *t,
         trace_rec_rdtsc_get(&rt, rp->trace.pend.data, rp->trace.pend.len));
   u64 rip = rt.rip, v = rt.tsc;
   u32 cf = rt.aux, kind = rt.kind;
-  if (rp->trace.pend.type != TRACE_REC_RDTSC || kind < 2 || rip != why->rip) {
+  if (rp->trace.pend.type != TRACE_REC_RDTSC ||
+      (kind != RP_ND_RDRAND && kind != RP_ND_RDSEED) || rip != why->rip) {
     *stopped = 1;
     rp__fail(rp, stop,
              "thread %u executed rdrand or rdseed at %#llx, which the "
@@ -773,12 +806,42 @@ static int on_nondet(rp_replay *rp, struct rp__thread *t,
   regs.rflags &= ~0x8d5ull; /* OF SF ZF AF PF CF */
   if (cf & 1) regs.rflags |= 1;
   regs.rip += why->insn_len;
-  RW_FORWARD(set_regs(t, &regs));
-  cpu_set_icount(t->cpu, cpu_icount(t->cpu) + 1);
-  rp->icount++;
-  rp->checks++;
-  consume(rp);
-  return 0;
+  return answered(rp, t, &regs);
+}
+
+/* xbegin: the recorder aborted its transaction before it started
+ * (recorder/tscpatch.c) and wrote an RDTSC record of kind xbegin with the
+ * abort status: eax = the status (rax zero-extended), rip = the fallback
+ * address, nothing else changes. Without one, the xbegin ran natively
+ * (code written at run time, which the recorder did not see) and its
+ * transaction may have committed: the replay cannot know, so it stops and
+ * says why. */
+static int on_xbegin(rp_replay *rp, struct rp__thread *t,
+                     const struct cpu_exit *why, struct rp_stop *stop,
+                     int *stopped) {
+  struct trace_rec_rdtsc rt = {0};
+  struct rw_regs regs;
+  int have = rp->trace.pend.type == TRACE_REC_RDTSC;
+  if (have)
+    RW_FORWARD(
+        trace_rec_rdtsc_get(&rt, rp->trace.pend.data, rp->trace.pend.len));
+  if (!have || rt.kind != RP_ND_XBEGIN || rt.rip != why->rip) {
+    char next[96] = "";
+    if (have && rt.kind == RP_ND_XBEGIN)
+      snprintf(next, sizeof next, " (the recording's next xbegin is at %#llx)",
+               (unsigned long long)rt.rip);
+    *stopped = 1;
+    rp__fail(rp, stop,
+             "thread %u executed xbegin at %#llx, which the recorder did not "
+             "see (code written at run time?): whether its transaction "
+             "committed was not recorded, so the replay stops here%s",
+             t->st.tid, (unsigned long long)why->rip, next);
+    return 0;
+  }
+  cpu_get_regs(t->cpu, &regs);
+  regs.gpr[RW_REG_rax] = (u32)rt.tsc;
+  regs.rip = why->target;
+  return answered(rp, t, &regs);
 }
 
 static int on_fault(rp_replay *rp, struct rp__thread *t,
@@ -1331,6 +1394,11 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         return 0;
       case CPU_EXIT_NONDET:
         RW_FORWARD(on_nondet(rp, t, &why, stop, &stopped));
+        if (stopped) return 0;
+        reached(rp);
+        break;
+      case CPU_EXIT_XBEGIN:
+        RW_FORWARD(on_xbegin(rp, t, &why, stop, &stopped));
         if (stopped) return 0;
         reached(rp);
         break;

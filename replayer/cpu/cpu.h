@@ -337,6 +337,9 @@ enum cpu_exit_reason {
   CPU_EXIT_CPUID,      /* cpuid with no answer: not run, rip at it */
   CPU_EXIT_RDTSC,      /* rdtsc/rdtscp with no answer: not run, rip at it */
   CPU_EXIT_NONDET,     /* rdrand/rdseed: not reproducible; not run */
+  CPU_EXIT_XBEGIN,     /* xbegin: whether its transaction commits is not
+                          reproducible; not run, rip at it, target is its
+                          fallback address (replayer/cpu/tsx.c) */
   CPU_EXIT_FAULT,      /* a fault or trap: see fault, addr, access */
   CPU_EXIT_UNSUPPORTED /* an instruction the emulator does not implement
                           (or cannot decode): not run; msg says which */
@@ -380,8 +383,10 @@ struct cpu_exit {
   u8 nondet_reg;    /* NONDET (rdrand, rdseed): the destination general
                        register (encoding number) */
   u8 nondet_size;   /* NONDET: its size in bytes, 2, 4 or 8 */
+  u64 target;       /* XBEGIN: the fallback address (canonical) */
   char msg[160];    /* UNSUPPORTED: "unsupported instruction MNEMONIC (BYTES)
-                       at 0xADDRESS"; otherwise empty */
+                       at 0xADDRESS"; NONDET, XBEGIN: what is not
+                       reproducible; otherwise empty */
 };
 
 /* Runs CPU until BUDGET instructions have run or an exit condition occurs;

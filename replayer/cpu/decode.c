@@ -318,6 +318,46 @@ static unsigned scan_prefixes(const u8 *b, unsigned n, unsigned *count) {
   return pfx;
 }
 
+/* Capstone 4 takes a 66 prefix as the operand size only when no F2 or F3
+ * follows it: it decodes 66 F3 AB (gas's encoding of "rep stosw") as rep
+ * stosd, and 66 F2 F0 87 07 (gas's "xacquire lock xchg %ax,(%rdi)") as a
+ * dword xchg with a word register. The CPU ignores the order of legacy
+ * prefixes, so for the one-byte opcodes (but 90: F3 90 is pause) and the
+ * lockable 0F ones (cmpxchg, xadd, bts, btr, btc) the decoder gives
+ * Capstone the bytes of B (N) with each 66 moved after the last F2/F3, in
+ * OUT. SSE instructions keep their order: there Capstone picks the
+ * instruction by the last of 66, F2 and F3. Returns 1 when OUT holds the
+ * reordered bytes, 0 when B needs none. */
+static int opsize_last(const u8 *b, unsigned n, u8 *out) {
+  unsigned i, last_rep = 0, n66 = 0, first66 = n, j, k = 0;
+  for (i = 0; i < n; i++) {
+    if (b[i] == 0xf2 || b[i] == 0xf3) {
+      last_rep = i;
+    } else if (b[i] == 0x66) {
+      if (!n66++) first66 = i;
+    } else if (b[i] != 0xf0 && b[i] != 0x2e && b[i] != 0x36 &&
+               b[i] != 0x3e && b[i] != 0x26 && b[i] != 0x64 &&
+               b[i] != 0x65 && b[i] != 0x67) {
+      break;
+    }
+  }
+  if (!n66 || first66 > last_rep) return 0;
+  j = i < n && (b[i] & 0xf0) == 0x40 ? i + 1 : i;
+  if (j >= n || b[j] == 0x90 || b[j] == 0xc4 || b[j] == 0xc5 || b[j] == 0x62)
+    return 0;
+  if (b[j] == 0x0f &&
+      (j + 1 >= n || (b[j + 1] != 0xb0 && b[j + 1] != 0xb1 &&
+                      b[j + 1] != 0xc0 && b[j + 1] != 0xc1 &&
+                      b[j + 1] != 0xab && b[j + 1] != 0xb3 &&
+                      b[j + 1] != 0xbb && b[j + 1] != 0xba)))
+    return 0;
+  for (unsigned p = 0; p < i; p++)
+    if (b[p] != 0x66) out[k++] = b[p];
+  while (n66--) out[k++] = 0x66;
+  memcpy(out + k, b + i, n - i);
+  return 1;
+}
+
 /* The reserved-NOP opcodes 0F 0D and 0F 18-1F with any ModRM, which
  * Capstone 4 rejects in some register forms: their length, or 0. */
 static unsigned hint_nop_len(const u8 *b, unsigned n) {
@@ -400,7 +440,7 @@ cpu_handler cpu__pick_size(const struct cpu__sizevar *t, size_t n,
 int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   struct cpu_mem *mem = cpu->mem;
   cs_insn *ci = mem->csi;
-  u8 buf[16];
+  u8 buf[16], ordered[16];
   const u8 *code = buf;
   unsigned n;
   size_t size;
@@ -439,6 +479,7 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
     }
   }
   size = n;
+  if (opsize_last(buf, n, ordered)) code = ordered;
   if (!cs_disasm_iter(mem->cs, &code, &size, &addr, ci) &&
       cpu__decode_raw(buf, n, ci) != 0) {
     unsigned hl = hint_nop_len(buf, n);

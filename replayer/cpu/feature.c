@@ -119,6 +119,10 @@ unsigned cpu__feature_of(unsigned id, int evex) {
       return CPU__FEAT_OSPKE;
     case CPU_INS_EV_clzero:
       return CPU__FEAT_CLZERO;
+    case X86_INS_XBEGIN:
+    case X86_INS_XEND:
+    case X86_INS_XABORT:
+      return CPU__FEAT_RTM; /* xtest: RTM or HLE, tsx.c asks */
     default:
       return CPU__FEAT_NONE;
   }

@@ -10,13 +10,14 @@ replayer_cpu_librw_cpu_a_SOURCES = \
 	replayer/cpu/flags.c replayer/cpu/fault.c \
 	replayer/cpu/alu.c replayer/cpu/mov.c replayer/cpu/stack.c \
 	replayer/cpu/branch.c replayer/cpu/shift.c replayer/cpu/muldiv.c \
-	replayer/cpu/bit.c replayer/cpu/string.c replayer/cpu/system.c
+	replayer/cpu/bit.c replayer/cpu/string.c replayer/cpu/system.c \
+	replayer/cpu/tsx.c
 replayer_cpu_librw_cpu_a_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
 EXTRA_DIST += replayer/cpu/README.md replayer/cpu/forms.def \
 	replayer/cpu/families.def replayer/cpu/alu.def replayer/cpu/mov.def \
 	replayer/cpu/stack.def replayer/cpu/branch.def replayer/cpu/shift.def \
 	replayer/cpu/muldiv.def replayer/cpu/bit.def replayer/cpu/string.def \
-	replayer/cpu/system.def
+	replayer/cpu/system.def replayer/cpu/tsx.def
 replayer_cpu_librw_cpu_a_SOURCES += replayer/cpu/x87.h replayer/cpu/x87.c \
 	replayer/cpu/x87_host.c
 EXTRA_DIST += replayer/cpu/x87.def

@@ -482,6 +482,18 @@ static const struct diff_enc int_encs[] = {
     STR(CMPSB, "cmpsb", 0xa6, 0, 0) STR(CMPSW, "cmpsw", 0xa7, DIFF_SZ16, 0)
     STR(CMPSD, "cmpsd", 0xa7, DIFF_SZ32, 0)
     STR(CMPSQ, "cmpsq", 0xa7, DIFF_SZ64, 0)
+    /* 66 before F3/F2, as gas encodes "rep stosw" (Capstone 4 alone would
+     * decode 66 F3 AB as rep stosd: decode.c reorders). */
+    E(STOSW, "rep stosw (66 F3)", 0xf3, P1, 0xab, NO, -1, DIFF_SZ16, 0, NOK,
+      NOK, DIFF_O_STRING, 0)
+    E(MOVSW, "rep movsw (66 F3)", 0xf3, P1, 0xa5, NO, -1, DIFF_SZ16, 0, NOK,
+      NOK, DIFF_O_STRING, 0)
+    E(LODSW, "rep lodsw (66 F3)", 0xf3, P1, 0xad, NO, -1, DIFF_SZ16, 0, NOK,
+      NOK, DIFF_O_STRING, 0)
+    E(CMPSW, "repe cmpsw (66 F3)", 0xf3, P1, 0xa7, NO, -1, DIFF_SZ16, 0, NOK,
+      NOK, DIFF_O_STRING, 0)
+    E(SCASW, "repne scasw (66 F2)", 0xf2, P1, 0xaf, NO, -1, DIFF_SZ16, 0, NOK,
+      NOK, DIFF_O_STRING, 0)
     /* Flags and system. */
     E(CLC, "clc", 0, P1, 0xf8, NO, -1, 0, 0, NOK, NOK, 0, 0)
     E(STC, "stc", 0, P1, 0xf9, NO, -1, 0, 0, NOK, NOK, 0, 0)

@@ -14,11 +14,13 @@
 
 #include "replayer/cpu/cpu_int.h"
 
+/* The known list, NULL-terminated (it may be empty). */
 static const char *const known[] = {
 #define KNOWN(mn) #mn,
 #include "tests/cpu/corpus_known.def"
 #undef KNOWN
-};
+    NULL};
+#define NKNOWN (RW_ARRAY_SIZE(known) - 1)
 
 struct tally {
   unsigned id;
@@ -160,14 +162,14 @@ int main(int argc, char **argv) {
   for (unsigned i = 0; i < X86_INS_ENDING && unmapped[i].n; i++) {
     const char *name = cs_insn_name(cs, unmapped[i].id);
     int is_known = 0;
-    for (unsigned k = 0; k < RW_ARRAY_SIZE(known); k++)
+    for (unsigned k = 0; known[k]; k++)
       if (!strcmp(known[k], name)) is_known = 1;
     printf("  %-20s %8lu%s\n", name, unmapped[i].n,
            is_known ? "" : "   NOT ON THE KNOWN LIST");
     nun++;
     if (!is_known) bad++;
   }
-  for (unsigned k = 0; k < RW_ARRAY_SIZE(known); k++) {
+  for (unsigned k = 0; known[k]; k++) {
     int seen = 0;
     for (unsigned i = 0; i < X86_INS_ENDING && unmapped[i].n; i++)
       if (!strcmp(known[k], cs_insn_name(cs, unmapped[i].id))) seen = 1;
@@ -178,7 +180,7 @@ int main(int argc, char **argv) {
       "bytes skipped; %u mnemonics unmapped, %u on the known list of %zu "
       "(%u of the list now mapped or absent)\n",
       total, mapped, total ? 100.0 * (double)mapped / (double)total : 0.0,
-      undecodable, nun, nun - bad, RW_ARRAY_SIZE(known), stale);
+      undecodable, nun, nun - bad, NKNOWN, stale);
   printf("corpus: %lu EVEX and VEX opmask instructions run; encodings that "
          "do not (count):\n", evex_run);
   for (unsigned i = 0; i < nevex_bad; i++)

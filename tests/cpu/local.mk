@@ -8,6 +8,7 @@ tests_cpu_cases += tests/cpu/cases_sse.c tests/cpu/cases_sse_fp.c \
 	tests/cpu/cases_sse_int.c tests/cpu/cases_sse.h tests/cpu/cases_avx.c
 tests_cpu_cases += tests/cpu/cases_crypto.c tests/cpu/cases_fma.c \
 	tests/cpu/cases_mmx.c tests/cpu/cases_gfni.c tests/cpu/cases_evex.c
+tests_cpu_cases += tests/cpu/cases_tsx.c
 tests_cpu_harness = tests/cpu/diff.h tests/cpu/diff_int.h \
 	tests/cpu/diff_gen.c tests/cpu/diff_run.c tests/cpu/diff_tab.c \
 	$(tests_cpu_cases)

@@ -541,6 +541,95 @@ void test_run_syscall_and_outside_answers(void) {
   emu_close(&e);
 }
 
+/* CPUID leaf 7 EBX with the bits in *CTX: RTM (11), HLE (4) or neither. */
+static int tsx_cpuid(void *ctx, u32 leaf, u32 subleaf, u32 out[4]) {
+  (void)subleaf;
+  memset(out, 0, 16);
+  if (leaf == 0) out[0] = 7;
+  if (leaf == 7) out[1] = *(const u32 *)ctx;
+  return 0;
+}
+
+/* TSX as a recorded program sees it (tsx.c): xbegin is not run but exits
+ * with its fallback address (rel16 with 66, sign-extended, not truncated),
+ * xabort is a nop, xtest says "not in a transaction" (ZF=1, the other
+ * arithmetic flags clear), xend is #GP; a non-canonical fallback address
+ * is #GP at the xbegin. Without RTM in CPUID the four are #UD, but xtest
+ * runs with HLE alone. */
+void test_run_tsx(void) {
+  static const u8 p[] = {
+      0xc7, 0xf8, 0x0a, 0x00, 0x00, 0x00, /* 0: xbegin +16 */
+      0x66, 0xc7, 0xf8, 0xf6, 0xff,       /* 6: xbegin +1 (rel16 -10) */
+      0xc6, 0xf8, 0x42,                   /* 11: xabort 0x42 */
+      0x0f, 0x01, 0xd6,                   /* 14: xtest */
+      0x0f, 0x01, 0xd5,                   /* 17: xend */
+      0xf4,                               /* 20: hlt */
+  };
+  struct emu e;
+  struct cpu_exit ex;
+  struct rw_regs r;
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_XBEGIN);
+  CU_ASSERT_EQUAL(ex.rip, EMU_CODE);
+  CU_ASSERT_EQUAL(ex.target, EMU_CODE + 16);
+  CU_ASSERT_EQUAL(ex.insn_len, 6);
+  CU_ASSERT(strstr(ex.msg, "xbegin") != NULL);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 0);
+  cpu_get_regs(e.cpu, &r);
+  r.rip = EMU_CODE + 6;
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_XBEGIN);
+  CU_ASSERT_EQUAL(ex.target, EMU_CODE + 1);
+  CU_ASSERT_EQUAL(ex.insn_len, 5);
+  r.rip = EMU_CODE + 11;
+  r.gpr[RW_REG_rax] = 0x1234;
+  r.rflags = 0x202 | 0x8d5; /* OF SF ZF AF PF CF */
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_GP);
+  CU_ASSERT_EQUAL(ex.rip, EMU_CODE + 17);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 2);
+  cpu_get_regs(e.cpu, &r);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_rax], 0x1234);
+  CU_ASSERT_EQUAL(r.rflags, 0x242);
+  /* The last user page: xbegin +0x10000 from there is not canonical. */
+  static const u8 far[] = {0xc7, 0xf8, 0x00, 0x00, 0x01, 0x00};
+  const u64 top = 0x7ffffffff000ull;
+  CU_ASSERT_FATAL(cpu_mem_map(e.mem, top, 4096,
+                              CPU_PROT_READ | CPU_PROT_EXEC) == 0);
+  CU_ASSERT_FATAL(cpu_mem_write(e.mem, top, far, sizeof far) == 0);
+  r.rip = top;
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_GP);
+  CU_ASSERT_EQUAL(ex.rip, top);
+  /* Recording CPUs without RTM: #UD, but for xtest with HLE. Each its own
+   * address space, since the threads of one share decoded code. */
+  static const u32 feats[] = {0, 1u << 4};
+  for (size_t k = 0; k < 2; k++) {
+    static const unsigned at[] = {0, 6, 11, 14, 17};
+    struct emu f;
+    struct cpu_config cfg = {.cpuid = tsx_cpuid, .ctx = (void *)&feats[k]};
+    cpu_thread *c;
+    CU_ASSERT_FATAL(emu_open(&f, p, sizeof p) == 0);
+    CU_ASSERT_FATAL(cpu_new(f.mem, &cfg, &c) == 0);
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+      r.rip = EMU_CODE + at[i];
+      CU_ASSERT_FATAL(cpu_set_regs(c, &r) == 0);
+      CU_ASSERT_FATAL(cpu_run(c, 1, &ex) == 0);
+      if (at[i] == 14 && feats[k]) {
+        CU_ASSERT_EQUAL(ex.reason, CPU_EXIT_BUDGET);
+      } else {
+        CU_ASSERT_EQUAL(ex.reason, CPU_EXIT_FAULT);
+        CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_UD);
+      }
+    }
+    cpu_free(c);
+    emu_close(&f);
+  }
+  emu_close(&e);
+}
+
 void test_run_watchpoints(void) {
   /* mov qword [0x600000],42; mov rax,[0x600008]; int3 */
   static const u8 p[] = {0x48, 0xc7, 0x04, 0x25, 0, 0, 0x60, 0, 42,  0, 0, 0,

@@ -69,14 +69,14 @@ void test_reader_header_checks(void) {
                     "reads version 1.x)");
   /* A newer minor version is read. */
   memcpy(g, f, n);
-  wr_le16(g + 10, 9);
+  wr_le16(g + 10, TRACE_VERSION_MINOR + 1);
   wr_le32(g + 60, rw_crc32c(0, g, 60));
   {
     trace_reader *r;
     struct trace_info info;
     CU_ASSERT_EQUAL_FATAL(trace_reader_open_mem(&r, g, n, NULL), 0);
     trace_reader_get_info(r, &info);
-    CU_ASSERT_EQUAL(info.version_minor, 9);
+    CU_ASSERT_EQUAL(info.version_minor, TRACE_VERSION_MINOR + 1);
     trace_reader_close(r);
   }
   memcpy(g, f, n);

@@ -4,7 +4,7 @@
 # The programs are built without sanitizers (empty LDFLAGS): the replay of a
 # sanitizer runtime's terabytes of shadow mappings is not what is tested.
 check_PROGRAMS += tests/programs/cxx_exceptions tests/programs/unsupported \
-	tests/programs/rdrand tests/programs/flags_undef
+	tests/programs/rdrand tests/programs/flags_undef tests/programs/tsx
 tests_programs_cxx_exceptions_SOURCES = tests/programs/cxx_exceptions.cpp
 tests_programs_cxx_exceptions_CXXFLAGS = -O1 -g
 tests_programs_cxx_exceptions_LDFLAGS =
@@ -12,6 +12,8 @@ tests_programs_unsupported_CFLAGS = -O1 -g
 tests_programs_unsupported_LDFLAGS =
 tests_programs_rdrand_CFLAGS = -O1 -g
 tests_programs_rdrand_LDFLAGS =
+tests_programs_tsx_CFLAGS = -O1 -g
+tests_programs_tsx_LDFLAGS =
 # flags_undef is static: without the dynamic loader it runs no rdtsc before
 # main, so it records and replays also on VMs that do not trap rdtsc.
 tests_programs_flags_undef_CFLAGS = -O1 -g
@@ -52,6 +54,10 @@ TESTS += tests/replay/threads.sh
 EXTRA_DIST += tests/replay/threads.sh
 TESTS += tests/replay/procs.sh
 EXTRA_DIST += tests/replay/procs.sh
+# Intel TSX: xbegin aborted by the recorder, xtest and kin
+# (tests/replay/tsx.sh, on tests/programs/tsx).
+TESTS += tests/replay/tsx.sh
+EXTRA_DIST += tests/replay/tsx.sh
 # rewind analyze profile and calls, monitor stack and calls
 # (tests/replay/profile.sh, on tests/programs/calls).
 TESTS += tests/replay/profile.sh
