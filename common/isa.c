@@ -12,27 +12,28 @@ struct isa_bit {
   u8 reg; /* 0 eax, 1 ebx, 2 ecx, 3 edx */
   u8 bit;
   const char *name;
+  u8 perm; /* Linux lets a process use it only after it asks (AMX) */
 };
 
 static const struct isa_bit missing[] = {
-    {7, 0, 1, 26, "AVX512PF"},
-    {7, 0, 1, 27, "AVX512ER"},
-    {7, 0, 3, 2, "AVX512_4VNNIW"},
-    {7, 0, 3, 3, "AVX512_4FMAPS"},
-    {7, 0, 3, 22, "AMX-BF16"},
-    {7, 0, 3, 23, "AVX512-FP16"},
-    {7, 0, 3, 24, "AMX-TILE"},
-    {7, 0, 3, 25, "AMX-INT8"},
-    {7, 1, 0, 0, "SHA512"},
-    {7, 1, 0, 1, "SM3"},
-    {7, 1, 0, 2, "SM4"},
-    {7, 1, 0, 21, "AMX-FP16"},
-    {7, 1, 0, 23, "AVX-IFMA"},
-    {7, 1, 3, 4, "AVX-VNNI-INT8"},
-    {7, 1, 3, 5, "AVX-NE-CONVERT"},
-    {7, 1, 3, 10, "AVX-VNNI-INT16"},
-    {7, 1, 3, 19, "AVX10"},
-    {7, 1, 3, 21, "APX"},
+    {7, 0, 1, 26, "AVX512PF", 0},
+    {7, 0, 1, 27, "AVX512ER", 0},
+    {7, 0, 3, 2, "AVX512_4VNNIW", 0},
+    {7, 0, 3, 3, "AVX512_4FMAPS", 0},
+    {7, 0, 3, 22, "AMX-BF16", 1},
+    {7, 0, 3, 23, "AVX512-FP16", 0},
+    {7, 0, 3, 24, "AMX-TILE", 1},
+    {7, 0, 3, 25, "AMX-INT8", 1},
+    {7, 1, 0, 0, "SHA512", 0},
+    {7, 1, 0, 1, "SM3", 0},
+    {7, 1, 0, 2, "SM4", 0},
+    {7, 1, 0, 21, "AMX-FP16", 1},
+    {7, 1, 0, 23, "AVX-IFMA", 0},
+    {7, 1, 3, 4, "AVX-VNNI-INT8", 0},
+    {7, 1, 3, 5, "AVX-NE-CONVERT", 0},
+    {7, 1, 3, 10, "AVX-VNNI-INT16", 0},
+    {7, 1, 3, 19, "AVX10", 0},
+    {7, 1, 3, 21, "APX", 0},
 };
 
 /* The register REG of leaf LEAF, subleaf SUB in the table (an entry with
@@ -47,7 +48,7 @@ static u32 lookup(const u8 *t, size_t len, u32 leaf, u32 sub, unsigned reg) {
   return 0;
 }
 
-unsigned rw_isa_unemulated(const u8 *cpuid, size_t len, char *buf,
+unsigned rw_isa_unemulated(const u8 *cpuid, size_t len, int all, char *buf,
                            size_t size) {
   unsigned n = 0;
   size_t at = 0;
@@ -58,7 +59,7 @@ unsigned rw_isa_unemulated(const u8 *cpuid, size_t len, char *buf,
   u32 max_sub = lookup(cpuid, len, 7, 0, 0);
   for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
     const struct isa_bit *b = &missing[i];
-    if (b->sub > max_sub) continue;
+    if (b->sub > max_sub || (b->perm && !all)) continue;
     if (!((lookup(cpuid, len, b->leaf, b->sub, b->reg) >> b->bit) & 1))
       continue;
     if (size && at < size) {

@@ -16,8 +16,10 @@
 /* Writes the names of those extensions present in the CPUID table CPUID
  * (TRACE_META_CPUID's encoding: LEN bytes of 24-byte little-endian
  * entries leaf, subleaf, eax, ebx, ecx, edx) to BUF (SIZE bytes), joined
- * by ", "; returns how many there are (0: BUF is ""). */
-unsigned rw_isa_unemulated(const u8 *cpuid, size_t len, char *buf,
+ * by ", "; returns how many there are (0: BUF is ""). Without ALL, those
+ * a Linux process must ask the kernel for before it can use them (AMX:
+ * the recorder names them when it does) are left out. */
+unsigned rw_isa_unemulated(const u8 *cpuid, size_t len, int all, char *buf,
                            size_t size);
 
 #endif /* RW_COMMON_ISA_H */

@@ -135,7 +135,7 @@ int trace_report_info(FILE *out, trace_reader *r, struct rw_diag *diag) {
     size_t len;
     char isa[256];
     if (trace_reader_meta(r, TRACE_META_CPUID, &v, &len) == 0 &&
-        rw_isa_unemulated(v, len, isa, sizeof isa))
+        rw_isa_unemulated(v, len, 1, isa, sizeof isa))
       line(out, "cpu has:", "%s (not emulated: a replay stops at the first "
            "such instruction)", isa);
   }

@@ -109,7 +109,7 @@ int trace_report_info_json(FILE *out, trace_reader *r, struct rw_diag *diag) {
     key(out, "cpu_unemulated");
     fputc('[', out);
     if (trace_reader_meta(r, TRACE_META_CPUID, &v, &len) == 0 &&
-        rw_isa_unemulated(v, len, isa, sizeof isa))
+        rw_isa_unemulated(v, len, 1, isa, sizeof isa))
       for (char *p = isa, *e; p; p = e ? e + 2 : NULL) {
         e = strstr(p, ", ");
         if (p != isa) fputc(',', out);

@@ -487,6 +487,7 @@ struct rec {
   u64 last_flush_ns;
   u8 warned[REC_NSYSCALLS / 8]; /* syscalls already warned about */
   int forks_noted;            /* 1: the "children unrecorded" line was shown */
+  int amx_noted;              /* 1: the "asked for AMX" line was shown */
   int crash_reported;         /* 1: the crash backtrace was printed */
   int wait_status;            /* PROG's final wait status */
   int stopped_by;             /* the signal that stopped the recording */

@@ -114,7 +114,7 @@ static int write_meta(trace_writer *w, char *const *argv, char **env,
   rec__cpuid_encode(t, n, enc);
   {
     char isa[256];
-    if (rw_isa_unemulated(enc, n * 24, isa, sizeof isa))
+    if (rw_isa_unemulated(enc, n * 24, 0, isa, sizeof isa))
       rw_log(RW_LOG_INFO,
              "note: this CPU has %s, which rewind does not emulate yet: a "
              "program that uses them records, but its replay stops at the "

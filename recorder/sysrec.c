@@ -255,6 +255,17 @@ int rec__sys_exit(struct rec *r) {
   if (t->nr == REC_NR_sched_setaffinity && result == 0) repin(r, t->args[0]);
   if ((t->nr == REC_NR_setrlimit || t->nr == REC_NR_prlimit64) && result == 0)
     RW_FORWARD(rec__stack_rules(r, 0)); /* the stack may grow less or more */
+  /* Linux gives AMX's tile state only to a process that asks for it
+   * (ARCH_REQ_XCOMP_PERM for XTILEDATA, component 18): that is when a
+   * program shows it will run AMX, which the emulator does not. */
+  if (t->nr == REC_NR_arch_prctl && result == 0 && t->args[0] == 0x1023 &&
+      t->args[1] == 18 && !r->amx_noted) {
+    r->amx_noted = 1;
+    rw_log(RW_LOG_INFO,
+           "note: the program asked the kernel for AMX (tile registers), "
+           "which rewind does not emulate yet: it records, but its replay "
+           "stops at its first AMX instruction");
+  }
   r->ranges.n = 0;
   if (!t->fake)
     RW_FORWARD(rec__sc_outputs(t->eff_nr, t->args, result, rec__mem_read, r,

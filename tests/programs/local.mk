@@ -12,9 +12,12 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/exitstatus tests/programs/threads tests/programs/spin \
 	tests/programs/movdir tests/programs/xsavec tests/programs/sud \
 	tests/programs/tsctrap tests/programs/badstack tests/programs/chatty \
-	tests/programs/calls tests/programs/uaf tests/programs/reps
+	tests/programs/calls tests/programs/uaf tests/programs/reps \
+	tests/programs/amxperm
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
+tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_amxperm_LDFLAGS =
 tests_programs_files_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_files_LDFLAGS =
 tests_programs_pipes_CFLAGS = $(RW_PROG_CFLAGS)
