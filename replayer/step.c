@@ -398,7 +398,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_FORWARD(set_regs(t, regs));
       if (nr == RP_NR_rt_sigreturn && keep_avx512)
         RW_FORWARD(cpu_sigreturn_avx512(t->cpu, frame_fp));
-      if (nr == RP_NR_rt_sigreturn && res >= 0)
+      if (nr == RP_NR_rt_sigreturn) /* its result is the restored rax */
         cpu_sigreturn_xinuse(t->cpu, frame_fp);
       else if (res >= 0 && (nr == RP_NR_execve || nr == RP_NR_execveat))
         cpu_set_xinuse(t->cpu, 0);
