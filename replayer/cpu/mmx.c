@@ -106,9 +106,16 @@ static int op_movd_Pq_Ey(struct cpu *cpu, const struct cpu_insn *in) {
   return mm_done(cpu, in->reg, v);
 }
 
+/* Before an MMX store that may fault: Intel sets TOP to 0 there, and the
+ * tags only once the store is done; AMD does both after it (measured). */
+static void mm_store_top(struct cpu *cpu) {
+  if (cpu->cfg.vendor != CPU_VENDOR_AMD) cpu->x87.fsw &= (u16)~0x3800;
+}
+
 /* movd/movq r/m32 or r/m64, mm. */
 static int op_movd_Ey_Pq(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu__x87_wait(cpu));
+  mm_store_top(cpu);
   CPU_TRY(cpu_rm_write(cpu, in, in->osz, cpu__mm(cpu, in->reg)));
   cpu__mmx_enter(cpu);
   return CPU_RC_NEXT;
@@ -127,6 +134,7 @@ static int op_movq_Qq_Pq(struct cpu *cpu, const struct cpu_insn *in) {
   CPU_TRY(cpu__x87_wait(cpu));
   v = cpu__mm(cpu, in->reg);
   if (in->pfx & CPU_PFX_MEM) {
+    mm_store_top(cpu);
     CPU_TRY(cpu_st(cpu, cpu_ea(cpu, in), 8, v));
     cpu__mmx_enter(cpu);
     return CPU_RC_NEXT;
