@@ -27,53 +27,6 @@ static const struct sf_fmt *fmt_of(unsigned esz) {
   return esz == 4 ? &cpu__sf_f32 : &cpu__sf_f64;
 }
 
-/* The integer X of BITS bits (signed if SGN) as a float of format F,
- * rounded under MX; the flags into *FL and *EX (see cpu__sf_round_pack). */
-static u64 int_to_fp(u64 x, unsigned bits, int sgn, const struct sf_fmt *f,
-                     u32 mx, u32 *fl, u32 *ex) {
-  unsigned s = 0;
-  *fl = *ex = 0;
-  if (bits == 32) x = sgn ? (u64)(i64)(i32)x : (u32)x;
-  if (sgn && (i64)x < 0) {
-    s = 1;
-    x = -x;
-  }
-  if (!x) return 0;
-  return cpu__sf_round_pack(f, s, x, 0, mx, fl, ex);
-}
-
-/* The float X of format F as an integer of BITS bits (signed if SGN),
- * rounded by MX's RC, or toward zero with TRUNC; flags into *FL. */
-static u64 fp_to_int(u64 x, const struct sf_fmt *f, u32 mx, int trunc,
-                     unsigned bits, int sgn, u32 *fl) {
-  struct sf_val u = cpu__sf_unpack(x, f, (mx & CPU_MX_DAZ) != 0);
-  u64 bad = sgn ? 1ull << (bits - 1) : ones(bits);
-  unsigned rc = trunc ? 3 : (mx & CPU_MX_RC) >> 13;
-  int inexact = 0;
-  u128 v;
-  *fl = 0;
-  if (u.nan || u.inf) goto invalid;
-  if (u.zero) return 0;
-  if (u.e >= 0) {
-    if (u.e + sf_msb128(u.m) >= (int)bits) goto invalid;
-    v = (u128)u.m << u.e;
-  } else {
-    v = cpu__sf_round_shift(u.m, -u.e, u.s, rc, &inexact);
-  }
-  if (v) {
-    /* the magnitude's limit: 2^bits - 1, or 2^(bits-1) (minus one when
-     * positive) for a signed destination; nothing negative unsigned */
-    u128 lim = !sgn ? (u128)ones(bits) : ((u128)1 << (bits - 1)) - !u.s;
-    if ((!sgn && u.s) || v > lim) goto invalid;
-  }
-  *fl = inexact ? CPU_MX_PE : 0;
-  v = u.s ? -v : v;
-  return (u64)v & ones(bits);
-invalid:
-  *fl = CPU_MX_IE;
-  return bad;
-}
-
 /* ---- Packed ------------------------------------------------------------ */
 
 /* Conversion kinds of cvt_packed. */
@@ -103,9 +56,10 @@ static int cvt_packed(struct cpu *cpu, const struct cpu_insn *in,
     if (!((m >> i) & 1)) continue;
     memcpy(&x, s.b + i * ssz, ssz);
     if (kind == CV_U2F) {
-      y = int_to_fp(x, ssz * 8, 0, fmt_of(dsz), mx, &f1, &e1);
+      y = cpu__sf_from_int(x, ssz * 8, 0, fmt_of(dsz), mx, &f1, &e1);
     } else {
-      y = fp_to_int(x, fmt_of(ssz), mx, kind == CV_F2UT, dsz * 8, 0, &f1);
+      y = cpu__sf_to_int(x, fmt_of(ssz), mx, kind == CV_F2UT, dsz * 8, 0,
+                         &f1);
       e1 = f1;
     }
     fl |= f1;
@@ -145,8 +99,8 @@ static int cvt_from_gpr(struct cpu *cpu, const struct cpu_insn *in,
     CPU_TRY(cpu_ld(cpu, cpu_ea(cpu, in), bits / 8, &x));
   else
     x = cpu->gpr[in->rm];
-  u64 y = int_to_fp(x, bits, sgn, fmt_of(dsz), cpu__ev_mx(cpu, in), &fl,
-                    &ex);
+  u64 y = cpu__sf_from_int(x, bits, sgn, fmt_of(dsz), cpu__ev_mx(cpu, in),
+                           &fl, &ex);
   CPU_TRY(cpu__ev_commit(cpu, in, ex, fl));
   zget(cpu, in->reg2, &r);
   memcpy(r.b, &y, dsz);
@@ -170,8 +124,8 @@ static int cvt_to_gpr(struct cpu *cpu, const struct cpu_insn *in,
     CPU_TRY(cpu_ld(cpu, cpu_ea(cpu, in), ssz, &x));
   else
     memcpy(&x, cpu->ymm[in->rm].b, ssz);
-  u64 y = fp_to_int(x, fmt_of(ssz), cpu__ev_mx(cpu, in), trunc, bits, sgn,
-                    &fl);
+  u64 y = cpu__sf_to_int(x, fmt_of(ssz), cpu__ev_mx(cpu, in), trunc, bits,
+                         sgn, &fl);
   CPU_TRY(cpu__ev_commit(cpu, in, fl, fl));
   cpu->gpr[in->reg] = y;
   return CPU_RC_NEXT;
