@@ -72,7 +72,9 @@ u64 cpu__sf_round_pack(const struct sf_fmt *f, unsigned s, u128 r, int e,
   }
   if (xu > emax) {
     *fl = CPU_MX_OE | CPU_MX_PE;
-    *ex = mx & (CPU_MX_OE << 7) ? *fl : CPU_MX_OE | (inx_u ? CPU_MX_PE : 0);
+    *ex = (mx & (CPU_MX_OE << 7 | CPU_SF_OE_INEXACT))
+              ? *fl
+              : CPU_MX_OE | (inx_u ? CPU_MX_PE : 0);
     int to_inf = rc == 0 || (rc == 1 && s) || (rc == 2 && !s);
     return to_inf ? sf_inf(f, s) : sf_max(f, s);
   }
@@ -82,9 +84,13 @@ u64 cpu__sf_round_pack(const struct sf_fmt *f, unsigned s, u128 r, int e,
     return sb | ((u64)(xu + f->bias) << f->frac) |
            ((u64)mu & ((1ull << f->frac) - 1));
   }
-  /* Tiny. */
+  /* Tiny. Denormal precision: the last kept bit is worth 2^(emin - p +
+   * 1). */
+  int inx = 0;
+  u128 md = cpu__sf_round_shift(r, (emin - (p - 1)) - e, s, rc, &inx);
   if (!(mx & (CPU_MX_UE << 7))) {
-    *fl = CPU_MX_UE | (inx_u ? CPU_MX_PE : 0);
+    int pe = (mx & CPU_SF_UE_DENORMAL) ? inx : inx_u;
+    *fl = CPU_MX_UE | (pe ? CPU_MX_PE : 0);
     *ex = *fl;
     return 0; /* unmasked: #XM, nothing written */
   }
@@ -92,9 +98,6 @@ u64 cpu__sf_round_pack(const struct sf_fmt *f, unsigned s, u128 r, int e,
     *fl = *ex = CPU_MX_UE | CPU_MX_PE;
     return sb;
   }
-  /* Denormal precision: the last kept bit is worth 2^(emin - p + 1). */
-  int inx = 0;
-  u128 md = cpu__sf_round_shift(r, (emin - (p - 1)) - e, s, rc, &inx);
   *fl = inx ? CPU_MX_UE | CPU_MX_PE : 0;
   *ex = *fl;
   /* md < 2^(p-1) is a denormal; md == 2^(p-1) rounded up to the smallest

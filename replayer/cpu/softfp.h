@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Binary floating point in integers, for the instructions the host may not
- * have (FMA3, F16C, the AVX-512 ones): formats, values taken
+ * have (FMA3, F16C, the AVX-512 ones, AVX512-FP16): formats, values taken
  * apart, one rounding under the guest's MXCSR with the flags the CPU
  * reports, and the operations built on it (softfp.c). The operations
  * follow the x86 rules for NaNs (the first NaN operand, quieted; the
- * default NaN for an invalid operation) and report IE, DE and ZE; DAZ
- * and FTZ apply as the MXCSR passed says, so a caller whose operands
- * ignore them clears them. */
+ * default NaN for an invalid operation) and report IE, DE and ZE as SSE
+ * does; DAZ and FTZ apply as the MXCSR passed says, so a caller whose
+ * operands ignore them (half precision) clears them. */
 #ifndef RW_REPLAYER_CPU_SOFTFP_H
 #define RW_REPLAYER_CPU_SOFTFP_H
 
@@ -40,10 +40,20 @@ struct sf_val cpu__sf_unpack(u64 x, const struct sf_fmt *f, int daz);
 u128 cpu__sf_round_shift(u128 m, int sh, unsigned neg, unsigned rc,
                          int *inexact);
 
+/* A bit of the MX the functions below take beyond MXCSR's 16: an unmasked
+ * underflow reports PE when the denormal result would be inexact, not
+ * when the result with an unbounded exponent is (AVX512-FP16's rule). */
+#define CPU_SF_UE_DENORMAL 0x10000u
+/* Another: an unmasked overflow reports PE, as a masked one does, even
+ * where the result with an unbounded exponent is exact (AVX512-FP16's
+ * conversions of integers to halves). */
+#define CPU_SF_OE_INEXACT 0x20000u
+
 /* Packs the nonzero finite value R * 2^E (sign S) into format F under the
  * guest's MXCSR MX (its RC, FTZ and the UE/OE masks). *FL gets the flags
  * as the CPU sets them with the post-computation exceptions masked, *EX
- * those it reports when they are unmasked (unbounded exponent). */
+ * those it reports when they are unmasked (unbounded exponent, but see
+ * CPU_SF_UE_DENORMAL). */
 u64 cpu__sf_round_pack(const struct sf_fmt *f, unsigned s, u128 r, int e,
                        u32 mx, u32 *fl, u32 *ex);
 
@@ -86,6 +96,11 @@ u64 cpu__sf_from_int(u64 x, unsigned bits, int sgn, const struct sf_fmt *f,
  * indefinite: all ones unsigned, the sign bit alone signed. */
 u64 cpu__sf_to_int(u64 x, const struct sf_fmt *f, u32 mx, int trunc,
                    unsigned bits, int sgn, u32 *fl);
+
+/* The half X's approximate reciprocal (vrcpph), or with RSQRT its
+ * reciprocal square root (vrsqrtph), as the CPU computes them; no flags
+ * (softfp_approx.c). */
+u16 cpu__sf_rcp14_half(u16 x, int rsqrt);
 
 /* Relations of cpu__sf_compare. */
 enum { CPU_SF_LT = 1, CPU_SF_EQ = 2, CPU_SF_GT = 4, CPU_SF_UN = 8 };
