@@ -20,7 +20,6 @@ static const struct isa_bit missing[] = {
     {7, 0, 3, 2, "AVX512_4VNNIW"},
     {7, 0, 3, 3, "AVX512_4FMAPS"},
     {7, 0, 3, 22, "AMX-BF16"},
-    {7, 0, 3, 23, "AVX512-FP16"},
     {7, 0, 3, 24, "AMX-TILE"},
     {7, 0, 3, 25, "AMX-INT8"},
     {7, 1, 0, 0, "SHA512"},
