@@ -12,28 +12,31 @@ struct isa_bit {
   u8 reg; /* 0 eax, 1 ebx, 2 ecx, 3 edx */
   u8 bit;
   const char *name;
-  u8 perm; /* Linux lets a process use it only after it asks (AMX) */
+  u8 kind; /* ISA_ANY; ISA_PERM: Linux lets a process use it only after
+               it asks (AMX); ISA_AVX10_2: AVX10 of version 2 or later
+               (leaf 24H EBX[7:0]; version 1 is AVX-512 with FP16) */
 };
 
+enum { ISA_ANY, ISA_PERM, ISA_AVX10_2 };
+
 static const struct isa_bit missing[] = {
-    {7, 0, 1, 26, "AVX512PF", 0},
-    {7, 0, 1, 27, "AVX512ER", 0},
-    {7, 0, 3, 2, "AVX512_4VNNIW", 0},
-    {7, 0, 3, 3, "AVX512_4FMAPS", 0},
-    {7, 0, 3, 22, "AMX-BF16", 1},
-    {7, 0, 3, 23, "AVX512-FP16", 0},
-    {7, 0, 3, 24, "AMX-TILE", 1},
-    {7, 0, 3, 25, "AMX-INT8", 1},
-    {7, 1, 0, 0, "SHA512", 0},
-    {7, 1, 0, 1, "SM3", 0},
-    {7, 1, 0, 2, "SM4", 0},
-    {7, 1, 0, 21, "AMX-FP16", 1},
-    {7, 1, 0, 23, "AVX-IFMA", 0},
-    {7, 1, 3, 4, "AVX-VNNI-INT8", 0},
-    {7, 1, 3, 5, "AVX-NE-CONVERT", 0},
-    {7, 1, 3, 10, "AVX-VNNI-INT16", 0},
-    {7, 1, 3, 19, "AVX10", 0},
-    {7, 1, 3, 21, "APX", 0},
+    {7, 0, 1, 26, "AVX512PF", ISA_ANY},
+    {7, 0, 1, 27, "AVX512ER", ISA_ANY},
+    {7, 0, 3, 2, "AVX512_4VNNIW", ISA_ANY},
+    {7, 0, 3, 3, "AVX512_4FMAPS", ISA_ANY},
+    {7, 0, 3, 22, "AMX-BF16", ISA_PERM},
+    {7, 0, 3, 24, "AMX-TILE", ISA_PERM},
+    {7, 0, 3, 25, "AMX-INT8", ISA_PERM},
+    {7, 1, 0, 0, "SHA512", ISA_ANY},
+    {7, 1, 0, 1, "SM3", ISA_ANY},
+    {7, 1, 0, 2, "SM4", ISA_ANY},
+    {7, 1, 0, 21, "AMX-FP16", ISA_PERM},
+    {7, 1, 0, 23, "AVX-IFMA", ISA_ANY},
+    {7, 1, 3, 4, "AVX-VNNI-INT8", ISA_ANY},
+    {7, 1, 3, 5, "AVX-NE-CONVERT", ISA_ANY},
+    {7, 1, 3, 10, "AVX-VNNI-INT16", ISA_ANY},
+    {7, 1, 3, 19, "AVX10.2", ISA_AVX10_2},
+    {7, 1, 3, 21, "APX", ISA_ANY},
 };
 
 /* The register REG of leaf LEAF, subleaf SUB in the table (an entry with
@@ -59,8 +62,12 @@ unsigned rw_isa_unemulated(const u8 *cpuid, size_t len, int all, char *buf,
   u32 max_sub = lookup(cpuid, len, 7, 0, 0);
   for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
     const struct isa_bit *b = &missing[i];
-    if (b->sub > max_sub || (b->perm && !all)) continue;
+    if (b->sub > max_sub || (b->kind == ISA_PERM && !all)) continue;
     if (!((lookup(cpuid, len, b->leaf, b->sub, b->reg) >> b->bit) & 1))
+      continue;
+    if (b->kind == ISA_AVX10_2 &&
+        (lookup(cpuid, len, 0, 0, 0) < 0x24 ||
+         (lookup(cpuid, len, 0x24, 0, 1) & 0xff) < 2))
       continue;
     if (size && at < size) {
       int w = snprintf(buf + at, size - at, "%s%s", n ? ", " : "", b->name);

@@ -347,7 +347,9 @@ unsigned cpu__evex_disp8_n(const struct ev_row *r, unsigned vl, int bc) {
     case T_T4: return 16;
     case T_T2Q: return 16;
     case T_HV:
-      return !bc ? vl / 2 : (r->fl & R_B4) ? 4 : r->esz;
+      return !bc ? vl / 2 : (r->fl & R_B4) ? 4 : (r->fl & R_B2) ? 2 : r->esz;
+    case T_QV:
+      return !bc ? vl / 4 : (r->fl & R_B2) ? 2 : r->esz;
     case T_T2: return 2 * r->esz;
     case T_DUP: return vl == 16 ? 8 : vl;
     default: return 32; /* T_T8 */
@@ -596,7 +598,10 @@ static int decode_row(const struct cpu *cpu, const u8 *b, unsigned n,
     in->reg2 = (u8)vvvv;
   }
   in->cond = (u8)(aaa | z << 3 | bc << 4);
-  in->msz = (u8)((row->fl & R_B4) ? 4 : (row->fl & R_B8) ? 8 : row->esz);
+  in->msz = (u8)((row->fl & R_B4)   ? 4
+                  : (row->fl & R_B8) ? 8
+                  : (row->fl & R_B2) ? 2
+                                     : row->esz);
   in->fn = in->run = row->fn;
   if (px->legacy_bad) return ev_ud(in, end);
   /* An extension the recording CPU lacks: AVX-512 itself (AVX-VNNI's VEX
@@ -731,6 +736,7 @@ const struct ev_table cpu__evex_tables[] = {
     {cpu__evex_shuf_rows, &cpu__evex_shuf_nrows},
     {cpu__evex_dot_rows, &cpu__evex_dot_nrows},
     {cpu__evex_aes_rows, &cpu__evex_aes_nrows},
+    {cpu__evex_fp16_rows, &cpu__evex_fp16_nrows},
     {NULL, NULL}};
 
 const struct ev_table cpu__vex_tables[] = {

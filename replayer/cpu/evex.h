@@ -186,7 +186,8 @@ enum {
   T_T2Q,  /* 16 bytes (x2 blocks of qwords) */
   T_HV,   /* half of VL, or the element with EVEX.b (widening converts) */
   T_T2,   /* two elements (x2 blocks of dwords: 8 bytes) */
-  T_DUP   /* vmovddup: 8 bytes at 128 bits, else VL */
+  T_DUP,  /* vmovddup: 8 bytes at 128 bits, else VL */
+  T_QV    /* a quarter of VL, or the element with EVEX.b (vcvtph2pd) */
 };
 
 /* Row flags. */
@@ -208,20 +209,23 @@ enum {
                     bits (or scalar) */
   R_VSIB = 8192, /* a VSIB memory operand: in->index is the vector
                     register of the indices (SIB.index, X, V') */
-  R_FP = 16384   /* floating point: the differential harness gives it edge
+  R_FP = 16384,  /* floating point: the differential harness gives it edge
                     values and a random MXCSR */
+  R_B2 = 32768,  /* EVEX.b broadcasts words (elements are larger) */
+  R_F16 = 65536  /* its floating-point sources are halves (the harness's
+                    edge values) */
 };
 
 enum { W0 = 0, W1 = 1, WIG = 2, EXT_ANY = 8 };
 enum { PP_NONE, PP_66, PP_F3, PP_F2 };
-enum { MAP_0F = 1, MAP_0F38 = 2, MAP_0F3A = 3 };
+enum { MAP_0F = 1, MAP_0F38 = 2, MAP_0F3A = 3, MAP_5 = 5, MAP_6 = 6 };
 
 struct ev_row {
   u8 map, pp, op, w, ext;
   u8 form;
   u8 esz;   /* element size (masking, broadcast); opmask width for VEX */
   u8 tuple; /* T_* */
-  u16 fl;   /* R_* */
+  u32 fl;   /* R_* */
   u16 id;
   cpu_handler fn;
 };
@@ -241,6 +245,9 @@ extern const size_t cpu__evex_nrows;
 /* The EVEX floating-point rows (evex_fp.c). */
 extern const struct ev_row cpu__evex_fp_rows[];
 extern const size_t cpu__evex_fp_nrows;
+/* The AVX512-FP16 arithmetic rows (evex_fp16.c). */
+extern const struct ev_row cpu__evex_fp16_rows[];
+extern const size_t cpu__evex_fp16_nrows;
 /* The EVEX gathers and scatters (evex_gs.c). */
 extern const struct ev_row cpu__evex_gs_rows[];
 extern const size_t cpu__evex_gs_nrows;

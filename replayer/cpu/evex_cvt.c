@@ -3,8 +3,10 @@
  * need a general register: packed unsigned dwords and qwords to and from
  * floats and doubles (AVX512F, DQ), the scalar conversions between a float
  * or double and a signed or unsigned general register, half precision to
- * and from single (vcvtph2ps, vcvtps2ph), and the scalar compares into
- * RFLAGS (vcomiss...), with their rows (the decoder is evex.c's).
+ * and from single (vcvtph2ps, vcvtps2ph), every AVX512-FP16 conversion
+ * (halves to and from words, dwords, qwords, floats and doubles, packed
+ * and scalar), and the scalar compares into RFLAGS (vcomiss... vcomish),
+ * with their rows (the decoder is evex.c's).
  *
  * Each element is converted in integers (softfp.h), so that no host
  * AVX-512 is needed and the flags are computed, not inferred:
@@ -18,60 +20,30 @@
  *    with PE), and a denormal is a zero under DAZ.
  * The opmask leaves elements out before they are converted, so they raise
  * nothing; EVEX.b on a register form suppresses every flag (SAE) and, for
- * the rows with embedded rounding, rounds as L'L says. */
+ * the rows with embedded rounding, rounds as L'L says. A half ignores DAZ
+ * as a source and FTZ as a result, and AVX512-FP16 reports an unmasked
+ * underflow or overflow into a half by its own rules (cvt_mx). */
 #include "replayer/cpu/evex.h"
 #include "replayer/cpu/softfp.h"
 
 /* The format of a float element of ESZ bytes. */
 static const struct sf_fmt *fmt_of(unsigned esz) {
-  return esz == 4 ? &cpu__sf_f32 : &cpu__sf_f64;
+  return esz == 2 ? &cpu__sf_f16 : esz == 4 ? &cpu__sf_f32 : &cpu__sf_f64;
 }
 
-/* The integer X of BITS bits (signed if SGN) as a float of format F,
- * rounded under MX; the flags into *FL and *EX (see cpu__sf_round_pack). */
-static u64 int_to_fp(u64 x, unsigned bits, int sgn, const struct sf_fmt *f,
-                     u32 mx, u32 *fl, u32 *ex) {
-  unsigned s = 0;
-  *fl = *ex = 0;
-  if (bits == 32) x = sgn ? (u64)(i64)(i32)x : (u32)x;
-  if (sgn && (i64)x < 0) {
-    s = 1;
-    x = -x;
-  }
-  if (!x) return 0;
-  return cpu__sf_round_pack(f, s, x, 0, mx, fl, ex);
-}
-
-/* The float X of format F as an integer of BITS bits (signed if SGN),
- * rounded by MX's RC, or toward zero with TRUNC; flags into *FL. */
-static u64 fp_to_int(u64 x, const struct sf_fmt *f, u32 mx, int trunc,
-                     unsigned bits, int sgn, u32 *fl) {
-  struct sf_val u = cpu__sf_unpack(x, f, (mx & CPU_MX_DAZ) != 0);
-  u64 bad = sgn ? 1ull << (bits - 1) : ones(bits);
-  unsigned rc = trunc ? 3 : (mx & CPU_MX_RC) >> 13;
-  int inexact = 0;
-  u128 v;
-  *fl = 0;
-  if (u.nan || u.inf) goto invalid;
-  if (u.zero) return 0;
-  if (u.e >= 0) {
-    if (u.e + sf_msb128(u.m) >= (int)bits) goto invalid;
-    v = (u128)u.m << u.e;
-  } else {
-    v = cpu__sf_round_shift(u.m, -u.e, u.s, rc, &inexact);
-  }
-  if (v) {
-    /* the magnitude's limit: 2^bits - 1, or 2^(bits-1) (minus one when
-     * positive) for a signed destination; nothing negative unsigned */
-    u128 lim = !sgn ? (u128)ones(bits) : ((u128)1 << (bits - 1)) - !u.s;
-    if ((!sgn && u.s) || v > lim) goto invalid;
-  }
-  *fl = inexact ? CPU_MX_PE : 0;
-  v = u.s ? -v : v;
-  return (u64)v & ones(bits);
-invalid:
-  *fl = CPU_MX_IE;
-  return bad;
+/* The MXCSR a conversion computes under: cpu__ev_mx's, without DAZ when
+ * its floating-point source is a half (SSZ 2), and when its result is one
+ * (DSZ 2) without FTZ, with the halves' rule for an unmasked underflow,
+ * and from an integer (SSZ 0) their rule for an unmasked overflow
+ * (softfp.h). */
+static u32 cvt_mx(const struct cpu *cpu, const struct cpu_insn *in,
+                  unsigned ssz, unsigned dsz) {
+  u32 mx = cpu__ev_mx(cpu, in);
+  if (ssz == 2) mx &= ~(u32)CPU_MX_DAZ;
+  if (dsz == 2)
+    mx = (mx & ~(u32)CPU_MX_FTZ) | CPU_SF_UE_DENORMAL |
+         (ssz ? 0 : CPU_SF_OE_INEXACT);
+  return mx;
 }
 
 /* ---- Packed ------------------------------------------------------------ */
@@ -79,9 +51,33 @@ invalid:
 /* Conversion kinds of cvt_packed. */
 enum {
   CV_U2F,  /* unsigned integer to float */
+  CV_I2F,  /* signed integer to float */
   CV_F2U,  /* float to unsigned integer, rounded */
   CV_F2UT, /* float to unsigned integer, truncated */
+  CV_F2I,  /* float to signed integer, rounded */
+  CV_F2IT, /* float to signed integer, truncated */
+  CV_F2F   /* float to float (half precision and the others) */
 };
+
+/* Element X (SSZ bytes) converted as KIND to DSZ bytes under MX. */
+static u64 cvt_elem(u64 x, unsigned kind, unsigned ssz, unsigned dsz, u32 mx,
+                    u32 *fl, u32 *ex) {
+  switch (kind) {
+    case CV_U2F:
+    case CV_I2F:
+      return cpu__sf_from_int(x, ssz * 8, kind == CV_I2F, fmt_of(dsz), mx,
+                              fl, ex);
+    case CV_F2F:
+      return cpu__sf_convert(fmt_of(dsz), fmt_of(ssz), x, mx, fl, ex);
+    default: {
+      int sgn = kind == CV_F2I || kind == CV_F2IT;
+      int trunc = kind == CV_F2UT || kind == CV_F2IT;
+      u64 y = cpu__sf_to_int(x, fmt_of(ssz), mx, trunc, dsz * 8, sgn, fl);
+      *ex = *fl;
+      return y;
+    }
+  }
+}
 
 /* reg = the elements of rm (SSZ bytes each) converted as KIND to DSZ
  * bytes each; the elements are the larger of the two sizes, so a
@@ -91,7 +87,8 @@ static int cvt_packed(struct cpu *cpu, const struct cpu_insn *in,
                       unsigned kind, unsigned ssz, unsigned dsz) {
   unsigned n = in->osz / (ssz > dsz ? ssz : dsz);
   u64 m = kmask(cpu, in, n);
-  u32 mx = cpu__ev_mx(cpu, in), fl = 0, ex = 0;
+  int from_fp = kind >= CV_F2U, to_fp = kind < CV_F2U || kind == CV_F2F;
+  u32 mx = cvt_mx(cpu, in, from_fp ? ssz : 0, to_fp ? dsz : 0), fl = 0, ex = 0;
   union zv s, r;
   struct cpu_insn li = *in;
   li.osz = (u8)(n * ssz);
@@ -102,12 +99,7 @@ static int cvt_packed(struct cpu *cpu, const struct cpu_insn *in,
     u32 f1, e1;
     if (!((m >> i) & 1)) continue;
     memcpy(&x, s.b + i * ssz, ssz);
-    if (kind == CV_U2F) {
-      y = int_to_fp(x, ssz * 8, 0, fmt_of(dsz), mx, &f1, &e1);
-    } else {
-      y = fp_to_int(x, fmt_of(ssz), mx, kind == CV_F2UT, dsz * 8, 0, &f1);
-      e1 = f1;
-    }
+    y = cvt_elem(x, kind, ssz, dsz, mx, &f1, &e1);
     fl |= f1;
     ex |= e1;
     memcpy(r.b + i * dsz, &y, dsz);
@@ -129,10 +121,59 @@ EV_OP(vcvtps2uqq, cvt_packed(cpu, in, CV_F2U, 4, 8))
 EV_OP(vcvttps2uqq, cvt_packed(cpu, in, CV_F2UT, 4, 8))
 EV_OP(vcvtpd2uqq, cvt_packed(cpu, in, CV_F2U, 8, 8))
 EV_OP(vcvttpd2uqq, cvt_packed(cpu, in, CV_F2UT, 8, 8))
+/* AVX512-FP16 */
+EV_OP(vcvtph2psx, cvt_packed(cpu, in, CV_F2F, 2, 4))
+EV_OP(vcvtps2phx, cvt_packed(cpu, in, CV_F2F, 4, 2))
+EV_OP(vcvtph2pd, cvt_packed(cpu, in, CV_F2F, 2, 8))
+EV_OP(vcvtpd2ph, cvt_packed(cpu, in, CV_F2F, 8, 2))
+EV_OP(vcvtph2w, cvt_packed(cpu, in, CV_F2I, 2, 2))
+EV_OP(vcvttph2w, cvt_packed(cpu, in, CV_F2IT, 2, 2))
+EV_OP(vcvtph2uw, cvt_packed(cpu, in, CV_F2U, 2, 2))
+EV_OP(vcvttph2uw, cvt_packed(cpu, in, CV_F2UT, 2, 2))
+EV_OP(vcvtph2dq, cvt_packed(cpu, in, CV_F2I, 2, 4))
+EV_OP(vcvttph2dq, cvt_packed(cpu, in, CV_F2IT, 2, 4))
+EV_OP(vcvtph2udq, cvt_packed(cpu, in, CV_F2U, 2, 4))
+EV_OP(vcvttph2udq, cvt_packed(cpu, in, CV_F2UT, 2, 4))
+EV_OP(vcvtph2qq, cvt_packed(cpu, in, CV_F2I, 2, 8))
+EV_OP(vcvttph2qq, cvt_packed(cpu, in, CV_F2IT, 2, 8))
+EV_OP(vcvtph2uqq, cvt_packed(cpu, in, CV_F2U, 2, 8))
+EV_OP(vcvttph2uqq, cvt_packed(cpu, in, CV_F2UT, 2, 8))
+EV_OP(vcvtw2ph, cvt_packed(cpu, in, CV_I2F, 2, 2))
+EV_OP(vcvtuw2ph, cvt_packed(cpu, in, CV_U2F, 2, 2))
+EV_OP(vcvtdq2ph, cvt_packed(cpu, in, CV_I2F, 4, 2))
+EV_OP(vcvtudq2ph, cvt_packed(cpu, in, CV_U2F, 4, 2))
+EV_OP(vcvtqq2ph, cvt_packed(cpu, in, CV_I2F, 8, 2))
+EV_OP(vcvtuqq2ph, cvt_packed(cpu, in, CV_U2F, 8, 2))
+
+/* ---- Scalar, between floating-point formats ----------------------------- */
+
+/* vcvtsh2ss and kin V,H,W: reg = vvvv with its low element (DSZ bytes)
+ * rm's (SSZ bytes) converted, under the opmask. */
+static int cvt_scalar(struct cpu *cpu, const struct cpu_insn *in,
+                      unsigned ssz, unsigned dsz) {
+  u64 m = kmask(cpu, in, 1), x = 0;
+  u32 fl = 0, ex = 0;
+  union cpu_vec b, r;
+  CPU_TRY(cpu__ev_scalar_src(cpu, in, ssz, m, &b));
+  memcpy(r.b, cpu->ymm[in->reg2].b, 16);
+  if (m & 1) {
+    memcpy(&x, b.b, ssz);
+    u64 y = cpu__sf_convert(fmt_of(dsz), fmt_of(ssz), x,
+                            cvt_mx(cpu, in, ssz, dsz), &fl, &ex);
+    memcpy(r.b, &y, dsz);
+  }
+  CPU_TRY(cpu__ev_commit(cpu, in, ex, fl));
+  cpu__ev_scalar_put(cpu, in, &r, dsz, m);
+  return CPU_RC_NEXT;
+}
+EV_OP(vcvtsh2ss, cvt_scalar(cpu, in, 2, 4))
+EV_OP(vcvtss2sh, cvt_scalar(cpu, in, 4, 2))
+EV_OP(vcvtsh2sd, cvt_scalar(cpu, in, 2, 8))
+EV_OP(vcvtsd2sh, cvt_scalar(cpu, in, 8, 2))
 
 /* ---- Scalar, with a general register ------------------------------------ */
 
-/* vcvt(u)si2ss/sd V,H,E: reg = vvvv with its low element (DSZ bytes) the
+/* vcvt(u)si2ss/sd/sh V,H,E: reg = vvvv with its low element (DSZ bytes) the
  * general register or memory rm (EVEX.W: 64 bits, else 32) converted,
  * zero above bit 127. No opmask. */
 static int cvt_from_gpr(struct cpu *cpu, const struct cpu_insn *in,
@@ -145,8 +186,8 @@ static int cvt_from_gpr(struct cpu *cpu, const struct cpu_insn *in,
     CPU_TRY(cpu_ld(cpu, cpu_ea(cpu, in), bits / 8, &x));
   else
     x = cpu->gpr[in->rm];
-  u64 y = int_to_fp(x, bits, sgn, fmt_of(dsz), cpu__ev_mx(cpu, in), &fl,
-                    &ex);
+  u64 y = cpu__sf_from_int(x, bits, sgn, fmt_of(dsz),
+                           cvt_mx(cpu, in, 0, dsz), &fl, &ex);
   CPU_TRY(cpu__ev_commit(cpu, in, ex, fl));
   zget(cpu, in->reg2, &r);
   memcpy(r.b, &y, dsz);
@@ -158,8 +199,10 @@ EV_OP(vcvtsi2ss, cvt_from_gpr(cpu, in, 4, 1))
 EV_OP(vcvtsi2sd, cvt_from_gpr(cpu, in, 8, 1))
 EV_OP(vcvtusi2ss, cvt_from_gpr(cpu, in, 4, 0))
 EV_OP(vcvtusi2sd, cvt_from_gpr(cpu, in, 8, 0))
+EV_OP(vcvtsi2sh, cvt_from_gpr(cpu, in, 2, 1))
+EV_OP(vcvtusi2sh, cvt_from_gpr(cpu, in, 2, 0))
 
-/* vcvt(t)ss/sd2(u)si G,W: the general register reg = the low element of
+/* vcvt(t)ss/sd/sh2(u)si G,W: the general register reg = the low element of
  * rm (SSZ bytes) converted to 64 bits (EVEX.W) or 32, zero-extended. */
 static int cvt_to_gpr(struct cpu *cpu, const struct cpu_insn *in,
                       unsigned ssz, int trunc, int sgn) {
@@ -170,8 +213,8 @@ static int cvt_to_gpr(struct cpu *cpu, const struct cpu_insn *in,
     CPU_TRY(cpu_ld(cpu, cpu_ea(cpu, in), ssz, &x));
   else
     memcpy(&x, cpu->ymm[in->rm].b, ssz);
-  u64 y = fp_to_int(x, fmt_of(ssz), cpu__ev_mx(cpu, in), trunc, bits, sgn,
-                    &fl);
+  u64 y = cpu__sf_to_int(x, fmt_of(ssz), cvt_mx(cpu, in, ssz, 0), trunc,
+                         bits, sgn, &fl);
   CPU_TRY(cpu__ev_commit(cpu, in, fl, fl));
   cpu->gpr[in->reg] = y;
   return CPU_RC_NEXT;
@@ -184,6 +227,10 @@ EV_OP(vcvtss2usi, cvt_to_gpr(cpu, in, 4, 0, 0))
 EV_OP(vcvtsd2usi, cvt_to_gpr(cpu, in, 8, 0, 0))
 EV_OP(vcvttss2usi, cvt_to_gpr(cpu, in, 4, 1, 0))
 EV_OP(vcvttsd2usi, cvt_to_gpr(cpu, in, 8, 1, 0))
+EV_OP(vcvtsh2si, cvt_to_gpr(cpu, in, 2, 0, 1))
+EV_OP(vcvttsh2si, cvt_to_gpr(cpu, in, 2, 1, 1))
+EV_OP(vcvtsh2usi, cvt_to_gpr(cpu, in, 2, 0, 0))
+EV_OP(vcvttsh2usi, cvt_to_gpr(cpu, in, 2, 1, 0))
 
 /* ---- Compares into RFLAGS ---------------------------------------------- */
 
@@ -195,7 +242,7 @@ EV_OP(vcvttsd2usi, cvt_to_gpr(cpu, in, 8, 1, 0))
 static int comi(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
                 int sig) {
   const struct sf_fmt *f = fmt_of(esz);
-  u32 mx = cpu__ev_mx(cpu, in), fl = 0;
+  u32 mx = cvt_mx(cpu, in, esz, 0), fl = 0;
   u64 x = 0, y = 0, fr;
   memcpy(&x, cpu->ymm[in->reg].b, esz);
   if (in->pfx & CPU_PFX_MEM)
@@ -204,17 +251,13 @@ static int comi(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
     memcpy(&y, cpu->ymm[in->rm].b, esz);
   int daz = (mx & CPU_MX_DAZ) != 0;
   struct sf_val a = cpu__sf_unpack(x, f, daz), b = cpu__sf_unpack(y, f, daz);
-  if (a.nan || b.nan) {
+  unsigned rel = cpu__sf_compare(f, x, y, daz);
+  if (rel == CPU_SF_UN) {
     if (a.snan || b.snan || sig) fl = CPU_MX_IE;
     fr = CPU_ZF | CPU_PF | CPU_CF;
   } else {
     if (a.den || b.den) fl = CPU_MX_DE;
-    /* sign and magnitude as one ordered key; zeros of either sign are
-     * equal, and DAZ has made the flushed denormals zeros */
-    u64 ma = a.zero ? 0 : x & (sf_sign(f) - 1);
-    u64 mb = b.zero ? 0 : y & (sf_sign(f) - 1);
-    i64 ka = a.s ? -(i64)ma : (i64)ma, kb = b.s ? -(i64)mb : (i64)mb;
-    fr = ka == kb ? CPU_ZF : ka < kb ? CPU_CF : 0;
+    fr = rel == CPU_SF_EQ ? CPU_ZF : rel == CPU_SF_LT ? CPU_CF : 0;
   }
   CPU_TRY(cpu__ev_commit(cpu, in, fl, fl));
   cpu__flags_set(cpu, CPU_ARITH, fr);
@@ -224,6 +267,8 @@ EV_OP(vcomiss, comi(cpu, in, 4, 1))
 EV_OP(vcomisd, comi(cpu, in, 8, 1))
 EV_OP(vucomiss, comi(cpu, in, 4, 0))
 EV_OP(vucomisd, comi(cpu, in, 8, 0))
+EV_OP(vcomish, comi(cpu, in, 2, 1))
+EV_OP(vucomish, comi(cpu, in, 2, 0))
 
 /* ---- Half precision ---------------------------------------------------- */
 
@@ -367,6 +412,71 @@ const struct ev_row cpu__evex_cvt_rows[] = {
       op_vcvtph2ps)
     E(0F3A, 66, 1D, W0, X, WVI, 2, HVM, R_FP | R_SAE, vcvtps2ph,
       op_vcvtps2ph)
+    /* AVX512-FP16: between halves and the other formats */
+#define FPH (R_FP | R_F16 | R_BC)
+    E(6, 66, 13, W0, X, VW, 4, HV, FPH | R_B2 | R_SAE, vcvtph2psx,
+      op_vcvtph2psx)
+    E(5, 66, 1D, W0, X, VW, 4, FV, FPB | R_ER, vcvtps2phx, op_vcvtps2phx)
+    E(5, NONE, 5A, W0, X, VW, 8, QV, FPH | R_B2 | R_SAE, vcvtph2pd,
+      op_vcvtph2pd)
+    E(5, 66, 5A, W1, X, VW, 8, FV, FPB | R_ER, vcvtpd2ph, op_vcvtpd2ph)
+    E(6, NONE, 13, W0, X, VHW, 2, T1S, R_FP | R_F16 | R_SAE, vcvtsh2ss,
+      op_vcvtsh2ss)
+    E(5, NONE, 1D, W0, X, VHW, 4, T1S, R_FP | R_ER, vcvtss2sh, op_vcvtss2sh)
+    E(5, F3, 5A, W0, X, VHW, 2, T1S, R_FP | R_F16 | R_SAE, vcvtsh2sd,
+      op_vcvtsh2sd)
+    E(5, F2, 5A, W1, X, VHW, 8, T1S, R_FP | R_ER, vcvtsd2sh, op_vcvtsd2sh)
+    /* halves to integers */
+    E(5, 66, 7D, W0, X, VW, 2, FV, FPH | R_ER, vcvtph2w, op_vcvtph2w)
+    E(5, 66, 7C, W0, X, VW, 2, FV, FPH | R_SAE, vcvttph2w, op_vcvttph2w)
+    E(5, NONE, 7D, W0, X, VW, 2, FV, FPH | R_ER, vcvtph2uw, op_vcvtph2uw)
+    E(5, NONE, 7C, W0, X, VW, 2, FV, FPH | R_SAE, vcvttph2uw,
+      op_vcvttph2uw)
+    E(5, 66, 5B, W0, X, VW, 4, HV, FPH | R_B2 | R_ER, vcvtph2dq,
+      op_vcvtph2dq)
+    E(5, F3, 5B, W0, X, VW, 4, HV, FPH | R_B2 | R_SAE, vcvttph2dq,
+      op_vcvttph2dq)
+    E(5, NONE, 79, W0, X, VW, 4, HV, FPH | R_B2 | R_ER, vcvtph2udq,
+      op_vcvtph2udq)
+    E(5, NONE, 78, W0, X, VW, 4, HV, FPH | R_B2 | R_SAE, vcvttph2udq,
+      op_vcvttph2udq)
+    E(5, 66, 7B, W0, X, VW, 8, QV, FPH | R_B2 | R_ER, vcvtph2qq,
+      op_vcvtph2qq)
+    E(5, 66, 7A, W0, X, VW, 8, QV, FPH | R_B2 | R_SAE, vcvttph2qq,
+      op_vcvttph2qq)
+    E(5, 66, 79, W0, X, VW, 8, QV, FPH | R_B2 | R_ER, vcvtph2uqq,
+      op_vcvtph2uqq)
+    E(5, 66, 78, W0, X, VW, 8, QV, FPH | R_B2 | R_SAE, vcvttph2uqq,
+      op_vcvttph2uqq)
+    E(5, F3, 2D, WIG, X, GW, 2, T1S, R_FP | R_F16 | R_NOMASK | R_ER,
+      vcvtsh2si, op_vcvtsh2si)
+    E(5, F3, 2C, WIG, X, GW, 2, T1S, R_FP | R_F16 | R_NOMASK | R_SAE,
+      vcvttsh2si, op_vcvttsh2si)
+    E(5, F3, 79, WIG, X, GW, 2, T1S, R_FP | R_F16 | R_NOMASK | R_ER,
+      vcvtsh2usi, op_vcvtsh2usi)
+    E(5, F3, 78, WIG, X, GW, 2, T1S, R_FP | R_F16 | R_NOMASK | R_SAE,
+      vcvttsh2usi, op_vcvttsh2usi)
+    /* integers to halves */
+    E(5, F3, 7D, W0, X, VW, 2, FV, FPB | R_ER, vcvtw2ph, op_vcvtw2ph)
+    E(5, F2, 7D, W0, X, VW, 2, FV, FPB | R_ER, vcvtuw2ph, op_vcvtuw2ph)
+    E(5, NONE, 5B, W0, X, VW, 4, FV, FPB | R_ER, vcvtdq2ph, op_vcvtdq2ph)
+    E(5, F2, 7A, W0, X, VW, 4, FV, FPB | R_ER, vcvtudq2ph, op_vcvtudq2ph)
+    E(5, NONE, 5B, W1, X, VW, 8, FV, FPB | R_ER, vcvtqq2ph, op_vcvtqq2ph)
+    E(5, F2, 7A, W1, X, VW, 8, FV, FPB | R_ER, vcvtuqq2ph, op_vcvtuqq2ph)
+    E(5, F3, 2A, W0, X, VHE, 4, T1S, R_FP | R_NOMASK | R_ER, vcvtsi2sh,
+      op_vcvtsi2sh)
+    E(5, F3, 2A, W1, X, VHE, 8, T1S, R_FP | R_NOMASK | R_ER, vcvtsi2sh,
+      op_vcvtsi2sh)
+    E(5, F3, 7B, W0, X, VHE, 4, T1S, R_FP | R_NOMASK | R_ER, vcvtusi2sh,
+      op_vcvtusi2sh)
+    E(5, F3, 7B, W1, X, VHE, 8, T1S, R_FP | R_NOMASK | R_ER, vcvtusi2sh,
+      op_vcvtusi2sh)
+    /* compares into RFLAGS */
+    E(5, NONE, 2F, W0, X, VW, 2, T1S, R_FP | R_F16 | R_NOMASK | R_SAE,
+      vcomish, op_vcomish)
+    E(5, NONE, 2E, W0, X, VW, 2, T1S, R_FP | R_F16 | R_NOMASK | R_SAE,
+      vucomish, op_vucomish)
+#undef FPH
 };
 #undef FPB
 #undef E

@@ -3,8 +3,8 @@
  * sqrt in their ps/pd/ss/sd forms, the compares into opmasks with the 32
  * predicates, the fused multiply-adds, the conversions between floats,
  * doubles, dwords and (AVX512DQ) qwords, the bitwise and/andn/or/xor
- * ps/pd and the scalar moves vmovss/vmovsd, with their rows (the decoder
- * is evex.c's).
+ * ps/pd and the scalar moves vmovss/vmovsd (and AVX512-FP16's vmovsh),
+ * with their rows (the decoder is evex.c's).
  *
  * The arithmetic runs on the SSE engine of sse_fpu.c one 128-bit chunk at
  * a time, with the exceptions of all chunks decided together (xm_defer),
@@ -422,8 +422,10 @@ static int movs_store(struct cpu *cpu, const struct cpu_insn *in,
 }
 EV_OP(vmovss_load, movs_load(cpu, in, 4))
 EV_OP(vmovsd_load, movs_load(cpu, in, 8))
+EV_OP(vmovsh_load, movs_load(cpu, in, 2))
 EV_OP(vmovss_store, movs_store(cpu, in, 4))
 EV_OP(vmovsd_store, movs_store(cpu, in, 8))
+EV_OP(vmovsh_store, movs_store(cpu, in, 2))
 
 /* ---- The rows ------------------------------------------------------------ */
 
@@ -524,6 +526,9 @@ const struct ev_row cpu__evex_fp_rows[] = {
     /* the store opcode's register form has a vvvv operand: V,H,W */
     E(0F, F3, 11, W0, X, VHW, 4, T1S, 0, vmovss, op_vmovss_store)
     E(0F, F2, 11, W1, X, VHW, 8, T1S, 0, vmovsd, op_vmovsd_store)
+    /* AVX512-FP16 */
+    E(5, F3, 10, W0, X, VHW, 2, T1S, R_F16, vmovsh, op_vmovsh_load)
+    E(5, F3, 11, W0, X, VHW, 2, T1S, R_F16, vmovsh, op_vmovsh_store)
 };
 #undef E
 #undef X

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The AVX-512 instructions that take floating-point values apart (F and
  * DQ): vgetexp, vgetmant, vscalef, vrndscale, vreduce, vrange, vfixupimm
- * and vfpclass, packed and scalar, with their rows (the decoder is
- * evex.c's).
+ * and vfpclass, packed and scalar, and the first six on halves
+ * (AVX512-FP16), with their rows (the decoder is evex.c's).
  *
  * SSE has nothing that computes these, so every element is computed here
  * in integers (softfp.h) under the guest's MXCSR: DAZ makes a denormal
@@ -11,7 +11,8 @@
  * vscalef rounds as L'L says). Only the elements the opmask enables are
  * computed, so the others raise nothing, and an unmasked exception writes
  * no element. The special values follow the tables of the SDM, checked
- * against the CPU by the differential harness (tests/cpu/cases_evex.c). */
+ * against the CPU by the differential harness (tests/cpu/cases_evex.c).
+ * Halves ignore DAZ and FTZ: a denormal is used as it is. */
 #include "replayer/cpu/evex.h"
 #include "replayer/cpu/softfp.h"
 
@@ -23,7 +24,16 @@ typedef u64 (*fpx_fn)(const struct sf_fmt *f, const u64 ops[3], unsigned imm,
                       u32 mx, u32 *fl, u32 *ex);
 
 static const struct sf_fmt *fmt_of(unsigned esz) {
-  return esz == 4 ? &cpu__sf_f32 : &cpu__sf_f64;
+  return esz == 2 ? &cpu__sf_f16 : esz == 4 ? &cpu__sf_f32 : &cpu__sf_f64;
+}
+
+/* The MXCSR elements of ESZ bytes compute under: cpu__ev_mx's, without
+ * DAZ and FTZ and with the rule of an unmasked underflow for halves. */
+static u32 mx_of(const struct cpu *cpu, const struct cpu_insn *in,
+                 unsigned esz) {
+  u32 mx = cpu__ev_mx(cpu, in);
+  if (esz != 2) return mx;
+  return (mx & ~(u32)(CPU_MX_DAZ | CPU_MX_FTZ)) | CPU_SF_UE_DENORMAL;
 }
 
 /* 1.0 in format F, with sign S. */
@@ -169,7 +179,9 @@ static u64 scale_round(const struct sf_val *v, unsigned imm, u32 mx,
 }
 
 /* vrndscale: rm rounded to M = imm8[7:4] fraction bits; imm8[3]
- * suppresses the precision exception. */
+ * suppresses the precision exception. A half can round to a denormal
+ * (2^-15): that raises UE when inexact (even with PE suppressed), and
+ * when UE is unmasked, exact or not. */
 static u64 rndscale(const struct sf_fmt *f, const u64 ops[3], unsigned imm,
                     u32 mx, u32 *fl, u32 *ex) {
   struct sf_val v = cpu__sf_unpack(ops[2], f, daz_of(mx));
@@ -186,7 +198,13 @@ static u64 rndscale(const struct sf_fmt *f, const u64 ops[3], unsigned imm,
   if (q == ~0ull) return ops[2];
   if (!q) return v.s ? sf_sign(f) : 0;
   u32 f2, e2;
-  return cpu__sf_round_pack(f, v.s, q, -(int)(imm >> 4), mx, &f2, &e2);
+  u64 r = cpu__sf_round_pack(f, v.s, q, -(int)(imm >> 4),
+                             mx | CPU_MX_UE << 7, &f2, &e2);
+  if (!(r & sf_inf(f, 0))) { /* tiny (nonzero) */
+    if (inexact) *fl |= CPU_MX_UE;
+    *ex = *fl | (mx & CPU_MX_UE << 7 ? 0 : CPU_MX_UE);
+  }
+  return r;
 }
 
 /* vreduce: rm minus its vrndscale, the difference rounded once. */
@@ -209,13 +227,12 @@ static u64 reduce(const struct sf_fmt *f, const u64 ops[3], unsigned imm,
    * routine as v * 1 - t. A tiny result is exact, and raises no UE, even
    * unmasked; FTZ (with UE masked) makes it a zero and raises PE. */
   u32 f2, e2;
-  u64 t = q ? cpu__sf_round_pack(f, v.s, q, -(int)(imm >> 4), mx, &f2, &e2)
-            : 0;
-  u64 fops[3] = {ops[2], sf_one(f, 0), t};
   u32 m2 = (mx & ~(u32)(CPU_MX_RC | CPU_MX_FTZ)) | CPU_MX_UE << 7 |
            imm_rc(imm, mx) << 13;
-  u64 r = cpu__fma_elem(f == &cpu__sf_f64, fops, 123, CPU_FMA_SUB, 0, m2,
-                        fl, ex);
+  u64 t = q ? cpu__sf_round_pack(f, v.s, q, -(int)(imm >> 4), m2, &f2, &e2)
+            : 0;
+  u64 fops[3] = {ops[2], sf_one(f, 0), t};
+  u64 r = cpu__sf_fma_op(f, fops, 123, CPU_FMA_SUB, 0, m2, fl, ex);
   *fl &= ~(u32)CPU_MX_DE; /* no DE for a denormal source */
   *ex &= ~(u32)CPU_MX_DE;
   if ((mx & CPU_MX_FTZ) && (mx & CPU_MX_UE << 7) && !(r & sf_inf(f, 0)) &&
@@ -324,7 +341,7 @@ static int fpx_packed(struct cpu *cpu, const struct cpu_insn *in, fpx_fn fn,
   const struct sf_fmt *f = fmt_of(esz);
   unsigned n = in->osz / esz;
   u64 m = kmask(cpu, in, n);
-  u32 mx = cpu__ev_mx(cpu, in), fl = 0, ex = 0;
+  u32 mx = mx_of(cpu, in, esz), fl = 0, ex = 0;
   union zv d, a, b, r;
   CPU_TRY(zsrc(cpu, in, esz, &b));
   zget(cpu, in->reg, &d);
@@ -360,7 +377,7 @@ static int fpx_scalar(struct cpu *cpu, const struct cpu_insn *in, fpx_fn fn,
     memcpy(&ops[0], cpu->ymm[in->reg].b, esz);
     memcpy(&ops[1], r.b, esz);
     memcpy(&ops[2], b.b, esz);
-    u64 v = fn(fmt_of(esz), ops, in->imm & 0xff, cpu__ev_mx(cpu, in), &fl,
+    u64 v = fn(fmt_of(esz), ops, in->imm & 0xff, mx_of(cpu, in, esz), &fl,
                &ex);
     memcpy(r.b, &v, esz);
   }
@@ -397,7 +414,8 @@ static int fpclass(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
   for (unsigned i = 0; i < n; i++) {
     u64 x = 0;
     memcpy(&x, b.b + i * esz, esz);
-    if (fp_classes(f, x, daz_of(cpu->mxcsr)) & in->imm) bits |= 1ull << i;
+    if (fp_classes(f, x, daz_of(mx_of(cpu, in, esz))) & in->imm)
+      bits |= 1ull << i;
   }
   cpu->k[in->reg & 7] = bits & m;
   return CPU_RC_NEXT;
@@ -459,6 +477,17 @@ EV_OP(vfpclassps, fpclass(cpu, in, 4, 0))
 EV_OP(vfpclasspd, fpclass(cpu, in, 8, 0))
 EV_OP(vfpclassss, fpclass(cpu, in, 4, 1))
 EV_OP(vfpclasssd, fpclass(cpu, in, 8, 1))
+#define EV_FPH(name, fn)                                                 \
+  EV_OP(v##name##ph, fpx_packed(cpu, in, fn, 2))                         \
+  EV_OP(v##name##sh, fpx_scalar(cpu, in, fn, 2))
+EV_FPH(getexp, getexp)
+EV_FPH(getmant, getmant)
+EV_FPH(scalef, scalef)
+EV_FPH(rndscale, rndscale)
+EV_FPH(reduce, reduce)
+#undef EV_FPH
+EV_OP(vfpclassph, fpclass(cpu, in, 2, 0))
+EV_OP(vfpclasssh, fpclass(cpu, in, 2, 1))
 
 /* ---- The rows ------------------------------------------------------------ */
 
@@ -497,6 +526,31 @@ const struct ev_row cpu__evex_fpx_rows[] = {
       op_vfpclasspd)
     E(0F3A, 66, 67, W0, X, KWI, 4, T1S, R_NOZ, vfpclassss, op_vfpclassss)
     E(0F3A, 66, 67, W1, X, KWI, 8, T1S, R_NOZ, vfpclasssd, op_vfpclasssd)
+    /* AVX512-FP16 */
+#define FPH (R_FP | R_F16)
+    E(6, 66, 42, W0, X, VW, 2, FV, FPH | R_BC | R_SAE, vgetexpph,
+      op_vgetexpph)
+    E(6, 66, 43, W0, X, VHW, 2, T1S, FPH | R_SAE, vgetexpsh, op_vgetexpsh)
+    E(6, 66, 2C, W0, X, VHW, 2, FV, FPH | R_BC | R_ER, vscalefph,
+      op_vscalefph)
+    E(6, 66, 2D, W0, X, VHW, 2, T1S, FPH | R_ER, vscalefsh, op_vscalefsh)
+    E(0F3A, NONE, 26, W0, X, VWI, 2, FV, FPH | R_BC | R_SAE, vgetmantph,
+      op_vgetmantph)
+    E(0F3A, NONE, 27, W0, X, VHWI, 2, T1S, FPH | R_SAE, vgetmantsh,
+      op_vgetmantsh)
+    E(0F3A, NONE, 56, W0, X, VWI, 2, FV, FPH | R_BC | R_SAE, vreduceph,
+      op_vreduceph)
+    E(0F3A, NONE, 57, W0, X, VHWI, 2, T1S, FPH | R_SAE, vreducesh,
+      op_vreducesh)
+    E(0F3A, NONE, 08, W0, X, VWI, 2, FV, FPH | R_BC | R_SAE, vrndscaleph,
+      op_vrndscaleph)
+    E(0F3A, NONE, 0A, W0, X, VHWI, 2, T1S, FPH | R_SAE, vrndscalesh,
+      op_vrndscalesh)
+    E(0F3A, NONE, 66, W0, X, KWI, 2, FV, FPH | R_BC | R_NOZ, vfpclassph,
+      op_vfpclassph)
+    E(0F3A, NONE, 67, W0, X, KWI, 2, T1S, FPH | R_NOZ, vfpclasssh,
+      op_vfpclasssh)
+#undef FPH
 };
 #undef E
 #undef X

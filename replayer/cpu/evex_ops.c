@@ -1010,9 +1010,8 @@ EV_NARROW(vpmovusqd, 8, 4, 2)
 
 /* vmovd/vmovq (EVEX.128): to an XMM register from a general register,
  * memory or the low qword of another XMM register, zeroing the rest; and
- * back. */
-static int op_vmov_V_E(struct cpu *cpu, const struct cpu_insn *in) {
-  unsigned sz = (in->pfx & CPU_PFX_REXW) ? 8 : 4;
+ * back. vmovw (AVX512-FP16) is vmovd with a word. */
+static int mov_V_E(struct cpu *cpu, const struct cpu_insn *in, unsigned sz) {
   union zv r;
   u64 x;
   if (in->pfx & CPU_PFX_MEM)
@@ -1024,13 +1023,16 @@ static int op_vmov_V_E(struct cpu *cpu, const struct cpu_insn *in) {
   zset(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
-static int op_vmov_E_V(struct cpu *cpu, const struct cpu_insn *in) {
-  unsigned sz = (in->pfx & CPU_PFX_REXW) ? 8 : 4;
+static int mov_E_V(struct cpu *cpu, const struct cpu_insn *in, unsigned sz) {
   u64 x = cpu_trunc(cpu->ymm[in->reg].q[0], sz);
   if (in->pfx & CPU_PFX_MEM) return cpu_st(cpu, cpu_ea(cpu, in), sz, x);
   cpu->gpr[in->rm] = x;
   return CPU_RC_NEXT;
 }
+EV_OP(vmov_V_E, mov_V_E(cpu, in, (in->pfx & CPU_PFX_REXW) ? 8 : 4))
+EV_OP(vmov_E_V, mov_E_V(cpu, in, (in->pfx & CPU_PFX_REXW) ? 8 : 4))
+EV_OP(vmovw_V_E, mov_V_E(cpu, in, 2))
+EV_OP(vmovw_E_V, mov_E_V(cpu, in, 2))
 static int op_vmovq_V_W(struct cpu *cpu, const struct cpu_insn *in) {
   union zv r;
   u64 x;
@@ -1369,6 +1371,8 @@ const struct ev_row cpu__evex_rows[] = {
     E(0F, 66, 6E, W1, X, VE, 8, T1S, R_NOMASK | R_L128, vmovq, op_vmov_V_E)
     E(0F, 66, 7E, W0, X, EV, 4, T1S, R_NOMASK | R_L128, vmovd, op_vmov_E_V)
     E(0F, 66, 7E, W1, X, EV, 8, T1S, R_NOMASK | R_L128, vmovq, op_vmov_E_V)
+    E(5, 66, 6E, WIG, X, VE, 2, T1S, R_NOMASK | R_L128, vmovw, op_vmovw_V_E)
+    E(5, 66, 7E, WIG, X, EV, 2, T1S, R_NOMASK | R_L128, vmovw, op_vmovw_E_V)
     E(0F, F3, 7E, W1, X, VW, 8, T1S, R_NOMASK | R_L128, vmovq, op_vmovq_V_W)
     E(0F, 66, D6, W1, X, WV, 8, T1S, R_NOMASK | R_L128 | R_NOZ, vmovq,
       op_vmovq_W_V)

@@ -40,6 +40,8 @@ const char *cpu__feature_name(unsigned feat) {
 }
 
 unsigned cpu__feature_of(unsigned id, int evex) {
+  if (id >= CPU_INS_EV_vaddph && id <= CPU_INS_EV_vcvtusi2sh)
+    return CPU__FEAT_AVX512FP16;
   switch (id) {
     case X86_INS_SHA1RNDS4:
     case X86_INS_SHA1NEXTE:

@@ -17,22 +17,18 @@
  * exponent. An unmasked exception writes no element. */
 #include "replayer/cpu/softfp.h"
 
-/* One element: a*b+c with the product negated if NEGP and the addend if
- * NEGC. OPS are the element's three instruction operands (dest, vvvv,
- * rm); IA, IB, IC say which are a, b and c. */
-static u64 fma_elem(const struct sf_fmt *f, const u64 ops[3], unsigned ia,
-                    unsigned ib, unsigned ic, unsigned negp, unsigned negc,
-                    u32 mx, u32 *fl, u32 *ex) {
+u64 cpu__sf_fma(const struct sf_fmt *f, u64 va, u64 vb, u64 vc,
+                unsigned negp, unsigned negc, u32 mx, u32 *fl, u32 *ex) {
   int daz = (mx & CPU_MX_DAZ) != 0;
-  struct sf_val u[3];
-  for (unsigned i = 0; i < 3; i++) u[i] = cpu__sf_unpack(ops[i], f, daz);
-  const struct sf_val *a = &u[ia], *b = &u[ib], *c = &u[ic];
+  struct sf_val u[3] = {cpu__sf_unpack(va, f, daz), cpu__sf_unpack(vb, f, daz),
+                        cpu__sf_unpack(vc, f, daz)};
+  const struct sf_val *a = &u[0], *b = &u[1], *c = &u[2];
   *fl = *ex = 0;
   if (a->nan || b->nan || c->nan) {
     /* The first NaN of a, b, c, quieted; IE only for a signalling one
      * (0 * inf + QNaN is not invalid); no DE. */
     *fl = *ex = (a->snan || b->snan || c->snan) ? CPU_MX_IE : 0;
-    return sf_quiet(f, ops[a->nan ? ia : b->nan ? ib : ic]);
+    return sf_quiet(f, a->nan ? va : b->nan ? vb : vc);
   }
   unsigned sp = a->s ^ b->s ^ negp, sc = c->s ^ negc;
   u32 de = (a->den || b->den || c->den) ? CPU_MX_DE : 0;
@@ -90,15 +86,20 @@ static u64 fma_elem(const struct sf_fmt *f, const u64 ops[3], unsigned ia,
   return v;
 }
 
-u64 cpu__fma_elem(int dbl, const u64 ops[3], unsigned order, int kind,
-                  unsigned i, u32 mx, u32 *fl, u32 *ex) {
+u64 cpu__sf_fma_op(const struct sf_fmt *f, const u64 ops[3], unsigned order,
+                   int kind, unsigned i, u32 mx, u32 *fl, u32 *ex) {
   unsigned ia = order / 100 - 1, ib = order / 10 % 10 - 1, ic = order % 10 - 1;
   unsigned negp = kind == CPU_FMA_NADD || kind == CPU_FMA_NSUB;
   unsigned negc = kind == CPU_FMA_SUB || kind == CPU_FMA_NSUB ||
                   (kind == CPU_FMA_ADDSUB && !(i & 1)) ||
                   (kind == CPU_FMA_SUBADD && (i & 1));
-  return fma_elem(dbl ? &cpu__sf_f64 : &cpu__sf_f32, ops, ia, ib, ic, negp,
-                  negc, mx, fl, ex);
+  return cpu__sf_fma(f, ops[ia], ops[ib], ops[ic], negp, negc, mx, fl, ex);
+}
+
+u64 cpu__fma_elem(int dbl, const u64 ops[3], unsigned order, int kind,
+                  unsigned i, u32 mx, u32 *fl, u32 *ex) {
+  return cpu__sf_fma_op(dbl ? &cpu__sf_f64 : &cpu__sf_f32, ops, order, kind,
+                        i, mx, fl, ex);
 }
 
 /* ---- Handlers ---------------------------------------------------------- */

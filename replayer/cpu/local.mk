@@ -35,8 +35,9 @@ replayer_cpu_librw_cpu_a_SOURCES += replayer/cpu/sse_util.h \
 	replayer/cpu/evex_gs.c replayer/cpu/evex_fpx.c \
 	replayer/cpu/evex_cvt.c replayer/cpu/evex_shuf.c \
 	replayer/cpu/evex_dot.c replayer/cpu/evex_aes.c \
+	replayer/cpu/evex_fp16.c \
 	replayer/cpu/softfp.h \
-	replayer/cpu/softfp.c
+	replayer/cpu/softfp.c replayer/cpu/softfp_approx.c
 EXTRA_DIST += replayer/cpu/sse_hops.def replayer/cpu/sse_mov.def \
 	replayer/cpu/sse_arith.def replayer/cpu/sse_fcmp.def \
 	replayer/cpu/sse_cvt.def replayer/cpu/sse_int.def \

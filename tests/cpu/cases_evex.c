@@ -99,13 +99,40 @@ static void zmm_set(struct diff_case *c, unsigned r, const u8 *v) {
   memcpy(c->st.zmmh + 32 * r, v + 32, 32);
 }
 
+/* The integer sources of the conversions to halves: their size, else 0. */
+static unsigned int_to_half(unsigned id) {
+  switch (id) {
+    case CPU_INS_EV_vcvtw2ph:
+    case CPU_INS_EV_vcvtuw2ph: return 2;
+    case CPU_INS_EV_vcvtdq2ph:
+    case CPU_INS_EV_vcvtudq2ph: return 4;
+    case CPU_INS_EV_vcvtqq2ph:
+    case CPU_INS_EV_vcvtuqq2ph:
+    case CPU_INS_EV_vcvtsi2sh:
+    case CPU_INS_EV_vcvtusi2sh: return 8;
+    default: return 0;
+  }
+}
+
+/* An edge value of an element of ESZ bytes: a half (HALF), single or
+ * double, or (INT) an integer around the ends of the halves' range and
+ * their precision. */
+static u64 edge_of(struct diff_rng *r, unsigned esz, int half, int integer) {
+  if (integer) return i2h_edge(r);
+  if (half) return f16_edge(r);
+  return esz == 4 ? f32_edge(r) : f64_edge(r);
+}
+
 /* Floating-point rows: a random MXCSR (rounding, DAZ, FTZ, unmasked
  * exceptions) and edge values (NaNs, infinities, denormals, values that
  * overflow or underflow) in the source registers and the memory operand,
- * with elements of the row's size. */
+ * with elements of the row's size, halves for the rows with R_F16, and
+ * integers for the conversions of integers to halves. */
 static void fix_fp(struct diff_case *c, struct diff_rng *r) {
   const struct ev_row *row = diff_evex_row(c->enc);
-  unsigned esz = row && row->esz == 8 ? 8 : 4; /* vcvtps2ph: singles */
+  int half = row && (row->fl & R_F16);
+  unsigned isz = row ? int_to_half(row->id) : 0;
+  unsigned esz = half ? 2 : isz ? isz : row && row->esz == 8 ? 8 : 4;
   u8 v[64];
   set_mxcsr(c, rand_mxcsr(r));
   for (unsigned k = 0; k < 3; k++) {
@@ -113,15 +140,19 @@ static void fix_fp(struct diff_case *c, struct diff_rng *r) {
     if ((k == 1 && c->memop) || (k == 2 && c->enc->regk != DIFF_K_XMM) ||
         !rnd(r, 4))
       continue;
+    if (k == 1 && c->enc->rmk == DIFF_K_GPR) { /* vcvtsi2sh... */
+      c->st.gpr[reg & 15] = edge_of(r, esz, half, isz != 0);
+      continue;
+    }
     for (unsigned i = 0; i < 64; i += esz) {
-      u64 x = esz == 4 ? f32_edge(r) : f64_edge(r);
+      u64 x = edge_of(r, esz, half, isz != 0);
       memcpy(v + i, &x, esz);
     }
     zmm_set(c, reg, v);
   }
   u8 *m = mem_at(c, 64);
   for (unsigned i = 0; m && i < 64; i += esz) {
-    u64 x = esz == 4 ? f32_edge(r) : f64_edge(r);
+    u64 x = edge_of(r, esz, half, isz != 0);
     if (rnd(r, 4)) memcpy(m + i, &x, esz);
   }
 }
@@ -209,6 +240,8 @@ static int add(csh cs, const struct ev_row *r, int evex) {
   e->pfx = pfx[r->pp & 3];
   e->map = r->map == MAP_0F38   ? DIFF_MAP_0F38
            : r->map == MAP_0F3A ? DIFF_MAP_0F3A
+           : r->map == MAP_5    ? DIFF_MAP_5
+           : r->map == MAP_6    ? DIFF_MAP_6
                                 : DIFF_MAP_0F;
   e->op = r->op;
   e->enc = evex                ? DIFF_ENC_EVEX

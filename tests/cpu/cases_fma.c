@@ -82,16 +82,6 @@ static void fix_f64(struct diff_case *c, struct diff_rng *r) { fill(c, r, 1); }
 
 /* ---- F16C ---- */
 
-/* A half-precision edge or random value. */
-static u16 f16_edge(struct diff_rng *r) {
-  static const u16 k[] = {0x0000, 0x7c00, 0x7e00, 0x7d00, 0x7e55, 0x0001,
-                          0x03ff, 0x0200, 0x0400, 0x7bff, 0x3c00, 0x3555,
-                          0x7c01};
-  u16 sign = rnd(r, 2) ? 0x8000 : 0;
-  return rnd(r, 2) ? (u16)(k[rnd(r, sizeof k / sizeof k[0])] | sign)
-                   : (u16)diff_rand(r);
-}
-
 /* vcvtph2ps: halves in the source (rm: register or memory). */
 static void fix_ph2ps(struct diff_case *c, struct diff_rng *r) {
   for (unsigned lane = 0; lane < 2; lane++) {

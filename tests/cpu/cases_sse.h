@@ -100,4 +100,39 @@ static inline u64 f64_edge(struct diff_rng *r) {
   }
 }
 
+/* An edge or random half-precision value. */
+static inline u16 f16_edge(struct diff_rng *r) {
+  static const u16 k[] = {
+      0x0000, 0x7c00, 0x7e00, 0x7c01, 0x7dff, 0x7e12, 0x0001, 0x03ff,
+      0x0200, 0x0400, 0x0401, 0x7bff, 0x7800, 0x77ff, 0x3c00, 0x3800,
+      0x3e00, 0x4100, 0x3bff, 0x3c01, 0x6400, 0x67ff, 0x7a00, 0x1400,
+      0x0800, 0x13ff, 0x5bff, 0x7bfe, 0x0002, 0x0100};
+  u16 sign = rnd(r, 2) ? 0x8000 : 0;
+  switch (rnd(r, 5)) {
+    case 0:
+    case 1: return k[rnd(r, sizeof k / sizeof k[0])] | sign;
+    case 2: /* near the ends of the exponent range */
+      return (u16)(sign | (rnd(r, 2) ? rnd(r, 3) : 28 + rnd(r, 3)) << 10 |
+                   ((u16)diff_rand(r) & 0x3ff));
+    case 3: /* moderate magnitudes with fractions */
+      return (u16)(sign | (10 + rnd(r, 12)) << 10 |
+                   ((u16)diff_rand(r) & 0x3ff));
+    default: return (u16)diff_rand(r);
+  }
+}
+
+/* An integer around the ends of the halves' range (65504, and 65520 that
+ * rounds past it) and of their precision (2048), or a random one. */
+static inline u64 i2h_edge(struct diff_rng *r) {
+  static const i64 k[] = {0,     1,      -1,     2047,   2049,   4097,
+                          65504, 65505,  65519,  65520,  65535,  65536,
+                          -65504, -65519, -65520, 32767, -32768, 1 << 24};
+  switch (rnd(r, 4)) {
+    case 0: return (u64)k[rnd(r, sizeof k / sizeof k[0])];
+    case 1: return (u64)((i64)rnd(r, 140000) - 70000);
+    case 2: return (u64)rnd(r, 1u << 17) << rnd(r, 8);
+    default: return diff_rand(r);
+  }
+}
+
 #endif /* RW_TESTS_CPU_CASES_SSE_H */

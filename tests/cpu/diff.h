@@ -62,8 +62,15 @@ enum {
   DIFF_ENC_EVEX   /* EVEX: the row's form and rules in diff_evex_row */
 };
 
-/* Opcode maps. */
-enum { DIFF_MAP_1, DIFF_MAP_0F, DIFF_MAP_0F38, DIFF_MAP_0F3A };
+/* Opcode maps (5 and 6: EVEX only, AVX512-FP16). */
+enum {
+  DIFF_MAP_1,
+  DIFF_MAP_0F,
+  DIFF_MAP_0F38,
+  DIFF_MAP_0F3A,
+  DIFF_MAP_5,
+  DIFF_MAP_6
+};
 
 /* Register kinds of the reg and rm operands. */
 enum { DIFF_K_NONE, DIFF_K_GPR, DIFF_K_XMM, DIFF_K_MM, DIFF_K_K };

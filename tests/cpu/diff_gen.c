@@ -375,7 +375,11 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
                   : e->pfx == 0xf3 ? 2
                   : e->pfx == 0xf2 ? 3
                                    : 0;
-    unsigned mm = e->map == DIFF_MAP_0F3A ? 3 : e->map == DIFF_MAP_0F38 ? 2 : 1;
+    unsigned mm = e->map == DIFF_MAP_6      ? 6
+                  : e->map == DIFF_MAP_5    ? 5
+                  : e->map == DIFF_MAP_0F3A ? 3
+                  : e->map == DIFF_MAP_0F38 ? 2
+                                            : 1;
     unsigned w = row->w == WIG ? rnd(r, 2) : row->w;
     unsigned rr = e->ext < 0 && e->regk == DIFF_K_XMM ? reg : 0;
     unsigned xb = !memop && e->rmk == DIFF_K_XMM ? rm >> 4 : (rex >> 1) & 1;

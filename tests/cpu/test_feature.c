@@ -2,14 +2,15 @@
 /* Extensions the recording CPU lacks (replayer/cpu/feature.c): an
  * instruction of one raises #UD when the recorded CPUID does not report
  * it, whatever this host has, and runs when it does. And known answers for
- * the two extensions this test machine (a Zen 4) lacks, AVX-VNNI and
- * VP2INTERSECT, so that the emulator's computation of them is checked on
+ * extensions the AMD test machines lack, AVX-VNNI, VP2INTERSECT and
+ * AVX512-FP16, so that the emulator's computation of them is checked on
  * any host, not only where diffcpu can compare it with the CPU. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "replayer/cpu/cpu_int.h"
+#include "replayer/cpu/softfp.h"
 #include "tests/cpu/emu_util.h"
 #include "tests/cpu/tests.h"
 
@@ -103,6 +104,10 @@ void test_feature_gating(void) {
       {"vpaddd zmm0, zmm1, zmm2", {0x62, 0xf1, 0x75, 0x48, 0xfe, 0xc2}, 6,
        CPU__FEAT_AVX512F},
       {"kmovw k1, k2", {0xc5, 0xf8, 0x90, 0xca}, 4, CPU__FEAT_AVX512F},
+      {"vaddph zmm0, zmm1, zmm2", {0x62, 0xf5, 0x74, 0x48, 0x58, 0xc2}, 6,
+       CPU__FEAT_AVX512FP16},
+      {"vcvtsh2si eax, xmm2", {0x62, 0xf5, 0x7e, 0x08, 0x2d, 0xc2}, 6,
+       CPU__FEAT_AVX512FP16},
   };
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
     int with = run_without(t[i].b, t[i].n, 0);
@@ -192,4 +197,73 @@ void test_feature_vnni_vp2intersect_values(void) {
   CU_ASSERT_EQUAL(r.k[2], 0xd); /* i1[0], i1[2] (5) and i1[3] (2) */
   CU_ASSERT_EQUAL(r.k[3], 0x5); /* i2[0] (2) and i2[2] (5) */
   emu_close(&e);
+}
+
+/* Known answers of AVX512-FP16, measured on a Xeon that has it: products
+ * rounding to a denormal, overflowing and of a NaN, a complex multiply-add
+ * (each step rounded), the exact widening, a compare, the approximate
+ * reciprocal square root, and vgetmant, with the MXCSR flags they leave. */
+void test_feature_fp16_values(void) {
+  static const u8 p[] = {
+      0x62, 0xf5, 0x74, 0x08, 0x59, 0xc2,       /* vmulph xmm0, xmm1, xmm2 */
+      0x62, 0xf6, 0x76, 0x08, 0x56, 0xda,       /* vfmaddcph xmm3, xmm1, xmm2 */
+      0x62, 0xf6, 0x7d, 0x28, 0x13, 0xe1,       /* vcvtph2psx ymm4, xmm1 */
+      0x62, 0xf3, 0x74, 0x08, 0xc2, 0xca, 0x01, /* vcmpph k1, xmm1, xmm2, 1 */
+      0x62, 0xf6, 0x7d, 0x08, 0x4e, 0xe9,       /* vrsqrtph xmm5, xmm1 */
+      0x62, 0xf3, 0x7c, 0x08, 0x26, 0xf1, 0x01, /* vgetmantph xmm6, xmm1, 1 */
+  };
+  static const u16 in1[8] = {0x3c00, 0x0401, 0xc500, 0x7bff,
+                             0x0003, 0x3555, 0x7e00, 0x4248};
+  static const u16 in2[8] = {0x3800, 0x3bff, 0x4200, 0x4000,
+                             0x3c00, 0xb555, 0x3c00, 0x0001};
+  static const u16 in3[8] = {0x3c00, 0xbc00, 0x0000, 0x8000,
+                             0x7c00, 0x0200, 0x4900, 0xc900};
+  static const u16 mul[8] = {0x3800, 0x0400, 0xcb80, 0x7c00,
+                             0x0003, 0xaf1c, 0x7e00, 0x0003};
+  static const u16 maddc[8] = {0x3e00, 0x9000, 0xfc00, 0x7c00,
+                               0x7c00, 0x3555, 0x7e00, 0x7e00};
+  static const u32 ps[8] = {0x3f800000, 0x38802000, 0xc0a00000, 0x477fe000,
+                            0x34400000, 0x3eaaa000, 0x7fc00000, 0x40490000};
+  static const u16 rsqrt[8] = {0x3c00, 0x57ff, 0xfe00, 0x1c00,
+                               0x689e, 0x3eee, 0x7e00, 0x3884};
+  static const u16 mant[8] = {0x3c00, 0x3c01, 0xbd00, 0x3bff,
+                              0x3a00, 0x3d55, 0x7e00, 0x3a48};
+  struct emu e;
+  struct cpu_exit ex;
+  struct rw_regs r;
+  u32 mx = 0x1f80;
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  cpu_get_regs(e.cpu, &r);
+  memcpy(r.fxsave + 24, &mx, 4);
+  memcpy(r.fxsave + 160 + 16 * 1, in1, 16);
+  memcpy(r.fxsave + 160 + 16 * 2, in2, 16);
+  memcpy(r.fxsave + 160 + 16 * 3, in3, 16);
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  CU_ASSERT_FATAL(cpu_run(e.cpu, 6, &ex) == 0);
+  cpu_get_regs(e.cpu, &r);
+  CU_ASSERT_EQUAL(r.rip, EMU_CODE + sizeof p);
+  CU_ASSERT(memcmp(r.fxsave + 160 + 16 * 0, mul, 16) == 0);
+  CU_ASSERT(memcmp(r.fxsave + 160 + 16 * 3, maddc, 16) == 0);
+  CU_ASSERT(memcmp(r.fxsave + 160 + 16 * 4, ps, 16) == 0);
+  CU_ASSERT(memcmp(r.ymmh + 16 * 4, ps + 4, 16) == 0);
+  CU_ASSERT(memcmp(r.fxsave + 160 + 16 * 5, rsqrt, 16) == 0);
+  CU_ASSERT(memcmp(r.fxsave + 160 + 16 * 6, mant, 16) == 0);
+  CU_ASSERT_EQUAL(r.k[1], 0x16);
+  memcpy(&mx, r.fxsave + 24, 4);
+  CU_ASSERT_EQUAL(mx, 0x1fbb); /* IE DE OE UE PE */
+  emu_close(&e);
+}
+
+/* vrcpph and vrsqrtph of every half: FNV-1a hashes of the 65536 results
+ * (each little-endian) as a Xeon with AVX512-FP16 computes them. */
+void test_feature_fp16_approx(void) {
+  for (int rsqrt = 0; rsqrt < 2; rsqrt++) {
+    u64 h = 0xcbf29ce484222325ull;
+    for (unsigned x = 0; x < 65536; x++) {
+      u16 v = cpu__sf_rcp14_half((u16)x, rsqrt);
+      h = (h ^ (v & 0xff)) * 0x100000001b3ull;
+      h = (h ^ (v >> 8)) * 0x100000001b3ull;
+    }
+    CU_ASSERT_EQUAL(h, rsqrt ? 0x063183ab4574cd58ull : 0xeddba2cd785ac9e1ull);
+  }
 }

@@ -214,8 +214,8 @@ void test_run_unsupported_message(void) {
   static const u8 p[] = {0x62, 0xf2, 0x7d, 0x48, 0xc8, 0xc1};
   /* AVX-VNNI-INT8 vpdpbssd ymm0, ymm1, ymm1: Capstone 4 has no name */
   static const u8 q[] = {0xc4, 0xe2, 0x77, 0x50, 0xc1, 0x90};
-  /* AVX512-FP16 vaddph zmm0, zmm0, zmm1: EVEX map 5 */
-  static const u8 f[] = {0x62, 0xf5, 0x7c, 0x48, 0x58, 0xc1};
+  /* AVX10.2 vaddbf16 zmm0, zmm0, zmm1: EVEX map 5, as vaddph but 66 */
+  static const u8 f[] = {0x62, 0xf5, 0x7d, 0x48, 0x58, 0xc1};
   struct emu e;
   struct cpu_exit ex;
   CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
@@ -237,8 +237,8 @@ void test_run_unsupported_message(void) {
   CU_ASSERT_FATAL(emu_open(&e, f, sizeof f) == 0);
   CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_UNSUPPORTED);
   CU_ASSERT_STRING_EQUAL(ex.msg,
-                         "unsupported instruction EVEX.512.map5.W0 58 "
-                         "(62 f5 7c 48 58 c1) at 0x400000");
+                         "unsupported instruction EVEX.512.66.map5.W0 58 "
+                         "(62 f5 7d 48 58 c1) at 0x400000");
   emu_close(&e);
 }
 

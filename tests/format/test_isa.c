@@ -21,16 +21,16 @@ void test_isa_unemulated(void) {
   size_t n = 0;
   char buf[128];
   /* leaf 0 max 0xd (subleaf any), leaf 7.0 with one subleaf more: EDX
-   * bit 23 AVX512-FP16 and bit 24 AMX-TILE; 7.1 EAX bit 4 (AVX-VNNI,
-   * which is emulated) and EDX bit 21 (APX) */
+   * bit 22 AMX-BF16, bit 23 AVX512-FP16 (which is emulated) and bit 24
+   * AMX-TILE; 7.1 EAX bit 4 (AVX-VNNI, emulated) and EDX bit 21 (APX) */
   put(t, &n, 0, 0xffffffffu, 0xd, 0, 0, 0);
-  put(t, &n, 7, 0, 1, 1u << 16, 0, (1u << 23) | (1u << 24));
+  put(t, &n, 7, 0, 1, 1u << 16, 0, (1u << 22) | (1u << 23) | (1u << 24));
   put(t, &n, 7, 1, 1u << 4, 0, 0, 1u << 21);
   CU_ASSERT_EQUAL(rw_isa_unemulated(t, n, 1, buf, sizeof buf), 3);
-  CU_ASSERT_STRING_EQUAL(buf, "AVX512-FP16, AMX-TILE, APX");
+  CU_ASSERT_STRING_EQUAL(buf, "AMX-BF16, AMX-TILE, APX");
   /* AMX needs the kernel's permission first: left out on request. */
-  CU_ASSERT_EQUAL(rw_isa_unemulated(t, n, 0, buf, sizeof buf), 2);
-  CU_ASSERT_STRING_EQUAL(buf, "AVX512-FP16, APX");
+  CU_ASSERT_EQUAL(rw_isa_unemulated(t, n, 0, buf, sizeof buf), 1);
+  CU_ASSERT_STRING_EQUAL(buf, "APX");
   /* A short buffer truncates the text, not the count. */
   CU_ASSERT_EQUAL(rw_isa_unemulated(t, n, 1, buf, 8), 3);
   CU_ASSERT_EQUAL(strlen(buf), 7);
@@ -47,4 +47,15 @@ void test_isa_unemulated(void) {
   put(t, &n, 7, 0, 1, 0xd0230000u, 0x00405f4eu, 0x00000110u);
   put(t, &n, 7, 1, 0x30u, 0, 0, 0);
   CU_ASSERT_EQUAL(rw_isa_unemulated(t, n, 1, buf, sizeof buf), 0);
+  /* AVX10 (7.1 EDX bit 19): version 1 is what the emulator runs, version
+   * 2 (leaf 24H EBX[7:0]) is not. */
+  n = 0;
+  put(t, &n, 0, 0xffffffffu, 0x24, 0, 0, 0);
+  put(t, &n, 7, 0, 1, 0, 0, 0);
+  put(t, &n, 7, 1, 0, 0, 0, 1u << 19);
+  put(t, &n, 0x24, 0, 0, 0x70001, 0, 0);
+  CU_ASSERT_EQUAL(rw_isa_unemulated(t, n, 1, buf, sizeof buf), 0);
+  wr_le32(t + 72 + 12, 0x70002);
+  CU_ASSERT_EQUAL(rw_isa_unemulated(t, n, 1, buf, sizeof buf), 1);
+  CU_ASSERT_STRING_EQUAL(buf, "AVX10.2");
 }
