@@ -256,24 +256,38 @@ static u64 sop(int hop, u64 x, u64 y, u32 mx, u32 *fl) {
   return a.q[0];
 }
 
+/* Each destination element of an Intel dpps adds the same products in its
+ * own operand order (measured with a NaN in each product: the first
+ * operand's NaN is the one that stays): even elements t1 + t0 and t3 + t2,
+ * odd ones t0 + t1 and t2 + t3; elements 0 and 1 then add the second sum to
+ * the first, 2 and 3 the first to the second. AMD uses the odd elements'
+ * order and elements 0 and 1's for all four. The values and flags are the
+ * same either way; only which NaN comes out differs. */
 static int op_dpps_Vx_Wx_Ib(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec b;
   CPU_TRY(cpu__W16(cpu, in, 1, &b));
   const union cpu_vec *a = cpu__x(cpu, in->reg);
   unsigned imm = cpu__imm8(in);
-  u32 mx = cpu->mxcsr, fl = 0;
+  int intel = cpu->cfg.vendor != CPU_VENDOR_AMD;
+  u32 mx = cpu->mxcsr, fl = 0, s[4];
   u64 t[4];
   for (int i = 0; i < 4; i++)
     t[i] = (imm >> (4 + i)) & 1
                ? (u32)sop(CPU__HOP_mulss, a->d[i], b.d[i], mx, &fl)
                : 0;
-  u64 s01 = (u32)sop(CPU__HOP_addss, t[0], t[1], mx, &fl);
-  u64 s23 = (u32)sop(CPU__HOP_addss, t[2], t[3], mx, &fl);
-  u32 s = (u32)sop(CPU__HOP_addss, s01, s23, mx, &fl);
+  for (int j = 0; j < 4; j++) {
+    int swap = intel && !(j & 1), high = intel && j >= 2;
+    u32 unused = 0;
+    u32 *f = j ? &unused : &fl; /* the flags are the same for every j */
+    u64 s01 = (u32)sop(CPU__HOP_addss, t[swap], t[!swap], mx, f);
+    u64 s23 = (u32)sop(CPU__HOP_addss, t[2 + swap], t[2 + !swap], mx, f);
+    s[j] = (u32)(high ? sop(CPU__HOP_addss, s23, s01, mx, f)
+                      : sop(CPU__HOP_addss, s01, s23, mx, f));
+  }
   if (fl & ~(mx >> 7) & CPU_MX_FLAGS) return cpu__op_unsupported(cpu, in);
   cpu->mxcsr |= fl;
   union cpu_vec r;
-  for (int i = 0; i < 4; i++) r.d[i] = (imm >> i) & 1 ? s : 0;
+  for (int i = 0; i < 4; i++) r.d[i] = (imm >> i) & 1 ? s[i] : 0;
   cpu__xset(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
@@ -289,11 +303,17 @@ static int op_dppd_Vx_Wx_Ib(struct cpu *cpu, const struct cpu_insn *in) {
     t[i] = (imm >> (4 + i)) & 1
                ? sop(CPU__HOP_mulsd, a->q[i], b.q[i], mx, &fl)
                : 0;
-  u64 s = sop(CPU__HOP_addsd, t[0], t[1], mx, &fl);
+  /* Intel: element 1 adds t1 + t0 (its NaN first; see dpps) */
+  u32 unused = 0;
+  u64 s0 = sop(CPU__HOP_addsd, t[0], t[1], mx, &fl);
+  u64 s1 = cpu->cfg.vendor != CPU_VENDOR_AMD
+               ? sop(CPU__HOP_addsd, t[1], t[0], mx, &unused)
+               : s0;
   if (fl & ~(mx >> 7) & CPU_MX_FLAGS) return cpu__op_unsupported(cpu, in);
   cpu->mxcsr |= fl;
   union cpu_vec r;
-  for (int i = 0; i < 2; i++) r.q[i] = (imm >> i) & 1 ? s : 0;
+  r.q[0] = imm & 1 ? s0 : 0;
+  r.q[1] = (imm >> 1) & 1 ? s1 : 0;
   cpu__xset(cpu, in->reg, &r);
   return CPU_RC_NEXT;
 }
