@@ -505,7 +505,8 @@ static int op_vpsrav_V_V_W(struct cpu *cpu, const struct cpu_insn *in) {
  * the top bit of mask element i is set. Elements are taken in order, and
  * each one passed (gathered or not selected) gets its mask element
  * cleared, so a fault leaves the earlier ones done and the instruction
- * restartable, as on the CPU. When all
+ * restartable, as on the CPU (Intel rewrites the rest of the mask then:
+ * below). When all
  * are done the mask is zero and the destination is zero above the
  * elements gathered. The opcode's W gives the element size (d/ps 4, q/pd
  * 8), its low bit the index element size (90/92 dword, 91/93 qword). */
@@ -522,6 +523,7 @@ static int op_vgather_V_M_V(struct cpu *cpu, const struct cpu_insn *in) {
   union cpu_vec *d = &cpu->ymm[in->reg], *m = &cpu->ymm[in->reg2];
   const union cpu_vec *ix = &cpu->ymm[vx];
   u64 base = (u64)in->disp + cpu->gpr[in->base];
+  int gathered = 0;
   for (unsigned i = 0; i < n; i++) {
     if (!(m->b[i * esz + esz - 1] & 0x80)) {
       memset(m->b + i * esz, 0, esz);
@@ -532,9 +534,29 @@ static int op_vgather_V_M_V(struct cpu *cpu, const struct cpu_insn *in) {
     if (in->pfx & CPU_PFX_ADDR32) a = (u32)a;
     a += cpu->segbase[in->seg];
     union cpu_vec t;
-    CPU_TRY(esz == 4 ? cpu_ld32(cpu, a, &t.d[0]) : cpu_ld64(cpu, a, &t.q[0]));
+    int rc = esz == 4 ? cpu_ld32(cpu, a, &t.d[0]) : cpu_ld64(cpu, a, &t.q[0]);
+    if (rc == CPU_FAULT && cpu->cfg.vendor != CPU_VENDOR_AMD) {
+      /* Intel (measured): from the faulting element to the end of the
+       * encoded vector length (the index register's for qword indices),
+       * every selected mask element becomes all ones and the others zero,
+       * and the mask register is zero above that length; the destination
+       * is zero above it too once an element was gathered, else
+       * untouched. */
+      unsigned vl = qidx ? in->imm2 : in->osz; /* the encoded length */
+      for (unsigned k = i; k < vl / esz; k++)
+        memset(m->b + k * esz, (m->b[k * esz + esz - 1] & 0x80) ? 0xff : 0,
+               esz);
+      memset(m->b + vl, 0, sizeof m->b - vl);
+      cpu_vzhi(cpu, in->reg2);
+      if (gathered) {
+        memset(d->b + vl, 0, sizeof d->b - vl);
+        cpu_vzhi(cpu, in->reg);
+      }
+    }
+    CPU_TRY(rc);
     memcpy(d->b + i * esz, t.b, esz);
     memset(m->b + i * esz, 0, esz);
+    gathered = 1;
   }
   memset(d->b + n * esz, 0, sizeof d->b - n * esz);
   memset(m, 0, sizeof *m);
