@@ -215,14 +215,21 @@ static int op_pmovmskb_Gy_Ux(struct cpu *cpu, const struct cpu_insn *in) {
 }
 
 /* maskmovdqu Vx, Ux: the bytes of Vx whose Ux byte has its top bit set go
- * to [rdi] (edi with 67). Like the host CPU (AMD Zen), the whole 16 bytes
- * are checked for faults whatever the mask; they are read, merged and
- * written back, so a fault leaves memory unchanged. */
+ * to [rdi] (edi with 67). Like the CPU (AMD and Intel alike), the whole 16
+ * bytes are checked for faults whatever the mask; they are read, merged
+ * and written back, so a fault leaves memory unchanged. Intel checks the
+ * upper 8 bytes first, and names the first byte there that cannot be
+ * written (measured). */
 static int op_maskmovdqu_Vx_Ux(struct cpu *cpu, const struct cpu_insn *in) {
   const union cpu_vec *v = cpu__x(cpu, in->reg), *m = cpu__x(cpu, in->rm);
   u64 a = cpu->gpr[RW_REG_rdi];
   if (in->pfx & CPU_PFX_ADDR32) a = (u32)a;
   a += cpu->segbase[in->seg];
+  if (cpu->cfg.vendor != CPU_VENDOR_AMD) {
+    u64 hi;
+    CPU_TRY(cpu_ld64(cpu, a + 8, &hi));
+    CPU_TRY(cpu_st64(cpu, a + 8, hi));
+  }
   u8 buf[16];
   CPU_TRY(cpu_ldn(cpu, a, buf, 16));
   for (int i = 0; i < 16; i++)
