@@ -9,7 +9,7 @@
  * that writes a vector register zeroes it above the operation's width;
  * memory operands need no alignment except where the instruction says so
  * (vmovaps, vmovapd, vmovdqa, the non-temporal moves). */
-#include "replayer/cpu/sse_util.h"
+#include "replayer/cpu/evex.h"
 
 /* ---- The lane runner ---------------------------------------------------- */
 
@@ -595,6 +595,15 @@ static int op_vmaskmov_M_V_V(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned n = in->osz2 == 32 ? 32 : 16, esz = mask_esz(in);
   const union cpu_vec *m = &cpu->ymm[in->reg], *s = &cpu->ymm[in->reg2];
   u64 a = cpu_ea(cpu, in);
+  if (cpu->cfg.vendor != CPU_VENDOR_AMD) {
+    /* Intel: as its opmask stores (measured), cpu__ev_st_masked */
+    union zv z;
+    u64 bits = 0;
+    memcpy(z.b, s->b, n);
+    for (unsigned i = 0; i < n / esz; i++)
+      if (m->b[i * esz + esz - 1] & 0x80) bits |= 1ull << i;
+    return cpu__ev_st_masked(cpu, a, &z, esz, n / esz, bits, 1);
+  }
   for (unsigned i = 0; i < n; i += esz) {
     u8 old[8];
     if (!(m->b[i + esz - 1] & 0x80)) continue;
