@@ -151,7 +151,7 @@ static int x87_probe_image(struct cpu *cpu, u64 a, unsigned n, int write) {
   return 0;
 }
 
-/* A store the CPU suppressed (unmasked exception) still faults on memory it
+/* A store AMD suppressed (unmasked exception) still faults on memory it
  * could not have written: read the bytes and write them back unchanged. */
 static int x87_probe_store(struct cpu *cpu, u64 a, unsigned n) {
   u8 b[16];
@@ -196,8 +196,9 @@ static int x87_run(struct cpu *cpu, const struct cpu_insn *in, unsigned hop,
     }
     if (store)
       CPU_TRY(x87_store(cpu, ea, job.mem, msz));
-    else
+    else if (cpu->cfg.vendor == CPU_VENDOR_AMD)
       CPU_TRY(x87_probe_store(cpu, ea, msz));
+    /* Intel (measured) does not touch memory at all then */
   }
   x87_commit(cpu, in, job.img, kind, gfop, ea);
   if (kind & X87_FLAGS) cpu__flags_set(cpu, CPU_ARITH, job.flags);
