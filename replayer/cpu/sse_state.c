@@ -216,7 +216,7 @@ static void avx512_set(struct cpu *cpu, unsigned i, const u8 *img) {
  * configuration. */
 static int in_use(const struct cpu *cpu, unsigned i) {
   if (i == 9) return cpu->pkru != 0;
-  if (cpu->cfg.vendor != CPU_VENDOR_AMD) return (cpu__xinuse(cpu) >> i) & 1;
+  if (cpu->cfg.vendor != CPU_VENDOR_AMD) return (cpu->xinuse >> i) & 1;
   if (i == 0) {
     const struct cpu_x87 *x = &cpu->x87;
     if (x->fcw != 0x37f || x->fsw || x->ftw || x->fop || x->fip || x->fdp)
@@ -272,6 +272,18 @@ static int xsave(struct cpu *cpu, const struct cpu_insn *in, int kind) {
   if (rfbm & ~(u64)XS_MODELED) return cpu__op_unsupported(cpu, in);
   u32 span = area_span(cpu, rfbm, kind == XS_COMPACT);
   if (span > XS_MAX) return cpu__op_unsupported(cpu, in);
+  if (cpu->cfg.vendor != CPU_VENDOR_AMD) {
+    /* Intel (measured) looks at the area's last byte (by RFBM, whatever
+     * it then writes), then at its first: an area that runs into an
+     * unmapped page faults at its last byte. (Into a read-only page, the
+     * byte it names depends on the order it writes the parts in, which
+     * is not modelled.) */
+    u8 b;
+    CPU_TRY(cpu_ld8(cpu, a + span - 1, &b));
+    CPU_TRY(cpu_st8(cpu, a + span - 1, b));
+    CPU_TRY(cpu_ld8(cpu, a, &b));
+    CPU_TRY(cpu_st8(cpu, a, b));
+  }
   CPU_TRY(xs_fault(cpu, cpu_ldn(cpu, a, img, span), a, span));
   u64 inuse = 0;
   for (unsigned i = 0; i < 10; i++)
@@ -280,15 +292,13 @@ static int xsave(struct cpu *cpu, const struct cpu_insn *in, int kind) {
   int skip_init = kind != XS_STD;
   /* MXCSR under XSAVEC, measured on Zen 5 and on an Intel Xeon with
    * AVX512-FP16 alike: an MXCSR other than 1F80h counts as SSE state in use
-   * (XSTATE_BV[1] set, the XMM registers written too; Intel counts it so
-   * for XSAVE and XSAVEOPT too, cpu__xinuse), and MXCSR is written only
-   * when that bit is set. XSAVE and XSAVEOPT write MXCSR whenever RFBM[1]
-   * or RFBM[2] is set. */
+   * (XSTATE_BV[1] set, the XMM registers written too; so does xgetbv 1 on
+   * Intel, cpu__xinuse), and MXCSR is written only when that bit is set.
+   * XSAVE and XSAVEOPT count the XMM registers alone, and write MXCSR
+   * whenever RFBM[1] or RFBM[2] is set. */
   int mx = (rfbm & 6) != 0;
   if (kind == XS_COMPACT) {
-    if (cpu->cfg.vendor == CPU_VENDOR_AMD && (rfbm & 2) &&
-        cpu->mxcsr != 0x1f80)
-      inuse |= 2;
+    if ((rfbm & 2) && cpu->mxcsr != 0x1f80) inuse |= 2;
     mx = (inuse & 2) != 0;
   }
   legacy_save(cpu, img, is64, (rfbm & 1) && (!skip_init || (inuse & 1)), mx,
