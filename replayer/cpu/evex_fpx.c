@@ -207,9 +207,11 @@ static u64 rndscale(const struct sf_fmt *f, const u64 ops[3], unsigned imm,
   return r;
 }
 
-/* vreduce: rm minus its vrndscale, the difference rounded once. */
-static u64 reduce(const struct sf_fmt *f, const u64 ops[3], unsigned imm,
-                  u32 mx, u32 *fl, u32 *ex) {
+/* vreduce: rm minus its vrndscale, the difference rounded once. FTZ_ANY:
+ * FTZ flushes a tiny result whether UE is masked or not (Intel, measured;
+ * AMD only with UE masked). */
+static u64 reduce_v(const struct sf_fmt *f, const u64 ops[3], unsigned imm,
+                    u32 mx, u32 *fl, u32 *ex, int ftz_any) {
   struct sf_val v = cpu__sf_unpack(ops[2], f, daz_of(mx));
   *fl = *ex = 0;
   if (v.nan) {
@@ -235,13 +237,23 @@ static u64 reduce(const struct sf_fmt *f, const u64 ops[3], unsigned imm,
   u64 r = cpu__sf_fma_op(f, fops, 123, CPU_FMA_SUB, 0, m2, fl, ex);
   *fl &= ~(u32)CPU_MX_DE; /* no DE for a denormal source */
   *ex &= ~(u32)CPU_MX_DE;
-  if ((mx & CPU_MX_FTZ) && (mx & CPU_MX_UE << 7) && !(r & sf_inf(f, 0)) &&
-      (r & ((1ull << f->frac) - 1))) {
+  if ((mx & CPU_MX_FTZ) && (ftz_any || (mx & CPU_MX_UE << 7)) &&
+      !(r & sf_inf(f, 0)) && (r & ((1ull << f->frac) - 1))) {
     r &= sf_sign(f);
     *fl = *ex = CPU_MX_PE;
   }
   if (imm & 8) *fl &= ~(u32)CPU_MX_PE, *ex &= ~(u32)CPU_MX_PE;
   return r;
+}
+
+static u64 reduce(const struct sf_fmt *f, const u64 ops[3], unsigned imm,
+                  u32 mx, u32 *fl, u32 *ex) {
+  return reduce_v(f, ops, imm, mx, fl, ex, 0);
+}
+
+static u64 reduce_intel(const struct sf_fmt *f, const u64 ops[3],
+                        unsigned imm, u32 mx, u32 *fl, u32 *ex) {
+  return reduce_v(f, ops, imm, mx, fl, ex, 1);
 }
 
 /* A total order key of a non-NaN value: -0 below +0. */
@@ -461,7 +473,21 @@ EV_FPX(getexp, getexp)
 EV_FPX(getmant, getmant)
 EV_FPX(scalef, scalef)
 EV_FPX(rndscale, rndscale)
+#undef EV_FPX
+#define EV_FPX(name, fn)                                                 \
+  EV_OP(v##name##ps, fpx_packed(cpu, in, FPX_VENDOR(fn), 4))             \
+  EV_OP(v##name##pd, fpx_packed(cpu, in, FPX_VENDOR(fn), 8))             \
+  EV_OP(v##name##ss, fpx_scalar(cpu, in, FPX_VENDOR(fn), 4))             \
+  EV_OP(v##name##sd, fpx_scalar(cpu, in, FPX_VENDOR(fn), 8))
+#define FPX_VENDOR(fn) (cpu->cfg.vendor == CPU_VENDOR_AMD ? fn : fn##_intel)
 EV_FPX(reduce, reduce)
+#undef EV_FPX
+#undef FPX_VENDOR
+#define EV_FPX(name, fn)                                                 \
+  EV_OP(v##name##ps, fpx_packed(cpu, in, fn, 4))                         \
+  EV_OP(v##name##pd, fpx_packed(cpu, in, fn, 8))                         \
+  EV_OP(v##name##ss, fpx_scalar(cpu, in, fn, 4))                         \
+  EV_OP(v##name##sd, fpx_scalar(cpu, in, fn, 8))
 EV_FPX(range, range)
 EV_FPX(fixupimm, fixupimm)
 #undef EV_FPX
