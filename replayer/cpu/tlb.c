@@ -63,10 +63,15 @@ static int translate(struct cpu *cpu, u64 a, int kind, u8 **host) {
   u64 page = a & ~(u64)4095;
   u8 *h;
   int rc;
-  /* Non-canonical addresses raise #GP; kernel-half addresses fault too,
-   * and Linux reports both with si_addr 0 (measured by tests/cpu/diffcpu),
-   * so both are #GP here. */
-  if (RW_UNLIKELY(a >= CANON_LIMIT)) return cpu__fault(cpu, CPU_FAULT_GP);
+  /* Non-canonical addresses raise #GP; kernel-half addresses fault too.
+   * On AMD Linux reports both with si_addr 0 (measured by tests/cpu/diffcpu),
+   * so both are #GP there; on Intel (no LASS) a canonical kernel-half
+   * address is a page fault that names it. */
+  if (RW_UNLIKELY(a >= CANON_LIMIT)) {
+    if (a >= 0xffff800000000000ull && cpu->cfg.vendor != CPU_VENDOR_AMD)
+      return cpu__fault_pf(cpu, a, kind, 1); /* SEGV_MAPERR */
+    return cpu__fault(cpu, CPU_FAULT_GP);
+  }
   rc = cpu__mem_page(cpu->mem, page, kind, &h);
   if (rc) return fault_at(cpu, a, kind, rc);
   *host = h + (a & 4095);
