@@ -342,12 +342,26 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
   u8 hdr[64], img[XS_MAX];
   if (a & 63) return cpu__fault(cpu, CPU_FAULT_GP);
   u8 first;
-  CPU_TRY(cpu_ld8(cpu, a, &first)); /* the CPU touches the first byte first */
+  int intel = cpu->cfg.vendor != CPU_VENDOR_AMD;
+  if (intel) { /* Intel reads XCOMP_BV first (measured) */
+    u64 cb;
+    CPU_TRY(cpu_ld64(cpu, a + 520, &cb));
+  } else {
+    CPU_TRY(cpu_ld8(cpu, a, &first)); /* AMD touches the first byte first */
+  }
   CPU_TRY(cpu_ldn(cpu, a + 512, hdr, 64));
   u64 bv, comp, zero = 0;
   memcpy(&bv, hdr, 8);
   memcpy(&comp, hdr + 8, 8);
   int compact = (comp >> 63) & 1;
+  if (intel) {
+    /* Then, before it checks the header, the last byte of the area
+     * XCOMP_BV (compacted) or RFBM describes, and the first (measured). */
+    u64 c = comp & ~(1ull << 63) & x0;
+    u32 whole = area_span_of(cpu, compact ? c & rfbm : rfbm, c, compact);
+    if (whole <= XS_MAX) CPU_TRY(cpu_ld8(cpu, a + whole - 1, &first));
+    CPU_TRY(cpu_ld8(cpu, a, &first));
+  }
   for (int i = 16; i < (compact ? 64 : 24); i++) zero |= hdr[i];
   if (compact) {
     comp &= ~(1ull << 63);
@@ -360,11 +374,17 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
   u32 span = area_span_of(cpu, compact ? load : rfbm, comp, compact);
   if (span > XS_MAX) return cpu__op_unsupported(cpu, in);
   CPU_TRY(cpu_ldn(cpu, a, img, span));
-  /* MXCSR first: it is the only value that can make xrstor fail. */
+  /* MXCSR first: it is the only value that can make xrstor fail. AMD, and
+   * Intel in the standard form, fault before loading anything; Intel's
+   * compacted form (measured) restores every other component, leaves
+   * MXCSR as it was, then faults. */
   int ld_mx = compact ? (load & 2) != 0 : (rfbm & 6) != 0;
   i64 mx = ld_mx ? img_mxcsr(img) : (i64)cpu->mxcsr;
-  if (mx < 0) return cpu__fault(cpu, CPU_FAULT_GP);
-  if (compact && (rfbm & 2) && !(bv & 2)) mx = 0x1f80;
+  int bad_mx = mx < 0;
+  if (bad_mx && (!compact || cpu->cfg.vendor == CPU_VENDOR_AMD))
+    return cpu__fault(cpu, CPU_FAULT_GP);
+  if (bad_mx) mx = cpu->mxcsr;
+  if (compact && (rfbm & 2) && !(bv & 2) && !bad_mx) mx = 0x1f80;
   for (unsigned i = 3; i < 63; i++) {
     if (!((load >> i) & 1) || (i >= 5 && i <= 7) || i == 9) continue;
     u32 sz, off;
@@ -407,7 +427,10 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
       else
         memset(cpu->ymm[r].b, 0, 16);
     }
-  if (rfbm & 4) {
+  /* With the Intel fault above, the components past SSE are only
+   * initialised: those it would load keep their values (measured). */
+  u64 ext = bad_mx ? rfbm & ~load : rfbm;
+  if (ext & 4) {
     u32 sz, off;
     int al;
     comp_geom(cpu, 2, &sz, &off, &al);
@@ -420,13 +443,14 @@ static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {
     }
   }
   for (unsigned i = 5; i <= 7; i++)
-    if ((rfbm >> i) & 1)
+    if ((ext >> i) & 1)
       avx512_set(cpu, i, ((load >> i) & 1) ? img + zoff[i] : NULL);
-  if (rfbm & (1u << 9)) cpu->pkru = pkru;
+  if (ext & (1u << 9)) cpu->pkru = pkru;
   cpu->mxcsr = (u32)mx;
   /* Intel: what it loads is in use, what it initialises is not. */
-  cpu->xinuse = (u32)((cpu->xinuse & ~rfbm) | (load & 0xe7));
-  return CPU_RC_NEXT;
+  u64 done = bad_mx ? (rfbm & 3) | ext : rfbm;
+  cpu->xinuse = (u32)((cpu->xinuse & ~done) | (load & done & 0xe7));
+  return bad_mx ? cpu__fault(cpu, CPU_FAULT_GP) : CPU_RC_NEXT;
 }
 
 /* What rt_sigreturn does to components 5-7 (the kernel's user-space
