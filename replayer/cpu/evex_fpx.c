@@ -464,33 +464,25 @@ static int approx14(struct cpu *cpu, const struct cpu_insn *in, int rsqrt,
   return CPU_RC_NEXT;
 }
 
-#define EV_FPX(name, fn)                                                 \
-  EV_OP(v##name##ps, fpx_packed(cpu, in, fn, 4))                         \
-  EV_OP(v##name##pd, fpx_packed(cpu, in, fn, 8))                         \
-  EV_OP(v##name##ss, fpx_scalar(cpu, in, fn, 4))                         \
-  EV_OP(v##name##sd, fpx_scalar(cpu, in, fn, 8))
+/* FN, or INTEL_FN where the recording CPU is Intel's. */
+#define EV_FPX2(name, fn, intel_fn)                                        \
+  EV_OP(v##name##ps, fpx_packed(cpu, in, FPX_PICK(fn, intel_fn), 4))       \
+  EV_OP(v##name##pd, fpx_packed(cpu, in, FPX_PICK(fn, intel_fn), 8))       \
+  EV_OP(v##name##ss, fpx_scalar(cpu, in, FPX_PICK(fn, intel_fn), 4))       \
+  EV_OP(v##name##sd, fpx_scalar(cpu, in, FPX_PICK(fn, intel_fn), 8))
+#define FPX_PICK(fn, intel_fn) \
+  (cpu->cfg.vendor == CPU_VENDOR_AMD ? fn : intel_fn)
+#define EV_FPX(name, fn) EV_FPX2(name, fn, fn)
 EV_FPX(getexp, getexp)
 EV_FPX(getmant, getmant)
 EV_FPX(scalef, scalef)
 EV_FPX(rndscale, rndscale)
-#undef EV_FPX
-#define EV_FPX(name, fn)                                                 \
-  EV_OP(v##name##ps, fpx_packed(cpu, in, FPX_VENDOR(fn), 4))             \
-  EV_OP(v##name##pd, fpx_packed(cpu, in, FPX_VENDOR(fn), 8))             \
-  EV_OP(v##name##ss, fpx_scalar(cpu, in, FPX_VENDOR(fn), 4))             \
-  EV_OP(v##name##sd, fpx_scalar(cpu, in, FPX_VENDOR(fn), 8))
-#define FPX_VENDOR(fn) (cpu->cfg.vendor == CPU_VENDOR_AMD ? fn : fn##_intel)
-EV_FPX(reduce, reduce)
-#undef EV_FPX
-#undef FPX_VENDOR
-#define EV_FPX(name, fn)                                                 \
-  EV_OP(v##name##ps, fpx_packed(cpu, in, fn, 4))                         \
-  EV_OP(v##name##pd, fpx_packed(cpu, in, fn, 8))                         \
-  EV_OP(v##name##ss, fpx_scalar(cpu, in, fn, 4))                         \
-  EV_OP(v##name##sd, fpx_scalar(cpu, in, fn, 8))
+EV_FPX2(reduce, reduce, reduce_intel)
 EV_FPX(range, range)
 EV_FPX(fixupimm, fixupimm)
 #undef EV_FPX
+#undef EV_FPX2
+#undef FPX_PICK
 EV_OP(vrcp14ps, approx14(cpu, in, 0, 4, 0))
 EV_OP(vrcp14pd, approx14(cpu, in, 0, 8, 0))
 EV_OP(vrcp14ss, approx14(cpu, in, 0, 4, 1))
