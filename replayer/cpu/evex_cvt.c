@@ -307,6 +307,7 @@ static int op_vcvtps2ph(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned rc = (in->imm & 4) ? (mx & CPU_MX_RC) >> 13 : in->imm & 3;
   union zv s, r;
   struct cpu_insn li = *in;
+  if (cpu->cfg.vendor == CPU_VENDOR_INTEL) mx |= CPU_SF_DEN_SRC_INEXACT;
   zget(cpu, in->reg, &s);
   memset(r.b, 0, sizeof r.b);
   for (unsigned i = 0; i < n; i++) {

@@ -176,10 +176,11 @@ static int op_vcvtps2ph_W_V_I(struct cpu *cpu, const struct cpu_insn *in) {
   unsigned rc = (in->imm & 4) ? (cpu->mxcsr & CPU_MX_RC) >> 13 : in->imm & 3;
   const union cpu_vec *s = &cpu->ymm[in->reg];
   union cpu_vec r = {0};
-  u32 fl = 0, ex = 0;
+  u32 fl = 0, ex = 0, mx = cpu->mxcsr;
+  if (cpu->cfg.vendor == CPU_VENDOR_INTEL) mx |= CPU_SF_DEN_SRC_INEXACT;
   for (unsigned i = 0; i < cnt; i++) {
     u32 f1, e1;
-    r.w[i] = cpu__sf_single_to_half(s->d[i], cpu->mxcsr, rc, &f1, &e1);
+    r.w[i] = cpu__sf_single_to_half(s->d[i], mx, rc, &f1, &e1);
     fl |= f1;
     ex |= e1;
   }

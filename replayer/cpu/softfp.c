@@ -135,6 +135,7 @@ u16 cpu__sf_single_to_half(u32 x, u32 mx, unsigned rc, u32 *fl, u32 *ex) {
   if (u.zero) return sb;
   u32 de = u.den ? CPU_MX_DE : 0;
   u32 m = (mx & ~(CPU_MX_RC | CPU_MX_FTZ)) | (rc << 13);
+  if (u.den && (mx & CPU_SF_DEN_SRC_INEXACT)) m |= CPU_SF_UE_DENORMAL;
   u16 v = (u16)cpu__sf_round_pack(&cpu__sf_f16, u.s, u.m, u.e, m, fl, ex);
   *fl |= de;
   *ex |= de;

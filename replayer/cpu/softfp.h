@@ -48,6 +48,10 @@ u128 cpu__sf_round_shift(u128 m, int sh, unsigned neg, unsigned rc,
  * where the result with an unbounded exponent is exact (AVX512-FP16's
  * conversions of integers to halves). */
 #define CPU_SF_OE_INEXACT 0x20000u
+/* And one for vcvtps2ph on Intel: a denormal single (DAZ clear) whose
+ * unmasked underflow reports PE too, though the unbounded result is
+ * exact; a normal tiny single does not (measured on a Xeon). */
+#define CPU_SF_DEN_SRC_INEXACT 0x40000u
 
 /* Packs the nonzero finite value R * 2^E (sign S) into format F under the
  * guest's MXCSR MX (its RC, FTZ and the UE/OE masks). *FL gets the flags

@@ -272,19 +272,23 @@ static int xsave(struct cpu *cpu, const struct cpu_insn *in, int kind) {
   if (rfbm & ~(u64)XS_MODELED) return cpu__op_unsupported(cpu, in);
   u32 span = area_span(cpu, rfbm, kind == XS_COMPACT);
   if (span > XS_MAX) return cpu__op_unsupported(cpu, in);
+  u32 first = 0;
   if (cpu->cfg.vendor != CPU_VENDOR_AMD) {
-    /* Intel (measured) looks at the area's last byte (by RFBM, whatever
-     * it then writes), then at its first: an area that runs into an
-     * unmapped page faults at its last byte. (Into a read-only page, the
-     * byte it names depends on the order it writes the parts in, which
-     * is not modelled.) */
+    /* Intel (measured, unmapped and read-only pages alike) checks that
+     * it can write the area's last byte (by RFBM, whatever it then
+     * writes), then the first byte RFBM alone says it writes, in use or
+     * not: FCW at 0 with x87, else MXCSR at 24 (XSAVEC: with SSE;
+     * XSAVE and XSAVEOPT: with SSE or AVX), else the header at 512. The
+     * bytes below that one it leaves alone, in whatever page. */
+    first = (rfbm & 1) ? 0 : (rfbm & (kind == XS_COMPACT ? 2 : 6)) ? 24 : 512;
     u8 b;
     CPU_TRY(cpu_ld8(cpu, a + span - 1, &b));
     CPU_TRY(cpu_st8(cpu, a + span - 1, b));
-    CPU_TRY(cpu_ld8(cpu, a, &b));
-    CPU_TRY(cpu_st8(cpu, a, b));
+    CPU_TRY(cpu_ld8(cpu, a + first, &b));
+    CPU_TRY(cpu_st8(cpu, a + first, b));
   }
-  CPU_TRY(xs_fault(cpu, cpu_ldn(cpu, a, img, span), a, span));
+  CPU_TRY(xs_fault(cpu, cpu_ldn(cpu, a + first, img + first, span - first),
+                   a, span));
   u64 inuse = 0;
   for (unsigned i = 0; i < 10; i++)
     if (((rfbm >> i) & 1) && i != 3 && i != 4 && i != 8 && in_use(cpu, i))
@@ -331,7 +335,8 @@ static int xsave(struct cpu *cpu, const struct cpu_insn *in, int kind) {
     bv = (bv & ~rfbm) | inuse;
   }
   memcpy(img + 512, &bv, 8);
-  return xs_fault(cpu, cpu_stn(cpu, a, img, span), a, span);
+  return xs_fault(cpu, cpu_stn(cpu, a + first, img + first, span - first), a,
+                  span);
 }
 
 static int xrstor(struct cpu *cpu, const struct cpu_insn *in) {

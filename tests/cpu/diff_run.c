@@ -741,13 +741,15 @@ int diff_compare(const struct diff_case *c, const struct diff_result *nat,
       }
   }
   if (bad && c->enc && (c->enc->enc == DIFF_ENC_EVEX)) {
-    /* What an EVEX case started from: MXCSR, vvvv and rm. */
+    /* What an EVEX case started from: MXCSR, vvvv, reg and rm. */
     u8 v[64];
     u32 m0;
     memcpy(&m0, c->st.fx + 24, 4);
     zmm_of(&c->st, c->vreg, v);
     SAY("  before: mxcsr %#x, vvvv zmm%u %s\n", m0, c->vreg,
         hex_msb(hn, v, 64));
+    zmm_of(&c->st, c->reg, v);
+    SAY("  before: reg zmm%u %s\n", c->reg, hex_msb(hn, v, 64));
     if (c->memop && c->mem_addr >= DIFF_DATA_ADDR &&
         c->mem_addr + 64 <= DIFF_DATA_ADDR + DIFF_DATA_SIZE) {
       SAY("  before: memory %s\n",

@@ -469,6 +469,54 @@ void test_run_xinuse_intel(void) {
   emu_close(&e);
 }
 
+/* XSAVE on an Intel recording into an area whose first page is read-only
+ * and whose last is writable (measured on a Xeon): the fault names the
+ * first byte RFBM says is written (FCW with x87, MXCSR with SSE or AVX,
+ * else the header), and an area whose header and components lie in the
+ * writable page saves without touching the other. One wholly read-only
+ * faults at its last byte. */
+void test_run_xsave_intel_first_byte(void) {
+  static const u8 p[] = {0x0f, 0xae, 0x27}; /* xsave [rdi] */
+  static const struct {
+    u32 rfbm;
+    u64 at;   /* area's offset below the writable page */
+    int fault;
+    u64 addr; /* the fault's offset in the area */
+  } c[] = {
+      {7, 192, 1, 0},  {6, 192, 1, 24}, {4, 192, 1, 24}, {1, 64, 1, 0},
+      {0, 512, 0, 0},  {0, 448, 0, 0},   /* the header is the first */
+      {4, 832, 1, 831}, {0, 576, 1, 575}, /* all read-only: the last byte */
+  };
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+    struct emu e;
+    struct cpu_exit ex;
+    struct rw_regs r;
+    cpu_thread *t;
+    u64 page = EMU_DATA + 0x1000, a = page + 0x1000 - c[i].at;
+    struct cpu_config cfg = {.cpuid = intel_cpuid, .xcr0 = 7};
+    CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+    CU_ASSERT_FATAL(cpu_mem_protect(e.mem, page, 0x1000, CPU_PROT_READ) == 0);
+    CU_ASSERT_FATAL(cpu_new(e.mem, &cfg, &t) == 0);
+    cpu_get_regs(e.cpu, &r);
+    r.gpr[RW_REG_rax] = c[i].rfbm;
+    r.gpr[RW_REG_rdx] = 0;
+    r.gpr[RW_REG_rdi] = a;
+    CU_ASSERT_FATAL(cpu_set_regs(t, &r) == 0);
+    CU_ASSERT_EQUAL(cpu_run(t, 1, &ex), 0);
+    if (c[i].fault) {
+      CU_ASSERT_EQUAL(ex.reason, CPU_EXIT_FAULT);
+      CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_PF);
+      CU_ASSERT_EQUAL(ex.addr, a + c[i].addr);
+    } else {
+      cpu_get_regs(t, &r);
+      CU_ASSERT_NOT_EQUAL(ex.reason, CPU_EXIT_FAULT);
+      CU_ASSERT_EQUAL(r.rip, EMU_CODE + sizeof p);
+    }
+    cpu_free(t);
+    emu_close(&e);
+  }
+}
+
 /* Instructions Capstone 4 cannot decode, or decodes as another one because
  * it ignores their mandatory prefix, stop the replay under their own names
  * and lengths: rdpid must not run as rdseed, umwait not as mfence. */
