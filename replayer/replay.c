@@ -92,6 +92,8 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   if (opts) rp->opts = *opts;
   rp->user.tree = rp->opts.tree;
   if (rp->opts.tree) rp->opts.whole = 1;
+  const char *e = getenv("REWIND_NO_WRITE_INDEX");
+  if (e && *e && strcmp(e, "0")) rp->opts.no_write_index = 1;
   rp__stack_defaults(&rp->proc->stack);
   rp->tl.kf_interval = rp->opts.keyframe_interval ? rp->opts.keyframe_interval
                                                : RP_DEFAULT_KF_INTERVAL;

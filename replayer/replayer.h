@@ -33,6 +33,10 @@ struct rp_opts {
                             the process they were set for (rp_set_view),
                             exec stops come from any process, and the
                             history is whole. Not with rp_debug_process */
+  int no_write_index;    /* 1: reverse continues re-run every keyframe
+                            interval even when only write watchpoints are
+                            set (for comparison; also set by the
+                            environment variable REWIND_NO_WRITE_INDEX) */
 };
 
 /* Why rp_run() or rp_seek() stopped. */
@@ -256,6 +260,12 @@ int rp_reverse_step(rp_replay *rp, struct rp_stop *stop) RW_MUST_CHECK;
  * asked to stop (the position is then somewhere before the start). Returns
  * 0 or a negative code. */
 int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) RW_MUST_CHECK;
+
+/* How many keyframe intervals reverse continues re-ran so far (*SCANNED),
+ * and how many they passed by because only write watchpoints were set and
+ * the keyframes show their ranges untouched there (*SKIPPED: the write
+ * index, rp_opts.no_write_index). */
+void rp_reverse_stats(const rp_replay *rp, u64 *scanned, u64 *skipped);
 
 /* Sets POLL (NULL to remove), called with CTX (borrowed) every few million
  * instructions of rp_run and rp_reverse_continue; when it returns nonzero

@@ -6,8 +6,10 @@
  * keyframe intervals backwards, re-running each with the breakpoints,
  * watchpoints and syscall stops armed, for the last hit before the
  * current position, going back there through the fine keyframes of
- * timeline.c so that the next reverse step is cheap. It adds no state to the history: everything here
- * re-executes what the recording fixed. */
+ * timeline.c so that the next reverse step is cheap; with only write
+ * watchpoints armed, the intervals whose keyframes show the watched pages
+ * untouched are passed by (the write index, below). It adds no state to
+ * the history: everything here re-executes what the recording fixed. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,22 +215,115 @@ static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 limit,
   }
 }
 
+/* The write index. When the only stops armed are write watchpoints, an
+ * interval between two states whose snapshots share every page of the
+ * watched ranges (cpu_snap_same) holds no write there, by an instruction
+ * or by the kernel: the scan passes it by without re-running it. The
+ * snapshots are the keyframes' own, so the index costs nothing until it
+ * is used and is as fine as the keyframes are; UPPER holds, per
+ * watchpoint, the state at the top of the interval looked at next. */
+struct windex {
+  size_t n;
+  cpu_snap **upper; /* owned; NULL: that state is not known */
+  const cpu_mem **in;
+};
+
+static void windex_free(struct windex *w) {
+  for (size_t i = 0; i < w->n; i++) cpu_snap_free(w->upper[i]);
+  free(w->upper);
+  free(w->in);
+  memset(w, 0, sizeof *w);
+}
+
+/* Starts the index at the current position, or leaves W->n 0 when it
+ * cannot serve (other stops armed, a watchpoint that reads, or one not in
+ * an address space now). */
+static int windex_start(rp_replay *rp, struct windex *w) {
+  const struct rp__user *u = &rp->user;
+  memset(w, 0, sizeof *w);
+  if (rp->opts.no_write_index || u->nbps || u->sys_stops || !u->nwps)
+    return 0;
+  for (size_t i = 0; i < u->nwps; i++)
+    if (u->wps[i].kind != 2 || !u->wps[i].in) return 0;
+  w->upper = calloc(u->nwps, sizeof *w->upper);
+  w->in = calloc(u->nwps, sizeof *w->in);
+  if (!w->upper || !w->in) {
+    windex_free(w);
+    return RW_ENOMEM;
+  }
+  w->n = u->nwps;
+  for (size_t i = 0; i < w->n; i++) {
+    w->in[i] = u->wps[i].in;
+    int rc = cpu_mem_snapshot(u->wps[i].in, &w->upper[i]);
+    if (rc < 0) {
+      windex_free(w);
+      return rc;
+    }
+  }
+  return 0;
+}
+
+/* KF's snapshot of address space IN: the root's, or a child's own (not a
+ * vfork child's, which borrows); NULL when KF has none of it. */
+static const cpu_snap *kf_space(const rp_replay *rp, const struct rp__kf *kf,
+                                const cpu_mem *in) {
+  if (in == rp->root.mem) return kf->snap;
+  for (size_t i = 0; i < rp->nkids && i < kf->nkids; i++)
+    if (rp->kids[i]->own == in && kf->kids[i].exists && !kf->kids[i].lender)
+      return kf->kids[i].snap;
+  return NULL;
+}
+
+/* Whether nothing wrote to a watched range between KF and the top of the
+ * interval, and KF becomes the top of the next one. */
+static int windex_skips(rp_replay *rp, struct windex *w,
+                        const struct rp__kf *kf, int *skip) {
+  const struct rp__user *u = &rp->user;
+  *skip = w->n == u->nwps;
+  for (size_t i = 0; i < w->n; i++) {
+    const cpu_snap *s = kf_space(rp, kf, w->in[i]);
+    if (!s || !w->upper[i] || u->wps[i].in != w->in[i] ||
+        !cpu_snap_same(s, w->upper[i], u->wps[i].addr, u->wps[i].len))
+      *skip = 0;
+    cpu_snap_free(w->upper[i]);
+    w->upper[i] = NULL;
+    if (s) RW_FORWARD(cpu_snap_dup(s, &w->upper[i]));
+  }
+  return 0;
+}
+
+void rp_reverse_stats(const rp_replay *rp, u64 *scanned, u64 *skipped) {
+  *scanned = rp->tl.scanned;
+  *skipped = rp->tl.skipped;
+}
+
 int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   if (!may_go_back(rp, stop)) return 0;
   u64 limit = here(rp), hi = limit, floor = rp__floor(rp);
   struct hit h = {0};
+  struct windex wi;
+  RW_FORWARD(windex_start(rp, &wi));
+  int rc = 0, done = 0;
   while (hi > floor &&
          (rp->user.nbps || rp->user.nwps || rp->user.sys_stops)) {
     struct rp__kf *kf = rp__kf_before(rp, hi, 1);
     if (!kf) break;
-    int done = 0;
+    int skip = 0;
     u64 lo = kf->icount;
-    RW_FORWARD(scan(rp, kf, hi, limit, &h, stop, &done));
-    if (done) return 0;
+    if (wi.n && (rc = windex_skips(rp, &wi, kf, &skip)) < 0) break;
+    if (skip) {
+      rp->tl.skipped++;
+      hi = lo;
+      continue;
+    }
+    rp->tl.scanned++;
+    if ((rc = scan(rp, kf, hi, limit, &h, stop, &done)) < 0 || done) break;
     if (h.found && h.pos < floor) h.found = 0; /* before the history */
     if (h.found) break;
     hi = lo;
   }
+  windex_free(&wi);
+  if (rc < 0 || done) return rc;
   if (!h.found) {
     RW_FORWARD(rp_seek(rp, 0, stop));
     if (stop->reason == RP_STOP_TARGET) stop_begin(rp, stop);

@@ -320,6 +320,8 @@ struct rp__timeline {
   u64 kf_interval;         /* current spacing */
   u64 next_kf;             /* icount of the next keyframe to take */
   u64 restores;            /* keyframe restores so far */
+  u64 scanned, skipped;    /* intervals reverse continues re-ran, and
+                              passed by with the write index */
   struct rp__kf fine[RP_FINE_MAX]; /* fine keyframes, unordered */
   size_t nfine;
   u64 fine_clock;          /* LRU stamp source */

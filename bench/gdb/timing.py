@@ -63,6 +63,40 @@ if MODE == "rewind":
         except gdb.error as e:
             report("reverse-continue across %.0e instructions" % dist,
                    "failed: %s" % e)
+    # The memory history: the one write to `marked` and to `near` (in
+    # marker()), found from 1e8 and 1e9 instructions later by monitor
+    # last-write (the write index passes by the keyframe intervals that
+    # left the variable's page alone: all of them for `marked`, alone on
+    # its page; those without a checkpoint() call for `near`, which shares
+    # a page with the sink checkpoint() writes every 1e6 iterations) and by
+    # watch + reverse-continue (which re-runs every interval: gdb keeps a
+    # breakpoint of its own inserted, so the index does not serve it).
+    run("delete")
+    for var in ("marked.v", "near[8]"):
+        for dist in (10**8, 10**9):
+            run("monitor goto %d" % (mark + dist))
+            run("maintenance flush register-cache")
+            dt, text = timed('eval "monitor last-write %%p 8", &%s' % var)
+            try:
+                found = int(text.split("at instruction ")[1].split(" ")[0])
+            except IndexError:
+                found = None
+            report("last-write %s across %.0e instructions" % (var, dist),
+                   "%.2f s (at instruction %s)" % (dt, found))
+            run("monitor goto %d" % (mark + dist))
+            run("maintenance flush register-cache")
+            run("watch -l %s" % var)
+            what = "watch + reverse-continue %s across %.0e instructions" % (
+                var, dist)
+            try:
+                dt, _ = timed("reverse-continue")
+                at = position()
+                report(what, "%.2f s%s" % (dt, "" if at == found else
+                                           " (stopped at %d, not where "
+                                           "last-write said)" % at))
+            except gdb.error as e:
+                report(what, "failed: %s" % e)
+            run("delete")
 else:
     run("break checkpoint")
     run("run")          # i == 0

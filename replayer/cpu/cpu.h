@@ -138,6 +138,20 @@ int cpu_mem_restore(cpu_mem *mem, const cpu_snap *snap) RW_MUST_CHECK;
 /* Frees SNAP (accepts NULL). Snapshots are freed before their space. */
 void cpu_snap_free(cpu_snap *snap);
 
+/* A second handle on the state SNAP (borrowed) froze, in *OUT, to be freed
+ * with cpu_snap_free: one reference, no copy. Returns 0 or RW_ENOMEM. */
+int cpu_snap_dup(const cpu_snap *snap, cpu_snap **out) RW_MUST_CHECK;
+
+/* Whether the pages of [ADDR, ADDR+LEN) are the very same in snapshots A
+ * and B (borrowed, of one space): the same page objects with the same
+ * protections. A page written between two states of one history is a new
+ * copy afterwards (the earlier state still holds the old one), so for two
+ * states of one replay, the earlier taken before the later in its history,
+ * 1 means no write (by a thread or cpu_mem_write) and no mapping change
+ * touched the range in between. 0 says only that one may have. A walk of
+ * the tables that stops at every subtree the two share. */
+int cpu_snap_same(const cpu_snap *a, const cpu_snap *b, u64 addr, u64 len);
+
 /* Dirty-page tracking, for work that depends on memory contents and wants
  * to redo only what the threads changed. cpu_mem_dirty_start (re)starts
  * recording the lowest and highest page written since, by the threads or

@@ -614,6 +614,54 @@ int cpu_mem_restore(cpu_mem *m, const cpu_snap *s) {
   return 0;
 }
 
+int cpu_snap_dup(const cpu_snap *s, cpu_snap **out) {
+  struct cpu_snap *d = malloc(sizeof *d);
+  *out = NULL;
+  if (!d) return RW_ENOMEM;
+  *d = *s;
+  d->root->refs++;
+  d->mem->nsnaps++;
+  *out = d;
+  return 0;
+}
+
+/* What a node (or absent or uniform entry) N holds at index I as the
+ * child of a level below LEVELS - 1: an absent or uniform entry stands for
+ * every page under it alike. */
+static const struct cpu__node *child_at(const struct cpu__node *n,
+                                        unsigned i) {
+  return !n || IS_UNIFORM(n) ? n : n->u.child[i];
+}
+static uintptr_t slot_at(const struct cpu__node *n, unsigned i) {
+  return !n ? 0 : IS_UNIFORM(n) ? UNIFORM_SLOT(n) : n->u.slot[i];
+}
+
+/* cpu_snap_same over nodes A and B of LEVEL, which cover the pages from
+ * FIRST on, for page numbers [LO, HI). */
+static int same_sub(const struct cpu__node *a, const struct cpu__node *b,
+                    unsigned level, u64 first, u64 lo, u64 hi) {
+  if (a == b) return 1;
+  u64 step = span_of(level + 1);
+  u64 from = RW_MAX(lo, first), to = RW_MIN(hi, first + span_of(level));
+  for (u64 i = (from - first) / step; i <= (to - 1 - first) / step; i++) {
+    if (level == LEVELS - 1) {
+      if (slot_at(a, (unsigned)i) != slot_at(b, (unsigned)i)) return 0;
+    } else if (!same_sub(child_at(a, (unsigned)i), child_at(b, (unsigned)i),
+                         level + 1, first + i * step, lo, hi)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+int cpu_snap_same(const cpu_snap *a, const cpu_snap *b, u64 addr, u64 len) {
+  if (!len) return 1;
+  if (addr >= VA_LIMIT) return a->root == b->root;
+  u64 end = len > VA_LIMIT - addr ? VA_LIMIT : addr + len;
+  u64 lo = addr >> 12, hi = (end + CPU_PAGE_SIZE - 1) >> 12;
+  return same_sub(a->root, b->root, 0, 0, lo, hi);
+}
+
 void cpu_snap_free(cpu_snap *s) {
   if (!s) return;
   node_unref(s->mem, s->root);

@@ -293,3 +293,51 @@ void test_mem_ranges_against_pages(void) {
   CU_ASSERT_EQUAL(seen, written);
   cpu_mem_free(m);
 }
+
+/* cpu_snap_same: which ranges a history left alone between two snapshots,
+ * seen through guest stores (TLB), privileged writes, protection changes,
+ * a gigabyte mapped as one entry, and a duplicated handle. */
+void test_mem_snap_same(void) {
+  /* mov byte [0x600800], 7; int3 */
+  static const u8 p[] = {0xc6, 0x04, 0x25, 0x00, 0x08, 0x60, 0x00, 0x07, 0xcc};
+  struct emu e;
+  cpu_snap *s0, *s1, *s2, *s3, *d;
+  const u64 big = 1ull << 32, rw = CPU_PROT_READ | CPU_PROT_WRITE;
+  u8 b = 7;
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  CU_ASSERT_FATAL(cpu_mem_map(e.mem, big, 1ull << 30, (int)rw) == 0);
+  CU_ASSERT_FATAL(cpu_mem_write(e.mem, 0x601000, &b, 1) == 0);
+  CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s0) == 0);
+  CU_ASSERT_FATAL(cpu_snap_dup(s0, &d) == 0);
+  CU_ASSERT(cpu_snap_same(s0, d, 0, ~0ull));
+  /* A guest store of the value already there is still a write. */
+  CU_ASSERT_EQUAL(emu_run(&e, NULL), CPU_EXIT_FAULT);
+  CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s1) == 0);
+  CU_ASSERT(!cpu_snap_same(s0, s1, 0x600800, 1));
+  CU_ASSERT(!cpu_snap_same(s0, s1, 0x600000, 1)); /* same page */
+  CU_ASSERT(cpu_snap_same(s0, s1, 0x601000, 0x1000));
+  CU_ASSERT(cpu_snap_same(s0, s1, big, 1ull << 30));
+  CU_ASSERT(!cpu_snap_same(s0, s1, 0x5ff000, 0x3000)); /* spans it */
+  /* One page written in the middle of a gigabyte of zeros. */
+  CU_ASSERT_FATAL(cpu_mem_write(e.mem, big + (300ull << 20), &b, 1) == 0);
+  CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s2) == 0);
+  CU_ASSERT(!cpu_snap_same(s1, s2, big, 1ull << 30));
+  CU_ASSERT(!cpu_snap_same(s1, s2, big + (300ull << 20) + 4095, 1));
+  CU_ASSERT(cpu_snap_same(s1, s2, big, 300ull << 20));
+  CU_ASSERT(cpu_snap_same(s1, s2, big + (300ull << 20) + 4096, 1ull << 20));
+  CU_ASSERT(cpu_snap_same(s1, s2, 0x600000, 0x2000));
+  /* A protection change counts; the other pages of the range do not. */
+  CU_ASSERT_FATAL(cpu_mem_protect(e.mem, 0x601000, 0x1000, CPU_PROT_READ) ==
+                  0);
+  CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s3) == 0);
+  CU_ASSERT(!cpu_snap_same(s2, s3, 0x601000, 1));
+  CU_ASSERT(cpu_snap_same(s2, s3, 0x600000, 0x1000));
+  CU_ASSERT(cpu_snap_same(s0, d, 0x600000, 0x1000)); /* d is s0's state */
+  CU_ASSERT(!cpu_snap_same(d, s3, 0x600000, 0x1000));
+  cpu_snap_free(d);
+  cpu_snap_free(s3);
+  cpu_snap_free(s2);
+  cpu_snap_free(s1);
+  cpu_snap_free(s0);
+  emu_close(&e);
+}

@@ -93,6 +93,50 @@ check "  in the reader thread, not main" sh -c \
   "main=\$(sed -n 's/^at instruction .*, thread \([0-9]*\)$/\1/p' '$T/kw.out');
    grep '^previous write of' '$T/kw.out' | grep -vq \"thread \$main,\""
 
+# The write index (replayer/reverse.c): with only write watchpoints armed,
+# reverse continues pass by the keyframe intervals whose snapshots show the
+# watched page untouched. tests/programs/rewrites writes its target six
+# times (two threads, the kernel's read(), a write of the value it held)
+# between long stretches that write other memory; wback walks back through
+# every write with the index and with the full scan and compares each stop.
+rec rw "$P/rewrites" 1000000
+target=$(sed -n 's/^target \(0x[0-9a-f]*\)$/\1/p' "$T/rw.out")
+quiet=$(sed -n 's/^quiet \(0x[0-9a-f]*\)$/\1/p' "$T/rw.out")
+check "rewrites: recorded, the addresses printed" \
+  test -n "$target" -a -n "$quiet" -a "$status" = 0
+"$top_builddir/tests/replay/wback" "$T/rw.rwd" 2000000 "$target" 8 \
+  "$quiet" 8 >"$T/wb.out" 2>&1
+check_eq "wback: the index stops where the full scan does" 0 "$?"
+check "  at each of the six writes, one by the kernel, one in thread 2" \
+  python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+w = re.findall(r"^write at (\d+) thread (\d+) addr (0x[0-9a-f]+)( by the kernel)?$",
+               t, re.M)
+target = [x for x in w if x[2] == sys.argv[2]]
+quiet = [x for x in w if x[2] == sys.argv[3]]
+assert len(target) == 12, target  # the walk alone, then with quiet
+assert len(quiet) == 4 and len(w) == 16, w
+first = target[:6]
+assert sum(1 for x in first if x[3]) == 1, first
+assert len({x[1] for x in first}) == 2, first
+m = re.search(r"^hits (\d+) scanned (\d+) skipped (\d+)$", t, re.M)
+full = re.search(r"^full scanned (\d+) skipped 0$", t, re.M)
+hits, scanned, skipped = map(int, m.groups())
+assert hits == len(w) - int(re.search(r"all ranges at once: (\d+)", t)[1]), t
+assert skipped > scanned, (scanned, skipped)
+assert int(full[1]) == scanned + skipped, (full[1], scanned, skipped)' \
+  "$T/wb.out" "$target" "$quiet"
+gdb_run rwl rw <<G
+continue
+monitor when
+monitor last-write $target 8
+monitor when
+G
+check "last-write from the end: the last store, 6, found by the index" sh -c \
+  "grep -A2 '^previous write of' '$T/rwl.out' | grep -Eq 'main\+0x[0-9a-f]+  mov ' &&
+   grep -q '^  before: 05 00 00 00 00 00 00 00  after: 06 00 00 00 00 00 00 00$' '$T/rwl.out'"
+
 # rewind analyze writes: every write to the balance over the history.
 addr=$(sed -n 's/^previous write of \[\(0x[0-9a-f]*\), +8).*/\1/p' "$out" | head -n 1)
 "$REWIND" analyze writes --no-progress "$T/uaf.rwd" "$addr" 8 >"$T/w.out" 2>&1

@@ -29,7 +29,7 @@ EXTRA_DIST += $(rw_replay_tests)
 # the replayer's API.
 check_PROGRAMS += tests/replay/thr_end tests/replay/thr_crash \
 	tests/replay/thr_exec tests/replay/thr_memloop tests/replay/thr_signals \
-	tests/replay/churn tests/replay/seekcheck
+	tests/replay/churn tests/replay/seekcheck tests/replay/wback
 tests_replay_thr_end_CFLAGS = -O1 -g -pthread
 tests_replay_thr_end_LDFLAGS =
 tests_replay_thr_end_LDADD = -lpthread
@@ -50,6 +50,7 @@ tests_replay_churn_LDFLAGS =
 tests_replay_seekcheck_LDADD = replayer/librw_replayer.a \
 	replayer/cpu/librw_cpu.a format/librw_format.a common/librw_common.a \
 	$(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS)
+tests_replay_wback_LDADD = $(tests_replay_seekcheck_LDADD)
 TESTS += tests/replay/threads.sh
 EXTRA_DIST += tests/replay/threads.sh
 TESTS += tests/replay/procs.sh
