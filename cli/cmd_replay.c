@@ -62,9 +62,11 @@ static void usage(FILE *out) {
           "                    recording was cut off (verified up to the cut),\n"
           "                    5 when the trace is damaged (verified up to the\n"
           "                    damage), 1 when it cannot be replayed\n"
-          "  --backtrace       as --print, and the thread's call stack from\n"
-          "                    its calls and returns (no unwind tables\n"
-          "                    needed; replays from the start to get it)\n"
+          "  --backtrace       as --print, and the thread's call stack twice:\n"
+          "                    from its calls and returns (no unwind tables\n"
+          "                    needed; replays from the start to get it),\n"
+          "                    and unwound by libunwind from the unwind\n"
+          "                    tables, as a debugger would\n"
           "  --print           show registers and code at the start (or at\n"
           "                    --goto N) and exit\n"
           "  --progress        show progress on stderr (default: when stderr is\n"
@@ -296,6 +298,10 @@ int cli_cmd_replay(int argc, char **argv) {
     if (rp_get_regs(rp, 0, &r) == 0) rp_disasm(rp, stdout, r.rip, 8, r.rip);
     char *text = NULL;
     if (backtrace) {
+      /* Unwound first: the shadow stack's re-run moves the replay away
+       * and back. */
+      char *unwound = NULL;
+      int urc = rp_unwind_text(rp, 0, &unwound);
       rc = rp_shadow_text(rp, 0, NULL, NULL, &text);
       if (rc == 0)
         printf("call stack of %s", text);
@@ -303,6 +309,11 @@ int cli_cmd_replay(int argc, char **argv) {
         status = cli_error("no call stack: %s", rc == RW_ENOTFOUND
                                                     ? "no thread runs here"
                                                     : rw_strerror(rc));
+      if (urc == 0)
+        printf("unwound by libunwind from the unwind tables:\n%s", unwound);
+      else if (rc == 0)
+        status = cli_error("libunwind: %s", rw_strerror(urc));
+      free(unwound);
       free(text);
     }
   } else if (!stop.finished) {

@@ -488,6 +488,16 @@ void rp_calls_free(rp_calls *c);
 int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
                    void *ctx, char **out) RW_MUST_CHECK;
 
+/* The call stack of thread TID (0: the current thread, the only one it
+ * can unwind) at the current position as libunwind unwinds it, from the
+ * registers and memory of the replay and the unwind tables (.eh_frame_hdr)
+ * of the ELF files the process mapped, as text into *OUT (owned by the
+ * caller: free): one line per frame, innermost first, with its address
+ * and function, and a last line saying why unwinding stopped when it did
+ * not reach the outermost frame. Needs no re-run. Returns 0, RW_ENOTFOUND
+ * when TID does not run here, RW_EINVAL for another thread, or RW_ENOMEM. */
+int rp_unwind_text(rp_replay *rp, u32 tid, char **out) RW_MUST_CHECK;
+
 /* Runs RP to the end of its history, as rp_profile_run does, also counting
  * every conditional and indirect branch: how often each ran and was taken
  * (and where each indirect one went). */

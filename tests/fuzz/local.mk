@@ -80,6 +80,7 @@ tests/fuzz/replay_stream_fuzzer tests/fuzz/serve_packets_fuzzer: \
 	for f in $(FUZZ_REPLAY_SRC) $$extra; do \
 	  case $$f in *.c) srcs="$$srcs $(srcdir)/$$f";; esac; \
 	done; \
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS) $(CAPSTONE_CFLAGS) $$srcs \
-	  $(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS) -lm -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS) $(CAPSTONE_CFLAGS) \
+	  $(UNWIND_CFLAGS) $$srcs \
+	  $(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS) $(UNWIND_LIBS) -lm -o $@
 endif

@@ -116,6 +116,19 @@ check "  the registers, then the call stack there: rec(0) innermost" sh -c \
 check_eq "  51 frames of rec, main under them" 51 \
   "$(grep -Ec '^#[0-9]+ +rec \(calls\)' "$T/bt.out")"
 check "  then main" grep -Eq '^#51 +main \(calls\)' "$T/bt.out"
+check "  and libunwind's, from the unwind tables: rec at its first byte," \
+  grep -Eq '^#0 +0x[0-9a-f]{16} in rec\+0x0$' "$T/bt.out"
+check_eq "  51 frames of rec" 51 \
+  "$(sed -n '/^unwound by libunwind/,$p' "$T/bt.out" | grep -Ec ' in rec\+')"
+check "  then main, libc, and _start, where the stack begins" python3 -c '
+import re, sys
+t = open(sys.argv[1]).read().split("unwound by libunwind")[1].splitlines()[1:]
+f = [re.match(r"#(\d+) +0x[0-9a-f]{16} in (\S+)", l) for l in t]
+assert all(f), t
+names = [m[2].split("+")[0] for m in f]
+assert [int(m[1]) for m in f] == list(range(len(f))), t
+assert names[51] == "main" and names[-1] == "_start", names
+assert "__libc_start_main" in names, names' "$T/bt.out"
 "$REWIND" analyze calls --no-progress -f dive --json "$T/calls.rwd" \
   >"$T/dive.json" 2>&1
 check "calls left by a longjmp did not return" python3 -c "
