@@ -467,11 +467,24 @@ static void edges_usage(FILE *out) {
         "and indirect jump of every thread: how often each ran, was taken\n"
         "and fell through, and where each indirect jump went; the exact edge\n"
         "profile of the whole history, most executed first.\n"
+        "With --sample, also a sampled edge profile, as branch-trace\n"
+        "hardware gives one: every N taken branches of a thread, its last\n"
+        "taken branches are taken as a sample and the branches between them\n"
+        "rebuilt from the code (checked against the true sequence); the\n"
+        "edges (a branch taken, a branch not taken) the samples show are\n"
+        "set against the exact ones, with the largest relative error and a\n"
+        "chi-square, so a sampling period that misleads shows.\n"
         "TRACE is a file, or a name in the trace directory (rewind ls);\n"
         "without it, the latest recording.\n"
         "\n"
         "  --top N              show the N branches executed most (default\n"
-        "                       25; 0: all)\n"
+        "                       25; 0: all), and as many sampled edges\n"
+        "  --sample N           sample every N taken branches of a thread\n"
+        "  --random-delta D     plus a random 0..D-1 each time (D at most N;\n"
+        "                       default 0: a fixed period)\n"
+        "  --seed S             the random offsets' seed (default 1)\n"
+        "  --ring R             taken branches in a sample (default 32, at\n"
+        "                       most 4096)\n"
         "  --json               one JSON object per branch, one per line\n"
         "  --progress           show progress on stderr (default: when\n"
         "                       stderr is a terminal)\n"
@@ -489,24 +502,50 @@ struct table_analysis {
   int (*run)(rp_replay *rp, rp_profile **out, struct rp_stop *stop);
   void (*totals)(const rp_profile *p); /* prints a first line, or NULL */
   int (*print)(const rp_profile *p, FILE *out, size_t top, int json);
+  int sampling; /* takes --sample and its kin (edges) */
 };
 
 static int table_cmd(const struct table_analysis *a, int argc, char **argv) {
   static const struct option longopts[] = {
       {"top", required_argument, 0, 't'},
       {"json", no_argument, 0, 'j'},
+      {"sample", required_argument, 0, 's'},
+      {"random-delta", required_argument, 0, 'd'},
+      {"seed", required_argument, 0, 'S'},
+      {"ring", required_argument, 0, 'r'},
       {"progress", no_argument, 0, 'G'},
       {"no-progress", no_argument, 0, 'P'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
-  u64 top = 25;
-  int json = 0, progress = isatty(2), c, st;
+  u64 top = 25, ring = 32;
+  struct rp_sample_opts so = {.seed = 1};
+  int json = 0, progress = isatty(2), c, st, sampled = 0, samp_opt = 0;
   optind = 1;
   while ((c = cli_getopt(a->cmd, argc, argv, "h", longopts)) != -1) {
     if (shared_opt(c, &progress, &json)) continue;
     switch (c) {
       case 't':
         if ((st = count_arg(a->cmd, "--top", optarg, &top)) >= 0) return st;
+        break;
+      case 's':
+        if ((st = count_arg(a->cmd, "--sample", optarg, &so.period)) >= 0)
+          return st;
+        sampled = samp_opt = 1;
+        break;
+      case 'd':
+        if ((st = count_arg(a->cmd, "--random-delta", optarg, &so.delta)) >=
+            0)
+          return st;
+        samp_opt = 1;
+        break;
+      case 'S':
+        if ((st = count_arg(a->cmd, "--seed", optarg, &so.seed)) >= 0)
+          return st;
+        samp_opt = 1;
+        break;
+      case 'r':
+        if ((st = count_arg(a->cmd, "--ring", optarg, &ring)) >= 0) return st;
+        samp_opt = 1;
         break;
       case 'h':
         a->usage(stdout);
@@ -515,13 +554,27 @@ static int table_cmd(const struct table_analysis *a, int argc, char **argv) {
         return 2;
     }
   }
+  if (samp_opt && !a->sampling)
+    return cli_usage_error(a->cmd, "--sample, --random-delta, --seed and "
+                           "--ring are options of analyze edges");
+  if (samp_opt && !sampled)
+    return cli_usage_error(a->cmd, "--random-delta, --seed and --ring go "
+                           "with --sample N");
+  if (sampled && (!so.period || so.delta > so.period || !ring ||
+                  ring > RP_RING_MAX))
+    return cli_usage_error(a->cmd, "--sample takes a period of at least 1, "
+                           "--random-delta at most the period, --ring 1 to "
+                           "%d",
+                           RP_RING_MAX);
+  so.ring = (u32)ring;
   char path[4096];
   if ((st = trace_arg(a->cmd, argc, argv, path, sizeof path)) >= 0) return st;
   rp_replay *rp;
   if ((st = open_trace(path, 0, progress, &rp))) return st;
   rp_profile *p;
   struct rp_stop stop;
-  int rc = a->run(rp, &p, &stop);
+  int rc = sampled ? rp_edges_sampled_run(rp, &so, &p, &stop)
+                   : a->run(rp, &p, &stop);
   if (progress) fputc('\n', stderr);
   if (rc < 0) {
     rp_close(rp);
@@ -530,6 +583,7 @@ static int table_cmd(const struct table_analysis *a, int argc, char **argv) {
   int status = run_status(rp, &stop);
   if (!json && a->totals) a->totals(p);
   rc = a->print(p, stdout, (size_t)top, json);
+  if (rc == 0 && sampled) rc = rp_profile_sampled(p, stdout, (size_t)top, json);
   if (rc < 0 && rc != RW_ERR(EPIPE) && !status)
     status = cli_error("writing the list: %s", rw_strerror(rc));
   rp_profile_free(p);
@@ -546,8 +600,8 @@ static void edges_totals(const rp_profile *p) {
 }
 
 static const struct table_analysis edges_analysis = {
-    "analyze edges", "edges",      edges_usage,
-    rp_edges_run,    edges_totals, rp_profile_edges};
+    "analyze edges", "edges",      edges_usage,      rp_edges_run,
+    edges_totals,    rp_profile_edges, 1};
 
 static void rep_usage(FILE *out) {
   fputs("usage: rewind analyze rep [options] [TRACE]\n"
@@ -573,8 +627,8 @@ static void rep_usage(FILE *out) {
 }
 
 static const struct table_analysis rep_analysis = {
-    "analyze rep", "rep instructions", rep_usage,
-    rp_reps_run,   NULL,               rp_profile_reps};
+    "analyze rep", "rep instructions", rep_usage, rp_reps_run, NULL,
+    rp_profile_reps, 0};
 
 int cli_cmd_analyze(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

@@ -185,6 +185,7 @@ struct shadow {
   size_t nactive;
   struct taken *ring; /* with a ring: its last p->ring taken branches */
   u64 nring;          /* how many were taken in all */
+  void *samp;         /* the sampler's state of the thread */
 };
 
 struct rp_profile {
@@ -231,6 +232,7 @@ struct rp_profile {
   int reps;
   u64 nreps, rep_iters;
   size_t ring;  /* > 0: each thread keeps its last RING taken branches */
+  struct rp__sampler *sampler; /* sampled edges (replayer/sample.c) */
 };
 
 static u64 str_hash(const char *a, const char *b) {
@@ -472,6 +474,8 @@ static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
   (void)from, (void)ret;
   if (!sh || sh->p->err) return;
   if (sh->ring) ring_add(sh, from, to, RING_CALL);
+  if (sh->p->sampler)
+    rp__sampler_branch(sh->p->sampler, &sh->samp, sh->t, from, to, 1, 0);
   /* The return address pushed: a frame whose slot this is or was below
    * it is gone (left by a longjmp, an exception). */
   u64 slot = cpu_gpr(cpu, RW_REG_rsp);
@@ -512,6 +516,8 @@ static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
    * (ret imm16 pops more than the slot). */
   u64 sp = cpu_gpr(cpu, RW_REG_rsp);
   if (sh->ring) ring_add(sh, from, to, RING_RET);
+  if (sh->p->sampler)
+    rp__sampler_branch(sh->p->sampler, &sh->samp, sh->t, from, to, 1, 0);
   unwind(sh, sp, n + 1, sh->n > 1 ? ret_slot(sh, sp) : 0,
          cpu_gpr(cpu, RW_REG_rax));
 }
@@ -577,6 +583,9 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
   if (!sh || sh->p->err) return;
   rp_profile *p = sh->p;
   if (sh->ring && taken) ring_add(sh, from, to, kind);
+  if (p->sampler)
+    rp__sampler_branch(p->sampler, &sh->samp, sh->t, from, to, taken,
+                       kind == CPU_BRANCH_COND);
   if (!p->branches || kind == CPU_BRANCH_JMP) return;
   int rc = site_at(p, sh->t, from, kind, &i);
   if (rc == 0) {
@@ -705,6 +714,7 @@ void rp_profile_free(rp_profile *p) {
   free(p->edges);
   free(p->nodes);
   free(p->recs);
+  rp__sampler_free(p->sampler);
   free(p);
 }
 
@@ -1138,12 +1148,19 @@ int rp_branches_text(rp_replay *rp, u32 tid, size_t n,
 /* ---- The edge profile ------------------------------------------------- */
 
 int rp_edges_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
+  return rp_edges_sampled_run(rp, NULL, out, stop);
+}
+
+int rp_edges_sampled_run(rp_replay *rp, const struct rp_sample_opts *o,
+                         rp_profile **out, struct rp_stop *stop) {
   rp_profile *p = calloc(1, sizeof *p);
   *out = NULL;
   if (!p) return RW_ENOMEM;
   p->rp = rp;
   p->branches = 1;
-  int rc = profile_run(p, stop);
+  int rc = o ? rp__sampler_new(rp, o, &p->sampler) : 0;
+  if (rc == 0) rc = profile_run(p, stop);
+  if (rc == 0 && p->sampler) rc = rp__sampler_err(p->sampler);
   if (rc < 0) {
     rp_profile_free(p);
     return rc;
@@ -1210,6 +1227,12 @@ int rp_profile_edges(const rp_profile *p, FILE *out, size_t top, int json) {
             p->nsites - n);
   free(ix);
   return written(out);
+}
+
+int rp_profile_sampled(const rp_profile *p, FILE *out, size_t top,
+                       int json) {
+  RW_RETURN_IF(!p->sampler, RW_EINVAL, "the profile was not sampled");
+  return rp__sampler_report(p->sampler, out, top, json);
 }
 
 void rp_edges_totals(const rp_profile *p, u64 *executed, size_t *sites) {

@@ -511,6 +511,32 @@ int rp_profile_edges(const rp_profile *p, FILE *out, size_t top, int json)
 /* Branches executed and branch sites in it. */
 void rp_edges_totals(const rp_profile *p, u64 *executed, size_t *sites);
 
+/* How rp_edges_run samples, as branch-trace hardware would: every PERIOD
+ * taken branches of a thread, plus a random offset below DELTA (0: none;
+ * at most PERIOD) drawn from SEED, it takes that thread's last RING (1 ..
+ * RP_RING_MAX) taken branches and rebuilds the branches between them.
+ * Plain data. */
+struct rp_sample_opts {
+  u64 period, delta, seed;
+  u32 ring;
+};
+/* rp_edges_run with sampling as O (borrowed) says, beside the exact
+ * counts: each sample's rebuilt branch sequence is checked against the
+ * true one and counted into a sampled edge profile. RW_EINVAL for bad
+ * options. */
+int rp_edges_sampled_run(rp_replay *rp, const struct rp_sample_opts *o,
+                         rp_profile **out, struct rp_stop *stop)
+    RW_MUST_CHECK;
+/* Writes what the samples of a profile from rp_edges_sampled_run gave:
+ * how many, how many rebuilt sequences equal the true ones, and the
+ * sampled shares of the TOP (0: all) most executed edges (a branch taken,
+ * a branch not taken) against the exact ones, with the largest relative
+ * error and a chi-square; as text or (JSON) one object per line. Returns
+ * 0, RW_EINVAL when the profile was not sampled, RW_ENOMEM or the write
+ * error. */
+int rp_profile_sampled(const rp_profile *p, FILE *out, size_t top, int json)
+    RW_MUST_CHECK;
+
 /* Replays the rest of RP's history (as rp_profile_run) and counts every
  * rep-prefixed string instruction of every thread, per instruction: its
  * executions, the iterations asked for (rcx at the first) and done, the

@@ -650,6 +650,22 @@ void rp__fn_name(rp_replay *rp, u64 addr, char *name, size_t ncap,
                  char *object, size_t ocap);
 
 /* profiles (replayer/profile.c) */
+/* Sampled edge profiles (replayer/sample.c), fed by the profile's
+ * observers. */
+struct rp__sampler;
+int rp__sampler_new(rp_replay *rp, const struct rp_sample_opts *o,
+                    struct rp__sampler **out) RW_MUST_CHECK;
+void rp__sampler_free(struct rp__sampler *s);
+/* A branch of thread T: conditional (COND) or not, TAKEN or not (TO is
+ * then not used). *STATE is the thread's own (NULL at first; the sampler
+ * keeps and frees it). Failures are kept for rp__sampler_err. */
+void rp__sampler_branch(struct rp__sampler *s, void **state,
+                        struct rp__thread *t, u64 from, u64 to, int taken,
+                        int cond);
+int rp__sampler_err(const struct rp__sampler *s);
+int rp__sampler_report(const struct rp__sampler *s, FILE *out, size_t top,
+                       int json) RW_MUST_CHECK;
+
 /* A thread starts with rp->prof on: its shadow stack starts. */
 int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) RW_MUST_CHECK;
 /* A thread leaves the table with rp->prof on: its frames end. */

@@ -171,6 +171,13 @@ int cpu_mem_dirty_span(const cpu_mem *mem, u64 *lo, u64 *hi);
  * the span is known). */
 size_t cpu_mem_dirty_pages(const cpu_mem *mem, const u64 **pages);
 
+/* The length of the instruction in the N bytes at B (its address RIP)
+ * when it is one the emulator decodes itself because Capstone 4 cannot:
+ * EVEX, VEX opmask and the other VEX forms, movdiri, movdir64b, rdpkru,
+ * wrpkru, clzero, hint nops. None of them is a branch. 0 for any other
+ * bytes, or too few. */
+unsigned cpu_insn_length(const u8 *b, unsigned n, u64 rip);
+
 /* ---- Breakpoints and watchpoints (per address space) ------------------ */
 
 /* Adds a breakpoint at ADDR: cpu_run stops with CPU_EXIT_BREAKPOINT before

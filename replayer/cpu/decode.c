@@ -437,6 +437,19 @@ cpu_handler cpu__pick_size(const struct cpu__sizevar *t, size_t n,
   return NULL;
 }
 
+unsigned cpu_insn_length(const u8 *b, unsigned n, u64 rip) {
+  struct cpu_insn in;
+  unsigned xin = 0;
+  pthread_once(&init_once, init_tables);
+  memset(&in, 0, sizeof in);
+  if (cpu__decode_evex(NULL, b, n, rip, &in, &xin) ||
+      cpu__decode_movdir(NULL, b, n, rip, &in) ||
+      cpu__decode_pku(NULL, b, n, &in))
+    return in.len;
+  unsigned hl = hint_nop_len(b, n);
+  return hl ? hl : cpu__vex_len(b, n);
+}
+
 int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   struct cpu_mem *mem = cpu->mem;
   cs_insn *ci = mem->csi;

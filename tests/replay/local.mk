@@ -67,6 +67,10 @@ EXTRA_DIST += tests/replay/profile.sh
 # (tests/replay/history.sh, on tests/programs/uaf and chatty).
 TESTS += tests/replay/history.sh
 EXTRA_DIST += tests/replay/history.sh
+# Sampled edge profiles: rewind analyze edges --sample (tests/replay/
+# sampling.sh, on tests/programs/phase and calls).
+TESTS += tests/replay/sampling.sh
+EXTRA_DIST += tests/replay/sampling.sh
 # rewind analyze rep (tests/replay/reps.sh, on tests/programs/reps).
 TESTS += tests/replay/reps.sh
 EXTRA_DIST += tests/replay/reps.sh

@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: MIT */
+/* Sampled edge profiles, as branch-trace hardware would give them, checked
+ * against the exact history (rewind analyze edges --sample; issue 16).
+ *
+ * Each thread keeps a ring of its last taken branches, as a last-branch
+ * record does. Every PERIOD taken branches (plus a random offset below
+ * DELTA, drawn from a seeded generator, to keep the samples from locking
+ * onto a loop's period) the ring is sampled, and the full branch sequence
+ * it implies is rebuilt: between one taken branch's target and the next
+ * taken branch the code ran straight, so every conditional branch decoded
+ * on that path fell through. The rebuilt sequence is compared with the
+ * true one, which the thread also keeps (every conditional branch, taken
+ * or not, and every taken one), and its conditional branches are counted
+ * into a sampled edge profile (edges: a branch taken, a branch not taken).
+ * Beside it the exact edge profile of every branch, and how far the
+ * sampled shares are from the exact ones: the largest relative error and
+ * a chi-square, which show which sampling periods mislead.
+ *
+ * Driven by the profile's branch, call and return observers
+ * (replayer/profile.c), which pass every branch through rp__sampler_branch. */
+#include <capstone/capstone.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/digest.h"
+#include "format/format.h"
+#include "replayer/rp_int.h"
+
+#define RP_TRUE_RING 8192u     /* the true sequence kept per thread */
+#define RP_WALK_MAX 100000u    /* instructions decoded between two taken */
+#define RP_MIN_SHARE 0.01      /* edges the largest error looks at */
+
+/* One branch of a sequence: where it was, whether it was taken, and
+ * (taken) where it went. */
+struct br {
+  u64 from, to;
+  int taken;
+  int cond;
+};
+
+/* One conditional branch instruction: its exact and sampled counts. */
+struct csite {
+  u64 key;       /* process index << 48 | address */
+  char where[96];
+  u64 exact[2];  /* not taken, taken */
+  u64 sampled[2];
+};
+
+struct tstate {
+  struct rp__thread *t;
+  struct br *taken; /* the ring of the last s->ring taken branches */
+  u64 ntaken;       /* taken so far */
+  u64 countdown;    /* taken branches until the next sample */
+  struct br *truth; /* the last RP_TRUE_RING branches, taken or not */
+  u64 ntruth;
+};
+
+struct rp__sampler {
+  rp_replay *rp;
+  struct rp_sample_opts o;
+  u64 rng;
+  int err;
+  struct tstate **ts;
+  size_t nts, capts;
+  struct csite *sites;
+  size_t nsites, capsites;
+  u32 *slots;       /* open addressing: site index + 1, 0 empty */
+  size_t nslots;
+  struct br *seq;   /* the rebuilt sequence of a sample */
+  size_t capseq;
+  cs_insn *insn;
+  /* What the samples gave. */
+  u64 samples, rebuilt, equal, differ, broken;
+};
+
+static u64 next_rand(struct rp__sampler *s) { /* xorshift64* */
+  s->rng ^= s->rng >> 12;
+  s->rng ^= s->rng << 25;
+  s->rng ^= s->rng >> 27;
+  return s->rng * 0x2545f4914f6cdd1dull;
+}
+
+static u64 period(struct rp__sampler *s) {
+  return s->o.period + (s->o.delta ? next_rand(s) % s->o.delta : 0);
+}
+
+int rp__sampler_new(rp_replay *rp, const struct rp_sample_opts *o,
+                    struct rp__sampler **out) {
+  *out = NULL;
+  RW_RETURN_IF(!o->period || !o->ring || o->ring > RP_RING_MAX ||
+                   o->delta > o->period,
+               RW_EINVAL, "sampling period %" PRIu64 ", delta %" PRIu64 ""
+               ", ring %u", o->period, o->delta, o->ring);
+  RW_FORWARD(rp__cs_open(rp));
+  struct rp__sampler *s = calloc(1, sizeof *s);
+  if (!s) return RW_ENOMEM;
+  s->rp = rp;
+  s->o = *o;
+  s->rng = rw_fmix64(o->seed ^ 0x9e3779b97f4a7c15ull) | 1;
+  s->insn = cs_malloc(rp->cs);
+  if (!s->insn) {
+    free(s);
+    return RW_ENOMEM;
+  }
+  *out = s;
+  return 0;
+}
+
+static void tstate_free(struct tstate *x) {
+  if (!x) return;
+  free(x->taken);
+  free(x->truth);
+  free(x);
+}
+
+void rp__sampler_free(struct rp__sampler *s) {
+  if (!s) return;
+  for (size_t i = 0; i < s->nts; i++) tstate_free(s->ts[i]);
+  free(s->ts);
+  free(s->sites);
+  free(s->slots);
+  free(s->seq);
+  if (s->insn) cs_free(s->insn, 1);
+  free(s);
+}
+
+/* The site of the conditional branch at FROM in T's process. */
+static struct csite *site_of(struct rp__sampler *s, struct rp__thread *t,
+                             u64 from) {
+  u64 key = (u64)t->st.proc_ix << 48 | from;
+  if (s->nsites * 2 >= s->nslots) { /* grow and rehash */
+    size_t n = s->nslots ? s->nslots * 2 : 1024;
+    u32 *v = calloc(n, sizeof *v);
+    if (!v) return NULL;
+    for (size_t i = 0; i < s->nsites; i++) {
+      size_t h = rw_fmix64(s->sites[i].key) & (n - 1);
+      while (v[h]) h = (h + 1) & (n - 1);
+      v[h] = (u32)i + 1;
+    }
+    free(s->slots);
+    s->slots = v;
+    s->nslots = n;
+  }
+  size_t h = rw_fmix64(key) & (s->nslots - 1);
+  for (; s->slots[h]; h = (h + 1) & (s->nslots - 1))
+    if (s->sites[s->slots[h] - 1].key == key) return &s->sites[s->slots[h] - 1];
+  if (s->nsites == s->capsites) {
+    size_t cap = s->capsites ? 2 * s->capsites : 256;
+    struct csite *v = realloc(s->sites, cap * sizeof *v);
+    if (!v) return NULL;
+    s->sites = v;
+    s->capsites = cap;
+  }
+  struct csite *c = &s->sites[s->nsites];
+  memset(c, 0, sizeof *c);
+  c->key = key;
+  /* Named now, in its own process's files (the process may be gone at
+   * the report). */
+  rp_replay *rp = s->rp;
+  struct rp__proc *was = rp->proc;
+  rp->proc = t->proc;
+  if (rp_symbolize(rp, from, c->where, sizeof c->where) < 0)
+    snprintf(c->where, sizeof c->where, "%#" PRIx64 "", from);
+  rp->proc = was;
+  s->slots[h] = (u32)++s->nsites;
+  return c;
+}
+
+/* Capstone's conditional branches (jcc, jrcxz and kin, loop*). */
+static int is_cond(unsigned id) {
+  switch (id) {
+    case X86_INS_JAE: case X86_INS_JA: case X86_INS_JBE: case X86_INS_JB:
+    case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JE: case X86_INS_JGE:
+    case X86_INS_JG: case X86_INS_JLE: case X86_INS_JL: case X86_INS_JNE:
+    case X86_INS_JNO: case X86_INS_JNP: case X86_INS_JNS: case X86_INS_JO:
+    case X86_INS_JP: case X86_INS_JRCXZ: case X86_INS_JS: case X86_INS_LOOP:
+    case X86_INS_LOOPE: case X86_INS_LOOPNE:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* Any other instruction that may jump: it must not lie on a straight
+ * path between two taken branches. */
+static int is_jump(unsigned id) {
+  switch (id) {
+    case X86_INS_JMP: case X86_INS_LJMP: case X86_INS_CALL:
+    case X86_INS_LCALL: case X86_INS_RET: case X86_INS_RETF:
+    case X86_INS_IRET: case X86_INS_IRETD: case X86_INS_IRETQ:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+static int seq_push(struct rp__sampler *s, size_t *n, struct br b) {
+  if (*n == s->capseq) {
+    size_t cap = s->capseq ? 2 * s->capseq : 1024;
+    struct br *v = realloc(s->seq, cap * sizeof *v);
+    if (!v) return RW_ENOMEM;
+    s->seq = v;
+    s->capseq = cap;
+  }
+  s->seq[(*n)++] = b;
+  return 0;
+}
+
+/* Appends the conditional branches on the straight path from A to B (the
+ * next taken branch's address) in T's memory, all not taken. Returns 0,
+ * 1 when the path does not reach B straight (a signal, an exception, an
+ * instruction Capstone cannot decode), or RW_ENOMEM. */
+static int walk(struct rp__sampler *s, struct rp__thread *t, u64 a, u64 b,
+                size_t *n) {
+  u8 code[16];
+  for (unsigned k = 0; a != b; k++) {
+    if (k == RP_WALK_MAX) return 1;
+    size_t len = sizeof code;
+    /* The bytes up to a page end, then what follows may be unmapped. */
+    if (cpu_mem_read(t->proc->mem, a, code, len) < 0) {
+      len = CPU_PAGE_SIZE - (a & (CPU_PAGE_SIZE - 1));
+      if (len > sizeof code || cpu_mem_read(t->proc->mem, a, code, len) < 0)
+        return 1;
+    }
+    const u8 *p = code;
+    u64 at = a;
+    /* What Capstone 4 cannot decode, the emulator can: none of those
+     * instructions branches, so only their length matters. */
+    unsigned own = cpu_insn_length(code, (unsigned)len, a);
+    if (own) {
+      a += own;
+      continue;
+    }
+    if (!cs_disasm_iter(s->rp->cs, &p, &len, &at, s->insn)) return 1;
+    unsigned id = s->insn->id;
+    if (is_jump(id)) return 1;
+    u64 next = a + s->insn->size;
+    if (is_cond(id))
+      RW_FORWARD(seq_push(s, n, (struct br){a, next, 0, 1}));
+    a = next;
+  }
+  return 0;
+}
+
+/* A sample of X's ring: rebuilt, checked against the truth, counted. */
+static int sample(struct rp__sampler *s, struct tstate *x) {
+  u32 r = s->o.ring;
+  u64 m = RW_MIN(x->ntaken, (u64)r);
+  size_t n = 0, from = 0;
+  s->samples++;
+  for (u64 i = x->ntaken - m; i < x->ntaken; i++) {
+    const struct br *e = &x->taken[i % r];
+    if (i > x->ntaken - m) {
+      const struct br *prev = &x->taken[(i - 1) % r];
+      int rc = walk(s, x->t, prev->to, e->from, &n);
+      if (rc < 0) return rc;
+      if (rc > 0) { /* keep only what follows the break */
+        s->broken++;
+        from = n;
+      }
+    }
+    RW_FORWARD(seq_push(s, &n, *e));
+  }
+  /* Against the true sequence: its last entries, as many as were rebuilt
+   * after the last break. */
+  size_t len = n - from;
+  u64 have = RW_MIN(x->ntruth, (u64)RP_TRUE_RING);
+  size_t cmp = (size_t)RW_MIN((u64)len, have);
+  int same = 1;
+  for (size_t k = 0; k < cmp && same; k++) {
+    const struct br *a = &s->seq[n - cmp + k];
+    const struct br *b = &x->truth[(x->ntruth - cmp + k) % RP_TRUE_RING];
+    same = a->from == b->from && a->taken == b->taken &&
+           (!a->taken || a->to == b->to);
+  }
+  if (same)
+    s->equal++;
+  else
+    s->differ++;
+  for (size_t k = from; k < n; k++) {
+    if (!s->seq[k].cond) continue;
+    struct csite *c = site_of(s, x->t, s->seq[k].from);
+    if (!c) return RW_ENOMEM;
+    c->sampled[s->seq[k].taken]++;
+    s->rebuilt++;
+  }
+  return 0;
+}
+
+void rp__sampler_branch(struct rp__sampler *s, void **state,
+                        struct rp__thread *t, u64 from, u64 to, int taken,
+                        int cond) {
+  struct tstate *x = *state;
+  if (s->err) return;
+  if (!x) {
+    x = calloc(1, sizeof *x);
+    if (x) {
+      x->taken = calloc(s->o.ring, sizeof *x->taken);
+      x->truth = calloc(RP_TRUE_RING, sizeof *x->truth);
+    }
+    if (s->nts == s->capts) {
+      size_t cap = s->capts ? 2 * s->capts : 16;
+      struct tstate **v = realloc(s->ts, cap * sizeof *v);
+      if (v) {
+        s->ts = v;
+        s->capts = cap;
+      }
+    }
+    if (!x || !x->taken || !x->truth || s->nts == s->capts) {
+      tstate_free(x);
+      s->err = RW_ENOMEM;
+      return;
+    }
+    x->t = t;
+    x->countdown = period(s);
+    s->ts[s->nts++] = x;
+    *state = x;
+  }
+  struct br b = {from, taken ? to : 0, taken != 0, cond};
+  x->truth[x->ntruth++ % RP_TRUE_RING] = b;
+  if (cond) {
+    struct csite *c = site_of(s, t, from);
+    if (!c) {
+      s->err = RW_ENOMEM;
+      return;
+    }
+    c->exact[taken != 0]++;
+  }
+  if (!taken) return;
+  x->taken[x->ntaken++ % s->o.ring] = b;
+  if (--x->countdown) return;
+  x->countdown = period(s);
+  int rc = sample(s, x);
+  if (rc < 0) s->err = rc;
+}
+
+int rp__sampler_err(const struct rp__sampler *s) { return s->err; }
+
+/* One edge of the report: a site's taken or not-taken side. */
+struct edge_row {
+  const struct csite *c;
+  int taken;
+  double exact, sampled, err; /* shares and relative error */
+};
+
+static int by_exact(const void *a, const void *b) {
+  const struct edge_row *x = a, *y = b;
+  if (x->exact != y->exact) return x->exact < y->exact ? 1 : -1;
+  if (x->c->key != y->c->key) return x->c->key < y->c->key ? -1 : 1;
+  return x->taken - y->taken;
+}
+
+int rp__sampler_report(const struct rp__sampler *s, FILE *out, size_t top,
+                       int json) {
+  u64 et = 0, st = 0;
+  size_t ne = 0;
+  for (size_t i = 0; i < s->nsites; i++)
+    for (int d = 0; d < 2; d++) {
+      et += s->sites[i].exact[d];
+      st += s->sites[i].sampled[d];
+      ne += s->sites[i].exact[d] || s->sites[i].sampled[d];
+    }
+  struct edge_row *v = calloc(ne ? ne : 1, sizeof *v);
+  if (!v) return RW_ENOMEM;
+  size_t k = 0, used = 0;
+  double chi = 0, worst = 0;
+  const struct edge_row *w = NULL;
+  for (size_t i = 0; i < s->nsites; i++)
+    for (int d = 0; d < 2; d++) {
+      const struct csite *c = &s->sites[i];
+      if (!c->exact[d] && !c->sampled[d]) continue;
+      struct edge_row *e = &v[k++];
+      e->c = c;
+      e->taken = d;
+      e->exact = et ? (double)c->exact[d] / (double)et : 0;
+      e->sampled = st ? (double)c->sampled[d] / (double)st : 0;
+      e->err = e->exact > 0 ? fabs(e->sampled - e->exact) / e->exact : 0;
+      /* Chi-square over the edges expected at least 5 times in the
+       * samples. */
+      double expect = e->exact * (double)st;
+      if (expect >= 5) {
+        chi += (c->sampled[d] - expect) * (c->sampled[d] - expect) / expect;
+        used++;
+      }
+    }
+  qsort(v, k, sizeof *v, by_exact);
+  size_t big = 0;
+  for (size_t i = 0; i < k; i++)
+    if (v[i].exact >= RP_MIN_SHARE) {
+      big++;
+      if (!w || v[i].err > worst) {
+        worst = v[i].err;
+        w = &v[i];
+      }
+    }
+  unsigned df = used > 1 ? (unsigned)(used - 1) : 0;
+  if (json) {
+    fprintf(out,
+            "{\"sampling\":{\"period\":%" PRIu64 ",\"random_delta\":%" PRIu64 ""
+            ",\"seed\":%" PRIu64 ",\"ring\":%u,\"samples\":%" PRIu64 ""
+            ",\"rebuilt_conditional\":%" PRIu64 ",\"equal\":%" PRIu64 ""
+            ",\"differ\":%" PRIu64 ",\"broken\":%" PRIu64 ""
+            ",\"edges\":%zu,\"edges_over_1pct\":%zu,\"max_relative_error\":%.6f"
+            ",\"chi_square\":%.3f,\"degrees_of_freedom\":%u}}\n",
+            s->o.period, s->o.delta, s->o.seed, s->o.ring, s->samples,
+            s->rebuilt, s->equal, s->differ, s->broken, k, big, worst, chi,
+            df);
+  } else {
+    fprintf(out,
+            "\nsampled: every %" PRIu64 " taken branches", s->o.period);
+    if (s->o.delta)
+      fprintf(out, " plus a random 0..%" PRIu64 " (seed %" PRIu64 ")",
+              s->o.delta - 1, s->o.seed);
+    fprintf(out,
+            ", the last %u taken branches each: %" PRIu64 ""
+            " samples, %" PRIu64 " conditional branches rebuilt from them\n"
+            "rebuilt against the emulator's branch sequence: %" PRIu64 ""
+            " equal, %" PRIu64 " differ; %" PRIu64 ""
+            " gaps not followed (a signal, an exception, code the "
+            "disassembler cannot read)\n",
+            s->o.ring, s->samples, s->rebuilt, s->equal, s->differ,
+            s->broken);
+    fprintf(out, "uniformity: %zu edges (a branch taken, a branch not "
+                 "taken), %zu with at least 1%% of the executions",
+            k, big);
+    if (w)
+      fprintf(out, "; largest relative error %.3f at %#" PRIx64 ""
+                   " %s %s (exact %.2f%%, sampled %.2f%%)",
+              worst, (u64)(w->c->key & ((1ull << 48) - 1)), w->c->where,
+              w->taken ? "taken" : "not taken", 100 * w->exact,
+              100 * w->sampled);
+    fprintf(out, "; chi-square %.1f over %u degrees of freedom (%.1f per "
+                 "degree)\n",
+            chi, df, df ? chi / df : 0.0);
+    fprintf(out, "%9s %9s %9s  %s\n", "exact", "sampled", "rel err",
+            "edge");
+  }
+  size_t n = top && top < k ? top : k;
+  for (size_t i = 0; i < n; i++) {
+    const struct edge_row *e = &v[i];
+    u64 addr = (u64)(e->c->key & ((1ull << 48) - 1));
+    if (json) {
+      fprintf(out, "{\"sampled_edge\":{\"address\":%" PRIu64 ",\"where\":",
+              addr);
+      trace_json_str(out, e->c->where);
+      fprintf(out,
+              ",\"taken\":%s,\"exact\":%" PRIu64 ",\"sampled\":%" PRIu64 ""
+              ",\"exact_share\":%.6f,\"sampled_share\":%.6f,"
+              "\"relative_error\":%.6f}}\n",
+              e->taken ? "true" : "false", e->c->exact[e->taken],
+              e->c->sampled[e->taken], e->exact, e->sampled, e->err);
+    } else {
+      fprintf(out, "%8.2f%% %8.2f%% %9.3f  %#" PRIx64 " %s %s\n",
+              100 * e->exact, 100 * e->sampled, e->err, addr, e->c->where,
+              e->taken ? "taken" : "not taken");
+    }
+  }
+  if (!json && n < k)
+    fprintf(out, "(%zu more edges; --top 0 shows them all)\n", k - n);
+  free(v);
+  return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
+}
