@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* `rewind analyze profile|calls [options] [TRACE]`: replays the trace with
  * every thread's calls and returns observed (replayer/profile.c). profile
- * prints where its instructions went, by function, and can write folded
- * stacks for flame graphs and a callgrind file; calls lists the calls,
- * with their positions, arguments and results. Exit statuses: 0; 1 when
- * the trace cannot be replayed or a file cannot be written; 2 for usage;
- * 4 when the replay diverged and 5 when the trace is damaged (the output
- * then covers the history before it, and is still printed). */
+ * prints where its instructions went, by function (a table or JSON
+ * lines, all threads or one), and can write an SVG flame graph, folded
+ * stacks for other flame graph tools and a callgrind file; calls lists
+ * the calls, with their positions, arguments and results. Exit statuses:
+ * 0; 1 when the trace cannot be replayed, a file cannot be written or
+ * --thread names no thread of it; 2 for usage; 4 when the replay diverged
+ * and 5 when the trace is damaged (the output then covers the history
+ * before it, and is still printed). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -36,6 +38,16 @@ static void usage(FILE *out) {
         "                     instructions (default 25; 0: all)\n"
         "  --exclusive        order by exclusive instructions (where the\n"
         "                     time goes) instead\n"
+        "  --thread TID       profile thread TID alone (its instructions\n"
+        "                     and calls; the files below too)\n"
+        "  --json             print one JSON object per line instead of the\n"
+        "                     table: the totals, then each function (--top\n"
+        "                     and --exclusive apply)\n"
+        "  --svg FILE         write the flame graph as an SVG file for a\n"
+        "                     browser: a box per call path, roots at the\n"
+        "                     bottom, as wide as its inclusive instructions;\n"
+        "                     boxes under 0.1% of the width are merged or\n"
+        "                     left out\n"
         "  --folded FILE      write folded stacks (one call path and its\n"
         "                     exclusive instructions per line) for\n"
         "                     flamegraph.pl or speedscope\n"
@@ -60,13 +72,19 @@ static void command_of(rp_replay *rp, char *buf, size_t cap) {
     if (!buf[i]) buf[i] = ' ';
 }
 
-/* Writes the profile to PATH with WRITE. Returns 0 or prints why not and
- * returns 1. */
+/* The files `analyze profile` writes. */
+enum { OUT_FOLDED, OUT_CALLGRIND, OUT_SVG };
+
+/* Writes the profile to PATH as KIND (OUT_*), with CMD (the callgrind
+ * file's command) and HEAD (the SVG's heading). Returns 0 or prints why
+ * not and returns 1. */
 static int write_file(const char *path, const rp_profile *p, const char *cmd,
-                      int callgrind) {
+                      const char *head, int kind) {
   FILE *f = fopen(path, "w");
   if (!f) return cli_error("cannot write %s: %s", path, strerror(errno));
-  int rc = callgrind ? rp_profile_callgrind(p, f, cmd) : rp_profile_folded(p, f);
+  int rc = kind == OUT_CALLGRIND ? rp_profile_callgrind(p, f, cmd)
+           : kind == OUT_SVG     ? rp_profile_svg(p, f, head)
+                                 : rp_profile_folded(p, f);
   if (fclose(f) != 0 && rc == 0) rc = RW_ERR(errno);
   if (rc < 0) return cli_error("cannot write %s: %s", path, rw_strerror(rc));
   return 0;
@@ -138,34 +156,96 @@ static int shared_opt(int c, int *progress, int *json) {
   return 0;
 }
 
+/* Whether thread TID has records in the trace at PATH (0), or prints why
+ * not, with the threads it has, and returns 1. Asked before the replay,
+ * which takes long. */
+static int thread_check(const char *path, u32 tid) {
+  struct rw_diag diag = {0};
+  trace_reader *r;
+  int rc = trace_reader_open(&r, path, &diag);
+  if (rc < 0) /* the replay says why, as without --thread */
+    return 0;
+  size_t n = trace_reader_threads(r, NULL, 0);
+  u32 *v = malloc((n ? n : 1) * sizeof *v);
+  if (!v) {
+    trace_reader_close(r);
+    return cli_error("out of memory");
+  }
+  n = RW_MIN(n, trace_reader_threads(r, v, n));
+  trace_reader_close(r);
+  int found = 0;
+  char list[200] = "";
+  for (size_t i = 0; i < n; i++) {
+    found |= v[i] == tid;
+    size_t k = strlen(list);
+    if (k + 16 < sizeof list)
+      snprintf(list + k, sizeof list - k, "%s%u", i ? ", " : "", v[i]);
+    else if (k + 5 < sizeof list && !strstr(list, "..."))
+      snprintf(list + k, sizeof list - k, ", ...");
+  }
+  free(v);
+  if (found) return 0;
+  return cli_error("no thread %u in %s (its threads: %s)", tid, path,
+                   n ? list : "none");
+}
+
+/* The first line of a profile: the command, the thread when one
+ * (TID), totals; into BUF (CAP bytes). */
+static void heading(const rp_profile *p, const char *cmd, u32 tid, char *buf,
+                    size_t cap) {
+  u64 insns, calls;
+  u32 threads;
+  rp_profile_totals(p, &insns, &calls, &threads);
+  if (tid)
+    snprintf(buf, cap, "profile of %s, thread %u: %llu instructions, %llu "
+             "calls", cmd, tid, (unsigned long long)insns,
+             (unsigned long long)calls);
+  else
+    snprintf(buf, cap, "profile of %s: %llu instructions in %u thread%s, "
+             "%llu calls", cmd, (unsigned long long)insns, threads,
+             threads == 1 ? "" : "s", (unsigned long long)calls);
+}
+
 static int profile(int argc, char **argv) {
   static const struct option longopts[] = {
       {"top", required_argument, 0, 't'},
       {"folded", required_argument, 0, 'f'},
       {"callgrind", required_argument, 0, 'c'},
+      {"svg", required_argument, 0, 's'},
+      {"thread", required_argument, 0, 'T'},
+      {"json", no_argument, 0, 'j'},
       {"exclusive", no_argument, 0, 'e'},
       {"progress", no_argument, 0, 'G'},
       {"no-progress", no_argument, 0, 'P'},
       {"quiet", no_argument, 0, 'q'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
-  const char *folded = NULL, *callgrind = NULL;
-  u64 top = 25;
-  int quiet = 0, progress = isatty(2), by_excl = 0, c, st;
+  const char *folded = NULL, *callgrind = NULL, *svg = NULL;
+  u64 top = 25, tid = 0;
+  int quiet = 0, progress = isatty(2), by_excl = 0, json = 0, c, st;
   optind = 1;
   while ((c = cli_getopt("analyze profile", argc, argv, "qh", longopts)) !=
          -1) {
-    if (shared_opt(c, &progress, NULL)) continue;
+    if (shared_opt(c, &progress, &json)) continue;
     switch (c) {
       case 't':
         if ((st = count_arg("analyze profile", "--top", optarg, &top)) >= 0)
           return st;
+        break;
+      case 'T':
+        if ((st = count_arg("analyze profile", "--thread", optarg, &tid)) >= 0)
+          return st;
+        if (!tid || tid > UINT32_MAX)
+          return cli_usage_error("analyze profile", "no thread %s", optarg);
         break;
       case 'f':
         folded = optarg;
         break;
       case 'c':
         callgrind = optarg;
+        break;
+      case 's':
+        svg = optarg;
         break;
       case 'e':
         by_excl = 1;
@@ -183,33 +263,42 @@ static int profile(int argc, char **argv) {
   char path[4096];
   if ((st = trace_arg("analyze profile", argc, argv, path, sizeof path)) >= 0)
     return st;
+  if (tid && thread_check(path, (u32)tid)) return 1;
   rp_replay *rp;
   if ((st = open_trace(path, quiet, progress, &rp))) return st;
   rp_profile *p;
   struct rp_stop stop;
-  int rc = rp_profile_run(rp, &p, &stop);
+  int rc = rp_profile_run(rp, (u32)tid, &p, &stop);
   if (progress && !quiet) fputc('\n', stderr);
+  if (rc == RW_ENOTFOUND && tid) {
+    rp_close(rp);
+    return cli_error("thread %llu of %s never ran in the replay",
+                     (unsigned long long)tid, path);
+  }
   if (rc < 0) {
     rp_close(rp);
     return cli_error("profile of %s failed: %s", path, rw_strerror(rc));
   }
   int status = run_status(rp, &stop);
-  char cmd[1024];
+  char cmd[1024], head[1200];
   command_of(rp, cmd, sizeof cmd);
+  heading(p, cmd, (u32)tid, head, sizeof head);
   if (!quiet) {
-    u64 insns, calls;
-    u32 threads;
-    rp_profile_totals(p, &insns, &calls, &threads);
-    printf("profile of %s: %llu instructions in %u thread%s, %llu calls\n",
-           cmd, (unsigned long long)insns, threads, threads == 1 ? "" : "s",
-           (unsigned long long)calls);
-    rc = rp_profile_table(p, stdout, (size_t)top, by_excl);
+    if (json) {
+      rc = rp_profile_json(p, stdout, (size_t)top, by_excl, cmd);
+    } else {
+      printf("%s\n", head);
+      rc = rp_profile_table(p, stdout, (size_t)top, by_excl);
+    }
     if (rc < 0 && rc != RW_ERR(EPIPE))
-      status = cli_error("writing the table: %s", rw_strerror(rc));
+      status = cli_error("writing the %s: %s", json ? "JSON" : "table",
+                         rw_strerror(rc));
   }
-  if (folded && write_file(folded, p, cmd, 0)) status = status ? status : 1;
-  if (callgrind && write_file(callgrind, p, cmd, 1))
-    status = status ? status : 1;
+  const char *files[] = {[OUT_FOLDED] = folded, [OUT_CALLGRIND] = callgrind,
+                         [OUT_SVG] = svg};
+  for (int k = 0; k < 3; k++)
+    if (files[k] && write_file(files[k], p, cmd, head, k))
+      status = status ? status : 1;
   rp_profile_free(p);
   rp_close(rp);
   return status;

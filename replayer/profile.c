@@ -211,7 +211,8 @@ struct rp_profile {
   /* The call history (rp_calls_run): the calls of the wanted functions. */
   int history;
   const char *want_fn; /* borrowed; NULL: every function */
-  u32 want_tid;        /* 0: every thread */
+  u32 want_tid;        /* 0: every thread; else the one thread observed
+                          (rp_profile_run's TID, rp_calls_run's) */
   size_t max;          /* most calls kept */
   int whole;               /* 1: run the whole history from the first
                               keyframe and come back (monitor commands) */
@@ -401,7 +402,6 @@ static void keep_first(rp_profile *p) {
 static void keep_call(struct shadow *sh, const struct frame *f, u64 gend,
                       int returned, u64 ret) {
   rp_profile *p = sh->p;
-  if (p->want_tid && sh->t->st.tid != p->want_tid) return;
   if (p->nrecs >= p->max && p->nrecs - p->max >= RW_MAX(p->max, 1024))
     keep_first(p); /* sorting every so many keeps the cost down */
   if (grow((void **)&p->recs, p->nrecs, &p->caprecs, sizeof *p->recs) < 0) {
@@ -643,6 +643,13 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   rp_profile *p = rp->prof;
   struct rw_regs regs;
   u32 fn;
+  if (p->want_tid && t->st.tid != p->want_tid) {
+    /* Another thread: observed with no stack, so that the blocks its
+     * address space shares with the wanted thread keep their observing
+     * handlers (the kinds must agree), and nothing of it counts. */
+    struct cpu_observer none = observer(p, NULL);
+    return cpu_set_observer(t->cpu, &none);
+  }
   struct shadow *sh = calloc(1, sizeof *sh);
   if (!sh) return RW_ENOMEM;
   sh->p = p;
@@ -768,12 +775,15 @@ static int profile_run(rp_profile *p, struct rp_stop *stop) {
   return rc < 0 ? rc : p->err;
 }
 
-int rp_profile_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
+int rp_profile_run(rp_replay *rp, u32 tid, rp_profile **out,
+                   struct rp_stop *stop) {
   rp_profile *p = calloc(1, sizeof *p);
   *out = NULL;
   if (!p) return RW_ENOMEM;
   p->rp = rp;
+  p->want_tid = tid;
   int rc = profile_run(p, stop);
+  if (rc == 0 && tid && !p->threads) rc = RW_ENOTFOUND;
   if (rc < 0) {
     rp_profile_free(p);
     return rc;
@@ -893,6 +903,19 @@ void rp_profile_totals(const rp_profile *p, u64 *instructions, u64 *calls,
   *threads = p->threads;
 }
 
+size_t rp__prof_nodes(const rp_profile *p) { return p->nnodes; }
+
+void rp__prof_node(const rp_profile *p, size_t i, struct rp__prof_node *out) {
+  const struct node *n = &p->nodes[i];
+  const struct fn *f = &p->fns[n->fn];
+  *out = (struct rp__prof_node){.parent = n->parent,
+                                .excl = n->excl,
+                                .name = p->strs + f->name,
+                                .object = p->strs + f->object,
+                                .fn_incl = f->incl,
+                                .fn_calls = f->calls};
+}
+
 /* ---- Output ----------------------------------------------------------- */
 
 static const rp_profile *sort_p; /* qsort has no context argument */
@@ -917,15 +940,25 @@ static int written(FILE *out) {
   return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
 }
 
-int rp_profile_table(const rp_profile *p, FILE *out, size_t top,
-                     int by_excl) {
-  u32 *ix = malloc((p->nfns ? p->nfns : 1) * sizeof *ix);
-  if (!ix) return RW_ENOMEM;
-  for (u32 i = 0; i < p->nfns; i++) ix[i] = i;
+/* P's functions in the table's order (see rp_profile_table) into *IX
+ * (free it), the first *N of them (TOP, or all). Returns 0 or RW_ENOMEM. */
+static int fn_order(const rp_profile *p, size_t top, int by_excl, u32 **ix,
+                    size_t *n) {
+  *ix = malloc((p->nfns ? p->nfns : 1) * sizeof **ix);
+  if (!*ix) return RW_ENOMEM;
+  for (u32 i = 0; i < p->nfns; i++) (*ix)[i] = i;
   sort_p = p;
   sort_excl = by_excl;
-  qsort(ix, p->nfns, sizeof *ix, by_incl);
-  size_t n = top && top < p->nfns ? top : p->nfns;
+  qsort(*ix, p->nfns, sizeof **ix, by_incl);
+  *n = top && top < p->nfns ? top : p->nfns;
+  return 0;
+}
+
+int rp_profile_table(const rp_profile *p, FILE *out, size_t top,
+                     int by_excl) {
+  u32 *ix;
+  size_t n;
+  RW_FORWARD(fn_order(p, top, by_excl, &ix, &n));
   fprintf(out, "%13s %7s %13s %7s %10s  %s\n", "inclusive", "", "exclusive",
           "", "calls", "function (file)");
   for (size_t i = 0; i < n; i++) {
@@ -943,6 +976,35 @@ int rp_profile_table(const rp_profile *p, FILE *out, size_t top,
   if (n < p->nfns)
     fprintf(out, "(%zu more functions; --top 0 shows them all)\n",
             p->nfns - n);
+  free(ix);
+  return written(out);
+}
+
+int rp_profile_json(const rp_profile *p, FILE *out, size_t top, int by_excl,
+                    const char *cmd) {
+  u32 *ix;
+  size_t n;
+  RW_FORWARD(fn_order(p, top, by_excl, &ix, &n));
+  fprintf(out, "{\"command\":");
+  trace_json_str(out, cmd ? cmd : "?");
+  fprintf(out, ",\"instructions\":%llu,\"calls\":%llu,\"threads\":%u,",
+          (unsigned long long)p->total, (unsigned long long)p->calls,
+          p->threads);
+  if (p->want_tid)
+    fprintf(out, "\"thread\":%u,", p->want_tid);
+  else
+    fprintf(out, "\"thread\":null,");
+  fprintf(out, "\"functions\":%zu}\n", p->nfns);
+  for (size_t i = 0; i < n; i++) {
+    const struct fn *f = &p->fns[ix[i]];
+    fprintf(out, "{\"function\":");
+    trace_json_str(out, p->strs + f->name);
+    fprintf(out, ",\"file\":");
+    trace_json_str(out, p->strs + f->object);
+    fprintf(out, ",\"inclusive\":%llu,\"exclusive\":%llu,\"calls\":%llu}\n",
+            (unsigned long long)f->incl, (unsigned long long)f->excl,
+            (unsigned long long)f->calls);
+  }
   free(ix);
   return written(out);
 }

@@ -428,12 +428,13 @@ int rp_writes_each(rp_replay *rp, u64 addr, u64 len,
 typedef struct rp_profile rp_profile;
 
 /* Runs RP from where it is to the end of its history (or until it cannot
- * go on) with every thread's calls and returns observed, and builds the
- * profile of that stretch into *OUT (owned by the caller: rp_profile_free).
- * STOP says where the run ended (RP_STOP_END, or why not). Returns 0 or a
- * negative code (*OUT is then NULL). */
-int rp_profile_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop)
-    RW_MUST_CHECK;
+ * go on) with every thread's calls and returns observed (TID not 0: thread
+ * TID's alone), and builds the profile of that stretch into *OUT (owned by
+ * the caller: rp_profile_free). STOP says where the run ended
+ * (RP_STOP_END, or why not). Returns 0, RW_ENOTFOUND when no thread TID
+ * ran in that stretch, or a negative code (*OUT is then NULL). */
+int rp_profile_run(rp_replay *rp, u32 tid, rp_profile **out,
+                   struct rp_stop *stop) RW_MUST_CHECK;
 void rp_profile_free(rp_profile *p);
 
 /* Instructions in the profile (every thread's), calls observed, threads. */
@@ -576,9 +577,28 @@ int rp_branches_text(rp_replay *rp, u32 tid, size_t n,
  * write. */
 int rp_profile_table(const rp_profile *p, FILE *out, size_t top,
                      int by_excl) RW_MUST_CHECK;
+/* Writes the table's functions (as rp_profile_table: TOP, BY_EXCL) as
+ * JSON, one object per line: first the totals {"command": CMD,
+ * "instructions", "calls", "threads", "thread": the one profiled or null,
+ * "functions": how many there are in all}, then one {"function", "file",
+ * "inclusive", "exclusive", "calls"} per function. Returns 0, RW_ENOMEM
+ * or RW_ERR(errno) of a failed write. */
+int rp_profile_json(const rp_profile *p, FILE *out, size_t top, int by_excl,
+                    const char *cmd) RW_MUST_CHECK;
 /* Writes folded stacks ("root;caller;callee COUNT", one line per call
  * path with exclusive instructions), which flame graph tools read. */
 int rp_profile_folded(const rp_profile *p, FILE *out) RW_MUST_CHECK;
+/* Writes the flame graph of the profile as a standalone SVG file
+ * (replayer/flame.c): one box per call path, the roots at the bottom, as
+ * wide as the path's inclusive instructions, with a tooltip; HEADING
+ * (borrowed, may be NULL) is its first line. Boxes narrower than
+ * RP_FLAME_MIN of the width are not drawn: each parent's are merged into
+ * one box when that one is wide enough. Returns 0, RW_ENOMEM or
+ * RW_ERR(errno) of a failed write. */
+int rp_profile_svg(const rp_profile *p, FILE *out, const char *heading)
+    RW_MUST_CHECK;
+/* The narrowest box of a flame graph, as a share of its width. */
+#define RP_FLAME_MIN 0.001
 /* Writes the profile in callgrind's format (event Ir: instructions), with
  * CMD as its command, for callgrind_annotate and KCachegrind. */
 int rp_profile_callgrind(const rp_profile *p, FILE *out, const char *cmd)

@@ -670,6 +670,22 @@ int rp__sampler_report(const struct rp__sampler *s, FILE *out, size_t top,
 int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) RW_MUST_CHECK;
 /* A thread leaves the table with rp->prof on: its frames end. */
 void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t);
+/* A node of a profile's call tree (one per call path, the threads' paths
+ * merged), for the writers outside profile.c (flame.c). Plain data; the
+ * strings belong to the profile. */
+struct rp__prof_node {
+  u32 parent;         /* node index + 1, or 0 for a thread's root; a
+                         parent's index is below its children's */
+  u64 excl;           /* instructions of the path's own code */
+  const char *name;   /* the function at the end of the path */
+  const char *object; /* its file */
+  u64 fn_incl;        /* the function's inclusive instructions and calls */
+  u64 fn_calls;       /*   over the whole profile */
+};
+/* How many nodes P's call tree has; node I of it into *OUT (I below that
+ * count). */
+size_t rp__prof_nodes(const rp_profile *p);
+void rp__prof_node(const rp_profile *p, size_t i, struct rp__prof_node *out);
 
 /* the thread table (replayer/threads.c) */
 /* The listed thread with TID, or NULL. */

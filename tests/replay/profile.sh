@@ -4,8 +4,10 @@
 # (tests/programs/calls.c): call counts, the instructions of a leaf of 5
 # instructions, recursion counted once, the stack after a longjmp and in a
 # signal handler, threads; totals equal to the replay's own count, in the
-# table, the folded stacks and the callgrind file (read back with
-# callgrind_annotate); C++ exceptions and child processes; bad arguments;
+# table, its JSON lines, the folded stacks, the SVG flame graph (parsed as
+# XML) and the callgrind file (read back with callgrind_annotate); each
+# thread's profile adding up to the whole; C++ exceptions and child
+# processes; bad arguments;
 # gdb's monitor stack against its bt, after a longjmp, in a signal handler
 # and in a thread; rewind analyze calls, monitor calls, rewind analyze
 # edges.
@@ -73,6 +75,128 @@ check "threads: each worker's calls under its own root" \
   grep -Eq ';worker;work;leaf5 2000$' "$T/calls.folded"
 check "dive 6 deep, then longjmp" \
   grep -Eq ';main;dive;dive;dive;dive;dive;dive [0-9]+$' "$T/calls.folded"
+
+# --json: the totals, then one object per function, with the table's
+# numbers in the table's order.
+"$REWIND" analyze profile --no-progress --top 0 --json "$T/calls.rwd" \
+  >"$T/calls.jsonl" 2>"$T/json.err"
+check_eq "analyze profile --json exits 0" 0 "$?"
+check "--json: every line parses; totals and functions are the table's" \
+  python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+head, fns = rows[0], rows[1:]
+total = int(sys.argv[3])
+assert head["instructions"] == total, head
+assert head["threads"] == 5 and head["thread"] is None, head
+assert head["command"].endswith("calls"), head
+assert head["functions"] == len(fns) > 10, (head, len(fns))
+assert sum(f["exclusive"] for f in fns) == total
+# The first function of each thread counts as called once, at its start.
+assert sum(f["calls"] for f in fns) == head["calls"] + head["threads"]
+lines = open(sys.argv[2]).read().splitlines()
+assert lines[0].endswith(": %d instructions in 5 threads, %d calls"
+                         % (total, head["calls"])), lines[0]
+table = [l.split() for l in lines[2:]]
+assert [(r[5], int(r[0]), int(r[2]), int(r[4])) for r in table] == \
+    [(f["function"], f["inclusive"], f["exclusive"], f["calls"])
+     for f in fns]
+assert {"function": "leaf5", "file": "calls", "inclusive": 5000,
+        "exclusive": 5000, "calls": 1000} in fns
+' "$T/calls.jsonl" "$T/calls.table" "$total"
+check_eq "--json --top 3: the totals and three functions" 4 \
+  "$("$REWIND" analyze profile --no-progress --top 3 --json "$T/calls.rwd" |
+     wc -l | tr -d ' ')"
+
+# --thread: one thread's profile. The threads' exclusive counts add up to
+# every instruction, and their calls to every call.
+tids=$("$REWIND" analyze calls --no-progress --json "$T/calls.rwd" |
+       python3 -c 'import json, sys
+print(" ".join(map(str, sorted({json.loads(l)["thread"] for l in sys.stdin}))))')
+check_eq "five threads made calls" 5 "$(echo $tids | wc -w)"
+for t in $tids; do
+  "$REWIND" analyze profile --no-progress --top 0 --json --thread "$t" \
+    "$T/calls.rwd" >"$T/thread.$t.jsonl" 2>&1
+done
+check "--thread: each thread's profile; together, every instruction" \
+  python3 -c '
+import json, sys
+total, calls, tids = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split()
+excl = ncalls = workers = 0
+for t in tids:
+    rows = [json.loads(l) for l in open("%s/thread.%s.jsonl" % (sys.argv[4], t))]
+    head, fns = rows[0], {r["function"]: r for r in rows[1:]}
+    assert head["thread"] == int(t) and head["threads"] == 1, head
+    assert sum(r["exclusive"] for r in rows[1:]) == head["instructions"]
+    excl += head["instructions"]
+    ncalls += head["calls"]
+    if "worker" in fns:  # a worker: 100 calls of work, 100 of leaf5
+        workers += 1
+        assert fns["work"]["calls"] == 100 and "main" not in fns, fns
+        assert fns["leaf5"]["inclusive"] == 500, fns["leaf5"]
+    else:
+        assert fns["main"]["calls"] == 1 and "work" not in fns, fns
+        assert fns["leaf5"]["calls"] == 600, fns["leaf5"]
+assert workers == 4, workers
+assert (excl, ncalls) == (total, calls), (excl, ncalls, total, calls)
+' "$total" "$(sed -n 's/.*, \([0-9]*\) calls$/\1/p' "$T/calls.table")" \
+  "$tids" "$T"
+t=${tids##* }
+check "--thread: the header says which thread" grep -Eq \
+  "^profile of .*calls, thread $t: [0-9]+ instructions, [0-9]+ calls$" \
+  <("$REWIND" analyze profile --no-progress --top 1 --thread "$t" "$T/calls.rwd")
+"$REWIND" analyze profile --no-progress --thread 4194305 "$T/calls.rwd" \
+  >"$T/nothread.out" 2>&1
+check_eq "--thread of a thread not in the trace: exit 1" 1 "$?"
+check "  says so and lists the threads" grep -q \
+  "no thread 4194305 in $T/calls.rwd (its threads: $(echo $tids | sed 's/ /, /g'))" \
+  "$T/nothread.out"
+
+# --svg: a flame graph that parses as XML, whose root level adds up to every
+# instruction, with leaf5's call paths and its count in all in tooltips.
+"$REWIND" analyze profile -q --no-progress --svg "$T/calls.svg" "$T/calls.rwd"
+check_eq "analyze profile --svg exits 0" 0 "$?"
+check "--svg: well-formed; the roots add up; leaf5's boxes" python3 -c '
+import re, sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+svg, total = ET.parse(sys.argv[1]).getroot(), int(sys.argv[2])
+heads = [t.text for t in svg.iter(S + "text") if t.get("class") == "head"]
+assert heads[0].startswith("profile of ") and " %d instructions" % total \
+    in heads[0], heads
+boxes = []
+for g in svg.iter(S + "g"):
+    r = g.find(S + "rect")
+    boxes.append((g.find(S + "title").text, float(r.get("y")),
+                  float(r.get("x")), float(r.get("width"))))
+count = lambda b: int(re.search(r"(\d+) instructions", b[0]).group(1))
+rows = sorted({b[1] for b in boxes}, reverse=True)  # the root at the bottom
+root = [b for b in boxes if b[1] == rows[0]]
+assert len(root) == 1 and count(root[0]) == total, root
+top = [b for b in boxes if b[1] == rows[1]]
+assert len(top) >= 2, top  # the main thread, the workers
+assert abs(sum(b[3] for b in top) - root[0][3]) < 0.01 * len(top), top
+assert sum(count(b) for b in top) == total, top
+leaf = [b[0] for b in boxes if b[0].startswith("leaf5 (calls)\n")]
+assert all("the function in all: 5000 instructions" in t for t in leaf), leaf
+# main calls leaf5 587 times; the workers, through work, 400 times.
+assert any("\n2935 instructions on this path" in t for t in leaf), leaf
+assert any("\n2000 instructions on this path" in t for t in leaf), leaf
+labels = [t.text for t in svg.iter(S + "text") if t.get("class") is None]
+assert "main" in labels and "rec" in labels, labels
+assert any(l.endswith("..") for l in labels), labels  # cut to fit
+assert all(b[3] >= 1180 * 0.001 - 0.01 for b in boxes), "a box too narrow"
+' "$T/calls.svg" "$total"
+echo "svg of calls.c: $(wc -c <"$T/calls.svg") bytes, $(grep -c '<g>' \
+  "$T/calls.svg") boxes"
+# Markup and bytes that are not UTF-8 in a name (here the command line)
+# are escaped.
+rec esc "$P/exitstatus" $'0<a&b>"\xc3\xa9"\xff'
+"$REWIND" analyze profile -q --no-progress --svg "$T/esc.svg" "$T/esc.rwd"
+check "--svg escapes <, &, > and what is not UTF-8" python3 -c '
+import sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+head = [t.text for t in ET.parse(sys.argv[1]).getroot().iter(S + "text")][0]
+assert "exitstatus 0<a&b>\"\u00e9\"?: " in head, head' "$T/esc.svg"
 
 # callgrind_annotate reads the callgrind file, with the same total.
 if command -v callgrind_annotate >/dev/null; then
@@ -275,6 +399,15 @@ check_eq "a trace that is not there" 1 \
 check_eq "a folded file that cannot be written" 1 \
   "$(status_of "$REWIND" analyze profile -q --folded "$T/no/dir/f" "$T/calls.rwd")"
 check "  says which" grep -q "cannot write $T/no/dir/f" "$T/st.out"
+check_eq "an SVG file that cannot be written" 1 \
+  "$(status_of "$REWIND" analyze profile -q --svg "$T/no/dir/g.svg" "$T/calls.rwd")"
+check "  says which" grep -q "cannot write $T/no/dir/g.svg" "$T/st.out"
+check_eq "--thread not a number" 2 \
+  "$(status_of "$REWIND" analyze profile --thread x "$T/calls.rwd")"
+check "--help names --svg, --thread and --json" sh -c \
+  "'$REWIND' analyze profile --help >'$T/help.out' &&
+   grep -q -- '--svg FILE' '$T/help.out' && grep -q -- '--thread TID' '$T/help.out' &&
+   grep -q -- '--json' '$T/help.out'"
 check "analyze profile --help" sh -c \
   "'$REWIND' analyze profile --help | grep -q 'usage: rewind analyze profile'"
 
