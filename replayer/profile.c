@@ -583,10 +583,11 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
   if (!sh || sh->p->err) return;
   rp_profile *p = sh->p;
   if (sh->ring && taken) ring_add(sh, from, to, kind);
-  if (p->sampler)
-    rp__sampler_branch(p->sampler, &sh->samp, sh->t, from, to, taken,
-                       kind == CPU_BRANCH_COND);
-  if (!p->branches || kind == CPU_BRANCH_JMP) return;
+  if (!p->branches || kind == CPU_BRANCH_JMP) {
+    if (p->sampler)
+      rp__sampler_branch(p->sampler, &sh->samp, sh->t, from, to, taken, 0);
+    return;
+  }
   int rc = site_at(p, sh->t, from, kind, &i);
   if (rc == 0) {
     p->sites[i].execs++;
@@ -595,6 +596,9 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
     if (kind == CPU_BRANCH_INDIRECT) rc = target_seen(p, sh->t, i, to);
   }
   if (rc < 0) p->err = rc;
+  if (p->sampler)
+    rp__sampler_branch(p->sampler, &sh->samp, sh->t, from, to, taken,
+                       rc == 0 && kind == CPU_BRANCH_COND ? i + 1 : 0);
 }
 
 static void on_rep(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
@@ -627,11 +631,30 @@ static void on_rep(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
 static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
                     u64 n);
 static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n);
+/* Calls and returns for the sampler alone: edges need no call stacks. */
+static void on_call_taken(void *ctx, cpu_thread *cpu, u64 from, u64 to,
+                          u64 ret, u64 n) {
+  struct shadow *sh = ctx;
+  (void)cpu, (void)ret, (void)n;
+  if (sh && !sh->p->err)
+    rp__sampler_branch(sh->p->sampler, &sh->samp, sh->t, from, to, 1, 0);
+}
+static void on_ret_taken(void *ctx, cpu_thread *cpu, u64 from, u64 to,
+                         u64 n) {
+  on_call_taken(ctx, cpu, from, to, 0, n);
+}
+
 static struct cpu_observer observer(const rp_profile *p, void *ctx) {
-  /* The rep list alone needs no call stacks. */
-  int stacks = !p->reps || p->branches || p->history || p->ring;
-  return (struct cpu_observer){.on_call = stacks ? on_call : NULL,
-                               .on_ret = stacks ? on_ret : NULL,
+  /* The rep list and the edge profile need no call stacks; a sampled edge
+   * profile needs the calls and returns as taken branches. */
+  int stacks = (!p->reps && !p->branches) || p->history || p->ring;
+  int taken = !stacks && p->sampler;
+  return (struct cpu_observer){.on_call = stacks  ? on_call
+                                          : taken ? on_call_taken
+                                                  : NULL,
+                               .on_ret = stacks  ? on_ret
+                                         : taken ? on_ret_taken
+                                                 : NULL,
                                .on_branch = p->branches || p->ring
                                                 ? on_branch
                                                 : NULL,

@@ -52,7 +52,8 @@ struct csite {
 
 struct tstate {
   struct rp__thread *t;
-  struct br *taken; /* the ring of the last s->ring taken branches */
+  struct br *taken; /* the ring of the last s->o.ring taken branches, in
+                       s->mask + 1 slots */
   u64 ntaken;       /* taken so far */
   u64 countdown;    /* taken branches until the next sample */
   struct br *truth; /* the last RP_TRUE_RING branches, taken or not */
@@ -62,12 +63,15 @@ struct tstate {
 struct rp__sampler {
   rp_replay *rp;
   struct rp_sample_opts o;
+  u64 mask;         /* the rings' slots - 1: a power of two - 1 */
   u64 rng;
   int err;
   struct tstate **ts;
   size_t nts, capts;
   struct csite *sites;
   size_t nsites, capsites;
+  u32 *by_psite;    /* the profile's site index -> site index + 1 */
+  size_t nby;
   u32 *slots;       /* open addressing: site index + 1, 0 empty */
   size_t nslots;
   struct br *seq;   /* the rebuilt sequence of a sample */
@@ -100,6 +104,7 @@ int rp__sampler_new(rp_replay *rp, const struct rp_sample_opts *o,
   if (!s) return RW_ENOMEM;
   s->rp = rp;
   s->o = *o;
+  while (s->mask + 1 < o->ring) s->mask = 2 * s->mask + 1;
   s->rng = rw_fmix64(o->seed ^ 0x9e3779b97f4a7c15ull) | 1;
   s->insn = cs_malloc(rp->cs);
   if (!s->insn) {
@@ -122,6 +127,7 @@ void rp__sampler_free(struct rp__sampler *s) {
   for (size_t i = 0; i < s->nts; i++) tstate_free(s->ts[i]);
   free(s->ts);
   free(s->sites);
+  free(s->by_psite);
   free(s->slots);
   free(s->seq);
   if (s->insn) cs_free(s->insn, 1);
@@ -253,9 +259,9 @@ static int sample(struct rp__sampler *s, struct tstate *x) {
   size_t n = 0, from = 0;
   s->samples++;
   for (u64 i = x->ntaken - m; i < x->ntaken; i++) {
-    const struct br *e = &x->taken[i % r];
+    const struct br *e = &x->taken[i & s->mask];
     if (i > x->ntaken - m) {
-      const struct br *prev = &x->taken[(i - 1) % r];
+      const struct br *prev = &x->taken[(i - 1) & s->mask];
       int rc = walk(s, x->t, prev->to, e->from, &n);
       if (rc < 0) return rc;
       if (rc > 0) { /* keep only what follows the break */
@@ -291,15 +297,35 @@ static int sample(struct rp__sampler *s, struct tstate *x) {
   return 0;
 }
 
+/* The site of the profile's site PSITE (index + 1) at FROM, found by its
+ * index after the first time. */
+static struct csite *psite_of(struct rp__sampler *s, struct rp__thread *t,
+                              u64 from, u32 psite) {
+  if (psite > s->nby) {
+    size_t n = RW_MAX((size_t)psite, 2 * s->nby);
+    u32 *v = realloc(s->by_psite, n * sizeof *v);
+    if (!v) return NULL;
+    memset(v + s->nby, 0, (n - s->nby) * sizeof *v);
+    s->by_psite = v;
+    s->nby = n;
+  }
+  u32 *slot = &s->by_psite[psite - 1];
+  if (*slot) return &s->sites[*slot - 1];
+  struct csite *c = site_of(s, t, from);
+  if (c) *slot = (u32)(c - s->sites) + 1;
+  return c;
+}
+
 void rp__sampler_branch(struct rp__sampler *s, void **state,
                         struct rp__thread *t, u64 from, u64 to, int taken,
-                        int cond) {
+                        u32 psite) {
+  int cond = psite != 0;
   struct tstate *x = *state;
   if (s->err) return;
   if (!x) {
     x = calloc(1, sizeof *x);
     if (x) {
-      x->taken = calloc(s->o.ring, sizeof *x->taken);
+      x->taken = calloc(s->mask + 1, sizeof *x->taken);
       x->truth = calloc(RP_TRUE_RING, sizeof *x->truth);
     }
     if (s->nts == s->capts) {
@@ -323,7 +349,7 @@ void rp__sampler_branch(struct rp__sampler *s, void **state,
   struct br b = {from, taken ? to : 0, taken != 0, cond};
   x->truth[x->ntruth++ % RP_TRUE_RING] = b;
   if (cond) {
-    struct csite *c = site_of(s, t, from);
+    struct csite *c = psite_of(s, t, from, psite);
     if (!c) {
       s->err = RW_ENOMEM;
       return;
@@ -331,7 +357,7 @@ void rp__sampler_branch(struct rp__sampler *s, void **state,
     c->exact[taken != 0]++;
   }
   if (!taken) return;
-  x->taken[x->ntaken++ % s->o.ring] = b;
+  x->taken[x->ntaken++ & s->mask] = b;
   if (--x->countdown) return;
   x->countdown = period(s);
   int rc = sample(s, x);
