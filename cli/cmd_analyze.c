@@ -692,6 +692,115 @@ static const struct table_analysis edges_analysis = {
     "analyze edges", "edges",      edges_usage,      rp_edges_run,
     edges_totals,    rp_profile_edges, 1};
 
+static void branches_usage(FILE *out) {
+  fputs("usage: rewind analyze branches [options] [TRACE]\n"
+        "\n"
+        "Replay TRACE to a position and show a thread's last taken branches\n"
+        "before it, oldest first: kind (cond, jmp, indirect, call, ret),\n"
+        "where from and where to, as a last-branch record would hold them.\n"
+        "Without --at, at the last position where a thread still runs (the\n"
+        "instruction before the program ended or crashed).\n"
+        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
+        "without it, the latest recording.\n"
+        "\n"
+        "  --at N               at global instruction N (as rewind replay -g N\n"
+        "                       and monitor goto N)\n"
+        "  -t, --thread TID     thread TID (default: the one running there)\n"
+        "  -n, --count N        the last N taken branches (default 32; 1 to\n"
+        "                       4096)\n"
+        "  --json               one JSON object per branch, one per line\n"
+        "  --progress           show progress on stderr (default: when\n"
+        "                       stderr is a terminal)\n"
+        "  --no-progress        do not show progress\n"
+        "  -h, --help           show this help\n",
+        out);
+}
+
+static int branches(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"at", required_argument, 0, 'a'},
+      {"thread", required_argument, 0, 't'},
+      {"count", required_argument, 0, 'n'},
+      {"json", no_argument, 0, 'j'},
+      {"progress", no_argument, 0, 'G'},
+      {"no-progress", no_argument, 0, 'P'},
+      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  const char *cmd = "analyze branches";
+  u64 at = 0, tid = 0, count = 32;
+  int json = 0, progress = isatty(2), has_at = 0, c, st;
+  optind = 1;
+  while ((c = cli_getopt(cmd, argc, argv, "t:n:h", longopts)) != -1) {
+    if (shared_opt(c, &progress, &json)) continue;
+    switch (c) {
+      case 'a':
+        if ((st = count_arg(cmd, "--at", optarg, &at)) >= 0) return st;
+        has_at = 1;
+        break;
+      case 't':
+        if ((st = count_arg(cmd, "--thread", optarg, &tid)) >= 0) return st;
+        if (!tid || tid > 0xffffffffu)
+          return cli_usage_error(cmd, "--thread takes a thread id");
+        break;
+      case 'n':
+        if ((st = count_arg(cmd, "--count", optarg, &count)) >= 0) return st;
+        if (!count || count > RP_RING_MAX)
+          return cli_usage_error(cmd, "--count takes 1 to %d", RP_RING_MAX);
+        break;
+      case 'h':
+        branches_usage(stdout);
+        return 0;
+      default:
+        return 2;
+    }
+  }
+  char path[4096];
+  if ((st = trace_arg(cmd, argc, argv, path, sizeof path)) >= 0) return st;
+  rp_replay *rp;
+  if ((st = open_trace(path, 0, progress, &rp))) return st;
+  struct rp_stop stop;
+  int rc = 0;
+  if (has_at) {
+    rc = rp_seek(rp, at, &stop);
+  } else {
+    /* The end, then one back: at the end the threads are gone. */
+    rc = rp_run(rp, ~0ull, &stop);
+    if (rc == 0 && stop.reason == RP_STOP_END && rp_icount(rp))
+      rc = rp_seek(rp, rp_icount(rp) - 1, &stop);
+  }
+  if (progress) fputc('\n', stderr);
+  int status = 0;
+  if (rc < 0) {
+    status = cli_error("replay of %s failed: %s", path, rw_strerror(rc));
+  } else if ((status = run_status(rp, &stop)) != 0) {
+    /* said why */
+  } else if (has_at && rp_icount(rp) < at) {
+    status = cli_error("the history of %s ends at instruction %llu, before "
+                       "%llu", path, (unsigned long long)rp_icount(rp),
+                       (unsigned long long)at);
+  } else {
+    char *text = NULL;
+    rc = json ? rp_branches_json(rp, (u32)tid, (size_t)count, NULL, NULL,
+                                 &text)
+              : rp_branches_text(rp, (u32)tid, (size_t)count, NULL, NULL,
+                                 &text);
+    if (rc == RW_ENOTFOUND)
+      status = cli_error("no thread %s at instruction %llu of %s%s",
+                         tid ? "with that id runs" : "runs",
+                         (unsigned long long)rp_icount(rp), path,
+                         has_at ? "" : "; try --at N");
+    else if (rc < 0)
+      status = cli_error("branches of %s failed: %s", path, rw_strerror(rc));
+    else
+      fputs(text, stdout);
+    free(text);
+  }
+  if (fflush(stdout) != 0 && errno != EPIPE && !status)
+    status = cli_error("writing the list: %s", strerror(errno));
+  rp_close(rp);
+  return status;
+}
+
 static void rep_usage(FILE *out) {
   fputs("usage: rewind analyze rep [options] [TRACE]\n"
         "\n"
@@ -730,6 +839,8 @@ int cli_cmd_analyze(int argc, char **argv) {
     fputc('\n', out);
     edges_usage(out);
     fputc('\n', out);
+    branches_usage(out);
+    fputc('\n', out);
     rep_usage(out);
     return argc < 2 ? 2 : 0;
   }
@@ -740,6 +851,8 @@ int cli_cmd_analyze(int argc, char **argv) {
     return table_cmd(&edges_analysis, argc - 1, argv + 1);
   if (!strcmp(argv[1], "rep"))
     return table_cmd(&rep_analysis, argc - 1, argv + 1);
+  if (!strcmp(argv[1], "branches")) return branches(argc - 1, argv + 1);
   return cli_usage_error("analyze", "unknown analysis '%s' (there are: "
-                         "profile, calls, writes, edges, rep)", argv[1]);
+                         "profile, calls, writes, edges, branches, rep)",
+                         argv[1]);
 }

@@ -233,6 +233,7 @@ struct rp_profile {
   int reps;
   u64 nreps, rep_iters;
   size_t ring;  /* > 0: each thread keeps its last RING taken branches */
+  int ring_json; /* rp_branches_json: the ring as JSON lines */
   struct rp__sampler *sampler; /* sampled edges (replayer/sample.c) */
 };
 
@@ -1133,8 +1134,17 @@ static void ring_text(rp_replay *rp, const struct shadow *sh, FILE *f) {
                        : e->kind == CPU_BRANCH_JMP      ? "jmp"
                        : e->kind == CPU_BRANCH_INDIRECT ? "indirect"
                                                         : "cond";
-    fprintf(f, "  %-8s %#llx <%s> -> %#llx <%s>\n", kind,
-            (unsigned long long)e->from, a, (unsigned long long)e->to, b);
+    if (sh->p->ring_json) {
+      fprintf(f, "{\"kind\":\"%s\",\"from\":%llu,\"from_where\":", kind,
+              (unsigned long long)e->from);
+      trace_json_str(f, a);
+      fprintf(f, ",\"to\":%llu,\"to_where\":", (unsigned long long)e->to);
+      trace_json_str(f, b);
+      fputs("}\n", f);
+    } else {
+      fprintf(f, "  %-8s %#llx <%s> -> %#llx <%s>\n", kind,
+              (unsigned long long)e->from, a, (unsigned long long)e->to, b);
+    }
   }
   rp->proc = was;
 }
@@ -1142,7 +1152,7 @@ static void ring_text(rp_replay *rp, const struct shadow *sh, FILE *f) {
 /* The text about thread TID at the current position, from a run of the
  * history from its start to here with observers: its shadow stack, or
  * with RING > 0 its last RING taken branches. */
-static int here_text(rp_replay *rp, u32 tid, size_t ring,
+static int here_text(rp_replay *rp, u32 tid, size_t ring, int json,
                      void (*tick)(void *ctx), void *ctx, char **out) {
   struct rp_stop stop;
   *out = NULL;
@@ -1161,6 +1171,7 @@ static int here_text(rp_replay *rp, u32 tid, size_t ring,
   if (!p) return RW_ENOMEM;
   p->rp = rp;
   p->ring = ring;
+  p->ring_json = json;
   rp->prof = p;
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < rp->th.nthreads; i++)
@@ -1188,7 +1199,9 @@ static int here_text(rp_replay *rp, u32 tid, size_t ring,
     if (!f) {
       rc = RW_ENOMEM;
     } else {
-      if (ring) {
+      if (ring && json) {
+        ring_text(rp, sh, f);
+      } else if (ring) {
         fprintf(f, "thread %u at instruction %llu: its last %llu taken "
                    "branches (of %llu since it began), oldest first\n",
                 tid, (unsigned long long)at,
@@ -1221,13 +1234,19 @@ static int here_text(rp_replay *rp, u32 tid, size_t ring,
 
 int rp_shadow_text(rp_replay *rp, u32 tid, void (*tick)(void *ctx),
                    void *ctx, char **out) {
-  return here_text(rp, tid, 0, tick, ctx, out);
+  return here_text(rp, tid, 0, 0, tick, ctx, out);
 }
 
 int rp_branches_text(rp_replay *rp, u32 tid, size_t n,
                      void (*tick)(void *ctx), void *ctx, char **out) {
   RW_RETURN_IF(!n || n > RP_RING_MAX, RW_EINVAL, "ring of %zu", n);
-  return here_text(rp, tid, n, tick, ctx, out);
+  return here_text(rp, tid, n, 0, tick, ctx, out);
+}
+
+int rp_branches_json(rp_replay *rp, u32 tid, size_t n,
+                     void (*tick)(void *ctx), void *ctx, char **out) {
+  RW_RETURN_IF(!n || n > RP_RING_MAX, RW_EINVAL, "ring of %zu", n);
+  return here_text(rp, tid, n, 1, tick, ctx, out);
 }
 
 /* ---- The edge profile ------------------------------------------------- */

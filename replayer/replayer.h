@@ -570,6 +570,11 @@ int rp_reps_whole(rp_replay *rp, void (*tick)(void *ctx), void *ctx,
 int rp_branches_text(rp_replay *rp, u32 tid, size_t n,
                      void (*tick)(void *ctx), void *ctx, char **out)
     RW_MUST_CHECK;
+/* The same as JSON lines, one object per taken branch: kind, from,
+ * from_where, to, to_where (no heading line). */
+int rp_branches_json(rp_replay *rp, u32 tid, size_t n,
+                     void (*tick)(void *ctx), void *ctx, char **out)
+    RW_MUST_CHECK;
 
 /* Writes a table of the TOP functions (0: all) with the most inclusive
  * instructions (BY_EXCL: exclusive): inclusive and exclusive counts and

@@ -6,7 +6,8 @@
 # the period is a multiple of its 16 taken branches and none with a random
 # offset; every sample's rebuilt branch sequence equals the emulator's,
 # also across threads, a longjmp and a signal handler (tests/programs/
-# calls.c); bad options are refused.
+# calls.c); bad options are refused. rewind analyze branches shows the
+# ring at a position.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 rec phase "$P/phase"
@@ -83,7 +84,46 @@ check "  every sample equal to the emulator's sequence" summary calls '
 assert s["samples"] > 1000 and s["equal"] == s["samples"], s
 assert s["differ"] == 0, s'
 
+# rewind analyze branches: the ring at a position, from the shell. Right
+# before printf, the loop's last iteration took its jmp (the back edge fell
+# through), then main called printf through the PLT.
+pos=$("$REWIND" analyze calls --no-progress --json "$T/phase.rwd" 2>/dev/null |
+      python3 -c '
+import json, sys
+for l in sys.stdin:
+    c = json.loads(l)
+    if c["caller"] == "main" and c["args"][1] == 50000: print(c["start"])')
+check "phase: the printf call found" test -n "$pos"
+"$REWIND" analyze branches --no-progress -n 4 --at "$pos" "$T/phase.rwd" \
+  >"$T/br.out" 2>&1
+check_eq "analyze branches --at: exit 0" 0 "$?"
+check "  the loop's jmp, back edge, jmp, then the call from main" python3 -c '
+import re, sys
+t = open(sys.argv[1]).read().splitlines()
+assert re.match(r"thread \d+ at instruction %s: its last 4 taken branches" % sys.argv[2], t[0]), t
+k = [l.split()[0] for l in t[1:]]
+assert k == ["jmp", "cond", "jmp", "call"], t
+assert all("<main+" in l.split("->")[0] for l in t[1:]), t' "$T/br.out" "$pos"
+"$REWIND" analyze branches --no-progress -n 2 --at "$pos" --json \
+  "$T/phase.rwd" >"$T/br.json" 2>&1
+check "  --json: the same two last, with addresses" python3 -c '
+import json, sys
+v = [json.loads(l) for l in open(sys.argv[1])]
+assert [b["kind"] for b in v] == ["jmp", "call"], v
+assert v[0]["from_where"].startswith("main+") and v[1]["from"] > v[0]["from"], v' \
+  "$T/br.json"
+"$REWIND" analyze branches --no-progress -n 3 "$T/phase.rwd" >"$T/brend.out" 2>&1
+check "  without --at: the last ones before the program ended, into _exit" \
+  sh -c "grep -q 'its last 3 taken branches' '$T/brend.out' && grep -qi 'exit' '$T/brend.out'"
+
 status_of() { "$@" >"$T/st.out" 2>&1; echo $?; }
+check_eq "branches of a thread that does not run there" 1 \
+  "$(status_of "$REWIND" analyze branches --no-progress -t 5 --at "$pos" "$T/phase.rwd")"
+check_eq "branches past the end of the history" 1 \
+  "$(status_of "$REWIND" analyze branches --no-progress --at 99999999999 "$T/phase.rwd")"
+check "  says where the history ends" grep -q 'ends at instruction' "$T/st.out"
+check_eq "branches -n 0" 2 \
+  "$(status_of "$REWIND" analyze branches -n 0 "$T/phase.rwd")"
 check_eq "--random-delta without --sample" 2 \
   "$(status_of "$REWIND" analyze edges --random-delta 5 "$T/phase.rwd")"
 check_eq "--sample 0" 2 \
