@@ -162,7 +162,9 @@ struct frame {
   u32 fn, node; /* indexes */
   u32 edge;     /* edge index + 1 from the caller's function, or 0 */
   int outer;    /* no frame of fn below it */
-  u64 slot;     /* where its return address is (0: the thread's root) */
+  int tail;     /* entered by a jump (a tail call), not a call */
+  u64 slot;     /* where its return address is (0: the thread's root; a
+                   tail call's is its caller's) */
   u64 start;    /* the thread's count at its first instruction */
   u64 kids;     /* instructions of the callees that ended */
   u64 gstart;   /* with a call history: the global position of start */
@@ -576,6 +578,40 @@ static int target_seen(rp_profile *p, struct rp__thread *t, u32 i, u64 to) {
   return 0;
 }
 
+/* Whether P's threads keep shadow call stacks: not for the rep list or
+ * the edge profile alone. */
+static int wants_stacks(const rp_profile *p) {
+  return (!p->reps && !p->branches) || p->history || p->ring;
+}
+
+/* A taken jump of SH's thread to TO, the stack pointer at the frame's
+ * return address: the function left nothing on the stack, so a jump into
+ * another function is a tail call. The callee gets a frame of its own on
+ * the caller's slot (a ret ends both). Cheap unless the stack pointer is
+ * there: only frameless functions pay a lookup per taken branch. */
+static void tail_seen(struct shadow *sh, cpu_thread *cpu, u64 to, u64 n) {
+  const struct frame *top = &sh->v[sh->n - 1];
+  u32 fn;
+  if (cpu_gpr(cpu, RW_REG_rsp) != top->slot) return;
+  int rc = fn_at(sh->p, sh->t, to, &fn);
+  if (rc == 0 && fn != top->fn) {
+    u64 slot = top->slot;
+    rc = push(sh, fn, slot, n + 1);
+    if (rc == 0) {
+      sh->v[sh->n - 1].tail = 1;
+      sh->p->calls++;
+      if (RW_UNLIKELY(sh->p->history)) {
+        struct frame *f = &sh->v[sh->n - 1];
+        static const unsigned regs[6] = {RW_REG_rdi, RW_REG_rsi, RW_REG_rdx,
+                                         RW_REG_rcx, RW_REG_r8,  RW_REG_r9};
+        f->gstart = global_at(sh->p->rp, n + 1);
+        for (int i = 0; i < 6; i++) f->args[i] = cpu_gpr(cpu, regs[i]);
+      }
+    }
+  }
+  if (rc < 0) sh->p->err = rc;
+}
+
 static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
                       int taken, int kind, u64 n) {
   struct shadow *sh = ctx;
@@ -584,6 +620,8 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
   if (!sh || sh->p->err) return;
   rp_profile *p = sh->p;
   if (sh->ring && taken) ring_add(sh, from, to, kind);
+  if (taken && sh->n > 1 && sh->v[sh->n - 1].slot && wants_stacks(p))
+    tail_seen(sh, cpu, to, n);
   if (!p->branches || kind == CPU_BRANCH_JMP) {
     if (p->sampler)
       rp__sampler_branch(p->sampler, &sh->samp, sh->t, from, to, taken, 0);
@@ -648,7 +686,7 @@ static void on_ret_taken(void *ctx, cpu_thread *cpu, u64 from, u64 to,
 static struct cpu_observer observer(const rp_profile *p, void *ctx) {
   /* The rep list and the edge profile need no call stacks; a sampled edge
    * profile needs the calls and returns as taken branches. */
-  int stacks = (!p->reps && !p->branches) || p->history || p->ring;
+  int stacks = wants_stacks(p);
   int taken = !stacks && p->sampler;
   return (struct cpu_observer){.on_call = stacks  ? on_call
                                           : taken ? on_call_taken
@@ -656,7 +694,8 @@ static struct cpu_observer observer(const rp_profile *p, void *ctx) {
                                .on_ret = stacks  ? on_ret
                                          : taken ? on_ret_taken
                                                  : NULL,
-                               .on_branch = p->branches || p->ring
+                               .on_branch = p->branches || p->ring ||
+                                                    stacks
                                                 ? on_branch
                                                 : NULL,
                                .on_rep = p->reps ? on_rep : NULL,
@@ -1099,9 +1138,10 @@ static void frames_text(rp_replay *rp, const struct shadow *sh, FILE *f) {
   for (size_t i = sh->n, k = 0; i-- > 0; k++) {
     const struct frame *fr = &sh->v[i];
     const struct fn *fn = &p->fns[fr->fn];
-    fprintf(f, "#%-3zu %s (%s), entered at its instruction %llu", k,
+    fprintf(f, "#%-3zu %s (%s), entered at its instruction %llu%s", k,
             p->strs + fn->name, p->strs + fn->object,
-            (unsigned long long)fr->start);
+            (unsigned long long)fr->start,
+            fr->tail ? " by a jump (a tail call)" : "");
     u64 ret;
     char sym[300];
     if (!fr->slot) {

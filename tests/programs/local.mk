@@ -13,7 +13,8 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/movdir tests/programs/xsavec tests/programs/sud \
 	tests/programs/tsctrap tests/programs/badstack tests/programs/chatty \
 	tests/programs/calls tests/programs/uaf tests/programs/reps \
-	tests/programs/amxperm tests/programs/rewrites tests/programs/phase
+	tests/programs/amxperm tests/programs/rewrites tests/programs/phase \
+	tests/programs/tailcalls
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
@@ -92,6 +93,8 @@ tests_programs_rewrites_LDFLAGS =
 tests_programs_rewrites_LDADD = -lpthread
 tests_programs_phase_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_phase_LDFLAGS =
+tests_programs_tailcalls_CFLAGS = -O2 -g
+tests_programs_tailcalls_LDFLAGS =
 tests_programs_spin_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_spin_LDFLAGS =
 EXTRA_DIST += tests/programs/exec_wrapper.sh

@@ -9,8 +9,8 @@
 # thread's profile adding up to the whole; C++ exceptions and child
 # processes; bad arguments;
 # gdb's monitor stack against its bt, after a longjmp, in a signal handler
-# and in a thread; rewind analyze calls, monitor calls, rewind analyze
-# edges.
+# and in a thread; tail calls; rewind analyze calls, monitor calls,
+# rewind analyze edges.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # verified NAME: the instruction count `replay --verify` reports.
@@ -302,6 +302,39 @@ assert [b["executed"] for b in v] == sorted((b["executed"] for b in v),
 check "analyze edges: a header, two branches, and the rest counted" sh -c \
   "head -n 1 '$T/edges.txt' | grep -Eq '^[0-9]+ branches executed at [0-9]+ sites$' &&
    [ \$(wc -l <'$T/edges.txt') = 5 ] && tail -n 1 '$T/edges.txt' | grep -q 'more branches'"
+
+# Tail calls (tests/programs/tailcalls.c: top and mid jump on, leaf
+# returns 14 for all three): the shadow stack keeps the frames the jumps
+# replaced on the machine's stack, marked; libunwind shows the machine's.
+rec tail "$P/tailcalls"
+check "tailcalls: recorded" grep -qx 14 "$T/tail.out"
+"$REWIND" analyze calls --no-progress "$T/tail.rwd" >"$T/tail.calls" 2>&1
+check "  top(3), mid(6), leaf(7) each return 14, each from the one before" \
+  sh -c "grep -Eq ' top\(0x3, .*\) = 0xe, from main$' '$T/tail.calls' &&
+         grep -Eq ' mid\(0x6, .*\) = 0xe, from top$' '$T/tail.calls' &&
+         grep -Eq ' leaf\(0x7, .*\) = 0xe, from mid$' '$T/tail.calls'"
+cp=$(awk '/ checkpoint\(0x7/ { print $1; exit }' "$T/tail.calls")
+"$REWIND" replay --backtrace -g "$cp" "$T/tail.rwd" >"$T/tail.bt" 2>&1
+check "  at checkpoint: checkpoint, leaf and mid by a jump, top, main" python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+shadow = t.split("call stack of")[1].split("unwound by libunwind")[0]
+f = re.findall(r"^#\d+ +(\S+) \(\S+\), entered at its instruction \d+( by a jump)?",
+               shadow, re.M)
+assert f[:5] == [("checkpoint", ""), ("leaf", " by a jump"),
+                 ("mid", " by a jump"), ("top", ""), ("main", "")], f
+unw = re.findall(r" in (\w+)\+", t.split("unwound by libunwind")[1])
+assert unw[:3] == ["checkpoint", "leaf", "main"], unw' "$T/tail.bt"
+"$REWIND" analyze profile --no-progress --top 0 --json "$T/tail.rwd" \
+  >"$T/tail.json" 2>&1
+check "  the profile: one call each, top and mid two instructions each" python3 -c '
+import json, sys
+v = {o["function"]: o for o in map(json.loads, open(sys.argv[1])) if "function" in o}
+for f in ("top", "mid", "leaf", "checkpoint"):
+    assert v[f]["calls"] == 1, v[f]
+assert v["top"]["exclusive"] == 2 and v["mid"]["exclusive"] == 2, (v["top"], v["mid"])
+assert v["top"]["inclusive"] == v["mid"]["inclusive"] + 2, (v["top"], v["mid"])' \
+  "$T/tail.json"
 
 # Other programs: exceptions, child processes; the totals hold.
 rec cxx "$P/cxx_exceptions"

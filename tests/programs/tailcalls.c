@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* Tail calls for the shadow call stack (tests/replay/profile.sh): main
+ * calls top(3), which jumps to mid(6), which jumps to leaf(7), which calls
+ * checkpoint(7) and returns 14 to main for all three. top and mid are
+ * written in assembly so that they stay jumps whatever the compiler does.
+ * At checkpoint the machine's stack holds leaf's and main's return
+ * addresses only; the shadow stack also keeps top and mid, entered by a
+ * jump. */
+#include <stdio.h>
+
+volatile int sink;
+
+__attribute__((noinline, visibility("hidden"))) void checkpoint(int x) {
+  sink = x;
+}
+
+__attribute__((noinline, used, visibility("hidden"))) int leaf(int x) {
+  checkpoint(x);
+  return x + sink;
+}
+
+int top(int x);
+__asm__(".text\n"
+        ".globl top\n.hidden top\n.type top, @function\n"
+        "top:\n\tadd %edi, %edi\n\tjmp mid\n.size top, .-top\n"
+        ".globl mid\n.hidden mid\n.type mid, @function\n"
+        "mid:\n\tadd $1, %edi\n\tjmp leaf\n.size mid, .-mid\n");
+
+int main(void) {
+  printf("%d\n", top(3));
+  return 0;
+}
