@@ -6,6 +6,7 @@ replayer_librw_replayer_a_SOURCES = \
 	replayer/check.c 	replayer/timeline.c replayer/symbols.c replayer/reverse.c \
 	replayer/image.c replayer/procs.c replayer/threads.c replayer/digest.c \
 	replayer/stack.c replayer/outputs.c replayer/profile.c replayer/flame.c \
-	replayer/history.c replayer/unwind.c replayer/sample.c
+	replayer/history.c replayer/unwind.c replayer/sample.c \
+	replayer/umap.c
 replayer_librw_replayer_a_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS) \
 	$(UNWIND_CFLAGS)

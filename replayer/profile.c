@@ -18,65 +18,15 @@
  * already (recursion) adds its inclusive count once, at its outermost
  * frame, so no count exceeds the thread's.
  *
- * Not seen as calls: a jmp to a function (a tail call runs in its caller's
- * frame), and the kernel starting a signal handler (the handler runs in the
- * frame it interrupted). */
+ * A jump into another function with the stack pointer at the frame's
+ * slot is a tail call: the target gets a frame of its own on that slot.
+ * Not seen as a call: the kernel starting a signal handler (the handler
+ * runs in the frame it interrupted). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "replayer/rp_int.h"
-
-/* ---- A map of u64 keys to u32 values (value 0: an empty slot) ---------- */
-
-struct umap {
-  u64 *keys;
-  u32 *vals;
-  size_t cap, n; /* cap: a power of 2, or 0 */
-};
-
-static u32 umap_get(const struct umap *m, u64 k) {
-  if (!m->cap) return 0;
-  for (size_t i = rw_fmix64(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    if (!m->vals[i]) return 0;
-    if (m->keys[i] == k) return m->vals[i];
-  }
-}
-
-static void umap_place(struct umap *m, u64 k, u32 v) {
-  size_t i = rw_fmix64(k) & (m->cap - 1);
-  while (m->vals[i]) i = (i + 1) & (m->cap - 1);
-  m->keys[i] = k;
-  m->vals[i] = v;
-  m->n++;
-}
-
-/* Adds K (absent) with V (not 0). Returns 0 or RW_ENOMEM. */
-static int umap_put(struct umap *m, u64 k, u32 v) {
-  if (2 * (m->n + 1) > m->cap) {
-    size_t cap = m->cap ? 2 * m->cap : 256;
-    struct umap g = {calloc(cap, sizeof(u64)), calloc(cap, sizeof(u32)), cap,
-                     0};
-    if (!g.keys || !g.vals) {
-      free(g.keys);
-      free(g.vals);
-      return RW_ENOMEM;
-    }
-    for (size_t i = 0; i < m->cap; i++)
-      if (m->vals[i]) umap_place(&g, m->keys[i], m->vals[i]);
-    free(m->keys);
-    free(m->vals);
-    *m = g;
-  }
-  umap_place(m, k, v);
-  return 0;
-}
-
-static void umap_free(struct umap *m) {
-  free(m->keys);
-  free(m->vals);
-  memset(m, 0, sizeof *m);
-}
 
 /* Makes room for one more element of SIZE bytes in *V (N used, *CAP
  * allocated). Returns 0 or RW_ENOMEM. */
@@ -122,8 +72,8 @@ struct node {  /* the call tree: one node per call path */
 struct space {
   u32 proc_ix;
   size_t nimages;
-  struct umap by_addr; /* address -> function index + 1 */
-  struct umap by_site; /* branch address -> site index + 1 */
+  struct rp__umap by_addr; /* address -> function index + 1 */
+  struct rp__umap by_site; /* branch address -> site index + 1 */
 };
 
 /* A branch instruction, for the edge profile (rp_edges_run), or a rep
@@ -196,15 +146,15 @@ struct rp_profile {
   size_t nfns, capfns;
   char *strs;
   size_t nstrs, capstrs;
-  struct umap names; /* hash of name and object -> function index + 1 */
+  struct rp__umap names; /* hash of name and object -> function index + 1 */
   struct space *spaces;
   size_t nspaces, capspaces;
   struct edge *edges;
   size_t nedges, capedges;
-  struct umap by_edge; /* caller << 32 | callee -> edge index + 1 */
+  struct rp__umap by_edge; /* caller << 32 | callee -> edge index + 1 */
   struct node *nodes;
   size_t nnodes, capnodes;
-  struct umap by_node; /* parent << 32 | fn -> node index + 1 */
+  struct rp__umap by_node; /* parent << 32 | fn -> node index + 1 */
   struct shadow **sh;  /* the threads' stacks */
   size_t nsh, capsh;
   u64 total, calls;
@@ -229,7 +179,7 @@ struct rp_profile {
   size_t nsites, capsites;
   struct target *targets;
   size_t ntargets, captargets;
-  struct umap by_target; /* hash of site and target -> target index + 1 */
+  struct rp__umap by_target; /* hash of site and target -> target index + 1 */
   u64 nbranches;
   /* The rep instructions (rp_reps_run), in sites. */
   int reps;
@@ -267,7 +217,7 @@ static int fn_named(rp_profile *p, const char *name, const char *object,
                     u32 *out) {
   u64 h = str_hash(name, object);
   for (;; h++) { /* another name with the same hash: the next key */
-    u32 v = umap_get(&p->names, h);
+    u32 v = rp__umap_get(&p->names, h);
     if (!v) break;
     const struct fn *f = &p->fns[v - 1];
     if (!strcmp(p->strs + f->name, name) &&
@@ -280,7 +230,7 @@ static int fn_named(rp_profile *p, const char *name, const char *object,
   struct fn f = {0};
   RW_FORWARD(add_str(p, name, &f.name));
   RW_FORWARD(add_str(p, object, &f.object));
-  RW_FORWARD(umap_put(&p->names, h, (u32)p->nfns + 1));
+  RW_FORWARD(rp__umap_put(&p->names, h, (u32)p->nfns + 1));
   f.wanted = p->history && (!p->want_fn || !strcmp(name, p->want_fn));
   p->fns[p->nfns] = f;
   *out = (u32)p->nfns++;
@@ -311,7 +261,7 @@ static int space_of(rp_profile *p, struct rp__thread *t, struct space **out) {
 static int fn_at(rp_profile *p, struct rp__thread *t, u64 addr, u32 *out) {
   struct space *s;
   RW_FORWARD(space_of(p, t, &s));
-  u32 v = umap_get(&s->by_addr, addr);
+  u32 v = rp__umap_get(&s->by_addr, addr);
   if (v) {
     *out = v - 1;
     return 0;
@@ -325,17 +275,17 @@ static int fn_at(rp_profile *p, struct rp__thread *t, u64 addr, u32 *out) {
   for (char *c = name; *c; c++)
     if (*c == ';' || *c == '\n' || *c == ' ') *c = '_'; /* folded stacks */
   RW_FORWARD(fn_named(p, name, object, out));
-  return umap_put(&s->by_addr, addr, *out + 1);
+  return rp__umap_put(&s->by_addr, addr, *out + 1);
 }
 
 static int node_of(rp_profile *p, u32 parent, u32 fn, u32 *out) {
   u64 k = (u64)parent << 32 | fn;
-  u32 v = umap_get(&p->by_node, k);
+  u32 v = rp__umap_get(&p->by_node, k);
   if (!v) {
     RW_FORWARD(grow((void **)&p->nodes, p->nnodes, &p->capnodes,
                     sizeof *p->nodes));
     p->nodes[p->nnodes] = (struct node){fn, parent, 0};
-    RW_FORWARD(umap_put(&p->by_node, k, (u32)p->nnodes + 1));
+    RW_FORWARD(rp__umap_put(&p->by_node, k, (u32)p->nnodes + 1));
     v = (u32)++p->nnodes;
   }
   *out = v - 1;
@@ -344,12 +294,12 @@ static int node_of(rp_profile *p, u32 parent, u32 fn, u32 *out) {
 
 static int edge_of(rp_profile *p, u32 caller, u32 callee, u32 *out) {
   u64 k = (u64)caller << 32 | callee;
-  u32 v = umap_get(&p->by_edge, k);
+  u32 v = rp__umap_get(&p->by_edge, k);
   if (!v) {
     RW_FORWARD(grow((void **)&p->edges, p->nedges, &p->capedges,
                     sizeof *p->edges));
     p->edges[p->nedges] = (struct edge){caller, callee, 0, 0};
-    RW_FORWARD(umap_put(&p->by_edge, k, (u32)p->nedges + 1));
+    RW_FORWARD(rp__umap_put(&p->by_edge, k, (u32)p->nedges + 1));
     v = (u32)++p->nedges;
   }
   *out = v - 1;
@@ -542,13 +492,13 @@ static int site_at(rp_profile *p, struct rp__thread *t, u64 from, int kind,
                    u32 *out) {
   struct space *s;
   RW_FORWARD(space_of(p, t, &s));
-  u32 v = umap_get(&s->by_site, from);
+  u32 v = rp__umap_get(&s->by_site, from);
   if (!v) {
     struct site x = {.addr = from, .kind = kind};
     RW_FORWARD(grow((void **)&p->sites, p->nsites, &p->capsites,
                     sizeof *p->sites));
     RW_FORWARD(where_of(p, t, from, &x.where));
-    RW_FORWARD(umap_put(&s->by_site, from, (u32)p->nsites + 1));
+    RW_FORWARD(rp__umap_put(&s->by_site, from, (u32)p->nsites + 1));
     p->sites[p->nsites] = x;
     v = (u32)++p->nsites;
   }
@@ -559,7 +509,7 @@ static int site_at(rp_profile *p, struct rp__thread *t, u64 from, int kind,
 /* Counts a jump of indirect branch site I to TO. */
 static int target_seen(rp_profile *p, struct rp__thread *t, u32 i, u64 to) {
   for (u64 h = rw_fmix64(to ^ ((u64)i << 40));; h++) {
-    u32 v = umap_get(&p->by_target, h);
+    u32 v = rp__umap_get(&p->by_target, h);
     if (!v) break;
     struct target *g = &p->targets[v - 1];
     if (g->site == i && g->to == to) {
@@ -572,8 +522,8 @@ static int target_seen(rp_profile *p, struct rp__thread *t, u32 i, u64 to) {
                   sizeof *p->targets));
   RW_FORWARD(where_of(p, t, to, &g.where));
   u64 h = rw_fmix64(to ^ ((u64)i << 40));
-  while (umap_get(&p->by_target, h)) h++;
-  RW_FORWARD(umap_put(&p->by_target, h, (u32)p->ntargets + 1));
+  while (rp__umap_get(&p->by_target, h)) h++;
+  RW_FORWARD(rp__umap_put(&p->by_target, h, (u32)p->ntargets + 1));
   p->targets[p->ntargets++] = g;
   return 0;
 }
@@ -769,16 +719,16 @@ void rp_profile_free(rp_profile *p) {
   }
   free(p->sh);
   for (size_t i = 0; i < p->nspaces; i++) {
-    umap_free(&p->spaces[i].by_addr);
-    umap_free(&p->spaces[i].by_site);
+    rp__umap_free(&p->spaces[i].by_addr);
+    rp__umap_free(&p->spaces[i].by_site);
   }
-  umap_free(&p->by_target);
+  rp__umap_free(&p->by_target);
   free(p->sites);
   free(p->targets);
   free(p->spaces);
-  umap_free(&p->names);
-  umap_free(&p->by_edge);
-  umap_free(&p->by_node);
+  rp__umap_free(&p->names);
+  rp__umap_free(&p->by_edge);
+  rp__umap_free(&p->by_node);
   free(p->fns);
   free(p->strs);
   free(p->edges);

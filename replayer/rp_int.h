@@ -650,6 +650,25 @@ void rp__fn_name(rp_replay *rp, u64 addr, char *name, size_t ncap,
                  char *object, size_t ocap);
 
 /* profiles (replayer/profile.c) */
+/* A map of u64 keys to u32 values, 0 meaning absent (replayer/umap.c).
+ * Plain data; all zero is an empty map. */
+struct rp__umap {
+  u64 *keys;
+  u32 *vals;
+  size_t cap, n; /* cap: a power of 2, or 0 */
+};
+/* The value of K, or 0. */
+static inline u32 rp__umap_get(const struct rp__umap *m, u64 k) {
+  if (!m->cap) return 0;
+  for (size_t i = rw_fmix64(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (!m->vals[i]) return 0;
+    if (m->keys[i] == k) return m->vals[i];
+  }
+}
+/* Adds K (absent) with V (not 0). Returns 0 or RW_ENOMEM. */
+int rp__umap_put(struct rp__umap *m, u64 k, u32 v) RW_MUST_CHECK;
+void rp__umap_free(struct rp__umap *m);
+
 /* Sampled edge profiles (replayer/sample.c), fed by the profile's
  * observers. */
 struct rp__sampler;

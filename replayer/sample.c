@@ -72,8 +72,7 @@ struct rp__sampler {
   size_t nsites, capsites;
   u32 *by_psite;    /* the profile's site index -> site index + 1 */
   size_t nby;
-  u32 *slots;       /* open addressing: site index + 1, 0 empty */
-  size_t nslots;
+  struct rp__umap by_key; /* csite key -> site index + 1 */
   struct br *seq;   /* the rebuilt sequence of a sample */
   size_t capseq;
   cs_insn *insn;
@@ -128,7 +127,7 @@ void rp__sampler_free(struct rp__sampler *s) {
   free(s->ts);
   free(s->sites);
   free(s->by_psite);
-  free(s->slots);
+  rp__umap_free(&s->by_key);
   free(s->seq);
   if (s->insn) cs_free(s->insn, 1);
   free(s);
@@ -138,27 +137,13 @@ void rp__sampler_free(struct rp__sampler *s) {
 static struct csite *site_of(struct rp__sampler *s, struct rp__thread *t,
                              u64 from) {
   u64 key = (u64)t->st.proc_ix << 48 | from;
-  if (s->nsites * 2 >= s->nslots) { /* grow and rehash */
-    size_t n = s->nslots ? s->nslots * 2 : 1024;
-    u32 *v = calloc(n, sizeof *v);
-    if (!v) return NULL;
-    for (size_t i = 0; i < s->nsites; i++) {
-      size_t h = rw_fmix64(s->sites[i].key) & (n - 1);
-      while (v[h]) h = (h + 1) & (n - 1);
-      v[h] = (u32)i + 1;
-    }
-    free(s->slots);
-    s->slots = v;
-    s->nslots = n;
-  }
-  size_t h = rw_fmix64(key) & (s->nslots - 1);
-  for (; s->slots[h]; h = (h + 1) & (s->nslots - 1))
-    if (s->sites[s->slots[h] - 1].key == key) return &s->sites[s->slots[h] - 1];
+  u32 v = rp__umap_get(&s->by_key, key);
+  if (v) return &s->sites[v - 1];
   if (s->nsites == s->capsites) {
     size_t cap = s->capsites ? 2 * s->capsites : 256;
-    struct csite *v = realloc(s->sites, cap * sizeof *v);
-    if (!v) return NULL;
-    s->sites = v;
+    struct csite *nv = realloc(s->sites, cap * sizeof *nv);
+    if (!nv) return NULL;
+    s->sites = nv;
     s->capsites = cap;
   }
   struct csite *c = &s->sites[s->nsites];
@@ -172,7 +157,8 @@ static struct csite *site_of(struct rp__sampler *s, struct rp__thread *t,
   if (rp_symbolize(rp, from, c->where, sizeof c->where) < 0)
     snprintf(c->where, sizeof c->where, "%#" PRIx64 "", from);
   rp->proc = was;
-  s->slots[h] = (u32)++s->nsites;
+  if (rp__umap_put(&s->by_key, key, (u32)s->nsites + 1) < 0) return NULL;
+  s->nsites++;
   return c;
 }
 
