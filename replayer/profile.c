@@ -420,6 +420,16 @@ static void unwind(struct shadow *sh, u64 limit, u64 end, u64 ret_slot,
   }
 }
 
+/* With a call history: the top frame, just entered after the thread's
+ * count N, keeps its global start and argument registers. */
+static void keep_args(struct shadow *sh, cpu_thread *cpu, u64 n) {
+  static const unsigned regs[6] = {RW_REG_rdi, RW_REG_rsi, RW_REG_rdx,
+                                   RW_REG_rcx, RW_REG_r8,  RW_REG_r9};
+  struct frame *f = &sh->v[sh->n - 1];
+  f->gstart = global_at(sh->p->rp, n + 1);
+  for (int i = 0; i < 6; i++) f->args[i] = cpu_gpr(cpu, regs[i]);
+}
+
 static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
                     u64 n) {
   struct shadow *sh = ctx;
@@ -438,13 +448,7 @@ static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
   if (rc == 0) rc = push(sh, fn, slot, n + 1);
   if (rc < 0) p->err = rc;
   p->calls++;
-  if (RW_UNLIKELY(p->history) && rc == 0) {
-    struct frame *f = &sh->v[sh->n - 1];
-    static const unsigned regs[6] = {RW_REG_rdi, RW_REG_rsi, RW_REG_rdx,
-                                     RW_REG_rcx, RW_REG_r8,  RW_REG_r9};
-    f->gstart = global_at(p->rp, n + 1);
-    for (int i = 0; i < 6; i++) f->args[i] = cpu_gpr(cpu, regs[i]);
-  }
+  if (RW_UNLIKELY(p->history) && rc == 0) keep_args(sh, cpu, n);
 }
 
 /* The slot of the frame a ret that left the stack pointer at SP returned
@@ -550,13 +554,7 @@ static void tail_seen(struct shadow *sh, cpu_thread *cpu, u64 to, u64 n) {
     if (rc == 0) {
       sh->v[sh->n - 1].tail = 1;
       sh->p->calls++;
-      if (RW_UNLIKELY(sh->p->history)) {
-        struct frame *f = &sh->v[sh->n - 1];
-        static const unsigned regs[6] = {RW_REG_rdi, RW_REG_rsi, RW_REG_rdx,
-                                         RW_REG_rcx, RW_REG_r8,  RW_REG_r9};
-        f->gstart = global_at(sh->p->rp, n + 1);
-        for (int i = 0; i < 6; i++) f->args[i] = cpu_gpr(cpu, regs[i]);
-      }
+      if (RW_UNLIKELY(sh->p->history)) keep_args(sh, cpu, n);
     }
   }
   if (rc < 0) sh->p->err = rc;
