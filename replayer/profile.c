@@ -548,6 +548,18 @@ static void tail_seen(struct shadow *sh, cpu_thread *cpu, u64 to, u64 n) {
   u32 fn;
   if (cpu_gpr(cpu, RW_REG_rsp) != top->slot) return;
   int rc = fn_at(sh->p, sh->t, to, &fn);
+  /* A chain of tail calls that comes back to a function in it (an
+   * interpreter's dispatch from handler to handler) goes back to that
+   * frame, leaving the ones above: a chain is never longer than the
+   * functions in it. */
+  size_t k = sh->n - 1;
+  while (rc == 0 && k > 0 && sh->v[k].slot == top->slot && sh->v[k].fn != fn)
+    k--;
+  if (rc == 0 && k > 0 && sh->v[k].slot == top->slot && k < sh->n - 1) {
+    u64 gend = global_at(sh->p->rp, n + 1);
+    while (sh->n > k + 1) pop(sh, n + 1, gend, 0, 0);
+    return;
+  }
   if (rc == 0 && fn != top->fn) {
     u64 slot = top->slot;
     rc = push(sh, fn, slot, n + 1);

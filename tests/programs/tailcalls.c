@@ -26,7 +26,19 @@ __asm__(".text\n"
         ".globl mid\n.hidden mid\n.type mid, @function\n"
         "mid:\n\tadd $1, %edi\n\tjmp leaf\n.size mid, .-mid\n");
 
+/* ping(n) and pong jump to each other n times, then to leaf(0): a chain
+ * of tail calls that keeps coming back, as an interpreter's dispatch does.
+ * The shadow stack keeps ping under leaf, not a thousand frames. */
+int ping(int n);
+__asm__(".text\n"
+        ".globl ping\n.hidden ping\n.type ping, @function\n"
+        "ping:\n\tsub $1, %edi\n\tjle 1f\n\tjmp pong\n1:\n\txor %edi, %edi\n"
+        "\tjmp leaf\n.size ping, .-ping\n"
+        ".globl pong\n.hidden pong\n.type pong, @function\n"
+        "pong:\n\tjmp ping\n.size pong, .-pong\n");
+
 int main(void) {
   printf("%d\n", top(3));
+  printf("%d\n", ping(1000));
   return 0;
 }

@@ -327,14 +327,25 @@ unw = re.findall(r" in (\w+)\+", t.split("unwound by libunwind")[1])
 assert unw[:3] == ["checkpoint", "leaf", "main"], unw' "$T/tail.bt"
 "$REWIND" analyze profile --no-progress --top 0 --json "$T/tail.rwd" \
   >"$T/tail.json" 2>&1
-check "  the profile: one call each, top and mid two instructions each" python3 -c '
+check "  the profile: the calls made, top and mid two instructions each" python3 -c '
 import json, sys
 v = {o["function"]: o for o in map(json.loads, open(sys.argv[1])) if "function" in o}
-for f in ("top", "mid", "leaf", "checkpoint"):
-    assert v[f]["calls"] == 1, v[f]
+for f, n in (("top", 1), ("mid", 1), ("ping", 1), ("pong", 999), ("leaf", 2),
+             ("checkpoint", 2)):
+    assert v[f]["calls"] == n, v[f]
 assert v["top"]["exclusive"] == 2 and v["mid"]["exclusive"] == 2, (v["top"], v["mid"])
 assert v["top"]["inclusive"] == v["mid"]["inclusive"] + 2, (v["top"], v["mid"])' \
   "$T/tail.json"
+
+cp0=$(awk '/ checkpoint\(0,/ { print $1; exit }' "$T/tail.calls")
+"$REWIND" replay --backtrace -g "$cp0" "$T/tail.rwd" >"$T/tail0.bt" 2>&1
+check "  after 1000 jumps between ping and pong: checkpoint, leaf, ping, main" \
+  python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+shadow = t.split("call stack of")[1].split("unwound by libunwind")[0]
+f = re.findall(r"^#\d+ +(\S+) \(", shadow, re.M)
+assert f[:4] == ["checkpoint", "leaf", "ping", "main"], f' "$T/tail0.bt"
 
 # Other programs: exceptions, child processes; the totals hold.
 rec cxx "$P/cxx_exceptions"
