@@ -807,6 +807,8 @@ unsigned cpu__vex_len(const u8 *b, unsigned n) {
     i += 4;
   }
   if (i >= n) return 0;
+  /* vzeroupper and vzeroall (map 1, 77) are the VEX forms with no ModRM. */
+  if (map == 1 && b[i - 1] == 0x77) return i;
   memset(&in, 0, sizeof in);
   unsigned end = cpu__ev_modrm(b, n, i, 0, 0, 1, 0, &in, &riprel);
   if (!end) return 0;

@@ -247,3 +247,27 @@ void test_decode_zen4_encodings(void) {
     cpu_mem_free(mem);
   }
 }
+
+/* cpu_insn_length, which the sampler and the counts use to walk code
+ * Capstone 4 cannot decode: VEX forms with and without a ModRM byte, EVEX,
+ * hint nops; 0 for what it does not know. */
+void test_decode_lengths_without_capstone(void) {
+  static const struct {
+    u8 b[15];
+    unsigned n, len;
+  } v[] = {
+      {{0xc5, 0xf8, 0x77, 0x31, 0xc0}, 5, 3},       /* vzeroupper */
+      {{0xc5, 0xfc, 0x77, 0x90}, 4, 3},             /* vzeroall */
+      {{0xc4, 0xe1, 0xf8, 0x98, 0xdb, 0x90}, 6, 5}, /* kortestq k3, k3 */
+      {{0xc4, 0xc2, 0xa0, 0xf3, 0xcb}, 5, 5},       /* blsr r11, r11 */
+      /* vmovdqu64 zmm0, [rsi + 0x40] (disp8 * 64) */
+      {{0x62, 0xf1, 0xfe, 0x48, 0x6f, 0x46, 0x01, 0x90}, 8, 7},
+      {{0x90, 0x90}, 2, 0},                         /* nop: Capstone's */
+  };
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    unsigned got = cpu_insn_length(v[i].b, v[i].n, 0x1000);
+    if (got != v[i].len) printf("\n  case %zu: length %u, not %u", i, got,
+                                v[i].len);
+    CU_ASSERT_EQUAL(got, v[i].len);
+  }
+}
