@@ -828,6 +828,176 @@ static const struct table_analysis rep_analysis = {
     "analyze rep", "rep instructions", rep_usage, rp_reps_run, NULL,
     rp_profile_reps, 0};
 
+static void counts_usage(FILE *out) {
+  fputs("usage: rewind analyze counts [options] [TRACE]\n"
+        "\n"
+        "Replay TRACE and count exactly how often each instruction ran (a\n"
+        "rep-prefixed string instruction once per execution, whatever its\n"
+        "iterations), in every thread or one. Without a selection: the\n"
+        "totals by kind and the instructions that ran most. With\n"
+        "--function: every instruction of that function in address order\n"
+        "with its count and disassembly, like an annotated listing but\n"
+        "exact. A selection also says how often its code was entered\n"
+        "(an instruction of it run after one outside it: a call, a jump, a\n"
+        "return into it from a callee).\n"
+        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
+        "without it, the latest recording.\n"
+        "\n"
+        "  --function NAME      one function (as analyze profile names it)\n"
+        "  --object FILE        one file's code (its base name: libc.so.6)\n"
+        "  --range START-END    addresses START to END (END excluded), or\n"
+        "                       START+LENGTH\n"
+        "  --type KIND          only instructions of KIND: branch, call,\n"
+        "                       ret, rep, memory, or opcode:VALUE[/MASK]\n"
+        "                       (the opcode after 0f, 0f 38 or 0f 3a, as\n"
+        "                       0x0faf; MASK default 0xffffffff); may be\n"
+        "                       given several times (any of them counts)\n"
+        "  --thread TID         thread TID's executions alone\n"
+        "  --top N              without --function: the N instructions run\n"
+        "                       most (default 25; 0: all)\n"
+        "  --json               one JSON object per line: the summary, then\n"
+        "                       one per instruction\n"
+        "  --progress           show progress on stderr (default: when\n"
+        "                       stderr is a terminal)\n"
+        "  --no-progress        do not show progress\n"
+        "  -h, --help           show this help\n",
+        out);
+}
+
+/* --type ARG into O. Returns -1, or prints why not and returns 2. */
+static int kind_arg(const char *arg, struct rp_count_opts *o) {
+  static const char *const names[] = {"branch", "call", "ret", "rep",
+                                      "memory"};
+  for (u32 k = 0; k < 5; k++)
+    if (!strcmp(arg, names[k])) {
+      o->kinds |= 1u << k;
+      return -1;
+    }
+  if (!strncmp(arg, "opcode:", 7)) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(arg + 7, &end, 0), m = 0xffffffffull;
+    if (!errno && end != arg + 7 && *end == '/') {
+      const char *ms = end + 1;
+      m = strtoull(ms, &end, 0);
+      if (end == ms) end = (char *)ms - 1; /* reported below */
+    }
+    if (errno || end == arg + 7 || *end || v > 0xffffffffull ||
+        m > 0xffffffffull || (v & ~m))
+      return cli_usage_error("analyze counts", "--type opcode:VALUE[/MASK] "
+                             "takes numbers below 2^32, VALUE within MASK, "
+                             "not '%s'", arg + 7);
+    if (o->opcode)
+      return cli_usage_error("analyze counts", "one --type opcode:... at a "
+                             "time");
+    o->opcode = 1;
+    o->opval = (u32)v;
+    o->opmask = (u32)m;
+    return -1;
+  }
+  return cli_usage_error("analyze counts", "unknown --type '%s' (there are: "
+                         "branch, call, ret, rep, memory, opcode:VALUE[/MASK])",
+                         arg);
+}
+
+/* --range ARG (START-END or START+LENGTH) into O. */
+static int range_arg(const char *arg, struct rp_count_opts *o) {
+  char *end;
+  errno = 0;
+  unsigned long long a = strtoull(arg, &end, 0), b = 0;
+  int plus = *end == '+';
+  if (!errno && end != arg && (plus || *end == '-')) {
+    const char *s = end + 1;
+    b = strtoull(s, &end, 0);
+    if (end == s) end = (char *)s - 1;
+  }
+  if (errno || end == arg || *end || arg[0] == '-' ||
+      (plus ? !b || a + b < a : b <= a))
+    return cli_usage_error("analyze counts", "--range takes START-END (END "
+                           "above START) or START+LENGTH, not '%s'", arg);
+  o->lo = a;
+  o->hi = plus ? a + b : b;
+  return -1;
+}
+
+static int counts(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"function", required_argument, 0, 'f'},
+      {"object", required_argument, 0, 'o'},
+      {"range", required_argument, 0, 'r'},
+      {"type", required_argument, 0, 'k'},
+      {"thread", required_argument, 0, 'T'},
+      {"top", required_argument, 0, 't'},
+      {"json", no_argument, 0, 'j'},
+      {"progress", no_argument, 0, 'G'},
+      {"no-progress", no_argument, 0, 'P'},
+      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  const char *cmd = "analyze counts";
+  struct rp_count_opts o = {0};
+  u64 top = 25, tid = 0;
+  int json = 0, progress = isatty(2), c, st;
+  optind = 1;
+  while ((c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
+    if (shared_opt(c, &progress, &json)) continue;
+    switch (c) {
+      case 'f':
+        o.function = optarg;
+        break;
+      case 'o':
+        o.object = optarg;
+        break;
+      case 'r':
+        if ((st = range_arg(optarg, &o)) >= 0) return st;
+        break;
+      case 'k':
+        if ((st = kind_arg(optarg, &o)) >= 0) return st;
+        break;
+      case 'T':
+        if ((st = count_arg(cmd, "--thread", optarg, &tid)) >= 0) return st;
+        if (!tid || tid > 0xffffffffu)
+          return cli_usage_error(cmd, "--thread takes a thread id");
+        o.tid = (u32)tid;
+        break;
+      case 't':
+        if ((st = count_arg(cmd, "--top", optarg, &top)) >= 0) return st;
+        break;
+      case 'h':
+        counts_usage(stdout);
+        return 0;
+      default:
+        return 2;
+    }
+  }
+  char path[4096];
+  if ((st = trace_arg(cmd, argc, argv, path, sizeof path)) >= 0) return st;
+  if (o.tid && thread_check(path, o.tid)) return 1;
+  rp_replay *rp;
+  if ((st = open_trace(path, 0, progress, &rp))) return st;
+  rp_counts *k;
+  struct rp_stop stop;
+  int rc = rp_counts_run(rp, &o, &k, &stop);
+  if (progress) fputc('\n', stderr);
+  if (rc < 0) {
+    rp_close(rp);
+    if (rc == RW_ENOTFOUND)
+      return cli_error("thread %u did not run in %s", o.tid, path);
+    return cli_error("counts of %s failed: %s", path, rw_strerror(rc));
+  }
+  int status = run_status(rp, &stop);
+  u64 sel, all, unplaced;
+  rp_counts_totals(k, &sel, &all, &unplaced);
+  if (!json && !sel && (o.function || o.object || o.hi > o.lo))
+    fprintf(stderr, "rewind: no instruction of the selection ran (names "
+                    "as analyze profile shows them)\n");
+  rc = rp_counts_write(k, stdout, (size_t)top, json);
+  if (rc < 0 && rc != RW_ERR(EPIPE) && !status)
+    status = cli_error("writing the counts: %s", rw_strerror(rc));
+  rp_counts_free(k);
+  rp_close(rp);
+  return status;
+}
+
 int cli_cmd_analyze(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     FILE *out = argc < 2 ? stderr : stdout;
@@ -842,6 +1012,8 @@ int cli_cmd_analyze(int argc, char **argv) {
     branches_usage(out);
     fputc('\n', out);
     rep_usage(out);
+    fputc('\n', out);
+    counts_usage(out);
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "profile")) return profile(argc - 1, argv + 1);
@@ -852,7 +1024,9 @@ int cli_cmd_analyze(int argc, char **argv) {
   if (!strcmp(argv[1], "rep"))
     return table_cmd(&rep_analysis, argc - 1, argv + 1);
   if (!strcmp(argv[1], "branches")) return branches(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "counts")) return counts(argc - 1, argv + 1);
   return cli_usage_error("analyze", "unknown analysis '%s' (there are: "
-                         "profile, calls, writes, edges, branches, rep)",
+                         "profile, calls, writes, edges, branches, rep, "
+                         "counts)",
                          argv[1]);
 }

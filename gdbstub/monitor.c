@@ -2,7 +2,8 @@
 /* gdb's `monitor` commands (qRcmd): `when` tells the current position in
  * the history, `goto N` moves to global instruction N, `stack` shows the
  * shadow call stack of gdb's thread, `calls F` lists the calls of
- * function F, `rep` the rep string instructions, `help` lists them.
+ * function F, `rep` the rep string instructions, `counts [F]` how often
+ * each instruction (of F) ran, `help` lists them.
  * The output goes back as the hex text gdb prints; gdb does not know that
  * `goto` moved the program, so the reply says how to make it re-read. */
 #include <inttypes.h>
@@ -296,6 +297,32 @@ static int calls(struct gdb__sess *s, const char *name) {
   return 0;
 }
 
+/* Sends what WRITE writes of OBJ (TOP rows, as text), or "no WHAT: why". */
+static void send_written(struct gdb__sess *s, const char *what,
+                         int (*write)(const void *obj, FILE *f, size_t top),
+                         const void *obj, size_t top) {
+  char *text = NULL, line[200];
+  size_t n = 0;
+  FILE *f = open_memstream(&text, &n);
+  int rc = f ? write(obj, f, top) : RW_ENOMEM;
+  if (f) fclose(f);
+  if (rc < 0) {
+    snprintf(line, sizeof line, "no %s: %s\n", what, rw_strerror(rc));
+    out(s, line);
+  } else {
+    out(s, text);
+  }
+  free(text);
+}
+
+static int write_reps(const void *p, FILE *f, size_t top) {
+  return rp_profile_reps(p, f, top, 0);
+}
+
+static int write_counts(const void *c, FILE *f, size_t top) {
+  return rp_counts_write(c, f, top, 0);
+}
+
 /* `monitor rep [N]`: the N (10) rep string instructions with the most
  * iterations over the history. */
 static int reps(struct gdb__sess *s, const char *arg) {
@@ -315,19 +342,36 @@ static int reps(struct gdb__sess *s, const char *arg) {
     out(s, line);
     return 0;
   }
-  char *text = NULL;
-  size_t n = 0;
-  FILE *f = open_memstream(&text, &n);
-  rc = f ? rp_profile_reps(p, f, (size_t)top, 0) : RW_ENOMEM;
-  if (f) fclose(f);
-  if (rc < 0) {
-    snprintf(line, sizeof line, "no rep list: %s\n", rw_strerror(rc));
-    out(s, line);
-  } else {
-    out(s, text);
-  }
-  free(text);
+  send_written(s, "rep list", write_reps, p, (size_t)top);
   rp_profile_free(p);
+  return 0;
+}
+
+/* `monitor counts [FUNCTION]`: how often each instruction of FUNCTION ran
+ * over the whole history, in address order; without one, the 10 that ran
+ * most. */
+static int counts(struct gdb__sess *s, const char *arg) {
+  char line[200], name[256];
+  while (*arg == ' ') arg++;
+  size_t k = strcspn(arg, " ");
+  if (k >= sizeof name || arg[k + strspn(arg + k, " ")]) {
+    out(s, "usage: monitor counts [FUNCTION] (how often each instruction of "
+           "FUNCTION ran over the whole history; without one, the 10 that "
+           "ran most; rewind analyze counts has more)\n");
+    return 0;
+  }
+  memcpy(name, arg, k);
+  name[k] = 0;
+  struct rp_count_opts o = {.function = k ? name : NULL};
+  rp_counts *c;
+  int rc = rp_counts_whole(s->rp, &o, keep_alive, s, &c);
+  if (rc < 0) {
+    snprintf(line, sizeof line, "no counts: %s\n", rw_strerror(rc));
+    out(s, line);
+    return 0;
+  }
+  send_written(s, "counts", write_counts, c, 10);
+  rp_counts_free(c);
   return 0;
 }
 
@@ -349,6 +393,8 @@ int gdb__monitor(struct gdb__sess *s) {
     return calls(s, cmd + 5);
   } else if (!strncmp(cmd, "rep", 3) && (cmd[3] == ' ' || !cmd[3])) {
     return reps(s, cmd + 3);
+  } else if (!strncmp(cmd, "counts", 6) && (cmd[6] == ' ' || !cmd[6])) {
+    return counts(s, cmd + 6);
   } else if (!strncmp(cmd, "last-write ", 11) || !strcmp(cmd, "last-write")) {
     return access(s, 1, 2, cmd + 10 + (cmd[10] == ' '));
   } else if (!strncmp(cmd, "next-write ", 11) || !strcmp(cmd, "next-write")) {
@@ -377,6 +423,10 @@ int gdb__monitor(struct gdb__sess *s) {
            "  monitor rep [N]  the N (10) rep string instructions with the "
            "most iterations: executions,\n"
            "                   iterations asked for and done, early ends "
+           "(replays the whole history)\n"
+           "  monitor counts [F]  how often each instruction of function F "
+           "ran, with its\n"
+           "                   disassembly; without F, the 10 that ran most "
            "(replays the whole history)\n"
            "  monitor last-write ADDR [LEN]   the previous write to the "
            "range (an instruction's or\n"

@@ -5,8 +5,10 @@ replayer_librw_replayer_a_SOURCES = \
 	replayer/replay.c replayer/user.c replayer/step.c replayer/space.c \
 	replayer/check.c 	replayer/timeline.c replayer/symbols.c replayer/reverse.c \
 	replayer/image.c replayer/procs.c replayer/threads.c replayer/digest.c \
-	replayer/stack.c replayer/outputs.c replayer/profile.c replayer/flame.c \
+	replayer/stack.c replayer/outputs.c replayer/prof_int.h replayer/profile.c \
+	replayer/prof_write.c replayer/flame.c \
 	replayer/history.c replayer/unwind.c replayer/sample.c \
+	replayer/counts.c \
 	replayer/umap.c
 replayer_librw_replayer_a_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS) \
 	$(UNWIND_CFLAGS)

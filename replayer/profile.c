@@ -26,168 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replayer/rp_int.h"
+#include "replayer/prof_int.h"
 
-/* Makes room for one more element of SIZE bytes in *V (N used, *CAP
- * allocated). Returns 0 or RW_ENOMEM. */
-static int grow(void **v, size_t n, size_t *cap, size_t size) {
-  if (n < *cap) return 0;
-  size_t c = *cap ? 2 * *cap : 64;
-  void *nv = realloc(*v, c * size);
-  if (!nv) return RW_ENOMEM;
-  *v = nv;
-  *cap = c;
-  return 0;
-}
 
-/* ---- The profile -------------------------------------------------------- */
-
-struct fn {
-  u32 name, object; /* offsets in strs */
-  u64 calls, incl, excl;
-  int wanted;       /* its calls go to the call history */
-};
-
-/* A call kept for the call history (rp_calls_run). */
-struct call_rec {
-  u64 start, end; /* global positions */
-  u64 args[6];
-  u64 ret;
-  u32 tid, fn, caller; /* caller: a function index, or ~0u */
-  int returned;
-};
-
-struct edge {
-  u32 caller, callee; /* function indexes */
-  u64 calls, incl;
-};
-
-struct node {  /* the call tree: one node per call path */
-  u32 fn;      /* function index */
-  u32 parent;  /* node index + 1, or 0 for a thread's root */
-  u64 excl;
-};
-
-/* The functions met in one program image of one process, by address. */
-struct space {
-  u32 proc_ix;
-  size_t nimages;
-  struct rp__umap by_addr; /* address -> function index + 1 */
-  struct rp__umap by_site; /* branch address -> site index + 1 */
-};
-
-/* A branch instruction, for the edge profile (rp_edges_run), or a rep
- * string instruction (rp_reps_run). */
-struct site {
-  u64 addr;
-  u32 where;     /* "function+0xOFF" in strs */
-  int kind;      /* CPU_BRANCH_*, or SITE_REP */
-  u64 execs, taken;
-  /* A rep instruction's: its mnemonic (static), the iterations asked for
-   * (rcx at the first) and done, the fewest and most done in one
-   * execution, and how many executions its condition, a fault or a
-   * signal ended. */
-  const char *mnem;
-  u64 req, done, lo, hi, cond, faults, intr;
-};
-enum { SITE_REP = 20 };
-
-/* How often an indirect branch went to one target. */
-struct target {
-  u32 site;
-  u64 to;
-  u32 where;     /* the target's "function+0xOFF" in strs */
-  u64 count;
-};
-
-/* Instructions run between two calls of a tick function (a fraction of a
- * second). */
-#define RP_SHADOW_SLICE 40000000ull
-
-/* How far above a frame's slot the stack pointer may be for the frame to
- * count as gone: farther, it is another stack. */
-#define RP_PROF_NEAR (64ull << 20)
-
-struct frame {
-  u32 fn, node; /* indexes */
-  u32 edge;     /* edge index + 1 from the caller's function, or 0 */
-  int outer;    /* no frame of fn below it */
-  int tail;     /* entered by a jump (a tail call), not a call */
-  u64 slot;     /* where its return address is (0: the thread's root; a
-                   tail call's is its caller's) */
-  u64 start;    /* the thread's count at its first instruction */
-  u64 kids;     /* instructions of the callees that ended */
-  u64 gstart;   /* with a call history: the global position of start */
-  u64 args[6];  /* and rdi, rsi, rdx, rcx, r8, r9 at the call */
-};
-
-/* A taken branch in a thread's ring (monitor branches). */
-struct taken {
-  u64 from, to;
-  int kind; /* CPU_BRANCH_*, or RING_CALL, RING_RET */
-};
-enum { RING_CALL = 10, RING_RET = 11 };
-
-struct shadow {
-  struct rp_profile *p;
-  struct rp__thread *t;
-  struct frame *v;
-  size_t n, cap;
-  u32 *active;    /* per function index: its frames on this stack */
-  size_t nactive;
-  struct taken *ring; /* with a ring: its last p->ring taken branches */
-  u64 nring;          /* how many were taken in all */
-  void *samp;         /* the sampler's state of the thread */
-};
-
-struct rp_profile {
-  rp_replay *rp;
-  struct fn *fns;
-  size_t nfns, capfns;
-  char *strs;
-  size_t nstrs, capstrs;
-  struct rp__umap names; /* hash of name and object -> function index + 1 */
-  struct space *spaces;
-  size_t nspaces, capspaces;
-  struct edge *edges;
-  size_t nedges, capedges;
-  struct rp__umap by_edge; /* caller << 32 | callee -> edge index + 1 */
-  struct node *nodes;
-  size_t nnodes, capnodes;
-  struct rp__umap by_node; /* parent << 32 | fn -> node index + 1 */
-  struct shadow **sh;  /* the threads' stacks */
-  size_t nsh, capsh;
-  u64 total, calls;
-  u32 threads;
-  int err; /* the first failure in an observer (they cannot return one) */
-  /* The call history (rp_calls_run): the calls of the wanted functions. */
-  int history;
-  const char *want_fn; /* borrowed; NULL: every function */
-  u32 want_tid;        /* 0: every thread; else the one thread observed
-                          (rp_profile_run's TID, rp_calls_run's) */
-  size_t max;          /* most calls kept */
-  int whole;               /* 1: run the whole history from the first
-                              keyframe and come back (monitor commands) */
-  void (*tick)(void *ctx); /* called between slices of a run, or NULL */
-  void *tick_ctx;
-  struct call_rec *recs;
-  size_t nrecs, caprecs;
-  u64 dropped;
-  /* The edge profile (rp_edges_run): every branch site and target. */
-  int branches;
-  struct site *sites;
-  size_t nsites, capsites;
-  struct target *targets;
-  size_t ntargets, captargets;
-  struct rp__umap by_target; /* hash of site and target -> target index + 1 */
-  u64 nbranches;
-  /* The rep instructions (rp_reps_run), in sites. */
-  int reps;
-  u64 nreps, rep_iters;
-  size_t ring;  /* > 0: each thread keeps its last RING taken branches */
-  int ring_json; /* rp_branches_json: the ring as JSON lines */
-  struct rp__sampler *sampler; /* sampled edges (replayer/sample.c) */
-};
 
 static u64 str_hash(const char *a, const char *b) {
   u64 h = 0xcbf29ce484222325ull;
@@ -226,7 +67,7 @@ static int fn_named(rp_profile *p, const char *name, const char *object,
       return 0;
     }
   }
-  RW_FORWARD(grow((void **)&p->fns, p->nfns, &p->capfns, sizeof *p->fns));
+  RW_FORWARD(rp__grow((void **)&p->fns, p->nfns, &p->capfns, sizeof *p->fns));
   struct fn f = {0};
   RW_FORWARD(add_str(p, name, &f.name));
   RW_FORWARD(add_str(p, object, &f.object));
@@ -246,7 +87,7 @@ static int space_of(rp_profile *p, struct rp__thread *t, struct space **out) {
       *out = &p->spaces[i];
       return 0;
     }
-  RW_FORWARD(grow((void **)&p->spaces, p->nspaces, &p->capspaces,
+  RW_FORWARD(rp__grow((void **)&p->spaces, p->nspaces, &p->capspaces,
                   sizeof *p->spaces));
   struct space *s = &p->spaces[p->nspaces++];
   memset(s, 0, sizeof *s);
@@ -282,7 +123,7 @@ static int node_of(rp_profile *p, u32 parent, u32 fn, u32 *out) {
   u64 k = (u64)parent << 32 | fn;
   u32 v = rp__umap_get(&p->by_node, k);
   if (!v) {
-    RW_FORWARD(grow((void **)&p->nodes, p->nnodes, &p->capnodes,
+    RW_FORWARD(rp__grow((void **)&p->nodes, p->nnodes, &p->capnodes,
                     sizeof *p->nodes));
     p->nodes[p->nnodes] = (struct node){fn, parent, 0};
     RW_FORWARD(rp__umap_put(&p->by_node, k, (u32)p->nnodes + 1));
@@ -296,7 +137,7 @@ static int edge_of(rp_profile *p, u32 caller, u32 callee, u32 *out) {
   u64 k = (u64)caller << 32 | callee;
   u32 v = rp__umap_get(&p->by_edge, k);
   if (!v) {
-    RW_FORWARD(grow((void **)&p->edges, p->nedges, &p->capedges,
+    RW_FORWARD(rp__grow((void **)&p->edges, p->nedges, &p->capedges,
                     sizeof *p->edges));
     p->edges[p->nedges] = (struct edge){caller, callee, 0, 0};
     RW_FORWARD(rp__umap_put(&p->by_edge, k, (u32)p->nedges + 1));
@@ -328,7 +169,7 @@ static int push(struct shadow *sh, u32 fn, u64 slot, u64 start) {
     sh->nactive = n;
   }
   f.outer = sh->active[fn]++ == 0;
-  RW_FORWARD(grow((void **)&sh->v, sh->n, &sh->cap, sizeof *sh->v));
+  RW_FORWARD(rp__grow((void **)&sh->v, sh->n, &sh->cap, sizeof *sh->v));
   sh->v[sh->n++] = f;
   p->fns[fn].calls++;
   return 0;
@@ -357,7 +198,7 @@ static void keep_call(struct shadow *sh, const struct frame *f, u64 gend,
   rp_profile *p = sh->p;
   if (p->nrecs >= p->max && p->nrecs - p->max >= RW_MAX(p->max, 1024))
     keep_first(p); /* sorting every so many keeps the cost down */
-  if (grow((void **)&p->recs, p->nrecs, &p->caprecs, sizeof *p->recs) < 0) {
+  if (rp__grow((void **)&p->recs, p->nrecs, &p->caprecs, sizeof *p->recs) < 0) {
     p->err = RW_ENOMEM;
     return;
   }
@@ -430,6 +271,8 @@ static void keep_args(struct shadow *sh, cpu_thread *cpu, u64 n) {
   for (int i = 0; i < 6; i++) f->args[i] = cpu_gpr(cpu, regs[i]);
 }
 
+static void tap(struct shadow *sh, u64 from, u64 to, int taken, u32 site,
+                u64 n);
 static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
                     u64 n) {
   struct shadow *sh = ctx;
@@ -437,8 +280,7 @@ static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
   (void)from, (void)ret;
   if (!sh || sh->p->err) return;
   if (sh->ring) ring_add(sh, from, to, RING_CALL);
-  if (sh->p->sampler)
-    rp__sampler_branch(sh->p->sampler, &sh->samp, sh->t, from, to, 1, 0);
+  tap(sh, from, to, 1, 0, n);
   /* The return address pushed: a frame whose slot this is or was below
    * it is gone (left by a longjmp, an exception). */
   u64 slot = cpu_gpr(cpu, RW_REG_rsp);
@@ -473,8 +315,7 @@ static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
    * (ret imm16 pops more than the slot). */
   u64 sp = cpu_gpr(cpu, RW_REG_rsp);
   if (sh->ring) ring_add(sh, from, to, RING_RET);
-  if (sh->p->sampler)
-    rp__sampler_branch(sh->p->sampler, &sh->samp, sh->t, from, to, 1, 0);
+  tap(sh, from, to, 1, 0, n);
   unwind(sh, sp, n + 1, sh->n > 1 ? ret_slot(sh, sp) : 0,
          cpu_gpr(cpu, RW_REG_rax));
 }
@@ -499,7 +340,7 @@ static int site_at(rp_profile *p, struct rp__thread *t, u64 from, int kind,
   u32 v = rp__umap_get(&s->by_site, from);
   if (!v) {
     struct site x = {.addr = from, .kind = kind};
-    RW_FORWARD(grow((void **)&p->sites, p->nsites, &p->capsites,
+    RW_FORWARD(rp__grow((void **)&p->sites, p->nsites, &p->capsites,
                     sizeof *p->sites));
     RW_FORWARD(where_of(p, t, from, &x.where));
     RW_FORWARD(rp__umap_put(&s->by_site, from, (u32)p->nsites + 1));
@@ -522,7 +363,7 @@ static int target_seen(rp_profile *p, struct rp__thread *t, u32 i, u64 to) {
     }
   }
   struct target g = {.site = i, .to = to, .count = 1};
-  RW_FORWARD(grow((void **)&p->targets, p->ntargets, &p->captargets,
+  RW_FORWARD(rp__grow((void **)&p->targets, p->ntargets, &p->captargets,
                   sizeof *p->targets));
   RW_FORWARD(where_of(p, t, to, &g.where));
   u64 h = rw_fmix64(to ^ ((u64)i << 40));
@@ -535,7 +376,17 @@ static int target_seen(rp_profile *p, struct rp__thread *t, u32 i, u64 to) {
 /* Whether P's threads keep shadow call stacks: not for the rep list or
  * the edge profile alone. */
 static int wants_stacks(const rp_profile *p) {
-  return (!p->reps && !p->branches) || p->history || p->ring;
+  return (!p->reps && !p->branches && !p->counter) || p->history || p->ring;
+}
+
+/* Hands a branch of SH's thread to the sampler, and a taken one to the
+ * counter. */
+static void tap(struct shadow *sh, u64 from, u64 to, int taken, u32 site,
+                u64 n) {
+  rp_profile *p = sh->p;
+  if (p->sampler)
+    rp__sampler_branch(p->sampler, &sh->samp, sh->t, from, to, taken, site);
+  if (p->counter && taken) rp__counter_jump(p->counter, &sh->cnt, from, to, n);
 }
 
 /* A taken jump of SH's thread to TO, the stack pointer at the frame's
@@ -583,8 +434,7 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
   if (taken && sh->n > 1 && sh->v[sh->n - 1].slot && wants_stacks(p))
     tail_seen(sh, cpu, to, n);
   if (!p->branches || kind == CPU_BRANCH_JMP) {
-    if (p->sampler)
-      rp__sampler_branch(p->sampler, &sh->samp, sh->t, from, to, taken, 0);
+    tap(sh, from, to, taken, 0, n);
     return;
   }
   int rc = site_at(p, sh->t, from, kind, &i);
@@ -595,9 +445,7 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
     if (kind == CPU_BRANCH_INDIRECT) rc = target_seen(p, sh->t, i, to);
   }
   if (rc < 0) p->err = rc;
-  if (p->sampler)
-    rp__sampler_branch(p->sampler, &sh->samp, sh->t, from, to, taken,
-                       rc == 0 && kind == CPU_BRANCH_COND ? i + 1 : 0);
+  tap(sh, from, to, taken, rc == 0 && kind == CPU_BRANCH_COND ? i + 1 : 0, n);
 }
 
 static void on_rep(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
@@ -607,6 +455,8 @@ static void on_rep(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
   (void)cpu, (void)n;
   if (!sh || sh->p->err) return;
   rp_profile *p = sh->p;
+  if (p->counter) rp__counter_rep(p->counter, &sh->cnt, at, done, how);
+  if (!p->reps) return;
   int rc = site_at(p, sh->t, at, SITE_REP, &i);
   if (rc < 0) {
     p->err = rc;
@@ -630,13 +480,13 @@ static void on_rep(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
 static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
                     u64 n);
 static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n);
-/* Calls and returns for the sampler alone: edges need no call stacks. */
+/* Calls and returns as taken branches alone (the sampler's, the
+ * counter's): edges and counts need no call stacks. */
 static void on_call_taken(void *ctx, cpu_thread *cpu, u64 from, u64 to,
                           u64 ret, u64 n) {
   struct shadow *sh = ctx;
-  (void)cpu, (void)ret, (void)n;
-  if (sh && !sh->p->err)
-    rp__sampler_branch(sh->p->sampler, &sh->samp, sh->t, from, to, 1, 0);
+  (void)cpu, (void)ret;
+  if (sh && !sh->p->err) tap(sh, from, to, 1, 0, n);
 }
 static void on_ret_taken(void *ctx, cpu_thread *cpu, u64 from, u64 to,
                          u64 n) {
@@ -647,7 +497,7 @@ static struct cpu_observer observer(const rp_profile *p, void *ctx) {
   /* The rep list and the edge profile need no call stacks; a sampled edge
    * profile needs the calls and returns as taken branches. */
   int stacks = wants_stacks(p);
-  int taken = !stacks && p->sampler;
+  int taken = !stacks && (p->sampler || p->counter);
   return (struct cpu_observer){.on_call = stacks  ? on_call
                                           : taken ? on_call_taken
                                                   : NULL,
@@ -655,10 +505,11 @@ static struct cpu_observer observer(const rp_profile *p, void *ctx) {
                                          : taken ? on_ret_taken
                                                  : NULL,
                                .on_branch = p->branches || p->ring ||
-                                                    stacks
+                                                    stacks || p->counter
                                                 ? on_branch
                                                 : NULL,
-                               .on_rep = p->reps ? on_rep : NULL,
+                               .on_rep = p->reps || p->counter ? on_rep
+                                                               : NULL,
                                .ctx = ctx};
 }
 
@@ -684,10 +535,13 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   if (rc == 0) rc = fn_at(p, t, regs.rip, &fn);
   if (rc == 0) rc = push(sh, fn, 0, cpu_icount(t->cpu));
   if (rc == 0)
-    rc = grow((void **)&p->sh, p->nsh, &p->capsh, sizeof *p->sh);
+    rc = rp__grow((void **)&p->sh, p->nsh, &p->capsh, sizeof *p->sh);
+  if (rc == 0 && p->counter)
+    rc = rp__counter_moved(p->counter, &sh->cnt, t, 0, 0);
   struct cpu_observer o = observer(p, sh);
   if (rc == 0) rc = cpu_set_observer(t->cpu, &o);
   if (rc < 0) {
+    if (p->counter) rp__counter_end(p->counter, &sh->cnt);
     free(sh->v);
     free(sh->active);
     free(sh->ring);
@@ -706,6 +560,7 @@ void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t) {
     if (sh->t != t) continue;
     u64 end = cpu_icount(t->cpu);
     while (sh->n) pop(sh, end, rp->icount, 0, 0);
+    if (p->counter) rp__counter_end(p->counter, &sh->cnt);
     /* The cpu may serve another thread: it keeps observing (no blocks to
      * decode again), with no stack to keep. */
     struct cpu_observer none = observer(p, NULL);
@@ -725,6 +580,7 @@ void rp_profile_free(rp_profile *p) {
     free(p->sh[i]->v);
     free(p->sh[i]->active);
     free(p->sh[i]->ring);
+    free(p->sh[i]->cnt);
     free(p->sh[i]);
   }
   free(p->sh);
@@ -813,6 +669,33 @@ int rp_profile_run(rp_replay *rp, u32 tid, rp_profile **out,
   }
   *out = p;
   return 0;
+}
+
+void rp__prof_moved(rp_replay *rp, struct rp__thread *t, u64 at,
+                    int executed) {
+  rp_profile *p = rp->prof;
+  for (size_t i = 0; p->counter && i < p->nsh; i++)
+    if (p->sh[i]->t == t) {
+      int rc = rp__counter_moved(p->counter, &p->sh[i]->cnt, t, at, executed);
+      if (rc < 0 && !p->err) p->err = rc;
+      return;
+    }
+}
+
+int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c, int whole,
+                   void (*tick)(void *ctx), void *ctx, struct rp_stop *stop) {
+  rp_profile *p = calloc(1, sizeof *p);
+  if (!p) return RW_ENOMEM;
+  p->rp = rp;
+  p->want_tid = tid;
+  p->counter = c;
+  p->whole = whole;
+  p->tick = tick;
+  p->tick_ctx = ctx;
+  int rc = profile_run(p, stop);
+  if (rc == 0 && tid && !p->threads) rc = RW_ENOTFOUND;
+  rp_profile_free(p);
+  return rc;
 }
 
 /* ---- The call history ------------------------------------------------- */
@@ -937,155 +820,6 @@ void rp__prof_node(const rp_profile *p, size_t i, struct rp__prof_node *out) {
                                 .object = p->strs + f->object,
                                 .fn_incl = f->incl,
                                 .fn_calls = f->calls};
-}
-
-/* ---- Output ----------------------------------------------------------- */
-
-static const rp_profile *sort_p; /* qsort has no context argument */
-
-static int sort_excl; /* rp_profile_table's BY_EXCL, for qsort */
-
-static int by_incl(const void *a, const void *b) {
-  const struct fn *x = &sort_p->fns[*(const u32 *)a],
-                  *y = &sort_p->fns[*(const u32 *)b];
-  u64 x1 = sort_excl ? x->excl : x->incl, y1 = sort_excl ? y->excl : y->incl;
-  u64 x2 = sort_excl ? x->incl : x->excl, y2 = sort_excl ? y->incl : y->excl;
-  if (x1 != y1) return x1 < y1 ? 1 : -1;
-  if (x2 != y2) return x2 < y2 ? 1 : -1;
-  return strcmp(sort_p->strs + x->name, sort_p->strs + y->name);
-}
-
-static double share(u64 part, u64 whole) {
-  return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-static int written(FILE *out) {
-  return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
-}
-
-/* P's functions in the table's order (see rp_profile_table) into *IX
- * (free it), the first *N of them (TOP, or all). Returns 0 or RW_ENOMEM. */
-static int fn_order(const rp_profile *p, size_t top, int by_excl, u32 **ix,
-                    size_t *n) {
-  *ix = malloc((p->nfns ? p->nfns : 1) * sizeof **ix);
-  if (!*ix) return RW_ENOMEM;
-  for (u32 i = 0; i < p->nfns; i++) (*ix)[i] = i;
-  sort_p = p;
-  sort_excl = by_excl;
-  qsort(*ix, p->nfns, sizeof **ix, by_incl);
-  *n = top && top < p->nfns ? top : p->nfns;
-  return 0;
-}
-
-int rp_profile_table(const rp_profile *p, FILE *out, size_t top,
-                     int by_excl) {
-  u32 *ix;
-  size_t n;
-  RW_FORWARD(fn_order(p, top, by_excl, &ix, &n));
-  fprintf(out, "%13s %7s %13s %7s %10s  %s\n", "inclusive", "", "exclusive",
-          "", "calls", "function (file)");
-  for (size_t i = 0; i < n; i++) {
-    const struct fn *f = &p->fns[ix[i]];
-    const char *name = p->strs + f->name, *obj = p->strs + f->object;
-    size_t k = strlen(obj);
-    /* "file+0x..." names its file already. */
-    int named = strncmp(name, obj, k) || strncmp(name + k, "+0x", 3);
-    fprintf(out, "%13llu %6.2f%% %13llu %6.2f%% %10llu  %s%s%s%s\n",
-            (unsigned long long)f->incl, share(f->incl, p->total),
-            (unsigned long long)f->excl, share(f->excl, p->total),
-            (unsigned long long)f->calls, name, named ? " (" : "",
-            named ? obj : "", named ? ")" : "");
-  }
-  if (n < p->nfns)
-    fprintf(out, "(%zu more functions; --top 0 shows them all)\n",
-            p->nfns - n);
-  free(ix);
-  return written(out);
-}
-
-int rp_profile_json(const rp_profile *p, FILE *out, size_t top, int by_excl,
-                    const char *cmd) {
-  u32 *ix;
-  size_t n;
-  RW_FORWARD(fn_order(p, top, by_excl, &ix, &n));
-  fprintf(out, "{\"command\":");
-  trace_json_str(out, cmd ? cmd : "?");
-  fprintf(out, ",\"instructions\":%llu,\"calls\":%llu,\"threads\":%u,",
-          (unsigned long long)p->total, (unsigned long long)p->calls,
-          p->threads);
-  if (p->want_tid)
-    fprintf(out, "\"thread\":%u,", p->want_tid);
-  else
-    fprintf(out, "\"thread\":null,");
-  fprintf(out, "\"functions\":%zu}\n", p->nfns);
-  for (size_t i = 0; i < n; i++) {
-    const struct fn *f = &p->fns[ix[i]];
-    fprintf(out, "{\"function\":");
-    trace_json_str(out, p->strs + f->name);
-    fprintf(out, ",\"file\":");
-    trace_json_str(out, p->strs + f->object);
-    fprintf(out, ",\"inclusive\":%llu,\"exclusive\":%llu,\"calls\":%llu}\n",
-            (unsigned long long)f->incl, (unsigned long long)f->excl,
-            (unsigned long long)f->calls);
-  }
-  free(ix);
-  return written(out);
-}
-
-int rp_profile_folded(const rp_profile *p, FILE *out) {
-  u32 *path = NULL;
-  size_t cap = 0;
-  for (size_t i = 0; i < p->nnodes; i++) {
-    if (!p->nodes[i].excl) continue;
-    size_t n = 0;
-    for (u32 k = (u32)i + 1; k; k = p->nodes[k - 1].parent) {
-      if (grow((void **)&path, n, &cap, sizeof *path) < 0) {
-        free(path);
-        return RW_ENOMEM;
-      }
-      path[n++] = p->nodes[k - 1].fn;
-    }
-    while (n--) fprintf(out, "%s%c", p->strs + p->fns[path[n]].name,
-                        n ? ';' : ' ');
-    fprintf(out, "%llu\n", (unsigned long long)p->nodes[i].excl);
-  }
-  free(path);
-  return written(out);
-}
-
-static int by_caller(const void *a, const void *b) {
-  const struct edge *x = &sort_p->edges[*(const u32 *)a],
-                    *y = &sort_p->edges[*(const u32 *)b];
-  if (x->caller != y->caller) return x->caller < y->caller ? -1 : 1;
-  return x->callee < y->callee ? -1 : x->callee > y->callee;
-}
-
-int rp_profile_callgrind(const rp_profile *p, FILE *out, const char *cmd) {
-  u32 *ix = malloc((p->nedges ? p->nedges : 1) * sizeof *ix);
-  if (!ix) return RW_ENOMEM;
-  for (u32 i = 0; i < p->nedges; i++) ix[i] = i;
-  sort_p = p;
-  qsort(ix, p->nedges, sizeof *ix, by_caller);
-  fprintf(out, "# callgrind format\nversion: 1\ncreator: rewind\n");
-  fprintf(out, "cmd: %s\npositions: line\nevents: Ir\nsummary: %llu\n\n",
-          cmd ? cmd : "?", (unsigned long long)p->total);
-  /* Each function's own cost, then its calls: count and inclusive cost. */
-  size_t e = 0;
-  for (u32 i = 0; i < p->nfns; i++) {
-    const struct fn *f = &p->fns[i];
-    fprintf(out, "ob=%s\nfl=???\nfn=%s\n0 %llu\n", p->strs + f->object,
-            p->strs + f->name, (unsigned long long)f->excl);
-    for (; e < p->nedges && p->edges[ix[e]].caller == i; e++) {
-      const struct edge *g = &p->edges[ix[e]];
-      const struct fn *c = &p->fns[g->callee];
-      fprintf(out, "cob=%s\ncfl=???\ncfn=%s\ncalls=%llu 0\n0 %llu\n",
-              p->strs + c->object, p->strs + c->name,
-              (unsigned long long)g->calls, (unsigned long long)g->incl);
-    }
-    fputc('\n', out);
-  }
-  free(ix);
-  return written(out);
 }
 
 /* ---- The shadow stack at a position (monitor stack) ----------------- */
@@ -1273,65 +1007,6 @@ int rp_edges_sampled_run(rp_replay *rp, const struct rp_sample_opts *o,
   return 0;
 }
 
-static int by_execs(const void *a, const void *b) {
-  const struct site *x = &sort_p->sites[*(const u32 *)a],
-                    *y = &sort_p->sites[*(const u32 *)b];
-  if (x->execs != y->execs) return x->execs < y->execs ? 1 : -1;
-  return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-int rp_profile_edges(const rp_profile *p, FILE *out, size_t top, int json) {
-  u32 *ix = malloc((p->nsites ? p->nsites : 1) * sizeof *ix);
-  if (!ix) return RW_ENOMEM;
-  for (u32 i = 0; i < p->nsites; i++) ix[i] = i;
-  sort_p = p;
-  qsort(ix, p->nsites, sizeof *ix, by_execs);
-  size_t n = top && top < p->nsites ? top : p->nsites;
-  if (!json)
-    fprintf(out, "%13s %13s %13s %7s  %s\n", "executed", "taken",
-            "not taken", "taken", "branch");
-  for (size_t k = 0; k < n; k++) {
-    const struct site *s = &p->sites[ix[k]];
-    int cond = s->kind == CPU_BRANCH_COND;
-    if (json) {
-      fprintf(out, "{\"address\":%llu,\"where\":", (unsigned long long)s->addr);
-      trace_json_str(out, p->strs + s->where);
-      fprintf(out, ",\"kind\":\"%s\",\"executed\":%llu,\"taken\":%llu,"
-                   "\"not_taken\":%llu",
-              cond ? "conditional" : "indirect", (unsigned long long)s->execs,
-              (unsigned long long)s->taken,
-              (unsigned long long)(s->execs - s->taken));
-    } else {
-      fprintf(out, "%13llu %13llu %13llu %6.2f%%  %#llx %s%s\n",
-              (unsigned long long)s->execs, (unsigned long long)s->taken,
-              (unsigned long long)(s->execs - s->taken),
-              share(s->taken, s->execs), (unsigned long long)s->addr,
-              p->strs + s->where, cond ? "" : " (indirect)");
-    }
-    int first = 1;
-    for (size_t g = 0; !cond && g < p->ntargets; g++) {
-      const struct target *t = &p->targets[g];
-      if (t->site != ix[k]) continue;
-      if (json) {
-        fprintf(out, "%s{\"address\":%llu,\"where\":",
-                first ? ",\"targets\":[" : ",", (unsigned long long)t->to);
-        trace_json_str(out, p->strs + t->where);
-        fprintf(out, ",\"count\":%llu}", (unsigned long long)t->count);
-      } else {
-        fprintf(out, "%13s %13llu %13s %7s    -> %#llx %s\n", "",
-                (unsigned long long)t->count, "", "",
-                (unsigned long long)t->to, p->strs + t->where);
-      }
-      first = 0;
-    }
-    if (json) fprintf(out, "%s}\n", !cond && !first ? "]" : "");
-  }
-  if (!json && n < p->nsites)
-    fprintf(out, "(%zu more branches; --top 0 shows them all)\n",
-            p->nsites - n);
-  free(ix);
-  return written(out);
-}
 
 int rp_profile_sampled(const rp_profile *p, FILE *out, size_t top,
                        int json) {
@@ -1371,104 +1046,6 @@ int rp_reps_run(rp_replay *rp, rp_profile **out, struct rp_stop *stop) {
   return reps_run(rp, 0, NULL, NULL, out, stop);
 }
 
-/* Orders rep sites by where they are (their "object+0xOFF"), then
- * mnemonic and address: the same instruction of a file in several
- * processes comes together. */
-static int by_where(const void *a, const void *b) {
-  const struct site *x = a, *y = b;
-  int c = strcmp(sort_p->strs + x->where, sort_p->strs + y->where);
-  if (!c) c = strcmp(x->mnem, y->mnem);
-  if (!c) c = x->addr < y->addr ? -1 : x->addr > y->addr;
-  return c;
-}
-
-static int by_iters(const void *a, const void *b) {
-  const struct site *x = a, *y = b;
-  if (x->done != y->done) return x->done < y->done ? 1 : -1;
-  if (x->execs != y->execs) return x->execs < y->execs ? 1 : -1;
-  return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* The rep instructions of P (*OUT, *N; free *OUT), one per instruction:
- * the sites of one instruction of a named file in several processes (or
- * images) are added up; code no symbol names ("0x...") is not merged. */
-static int reps_merged(const rp_profile *p, struct site **out, size_t *n) {
-  struct site *v = malloc((p->nsites ? p->nsites : 1) * sizeof *v);
-  size_t k = 0, m = 0;
-  if (!v) return RW_ENOMEM;
-  for (size_t i = 0; i < p->nsites; i++)
-    if (p->sites[i].kind == SITE_REP) v[k++] = p->sites[i];
-  sort_p = p;
-  qsort(v, k, sizeof *v, by_where);
-  for (size_t i = 0; i < k; i++) {
-    struct site *d = m ? &v[m - 1] : NULL, *x = &v[i];
-    const char *w = p->strs + x->where;
-    if (!d || !strncmp(w, "0x", 2) || strcmp(w, p->strs + d->where) ||
-        strcmp(x->mnem, d->mnem)) {
-      v[m++] = *x;
-      continue;
-    }
-    d->lo = RW_MIN(d->lo, x->lo);
-    d->hi = RW_MAX(d->hi, x->hi);
-    d->execs += x->execs;
-    d->req += x->req;
-    d->done += x->done;
-    d->cond += x->cond;
-    d->faults += x->faults;
-    d->intr += x->intr;
-  }
-  qsort(v, m, sizeof *v, by_iters);
-  *out = v;
-  *n = m;
-  return 0;
-}
-
-int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json) {
-  struct site *v;
-  size_t ns;
-  RW_FORWARD(reps_merged(p, &v, &ns));
-  size_t n = top && top < ns ? top : ns;
-  if (!json)
-    fprintf(out, "%llu rep instructions executed, %llu iterations, by %zu "
-                 "instructions\n",
-            (unsigned long long)p->nreps, (unsigned long long)p->rep_iters,
-            ns);
-  if (!json)
-    fprintf(out, "%11s %13s %13s %9s %9s %11s %6s %6s %6s  %s\n",
-            "executions", "requested", "iterations", "min", "max", "mean",
-            "early", "fault", "signal", "instruction");
-  for (size_t k = 0; k < n; k++) {
-    const struct site *s = &v[k];
-    double mean = s->execs ? (double)s->done / (double)s->execs : 0;
-    if (json) {
-      fprintf(out, "{\"address\":%llu,\"where\":", (unsigned long long)s->addr);
-      trace_json_str(out, p->strs + s->where);
-      fprintf(out, ",\"instruction\":");
-      trace_json_str(out, s->mnem);
-      fprintf(out, ",\"executions\":%llu,\"requested\":%llu,"
-                   "\"iterations\":%llu,\"min\":%llu,\"max\":%llu,"
-                   "\"mean\":%.3f,\"early\":%llu,\"faulted\":%llu,"
-                   "\"interrupted\":%llu}\n",
-              (unsigned long long)s->execs, (unsigned long long)s->req,
-              (unsigned long long)s->done, (unsigned long long)s->lo,
-              (unsigned long long)s->hi, mean, (unsigned long long)s->cond,
-              (unsigned long long)s->faults, (unsigned long long)s->intr);
-    } else {
-      fprintf(out, "%11llu %13llu %13llu %9llu %9llu %11.1f %6llu %6llu "
-                   "%6llu  %s at %#llx %s\n",
-              (unsigned long long)s->execs, (unsigned long long)s->req,
-              (unsigned long long)s->done, (unsigned long long)s->lo,
-              (unsigned long long)s->hi, mean, (unsigned long long)s->cond,
-              (unsigned long long)s->faults, (unsigned long long)s->intr,
-              s->mnem, (unsigned long long)s->addr, p->strs + s->where);
-    }
-  }
-  if (!json && n < ns)
-    fprintf(out, "(%zu more instructions; --top 0 shows them all)\n",
-            ns - n);
-  free(v);
-  return written(out);
-}
 
 int rp_reps_whole(rp_replay *rp, void (*tick)(void *ctx), void *ctx,
                   rp_profile **out) {

@@ -559,6 +559,59 @@ int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json)
 int rp_reps_whole(rp_replay *rp, void (*tick)(void *ctx), void *ctx,
                   rp_profile **out) RW_MUST_CHECK;
 
+/* ---- Instruction counts (replayer/counts.c) ---------------------------- */
+
+/* Kinds of instruction counts can be limited to. */
+enum {
+  RP_COUNT_BRANCH = 1, /* jumps: conditional (jcc, loop, jrcxz) or not */
+  RP_COUNT_CALL = 2,
+  RP_COUNT_RET = 4,
+  RP_COUNT_REP = 8,    /* rep-prefixed string instructions */
+  RP_COUNT_MEM = 16    /* with a memory operand (not lea, nop) or the stack
+                          (push, pop, call, ret, enter, leave) */
+};
+
+/* What rp_counts_write shows. Plain data; the strings are borrowed. */
+struct rp_count_opts {
+  const char *function; /* only this function's instructions (its name as
+                           rp__fn_name gives it), or NULL */
+  const char *object;   /* only this file's (its base name), or NULL */
+  u64 lo, hi;           /* only addresses in [LO, HI), when HI > LO */
+  u32 kinds;            /* only instructions of these RP_COUNT_* (0: all) */
+  int opcode;           /* 1: only those whose opcode (see rewind-analyze(1))
+                           ANDed with OPMASK is OPVAL */
+  u32 opval, opmask;
+  u32 tid;              /* only this thread's executions (0: all) */
+};
+
+typedef struct rp_counts rp_counts;
+
+/* Replays the rest of RP's history (as rp_profile_run) and counts how
+ * often each instruction ran, exactly, for the selection O (copied).
+ * Returns 0 with *OUT (rp_counts_free), RW_ENOTFOUND when thread O->tid
+ * did not run, RW_EUNSUPPORTED without Capstone, or a negative code. */
+int rp_counts_run(rp_replay *rp, const struct rp_count_opts *o,
+                  rp_counts **out, struct rp_stop *stop) RW_MUST_CHECK;
+/* The same over the whole history from any position (monitor counts):
+ * from the start to the end (TICK, may be NULL, called with CTX between
+ * slices), then back. */
+int rp_counts_whole(rp_replay *rp, const struct rp_count_opts *o,
+                    void (*tick)(void *ctx), void *ctx, rp_counts **out)
+    RW_MUST_CHECK;
+/* Writes the counts of the selection: a summary (instructions, how often
+ * the selected code was entered, by kind, and how many instructions could
+ * not be placed), then for a function every instruction of it in address
+ * order with its count and disassembly, else the TOP (0: all) most run
+ * ones; as text, or JSON lines (the summary, then one object per
+ * instruction). Returns 0, RW_ENOMEM or RW_ERR(errno) of the write. */
+int rp_counts_write(const rp_counts *c, FILE *out, size_t top, int json)
+    RW_MUST_CHECK;
+/* Instructions of the selection, of the whole run, and of those how many
+ * could not be placed (their code changed or could not be read). */
+void rp_counts_totals(const rp_counts *c, u64 *selected, u64 *all,
+                      u64 *unplaced);
+void rp_counts_free(rp_counts *c);
+
 /* Most taken branches rp_branches_text shows. */
 #define RP_RING_MAX 4096
 /* The last N (1 .. RP_RING_MAX) taken branches of thread TID (0: the

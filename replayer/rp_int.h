@@ -7,6 +7,8 @@
 #define RW_REPLAYER_RP_INT_H
 
 #include <capstone/capstone.h>
+#include <stdlib.h>
+
 
 #include "common/digest.h"
 #include "common/regs.h"
@@ -648,8 +650,23 @@ void rp__syms_free(rp_replay *rp);
  * mapping into OBJECT (OCAP bytes; "?" when none). */
 void rp__fn_name(rp_replay *rp, u64 addr, char *name, size_t ncap,
                  char *object, size_t ocap);
+/* Whether a function of known size holds ADDR (as rp__fn_name names
+ * it), with its first address in *START and its size in *SIZE. */
+int rp__fn_span(rp_replay *rp, u64 addr, u64 *start, u64 *size);
 
 /* profiles (replayer/profile.c) */
+/* Makes room for one more element of SIZE bytes in *V (N used, *CAP
+ * allocated). Returns 0 or RW_ENOMEM. */
+static inline int rp__grow(void **v, size_t n, size_t *cap, size_t size) {
+  if (n < *cap) return 0;
+  size_t c = *cap ? 2 * *cap : 64;
+  void *nv = realloc(*v, c * size);
+  if (!nv) return RW_ENOMEM;
+  *v = nv;
+  *cap = c;
+  return 0;
+}
+
 /* A map of u64 keys to u32 values, 0 meaning absent (replayer/umap.c).
  * Plain data; all zero is an empty map. */
 struct rp__umap {
@@ -669,6 +686,12 @@ static inline u32 rp__umap_get(const struct rp__umap *m, u64 k) {
 int rp__umap_put(struct rp__umap *m, u64 k, u32 v) RW_MUST_CHECK;
 void rp__umap_free(struct rp__umap *m);
 
+/* Whether Capstone's instruction ID is a conditional branch (jcc, loop,
+ * jrcxz), or another that may jump (jmp, call, ret, iret and their far
+ * forms): replayer/sample.c. */
+int rp__insn_is_cond(unsigned id);
+int rp__insn_is_jump(unsigned id);
+
 /* Sampled edge profiles (replayer/sample.c), fed by the profile's
  * observers. */
 struct rp__sampler;
@@ -686,6 +709,43 @@ void rp__sampler_branch(struct rp__sampler *s, void **state,
 int rp__sampler_err(const struct rp__sampler *s);
 int rp__sampler_report(const struct rp__sampler *s, FILE *out, size_t top,
                        int json) RW_MUST_CHECK;
+
+/* Exact instruction counts (replayer/counts.c), fed by the profile's
+ * observers. Each thread's instructions are counted by straight runs: from
+ * where a taken branch (a call, a ret, a jump) or a move (below) left it
+ * to the next one, each run's instructions decoded once. *STATE is the
+ * thread's own (NULL at first; rp__counter_end frees it). */
+struct rp__counter;
+/* A taken branch at FROM to TO, N the thread's count before it. */
+void rp__counter_jump(struct rp__counter *c, void **state, u64 from, u64 to,
+                      u64 n);
+/* The rep string instruction at AT ended after DONE iterations (each
+ * counted as an instruction by the thread's count; it is one here), HOW
+ * (CPU_REP_*). */
+void rp__counter_rep(struct rp__counter *c, void **state, u64 at, u64 done,
+                     int how);
+/* Thread T goes on where its registers now say, not where its code led
+ * (a signal, a syscall's return, a restart, an exec; or T starts: STATE
+ * NULL): the run up to AT ends (the instruction at AT included when
+ * EXECUTED, else the one before it) and one starts at T's rip. Returns 0
+ * or RW_ENOMEM. */
+int rp__counter_moved(struct rp__counter *c, void **state,
+                      struct rp__thread *t, u64 at, int executed)
+    RW_MUST_CHECK;
+/* The thread ends (or stops being observed): its last run ends where it
+ * is, and *STATE is freed. */
+void rp__counter_end(struct rp__counter *c, void **state);
+/* With rp->prof on: thread T moves, as rp__counter_moved says (nothing
+ * when the profile does not count). */
+void rp__prof_moved(rp_replay *rp, struct rp__thread *t, u64 at,
+                    int executed);
+/* Runs RP to the end of its history (WHOLE: all of it, from the first
+ * keyframe, and back; TICK as the profile's) with thread TID's (0: every
+ * thread's) instructions counted into C. Returns 0, RW_ENOTFOUND when
+ * thread TID did not run, or a negative code. */
+int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c, int whole,
+                   void (*tick)(void *ctx), void *ctx, struct rp_stop *stop)
+    RW_MUST_CHECK;
 
 /* A thread starts with rp->prof on: its shadow stack starts. */
 int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) RW_MUST_CHECK;

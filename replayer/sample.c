@@ -163,7 +163,7 @@ static struct csite *site_of(struct rp__sampler *s, struct rp__thread *t,
 }
 
 /* Capstone's conditional branches (jcc, jrcxz and kin, loop*). */
-static int is_cond(unsigned id) {
+int rp__insn_is_cond(unsigned id) {
   switch (id) {
     case X86_INS_JAE: case X86_INS_JA: case X86_INS_JBE: case X86_INS_JB:
     case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JE: case X86_INS_JGE:
@@ -179,7 +179,7 @@ static int is_cond(unsigned id) {
 
 /* Any other instruction that may jump: it must not lie on a straight
  * path between two taken branches. */
-static int is_jump(unsigned id) {
+int rp__insn_is_jump(unsigned id) {
   switch (id) {
     case X86_INS_JMP: case X86_INS_LJMP: case X86_INS_CALL:
     case X86_INS_LCALL: case X86_INS_RET: case X86_INS_RETF:
@@ -229,9 +229,9 @@ static int walk(struct rp__sampler *s, struct rp__thread *t, u64 a, u64 b,
     }
     if (!cs_disasm_iter(s->rp->cs, &p, &len, &at, s->insn)) return 1;
     unsigned id = s->insn->id;
-    if (is_jump(id)) return 1;
+    if (rp__insn_is_jump(id)) return 1;
     u64 next = a + s->insn->size;
-    if (is_cond(id))
+    if (rp__insn_is_cond(id))
       RW_FORWARD(seq_push(s, n, (struct br){a, next, 0, 1}));
     a = next;
   }

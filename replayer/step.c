@@ -128,14 +128,18 @@ static int end_history(rp_replay *rp, int how, int status, const char *msg) {
 }
 
 /* Sets every register of thread T from REGS (the state the recording says
- * the thread has now). */
-static int set_regs(struct rp__thread *t, const struct rw_regs *regs) {
+ * the thread has now), its count already past the instruction at its rip
+ * when EXECUTED (for the instruction counts, which see a move). */
+static int set_regs(rp_replay *rp, struct rp__thread *t,
+                    const struct rw_regs *regs, int executed) {
   /* Recorded register files have no PKRU: PKRU records set it. */
   u32 pkru = cpu_pkru(t->cpu);
+  u64 at = cpu_rip(t->cpu);
   int rc = cpu_set_regs(t->cpu, regs);
   cpu_set_pkru(t->cpu, pkru);
   RW_RETURN_IF(rc < 0, RW_ECORRUPT, "recorded registers of thread %u are "
                "not valid", t->st.tid);
+  if (RW_UNLIKELY(rp->prof)) rp__prof_moved(rp, t, at, executed);
   return 0;
 }
 
@@ -170,7 +174,7 @@ static int is_restart(i64 res) {
 }
 
 /* The kernel restarts an interrupted syscall that no handler saw. */
-static int apply_restart(struct rp__thread *t) {
+static int apply_restart(rp_replay *rp, struct rp__thread *t) {
   struct rw_regs regs;
   if (!t->st.restart) return 0;
   t->st.restart = 0;
@@ -178,7 +182,7 @@ static int apply_restart(struct rp__thread *t) {
   regs.rip -= 2;
   regs.gpr[RW_REG_rax] =
       t->st.restart_result == -516 ? RP_NR_restart_syscall : t->st.sys_nr;
-  return set_regs(t, &regs);
+  return set_regs(rp, t, &regs, 0);
 }
 
 /* The thread of a record that concerns one: RW_ECORRUPT when the trace
@@ -252,6 +256,12 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
   struct rp__thread *t;
   switch (rec->type) {
     case TRACE_REC_EXEC:
+      /* The counts place the instructions run so far while the old
+       * image is still there. */
+      for (size_t i = 0; RW_UNLIKELY(rp->prof) && i < rp->th.nthreads; i++)
+        if (rp->th.threads[i]->proc == rp->proc)
+          rp__prof_moved(rp, rp->th.threads[i],
+                         cpu_rip(rp->th.threads[i]->cpu), 0);
       RW_FORWARD(rp__note_exec(rp, rec));
       if (rp->goal && (rp->goal->flags & RP__EXEC) &&
           rp__users(rp, rp->proc))
@@ -395,7 +405,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
           memcpy(regs->k, mine.k, sizeof regs->k);
         }
       }
-      RW_FORWARD(set_regs(t, regs));
+      RW_FORWARD(set_regs(rp, t, regs, 0));
       if (nr == RP_NR_rt_sigreturn && keep_avx512)
         RW_FORWARD(cpu_sigreturn_avx512(t->cpu, frame_fp));
       if (nr == RP_NR_rt_sigreturn) /* its result is the restored rax */
@@ -428,7 +438,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         *who = t;
         return 0;
       }
-      RW_FORWARD(set_regs(t, &sg.regs));
+      RW_FORWARD(set_regs(rp, t, &sg.regs, 0));
       cpu_set_xinuse(t->cpu, 0); /* the handler starts from the init state */
       t->st.located = 0;
       t->st.restart = 0;
@@ -696,8 +706,8 @@ static int on_vsyscall(rp_replay *rp, struct rp__thread *t,
   struct rw_regs regs;
   cpu_get_regs(t->cpu, &regs);
   regs.gpr[RW_REG_rax] = (u64)nr; /* as the kernel has it at the stop */
-  RW_FORWARD(set_regs(t, &regs));
   cpu_set_icount(t->cpu, cpu_icount(t->cpu) + 1);
+  RW_FORWARD(set_regs(rp, t, &regs, 1));
   rp->icount++;
   RW_FORWARD(on_syscall(rp, t, why, stop, stopped));
   return 1;
@@ -708,8 +718,8 @@ static int on_vsyscall(rp_replay *rp, struct rp__thread *t,
  * negative code. */
 static int answered(rp_replay *rp, struct rp__thread *t,
                     const struct rw_regs *regs) {
-  RW_FORWARD(set_regs(t, regs));
   cpu_set_icount(t->cpu, cpu_icount(t->cpu) + 1);
+  RW_FORWARD(set_regs(rp, t, regs, 1));
   rp->icount++;
   rp->checks++;
   consume(rp);
@@ -1238,7 +1248,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
       RW_FORWARD(set_preempt_bp(rp, t));
     } else {
       t->st.located = 0;
-      RW_FORWARD(apply_restart(t));
+      RW_FORWARD(apply_restart(rp, t));
     }
     if (rp->icount >= until &&
         (rp->icount > until || rp->trace.events >= goal->events)) {

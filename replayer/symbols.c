@@ -223,3 +223,13 @@ void rp__fn_name(rp_replay *rp, u64 addr, char *name, size_t ncap,
   else
     snprintf(name, ncap, "0x%llx", (unsigned long long)addr);
 }
+
+int rp__fn_span(rp_replay *rp, u64 addr, u64 *start, u64 *size) {
+  const char *base = NULL, *fn = NULL;
+  u64 off = 0, foff = 0, sz = 0;
+  if (lookup(rp, addr, &base, &fn, &off, &foff, &sz) < 0 || !fn || !sz)
+    return 0;
+  *start = addr - off;
+  *size = sz;
+  return 1;
+}

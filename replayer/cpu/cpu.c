@@ -176,6 +176,8 @@ u64 cpu_gpr(const cpu_thread *c, unsigned reg) {
   return reg < 16 ? c->gpr[reg] : 0;
 }
 
+u64 cpu_rip(const cpu_thread *c) { return c->rip; }
+
 int cpu_rep_paused(const cpu_thread *c) { return c->rep_paused; }
 
 void cpu_set_icount(cpu_thread *c, u64 icount) { c->icount = icount; }

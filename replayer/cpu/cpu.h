@@ -328,6 +328,8 @@ u64 cpu_icount(const cpu_thread *cpu);
 /* General register REG (RW_REG_rax .. RW_REG_r15), without copying the
  * others as cpu_get_regs does (observers ask for rsp at every call). */
 u64 cpu_gpr(const cpu_thread *cpu, unsigned reg);
+/* The instruction pointer, the same way. */
+u64 cpu_rip(const cpu_thread *cpu);
 
 /* Whether the thread's last cpu_run stopped inside a rep string
  * instruction (its budget ended between two iterations): the next run

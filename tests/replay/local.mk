@@ -74,6 +74,10 @@ EXTRA_DIST += tests/replay/sampling.sh
 # rewind analyze rep (tests/replay/reps.sh, on tests/programs/reps).
 TESTS += tests/replay/reps.sh
 EXTRA_DIST += tests/replay/reps.sh
+# rewind analyze counts (tests/replay/counts.sh, on tests/programs/counts,
+# calls and reps).
+TESTS += tests/replay/counts.sh
+EXTRA_DIST += tests/replay/counts.sh
 
 # Stack growth (tests/replay/stack.sh): the stack grown by instructions, by
 # signal frames and past its limit, and thread stacks that do not grow.

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* The profile's data (replayer/profile.c builds it, replayer/prof_write.c
+ * writes it out): shared by the two files of the profile alone. */
+#ifndef RW_REPLAYER_PROF_INT_H
+#define RW_REPLAYER_PROF_INT_H
+
+#include "replayer/rp_int.h"
+
+/* ---- The profile -------------------------------------------------------- */
+
+struct fn {
+  u32 name, object; /* offsets in strs */
+  u64 calls, incl, excl;
+  int wanted;       /* its calls go to the call history */
+};
+
+/* A call kept for the call history (rp_calls_run). */
+struct call_rec {
+  u64 start, end; /* global positions */
+  u64 args[6];
+  u64 ret;
+  u32 tid, fn, caller; /* caller: a function index, or ~0u */
+  int returned;
+};
+
+struct edge {
+  u32 caller, callee; /* function indexes */
+  u64 calls, incl;
+};
+
+struct node {  /* the call tree: one node per call path */
+  u32 fn;      /* function index */
+  u32 parent;  /* node index + 1, or 0 for a thread's root */
+  u64 excl;
+};
+
+/* The functions met in one program image of one process, by address. */
+struct space {
+  u32 proc_ix;
+  size_t nimages;
+  struct rp__umap by_addr; /* address -> function index + 1 */
+  struct rp__umap by_site; /* branch address -> site index + 1 */
+};
+
+/* A branch instruction, for the edge profile (rp_edges_run), or a rep
+ * string instruction (rp_reps_run). */
+struct site {
+  u64 addr;
+  u32 where;     /* "function+0xOFF" in strs */
+  int kind;      /* CPU_BRANCH_*, or SITE_REP */
+  u64 execs, taken;
+  /* A rep instruction's: its mnemonic (static), the iterations asked for
+   * (rcx at the first) and done, the fewest and most done in one
+   * execution, and how many executions its condition, a fault or a
+   * signal ended. */
+  const char *mnem;
+  u64 req, done, lo, hi, cond, faults, intr;
+};
+enum { SITE_REP = 20 };
+
+/* How often an indirect branch went to one target. */
+struct target {
+  u32 site;
+  u64 to;
+  u32 where;     /* the target's "function+0xOFF" in strs */
+  u64 count;
+};
+
+/* Instructions run between two calls of a tick function (a fraction of a
+ * second). */
+#define RP_SHADOW_SLICE 40000000ull
+
+/* How far above a frame's slot the stack pointer may be for the frame to
+ * count as gone: farther, it is another stack. */
+#define RP_PROF_NEAR (64ull << 20)
+
+struct frame {
+  u32 fn, node; /* indexes */
+  u32 edge;     /* edge index + 1 from the caller's function, or 0 */
+  int outer;    /* no frame of fn below it */
+  int tail;     /* entered by a jump (a tail call), not a call */
+  u64 slot;     /* where its return address is (0: the thread's root; a
+                   tail call's is its caller's) */
+  u64 start;    /* the thread's count at its first instruction */
+  u64 kids;     /* instructions of the callees that ended */
+  u64 gstart;   /* with a call history: the global position of start */
+  u64 args[6];  /* and rdi, rsi, rdx, rcx, r8, r9 at the call */
+};
+
+/* A taken branch in a thread's ring (monitor branches). */
+struct taken {
+  u64 from, to;
+  int kind; /* CPU_BRANCH_*, or RING_CALL, RING_RET */
+};
+enum { RING_CALL = 10, RING_RET = 11 };
+
+struct shadow {
+  struct rp_profile *p;
+  struct rp__thread *t;
+  struct frame *v;
+  size_t n, cap;
+  u32 *active;    /* per function index: its frames on this stack */
+  size_t nactive;
+  struct taken *ring; /* with a ring: its last p->ring taken branches */
+  u64 nring;          /* how many were taken in all */
+  void *samp;         /* the sampler's state of the thread */
+  void *cnt;          /* the counter's (replayer/counts.c) */
+};
+
+struct rp_profile {
+  rp_replay *rp;
+  struct fn *fns;
+  size_t nfns, capfns;
+  char *strs;
+  size_t nstrs, capstrs;
+  struct rp__umap names; /* hash of name and object -> function index + 1 */
+  struct space *spaces;
+  size_t nspaces, capspaces;
+  struct edge *edges;
+  size_t nedges, capedges;
+  struct rp__umap by_edge; /* caller << 32 | callee -> edge index + 1 */
+  struct node *nodes;
+  size_t nnodes, capnodes;
+  struct rp__umap by_node; /* parent << 32 | fn -> node index + 1 */
+  struct shadow **sh;  /* the threads' stacks */
+  size_t nsh, capsh;
+  u64 total, calls;
+  u32 threads;
+  int err; /* the first failure in an observer (they cannot return one) */
+  /* The call history (rp_calls_run): the calls of the wanted functions. */
+  int history;
+  const char *want_fn; /* borrowed; NULL: every function */
+  u32 want_tid;        /* 0: every thread; else the one thread observed
+                          (rp_profile_run's TID, rp_calls_run's) */
+  size_t max;          /* most calls kept */
+  int whole;               /* 1: run the whole history from the first
+                              keyframe and come back (monitor commands) */
+  void (*tick)(void *ctx); /* called between slices of a run, or NULL */
+  void *tick_ctx;
+  struct call_rec *recs;
+  size_t nrecs, caprecs;
+  u64 dropped;
+  /* The edge profile (rp_edges_run): every branch site and target. */
+  int branches;
+  struct site *sites;
+  size_t nsites, capsites;
+  struct target *targets;
+  size_t ntargets, captargets;
+  struct rp__umap by_target; /* hash of site and target -> target index + 1 */
+  u64 nbranches;
+  /* The rep instructions (rp_reps_run), in sites. */
+  int reps;
+  u64 nreps, rep_iters;
+  size_t ring;  /* > 0: each thread keeps its last RING taken branches */
+  int ring_json; /* rp_branches_json: the ring as JSON lines */
+  struct rp__sampler *sampler; /* sampled edges (replayer/sample.c) */
+  struct rp__counter *counter; /* instruction counts (replayer/counts.c);
+                                  borrowed */
+};
+
+#endif /* RW_REPLAYER_PROF_INT_H */

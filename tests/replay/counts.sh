@@ -1,0 +1,215 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# rewind analyze counts against programs whose instruction executions are
+# known exactly (tests/programs/counts.c, calls.c, reps.c): per-instruction
+# counts of whole functions, how often they were entered, kinds and
+# opcodes, a loop interrupted by signals, a function run by two processes,
+# one thread alone, --json, monitor counts in gdb; the counts checked
+# against the profile's and the rep list's, which come from other
+# observers; and bad arguments.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+rec counts "$P/counts"
+check "counts: recorded" test "$status" = 0
+check "counts: ran as expected" grep -q "^counts ok .* 1 child ok" \
+  "$T/counts.out"
+RC="$T/counts.rwd"
+
+# line FUNCTION OFFSET: the count on the listing line of FUNCTION+OFFSET.
+line() {
+  awk -v w="$1+$2" '$(NF - 1) == w { print $1 }' "$T/list"
+}
+# summary: the first line's instructions and entries.
+summary() {
+  sed -n '1s/^\([0-9]*\) instructions.* entered \([0-9]*\) times$/\1 \2/p' \
+    "$T/list"
+}
+
+"$REWIND" analyze counts --no-progress --function trip13 "$RC" >"$T/list" \
+  2>"$T/err"
+check_eq "analyze counts --function exits 0" 0 "$?"
+check_eq "trip13: 7 calls of 1 + 13*2 + 1 instructions, entered 7 times" \
+  "196 7" "$(summary)"
+check_eq "trip13: mov once per call" 7 "$(line trip13 0x0)"
+check_eq "trip13: dec 13 times per call" 91 "$(line trip13 0x5)"
+check_eq "trip13: jnz 13 times per call" 91 "$(line trip13 0x7)"
+check_eq "trip13: ret once per call" 7 "$(line trip13 0x9)"
+check "trip13: the listing disassembles" grep -q 'dec  *ecx' "$T/list"
+check "trip13: the kinds line counts 91 conditional branches" \
+  grep -q '^by kind in function trip13: 91 branches (91 conditional), 0 calls, 7 returns' \
+  "$T/list"
+check "trip13: nothing unplaced" sh -c "! grep -q 'could not be placed' '$T/list'"
+
+"$REWIND" analyze counts --no-progress --function mul5 "$RC" >"$T/list" 2>&1
+check_eq "mul5: 11 calls of 7 instructions" "77 11" "$(summary)"
+for off in 0x3 0x7 0xb 0xf 0x13; do
+  check_eq "mul5: imul at +$off 11 times" 11 "$(line mul5 $off)"
+done
+"$REWIND" analyze counts --no-progress --function mul5 \
+  --type opcode:0x0faf "$RC" >"$T/list" 2>&1
+check_eq "mul5: --type opcode:0x0faf counts the imuls alone" 55 \
+  "$(sed -n '1s/^\([0-9]*\) instructions.*/\1/p' "$T/list")"
+check_eq "mul5: --type opcode lists the imuls alone" 5 \
+  "$(grep -c 'imul' "$T/list")"
+"$REWIND" analyze counts --no-progress --function mul5 \
+  --type opcode:0x0f00/0xff00 "$RC" >"$T/list" 2>&1
+check_eq "mul5: an opcode mask (any 0f xx)" 55 \
+  "$(sed -n '1s/^\([0-9]*\) instructions.*/\1/p' "$T/list")"
+
+"$REWIND" analyze counts --no-progress --function loads --type memory \
+  "$RC" >"$T/list" 2>&1
+# 4 loads, 2 stores and the ret's pop, 9 times; not the lea.
+check_eq "loads: --type memory: 7 of its 8 instructions, 9 times" 63 \
+  "$(sed -n '1s/^\([0-9]*\) instructions.*/\1/p' "$T/list")"
+check "loads: lea is no memory access" sh -c "! grep -q 'lea ' '$T/list'"
+
+"$REWIND" analyze counts --no-progress --function spin "$RC" >"$T/list" 2>&1
+signals=$("$REWIND" info "$RC" | awk '$1 == "SIGNAL" { print $2 }')
+check "spin: signals arrived while it ran" test "${signals:-0}" -gt 0
+for off in 0x0 0x4 0x7 0xb; do
+  check_eq "spin: +$off exactly 30000000 times, signals or not" 30000000 \
+    "$(line spin $off)"
+done
+check_eq "spin: entered by its call and each return from a handler" \
+  "120000001 $((signals + 1))" "$(summary)"
+
+"$REWIND" analyze counts --no-progress --function twice "$RC" >"$T/list" 2>&1
+check_eq "twice: 5 calls in each of two processes, added up" "40 10" \
+  "$(summary)"
+
+# Ranges and files select the same code.
+"$REWIND" analyze counts --no-progress --function trip13 --json "$RC" \
+  >"$T/json" 2>&1
+check_eq "--json exits 0" 0 "$?"
+start=$(python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+print(min(r["address"] for r in rows[1:]))' "$T/json")
+"$REWIND" analyze counts --no-progress --range "$start+10" "$RC" \
+  >"$T/list" 2>&1
+check_eq "--range START+LEN selects trip13" "196 7" "$(summary)"
+"$REWIND" analyze counts --no-progress \
+  --range "$start-$(printf '%#x' $((start + 5)))" "$RC" >"$T/list" 2>&1
+check_eq "--range START-END: its mov alone, entered by each call" "7 7" \
+  "$(summary)"
+"$REWIND" analyze counts --no-progress --object counts --type ret \
+  --top 0 "$RC" >"$T/list" 2>&1
+check "--object: the program's own returns include trip13's" \
+  awk '$(NF - 1) == "trip13+0x9" && $1 == 7 { f = 1 } END { exit !f }' \
+  "$T/list"
+check "--object: no other file's code" \
+  sh -c "! grep -q 'libc.so' '$T/list'"
+
+check "--json: a summary, then rows that add up to it" python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+s = rows[0]
+assert s["command"] == "counts" and s["function"] == "trip13", s
+assert s["instructions"] == 196 and s["entered"] == 7, s
+assert s["unplaced"] == 0 and s["rows"] == 4, s
+assert s["branch"] == 91 and s["conditional"] == 91 and s["ret"] == 7, s
+assert sum(r["count"] for r in rows[1:]) == 196, rows
+assert [r["offset"] for r in rows[1:]] == [0, 5, 7, 9], rows
+assert rows[2]["instruction"] == "dec ecx" and rows[2]["count"] == 91
+assert rows[3]["kinds"] == ["branch"], rows[3]
+assert rows[4]["kinds"] == ["ret", "memory"], rows[4]
+' "$T/json"
+
+# The whole history: every instruction placed; the rows add up to the
+# total; the most run first.
+"$REWIND" analyze counts --no-progress --top 0 --json "$RC" >"$T/json" 2>&1
+check "whole history: rows add up, nothing unplaced, most run first" \
+  python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+s = rows[0]
+assert s["unplaced"] == 0, s
+assert s["instructions"] == s["history_instructions"], s
+assert sum(r["count"] for r in rows[1:]) == s["instructions"], s
+c = [r["count"] for r in rows[1:]]
+assert c == sorted(c, reverse=True)
+' "$T/json"
+
+# Against the other observers: the profile's exclusive instructions of a
+# leaf function, and the rep list's executions.
+rec calls "$P/calls"
+check "calls: recorded" test "$status" = 0
+"$REWIND" analyze profile --no-progress --top 0 "$T/calls.rwd" \
+  >"$T/prof" 2>&1
+"$REWIND" analyze counts --no-progress --function leaf5 "$T/calls.rwd" \
+  >"$T/list" 2>&1
+check_eq "calls: leaf5 as the profile counts it (5 x 1000), entered 1000" \
+  "$(awk '$6 == "leaf5" { print $3 }' "$T/prof") 1000" "$(summary)"
+for off in 0x0 0x1 0x2 0x3 0x4; do
+  check_eq "calls: leaf5+$off 1000 times, in 5 threads" 1000 \
+    "$(line leaf5 $off)"
+done
+"$REWIND" analyze counts --no-progress --function loop100 "$T/calls.rwd" \
+  >"$T/list" 2>&1
+check_eq "calls: loop100's dec 100 times per call" 300 "$(line loop100 0x5)"
+tid=$("$REWIND" info "$T/calls.rwd" | sed -n 's/^threads: *[0-9]* (\([0-9]*\) \([0-9]*\).*/\2/p')
+"$REWIND" analyze counts --no-progress --thread "$tid" --function work \
+  "$T/calls.rwd" >"$T/list" 2>&1
+check_eq "--thread: one worker's 100 calls of work" 100 "$(line work 0x0)"
+# Entered by each call, and by each return into it from leaf5.
+check_eq "--thread: work entered 200 times" 200 \
+  "$(sed -n '1s/.* entered \([0-9]*\) times$/\1/p' "$T/list")"
+check "--thread: said in the summary" grep -q "of thread $tid)" "$T/list"
+
+rec reps "$P/reps"
+"$REWIND" analyze rep --no-progress --top 0 --json "$T/reps.rwd" \
+  >"$T/reps.json" 2>&1
+"$REWIND" analyze counts --no-progress --type rep --top 0 --json \
+  "$T/reps.rwd" >"$T/json" 2>&1
+check "reps: rep executions as analyze rep counts them" python3 -c '
+import json, sys
+reps = [json.loads(l) for l in open(sys.argv[1])]
+rows = [json.loads(l) for l in open(sys.argv[2])]
+assert rows[0]["unplaced"] == 0, rows[0]
+assert rows[0]["instructions"] == sum(r["executions"] for r in reps), \
+    (rows[0], reps)
+assert all("rep" in r["kinds"] for r in rows[1:]), rows
+' "$T/reps.json" "$T/json"
+
+# In gdb, at any position.
+cat >"$T/gdbcmds" <<EOF
+target remote | $REWIND serve --stdio $RC
+break main
+continue
+monitor counts mul5
+monitor counts nosuchfunction
+monitor counts a b
+monitor when
+EOF
+timeout 120 gdb -nx -batch -x "$T/gdbcmds" >"$T/gdb.out" 2>&1
+check "monitor counts F: the listing" \
+  grep -q '^77 instructions in function mul5 executed.*entered 11 times' \
+  "$T/gdb.out"
+check "monitor counts F: imul lines" \
+  grep -q '^ *11 .*imul' "$T/gdb.out"
+check "monitor counts: an unknown function counts nothing" \
+  grep -q '^0 instructions in function nosuchfunction' "$T/gdb.out"
+check "monitor counts: usage for two words" \
+  grep -q 'usage: monitor counts \[FUNCTION\]' "$T/gdb.out"
+check "monitor counts: back where it was" grep -q 'main () at\|^at instruction' \
+  "$T/gdb.out"
+
+# Bad arguments: usage errors, exit 2.
+for bad in "--type bogus" "--type opcode:xyz" "--type opcode:0x1/0x2" \
+  "--range 5-3" "--range 0x10+0" "--range abc" "--thread 0" "--top x"; do
+  # shellcheck disable=SC2086
+  "$REWIND" analyze counts --no-progress $bad "$RC" >"$T/out" 2>&1
+  check_eq "analyze counts $bad: exit 2" 2 "$?"
+  check "analyze counts $bad: says why" grep -q 'analyze counts' "$T/out"
+done
+"$REWIND" analyze counts --no-progress --function nosuch "$RC" \
+  >"$T/out" 2>"$T/err"
+check_eq "a function that never ran: exit 0" 0 "$?"
+check "a function that never ran: says so" grep -q 'no instruction of the selection ran' \
+  "$T/err"
+"$REWIND" analyze counts --no-progress "$T/nonexistent.rwd" >"$T/out" 2>&1
+check "a missing trace: non-zero exit" test "$?" -ne 0
+"$REWIND" analyze counts --help >"$T/out" 2>&1
+check "--help describes --function" grep -q -- '--function NAME' "$T/out"
+
+finish
