@@ -493,6 +493,27 @@ static int print_write(void *ctx, const struct rp_access *a) {
   return ferror(stdout) ? 1 : 0;
 }
 
+/* The operands [TRACE] ADDR [LEN] of CMD after the options (a trace is
+ * what does not read as a number) into *TRACE (NULL: none), *ADDR and
+ * *LEN (left as it is without one). Returns -1, or prints why not and
+ * returns 2. */
+static int range_operands(const char *cmd, int argc, char **argv,
+                          const char **trace, u64 *addr, u64 *len) {
+  char *end;
+  int n = argc - optind, st;
+  *trace = NULL;
+  if (n >= 1) {
+    strtoull(argv[optind], &end, 0);
+    if (*end || end == argv[optind]) *trace = argv[optind++], n--;
+  }
+  if (n < 1 || n > 2)
+    return cli_usage_error(cmd, "expected [TRACE] ADDR [LEN]");
+  if ((st = count_arg(cmd, "ADDR", argv[optind], addr)) >= 0 ||
+      (n == 2 && (st = count_arg(cmd, "LEN", argv[optind + 1], len)) >= 0))
+    return st;
+  return -1;
+}
+
 static int writes(int argc, char **argv) {
   static const struct option longopts[] = {
       {"json", no_argument, 0, 'j'},
@@ -512,20 +533,10 @@ static int writes(int argc, char **argv) {
         return 2;
     }
   }
-  /* [TRACE] ADDR [LEN]: a trace is what does not read as a number. */
-  char *end;
-  const char *trace = NULL;
-  int n = argc - optind;
-  if (n >= 1) {
-    strtoull(argv[optind], &end, 0);
-    if (*end || end == argv[optind]) trace = argv[optind++], n--;
-  }
-  if (n < 1 || n > 2)
-    return cli_usage_error("analyze writes", "expected [TRACE] ADDR [LEN]");
+  const char *trace;
   u64 addr, len = 1;
-  if ((st = count_arg("analyze writes", "ADDR", argv[optind], &addr)) >= 0 ||
-      (n == 2 &&
-       (st = count_arg("analyze writes", "LEN", argv[optind + 1], &len)) >= 0))
+  if ((st = range_operands("analyze writes", argc, argv, &trace, &addr,
+                           &len)) >= 0)
     return st;
   if (!len || addr + len < addr)
     return cli_usage_error("analyze writes", "LEN must be at least 1 and "
@@ -998,6 +1009,111 @@ static int counts(int argc, char **argv) {
   return status;
 }
 
+static void accesses_usage(FILE *out) {
+  fputs("usage: rewind analyze accesses [options] [TRACE] ADDR [LEN]\n"
+        "\n"
+        "Replay TRACE and count every read and write an instruction makes to\n"
+        "the LEN bytes (default 8) at ADDR, in every process: per granule\n"
+        "(aligned on its size), the unaligned ones (an address that is not a\n"
+        "multiple of the access size), those crossing a cache line, by\n"
+        "access size, and the instructions that made them, most first. Each\n"
+        "iteration of a rep string instruction is one access; the kernel's\n"
+        "writes (a read(2) into the range) are not counted (analyze writes\n"
+        "lists them).\n"
+        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
+        "without it, the latest recording.\n"
+        "\n"
+        "  --granule N          count by granules of N bytes: 1, 2, 4, 8\n"
+        "                       (default), 16, 32, 64 (a cache line) ... 4096\n"
+        "  --all                list every granule, not only those accessed\n"
+        "  --thread TID         thread TID's accesses alone\n"
+        "  --top N              the N instructions with the most accesses\n"
+        "                       (default 25; 0: all)\n"
+        "  --json               one JSON object per line: the summary, then\n"
+        "                       each granule and each instruction\n"
+        "  --progress           show progress on stderr (default: when\n"
+        "                       stderr is a terminal)\n"
+        "  --no-progress        do not show progress\n"
+        "  -h, --help           show this help\n",
+        out);
+}
+
+static int accesses(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"granule", required_argument, 0, 'g'},
+      {"all", no_argument, 0, 'a'},
+      {"thread", required_argument, 0, 'T'},
+      {"top", required_argument, 0, 't'},
+      {"json", no_argument, 0, 'j'},
+      {"progress", no_argument, 0, 'G'},
+      {"no-progress", no_argument, 0, 'P'},
+      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  const char *cmd = "analyze accesses";
+  struct rp_data_opts o = {.granule = 8};
+  u64 top = 25, tid = 0, gran = 8;
+  int json = 0, all = 0, progress = isatty(2), c, st;
+  optind = 1;
+  while ((c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
+    if (shared_opt(c, &progress, &json)) continue;
+    switch (c) {
+      case 'g':
+        if ((st = count_arg(cmd, "--granule", optarg, &gran)) >= 0) return st;
+        if (!gran || gran > 4096 || (gran & (gran - 1)))
+          return cli_usage_error(cmd, "--granule takes a power of 2 from 1 "
+                                 "to 4096, not %s", optarg);
+        o.granule = (u32)gran;
+        break;
+      case 'a':
+        all = 1;
+        break;
+      case 'T':
+        if ((st = count_arg(cmd, "--thread", optarg, &tid)) >= 0) return st;
+        if (!tid || tid > 0xffffffffu)
+          return cli_usage_error(cmd, "--thread takes a thread id");
+        o.tid = (u32)tid;
+        break;
+      case 't':
+        if ((st = count_arg(cmd, "--top", optarg, &top)) >= 0) return st;
+        break;
+      case 'h':
+        accesses_usage(stdout);
+        return 0;
+      default:
+        return 2;
+    }
+  }
+  const char *trace;
+  o.len = 8;
+  if ((st = range_operands(cmd, argc, argv, &trace, &o.addr, &o.len)) >= 0)
+    return st;
+  if (!o.len || o.addr + o.len < o.addr || o.len > (64ull << 20))
+    return cli_usage_error(cmd, "LEN must be 1 to 64 MiB and the range must "
+                           "fit");
+  char path[4096];
+  if (cli_trace_path(trace, path, sizeof path)) return 1;
+  if (o.tid && thread_check(path, o.tid)) return 1;
+  rp_replay *rp;
+  if ((st = open_trace(path, 0, progress, &rp))) return st;
+  rp_data *d;
+  struct rp_stop stop;
+  int rc = rp_data_run(rp, &o, &d, &stop);
+  if (progress) fputc('\n', stderr);
+  if (rc < 0) {
+    rp_close(rp);
+    if (rc == RW_ENOTFOUND)
+      return cli_error("thread %u did not run in %s", o.tid, path);
+    return cli_error("accesses of %s failed: %s", path, rw_strerror(rc));
+  }
+  int status = run_status(rp, &stop);
+  rc = rp_data_write(d, stdout, (size_t)top, all, json);
+  if (rc < 0 && rc != RW_ERR(EPIPE) && !status)
+    status = cli_error("writing the counts: %s", rw_strerror(rc));
+  rp_data_free(d);
+  rp_close(rp);
+  return status;
+}
+
 int cli_cmd_analyze(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     FILE *out = argc < 2 ? stderr : stdout;
@@ -1014,6 +1130,8 @@ int cli_cmd_analyze(int argc, char **argv) {
     rep_usage(out);
     fputc('\n', out);
     counts_usage(out);
+    fputc('\n', out);
+    accesses_usage(out);
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "profile")) return profile(argc - 1, argv + 1);
@@ -1025,8 +1143,9 @@ int cli_cmd_analyze(int argc, char **argv) {
     return table_cmd(&rep_analysis, argc - 1, argv + 1);
   if (!strcmp(argv[1], "branches")) return branches(argc - 1, argv + 1);
   if (!strcmp(argv[1], "counts")) return counts(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "accesses")) return accesses(argc - 1, argv + 1);
   return cli_usage_error("analyze", "unknown analysis '%s' (there are: "
                          "profile, calls, writes, edges, branches, rep, "
-                         "counts)",
+                         "counts, accesses)",
                          argv[1]);
 }

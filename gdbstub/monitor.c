@@ -3,7 +3,8 @@
  * the history, `goto N` moves to global instruction N, `stack` shows the
  * shadow call stack of gdb's thread, `calls F` lists the calls of
  * function F, `rep` the rep string instructions, `counts [F]` how often
- * each instruction (of F) ran, `help` lists them.
+ * each instruction (of F) ran, `accesses ADDR [LEN]` the reads and writes
+ * to a range, `help` lists them.
  * The output goes back as the hex text gdb prints; gdb does not know that
  * `goto` moved the program, so the reply says how to make it re-read. */
 #include <inttypes.h>
@@ -375,6 +376,43 @@ static int counts(struct gdb__sess *s, const char *arg) {
   return 0;
 }
 
+static int write_data(const void *d, FILE *f, size_t top) {
+  return rp_data_write(d, f, top, 0, 0);
+}
+
+/* `monitor accesses ADDR [LEN]`: the reads and writes instructions made
+ * to the range over the whole history, by 8-byte granule, and the 10
+ * instructions that made the most. */
+static int accesses(struct gdb__sess *s, const char *arg) {
+  char line[200], *end;
+  struct rp_data_opts o = {.len = 8, .granule = 8};
+  while (*arg == ' ') arg++;
+  o.addr = strtoull(arg, &end, 0);
+  int ok = end != arg;
+  while (ok && *end == ' ') end++;
+  if (ok && *end) {
+    const char *l = end;
+    o.len = strtoull(l, &end, 0);
+    ok = end != l && !*end;
+  }
+  if (!ok || !o.len || o.len > (64ull << 20) || o.addr + o.len < o.addr) {
+    out(s, "usage: monitor accesses ADDR [LEN] (the reads and writes "
+           "instructions made to the LEN (8) bytes at ADDR over the whole "
+           "history; rewind analyze accesses has more)\n");
+    return 0;
+  }
+  rp_data *d;
+  int rc = rp_data_whole(s->rp, &o, keep_alive, s, &d);
+  if (rc < 0) {
+    snprintf(line, sizeof line, "no accesses: %s\n", rw_strerror(rc));
+    out(s, line);
+    return 0;
+  }
+  send_written(s, "accesses", write_data, d, 10);
+  rp_data_free(d);
+  return 0;
+}
+
 int gdb__monitor(struct gdb__sess *s) {
   const char *cmd = s->req.text;
   char buf[300];
@@ -395,6 +433,8 @@ int gdb__monitor(struct gdb__sess *s) {
     return reps(s, cmd + 3);
   } else if (!strncmp(cmd, "counts", 6) && (cmd[6] == ' ' || !cmd[6])) {
     return counts(s, cmd + 6);
+  } else if (!strncmp(cmd, "accesses", 8) && (cmd[8] == ' ' || !cmd[8])) {
+    return accesses(s, cmd + 8);
   } else if (!strncmp(cmd, "last-write ", 11) || !strcmp(cmd, "last-write")) {
     return access(s, 1, 2, cmd + 10 + (cmd[10] == ' '));
   } else if (!strncmp(cmd, "next-write ", 11) || !strcmp(cmd, "next-write")) {
@@ -428,6 +468,10 @@ int gdb__monitor(struct gdb__sess *s) {
            "ran, with its\n"
            "                   disassembly; without F, the 10 that ran most "
            "(replays the whole history)\n"
+           "  monitor accesses ADDR [LEN]  the reads and writes instructions "
+           "made to the range,\n"
+           "                   by granule and by instruction (replays the "
+           "whole history)\n"
            "  monitor last-write ADDR [LEN]   the previous write to the "
            "range (an instruction's or\n"
            "                   the kernel's): where, which thread and "

@@ -156,6 +156,8 @@ struct rp_profile {
   struct rp__sampler *sampler; /* sampled edges (replayer/sample.c) */
   struct rp__counter *counter; /* instruction counts (replayer/counts.c);
                                   borrowed */
+  rp_data *data;               /* data accesses (replayer/datarange.c);
+                                  borrowed */
 };
 
 #endif /* RW_REPLAYER_PROF_INT_H */

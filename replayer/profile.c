@@ -376,7 +376,8 @@ static int target_seen(rp_profile *p, struct rp__thread *t, u32 i, u64 to) {
 /* Whether P's threads keep shadow call stacks: not for the rep list or
  * the edge profile alone. */
 static int wants_stacks(const rp_profile *p) {
-  return (!p->reps && !p->branches && !p->counter) || p->history || p->ring;
+  return (!p->reps && !p->branches && !p->counter && !p->data) ||
+         p->history || p->ring;
 }
 
 /* Hands a branch of SH's thread to the sampler, and a taken one to the
@@ -493,6 +494,13 @@ static void on_ret_taken(void *ctx, cpu_thread *cpu, u64 from, u64 to,
   on_call_taken(ctx, cpu, from, to, 0, n);
 }
 
+static void on_access(void *ctx, cpu_thread *cpu, u64 addr, u32 size,
+                      int write) {
+  struct shadow *sh = ctx;
+  if (sh && !sh->p->err)
+    rp__data_access(sh->p->data, sh->t, cpu_rip(cpu), addr, size, write);
+}
+
 static struct cpu_observer observer(const rp_profile *p, void *ctx) {
   /* The rep list and the edge profile need no call stacks; a sampled edge
    * profile needs the calls and returns as taken branches. */
@@ -510,6 +518,7 @@ static struct cpu_observer observer(const rp_profile *p, void *ctx) {
                                                 : NULL,
                                .on_rep = p->reps || p->counter ? on_rep
                                                                : NULL,
+                               .on_access = p->data ? on_access : NULL,
                                .ctx = ctx};
 }
 
@@ -517,6 +526,7 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   rp_profile *p = rp->prof;
   struct rw_regs regs;
   u32 fn;
+  if (p->data) rp__data_watch(p->data, t->proc->mem);
   if (p->want_tid && t->st.tid != p->want_tid) {
     /* Another thread: observed with no stack, so that the blocks its
      * address space shares with the wanted thread keep their observing
@@ -682,13 +692,16 @@ void rp__prof_moved(rp_replay *rp, struct rp__thread *t, u64 at,
     }
 }
 
-int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c, int whole,
-                   void (*tick)(void *ctx), void *ctx, struct rp_stop *stop) {
+/* Runs a profile with counter C or data counter D alone. */
+static int prof_tap(rp_replay *rp, u32 tid, struct rp__counter *c,
+                    rp_data *d, int whole, void (*tick)(void *ctx),
+                    void *ctx, struct rp_stop *stop) {
   rp_profile *p = calloc(1, sizeof *p);
   if (!p) return RW_ENOMEM;
   p->rp = rp;
   p->want_tid = tid;
   p->counter = c;
+  p->data = d;
   p->whole = whole;
   p->tick = tick;
   p->tick_ctx = ctx;
@@ -696,6 +709,16 @@ int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c, int whole,
   if (rc == 0 && tid && !p->threads) rc = RW_ENOTFOUND;
   rp_profile_free(p);
   return rc;
+}
+
+int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c, int whole,
+                   void (*tick)(void *ctx), void *ctx, struct rp_stop *stop) {
+  return prof_tap(rp, tid, c, NULL, whole, tick, ctx, stop);
+}
+
+int rp__prof_data(rp_replay *rp, u32 tid, rp_data *d, int whole,
+                  void (*tick)(void *ctx), void *ctx, struct rp_stop *stop) {
+  return prof_tap(rp, tid, NULL, d, whole, tick, ctx, stop);
 }
 
 /* ---- The call history ------------------------------------------------- */

@@ -612,6 +612,40 @@ void rp_counts_totals(const rp_counts *c, u64 *selected, u64 *all,
                       u64 *unplaced);
 void rp_counts_free(rp_counts *c);
 
+/* ---- Data accesses (replayer/datarange.c) ----------------------------- */
+
+/* The range rp_data_run counts: [ADDR, ADDR+LEN) in every process, by
+ * granules of GRANULE bytes (a power of 2 up to 4096; 0: 8) aligned on
+ * their size; only thread TID's accesses (0: every thread's). Plain
+ * data. */
+struct rp_data_opts {
+  u64 addr, len;
+  u32 granule;
+  u32 tid;
+};
+typedef struct rp_data rp_data;
+/* Replays the rest of RP's history and counts every access an instruction
+ * makes to the range of O (copied): reads and writes per granule, the
+ * unaligned ones, those crossing a cache line, by size and by
+ * instruction. Returns 0 with *OUT (rp_data_free), RW_EINVAL for a bad
+ * range or granule, RW_ENOTFOUND when thread O->tid did not run, or a
+ * negative code. */
+int rp_data_run(rp_replay *rp, const struct rp_data_opts *o, rp_data **out,
+                struct rp_stop *stop) RW_MUST_CHECK;
+/* The same over the whole history from any position, and back (TICK as
+ * rp_counts_whole's). */
+int rp_data_whole(rp_replay *rp, const struct rp_data_opts *o,
+                  void (*tick)(void *ctx), void *ctx, rp_data **out)
+    RW_MUST_CHECK;
+/* Writes the counts: a summary, one line per granule accessed (ALL: every
+ * granule), then the TOP (0: all) instructions with the most accesses; as
+ * text or JSON lines (the summary, then objects of kind "granule" and
+ * "instruction"). Returns 0, RW_ENOMEM or the write error. */
+int rp_data_write(const rp_data *d, FILE *out, size_t top, int all,
+                  int json) RW_MUST_CHECK;
+void rp_data_totals(const rp_data *d, u64 *reads, u64 *writes);
+void rp_data_free(rp_data *d);
+
 /* Most taken branches rp_branches_text shows. */
 #define RP_RING_MAX 4096
 /* The last N (1 .. RP_RING_MAX) taken branches of thread TID (0: the

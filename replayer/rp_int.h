@@ -735,6 +735,16 @@ int rp__counter_moved(struct rp__counter *c, void **state,
 /* The thread ends (or stops being observed): its last run ends where it
  * is, and *STATE is freed. */
 void rp__counter_end(struct rp__counter *c, void **state);
+/* Data accesses (replayer/datarange.c), fed by the profile's observers:
+ * an instruction at RIP of thread T accessed SIZE bytes at ADDR. */
+void rp__data_access(rp_data *d, struct rp__thread *t, u64 rip, u64 addr,
+                     u32 size, int write);
+/* Has MEM report the accesses to D's range. */
+void rp__data_watch(rp_data *d, cpu_mem *mem);
+/* rp__prof_count for data accesses into D. */
+int rp__prof_data(rp_replay *rp, u32 tid, rp_data *d, int whole,
+                  void (*tick)(void *ctx), void *ctx, struct rp_stop *stop)
+    RW_MUST_CHECK;
 /* With rp->prof on: thread T moves, as rp__counter_moved says (nothing
  * when the profile does not count). */
 void rp__prof_moved(rp_replay *rp, struct rp__thread *t, u64 at,

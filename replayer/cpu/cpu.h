@@ -199,6 +199,11 @@ enum { CPU_WATCH_READ = 1, CPU_WATCH_WRITE = 2 };
  * watched range are kept out of the fast TLB, so watchpoints cost nothing
  * elsewhere. Returns 0, RW_EINVAL (LEN 0) or RW_ENOMEM. */
 int cpu_mem_watch_add(cpu_mem *mem, u64 addr, u64 len, int kind) RW_MUST_CHECK;
+/* Has every instruction's access to [ADDR, ADDR+LEN) of MEM reported to
+ * the observer of the thread making it (struct cpu_observer.on_access),
+ * once the access is done, without stopping; LEN 0 ends it. One range per
+ * address space. Its pages are kept out of the fast TLB, as a watch's. */
+void cpu_mem_observe(cpu_mem *mem, u64 addr, u64 len);
 
 /* Removes the watch added with the same ADDR, LEN and KIND. Returns 0 or
  * RW_ENOTFOUND. */
@@ -459,6 +464,12 @@ struct cpu_observer {
    * what runs after the handler is another. */
   void (*on_rep)(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
                  u64 requested, u64 done, int how, u64 n);
+  /* An instruction (at cpu_rip) read (WRITE 0) or wrote SIZE bytes at
+   * ADDR, overlapping the range cpu_mem_observe set; each iteration of a
+   * rep string instruction is one access. Costs nothing without that
+   * range. */
+  void (*on_access)(void *ctx, cpu_thread *cpu, u64 addr, u32 size,
+                    int write);
   void *ctx; /* passed to the callbacks, borrowed */
 };
 

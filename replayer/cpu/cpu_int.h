@@ -1137,6 +1137,7 @@ struct cpu_mem {
   size_t nbps, capbps;        /* their count and capacity */
   struct cpu__watch *watches; /* watched ranges */
   size_t nwatch, capwatch;    /* their count and capacity */
+  u64 obs_addr, obs_len;      /* cpu_mem_observe's range (LEN 0: none) */
   struct cpu_alias *alias;    /* ranges with aliases (cpu_mem_alias_set);
                                  their pages stay out of the write TLB */
   size_t nalias;

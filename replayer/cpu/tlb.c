@@ -51,6 +51,28 @@ int cpu__watch_hits(const struct cpu_mem *mem, u64 a, u64 n, int kind) {
   return 0;
 }
 
+/* Whether PAGE holds some of MEM's observed range. */
+static int observed_page(const struct cpu_mem *mem, u64 page) {
+  return mem->obs_len && mem->obs_addr < page + CPU_PAGE_SIZE &&
+         mem->obs_addr + mem->obs_len > page;
+}
+
+/* Tells CPU's observer about an access of N bytes at A (done) when it
+ * overlaps the observed range. */
+static void observe(struct cpu *cpu, u64 a, unsigned n, int write) {
+  const struct cpu_mem *m = cpu->mem;
+  if (m->obs_addr < a + n && m->obs_addr + m->obs_len > a &&
+      cpu->obs.on_access)
+    cpu->obs.on_access(cpu->obs.ctx, cpu, a, n, write);
+}
+
+void cpu_mem_observe(cpu_mem *mem, u64 addr, u64 len) {
+  if (mem->obs_addr == addr && mem->obs_len == len) return;
+  mem->obs_addr = addr;
+  mem->obs_len = addr + len < addr ? 0 : len;
+  cpu__mem_tlb_shootdown(mem, ~(u64)0);
+}
+
 /* The fault for an access of KIND at A that cannot proceed. */
 static int fault_at(struct cpu *cpu, u64 a, int kind, int why) {
   if (why == RW_ENOMEM) return RW_ENOMEM;
@@ -83,10 +105,12 @@ static int translate(struct cpu *cpu, u64 a, int kind, u8 **host) {
       if (cpu__code_on_page(cpu->mem, page))
         cpu__code_invalidate(cpu->mem, page);
       if (!cpu__watch_on_page(cpu->mem, page, CPU_WATCH_WRITE) &&
+          !observed_page(cpu->mem, page) &&
           !(cpu->mem->nalias && cpu__alias_on_page(cpu->mem, page)))
         cpu->tlb_w[i] = (struct cpu_tlbe){page, addend};
     } else if (kind == CPU_ACCESS_READ) {
-      if (!cpu__watch_on_page(cpu->mem, page, CPU_WATCH_READ))
+      if (!cpu__watch_on_page(cpu->mem, page, CPU_WATCH_READ) &&
+          !observed_page(cpu->mem, page))
         cpu->tlb_r[i] = (struct cpu_tlbe){page, addend};
     } else {
       cpu->tlb_x[i] = (struct cpu_tlbe){page, addend};
@@ -124,6 +148,7 @@ int cpu__ld_slow(struct cpu *cpu, u64 a, void *buf, unsigned n) {
   memcpy(buf, h1, n1);
   if (h2) memcpy((u8 *)buf + n1, h2, n - n1);
   if (watched) watch_record(cpu, a, n, CPU_WATCH_READ, buf, NULL);
+  if (RW_UNLIKELY(cpu->mem->obs_len)) observe(cpu, a, n, 0);
   return 0;
 }
 
@@ -156,6 +181,7 @@ int cpu__st_slow(struct cpu *cpu, u64 a, const void *buf, unsigned n) {
     int rc = cpu__alias_write(cpu->mem, a, buf, n);
     if (rc) return rc;
   }
+  if (RW_UNLIKELY(cpu->mem->obs_len)) observe(cpu, a, n, 1);
   return 0;
 }
 

@@ -14,7 +14,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/tsctrap tests/programs/badstack tests/programs/chatty \
 	tests/programs/calls tests/programs/uaf tests/programs/reps \
 	tests/programs/amxperm tests/programs/rewrites tests/programs/phase \
-	tests/programs/tailcalls tests/programs/counts
+	tests/programs/tailcalls tests/programs/counts tests/programs/datapat
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
@@ -88,6 +88,9 @@ tests_programs_reps_LDFLAGS =
 # Instructions of known executions (tests/replay/counts.sh).
 tests_programs_counts_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_counts_LDFLAGS =
+# A buffer accessed in a known pattern (tests/replay/counts.sh).
+tests_programs_datapat_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_datapat_LDFLAGS =
 # A use after free, for the memory history (tests/replay/history.sh).
 tests_programs_uaf_CFLAGS = -O0 -g
 tests_programs_uaf_LDFLAGS =

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# rewind analyze counts against programs whose instruction executions are
-# known exactly (tests/programs/counts.c, calls.c, reps.c): per-instruction
+# rewind analyze counts and accesses against programs whose instruction
+# executions and data accesses are known exactly (tests/programs/counts.c,
+# calls.c, reps.c, datapat.c): per-instruction
 # counts of whole functions, how often they were entered, kinds and
 # opcodes, a loop interrupted by signals, a function run by two processes,
 # one thread alone, --json, monitor counts in gdb; the counts checked
@@ -192,6 +193,77 @@ check "monitor counts: an unknown function counts nothing" \
 check "monitor counts: usage for two words" \
   grep -q 'usage: monitor counts \[FUNCTION\]' "$T/gdb.out"
 check "monitor counts: back where it was" grep -q 'main () at\|^at instruction' \
+  "$T/gdb.out"
+
+# analyze accesses: a buffer accessed in a known pattern (datapat.c).
+rec datapat "$P/datapat"
+check "datapat: recorded" test "$status" = 0
+buf=$(sed -n 's/^buf at //p' "$T/datapat.out")
+check "datapat: says where its buffer is" test -n "$buf"
+"$REWIND" analyze accesses --no-progress "$T/datapat.rwd" "$buf" 128 \
+  >"$T/acc" 2>&1
+check_eq "analyze accesses exits 0" 0 "$?"
+check "accesses: the totals" grep -q '^15 reads (8 unaligned), 42 writes (0 unaligned), 3 crossing a cache line; by 5 instructions in 1 thread$' \
+  "$T/acc"
+check "accesses: by size" \
+  grep -q '^by size: 1 byte: 39, 4 bytes: 5, 8 bytes: 10, 16 bytes: 3$' \
+  "$T/acc"
+# granule OFFSET: reads writes unaligned of that 8-byte granule.
+granule() {
+  awk -v o="$1" '$1 "" == o "" { print $3, $4, $5 }' "$T/acc"
+}
+check_eq "accesses: granule 0, st8's writes and ld4's first half" \
+  "5 10 5" "$(granule +0x0)"
+check_eq "accesses: granule 8, ld4's second half" "5 0 5" "$(granule +0x8)"
+check_eq "accesses: granule 0x38, ld16's first bytes" "3 0 3" \
+  "$(granule +0x38)"
+check_eq "accesses: granule 0x40, ld16's end and 8 of rep stosb's bytes" \
+  "3 8 3" "$(granule +0x40)"
+check_eq "accesses: granule 0x58, rep stosb alone" "0 8 0" "$(granule +0x58)"
+check_eq "accesses: granule 0x78, ld1" "7 0 0" "$(granule +0x78)"
+check_eq "accesses: granules no one touched left out" "" "$(granule +0x60)"
+check "accesses: fill32's rep stosb made 32 writes" \
+  grep -q '^ *0 *32 .* fill32+0xb (datapat)$' "$T/acc"
+"$REWIND" analyze accesses --no-progress --granule 64 --all --json \
+  "$T/datapat.rwd" "$buf" 128 >"$T/json" 2>&1
+check "accesses --granule 64 --all --json" python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+s = rows[0]
+assert (s["reads"], s["writes"], s["line_splits"]) == (15, 42, 3), s
+g = [r for r in rows if r.get("kind") == "granule"]
+assert [(r["offset"], r["reads"], r["writes"]) for r in g] == \
+    [(0, 8, 10), (64, 10, 32)], g
+w = {r["where"]: (r["reads"], r["writes"]) for r in rows
+     if r.get("kind") == "instruction"}
+assert w["ld4+0x0 (datapat)"] == (5, 0) and w["st8+0x0 (datapat)"] == (0, 10)
+' "$T/json"
+"$REWIND" analyze accesses --no-progress "$T/datapat.rwd" "$buf" \
+  >"$T/acc" 2>&1
+check "accesses: LEN 8 by default" grep -q \
+  '^5 reads (5 unaligned), 10 writes (0 unaligned), 0 crossing' "$T/acc"
+for bad in "--granule 3" "--granule 8192" "--top x"; do
+  # shellcheck disable=SC2086
+  "$REWIND" analyze accesses --no-progress $bad "$T/datapat.rwd" "$buf" \
+    >"$T/out" 2>&1
+  check_eq "analyze accesses $bad: exit 2" 2 "$?"
+done
+"$REWIND" analyze accesses --no-progress "$T/datapat.rwd" "$buf" 0 \
+  >"$T/out" 2>&1
+check_eq "analyze accesses LEN 0: exit 2" 2 "$?"
+"$REWIND" analyze accesses --no-progress "$T/datapat.rwd" >"$T/out" 2>&1
+check_eq "analyze accesses without ADDR: exit 2" 2 "$?"
+cat >"$T/gdbcmds" <<EOF
+target remote | $REWIND serve --stdio $T/datapat.rwd
+break main
+continue
+monitor accesses $buf 16
+monitor accesses nothing
+EOF
+timeout 120 gdb -nx -batch -x "$T/gdbcmds" >"$T/gdb.out" 2>&1
+check "monitor accesses: the totals" grep -q \
+  '^5 reads (5 unaligned), 10 writes (0 unaligned)' "$T/gdb.out"
+check "monitor accesses: usage" grep -q 'usage: monitor accesses ADDR' \
   "$T/gdb.out"
 
 # Bad arguments: usage errors, exit 2.

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/* Reads and writes to a data range (rewind analyze accesses): every access
+ * an instruction makes to [addr, addr+len) of any process, counted per
+ * granule (byte, word, cache line...), per kind, with the unaligned ones
+ * (an address that is not a multiple of the size) and those that cross a
+ * cache line, by access size, and per instruction that made them. The
+ * emulator reports them (cpu_mem_observe, struct cpu_observer.on_access):
+ * the range's pages leave the fast TLB, so code that does not touch them
+ * runs as fast as without; the kernel's writes (a read(2) into the range)
+ * are not instructions and are not counted here. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replayer/rp_int.h"
+
+/* Most granules a range is cut into. */
+#define GRAN_MAX (1u << 24)
+
+/* An instruction that accessed the range. */
+struct who {
+  u64 rip, reads, writes;
+  u32 where; /* "function+0xOFF (file)" in strs */
+};
+
+struct rp_data {
+  rp_replay *rp;
+  struct rp_data_opts o;
+  u64 base, ngran; /* granule I is [base + I * granule, + granule) */
+  u64 *reads, *writes, *unaligned; /* per granule */
+  u64 nreads, nwrites, ureads, uwrites, split;
+  u64 sizes[8]; /* 1, 2, 4, 8, 16, 32, 64 bytes, other */
+  struct who *who;
+  size_t nwho, capwho;
+  struct rp__umap by_rip; /* proc << 48 | rip -> who index + 1 */
+  char *strs;
+  size_t nstrs, capstrs;
+  u32 tids[64]; /* the threads seen, up to 64 */
+  u32 ntids;
+  int many;     /* more than 64 */
+  int err;
+};
+
+void rp__data_watch(rp_data *d, cpu_mem *mem) {
+  cpu_mem_observe(mem, d->o.addr, d->o.len);
+}
+
+/* The index of the instruction at RIP of thread T, added when new. */
+static int who_of(rp_data *d, struct rp__thread *t, u64 rip, u32 *out) {
+  u64 key = (u64)t->proc->ix << 48 | (rip & ((1ull << 48) - 1));
+  u32 v = rp__umap_get(&d->by_rip, key);
+  if (v) {
+    *out = v - 1;
+    return 0;
+  }
+  char name[512], object[256], where[800];
+  u64 start, size;
+  rp_replay *rp = d->rp;
+  struct rp__proc *was = rp->proc;
+  rp->proc = t->proc;
+  rp__fn_name(rp, rip, name, sizeof name, object, sizeof object);
+  int sized = rp__fn_span(rp, rip, &start, &size);
+  rp->proc = was;
+  if (sized)
+    snprintf(where, sizeof where, "%s+0x%llx (%s)", name,
+             (unsigned long long)(rip - start), object);
+  else if (!strncmp(name, object, strlen(object)))
+    snprintf(where, sizeof where, "%s", name);
+  else
+    snprintf(where, sizeof where, "%s (%s)", name, object);
+  size_t n = strlen(where) + 1;
+  while (d->nstrs + n > d->capstrs) {
+    size_t cap = d->capstrs ? 2 * d->capstrs : 4096;
+    char *s = realloc(d->strs, cap);
+    if (!s) return RW_ENOMEM;
+    d->strs = s;
+    d->capstrs = cap;
+  }
+  RW_FORWARD(rp__grow((void **)&d->who, d->nwho, &d->capwho,
+                      sizeof *d->who));
+  memcpy(d->strs + d->nstrs, where, n);
+  d->who[d->nwho] = (struct who){rip, 0, 0, (u32)d->nstrs};
+  d->nstrs += n;
+  RW_FORWARD(rp__umap_put(&d->by_rip, key, (u32)d->nwho + 1));
+  *out = (u32)d->nwho++;
+  return 0;
+}
+
+void rp__data_access(rp_data *d, struct rp__thread *t, u64 rip, u64 addr,
+                     u32 size, int write) {
+  u32 w;
+  if (d->err) return;
+  int rc = who_of(d, t, rip, &w);
+  if (rc < 0) {
+    d->err = rc;
+    return;
+  }
+  int unal = size > 1 && (addr & (size - 1));
+  if (write) {
+    d->nwrites++;
+    d->uwrites += unal;
+    d->who[w].writes++;
+  } else {
+    d->nreads++;
+    d->ureads += unal;
+    d->who[w].reads++;
+  }
+  d->split += (addr & 63) + size > 64;
+  unsigned k = 0;
+  while (k < 7 && (1u << k) != size) k++;
+  d->sizes[k]++;
+  /* Each granule the access touches counts it once. */
+  u64 lo = RW_MAX(addr, d->o.addr), hi = RW_MIN(addr + size, d->o.addr + d->o.len);
+  for (u64 g = (lo - d->base) / d->o.granule;
+       g < d->ngran && d->base + g * d->o.granule < hi; g++) {
+    if (write) d->writes[g]++; else d->reads[g]++;
+    d->unaligned[g] += unal;
+  }
+  u32 tid = t->st.tid;
+  for (u32 i = 0; i < d->ntids; i++)
+    if (d->tids[i] == tid) return;
+  if (d->ntids < 64) d->tids[d->ntids++] = tid; else d->many = 1;
+}
+
+void rp_data_free(rp_data *d) {
+  if (!d) return;
+  free(d->reads);
+  free(d->writes);
+  free(d->unaligned);
+  free(d->who);
+  free(d->strs);
+  rp__umap_free(&d->by_rip);
+  free(d);
+}
+
+static int data_run(rp_replay *rp, const struct rp_data_opts *o, int whole,
+                    void (*tick)(void *ctx), void *ctx, rp_data **out,
+                    struct rp_stop *stop) {
+  *out = NULL;
+  u32 g = o->granule ? o->granule : 8;
+  RW_RETURN_IF(!o->len || o->addr + o->len < o->addr || (g & (g - 1)) ||
+                   g > 4096,
+               RW_EINVAL, "bad range or granule");
+  u64 ng = (o->len + (o->addr & (g - 1)) + g - 1) / g;
+  RW_RETURN_IF(ng > GRAN_MAX, RW_EINVAL, "more than %u granules", GRAN_MAX);
+  rp_data *d = calloc(1, sizeof *d);
+  if (!d) return RW_ENOMEM;
+  d->rp = rp;
+  d->o = *o;
+  d->o.granule = g;
+  /* Granules are aligned: the first starts at or below ADDR. */
+  d->base = o->addr & ~(u64)(g - 1);
+  d->ngran = ng;
+  d->reads = calloc(ng, sizeof *d->reads);
+  d->writes = calloc(ng, sizeof *d->writes);
+  d->unaligned = calloc(ng, sizeof *d->unaligned);
+  int rc = d->reads && d->writes && d->unaligned ? 0 : RW_ENOMEM;
+  if (rc == 0) rc = rp__prof_data(rp, o->tid, d, whole, tick, ctx, stop);
+  if (rc == 0) rc = d->err;
+  /* The ranges off every address space the replay still has. */
+  for (size_t i = 0; i <= rp->nkids; i++) {
+    struct rp__proc *p = rp__proc_at(rp, (u32)i);
+    if (p->mem) cpu_mem_observe(p->mem, 0, 0);
+    if (p->own) cpu_mem_observe(p->own, 0, 0);
+  }
+  if (rc < 0) {
+    rp_data_free(d);
+    return rc;
+  }
+  *out = d;
+  return 0;
+}
+
+int rp_data_run(rp_replay *rp, const struct rp_data_opts *o, rp_data **out,
+                struct rp_stop *stop) {
+  return data_run(rp, o, 0, NULL, NULL, out, stop);
+}
+
+int rp_data_whole(rp_replay *rp, const struct rp_data_opts *o,
+                  void (*tick)(void *ctx), void *ctx, rp_data **out) {
+  struct rp_stop stop;
+  return data_run(rp, o, 1, tick, ctx, out, &stop);
+}
+
+void rp_data_totals(const rp_data *d, u64 *reads, u64 *writes) {
+  *reads = d->nreads;
+  *writes = d->nwrites;
+}
+
+/* ---- The report ------------------------------------------------------- */
+
+static const rp_data *sort_d; /* qsort has no context */
+
+static int by_accesses(const void *a, const void *b) {
+  const struct who *x = &sort_d->who[*(const u32 *)a],
+                   *y = &sort_d->who[*(const u32 *)b];
+  u64 m = x->reads + x->writes, n = y->reads + y->writes;
+  if (m != n) return m < n ? 1 : -1;
+  return x->rip < y->rip ? -1 : x->rip > y->rip;
+}
+
+int rp_data_write(const rp_data *d, FILE *out, size_t top, int all,
+                  int json) {
+  const struct rp_data_opts *o = &d->o;
+  u32 g = o->granule;
+  u64 base = d->base;
+  static const char *const sz[8] = {"1", "2", "4", "8", "16", "32", "64",
+                                    "other"};
+  if (json) {
+    fprintf(out, "{\"command\":\"accesses\",\"address\":%llu,\"length\":%llu,"
+                 "\"granule\":%u,\"thread\":",
+            (unsigned long long)o->addr, (unsigned long long)o->len, g);
+    if (o->tid) fprintf(out, "%u", o->tid); else fprintf(out, "null");
+    fprintf(out, ",\"reads\":%llu,\"writes\":%llu,\"unaligned_reads\":%llu,"
+                 "\"unaligned_writes\":%llu,\"line_splits\":%llu,"
+                 "\"instructions\":%zu,\"sizes\":{",
+            (unsigned long long)d->nreads, (unsigned long long)d->nwrites,
+            (unsigned long long)d->ureads, (unsigned long long)d->uwrites,
+            (unsigned long long)d->split, d->nwho);
+    for (int k = 0; k < 8; k++)
+      fprintf(out, "%s\"%s\":%llu", k ? "," : "", sz[k],
+              (unsigned long long)d->sizes[k]);
+    fprintf(out, "}}\n");
+  } else {
+    fprintf(out, "accesses by instructions to [%#llx, %#llx) (%llu bytes), "
+                 "by granules of %u byte%s",
+            (unsigned long long)o->addr,
+            (unsigned long long)(o->addr + o->len),
+            (unsigned long long)o->len, g, g == 1 ? "" : "s");
+    if (o->tid) fprintf(out, ", thread %u", o->tid);
+    fprintf(out, ":\n%llu reads (%llu unaligned), %llu writes (%llu "
+                 "unaligned), %llu crossing a cache line; by %zu "
+                 "instruction%s in %u%s thread%s\nby size:",
+            (unsigned long long)d->nreads, (unsigned long long)d->ureads,
+            (unsigned long long)d->nwrites, (unsigned long long)d->uwrites,
+            (unsigned long long)d->split, d->nwho, d->nwho == 1 ? "" : "s",
+            d->ntids, d->many ? "+" : "", d->ntids == 1 ? "" : "s");
+    for (int k = 0, first = 1; k < 8; k++)
+      if (d->sizes[k]) {
+        fprintf(out, "%s %s byte%s: %llu", first ? "" : ",", sz[k],
+                k ? "s" : "", (unsigned long long)d->sizes[k]);
+        first = 0;
+      }
+    fprintf(out, "%s\n", d->nreads + d->nwrites ? "" : " none");
+    fprintf(out, "%10s %18s %13s %13s %13s\n", "offset", "address", "reads",
+                 "writes", "unaligned");
+  }
+  u64 skipped = 0;
+  for (u64 i = 0; i < d->ngran; i++) {
+    u64 at = base + i * g;
+    if (!all && !d->reads[i] && !d->writes[i]) {
+      skipped++;
+      continue;
+    }
+    i64 off = (i64)(at - o->addr);
+    if (json)
+      fprintf(out, "{\"kind\":\"granule\",\"offset\":%lld,\"address\":%llu,"
+                   "\"reads\":%llu,\"writes\":%llu,\"unaligned\":%llu}\n",
+              (long long)off, (unsigned long long)at,
+              (unsigned long long)d->reads[i],
+              (unsigned long long)d->writes[i],
+              (unsigned long long)d->unaligned[i]);
+    else {
+      char o1[32];
+      snprintf(o1, sizeof o1, "%s0x%llx", off < 0 ? "-" : "+",
+               (unsigned long long)(off < 0 ? -off : off));
+      fprintf(out, "%10s %#18llx %13llu %13llu %13llu\n", o1,
+              (unsigned long long)at, (unsigned long long)d->reads[i],
+              (unsigned long long)d->writes[i],
+              (unsigned long long)d->unaligned[i]);
+    }
+  }
+  if (!json && skipped)
+    fprintf(out, "(%llu granules no instruction accessed left out; --all "
+                 "shows them)\n",
+            (unsigned long long)skipped);
+  u32 *ix = malloc((d->nwho ? d->nwho : 1) * sizeof *ix);
+  if (!ix) return RW_ENOMEM;
+  for (u32 i = 0; i < d->nwho; i++) ix[i] = i;
+  sort_d = d;
+  qsort(ix, d->nwho, sizeof *ix, by_accesses);
+  size_t n = top && top < d->nwho ? top : d->nwho;
+  if (!json && n)
+    fprintf(out, "the instructions that made them, most first:\n%13s %13s "
+                 "%18s  %s\n",
+            "reads", "writes", "address", "where");
+  for (size_t k = 0; k < n; k++) {
+    const struct who *w = &d->who[ix[k]];
+    if (json) {
+      fprintf(out, "{\"kind\":\"instruction\",\"address\":%llu,\"where\":",
+              (unsigned long long)w->rip);
+      trace_json_str(out, d->strs + w->where);
+      fprintf(out, ",\"reads\":%llu,\"writes\":%llu}\n",
+              (unsigned long long)w->reads, (unsigned long long)w->writes);
+    } else {
+      fprintf(out, "%13llu %13llu %#18llx  %s\n", (unsigned long long)w->reads,
+              (unsigned long long)w->writes, (unsigned long long)w->rip,
+              d->strs + w->where);
+    }
+  }
+  if (!json && n < d->nwho)
+    fprintf(out, "(%zu more instructions; --top 0 shows them all)\n",
+            d->nwho - n);
+  free(ix);
+  return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
+}
