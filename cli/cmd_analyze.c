@@ -1114,6 +1114,151 @@ static int accesses(int argc, char **argv) {
   return status;
 }
 
+static void marks_usage(FILE *out) {
+  fputs("usage: rewind analyze marks [options] [TRACE]\n"
+        "\n"
+        "Replay TRACE and follow every execution of the marked instructions:\n"
+        "how often each ran, the call paths it ran on (with stack, or every\n"
+        "N executions with every=N), and counting windows: the instructions\n"
+        "a thread runs from a start mark to the next end mark, both\n"
+        "included. A program is studied without changing it.\n"
+        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
+        "without it, the latest recording.\n"
+        "\n"
+        "  --mark SPEC          a mark: WHERE[:FLAG,...], where WHERE is\n"
+        "                       FUNCTION[+OFF] (the instruction at OFF; its\n"
+        "                       entry by default), FILE@VADDR[+LEN] (the\n"
+        "                       file's addresses, as nm shows them) or\n"
+        "                       0xADDR[+LEN], and FLAG count (the default),\n"
+        "                       stack, every=N, start or end; may be repeated\n"
+        "  --marks FILE         marks from FILE, one per line:\n"
+        "                       FILE VADDR LEN [FLAGS] (FILE - for an\n"
+        "                       address; # starts a comment)\n"
+        "  --thread TID         thread TID's executions alone\n"
+        "  --json               one JSON object per mark and line, then one\n"
+        "                       for the counting windows\n"
+        "  --progress           show progress on stderr (default: when\n"
+        "                       stderr is a terminal)\n"
+        "  --no-progress        do not show progress\n"
+        "  -h, --help           show this help\n",
+        out);
+}
+
+/* Appends a mark to *V (*N of them). Returns 0 or RW_ENOMEM. */
+static int mark_push(struct rp_mark **v, size_t *n, const struct rp_mark *m) {
+  struct rp_mark *nv = realloc(*v, (*n + 1) * sizeof **v);
+  if (!nv) return RW_ENOMEM;
+  *v = nv;
+  nv[(*n)++] = *m;
+  return 0;
+}
+
+/* The marks of FILE onto *V. Returns -1, or prints why not and returns the
+ * exit status. */
+static int marks_file(const char *path, struct rp_mark **v, size_t *n) {
+  FILE *f = fopen(path, "r");
+  if (!f) return cli_error("cannot read %s: %s", path, strerror(errno));
+  char line[1024], err[300];
+  int no = 0, st = -1;
+  while (st < 0 && fgets(line, sizeof line, f)) {
+    struct rp_mark m;
+    no++;
+    line[strcspn(line, "\n")] = 0;
+    int rc = rp_mark_parse_line(line, &m, err, sizeof err);
+    if (rc == RW_EINVAL)
+      st = cli_usage_error("analyze marks", "%s:%d: %s", path, no, err);
+    else if (rc < 0 || (m.text && mark_push(v, n, &m) < 0))
+      st = cli_error("marks: %s", rw_strerror(RW_ENOMEM));
+  }
+  if (st < 0 && ferror(f)) st = cli_error("cannot read %s", path);
+  fclose(f);
+  return st;
+}
+
+static int marks(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"mark", required_argument, 0, 'm'},
+      {"marks", required_argument, 0, 'f'},
+      {"thread", required_argument, 0, 'T'},
+      {"json", no_argument, 0, 'j'},
+      {"progress", no_argument, 0, 'G'},
+      {"no-progress", no_argument, 0, 'P'},
+      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  const char *cmd = "analyze marks";
+  struct rp_count_opts o = {0};
+  struct rp_mark *v = NULL;
+  size_t n = 0;
+  u64 tid = 0;
+  char err[300];
+  int json = 0, progress = isatty(2), c, st = -1;
+  optind = 1;
+  while (st < 0 && (c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
+    if (shared_opt(c, &progress, &json)) continue;
+    struct rp_mark m;
+    int rc;
+    switch (c) {
+      case 'm':
+        rc = rp_mark_parse(optarg, &m, err, sizeof err);
+        if (rc == RW_EINVAL) st = cli_usage_error(cmd, "%s", err);
+        else if (rc < 0 || mark_push(&v, &n, &m) < 0)
+          st = cli_error("marks: %s", rw_strerror(RW_ENOMEM));
+        break;
+      case 'f':
+        st = marks_file(optarg, &v, &n);
+        break;
+      case 'T':
+        if ((st = count_arg(cmd, "--thread", optarg, &tid)) >= 0) break;
+        if (!tid || tid > 0xffffffffu)
+          st = cli_usage_error(cmd, "--thread takes a thread id");
+        o.tid = (u32)tid;
+        break;
+      case 'h':
+        marks_usage(stdout);
+        st = 0;
+        break;
+      default:
+        st = 2;
+    }
+  }
+  char path[4096];
+  if (st < 0 && !n)
+    st = cli_usage_error(cmd, "no marks: give --mark SPEC or --marks FILE");
+  if (st < 0) {
+    int r = trace_arg(cmd, argc, argv, path, sizeof path);
+    if (r >= 0) st = r;
+  }
+  if (st < 0 && o.tid && thread_check(path, o.tid)) st = 1;
+  rp_replay *rp = NULL;
+  if (st < 0) {
+    int r = open_trace(path, 0, progress, &rp);
+    if (r) st = r;
+  }
+  if (st < 0) {
+    rp_counts *k;
+    struct rp_stop stop;
+    o.marks = v;
+    o.nmarks = n;
+    int rc = rp_counts_run(rp, &o, &k, &stop);
+    if (progress) fputc('\n', stderr);
+    if (rc == RW_ENOTFOUND)
+      st = cli_error("thread %u did not run in %s", o.tid, path);
+    else if (rc < 0)
+      st = cli_error("marks of %s failed: %s", path, rw_strerror(rc));
+    if (rc == 0) {
+      st = run_status(rp, &stop);
+      rc = rp_counts_marks(k, stdout, json);
+      if (rc < 0 && rc != RW_ERR(EPIPE) && !st)
+        st = cli_error("writing the marks: %s", rw_strerror(rc));
+      rp_counts_free(k);
+    }
+  }
+  if (rp) rp_close(rp);
+  for (size_t i = 0; i < n; i++) free((char *)v[i].text);
+  free(v);
+  return st < 0 ? 0 : st;
+}
+
 int cli_cmd_analyze(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     FILE *out = argc < 2 ? stderr : stdout;
@@ -1132,6 +1277,8 @@ int cli_cmd_analyze(int argc, char **argv) {
     counts_usage(out);
     fputc('\n', out);
     accesses_usage(out);
+    fputc('\n', out);
+    marks_usage(out);
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "profile")) return profile(argc - 1, argv + 1);
@@ -1144,8 +1291,9 @@ int cli_cmd_analyze(int argc, char **argv) {
   if (!strcmp(argv[1], "branches")) return branches(argc - 1, argv + 1);
   if (!strcmp(argv[1], "counts")) return counts(argc - 1, argv + 1);
   if (!strcmp(argv[1], "accesses")) return accesses(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "marks")) return marks(argc - 1, argv + 1);
   return cli_usage_error("analyze", "unknown analysis '%s' (there are: "
                          "profile, calls, writes, edges, branches, rep, "
-                         "counts, accesses)",
+                         "counts, accesses, marks)",
                          argv[1]);
 }

@@ -4,7 +4,8 @@
  * shadow call stack of gdb's thread, `calls F` lists the calls of
  * function F, `rep` the rep string instructions, `counts [F]` how often
  * each instruction (of F) ran, `accesses ADDR [LEN]` the reads and writes
- * to a range, `help` lists them.
+ * to a range, `mark SPEC...` what marked instructions did, `help` lists
+ * them.
  * The output goes back as the hex text gdb prints; gdb does not know that
  * `goto` moved the program, so the reply says how to make it re-read. */
 #include <inttypes.h>
@@ -413,6 +414,58 @@ static int accesses(struct gdb__sess *s, const char *arg) {
   return 0;
 }
 
+static int write_marks(const void *c, FILE *f, size_t top) {
+  (void)top;
+  return rp_counts_marks(c, f, 0);
+}
+
+/* `monitor mark SPEC...`: what marked instructions did over the whole
+ * history: executions, call paths, counting windows. */
+static int marks(struct gdb__sess *s, const char *arg) {
+  struct rp_mark v[16];
+  char word[512], err[300];
+  size_t n = 0;
+  int rc = 0;
+  for (const char *p = arg;; ) {
+    while (*p == ' ') p++;
+    size_t k = strcspn(p, " ");
+    if (!k) break;
+    if (n == 16 || k >= sizeof word) {
+      snprintf(err, sizeof err, "at most 16 marks of 511 bytes");
+      rc = RW_EINVAL;
+      break;
+    }
+    memcpy(word, p, k);
+    word[k] = 0;
+    rc = rp_mark_parse(word, &v[n], err, sizeof err);
+    if (rc < 0) break;
+    n++;
+    p += k;
+  }
+  if (rc == RW_ENOMEM) snprintf(err, sizeof err, "%s", rw_strerror(rc));
+  if (rc < 0 || !n) {
+    char line[500];
+    snprintf(line, sizeof line, "%s%susage: monitor mark SPEC... (SPEC: "
+             "FUNCTION[+OFF], FILE@VADDR[+LEN] or 0xADDR[+LEN], then "
+             ":count, stack, every=N, start or end; see rewind-analyze(1))\n",
+             rc < 0 ? err : "", rc < 0 ? "\n" : "");
+    out(s, line);
+  } else {
+    struct rp_count_opts o = {.marks = v, .nmarks = n};
+    rp_counts *c;
+    rc = rp_counts_whole(s->rp, &o, keep_alive, s, &c);
+    if (rc < 0) {
+      snprintf(err, sizeof err, "no marks: %s\n", rw_strerror(rc));
+      out(s, err);
+    } else {
+      send_written(s, "marks", write_marks, c, 0);
+      rp_counts_free(c);
+    }
+  }
+  for (size_t i = 0; i < n; i++) free((char *)v[i].text);
+  return 0;
+}
+
 int gdb__monitor(struct gdb__sess *s) {
   const char *cmd = s->req.text;
   char buf[300];
@@ -435,6 +488,8 @@ int gdb__monitor(struct gdb__sess *s) {
     return counts(s, cmd + 6);
   } else if (!strncmp(cmd, "accesses", 8) && (cmd[8] == ' ' || !cmd[8])) {
     return accesses(s, cmd + 8);
+  } else if (!strncmp(cmd, "mark", 4) && (cmd[4] == ' ' || !cmd[4])) {
+    return marks(s, cmd + 4);
   } else if (!strncmp(cmd, "last-write ", 11) || !strcmp(cmd, "last-write")) {
     return access(s, 1, 2, cmd + 10 + (cmd[10] == ' '));
   } else if (!strncmp(cmd, "next-write ", 11) || !strcmp(cmd, "next-write")) {
@@ -472,6 +527,10 @@ int gdb__monitor(struct gdb__sess *s) {
            "made to the range,\n"
            "                   by granule and by instruction (replays the "
            "whole history)\n"
+           "  monitor mark SPEC...  what marked instructions did: executions, "
+           "call paths\n"
+           "                   (SPEC:stack), counting windows (:start, :end) "
+           "(replays the whole history)\n"
            "  monitor last-write ADDR [LEN]   the previous write to the "
            "range (an instruction's or\n"
            "                   the kernel's): where, which thread and "

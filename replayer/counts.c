@@ -36,6 +36,8 @@ struct insn {
   u32 space;
   u32 fn, object;   /* offsets in strs: the function (rp__fn_name) */
   u32 opcode;
+  u32 mark;         /* the first mark it is in: index + 1, or 0 */
+  u64 marks;        /* bit K: it is in mark K too (the first 64) */
   u8 len, types;
   u8 bytes[15];
 };
@@ -45,7 +47,8 @@ struct run {
   u64 last;  /* where its last instruction is */
   u64 first; /* its instructions' indexes: pool[first .. first + len) */
   u32 space;
-  int bad;   /* it failed the checks: its instructions are unplaced */
+  int bad;    /* it failed the checks: its instructions are unplaced */
+  int marked; /* some of its instructions are marked */
 };
 
 struct space {
@@ -66,13 +69,34 @@ struct cthread {
   struct rp__thread *t;
   u32 space;
   u64 start, src, n0, extra;
+  u64 done;      /* instructions it ran (a rep instruction once) */
+  int win;       /* its counting window is open, since instruction */
+  u64 win_start; /*   win_start */
   u64 partial; /* a rep instruction here ran some iterations and stopped
                   (a fault, a signal): it counts, rip still at it */
+};
+
+/* What a mark saw. */
+struct mstat {
+  u64 execs, in_win;
+};
+
+/* A call path a mark ran on, and how often. */
+struct mpath {
+  u32 mark, node; /* node: the profile's + 1, or 0 */
+  u64 count;
+  char *text;     /* "main;f;g", once rp__counter_paths made it */
 };
 
 struct rp__counter {
   rp_replay *rp;
   struct rp_count_opts o;
+  struct rp_mark *marks;  /* copies of o.marks (strings too) */
+  struct mstat *mstats;
+  struct mpath *paths;
+  size_t npaths, cappaths;
+  struct rp__umap by_path; /* mark << 32 | node -> paths index + 1 */
+  u64 nwin, win_total, win_min, win_max; /* closed counting windows */
   char *want_fn, *want_obj; /* copies of o.function, o.object */
   csh cs;
   cs_insn *ci;
@@ -239,6 +263,30 @@ static int decode(struct rp__counter *c, const u8 *code, size_t n,
   return 1;
 }
 
+/* The marks instruction IN, in function NAME of file OBJECT, is in: the
+ * first (index + 1, or 0) and the set of the first 64 into IN->marks;
+ * with rp->proc its process. */
+static u32 mark_of(struct rp__counter *c, struct insn *in, const char *name,
+                   const char *object) {
+  u32 first = 0;
+  for (size_t k = 0; k < c->o.nmarks; k++) {
+    const struct rp_mark *m = &c->marks[k];
+    u64 at = in->addr, v;
+    if (m->function) {
+      if (!in->fn_start || strcmp(name, m->function)) continue;
+      at = in->addr - in->fn_start;
+    } else if (m->object) {
+      if (strcmp(object, m->object) || !rp__elf_vaddr(c->rp, in->addr, &v))
+        continue;
+      at = v;
+    }
+    if (at < m->addr || at - m->addr >= m->len) continue;
+    if (!first) first = (u32)k + 1;
+    if (k < 64) in->marks |= 1ull << k;
+  }
+  return first;
+}
+
 /* Names the function of IN (of thread T's process at this point). */
 static int name_of(struct rp__counter *c, struct rp__thread *t,
                    struct insn *in) {
@@ -249,6 +297,7 @@ static int name_of(struct rp__counter *c, struct rp__thread *t,
   rp->proc = t->proc;
   rp__fn_name(rp, in->addr, name, sizeof name, object, sizeof object);
   in->fn_start = rp__fn_span(rp, in->addr, &start, &size) ? start : 0;
+  in->mark = mark_of(c, in, name, object);
   rp->proc = was;
   RW_FORWARD(intern(c, name, &in->fn));
   RW_FORWARD(intern(c, object, &in->object));
@@ -328,6 +377,7 @@ static int decode_run(struct rp__counter *c, struct rp__thread *t,
     RW_FORWARD(rp__grow((void **)&c->pool, c->npool, &c->cappool,
                     sizeof *c->pool));
     c->pool[c->npool++] = ix;
+    r->marked |= in->mark != 0;
     r->last = a;
     a += in->len;
   }
@@ -361,8 +411,75 @@ static int slots_grow(struct rp__counter *c) {
  * its count reached N: counted, and listed when new. Returns 0 or
  * RW_ENOMEM; *LASTAT is where its last instruction was (0 when none
  * ran). */
+/* Mark K ran on call path NODE (the profile's + 1): counted. */
+static int path_seen(struct rp__counter *c, u32 k, u32 node) {
+  u64 key = (u64)k << 32 | node;
+  u32 v = rp__umap_get(&c->by_path, key);
+  if (!v) {
+    RW_FORWARD(rp__grow((void **)&c->paths, c->npaths, &c->cappaths,
+                        sizeof *c->paths));
+    c->paths[c->npaths] = (struct mpath){k, node, 0, NULL};
+    RW_FORWARD(rp__umap_put(&c->by_path, key, (u32)c->npaths + 1));
+    v = (u32)++c->npaths;
+  }
+  c->paths[v - 1].count++;
+  return 0;
+}
+
+/* Mark K ran as thread X's AT-th instruction, on call path PATH: counted,
+ * in or out of X's counting window, which it may open or close. */
+static int mark_ran(struct rp__counter *c, struct cthread *x, u32 k, u64 at,
+                    u32 path) {
+  const struct rp_mark *m = &c->marks[k];
+  struct mstat *st = &c->mstats[k];
+  if ((m->flags & RP_MARK_START) && !x->win) {
+    x->win = 1;
+    x->win_start = at;
+  }
+  st->execs++;
+  st->in_win += x->win != 0;
+  if ((m->flags & RP_MARK_STACK) || (m->every && st->execs % m->every == 0))
+    RW_FORWARD(path_seen(c, k, path));
+  if ((m->flags & RP_MARK_END) && x->win) {
+    u64 n = at - x->win_start + 1;
+    x->win = 0;
+    if (!c->nwin || n < c->win_min) c->win_min = n;
+    if (n > c->win_max) c->win_max = n;
+    c->nwin++;
+    c->win_total += n;
+  }
+  return 0;
+}
+
+/* The marked instructions of run R, just run by thread X on call path
+ * PATH, each mark an instruction is in, in order (past the 64th mark, the
+ * first it is in alone). */
+static int run_marks(struct rp__counter *c, struct cthread *x,
+                     const struct run *r, u32 path) {
+  for (u64 i = 0; i < r->len; i++) {
+    const struct insn *in = &c->insns[c->pool[r->first + i]];
+    if (!in->mark) continue;
+    if (!in->marks) {
+      RW_FORWARD(mark_ran(c, x, in->mark - 1, x->done + i, path));
+      continue;
+    }
+    for (u64 set = in->marks; set; set &= set - 1)
+      RW_FORWARD(mark_ran(c, x, (u32)__builtin_ctzll(set), x->done + i,
+                          path));
+  }
+  return 0;
+}
+
+/* Run R of thread X ended, LEN instructions: its marks, X's count. */
+static int run_done(struct rp__counter *c, struct cthread *x,
+                    const struct run *r, u64 len, u32 path) {
+  int rc = r->marked && !r->bad ? run_marks(c, x, r, path) : 0;
+  x->done += len;
+  return rc;
+}
+
 static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
-                   int last, u64 *lastat) {
+                   int last, u32 path, u64 *lastat) {
   *lastat = 0;
   if (n <= x->n0 + x->extra) return 0;
   u64 len = n - x->n0 - x->extra;
@@ -377,7 +494,7 @@ static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
     r->count++;
     if (r->bad) c->unplaced += len;
     *lastat = r->bad ? at : r->last;
-    return 0;
+    return run_done(c, x, r, len, path);
   }
   RW_RETURN_IF(c->nruns >= 0xfffffff0u, RW_ENOMEM, "too many runs");
   RW_FORWARD(rp__grow((void **)&c->runs, c->nruns, &c->capruns,
@@ -396,17 +513,17 @@ static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
     }
   }
   *lastat = r->bad ? at : r->last;
-  return 0;
+  return run_done(c, x, r, len, path);
 }
 
 /* ---- The hooks -------------------------------------------------------- */
 
 void rp__counter_jump(struct rp__counter *c, void **state, u64 from, u64 to,
-                      u64 n) {
+                      u64 n, u32 path) {
   struct cthread *x = *state;
   u64 lastat;
   if (!x || c->err) return;
-  int rc = run_end(c, x, n + 1, from, 1, &lastat);
+  int rc = run_end(c, x, n + 1, from, 1, path, &lastat);
   if (rc < 0) c->err = rc;
   x->src = from;
   x->start = to;
@@ -425,7 +542,7 @@ void rp__counter_rep(struct rp__counter *c, void **state, u64 at,
 }
 
 int rp__counter_moved(struct rp__counter *c, void **state,
-                      struct rp__thread *t, u64 at, int executed) {
+                      struct rp__thread *t, u64 at, int executed, u32 path) {
   struct cthread *x = *state;
   u64 lastat = 0;
   if (!x) {
@@ -435,7 +552,7 @@ int rp__counter_moved(struct rp__counter *c, void **state,
     c->threads++;
   } else if (!c->err) {
     executed |= x->partial && x->partial == at;
-    int rc = run_end(c, x, cpu_icount(t->cpu), at, executed, &lastat);
+    int rc = run_end(c, x, cpu_icount(t->cpu), at, executed, path, &lastat);
     if (rc < 0) c->err = rc;
   }
   RW_FORWARD(space_of(c, t, &x->space));
@@ -446,13 +563,13 @@ int rp__counter_moved(struct rp__counter *c, void **state,
   return 0;
 }
 
-void rp__counter_end(struct rp__counter *c, void **state) {
+void rp__counter_end(struct rp__counter *c, void **state, u32 path) {
   struct cthread *x = *state;
   u64 lastat;
   if (!x) return;
   if (!c->err) {
     int rc = run_end(c, x, cpu_icount(x->t->cpu), cpu_rip(x->t->cpu), 0,
-                     &lastat);
+                     path, &lastat);
     if (rc < 0) c->err = rc;
   }
   free(x);
@@ -463,6 +580,16 @@ void rp__counter_end(struct rp__counter *c, void **state) {
 
 static void counter_free(struct rp__counter *c) {
   if (!c) return;
+  for (size_t i = 0; c->marks && i < c->o.nmarks; i++) {
+    free((char *)c->marks[i].function);
+    free((char *)c->marks[i].object);
+    free((char *)c->marks[i].text);
+  }
+  free(c->marks);
+  free(c->mstats);
+  for (size_t i = 0; i < c->npaths; i++) free(c->paths[i].text);
+  free(c->paths);
+  rp__umap_free(&c->by_path);
   if (c->ci) cs_free(c->ci, 1);
   if (c->cs) cs_close(&c->cs);
   for (size_t i = 0; i < c->nbodies; i++) free(c->bodies[i].bytes);
@@ -493,6 +620,25 @@ static int counter_new(rp_replay *rp, const struct rp_count_opts *o,
     rc = RW_ENOMEM;
   c->o.function = c->want_fn;
   c->o.object = c->want_obj;
+  size_t nm = o->nmarks;
+  c->o.marks = NULL;
+  c->o.nmarks = 0;
+  if (rc == 0 && nm) {
+    c->marks = calloc(nm, sizeof *c->marks);
+    c->mstats = calloc(nm, sizeof *c->mstats);
+    if (!c->marks || !c->mstats) rc = RW_ENOMEM;
+    for (size_t i = 0; rc == 0 && i < nm; i++) {
+      const struct rp_mark *m = &o->marks[i];
+      c->marks[i] = *m;
+      c->marks[i].function = m->function ? strdup(m->function) : NULL;
+      c->marks[i].object = m->object ? strdup(m->object) : NULL;
+      c->marks[i].text = strdup(m->text ? m->text : "?");
+      c->o.nmarks = i + 1;
+      if ((m->function && !c->marks[i].function) ||
+          (m->object && !c->marks[i].object) || !c->marks[i].text)
+        rc = RW_ENOMEM;
+    }
+  }
   if (rc == 0 && cs_open(CS_ARCH_X86, CS_MODE_64, &c->cs) != CS_ERR_OK) {
     c->cs = 0;
     rc = RW_EUNSUPPORTED;
@@ -569,7 +715,10 @@ static int counts_run(rp_replay *rp, const struct rp_count_opts *o, int whole,
   struct rp__counter *c;
   *out = NULL;
   RW_FORWARD(counter_new(rp, o, &c));
-  int rc = rp__prof_count(rp, o->tid, c, whole, tick, ctx, stop);
+  int stacks = 0;
+  for (size_t i = 0; i < o->nmarks; i++)
+    stacks |= (o->marks[i].flags & RP_MARK_STACK) || o->marks[i].every;
+  int rc = rp__prof_count(rp, o->tid, c, stacks, whole, tick, ctx, stop);
   if (rc == 0) rc = c->err;
   struct rp_counts_full *f = rc == 0 ? calloc(1, sizeof *f) : NULL;
   if (rc == 0 && !f) rc = RW_ENOMEM;
@@ -938,4 +1087,209 @@ int rp_counts_write(const rp_counts *cc, FILE *out, size_t top, int json) {
   }
   free(rows);
   return rc < 0 ? rc : written(out);
+}
+
+/* ---- Marks ------------------------------------------------------------ */
+
+int rp__counter_paths(struct rp__counter *c, const rp_profile *p) {
+  size_t nodes = rp__prof_nodes(p);
+  for (size_t i = 0; i < c->npaths; i++) {
+    struct mpath *m = &c->paths[i];
+    if (!m->node || m->node > nodes) continue;
+    /* Innermost first, then turned round: root;...;function. */
+    const char *names[256];
+    size_t n = 0, len = 0;
+    int cut = 0;
+    for (u32 k = m->node; k; ) {
+      struct rp__prof_node nd;
+      rp__prof_node(p, k - 1, &nd);
+      if (n == 256) {
+        cut = 1;
+        break;
+      }
+      names[n++] = nd.name;
+      len += strlen(nd.name) + 1;
+      k = nd.parent;
+    }
+    char *t = malloc(len + 5);
+    if (!t) return RW_ENOMEM;
+    size_t at = 0;
+    if (cut) at += (size_t)sprintf(t, "...;");
+    while (n--) at += (size_t)sprintf(t + at, "%s%s", names[n], n ? ";" : "");
+    m->text = t;
+  }
+  return 0;
+}
+
+static int by_mark_count(const void *a, const void *b) {
+  const struct mpath *x = a, *y = b;
+  if (x->mark != y->mark) return x->mark < y->mark ? -1 : 1;
+  if (x->count != y->count) return x->count < y->count ? 1 : -1;
+  return x->node < y->node ? -1 : x->node > y->node;
+}
+
+int rp_counts_marks(const rp_counts *cc, FILE *out, int json) {
+  struct rp__counter *c = cc->c;
+  struct mpath *v = malloc((c->npaths ? c->npaths : 1) * sizeof *v);
+  if (!v) return RW_ENOMEM;
+  memcpy(v, c->paths, c->npaths * sizeof *v);
+  qsort(v, c->npaths, sizeof *v, by_mark_count);
+  size_t j = 0;
+  int wins = 0;
+  for (size_t k = 0; k < c->o.nmarks; k++) {
+    const struct rp_mark *m = &c->marks[k];
+    const struct mstat *st = &c->mstats[k];
+    wins |= (m->flags & (RP_MARK_START | RP_MARK_END)) != 0;
+    if (json) {
+      fprintf(out, "{\"kind\":\"mark\",\"mark\":%zu,\"spec\":", k + 1);
+      trace_json_str(out, m->text);
+      fprintf(out, ",\"executions\":%llu,\"in_windows\":%llu,\"paths\":[",
+              (unsigned long long)st->execs, (unsigned long long)st->in_win);
+    } else {
+      fprintf(out, "mark %zu, %s: %llu execution%s", k + 1, m->text,
+              (unsigned long long)st->execs, st->execs == 1 ? "" : "s");
+      fprintf(out, ", %llu inside counting windows\n",
+              (unsigned long long)st->in_win);
+    }
+    int first = 1;
+    for (; j < c->npaths && v[j].mark == k; j++) {
+      const char *path = v[j].text ? v[j].text : "(no call path)";
+      if (json) {
+        fprintf(out, "%s{\"path\":", first ? "" : ",");
+        trace_json_str(out, path);
+        fprintf(out, ",\"count\":%llu}", (unsigned long long)v[j].count);
+      } else {
+        if (first)
+          fprintf(out, "  call paths it ran on (%s), most first:\n",
+                  m->flags & RP_MARK_STACK ? "every execution"
+                                           : "every Nth execution");
+        fprintf(out, "  %12llu  %s\n", (unsigned long long)v[j].count, path);
+      }
+      first = 0;
+    }
+    if (json) fprintf(out, "]}\n");
+  }
+  free(v);
+  if (wins) {
+    double mean = c->nwin ? (double)c->win_total / (double)c->nwin : 0;
+    if (json)
+      fprintf(out, "{\"kind\":\"windows\",\"windows\":%llu,"
+                   "\"instructions\":%llu,\"min\":%llu,\"max\":%llu,"
+                   "\"mean\":%.1f}\n",
+              (unsigned long long)c->nwin, (unsigned long long)c->win_total,
+              (unsigned long long)c->win_min, (unsigned long long)c->win_max,
+              mean);
+    else
+      fprintf(out, "counting windows (a start mark to the next end mark of "
+                   "a thread, both included): %llu, %llu instructions in "
+                   "all; fewest %llu, most %llu, mean %.1f\n",
+              (unsigned long long)c->nwin, (unsigned long long)c->win_total,
+              (unsigned long long)c->win_min, (unsigned long long)c->win_max,
+              mean);
+  }
+  if (!json && c->unplaced)
+    fprintf(out, "warning: %llu instructions could not be placed; marks in "
+                 "them are missed\n",
+            (unsigned long long)c->unplaced);
+  return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
+}
+
+/* FLAGS (a comma list) into M. */
+static int mark_flags(char *flags, struct rp_mark *m, char *err, size_t cap) {
+  for (char *f = strtok(flags, ","); f; f = strtok(NULL, ",")) {
+    char *end;
+    if (!strcmp(f, "count")) continue;
+    if (!strcmp(f, "stack")) m->flags |= RP_MARK_STACK;
+    else if (!strcmp(f, "start")) m->flags |= RP_MARK_START;
+    else if (!strcmp(f, "end")) m->flags |= RP_MARK_END;
+    else if (!strncmp(f, "every=", 6) &&
+             (m->every = strtoull(f + 6, &end, 0)) && !*end && f[6] != '-')
+      continue;
+    else {
+      snprintf(err, cap, "unknown mark flag '%s' (there are: count, stack, "
+               "every=N, start, end)", f);
+      return RW_EINVAL;
+    }
+  }
+  return 0;
+}
+
+/* A number at *S (moved past it) into *V: 1, or 0 when there is none. */
+static int number(char **s, u64 *v) {
+  char *end;
+  if (**s == '-' || **s == '+') return 0;
+  *v = strtoull(*s, &end, 0);
+  if (end == *s) return 0;
+  *s = end;
+  return 1;
+}
+
+int rp_mark_parse(const char *spec, struct rp_mark *m, char *err,
+                  size_t cap) {
+  memset(m, 0, sizeof *m);
+  size_t n = strlen(spec);
+  char *t = malloc(2 * n + 2); /* the text, then a copy to cut up */
+  if (!t) return RW_ENOMEM;
+  memcpy(t, spec, n + 1);
+  char *w = t + n + 1;
+  memcpy(w, spec, n + 1);
+  m->text = t;
+  m->len = 1;
+  char *colon = strchr(w, ':');
+  if (colon) *colon++ = 0;
+  char *at = strchr(w, '@'), *p = w;
+  int rc = 0;
+  if (!*w) {
+    rc = RW_EINVAL;
+  } else if (at) { /* FILE@VADDR[+LEN] */
+    *at = 0;
+    p = at + 1;
+    m->object = w;
+    rc = *w && number(&p, &m->addr) ? 0 : RW_EINVAL;
+    if (rc == 0 && *p == '+') p++, rc = number(&p, &m->len) ? 0 : RW_EINVAL;
+  } else if (*w >= '0' && *w <= '9') { /* ADDR[+LEN] */
+    rc = number(&p, &m->addr) ? 0 : RW_EINVAL;
+    if (rc == 0 && *p == '+') p++, rc = number(&p, &m->len) ? 0 : RW_EINVAL;
+  } else { /* FUNCTION[+OFF] */
+    char *plus = strrchr(w, '+');
+    m->function = w;
+    if (plus && plus[1] >= '0' && plus[1] <= '9') {
+      *plus = 0;
+      p = plus + 1;
+      rc = number(&p, &m->addr) ? 0 : RW_EINVAL;
+    } else {
+      p = w + strlen(w);
+    }
+  }
+  if (rc == 0 && (*p || !m->len)) rc = RW_EINVAL;
+  if (rc < 0)
+    snprintf(err, cap, "bad mark '%s': want 0xADDR[+LEN], FUNCTION[+OFF] or "
+             "FILE@VADDR[+LEN], then :FLAG,...", spec);
+  if (rc == 0 && colon) rc = mark_flags(colon, m, err, cap);
+  if (rc < 0) {
+    free(t);
+    memset(m, 0, sizeof *m);
+  }
+  return rc;
+}
+
+int rp_mark_parse_line(const char *line, struct rp_mark *m, char *err,
+                       size_t cap) {
+  char file[512], flags[256] = "count", more[2];
+  unsigned long long a, n;
+  memset(m, 0, sizeof *m);
+  while (*line == ' ' || *line == '\t') line++;
+  if (!*line || *line == '#' || *line == '\n') return 0;
+  int k = sscanf(line, "%511s %lli %lli %255s %1s", file, &a, &n, flags, more);
+  if (k < 3 || k > 4 || !n) {
+    snprintf(err, cap, "want FILE VADDR LEN [FLAGS] (FILE - for an "
+             "address), not '%.80s'", line);
+    return RW_EINVAL;
+  }
+  char spec[900];
+  if (!strcmp(file, "-"))
+    snprintf(spec, sizeof spec, "%#llx+%llu:%s", a, n, flags);
+  else
+    snprintf(spec, sizeof spec, "%s@%#llx+%llu:%s", file, a, n, flags);
+  return rp_mark_parse(spec, m, err, cap);
 }

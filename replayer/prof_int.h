@@ -158,6 +158,7 @@ struct rp_profile {
                                   borrowed */
   rp_data *data;               /* data accesses (replayer/datarange.c);
                                   borrowed */
+  int stacks;                  /* keep call stacks for the counter too */
 };
 
 #endif /* RW_REPLAYER_PROF_INT_H */

@@ -273,6 +273,7 @@ static void keep_args(struct shadow *sh, cpu_thread *cpu, u64 n) {
 
 static void tap(struct shadow *sh, u64 from, u64 to, int taken, u32 site,
                 u64 n);
+static void tap_counter(struct shadow *sh, u64 from, u64 to, u64 n);
 static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
                     u64 n) {
   struct shadow *sh = ctx;
@@ -280,6 +281,7 @@ static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
   (void)from, (void)ret;
   if (!sh || sh->p->err) return;
   if (sh->ring) ring_add(sh, from, to, RING_CALL);
+  tap_counter(sh, from, to, n);
   tap(sh, from, to, 1, 0, n);
   /* The return address pushed: a frame whose slot this is or was below
    * it is gone (left by a longjmp, an exception). */
@@ -315,6 +317,7 @@ static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
    * (ret imm16 pops more than the slot). */
   u64 sp = cpu_gpr(cpu, RW_REG_rsp);
   if (sh->ring) ring_add(sh, from, to, RING_RET);
+  tap_counter(sh, from, to, n);
   tap(sh, from, to, 1, 0, n);
   unwind(sh, sp, n + 1, sh->n > 1 ? ret_slot(sh, sp) : 0,
          cpu_gpr(cpu, RW_REG_rax));
@@ -377,7 +380,7 @@ static int target_seen(rp_profile *p, struct rp__thread *t, u32 i, u64 to) {
  * the edge profile alone. */
 static int wants_stacks(const rp_profile *p) {
   return (!p->reps && !p->branches && !p->counter && !p->data) ||
-         p->history || p->ring;
+         p->history || p->ring || p->stacks;
 }
 
 /* Hands a branch of SH's thread to the sampler, and a taken one to the
@@ -385,9 +388,22 @@ static int wants_stacks(const rp_profile *p) {
 static void tap(struct shadow *sh, u64 from, u64 to, int taken, u32 site,
                 u64 n) {
   rp_profile *p = sh->p;
+  (void)n;
   if (p->sampler)
     rp__sampler_branch(p->sampler, &sh->samp, sh->t, from, to, taken, site);
-  if (p->counter && taken) rp__counter_jump(p->counter, &sh->cnt, from, to, n);
+}
+
+/* The call path SH is on (its innermost frame's node + 1), for the
+ * counter's marks; 0 without stacks. */
+static u32 path_of(const struct shadow *sh) {
+  return sh->n && sh->p->stacks ? sh->v[sh->n - 1].node + 1 : 0;
+}
+
+/* Hands a taken branch of SH's thread to the counter, before the stack
+ * changes for it: the run it ends ran on the stack as it is. */
+static void tap_counter(struct shadow *sh, u64 from, u64 to, u64 n) {
+  if (sh->p->counter)
+    rp__counter_jump(sh->p->counter, &sh->cnt, from, to, n, path_of(sh));
 }
 
 /* A taken jump of SH's thread to TO, the stack pointer at the frame's
@@ -432,6 +448,7 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
   if (!sh || sh->p->err) return;
   rp_profile *p = sh->p;
   if (sh->ring && taken) ring_add(sh, from, to, kind);
+  if (taken) tap_counter(sh, from, to, n);
   if (taken && sh->n > 1 && sh->v[sh->n - 1].slot && wants_stacks(p))
     tail_seen(sh, cpu, to, n);
   if (!p->branches || kind == CPU_BRANCH_JMP) {
@@ -487,7 +504,10 @@ static void on_call_taken(void *ctx, cpu_thread *cpu, u64 from, u64 to,
                           u64 ret, u64 n) {
   struct shadow *sh = ctx;
   (void)cpu, (void)ret;
-  if (sh && !sh->p->err) tap(sh, from, to, 1, 0, n);
+  if (sh && !sh->p->err) {
+    tap_counter(sh, from, to, n);
+    tap(sh, from, to, 1, 0, n);
+  }
 }
 static void on_ret_taken(void *ctx, cpu_thread *cpu, u64 from, u64 to,
                          u64 n) {
@@ -547,11 +567,11 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   if (rc == 0)
     rc = rp__grow((void **)&p->sh, p->nsh, &p->capsh, sizeof *p->sh);
   if (rc == 0 && p->counter)
-    rc = rp__counter_moved(p->counter, &sh->cnt, t, 0, 0);
+    rc = rp__counter_moved(p->counter, &sh->cnt, t, 0, 0, 0);
   struct cpu_observer o = observer(p, sh);
   if (rc == 0) rc = cpu_set_observer(t->cpu, &o);
   if (rc < 0) {
-    if (p->counter) rp__counter_end(p->counter, &sh->cnt);
+    if (p->counter) rp__counter_end(p->counter, &sh->cnt, 0);
     free(sh->v);
     free(sh->active);
     free(sh->ring);
@@ -569,8 +589,8 @@ void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t) {
     struct shadow *sh = p->sh[i];
     if (sh->t != t) continue;
     u64 end = cpu_icount(t->cpu);
+    if (p->counter) rp__counter_end(p->counter, &sh->cnt, path_of(sh));
     while (sh->n) pop(sh, end, rp->icount, 0, 0);
-    if (p->counter) rp__counter_end(p->counter, &sh->cnt);
     /* The cpu may serve another thread: it keeps observing (no blocks to
      * decode again), with no stack to keep. */
     struct cpu_observer none = observer(p, NULL);
@@ -686,39 +706,45 @@ void rp__prof_moved(rp_replay *rp, struct rp__thread *t, u64 at,
   rp_profile *p = rp->prof;
   for (size_t i = 0; p->counter && i < p->nsh; i++)
     if (p->sh[i]->t == t) {
-      int rc = rp__counter_moved(p->counter, &p->sh[i]->cnt, t, at, executed);
+      int rc = rp__counter_moved(p->counter, &p->sh[i]->cnt, t, at, executed,
+                                 path_of(p->sh[i]));
       if (rc < 0 && !p->err) p->err = rc;
       return;
     }
 }
 
-/* Runs a profile with counter C or data counter D alone. */
+/* Runs a profile with counter C (with call stacks when STACKS) or data
+ * counter D alone. */
 static int prof_tap(rp_replay *rp, u32 tid, struct rp__counter *c,
-                    rp_data *d, int whole, void (*tick)(void *ctx),
-                    void *ctx, struct rp_stop *stop) {
+                    int stacks, rp_data *d, int whole,
+                    void (*tick)(void *ctx), void *ctx,
+                    struct rp_stop *stop) {
   rp_profile *p = calloc(1, sizeof *p);
   if (!p) return RW_ENOMEM;
   p->rp = rp;
   p->want_tid = tid;
   p->counter = c;
+  p->stacks = stacks;
   p->data = d;
   p->whole = whole;
   p->tick = tick;
   p->tick_ctx = ctx;
   int rc = profile_run(p, stop);
   if (rc == 0 && tid && !p->threads) rc = RW_ENOTFOUND;
+  if (rc == 0 && c && stacks) rc = rp__counter_paths(c, p);
   rp_profile_free(p);
   return rc;
 }
 
-int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c, int whole,
-                   void (*tick)(void *ctx), void *ctx, struct rp_stop *stop) {
-  return prof_tap(rp, tid, c, NULL, whole, tick, ctx, stop);
+int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c,
+                   int stacks, int whole, void (*tick)(void *ctx), void *ctx,
+                   struct rp_stop *stop) {
+  return prof_tap(rp, tid, c, stacks, NULL, whole, tick, ctx, stop);
 }
 
 int rp__prof_data(rp_replay *rp, u32 tid, rp_data *d, int whole,
                   void (*tick)(void *ctx), void *ctx, struct rp_stop *stop) {
-  return prof_tap(rp, tid, NULL, d, whole, tick, ctx, stop);
+  return prof_tap(rp, tid, NULL, 0, d, whole, tick, ctx, stop);
 }
 
 /* ---- The call history ------------------------------------------------- */

@@ -571,6 +571,35 @@ enum {
                           (push, pop, call, ret, enter, leave) */
 };
 
+/* A mark: instructions whose every execution rp_counts_run follows (count,
+ * and inside counting windows), with the call path it ran on (STACK, or
+ * every EVERY executions), or that opens (START) or closes (END) a
+ * thread's counting window. Where: function FUNCTION's bytes [ADDR,
+ * ADDR+LEN) from its start; or file OBJECT's (its base name) ELF virtual
+ * addresses [ADDR, ADDR+LEN), as nm shows them; or, with neither, the
+ * addresses [ADDR, ADDR+LEN). Plain data; the strings are borrowed. */
+enum { RP_MARK_STACK = 1, RP_MARK_START = 2, RP_MARK_END = 4 };
+struct rp_mark {
+  const char *function, *object;
+  u64 addr, len;
+  u32 flags;
+  u64 every;
+  const char *text; /* as the user wrote it, for the report */
+};
+
+/* Parses SPEC into *M: WHERE[:FLAG,...], WHERE an address 0xADDR[+LEN], a
+ * function FUNCTION[+OFF] (the instruction at OFF, default 0: its entry)
+ * or FILE@VADDR[+LEN], FLAG count, stack, every=N, start or end. M's
+ * strings are in one allocation, M->text (free it). Returns 0, or
+ * RW_EINVAL with why in ERR (CAP bytes), or RW_ENOMEM. */
+int rp_mark_parse(const char *spec, struct rp_mark *m, char *err, size_t cap)
+    RW_MUST_CHECK;
+/* Parses one line of a marks file, "FILE VADDR LEN [FLAGS]" (FILE "-":
+ * VADDR is an address), the same way; *M zeroed for a blank line or a
+ * comment (#). */
+int rp_mark_parse_line(const char *line, struct rp_mark *m, char *err,
+                       size_t cap) RW_MUST_CHECK;
+
 /* What rp_counts_write shows. Plain data; the strings are borrowed. */
 struct rp_count_opts {
   const char *function; /* only this function's instructions (its name as
@@ -582,6 +611,8 @@ struct rp_count_opts {
                            ANDed with OPMASK is OPVAL */
   u32 opval, opmask;
   u32 tid;              /* only this thread's executions (0: all) */
+  const struct rp_mark *marks; /* NMARKS marks to follow (borrowed) */
+  size_t nmarks;
 };
 
 typedef struct rp_counts rp_counts;
@@ -610,6 +641,13 @@ int rp_counts_write(const rp_counts *c, FILE *out, size_t top, int json)
  * could not be placed (their code changed or could not be read). */
 void rp_counts_totals(const rp_counts *c, u64 *selected, u64 *all,
                       u64 *unplaced);
+/* Writes what the marks of a run with O->marks saw: per mark its
+ * executions (and inside counting windows), the call paths it ran on with
+ * their counts (with RP_MARK_STACK or EVERY), then the counting windows:
+ * how many, the instructions in them (all, fewest, most, mean). As text
+ * or JSON lines (one object per mark, then one for the windows). Returns
+ * 0, RW_ENOMEM or the write error. */
+int rp_counts_marks(const rp_counts *c, FILE *out, int json) RW_MUST_CHECK;
 void rp_counts_free(rp_counts *c);
 
 /* ---- Data accesses (replayer/datarange.c) ----------------------------- */

@@ -653,6 +653,9 @@ void rp__fn_name(rp_replay *rp, u64 addr, char *name, size_t ncap,
 /* Whether a function of known size holds ADDR (as rp__fn_name names
  * it), with its first address in *START and its size in *SIZE. */
 int rp__fn_span(rp_replay *rp, u64 addr, u64 *start, u64 *size);
+/* Whether a segment of an ELF file mapped at ADDR holds it, with the
+ * file's virtual address of it (as nm and objdump show it) in *VADDR. */
+int rp__elf_vaddr(rp_replay *rp, u64 addr, u64 *vaddr);
 
 /* profiles (replayer/profile.c) */
 /* Makes room for one more element of SIZE bytes in *V (N used, *CAP
@@ -716,9 +719,11 @@ int rp__sampler_report(const struct rp__sampler *s, FILE *out, size_t top,
  * to the next one, each run's instructions decoded once. *STATE is the
  * thread's own (NULL at first; rp__counter_end frees it). */
 struct rp__counter;
-/* A taken branch at FROM to TO, N the thread's count before it. */
+/* A taken branch at FROM to TO, N the thread's count before it; PATH the
+ * call path the thread ran on since the last branch (the profile's node +
+ * 1; 0: no stacks kept). */
 void rp__counter_jump(struct rp__counter *c, void **state, u64 from, u64 to,
-                      u64 n);
+                      u64 n, u32 path);
 /* The rep string instruction at AT ended after DONE iterations (each
  * counted as an instruction by the thread's count; it is one here), HOW
  * (CPU_REP_*). */
@@ -730,11 +735,15 @@ void rp__counter_rep(struct rp__counter *c, void **state, u64 at, u64 done,
  * EXECUTED, else the one before it) and one starts at T's rip. Returns 0
  * or RW_ENOMEM. */
 int rp__counter_moved(struct rp__counter *c, void **state,
-                      struct rp__thread *t, u64 at, int executed)
+                      struct rp__thread *t, u64 at, int executed, u32 path)
     RW_MUST_CHECK;
 /* The thread ends (or stops being observed): its last run ends where it
  * is, and *STATE is freed. */
-void rp__counter_end(struct rp__counter *c, void **state);
+void rp__counter_end(struct rp__counter *c, void **state, u32 path);
+/* Turns the call paths the counter's marks saw into text while the
+ * profile P that has them is there. Returns 0 or RW_ENOMEM. */
+int rp__counter_paths(struct rp__counter *c, const rp_profile *p)
+    RW_MUST_CHECK;
 /* Data accesses (replayer/datarange.c), fed by the profile's observers:
  * an instruction at RIP of thread T accessed SIZE bytes at ADDR. */
 void rp__data_access(rp_data *d, struct rp__thread *t, u64 rip, u64 addr,
@@ -751,11 +760,12 @@ void rp__prof_moved(rp_replay *rp, struct rp__thread *t, u64 at,
                     int executed);
 /* Runs RP to the end of its history (WHOLE: all of it, from the first
  * keyframe, and back; TICK as the profile's) with thread TID's (0: every
- * thread's) instructions counted into C. Returns 0, RW_ENOTFOUND when
- * thread TID did not run, or a negative code. */
-int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c, int whole,
-                   void (*tick)(void *ctx), void *ctx, struct rp_stop *stop)
-    RW_MUST_CHECK;
+ * thread's) instructions counted into C, with call stacks kept for its
+ * marks when STACKS. Returns 0, RW_ENOTFOUND when thread TID did not run,
+ * or a negative code. */
+int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c,
+                   int stacks, int whole, void (*tick)(void *ctx), void *ctx,
+                   struct rp_stop *stop) RW_MUST_CHECK;
 
 /* A thread starts with rp->prof on: its shadow stack starts. */
 int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) RW_MUST_CHECK;

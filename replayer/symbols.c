@@ -154,10 +154,12 @@ static struct rp__sym *syms_for(rp_replay *rp, const u8 hash[32]) {
  * into the file, and when the file's symbols know it, *NAME the function
  * holding it, *OFF the offset into that function and *SIZE the function's
  * size (0: not given, so the function is assumed to reach the next
- * symbol); otherwise *NAME is NULL and *OFF is *FOFF. Returns 0,
- * RW_ENOTFOUND or RW_ENOMEM. */
+ * symbol); otherwise *NAME is NULL and *OFF is *FOFF. *VADDR_OUT (may be
+ * NULL) gets the file's ELF virtual address of ADDR (~0 when no segment
+ * of the file holds it). Returns 0, RW_ENOTFOUND or RW_ENOMEM. */
 static int lookup(rp_replay *rp, u64 addr, const char **base,
-                  const char **name, u64 *off_out, u64 *foff, u64 *size) {
+                  const char **name, u64 *off_out, u64 *foff, u64 *size,
+                  u64 *vaddr_out) {
   /* The mappings of the process at this point of the history (a child's,
    * after its exec, are not the root's); the tables are cached for all. */
   const struct rp__srcs *v = &rp->proc->srcs;
@@ -183,6 +185,7 @@ static int lookup(rp_replay *rp, u64 addr, const char **base,
   *base = slash ? slash + 1 : src->path;
   *off_out = *foff = off;
   *size = 0;
+  if (vaddr_out) *vaddr_out = found ? vaddr : ~0ull;
   if (found && s->nfns) {
     size_t lo = 0, hi = s->nfns;
     while (hi - lo > 1) {
@@ -202,7 +205,7 @@ static int lookup(rp_replay *rp, u64 addr, const char **base,
 int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap) {
   const char *base, *name;
   u64 off, foff, size;
-  RW_FORWARD(lookup(rp, addr, &base, &name, &off, &foff, &size));
+  RW_FORWARD(lookup(rp, addr, &base, &name, &off, &foff, &size, NULL));
   snprintf(dst, cap, "%s+0x%llx", name ? name : base,
            (unsigned long long)off);
   return 0;
@@ -212,7 +215,7 @@ void rp__fn_name(rp_replay *rp, u64 addr, char *name, size_t ncap,
                  char *object, size_t ocap) {
   const char *base = NULL, *fn = NULL;
   u64 off = 0, foff = 0, size = 0;
-  int rc = lookup(rp, addr, &base, &fn, &off, &foff, &size);
+  int rc = lookup(rp, addr, &base, &fn, &off, &foff, &size, NULL);
   snprintf(object, ocap, "%s", base ? base : "?");
   /* Past a symbol of unknown size (_init, before the PLT) is not that
    * function: the file offset says more. */
@@ -227,9 +230,16 @@ void rp__fn_name(rp_replay *rp, u64 addr, char *name, size_t ncap,
 int rp__fn_span(rp_replay *rp, u64 addr, u64 *start, u64 *size) {
   const char *base = NULL, *fn = NULL;
   u64 off = 0, foff = 0, sz = 0;
-  if (lookup(rp, addr, &base, &fn, &off, &foff, &sz) < 0 || !fn || !sz)
+  if (lookup(rp, addr, &base, &fn, &off, &foff, &sz, NULL) < 0 || !fn || !sz)
     return 0;
   *start = addr - off;
   *size = sz;
   return 1;
+}
+
+int rp__elf_vaddr(rp_replay *rp, u64 addr, u64 *vaddr) {
+  const char *base = NULL, *fn = NULL;
+  u64 off = 0, foff = 0, size = 0;
+  return lookup(rp, addr, &base, &fn, &off, &foff, &size, vaddr) == 0 &&
+         *vaddr != ~0ull;
 }

@@ -469,6 +469,18 @@ int rp_counts_write(const rp_counts *c, FILE *out, size_t top, int json) {
   return fputs("(no instructions)\n", out) < 0 ? RW_ERR(EIO) : 0;
 }
 void rp_counts_free(rp_counts *c) { free(c); }
+int rp_counts_marks(const rp_counts *c, FILE *out, int json) {
+  (void)c, (void)json;
+  return fputs("(no marks)\n", out) < 0 ? RW_ERR(EIO) : 0;
+}
+int rp_mark_parse(const char *spec, struct rp_mark *m, char *err,
+                  size_t cap) {
+  (void)cap;
+  memset(m, 0, sizeof *m);
+  err[0] = 0;
+  m->text = strdup(spec);
+  return m->text ? 0 : RW_ENOMEM;
+}
 
 /* Nor data accesses. */
 struct rp_data {

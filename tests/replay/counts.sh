@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# rewind analyze counts and accesses against programs whose instruction
+# rewind analyze counts, marks and accesses against programs whose instruction
 # executions and data accesses are known exactly (tests/programs/counts.c,
 # calls.c, reps.c, datapat.c): per-instruction
 # counts of whole functions, how often they were entered, kinds and
@@ -194,6 +194,70 @@ check "monitor counts: usage for two words" \
   grep -q 'usage: monitor counts \[FUNCTION\]' "$T/gdb.out"
 check "monitor counts: back where it was" grep -q 'main () at\|^at instruction' \
   "$T/gdb.out"
+
+# analyze marks: executions, call paths, counting windows, a marks file.
+"$REWIND" analyze marks --no-progress --mark trip13:stack,start \
+  --mark trip13+9:end --mark mul5+3:every=2 --mark spin+4 "$RC" \
+  >"$T/marks" 2>&1
+check_eq "analyze marks exits 0" 0 "$?"
+check "marks: trip13's entry 7 times, all in windows" \
+  grep -q '^mark 1, trip13:stack,start: 7 executions, 7 inside counting windows$' \
+  "$T/marks"
+check "marks: trip13's entry ran from main, 7 times" \
+  grep -q '^  *7  .*;main;trip13$' "$T/marks"
+check "marks: every=2 of mul5's 11 executions takes 5 call paths" \
+  grep -q '^  *5  .*;main;mul5$' "$T/marks"
+check "marks: spin+4 30000000 times, signals or not" \
+  grep -q '^mark 4, spin+4: 30000000 executions, 0 inside' "$T/marks"
+check "marks: 7 windows of 28 instructions (mov, 13 dec and jnz, ret)" \
+  grep -q '^counting windows .*: 7, 196 instructions in all; fewest 28, most 28, mean 28.0$' \
+  "$T/marks"
+vaddr=$(nm "$P/counts" | awk '$3 == "mul5" { print "0x" $1 }')
+cat >"$T/marks.txt" <<EOF
+# mul5 by the program's own addresses, as nm shows them
+counts $vaddr 24 start
+counts $(printf '%#x' $((vaddr + 0x17))) 1 end
+EOF
+"$REWIND" analyze marks --no-progress --marks "$T/marks.txt" --json "$RC" \
+  >"$T/json" 2>&1
+check_eq "analyze marks --marks exits 0" 0 "$?"
+check "marks file: mul5's 7 instructions 11 times, windows of 7" python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+m = [r for r in rows if r["kind"] == "mark"]
+w = [r for r in rows if r["kind"] == "windows"][0]
+assert m[0]["executions"] == 77 and m[0]["in_windows"] == 77, m
+assert m[1]["executions"] == 11, m
+assert (w["windows"], w["instructions"], w["min"], w["max"]) == \
+    (11, 77, 7, 7), w
+' "$T/json"
+printf 'counts 0x10\n' >"$T/bad.txt"
+"$REWIND" analyze marks --no-progress --marks "$T/bad.txt" "$RC" \
+  >"$T/out" 2>&1
+check_eq "a bad marks file line: exit 2" 2 "$?"
+check "a bad marks file line: names the line" grep -q 'bad.txt:1:' "$T/out"
+for bad in "--mark trip13:bogus" "--mark 0x10+0" "--mark @5" \
+  "--mark trip13:every=0"; do
+  # shellcheck disable=SC2086
+  "$REWIND" analyze marks --no-progress $bad "$RC" >"$T/out" 2>&1
+  check_eq "analyze marks $bad: exit 2" 2 "$?"
+done
+"$REWIND" analyze marks --no-progress "$RC" >"$T/out" 2>&1
+check_eq "analyze marks without marks: exit 2" 2 "$?"
+cat >"$T/gdbcmds" <<EOF
+target remote | $REWIND serve --stdio $RC
+break main
+continue
+monitor mark trip13:stack mul5+3
+monitor mark trip13:nonsense
+EOF
+timeout 120 gdb -nx -batch -x "$T/gdbcmds" >"$T/gdb.out" 2>&1
+check "monitor mark: the executions" \
+  grep -q '^mark 2, mul5+3: 11 executions' "$T/gdb.out"
+check "monitor mark: the call paths" grep -q '^  *7  .*;main;trip13$' \
+  "$T/gdb.out"
+check "monitor mark: a bad flag says why" \
+  grep -q "unknown mark flag 'nonsense'" "$T/gdb.out"
 
 # analyze accesses: a buffer accessed in a known pattern (datapat.c).
 rec datapat "$P/datapat"

@@ -203,6 +203,6 @@ check "  naming it" grep -q "missing.rwd" "$T/miss.out"
 check "analyze rep --help" sh -c \
   "'$REWIND' analyze rep --help | grep -q 'usage: rewind analyze rep'"
 "$REWIND" analyze nothing >"$T/none.out" 2>&1
-check "an unknown analysis lists rep" grep -q "branches, rep, counts, accesses)" "$T/none.out"
+check "an unknown analysis lists rep" grep -q "branches, rep, counts, accesses, marks)" "$T/none.out"
 
 finish
