@@ -4,8 +4,8 @@
  * shadow call stack of gdb's thread, `calls F` lists the calls of
  * function F, `rep` the rep string instructions, `counts [F]` how often
  * each instruction (of F) ran, `accesses ADDR [LEN]` the reads and writes
- * to a range, `mark SPEC...` what marked instructions did, `help` lists
- * them.
+ * to a range, `mark SPEC...` what marked instructions did, `break-rep`
+ * sets rep stops, `help` lists them.
  * The output goes back as the hex text gdb prints; gdb does not know that
  * `goto` moved the program, so the reply says how to make it re-read. */
 #include <inttypes.h>
@@ -466,6 +466,35 @@ static int marks(struct gdb__sess *s, const char *arg) {
   return 0;
 }
 
+/* `monitor break-rep start|end|off`: continue and reverse-continue also
+ * stop where a rep string instruction starts, or where one ends. */
+static int break_rep(struct gdb__sess *s, const char *arg) {
+  static const char *const said[] = {
+      "rep stops are off\n",
+      "continue and reverse-continue now also stop where a rep string "
+      "instruction is about to start (before its first iteration); "
+      "`monitor break-rep off` ends it\n",
+      "continue and reverse-continue now also stop where a rep string "
+      "instruction has ended (after its last iteration); `monitor break-rep "
+      "off` ends it\n"};
+  while (*arg == ' ') arg++;
+  int mode = !strcmp(arg, "start") ? RP_REP_START
+             : !strcmp(arg, "end") ? RP_REP_END
+             : !strcmp(arg, "off") ? 0
+                                   : -1;
+  if (!*arg) {
+    out(s, said[rp_rep_stops(s->rp)]);
+    return 0;
+  }
+  if (mode < 0 || rp_set_rep_stops(s->rp, mode) < 0) {
+    out(s, "usage: monitor break-rep start|end|off (stop at the start or "
+           "the end of every rep string instruction, in either direction)\n");
+    return 0;
+  }
+  out(s, said[mode]);
+  return 0;
+}
+
 int gdb__monitor(struct gdb__sess *s) {
   const char *cmd = s->req.text;
   char buf[300];
@@ -490,6 +519,8 @@ int gdb__monitor(struct gdb__sess *s) {
     return accesses(s, cmd + 8);
   } else if (!strncmp(cmd, "mark", 4) && (cmd[4] == ' ' || !cmd[4])) {
     return marks(s, cmd + 4);
+  } else if (!strncmp(cmd, "break-rep", 9) && (cmd[9] == ' ' || !cmd[9])) {
+    return break_rep(s, cmd + 9);
   } else if (!strncmp(cmd, "last-write ", 11) || !strcmp(cmd, "last-write")) {
     return access(s, 1, 2, cmd + 10 + (cmd[10] == ' '));
   } else if (!strncmp(cmd, "next-write ", 11) || !strcmp(cmd, "next-write")) {
@@ -527,6 +558,10 @@ int gdb__monitor(struct gdb__sess *s) {
            "made to the range,\n"
            "                   by granule and by instruction (replays the "
            "whole history)\n"
+           "  monitor break-rep start|end|off  continue and reverse-continue "
+           "also stop at the\n"
+           "                   start or the end of every rep string "
+           "instruction\n"
            "  monitor mark SPEC...  what marked instructions did: executions, "
            "call paths\n"
            "                   (SPEC:stack), counting windows (:start, :end) "

@@ -136,7 +136,8 @@ static u64 own_count(struct gdb__sess *s, u32 tid) {
 static int not_ours(const struct plan *p, const struct rp_stop *st) {
   return p->only && st->tid != p->tid &&
          (st->reason == RP_STOP_BREAKPOINT ||
-          st->reason == RP_STOP_WATCHPOINT || st->reason == RP_STOP_SYSCALL);
+          st->reason == RP_STOP_WATCHPOINT || st->reason == RP_STOP_SYSCALL ||
+          st->reason == RP_STOP_REP);
 }
 
 /* 1 if ST is a fork gdb is not to be told of: of a child it already has
@@ -158,7 +159,7 @@ static int fork_passed(struct gdb__sess *s, const struct plan *p,
 static int passing(const struct rp_stop *st) {
   return st->reason == RP_STOP_BREAKPOINT ||
          st->reason == RP_STOP_WATCHPOINT || st->reason == RP_STOP_FORK ||
-         st->reason == RP_STOP_SYSCALL;
+         st->reason == RP_STOP_SYSCALL || st->reason == RP_STOP_REP;
 }
 
 /* Keeps the event E for the next resume in direction DIR, valid while the

@@ -19,7 +19,7 @@ struct aside {
   size_t nbps, capbps;
   struct rp__uwp *wps;
   size_t nwps, capwps;
-  int sys_stops;
+  int sys_stops, rep_stops;
   rp_echo_fn echo; /* the program's output is not shown by a search */
 };
 
@@ -33,8 +33,10 @@ static void set_aside(rp_replay *rp, struct aside *a) {
     if (w->in && cpu_mem_watch_del(w->in, w->addr, w->len, w->kind) == 0)
       w->in = NULL;
   }
-  *a = (struct aside){u->bps,   u->nbps,      u->capbps, u->wps,
-                      u->nwps,   u->capwps,    u->sys_stops, u->echo};
+  *a = (struct aside){u->bps,       u->nbps,      u->capbps,
+                      u->wps,       u->nwps,      u->capwps,
+                      u->sys_stops, u->rep_stops, u->echo};
+  u->rep_stops = 0;
   u->echo = NULL;
   u->bps = NULL;
   u->nbps = u->capbps = 0;
@@ -60,6 +62,7 @@ static int put_back(rp_replay *rp, struct aside *a) {
   u->nwps = a->nwps;
   u->capwps = a->capwps;
   u->sys_stops = a->sys_stops;
+  u->rep_stops = a->rep_stops;
   u->echo = a->echo;
   int r = rp__user_sync(rp);
   return rc < 0 ? rc : r;

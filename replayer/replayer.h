@@ -57,10 +57,13 @@ enum rp_stop_reason {
   RP_STOP_FORK,       /* with rp_set_proc_stops: a process forked the
                          recorded child CHILD, which has not run yet; TID
                          is the thread that forked it */
-  RP_STOP_SYSCALL     /* with rp_set_syscall_stops: thread TID enters
+  RP_STOP_SYSCALL,    /* with rp_set_syscall_stops: thread TID enters
                          syscall SYS_NR (SYS_ENTRY 1: its syscall
                          instruction is about to run) or has returned from
                          it (0: its result is in its registers) */
+  RP_STOP_REP         /* with rp_set_rep_stops: thread TID's rep string
+                         instruction at ADDR is about to start (REP_END 0)
+                         or has ended (REP_END 1, the position after it) */
 };
 
 /* How the recorded program ended, when the end is reached. */
@@ -96,6 +99,7 @@ struct rp_stop {
                         recording was cut off (end RP_END_CUT, or no END) */
   u32 child;         /* with RP_STOP_FORK: the new process's pid */
   u32 sys_nr;        /* with RP_STOP_SYSCALL: the syscall's number */
+  int rep_end;       /* with RP_STOP_REP: 1 at the end, 0 at the start */
   int sys_entry;     /* with RP_STOP_SYSCALL: 1 entry, 0 return */
   int damaged;       /* with RP_STOP_FAILED: 1 when the trace is damaged
                         there (a lost chunk, a blob that does not match its
@@ -293,6 +297,17 @@ void rp_set_proc_stops(rp_replay *rp, int on);
  * do not stop there, as a stepped syscall instruction does not stop a
  * native debugger either. OFF removes them all. Returns 0, or RW_EINVAL
  * for a number of RP_SYSCALL_MAX or more (nothing changes then). */
+/* Rep stops: with MODE RP_REP_START, rp_run and rp_reverse_continue also
+ * stop where a rep-prefixed string instruction of the debugger's
+ * processes is about to start (its first iteration; not where one paused
+ * part way resumes), with RP_REP_END where one has ended (after its last
+ * iteration, whether its count ran out or its condition ended it; not in
+ * a fault): RP_STOP_REP. 0 removes them. Single steps do not stop there.
+ * Returns 0, or RW_EINVAL for another MODE. */
+enum { RP_REP_START = 1, RP_REP_END = 2 };
+int rp_set_rep_stops(rp_replay *rp, int mode) RW_MUST_CHECK;
+/* The rep stops set (0, RP_REP_START or RP_REP_END). */
+int rp_rep_stops(const rp_replay *rp);
 int rp_set_syscall_stops(rp_replay *rp, int on, const u32 *nrs, size_t n)
     RW_MUST_CHECK;
 

@@ -4,7 +4,7 @@
  * the latest keyframe where that thread had not yet executed its last
  * instruction and runs until it is about to; a reverse continue scans
  * keyframe intervals backwards, re-running each with the breakpoints,
- * watchpoints and syscall stops armed, for the last hit before the
+ * watchpoints, syscall stops and rep stops armed, for the last hit before the
  * current position, going back there through the fine keyframes of
  * timeline.c so that the next reverse step is cheap; with only write
  * watchpoints armed, the intervals whose keyframes show the watched pages
@@ -192,6 +192,7 @@ static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 limit,
     switch (st.reason) {
       case RP_STOP_BREAKPOINT:
       case RP_STOP_SYSCALL:
+      case RP_STOP_REP:
         if (st.icount < limit) keep(h, &st, st.icount, st.event);
         if (st.icount >= hi) return 0;
         continue;
@@ -241,7 +242,8 @@ static void windex_free(struct windex *w) {
 static int windex_start(rp_replay *rp, struct windex *w) {
   const struct rp__user *u = &rp->user;
   memset(w, 0, sizeof *w);
-  if (rp->opts.no_write_index || u->nbps || u->sys_stops || !u->nwps)
+  if (rp->opts.no_write_index || u->nbps || u->sys_stops || u->rep_stops ||
+      !u->nwps)
     return 0;
   for (size_t i = 0; i < u->nwps; i++)
     if (u->wps[i].kind != 2 || !u->wps[i].in) return 0;
@@ -305,7 +307,8 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   RW_FORWARD(windex_start(rp, &wi));
   int rc = 0, done = 0;
   while (hi > floor &&
-         (rp->user.nbps || rp->user.nwps || rp->user.sys_stops)) {
+         (rp->user.nbps || rp->user.nwps || rp->user.sys_stops ||
+          rp->user.rep_stops)) {
     struct rp__kf *kf = rp__kf_before(rp, hi, 1);
     if (!kf) break;
     int skip = 0;

@@ -370,6 +370,7 @@ struct rp__user {
   u32 mem_hit_tid;         /* the thread of the record */
   u64 mem_hit_icount, mem_hit_events; /* the last point before it */
   int sys_stops;           /* rp_set_syscall_stops: on */
+  int rep_stops;           /* rp_set_rep_stops: RP_REP_START, RP_REP_END */
   int sys_all;             /* every syscall, not only those in sys_set */
   u64 sys_set[RP_SYSCALL_MAX / 64]; /* the syscalls that stop, by number */
   u64 sys_seen_icount;     /* the position of the last entry stop

@@ -1314,6 +1314,13 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     }
     /* Observers see the thread's count; this gives them the global one. */
     rp->run_icount = rp->icount;
+    /* Rep stops: only a debugger's run of its processes stops there. */
+    int rep_mode = stop_at_user && !stepped && rp__users(rp, t->proc)
+                       ? rp->user.rep_stops
+                       : 0;
+    cpu_mem_rep_stops(t->proc->mem, rep_mode == RP_REP_START ? CPU_REP_STOP_START
+                                    : rep_mode == RP_REP_END ? CPU_REP_STOP_END
+                                                             : 0);
     rp->run_own = own;
     rc = cpu_run(t->cpu, budget, &why);
     RW_FORWARD(rc);
@@ -1414,6 +1421,16 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         break;
       case CPU_EXIT_UNSUPPORTED:
         rp__fail(rp, stop, "thread %u: %s", t->st.tid, why.msg);
+        return 0;
+      case CPU_EXIT_REP:
+        /* At the start of a run, the rep instruction it starts at runs
+         * (cpu_run runs it next time), as a breakpoint there is passed. */
+        if (!why.rep_end && rp->icount == start &&
+            !(flags & RP__USER_AT_START))
+          continue;
+        fill_stop(rp, stop, RP_STOP_REP);
+        stop->rep_end = why.rep_end;
+        stop->addr = why.rep_end ? why.rip - why.insn_len : why.rip;
         return 0;
       default:
         rp__fail(rp, stop, "the emulator stopped for an unknown reason %d",

@@ -199,6 +199,15 @@ int rp_watch_del(rp_replay *rp, u64 addr, u64 len, int kind) {
   return RW_ENOTFOUND;
 }
 
+int rp_set_rep_stops(rp_replay *rp, int mode) {
+  RW_RETURN_IF(mode != 0 && mode != RP_REP_START && mode != RP_REP_END,
+               RW_EINVAL, "rep stop mode %d", mode);
+  rp->user.rep_stops = mode;
+  return 0;
+}
+
+int rp_rep_stops(const rp_replay *rp) { return rp->user.rep_stops; }
+
 int rp_set_syscall_stops(rp_replay *rp, int on, const u32 *nrs, size_t n) {
   for (size_t i = 0; on && i < n; i++)
     RW_RETURN_IF(nrs[i] >= RP_SYSCALL_MAX, RW_EINVAL,

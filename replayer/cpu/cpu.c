@@ -36,6 +36,7 @@ int cpu_new(cpu_mem *mem, const struct cpu_config *cfg, cpu_thread **out) {
     return RW_ENOMEM;
   }
   c->mem = mem;
+  c->rep_resume = c->rep_skip = ~0ull;
   if (cfg) c->cfg = *cfg;
   if (!c->cfg.xcr0) c->cfg.xcr0 = 3;
   if (c->cfg.vendor != CPU_VENDOR_AMD && c->cfg.vendor != CPU_VENDOR_INTEL)
@@ -122,6 +123,7 @@ int cpu_set_regs(cpu_thread *c, const struct rw_regs *r) {
   if (RW_UNLIKELY(c->rep_open)) cpu__rep_interrupt(c);
   memcpy(c->gpr, r->gpr, sizeof r->gpr);
   c->rep_paused = 0;
+  c->rep_resume = c->rep_skip = ~0ull;
   c->gpr[CPU_REG_NONE] = 0;
   c->rip = r->rip;
   cpu__rflags_set(c, r->rflags);
@@ -168,6 +170,7 @@ void cpu_state_save(const cpu_thread *c, void *dst) {
 void cpu_state_load(cpu_thread *c, const void *src) {
   memcpy(c, src, STATE_SIZE);
   c->gpr[CPU_REG_NONE] = 0;
+  c->rep_skip = ~0ull;
 }
 
 u64 cpu_icount(const cpu_thread *c) { return c->icount; }

@@ -204,6 +204,13 @@ int cpu_mem_watch_add(cpu_mem *mem, u64 addr, u64 len, int kind) RW_MUST_CHECK;
  * once the access is done, without stopping; LEN 0 ends it. One range per
  * address space. Its pages are kept out of the fast TLB, as a watch's. */
 void cpu_mem_observe(cpu_mem *mem, u64 addr, u64 len);
+/* Rep stops of MEM's threads (CPU_EXIT_REP): MODE CPU_REP_STOP_START stops
+ * before every rep string instruction starts (not when one resumes after
+ * a pause; the next cpu_run at the same instruction runs it), and
+ * CPU_REP_STOP_END after every one ends (its count ran out or its
+ * condition ended it; not a fault); 0 none. */
+enum { CPU_REP_STOP_START = 1, CPU_REP_STOP_END = 2 };
+void cpu_mem_rep_stops(cpu_mem *mem, int mode);
 
 /* Removes the watch added with the same ADDR, LEN and KIND. Returns 0 or
  * RW_ENOTFOUND. */
@@ -369,8 +376,12 @@ enum cpu_exit_reason {
                           reproducible; not run, rip at it, target is its
                           fallback address (replayer/cpu/tsx.c) */
   CPU_EXIT_FAULT,      /* a fault or trap: see fault, addr, access */
-  CPU_EXIT_UNSUPPORTED /* an instruction the emulator does not implement
+  CPU_EXIT_UNSUPPORTED, /* an instruction the emulator does not implement
                           (or cannot decode): not run; msg says which */
+  CPU_EXIT_REP         /* with cpu_mem_rep_stops: a rep string instruction
+                          is about to start (rep_end 0: rip at it, not
+                          run) or has ended (rep_end 1: rip after it, it
+                          counted); insn_len is its length */
 };
 
 /* Faults and traps, as the CPU raises them. */
@@ -412,6 +423,7 @@ struct cpu_exit {
                        register (encoding number) */
   u8 nondet_size;   /* NONDET: its size in bytes, 2, 4 or 8 */
   u64 target;       /* XBEGIN: the fallback address (canonical) */
+  int rep_end;      /* REP: 1 at the end of the instruction, 0 its start */
   char msg[160];    /* UNSUPPORTED: "unsupported instruction MNEMONIC (BYTES)
                        at 0xADDRESS"; NONDET, XBEGIN: what is not
                        reproducible; otherwise empty */

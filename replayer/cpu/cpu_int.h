@@ -259,6 +259,8 @@ struct cpu {
   u8 rep_paused;      /* the last run stopped inside a rep string
                          instruction (rip at it, rcx partly counted down):
                          resuming it is not reaching it, for breakpoints */
+  u64 rep_resume;     /* the rep instruction paused part way (its rip; ~0:
+                         none): running it again resumes it (string.c) */
   u8 rep_open;        /* with an on_rep observer: a rep instruction at
                          rep_at began and has not ended (string.c) */
   u64 rep_at, rep_req, rep_done, rep_n; /* its address, rcx at its first
@@ -267,6 +269,8 @@ struct cpu {
   /* Everything above is what cpu_state_save copies: keep it first. */
 
   u64 icount;           /* instructions completed (rep iterations count) */
+  u64 rep_skip;         /* a rep stop before the rep instruction here was
+                           reported: the next start runs it (~0: none) */
   u64 icount_end;       /* icount at which the current cpu_run's budget
                            ends; rep handlers read it */
   atomic_int stop;      /* cpu_stop() request, consumed by cpu_run */
@@ -1138,6 +1142,7 @@ struct cpu_mem {
   struct cpu__watch *watches; /* watched ranges */
   size_t nwatch, capwatch;    /* their count and capacity */
   u64 obs_addr, obs_len;      /* cpu_mem_observe's range (LEN 0: none) */
+  int rep_stops;              /* cpu_mem_rep_stops's mode */
   struct cpu_alias *alias;    /* ranges with aliases (cpu_mem_alias_set);
                                  their pages stay out of the write TLB */
   size_t nalias;

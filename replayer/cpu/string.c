@@ -46,7 +46,53 @@ static int once(struct cpu *cpu, unsigned sz, int kind) {
   return 0;
 }
 
+/* A rep stop before rep instruction IN starts (cpu_mem_rep_stops): 1 when
+ * it is reported now (CPU_RC_HALT with the exit filled), 0 to run it. */
+static int rep_start_stop(struct cpu *cpu, const struct cpu_insn *in) {
+  if (cpu->mem->rep_stops != CPU_REP_STOP_START || cpu->watch_mode ||
+      cpu->rep_resume == cpu->rip)
+    return 0;
+  if (cpu->rep_skip == cpu->rip) { /* reported: it runs now */
+    cpu->rep_skip = ~0ull;
+    return 0;
+  }
+  cpu->rep_skip = cpu->rip;
+  cpu->exit.reason = CPU_EXIT_REP;
+  cpu->exit.rep_end = 0;
+  cpu->exit.insn_len = in->len;
+  return 1;
+}
+
+/* How rep instruction IN that ran (RC) leaves: paused part way, it is
+ * resumed next time; completed with rep stops at the end, cpu_run stops
+ * after it (CPU_RC_EXIT). */
+static int rep_leave(struct cpu *cpu, const struct cpu_insn *in, int rc) {
+  if (rc == CPU_RC_REP || rc == CPU_RC_WATCH) {
+    cpu->rep_resume = cpu->rip;
+    return rc;
+  }
+  cpu->rep_resume = ~0ull;
+  if (rc != CPU_RC_NEXT || cpu->mem->rep_stops != CPU_REP_STOP_END ||
+      cpu->watch_mode)
+    return rc;
+  cpu->rip += in->len;
+  cpu->exit.reason = CPU_EXIT_REP;
+  cpu->exit.rep_end = 1;
+  cpu->exit.insn_len = in->len;
+  return CPU_RC_EXIT;
+}
+
+static int str_run(struct cpu *cpu, const struct cpu_insn *in, int kind);
+
 static int str(struct cpu *cpu, const struct cpu_insn *in, int kind) {
+  if (RW_LIKELY(!cpu->mem->rep_stops) ||
+      !(in->pfx & (CPU_PFX_REP | CPU_PFX_REPNE)))
+    return str_run(cpu, in, kind);
+  if (rep_start_stop(cpu, in)) return CPU_RC_HALT;
+  return rep_leave(cpu, in, str_run(cpu, in, kind));
+}
+
+static int str_run(struct cpu *cpu, const struct cpu_insn *in, int kind) {
   unsigned sz = kind == K_STOS ? in->osz2 : in->osz;
   int cond = kind == K_SCAS || kind == K_CMPS;
   /* A conditional breakpoint here (an asynchronous stop being searched
@@ -152,7 +198,15 @@ static int rep_seen(struct cpu *cpu, const struct cpu_insn *in, int kind) {
   cpu->rep_done += before - cpu->gpr[RCX];
   /* Paused (the budget, a stop request, a watched access): it goes on. */
   if (rc == CPU_RC_REP || rc == CPU_RC_WATCH) return rc;
-  int how = rc != CPU_RC_NEXT   ? CPU_REP_FAULT
+  /* A rep stop before it started: it has not begun. */
+  if (rc == CPU_RC_HALT && cpu->exit.reason == CPU_EXIT_REP) {
+    cpu->rep_open = 0;
+    return rc;
+  }
+  /* A rep stop after it ended: it completed. */
+  int ended = rc == CPU_RC_NEXT ||
+              (rc == CPU_RC_EXIT && cpu->exit.reason == CPU_EXIT_REP);
+  int how = !ended              ? CPU_REP_FAULT
             : cpu->gpr[RCX] != 0 ? CPU_REP_COND
                                  : CPU_REP_COUNT;
   cpu->rep_open = 0;

@@ -66,6 +66,8 @@ static void observe(struct cpu *cpu, u64 a, unsigned n, int write) {
     cpu->obs.on_access(cpu->obs.ctx, cpu, a, n, write);
 }
 
+void cpu_mem_rep_stops(cpu_mem *mem, int mode) { mem->rep_stops = mode; }
+
 void cpu_mem_observe(cpu_mem *mem, u64 addr, u64 len) {
   if (mem->obs_addr == addr && mem->obs_len == len) return;
   mem->obs_addr = addr;

@@ -482,6 +482,19 @@ int rp_mark_parse(const char *spec, struct rp_mark *m, char *err,
   return m->text ? 0 : RW_ENOMEM;
 }
 
+/* Rep stops are kept, and never met. */
+static int fake_rep_stops;
+int rp_set_rep_stops(rp_replay *rp, int mode) {
+  (void)rp;
+  if (mode < 0 || mode > 2) return RW_EINVAL;
+  fake_rep_stops = mode;
+  return 0;
+}
+int rp_rep_stops(const rp_replay *rp) {
+  (void)rp;
+  return fake_rep_stops;
+}
+
 /* Nor data accesses. */
 struct rp_data {
   int none;

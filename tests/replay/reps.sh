@@ -5,7 +5,8 @@
 # and done, the fewest and most, early ends by the condition, a fault part
 # way, a signal between two iterations, preemptions that are not; two processes' counts of one
 # instruction added up; stepi and reverse-stepi in gdb one
-# iteration at a time; --json; the totals against rewind analyze profile's instruction
+# iteration at a time; monitor break-rep stops at their starts and ends,
+# in either direction; --json; the totals against rewind analyze profile's instruction
 # count of the same functions; bad arguments.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
@@ -144,6 +145,60 @@ for line in open(sys.argv[2]).read().splitlines()[:5]:
     "$(sed -n 's/^\$10 = //p' "$T/step.out")"
   check "gdb: monitor rep x: its usage" \
     grep -q "usage: monitor rep \[N\]" "$T/step.out"
+  # monitor break-rep: continue and reverse-continue stop at the start or
+  # the end of every rep instruction (copy3's three rep movsb of 100, then
+  # zero's rep movsb of none).
+  cat >"$T/brk.gdb" <<'G'
+break copy3
+continue
+monitor break-rep start
+continue
+p $rcx
+monitor when
+continue
+p $rcx
+monitor when
+reverse-continue
+p $rcx
+monitor when
+monitor break-rep end
+continue
+p $rcx
+monitor when
+monitor break-rep off
+delete
+break zero
+continue
+monitor break-rep start
+continue
+p $rcx
+p *(unsigned short *)$pc == 0xa4f3
+monitor break-rep end
+continue
+p $rcx
+p *(unsigned short *)($pc - 2) == 0xa4f3
+monitor break-rep
+monitor break-rep sideways
+G
+  REWIND_GDB=gdb timeout 300 "$REWIND" replay "$T/reps.rwd" -- -batch -nx \
+    -ex 'set width 0' -ex 'set height 0' -x "$T/brk.gdb" >"$T/brk.out" 2>&1
+  check_eq "break-rep: rcx at copy3's rep starts, back, and at its end" \
+    "100 100 100 0 0 1 0 1" \
+    "$(sed -n 's/^\$[0-9]* = //p' "$T/brk.out" | tr '\n' ' ' | sed 's/ $//')"
+  read -r p1 p2 p3 p4 <<<"$(sed -n 's/^at instruction \([0-9]*\),.*/\1/p' \
+    "$T/brk.out" | tr '\n' ' ')"
+  check "break-rep: the next rep start is later" test "${p2:-0}" -gt "${p1:-0}"
+  check_eq "break-rep: reverse-continue goes back to the first" "${p1:-x}" \
+    "${p3:-y}"
+  check_eq "break-rep end: after the 100 iterations" "$((${p1:-0} + 100))" \
+    "${p4:-y}"
+  check "break-rep: says what it does" \
+    grep -q 'now also stop where a rep string instruction is about to start' \
+    "$T/brk.out"
+  check "break-rep: with no word, the mode" grep -q '^rep stops are' \
+    "$T/brk.out"
+  check "break-rep: a bad word, the usage" \
+    grep -q 'usage: monitor break-rep start|end|off' "$T/brk.out"
 else
   fail=$((fail + 1))
   echo "FAIL: gdb is not installed"
