@@ -1026,6 +1026,8 @@ static void accesses_usage(FILE *out) {
         "  --granule N          count by granules of N bytes: 1, 2, 4, 8\n"
         "                       (default), 16, 32, 64 (a cache line) ... 4096\n"
         "  --all                list every granule, not only those accessed\n"
+        "  --stacks             also count by the call paths the accesses\n"
+        "                       were made on (from shadow call stacks)\n"
         "  --thread TID         thread TID's accesses alone\n"
         "  --top N              the N instructions with the most accesses\n"
         "                       (default 25; 0: all)\n"
@@ -1042,6 +1044,7 @@ static int accesses(int argc, char **argv) {
   static const struct option longopts[] = {
       {"granule", required_argument, 0, 'g'},
       {"all", no_argument, 0, 'a'},
+      {"stacks", no_argument, 0, 's'},
       {"thread", required_argument, 0, 'T'},
       {"top", required_argument, 0, 't'},
       {"json", no_argument, 0, 'j'},
@@ -1066,6 +1069,9 @@ static int accesses(int argc, char **argv) {
         break;
       case 'a':
         all = 1;
+        break;
+      case 's':
+        o.stacks = 1;
         break;
       case 'T':
         if ((st = count_arg(cmd, "--thread", optarg, &tid)) >= 0) return st;

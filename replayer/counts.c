@@ -1092,32 +1092,8 @@ int rp_counts_write(const rp_counts *cc, FILE *out, size_t top, int json) {
 /* ---- Marks ------------------------------------------------------------ */
 
 int rp__counter_paths(struct rp__counter *c, const rp_profile *p) {
-  size_t nodes = rp__prof_nodes(p);
-  for (size_t i = 0; i < c->npaths; i++) {
-    struct mpath *m = &c->paths[i];
-    if (!m->node || m->node > nodes) continue;
-    /* Innermost first, then turned round: root;...;function. */
-    const char *names[256];
-    size_t n = 0, len = 0;
-    int cut = 0;
-    for (u32 k = m->node; k; ) {
-      struct rp__prof_node nd;
-      rp__prof_node(p, k - 1, &nd);
-      if (n == 256) {
-        cut = 1;
-        break;
-      }
-      names[n++] = nd.name;
-      len += strlen(nd.name) + 1;
-      k = nd.parent;
-    }
-    char *t = malloc(len + 5);
-    if (!t) return RW_ENOMEM;
-    size_t at = 0;
-    if (cut) at += (size_t)sprintf(t, "...;");
-    while (n--) at += (size_t)sprintf(t + at, "%s%s", names[n], n ? ";" : "");
-    m->text = t;
-  }
+  for (size_t i = 0; i < c->npaths; i++)
+    RW_FORWARD(rp__prof_path_text(p, c->paths[i].node, &c->paths[i].text));
   return 0;
 }
 

@@ -23,6 +23,13 @@ struct who {
   u32 where; /* "function+0xOFF (file)" in strs */
 };
 
+/* A call path the accesses were made on. */
+struct dpath {
+  u32 node; /* the profile's node + 1 */
+  u64 reads, writes;
+  char *text;
+};
+
 struct rp_data {
   rp_replay *rp;
   struct rp_data_opts o;
@@ -33,6 +40,9 @@ struct rp_data {
   struct who *who;
   size_t nwho, capwho;
   struct rp__umap by_rip; /* proc << 48 | rip -> who index + 1 */
+  struct dpath *paths;
+  size_t npaths, cappaths;
+  struct rp__umap by_node; /* node -> paths index + 1 */
   char *strs;
   size_t nstrs, capstrs;
   u32 tids[64]; /* the threads seen, up to 64 */
@@ -86,14 +96,34 @@ static int who_of(rp_data *d, struct rp__thread *t, u64 rip, u32 *out) {
   return 0;
 }
 
+/* The call path NODE's entry, added when new. */
+static int path_of(rp_data *d, u32 node, struct dpath **out) {
+  u32 v = rp__umap_get(&d->by_node, node);
+  if (!v) {
+    RW_FORWARD(rp__grow((void **)&d->paths, d->npaths, &d->cappaths,
+                        sizeof *d->paths));
+    d->paths[d->npaths] = (struct dpath){node, 0, 0, NULL};
+    RW_FORWARD(rp__umap_put(&d->by_node, node, (u32)d->npaths + 1));
+    v = (u32)++d->npaths;
+  }
+  *out = &d->paths[v - 1];
+  return 0;
+}
+
 void rp__data_access(rp_data *d, struct rp__thread *t, u64 rip, u64 addr,
-                     u32 size, int write) {
+                     u32 size, int write, u32 path) {
   u32 w;
+  struct dpath *dp = NULL;
   if (d->err) return;
   int rc = who_of(d, t, rip, &w);
+  if (rc == 0 && path) rc = path_of(d, path, &dp);
   if (rc < 0) {
     d->err = rc;
     return;
+  }
+  if (dp) {
+    dp->reads += !write;
+    dp->writes += write != 0;
   }
   int unal = size > 1 && (addr & (size - 1));
   if (write) {
@@ -130,6 +160,9 @@ void rp_data_free(rp_data *d) {
   free(d->who);
   free(d->strs);
   rp__umap_free(&d->by_rip);
+  for (size_t i = 0; i < d->npaths; i++) free(d->paths[i].text);
+  free(d->paths);
+  rp__umap_free(&d->by_node);
   free(d);
 }
 
@@ -155,7 +188,8 @@ static int data_run(rp_replay *rp, const struct rp_data_opts *o, int whole,
   d->writes = calloc(ng, sizeof *d->writes);
   d->unaligned = calloc(ng, sizeof *d->unaligned);
   int rc = d->reads && d->writes && d->unaligned ? 0 : RW_ENOMEM;
-  if (rc == 0) rc = rp__prof_data(rp, o->tid, d, whole, tick, ctx, stop);
+  if (rc == 0)
+    rc = rp__prof_data(rp, o->tid, d, o->stacks, whole, tick, ctx, stop);
   if (rc == 0) rc = d->err;
   /* The ranges off every address space the replay still has. */
   for (size_t i = 0; i <= rp->nkids; i++) {
@@ -190,6 +224,49 @@ void rp_data_totals(const rp_data *d, u64 *reads, u64 *writes) {
 /* ---- The report ------------------------------------------------------- */
 
 static const rp_data *sort_d; /* qsort has no context */
+
+int rp__data_paths(rp_data *d, const rp_profile *p) {
+  for (size_t i = 0; i < d->npaths; i++)
+    RW_FORWARD(rp__prof_path_text(p, d->paths[i].node, &d->paths[i].text));
+  return 0;
+}
+
+static int by_path(const void *a, const void *b) {
+  const struct dpath *x = a, *y = b;
+  u64 m = x->reads + x->writes, n = y->reads + y->writes;
+  if (m != n) return m < n ? 1 : -1;
+  return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* The TOP (0: all) call paths, most accesses first. */
+static int paths_write(const rp_data *d, FILE *out, size_t top, int json) {
+  struct dpath *v = malloc((d->npaths ? d->npaths : 1) * sizeof *v);
+  if (!v) return RW_ENOMEM;
+  memcpy(v, d->paths, d->npaths * sizeof *v);
+  qsort(v, d->npaths, sizeof *v, by_path);
+  size_t n = top && top < d->npaths ? top : d->npaths;
+  if (!json)
+    fprintf(out, "the call paths they were made on, most first:\n%13s %13s"
+                 "  %s\n",
+            "reads", "writes", "call path");
+  for (size_t k = 0; k < n; k++) {
+    const char *path = v[k].text ? v[k].text : "?";
+    if (json) {
+      fprintf(out, "{\"kind\":\"path\",\"path\":");
+      trace_json_str(out, path);
+      fprintf(out, ",\"reads\":%llu,\"writes\":%llu}\n",
+              (unsigned long long)v[k].reads, (unsigned long long)v[k].writes);
+    } else {
+      fprintf(out, "%13llu %13llu  %s\n", (unsigned long long)v[k].reads,
+              (unsigned long long)v[k].writes, path);
+    }
+  }
+  if (!json && n < d->npaths)
+    fprintf(out, "(%zu more call paths; --top 0 shows them all)\n",
+            d->npaths - n);
+  free(v);
+  return 0;
+}
 
 static int by_accesses(const void *a, const void *b) {
   const struct who *x = &sort_d->who[*(const u32 *)a],
@@ -302,5 +379,6 @@ int rp_data_write(const rp_data *d, FILE *out, size_t top, int all,
     fprintf(out, "(%zu more instructions; --top 0 shows them all)\n",
             d->nwho - n);
   free(ix);
+  if (o->stacks) RW_FORWARD(paths_write(d, out, top, json));
   return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
 }

@@ -319,3 +319,29 @@ int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json) {
   free(v);
   return written(out);
 }
+
+/* ---- Call paths ------------------------------------------------------- */
+
+int rp__prof_path_text(const rp_profile *p, u32 node, char **out) {
+  *out = NULL;
+  if (!node || node > p->nnodes) return 0;
+  /* Innermost first, then turned round: root;...;function. */
+  const char *names[256];
+  size_t n = 0, len = 0;
+  int cut = 0;
+  for (u32 k = node; k; k = p->nodes[k - 1].parent) {
+    if (n == 256) {
+      cut = 1;
+      break;
+    }
+    names[n] = p->strs + p->fns[p->nodes[k - 1].fn].name;
+    len += strlen(names[n++]) + 1;
+  }
+  char *t = malloc(len + 5);
+  if (!t) return RW_ENOMEM;
+  size_t at = 0;
+  if (cut) at += (size_t)sprintf(t, "...;");
+  while (n--) at += (size_t)sprintf(t + at, "%s%s", names[n], n ? ";" : "");
+  *out = t;
+  return 0;
+}

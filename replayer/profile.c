@@ -518,7 +518,8 @@ static void on_access(void *ctx, cpu_thread *cpu, u64 addr, u32 size,
                       int write) {
   struct shadow *sh = ctx;
   if (sh && !sh->p->err)
-    rp__data_access(sh->p->data, sh->t, cpu_rip(cpu), addr, size, write);
+    rp__data_access(sh->p->data, sh->t, cpu_rip(cpu), addr, size, write,
+                    path_of(sh));
 }
 
 static struct cpu_observer observer(const rp_profile *p, void *ctx) {
@@ -732,6 +733,7 @@ static int prof_tap(rp_replay *rp, u32 tid, struct rp__counter *c,
   int rc = profile_run(p, stop);
   if (rc == 0 && tid && !p->threads) rc = RW_ENOTFOUND;
   if (rc == 0 && c && stacks) rc = rp__counter_paths(c, p);
+  if (rc == 0 && d && stacks) rc = rp__data_paths(d, p);
   rp_profile_free(p);
   return rc;
 }
@@ -742,9 +744,9 @@ int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c,
   return prof_tap(rp, tid, c, stacks, NULL, whole, tick, ctx, stop);
 }
 
-int rp__prof_data(rp_replay *rp, u32 tid, rp_data *d, int whole,
+int rp__prof_data(rp_replay *rp, u32 tid, rp_data *d, int stacks, int whole,
                   void (*tick)(void *ctx), void *ctx, struct rp_stop *stop) {
-  return prof_tap(rp, tid, NULL, 0, d, whole, tick, ctx, stop);
+  return prof_tap(rp, tid, NULL, stacks, d, whole, tick, ctx, stop);
 }
 
 /* ---- The call history ------------------------------------------------- */

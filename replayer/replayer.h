@@ -675,6 +675,7 @@ struct rp_data_opts {
   u64 addr, len;
   u32 granule;
   u32 tid;
+  int stacks; /* also count by call path (from shadow call stacks) */
 };
 typedef struct rp_data rp_data;
 /* Replays the rest of RP's history and counts every access an instruction
@@ -691,9 +692,10 @@ int rp_data_whole(rp_replay *rp, const struct rp_data_opts *o,
                   void (*tick)(void *ctx), void *ctx, rp_data **out)
     RW_MUST_CHECK;
 /* Writes the counts: a summary, one line per granule accessed (ALL: every
- * granule), then the TOP (0: all) instructions with the most accesses; as
- * text or JSON lines (the summary, then objects of kind "granule" and
- * "instruction"). Returns 0, RW_ENOMEM or the write error. */
+ * granule), then the TOP (0: all) instructions with the most accesses,
+ * and with O->stacks the TOP call paths; as text or JSON lines (the
+ * summary, then objects of kind "granule", "instruction" and "path").
+ * Returns 0, RW_ENOMEM or the write error. */
 int rp_data_write(const rp_data *d, FILE *out, size_t top, int all,
                   int json) RW_MUST_CHECK;
 void rp_data_totals(const rp_data *d, u64 *reads, u64 *writes);

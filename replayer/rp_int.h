@@ -746,13 +746,22 @@ void rp__counter_end(struct rp__counter *c, void **state, u32 path);
 int rp__counter_paths(struct rp__counter *c, const rp_profile *p)
     RW_MUST_CHECK;
 /* Data accesses (replayer/datarange.c), fed by the profile's observers:
- * an instruction at RIP of thread T accessed SIZE bytes at ADDR. */
+ * an instruction at RIP of thread T, on call path PATH (as for
+ * rp__counter_jump), accessed SIZE bytes at ADDR. */
 void rp__data_access(rp_data *d, struct rp__thread *t, u64 rip, u64 addr,
-                     u32 size, int write);
+                     u32 size, int write, u32 path);
+/* The call paths D saw, as text, while the profile P that has them is
+ * there. Returns 0 or RW_ENOMEM. */
+int rp__data_paths(rp_data *d, const rp_profile *p) RW_MUST_CHECK;
+/* Call path NODE (a node index + 1) of P as "root;...;function" into *OUT
+ * (free it; NULL for node 0). Returns 0 or RW_ENOMEM. */
+int rp__prof_path_text(const rp_profile *p, u32 node, char **out)
+    RW_MUST_CHECK;
 /* Has MEM report the accesses to D's range. */
 void rp__data_watch(rp_data *d, cpu_mem *mem);
-/* rp__prof_count for data accesses into D. */
-int rp__prof_data(rp_replay *rp, u32 tid, rp_data *d, int whole,
+/* rp__prof_count for data accesses into D (call stacks kept when
+ * STACKS). */
+int rp__prof_data(rp_replay *rp, u32 tid, rp_data *d, int stacks, int whole,
                   void (*tick)(void *ctx), void *ctx, struct rp_stop *stop)
     RW_MUST_CHECK;
 /* With rp->prof on: thread T moves, as rp__counter_moved says (nothing

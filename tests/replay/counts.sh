@@ -302,6 +302,12 @@ w = {r["where"]: (r["reads"], r["writes"]) for r in rows
      if r.get("kind") == "instruction"}
 assert w["ld4+0x0 (datapat)"] == (5, 0) and w["st8+0x0 (datapat)"] == (0, 10)
 ' "$T/json"
+"$REWIND" analyze accesses --no-progress --stacks "$T/datapat.rwd" "$buf" \
+  128 >"$T/acc" 2>&1
+check "accesses --stacks: fill32's 32 writes on its call path" \
+  grep -q '^ *0 *32  .*;main;fill32$' "$T/acc"
+check "accesses --stacks: ld4's 5 reads on its call path" \
+  grep -q '^ *5 *0  .*;main;ld4$' "$T/acc"
 "$REWIND" analyze accesses --no-progress "$T/datapat.rwd" "$buf" \
   >"$T/acc" 2>&1
 check "accesses: LEN 8 by default" grep -q \
