@@ -37,6 +37,7 @@ struct insn {
   u32 fn, object;   /* offsets in strs: the function (rp__fn_name) */
   u32 opcode;
   u32 mark;         /* the first mark it is in: index + 1, or 0 */
+  int wanted;       /* in the function of --function (by any name) */
   u64 marks;        /* bit K: it is in mark K too (the first 64) */
   u8 len, types;
   u8 bytes[15];
@@ -116,6 +117,8 @@ struct rp__counter {
   char *strs;
   size_t nstrs, capstrs;
   struct rp__umap by_str;  /* hash of a string -> offset + 1 */
+  struct rp__umap aliases; /* hash of a function and a name -> 1 when the
+                              name is the function's too, 2 when not */
   u64 total;     /* instructions counted, placed or not */
   u64 unplaced;  /* of those, in runs that failed the checks */
   u64 badruns;
@@ -263,6 +266,19 @@ static int decode(struct rp__counter *c, const u8 *code, size_t n,
   return 1;
 }
 
+/* Whether IN's function is also called NAME (with rp->proc its process):
+ * asked once per function and name. */
+static int alias(struct rp__counter *c, const struct insn *in,
+                 const char *name) {
+  u64 key = rw_fmix64(in->fn_start ^ str_hash(name)) | 1;
+  u32 v = rp__umap_get(&c->aliases, key);
+  if (!v) {
+    v = rp__fn_named(c->rp, in->fn_start, name) ? 1 : 2;
+    if (rp__umap_put(&c->aliases, key, v) < 0) return v == 1;
+  }
+  return v == 1;
+}
+
 /* The marks instruction IN, in function NAME of file OBJECT, is in: the
  * first (index + 1, or 0) and the set of the first 64 into IN->marks;
  * with rp->proc its process. */
@@ -273,7 +289,9 @@ static u32 mark_of(struct rp__counter *c, struct insn *in, const char *name,
     const struct rp_mark *m = &c->marks[k];
     u64 at = in->addr, v;
     if (m->function) {
-      if (!in->fn_start || strcmp(name, m->function)) continue;
+      if (!in->fn_start || (strcmp(name, m->function) &&
+                            !alias(c, in, m->function)))
+        continue;
       at = in->addr - in->fn_start;
     } else if (m->object) {
       if (strcmp(object, m->object) || !rp__elf_vaddr(c->rp, in->addr, &v))
@@ -298,13 +316,13 @@ static int name_of(struct rp__counter *c, struct rp__thread *t,
   rp__fn_name(rp, in->addr, name, sizeof name, object, sizeof object);
   in->fn_start = rp__fn_span(rp, in->addr, &start, &size) ? start : 0;
   in->mark = mark_of(c, in, name, object);
+  in->wanted = c->want_fn && in->fn_start &&
+               (!strcmp(name, c->want_fn) || alias(c, in, c->want_fn));
   rp->proc = was;
   RW_FORWARD(intern(c, name, &in->fn));
   RW_FORWARD(intern(c, object, &in->object));
   /* A function the listing wants: its whole body, once per image. */
-  if (!c->want_fn || !in->fn_start || strcmp(name, c->want_fn) ||
-      size > BODY_MAX)
-    return 0;
+  if (!in->wanted || size > BODY_MAX) return 0;
   for (size_t i = 0; i < c->nbodies; i++)
     if (c->bodies[i].space == in->space && c->bodies[i].start == start)
       return 0;
@@ -599,6 +617,7 @@ static void counter_free(struct rp__counter *c) {
   free(c->insns);
   rp__umap_free(&c->by_insn);
   rp__umap_free(&c->by_str);
+  rp__umap_free(&c->aliases);
   free(c->runs);
   free(c->slots);
   free(c->pool);
@@ -657,7 +676,7 @@ static int counter_new(rp_replay *rp, const struct rp_count_opts *o,
 /* Whether IN is in the selected code (function, file, range). */
 static int in_range(const struct rp__counter *c, const struct insn *in) {
   const struct rp_count_opts *o = &c->o;
-  if (o->function && strcmp(c->strs + in->fn, o->function)) return 0;
+  if (o->function && !in->wanted) return 0;
   if (o->object && strcmp(c->strs + in->object, o->object)) return 0;
   if (o->hi > o->lo && (in->addr < o->lo || in->addr >= o->hi)) return 0;
   return 1;

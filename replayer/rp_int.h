@@ -657,6 +657,9 @@ int rp__fn_span(rp_replay *rp, u64 addr, u64 *start, u64 *size);
 /* Whether a segment of an ELF file mapped at ADDR holds it, with the
  * file's virtual address of it (as nm and objdump show it) in *VADDR. */
 int rp__elf_vaddr(rp_replay *rp, u64 addr, u64 *vaddr);
+/* Whether the function starting at START has the name NAME too (an alias
+ * of the name rp__fn_name gives it: malloc for __libc_malloc). */
+int rp__fn_named(rp_replay *rp, u64 start, const char *name);
 
 /* profiles (replayer/profile.c) */
 /* Makes room for one more element of SIZE bytes in *V (N used, *CAP

@@ -243,3 +243,26 @@ int rp__elf_vaddr(rp_replay *rp, u64 addr, u64 *vaddr) {
   return lookup(rp, addr, &base, &fn, &off, &foff, &size, vaddr) == 0 &&
          *vaddr != ~0ull;
 }
+
+int rp__fn_named(rp_replay *rp, u64 start, const char *name) {
+  const char *base = NULL, *fn = NULL;
+  u64 off = 0, foff = 0, size = 0, vaddr;
+  if (lookup(rp, start, &base, &fn, &off, &foff, &size, &vaddr) < 0 ||
+      vaddr == ~0ull)
+    return 0;
+  /* The table lookup used: the one of the file mapped at START. */
+  const struct rp__srcs *v = &rp->proc->srcs;
+  const struct rp__src *src = NULL;
+  for (size_t i = 0; i < v->n; i++)
+    if (v->v[i].start <= start && start < v->v[i].end) src = &v->v[i];
+  struct rp__sym *s = src ? syms_for(rp, src->hash) : NULL;
+  if (!s) return 0;
+  size_t lo = 0, hi = s->nfns;
+  while (lo < hi) { /* the first symbol at VADDR or above */
+    size_t mid = (lo + hi) / 2;
+    if (s->fns[mid].start < vaddr) lo = mid + 1; else hi = mid;
+  }
+  for (; lo < s->nfns && s->fns[lo].start == vaddr; lo++)
+    if (!strcmp(s->strs + s->fns[lo].name, name)) return 1;
+  return 0;
+}
