@@ -1127,7 +1127,7 @@ int rp_counts_marks(const rp_counts *cc, FILE *out, int json) {
   struct rp__counter *c = cc->c;
   struct mpath *v = malloc((c->npaths ? c->npaths : 1) * sizeof *v);
   if (!v) return RW_ENOMEM;
-  memcpy(v, c->paths, c->npaths * sizeof *v);
+  if (c->npaths) memcpy(v, c->paths, c->npaths * sizeof *v);
   qsort(v, c->npaths, sizeof *v, by_mark_count);
   size_t j = 0;
   int wins = 0;

@@ -242,7 +242,7 @@ static int by_path(const void *a, const void *b) {
 static int paths_write(const rp_data *d, FILE *out, size_t top, int json) {
   struct dpath *v = malloc((d->npaths ? d->npaths : 1) * sizeof *v);
   if (!v) return RW_ENOMEM;
-  memcpy(v, d->paths, d->npaths * sizeof *v);
+  if (d->npaths) memcpy(v, d->paths, d->npaths * sizeof *v);
   qsort(v, d->npaths, sizeof *v, by_path);
   size_t n = top && top < d->npaths ? top : d->npaths;
   if (!json)
