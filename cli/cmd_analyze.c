@@ -1096,6 +1096,11 @@ static int accesses(int argc, char **argv) {
   if (!o.len || o.addr + o.len < o.addr || o.len > (64ull << 20))
     return cli_usage_error(cmd, "LEN must be 1 to 64 MiB and the range must "
                            "fit");
+  if ((o.len + o.granule - 1) / o.granule > RP_DATA_GRANULES)
+    return cli_usage_error(cmd, "%llu bytes make more than %u granules of "
+                           "%u: give a larger --granule",
+                           (unsigned long long)o.len, RP_DATA_GRANULES,
+                           o.granule);
   char path[4096];
   if (cli_trace_path(trace, path, sizeof path)) return 1;
   if (o.tid && thread_check(path, o.tid)) return 1;

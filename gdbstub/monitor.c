@@ -396,10 +396,11 @@ static int accesses(struct gdb__sess *s, const char *arg) {
     o.len = strtoull(l, &end, 0);
     ok = end != l && !*end;
   }
-  if (!ok || !o.len || o.len > (64ull << 20) || o.addr + o.len < o.addr) {
+  if (!ok || !o.len || o.len > (u64)RP_DATA_GRANULES * 8 ||
+      o.addr + o.len < o.addr) {
     out(s, "usage: monitor accesses ADDR [LEN] (the reads and writes "
-           "instructions made to the LEN (8) bytes at ADDR over the whole "
-           "history; rewind analyze accesses has more)\n");
+           "instructions made to the LEN (8; at most 8 MiB) bytes at ADDR "
+           "over the whole history; rewind analyze accesses has more)\n");
     return 0;
   }
   rp_data *d;

@@ -14,8 +14,9 @@
 
 #include "replayer/rp_int.h"
 
-/* Most granules a range is cut into. */
-#define GRAN_MAX (1u << 24)
+/* Most granules a range is cut into (RP_DATA_GRANULES, and one more when
+ * the range starts off a granule's start). */
+#define GRAN_MAX (RP_DATA_GRANULES + 1)
 
 /* An instruction that accessed the range. */
 struct who {

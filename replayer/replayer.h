@@ -678,6 +678,8 @@ struct rp_data_opts {
   int stacks; /* also count by call path (from shadow call stacks) */
 };
 typedef struct rp_data rp_data;
+/* Most granules of a range, LEN / GRANULE (24 bytes each). */
+#define RP_DATA_GRANULES (1u << 20)
 /* Replays the rest of RP's history and counts every access an instruction
  * makes to the range of O (copied): reads and writes per granule, the
  * unaligned ones, those crossing a cache line, by size and by

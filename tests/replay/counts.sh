@@ -330,6 +330,11 @@ done
 "$REWIND" analyze accesses --no-progress "$T/datapat.rwd" "$buf" 0 \
   >"$T/out" 2>&1
 check_eq "analyze accesses LEN 0: exit 2" 2 "$?"
+"$REWIND" analyze accesses --no-progress "$T/datapat.rwd" "$buf" 0x2000000 \
+  >"$T/out" 2>&1
+check_eq "analyze accesses, too many granules: exit 2" 2 "$?"
+check "analyze accesses, too many granules: says to take larger ones" \
+  grep -q 'give a larger --granule' "$T/out"
 "$REWIND" analyze accesses --no-progress "$T/datapat.rwd" >"$T/out" 2>&1
 check_eq "analyze accesses without ADDR: exit 2" 2 "$?"
 cat >"$T/gdbcmds" <<EOF
