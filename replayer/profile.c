@@ -272,7 +272,7 @@ static void keep_args(struct shadow *sh, cpu_thread *cpu, u64 n) {
 }
 
 static void tap(struct shadow *sh, u64 from, u64 to, int taken, u32 site,
-                u64 n);
+                int call);
 static void tap_counter(struct shadow *sh, u64 from, u64 to, u64 n);
 static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
                     u64 n) {
@@ -282,7 +282,7 @@ static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
   if (!sh || sh->p->err) return;
   if (sh->ring) ring_add(sh, from, to, RING_CALL);
   tap_counter(sh, from, to, n);
-  tap(sh, from, to, 1, 0, n);
+  tap(sh, from, to, 1, 0, 1);
   /* The return address pushed: a frame whose slot this is or was below
    * it is gone (left by a longjmp, an exception). */
   u64 slot = cpu_gpr(cpu, RW_REG_rsp);
@@ -318,7 +318,7 @@ static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
   u64 sp = cpu_gpr(cpu, RW_REG_rsp);
   if (sh->ring) ring_add(sh, from, to, RING_RET);
   tap_counter(sh, from, to, n);
-  tap(sh, from, to, 1, 0, n);
+  tap(sh, from, to, 1, 0, 0);
   unwind(sh, sp, n + 1, sh->n > 1 ? ret_slot(sh, sp) : 0,
          cpu_gpr(cpu, RW_REG_rax));
 }
@@ -383,14 +383,13 @@ static int wants_stacks(const rp_profile *p) {
          p->history || p->ring || p->stacks;
 }
 
-/* Hands a branch of SH's thread to the sampler, and a taken one to the
- * counter. */
+/* Hands a branch of SH's thread to the sampler (CALL: a call). */
 static void tap(struct shadow *sh, u64 from, u64 to, int taken, u32 site,
-                u64 n) {
+                int call) {
   rp_profile *p = sh->p;
-  (void)n;
   if (p->sampler)
-    rp__sampler_branch(p->sampler, &sh->samp, sh->t, from, to, taken, site);
+    rp__sampler_branch(p->sampler, &sh->samp, sh->t, from, to, taken, site,
+                       call);
 }
 
 /* The call path SH is on (its innermost frame's node + 1), for the
@@ -452,7 +451,7 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
   if (taken && sh->n > 1 && sh->v[sh->n - 1].slot && wants_stacks(p))
     tail_seen(sh, cpu, to, n);
   if (!p->branches || kind == CPU_BRANCH_JMP) {
-    tap(sh, from, to, taken, 0, n);
+    tap(sh, from, to, taken, 0, 0);
     return;
   }
   int rc = site_at(p, sh->t, from, kind, &i);
@@ -463,7 +462,8 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
     if (kind == CPU_BRANCH_INDIRECT) rc = target_seen(p, sh->t, i, to);
   }
   if (rc < 0) p->err = rc;
-  tap(sh, from, to, taken, rc == 0 && kind == CPU_BRANCH_COND ? i + 1 : 0, n);
+  tap(sh, from, to, taken, rc == 0 && kind == CPU_BRANCH_COND ? i + 1 : 0,
+      0);
 }
 
 static void on_rep(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
@@ -503,10 +503,10 @@ static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n);
 static void on_call_taken(void *ctx, cpu_thread *cpu, u64 from, u64 to,
                           u64 ret, u64 n) {
   struct shadow *sh = ctx;
-  (void)cpu, (void)ret;
+  (void)cpu;
   if (sh && !sh->p->err) {
     tap_counter(sh, from, to, n);
-    tap(sh, from, to, 1, 0, n);
+    tap(sh, from, to, 1, 0, ret != 0); /* a ret comes with RET 0 */
   }
 }
 static void on_ret_taken(void *ctx, cpu_thread *cpu, u64 from, u64 to,

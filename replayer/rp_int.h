@@ -707,12 +707,12 @@ int rp__sampler_new(rp_replay *rp, const struct rp_sample_opts *o,
 void rp__sampler_free(struct rp__sampler *s);
 /* A branch of thread T, TAKEN or not (TO is then not used): a conditional
  * one when SITE is not 0 (the profile's index of its site + 1, the same
- * for every execution of that branch). *STATE is the thread's own (NULL
- * at first; the sampler keeps and frees it). Failures are kept for
- * rp__sampler_err. */
+ * for every execution of that branch), a call when CALL. *STATE is the
+ * thread's own (NULL at first; the sampler keeps and frees it). Failures
+ * are kept for rp__sampler_err. */
 void rp__sampler_branch(struct rp__sampler *s, void **state,
                         struct rp__thread *t, u64 from, u64 to, int taken,
-                        u32 site);
+                        u32 site, int call);
 int rp__sampler_err(const struct rp__sampler *s);
 int rp__sampler_report(const struct rp__sampler *s, FILE *out, size_t top,
                        int json) RW_MUST_CHECK;

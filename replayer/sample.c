@@ -17,7 +17,10 @@
  * a chi-square, which show which sampling periods mislead.
  *
  * Driven by the profile's branch, call and return observers
- * (replayer/profile.c), which pass every branch through rp__sampler_branch. */
+ * (replayer/profile.c), which pass every branch through rp__sampler_branch.
+ * The calls among them also make a call graph from calls alone: each
+ * call's caller and callee function, counted for every call and for the
+ * calls in the sampled rings, reported with the same measures. */
 #include <capstone/capstone.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -40,6 +43,19 @@ struct br {
   u64 from, to;
   int taken;
   int cond;
+  u32 pair; /* a call: its caller and callee's pair index + 1 */
+};
+
+/* A function of the call graph, by its name and file. */
+struct cfn {
+  char name[200];
+};
+
+/* An edge of the call graph: a caller calling a callee, how often in all
+ * and in the samples' rings. */
+struct cpair {
+  u32 caller, callee; /* cfn indexes */
+  u64 exact, sampled;
 };
 
 /* One conditional branch instruction: its exact and sampled counts. */
@@ -76,6 +92,15 @@ struct rp__sampler {
   struct br *seq;   /* the rebuilt sequence of a sample */
   size_t capseq;
   cs_insn *insn;
+  /* The call graph, from calls alone. */
+  struct cfn *fns;
+  size_t nfns, capfns;
+  struct rp__umap fn_by_addr; /* process << 48 | address -> fn index + 1 */
+  struct rp__umap fn_by_name; /* hash of a name -> fn index + 1 */
+  struct cpair *pairs;
+  size_t npairs, cappairs;
+  struct rp__umap by_pair;    /* caller << 32 | callee -> pair index + 1 */
+  u64 calls, calls_sampled;
   /* What the samples gave. */
   u64 samples, rebuilt, equal, differ, broken;
 };
@@ -128,9 +153,69 @@ void rp__sampler_free(struct rp__sampler *s) {
   free(s->sites);
   free(s->by_psite);
   rp__umap_free(&s->by_key);
+  free(s->fns);
+  rp__umap_free(&s->fn_by_addr);
+  rp__umap_free(&s->fn_by_name);
+  free(s->pairs);
+  rp__umap_free(&s->by_pair);
   free(s->seq);
   if (s->insn) cs_free(s->insn, 1);
   free(s);
+}
+
+/* The function holding ADDR in T's process: its index into *OUT. */
+static int fn_of(struct rp__sampler *s, struct rp__thread *t, u64 addr,
+                 u32 *out) {
+  u64 key = (u64)t->st.proc_ix << 48 | (addr & ((1ull << 48) - 1));
+  u32 v = rp__umap_get(&s->fn_by_addr, key);
+  if (v) {
+    *out = v - 1;
+    return 0;
+  }
+  char name[512], object[256], full[800];
+  rp_replay *rp = s->rp;
+  struct rp__proc *was = rp->proc;
+  rp->proc = t->proc;
+  rp__fn_name(rp, addr, name, sizeof name, object, sizeof object);
+  rp->proc = was;
+  if (!strncmp(name, object, strlen(object))) /* "file+0xOFF" */
+    snprintf(full, sizeof full, "%s", name);
+  else
+    snprintf(full, sizeof full, "%s (%s)", name, object);
+  u64 h = rw_fmix64(rw_fmix64(strlen(full)) ^ full[0]);
+  for (const char *c = full; *c; c++) h = (h ^ (u8)*c) * 0x100000001b3ull;
+  h |= 1;
+  u32 w = rp__umap_get(&s->fn_by_name, h);
+  if (w && !strncmp(s->fns[w - 1].name, full, sizeof s->fns->name - 1)) {
+    *out = w - 1;
+  } else {
+    RW_FORWARD(rp__grow((void **)&s->fns, s->nfns, &s->capfns,
+                        sizeof *s->fns));
+    snprintf(s->fns[s->nfns].name, sizeof s->fns->name, "%s", full);
+    if (!w) RW_FORWARD(rp__umap_put(&s->fn_by_name, h, (u32)s->nfns + 1));
+    *out = (u32)s->nfns++;
+  }
+  return rp__umap_put(&s->fn_by_addr, key, *out + 1);
+}
+
+/* The call graph's edge of a call at FROM to TO in T's process: its index
+ * + 1 into *OUT. */
+static int pair_of(struct rp__sampler *s, struct rp__thread *t, u64 from,
+                   u64 to, u32 *out) {
+  u32 a, b;
+  RW_FORWARD(fn_of(s, t, from, &a));
+  RW_FORWARD(fn_of(s, t, to, &b));
+  u64 key = (u64)a << 32 | b;
+  u32 v = rp__umap_get(&s->by_pair, key);
+  if (!v) {
+    RW_FORWARD(rp__grow((void **)&s->pairs, s->npairs, &s->cappairs,
+                        sizeof *s->pairs));
+    s->pairs[s->npairs] = (struct cpair){a, b, 0, 0};
+    RW_FORWARD(rp__umap_put(&s->by_pair, key, (u32)s->npairs + 1));
+    v = (u32)++s->npairs;
+  }
+  *out = v;
+  return 0;
 }
 
 /* The site of the conditional branch at FROM in T's process. */
@@ -232,7 +317,7 @@ static int walk(struct rp__sampler *s, struct rp__thread *t, u64 a, u64 b,
     if (rp__insn_is_jump(id)) return 1;
     u64 next = a + s->insn->size;
     if (rp__insn_is_cond(id))
-      RW_FORWARD(seq_push(s, n, (struct br){a, next, 0, 1}));
+      RW_FORWARD(seq_push(s, n, (struct br){a, next, 0, 1, 0}));
     a = next;
   }
   return 0;
@@ -246,6 +331,10 @@ static int sample(struct rp__sampler *s, struct tstate *x) {
   s->samples++;
   for (u64 i = x->ntaken - m; i < x->ntaken; i++) {
     const struct br *e = &x->taken[i & s->mask];
+    if (e->pair) { /* the call graph from the ring's calls */
+      s->pairs[e->pair - 1].sampled++;
+      s->calls_sampled++;
+    }
     if (i > x->ntaken - m) {
       const struct br *prev = &x->taken[(i - 1) & s->mask];
       int rc = walk(s, x->t, prev->to, e->from, &n);
@@ -304,7 +393,7 @@ static struct csite *psite_of(struct rp__sampler *s, struct rp__thread *t,
 
 void rp__sampler_branch(struct rp__sampler *s, void **state,
                         struct rp__thread *t, u64 from, u64 to, int taken,
-                        u32 psite) {
+                        u32 psite, int call) {
   int cond = psite != 0;
   struct tstate *x = *state;
   if (s->err) return;
@@ -332,7 +421,16 @@ void rp__sampler_branch(struct rp__sampler *s, void **state,
     s->ts[s->nts++] = x;
     *state = x;
   }
-  struct br b = {from, taken ? to : 0, taken != 0, cond};
+  struct br b = {from, taken ? to : 0, taken != 0, cond, 0};
+  if (call) {
+    int rc = pair_of(s, t, from, to, &b.pair);
+    if (rc < 0) {
+      s->err = rc;
+      return;
+    }
+    s->pairs[b.pair - 1].exact++;
+    s->calls++;
+  }
   x->truth[x->ntruth++ % RP_TRUE_RING] = b;
   if (cond) {
     struct csite *c = psite_of(s, t, from, psite);
@@ -364,6 +462,98 @@ static int by_exact(const void *a, const void *b) {
   if (x->exact != y->exact) return x->exact < y->exact ? 1 : -1;
   if (x->c->key != y->c->key) return x->c->key < y->c->key ? -1 : 1;
   return x->taken - y->taken;
+}
+
+/* One edge of the call graph's report. */
+struct call_row {
+  const struct cpair *p;
+  double exact, sampled, err;
+};
+
+static int by_calls(const void *a, const void *b) {
+  const struct call_row *x = a, *y = b;
+  if (x->p->exact != y->p->exact) return x->p->exact < y->p->exact ? 1 : -1;
+  if (x->p->caller != y->p->caller) return x->p->caller < y->p->caller ? -1 : 1;
+  return x->p->callee < y->p->callee ? -1 : x->p->callee > y->p->callee;
+}
+
+/* The call graph from calls alone: exact (every call) and sampled (the
+ * calls in the samples' rings), with the same uniformity measures as the
+ * edges. */
+static int calls_report(const struct rp__sampler *s, FILE *out, size_t top,
+                        int json) {
+  struct call_row *v = calloc(s->npairs ? s->npairs : 1, sizeof *v);
+  if (!v) return RW_ENOMEM;
+  double chi = 0, worst = 0;
+  size_t used = 0, big = 0;
+  const struct call_row *w = NULL;
+  for (size_t i = 0; i < s->npairs; i++) {
+    struct call_row *r = &v[i];
+    r->p = &s->pairs[i];
+    r->exact = s->calls ? (double)r->p->exact / (double)s->calls : 0;
+    r->sampled =
+        s->calls_sampled ? (double)r->p->sampled / (double)s->calls_sampled
+                         : 0;
+    r->err = r->exact > 0 ? fabs(r->sampled - r->exact) / r->exact : 0;
+    double expect = r->exact * (double)s->calls_sampled;
+    if (expect >= 5) {
+      chi += (r->p->sampled - expect) * (r->p->sampled - expect) / expect;
+      used++;
+    }
+  }
+  qsort(v, s->npairs, sizeof *v, by_calls);
+  for (size_t i = 0; i < s->npairs; i++)
+    if (v[i].exact >= RP_MIN_SHARE) {
+      big++;
+      if (!w || v[i].err > worst) {
+        worst = v[i].err;
+        w = &v[i];
+      }
+    }
+  unsigned df = used > 1 ? (unsigned)(used - 1) : 0;
+  if (json) {
+    fprintf(out, "{\"sampled_calls\":{\"calls\":%" PRIu64 ""
+                 ",\"calls_in_samples\":%" PRIu64 ",\"edges\":%zu"
+                 ",\"edges_over_1pct\":%zu,\"max_relative_error\":%.6f"
+                 ",\"chi_square\":%.3f,\"degrees_of_freedom\":%u}}\n",
+            s->calls, s->calls_sampled, s->npairs, big, worst, chi, df);
+  } else {
+    fprintf(out, "\ncall graph from calls alone: %" PRIu64 " calls, %zu "
+                 "caller-callee edges; %" PRIu64 " calls in the samples' "
+                 "rings",
+            s->calls, s->npairs, s->calls_sampled);
+    if (w)
+      fprintf(out, "; largest relative error %.3f at %s -> %s (exact "
+                   "%.2f%%, sampled %.2f%%)",
+              worst, s->fns[w->p->caller].name, s->fns[w->p->callee].name,
+              100 * w->exact, 100 * w->sampled);
+    fprintf(out, "; chi-square %.1f over %u degrees of freedom\n", chi, df);
+    fprintf(out, "%13s %9s %9s %9s  %s\n", "calls", "exact", "sampled",
+            "rel err", "caller -> callee");
+  }
+  size_t n = top && top < s->npairs ? top : s->npairs;
+  for (size_t i = 0; i < n; i++) {
+    const struct call_row *r = &v[i];
+    const char *a = s->fns[r->p->caller].name, *b = s->fns[r->p->callee].name;
+    if (json) {
+      fprintf(out, "{\"sampled_call\":{\"caller\":");
+      trace_json_str(out, a);
+      fprintf(out, ",\"callee\":");
+      trace_json_str(out, b);
+      fprintf(out, ",\"exact\":%" PRIu64 ",\"sampled\":%" PRIu64 ""
+                   ",\"exact_share\":%.6f,\"sampled_share\":%.6f,"
+                   "\"relative_error\":%.6f}}\n",
+              r->p->exact, r->p->sampled, r->exact, r->sampled, r->err);
+    } else {
+      fprintf(out, "%13" PRIu64 " %8.2f%% %8.2f%% %9.3f  %s -> %s\n",
+              r->p->exact, 100 * r->exact, 100 * r->sampled, r->err, a, b);
+    }
+  }
+  if (!json && n < s->npairs)
+    fprintf(out, "(%zu more call edges; --top 0 shows them all)\n",
+            s->npairs - n);
+  free(v);
+  return 0;
 }
 
 int rp__sampler_report(const struct rp__sampler *s, FILE *out, size_t top,
@@ -474,5 +664,6 @@ int rp__sampler_report(const struct rp__sampler *s, FILE *out, size_t top,
   if (!json && n < k)
     fprintf(out, "(%zu more edges; --top 0 shows them all)\n", k - n);
   free(v);
+  RW_FORWARD(calls_report(s, out, top, json));
   return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
 }

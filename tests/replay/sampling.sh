@@ -72,7 +72,8 @@ check_eq "text: exit 0" 0 "$?"
 check "  the exact table, then the samples and the uniformity report" sh -c "
   grep -q '^sampled: every 1600 taken branches, the last 8 taken branches each: ' '$T/text.out' &&
   grep -Eq '^rebuilt against the emulator.s branch sequence: [0-9]+ equal, 0 differ' '$T/text.out' &&
-  grep -Eq '^uniformity: .*largest relative error [0-9.]+ at 0x[0-9a-f]+ main\+0x[0-9a-f]+ taken' '$T/text.out'"
+  grep -Eq '^uniformity: .*largest relative error [0-9.]+ at 0x[0-9a-f]+ main\+0x[0-9a-f]+ taken' '$T/text.out' &&
+  grep -Eq '^call graph from calls alone: [0-9]+ calls, [0-9]+ caller-callee edges' '$T/text.out'"
 
 # Threads, a longjmp out of 5 frames and a signal handler: the samples still
 # rebuild exactly what ran (a handler's entry is no branch: its gap is not
@@ -83,6 +84,27 @@ check_eq "calls: exit 0" 0 "$?"
 check "  every sample equal to the emulator's sequence" summary calls '
 assert s["samples"] > 1000 and s["equal"] == s["samples"], s
 assert s["differ"] == 0, s'
+# The call graph from calls alone: exact from every call (leaf5 is called
+# 1000 times: 587 from main, 400 from work; rec calls itself 500 times),
+# sampled from the calls in the rings, close to it with a random offset.
+check "  the call graph from calls alone, exact and sampled" python3 -c '
+import json, sys
+c, g = None, {}
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if "sampled_calls" in o: c = o["sampled_calls"]
+    if "sampled_call" in o:
+        x = o["sampled_call"]
+        g[(x["caller"], x["callee"])] = x
+assert c and c["calls"] == sum(x["exact"] for x in g.values()), c
+assert c["calls_in_samples"] == sum(x["sampled"] for x in g.values()), c
+assert g[("main (calls)", "leaf5 (calls)")]["exact"] == 587, g
+assert g[("work (calls)", "leaf5 (calls)")]["exact"] == 400
+assert g[("rec (calls)", "rec (calls)")]["exact"] == 500
+assert sum(x["exact"] for k, x in g.items() if k[1] == "leaf5 (calls)") \
+    == 1000
+assert c["calls_in_samples"] > 500 and c["max_relative_error"] < 0.5, c
+' "$T/calls.json"
 
 # rewind analyze branches: the ring at a position, from the shell. Right
 # before printf, the loop's last iteration took its jmp (the back edge fell
