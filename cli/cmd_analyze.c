@@ -108,6 +108,14 @@ static int open_trace(const char *path, int quiet, int progress,
   return 0;
 }
 
+/* Says why analysis WHAT of PATH failed with RC (thread TID, when not 0,
+ * did not run there) and returns the exit status. */
+static int failed(const char *what, const char *path, int rc, u32 tid) {
+  if (rc == RW_ENOTFOUND && tid)
+    return cli_error("thread %u did not run in %s", tid, path);
+  return cli_error("%s of %s failed: %s", what, path, rw_strerror(rc));
+}
+
 /* Says why the run stopped before the end, if it did; returns the exit
  * status that goes with it (0 at the end). */
 static int run_status(rp_replay *rp, const struct rp_stop *stop) {
@@ -139,6 +147,16 @@ static int count_arg(const char *cmd, const char *opt, const char *arg,
   *n = strtoull(arg, &end, 0);
   if (errno || end == arg || *end || arg[0] == '-')
     return cli_usage_error(cmd, "%s takes a number, not '%s'", opt, arg);
+  return -1;
+}
+
+/* --thread ARG of CMD into *TID: a thread id. Returns -1, or prints why
+ * not and returns 2. */
+static int tid_arg(const char *cmd, const char *arg, u64 *tid) {
+  int st = count_arg(cmd, "--thread", arg, tid);
+  if (st >= 0) return st;
+  if (!*tid || *tid > UINT32_MAX)
+    return cli_usage_error(cmd, "--thread takes a thread id, not %s", arg);
   return -1;
 }
 
@@ -233,10 +251,7 @@ static int profile(int argc, char **argv) {
           return st;
         break;
       case 'T':
-        if ((st = count_arg("analyze profile", "--thread", optarg, &tid)) >= 0)
-          return st;
-        if (!tid || tid > UINT32_MAX)
-          return cli_usage_error("analyze profile", "no thread %s", optarg);
+        if ((st = tid_arg("analyze profile", optarg, &tid)) >= 0) return st;
         break;
       case 'f':
         folded = optarg;
@@ -351,10 +366,7 @@ static int calls(int argc, char **argv) {
         fn = optarg;
         break;
       case 't':
-        if ((st = count_arg("analyze calls", "--thread", optarg, &tid)) >= 0)
-          return st;
-        if (!tid || tid > UINT32_MAX)
-          return cli_usage_error("analyze calls", "no thread %s", optarg);
+        if ((st = tid_arg("analyze calls", optarg, &tid)) >= 0) return st;
         break;
       case 'm':
         if ((st = count_arg("analyze calls", "--max", optarg, &max)) >= 0)
@@ -750,9 +762,7 @@ static int branches(int argc, char **argv) {
         has_at = 1;
         break;
       case 't':
-        if ((st = count_arg(cmd, "--thread", optarg, &tid)) >= 0) return st;
-        if (!tid || tid > 0xffffffffu)
-          return cli_usage_error(cmd, "--thread takes a thread id");
+        if ((st = tid_arg(cmd, optarg, &tid)) >= 0) return st;
         break;
       case 'n':
         if ((st = count_arg(cmd, "--count", optarg, &count)) >= 0) return st;
@@ -966,9 +976,7 @@ static int counts(int argc, char **argv) {
         if ((st = kind_arg(optarg, &o)) >= 0) return st;
         break;
       case 'T':
-        if ((st = count_arg(cmd, "--thread", optarg, &tid)) >= 0) return st;
-        if (!tid || tid > 0xffffffffu)
-          return cli_usage_error(cmd, "--thread takes a thread id");
+        if ((st = tid_arg(cmd, optarg, &tid)) >= 0) return st;
         o.tid = (u32)tid;
         break;
       case 't':
@@ -992,9 +1000,7 @@ static int counts(int argc, char **argv) {
   if (progress) fputc('\n', stderr);
   if (rc < 0) {
     rp_close(rp);
-    if (rc == RW_ENOTFOUND)
-      return cli_error("thread %u did not run in %s", o.tid, path);
-    return cli_error("counts of %s failed: %s", path, rw_strerror(rc));
+    return failed("counts", path, rc, o.tid);
   }
   int status = run_status(rp, &stop);
   u64 sel, all, unplaced;
@@ -1075,9 +1081,7 @@ static int accesses(int argc, char **argv) {
         o.stacks = 1;
         break;
       case 'T':
-        if ((st = count_arg(cmd, "--thread", optarg, &tid)) >= 0) return st;
-        if (!tid || tid > 0xffffffffu)
-          return cli_usage_error(cmd, "--thread takes a thread id");
+        if ((st = tid_arg(cmd, optarg, &tid)) >= 0) return st;
         o.tid = (u32)tid;
         break;
       case 't':
@@ -1113,9 +1117,7 @@ static int accesses(int argc, char **argv) {
   if (progress) fputc('\n', stderr);
   if (rc < 0) {
     rp_close(rp);
-    if (rc == RW_ENOTFOUND)
-      return cli_error("thread %u did not run in %s", o.tid, path);
-    return cli_error("accesses of %s failed: %s", path, rw_strerror(rc));
+    return failed("accesses", path, rc, o.tid);
   }
   int status = run_status(rp, &stop);
   rc = rp_data_write(d, stdout, (size_t)top, all, json);
@@ -1220,9 +1222,7 @@ static int marks(int argc, char **argv) {
         st = marks_file(optarg, &v, &n);
         break;
       case 'T':
-        if ((st = count_arg(cmd, "--thread", optarg, &tid)) >= 0) break;
-        if (!tid || tid > 0xffffffffu)
-          st = cli_usage_error(cmd, "--thread takes a thread id");
+        st = tid_arg(cmd, optarg, &tid);
         o.tid = (u32)tid;
         break;
       case 'h':
@@ -1253,10 +1253,7 @@ static int marks(int argc, char **argv) {
     o.nmarks = n;
     int rc = rp_counts_run(rp, &o, &k, &stop);
     if (progress) fputc('\n', stderr);
-    if (rc == RW_ENOTFOUND)
-      st = cli_error("thread %u did not run in %s", o.tid, path);
-    else if (rc < 0)
-      st = cli_error("marks of %s failed: %s", path, rw_strerror(rc));
+    if (rc < 0) st = failed("marks", path, rc, o.tid);
     if (rc == 0) {
       st = run_status(rp, &stop);
       rc = rp_counts_marks(k, stdout, json);

@@ -131,15 +131,9 @@ struct rp_counts {
   struct rp__counter *c;
 };
 
-static u64 str_hash(const char *s) {
-  u64 h = 0xcbf29ce484222325ull;
-  for (; *s; s++) h = (h ^ (u8)*s) * 0x100000001b3ull;
-  return h | 1;
-}
-
 /* S kept once in the string pool, its offset into *OFF. */
 static int intern(struct rp__counter *c, const char *s, u32 *off) {
-  u64 h = str_hash(s);
+  u64 h = rp__str_hash(s);
   u32 v = rp__umap_get(&c->by_str, h);
   if (v && !strcmp(c->strs + v - 1, s)) {
     *off = v - 1;
@@ -270,7 +264,7 @@ static int decode(struct rp__counter *c, const u8 *code, size_t n,
  * asked once per function and name. */
 static int alias(struct rp__counter *c, const struct insn *in,
                  const char *name) {
-  u64 key = rw_fmix64(in->fn_start ^ str_hash(name)) | 1;
+  u64 key = rw_fmix64(in->fn_start ^ rp__str_hash(name)) | 1;
   u32 v = rp__umap_get(&c->aliases, key);
   if (!v) {
     v = rp__fn_named(c->rp, in->fn_start, name) ? 1 : 2;
@@ -980,10 +974,6 @@ static int listing(struct rp__counter *c, const struct body *b,
   return rc;
 }
 
-static int written(FILE *out) {
-  return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
-}
-
 static void summary_json(const rp_counts *cc, size_t nrows, FILE *out) {
   const struct rp__counter *c = cc->c;
   const struct tally *t = tally_of(cc);
@@ -1105,7 +1095,7 @@ int rp_counts_write(const rp_counts *cc, FILE *out, size_t top, int json) {
               n - m);
   }
   free(rows);
-  return rc < 0 ? rc : written(out);
+  return rc < 0 ? rc : rp__written(out);
 }
 
 /* ---- Marks ------------------------------------------------------------ */
@@ -1186,7 +1176,7 @@ int rp_counts_marks(const rp_counts *cc, FILE *out, int json) {
     fprintf(out, "warning: %llu instructions could not be placed; marks in "
                  "them are missed\n",
             (unsigned long long)c->unplaced);
-  return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
+  return rp__written(out);
 }
 
 /* FLAGS (a comma list) into M. */
@@ -1236,14 +1226,13 @@ int rp_mark_parse(const char *spec, struct rp_mark *m, char *err,
   int rc = 0;
   if (!*w) {
     rc = RW_EINVAL;
-  } else if (at) { /* FILE@VADDR[+LEN] */
-    *at = 0;
-    p = at + 1;
-    m->object = w;
-    rc = *w && number(&p, &m->addr) ? 0 : RW_EINVAL;
-    if (rc == 0 && *p == '+') p++, rc = number(&p, &m->len) ? 0 : RW_EINVAL;
-  } else if (*w >= '0' && *w <= '9') { /* ADDR[+LEN] */
-    rc = number(&p, &m->addr) ? 0 : RW_EINVAL;
+  } else if (at || (*w >= '0' && *w <= '9')) { /* [FILE@]ADDR[+LEN] */
+    if (at) {
+      *at = 0;
+      p = at + 1;
+      m->object = w;
+    }
+    rc = (!at || *w) && number(&p, &m->addr) ? 0 : RW_EINVAL;
     if (rc == 0 && *p == '+') p++, rc = number(&p, &m->len) ? 0 : RW_EINVAL;
   } else { /* FUNCTION[+OFF] */
     char *plus = strrchr(w, '+');

@@ -64,21 +64,8 @@ static int who_of(rp_data *d, struct rp__thread *t, u64 rip, u32 *out) {
     *out = v - 1;
     return 0;
   }
-  char name[512], object[256], where[800];
-  u64 start, size;
-  rp_replay *rp = d->rp;
-  struct rp__proc *was = rp->proc;
-  rp->proc = t->proc;
-  rp__fn_name(rp, rip, name, sizeof name, object, sizeof object);
-  int sized = rp__fn_span(rp, rip, &start, &size);
-  rp->proc = was;
-  if (sized)
-    snprintf(where, sizeof where, "%s+0x%llx (%s)", name,
-             (unsigned long long)(rip - start), object);
-  else if (!strncmp(name, object, strlen(object)))
-    snprintf(where, sizeof where, "%s", name);
-  else
-    snprintf(where, sizeof where, "%s (%s)", name, object);
+  char where[800];
+  rp__fn_label(d->rp, t, rip, 1, where, sizeof where);
   size_t n = strlen(where) + 1;
   while (d->nstrs + n > d->capstrs) {
     size_t cap = d->capstrs ? 2 * d->capstrs : 4096;
@@ -381,5 +368,5 @@ int rp_data_write(const rp_data *d, FILE *out, size_t top, int all,
             d->nwho - n);
   free(ix);
   if (o->stacks) RW_FORWARD(paths_write(d, out, top, json));
-  return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
+  return rp__written(out);
 }

@@ -276,7 +276,7 @@ int rp_profile_svg(const rp_profile *p, FILE *out, const char *heading) {
   f.scale =
       f.b[0].incl ? (double)(FL_WIDTH - 2 * FL_PAD) / (double)f.b[0].incl : 0;
   draw(&f, out, heading);
-  rc = fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
+  rc = rp__written(out);
 fail:
   free(f.v);
   free(f.b);

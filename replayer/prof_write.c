@@ -28,10 +28,6 @@ static double share(u64 part, u64 whole) {
   return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static int written(FILE *out) {
-  return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
-}
-
 /* P's functions in the table's order (see rp_profile_table) into *IX
  * (free it), the first *N of them (TOP, or all). Returns 0 or RW_ENOMEM. */
 static int fn_order(const rp_profile *p, size_t top, int by_excl, u32 **ix,
@@ -69,7 +65,7 @@ int rp_profile_table(const rp_profile *p, FILE *out, size_t top,
     fprintf(out, "(%zu more functions; --top 0 shows them all)\n",
             p->nfns - n);
   free(ix);
-  return written(out);
+  return rp__written(out);
 }
 
 int rp_profile_json(const rp_profile *p, FILE *out, size_t top, int by_excl,
@@ -98,7 +94,7 @@ int rp_profile_json(const rp_profile *p, FILE *out, size_t top, int by_excl,
             (unsigned long long)f->calls);
   }
   free(ix);
-  return written(out);
+  return rp__written(out);
 }
 
 int rp_profile_folded(const rp_profile *p, FILE *out) {
@@ -119,7 +115,7 @@ int rp_profile_folded(const rp_profile *p, FILE *out) {
     fprintf(out, "%llu\n", (unsigned long long)p->nodes[i].excl);
   }
   free(path);
-  return written(out);
+  return rp__written(out);
 }
 
 static int by_caller(const void *a, const void *b) {
@@ -154,7 +150,7 @@ int rp_profile_callgrind(const rp_profile *p, FILE *out, const char *cmd) {
     fputc('\n', out);
   }
   free(ix);
-  return written(out);
+  return rp__written(out);
 }
 
 /* ---- The edge profile ------------------------------------------------- */
@@ -216,7 +212,7 @@ int rp_profile_edges(const rp_profile *p, FILE *out, size_t top, int json) {
     fprintf(out, "(%zu more branches; --top 0 shows them all)\n",
             p->nsites - n);
   free(ix);
-  return written(out);
+  return rp__written(out);
 }
 
 /* ---- Rep string instructions ------------------------------------------ */
@@ -317,7 +313,7 @@ int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json) {
     fprintf(out, "(%zu more instructions; --top 0 shows them all)\n",
             ns - n);
   free(v);
-  return written(out);
+  return rp__written(out);
 }
 
 /* ---- Call paths ------------------------------------------------------- */

@@ -7,6 +7,8 @@
 #define RW_REPLAYER_RP_INT_H
 
 #include <capstone/capstone.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 
@@ -660,6 +662,25 @@ int rp__elf_vaddr(rp_replay *rp, u64 addr, u64 *vaddr);
 /* Whether the function starting at START has the name NAME too (an alias
  * of the name rp__fn_name gives it: malloc for __libc_malloc). */
 int rp__fn_named(rp_replay *rp, u64 start, const char *name);
+/* ADDR of thread T's process as a person reads it, into BUF (CAP bytes):
+ * "function+0xOFF (file)" with OFFSET (a function of known size; else
+ * "function (file)"), "file+0xOFF" outside any function, "0xADDR"
+ * outside any file. */
+void rp__fn_label(rp_replay *rp, const struct rp__thread *t, u64 addr,
+                  int offset, char *buf, size_t cap);
+
+/* Whether everything written to OUT went out: 0, or RW_ERR(errno) of the
+ * failed write (EIO when none is known). */
+static inline int rp__written(FILE *out) {
+  return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
+}
+
+/* A hash of string S (FNV-1a), never 0: a key for struct rp__umap. */
+static inline u64 rp__str_hash(const char *s) {
+  u64 h = 0xcbf29ce484222325ull;
+  for (; *s; s++) h = (h ^ (u8)*s) * 0x100000001b3ull;
+  return h | 1;
+}
 
 /* profiles (replayer/profile.c) */
 /* Makes room for one more element of SIZE bytes in *V (N used, *CAP

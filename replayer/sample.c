@@ -172,26 +172,16 @@ static int fn_of(struct rp__sampler *s, struct rp__thread *t, u64 addr,
     *out = v - 1;
     return 0;
   }
-  char name[512], object[256], full[800];
-  rp_replay *rp = s->rp;
-  struct rp__proc *was = rp->proc;
-  rp->proc = t->proc;
-  rp__fn_name(rp, addr, name, sizeof name, object, sizeof object);
-  rp->proc = was;
-  if (!strncmp(name, object, strlen(object))) /* "file+0xOFF" */
-    snprintf(full, sizeof full, "%s", name);
-  else
-    snprintf(full, sizeof full, "%s (%s)", name, object);
-  u64 h = rw_fmix64(rw_fmix64(strlen(full)) ^ full[0]);
-  for (const char *c = full; *c; c++) h = (h ^ (u8)*c) * 0x100000001b3ull;
-  h |= 1;
+  char full[sizeof s->fns->name];
+  rp__fn_label(s->rp, t, addr, 0, full, sizeof full);
+  u64 h = rp__str_hash(full);
   u32 w = rp__umap_get(&s->fn_by_name, h);
   if (w && !strncmp(s->fns[w - 1].name, full, sizeof s->fns->name - 1)) {
     *out = w - 1;
   } else {
     RW_FORWARD(rp__grow((void **)&s->fns, s->nfns, &s->capfns,
                         sizeof *s->fns));
-    snprintf(s->fns[s->nfns].name, sizeof s->fns->name, "%s", full);
+    memcpy(s->fns[s->nfns].name, full, sizeof full);
     if (!w) RW_FORWARD(rp__umap_put(&s->fn_by_name, h, (u32)s->nfns + 1));
     *out = (u32)s->nfns++;
   }
@@ -665,5 +655,5 @@ int rp__sampler_report(const struct rp__sampler *s, FILE *out, size_t top,
     fprintf(out, "(%zu more edges; --top 0 shows them all)\n", k - n);
   free(v);
   RW_FORWARD(calls_report(s, out, top, json));
-  return fflush(out) == 0 && !ferror(out) ? 0 : RW_ERR(errno ? errno : EIO);
+  return rp__written(out);
 }

@@ -266,3 +266,21 @@ int rp__fn_named(rp_replay *rp, u64 start, const char *name) {
     if (!strcmp(s->strs + s->fns[lo].name, name)) return 1;
   return 0;
 }
+
+void rp__fn_label(rp_replay *rp, const struct rp__thread *t, u64 addr,
+                  int offset, char *buf, size_t cap) {
+  char name[512], object[256];
+  u64 start, size;
+  struct rp__proc *was = rp->proc; /* the names are those of T's process */
+  rp->proc = t->proc;
+  rp__fn_name(rp, addr, name, sizeof name, object, sizeof object);
+  int sized = offset && rp__fn_span(rp, addr, &start, &size);
+  rp->proc = was;
+  if (sized)
+    snprintf(buf, cap, "%s+0x%llx (%s)", name,
+             (unsigned long long)(addr - start), object);
+  else if (!strncmp(name, object, strlen(object))) /* "file+0xOFF" */
+    snprintf(buf, cap, "%s", name);
+  else
+    snprintf(buf, cap, "%s (%s)", name, object);
+}
