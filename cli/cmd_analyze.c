@@ -859,9 +859,13 @@ static void counts_usage(FILE *out) {
         "totals by kind and the instructions that ran most. With\n"
         "--function: every instruction of that function in address order\n"
         "with its count and disassembly, like an annotated listing but\n"
-        "exact. A selection also says how often its code was entered\n"
-        "(an instruction of it run after one outside it: a call, a jump, a\n"
-        "return into it from a callee).\n"
+        "exact. With --lines: every instruction of those source lines that\n"
+        "ran, in address order. A selection also says how often its code\n"
+        "was entered (an instruction of it run after one outside it: a\n"
+        "call, a jump, a return into it from a callee). Each instruction\n"
+        "is shown with its source line when its file has DWARF line tables\n"
+        "(built with -g), or its separate debug file is installed under\n"
+        "/usr/lib/debug/.build-id on this machine.\n"
         "TRACE is a file, or a name in the trace directory (rewind ls);\n"
         "without it, the latest recording.\n"
         "\n"
@@ -869,6 +873,9 @@ static void counts_usage(FILE *out) {
         "  --object FILE        one file's code (its base name: libc.so.6)\n"
         "  --range START-END    addresses START to END (END excluded), or\n"
         "                       START+LENGTH\n"
+        "  --lines FILE:N[-M]   the code of source lines N to M of FILE (a\n"
+        "                       path or its last components: counts.c,\n"
+        "                       src/counts.c), inlined copies included\n"
         "  --type KIND          only instructions of KIND: branch, call,\n"
         "                       ret, rep, memory, or opcode:VALUE[/MASK]\n"
         "                       (the opcode after 0f, 0f 38 or 0f 3a, as\n"
@@ -942,11 +949,23 @@ static int range_arg(const char *arg, struct rp_count_opts *o) {
   return -1;
 }
 
+/* --lines ARG (FILE:N or FILE:N-M) into O (the last --lines wins). */
+static int lines_arg(const char *arg, struct rp_count_opts *o) {
+  static char file[4096];
+  if (rp_lines_parse(arg, file, sizeof file, &o->line_lo, &o->line_hi) < 0)
+    return cli_usage_error("analyze counts", "--lines takes FILE:N or "
+                           "FILE:N-M (lines from 1, M not below N), not "
+                           "'%s'", arg);
+  o->src_file = file;
+  return -1;
+}
+
 static int counts(int argc, char **argv) {
   static const struct option longopts[] = {
       {"function", required_argument, 0, 'f'},
       {"object", required_argument, 0, 'o'},
       {"range", required_argument, 0, 'r'},
+      {"lines", required_argument, 0, 'l'},
       {"type", required_argument, 0, 'k'},
       {"thread", required_argument, 0, 'T'},
       {"top", required_argument, 0, 't'},
@@ -971,6 +990,9 @@ static int counts(int argc, char **argv) {
         break;
       case 'r':
         if ((st = range_arg(optarg, &o)) >= 0) return st;
+        break;
+      case 'l':
+        if ((st = lines_arg(optarg, &o)) >= 0) return st;
         break;
       case 'k':
         if ((st = kind_arg(optarg, &o)) >= 0) return st;
@@ -1005,7 +1027,15 @@ static int counts(int argc, char **argv) {
   int status = run_status(rp, &stop);
   u64 sel, all, unplaced;
   rp_counts_totals(k, &sel, &all, &unplaced);
-  if (!json && !sel && (o.function || o.object || o.hi > o.lo))
+  if (o.src_file && !rp_counts_src_seen(k)) {
+    status = cli_error("no code that ran comes from a source file '%s' (or "
+                       "its program has no line tables: build it with -g)",
+                       o.src_file);
+    rp_counts_free(k);
+    rp_close(rp);
+    return status;
+  }
+  if (!json && !sel && (o.function || o.object || o.hi > o.lo || o.src_file))
     fprintf(stderr, "rewind: no instruction of the selection ran (names "
                     "as analyze profile shows them)\n");
   rc = rp_counts_write(k, stdout, (size_t)top, json);

@@ -5,7 +5,7 @@ cli_rewind_SOURCES = cli/main.c cli/cli.h cli/cmd_info.c cli/cmd_dump.c \
 	cli/opts.c cli/cmd_ls.c cli/cmd_ps.c cli/pick.c cli/cmd_analyze.c
 cli_rewind_LDADD = recorder/librw_recorder.a gdbstub/librw_gdbstub.a replayer/librw_replayer.a \
 	replayer/cpu/librw_cpu.a format/librw_format.a common/librw_common.a \
-	$(UNWIND_LIBS) $(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS)
+	$(UNWIND_LIBS) $(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS) $(DW_LIBS)
 EXTRA_DIST += cli/commands.def
 
 # bash completion, where bash-completion looks for it.

@@ -349,27 +349,49 @@ static int reps(struct gdb__sess *s, const char *arg) {
   return 0;
 }
 
-/* `monitor counts [FUNCTION]`: how often each instruction of FUNCTION ran
- * over the whole history, in address order; without one, the 10 that ran
- * most. */
+/* `monitor counts [FUNCTION|FILE:N[-M]]`: how often each instruction of
+ * FUNCTION or of those source lines ran over the whole history, in
+ * address order; without one, the 10 that ran most. */
 static int counts(struct gdb__sess *s, const char *arg) {
-  char line[200], name[256];
+  char line[400], name[256], file[256];
   while (*arg == ' ') arg++;
   size_t k = strcspn(arg, " ");
-  if (k >= sizeof name || arg[k + strspn(arg + k, " ")]) {
-    out(s, "usage: monitor counts [FUNCTION] (how often each instruction of "
-           "FUNCTION ran over the whole history; without one, the 10 that "
-           "ran most; rewind analyze counts has more)\n");
+  struct rp_count_opts o = {0};
+  int ok = k < sizeof name && !arg[k + strspn(arg + k, " ")];
+  if (ok) {
+    memcpy(name, arg, k);
+    name[k] = 0;
+    o.function = k ? name : NULL;
+  }
+  /* FILE:N, FILE:N-M: source lines (no function name has a colon and a
+   * digit after it; C++ ones have "::"). */
+  const char *colon = ok ? strrchr(name, ':') : NULL;
+  if (colon && colon > name && colon[-1] != ':' && colon[1] >= '0' &&
+      colon[1] <= '9') {
+    ok = rp_lines_parse(name, file, sizeof file, &o.line_lo, &o.line_hi) == 0;
+    o.function = NULL;
+    o.src_file = file;
+  }
+  if (!ok) {
+    out(s, "usage: monitor counts [FUNCTION|FILE:N[-M]] (how often each "
+           "instruction of FUNCTION or of those source lines ran over the "
+           "whole history; without one, the 10 that ran most; rewind "
+           "analyze counts has more)\n");
     return 0;
   }
-  memcpy(name, arg, k);
-  name[k] = 0;
-  struct rp_count_opts o = {.function = k ? name : NULL};
   rp_counts *c;
   int rc = rp_counts_whole(s->rp, &o, keep_alive, s, &c);
   if (rc < 0) {
     snprintf(line, sizeof line, "no counts: %s\n", rw_strerror(rc));
     out(s, line);
+    return 0;
+  }
+  if (o.src_file && !rp_counts_src_seen(c)) {
+    snprintf(line, sizeof line, "no code that ran comes from a source file "
+             "'%s' (or its program has no line tables: build it with -g)\n",
+             file);
+    out(s, line);
+    rp_counts_free(c);
     return 0;
   }
   send_written(s, "counts", write_counts, c, 10);
@@ -552,9 +574,10 @@ int gdb__monitor(struct gdb__sess *s) {
            "                   iterations asked for and done, early ends "
            "(replays the whole history)\n"
            "  monitor counts [F]  how often each instruction of function F "
-           "ran, with its\n"
-           "                   disassembly; without F, the 10 that ran most "
-           "(replays the whole history)\n"
+           "(or of source\n"
+           "                   lines FILE:N[-M]) ran, with its disassembly; "
+           "without F, the 10\n"
+           "                   that ran most (replays the whole history)\n"
            "  monitor accesses ADDR [LEN]  the reads and writes instructions "
            "made to the range,\n"
            "                   by granule and by instruction (replays the "

@@ -38,6 +38,9 @@ struct insn {
   u32 opcode;
   u32 mark;         /* the first mark it is in: index + 1, or 0 */
   int wanted;       /* in the function of --function (by any name) */
+  int in_lines;     /* in the source lines of --lines */
+  u32 src, line;    /* its source file (offset in strs) and line; line 0:
+                       none known */
   u64 marks;        /* bit K: it is in mark K too (the first 64) */
   u8 len, types;
   u8 bytes[15];
@@ -61,6 +64,8 @@ struct space {
 struct body {
   u32 space, fn, object;
   u64 start;
+  const struct rp__lines *lines; /* its file's line table (or NULL) and */
+  u64 vstart;                    /* the ELF address of START */
   u8 *bytes;
   size_t len;
 };
@@ -99,6 +104,8 @@ struct rp__counter {
   struct rp__umap by_path; /* mark << 32 | node -> paths index + 1 */
   u64 nwin, win_total, win_min, win_max; /* closed counting windows */
   char *want_fn, *want_obj; /* copies of o.function, o.object */
+  char *want_src;           /* copy of o.src_file */
+  int src_seen;             /* some instruction came from want_src */
   csh cs;
   cs_insn *ci;
   struct insn *insns;
@@ -312,6 +319,19 @@ static int name_of(struct rp__counter *c, struct rp__thread *t,
   in->mark = mark_of(c, in, name, object);
   in->wanted = c->want_fn && in->fn_start &&
                (!strcmp(name, c->want_fn) || alias(c, in, c->want_fn));
+  const char *src;
+  u32 line;
+  if (rp__src_line(rp, in->addr, &src, &line)) {
+    RW_FORWARD(intern(c, src, &in->src));
+    in->line = line;
+    if (c->want_src && rp_src_matches(src, c->want_src)) {
+      c->src_seen = 1;
+      in->in_lines = line >= c->o.line_lo && line <= c->o.line_hi;
+    }
+  }
+  u64 vstart = 0;
+  const struct rp__lines *lines =
+      in->wanted ? rp__lines_at(rp, start, &vstart) : NULL;
   rp->proc = was;
   RW_FORWARD(intern(c, name, &in->fn));
   RW_FORWARD(intern(c, object, &in->object));
@@ -329,7 +349,8 @@ static int name_of(struct rp__counter *c, struct rp__thread *t,
     return 0; /* listed from the instructions that ran alone */
   }
   c->bodies[c->nbodies++] =
-      (struct body){in->space, in->fn, in->object, start, bytes, size};
+      (struct body){in->space, in->fn, in->object, start, lines, vstart,
+                    bytes, size};
   return 0;
 }
 
@@ -608,6 +629,7 @@ static void counter_free(struct rp__counter *c) {
   free(c->bodies);
   free(c->want_fn);
   free(c->want_obj);
+  free(c->want_src);
   free(c->insns);
   rp__umap_free(&c->by_insn);
   rp__umap_free(&c->by_str);
@@ -629,10 +651,12 @@ static int counter_new(rp_replay *rp, const struct rp_count_opts *o,
   c->o = *o;
   int rc = 0;
   if ((o->function && !(c->want_fn = strdup(o->function))) ||
-      (o->object && !(c->want_obj = strdup(o->object))))
+      (o->object && !(c->want_obj = strdup(o->object))) ||
+      (o->src_file && !(c->want_src = strdup(o->src_file))))
     rc = RW_ENOMEM;
   c->o.function = c->want_fn;
   c->o.object = c->want_obj;
+  c->o.src_file = c->want_src;
   size_t nm = o->nmarks;
   c->o.marks = NULL;
   c->o.nmarks = 0;
@@ -671,6 +695,7 @@ static int counter_new(rp_replay *rp, const struct rp_count_opts *o,
 static int in_range(const struct rp__counter *c, const struct insn *in) {
   const struct rp_count_opts *o = &c->o;
   if (o->function && !in->wanted) return 0;
+  if (o->src_file && !in->in_lines) return 0;
   if (o->object && strcmp(c->strs + in->object, o->object)) return 0;
   if (o->hi > o->lo && (in->addr < o->lo || in->addr >= o->hi)) return 0;
   return 1;
@@ -685,7 +710,7 @@ static int of_kind(const struct rp__counter *c, const struct insn *in) {
 }
 
 static int selects(const struct rp__counter *c) {
-  return c->o.function || c->o.object || c->o.hi > c->o.lo;
+  return c->o.function || c->o.object || c->o.hi > c->o.lo || c->o.src_file;
 }
 
 /* Each run's count to each of its instructions; how often the selected
@@ -782,6 +807,8 @@ void rp_counts_totals(const rp_counts *c, u64 *selected, u64 *all,
   *all = c->c->total;
   *unplaced = c->c->unplaced;
 }
+
+int rp_counts_src_seen(const rp_counts *c) { return c->c->src_seen; }
 
 /* ---- The report ------------------------------------------------------- */
 
@@ -888,6 +915,13 @@ static void row_json(struct rp__counter *c, const struct row *r, FILE *out) {
     fprintf(out, ",\"offset\":%llu", (unsigned long long)r->off);
   fprintf(out, ",\"file\":");
   trace_json_str(out, c->strs + r->in->object);
+  fprintf(out, ",\"source\":");
+  if (r->in->line) {
+    trace_json_str(out, c->strs + r->in->src);
+    fprintf(out, ",\"line\":%u", r->in->line);
+  } else {
+    fprintf(out, "null,\"line\":null");
+  }
   snprintf(w, sizeof w, "%s", text);
   fprintf(out, ",\"instruction\":");
   trace_json_str(out, w);
@@ -906,10 +940,15 @@ static void row_text(struct rp__counter *c, const struct row *r, u64 whole,
   char text[256], w[700];
   disasm(c, r->in, text, sizeof text);
   where(c, r, w, sizeof w);
-  fprintf(out, "%14llu %6.2f%%  %#14llx  %-40s  %s\n",
+  fprintf(out, "%14llu %6.2f%%  %#14llx  %-40s  %s",
           (unsigned long long)r->count,
           whole ? 100.0 * (double)r->count / (double)whole : 0.0,
           (unsigned long long)r->in->addr, text, w);
+  if (r->in->line) { /* its source line, by the file's base name */
+    const char *src = c->strs + r->in->src, *slash = strrchr(src, '/');
+    fprintf(out, "  %s:%u", slash ? slash + 1 : src, r->in->line);
+  }
+  fputc('\n', out);
 }
 
 /* The whole body of the wanted function in file OBJ, every instruction
@@ -930,6 +969,10 @@ static int listing(struct rp__counter *c, const struct body *b,
       in.len = 1; /* not code: shown as a byte */
       in.bytes[0] = b->bytes[off];
     }
+    const char *src;
+    if (rp__lines_find(b->lines, b->vstart + off, &src, &in.line) &&
+        (rc = intern(c, src, &in.src)) < 0)
+      break;
     rc = rp__grow((void **)&ins, ni, &capi, sizeof *ins);
     if (rc == 0) ins[ni++] = in;
     off += in.len;
@@ -987,6 +1030,14 @@ static void summary_json(const rp_counts *cc, size_t nrows, FILE *out) {
             (unsigned long long)o->hi);
   else
     fprintf(out, ",\"range\":null");
+  fprintf(out, ",\"lines\":");
+  if (o->src_file) {
+    fprintf(out, "{\"source\":");
+    trace_json_str(out, o->src_file);
+    fprintf(out, ",\"from\":%u,\"to\":%u}", o->line_lo, o->line_hi);
+  } else {
+    fprintf(out, "null");
+  }
   fprintf(out, ",\"kinds\":[");
   for (int k = 0, first = 1; k < 5; k++)
     if (o->kinds & (1u << k)) {
@@ -1025,8 +1076,14 @@ static void summary_text(const rp_counts *cc, FILE *out) {
   if (o->object && k < sizeof sel)
     k += (size_t)snprintf(sel + k, sizeof sel - k, " in file %s", o->object);
   if (o->hi > o->lo && k < sizeof sel)
-    snprintf(sel + k, sizeof sel - k, " in [%#llx, %#llx)",
-             (unsigned long long)o->lo, (unsigned long long)o->hi);
+    k += (size_t)snprintf(sel + k, sizeof sel - k, " in [%#llx, %#llx)",
+                          (unsigned long long)o->lo, (unsigned long long)o->hi);
+  if (o->src_file && k < sizeof sel && o->line_lo == o->line_hi)
+    snprintf(sel + k, sizeof sel - k, " in line %s:%u", o->src_file,
+             o->line_lo);
+  else if (o->src_file && k < sizeof sel)
+    snprintf(sel + k, sizeof sel - k, " in lines %s:%u-%u", o->src_file,
+             o->line_lo, o->line_hi);
   k = 0;
   for (int i = 0; i < 5 && k < sizeof kinds; i++)
     if (o->kinds & (1u << i))
@@ -1079,9 +1136,10 @@ int rp_counts_write(const rp_counts *cc, FILE *out, size_t top, int json) {
     listed = 1;
   }
   if (rc == 0 && !listed) {
+    /* Source lines: all of their code that ran, in address order. */
     sort_c = c;
-    qsort(rows, n, sizeof *rows, by_count);
-    size_t m = top && top < n ? top : n;
+    if (!c->o.src_file) qsort(rows, n, sizeof *rows, by_count);
+    size_t m = top && top < n && !c->o.src_file ? top : n;
     if (!json && m)
       fprintf(out, "%14s %7s  %14s  %-40s  %s\n", "count", "share",
               "address", "instruction", "where");

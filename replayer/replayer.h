@@ -621,6 +621,9 @@ struct rp_count_opts {
                            rp__fn_name gives it), or NULL */
   const char *object;   /* only this file's (its base name), or NULL */
   u64 lo, hi;           /* only addresses in [LO, HI), when HI > LO */
+  const char *src_file; /* only the code of source lines LINE_LO to LINE_HI
+                           of this file (rp_src_matches), or NULL */
+  u32 line_lo, line_hi;
   u32 kinds;            /* only instructions of these RP_COUNT_* (0: all) */
   int opcode;           /* 1: only those whose opcode (see rewind-analyze(1))
                            ANDed with OPMASK is OPVAL */
@@ -631,6 +634,15 @@ struct rp_count_opts {
 };
 
 typedef struct rp_counts rp_counts;
+
+/* Whether source file PATH, as a line table names it, is the file WANT a
+ * user gave: the same path, or PATH ending in "/" WANT (counts.c matches
+ * /src/tests/counts.c, not /src/tests/subcounts.c). */
+int rp_src_matches(const char *path, const char *want);
+/* Parses ARG, FILE:N or FILE:N-M (lines from 1, M not below N), into FILE
+ * (CAP bytes), *LO and *HI. Returns 0 or RW_EINVAL. */
+int rp_lines_parse(const char *arg, char *file, size_t cap, u32 *lo,
+                   u32 *hi) RW_MUST_CHECK;
 
 /* Replays the rest of RP's history (as rp_profile_run) and counts how
  * often each instruction ran, exactly, for the selection O (copied).
@@ -656,6 +668,9 @@ int rp_counts_write(const rp_counts *c, FILE *out, size_t top, int json)
  * could not be placed (their code changed or could not be read). */
 void rp_counts_totals(const rp_counts *c, u64 *selected, u64 *all,
                       u64 *unplaced);
+/* Whether code of the source file of the selection (--lines) ran at all:
+ * 0 when none did, or the file has no line table. */
+int rp_counts_src_seen(const rp_counts *c);
 /* Writes what the marks of a run with O->marks saw: per mark its
  * executions (and inside counting windows), the call paths it ran on with
  * their counts (with RP_MARK_STACK or EVERY), then the counting windows:

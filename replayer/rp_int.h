@@ -662,6 +662,22 @@ int rp__elf_vaddr(rp_replay *rp, u64 addr, u64 *vaddr);
 /* Whether the function starting at START has the name NAME too (an alias
  * of the name rp__fn_name gives it: malloc for __libc_malloc). */
 int rp__fn_named(rp_replay *rp, u64 start, const char *name);
+struct rp__lines;
+/* The source line of ADDR in the current process, from the DWARF line
+ * table of the file mapped there (or its separate debug file on this
+ * machine): *FILE its path as the table gives it (valid until rp_close)
+ * and *LINE. Returns 1, or 0 when no table covers ADDR. */
+int rp__src_line(rp_replay *rp, u64 addr, const char **file, u32 *line);
+/* The line table of the file mapped at ADDR (NULL: none), and ADDR's ELF
+ * virtual address in that file into *VADDR. */
+const struct rp__lines *rp__lines_at(rp_replay *rp, u64 addr, u64 *vaddr);
+/* A file's line tables (replayer/lines.c): loads those of blob HASH into
+ * *OUT (NULL when it has none); finds VADDR's file and line (1, or 0). */
+int rp__lines_load(rp_replay *rp, const u8 hash[32], struct rp__lines **out)
+    RW_MUST_CHECK;
+int rp__lines_find(const struct rp__lines *l, u64 vaddr, const char **file,
+                   u32 *line);
+void rp__lines_free(struct rp__lines *l);
 /* ADDR of thread T's process as a person reads it, into BUF (CAP bytes):
  * "function+0xOFF (file)" with OFFSET (a function of known size; else
  * "function (file)"), "file+0xOFF" outside any function, "0xADDR"

@@ -28,6 +28,8 @@ struct rp__sym {
   size_t nstrs;
   struct rp__seg segs[16];
   size_t nsegs;
+  struct rp__lines *lines; /* its source lines (replayer/lines.c); owned */
+  int lines_read;          /* 1: lines loaded (or found absent) */
 };
 
 #define RP_MAX_SYMS (4u << 20)
@@ -37,6 +39,7 @@ void rp__syms_free(rp_replay *rp) {
   for (size_t i = 0; i < rp->root.nsyms; i++) {
     free(rp->root.syms[i].fns);
     free(rp->root.syms[i].strs);
+    rp__lines_free(rp->root.syms[i].lines);
   }
   free(rp->root.syms);
   rp->root.syms = NULL;
@@ -244,18 +247,23 @@ int rp__elf_vaddr(rp_replay *rp, u64 addr, u64 *vaddr) {
          *vaddr != ~0ull;
 }
 
+/* The table lookup used for ADDR: the one of the file mapped there, or
+ * NULL. */
+static struct rp__sym *syms_at(rp_replay *rp, u64 addr) {
+  const struct rp__srcs *v = &rp->proc->srcs;
+  const struct rp__src *src = NULL;
+  for (size_t i = 0; i < v->n; i++)
+    if (v->v[i].start <= addr && addr < v->v[i].end) src = &v->v[i];
+  return src ? syms_for(rp, src->hash) : NULL;
+}
+
 int rp__fn_named(rp_replay *rp, u64 start, const char *name) {
   const char *base = NULL, *fn = NULL;
   u64 off = 0, foff = 0, size = 0, vaddr;
   if (lookup(rp, start, &base, &fn, &off, &foff, &size, &vaddr) < 0 ||
       vaddr == ~0ull)
     return 0;
-  /* The table lookup used: the one of the file mapped at START. */
-  const struct rp__srcs *v = &rp->proc->srcs;
-  const struct rp__src *src = NULL;
-  for (size_t i = 0; i < v->n; i++)
-    if (v->v[i].start <= start && start < v->v[i].end) src = &v->v[i];
-  struct rp__sym *s = src ? syms_for(rp, src->hash) : NULL;
+  struct rp__sym *s = syms_at(rp, start);
   if (!s) return 0;
   size_t lo = 0, hi = s->nfns;
   while (lo < hi) { /* the first symbol at VADDR or above */
@@ -283,4 +291,25 @@ void rp__fn_label(rp_replay *rp, const struct rp__thread *t, u64 addr,
     snprintf(buf, cap, "%s", name);
   else
     snprintf(buf, cap, "%s (%s)", name, object);
+}
+
+const struct rp__lines *rp__lines_at(rp_replay *rp, u64 addr, u64 *vaddr) {
+  const char *base = NULL, *fn = NULL;
+  u64 off = 0, foff = 0, size = 0;
+  if (lookup(rp, addr, &base, &fn, &off, &foff, &size, vaddr) < 0 ||
+      *vaddr == ~0ull)
+    return NULL;
+  struct rp__sym *s = syms_at(rp, addr);
+  if (!s) return NULL;
+  if (!s->lines_read) {
+    s->lines_read = 1;
+    if (rp__lines_load(rp, s->hash, &s->lines) < 0) s->lines = NULL;
+  }
+  return s->lines;
+}
+
+int rp__src_line(rp_replay *rp, u64 addr, const char **file, u32 *line) {
+  u64 vaddr;
+  const struct rp__lines *l = rp__lines_at(rp, addr, &vaddr);
+  return l && rp__lines_find(l, vaddr, file, line);
 }

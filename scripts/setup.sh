@@ -15,6 +15,7 @@ packages=(
   build-essential autoconf automake pkg-config   # compiler and build system
   libzstd-dev libcapstone-dev libunwind-dev      # libraries rewind links
   libssl-dev                                     #   (libcrypto)
+  libdw-dev                                      #   (DWARF line tables)
   libcunit1-dev                                  # unit tests
   clang libclang-rt-14-dev                       # libFuzzer for the fuzz targets
   gdb python3 python3-numpy nodejs strace coreutils gzip sqlite3 time openssl # end-to-end tests

@@ -6,7 +6,7 @@ noinst_PROGRAMS += bench/replay/seekbench bench/replay/longloop
 bench_replay_seekbench_SOURCES = bench/replay/seekbench.c
 bench_replay_seekbench_LDADD = replayer/librw_replayer.a \
 	replayer/cpu/librw_cpu.a format/librw_format.a common/librw_common.a \
-	$(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS)
+	$(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS) $(DW_LIBS)
 bench_replay_longloop_SOURCES = bench/replay/longloop.c
 bench_replay_longloop_CFLAGS = -O1 -g
 EXTRA_DIST += bench/replay/run.sh

@@ -51,7 +51,7 @@ endif
 check_PROGRAMS += tests/fuzz/replay_stream tests/fuzz/serve_packets
 FUZZ_REPLAY_LIBS = replayer/librw_replayer.a replayer/cpu/librw_cpu.a \
 	format/librw_format.a common/librw_common.a $(ZSTD_LIBS) $(CRYPTO_LIBS) \
-	$(CAPSTONE_LIBS)
+	$(CAPSTONE_LIBS) $(DW_LIBS)
 tests_fuzz_replay_stream_SOURCES = tests/fuzz/replay_stream.c \
 	tests/fuzz/driver.c
 tests_fuzz_replay_stream_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS)
@@ -81,6 +81,6 @@ tests/fuzz/replay_stream_fuzzer tests/fuzz/serve_packets_fuzzer: \
 	  case $$f in *.c) srcs="$$srcs $(srcdir)/$$f";; esac; \
 	done; \
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS) $(CAPSTONE_CFLAGS) \
-	  $(UNWIND_CFLAGS) $$srcs \
-	  $(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS) $(UNWIND_LIBS) -lm -o $@
+	  $(UNWIND_CFLAGS) $(DW_CFLAGS) $$srcs \
+	  $(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS) $(UNWIND_LIBS) $(DW_LIBS) -lm -o $@
 endif

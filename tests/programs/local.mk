@@ -14,7 +14,8 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/tsctrap tests/programs/badstack tests/programs/chatty \
 	tests/programs/calls tests/programs/uaf tests/programs/reps \
 	tests/programs/amxperm tests/programs/rewrites tests/programs/phase \
-	tests/programs/tailcalls tests/programs/counts tests/programs/datapat
+	tests/programs/tailcalls tests/programs/counts tests/programs/datapat \
+	tests/programs/srclines
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
@@ -88,6 +89,9 @@ tests_programs_reps_LDFLAGS =
 # Instructions of known executions (tests/replay/counts.sh).
 tests_programs_counts_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_counts_LDFLAGS =
+# Source lines of known executions (tests/replay/lines.sh).
+tests_programs_srclines_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_srclines_LDFLAGS =
 # A buffer accessed in a known pattern (tests/replay/counts.sh).
 tests_programs_datapat_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_datapat_LDFLAGS =

@@ -16,9 +16,11 @@ check "counts: ran as expected" grep -q "^counts ok .* 1 child ok" \
   "$T/counts.out"
 RC="$T/counts.rwd"
 
-# line FUNCTION OFFSET: the count on the listing line of FUNCTION+OFFSET.
+# line FUNCTION OFFSET: the count on the listing line of FUNCTION+OFFSET
+# (before its file, and its source line when the file has line tables).
 line() {
-  awk -v w="$1+$2" '$(NF - 1) == w { print $1 }' "$T/list"
+  awk -v w="$1+$2" '$(NF - 1) == w || ($(NF - 2) == w && $NF ~ /:[0-9]+$/) {
+    print $1 }' "$T/list"
 }
 # summary: the first line's instructions and entries.
 summary() {
@@ -200,7 +202,7 @@ check "monitor counts F: imul lines" \
 check "monitor counts: an unknown function counts nothing" \
   grep -q '^0 instructions in function nosuchfunction' "$T/gdb.out"
 check "monitor counts: usage for two words" \
-  grep -q 'usage: monitor counts \[FUNCTION\]' "$T/gdb.out"
+  grep -q 'usage: monitor counts \[FUNCTION|FILE:N\[-M\]\]' "$T/gdb.out"
 check "monitor counts: back where it was" grep -q 'main () at\|^at instruction' \
   "$T/gdb.out"
 

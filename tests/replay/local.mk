@@ -49,7 +49,7 @@ tests_replay_churn_CFLAGS = -O1 -g
 tests_replay_churn_LDFLAGS =
 tests_replay_seekcheck_LDADD = replayer/librw_replayer.a \
 	replayer/cpu/librw_cpu.a format/librw_format.a common/librw_common.a \
-	$(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS)
+	$(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS) $(DW_LIBS)
 tests_replay_wback_LDADD = $(tests_replay_seekcheck_LDADD)
 TESTS += tests/replay/threads.sh
 EXTRA_DIST += tests/replay/threads.sh
@@ -78,6 +78,10 @@ EXTRA_DIST += tests/replay/reps.sh
 # calls and reps).
 TESTS += tests/replay/counts.sh
 EXTRA_DIST += tests/replay/counts.sh
+# Source lines: rewind analyze counts --lines and monitor counts FILE:N
+# (tests/replay/lines.sh, on tests/programs/srclines).
+TESTS += tests/replay/lines.sh
+EXTRA_DIST += tests/replay/lines.sh
 
 # Stack growth (tests/replay/stack.sh): the stack grown by instructions, by
 # signal frames and past its limit, and thread stacks that do not grow.
