@@ -1266,6 +1266,11 @@ static int marks(int argc, char **argv) {
   char path[4096];
   if (st < 0 && !n)
     st = cli_usage_error(cmd, "no marks: give --mark SPEC or --marks FILE");
+  for (size_t i = 0; st < 0 && i < n; i++)
+    if (v[i].flags & RP_MARK_STOP)
+      st = cli_usage_error(cmd, "mark '%s': a stop mark stops gdb (monitor "
+                           "mark %s in rewind replay); here marks count",
+                           v[i].text, v[i].text);
   if (st < 0) {
     int r = trace_arg(cmd, argc, argv, path, sizeof path);
     if (r >= 0) st = r;

@@ -442,13 +442,77 @@ static int write_marks(const void *c, FILE *f, size_t top) {
   return rp_counts_marks(c, f, 0);
 }
 
+/* `monitor mark list`, `monitor mark delete [N]`: the stop marks. */
+static int stop_marks(struct gdb__sess *s, const char *arg) {
+  char text[4096], *end;
+  if (!strcmp(arg, "list")) {
+    gdb__smark_list(s, text, sizeof text);
+    out(s, text[0] ? text : "no stop marks\n");
+    return 0;
+  }
+  arg += 6; /* "delete" */
+  while (*arg == ' ') arg++;
+  unsigned long n = *arg ? strtoul(arg, &end, 10) : 0;
+  if (*arg && (*end || !n || n > 0xffffffffu)) {
+    out(s, "usage: monitor mark delete [N] (stop mark N, or all)\n");
+    return 0;
+  }
+  int rc = gdb__smark_del(s, (u32)n);
+  if (rc == RW_ENOTFOUND)
+    snprintf(text, sizeof text, "no stop mark %lu (monitor mark list)\n", n);
+  else if (rc < 0)
+    snprintf(text, sizeof text, "not deleted: %s\n", rw_strerror(rc));
+  else if (n)
+    snprintf(text, sizeof text, "stop mark %lu deleted\n", n);
+  else
+    snprintf(text, sizeof text, "all stop marks deleted\n");
+  out(s, text);
+  return 0;
+}
+
+/* Sets stop mark M (its flags: stop alone) in the process gdb looks at,
+ * and says so or why not into LINE (CAP bytes). */
+static void stop_mark(struct gdb__sess *s, const struct rp_mark *m,
+                      char *line, size_t cap) {
+  u64 lo, hi;
+  u32 num;
+  int rc = m->flags != RP_MARK_STOP || m->every ? RW_EINVAL : 0;
+  if (rc < 0) {
+    snprintf(line, cap, "mark '%s': stop takes no other flag\n", m->text);
+    return;
+  }
+  if (!s->view_ok) rc = RW_ENOTFOUND;
+  if (rc == 0) rc = rp_mark_where(s->rp, m, &lo, &hi);
+  if (rc == RW_ENOTFOUND) {
+    snprintf(line, cap, "mark '%s': no such function or file in this "
+             "process here\n", m->text);
+    return;
+  }
+  if (rc == 0) rc = gdb__smark_add(s, lo, hi, m->text, &num);
+  if (rc == RW_EINVAL)
+    snprintf(line, cap, "mark '%s': a stop mark covers 1 to %u bytes\n",
+             m->text, GDB_SMARK_BYTES);
+  else if (rc < 0)
+    snprintf(line, cap, "mark '%s': %s\n", m->text, rw_strerror(rc));
+  else
+    snprintf(line, cap, "stop mark %u: %s, [%#llx, %#llx): continue and "
+             "reverse-continue stop where an instruction there is about to "
+             "run (monitor mark delete %u removes it)\n", num, m->text,
+             (unsigned long long)lo, (unsigned long long)hi, num);
+}
+
 /* `monitor mark SPEC...`: what marked instructions did over the whole
- * history: executions, call paths, counting windows. */
+ * history: executions, call paths, counting windows; a mark with the stop
+ * flag is set instead, for continue and reverse-continue. */
 static int marks(struct gdb__sess *s, const char *arg) {
   struct rp_mark v[16];
   char word[512], err[300];
   size_t n = 0;
   int rc = 0;
+  while (*arg == ' ') arg++;
+  if (!strcmp(arg, "list") ||
+      (!strncmp(arg, "delete", 6) && (arg[6] == ' ' || !arg[6])))
+    return stop_marks(s, arg);
   for (const char *p = arg;; ) {
     while (*p == ' ') p++;
     size_t k = strcspn(p, " ");
@@ -470,17 +534,31 @@ static int marks(struct gdb__sess *s, const char *arg) {
     char line[500];
     snprintf(line, sizeof line, "%s%susage: monitor mark SPEC... (SPEC: "
              "FUNCTION[+OFF], FILE@VADDR[+LEN] or 0xADDR[+LEN], then "
-             ":count, stack, every=N, start or end; see rewind-analyze(1))\n",
+             ":count, stack, every=N, start, end or stop; see "
+             "rewind-analyze(1)); monitor mark list|delete [N]\n",
              rc < 0 ? err : "", rc < 0 ? "\n" : "");
     out(s, line);
   } else {
-    struct rp_count_opts o = {.marks = v, .nmarks = n};
+    /* Stop marks are set; the others counted over the history. */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (!(v[i].flags & RP_MARK_STOP)) {
+        struct rp_mark keep = v[k];
+        v[k++] = v[i];
+        v[i] = keep;
+        continue;
+      }
+      char line[600];
+      stop_mark(s, &v[i], line, sizeof line);
+      out(s, line);
+    }
+    struct rp_count_opts o = {.marks = v, .nmarks = k};
     rp_counts *c;
-    rc = rp_counts_whole(s->rp, &o, keep_alive, s, &c);
+    rc = k ? rp_counts_whole(s->rp, &o, keep_alive, s, &c) : 0;
     if (rc < 0) {
       snprintf(err, sizeof err, "no marks: %s\n", rw_strerror(rc));
       out(s, err);
-    } else {
+    } else if (k) {
       send_written(s, "marks", write_marks, c, 0);
       rp_counts_free(c);
     }
@@ -589,7 +667,11 @@ int gdb__monitor(struct gdb__sess *s) {
            "  monitor mark SPEC...  what marked instructions did: executions, "
            "call paths\n"
            "                   (SPEC:stack), counting windows (:start, :end) "
-           "(replays the whole history)\n"
+           "(replays the whole history);\n"
+           "                   SPEC:stop sets a stop mark instead: continue "
+           "and reverse-continue\n"
+           "                   stop at any instruction in it "
+           "(monitor mark list|delete [N])\n"
            "  monitor last-write ADDR [LEN]   the previous write to the "
            "range (an instruction's or\n"
            "                   the kernel's): where, which thread and "

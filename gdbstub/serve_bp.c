@@ -35,6 +35,25 @@ static const struct gdb__bp *find_watch(struct gdb__sess *s, u64 addr,
   return best;
 }
 
+/* The stop mark holding ADDR in process PID, or NULL. */
+static const struct gdb__smark *smark_at(const struct gdb__sess *s, u64 addr,
+                                         u32 pid) {
+  for (size_t i = 0; i < s->nsmarks; i++)
+    if (s->smarks[i].pid == pid && s->smarks[i].lo <= addr &&
+        addr < s->smarks[i].hi)
+      return &s->smarks[i];
+  return NULL;
+}
+
+/* Whether gdb has a breakpoint at ADDR of process PID. */
+static int gdb_bp_at(const struct gdb__sess *s, u64 addr, u32 pid) {
+  for (size_t i = 0; i < s->nbps; i++)
+    if (s->bps[i].type <= GDB_BP_HARD && s->bps[i].addr == addr &&
+        s->bps[i].pid == pid)
+      return 1;
+  return 0;
+}
+
 static int is_hw_break(struct gdb__sess *s, u64 addr) {
   int hw = 0;
   u32 pid = rp_view_pid(s->rp);
@@ -159,6 +178,9 @@ void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
   if (rp_get_regs(s->rp, tid, &regs) == 0) g.regs = &regs;
   switch (st->reason) {
     case RP_STOP_BREAKPOINT:
+      /* A stop mark's: a plain SIGTRAP, which gdb stops at (a swbreak
+       * where it has no breakpoint would be taken as a stale one). */
+      if (!gdb_bp_at(s, st->addr, rp_view_pid(s->rp))) break;
       if (is_hw_break(s, st->addr)) {
         if (s->features & GDB_FEAT_HWBREAK) g.reason = GDB_REASON_HWBREAK;
       } else if (s->features & GDB_FEAT_SWBREAK) {
@@ -228,11 +250,7 @@ int gdb__bp_still_set(struct gdb__sess *s, const struct rp_stop *st) {
     return find_watch(s, st->addr, st->watch_size, st->watch_kind, &at) !=
            NULL;
   u32 pid = rp_view_pid(s->rp);
-  for (size_t i = 0; i < s->nbps; i++)
-    if (s->bps[i].type <= GDB_BP_HARD && s->bps[i].addr == st->addr &&
-        s->bps[i].pid == pid)
-      return 1;
-  return 0;
+  return gdb_bp_at(s, st->addr, pid) || smark_at(s, st->addr, pid);
 }
 
 static int rp_kind(enum gdb_bp_type t) {
@@ -243,6 +261,88 @@ void gdb__bps_free(struct gdb__sess *s) {
   free(s->bps);
   s->bps = NULL;
   s->nbps = s->capbps = 0;
+  free(s->smarks);
+  s->smarks = NULL;
+  s->nsmarks = s->capsmarks = 0;
+}
+
+int gdb__smark_add(struct gdb__sess *s, u64 lo, u64 hi, const char *text,
+                   u32 *num) {
+  if (hi <= lo || hi - lo > GDB_SMARK_BYTES) return RW_EINVAL;
+  if (s->nsmarks == s->capsmarks) {
+    size_t cap = s->capsmarks ? 2 * s->capsmarks : 8;
+    struct gdb__smark *v = realloc(s->smarks, cap * sizeof *v);
+    if (!v) return RW_ENOMEM;
+    s->smarks = v;
+    s->capsmarks = cap;
+  }
+  /* Every byte stops: only those where an instruction starts are ever
+   * met, so the range needs no decoding. */
+  u64 a = lo;
+  int rc = 0;
+  for (; a < hi && rc == 0; a++) rc = rp_break_add(s->rp, a);
+  if (rc < 0) {
+    u32 pid = rp_view_pid(s->rp);
+    for (u64 b = lo; b + 1 < a; b++)
+      if (!gdb_bp_at(s, b, pid) && !smark_at(s, b, pid) &&
+          rp_break_del(s->rp, b) < 0)
+        break; /* it was just set: only memory can fail, and not here */
+    return rc;
+  }
+  struct gdb__smark *m = &s->smarks[s->nsmarks++];
+  *m = (struct gdb__smark){lo, hi, rp_view_pid(s->rp), ++s->smark_num, ""};
+  snprintf(m->text, sizeof m->text, "%s", text);
+  *num = m->num;
+  return 0;
+}
+
+void gdb__smark_list(const struct gdb__sess *s, char *out, size_t cap) {
+  size_t k = 0;
+  out[0] = 0;
+  for (size_t i = 0; i < s->nsmarks && k < cap; i++) {
+    const struct gdb__smark *m = &s->smarks[i];
+    k += (size_t)snprintf(out + k, cap - k,
+                          "stop mark %u: %s, [%#llx, %#llx) of process %u\n",
+                          m->num, m->text, (unsigned long long)m->lo,
+                          (unsigned long long)m->hi, m->pid);
+  }
+}
+
+int gdb__smark_del(struct gdb__sess *s, u32 num) {
+  int found = 0;
+  for (size_t i = 0; i < s->nsmarks;) {
+    struct gdb__smark m = s->smarks[i];
+    if (num && m.num != num) {
+      i++;
+      continue;
+    }
+    found = 1;
+    s->smarks[i] = s->smarks[--s->nsmarks];
+    /* The replayer's breakpoints that nothing else wants any more, in
+     * the mark's process (looked at for the while). */
+    u32 was = rp_view_pid(s->rp);
+    if (m.pid != was && rp_set_view(s->rp, m.pid) < 0) continue;
+    int rc = 0;
+    for (u64 a = m.lo; a < m.hi && rc >= 0; a++)
+      if (!gdb_bp_at(s, a, m.pid) && !smark_at(s, a, m.pid))
+        rc = rp_break_del(s->rp, a);
+    if (m.pid != was) (void)rp_set_view(s->rp, was);
+    if (rc < 0 && rc != RW_ENOTFOUND) return rc;
+  }
+  return found || !num ? 0 : RW_ENOTFOUND;
+}
+
+int gdb__smark_note(struct gdb__sess *s, const struct rp_stop *st) {
+  if (st->reason != RP_STOP_BREAKPOINT) return 0;
+  u32 pid = rp_view_pid(s->rp);
+  const struct gdb__smark *m = smark_at(s, st->addr, pid);
+  if (!m || gdb_bp_at(s, st->addr, pid)) return 0;
+  char msg[400], where[160];
+  if (rp_symbolize(s->rp, st->addr, where, sizeof where) < 0)
+    snprintf(where, sizeof where, "%#llx", (unsigned long long)st->addr);
+  snprintf(msg, sizeof msg, "rewind: stop mark %u (%s) at %#llx, %s\n",
+           m->num, m->text, (unsigned long long)st->addr, where);
+  return gdb__console(s, msg);
 }
 
 static struct gdb__bp *find_bp(struct gdb__sess *s, enum gdb_bp_type t,
@@ -278,10 +378,10 @@ static int remove_bp(struct gdb__sess *s, enum gdb_bp_type t, u64 addr,
   if (!b) return 0; /* gdb may remove what it never inserted */
   *b = s->bps[--s->nbps];
   if (t > GDB_BP_HARD) return rp_watch_del(s->rp, addr, len, rp_kind(t));
-  for (size_t j = 0; j < s->nbps; j++) /* Z0 and Z1 at one address */
-    if (s->bps[j].type <= GDB_BP_HARD && s->bps[j].addr == addr &&
-        s->bps[j].pid == rp_view_pid(s->rp))
-      return 0;
+  /* Z0 and Z1 at one address, or a stop mark there */
+  if (gdb_bp_at(s, addr, rp_view_pid(s->rp)) ||
+      smark_at(s, addr, rp_view_pid(s->rp)))
+    return 0;
   return rp_break_del(s->rp, addr);
 }
 

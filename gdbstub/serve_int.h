@@ -24,6 +24,14 @@ struct gdb__bp {
   u32 pid; /* the process it is in (rp_view_pid when gdb inserted it) */
 };
 
+/* A stop mark: continue and reverse-continue stop where an instruction
+ * in [lo, hi) of process PID is about to run. */
+struct gdb__smark {
+  u64 lo, hi;
+  u32 pid, num;
+  char text[120]; /* as the user wrote it */
+};
+
 /* One connection. Plain data. */
 struct gdb__sess {
   rp_replay *rp;                 /* borrowed */
@@ -45,6 +53,10 @@ struct gdb__sess {
                       no longer waits for it */
   struct gdb__bp *bps;           /* owned */
   size_t nbps, capbps;
+  struct gdb__smark *smarks;     /* stop marks (monitor mark SPEC:stop);
+                                    owned */
+  size_t nsmarks, capsmarks;
+  u32 smark_num;                 /* the number of the last one set */
   struct {
     int used;
     struct rp_file f;
@@ -166,6 +178,18 @@ int gdb__resume(struct gdb__sess *s) RW_MUST_CHECK;
 /* serve_bp.c: Z and z, the breakpoints they leave, and stop replies. */
 void gdb__breakpoint(struct gdb__sess *s);
 void gdb__bps_free(struct gdb__sess *s);
+/* Stop marks: sets one at [LO, HI) of the process gdb looks at (its
+ * number into *NUM; at most GDB_SMARK_BYTES bytes), lists them into OUT
+ * (CAP bytes), deletes number NUM (0: all). Return 0 or a negative code
+ * (RW_ENOTFOUND: no such mark). */
+#define GDB_SMARK_BYTES 4096u
+int gdb__smark_add(struct gdb__sess *s, u64 lo, u64 hi, const char *text,
+                   u32 *num);
+void gdb__smark_list(const struct gdb__sess *s, char *out, size_t cap);
+int gdb__smark_del(struct gdb__sess *s, u32 num);
+/* Says on gdb's console which stop mark ST (a breakpoint stop) met, when
+ * it was one and no breakpoint of gdb's is there. */
+int gdb__smark_note(struct gdb__sess *s, const struct rp_stop *st);
 /* 1 if the breakpoint or watchpoint that stopped ST (borrowed) is still
  * inserted. */
 int gdb__bp_still_set(struct gdb__sess *s, const struct rp_stop *st);

@@ -438,6 +438,7 @@ stopped:
   s->last = st;
   s->last_dir = dir;
   s->g_tid = st.tid; /* gdb selects the stopped thread too */
+  RW_FORWARD(gdb__smark_note(s, &st));
   gdb__stop_reply(s, &st);
   return 0;
 }

@@ -1243,6 +1243,7 @@ static int mark_flags(char *flags, struct rp_mark *m, char *err, size_t cap) {
     char *end;
     if (!strcmp(f, "count")) continue;
     if (!strcmp(f, "stack")) m->flags |= RP_MARK_STACK;
+    else if (!strcmp(f, "stop")) m->flags |= RP_MARK_STOP;
     else if (!strcmp(f, "start")) m->flags |= RP_MARK_START;
     else if (!strcmp(f, "end")) m->flags |= RP_MARK_END;
     else if (!strncmp(f, "every=", 6) &&
@@ -1250,7 +1251,7 @@ static int mark_flags(char *flags, struct rp_mark *m, char *err, size_t cap) {
       continue;
     else {
       snprintf(err, cap, "unknown mark flag '%s' (there are: count, stack, "
-               "every=N, start, end)", f);
+               "every=N, start, end, stop)", f);
       return RW_EINVAL;
     }
   }

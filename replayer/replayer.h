@@ -593,7 +593,7 @@ enum {
  * ADDR+LEN) from its start; or file OBJECT's (its base name) ELF virtual
  * addresses [ADDR, ADDR+LEN), as nm shows them; or, with neither, the
  * addresses [ADDR, ADDR+LEN). Plain data; the strings are borrowed. */
-enum { RP_MARK_STACK = 1, RP_MARK_START = 2, RP_MARK_END = 4 };
+enum { RP_MARK_STACK = 1, RP_MARK_START = 2, RP_MARK_END = 4, RP_MARK_STOP = 8 };
 struct rp_mark {
   const char *function, *object;
   u64 addr, len;
@@ -608,6 +608,13 @@ struct rp_mark {
  * strings are in one allocation, M->text (free it). Returns 0, or
  * RW_EINVAL with why in ERR (CAP bytes), or RW_ENOMEM. */
 int rp_mark_parse(const char *spec, struct rp_mark *m, char *err, size_t cap)
+    RW_MUST_CHECK;
+/* Where mark M is in the debugger's process at the current position: its
+ * addresses [*LO, *HI). FUNCTION[+OFF] by the symbol tables of the files
+ * mapped there (the first file that has it), FILE@VADDR by that file's
+ * mapping, 0xADDR as it is. Returns 0, or RW_ENOTFOUND when no file
+ * mapped there has it. */
+int rp_mark_where(rp_replay *rp, const struct rp_mark *m, u64 *lo, u64 *hi)
     RW_MUST_CHECK;
 /* Parses one line of a marks file, "FILE VADDR LEN [FLAGS]" (FILE "-":
  * VADDR is an address), the same way; *M zeroed for a blank line or a

@@ -247,6 +247,46 @@ int rp__elf_vaddr(rp_replay *rp, u64 addr, u64 *vaddr) {
          *vaddr != ~0ull;
 }
 
+int rp_mark_where(rp_replay *rp, const struct rp_mark *m, u64 *lo, u64 *hi) {
+  if (!m->function && !m->object) {
+    *lo = m->addr;
+    *hi = m->addr + m->len;
+    return *hi > *lo ? 0 : RW_EINVAL;
+  }
+  static const u8 zero[32];
+  const struct rp__srcs *v = &rp->user.proc->srcs;
+  for (size_t i = 0; i < v->n; i++) {
+    const struct rp__src *src = &v->v[i];
+    const char *slash = strrchr(src->path, '/');
+    const char *base = slash ? slash + 1 : src->path;
+    if (!memcmp(src->hash, zero, 32) ||
+        (m->object && strcmp(base, m->object)))
+      continue;
+    struct rp__sym *s = syms_for(rp, src->hash);
+    if (!s) return RW_ENOMEM;
+    u64 vaddr = m->addr;
+    int named = !m->function;
+    for (size_t k = 0; !named && k < s->nfns; k++)
+      if (!strcmp(s->strs + s->fns[k].name, m->function)) {
+        vaddr = s->fns[k].start + m->addr;
+        named = 1;
+      }
+    if (!named) continue;
+    /* The file offset of VADDR, then where this mapping has it. */
+    for (size_t k = 0; k < s->nsegs; k++) {
+      const struct rp__seg *g = &s->segs[k];
+      if (vaddr < g->vaddr || vaddr - g->vaddr >= g->filesz) continue;
+      u64 off = g->offset + (vaddr - g->vaddr);
+      if (off < src->offset || off - src->offset >= src->end - src->start)
+        continue;
+      *lo = src->start + (off - src->offset);
+      *hi = *lo + m->len;
+      return 0;
+    }
+  }
+  return RW_ENOTFOUND;
+}
+
 /* The table lookup used for ADDR: the one of the file mapped there, or
  * NULL. */
 static struct rp__sym *syms_at(rp_replay *rp, u64 addr) {

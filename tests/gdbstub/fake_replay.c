@@ -469,6 +469,15 @@ int rp_counts_write(const rp_counts *c, FILE *out, size_t top, int json) {
   return fputs("(no instructions)\n", out) < 0 ? RW_ERR(EIO) : 0;
 }
 void rp_counts_free(rp_counts *c) { free(c); }
+/* Nothing mapped to name, nor to set a stop mark in. */
+int rp_symbolize(rp_replay *rp, u64 addr, char *dst, size_t cap) {
+  (void)rp, (void)addr, (void)dst, (void)cap;
+  return RW_ENOTFOUND;
+}
+int rp_mark_where(rp_replay *rp, const struct rp_mark *m, u64 *lo, u64 *hi) {
+  (void)rp, (void)m, (void)lo, (void)hi;
+  return RW_ENOTFOUND;
+}
 int rp_counts_src_seen(const rp_counts *c) {
   (void)c;
   return 1;

@@ -270,6 +270,70 @@ check "monitor mark: the call paths" grep -q '^  *7  .*;main;trip13$' \
 check "monitor mark: a bad flag says why" \
   grep -q "unknown mark flag 'nonsense'" "$T/gdb.out"
 
+# Stop marks: continue and reverse-continue stop at any instruction of the
+# range. First mul5+3, under a gdb breakpoint at first (gdb's is reported),
+# then alone, once per call to the end; then all of loads (its
+# instructions' offsets as objdump gives them), backwards from the end.
+lv=$(nm -S "$P/counts" | awk '$4 == "loads" { print "0x" $1, "0x" $2 }')
+read -r lvaddr lsize <<<"$lv"
+loffs=$(objdump -d "$P/counts" | awk -v s="$((lvaddr))" '
+  /<loads>:/ { f = 1; next } f && /^$/ { exit }
+  f { a = $1; sub(":", "", a); printf "%d\n", ("0x" a) - s }' 2>/dev/null)
+{
+  echo "target remote | $REWIND serve --stdio $RC"
+  echo "break main"
+  echo "continue"
+  echo "monitor mark mul5+3:stop"
+  echo "monitor mark list"
+  echo "break *(&mul5 + 3)"
+  echo "continue"
+  echo "delete 2"
+  for _ in $(seq 11); do echo "continue"; done
+  echo "monitor mark delete 1"
+  echo "monitor mark counts@$lvaddr+$((lsize)):stop"
+  echo "reverse-continue"
+  echo "info symbol \$pc"
+  echo "reverse-continue"
+  echo "info symbol \$pc"
+  echo "continue"
+  echo "info symbol \$pc"
+  echo "monitor mark trip13:stop,stack"
+  echo "monitor mark delete 9"
+} >"$T/gdbcmds"
+timeout 300 gdb -nx -batch -x "$T/gdbcmds" >"$T/gdb.out" 2>&1
+check "stop mark: set on mul5+3" \
+  grep -q '^stop mark 1: mul5+3:stop, \[0x[0-9a-f]*, 0x[0-9a-f]*): continue' \
+  "$T/gdb.out"
+check "stop mark: listed" grep -q '^stop mark 1: .* of process [0-9]*$' \
+  "$T/gdb.out"
+check "stop mark: gdb's breakpoint at the same place is gdb's" \
+  grep -q '^Breakpoint 2, 0x[0-9a-f]* in mul5 ()' "$T/gdb.out"
+check_eq "stop mark: then once per call of mul5, 10 more" 10 \
+  "$(grep -c '^rewind: stop mark 1 (mul5+3:stop) at 0x[0-9a-f]*, mul5+0x3$' \
+     "$T/gdb.out")"
+check "stop mark: then the end of the history" \
+  grep -q 'No more reverse-execution history' "$T/gdb.out"
+check "stop mark: loads's instructions known" test "$(echo "$loffs" | wc -l)" = 8
+last=$(echo "$loffs" | tail -1)
+prev=$(echo "$loffs" | tail -2 | head -1)
+check "stop mark: set on loads by its file's addresses" \
+  grep -q "^stop mark 2: counts@$lvaddr+$((lsize)):stop, \[0x" "$T/gdb.out"
+check_eq "stop mark: backwards, loads's last instruction, then the one before, then forwards again" \
+  "loads + $last,loads + $prev,loads + $last" \
+  "$(grep -o '^loads[ +0-9]* in section' "$T/gdb.out" |
+     sed 's/ in section//' | paste -sd,)"
+check "stop mark: said on the console" \
+  grep -q "^rewind: stop mark 2 (counts@.*) at 0x[0-9a-f]*, loads+$(printf '%#x' "$prev")\$" \
+  "$T/gdb.out"
+check "stop mark: no other flag" \
+  grep -q "mark 'trip13:stop,stack': stop takes no other flag" "$T/gdb.out"
+check "stop mark: deleting one that is not there" \
+  grep -q '^no stop mark 9 ' "$T/gdb.out"
+"$REWIND" analyze marks --no-progress --mark mul5:stop "$RC" >"$T/out" 2>&1
+check_eq "analyze marks with a stop mark: exit 2" 2 "$?"
+check "analyze marks with a stop mark: says where they work" \
+  grep -q 'a stop mark stops gdb' "$T/out"
+
 # analyze accesses: a buffer accessed in a known pattern (datapat.c).
 rec datapat "$P/datapat"
 check "datapat: recorded" test "$status" = 0
