@@ -48,8 +48,11 @@ static void usage(FILE *out) {
       "replays it, `rewind ls` lists the trace directory.\n"
       "Threads, of every recorded process, run one at a time: they switch at\n"
       "syscalls, and a thread that runs a whole timeslice without one is\n"
-      "preempted. Children made by vfork or clone(CLONE_VM) (posix_spawn)\n"
-      "and what they exec run unrecorded for now.\n"
+      "preempted. Children (fork, vfork, posix_spawn) are recorded too,\n"
+      "through their execs, until the last recorded process is gone (a\n"
+      "daemon PROG leaves behind included; Ctrl-C ends the recording and\n"
+      "keeps it); a clone(CLONE_VM) child without CLONE_VFORK runs\n"
+      "unrecorded, and --no-follow leaves every child unrecorded.\n"
       "PROG runs pinned to one CPU, with rdtsc trapped and the vDSO\n"
       "hidden; see man rewind-record.\n",
       out);
