@@ -287,6 +287,29 @@ int rec__preempt(struct rec *r) {
   return rec__watch_check(r);
 }
 
+/* Whether a thread of T's process other than T has not reached its exit
+ * event yet (T NULL: any thread of P). */
+static int others_alive(const struct rec *r, const struct rec__proc *p,
+                        const struct rec__task *t) {
+  for (size_t i = 0; i < r->nth; i++) {
+    const struct rec__task *h = r->th[i];
+    if (h != t && h->proc == p && h->state != REC_T_GONE && !h->at_exit)
+      return 1;
+  }
+  return 0;
+}
+
+/* Every thread of P killed by a signal has reached its exit event (the
+ * running one located there): those held there go on dying. */
+static void release_held(struct rec *r, struct rec__proc *p) {
+  for (size_t i = 0; i < r->nth; i++) {
+    struct rec__task *h = r->th[i];
+    if (h->proc != p || !h->exit_held) continue;
+    h->exit_held = 0;
+    ptrace(PTRACE_CONT, h->tid, 0, 0);
+  }
+}
+
 /* PTRACE_EVENT_EXIT of T: the thread is about to go, its memory still
  * there. T may be a thread of another process than the one being handled
  * (a child killed while its parent runs): what follows is about T's. */
@@ -297,14 +320,15 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
   if (!WIFSIGNALED(st)) return 0;
   int sig = WTERMSIG(st);
   if (!t->proc) return 0; /* a child not taken on yet */
+  t->at_exit = 1;
   struct rec__proc *was = r->proc;
   r->proc = t->proc;
   t->proc->dying = 1;
-  int rc = 0;
+  int rc = rec__sys_killed(r, t);
   /* The running thread killed from outside without a delivery stop
    * (SIGKILL): locate it. The others stand at their last event. */
-  if (t == r->cur && t->state == REC_T_RUNNING && t->sync_signo != sig &&
-      t->sync_signo != -sig && !t->in_syscall) {
+  if (rc == 0 && t == r->cur && t->state == REC_T_RUNNING &&
+      t->sync_signo != sig && t->sync_signo != -sig && !t->in_syscall) {
     rc = rec__preempt(r);
     t->sync_signo = -sig;
   }
@@ -327,6 +351,7 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
     if (root) r->crash_reported = 1;
   }
   r->proc = was;
+  if (t == r->cur && !others_alive(r, t->proc, t)) release_held(r, t->proc);
   return rc;
 }
 
@@ -595,6 +620,7 @@ static int on_gone(struct rec *r, struct rec__task *t, int st) {
   if (p && t->tid == p->pid) return on_final(r, p, st, 1);
   t->state = REC_T_GONE;
   if (r->cur == t) r->cur = NULL;
+  if (p && !others_alive(r, p, NULL)) release_held(r, p);
   if (p && p->live == t->tid)
     for (size_t i = 0; i < r->nth; i++)
       if (r->th[i]->state != REC_T_GONE && r->th[i]->proc == p)
@@ -647,6 +673,15 @@ static int on_tick(struct rec *r) {
     RW_FORWARD(trace_writer_flush(r->w));
     rec__progress(r, 0);
   }
+  /* A thread held at its exit longer than any wait for the others of its
+   * process should take goes: a recording must never hang on it. */
+  for (size_t i = 0; i < r->nth; i++) {
+    struct rec__task *h = r->th[i];
+    if (h->exit_held && now - h->held_ns >= REC_SEC / 4) {
+      h->exit_held = 0;
+      ptrace(PTRACE_CONT, h->tid, 0, 0);
+    }
+  }
   struct rec__task *t = r->cur;
   if (t && t->state == REC_T_RUNNING && !t->interrupted && !t->in_syscall &&
       !t->step_signo && slice_over(r)) {
@@ -683,6 +718,18 @@ static int on_status(struct rec *r, pid_t p, int st) {
     return go(r, t, handle(r, t, st));
   if (ev == PTRACE_EVENT_EXIT) { /* dying: let it go at once */
     RW_FORWARD(on_exit_event(r, t));
+    /* Killed by a signal: held until every thread of its process is at
+     * its exit event. Once let go, its exit writes to the process's
+     * memory (its clear_child_tid word, robust futexes), and a thread of
+     * the process not at its exit yet may still be located there by a
+     * PREEMPT (the running one, or one about to run), whose digest would
+     * hold a write the replay makes only after it. */
+    if (t->at_exit && t->proc && others_alive(r, t->proc, t)) {
+      t->exit_held = 1;
+      t->held_ns = rw_now_ns();
+      return 0;
+    }
+    if (t->at_exit && t->proc) release_held(r, t->proc);
     ptrace(PTRACE_CONT, t->tid, 0, 0);
     return 0;
   }

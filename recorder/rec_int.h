@@ -318,6 +318,12 @@ struct rec__task {
   int rsig, rstep;      /* how to resume it: signal to inject, single-step */
   int interrupted;      /* PTRACE_INTERRUPT sent, and no stop seen since */
   int exit_written;     /* its EXIT record is in the trace */
+  int at_exit;          /* killed by a signal, at or past its
+                           PTRACE_EVENT_EXIT */
+  int exit_held;        /* held at that stop until every thread of its
+                           process is there (or for REC_SEC / 4 at most,
+                           from HELD_NS) */
+  u64 held_ns;
   u64 slice_start_ns;   /* when it last began running user code */
   u64 ctid;             /* clear_child_tid address, 0 if none */
   pid_t new_child;      /* a thread its clone created, started at the exit */
@@ -701,6 +707,11 @@ void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi);
 
 /* Syscalls (recorder/sysrec.c). */
 int rec__sys_enter(struct rec *r) RW_MUST_CHECK;
+/* T, in a syscall, is at its exit event, killed by a signal: what the
+ * kernel wrote for the syscall cut short (clock_nanosleep's remaining
+ * time) is imported now, as T's (no syscall exit stop will come), with
+ * R->proc T's process. */
+int rec__sys_killed(struct rec *r, struct rec__task *t) RW_MUST_CHECK;
 int rec__sys_exit(struct rec *r) RW_MUST_CHECK;
 /* At the entry stop (or the seccomp stop) of the current thread's syscall:
  * the kernel skips it, and it returns RESULT. */

@@ -225,6 +225,20 @@ static int sets_pkru(u64 nr, const u64 args[6]) {
   }
 }
 
+int rec__sys_killed(struct rec *r, struct rec__task *t) {
+  struct rw_regs regs;
+  if (!t->in_syscall || t->fake || rec__regs_get(r, t->tid, &regs, 0) < 0)
+    return 0;
+  struct rec__task *was = r->cur; /* the records are T's */
+  r->cur = t;
+  r->ranges.n = 0;
+  int rc = rec__sc_outputs(t->eff_nr, t->args, (i64)regs.gpr[RW_REG_rax],
+                           rec__mem_read, r, &r->ranges);
+  if (rc == 0) rc = import_ranges(r);
+  r->cur = was;
+  return rc;
+}
+
 int rec__sys_exit(struct rec *r) {
   struct rec__task *t = r->cur;
   struct rw_regs *regs = &t->regs;

@@ -15,7 +15,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/calls tests/programs/uaf tests/programs/reps \
 	tests/programs/amxperm tests/programs/rewrites tests/programs/phase \
 	tests/programs/tailcalls tests/programs/counts tests/programs/datapat \
-	tests/programs/srclines
+	tests/programs/srclines tests/programs/killthreads
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
@@ -89,6 +89,11 @@ tests_programs_reps_LDFLAGS =
 # Instructions of known executions (tests/replay/counts.sh).
 tests_programs_counts_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_counts_LDFLAGS =
+# A child of two threads killed while one spins and one sleeps
+# (tests/recorder/threads.sh).
+tests_programs_killthreads_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_killthreads_LDFLAGS =
+tests_programs_killthreads_LDADD = -lpthread
 # Source lines of known executions (tests/replay/lines.sh).
 tests_programs_srclines_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_srclines_LDFLAGS =

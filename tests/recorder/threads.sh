@@ -114,6 +114,21 @@ i = recs.index(e[1])
 x = next(r for r in recs[i:] if r["type"] == "SYSCALL_EXIT")
 assert x["nr"] == 59 and x["result"] == 0 and x["tid"] == e[1]["tid"]'
 
+# A child killed by its parent while one of its threads spins and the
+# other sleeps: its replay finds the spinning thread where the kill
+# stopped it (the sleeper's cut-short nanosleep wrote the time left, and
+# its exit would clear its thread id: both must be placed right). The
+# order the threads reach their exits varies: two recordings.
+for i in 1 2; do
+  "$REWIND" record --timeslice 1 -f -o "$T/killthreads$i.rwd" -- \
+    "$P/killthreads" >"$T/killthreads$i.out" 2>"$T/killthreads$i.err"
+  check_eq "killthreads $i: recorded" 0 "$?"
+  check "killthreads $i: the child was killed" \
+    grep -q '^killthreads ok 1$' "$T/killthreads$i.out"
+  "$REWIND" replay --verify "$T/killthreads$i.rwd" >"$T/kt.out" 2>&1
+  check_eq "killthreads $i: replay --verify passes" 0 "$?"
+done
+
 # --timeslice is checked.
 "$REWIND" record --timeslice 0 -- true >/dev/null 2>"$T/ts.err"
 check_eq "--timeslice 0: usage error" 2 "$?"
