@@ -139,6 +139,42 @@ static int shared_watch(struct rec *r, struct rec__proc *p,
   return rc;
 }
 
+/* The mappings of process PARENT, just forked, that the child P (current)
+ * does not get as they are: madvise(MADV_DONTFORK) ones ("dc" in smaps'
+ * VmFlags) are not in the child at all, MADV_WIPEONFORK ones ("wf") are
+ * new zero pages there. Recorded as the child's UNMAP and MAP, and P's
+ * model follows. */
+static int fork_advice(struct rec *r, pid_t parent, struct rec__proc *p) {
+  char path[64], line[1024];
+  snprintf(path, sizeof path, "/proc/%d/smaps", (int)parent);
+  FILE *f = fopen(path, "re");
+  if (!f) return 0; /* gone: nothing forked from it matters any more */
+  unsigned long long a = 0, b = 0;
+  int rc = 0;
+  while (rc == 0 && fgets(line, sizeof line, f)) {
+    unsigned long long x, y;
+    char perms[8];
+    if (sscanf(line, "%llx-%llx %7s ", &x, &y, perms) == 3) {
+      a = x, b = y;
+      continue;
+    }
+    if (strncmp(line, "VmFlags:", 8) || b <= a) continue;
+    if (strstr(line, " dc")) {
+      rc = rec__emit_unmap(r, a, b - a);
+      if (rc == 0) rc = rec__maps_remove(p->maps, a, b);
+    } else if (strstr(line, " wf")) {
+      for (const struct rec__map *e = rec__maps_from(p->maps, a);
+           rc == 0 && e && e->start < b; e = rec__maps_next(p->maps, e)) {
+        u64 s = RW_MAX(a, e->start), t = RW_MIN(b, e->end);
+        rc = rec__emit_map(r, s, t - s, e->prot, e->flags, 0, NULL, e->path,
+                           0);
+      }
+    }
+  }
+  fclose(f);
+  return rc;
+}
+
 /* Records CHILD, which the current thread forked: a process of its own
  * from here on (recorder/procs.c). FLAGS are the clone flags; SHARED 1 for
  * a vfork child, which uses the parent's address space, and the parent's
@@ -170,6 +206,10 @@ static int follow_child(struct rec *r, pid_t child, u64 flags, int shared) {
   rec__set_cur(r, c);
   rc = rec__emit_thread_start(r, (u32)child, (u32)t->tid, &c->entry);
   if (rc == 0) rc = rec__emit_pkru(r, child, 0);
+  if (rc == 0 && !shared && parent->fork_advice) {
+    p->fork_advice = 1;
+    rc = fork_advice(r, parent->pid, p);
+  }
   /* CLONE_CHILD_SETTID: the kernel wrote the id into the child's copy. */
   if (rc == 0 && settid) rc = rec__mem_import(r, settid, 4);
   if (rc == RW_EFAULT) rc = 0;

@@ -206,6 +206,8 @@ static int advice_discards(u64 adv) {
 static int do_madvise(struct rec *r, const u64 args[6], i64 result,
                       int *done) {
   u64 a, b;
+  if ((args[2] == 10 || args[2] == 18) && result == 0)
+    r->proc->fork_advice = 1; /* DONTFORK, WIPEONFORK: recorder/children.c */
   if (advice_neutral(args[2])) {
     *done = 1;
     return 0;

@@ -88,6 +88,7 @@ int rec__on_exec(struct rec *r, int first) {
   struct rw_regs regs;
   if (!first) rec__threads_exec(r);
   rec__proc_unshare(r->proc); /* a vfork child has its own space now */
+  r->proc->fork_advice = 0;   /* a new address space has none */
   rec__snap_free(&r->proc->snap);
   rec__watch_free(r);
   rec__tsc_patch_reset(r);

@@ -422,6 +422,9 @@ struct rec__proc {
                                  when PAGEMAP_SCAN does not work */
   int dying;                  /* exit_group or a fatal signal: every thread
                                  is on its way out */
+  int fork_advice;            /* madvise DONTFORK or WIPEONFORK was given
+                                 (here, or before a fork that made it): a
+                                 child it forks does not get all of it */
   u8 comm_fds[1024 / 8];      /* descriptors open on a /proc/.../comm file */
   struct rec__maps *maps;     /* the address space the trace describes:
                                  &MAPS_OWN, or a vfork parent's, which its

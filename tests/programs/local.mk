@@ -15,7 +15,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/calls tests/programs/uaf tests/programs/reps \
 	tests/programs/amxperm tests/programs/rewrites tests/programs/phase \
 	tests/programs/tailcalls tests/programs/counts tests/programs/datapat \
-	tests/programs/srclines tests/programs/killthreads
+	tests/programs/srclines tests/programs/killthreads tests/programs/forkadvice
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
@@ -94,6 +94,9 @@ tests_programs_counts_LDFLAGS =
 tests_programs_killthreads_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_killthreads_LDFLAGS =
 tests_programs_killthreads_LDADD = -lpthread
+# Memory a fork does not copy as it is (tests/recorder/processes.sh).
+tests_programs_forkadvice_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_forkadvice_LDFLAGS =
 # Source lines of known executions (tests/replay/lines.sh).
 tests_programs_srclines_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_srclines_LDFLAGS =

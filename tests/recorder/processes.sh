@@ -105,6 +105,21 @@ i = [k for k, r in enumerate(recs) if r["type"] == "EXEC"][1]
 x = next(r for r in recs[i:] if r["type"] == "SYSCALL_EXIT")
 assert x["nr"] == 59 and x["result"] == 0'
 
+# Memory a fork does not copy as it is: MADV_WIPEONFORK pages are zeros
+# in the child (and its own child), MADV_DONTFORK ones are not there; the
+# replay must see the same, or the child's reads diverge.
+rec fadv "$P/forkadvice"
+check_eq "forkadvice: exit 0" 0 "$status"
+check "forkadvice: the child saw zeros, the copy and no third page" \
+  grep -q '^forkadvice ok 0 1 gone$' "$T/fadv.out"
+check "forkadvice: the grandchild saw the page wiped again" \
+  grep -q '^forkadvice grandchild 0$' "$T/fadv.out"
+"$REWIND" replay --verify "$T/fadv.rwd" >"$T/fadv.rep" 2>&1
+check_eq "forkadvice: replay --verify passes" 0 "$?"
+check "forkadvice: the child's wiped and dropped pages are recorded" q fadv '
+m = [r for r in recs if r["type"] in ("MAP", "UNMAP") and r["tid"] != recs[0]["tid"]]
+assert any(r["type"] == "UNMAP" for r in m) and any(r["type"] == "MAP" for r in m), m'
+
 # A second thread is recorded (tests/recorder/threads.sh has the details).
 rec thr "$P/threads"
 check_eq "threads: exit 0" 0 "$status"
