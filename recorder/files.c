@@ -155,22 +155,41 @@ static int recheck_sizes(struct rec *r) {
   return 0;
 }
 
-/* Whether FD of the recorded process is a /proc/PID/mem (or
- * /proc/PID/task/TID/mem) file of that process itself. */
-static int own_mem_fd(struct rec *r, int fd) {
+/* The recorded process whose /proc/PID/mem (or /proc/PID/task/TID/mem)
+ * file FD of the current process is, and a live thread of it into *BY:
+ * the process itself, or another one it writes into (a parent patching
+ * its child, a debugger-like tool); NULL when FD is something else. */
+static struct rec__proc *mem_fd_proc(struct rec *r, int fd,
+                                     struct rec__task **by) {
   char p[64], link[96], tail[8];
   int pid, tid;
   snprintf(p, sizeof p, "/proc/%d/fd/%d", (int)r->proc->live, fd);
   ssize_t n = readlink(p, link, sizeof link - 1);
-  if (n <= 0) return 0;
+  if (n <= 0) return NULL;
   link[n] = 0;
   if (sscanf(link, "/proc/%d/task/%d/%7s", &pid, &tid, tail) != 3 &&
       sscanf(link, "/proc/%d/%7s", &pid, tail) != 2)
-    return 0;
-  if (strcmp(tail, "mem")) return 0;
-  if (pid == r->proc->pid || pid == r->proc->live) return 1;
-  for (size_t i = 0; i < r->nth; i++)
-    if (r->th[i]->tid == pid && r->th[i]->state != REC_T_GONE) return 1;
+    return NULL;
+  if (strcmp(tail, "mem")) return NULL;
+  for (size_t i = 0; i < r->nth; i++) {
+    struct rec__task *t = r->th[i];
+    if (t->state == REC_T_GONE || !t->proc) continue;
+    if (t->tid == pid || t->proc->pid == pid) {
+      *by = t;
+      return t->proc;
+    }
+  }
+  return NULL;
+}
+
+/* Whether ADDR is mapped in some recorded process (the current one
+ * first): where a write through a /proc/PID/mem file can land. */
+static int mapped_somewhere(struct rec *r, u64 addr) {
+  if (rec__maps_find(r->proc->maps, addr)) return 1;
+  for (size_t i = 0; i < rec__proc_count(r); i++) {
+    struct rec__proc *q = rec__proc_at(r, i);
+    if (!q->gone && q->maps && rec__maps_find(q->maps, addr)) return 1;
+  }
   return 0;
 }
 
@@ -189,21 +208,34 @@ static int own_mem_written(struct rec *r, u64 nr, const u64 args[6],
                            i64 result) {
   if (result <= 0) return 0;
   u64 n = (u64)result, at;
+  struct rec__task *by = NULL;
+  struct rec__proc *target;
   if (nr == REC_NR_pwrite64 || nr == REC_NR_pwritev ||
       (nr == REC_NR_pwritev2 && (i64)args[3] != -1)) {
     at = args[3];
-    if (!rec__maps_find(r->proc->maps, at) || !own_mem_fd(r, (int)args[0]))
+    if (!mapped_somewhere(r, at) ||
+        !(target = mem_fd_proc(r, (int)args[0], &by)))
       return 0;
     r->proc->procmem_seen = 1;
   } else {
-    if (!r->proc->procmem_seen || !own_mem_fd(r, (int)args[0])) return 0;
+    if (!r->proc->procmem_seen ||
+        !(target = mem_fd_proc(r, (int)args[0], &by)))
+      return 0;
     i64 pos = fd_pos(r, (int)args[0]); /* where the write ended */
     if (pos < 0) return 0;
     at = (u64)pos - n;
   }
-  rw_log(RW_LOG_VERBOSE, "write of %llu bytes through /proc/PID/mem at %#llx",
-         (unsigned long long)n, (unsigned long long)at);
-  return rec__mem_import(r, at, n);
+  rw_log(RW_LOG_VERBOSE, "write of %llu bytes through /proc/%d/mem at %#llx",
+         (unsigned long long)n, (int)target->pid, (unsigned long long)at);
+  if (target == r->proc) return rec__mem_import(r, at, n);
+  /* Into another recorded process: its memory, in its records. */
+  struct rec__task *was = r->cur;
+  struct rec__proc *wasp = r->proc;
+  rec__set_cur(r, by);
+  int rc = rec__mem_import(r, at, n);
+  r->cur = was;
+  r->proc = wasp;
+  return rc;
 }
 
 int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
@@ -215,9 +247,10 @@ int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     break;
   case REC_NR_lseek: /* a position that is an address of ours */
     if (!r->proc->procmem_seen && result > 0 &&
-        rec__maps_find(r->proc->maps, (u64)result) &&
-        own_mem_fd(r, (int)args[0]))
-      r->proc->procmem_seen = 1;
+        mapped_somewhere(r, (u64)result)) {
+      struct rec__task *by;
+      if (mem_fd_proc(r, (int)args[0], &by)) r->proc->procmem_seen = 1;
+    }
     return 0;
   default:
     break;

@@ -15,7 +15,8 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/calls tests/programs/uaf tests/programs/reps \
 	tests/programs/amxperm tests/programs/rewrites tests/programs/phase \
 	tests/programs/tailcalls tests/programs/counts tests/programs/datapat \
-	tests/programs/srclines tests/programs/killthreads tests/programs/forkadvice
+	tests/programs/srclines tests/programs/killthreads tests/programs/forkadvice \
+	tests/programs/childmem
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
@@ -94,6 +95,10 @@ tests_programs_counts_LDFLAGS =
 tests_programs_killthreads_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_killthreads_LDFLAGS =
 tests_programs_killthreads_LDADD = -lpthread
+# A parent writing into its child through /proc/CHILD/mem
+# (tests/recorder/processes.sh).
+tests_programs_childmem_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_childmem_LDFLAGS =
 # Memory a fork does not copy as it is (tests/recorder/processes.sh).
 tests_programs_forkadvice_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_forkadvice_LDFLAGS =

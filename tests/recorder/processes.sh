@@ -120,6 +120,15 @@ check "forkadvice: the child's wiped and dropped pages are recorded" q fadv '
 m = [r for r in recs if r["type"] in ("MAP", "UNMAP") and r["tid"] != recs[0]["tid"]]
 assert any(r["type"] == "UNMAP" for r in m) and any(r["type"] == "MAP" for r in m), m'
 
+# A parent writes into its child through /proc/CHILD/mem: the child's
+# memory changes with no syscall of its own; the replay must see it.
+rec cmem "$P/childmem"
+check_eq "childmem: exit 0" 0 "$status"
+check "childmem: the child read what its parent wrote" \
+  grep -q '^childmem ok 1234 5678$' "$T/cmem.out"
+"$REWIND" replay --verify "$T/cmem.rwd" >"$T/cmem.rep" 2>&1
+check_eq "childmem: replay --verify passes" 0 "$?"
+
 # A second thread is recorded (tests/recorder/threads.sh has the details).
 rec thr "$P/threads"
 check_eq "threads: exit 0" 0 "$status"
