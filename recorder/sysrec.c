@@ -169,6 +169,18 @@ int rec__sys_enter(struct rec *r) {
   if (t->sc_flags & REC_SC_WARN)
     RW_FORWARD(rec__warn(r, t->nr, "%s: %s; the replay may differ",
                          sc->name, warn_text(t->nr)));
+  /* PTRACE_TRACEME, PTRACE_ATTACH, PTRACE_SEIZE: a recorded process is
+   * rewind's tracee, and so is every child it records, so the kernel
+   * refuses them (EPERM), and a program waiting for its tracee's stops
+   * would wait for ever without a word. */
+  if (t->nr == REC_NR_ptrace &&
+      (t->args[0] == 0 || t->args[0] == 16 || t->args[0] == 0x4206))
+    RW_FORWARD(rec__warn(r, t->nr, "ptrace: the program traces a process "
+                         "itself, which rewind cannot record yet: rewind "
+                         "traces it already, so the kernel refuses "
+                         "(EPERM), and a program that waits for its "
+                         "tracee's stops may wait for ever (Ctrl-C ends "
+                         "the recording and keeps it)"));
   /* A recorded vfork child's writes are in its own stream. */
   if (rec__sc_needs_diff(t->eff_nr, t->args, rec__mem_read, r) &&
       !rec__follows_vfork(r)) {

@@ -84,4 +84,14 @@ check "file too large: does not claim a whole recording" \
   test -z "$(grep -E '^rewind: recorded ' "$T/fsz.err")"
 "$REWIND" info --check "$T/fsz.rwd" >"$T/fsz.check" 2>&1
 check_eq "file too large: the trace is cut off, not damaged" 3 $?
+# A program that traces a process itself (strace): the kernel refuses it,
+# since rewind traces them already, and rewind says why at once.
+if command -v strace >/dev/null; then
+  timeout 60 "$REWIND" record -f -o "$T/st.rwd" -- strace -o /dev/null true \
+    >"$T/st.out" 2>"$T/st.err"
+  check_eq "strace under rewind: fails as the kernel refuses it" 1 $?
+  check "strace under rewind: rewind says why" \
+    grep -q "^rewind: warning: ptrace: the program traces a process itself" \
+    "$T/st.err"
+fi
 finish
