@@ -372,9 +372,12 @@ static int on_interrupt(struct rec *r, struct rec__task *t) {
 static int on_group_stop(struct rec *r, struct rec__task *t, int sig) {
   (void)r;
   ptrace(PTRACE_LISTEN, t->tid, 0, 0);
-  /* Stopped from the terminal: stop rewind too, so the shell sees the job
-   * stopped; its SIGCONT resumes both. */
-  if (sig != SIGSTOP) kill(getpid(), SIGSTOP);
+  /* Stopped from rewind's terminal (Ctrl-Z, a background read or write):
+   * stop rewind too, so the shell sees the job stopped; its SIGCONT
+   * resumes both. A process in a session of its own was stopped by its
+   * own terminal (a pty it opened): that is its business alone, and its
+   * parent may be waiting to see it stopped. */
+  if (sig != SIGSTOP && getsid(t->tid) == getsid(0)) kill(getpid(), SIGSTOP);
   return GO_HOLD;
 }
 

@@ -16,7 +16,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/amxperm tests/programs/rewrites tests/programs/phase \
 	tests/programs/tailcalls tests/programs/counts tests/programs/datapat \
 	tests/programs/srclines tests/programs/killthreads tests/programs/forkadvice \
-	tests/programs/childmem
+	tests/programs/childmem tests/programs/ptystop
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
@@ -95,6 +95,9 @@ tests_programs_counts_LDFLAGS =
 tests_programs_killthreads_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_killthreads_LDFLAGS =
 tests_programs_killthreads_LDADD = -lpthread
+# Job control on a pty of the program's own (tests/recorder/stopsig.sh).
+tests_programs_ptystop_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_ptystop_LDFLAGS =
 # A parent writing into its child through /proc/CHILD/mem
 # (tests/recorder/processes.sh).
 tests_programs_childmem_CFLAGS = $(RW_PROG_CFLAGS)

@@ -5,7 +5,8 @@
 # closed and says why it ended, rewind exits 128+N, and the replay verifies
 # up to the cut with status 3 and the reason. (A SIGINT PROG gets as well,
 # the terminal's Ctrl-C, is PROG's business: tests/recorder/ctrlc.sh.)
-# Signals PROG sends to its whole process group do not stop rewind.
+# Signals PROG sends to its whole process group do not stop rewind, nor
+# does a stop on a terminal of PROG's own.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # stopped NAME SIG STATUS: the checks on a recording stopped by SIG.
@@ -65,4 +66,19 @@ check "group: the program got SIGUSR1 and SIGTRAP" \
 check_eq "group: verify exits 0" 0 "$?"
 check "group: the replay ends with SIGUSR2" \
   grep -q "^replay verified: .*killed by signal 12" "$T/group.replay"
+
+# A stop on a terminal of the program's own (a new session with a pty)
+# stops that process alone: rewind goes on, and the parent waiting for
+# the stop sees it (it used to stop rewind too, for ever).
+timeout 60 "$REWIND" record -f -o "$T/pty.rwd" -- "$P/ptystop" \
+  >"$T/pty.out" 2>"$T/pty.err"
+check_eq "ptystop: recorded, exit 0" 0 "$?"
+if grep -q '^ptystop skipped' "$T/pty.out"; then
+  echo "note: no pty here; ptystop's stop was not tried"
+else
+  check "ptystop: the child saw its child stopped by SIGTTOU" \
+    grep -q '^ptystop ok$' "$T/pty.out"
+  "$REWIND" replay --verify --no-progress "$T/pty.rwd" >"$T/pty.replay" 2>&1
+  check_eq "ptystop: verify exits 0" 0 "$?"
+fi
 finish
