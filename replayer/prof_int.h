@@ -32,6 +32,8 @@ struct node {  /* the call tree: one node per call path */
   u32 fn;      /* function index */
   u32 parent;  /* node index + 1, or 0 for a thread's root */
   u64 excl;
+  u32 kid_fn;  /* the last function called from here (a cache of the */
+  u32 kid_node, kid_edge; /* maps: its node and edge index + 1, 0: none) */
 };
 
 /* The functions met in one program image of one process, by address. */

@@ -125,7 +125,7 @@ static int node_of(rp_profile *p, u32 parent, u32 fn, u32 *out) {
   if (!v) {
     RW_FORWARD(rp__grow((void **)&p->nodes, p->nnodes, &p->capnodes,
                     sizeof *p->nodes));
-    p->nodes[p->nnodes] = (struct node){fn, parent, 0};
+    p->nodes[p->nnodes] = (struct node){fn, parent, 0, 0, 0, 0};
     RW_FORWARD(rp__umap_put(&p->by_node, k, (u32)p->nnodes + 1));
     v = (u32)++p->nnodes;
   }
@@ -153,12 +153,25 @@ static int push(struct shadow *sh, u32 fn, u64 slot, u64 start) {
   rp_profile *p = sh->p;
   struct frame f = {.fn = fn, .slot = slot, .start = start};
   u32 parent = sh->n ? sh->v[sh->n - 1].node + 1 : 0;
-  RW_FORWARD(node_of(p, parent, fn, &f.node));
-  if (sh->n) {
-    u32 e;
-    RW_FORWARD(edge_of(p, sh->v[sh->n - 1].fn, fn, &e));
-    p->edges[e].calls++;
-    f.edge = e + 1;
+  /* A caller mostly calls what it called last (a loop, a recursion):
+   * its node remembers that callee's node and edge. */
+  struct node *pn = parent ? &p->nodes[parent - 1] : NULL;
+  if (pn && pn->kid_node && pn->kid_fn == fn) {
+    f.node = pn->kid_node - 1;
+    f.edge = pn->kid_edge;
+    p->edges[f.edge - 1].calls++;
+  } else {
+    RW_FORWARD(node_of(p, parent, fn, &f.node));
+    if (sh->n) {
+      u32 e;
+      RW_FORWARD(edge_of(p, sh->v[sh->n - 1].fn, fn, &e));
+      p->edges[e].calls++;
+      f.edge = e + 1;
+      pn = &p->nodes[parent - 1]; /* node_of may have moved them */
+      pn->kid_fn = fn;
+      pn->kid_node = f.node + 1;
+      pn->kid_edge = f.edge;
+    }
   }
   if (fn >= sh->nactive) {
     size_t n = RW_MAX((size_t)fn + 1, 2 * sh->nactive);
