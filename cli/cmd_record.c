@@ -15,7 +15,8 @@
 static void usage(FILE *out) {
   fputs(
       "usage: rewind record [-o FILE] [--force] [--quiet] [--timeslice MS]\n"
-      "                     [--no-follow] [--] PROG [ARGS...]\n"
+      "                     [--no-follow] [--no-syscall-buffer]\n"
+      "                     [--] PROG [ARGS...]\n"
       "\n"
       "Run PROG with ARGS as the shell would, record it into a trace file and\n"
       "exit with PROG's exit status (128+N when PROG dies of signal N).\n"
@@ -32,6 +33,10 @@ static void usage(FILE *out) {
       "  --no-follow        record PROG's process alone: the processes it\n"
       "                     forks run unrecorded (default: every process it\n"
       "                     and its children fork is recorded too)\n"
+      "  --no-syscall-buffer\n"
+      "                     make every syscall stop the recorder (default:\n"
+      "                     the vDSO's time functions are logged inside the\n"
+      "                     process, without a stop; --syscall-buffer)\n"
       "  --timeslice MS     let a thread run MS milliseconds without a syscall\n"
       "                     before another ready thread gets its turn\n"
       "                     (default 20; 1 to 10000)\n"
@@ -53,8 +58,8 @@ static void usage(FILE *out) {
       "daemon PROG leaves behind included; Ctrl-C ends the recording and\n"
       "keeps it); a clone(CLONE_VM) child without CLONE_VFORK runs\n"
       "unrecorded, and --no-follow leaves every child unrecorded.\n"
-      "PROG runs pinned to one CPU, with rdtsc trapped and the vDSO\n"
-      "hidden; see man rewind-record.\n",
+      "PROG runs pinned to one CPU, with rdtsc trapped and its vDSO calls\n"
+      "made through rewind's syscall buffer; see man rewind-record.\n",
       out);
   fprintf(out, "Features --cpu-features knows: %s.\n",
           rec_cpu_feature_names());
@@ -75,6 +80,8 @@ int cli_cmd_record(int argc, char **argv) {
       {"no-progress", no_argument, 0, 'P'},
       {"cpu-features", required_argument, 0, 'C'},
       {"no-follow", no_argument, 0, 'N'},
+      {"syscall-buffer", no_argument, 0, 'B'},
+      {"no-syscall-buffer", no_argument, 0, 'b'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   struct rec_opts o;
@@ -82,6 +89,7 @@ int cli_cmd_record(int argc, char **argv) {
   int c;
   memset(&o, 0, sizeof o);
   o.progress = isatty(2);
+  o.syscall_buffer = REC_SYSCALL_BUFFER_DEFAULT;
   optind = 1;
   while ((c = cli_getopt("record", argc, argv, "+o:fqh", longopts)) != -1) {
     switch (c) {
@@ -102,6 +110,12 @@ int cli_cmd_record(int argc, char **argv) {
         break;
       case 'N':
         o.no_follow = 1;
+        break;
+      case 'B':
+        o.syscall_buffer = 1;
+        break;
+      case 'b':
+        o.syscall_buffer = 0;
         break;
       case 'o':
         o.output = optarg;

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -36,9 +37,7 @@ static int was_released(pid_t pid) {
   return 0;
 }
 
-/* Resumes CHILD until its next syscall stop of kind OP (1 entry, 2 exit),
- * passing on signals. Returns 0, or -1 when the child is gone. */
-static int next_syscall_stop(pid_t child, int op) {
+int rec__next_syscall_stop(pid_t child, int op) {
   int sig = 0;
   for (;;) {
     int st;
@@ -86,8 +85,8 @@ int rec__child_release(struct rec *r, pid_t child) {
   regs.rip = saved.rip - 2;
   regs.orig_rax = ~0ull;
   if (rec__regs_set_gprs(child, &regs) < 0) goto warn;
-  if (next_syscall_stop(child, 1) < 0) return 0; /* entry */
-  if (next_syscall_stop(child, 2) < 0) return 0; /* exit */
+  if (rec__next_syscall_stop(child, 1) < 0) return 0; /* entry */
+  if (rec__next_syscall_stop(child, 2) < 0) return 0; /* exit */
   if (rec__regs_set_gprs(child, &saved) < 0) goto warn;
   goto detach;
 warn:
@@ -96,8 +95,61 @@ warn:
          "it executes rdtsc",
          (int)child);
 detach:
+  /* rewind's filter stops every syscall: without a tracer they would all
+   * fail (recorder/sbuf.c). It stays traced, unrecorded. */
+  if (r->sbuf) return rec__pass_add(r, child);
   ptrace(PTRACE_DETACH, child, 0, 0);
   return 0;
+}
+
+int rec__pass_add(struct rec *r, pid_t pid) {
+  if (r->npass == r->cappass) {
+    size_t cap = r->cappass ? 2 * r->cappass : 8;
+    pid_t *v = realloc(r->pass, cap * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "unrecorded processes");
+    r->pass = v;
+    r->cappass = cap;
+  }
+  /* A child whose first stop has not come yet is kept as -PID: that
+   * stop is not a group stop. */
+  r->pass[r->npass++] = ptrace(PTRACE_CONT, pid, 0, 0) == 0 ? pid : -pid;
+  return 0;
+}
+
+int rec__pass_status(struct rec *r, pid_t pid, int st) {
+  size_t i = 0;
+  while (i < r->npass && r->pass[i] != pid && r->pass[i] != -pid) i++;
+  if (i == r->npass) return 0;
+  int first = r->pass[i] < 0;
+  r->pass[i] = pid;
+  if (!WIFSTOPPED(st)) {
+    r->pass[i] = r->pass[--r->npass];
+    return 1;
+  }
+  int ev = st >> 16, sig = WSTOPSIG(st);
+  if (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK ||
+      ev == PTRACE_EVENT_CLONE) {
+    unsigned long msg = 0;
+    if (ptrace(PTRACE_GETEVENTMSG, pid, 0, &msg) == 0 && msg) {
+      /* Its child may have stopped first, and been taken for a new
+       * recorded one. */
+      struct rec__task *c = rec__task_find(r, (pid_t)msg);
+      if (c && c->state == REC_T_NEW) rec__task_remove(r, c);
+      if (rec__pass_add(r, (pid_t)msg) < 0) return RW_ENOMEM;
+    }
+    sig = 0;
+  } else if (ev == PTRACE_EVENT_STOP) {
+    if (!first && (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+        sig == SIGTTOU)) { /* a group stop: it stays stopped */
+      ptrace(PTRACE_LISTEN, pid, 0, 0);
+      return 1;
+    }
+    sig = 0;
+  } else if (ev || sig == (SIGTRAP | 0x80)) {
+    sig = 0;
+  }
+  ptrace(PTRACE_CONT, pid, 0, (void *)(long)sig);
+  return 1;
 }
 
 /* Waits for CHILD's first stop unless it was seen already (a task in
@@ -253,8 +305,13 @@ int rec__on_fork_event(struct rec *r, int event) {
   RW_FORWARD(rec__emit_fork(r, (u32)child, kind, flags, 0));
   /* A child in the same address space (CLONE_VM, vfork, also through
    * clone3) may map and unmap unrecorded while it runs. */
-  if (event == PTRACE_EVENT_VFORK || (cf & REC_CLONE_VM))
+  if (event == PTRACE_EVENT_VFORK || (cf & REC_CLONE_VM)) {
     RW_FORWARD(rec__follow_sharer(r, child));
+    /* Its calls into the syscall buffer's library would mix with the
+     * recorded threads' in the one ring: before it runs, the library is
+     * told to make every syscall stop. */
+    RW_FORWARD(rec__sb_off(r));
+  }
   /* One that runs alongside (the parent of a vfork waits for it, and the
    * generic diff sees what it wrote) writes anywhere at any time. */
   if (event != PTRACE_EVENT_VFORK && (cf & REC_CLONE_VM) &&

@@ -10,5 +10,34 @@ recorder_librw_recorder_a_SOURCES = \
 	recorder/blobs.c recorder/files.c recorder/signals.c recorder/children.c recorder/procs.c recorder/threads.c \
 	recorder/ptregs.c recorder/emit.c recorder/backtrace.c \
 	recorder/tscself.c recorder/tscpatch.c recorder/stack.c recorder/output.c \
-	recorder/vdso.c recorder/vsyscall.c
+	recorder/vdso.c recorder/vsyscall.c recorder/sbuf.c recorder/sbuf.h
+nodist_recorder_librw_recorder_a_SOURCES = recorder/sblib_bin.c
 recorder_librw_recorder_a_CFLAGS = $(AM_CFLAGS) $(UNWIND_CFLAGS) $(CAPSTONE_CFLAGS)
+
+# The syscall buffer's library, which the recorder maps into every recorded
+# process: built without libc, linked flat at its fixed address, and kept
+# in the recorder as bytes. Not with the build's CFLAGS: sanitizers and
+# stack protectors would bring code it cannot have.
+SBLIB_CFLAGS = -O2 -std=gnu11 -fno-pic -fno-pie -no-pie -static -nostdlib \
+	-ffreestanding -fno-builtin -fno-stack-protector -fno-jump-tables \
+	-fcf-protection=none -mgeneral-regs-only -mno-red-zone \
+	-fno-asynchronous-unwind-tables -Wall -Wextra -Werror \
+	-Wl,--build-id=none
+BUILT_SOURCES = recorder/sblib_bin.c
+EXTRA_DIST += recorder/sblib.c recorder/sblib.lds
+CLEANFILES += recorder/sblib.elf recorder/sblib.bin recorder/sblib_bin.c
+recorder/sblib_bin.c: $(srcdir)/recorder/sblib.c $(srcdir)/recorder/sbuf.h \
+		$(srcdir)/recorder/sblib.lds
+	$(AM_V_GEN)$(MKDIR_P) recorder && \
+	$(CC) $(SBLIB_CFLAGS) -I$(srcdir) \
+	  -Wl,-T,$(srcdir)/recorder/sblib.lds -o recorder/sblib.elf \
+	  $(srcdir)/recorder/sblib.c && \
+	$(OBJCOPY) -O binary recorder/sblib.elf recorder/sblib.bin && \
+	{ echo '/* Generated from recorder/sblib.c: do not edit. */'; \
+	  echo 'const unsigned char rec__sblib_start[] = {'; \
+	  od -An -v -tx1 recorder/sblib.bin | \
+	    sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo '};'; \
+	  echo 'const unsigned char *const rec__sblib_end ='; \
+	  echo '    rec__sblib_start + sizeof rec__sblib_start;'; } > $@.tmp && \
+	mv $@.tmp $@

@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <linux/seccomp.h>
 #include <sys/ptrace.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -397,6 +398,47 @@ static int on_clone_event(struct rec *r, int ev) {
   return rec__on_fork_event(r, ev);
 }
 
+/* The entry of a syscall of the current thread T (a syscall-entry stop,
+ * or the seccomp stop of rewind's filter). Returns an enum go or a
+ * negative code. */
+static int sys_entry(struct rec *r, struct rec__task *t) {
+  RW_FORWARD(rec__sys_enter(r));
+  if (t->fake) return GO_RUN;
+  /* The history ends at exit_group's entry: what the kernel does after
+   * (other threads' clear_child_tid words) no replay sees. */
+  if (t->nr == REC_NR_exit_group)
+    RW_FORWARD(rec__end_digest(r, REC_END_EXIT_GROUP));
+  if (t->nr == REC_NR_exit) {
+    RW_FORWARD(rec__thread_exit(r));
+    rec__tick_arm(r);
+    return GO_GONE;
+  }
+  if (t->nr == REC_NR_exit_group) r->proc->dying = 1;
+  return is_quick(t) ? GO_RUN : GO_KERNEL;
+}
+
+/* A PTRACE_EVENT_SECCOMP stop of the current thread T. */
+static int on_seccomp_stop(struct rec *r, struct rec__task *t) {
+  unsigned long data = 0;
+  if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &data) < 0) return GO_RUN;
+  data &= SECCOMP_RET_DATA;
+  if (data == REC_SB_DATA) {
+    /* Resumed with PTRACE_SYSCALL, the thread stopped at the entry
+     * already: on into the kernel. Otherwise this is the entry. */
+    if (t->in_syscall) return t->fake ? GO_RUN : GO_KERNEL;
+    return sys_entry(r, t);
+  }
+  if (data != REC_VSYS_DATA && !t->in_syscall && rec__sb_cont(r, t)) {
+    /* A filter of the program's that took precedence over rewind's asks
+     * for a tracer it does not have: the syscall fails with ENOSYS. */
+    RW_FORWARD(rec__sys_enter(r));
+    if (!t->fake) RW_FORWARD(rec__sys_skip(r, -ENOSYS));
+    return GO_RUN;
+  }
+  RW_FORWARD(rec__on_seccomp(r));
+  return GO_RUN;
+}
+
 /* Handles stop ST of the current thread T. Returns an enum go or a negative
  * code; T->rsig and T->rstep say how to resume it. */
 static int handle(struct rec *r, struct rec__task *t, int st) {
@@ -410,6 +452,9 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
   t->interrupted = 0;
   if (t->step_signo && !(stopsig == SIGTRAP && ev == 0))
     t->step_signo = 0; /* the handler was not entered (bad stack...) */
+  /* The thread ran user code since its last stop (unless it is inside a
+   * syscall): the syscalls it logged come first. */
+  if (!t->in_syscall) RW_FORWARD(rec__sb_drain(r));
   if (stopsig == (SIGTRAP | 0x80)) {
     /* Entry and exit stops alternate (an exec reports its event between
      * them, a restarted syscall exits before it enters again), so the
@@ -422,19 +467,7 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
       if (nr == REC_NR_sched_yield && others_ready(r)) return GO_YIELD;
       return slice_over(r) ? GO_YIELD : GO_RUN;
     }
-    RW_FORWARD(rec__sys_enter(r));
-    if (t->fake) return GO_RUN;
-    /* The history ends at exit_group's entry: what the kernel does after
-     * (other threads' clear_child_tid words) no replay sees. */
-    if (t->nr == REC_NR_exit_group)
-      RW_FORWARD(rec__end_digest(r, REC_END_EXIT_GROUP));
-    if (t->nr == REC_NR_exit) {
-      RW_FORWARD(rec__thread_exit(r));
-      rec__tick_arm(r);
-      return GO_GONE;
-    }
-    if (t->nr == REC_NR_exit_group) r->proc->dying = 1;
-    return is_quick(t) ? GO_RUN : GO_KERNEL;
+    return sys_entry(r, t);
   }
   switch (ev) {
     case 0:
@@ -456,8 +489,7 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
       RW_FORWARD(on_exit_event(r, t));
       return GO_RUN;
     case PTRACE_EVENT_SECCOMP:
-      RW_FORWARD(rec__on_seccomp(r));
-      return GO_RUN;
+      return on_seccomp_stop(r, t);
     case PTRACE_EVENT_STOP:
       if (is_group_stop_sig(stopsig)) return on_group_stop(r, t, stopsig);
       return on_interrupt(r, t);
@@ -477,8 +509,12 @@ static int resume(struct rec *r, struct rec__task *t) {
   rec__set_cur(r, t);
   t->state = REC_T_RUNNING;
   rec__tsc_self_rearm();
-  if (ptrace(t->rstep ? PTRACE_SINGLESTEP : PTRACE_SYSCALL, t->tid, 0,
-             (void *)(long)t->rsig) < 0 &&
+  /* Outside a syscall under rewind's filter, the next syscall stops by
+   * itself (recorder/sbuf.c). */
+  int req = t->rstep                                    ? PTRACE_SINGLESTEP
+            : !t->in_syscall && rec__sb_cont(r, t) ? PTRACE_CONT
+                                                        : PTRACE_SYSCALL;
+  if (ptrace(req, t->tid, 0, (void *)(long)t->rsig) < 0 &&
       errno != ESRCH)
     return RW_ERR(errno);
   return 0;
@@ -695,6 +731,10 @@ static int on_tick(struct rec *r) {
 
 /* One wait status ST of thread or process P. */
 static int on_status(struct rec *r, pid_t p, int st) {
+  if (r->npass) {
+    int rc = rec__pass_status(r, p, st);
+    if (rc) return rc < 0 ? rc : 0;
+  }
   struct rec__task *t = rec__task_find(r, p);
   if (rec__int_pending && WIFSTOPPED(st) && WSTOPSIG(st) == SIGINT &&
       !(st >> 16)) { /* PROG got the SIGINT too: not meant for us alone */

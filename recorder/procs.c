@@ -93,6 +93,9 @@ struct rec__proc *rec__proc_fork(struct rec *r, pid_t child, int shared) {
     memcpy(p->tscp, pp->tscp, pp->ntscp * sizeof *p->tscp);
     p->ntscp = p->captscp = pp->ntscp;
   }
+  memcpy(p->vfn, pp->vfn, sizeof p->vfn);
+  p->nvfn = pp->nvfn;
+  rec__sb_fork(p, pp, shared);
   r->procs[r->nprocs++] = p;
   return p;
 fail:
@@ -102,13 +105,17 @@ fail:
   return NULL;
 }
 
-void rec__proc_unshare(struct rec__proc *p) { p->maps = &p->maps_own; }
+void rec__proc_unshare(struct rec__proc *p) {
+  p->maps = &p->maps_own;
+  p->sb = &p->sb_own;
+}
 
 void rec__proc_release(struct rec *r, struct rec__proc *p) {
   struct rec__proc *was = r->proc;
   r->proc = p;
   rec__maps_free(&p->maps_own);
   p->maps = &p->maps_own;
+  p->sb = &p->sb_own;
   free(p->sharers);
   p->sharers = NULL;
   p->nsharers = p->capsharers = 0;

@@ -276,6 +276,8 @@ struct rec__prog {
   int via_sh;      /* 1: not ELF and no #!: run as "/bin/sh PATH ARGS" */
   int setid;       /* 1: setuid/setgid bit that ptrace will ignore */
   int vsyscall;    /* 1: install the vsyscall filter (vsyscall.c) */
+  int sbuf;        /* 1: install the syscall buffer's filter instead
+                      (sbuf.c), which covers the vsyscall page too */
 };
 
 /* Finds ARGV0 like a shell (PATH search when it has no '/') and checks that
@@ -411,6 +413,24 @@ struct rec__tscp {
 /* One recorded process: its address space and what belongs to it. The
  * first is struct rec's root; the processes it and its descendants fork
  * are in struct rec's procs (recorder/procs.c). */
+/* A function of the vDSO that rewind patched (recorder/vdso.c): where,
+ * and the syscall it makes. */
+struct rec__vfn {
+  u64 addr;
+  int nr;
+};
+#define REC_VFN_MAX 16 /* each function has two names */
+
+/* The syscall buffer of an address space (recorder/sbuf.c). */
+struct rec__sb {
+  int mapped; /* 1: the library is mapped, and the vDSO jumps to it */
+  int on;   /* 1: the ring is drained (0: the library was told to make
+               every syscall stop, or is gone) */
+  u64 tail; /* bytes of the ring read so far (its header's HEAD then) */
+  int early;   /* 1: the record at EARLY_AT (a HEAD) was written before */
+  u64 early_at; /* the library committed it */
+};
+
 struct rec__proc {
   pid_t pid;                  /* the recorded process */
   int gone;                   /* 1: it ended; its threads' EXITs are in
@@ -461,6 +481,13 @@ struct rec__proc {
   int final_seen;
   struct rec__tscp *tscp;     /* patched instructions, sorted by addr */
   size_t ntscp, captscp;
+  struct rec__vfn vfn[REC_VFN_MAX]; /* the vDSO's patched functions */
+  u32 nvfn;
+  struct rec__sb sb_own;      /* the syscall buffer of its address space */
+  struct rec__sb *sb;         /* &SB_OWN, or a vfork parent's (as maps) */
+  int sb_fullstop;            /* 1: it installed a seccomp filter of its
+                                 own: every syscall stops (PTRACE_SYSCALL),
+                                 whatever rewind's filter says */
 };
 
 struct rec {
@@ -496,6 +523,11 @@ struct rec {
   u64 last_flush_ns;
   u8 warned[REC_NSYSCALLS / 8]; /* syscalls already warned about */
   int forks_noted;            /* 1: the "children unrecorded" line was shown */
+  pid_t *pass;                /* processes traced unrecorded (children.c) */
+  size_t npass, cappass;
+  int sbuf;                   /* 1: syscalls are buffered (recorder/sbuf.c):
+                                 rewind's filter traces the others, and
+                                 threads resume with PTRACE_CONT */
   int amx_noted;              /* 1: the "asked for AMX" line was shown */
   int crash_reported;         /* 1: the crash backtrace was printed */
   int wait_status;            /* PROG's final wait status */
@@ -514,6 +546,7 @@ struct rec {
   struct rw_digest_spec end_spec; /* what it leaves out */
   struct {
     u64 syscalls, signals, rdtsc, rdrand, xbegin, forks, diffs, mem_bytes;
+    u64 buffered;             /* syscalls logged by the syscall buffer */
     u64 threads, switches, preempts, digest_ns;
     u64 outputs, output_bytes;
     u64 watched_lines;        /* lines imported from watched shared memory */
@@ -730,12 +763,50 @@ int rec__vsyscall_present(void);
 /* In the child before its exec: installs the seccomp filter that stops
  * the thread at a call into the page (setting no_new_privs if it must). */
 void rec__vsyscall_filter(void);
+/* In the child: installs the seccomp filter PROG, setting no_new_privs
+ * first when it must (no CAP_SYS_ADMIN). */
+struct sock_fprog;
+void rec__seccomp_install(const struct sock_fprog *prog);
 /* At the exec that starts PROG: what prctl must hide of the filter
  * (WANTED: the child was to install it). */
 void rec__vsyscall_started(struct rec *r, int wanted);
 /* A PTRACE_EVENT_SECCOMP stop of the current thread: a vsyscall, recorded
  * as a syscall at its entry, or the program's own SECCOMP_RET_TRACE. */
 int rec__on_seccomp(struct rec *r) RW_MUST_CHECK;
+
+/* SECCOMP_RET_DATA of rewind's filters: a call into the vsyscall page,
+ * and any syscall but the syscall buffer's. */
+#define REC_VSYS_DATA 0x7e11
+#define REC_SB_DATA 0x7e12
+
+/* The syscall buffer (recorder/sbuf.c). */
+/* In the child before its exec: installs the filter that stops every
+ * syscall but the buffer's (and calls into the vsyscall page). */
+void rec__sb_filter(void);
+/* Whether T is resumed with PTRACE_CONT outside syscalls. */
+int rec__sb_cont(const struct rec *r, const struct rec__task *t);
+/* At the syscall exit of an execve that succeeded, the current thread
+ * stopped with registers AT: maps the library into the new image and
+ * points the vDSO at it, recording both. */
+int rec__sb_exec(struct rec *r, const struct rw_regs *at) RW_MUST_CHECK;
+/* CHILD was forked from PARENT (SHARED: in its address space). */
+void rec__sb_fork(struct rec__proc *child, const struct rec__proc *parent,
+                  int shared);
+/* At a stop of the current thread, which ran: writes what the ring logged
+ * since the last stop as the records of those syscalls. */
+int rec__sb_drain(struct rec *r) RW_MUST_CHECK;
+/* Turns the current process's buffer off for good (another process that
+ * rewind does not record shares its memory): the library's calls stop
+ * like any other from now on. */
+int rec__sb_off(struct rec *r) RW_MUST_CHECK;
+/* At the entry of syscall NR with ARGS of the current thread: when it
+ * would unmap or change the library's memory, turns the buffer off and
+ * puts the vDSO's plain stubs back first. */
+int rec__sb_entry(struct rec *r, u64 nr, const u64 args[6]) RW_MUST_CHECK;
+/* Resumes CHILD with PTRACE_SYSCALL until its next syscall stop of kind OP
+ * (1 entry, 2 exit), passing signals on. 0, or -1 when it is gone
+ * (recorder/children.c). */
+int rec__next_syscall_stop(pid_t child, int op);
 
 /* At the entry of the current thread's syscall: when it sends bytes out of
  * the process (common/outbuf.h), writes their OUTPUT record (recorder/
@@ -827,6 +898,13 @@ void rec__task_remove(struct rec *r, struct rec__task *t);
 
 /* Children (recorder/children.c). */
 int rec__child_release(struct rec *r, pid_t child) RW_MUST_CHECK;
+/* Under the syscall buffer's filter, a process rewind does not record
+ * stays traced: its stops are let go at once. Adds PID (stopped) and
+ * resumes it. 0 or RW_ENOMEM. */
+int rec__pass_add(struct rec *r, pid_t pid) RW_MUST_CHECK;
+/* Wait status ST of PID: 1 when PID is such a process (the status is
+ * dealt with), 0 when it is not, or a negative code. */
+int rec__pass_status(struct rec *r, pid_t pid, int st) RW_MUST_CHECK;
 /* The fork, vfork or clone event EVENT of the current thread: records the
  * child as a process, or lets it go. Returns 1 when the thread must wait
  * in the kernel for a recorded vfork child, 0, or a negative code. */

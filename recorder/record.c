@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/prctl.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -351,6 +352,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   memset(&r, 0, sizeof r);
   r.proc = &r.root;
   r.proc->maps = &r.proc->maps_own;
+  r.proc->sb = &r.proc->sb_own;
   r.proc->memfd = -1;
   r.proc->pagemap_fd = -2;
   r.opts = o;
@@ -388,11 +390,18 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   if (rc == 0) {
     cloexec_own();
     prog.vsyscall = rec__vsyscall_present();
+    /* A filter of rewind's own that sees every syscall needs a tracer
+     * for every process that inherits it: not with --no-follow, whose
+     * children go on alone, nor under someone else's filter, which may
+     * fail syscalls before rewind's sees them. */
+    prog.sbuf = o->syscall_buffer && !o->no_follow &&
+                prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0;
     rc = rec__launch(&prog, o->argv, env);
     if (rc >= 0) {
       r.proc->pid = r.proc->live = r.last_run = rc;
       r.last_proc = r.proc;
-      rec__vsyscall_started(&r, prog.vsyscall);
+      rec__vsyscall_started(&r, prog.vsyscall || prog.sbuf);
+      r.sbuf = prog.sbuf && r.proc->hide_seccomp; /* the filter is on */
       r.cur = rec__task_add(&r, rc);
       if (!r.cur) rc = RW_ENOMEM;
       launched = 1;
@@ -411,18 +420,22 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   } else {
     struct stat st;
     if (stat(res->path, &st) == 0) res->size = (u64)st.st_size;
-    char size[32], thr[160] = "";
+    char size[32], thr[224] = "";
     human_size(res->size, size, sizeof size);
     size_t tl = 0;
     if (r.nprocs)
       tl = (size_t)snprintf(thr, sizeof thr, ", %zu processes",
                             r.nprocs + 1);
     if (r.n.threads)
-      snprintf(thr + tl, sizeof thr - tl,
-               ", %llu threads, %llu switches (%llu preempted)",
-               (unsigned long long)r.n.threads + 1,
-               (unsigned long long)r.n.switches,
-               (unsigned long long)r.n.preempts);
+      tl += (size_t)snprintf(thr + tl, sizeof thr - tl,
+                             ", %llu threads, %llu switches (%llu preempted)",
+                             (unsigned long long)r.n.threads + 1,
+                             (unsigned long long)r.n.switches,
+                             (unsigned long long)r.n.preempts);
+    if (r.n.buffered && tl < sizeof thr)
+      snprintf(thr + tl, sizeof thr - tl, ", %llu of %llu syscalls buffered",
+               (unsigned long long)r.n.buffered,
+               (unsigned long long)r.n.syscalls);
     int lrc = trace_dir_set_latest(res->path);
     if (lrc < 0 && lrc != RW_ENOTFOUND)
       rw_log(RW_LOG_INFO, "could not mark %s as the latest trace: %s",
@@ -451,6 +464,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     rec__proc_release(&r, rec__proc_at(&r, i));
   for (size_t i = 0; i < r.nprocs; i++) free(r.procs[i]);
   free(r.procs);
+  free(r.pass);
   free(r.wbuf);
   rec__ranges_free(&r.ranges);
   rec__tasks_free(&r);

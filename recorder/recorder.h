@@ -23,7 +23,13 @@ struct rec_opts {
                                OpenSSL, or NULL for nothing; borrowed */
   int no_follow;      /* 1: record PROG's process alone; its children run
                          unrecorded (--no-follow) */
+  int syscall_buffer; /* 1: log common syscalls in the process, without a
+                         ptrace stop (recorder/sbuf.c); 0:
+                         --no-syscall-buffer */
 };
+
+/* Whether `rewind record` buffers syscalls unless told otherwise. */
+#define REC_SYSCALL_BUFFER_DEFAULT 1
 
 /* Whether SPEC is a valid --cpu-features value: 0, or RW_EINVAL with the
  * reason in ERR (ERRLEN bytes). */

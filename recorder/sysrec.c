@@ -70,19 +70,28 @@ static int tsc_prctl(struct rec *r, const u64 a[6]) {
  * seccomp filter or no_new_privs of the program's own, prctl tells it
  * the truth about them. SECCOMP_FILTER_FLAG_TSYNC gives the filter (and
  * no_new_privs) to every thread. */
-static void seccomp_set(struct rec *r, struct rec__task *t, const u64 a[6]) {
+static int seccomp_set(struct rec *r, struct rec__task *t, const u64 a[6]) {
+  int sb_rc = 0;
   if (t->nr == REC_NR_prctl && a[0] == REC_PR_SET_NO_NEW_PRIVS)
     t->own_nnp = 1;
   /* seccomp's modes: 0 strict, 1 filter (which may return a descriptor) */
   if (!(t->nr == REC_NR_seccomp && a[0] <= 1) &&
       !(t->nr == REC_NR_prctl && a[0] == REC_PR_SET_SECCOMP))
-    return;
+    return 0;
   t->own_seccomp = 1;
+  /* Its filter may fail a syscall before rewind's asks for a stop: from
+   * now on every syscall of the process stops at its entry, and the
+   * syscall buffer is off. */
+  if (r->sbuf && !r->proc->sb_fullstop) {
+    r->proc->sb_fullstop = 1;
+    sb_rc = rec__sb_off(r);
+  }
   if (t->nr == REC_NR_seccomp && a[0] == 1 && (a[1] & 1))
     for (size_t i = 0; i < r->nth; i++) {
       r->th[i]->own_seccomp = 1;
       r->th[i]->own_nnp |= t->own_nnp;
     }
+  return sb_rc;
 }
 
 static const char *warn_text(u64 nr) {
@@ -137,6 +146,7 @@ int rec__sys_enter(struct rec *r) {
   RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_ENTER, t->nr, 0, 0,
                             &t->entry, t->fp_valid));
   RW_FORWARD(rec__output(r));
+  RW_FORWARD(rec__sb_entry(r, t->nr, a));
   switch (t->nr) {
     case REC_NR_rseq:
       /* The kernel would write the rseq area on its own: refuse it. */
@@ -269,6 +279,11 @@ int rec__sys_exit(struct rec *r) {
     regs->orig_rax = t->nr;
   }
   RW_FORWARD(rec__exec_env_undo(r, regs));
+  int exec_ok = (t->nr == REC_NR_execve || t->nr == REC_NR_execveat) &&
+                regs->gpr[RW_REG_rax] == 0 && !t->fake;
+  /* The new image has not run yet: the syscall buffer's library goes in
+   * first. */
+  if (exec_ok) RW_FORWARD(rec__sb_exec(r, regs));
   if (t->skip_exit) { /* the exec that started the recording */
     t->skip_exit = 0;
     return 0;
@@ -277,7 +292,7 @@ int rec__sys_exit(struct rec *r) {
   if (t->sc_flags & REC_SC_MAPS)
     RW_FORWARD(rec__space_after(r, t->nr, t->args, result));
   if (t->nr == REC_NR_personality && result >= 0) rec__follow_personality(r);
-  if (!t->fake && result >= 0) seccomp_set(r, t, t->args);
+  if (!t->fake && result >= 0) RW_FORWARD(seccomp_set(r, t, t->args));
   if (t->nr == REC_NR_sched_setaffinity && result == 0) repin(r, t->args[0]);
   if ((t->nr == REC_NR_setrlimit || t->nr == REC_NR_prlimit64) && result == 0)
     RW_FORWARD(rec__stack_rules(r, 0)); /* the stack may grow less or more */

@@ -114,6 +114,11 @@ static int patch_image(struct rec *r, u64 base, const u8 *img, size_t size) {
         return RW_EUNSUPPORTED;
       }
       RW_FORWARD(rec__mem_write(r, addr, stub, n));
+      /* Stubs that make a syscall, which the syscall buffer may take over
+       * (recorder/sbuf.c); the first one comes first. */
+      struct rec__proc *p = r->proc;
+      if (nr >= 0 && p->nvfn < REC_VFN_MAX)
+        p->vfn[p->nvfn++] = (struct rec__vfn){addr, nr};
       patched++;
     }
   }
@@ -122,6 +127,7 @@ static int patch_image(struct rec *r, u64 base, const u8 *img, size_t size) {
 
 int rec__vdso_patch(struct rec *r) {
   const struct rec__map *m = NULL;
+  r->proc->nvfn = 0;
   for (const struct rec__map *e = rec__maps_first(r->proc->maps); e;
        e = rec__maps_next(r->proc->maps, e))
     if (e->flags & REC_MAPF_VDSO) m = e;

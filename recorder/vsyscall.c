@@ -35,7 +35,6 @@
 #include "recorder/rec_int.h"
 
 #define VSYS_BASE 0xffffffffff600000ull
-#define VSYS_DATA 0x7e11 /* SECCOMP_RET_DATA of rewind's filter */
 
 /* The syscall of the vsyscall entry at IP, or -1 for any other address. */
 static long vsys_nr(u64 ip) {
@@ -69,15 +68,19 @@ void rec__vsyscall_filter(void) {
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, IP_LO),
       BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (u32)VSYS_BASE, 0, 2),
       BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (u32)VSYS_BASE + 4096, 1, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE | VSYS_DATA),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE | REC_VSYS_DATA),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
   struct sock_fprog prog = {sizeof f / sizeof *f, f};
-  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0) return;
+  rec__seccomp_install(&prog);
+}
+
+void rec__seccomp_install(const struct sock_fprog *prog) {
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog, 0, 0) == 0) return;
   /* Without CAP_SYS_ADMIN a filter needs no_new_privs; under ptrace a
    * set-user-ID program gains nothing anyway. */
   if (errno == EACCES && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
-    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog, 0, 0);
 }
 
 /* The "NAME: N" line of /proc/PID/status, or -1. */
@@ -172,7 +175,7 @@ int rec__on_seccomp(struct rec *r) {
   struct vsys_out w[2];
   int nw = 0, failed = 0;
   i64 res = -ENOSYS; /* SECCOMP_RET_TRACE of the program's own filter */
-  if ((data & SECCOMP_RET_DATA) == VSYS_DATA) {
+  if ((data & SECCOMP_RET_DATA) == REC_VSYS_DATA) {
     res = perform(r, nr, in, w, &nw, &failed);
     /* A bad pointer: the kernel runs the call itself and raises SIGSEGV,
      * which is recorded as usual. */

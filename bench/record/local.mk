@@ -2,13 +2,16 @@
 # Recorder benchmark (bench/RESULTS.md, "Recorder"): three workloads built
 # here, plus python3 and sort, each run natively and under `rewind record`
 # by bench/record/run.sh. `make bench-record` runs it.
-noinst_PROGRAMS += bench/record/compute bench/record/libc bench/record/syscalls
+noinst_PROGRAMS += bench/record/compute bench/record/libc bench/record/syscalls \
+	bench/record/clock
 bench_record_compute_CFLAGS = -O2 -g
 bench_record_compute_LDFLAGS =
 bench_record_libc_CFLAGS = -O2 -g
 bench_record_libc_LDFLAGS =
 bench_record_syscalls_CFLAGS = -O2 -g
 bench_record_syscalls_LDFLAGS =
+bench_record_clock_CFLAGS = -O2 -g
+bench_record_clock_LDFLAGS =
 EXTRA_DIST += bench/record/run.sh
 
 .PHONY: bench-record
@@ -41,3 +44,11 @@ bench-blobs: cli/rewind
 	@test -n "$(OLD)" || { echo "make bench-blobs OLD=path/to/rewind"; exit 2; }
 	$(SHELL) $(top_srcdir)/bench/record/blobs.sh $(OLD) \
 	  $(abs_top_builddir)/cli/rewind 5
+
+# The syscall buffer (bench/RESULTS.md): workloads natively, under pinned
+# strace, recorded with and without it. `make bench-sbuf`.
+EXTRA_DIST += bench/record/sbuf.sh
+.PHONY: bench-sbuf
+bench-sbuf: cli/rewind bench/record/clock bench/record/syscalls \
+		bench/record/compute
+	$(SHELL) $(top_srcdir)/bench/record/sbuf.sh $(abs_top_builddir) 5

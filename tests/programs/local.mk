@@ -16,7 +16,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/amxperm tests/programs/rewrites tests/programs/phase \
 	tests/programs/tailcalls tests/programs/counts tests/programs/datapat \
 	tests/programs/srclines tests/programs/killthreads tests/programs/forkadvice \
-	tests/programs/childmem tests/programs/ptystop
+	tests/programs/childmem tests/programs/ptystop tests/programs/sbuf
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
@@ -195,3 +195,8 @@ check_PROGRAMS += tests/programs/repstop
 tests_programs_repstop_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_repstop_LDFLAGS =
 tests_programs_repstop_LDADD = -lpthread
+# The vDSO's time functions through the syscall buffer
+# (tests/recorder/sbuf.sh).
+tests_programs_sbuf_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_sbuf_LDFLAGS =
+tests_programs_sbuf_LDADD = -lpthread

@@ -56,6 +56,17 @@ finish() {
   exit $?
 }
 
+# verified NAME: the replay of $T/NAME.rwd verifies (counts two checks; the
+# start of what the replay said when it did not).
+verified() {
+  "$REWIND" replay --verify --no-progress "$T/$1.rwd" >"$T/$1.replay" 2>&1
+  check_eq "$1: replay --verify exits 0" 0 "$?"
+  check "$1: replay verified" grep -q '^replay verified: ' "$T/$1.replay"
+  [ -s "$T/$1.replay" ] && ! grep -q '^replay verified: ' "$T/$1.replay" &&
+    head -n 20 "$T/$1.replay"
+  return 0
+}
+
 # rec NAME ARGS...: records ARGS into $T/NAME.rwd; PROG's stdout goes to
 # $T/NAME.out, stderr (PROG's and rewind's) to $T/NAME.err; sets $status.
 rec() {

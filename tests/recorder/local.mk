@@ -7,7 +7,8 @@ tests_recorder_test_recorder_SOURCES = tests/recorder/main.c \
 	tests/recorder/test_systable.c tests/recorder/test_maps.c \
 	tests/recorder/test_image.c tests/recorder/test_cpuid.c \
 	tests/recorder/test_env.c tests/recorder/test_digest.c \
-	tests/recorder/test_outbuf.c tests/recorder/tests.h
+	tests/recorder/test_outbuf.c tests/recorder/test_sbuf.c \
+	tests/recorder/tests.h
 tests_recorder_test_recorder_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_recorder_test_recorder_LDADD = tests/librw_testrunner.a \
 	recorder/librw_recorder.a format/librw_format.a common/librw_common.a \
@@ -24,7 +25,7 @@ rw_recorder_sh = tests/recorder/basic.sh tests/recorder/syscalls.sh \
 	tests/recorder/signals.sh tests/recorder/rdtsc.sh \
 	tests/recorder/processes.sh tests/recorder/refusals.sh \
 	tests/recorder/kill9.sh tests/recorder/tools.sh tests/recorder/ctrlc.sh \
-	tests/recorder/stopsig.sh \
+	tests/recorder/stopsig.sh tests/recorder/sbuf.sh \
 	tests/recorder/threads.sh
 TESTS += $(rw_recorder_sh)
 EXTRA_DIST += tests/recorder/tests.def tests/recorder/lib.sh \

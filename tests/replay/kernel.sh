@@ -10,16 +10,6 @@
 # into the legacy vsyscall page), each recorded and verified.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
-# verified NAME: the replay of $T/NAME.rwd verifies.
-verified() {
-  "$REWIND" replay --verify --no-progress "$T/$1.rwd" >"$T/$1.replay" 2>&1
-  check_eq "$1: replay --verify exits 0" 0 "$?"
-  check "$1: replay verified" grep -q '^replay verified: ' "$T/$1.replay"
-  [ -s "$T/$1.replay" ] && ! grep -q '^replay verified: ' "$T/$1.replay" &&
-    head -n 20 "$T/$1.replay"
-  return 0
-}
-
 native=$("$P/sysout" "$T/so.native"; echo "status $?")
 rec sysout "$P/sysout" "$T/so.tmp"
 check_eq "sysout: same output as natively" "$native" "$(cat "$T/sysout.out"; echo "status $status")"

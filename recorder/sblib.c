@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/* The syscall buffer's library (recorder/sbuf.c maps it into every
+ * recorded process at RW_SB_BASE). The vDSO's time functions jump here;
+ * each makes its syscall through the one `syscall` instruction that
+ * rewind's seccomp filter lets run without a ptrace stop, with its output
+ * pointed into a record of the ring, and logs the result and the registers
+ * there. The recorder turns each record into the SYSCALL_ENTER, MEM and
+ * SYSCALL_EXIT a stop would have written, so the replay cannot tell.
+ *
+ * Built on its own, without libc, into a flat image (recorder/local.mk):
+ * no data of its own, no stack protector, no red zone (its `call` below
+ * would overwrite it), no SSE (the caller's vector registers stay as they
+ * were). Everything here must be deterministic: the replay runs this code
+ * too, and must find the same registers at each syscall. */
+#include "recorder/sbuf.h"
+
+typedef unsigned int u32;
+typedef unsigned long u64;
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+#define HDR(off) (*(volatile u64 *)(RW_SB_HDR + (off)))
+#define FIELD(rec, off, type) (*(volatile type *)((rec) + (off)))
+
+/* The entry table and the untraced syscall, at fixed offsets. sb_raw
+ * takes the syscall in rax and its arguments in rdi, rsi, rdx, the record
+ * in r12 and its register area in r11: it stores every register as it is
+ * at the syscall instruction, makes the call, stores its result in the
+ * record and the record's address in the header's DONE. */
+__asm__(".section .text.sb0,\"ax\",@progbits\n"
+        ".balign 8\n"
+        "sb_table:\n"
+        "  jmp sb_clock_gettime\n .balign 8\n"
+        "  jmp sb_gettimeofday\n .balign 8\n"
+        "  jmp sb_time\n .balign 8\n"
+        "  jmp sb_getcpu\n .balign 8\n"
+        "  jmp sb_clock_getres\n"
+        "  .org sb_table + 0x30\n"
+        "sb_raw:\n"
+        "  mov %rax, 0(%r11)\n"
+        "  mov %rcx, 8(%r11)\n"
+        "  mov %rdx, 16(%r11)\n"
+        "  mov %rbx, 24(%r11)\n"
+        "  mov %rsp, 32(%r11)\n"
+        "  mov %rbp, 40(%r11)\n"
+        "  mov %rsi, 48(%r11)\n"
+        "  mov %rdi, 56(%r11)\n"
+        "  mov %r8, 64(%r11)\n"
+        "  mov %r9, 72(%r11)\n"
+        "  mov %r10, 80(%r11)\n"
+        "  mov %r11, 88(%r11)\n"
+        "  mov %r12, 96(%r11)\n"
+        "  mov %r13, 104(%r11)\n"
+        "  mov %r14, 112(%r11)\n"
+        "  mov %r15, 120(%r11)\n"
+        "  pushfq\n"
+        "  popq 128(%r11)\n"
+        "  .org sb_table + " XSTR(RW_SB_SYSCALL) ", 0x90\n" /* nops */
+        "  syscall\n"
+        "  mov %rax, " XSTR(RW_SB_R_RET) "(%r12)\n"
+        "  .org sb_table + " XSTR(RW_SB_SYSCALL) " + " XSTR(RW_SB_AFTER_RET) ", 0x90\n"
+        "  mov %r12, " XSTR(RW_SB_HDR) " + " XSTR(RW_SB_H_DONE) "\n"
+        "  ret\n"
+        ".text\n");
+
+/* A syscall that stops in the recorder, as the program's own do. */
+static long traced(long nr, long a, long b, long c) {
+  long r;
+  __asm__ volatile("syscall"
+                   : "=a"(r)
+                   : "a"(nr), "D"(a), "S"(b), "d"(c)
+                   : "rcx", "r11", "memory");
+  return r;
+}
+
+/* The syscall, logged in the record at REC. */
+static long untraced(char *rec, long nr, long a, long b, long c) {
+  long r;
+  register long r11 __asm__("r11") = (long)(rec + RW_SB_R_GPR);
+  register char *r12 __asm__(RW_SB_RECREG) = rec;
+  __asm__ volatile("call sb_raw"
+                   : "=a"(r), "+r"(r11)
+                   : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r12)
+                   : "rcx", "memory");
+  return r;
+}
+
+/* A record for a syscall with NOUT bytes of output, or 0: the buffer is
+ * in use (a signal handler interrupted the library) or turned off. */
+static char *begin(u32 nr, u32 nout) {
+  if (HDR(RW_SB_H_BUSY)) return 0;
+  HDR(RW_SB_H_BUSY) = 1;
+  u64 size = (RW_SB_R_OUT + nout + 7) & ~7ul;
+  if (HDR(RW_SB_H_SINCE) + size > RW_SB_FLUSH) {
+    traced(39 /* getpid */, 0, 0, 0); /* the recorder drains the ring */
+    HDR(RW_SB_H_SINCE) = 0;
+  }
+  u64 pos = HDR(RW_SB_H_HEAD) & (RW_SB_CAP - 1);
+  if (pos + size > RW_SB_CAP) { /* no room before the end: pad to it */
+    char *pad = (char *)(RW_SB_RING + pos);
+    FIELD(pad, RW_SB_R_SIZE, u32) = (u32)(RW_SB_CAP - pos);
+    FIELD(pad, RW_SB_R_NR, u32) = RW_SB_PAD;
+    HDR(RW_SB_H_HEAD) += RW_SB_CAP - pos;
+    HDR(RW_SB_H_SINCE) += RW_SB_CAP - pos;
+    pos = 0;
+  }
+  char *rec = (char *)(RW_SB_RING + pos);
+  FIELD(rec, RW_SB_R_SIZE, u32) = (u32)size;
+  FIELD(rec, RW_SB_R_NR, u32) = nr;
+  FIELD(rec, RW_SB_R_NOUT, u32) = nout;
+  FIELD(rec, RW_SB_R_NOUT + 4, u32) = 0;
+  return rec;
+}
+
+/* Completes REC, whose syscall returned. */
+static void commit(char *rec) {
+  u64 size = FIELD(rec, RW_SB_R_SIZE, u32);
+  HDR(RW_SB_H_HEAD) += size;
+  HDR(RW_SB_H_SINCE) += size;
+  HDR(RW_SB_H_DONE) = 0;
+  HDR(RW_SB_H_BUSY) = 0;
+}
+
+static u64 out64(const char *rec, u32 at) {
+  return FIELD(rec, RW_SB_R_OUT + at, u64);
+}
+
+static u32 out32(const char *rec, u32 at) {
+  return FIELD(rec, RW_SB_R_OUT + at, u32);
+}
+
+__attribute__((used)) static long sb_clock_gettime(long clk, u64 *ts) {
+  char *rec = begin(228, 16);
+  if (!rec) return traced(228, clk, (long)ts, 0);
+  long r = untraced(rec, 228, clk, (long)(rec + RW_SB_R_OUT), 0);
+  u64 s = out64(rec, 0), ns = out64(rec, 8);
+  commit(rec);
+  /* A bad pointer faults here, as it does in the vDSO. */
+  if (r == 0) ts[0] = s, ts[1] = ns;
+  return r;
+}
+
+__attribute__((used)) static long sb_gettimeofday(u64 *tv, u32 *tz) {
+  char *rec = begin(96, 24);
+  if (!rec) return traced(96, (long)tv, (long)tz, 0);
+  char *o = rec + RW_SB_R_OUT;
+  long r = untraced(rec, 96, (long)o, (long)(o + 16), 0);
+  u64 s = out64(rec, 0), us = out64(rec, 8);
+  u32 w = out32(rec, 16), d = out32(rec, 20);
+  commit(rec);
+  if (r == 0 && tv) tv[0] = s, tv[1] = us;
+  if (r == 0 && tz) tz[0] = w, tz[1] = d;
+  return r;
+}
+
+__attribute__((used)) static long sb_time(long *t) {
+  char *rec = begin(201, 0);
+  if (!rec) return traced(201, (long)t, 0, 0);
+  long r = untraced(rec, 201, 0, 0, 0);
+  commit(rec);
+  if (t) *t = r;
+  return r;
+}
+
+__attribute__((used)) static long sb_getcpu(u32 *cpu, u32 *node, void *cache) {
+  char *rec = begin(309, 8);
+  if (!rec) return traced(309, (long)cpu, (long)node, (long)cache);
+  char *o = rec + RW_SB_R_OUT;
+  long r = untraced(rec, 309, (long)o, (long)(o + 4), 0);
+  u32 c = out32(rec, 0), n = out32(rec, 4);
+  commit(rec);
+  if (r == 0 && cpu) *cpu = c;
+  if (r == 0 && node) *node = n;
+  return r;
+}
+
+__attribute__((used)) static long sb_clock_getres(long clk, u64 *res) {
+  char *rec = begin(229, 16);
+  if (!rec) return traced(229, clk, (long)res, 0);
+  long r = untraced(rec, 229, clk, (long)(rec + RW_SB_R_OUT), 0);
+  u64 s = out64(rec, 0), ns = out64(rec, 8);
+  commit(rec);
+  if (r == 0 && res) res[0] = s, res[1] = ns;
+  return r;
+}

@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The syscall buffer (recorder/sbuf.c): the vDSO's time functions make
+# their syscalls through a library rewind maps into the program, without
+# a ptrace stop, and the recorder writes them as ordinary syscalls. Each
+# condition it must survive is recorded with and without the buffer, and
+# each recording verifies: a timer's handler calling the clock in the
+# middle of a call, threads, fork, exec, the program's own seccomp filter,
+# the library's memory unmapped or written over by the program. gdb steps
+# through a buffered call and back.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+# buffered NAME: how many syscalls of $T/NAME.rwd the library made.
+buffered() {
+  q "$1" '
+print(sum(1 for r in of("SYSCALL_ENTER") if r["regs"]["rip"] == "0x70000082"))'
+}
+
+# recopt NAME OPTIONS... -- PROG ARGS...: rec with options of rewind's.
+recopt() {
+  local name=$1
+  shift
+  "$REWIND" record -f -o "$T/$name.rwd" "$@" >"$T/$name.out" 2>"$T/$name.err"
+  status=$?
+}
+
+# One mode of tests/programs/sbuf both ways: the same output, a clean
+# exit, verified replays; MIN of its syscalls at least were buffered.
+both() {
+  local mode=$1 n=$2 min=$3 last=$1
+  shift 3
+  [ "$mode" = exec ] && last=calls
+  recopt "$mode" "$@" -- "$P/sbuf" "$mode" "$n"
+  check_eq "$mode: exits 0" 0 "$status"
+  check "$mode: done" grep -q "^$last done\$" "$T/$mode.out"
+  check "$mode: no FAIL line" sh -c "! grep FAIL '$T/$mode.out'"
+  verified "$mode"
+  local got
+  got=$(buffered "$mode")
+  check "$mode: at least $min calls buffered (got $got)" test "$got" -ge "$min"
+  recopt "$mode-nb" --no-syscall-buffer "$@" -- "$P/sbuf" "$mode" "$n"
+  check_eq "$mode-nb: exits 0" 0 "$status"
+  check_eq "$mode-nb: same output" "$(cat "$T/$mode.out")" \
+    "$(cat "$T/$mode-nb.out")"
+  verified "$mode-nb"
+  check_eq "$mode-nb: nothing buffered" 0 "$(buffered "$mode-nb")"
+}
+
+native=$("$P/sbuf" calls 2000; echo "status $?")
+check_eq "calls: natively" "calls done
+status 0" "$native"
+
+both calls 20000 20000
+check "calls: the summary counts the buffered syscalls" \
+  grep -Eq "recorded .*, [0-9]+ of [0-9]+ syscalls buffered" "$T/calls.err"
+check "calls: the vDSO jumps to the library" q calls '
+v = [r for r in of("MAP") if r["path"] == "[vdso]"][0]
+a, n = int(v["addr"], 16), int(v["len"], 16)
+jumps = [e for e in (0, 8, 0x10, 0x18)
+         if any(a <= int(m["addr"], 16) < a + n and
+                "b8%02x000070ffe0" % e in m["data"] for m in of("MEM"))]
+assert len(jumps) == 4, jumps'
+check "calls: the library is mapped, its code recorded" q calls '
+m = [r for r in of("MAP") if r["addr"] == "0x70000000"]
+assert m and m[0]["prot"] == 5, m
+assert any(r["addr"] == "0x70000000" for r in of("MEM"))'
+check "calls: a buffered call is SYSCALL_ENTER, MEM, SYSCALL_EXIT" q calls '
+i = [k for k in enters(228) if recs[k]["regs"]["rip"] == "0x70000082"][5]
+assert recs[i + 1]["type"] == "MEM" and recs[i + 1]["data_len"] == 16
+assert recs[i + 2]["type"] == "SYSCALL_EXIT" and recs[i + 2]["result"] == 0'
+both signals 2000 1000
+check "signals: the handler's calls were logged too" q signals '
+s = of("SIGNAL")
+assert sum(1 for r in s if r["signo"] == 14) >= 20, len(s)'
+both threads 5000 10000 --timeslice 1
+both fork 3000 4000
+check "fork: the child's calls were buffered in its own process" q fork '
+tids = set(r["tid"] for r in of("SYSCALL_ENTER") if r["regs"]["rip"] == "0x70000082")
+assert len(tids) == 2, tids'
+both exec 2000 2000
+check "exec: the library is mapped again in the new image" q exec '
+assert len([r for r in of("MAP") if r["addr"] == "0x70000000"]) == 2'
+both seccomp 2000 1000
+check "seccomp: nothing buffered after the program's filter" q seccomp '
+k = [i for i in enters(157) if recs[i]["regs"]["rdi"] == "0x16"][0]
+after = [r for r in recs[k:] if r["type"] == "SYSCALL_ENTER"
+         and r["regs"]["rip"] == "0x70000082"]
+assert not after, len(after)'
+both unmap 2000 1000
+both overwrite 2000 1000
+check "overwrite: the recorder says the buffer was written over" \
+  grep -q "syscall buffer of process [0-9]* at 0x70001000 was overwritten" \
+  "$T/overwrite.err"
+
+# gdb steps over a buffered call, stops right after the library's syscall
+# and steps back over it.
+cat >"$T/calls.gdb" <<'G'
+break calls
+continue
+next
+next
+print ts.tv_nsec < 1000000000
+break *0x70000082
+continue
+print $rax
+reverse-stepi
+print $pc == 0x70000080 && ($rax == 228 || $rax == 96)
+delete
+continue
+G
+timeout 120 "$REWIND" replay "$T/calls.rwd" -- -batch -nx -x "$T/calls.gdb" \
+  >"$T/calls.gdb.out" 2>&1 </dev/null
+check "gdb: stops in calls" grep -q "Breakpoint 1, calls" "$T/calls.gdb.out"
+check "gdb: steps over clock_gettime" grep -q "if (ts.tv_sec < prev.tv_sec" \
+  "$T/calls.gdb.out"
+check "gdb: the time it got" grep -q '^\$1 = 1$' "$T/calls.gdb.out"
+check "gdb: stops after the untraced syscall, its result in rax" \
+  grep -q '^\$2 = 0$' "$T/calls.gdb.out"
+check "gdb: reverse-stepi goes back to the syscall" \
+  grep -q '^\$3 = 1$' "$T/calls.gdb.out"
+check "gdb: runs to the end of the history" grep -q "_exit" \
+  "$T/calls.gdb.out"
+check "gdb: no divergence" sh -c "! grep -qi diverge '$T/calls.gdb.out'"
+
+finish
+print $pc == main
+G
+timeout 120 "$REWIND" replay "$T/calls.rwd" -- -batch -nx -x "$T/calls.gdb" \
+  >"$T/calls.gdb.out" 2>&1 </dev/null
+check "gdb: stops in calls" grep -q "Breakpoint 1, calls" "$T/calls.gdb.out"
+check "gdb: steps over clock_gettime" grep -q "if (ts.tv_sec < prev.tv_sec" \
+  "$T/calls.gdb.out"
+check "gdb: reverse-finish back into main" grep -q 'Run back to call of #0' \
+  "$T/calls.gdb.out"
+check "gdb: no divergence" sh -c "! grep -qi diverge '$T/calls.gdb.out'"
+
+finish
