@@ -402,7 +402,12 @@ static int on_clone_event(struct rec *r, int ev) {
  * or the seccomp stop of rewind's filter). Returns an enum go or a
  * negative code. */
 static int sys_entry(struct rec *r, struct rec__task *t) {
-  RW_FORWARD(rec__sys_enter(r));
+  int rc = rec__sys_enter(r);
+  RW_FORWARD(rc);
+  if (rc == 1) { /* a call into the vsyscall page */
+    RW_FORWARD(rec__on_seccomp(r));
+    return GO_RUN;
+  }
   if (t->fake) return GO_RUN;
   /* The history ends at exit_group's entry: what the kernel does after
    * (other threads' clear_child_tid words) no replay sees. */
@@ -419,6 +424,11 @@ static int sys_entry(struct rec *r, struct rec__task *t) {
 
 /* A PTRACE_EVENT_SECCOMP stop of the current thread T. */
 static int on_seccomp_stop(struct rec *r, struct rec__task *t) {
+  /* Resumed with PTRACE_CONT, under rewind's filter alone (a filter of
+   * the program's own makes every syscall stop at its entry): this is a
+   * syscall's entry, or a call into the vsyscall page, which sys_entry
+   * tells apart by its address, without PTRACE_GETEVENTMSG. */
+  if (!t->in_syscall && rec__sb_cont(r, t)) return sys_entry(r, t);
   unsigned long data = 0;
   if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &data) < 0) return GO_RUN;
   data &= SECCOMP_RET_DATA;
@@ -427,13 +437,6 @@ static int on_seccomp_stop(struct rec *r, struct rec__task *t) {
      * already: on into the kernel. Otherwise this is the entry. */
     if (t->in_syscall) return t->fake ? GO_RUN : GO_KERNEL;
     return sys_entry(r, t);
-  }
-  if (data != REC_VSYS_DATA && !t->in_syscall && rec__sb_cont(r, t)) {
-    /* A filter of the program's that took precedence over rewind's asks
-     * for a tracer it does not have: the syscall fails with ENOSYS. */
-    RW_FORWARD(rec__sys_enter(r));
-    if (!t->fake) RW_FORWARD(rec__sys_skip(r, -ENOSYS));
-    return GO_RUN;
   }
   RW_FORWARD(rec__on_seccomp(r));
   return GO_RUN;

@@ -742,6 +742,9 @@ int rec__digest(struct rec *r, const struct rw_digest_spec *spec, u64 *out)
 void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi);
 
 /* Syscalls (recorder/sysrec.c). */
+/* The current thread is at a syscall's entry: records it. Returns 0, 1
+ * when under the syscall buffer's filter the stop was a call into the
+ * vsyscall page instead (nothing recorded), or a negative code. */
 int rec__sys_enter(struct rec *r) RW_MUST_CHECK;
 /* T, in a syscall, is at its exit event, killed by a signal: what the
  * kernel wrote for the syscall cut short (clock_nanosleep's remaining
@@ -777,6 +780,7 @@ int rec__on_seccomp(struct rec *r) RW_MUST_CHECK;
 /* SECCOMP_RET_DATA of rewind's filters: a call into the vsyscall page,
  * and any syscall but the syscall buffer's. */
 #define REC_VSYS_DATA 0x7e11
+#define REC_VSYS_BASE 0xffffffffff600000ull /* the vsyscall page */
 #define REC_SB_DATA 0x7e12
 
 /* The syscall buffer (recorder/sbuf.c). */

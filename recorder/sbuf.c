@@ -40,7 +40,7 @@
 extern const unsigned char rec__sblib_start[];
 extern const unsigned char *const rec__sblib_end;
 
-#define VSYS_BASE 0xffffffffff600000ull
+#define VSYS_BASE REC_VSYS_BASE
 #define SB_IP (RW_SB_BASE + RW_SB_SYSCALL + 2) /* as seccomp sees it */
 
 void rec__sb_filter(void) {

@@ -34,7 +34,7 @@
 
 #include "recorder/rec_int.h"
 
-#define VSYS_BASE 0xffffffffff600000ull
+#define VSYS_BASE REC_VSYS_BASE
 
 /* The syscall of the vsyscall entry at IP, or -1 for any other address. */
 static long vsys_nr(u64 ip) {
