@@ -30,16 +30,39 @@ static inline u64 unmix(u64 y, u64 w, u64 k2inv) {
   return rotr64(y * k2inv, 31) ^ (w * K1);
 }
 
-void rw_digest_init(struct rw_digest *d) {
+#define SEED 0x510e527fade682d1ull
+
+void rw_digest_init(struct rw_digest *d) { rw_digest_start(d, RW_DIGEST_CHAIN); }
+
+void rw_digest_start(struct rw_digest *d, u32 kind) {
   d->h = 0x6a09e667f3bcc908ull;
   d->n = 0;
+  d->kind = kind;
+}
+
+/* What a page contributes to a digest of kind RW_DIGEST_LANES. */
+static u64 lanes(const u8 *page) {
+  u64 l0 = mix(SEED, 0), l1 = mix(SEED + 1, 0), l2 = mix(SEED + 2, 0),
+      l3 = mix(SEED + 3, 0);
+  for (unsigned i = 0; i < RW_DIGEST_PAGE; i += 32) {
+    l0 = mix(l0, rd_le64(page + i));
+    l1 = mix(l1, rd_le64(page + i + 8));
+    l2 = mix(l2, rd_le64(page + i + 16));
+    l3 = mix(l3, rd_le64(page + i + 24));
+  }
+  return mix(mix(mix(l0, l1), l2), l3);
 }
 
 void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page) {
   static const u8 zero[RW_DIGEST_PAGE];
   if (!memcmp(page, zero, RW_DIGEST_PAGE)) return; /* not part of it */
   u64 h = mix(d->h, addr);
-  for (unsigned i = 0; i < RW_DIGEST_PAGE; i += 8) h = mix(h, rd_le64(page + i));
+  if (d->kind == RW_DIGEST_LANES) {
+    h = mix(h, lanes(page));
+  } else {
+    for (unsigned i = 0; i < RW_DIGEST_PAGE; i += 8)
+      h = mix(h, rd_le64(page + i));
+  }
   d->h = h;
   d->n++;
 }
@@ -117,9 +140,13 @@ u64 rw_digest_unfinal(u64 y) { /* x ^= x >> 33 is its own inverse */
   return y;
 }
 
-u64 rw_digest_unpage(u64 h, u64 addr, const u8 *page) {
+u64 rw_digest_unpage(u32 kind, u64 h, u64 addr, const u8 *page) {
   u64 k2inv = inverse(K2);
-  for (unsigned i = RW_DIGEST_PAGE; i >= 8; i -= 8)
-    h = unmix(h, rd_le64(page + i - 8), k2inv);
+  if (kind == RW_DIGEST_LANES) {
+    h = unmix(h, lanes(page), k2inv);
+  } else {
+    for (unsigned i = RW_DIGEST_PAGE; i >= 8; i -= 8)
+      h = unmix(h, rd_le64(page + i - 8), k2inv);
+  }
   return unmix(h, addr, k2inv);
 }

@@ -21,7 +21,7 @@ typedef struct trace_cursor trace_cursor;
  * Minor 1: OUTPUT and END records (a 1.0 trace has neither, so its end is
  * the EXIT that ends the process). */
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 9
+#define TRACE_VERSION_MINOR 10
 
 /* Largest payload of one record; larger data must be split by the caller. */
 #define TRACE_MAX_RECORD (16u << 20)
@@ -61,6 +61,10 @@ enum trace_chunk_type {
 #define TRACE_META_END "end_ns"     /* wall-clock end, decimal ns */
 #define TRACE_META_EXIT "exit"      /* "exit N" or "signal N" */
 #define TRACE_META_STOPPED "stopped" /* why the recorder stopped early */
+#define TRACE_META_DIGEST "digest" /* the kind of the memory digests in
+                                       PREEMPT and END: "lanes" (since
+                                       format 1.10; absent: "chain",
+                                       common/digest.h) */
 #define TRACE_META_RECORDS "records" /* records in the trace, decimal;
                                         written by trace_writer_close */
 

@@ -160,7 +160,6 @@ struct digest_ctx {
 
 static int digest_range(void *ctx, u64 a, u64 b) {
   struct digest_ctx *c = ctx;
-  static const u8 zero[RW_DIGEST_PAGE];
   while (a < b) {
     size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
     i64 got = rec__mem_read(c->r, a, c->r->buf, n);
@@ -168,7 +167,7 @@ static int digest_range(void *ctx, u64 a, u64 b) {
     for (size_t k = 0; k < (size_t)got; k += REC_PAGE) {
       const u8 *p = rw_digest_view(c->spec, a + k, c->r->buf + k,
                                    c->page);
-      if (p && memcmp(p, zero, REC_PAGE)) rw_digest_page(&c->d, a + k, p);
+      if (p) rw_digest_page(&c->d, a + k, p); /* it skips zero pages */
     }
     a += (size_t)got < n ? (u64)got + REC_PAGE : n;
   }
@@ -194,7 +193,7 @@ int rec__digest(struct rec *r, const struct rw_digest_spec *spec, u64 *out) {
   struct digest_ctx c;
   c.r = r;
   c.spec = spec;
-  rw_digest_init(&c.d);
+  rw_digest_start(&c.d, spec->kind);
   for (const struct rec__map *m = rec__maps_first(r->proc->maps); m;
        m = rec__maps_next(r->proc->maps, m)) {
     if (!(m->prot & PROT_WRITE)) continue;

@@ -251,6 +251,7 @@ static int fresh_digest(struct rec *r, u64 rsp, u64 *digest,
     RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
   }
   memset(spec, 0, sizeof *spec);
+  spec->kind = RW_DIGEST_LANES; /* the trace's metadata says so */
   if (rsp) rec__dead_stack(r, rsp, &spec->dead_lo, &spec->dead_hi);
   RW_FORWARD(rec__watch_skips(r, spec));
   return rec__digest(r, spec, digest);

@@ -127,6 +127,7 @@ static int write_meta(trace_writer *w, char *const *argv, char **env,
   free(t);
   RW_FORWARD(rc);
   RW_FORWARD(set_meta_str(w, TRACE_META_TUNABLES, tunables));
+  RW_FORWARD(set_meta_str(w, TRACE_META_DIGEST, "lanes"));
   snprintf(buf, sizeof buf, "%llu", (unsigned long long)rw_wall_ns());
   return set_meta_str(w, TRACE_META_START, buf);
 }

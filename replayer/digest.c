@@ -63,7 +63,7 @@ static int next_writable(rp_replay *rp, u64 *at, u64 end, u64 *page) {
 int rp__digest(rp_replay *rp, const struct rw_digest_spec *spec, u64 *out) {
   struct rw_digest d;
   u64 at = 0, page;
-  rw_digest_init(&d);
+  rw_digest_start(&d, spec->kind);
   while (next_writable(rp, &at, RP_USER_END, &page))
     RW_FORWARD(add_page(rp, &d, page, spec));
   *out = rw_digest_final(&d);
@@ -97,7 +97,7 @@ static int build(rp_replay *rp, u64 target) {
   u64 at = 0, a;
   dc->valid = 0;
   cpu_mem_dirty_start(rp->proc->mem);
-  rw_digest_init(&d);
+  rw_digest_start(&d, rp->search.pre_spec.kind);
   dc->n = dc->nnz = 0;
   while (next_writable(rp, &at, RP_USER_END, &a)) {
     RW_FORWARD(grow(dc, dc->n + 2));
@@ -135,9 +135,10 @@ static int backward(rp_replay *rp) {
       dc->bh[i] = dc->bh[i + 1];
       continue;
     }
-    dc->bh[i] = rw_digest_unpage(dc->bh[i + 1], dc->addr[i], p);
+    u32 kind = rp->search.pre_spec.kind;
+    dc->bh[i] = rw_digest_unpage(kind, dc->bh[i + 1], dc->addr[i], p);
     if (!checked) { /* the inverse undoes the forward chain */
-      RW_ASSERT(rw_digest_unpage(dc->fh[i + 1], dc->addr[i], p) ==
+      RW_ASSERT(rw_digest_unpage(kind, dc->fh[i + 1], dc->addr[i], p) ==
                 dc->fh[i]);
       checked = 1;
     }
@@ -182,7 +183,7 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
   if (!dirty) *since = RP_DIGEST_SAME;
   size_t a = dirty ? lower(dc, lo) : 0;
   size_t b = dirty ? lower(dc, hi + 1) : 0;
-  struct rw_digest d = {dc->fh[a], dc->fn[a]};
+  struct rw_digest d = {dc->fh[a], dc->fn[a], spec->kind};
   const u64 *dp;
   size_t nd = dirty ? cpu_mem_dirty_pages(rp->proc->mem, &dp) : 0;
   if (nd <= CPU_DIRTY_MAX) {

@@ -37,6 +37,7 @@ int rp__end_load(rp_replay *rp) {
         trace_rec_end_get(&e, rec.data, rec.len) == 0 &&
         trace_spec_get(e.dead_lo, e.dead_hi, e.nskip, e.skips,
                        &rp->fin.end_spec) == 0;
+    rp->fin.end_spec.kind = rp->digest_kind;
     rp->fin.end_has_digest = rp->fin.have_endrec && e.has_digest;
     rp->fin.end_digest = rp->fin.have_endrec ? e.digest : 0;
   }

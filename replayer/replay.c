@@ -54,6 +54,26 @@ static int load_cpuid(rp_replay *rp, struct rw_diag *diag) {
   return 0;
 }
 
+/* Which memory digest the trace's PREEMPT and END records hold: "lanes"
+ * since format 1.10, "chain" before (no metadata). */
+static int load_digest_kind(rp_replay *rp, struct rw_diag *diag) {
+  const void *val;
+  size_t len;
+  rp->digest_kind = RW_DIGEST_CHAIN;
+  if (trace_reader_meta(rp->trace.tr, TRACE_META_DIGEST, &val, &len) < 0)
+    return 0;
+  if (len == 5 && !memcmp(val, "lanes", 5))
+    rp->digest_kind = RW_DIGEST_LANES;
+  else if (!(len == 5 && !memcmp(val, "chain", 5)))
+    return rw_diag_set(diag, RW_EUNSUPPORTED, 0,
+                       "the trace's memory digests are of a kind this rewind "
+                       "does not know ('%.*s', metadata '%s'); a newer rewind "
+                       "recorded it",
+                       (int)RW_MIN(len, (size_t)32), (const char *)val,
+                       TRACE_META_DIGEST);
+  return 0;
+}
+
 /* XCR0 as the recording machine reported it: cpuid leaf 0xD subleaf 0
  * gives the supported components; the kernel enables all it knows. */
 static u64 recorded_xcr0(rp_replay *rp) {
@@ -109,6 +129,7 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   trace_reader_get_info(rp->trace.tr, &info);
   rp->trace.total_seq = info.seq_last;
   rc = load_cpuid(rp, diag);
+  if (rc == 0) rc = load_digest_kind(rp, diag);
   if (rc < 0) goto fail;
   rc = rp__end_load(rp);
   if (rc < 0) {

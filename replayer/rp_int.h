@@ -393,6 +393,8 @@ struct rp__user {
 struct rp_replay {
   struct rp_opts opts;
   struct rp__trace trace;
+  u32 digest_kind;          /* of the trace's memory digests (RW_DIGEST_*,
+                               its metadata "digest") */
   struct rp__proc *proc;    /* the process of the record being applied or
                               of the thread running */
   struct rp__proc root;     /* the process the recording started */

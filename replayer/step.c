@@ -917,6 +917,7 @@ static int preempt_decode(rp_replay *rp) {
   rp->search.pre_digest = p.digest;
   RW_FORWARD(trace_spec_get(p.dead_lo, p.dead_hi, p.nskip, p.skips,
                             &rp->search.pre_spec));
+  rp->search.pre_spec.kind = rp->digest_kind;
   rp->search.pre_seq = rp->trace.pend.seq;
   return 0;
 }

@@ -24,3 +24,11 @@ EXTRA_DIST += bench/threads/run.sh
 bench-threads: cli/rewind bench/threads/mutex bench/threads/spin \
 		bench/threads/compute bench/threads/pingpong
 	$(SHELL) $(top_srcdir)/bench/threads/run.sh $(abs_top_builddir)
+
+# The cost of a preemption point, two builds side by side (bench/RESULTS.md,
+# "Threads"). `make bench-preempt OLD=path/to/old/rewind`.
+EXTRA_DIST += bench/threads/preempt.sh
+.PHONY: bench-preempt
+bench-preempt: cli/rewind bench/threads/compute
+	$(SHELL) $(top_srcdir)/bench/threads/preempt.sh $(abs_top_builddir) \
+	  $(OLD) 3

@@ -4,12 +4,13 @@
  *
  *   rw_patch IN OUT SEQ OFFSET XOR
  *   rw_patch IN OUT SEQ drop
+ *   rw_patch IN OUT meta KEY VALUE
  *
  * writes OUT with the metadata, blobs and records of IN, in the same
  * streams and sequence order (so with the same sequence numbers), except
  * that byte OFFSET of the payload of record SEQ is XORed with XOR, or
  * with "drop" that record is left out (only the last one keeps the
- * numbers of the others). The
+ * numbers of the others), or with "meta" the metadata KEY is VALUE. The
  * chunks are compressed and checksummed again, so the reader trusts the
  * change. Keyframes are not copied (the recorder writes none). */
 #include <stdio.h>
@@ -45,14 +46,16 @@ static void copy_blob(trace_reader *r, trace_writer *w, size_t i) {
 
 int main(int argc, char **argv) {
   int drop = argc == 5 && !strcmp(argv[4], "drop");
+  int meta = argc == 6 && !strcmp(argv[3], "meta");
   if (argc != 6 && !drop) {
     fprintf(stderr, "usage: rw_patch IN OUT SEQ OFFSET XOR\n"
-                    "       rw_patch IN OUT SEQ drop\n");
+                    "       rw_patch IN OUT SEQ drop\n"
+                    "       rw_patch IN OUT meta KEY VALUE\n");
     return 2;
   }
-  u64 seq = strtoull(argv[3], NULL, 0);
-  u64 off = drop ? 0 : strtoull(argv[4], NULL, 0);
-  u8 x = drop ? 0 : (u8)strtoul(argv[5], NULL, 0);
+  u64 seq = meta ? 0 : strtoull(argv[3], NULL, 0);
+  u64 off = drop || meta ? 0 : strtoull(argv[4], NULL, 0);
+  u8 x = drop || meta ? 0 : (u8)strtoul(argv[5], NULL, 0);
   trace_reader *r;
   trace_writer *w;
   trace_cursor *c;
@@ -65,7 +68,9 @@ int main(int argc, char **argv) {
   const void *val;
   size_t len;
   for (size_t i = 0; trace_reader_meta_at(r, i, &key, &val, &len) == 0; i++)
-    CHECK(trace_writer_set_meta(w, key, val, len));
+    if (!meta || strcmp(key, argv[4]))
+      CHECK(trace_writer_set_meta(w, key, val, len));
+  if (meta) CHECK(trace_writer_set_meta(w, argv[4], argv[5], strlen(argv[5])));
   for (size_t i = 0; i < trace_reader_nblobs(r); i++) copy_blob(r, w, i);
   CHECK(trace_cursor_open(&c, r, TRACE_ALL_THREADS));
   struct trace_record rec;
@@ -98,7 +103,7 @@ int main(int argc, char **argv) {
   trace_cursor_close(c);
   trace_reader_close(r);
   CHECK(trace_writer_close(w));
-  if (!found) {
+  if (!found && !meta) {
     fprintf(stderr, "rw_patch: no record %llu\n", (unsigned long long)seq);
     return 1;
   }

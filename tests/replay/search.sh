@@ -50,6 +50,20 @@ check_eq "digest: exit 4 (diverged)" 4 "$rs"
 shows digest "diverged from the recording at event [0-9]+ \\(record seq $first, PREEMPT\\)"
 shows digest "with its memory unchanged since .* it runs in a loop that never gets there"
 
+# The digests are of the kind the trace's metadata names (common/digest.h):
+# said to be of the older kind, the first PREEMPT is never found; a kind
+# this rewind does not know is refused before the replay starts.
+check "ticks: its digests are of the lanes kind" \
+  test "$("$META" "$T/ticks.rwd" digest)" = lanes
+"$PATCH" "$T/ticks.rwd" "$T/chain.rwd" meta digest chain
+replay chain
+check_eq "chain: exit 4 (diverged)" 4 "$rs"
+shows chain "diverged from the recording at event [0-9]+ \\(record seq [0-9]+, PREEMPT\\)"
+"$PATCH" "$T/ticks.rwd" "$T/kind.rwd" meta digest sha3
+replay kind
+check "kind: refused (exit not 0 or 4)" test "$rs" -ne 0 -a "$rs" -ne 4
+shows kind "memory digests are of a kind this rewind does not know \\('sha3', metadata 'digest'\\)"
+
 # A register the loop never changes, recorded otherwise: no arrival at
 # all, and the state repeats every few instructions.
 "$PATCH" "$T/ticks.rwd" "$T/regs.rwd" "$first" "$R12" 0x40
