@@ -94,8 +94,8 @@ void test_records_roundtrip(void) {
   CU_ASSERT_EQUAL(sg2.siginfo.len, sizeof info);
   CU_ASSERT_EQUAL(memcmp(sg2.siginfo.p, info, sizeof info), 0);
 
-  struct rw_digest_spec spec = {0x7000, 0x8000, 2, {{0x1000, 0x2000},
-                                                    {0x5000, 0x6000}}};
+  struct rw_digest_spec spec = {
+      0x7000, 0x8000, 2, {{0x1000, 0x2000}, {0x5000, 0x6000}}, RW_DIGEST_CHAIN};
   struct rw_digest_spec spec2;
   struct trace_rec_preempt pe = {.regs = regs, .digest = 0x1234}, pe2;
   trace_spec_set(&spec, &pe.dead_lo, &pe.dead_hi, &pe.nskip, &pe.skips,
@@ -177,7 +177,8 @@ void test_records_cut(void) {
 
   /* PREEMPT: whole after the digest (1.0), after the dead range (1.3) and
    * with its skips (1.5). */
-  struct rw_digest_spec spec = {0x10, 0x20, 2, {{1, 2}, {3, 4}}};
+  struct rw_digest_spec spec = {0x10, 0x20, 2, {{1, 2}, {3, 4}},
+                                RW_DIGEST_CHAIN};
   pe = (struct trace_rec_preempt){.regs = regs, .digest = 5};
   trace_spec_set(&spec, &pe.dead_lo, &pe.dead_hi, &pe.nskip, &pe.skips,
                  skips);
