@@ -73,8 +73,9 @@ int rec__mem_write(struct rec *r, u64 addr, const void *src, size_t len) {
   struct iovec rv = {(void *)(uintptr_t)addr, len};
   ssize_t n = process_vm_writev(r->proc->live, &l, 1, &rv, 1, 0);
   if (n == (ssize_t)len) return 0;
-  RW_RETURN_IF(r->proc->memfd < 0, RW_EFAULT, "write %#llx",
-               (unsigned long long)addr);
+  /* Read-only memory (code): through the mem file, opened now in a forked
+   * child, which has not execed. */
+  if (r->proc->memfd < 0) RW_FORWARD(rec__mem_open(r));
   n = pwrite(r->proc->memfd, src, len, (off_t)addr);
   RW_RETURN_IF(n != (ssize_t)len, n < 0 ? RW_ERR(errno) : RW_EFAULT,
                "pwrite mem %#llx", (unsigned long long)addr);

@@ -422,6 +422,15 @@ struct rec__vfn {
 #define REC_VFN_MAX 16 /* each function has two names */
 
 /* The syscall buffer of an address space (recorder/sbuf.c). */
+/* A glibc syscall site that jumps to the syscall buffer (recorder/sbuf.c):
+ * its address and the 5 bytes it had. */
+struct rec__sbsite {
+  u64 addr;
+  u8 orig[5];
+};
+#define REC_SB_SITES 256
+#define REC_SB_STUBPAGES 8
+
 struct rec__sb {
   int mapped; /* 1: the library is mapped, and the vDSO jumps to it */
   int on;   /* 1: the ring is drained (0: the library was told to make
@@ -429,6 +438,14 @@ struct rec__sb {
   u64 tail; /* bytes of the ring read so far (its header's HEAD then) */
   int early;   /* 1: the record at EARLY_AT (a HEAD) was written before */
   u64 early_at; /* the library committed it */
+  u64 stub[REC_SB_STUBPAGES]; /* pages of stubs for the patched sites */
+  u32 stub_used[REC_SB_STUBPAGES]; /* bytes used in each */
+  u32 nstub;
+  int nopatch;                /* 1: no more sites are patched */
+  u64 unfit[64];              /* return addresses of syscall sites found
+                                 not fit to patch (by a hash of each) */
+  u32 nsites;
+  struct rec__sbsite sites[REC_SB_SITES];
 };
 
 struct rec__proc {
@@ -799,6 +816,11 @@ void rec__sb_fork(struct rec__proc *child, const struct rec__proc *parent,
 /* At a stop of the current thread, which ran: writes what the ring logged
  * since the last stop as the records of those syscalls. */
 int rec__sb_drain(struct rec *r) RW_MUST_CHECK;
+/* At the exit of the current thread's syscall, which returned to rip in
+ * REGS: when it was made by a glibc site of the form `mov eax, NR;
+ * syscall` for a syscall the library logs, makes that site jump to the
+ * library from now on (recorded). */
+int rec__sb_patch(struct rec *r, const struct rw_regs *regs) RW_MUST_CHECK;
 /* Turns the current process's buffer off for good (another process that
  * rewind does not record shares its memory): the library's calls stop
  * like any other from now on. */

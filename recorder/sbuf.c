@@ -32,6 +32,7 @@
 #include <sys/ptrace.h>
 #include <sys/user.h>
 
+#include "common/digest.h"
 #include "common/endian.h"
 #include "recorder/rec_int.h"
 #include "recorder/sbuf.h"
@@ -97,6 +98,18 @@ static int describe(struct rec *r, u64 a, u64 b) {
     RW_FORWARD(rec__space_describe(r, m, RW_MAX(a, m->start),
                                    RW_MIN(b, m->end), 1));
   return 0;
+}
+
+/* Whether the library logs syscall NR when a patched site makes it
+ * (sb_dispatch in recorder/sblib.c). */
+static int patchable(u64 nr) {
+  switch (nr) {
+    case 39: case 102: case 104: case 107: case 108: case 110: case 186:
+    case 5: case 262:
+      return 1;
+    default:
+      return 0;
+  }
 }
 
 /* The entry of the library for vDSO function NR, or 0. */
@@ -189,7 +202,7 @@ int rec__sb_off(struct rec *r) {
   sb->on = 0;
   u64 one = 1;
   RW_FORWARD(rec__mem_write(r, RW_SB_HDR + RW_SB_H_BUSY, &one, 8));
-  return rec__mem_emit(r, RW_SB_HDR + RW_SB_H_BUSY, (const u8 *)&one, 8);
+  return rec__mem_import(r, RW_SB_HDR + RW_SB_H_BUSY, 8);
 }
 
 /* Whether syscall NR with ARGS changes the mappings of the library. */
@@ -214,10 +227,66 @@ static int touches(u64 nr, const u64 a[6]) {
 #undef OVER
 }
 
+/* Puts every patched site back as it was, for good. */
+static int unpatch_all(struct rec *r) {
+  struct rec__sb *sb = r->proc->sb;
+  for (u32 i = 0; i < sb->nsites; i++) {
+    struct rec__sbsite *x = &sb->sites[i];
+    RW_FORWARD(rec__mem_write(r, x->addr, x->orig, sizeof x->orig));
+    RW_FORWARD(rec__mem_import(r, x->addr, sizeof x->orig));
+  }
+  sb->nsites = 0;
+  sb->nopatch = 1;
+  return 0;
+}
+
+/* Whether [X, X + N) meets [LO, HI). */
+static int meets(u64 x, u64 n, u64 lo, u64 hi) { return x < hi && x + n > lo; }
+
+/* Syscall NR with ARGS is about to change mappings: patched sites it
+ * unmaps are forgotten; if it changes a page of stubs, every site goes
+ * back to its syscall. */
+static int sites_entry(struct rec *r, u64 nr, const u64 a[6]) {
+  struct rec__sb *sb = r->proc->sb;
+  u64 lo, n, lo2 = 0, n2 = 0;
+  switch (nr) {
+    case 9: /* mmap over a fixed place */
+      if (!(a[3] & (0x10 | 0x100000))) return 0;
+      lo = a[0], n = a[1];
+      break;
+    case 11: /* munmap */
+    case 10: case 329: case 28: /* mprotect, pkey_mprotect, madvise */
+      lo = a[0], n = a[1];
+      break;
+    case 25: /* mremap */
+      lo = a[0], n = a[1];
+      if (a[3] & 2) lo2 = a[4], n2 = a[2];
+      break;
+    default:
+      return 0;
+  }
+  for (u32 i = 0; i < sb->nstub; i++)
+    if (meets(sb->stub[i], RW_SB_CODE, lo, lo + n) ||
+        (n2 && meets(sb->stub[i], RW_SB_CODE, lo2, lo2 + n2)))
+      return unpatch_all(r);
+  if (nr == 10 || nr == 329 || nr == 28) return 0; /* the bytes stay */
+  for (u32 i = 0; i < sb->nsites;) {
+    u64 x = sb->sites[i].addr;
+    if (meets(x, 5, lo, lo + n) || (n2 && meets(x, 5, lo2, lo2 + n2)))
+      sb->sites[i] = sb->sites[--sb->nsites];
+    else
+      i++;
+  }
+  return 0;
+}
+
 int rec__sb_entry(struct rec *r, u64 nr, const u64 args[6]) {
   struct rec__proc *p = r->proc;
   struct rec__sb *sb = p->sb;
-  if (!sb->mapped || !touches(nr, args)) return 0;
+  if (!sb->mapped) return 0;
+  RW_FORWARD(sites_entry(r, nr, args));
+  if (!touches(nr, args)) return 0;
+  RW_FORWARD(unpatch_all(r));
   /* The program remaps the library's memory: it goes back to making
    * every syscall itself, through the vDSO's plain stubs. */
   RW_FORWARD(rec__sb_off(r));
@@ -226,7 +295,7 @@ int rec__sb_entry(struct rec *r, u64 nr, const u64 args[6]) {
     u8 stub[8] = {0xb8, 0, 0, 0, 0, 0x0f, 0x05, 0xc3};
     wr_le32(stub + 1, (u32)p->vfn[i].nr);
     RW_FORWARD(rec__mem_write(r, p->vfn[i].addr, stub, sizeof stub));
-    RW_FORWARD(rec__mem_emit(r, p->vfn[i].addr, stub, sizeof stub));
+    RW_FORWARD(rec__mem_import(r, p->vfn[i].addr, sizeof stub));
   }
   return 0;
 }
@@ -245,7 +314,7 @@ static int garbled(struct rec *r, const char *what) {
 /* How many bytes of its out area syscall NR wrote, having returned RET
  * with room for NOUT. */
 static u32 written(u32 nr, i64 ret, u32 nout) {
-  (void)nr; /* the time functions write all of it, when they succeed */
+  (void)nr; /* all of it when they succeed: the time functions, stats */
   return ret == 0 ? nout : 0;
 }
 
@@ -272,9 +341,11 @@ static int emit(struct rec *r, u64 pos, const u8 *rec, i64 ret,
   r->n.syscalls++;
   r->n.buffered++;
   RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_ENTER, nr, 0, 0, &in, 0));
-  if (nout)
-    RW_FORWARD(rec__mem_emit(r, RW_SB_RING + pos + RW_SB_R_OUT,
-                             rec + RW_SB_R_OUT, nout));
+  if (nout) { /* the lines of the out area, as memory is imported */
+    u64 lo = (RW_SB_R_OUT) & ~(u64)(REC_LINE - 1);
+    u64 hi = (RW_SB_R_OUT + nout + REC_LINE - 1) & ~(u64)(REC_LINE - 1);
+    RW_FORWARD(rec__mem_emit(r, RW_SB_RING + pos + lo, rec + lo, hi - lo));
+  }
   in.gpr[RW_REG_rax] = (u64)ret;
   return rec__emit_regs(r, TRACE_REC_SYSCALL_EXIT, nr, 1, ret, &in, 0);
 }
@@ -286,7 +357,9 @@ static int sane(u64 pos, u32 size, const u8 *rec) {
   if (size < 8 || size % 8 || size > RW_SB_CAP - pos) return 0;
   if (nr == RW_SB_PAD) return 1;
   u32 nout = rd_le32(rec + RW_SB_R_NOUT);
-  return size >= RW_SB_R_OUT && nout <= size - RW_SB_R_OUT && entry_of((int)nr);
+  return size >= RW_SB_R_OUT && nout <= size - RW_SB_R_OUT &&
+         size % REC_LINE == 0 && pos % REC_LINE == 0 &&
+         (entry_of((int)nr) || patchable(nr));
 }
 
 int rec__sb_drain(struct rec *r) {
@@ -342,4 +415,118 @@ int rec__sb_drain(struct rec *r) {
   sb->early = 1;
   sb->early_at = head;
   return 0;
+}
+
+/* Distance that a rel32 jump reaches, with room to spare. */
+#define REACH ((1ull << 31) - 2 * RW_SB_CODE)
+
+static int near(u64 a, u64 b) { return (a > b ? a - b : b - a) < REACH; }
+
+/* A free page near SITE for stubs, from the recorder's model of the
+ * address space: the highest gap below SITE's mapping, else the lowest
+ * above it. 0 when there is none in reach. */
+static u64 free_page_near(const struct rec__maps *maps, u64 site) {
+  u64 below = 0, above = 0, prev_end = 0x10000; /* above mmap_min_addr */
+  for (const struct rec__map *m = rec__maps_first(maps); m;
+       m = rec__maps_next(maps, m)) {
+    /* Not right under a mapping that grows down: it would stop growing. */
+    int grows = (m->flags & (REC_MAPF_GROWSDOWN | REC_MAPF_STACK)) != 0;
+    if (m->start >= prev_end + RW_SB_CODE && !grows) {
+      u64 top = m->start - RW_SB_CODE;
+      if (top < site && near(top, site)) below = top;
+      if (prev_end > site && !above && near(prev_end, site)) above = prev_end;
+    }
+    if (m->end > prev_end) prev_end = m->end;
+  }
+  if (!above && prev_end > site && near(prev_end, site) &&
+      prev_end < (1ull << 47) - RW_SB_CODE)
+    above = prev_end;
+  return below ? below : above;
+}
+
+/* Room for N bytes of stub near SITE: *AT, or 0 when there is none. The
+ * thread stands at a syscall exit with registers REGS, after the syscall
+ * instruction at INSN, through which a new page is mapped. */
+static int stub_room(struct rec *r, const struct rw_regs *regs, u64 insn,
+                     u64 site, u32 n, u64 *at) {
+  struct rec__sb *sb = r->proc->sb;
+  *at = 0;
+  for (u32 i = 0; i < sb->nstub; i++)
+    if (near(sb->stub[i], site) && sb->stub_used[i] + n <= RW_SB_CODE) {
+      *at = sb->stub[i] + sb->stub_used[i];
+      sb->stub_used[i] += n;
+      return 0;
+    }
+  if (sb->nstub == REC_SB_STUBPAGES) return 0;
+  u64 page = free_page_near(r->proc->maps, site);
+  if (!page) return 0;
+  u64 a[6] = {page, RW_SB_CODE, PROT_READ | PROT_EXEC,
+              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, (u64)-1, 0};
+  i64 res = 0;
+  int rc = remote(r->cur->tid, regs, insn, 9 /* mmap */, a, &res);
+  int rc2 = rec__regs_set_gprs(r->cur->tid, regs);
+  RW_FORWARD(rc);
+  RW_FORWARD(rc2);
+  if ((u64)res != page) {
+    if (res > 0) { /* an old kernel put it elsewhere */
+      u64 un[6] = {(u64)res, RW_SB_CODE, 0, 0, 0, 0};
+      RW_FORWARD(remote(r->cur->tid, regs, insn, 11, un, &res));
+      RW_FORWARD(rec__regs_set_gprs(r->cur->tid, regs));
+    }
+    sb->nopatch = 1; /* the model and the kernel disagree: stop trying */
+    return 0;
+  }
+  RW_FORWARD(describe(r, page, page + RW_SB_CODE));
+  sb->stub[sb->nstub] = page;
+  sb->stub_used[sb->nstub] = n;
+  sb->nstub++;
+  *at = page;
+  return 0;
+}
+
+int rec__sb_patch(struct rec *r, const struct rw_regs *regs) {
+  struct rec__task *t = r->cur;
+  struct rec__proc *p = r->proc;
+  struct rec__sb *sb = p->sb;
+  if (!sb->on || !sb->mapped || sb->nopatch || p->sb_fullstop || t->fake ||
+      !patchable(t->nr) || sb->nsites == REC_SB_SITES)
+    return 0;
+  /* glibc's wrapper: mov eax, NR (b8 imm32) ; syscall (0f 05). Only the
+   * mov becomes a jump: a thread stopped between the two (a signal came)
+   * still finds its syscall there. */
+  u64 site = regs->rip - 7, *unfit = &sb->unfit[rw_fmix64(regs->rip) % 64];
+  if (*unfit == regs->rip) return 0; /* seen before: no read again */
+  u8 b[7];
+  const struct rec__map *m = rec__maps_find(p->maps, site);
+  if (rec__mem_read(r, site, b, sizeof b) != (i64)sizeof b || b[0] != 0xb8 ||
+      rd_le32(b + 1) != t->nr || b[5] != 0x0f || b[6] != 0x05 || !m ||
+      m->end < regs->rip || !(m->prot & PROT_EXEC) ||
+      (m->prot & PROT_WRITE) || m->path[0] != '/') {
+    *unfit = regs->rip; /* code of a file only, which nothing rewrites */
+    return 0;
+  }
+  u8 stub[32], *q = stub;
+  u64 at;
+  RW_FORWARD(stub_room(r, regs, site + 5, site, sizeof stub, &at));
+  if (!at) return 0;
+  *q++ = 0xb8; /* mov eax, NR: as the site had it */
+  wr_le32(q, (u32)t->nr), q += 4;
+  static const u8 down[5] = {0x48, 0x8d, 0x64, 0x24, 0x80}; /* lea rsp, [rsp-128] */
+  memcpy(q, down, 5), q += 5; /* past the red zone of the caller */
+  *q++ = 0x41, *q++ = 0xbb; /* mov r11d, entry */
+  wr_le32(q, (u32)(RW_SB_BASE + RW_SB_ENT_SYSCALL)), q += 4;
+  *q++ = 0x41, *q++ = 0xff, *q++ = 0xd3; /* call r11 */
+  static const u8 up[8] = {0x48, 0x8d, 0xa4, 0x24, 0x80, 0, 0, 0}; /* +128 */
+  memcpy(q, up, 8), q += 8;
+  *q++ = 0xe9; /* jmp back, after the syscall */
+  wr_le32(q, (u32)(i32)(i64)(site + 7 - (at + (u64)(q - stub) + 4))), q += 4;
+  RW_FORWARD(rec__mem_write(r, at, stub, (size_t)(q - stub)));
+  RW_FORWARD(rec__mem_import(r, at, (size_t)(q - stub)));
+  u8 jmp[5] = {0xe9};
+  wr_le32(jmp + 1, (u32)(i32)(i64)(at - (site + 5)));
+  struct rec__sbsite *x = &sb->sites[sb->nsites++];
+  x->addr = site;
+  memcpy(x->orig, b, 5);
+  RW_FORWARD(rec__mem_write(r, site, jmp, sizeof jmp));
+  return rec__mem_import(r, site, sizeof jmp);
 }

@@ -30,6 +30,9 @@
 #define RW_SB_ENT_TIME 0x10
 #define RW_SB_ENT_GETCPU 0x18
 #define RW_SB_ENT_CLOCK_GETRES 0x20
+/* The entry a patched glibc syscall site's stub calls: the syscall in rax,
+ * its arguments in rdi, rsi, rdx, r10, r8, r9, as for the instruction. */
+#define RW_SB_ENT_SYSCALL 0x28
 
 /* The offset of the library's one `syscall` instruction whose syscalls
  * rewind's seccomp filter lets through without a stop. */
@@ -57,8 +60,9 @@
  * 0: at a stop in between, the recorder writes the record already. */
 #define RW_SB_H_DONE 24
 
-/* A record, 8-byte aligned and contiguous in the ring:
- *   u32 size   bytes of the whole record, a multiple of 8
+/* A record, contiguous in the ring and a whole number of 64-byte cache
+ * lines (a padding record may end the ring at any multiple of 8):
+ *   u32 size   bytes of the whole record
  *   u32 nr     the syscall, or RW_SB_PAD: skip to the ring's start
  *   i64 ret    its result
  *   u64 gpr[16], rflags

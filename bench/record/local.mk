@@ -3,7 +3,7 @@
 # here, plus python3 and sort, each run natively and under `rewind record`
 # by bench/record/run.sh. `make bench-record` runs it.
 noinst_PROGRAMS += bench/record/compute bench/record/libc bench/record/syscalls \
-	bench/record/clock
+	bench/record/clock bench/record/libcalls
 bench_record_compute_CFLAGS = -O2 -g
 bench_record_compute_LDFLAGS =
 bench_record_libc_CFLAGS = -O2 -g
@@ -12,6 +12,8 @@ bench_record_syscalls_CFLAGS = -O2 -g
 bench_record_syscalls_LDFLAGS =
 bench_record_clock_CFLAGS = -O2 -g
 bench_record_clock_LDFLAGS =
+bench_record_libcalls_CFLAGS = -O2 -g
+bench_record_libcalls_LDFLAGS =
 EXTRA_DIST += bench/record/run.sh
 
 .PHONY: bench-record
@@ -50,5 +52,5 @@ bench-blobs: cli/rewind
 EXTRA_DIST += bench/record/sbuf.sh
 .PHONY: bench-sbuf
 bench-sbuf: cli/rewind bench/record/clock bench/record/syscalls \
-		bench/record/compute
+		bench/record/compute bench/record/libcalls
 	$(SHELL) $(top_srcdir)/bench/record/sbuf.sh $(abs_top_builddir) 5

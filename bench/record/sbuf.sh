@@ -42,6 +42,7 @@ run() { # name, command...
 echo "| workload | native | strace -f, pinned | rewind --no-syscall-buffer | rewind | rewind / --no-syscall-buffer |"
 echo "|---|---|---|---|---|---|"
 run "clock_gettime x 200,000" "$b/bench/record/clock" 200000
-run "syscalls (110,000)" "$b/bench/record/syscalls"
+run "getppid, fstat, stat x 50,000" "$b/bench/record/libcalls" 50000
+run "syscalls (110,000, through syscall())" "$b/bench/record/syscalls"
 run "compute" "$b/bench/record/compute"
 run "python3 -c pass" python3 -c pass

@@ -9,6 +9,8 @@
  *   seccomp N  N calls, then a seccomp filter of the program's own, N more
  *   unmap N    N calls, then the library's address range unmapped, N more
  *   overwrite N  N calls, then the library's header written over, N more
+ *   libc N     N rounds of glibc's getpid, getppid, getuid, fstat and stat
+ *              (their syscall sites are patched to enter the library)
  * It prints what does not change from run to run, and exits 1 when a
  * result makes no sense (time going backwards, a wrong error). */
 #define _GNU_SOURCE
@@ -23,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -35,10 +38,13 @@ static void fail(const char *what) {
   bad = 1;
 }
 
-/* N rounds of every function; time must not go backwards. */
+/* N rounds of every function; time must not go backwards. A glibc call
+ * whose site the recorder patches comes with each. */
 static void calls(long n) {
   struct timespec prev = {0, 0}, ts;
+  pid_t parent = getppid();
   for (long i = 0; i < n; i++) {
+    if (getppid() != parent) fail("getppid");
     if (clock_gettime(CLOCK_MONOTONIC, &ts)) fail("clock_gettime");
     if (ts.tv_sec < prev.tv_sec ||
         (ts.tv_sec == prev.tv_sec && ts.tv_nsec < prev.tv_nsec))
@@ -60,6 +66,26 @@ static void calls(long n) {
     if (clock_getres(CLOCK_REALTIME, NULL)) fail("clock_getres(NULL)");
     if (clock_gettime((clockid_t)12345, &ts) != -1 || errno != EINVAL)
       fail("clock_gettime of a bad clock");
+  }
+}
+
+/* N rounds of the libc calls whose sites the recorder patches; each
+ * result must agree with the first round's. */
+static void libc_calls(long n) {
+  struct stat st0, st;
+  pid_t me = getpid(), parent = getppid();
+  uid_t uid = getuid();
+  if (fstat(1, &st0) || stat("/proc/self/exe", &st)) fail("fstat/stat");
+  ino_t exe = st.st_ino;
+  for (long i = 0; i < n; i++) {
+    if (getpid() != me || getppid() != parent || getuid() != uid ||
+        geteuid() != uid || gettid() != me)
+      fail("ids");
+    if (fstat(1, &st) || st.st_ino != st0.st_ino || st.st_mode != st0.st_mode)
+      fail("fstat");
+    if (stat("/proc/self/exe", &st) || st.st_ino != exe) fail("stat");
+    if (fstat(-1, &st) != -1 || errno != EBADF) fail("fstat(-1)");
+    if (stat("/nonexistent/x", &st) != -1 || errno != ENOENT) fail("stat ENOENT");
   }
 }
 
@@ -97,6 +123,8 @@ int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   if (!strcmp(mode, "calls")) {
     calls(n);
+  } else if (!strcmp(mode, "libc")) {
+    libc_calls(n);
   } else if (!strcmp(mode, "signals")) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The syscall buffer (recorder/sbuf.c): the vDSO's time functions make
-# their syscalls through a library rewind maps into the program, without
-# a ptrace stop, and the recorder writes them as ordinary syscalls. Each
+# The syscall buffer (recorder/sbuf.c): the vDSO's time functions, and the
+# glibc wrappers of getpid and kin, fstat and stat once the recorder has
+# patched their sites, make their syscalls through a library rewind maps
+# into the program, without a ptrace stop, and the recorder writes them as
+# ordinary syscalls. Each
 # condition it must survive is recorded with and without the buffer, and
 # each recording verifies: a timer's handler calling the clock in the
 # middle of a call, threads, fork, exec, the program's own seccomp filter,
@@ -66,8 +68,35 @@ assert m and m[0]["prot"] == 5, m
 assert any(r["addr"] == "0x70000000" for r in of("MEM"))'
 check "calls: a buffered call is SYSCALL_ENTER, MEM, SYSCALL_EXIT" q calls '
 i = [k for k in enters(228) if recs[k]["regs"]["rip"] == "0x70000082"][5]
-assert recs[i + 1]["type"] == "MEM" and recs[i + 1]["data_len"] == 16
+m = recs[i + 1]  # the timespec, in whole cache lines
+assert m["type"] == "MEM" and m["data_len"] == 64, m
+assert int(m["addr"], 16) % 64 == 0 and int(m["addr"], 16) >= 0x70002000, m
 assert recs[i + 2]["type"] == "SYSCALL_EXIT" and recs[i + 2]["result"] == 0'
+both libc 5000 30000
+check "libc: the wrappers' sites jump to the library" q libc '
+ids = {39, 110, 102, 107, 186, 262}  # fstat is newfstatat in glibc
+got = set(r["nr"] for r in of("SYSCALL_ENTER") if r["regs"]["rip"] == "0x70000082")
+assert ids <= got, sorted(ids - got)'
+check "libc: a page of stubs is mapped and recorded" q libc '
+m = [r for r in of("MAP") if r["prot"] == 5 and not r["path"] and
+     r["addr"] != "0x70000000" and int(r["len"], 16) == 4096]
+assert m, "no stub page"
+a = int(m[0]["addr"], 16)
+assert any(a <= int(x["addr"], 16) < a + 4096 for x in of("MEM"))'
+# Each patched site is a MEM record in libc's code; without the buffer
+# there are none (or only rdtsc's).
+in_libc='
+def libc_mems(name):
+    text = [(int(m["addr"], 16), int(m["addr"], 16) + int(m["len"], 16))
+            for m in of("MAP") if "libc.so" in m["path"] and m["prot"] & 4]
+    return sum(1 for x in of("MEM") if any(a <= int(x["addr"], 16) < b
+                                           for a, b in text))
+print(libc_mems(0))'
+on=$(q libc "$in_libc")
+off=$(q libc-nb "$in_libc")
+check "libc: the patched sites are in the trace ($on against $off)" \
+  test "$on" -ge $((off + 5))
+
 both signals 2000 1000
 check "signals: the handler's calls were logged too" q signals '
 s = of("SIGNAL")
@@ -97,6 +126,8 @@ check "overwrite: the recorder says the buffer was written over" \
 cat >"$T/calls.gdb" <<'G'
 break calls
 continue
+next
+next
 next
 next
 print ts.tv_nsec < 1000000000
