@@ -1286,6 +1286,7 @@ static int marks(int argc, char **argv) {
     struct rp_stop stop;
     o.marks = v;
     o.nmarks = n;
+    o.marks_only = 1;
     int rc = rp_counts_run(rp, &o, &k, &stop);
     if (progress) fputc('\n', stderr);
     if (rc < 0) st = failed("marks", path, rc, o.tid);

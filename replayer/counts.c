@@ -321,7 +321,7 @@ static int name_of(struct rp__counter *c, struct rp__thread *t,
                (!strcmp(name, c->want_fn) || alias(c, in, c->want_fn));
   const char *src;
   u32 line;
-  if (rp__src_line(rp, in->addr, &src, &line)) {
+  if (!c->o.marks_only && rp__src_line(rp, in->addr, &src, &line)) {
     RW_FORWARD(intern(c, src, &in->src));
     in->line = line;
     if (c->want_src && rp_src_matches(src, c->want_src)) {

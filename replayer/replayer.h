@@ -638,6 +638,8 @@ struct rp_count_opts {
   u32 tid;              /* only this thread's executions (0: all) */
   const struct rp_mark *marks; /* NMARKS marks to follow (borrowed) */
   size_t nmarks;
+  int marks_only;       /* 1: only rp_counts_marks will be asked for: the
+                           instructions' source lines are not looked up */
 };
 
 typedef struct rp_counts rp_counts;
