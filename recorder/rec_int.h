@@ -442,6 +442,8 @@ struct rec__sb {
   u32 stub_used[REC_SB_STUBPAGES]; /* bytes used in each */
   u32 nstub;
   int nopatch;                /* 1: no more sites are patched */
+  int want_busy;              /* 1: set the library's BUSY after this stop's
+                                 records (rec__sb_settle) */
   u64 unfit[64];              /* return addresses of syscall sites found
                                  not fit to patch (by a hash of each) */
   u32 nsites;
@@ -821,6 +823,10 @@ int rec__sb_drain(struct rec *r) RW_MUST_CHECK;
  * syscall` for a syscall the library logs, makes that site jump to the
  * library from now on (recorded). */
 int rec__sb_patch(struct rec *r, const struct rw_regs *regs) RW_MUST_CHECK;
+/* After the records of a stop of the current thread: what the buffer
+ * still has to write into the process (its BUSY flag, after the ring was
+ * found overwritten). */
+int rec__sb_settle(struct rec *r) RW_MUST_CHECK;
 /* Turns the current process's buffer off for good (another process that
  * rewind does not record shares its memory): the library's calls stop
  * like any other from now on. */

@@ -112,6 +112,22 @@ static long untraced4(char *rec, long nr, long a, long b, long c, long d) {
   return r;
 }
 
+static long untraced6(char *rec, long nr, long a, long b, long c, long d,
+                      long e, long f) {
+  long r;
+  register long r11 __asm__("r11") = (long)(rec + RW_SB_R_GPR);
+  register char *r12 __asm__(RW_SB_RECREG) = rec;
+  register long r10 __asm__("r10") = d;
+  register long r8 __asm__("r8") = e;
+  register long r9 __asm__("r9") = f;
+  __asm__ volatile("call sb_raw"
+                   : "=a"(r), "+r"(r11)
+                   : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8),
+                     "r"(r9), "r"(r12)
+                   : "rcx", "memory");
+  return r;
+}
+
 static long untraced(char *rec, long nr, long a, long b, long c) {
   return untraced4(rec, nr, a, b, c, 0);
 }
@@ -244,6 +260,29 @@ static long stat_call(long nr, long a, long b, long c, long d) {
   return r;
 }
 
+/* rt_sigprocmask: the old mask (8 bytes) goes through the record. A signal
+ * the call unblocks comes right after its syscall instruction. */
+static long sigmask_call(long how, long set, long old, long size) {
+  if (size != 8) return traced6(14, how, set, old, size, 0, 0);
+  char *rec = begin(14, old ? 8 : 0);
+  if (!rec) return traced6(14, how, set, old, size, 0, 0);
+  long r = untraced4(rec, 14, how, set, old ? (long)(rec + RW_SB_R_OUT) : 0,
+                     size);
+  u64 m = out64(rec, 0);
+  commit(rec);
+  if (r == 0 && old) *(u64 *)old = m;
+  return r;
+}
+
+/* A futex wake: it writes no memory and never waits. */
+static long wake_call(long a, long b, long c, long d, long e, long f) {
+  char *rec = begin(202, 0);
+  if (!rec) return traced6(202, a, b, c, d, e, f);
+  long r = untraced6(rec, 202, a, b, c, d, e, f);
+  commit(rec);
+  return r;
+}
+
 __attribute__((used)) static long sb_dispatch(long a, long b, long c, long d,
                                                long e, long f, long nr) {
   switch (nr) {
@@ -258,6 +297,11 @@ __attribute__((used)) static long sb_dispatch(long a, long b, long c, long d,
     case 5:   /* fstat */
     case 262: /* newfstatat */
       return stat_call(nr, a, b, c, d);
+    case 14: /* rt_sigprocmask */
+      return sigmask_call(a, b, c, d);
+    case 202: /* futex: FUTEX_WAKE and FUTEX_WAKE_BITSET alone */
+      if ((b & 0x7f) == 1 || (b & 0x7f) == 10) return wake_call(a, b, c, d, e, f);
+      return traced6(nr, a, b, c, d, e, f);
     default:
       return traced6(nr, a, b, c, d, e, f);
   }

@@ -100,12 +100,13 @@ static int describe(struct rec *r, u64 a, u64 b) {
   return 0;
 }
 
-/* Whether the library logs syscall NR when a patched site makes it
- * (sb_dispatch in recorder/sblib.c). */
+/* Whether a glibc site of syscall NR enters the library once patched
+ * (sb_dispatch in recorder/sblib.c: it logs NR, or for futex the wakes,
+ * and makes the others the traced way). */
 static int patchable(u64 nr) {
   switch (nr) {
     case 39: case 102: case 104: case 107: case 108: case 110: case 186:
-    case 5: case 262:
+    case 5: case 262: case 14: case 202:
       return 1;
     default:
       return 0;
@@ -195,14 +196,26 @@ void rec__sb_fork(struct rec__proc *child, const struct rec__proc *parent,
   child->sb = shared ? parent->sb : &child->sb_own;
 }
 
+/* Tells the library to make every syscall the traced way from now on. */
+static int set_busy(struct rec *r) {
+  u64 one = 1;
+  RW_FORWARD(rec__mem_write(r, RW_SB_HDR + RW_SB_H_BUSY, &one, 8));
+  return rec__mem_import(r, RW_SB_HDR + RW_SB_H_BUSY, 8);
+}
+
+int rec__sb_settle(struct rec *r) {
+  struct rec__sb *sb = r->proc->sb;
+  if (!sb->want_busy) return 0;
+  sb->want_busy = 0;
+  return set_busy(r);
+}
+
 int rec__sb_off(struct rec *r) {
   struct rec__sb *sb = r->proc->sb;
   if (!sb->on) return 0;
   RW_FORWARD(rec__sb_drain(r));
   sb->on = 0;
-  u64 one = 1;
-  RW_FORWARD(rec__mem_write(r, RW_SB_HDR + RW_SB_H_BUSY, &one, 8));
-  return rec__mem_import(r, RW_SB_HDR + RW_SB_H_BUSY, 8);
+  return set_busy(r);
 }
 
 /* Whether syscall NR with ARGS changes the mappings of the library. */
@@ -305,6 +318,10 @@ int rec__sb_entry(struct rec *r, u64 nr, const u64 args[6]) {
 static int garbled(struct rec *r, const char *what) {
   struct rec__sb *sb = r->proc->sb;
   sb->on = 0;
+  /* The library is told to stop logging once this stop's records are
+   * written: a MEM before them would reach the replay before the program
+   * wrote over the ring. */
+  sb->want_busy = 1;
   return rec__warn(r, 0,
                    "the syscall buffer of process %d at %#lx was overwritten "
                    "(%s); the replay will stop where its records are missing",
@@ -314,7 +331,7 @@ static int garbled(struct rec *r, const char *what) {
 /* How many bytes of its out area syscall NR wrote, having returned RET
  * with room for NOUT. */
 static u32 written(u32 nr, i64 ret, u32 nout) {
-  (void)nr; /* all of it when they succeed: the time functions, stats */
+  (void)nr; /* all of it when they succeed: time, stat, the old mask */
   return ret == 0 ? nout : 0;
 }
 

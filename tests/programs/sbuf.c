@@ -43,8 +43,16 @@ static void fail(const char *what) {
 static void calls(long n) {
   struct timespec prev = {0, 0}, ts;
   pid_t parent = getppid();
+  sigset_t alrm, was;
+  sigemptyset(&alrm);
+  sigaddset(&alrm, SIGALRM);
   for (long i = 0; i < n; i++) {
     if (getppid() != parent) fail("getppid");
+    /* A timer's signal that comes meanwhile is delivered at the unblock,
+     * right after the library's syscall. */
+    if (i % 4 == 0 && (sigprocmask(SIG_BLOCK, &alrm, &was) ||
+                       sigprocmask(SIG_SETMASK, &was, NULL)))
+      fail("sigprocmask");
     if (clock_gettime(CLOCK_MONOTONIC, &ts)) fail("clock_gettime");
     if (ts.tv_sec < prev.tv_sec ||
         (ts.tv_sec == prev.tv_sec && ts.tv_nsec < prev.tv_nsec))
@@ -86,6 +94,12 @@ static void libc_calls(long n) {
     if (stat("/proc/self/exe", &st) || st.st_ino != exe) fail("stat");
     if (fstat(-1, &st) != -1 || errno != EBADF) fail("fstat(-1)");
     if (stat("/nonexistent/x", &st) != -1 || errno != ENOENT) fail("stat ENOENT");
+    sigset_t usr1, old, now;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    if (sigprocmask(SIG_BLOCK, &usr1, &old) || sigismember(&old, SIGUSR1) ||
+        sigprocmask(SIG_SETMASK, &old, &now) || !sigismember(&now, SIGUSR1))
+      fail("sigprocmask");
   }
 }
 
@@ -100,8 +114,18 @@ static void on_alarm(int sig) {
   handled++;
 }
 
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static long shared;
+
 static void *thread_main(void *arg) {
   calls((long)arg);
+  /* Contended: waits are traced syscalls, wakes buffered ones. */
+  for (long i = 0; i < (long)arg; i++) {
+    pthread_mutex_lock(&lock);
+    shared++;
+    if (i % 8 == 0) sched_yield(); /* the others find the lock taken */
+    pthread_mutex_unlock(&lock);
+  }
   return NULL;
 }
 
@@ -131,7 +155,8 @@ int main(int argc, char **argv) {
     sa.sa_handler = on_alarm;
     sa.sa_flags = SA_RESTART;
     sigaction(SIGALRM, &sa, NULL);
-    struct itimerval it = {{0, 200}, {0, 200}};
+    struct itimerval it = {{0, 2000}, {0, 2000}}; /* 2 ms: a recorder built
+                                                     with ASan keeps up */
     setitimer(ITIMER_REAL, &it, NULL);
     while (handled < 20) calls(n);
     struct itimerval off = {{0, 0}, {0, 0}};
@@ -142,6 +167,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 3; i++)
       pthread_create(&t[i], NULL, thread_main, (void *)n);
     for (int i = 0; i < 3; i++) pthread_join(t[i], NULL);
+    if (shared != 3 * n) fail("the mutex lost counts");
   } else if (!strcmp(mode, "fork")) {
     pid_t p = fork();
     if (p == 0) {
