@@ -52,5 +52,5 @@ bench-blobs: cli/rewind
 EXTRA_DIST += bench/record/sbuf.sh
 .PHONY: bench-sbuf
 bench-sbuf: cli/rewind bench/record/clock bench/record/syscalls \
-		bench/record/compute bench/record/libcalls
+		bench/record/compute bench/record/libcalls bench/threads/mutex
 	$(SHELL) $(top_srcdir)/bench/record/sbuf.sh $(abs_top_builddir) 5

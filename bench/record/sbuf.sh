@@ -44,5 +44,6 @@ echo "|---|---|---|---|---|---|"
 run "clock_gettime x 200,000" "$b/bench/record/clock" 200000
 run "getppid, fstat, stat x 50,000" "$b/bench/record/libcalls" 50000
 run "syscalls (110,000, through syscall())" "$b/bench/record/syscalls"
+run "mutex, 4 threads (bench/threads/mutex)" "$b/bench/threads/mutex"
 run "compute" "$b/bench/record/compute"
 run "python3 -c pass" python3 -c pass
