@@ -186,10 +186,7 @@ RW_NORETURN static void child(const struct rec__prog *p, char *const *argv,
   /* Wait until the recorder has seized this process. */
   if (read(syncfd, &c, 1) != 1) _exit(127);
   close(syncfd);
-  if (p->sbuf)
-    rec__sb_filter();
-  else if (p->vsyscall)
-    rec__vsyscall_filter();
+  if (p->sbuf || p->vsyscall) rec__seccomp_filter(p->sbuf);
   if (p->via_sh) {
     size_t n = 0;
     while (argv[n]) n++;

@@ -782,13 +782,11 @@ char rec__proc_state(struct rec *r, pid_t tid);
 /* The legacy vsyscall page (recorder/vsyscall.c). */
 /* 1 when this kernel runs calls into the page (vsyscall=xonly/emulate). */
 int rec__vsyscall_present(void);
-/* In the child before its exec: installs the seccomp filter that stops
- * the thread at a call into the page (setting no_new_privs if it must). */
-void rec__vsyscall_filter(void);
-/* In the child: installs the seccomp filter PROG, setting no_new_privs
- * first when it must (no CAP_SYS_ADMIN). */
-struct sock_fprog;
-void rec__seccomp_install(const struct sock_fprog *prog);
+/* In the child before its exec: installs rewind's seccomp filter (setting
+ * no_new_privs if it must). It stops the thread at a call into the page,
+ * and with SBUF at every syscall but the syscall buffer's (recorder/
+ * sbuf.c); it lets the others through. */
+void rec__seccomp_filter(int sbuf);
 /* At the exec that starts PROG: what prctl must hide of the filter
  * (WANTED: the child was to install it). */
 void rec__vsyscall_started(struct rec *r, int wanted);
@@ -803,9 +801,6 @@ int rec__on_seccomp(struct rec *r) RW_MUST_CHECK;
 #define REC_SB_DATA 0x7e12
 
 /* The syscall buffer (recorder/sbuf.c). */
-/* In the child before its exec: installs the filter that stops every
- * syscall but the buffer's (and calls into the vsyscall page). */
-void rec__sb_filter(void);
 /* Whether T is resumed with PTRACE_CONT outside syscalls. */
 int rec__sb_cont(const struct rec *r, const struct rec__task *t);
 /* At the syscall exit of an execve that succeeded, the current thread

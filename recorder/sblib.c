@@ -178,15 +178,21 @@ static u32 out32(const char *rec, u32 at) {
   return FIELD(rec, RW_SB_R_OUT + at, u32);
 }
 
-__attribute__((used)) static long sb_clock_gettime(long clk, u64 *ts) {
-  char *rec = begin(228, 16);
-  if (!rec) return traced(228, clk, (long)ts, 0);
-  long r = untraced(rec, 228, clk, (long)(rec + RW_SB_R_OUT), 0);
+/* clock_gettime and clock_getres: a struct timespec through the record.
+ * NULL_OK: the call may be given no pointer (clock_getres). */
+static long timespec_call(long nr, long clk, u64 *ts, int null_ok) {
+  char *rec = begin((u32)nr, 16);
+  if (!rec) return traced(nr, clk, (long)ts, 0);
+  long r = untraced(rec, nr, clk, (long)(rec + RW_SB_R_OUT), 0);
   u64 s = out64(rec, 0), ns = out64(rec, 8);
   commit(rec);
   /* A bad pointer faults here, as it does in the vDSO. */
-  if (r == 0) ts[0] = s, ts[1] = ns;
+  if (r == 0 && (ts || !null_ok)) ts[0] = s, ts[1] = ns;
   return r;
+}
+
+__attribute__((used)) static long sb_clock_gettime(long clk, u64 *ts) {
+  return timespec_call(228, clk, ts, 0);
 }
 
 __attribute__((used)) static long sb_gettimeofday(u64 *tv, u32 *tz) {
@@ -224,16 +230,10 @@ __attribute__((used)) static long sb_getcpu(u32 *cpu, u32 *node, void *cache) {
 }
 
 __attribute__((used)) static long sb_clock_getres(long clk, u64 *res) {
-  char *rec = begin(229, 16);
-  if (!rec) return traced(229, clk, (long)res, 0);
-  long r = untraced(rec, 229, clk, (long)(rec + RW_SB_R_OUT), 0);
-  u64 s = out64(rec, 0), ns = out64(rec, 8);
-  commit(rec);
-  if (r == 0 && res) res[0] = s, res[1] = ns;
-  return r;
+  return timespec_call(229, clk, res, 1);
 }
 
-/* A syscall of RW_SB_NOOUT kind (getpid and kin): nothing but a result. */
+/* getpid and kin: nothing but a result. */
 static long plain(long nr) {
   char *rec = begin((u32)nr, 0);
   if (!rec) return traced(nr, 0, 0, 0);

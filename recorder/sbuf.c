@@ -24,8 +24,6 @@
  * finds any other. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -41,27 +39,7 @@
 extern const unsigned char rec__sblib_start[];
 extern const unsigned char *const rec__sblib_end;
 
-#define VSYS_BASE REC_VSYS_BASE
-#define SB_IP (RW_SB_BASE + RW_SB_SYSCALL + 2) /* as seccomp sees it */
-
-void rec__sb_filter(void) {
-  enum { IP_LO = offsetof(struct seccomp_data, instruction_pointer) };
-  struct sock_filter f[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, IP_LO + 4),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (u32)(VSYS_BASE >> 32), 0, 4),
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, IP_LO),
-      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (u32)VSYS_BASE, 0, 6),
-      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (u32)VSYS_BASE + 4096, 5, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE | REC_VSYS_DATA),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, IP_LO),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (u32)SB_IP, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE | REC_SB_DATA),
-  };
-  struct sock_fprog prog = {sizeof f / sizeof *f, f};
-  rec__seccomp_install(&prog);
-}
+#define SB_IP RW_SB_IP
 
 int rec__sb_cont(const struct rec *r, const struct rec__task *t) {
   return r->sbuf && t->proc && !t->proc->sb_fullstop;

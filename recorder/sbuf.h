@@ -37,6 +37,8 @@
 /* The offset of the library's one `syscall` instruction whose syscalls
  * rewind's seccomp filter lets through without a stop. */
 #define RW_SB_SYSCALL 0x80
+/* Its address as seccomp and ptrace see it: right after it. */
+#define RW_SB_IP (RW_SB_BASE + RW_SB_SYSCALL + 2)
 
 /* Where the library keeps the record being filled across its syscall
  * (the instructions after it store the result there). */

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "recorder/rec_int.h"
+#include "recorder/sbuf.h"
 
 #define VSYS_BASE REC_VSYS_BASE
 
@@ -60,27 +61,30 @@ int rec__vsyscall_present(void) {
   return yes;
 }
 
-void rec__vsyscall_filter(void) {
+void rec__seccomp_filter(int sbuf) {
   enum { IP_LO = offsetof(struct seccomp_data, instruction_pointer) };
+  /* Any other syscall: stopped under the syscall buffer, else let go. */
+  u32 other = sbuf ? SECCOMP_RET_TRACE | REC_SB_DATA : SECCOMP_RET_ALLOW;
   struct sock_filter f[] = {
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, IP_LO + 4),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (u32)(VSYS_BASE >> 32), 0, 4),
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, IP_LO),
-      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (u32)VSYS_BASE, 0, 2),
-      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (u32)VSYS_BASE + 4096, 1, 0),
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (u32)VSYS_BASE, 0, 6),
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (u32)VSYS_BASE + 4096, 5, 0),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE | REC_VSYS_DATA),
+      /* The syscall buffer's instruction (recorder/sbuf.h) runs freely. */
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (u32)(RW_SB_IP >> 32), 0, 3),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, IP_LO),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (u32)RW_SB_IP, 0, 1),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_RET | BPF_K, other),
   };
   struct sock_fprog prog = {sizeof f / sizeof *f, f};
-  rec__seccomp_install(&prog);
-}
-
-void rec__seccomp_install(const struct sock_fprog *prog) {
-  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog, 0, 0) == 0) return;
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0) return;
   /* Without CAP_SYS_ADMIN a filter needs no_new_privs; under ptrace a
    * set-user-ID program gains nothing anyway. */
   if (errno == EACCES && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
-    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog, 0, 0);
+    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 }
 
 /* The "NAME: N" line of /proc/PID/status, or -1. */
