@@ -18,6 +18,7 @@
 
 #include "cli/cli.h"
 #include "common/rw.h"
+#include "format/format.h"
 #include "gdbstub/gdbstub.h"
 #include "replayer/replayer.h"
 
@@ -192,6 +193,36 @@ static int init_script(char *name, size_t cap) {
   return 0;
 }
 
+/* Writes LEN bytes at P into a new memfd called NAME, and its path into
+ * PATH (CAP bytes). The descriptor stays open across exec, for gdb. */
+static int memfd_with(const char *name, const void *p, size_t len, char *path,
+                      size_t cap) {
+  int fd = memfd_create(name, 0);
+  if (fd < 0) return -1;
+  if (write(fd, p, len) != (ssize_t)len) {
+    close(fd);
+    return -1;
+  }
+  snprintf(path, cap, "/proc/self/fd/%d", fd);
+  return 0;
+}
+
+/* A gdb script that adds the symbols and unwind tables of the syscall
+ * buffer's library (the ELF the trace keeps, TRACE_META_SBLIB), so that a
+ * stop inside it shows its functions and a backtrace goes on into the
+ * program's. -1 when the trace has none. */
+static int sblib_script(rp_replay *rp, char *name, size_t cap) {
+  static char elf[256 << 10];
+  int n = rp_meta(rp, TRACE_META_SBLIB, elf, sizeof elf);
+  char file[64], cmd[160];
+  if (n <= 0 || (size_t)n >= sizeof elf - 1 ||
+      memfd_with("rewind-sblib", elf, (size_t)n, file, sizeof file) < 0)
+    return -1;
+  snprintf(cmd, sizeof cmd, "pipe add-symbol-file %s | cat >/dev/null\n",
+           file);
+  return memfd_with("rewind-sblib-gdb", cmd, strlen(cmd), name, cap);
+}
+
 int cli_replay_gdb(const char *path, const struct cli_start *start,
                    int quiet, int nargs, char **args) {
   char self[4096], target[9000] = "target extended-remote | ";
@@ -201,6 +232,8 @@ int cli_replay_gdb(const char *path, const struct cli_start *start,
   static const struct cli_start none = {~0ull, NULL, 0};
   int st = open_replay(path, &rp, &none, 0);
   if (st) return st;
+  char sblib[64];
+  int have_sblib = sblib_script(rp, sblib, sizeof sblib) == 0;
   rp_close(rp);
   struct cli_picked pk;
   if (start->proc && (st = cli_pick(path, start->proc, &pk))) return st;
@@ -245,6 +278,10 @@ int cli_replay_gdb(const char *path, const struct cli_start *start,
   }
   argv[k++] = (char *)"-ex";
   argv[k++] = target;
+  if (have_sblib) {
+    argv[k++] = (char *)"-x";
+    argv[k++] = sblib;
+  }
   for (int i = 0; i < nargs; i++) argv[k++] = args[i];
   argv[k] = NULL;
   execvp(gdb, argv);

@@ -65,6 +65,10 @@ enum trace_chunk_type {
                                        PREEMPT and END: "lanes" (since
                                        format 1.10; absent: "chain",
                                        common/digest.h) */
+#define TRACE_META_SBLIB "sblib_elf" /* binary: the syscall buffer's
+                                        library (recorder/sblib.c) as an
+                                        ELF file with its symbols and
+                                        unwind tables, for gdb */
 #define TRACE_META_RECORDS "records" /* records in the trace, decimal;
                                         written by trace_writer_close */
 

@@ -296,6 +296,13 @@ int rec__on_fork_event(struct rec *r, int event) {
   u32 kind = event == PTRACE_EVENT_VFORK || (cf & REC_CLONE_VM) ? 1 : 0;
   if (!kind && !r->opts->no_follow) {
     RW_FORWARD(follow_child(r, child, cf, 0));
+    /* Two processes with one descriptor table: what one closes, the
+     * other's syscall buffer would not know. */
+    if (cf & REC_CLONE_FILES) {
+      struct rec__proc *cp = rec__proc_find(r, child);
+      if (cp) cp->sb->want_nofds = 1;
+      RW_FORWARD(rec__sb_no_fds(r));
+    }
     return 0;
   }
   if (kind && rec__follows_vfork(r)) { /* the parent waits in the kernel */

@@ -182,6 +182,10 @@ static struct rec__proc *mem_fd_proc(struct rec *r, int fd,
   return NULL;
 }
 
+int rec__files_is_object(struct rec *r, const struct stat *st) {
+  return obj_stat(r, st) != NULL;
+}
+
 /* Whether ADDR is mapped in some recorded process (the current one
  * first): where a write through a /proc/PID/mem file can land. */
 static int mapped_somewhere(struct rec *r, u64 addr) {

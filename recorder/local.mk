@@ -21,7 +21,7 @@ recorder_librw_recorder_a_CFLAGS = $(AM_CFLAGS) $(UNWIND_CFLAGS) $(CAPSTONE_CFLA
 SBLIB_CFLAGS = -O2 -std=gnu11 -fno-pic -fno-pie -no-pie -static -nostdlib \
 	-ffreestanding -fno-builtin -fno-stack-protector -fno-jump-tables \
 	-fcf-protection=none -mgeneral-regs-only -mno-red-zone \
-	-fno-asynchronous-unwind-tables -Wall -Wextra -Werror \
+	-fasynchronous-unwind-tables -g1 -Wall -Wextra -Werror \
 	-Wl,--build-id=none
 BUILT_SOURCES = recorder/sblib_bin.c
 EXTRA_DIST += recorder/sblib.c recorder/sblib.lds
@@ -32,12 +32,20 @@ recorder/sblib_bin.c: $(srcdir)/recorder/sblib.c $(srcdir)/recorder/sbuf.h \
 	$(CC) $(SBLIB_CFLAGS) -I$(srcdir) \
 	  -Wl,-T,$(srcdir)/recorder/sblib.lds -o recorder/sblib.elf \
 	  $(srcdir)/recorder/sblib.c && \
-	$(OBJCOPY) -O binary recorder/sblib.elf recorder/sblib.bin && \
+	$(OBJCOPY) -O binary -j .text recorder/sblib.elf recorder/sblib.bin && \
 	{ echo '/* Generated from recorder/sblib.c: do not edit. */'; \
 	  echo 'const unsigned char rec__sblib_start[] = {'; \
 	  od -An -v -tx1 recorder/sblib.bin | \
 	    sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	  echo '};'; \
 	  echo 'const unsigned char *const rec__sblib_end ='; \
-	  echo '    rec__sblib_start + sizeof rec__sblib_start;'; } > $@.tmp && \
+	  echo '    rec__sblib_start + sizeof rec__sblib_start;'; \
+	  echo '/* The same as an ELF file, with its symbols and unwind tables,'; \
+	  echo ' * for gdb (a trace keeps it: TRACE_META_SBLIB). */'; \
+	  echo 'const unsigned char rec__sblib_elf[] = {'; \
+	  od -An -v -tx1 recorder/sblib.elf | \
+	    sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo '};'; \
+	  echo 'const unsigned long rec__sblib_elf_size = sizeof rec__sblib_elf;'; \
+	  } > $@.tmp && \
 	mv $@.tmp $@

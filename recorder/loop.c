@@ -560,7 +560,8 @@ static int is_pi_lock(const struct rec__task *t) {
 
 static int go(struct rec *r, struct rec__task *t, int how) {
   if (how < 0) return how;
-  if (how != GO_GONE && t->proc && t->proc->sb->want_busy) {
+  if (how != GO_GONE && t->proc &&
+      (t->proc->sb->want_busy || t->proc->sb->want_nofds)) {
     struct rec__proc *was = r->proc;
     rec__set_cur(r, t); /* the record is the thread's */
     int rc = rec__sb_settle(r);

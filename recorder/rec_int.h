@@ -27,6 +27,7 @@ enum {
 
 /* clone flags (linux/sched.h) the recorder looks at. */
 #define REC_CLONE_VM 0x100ull
+#define REC_CLONE_FILES 0x400ull
 #define REC_CLONE_PIDFD 0x1000ull
 #define REC_CLONE_VFORK 0x4000ull
 #define REC_CLONE_THREAD 0x10000ull
@@ -426,7 +427,10 @@ struct rec__vfn {
  * its address and the 5 bytes it had. */
 struct rec__sbsite {
   u64 addr;
-  u8 orig[5];
+  u64 post; /* a `syscall; cmp` site: where its stub has the cmp, for a
+               thread that returns right after its syscall; else 0 */
+  u8 n;     /* bytes replaced: 5 (the mov of `mov eax, NR; syscall`) or 8 */
+  u8 orig[8];
 };
 #define REC_SB_SITES 256
 #define REC_SB_STUBPAGES 8
@@ -444,6 +448,13 @@ struct rec__sb {
   int nopatch;                /* 1: no more sites are patched */
   int want_busy;              /* 1: set the library's BUSY after this stop's
                                  records (rec__sb_settle) */
+  int nofds;                  /* 1: descriptors are never classified */
+  int want_nofds;             /* 1: rec__sb_no_fds at the next resume */
+  int moved;                  /* 1: rec__sb_exit moved the thread to a stub */
+  u64 pend_site;              /* a `syscall; cmp` site whose stub is written
+                                 and whose bytes are to be (rec__sb_patch) */
+  u64 pend_stub, pend_post;
+  u8 pend_orig[8];
   u64 unfit[64];              /* return addresses of syscall sites found
                                  not fit to patch (by a hash of each) */
   u32 nsites;
@@ -800,7 +811,10 @@ int rec__on_seccomp(struct rec *r) RW_MUST_CHECK;
 #define REC_VSYS_BASE 0xffffffffff600000ull /* the vsyscall page */
 #define REC_SB_DATA 0x7e12
 
-/* The syscall buffer (recorder/sbuf.c). */
+/* The syscall buffer (recorder/sbuf.c). Its library as an ELF file, with
+ * symbols and unwind tables (recorder/sblib_bin.c, generated). */
+extern const unsigned char rec__sblib_elf[];
+extern const unsigned long rec__sblib_elf_size;
 /* Whether T is resumed with PTRACE_CONT outside syscalls. */
 int rec__sb_cont(const struct rec *r, const struct rec__task *t);
 /* At the syscall exit of an execve that succeeded, the current thread
@@ -813,11 +827,26 @@ void rec__sb_fork(struct rec__proc *child, const struct rec__proc *parent,
 /* At a stop of the current thread, which ran: writes what the ring logged
  * since the last stop as the records of those syscalls. */
 int rec__sb_drain(struct rec *r) RW_MUST_CHECK;
-/* At the exit of the current thread's syscall, which returned to rip in
- * REGS: when it was made by a glibc site of the form `mov eax, NR;
- * syscall` for a syscall the library logs, makes that site jump to the
- * library from now on (recorded). */
+/* At the exit of the current thread's syscall, before its SYSCALL_EXIT
+ * record, with its registers in REGS: a thread about to return right
+ * after the syscall instruction of a patched `syscall; cmp` site goes to
+ * the cmp in the site's stub instead (REGS->rip changes, in the thread
+ * too); such a site the thread came from may be prepared for patching
+ * (its stub written). */
+int rec__sb_exit(struct rec *r, struct rw_regs *regs) RW_MUST_CHECK;
+/* After that SYSCALL_EXIT record: when the syscall was made by a glibc
+ * site of the form `mov eax, NR; syscall` for a syscall the library logs,
+ * or one prepared by rec__sb_exit, makes that site jump to the library
+ * from now on (recorded); looks at the descriptor the syscall used, for
+ * the library (recorder/sbuf.h, RW_SB_H_FDCLASS). */
 int rec__sb_patch(struct rec *r, const struct rw_regs *regs) RW_MUST_CHECK;
+/* The current thread's mmap of a file succeeded: descriptors of regular
+ * files go back to reads only, since writing one may now change mapped
+ * bytes the recorder must see. */
+int rec__sb_file_mapped(struct rec *r) RW_MUST_CHECK;
+/* A process that shares its descriptor table (CLONE_FILES) but not its
+ * memory: the library must not trust its classes of descriptors. */
+int rec__sb_no_fds(struct rec *r) RW_MUST_CHECK;
 /* After the records of a stop of the current thread: what the buffer
  * still has to write into the process (its BUSY flag, after the ring was
  * found overwritten). */
@@ -986,6 +1015,9 @@ struct stat;
 int rec__obj_dirty(struct rec *r, const struct stat *st);
 /* After syscall NR returned RESULT: imports what a change of a mapped file
  * (pwrite, write, ftruncate, ...) changed in its mappings. */
+struct stat;
+/* Whether the file of ST was mapped in the recording (an object). */
+int rec__files_is_object(struct rec *r, const struct stat *st);
 int rec__files_after(struct rec *r, u64 nr, const u64 args[6], i64 result)
     RW_MUST_CHECK;
 /* RESIZE: object ID (rec__obj_of) is SIZE bytes long now. */

@@ -403,6 +403,12 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
       r.last_proc = r.proc;
       rec__vsyscall_started(&r, prog.vsyscall || prog.sbuf);
       r.sbuf = prog.sbuf && r.proc->hide_seccomp; /* the filter is on */
+      /* The library with its symbols and unwind tables, for gdb. */
+      if (r.sbuf && trace_writer_set_meta(r.w, TRACE_META_SBLIB,
+                                          rec__sblib_elf,
+                                          rec__sblib_elf_size) < 0)
+        rw_log(RW_LOG_INFO, "note: out of memory: gdb will not know the "
+                            "syscall buffer's functions");
       r.cur = rec__task_add(&r, rc);
       if (!r.cur) rc = RW_ENOMEM;
       launched = 1;

@@ -21,12 +21,58 @@ typedef unsigned long u64;
 #define XSTR(x) STR(x)
 #define HDR(off) (*(volatile u64 *)(RW_SB_HDR + (off)))
 #define FIELD(rec, off, type) (*(volatile type *)((rec) + (off)))
+/* What sb_dispatch returns for "make it at the site, the traced way": no
+ * syscall returns it. */
+#define SB_REDO 0x8000000000000000
 
 /* The entry table and the untraced syscall, at fixed offsets. sb_raw
  * takes the syscall in rax and its arguments in rdi, rsi, rdx, the record
  * in r12 and its register area in r11: it stores every register as it is
  * at the syscall instruction, makes the call, stores its result in the
- * record and the record's address in the header's DONE. */
+ * record and the record's address in the header's DONE.
+ *
+ * A patched glibc syscall site jumps to its stub (recorder/sbuf.c), which
+ * moves rsp past the red zone (128 bytes), pushes where the site goes on
+ * after its syscall, and jumps to sb_sys (a `mov eax, NR; syscall` site)
+ * or to sb_sys_cmp0 or sb_sys_cmp1 (a `syscall; cmp rax, -4096` or
+ * `-4095` site), with the syscall in rax and its arguments in rdi, rsi,
+ * rdx, r10, r8, r9. Like the syscall instruction, these keep every
+ * register but rax (the result), rcx and r11; the cmp ones then compare as
+ * the site did; all return straight into the site's function, popping the
+ * 128 bytes too, so that a debugger's backtrace goes from the library's
+ * frames to glibc's (the unwind tables below say so). When the library
+ * would make the syscall the traced way, sb_sys returns to the site's own
+ * syscall instruction instead (2 bytes back), the arguments and rax as
+ * they were: the traced syscall is the program's, where it always was. */
+#define CFI_SITE \
+  "  .cfi_startproc simple\n" \
+  "  .cfi_def_cfa rsp, 136\n" \
+  "  .cfi_offset rip, -136\n"
+#define PUSHES \
+  "  pushfq\n .cfi_adjust_cfa_offset 8\n" \
+  "  push %rdi\n .cfi_adjust_cfa_offset 8\n" \
+  "  push %rsi\n .cfi_adjust_cfa_offset 8\n" \
+  "  push %rdx\n .cfi_adjust_cfa_offset 8\n" \
+  "  push %r8\n .cfi_adjust_cfa_offset 8\n" \
+  "  push %r9\n .cfi_adjust_cfa_offset 8\n" \
+  "  push %r10\n .cfi_adjust_cfa_offset 8\n" \
+  "  mov %r10, %rcx\n"
+#define POPS \
+  "  pop %r10\n .cfi_adjust_cfa_offset -8\n" \
+  "  pop %r9\n .cfi_adjust_cfa_offset -8\n" \
+  "  pop %r8\n .cfi_adjust_cfa_offset -8\n" \
+  "  pop %rdx\n .cfi_adjust_cfa_offset -8\n" \
+  "  pop %rsi\n .cfi_adjust_cfa_offset -8\n" \
+  "  pop %rdi\n .cfi_adjust_cfa_offset -8\n" \
+  "  popfq\n .cfi_adjust_cfa_offset -8\n"
+/* The call: sb_dispatch(args..., nr, REDO). */
+#define DISPATCH(redo) \
+  "  push $" #redo "\n .cfi_adjust_cfa_offset 8\n" \
+  "  push %rax\n .cfi_adjust_cfa_offset 8\n" \
+  "  call sb_dispatch\n" \
+  "  pop %r11\n .cfi_adjust_cfa_offset -8\n" \
+  "  add $8, %rsp\n .cfi_adjust_cfa_offset -8\n"
+
 __asm__(".section .text.sb0,\"ax\",@progbits\n"
         ".balign 8\n"
         "sb_table:\n"
@@ -38,6 +84,7 @@ __asm__(".section .text.sb0,\"ax\",@progbits\n"
         "  jmp sb_sys\n"
         "  .org sb_table + 0x30\n"
         "sb_raw:\n"
+        "  .cfi_startproc\n"
         "  mov %rax, 0(%r11)\n"
         "  mov %rcx, 8(%r11)\n"
         "  mov %rdx, 16(%r11)\n"
@@ -54,30 +101,55 @@ __asm__(".section .text.sb0,\"ax\",@progbits\n"
         "  mov %r13, 104(%r11)\n"
         "  mov %r14, 112(%r11)\n"
         "  mov %r15, 120(%r11)\n"
-        "  pushfq\n"
-        "  popq 128(%r11)\n"
+        "  pushfq\n .cfi_adjust_cfa_offset 8\n"
+        "  popq 128(%r11)\n .cfi_adjust_cfa_offset -8\n"
         "  .org sb_table + " XSTR(RW_SB_SYSCALL) ", 0x90\n" /* nops */
         "  syscall\n"
         "  mov %rax, " XSTR(RW_SB_R_RET) "(%r12)\n"
         "  .org sb_table + " XSTR(RW_SB_SYSCALL) " + " XSTR(RW_SB_AFTER_RET) ", 0x90\n"
         "  mov %r12, " XSTR(RW_SB_HDR) " + " XSTR(RW_SB_H_DONE) "\n"
         "  ret\n"
-        /* A glibc syscall site the recorder patched jumps to its stub,
-         * which calls here with the syscall in rax and its arguments in
-         * rdi, rsi, rdx, r10, r8, r9. Like the syscall instruction, this
-         * keeps every register but rax (the result), rcx and r11. */
+        "  .cfi_endproc\n"
+        "  .org sb_table + " XSTR(RW_SB_ENT_SYSCALL_CMP0) ", 0xcc\n"
+        "  jmp sb_sys_cmp0\n"
+        "  .org sb_table + " XSTR(RW_SB_ENT_SYSCALL_CMP1) ", 0xcc\n"
+        "  jmp sb_sys_cmp1\n"
+        "\n"
         "sb_sys:\n"
-        "  pushfq\n"
-        "  push %rdi\n push %rsi\n push %rdx\n"
-        "  push %r8\n push %r9\n push %r10\n"
-        "  mov %r10, %rcx\n"
-        "  push %rax\n" /* the seventh argument: the syscall */
-        "  call sb_dispatch\n"
-        "  add $8, %rsp\n"
-        "  pop %r10\n pop %r9\n pop %r8\n"
-        "  pop %rdx\n pop %rsi\n pop %rdi\n"
-        "  popfq\n"
-        "  ret\n"
+        CFI_SITE
+        PUSHES
+        DISPATCH(1)
+        "  movabs $" XSTR(SB_REDO) ", %rcx\n"
+        "  cmp %rcx, %rax\n"
+        "  .cfi_remember_state\n"
+        "  je 1f\n"
+        POPS
+        "  ret $128\n"
+        "1:\n"
+        "  .cfi_restore_state\n"
+        "  mov %r11, %rax\n"
+        POPS
+        "  subq $2, (%rsp)\n"
+        "  ret $128\n"
+        "  .cfi_endproc\n"
+        "\n"
+        "sb_sys_cmp0:\n"
+        CFI_SITE
+        PUSHES
+        DISPATCH(0)
+        POPS
+        "  cmp $-4096, %rax\n"
+        "  ret $128\n"
+        "  .cfi_endproc\n"
+        "\n"
+        "sb_sys_cmp1:\n"
+        CFI_SITE
+        PUSHES
+        DISPATCH(0)
+        POPS
+        "  cmp $-4095, %rax\n"
+        "  ret $128\n"
+        "  .cfi_endproc\n"
         ".text\n");
 
 /* A syscall that stops in the recorder, as the program's own do. */
@@ -97,6 +169,13 @@ static long traced6(long nr, long a, long b, long c, long d, long e,
 
 static long traced(long nr, long a, long b, long c) {
   return traced6(nr, a, b, c, 0, 0, 0);
+}
+
+/* The traced way: here, or with REDO back at the patched site's own
+ * syscall instruction (sb_sys). */
+static long fallback(int redo, long nr, long a, long b, long c, long d,
+                     long e, long f) {
+  return redo ? (long)SB_REDO : traced6(nr, a, b, c, d, e, f);
 }
 
 /* The syscall, logged in the record at REC. */
@@ -234,19 +313,28 @@ __attribute__((used)) static long sb_clock_getres(long clk, u64 *res) {
 }
 
 /* getpid and kin: nothing but a result. */
-static long plain(long nr) {
+static long plain(int redo, long nr) {
   char *rec = begin((u32)nr, 0);
-  if (!rec) return traced(nr, 0, 0, 0);
+  if (!rec) return fallback(redo, nr, 0, 0, 0, 0, 0, 0);
   long r = untraced(rec, nr, 0, 0, 0);
+  commit(rec);
+  return r;
+}
+
+/* A syscall that writes no memory, with its five first arguments. */
+static long plain5(int redo, long nr, long a, long b, long c, long d, long e) {
+  char *rec = begin((u32)nr, 0);
+  if (!rec) return fallback(redo, nr, a, b, c, d, e, 0);
+  long r = untraced6(rec, nr, a, b, c, d, e, 0);
   commit(rec);
   return r;
 }
 
 /* fstat and newfstatat: the kernel's struct stat (144 bytes) goes into the
  * record, and from there to the program's buffer. */
-static long stat_call(long nr, long a, long b, long c, long d) {
+static long stat_call(int redo, long nr, long a, long b, long c, long d) {
   char *rec = begin((u32)nr, 144);
-  if (!rec) return traced6(nr, a, b, c, d, 0, 0);
+  if (!rec) return fallback(redo, nr, a, b, c, d, 0, 0);
   char *o = rec + RW_SB_R_OUT;
   long r = nr == 5 ? untraced(rec, nr, a, (long)o, 0)
                    : untraced4(rec, nr, a, b, (long)o, d);
@@ -262,10 +350,10 @@ static long stat_call(long nr, long a, long b, long c, long d) {
 
 /* rt_sigprocmask: the old mask (8 bytes) goes through the record. A signal
  * the call unblocks comes right after its syscall instruction. */
-static long sigmask_call(long how, long set, long old, long size) {
-  if (size != 8) return traced6(14, how, set, old, size, 0, 0);
+static long sigmask_call(int redo, long how, long set, long old, long size) {
+  if (size != 8) return fallback(redo, 14, how, set, old, size, 0, 0);
   char *rec = begin(14, old ? 8 : 0);
-  if (!rec) return traced6(14, how, set, old, size, 0, 0);
+  if (!rec) return fallback(redo, 14, how, set, old, size, 0, 0);
   long r = untraced4(rec, 14, how, set, old ? (long)(rec + RW_SB_R_OUT) : 0,
                      size);
   u64 m = out64(rec, 0);
@@ -275,16 +363,219 @@ static long sigmask_call(long how, long set, long old, long size) {
 }
 
 /* A futex wake: it writes no memory and never waits. */
-static long wake_call(long a, long b, long c, long d, long e, long f) {
+static long wake_call(int redo, long a, long b, long c, long d, long e, long f) {
   char *rec = begin(202, 0);
-  if (!rec) return traced6(202, a, b, c, d, e, f);
+  if (!rec) return fallback(redo, 202, a, b, c, d, e, f);
   long r = untraced6(rec, 202, a, b, c, d, e, f);
   commit(rec);
   return r;
 }
 
+/* The rest write the program's memory directly: after the call, what the
+ * kernel wrote is copied into the record's pieces (recorder/sbuf.h). */
+typedef u64 __attribute__((may_alias, aligned(1))) u64u;
+
+static void copy(void *dst, const void *src, u64 n) {
+  __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+}
+
+/* A piece holds the whole cache lines its bytes are in, as memory is
+ * recorded: what the program had around them is as it was at the call. */
+static u64 room(u64 max) { return RW_SB_PIECE_HDR + ((max + 63) & ~63ul) + 64; }
+
+static char *declare(char *p, u64 at, u64 max, u32 mode) {
+  FIELD(p, 0, u64) = at;
+  FIELD(p, 8, u32) = (u32)max;
+  FIELD(p, 12, u32) = mode;
+  return p + room(max);
+}
+
+static u64 piece_len(u32 mode, u64 max, long r) {
+  if (mode == RW_SB_M_RET) return r > 0 ? ((u64)r < max ? (u64)r : max) : 0;
+  if (mode == RW_SB_M_ZERO) return r == 0 ? max : 0;
+  return r > 0 ? max : 0;
+}
+
+/* Fills the N pieces of REC after its call returned R; commits it. */
+static void fill_commit(char *rec, int n, long r) {
+  char *o = rec + RW_SB_R_OUT, *p = o;
+  u64 used = 0;
+  for (int i = 0; i < n; i++) {
+    u64 at = FIELD(p, 0, u64), max = FIELD(p, 8, u32);
+    u64 len = piece_len(FIELD(p, 12, u32), max, r);
+    u64 lo = at & ~63ul, hi = (at + len + 63) & ~63ul;
+    if (len) copy(p + RW_SB_PIECE_HDR, (const void *)lo, hi - lo);
+    used = (u64)(p - o) +
+           (i < n - 1 ? room(max) : RW_SB_PIECE_HDR + (len ? hi - lo : 0));
+    p += room(max);
+  }
+  FIELD(rec, RW_SB_R_NOUT, u32) = (u32)used;
+  FIELD(rec, RW_SB_R_SIZE, u32) = (u32)((RW_SB_R_OUT + used + 63) & ~63ul);
+  commit(rec);
+}
+
+/* Syscall NR(A..E), which writes at most MAX bytes at AT (MODE says how
+ * many), or nothing when AT or MAX is 0. */
+static long out_call(int redo, long nr, long a, long b, long c, long d, long e, long at,
+                     long max, u32 mode) {
+  if (!at) max = 0;
+  if ((u64)max > RW_SB_READ_MAX) return fallback(redo, nr, a, b, c, d, e, 0);
+  char *rec = begin((u32)nr, max ? (u32)room((u64)max) : 0);
+  if (!rec) return fallback(redo, nr, a, b, c, d, e, 0);
+  FIELD(rec, RW_SB_R_KIND, u32) = RW_SB_K_PIECES;
+  if (max) declare(rec + RW_SB_R_OUT, (u64)at, (u64)max, mode);
+  long r = untraced6(rec, nr, a, b, c, d, e, 0);
+  fill_commit(rec, max ? 1 : 0, r);
+  return r;
+}
+
+#define CLASS(fd) \
+  (*(volatile unsigned char *)(RW_SB_HDR + RW_SB_H_FDCLASS + (u64)(fd)))
+#define EAGAIN_ 11
+#define EOPNOTSUPP_ 95
+#define ENOENT_ 2
+#define RWF_NOWAIT_ 8
+
+static int fd_class(long fd) {
+  return (u64)fd < RW_SB_NFD ? CLASS(fd) : RW_SB_FD_NEVER;
+}
+
+/* Syscall NR, logged in REC: read, write, pread64 or pwrite64 of COUNT
+ * bytes at BUF, or preadv2 or pwritev2 (327, 328) of them with RWF_NOWAIT
+ * at the file's position. */
+static long rw_call(char *rec, long nr, long fd, long buf, long count,
+                    long off) {
+  if (nr != 327 && nr != 328) return untraced4(rec, nr, fd, buf, count, off);
+  volatile u64 iov[2];
+  iov[0] = (u64)buf, iov[1] = (u64)count;
+  return untraced6(rec, nr, fd, (long)iov, 1, -1, 0, RWF_NOWAIT_);
+}
+
+/* read and pread64. A pipe or socket is read with preadv2 and RWF_NOWAIT:
+ * when it has nothing to give, the traced read waits, with the recorder
+ * free to run the thread that will write. */
+static long read_call(int redo, long nr, long fd, long buf, long count, long off) {
+  int c = fd_class(fd), nowait = c == RW_SB_FD_NOWAIT && nr == 0;
+  if ((u64)count > RW_SB_READ_MAX ||
+      !(c == RW_SB_FD_REG || c == RW_SB_FD_REGRO || c == RW_SB_FD_DEV ||
+        nowait))
+    return fallback(redo, nr, fd, buf, count, off, 0, 0);
+  long use = nowait ? 327 : nr;
+  char *rec = begin((u32)use, (u32)room((u64)count));
+  if (!rec) return fallback(redo, nr, fd, buf, count, off, 0, 0);
+  FIELD(rec, RW_SB_R_KIND, u32) = RW_SB_K_PIECES;
+  declare(rec + RW_SB_R_OUT, (u64)buf, (u64)count, RW_SB_M_RET);
+  long r = rw_call(rec, nowait ? 327 : nr, fd, buf, count, off);
+  fill_commit(rec, 1, r);
+  if (nowait && r == -EOPNOTSUPP_) CLASS(fd) = RW_SB_FD_NEVER;
+  if (nowait && (r == -EAGAIN_ || r == -EOPNOTSUPP_))
+    return fallback(redo, nr, fd, buf, count, off, 0, 0);
+  return r;
+}
+
+static u32 crc32c(const char *p, u64 n) {
+  u64 c = 0xffffffffu;
+  for (; n >= 8; n -= 8, p += 8) {
+    u64 v = *(const u64u *)p;
+    __asm__("crc32q %1, %0" : "+r"(c) : "r"(v));
+  }
+  u32 c32 = (u32)c;
+  for (; n; n--, p++) {
+    unsigned char v = (unsigned char)*p;
+    __asm__("crc32b %1, %0" : "+r"(c32) : "q"(v));
+  }
+  return ~c32;
+}
+
+/* write and pwrite64: the record says what was sent (an OUTPUT record, as
+ * the recorder makes for a traced write). A pipe or socket is written with
+ * pwritev2 and RWF_NOWAIT; what does not fit now goes the traced way, so
+ * that the program sees the whole count a blocking write gives. */
+static long write_call(int redo, long nr, long fd, long buf, long count, long off) {
+  int c = fd_class(fd), nowait = c == RW_SB_FD_NOWAIT && nr == 1;
+  int ok = c == RW_SB_FD_DEV || c == RW_SB_FD_REG || nowait;
+  if (!ok || count < 0 || !(HDR(RW_SB_H_CAPS) & RW_SB_CAP_CRC32))
+    return fallback(redo, nr, fd, buf, count, off, 0, 0);
+  long use = nowait ? 328 : nr;
+  char *rec = begin((u32)use, RW_SB_OUTPUT_SIZE);
+  if (!rec) return fallback(redo, nr, fd, buf, count, off, 0, 0);
+  char *o = rec + RW_SB_R_OUT;
+  FIELD(rec, RW_SB_R_KIND, u32) = RW_SB_K_OUTPUT;
+  FIELD(o, 0, u64) = (u64)buf;
+  FIELD(o, 8, u64) = (u64)count;
+  FIELD(o, 20, u32) = 0;
+  long r = rw_call(rec, use, fd, buf, count, off);
+  if (r == count) { /* every byte was read by the kernel: all readable */
+    FIELD(o, 16, u32) = crc32c((const char *)buf, (u64)count);
+    FIELD(o, 20, u32) = 1;
+    copy(o + 24, (const void *)buf, (u64)count < 64 ? (u64)count : 64);
+  }
+  FIELD(rec, RW_SB_R_NOUT, u32) = RW_SB_OUTPUT_SIZE;
+  commit(rec);
+  if (nowait && r == -EOPNOTSUPP_) CLASS(fd) = RW_SB_FD_NEVER;
+  if (nowait && (r == -EAGAIN_ || r == -EOPNOTSUPP_))
+    return fallback(redo, nr, fd, buf, count, off, 0, 0);
+  if (nowait && r > 0 && r < count) {
+    long more = traced6(1, fd, buf + r, count - r, 0, 0, 0);
+    return more < 0 ? r : r + more;
+  }
+  return r;
+}
+
+/* openat, when it cannot wait: a stat first (a FIFO's open waits for its
+ * other end, a device's may too) says the path is a regular file or a
+ * directory, or absent and to be created. A regular file's descriptor is
+ * then one the library may read itself, and write when the file is new
+ * (an old one may be mapped: the recorder looks at it at its first
+ * write). Anything in /proc is opened the traced way: the recorder looks
+ * at some of those; so is a truncating open of a file that exists. */
+static long openat_call(int redo, long dirfd, long path, long flags, long mode) {
+  u64 procdev = HDR(RW_SB_H_PROCDEV);
+  if (!procdev) return fallback(redo, 257, dirfd, path, flags, mode, 0, 0);
+  char *rec = begin(262, 144);
+  if (!rec) return fallback(redo, 257, dirfd, path, flags, mode, 0, 0);
+  long sr = untraced4(rec, 262, dirfd, path, (long)(rec + RW_SB_R_OUT),
+                      (flags & 0400000) ? 0x100 : 0); /* O_NOFOLLOW */
+  u64 dev = out64(rec, 0);
+  u32 fmt = out32(rec, 24) & 0170000;
+  commit(rec);
+  int cls;
+  if (sr == 0 && dev != procdev && fmt == 040000)
+    cls = 0;
+  else if (sr == 0 && dev != procdev && fmt == 0100000 && !(flags & 01000))
+    cls = RW_SB_FD_REGRO;
+  else if (sr == -ENOENT_ && (flags & 0100)) /* O_CREAT: a new file */
+    cls = RW_SB_FD_REG;
+  else
+    return fallback(redo, 257, dirfd, path, flags, mode, 0, 0);
+  rec = begin(257, 0);
+  if (!rec) return fallback(redo, 257, dirfd, path, flags, mode, 0, 0);
+  long r = untraced4(rec, 257, dirfd, path, flags, mode);
+  commit(rec);
+  if (r >= 0 && r < (long)RW_SB_NFD) CLASS(r) = (unsigned char)cls;
+  return r;
+}
+
+/* copy_file_range between regular files: no bytes pass through the
+ * program; the offsets it gives are updated. */
+static long cfr_call(int redo, long a, long b, long c, long d, long e, long f) {
+  int from = fd_class(a);
+  if ((from != RW_SB_FD_REG && from != RW_SB_FD_REGRO) ||
+      fd_class(c) != RW_SB_FD_REG)
+    return fallback(redo, 326, a, b, c, d, e, f);
+  char *rec = begin(326, 2 * (u32)room(8));
+  if (!rec) return fallback(redo, 326, a, b, c, d, e, f);
+  FIELD(rec, RW_SB_R_KIND, u32) = RW_SB_K_PIECES;
+  char *p = declare(rec + RW_SB_R_OUT, (u64)b, b ? 8 : 0, RW_SB_M_POS);
+  declare(p, (u64)d, d ? 8 : 0, RW_SB_M_POS);
+  long r = untraced6(rec, 326, a, b, c, d, e, f);
+  fill_commit(rec, 2, r);
+  return r;
+}
+
 __attribute__((used)) static long sb_dispatch(long a, long b, long c, long d,
-                                               long e, long f, long nr) {
+                                               long e, long f, long nr,
+                                               long redo) {
   switch (nr) {
     case 39:  /* getpid */
     case 102: /* getuid */
@@ -293,16 +584,82 @@ __attribute__((used)) static long sb_dispatch(long a, long b, long c, long d,
     case 108: /* getegid */
     case 110: /* getppid */
     case 186: /* gettid */
-      return plain(nr);
+      return plain(redo, nr);
     case 5:   /* fstat */
     case 262: /* newfstatat */
-      return stat_call(nr, a, b, c, d);
+      return stat_call(redo, nr, a, b, c, d);
     case 14: /* rt_sigprocmask */
-      return sigmask_call(a, b, c, d);
+      return sigmask_call(redo, a, b, c, d);
     case 202: /* futex: FUTEX_WAKE and FUTEX_WAKE_BITSET alone */
-      if ((b & 0x7f) == 1 || (b & 0x7f) == 10) return wake_call(a, b, c, d, e, f);
-      return traced6(nr, a, b, c, d, e, f);
+      if ((b & 0x7f) == 1 || (b & 0x7f) == 10) return wake_call(redo, a, b, c, d, e, f);
+      return fallback(redo, nr, a, b, c, d, e, f);
+    case 0:  /* read */
+    case 17: /* pread64 */
+      return read_call(redo, nr, a, b, c, d);
+    case 1:  /* write */
+    case 18: /* pwrite64 */
+      return write_call(redo, nr, a, b, c, d);
+    case 3: /* close: the descriptor's class goes with it */
+      if ((u64)a < RW_SB_NFD) CLASS(a) = 0;
+      return plain5(redo, nr, a, 0, 0, 0, 0);
+    case 8: /* lseek: of a file whose position is only a number */
+      if (fd_class(a) != RW_SB_FD_REG && fd_class(a) != RW_SB_FD_REGRO &&
+          fd_class(a) != RW_SB_FD_DEV)
+        return fallback(redo, nr, a, b, c, d, e, f);
+      return plain5(redo, nr, a, b, c, 0, 0);
+    case 257: /* openat */
+      return openat_call(redo, a, b, c, d);
+    case 326: /* copy_file_range */
+      return cfr_call(redo, a, b, c, d, e, f);
+    case 16: /* ioctl: FICLONE and FICLONERANGE, which write a file */
+      if ((b != 0x40049409 && b != 0x4020940d) || fd_class(a) != RW_SB_FD_REG)
+        return fallback(redo, nr, a, b, c, d, e, f);
+      return plain5(redo, nr, a, b, c, 0, 0);
+    case 217: /* getdents64 */
+      return out_call(redo, nr, a, b, c, 0, 0, b, c, RW_SB_M_RET);
+    case 89: /* readlink */
+    case 194: /* listxattr */
+    case 195: /* llistxattr */
+    case 196: /* flistxattr */
+      return out_call(redo, nr, a, b, c, 0, 0, b, c, RW_SB_M_RET);
+    case 267: /* readlinkat */
+    case 191: /* getxattr */
+    case 192: /* lgetxattr */
+    case 193: /* fgetxattr */
+      return out_call(redo, nr, a, b, c, d, 0, c, d, RW_SB_M_RET);
+    case 72: /* fcntl: the calls that never wait and write at most a lock */
+      switch (b) {
+        case 0: case 1030: /* F_DUPFD(_CLOEXEC): a new, closed number */
+        case 1: case 2: case 3: case 4: /* F_GETFD, F_SETFD, F_GETFL, F_SETFL */
+        case 6: case 37: /* F_SETLK, F_OFD_SETLK: they fail, not wait */
+          return plain5(redo, nr, a, b, c, 0, 0);
+        case 5: case 36: /* F_GETLK, F_OFD_GETLK: a struct flock back */
+          return out_call(redo, nr, a, b, c, 0, 0, c, 32, RW_SB_M_ZERO);
+        default:
+          return fallback(redo, nr, a, b, c, d, e, f);
+      }
+    case 79: /* getcwd */
+      return out_call(redo, nr, a, b, 0, 0, 0, a, b, RW_SB_M_RET);
+    case 318: /* getrandom */
+      return out_call(redo, nr, a, b, c, 0, 0, a, b, RW_SB_M_RET);
+    case 332: /* statx */
+      return out_call(redo, nr, a, b, c, d, e, e, 256, RW_SB_M_ZERO);
+    case 137: /* statfs */
+    case 138: /* fstatfs */
+      return out_call(redo, nr, a, b, 0, 0, 0, b, 120, RW_SB_M_ZERO);
+    case 21: case 269: case 439:            /* access, faccessat(2) */
+    case 74: case 75: case 221:             /* fsync, fdatasync, fadvise64 */
+    case 83: case 258: case 84:             /* mkdir, mkdirat, rmdir */
+    case 87: case 263:                      /* unlink, unlinkat */
+    case 82: case 264: case 316:            /* rename, renameat(2) */
+    case 88: case 266: case 86: case 265:   /* symlink(at), link(at) */
+    case 90: case 91: case 268:             /* chmod, fchmod, fchmodat */
+    case 92: case 93: case 94: case 260:    /* chown, fchown, lchown, at */
+    case 280: case 95:                      /* utimensat, umask */
+    case 188: case 189: case 190:           /* setxattr and kin */
+    case 197: case 198: case 199:           /* removexattr and kin */
+      return plain5(redo, nr, a, b, c, d, e);
     default:
-      return traced6(nr, a, b, c, d, e, f);
+      return fallback(redo, nr, a, b, c, d, e, f);
   }
 }

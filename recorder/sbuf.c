@@ -27,7 +27,10 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/ptrace.h>
+#include <stdio.h>
+#include <sys/sysmacros.h>
 #include <sys/user.h>
 
 #include "common/digest.h"
@@ -78,18 +81,31 @@ static int describe(struct rec *r, u64 a, u64 b) {
   return 0;
 }
 
-/* Whether a glibc site of syscall NR enters the library once patched
- * (sb_dispatch in recorder/sblib.c: it logs NR, or for futex the wakes,
- * and makes the others the traced way). */
-static int patchable(u64 nr) {
+/* Whether syscall NR is one the library takes (sb_dispatch in
+ * recorder/sblib.c: it logs NR, or makes it the traced way when its
+ * arguments ask for that): a glibc site of NR enters the library once
+ * patched. */
+static int buffered(u64 nr) {
   switch (nr) {
     case 39: case 102: case 104: case 107: case 108: case 110: case 186:
     case 5: case 262: case 14: case 202:
+    case 0: case 17: case 1: case 18: case 3: case 8: case 257: case 326:
+    case 16: case 217: case 89: case 194: case 195: case 196: case 267:
+    case 191: case 192: case 193: case 79: case 318: case 332: case 137:
+    case 138: case 21: case 269: case 439: case 74: case 75: case 221:
+    case 83: case 258: case 84: case 87: case 263: case 82: case 264:
+    case 316: case 88: case 266: case 86: case 265: case 90: case 91:
+    case 268: case 92: case 93: case 94: case 260: case 280: case 95:
+    case 188: case 189: case 190: case 197: case 198: case 199: case 72:
       return 1;
     default:
       return 0;
   }
 }
+
+/* Whether the library may log syscall NR: those above, and the preadv2
+ * and pwritev2 it makes for read and write of pipes and sockets. */
+static int loggable(u64 nr) { return buffered(nr) || nr == 327 || nr == 328; }
 
 /* The entry of the library for vDSO function NR, or 0. */
 static u64 entry_of(int nr) {
@@ -101,6 +117,20 @@ static u64 entry_of(int nr) {
     case 229: return RW_SB_BASE + RW_SB_ENT_CLOCK_GETRES;
     default: return 0;
   }
+}
+
+/* The header's fields the recorder sets (recorder/sbuf.h), before the
+ * library runs: what the library may do. */
+static int hdr_init(struct rec *r) {
+  u8 h[RW_SB_H_FDCLASS];
+  memset(h, 0, sizeof h);
+  struct stat st;
+  if (stat("/proc", &st) == 0) wr_le64(h + RW_SB_H_PROCDEV, (u64)st.st_dev);
+  if (__builtin_cpu_supports("sse4.2"))
+    wr_le64(h + RW_SB_H_CAPS, RW_SB_CAP_CRC32);
+  for (u64 nr = 0; nr < 512; nr++)
+    if (buffered(nr)) h[RW_SB_H_SYSMASK + nr / 8] |= (u8)(1u << (nr % 8));
+  return rec__mem_write(r, RW_SB_HDR, h, sizeof h);
 }
 
 int rec__sb_exec(struct rec *r, const struct rw_regs *at) {
@@ -151,6 +181,7 @@ int rec__sb_exec(struct rec *r, const struct rw_regs *at) {
     return 0;
   }
   RW_FORWARD(rec__mem_write(r, RW_SB_BASE, rec__sblib_start, n));
+  RW_FORWARD(hdr_init(r));
   /* The vDSO's functions jump there: mov eax, ENTRY ; jmp rax. */
   for (u32 i = 0; i < p->nvfn; i++) {
     u64 to = entry_of(p->vfn[i].nr);
@@ -183,6 +214,7 @@ static int set_busy(struct rec *r) {
 
 int rec__sb_settle(struct rec *r) {
   struct rec__sb *sb = r->proc->sb;
+  if (sb->want_nofds) RW_FORWARD(rec__sb_no_fds(r));
   if (!sb->want_busy) return 0;
   sb->want_busy = 0;
   return set_busy(r);
@@ -223,8 +255,8 @@ static int unpatch_all(struct rec *r) {
   struct rec__sb *sb = r->proc->sb;
   for (u32 i = 0; i < sb->nsites; i++) {
     struct rec__sbsite *x = &sb->sites[i];
-    RW_FORWARD(rec__mem_write(r, x->addr, x->orig, sizeof x->orig));
-    RW_FORWARD(rec__mem_import(r, x->addr, sizeof x->orig));
+    RW_FORWARD(rec__mem_write(r, x->addr, x->orig, x->n));
+    RW_FORWARD(rec__mem_import(r, x->addr, x->n));
   }
   sb->nsites = 0;
   sb->nopatch = 1;
@@ -257,13 +289,13 @@ static int sites_entry(struct rec *r, u64 nr, const u64 a[6]) {
       return 0;
   }
   for (u32 i = 0; i < sb->nstub; i++)
-    if (meets(sb->stub[i], RW_SB_CODE, lo, lo + n) ||
-        (n2 && meets(sb->stub[i], RW_SB_CODE, lo2, lo2 + n2)))
+    if (meets(sb->stub[i], RW_SB_STUBPAGE, lo, lo + n) ||
+        (n2 && meets(sb->stub[i], RW_SB_STUBPAGE, lo2, lo2 + n2)))
       return unpatch_all(r);
   if (nr == 10 || nr == 329 || nr == 28) return 0; /* the bytes stay */
   for (u32 i = 0; i < sb->nsites;) {
-    u64 x = sb->sites[i].addr;
-    if (meets(x, 5, lo, lo + n) || (n2 && meets(x, 5, lo2, lo2 + n2)))
+    u64 x = sb->sites[i].addr, k = sb->sites[i].n;
+    if (meets(x, k, lo, lo + n) || (n2 && meets(x, k, lo2, lo2 + n2)))
       sb->sites[i] = sb->sites[--sb->nsites];
     else
       i++;
@@ -307,20 +339,89 @@ static int garbled(struct rec *r, const char *what) {
 }
 
 /* How many bytes of its out area syscall NR wrote, having returned RET
- * with room for NOUT. */
+ * with room for NOUT (a record of kind RW_SB_K_RING). */
 static u32 written(u32 nr, i64 ret, u32 nout) {
   (void)nr; /* all of it when they succeed: time, stat, the old mask */
   return ret == 0 ? nout : 0;
 }
 
+static u64 piece_room(u64 max) {
+  return RW_SB_PIECE_HDR + ((max + 63) & ~63ull) + 64;
+}
+
+/* How many of a piece's MAX bytes a syscall wrote, having returned RET
+ * (as the library counts them). */
+static u64 piece_len(u32 mode, u64 max, i64 ret) {
+  if (mode == RW_SB_M_RET) return ret > 0 ? RW_MIN((u64)ret, max) : 0;
+  if (mode == RW_SB_M_ZERO) return ret == 0 ? max : 0;
+  return ret > 0 ? max : 0;
+}
+
+/* The MEM records of the pieces of REC (NOUT bytes of out area), whose
+ * syscall returned RET: their bytes from the record, or when LIVE (the
+ * record is not filled yet: the thread stopped right after the syscall)
+ * from the program's memory, which nothing changed since. */
+static int emit_pieces(struct rec *r, const u8 *rec, u32 nout, i64 ret,
+                       int live) {
+  const u8 *o = rec + RW_SB_R_OUT;
+  for (u64 off = 0; off + RW_SB_PIECE_HDR <= nout;) {
+    u64 at = rd_le64(o + off), max = rd_le32(o + off + 8);
+    u64 len = piece_len(rd_le32(o + off + 12), max, ret);
+    u64 lo = at & ~(u64)(REC_LINE - 1);
+    u64 hi = (at + len + REC_LINE - 1) & ~(u64)(REC_LINE - 1);
+    if (hi < at || (!live && len && off + RW_SB_PIECE_HDR + (hi - lo) > nout))
+      return 1;
+    if (len && live) RW_FORWARD(rec__mem_import(r, at, len));
+    if (len && !live)
+      RW_FORWARD(rec__mem_emit(r, lo, o + off + RW_SB_PIECE_HDR, hi - lo));
+    off += piece_room(max);
+  }
+  return 0;
+}
+
+/* The OUTPUT record of a buffered write-like call of REC, which returned
+ * RET, made with registers IN. A call that sent less than it was given
+ * has none (the replay sums what it was given). */
+static int emit_output(struct rec *r, const u8 *rec, i64 ret,
+                       const struct rw_regs *in, int live) {
+  const u8 *o = rec + RW_SB_R_OUT;
+  u64 count = rd_le64(o + 8);
+  if (ret < 0 || (u64)ret != count) return 0;
+  if (live) { /* the library has not summed them yet: the recorder does */
+    struct rec__task *t = r->cur;
+    u64 nr = t->nr, args[6];
+    memcpy(args, t->args, sizeof args);
+    static const int arg[6] = {RW_REG_rdi, RW_REG_rsi, RW_REG_rdx,
+                               RW_REG_r10, RW_REG_r8,  RW_REG_r9};
+    t->nr = rd_le32(rec + RW_SB_R_NR);
+    for (int i = 0; i < 6; i++) t->args[i] = in->gpr[arg[i]];
+    int rc = rec__output(r);
+    t->nr = nr;
+    memcpy(t->args, args, sizeof args);
+    return rc;
+  }
+  if (!rd_le32(o + 20)) return 0;
+  r->n.outputs++;
+  r->n.output_bytes += count;
+  struct trace_rec_output out = {(u32)in->gpr[RW_REG_rdi], count,
+                                 rd_le32(o + 16),
+                                 {o + 24, (size_t)RW_MIN(count, 64)}};
+  return trace_rec_output_append(r->w, (u32)r->cur->tid, &out);
+}
+
 /* Writes the records of the syscall logged at ring offset POS in REC (its
  * bytes as read), which returned RET, with the registers of NOW (segments,
- * FS and GS bases) where the record has none. */
+ * FS and GS bases) where the record has none. LIVE: the thread stopped
+ * between the syscall and the record's commit. 1 when the record does not
+ * hold together. */
 static int emit(struct rec *r, u64 pos, const u8 *rec, i64 ret,
-                const struct rw_regs *now) {
+                const struct rw_regs *now, int live) {
   struct rec__task *t = r->cur;
-  u32 nr = rd_le32(rec + RW_SB_R_NR);
-  u32 nout = written(nr, ret, rd_le32(rec + RW_SB_R_NOUT));
+  u32 nr = rd_le32(rec + RW_SB_R_NR), kind = rd_le32(rec + RW_SB_R_KIND);
+  u32 nout = rd_le32(rec + RW_SB_R_NOUT);
+  if (kind > RW_SB_K_OUTPUT ||
+      (kind == RW_SB_K_OUTPUT && nout < RW_SB_OUTPUT_SIZE))
+    return 1;
   struct rw_regs in = *now;
   memcpy(in.fxsave, t->entry.fxsave, sizeof in.fxsave);
   memcpy(in.ymmh, t->entry.ymmh, sizeof in.ymmh);
@@ -336,9 +437,15 @@ static int emit(struct rec *r, u64 pos, const u8 *rec, i64 ret,
   r->n.syscalls++;
   r->n.buffered++;
   RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_ENTER, nr, 0, 0, &in, 0));
-  if (nout) { /* the lines of the out area, as memory is imported */
+  if (kind == RW_SB_K_OUTPUT) RW_FORWARD(emit_output(r, rec, ret, &in, live));
+  if (kind == RW_SB_K_PIECES) {
+    int bad = emit_pieces(r, rec, nout, ret, live);
+    if (bad) return bad;
+  }
+  u32 n = kind == RW_SB_K_RING ? written(nr, ret, nout) : 0;
+  if (n) { /* the lines of the out area, as memory is imported */
     u64 lo = (RW_SB_R_OUT) & ~(u64)(REC_LINE - 1);
-    u64 hi = (RW_SB_R_OUT + nout + REC_LINE - 1) & ~(u64)(REC_LINE - 1);
+    u64 hi = (RW_SB_R_OUT + n + REC_LINE - 1) & ~(u64)(REC_LINE - 1);
     RW_FORWARD(rec__mem_emit(r, RW_SB_RING + pos + lo, rec + lo, hi - lo));
   }
   in.gpr[RW_REG_rax] = (u64)ret;
@@ -354,7 +461,7 @@ static int sane(u64 pos, u32 size, const u8 *rec) {
   u32 nout = rd_le32(rec + RW_SB_R_NOUT);
   return size >= RW_SB_R_OUT && nout <= size - RW_SB_R_OUT &&
          size % REC_LINE == 0 && pos % REC_LINE == 0 &&
-         (entry_of((int)nr) || patchable(nr));
+         (entry_of((int)nr) || loggable(nr));
 }
 
 int rec__sb_drain(struct rec *r) {
@@ -383,9 +490,12 @@ int rec__sb_drain(struct rec *r) {
         return garbled(r, "a record of a bad size or kind");
       u32 nr = rd_le32(buf + k + RW_SB_R_NR);
       int seen = sb->early && sb->early_at == sb->tail + k;
-      if (nr != RW_SB_PAD && !seen)
-        RW_FORWARD(emit(r, pos + k, buf + k,
-                        (i64)rd_le64(buf + k + RW_SB_R_RET), &now));
+      if (nr != RW_SB_PAD && !seen) {
+        int bad = emit(r, pos + k, buf + k,
+                       (i64)rd_le64(buf + k + RW_SB_R_RET), &now, 0);
+        if (bad < 0) return bad;
+        if (bad) return garbled(r, "a record that does not hold together");
+      }
       if (seen) sb->early = 0;
       k += size;
     }
@@ -406,14 +516,20 @@ int rec__sb_drain(struct rec *r) {
       rec__mem_read(r, at, buf, size) != (i64)size)
     return garbled(r, "a record of a bad size or kind");
   i64 ret = in_rax ? (i64)now.gpr[RW_REG_rax] : (i64)rd_le64(buf + RW_SB_R_RET);
-  RW_FORWARD(emit(r, pos, buf, ret, &now));
+  /* The buffered calls never wait, so a signal cannot interrupt one to
+   * be restarted (-ERESTARTSYS and kin): should one, the log is off. */
+  if (ret <= -512 && ret >= -516)
+    return garbled(r, "a buffered syscall was interrupted");
+  int bad = emit(r, pos, buf, ret, &now, 1);
+  if (bad < 0) return bad;
+  if (bad) return garbled(r, "a record that does not hold together");
   sb->early = 1;
   sb->early_at = head;
   return 0;
 }
 
 /* Distance that a rel32 jump reaches, with room to spare. */
-#define REACH ((1ull << 31) - 2 * RW_SB_CODE)
+#define REACH ((1ull << 31) - 2 * RW_SB_STUBPAGE)
 
 static int near(u64 a, u64 b) { return (a > b ? a - b : b - a) < REACH; }
 
@@ -426,15 +542,15 @@ static u64 free_page_near(const struct rec__maps *maps, u64 site) {
        m = rec__maps_next(maps, m)) {
     /* Not right under a mapping that grows down: it would stop growing. */
     int grows = (m->flags & (REC_MAPF_GROWSDOWN | REC_MAPF_STACK)) != 0;
-    if (m->start >= prev_end + RW_SB_CODE && !grows) {
-      u64 top = m->start - RW_SB_CODE;
+    if (m->start >= prev_end + RW_SB_STUBPAGE && !grows) {
+      u64 top = m->start - RW_SB_STUBPAGE;
       if (top < site && near(top, site)) below = top;
       if (prev_end > site && !above && near(prev_end, site)) above = prev_end;
     }
     if (m->end > prev_end) prev_end = m->end;
   }
   if (!above && prev_end > site && near(prev_end, site) &&
-      prev_end < (1ull << 47) - RW_SB_CODE)
+      prev_end < (1ull << 47) - RW_SB_STUBPAGE)
     above = prev_end;
   return below ? below : above;
 }
@@ -447,7 +563,7 @@ static int stub_room(struct rec *r, const struct rw_regs *regs, u64 insn,
   struct rec__sb *sb = r->proc->sb;
   *at = 0;
   for (u32 i = 0; i < sb->nstub; i++)
-    if (near(sb->stub[i], site) && sb->stub_used[i] + n <= RW_SB_CODE) {
+    if (near(sb->stub[i], site) && sb->stub_used[i] + n <= RW_SB_STUBPAGE) {
       *at = sb->stub[i] + sb->stub_used[i];
       sb->stub_used[i] += n;
       return 0;
@@ -455,7 +571,7 @@ static int stub_room(struct rec *r, const struct rw_regs *regs, u64 insn,
   if (sb->nstub == REC_SB_STUBPAGES) return 0;
   u64 page = free_page_near(r->proc->maps, site);
   if (!page) return 0;
-  u64 a[6] = {page, RW_SB_CODE, PROT_READ | PROT_EXEC,
+  u64 a[6] = {page, RW_SB_STUBPAGE, PROT_READ | PROT_EXEC,
               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, (u64)-1, 0};
   i64 res = 0;
   int rc = remote(r->cur->tid, regs, insn, 9 /* mmap */, a, &res);
@@ -464,14 +580,14 @@ static int stub_room(struct rec *r, const struct rw_regs *regs, u64 insn,
   RW_FORWARD(rc2);
   if ((u64)res != page) {
     if (res > 0) { /* an old kernel put it elsewhere */
-      u64 un[6] = {(u64)res, RW_SB_CODE, 0, 0, 0, 0};
+      u64 un[6] = {(u64)res, RW_SB_STUBPAGE, 0, 0, 0, 0};
       RW_FORWARD(remote(r->cur->tid, regs, insn, 11, un, &res));
       RW_FORWARD(rec__regs_set_gprs(r->cur->tid, regs));
     }
     sb->nopatch = 1; /* the model and the kernel disagree: stop trying */
     return 0;
   }
-  RW_FORWARD(describe(r, page, page + RW_SB_CODE));
+  RW_FORWARD(describe(r, page, page + RW_SB_STUBPAGE));
   sb->stub[sb->nstub] = page;
   sb->stub_used[sb->nstub] = n;
   sb->nstub++;
@@ -479,25 +595,55 @@ static int stub_room(struct rec *r, const struct rw_regs *regs, u64 insn,
   return 0;
 }
 
-int rec__sb_patch(struct rec *r, const struct rw_regs *regs) {
+/* Whether [SITE, SITE + N) is code of a file, which nothing rewrites. */
+static int file_code(struct rec *r, u64 site, u64 n) {
+  const struct rec__map *m = rec__maps_find(r->proc->maps, site);
+  return m && m->end >= site + n && (m->prot & PROT_EXEC) &&
+         !(m->prot & PROT_WRITE) && m->path[0] == '/';
+}
+
+/* Adds patched site ADDR (N bytes replaced, ORIG) and writes JMP there. */
+static int put_site(struct rec *r, u64 addr, u64 post, const u8 *orig,
+                    const u8 *jmp, u8 n) {
+  struct rec__sb *sb = r->proc->sb;
+  struct rec__sbsite *x = &sb->sites[sb->nsites++];
+  x->addr = addr;
+  x->post = post;
+  x->n = n;
+  memcpy(x->orig, orig, n);
+  RW_FORWARD(rec__mem_write(r, addr, jmp, n));
+  return rec__mem_import(r, addr, n);
+}
+
+/* Appends to Q (at address AT in the process) the stub's way into the
+ * library's ENTRY (recorder/sblib.c): past the red zone, where to go on
+ * (BACK) pushed, a jump. */
+static u8 *to_library(u8 *q, u64 at, u64 back, u64 entry) {
+  static const u8 down[5] = {0x48, 0x8d, 0x64, 0x24, 0x80}; /* lea rsp, [rsp-128] */
+  memcpy(q, down, 5), q += 5;
+  *q++ = 0x4c, *q++ = 0x8d, *q++ = 0x1d; /* lea r11, [rip + BACK] */
+  wr_le32(q, (u32)(i32)(i64)(back - (at + 12))), q += 4;
+  *q++ = 0x41, *q++ = 0x53;              /* push r11 */
+  *q++ = 0x41, *q++ = 0xbb;              /* mov r11d, ENTRY */
+  wr_le32(q, (u32)(RW_SB_BASE + entry)), q += 4;
+  *q++ = 0x41, *q++ = 0xff, *q++ = 0xe3; /* jmp r11 */
+  return q;
+}
+
+/* glibc's usual wrapper: mov eax, NR (b8 imm32) ; syscall (0f 05), the
+ * thread back from the syscall with registers REGS. Only the mov becomes a
+ * jump: a thread stopped between the two (a signal came) still finds its
+ * syscall there. */
+static int patch_mov(struct rec *r, const struct rw_regs *regs) {
   struct rec__task *t = r->cur;
-  struct rec__proc *p = r->proc;
-  struct rec__sb *sb = p->sb;
-  if (!sb->on || !sb->mapped || sb->nopatch || p->sb_fullstop || t->fake ||
-      !patchable(t->nr) || sb->nsites == REC_SB_SITES)
-    return 0;
-  /* glibc's wrapper: mov eax, NR (b8 imm32) ; syscall (0f 05). Only the
-   * mov becomes a jump: a thread stopped between the two (a signal came)
-   * still finds its syscall there. */
+  struct rec__sb *sb = r->proc->sb;
   u64 site = regs->rip - 7, *unfit = &sb->unfit[rw_fmix64(regs->rip) % 64];
   if (*unfit == regs->rip) return 0; /* seen before: no read again */
   u8 b[7];
-  const struct rec__map *m = rec__maps_find(p->maps, site);
   if (rec__mem_read(r, site, b, sizeof b) != (i64)sizeof b || b[0] != 0xb8 ||
-      rd_le32(b + 1) != t->nr || b[5] != 0x0f || b[6] != 0x05 || !m ||
-      m->end < regs->rip || !(m->prot & PROT_EXEC) ||
-      (m->prot & PROT_WRITE) || m->path[0] != '/') {
-    *unfit = regs->rip; /* code of a file only, which nothing rewrites */
+      rd_le32(b + 1) != t->nr || b[5] != 0x0f || b[6] != 0x05 ||
+      !file_code(r, site, 7)) {
+    *unfit = regs->rip;
     return 0;
   }
   u8 stub[32], *q = stub;
@@ -506,22 +652,258 @@ int rec__sb_patch(struct rec *r, const struct rw_regs *regs) {
   if (!at) return 0;
   *q++ = 0xb8; /* mov eax, NR: as the site had it */
   wr_le32(q, (u32)t->nr), q += 4;
-  static const u8 down[5] = {0x48, 0x8d, 0x64, 0x24, 0x80}; /* lea rsp, [rsp-128] */
-  memcpy(q, down, 5), q += 5; /* past the red zone of the caller */
-  *q++ = 0x41, *q++ = 0xbb; /* mov r11d, entry */
-  wr_le32(q, (u32)(RW_SB_BASE + RW_SB_ENT_SYSCALL)), q += 4;
-  *q++ = 0x41, *q++ = 0xff, *q++ = 0xd3; /* call r11 */
-  static const u8 up[8] = {0x48, 0x8d, 0xa4, 0x24, 0x80, 0, 0, 0}; /* +128 */
-  memcpy(q, up, 8), q += 8;
-  *q++ = 0xe9; /* jmp back, after the syscall */
-  wr_le32(q, (u32)(i32)(i64)(site + 7 - (at + (u64)(q - stub) + 4))), q += 4;
+  q = to_library(q, at + (u64)(q - stub), site + 7, RW_SB_ENT_SYSCALL);
   RW_FORWARD(rec__mem_write(r, at, stub, (size_t)(q - stub)));
   RW_FORWARD(rec__mem_import(r, at, (size_t)(q - stub)));
   u8 jmp[5] = {0xe9};
   wr_le32(jmp + 1, (u32)(i32)(i64)(at - (site + 5)));
-  struct rec__sbsite *x = &sb->sites[sb->nsites++];
-  x->addr = site;
-  memcpy(x->orig, b, 5);
-  RW_FORWARD(rec__mem_write(r, site, jmp, sizeof jmp));
-  return rec__mem_import(r, site, sizeof jmp);
+  return put_site(r, site, 0, b, jmp, 5);
+}
+
+/* Whether no other thread of the current address space may stand inside
+ * the 8 bytes at SITE: one in a syscall is moved at its exit
+ * (rec__sb_exit); one stopped elsewhere is looked at. */
+static int others_clear(struct rec *r, u64 site) {
+  for (size_t i = 0; i < r->nth; i++) {
+    struct rec__task *u = r->th[i];
+    if (u == r->cur || u->state == REC_T_GONE) continue;
+    if (u->state == REC_T_NEW) return 0; /* where it starts is not known */
+    if (!u->proc || u->proc->sb != r->proc->sb || u->in_syscall) continue;
+    if (u->state != REC_T_READY) return 0;
+    struct user_regs_struct ur;
+    if (ptrace(PTRACE_GETREGS, u->tid, 0, &ur) < 0) return 0;
+    if (ur.rip > site && ur.rip < site + 8) return 0;
+  }
+  return 1;
+}
+
+/* RFLAGS after `cmp rax, IMM` (IMM sign-extended) with RAX: CF, PF, AF,
+ * ZF, SF and OF as the instruction sets them, the rest kept. */
+static u64 cmp_flags(u64 rflags, u64 rax, u32 imm) {
+  u64 b = (u64)(i64)(i32)imm, d = rax - b;
+  rflags &= ~(u64)0x8d5; /* CF PF AF ZF SF OF */
+  if (rax < b) rflags |= 0x1;
+  if (!(__builtin_popcount((unsigned)(d & 0xff)) & 1)) rflags |= 0x4;
+  if ((rax ^ b ^ d) & 0x10) rflags |= 0x10;
+  if (d == 0) rflags |= 0x40;
+  if (d >> 63) rflags |= 0x80;
+  if (((rax ^ b) & (rax ^ d)) >> 63) rflags |= 0x800;
+  return rflags;
+}
+
+/* A thread right after the syscall instruction of `syscall; cmp rax, imm`
+ * at SITE (whose bytes X holds) goes on after the cmp, as if it had run
+ * it: its own code, where a debugger shows it in its function. */
+static int past_cmp(struct rec *r, struct rw_regs *regs, u64 site,
+                    const u8 *x) {
+  regs->rflags = cmp_flags(regs->rflags, regs->gpr[RW_REG_rax],
+                           rd_le32(x + 4));
+  regs->rip = site + 8;
+  return rec__regs_set_gprs(r->cur->tid, regs);
+}
+
+/* The other form: the syscall's number in a register (glibc's read has
+ * `xor eax, eax`, its syscall() takes it as an argument), then `syscall
+ * (0f 05) ; cmp rax, imm32 (48 3d imm32)`. Those 8 bytes become a jump to
+ * a stub that hands the syscalls the library takes to it (the header's
+ * SYSMASK) and makes the others itself, then compares as the site did.
+ * The thread stands right after the site's syscall instruction, inside
+ * the new jump: it goes on past the compare instead, its flags set as the
+ * compare sets them (REGS), and so does any thread that comes back there
+ * later (rec__sb_exit). The stub is written now; the site, after the
+ * SYSCALL_EXIT record (rec__sb_patch), so that the replay leaves the old
+ * code by the syscall's return. */
+static int prep_cmp(struct rec *r, struct rw_regs *regs) {
+  struct rec__task *t = r->cur;
+  struct rec__sb *sb = r->proc->sb;
+  u64 x = regs->rip, site = x - 2;
+  if (sb->unfit[rw_fmix64(x) % 64] == x) return 0;
+  u8 b[13]; /* from x - 7: a mov form, or the syscall and the cmp */
+  if (rec__mem_read(r, x - 7, b, sizeof b) != (i64)sizeof b) return 0;
+  if (b[0] == 0xb8 && rd_le32(b + 1) == t->nr) return 0; /* patch_mov's */
+  for (u32 i = 0; i < sb->nsites; i++) /* one whose syscall is left */
+    if (meets(sb->sites[i].addr, sb->sites[i].n, site - 5, site + 8)) return 0;
+  u32 imm = rd_le32(b + 9); /* -4096 and -4095: the library compares */
+  if (b[5] != 0x0f || b[6] != 0x05 || b[7] != 0x48 || b[8] != 0x3d ||
+      (imm != 0xfffff000u && imm != 0xfffff001u) || !file_code(r, site, 8) ||
+      !others_clear(r, site))
+    return 0;
+  u8 stub[64], *q = stub;
+  u64 at;
+  RW_FORWARD(stub_room(r, regs, site, site, sizeof stub, &at));
+  if (!at) return 0;
+  static const u8 head[] = {
+      0x48, 0x3d, 0xff, 0x01, 0x00, 0x00, /* cmp rax, 511 */
+      0x77, 0x00,                         /* ja direct (below) */
+      0x48, 0x0f, 0xa3, 0x04, 0x25,       /* bt [SYSMASK], rax */
+  };
+  memcpy(q, head, sizeof head), q += sizeof head;
+  u8 *ja = q - 7;
+  wr_le32(q, (u32)(RW_SB_HDR + RW_SB_H_SYSMASK)), q += 4;
+  *q++ = 0x73, *q++ = 0; /* jnc direct */
+  u8 *jnc = q - 1;
+  u64 entry = rd_le32(b + 9) == 0xfffff000u ? RW_SB_ENT_SYSCALL_CMP0
+                                             : RW_SB_ENT_SYSCALL_CMP1;
+  q = to_library(q, at + (u64)(q - stub), site + 8, entry);
+  u8 *direct = q;
+  *q++ = 0x0f, *q++ = 0x05; /* syscall: the traced way, as the site had */
+  u64 post = at + (u64)(q - stub);
+  memcpy(q, b + 7, 6), q += 6; /* cmp rax, imm32: as the site had it */
+  *q++ = 0xe9; /* jmp back, after the cmp */
+  wr_le32(q, (u32)(i32)(i64)(site + 8 - (at + (u64)(q - stub) + 4))), q += 4;
+  ja[1] = (u8)(direct - (ja + 2));
+  *jnc = (u8)(direct - (jnc + 1));
+  RW_FORWARD(rec__mem_write(r, at, stub, (size_t)(q - stub)));
+  RW_FORWARD(rec__mem_import(r, at, (size_t)(q - stub)));
+  sb->pend_site = site;
+  sb->pend_stub = at;
+  sb->pend_post = post;
+  memcpy(sb->pend_orig, b + 5, 8);
+  (void)t;
+  return past_cmp(r, regs, site, b + 5);
+}
+
+int rec__sb_exit(struct rec *r, struct rw_regs *regs) {
+  struct rec__task *t = r->cur;
+  struct rec__proc *p = r->proc;
+  struct rec__sb *sb = p->sb;
+  sb->moved = 0;
+  if (!sb->mapped) return 0;
+  for (u32 i = 0; i < sb->nsites; i++)
+    if (sb->sites[i].post && regs->rip == sb->sites[i].addr + 2) {
+      sb->moved = 1;
+      return past_cmp(r, regs, sb->sites[i].addr, sb->sites[i].orig);
+    }
+  if (!sb->on || sb->nopatch || p->sb_fullstop || t->fake ||
+      !buffered(t->nr) || sb->nsites == REC_SB_SITES || sb->pend_site)
+    return 0;
+  return prep_cmp(r, regs);
+}
+
+/* The class the library is to give descriptor FD of thread TID, or -1
+ * when it cannot be looked at (closed). */
+static int class_of(struct rec *r, pid_t tid, u64 fd) {
+  static u64 procdev = ~0ull;
+  struct stat st;
+  if (procdev == ~0ull) procdev = stat("/proc", &st) == 0 ? (u64)st.st_dev : 0;
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/fd/%llu", (int)tid,
+           (unsigned long long)fd);
+  if (stat(path, &st) < 0) return -1;
+  switch (st.st_mode & S_IFMT) {
+    case S_IFREG:
+      if ((u64)st.st_dev == procdev) return RW_SB_FD_NEVER;
+      return rec__files_is_object(r, &st) ? RW_SB_FD_REGRO : RW_SB_FD_REG;
+    case S_IFCHR: /* null, zero, full, random, urandom */
+      if (major(st.st_rdev) == 1 &&
+          (minor(st.st_rdev) == 3 || minor(st.st_rdev) == 5 ||
+           minor(st.st_rdev) == 7 || minor(st.st_rdev) == 8 ||
+           minor(st.st_rdev) == 9))
+        return RW_SB_FD_DEV;
+      return RW_SB_FD_NEVER;
+    case S_IFIFO:
+    case S_IFSOCK:
+      return RW_SB_FD_NOWAIT;
+    default:
+      return RW_SB_FD_NEVER;
+  }
+}
+
+/* Sets the classes of descriptors [LO, HI) to C (recorded). */
+static int set_classes(struct rec *r, u64 lo, u64 hi, u8 c) {
+  hi = RW_MIN(hi, (u64)RW_SB_NFD);
+  if (lo >= hi) return 0;
+  u8 v[RW_SB_NFD];
+  memset(v, c, hi - lo);
+  u64 at = RW_SB_HDR + RW_SB_H_FDCLASS + lo;
+  RW_FORWARD(rec__mem_write(r, at, v, hi - lo));
+  return rec__mem_import(r, at, hi - lo);
+}
+
+/* After the current thread's traced syscall, which returned RESULT: the
+ * classes of the descriptors it closed, replaced or used. */
+static int fd_classes(struct rec *r, i64 result) {
+  struct rec__task *t = r->cur;
+  struct rec__sb *sb = r->proc->sb;
+  const u64 *a = t->args;
+  if (!sb->on || !sb->mapped) return 0;
+  switch (t->eff_nr) {
+    case REC_NR_close:
+      return set_classes(r, a[0], a[0] + 1, 0);
+    case REC_NR_dup2:
+    case REC_NR_dup3:
+      return result >= 0 ? set_classes(r, a[1], a[1] + 1, 0) : 0;
+    case 436: /* close_range, unless it only sets close-on-exec */
+      if ((a[2] & 4) || result < 0) return 0;
+      return set_classes(r, a[0], a[1] == ~0u ? RW_SB_NFD : a[1] + 1, 0);
+    case REC_NR_mmap:
+      return result >= 0 && !(a[3] & MAP_ANONYMOUS) ? rec__sb_file_mapped(r)
+                                                    : 0;
+    case 272: /* unshare: a descriptor table of its own */
+      return result == 0 && (a[0] & 0x400) ? rec__sb_no_fds(r) : 0;
+    case REC_NR_read: case REC_NR_write: case REC_NR_pread64:
+    case REC_NR_pwrite64: case REC_NR_lseek: case REC_NR_readv:
+    case REC_NR_writev: case 326: case 221:
+      break;
+    default:
+      return 0;
+  }
+  if (sb->nofds || result == -EBADF || a[0] >= RW_SB_NFD) return 0;
+  int writes = t->eff_nr == REC_NR_write || t->eff_nr == REC_NR_pwrite64 ||
+               t->eff_nr == REC_NR_writev;
+  u64 fd = t->eff_nr == 326 ? a[2] : a[0]; /* copy_file_range: its target */
+  if (fd >= RW_SB_NFD) return 0;
+  u8 c;
+  if (rec__mem_read(r, RW_SB_HDR + RW_SB_H_FDCLASS + fd, &c, 1) != 1) return 0;
+  if (c != RW_SB_FD_UNKNOWN && !(c == RW_SB_FD_REGRO && (writes || t->eff_nr == 326)))
+    return 0;
+  int k = class_of(r, t->tid, fd);
+  if (k < 0 || k == c) return 0;
+  return set_classes(r, fd, fd + 1, (u8)k);
+}
+
+int rec__sb_file_mapped(struct rec *r) {
+  struct rec__sb *sb = r->proc->sb;
+  u8 v[RW_SB_NFD];
+  if (!sb->mapped || sb->nofds ||
+      rec__mem_read(r, RW_SB_HDR + RW_SB_H_FDCLASS, v, sizeof v) != sizeof v)
+    return 0;
+  for (u64 i = 0; i < RW_SB_NFD; i++)
+    if (v[i] == RW_SB_FD_REG) {
+      u64 j = i;
+      while (j < RW_SB_NFD && v[j] == RW_SB_FD_REG) j++;
+      RW_FORWARD(set_classes(r, i, j, RW_SB_FD_REGRO));
+      i = j;
+    }
+  return 0;
+}
+
+int rec__sb_no_fds(struct rec *r) {
+  struct rec__sb *sb = r->proc->sb;
+  sb->want_nofds = 0;
+  if (!sb->mapped || sb->nofds) return 0;
+  sb->nofds = 1;
+  u64 zero = 0;
+  RW_FORWARD(rec__mem_write(r, RW_SB_HDR + RW_SB_H_PROCDEV, &zero, 8));
+  RW_FORWARD(rec__mem_import(r, RW_SB_HDR + RW_SB_H_PROCDEV, 8));
+  return set_classes(r, 0, RW_SB_NFD, 0);
+}
+
+int rec__sb_patch(struct rec *r, const struct rw_regs *regs) {
+  struct rec__task *t = r->cur;
+  struct rec__proc *p = r->proc;
+  struct rec__sb *sb = p->sb;
+  if (sb->pend_site) { /* prepared by rec__sb_exit */
+    u64 site = sb->pend_site;
+    sb->pend_site = 0;
+    u8 jmp[8] = {0xe9, 0, 0, 0, 0, 0xcc, 0xcc, 0xcc};
+    wr_le32(jmp + 1, (u32)(i32)(i64)(sb->pend_stub - (site + 5)));
+    RW_FORWARD(put_site(r, site, sb->pend_post, sb->pend_orig, jmp, 8));
+  } else if (sb->on && sb->mapped && !sb->nopatch && !p->sb_fullstop &&
+             !t->fake && !sb->moved && buffered(t->nr) &&
+             sb->nsites < REC_SB_SITES) {
+    RW_FORWARD(patch_mov(r, regs));
+  }
+  if (t->fake) return 0;
+  return fd_classes(r, (i64)regs->gpr[RW_REG_rax]);
 }

@@ -331,13 +331,15 @@ int rec__sys_exit(struct rec *r) {
     r->n.diffs++;
     t->snap = 0;
   }
+  RW_FORWARD(rec__sb_exit(r, regs));
   RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_EXIT, t->nr, 1, result, regs,
                             t->fp_valid));
   /* A syscall the library can log, from a glibc site it can take over:
    * from now on the site calls the library (recorder/sbuf.c). After the
    * exit, so that the code the syscall came from is as it ran until the
    * thread has left it (the replay's instruction counts decode a
-   * straight run when it ends). */
+   * straight run when it ends). And what the library may do with the
+   * descriptor the syscall used. */
   RW_FORWARD(rec__sb_patch(r, regs));
   if (sets_pkru(t->nr, t->args)) RW_FORWARD(rec__emit_pkru(r, t->tid, 0));
   if (t->new_child) RW_FORWARD(rec__thread_started(r));

@@ -49,8 +49,10 @@ bench-blobs: cli/rewind
 
 # The syscall buffer (bench/RESULTS.md): workloads natively, under pinned
 # strace, recorded with and without it. `make bench-sbuf`.
-EXTRA_DIST += bench/record/sbuf.sh
+EXTRA_DIST += bench/record/sbuf.sh bench/record/imports.py \
+	bench/record/makeproj.sh
 .PHONY: bench-sbuf
 bench-sbuf: cli/rewind bench/record/clock bench/record/syscalls \
-		bench/record/compute bench/record/libcalls bench/threads/mutex
+		bench/record/compute bench/record/libcalls bench/threads/mutex \
+		bench/threads/compute
 	$(SHELL) $(top_srcdir)/bench/record/sbuf.sh $(abs_top_builddir) 5

@@ -14,17 +14,24 @@ trap 'rm -rf "$work"' EXIT
 
 . "$(dirname "$0")/../lib.sh"
 
-run() { # name, command...
+# run NAME COMMAND...: one row. $PRE, when set, is run (untimed) before
+# each timed run: it puts back what the command changes (a copy to make
+# again, a database to fill again).
+run() {
   local name=$1 k
   shift
   for k in native strace off on; do : >"$work/$k"; done
   for ((i = 0; i < runs; i++)); do
+    eval "${PRE:-:}"
     secs "$@" >>"$work/native"
     if command -v strace >/dev/null; then
+      eval "${PRE:-:}"
       secs taskset -c 0 strace -f -o /dev/null "$@" >>"$work/strace"
     fi
+    eval "${PRE:-:}"
     secs "$rw" record -q -f --no-syscall-buffer -o "$work/off.rwd" -- "$@" \
       >>"$work/off"
+    eval "${PRE:-:}"
     secs "$rw" record -q -f -o "$work/on.rwd" -- "$@" >>"$work/on"
   done
   local n s f o
@@ -47,3 +54,24 @@ run "syscalls (110,000, through syscall())" "$b/bench/record/syscalls"
 run "mutex, 4 threads (bench/threads/mutex)" "$b/bench/threads/mutex"
 run "compute" "$b/bench/record/compute"
 run "python3 -c pass" python3 -c pass
+# The issue's file and process workloads (issue 18).
+src=$(cd "$(dirname "$0")" && pwd)
+PRE="rm -rf '$work/doc'; sync" run "cp -a /usr/share/doc" \
+  cp -a /usr/share/doc "$work/doc"
+PRE="rm -f '$work/inc.tar'; sync" run "tar cf of /usr/include" \
+  tar cf "$work/inc.tar" /usr/include
+python3 "$src/imports.py" >/dev/null 2>&1 &&
+  run "python3, 200 imports" python3 "$src/imports.py"
+bash "$src/makeproj.sh" "$work/proj"
+PRE="make -s -C '$work/proj' clean" run "make -j2, 25 C files" \
+  make -s -j2 -C "$work/proj"
+run "threads, 1 GB heap (bench/threads/compute 2 400 1024)" \
+  "$b/bench/threads/compute" 2 400 1024
+if command -v sqlite3 >/dev/null; then
+  { echo "PRAGMA synchronous=OFF;"
+    echo "CREATE TABLE t(a INTEGER, b TEXT);"
+    for ((k = 0; k < 100000; k++)); do echo "INSERT INTO t VALUES($k, 'row $k');"; done
+  } >"$work/ins.sql"
+  PRE="rm -f '$work/db'" run "sqlite3, 100k inserts, one transaction each" \
+    sh -c "exec sqlite3 '$work/db' <'$work/ins.sql'"
+fi

@@ -11,10 +11,19 @@
  *   overwrite N  N calls, then the library's header written over, N more
  *   libc N     N rounds of glibc's getpid, getppid, getuid, fstat and stat
  *              (their syscall sites are patched to enter the library)
+ *   files N    N rounds of file calls: open, read, pread, lseek, write,
+ *              close, getdents, readlink, statx, copy_file_range, read
+ *              and write of a pipe, syscall(); then a file written while
+ *              it is mapped shared (the mapping must show the bytes)
+ *   pipes N    a parent and its child, and two threads, passing N blocks
+ *              of all sizes through pipes (reads that find them empty,
+ *              writes that find them full)
  * It prints what does not change from run to run, and exits 1 when a
  * result makes no sense (time going backwards, a wrong error). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
@@ -26,6 +35,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -103,6 +113,170 @@ static void libc_calls(long n) {
   }
 }
 
+/* What the files mode reads back, for gdb to look at. */
+char sbuf_read[64];
+
+/* N rounds of file calls in a fresh directory; every result must be the
+ * one the round before got. */
+static void files(long n) {
+  char dir[] = "/tmp/rewind-sbuf-XXXXXX", path[64], link[64], copy[64];
+  if (!mkdtemp(dir)) {
+    fail("mkdtemp");
+    return;
+  }
+  snprintf(path, sizeof path, "%s/data", dir);
+  snprintf(link, sizeof link, "%s/link", dir);
+  snprintf(copy, sizeof copy, "%s/copy", dir);
+  int w = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+  for (int i = 0; i < 100; i++)
+    if (dprintf(w, "line %03d of the data file\n", i) != 26) fail("dprintf");
+  close(w);
+  if (symlink("data", link)) fail("symlink");
+  int pf[2];
+  if (pipe(pf)) fail("pipe");
+  int null = open("/dev/null", O_WRONLY);
+  for (long i = 0; i < n; i++) {
+    char buf[4096], name[64];
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+      fail("open");
+      break;
+    }
+    ssize_t got = read(fd, buf, sizeof buf);
+    if (got != 2600 || memcmp(buf + 26, "line 001", 8)) fail("read");
+    if (read(fd, buf, sizeof buf) != 0) fail("read at the end");
+    if (lseek(fd, 52, SEEK_SET) != 52) fail("lseek");
+    if (read(fd, sbuf_read, 8) != 8 || memcmp(sbuf_read, "line 002", 8))
+      fail("read after lseek");
+    if (pread(fd, buf, 8, 26 * 99) != 8 || memcmp(buf, "line 099", 8))
+      fail("pread");
+    if (read(-1, buf, 1) != -1 || errno != EBADF) fail("read(-1)");
+    close(fd);
+    if (readlink(link, name, sizeof name) != 4 || memcmp(name, "data", 4))
+      fail("readlink");
+    struct statx sx;
+    if (statx(AT_FDCWD, path, 0, STATX_SIZE, &sx) || sx.stx_size != 2600)
+      fail("statx");
+    DIR *d = opendir(dir);
+    int entries = 0;
+    for (struct dirent *e; d && (e = readdir(d));) entries++;
+    if (d) closedir(d);
+    if (entries != 4) fail("readdir");
+    int from = open(path, O_RDONLY), to = open(copy, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    loff_t off = 26;
+    if (copy_file_range(from, &off, to, NULL, 26, 0) != 26 || off != 52)
+      fail("copy_file_range");
+    if (write(to, "more", 4) != 4) fail("write");
+    close(from);
+    close(to);
+    if (write(pf[1], "ping", 4) != 4 || read(pf[0], buf, 16) != 4 ||
+        memcmp(buf, "ping", 4))
+      fail("pipe");
+    if (write(null, buf, 100) != 100) fail("write /dev/null");
+    if (syscall(SYS_getppid) != getppid()) fail("syscall()");
+    if (unlink(copy)) fail("unlink");
+  }
+  close(pf[0]);
+  close(pf[1]);
+  close(null);
+  /* A file mapped shared, then written through a descriptor opened
+   * before: the mapping shows what was written at once. */
+  int fd = open(path, O_RDWR);
+  char first[8];
+  if (read(fd, first, 8) != 8) fail("read before mmap");
+  char *m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+  if (m == MAP_FAILED) {
+    fail("mmap");
+  } else {
+    for (int i = 0; i < 50; i++) {
+      char c = (char)('A' + i % 26);
+      if (pwrite(fd, &c, 1, 5) != 1 || m[5] != c) fail("pwrite under a mapping");
+      if (lseek(fd, 7, SEEK_SET) != 7 || write(fd, &c, 1) != 1 || m[7] != c)
+        fail("write under a mapping");
+    }
+    munmap(m, 4096);
+  }
+  close(fd);
+  unlink(link);
+  unlink(path);
+  rmdir(dir);
+  printf("read back: %.8s\n", sbuf_read);
+}
+
+struct pipes {
+  int to[2], from[2];
+  long n;
+};
+
+/* Echoes what comes through P->to back through P->from, until the end. */
+static void *echo(void *arg) {
+  struct pipes *p = arg;
+  static char buf[70000];
+  for (;;) {
+    ssize_t got = read(p->to[0], buf, sizeof buf);
+    if (got <= 0) break;
+    for (ssize_t k = 0; k < got;) {
+      ssize_t put = write(p->from[1], buf + k, (size_t)(got - k));
+      if (put <= 0) return NULL;
+      k += put;
+    }
+  }
+  close(p->from[1]);
+  return NULL;
+}
+
+/* N blocks of 1 to 60,000 bytes through P to an echo and back, their sum
+ * compared (a block in flight fits a pipe: neither side waits for ever). */
+static void pass(struct pipes *p) {
+  static char out[200000], in[200000];
+  long sent = 0, back = 0;
+  for (long i = 0; i < p->n; i++) {
+    size_t len = (size_t)((i * 7919) % (i % 5 == 0 ? 60000 : 3000)) + 1;
+    for (size_t k = 0; k < len; k++) out[k] = (char)(i + k);
+    if (write(p->to[1], out, len) != (ssize_t)len) fail("write to a pipe");
+    sent += (long)len;
+    while (back < sent) {
+      ssize_t got = read(p->from[0], in, sizeof in);
+      if (got <= 0) {
+        fail("read from a pipe");
+        return;
+      }
+      back += got;
+    }
+  }
+  if (back != sent) fail("lost bytes");
+}
+
+static void pipes(long n) {
+  struct pipes p;
+  p.n = n;
+  if (pipe(p.to) || pipe(p.from)) fail("pipe");
+  pthread_t t;
+  pthread_create(&t, NULL, echo, &p);
+  pass(&p);
+  close(p.to[1]);
+  pthread_join(t, NULL);
+  close(p.to[0]);
+  close(p.from[0]);
+  struct pipes q;
+  q.n = n;
+  if (pipe(q.to) || pipe(q.from)) fail("pipe");
+  pid_t c = fork();
+  if (c == 0) {
+    close(q.to[1]);
+    close(q.from[0]);
+    echo(&q);
+    _exit(0);
+  }
+  close(q.to[0]);
+  close(q.from[1]);
+  pass(&q);
+  close(q.to[1]);
+  int st;
+  if (waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st))
+    fail("child");
+}
+
 static volatile long handled;
 
 static void on_alarm(int sig) {
@@ -149,6 +323,10 @@ int main(int argc, char **argv) {
     calls(n);
   } else if (!strcmp(mode, "libc")) {
     libc_calls(n);
+  } else if (!strcmp(mode, "files")) {
+    files(n);
+  } else if (!strcmp(mode, "pipes")) {
+    pipes(n);
   } else if (!strcmp(mode, "signals")) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -191,12 +369,12 @@ int main(int argc, char **argv) {
     /* Where rewind's syscall buffer lives (recorder/sbuf.h); nothing is
      * there when the program runs alone. */
     void *at = (void *)0x70000000ul;
-    size_t len = 0x12000;
+    size_t len = 0x103000;
     unsigned char vec[1];
     if (!strcmp(mode, "unmap"))
       munmap(at, len);
-    else if (mincore((char *)at + 0x1000, 4096, vec) == 0)
-      memset((char *)at + 0x1000, 0x5a, 64); /* its header */
+    else if (mincore((char *)at + 0x2000, 4096, vec) == 0)
+      memset((char *)at + 0x2000, 0x5a, 64); /* its header */
     calls(n);
   } else {
     fprintf(stderr, "sbuf: unknown mode %s\n", mode);

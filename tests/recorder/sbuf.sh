@@ -4,12 +4,14 @@
 # glibc wrappers of getpid and kin, fstat and stat once the recorder has
 # patched their sites, make their syscalls through a library rewind maps
 # into the program, without a ptrace stop, and the recorder writes them as
-# ordinary syscalls. Each
-# condition it must survive is recorded with and without the buffer, and
-# each recording verifies: a timer's handler calling the clock in the
-# middle of a call, threads, fork, exec, the program's own seccomp filter,
-# the library's memory unmapped or written over by the program. gdb steps
-# through a buffered call and back.
+# ordinary syscalls; so do reads and writes of files, pipes and sockets
+# and the file calls of cp and tar. Each condition it must survive is
+# recorded with and without the buffer, and each recording verifies: a
+# timer's handler calling the clock in the middle of a call, threads,
+# fork, exec, pipes that are empty or full, a file written under a shared
+# mapping, the program's own seccomp filter, the library's memory
+# unmapped or written over by the program. gdb knows the library's
+# functions, and steps through a buffered call and back.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # buffered NAME: how many syscalls of $T/NAME.rwd the library made.
@@ -97,6 +99,38 @@ off=$(q libc-nb "$in_libc")
 check "libc: the patched sites are in the trace ($on against $off)" \
   test "$on" -ge $((off + 5))
 
+both files 300 6000
+check "files: the file calls were buffered" q files '
+got = set(r["nr"] for r in of("SYSCALL_ENTER") if r["regs"]["rip"] == "0x70000082")
+want = {0, 1, 3, 8, 17, 217, 257, 262, 326, 332, 89, 87}
+assert want <= got, sorted(want - got)'
+check "files: a read is SYSCALL_ENTER, MEM of whole lines, SYSCALL_EXIT" q files '
+i = [k for k in enters(0) if recs[k]["regs"]["rip"] == "0x70000082"][20]
+m = recs[i + 1]
+assert m["type"] == "MEM" and int(m["addr"], 16) % 64 == 0, m
+assert m["data_len"] % 64 == 0 and m["data_len"] >= 2600, m
+assert recs[i + 2]["type"] == "SYSCALL_EXIT" and recs[i + 2]["result"] == 2600'
+check "files: a buffered write has its OUTPUT record" q files '
+i = [k for k in enters(1) if recs[k]["regs"]["rip"] == "0x70000082"][5]
+assert recs[i + 1]["type"] == "OUTPUT", recs[i + 1]'
+check "files: syscall() and read sites are patched too (syscall; cmp)" q files '
+n = sum(1 for r in of("SYSCALL_ENTER") if r["nr"] == 110 and
+        r["regs"]["rip"] == "0x70000082")
+assert n >= 250, n'
+check "files: /dev/null and the pipe were written and read in-process" q files '
+w = [r for r in of("SYSCALL_ENTER") if r["regs"]["rip"] == "0x70000082"
+     and r["nr"] in (327, 328)]
+assert len(w) >= 500, len(w)'
+both pipes 400 400
+check "pipes: reads that found a pipe empty went the traced way" q pipes '
+e = [r for r in of("SYSCALL_EXIT") if r["nr"] == 327 and r["result"] == -11]
+t = [r for r in of("SYSCALL_ENTER") if r["nr"] == 0 and
+     r["regs"]["rip"] != "0x70000082"]
+assert e and t, (len(e), len(t))'
+check "pipes: the child's calls were buffered in its own process" q pipes '
+tids = set(r["tid"] for r in of("SYSCALL_ENTER") if r["regs"]["rip"] == "0x70000082")
+assert len(tids) >= 3, tids'
+
 both signals 2000 1000
 check "signals: the handler's calls were logged too" q signals '
 s = of("SIGNAL")
@@ -122,8 +156,39 @@ assert not after, len(after)'
 both unmap 2000 1000
 both overwrite 2000 1000
 check "overwrite: the recorder says the buffer was written over" \
-  grep -q "syscall buffer of process [0-9]* at 0x70001000 was overwritten" \
+  grep -q "syscall buffer of process [0-9]* at 0x70002000 was overwritten" \
   "$T/overwrite.err"
+
+# gdb knows the library's functions: a watchpoint that a buffered read
+# triggers stops in it, the backtrace goes on into glibc's read and the
+# program, finish returns there, and the bytes read are the file's.
+cat >"$T/files.gdb" <<'G'
+break files
+continue
+watch sbuf_read[7]
+continue
+bt
+delete
+finish
+finish
+finish
+finish
+print sbuf_read
+reverse-finish
+G
+timeout 120 "$REWIND" replay "$T/files.rwd" -- -batch -nx -x "$T/files.gdb" \
+  >"$T/files.gdb.out" 2>&1 </dev/null
+check "gdb: the read's syscall triggers the watchpoint, in the library" \
+  grep -q "^0x0000000070000082 in sb_raw ()" "$T/files.gdb.out"
+check "gdb: the backtrace names the library's functions" \
+  grep -q "in sb_dispatch ()\|sb_dispatch () at" "$T/files.gdb.out"
+check "gdb: and goes on into glibc's read and the program" \
+  grep -Eq "^#[0-9]+ +0x[0-9a-f]+ in (__GI___libc_read|__libc_read|read) " \
+  "$T/files.gdb.out"
+check "gdb: ... up to main" grep -Eq "^#[0-9]+ .* in main " "$T/files.gdb.out"
+check "gdb: finish gets back to the program with the bytes read" \
+  grep -q '^\$[0-9]* = "line 002' "$T/files.gdb.out"
+check "gdb: no divergence" sh -c "! grep -qi diverge '$T/files.gdb.out'"
 
 # gdb steps over a buffered call, stops right after the library's syscall
 # and steps back over it.
