@@ -173,10 +173,16 @@ static struct rec__task *pick(struct rec *r) {
   return NULL;
 }
 
-/* Whether the current thread's timeslice is over with others waiting. */
+/* Whether the current thread's timeslice is over with others waiting. A
+ * preemption point digests the process's writable memory, which takes
+ * long with a large heap (about 0.2 s a GB here): unless --timeslice was
+ * given, a slice lasts at least 4 times what the last point cost, so
+ * that points take at most a fifth of the time, up to a second. */
 static int slice_over(struct rec *r) {
-  return others_ready(r) &&
-         rw_now_ns() - r->cur->slice_start_ns >= r->timeslice_ns;
+  u64 slice = r->timeslice_ns;
+  if (r->slice_auto)
+    slice = RW_MAX(slice, RW_MIN(4 * r->preempt_ns, REC_SEC));
+  return others_ready(r) && rw_now_ns() - r->cur->slice_start_ns >= slice;
 }
 
 static int on_status(struct rec *r, pid_t p, int st);
@@ -281,7 +287,8 @@ int rec__preempt(struct rec *r) {
   RW_FORWARD(settle(r));
   RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
   RW_FORWARD(fresh_digest(r, t->regs.gpr[RW_REG_rsp], &digest, &spec));
-  r->n.digest_ns += rw_now_ns() - t0;
+  r->preempt_ns = rw_now_ns() - t0;
+  r->n.digest_ns += r->preempt_ns;
   r->n.preempts++;
   RW_FORWARD(rec__emit_preempt(r, &t->regs, digest, &spec));
   /* What unrecorded processes wrote to the memory the digest left out

@@ -535,6 +535,9 @@ struct rec {
   struct rec__proc *last_proc;/* its process (procs are freed only at the
                                  end of the recording) */
   u64 timeslice_ns;           /* preempt after this much user time */
+  int slice_auto;             /* 1: --timeslice not given: a slice is
+                                 longer when preempting costs more */
+  u64 preempt_ns;             /* what the last preemption point cost */
   int check_maps;             /* REWIND_CHECK_MAPS=1: /proc/PID/maps is read
                                  after every update the recorder made on
                                  its own, and must agree with it */

@@ -365,6 +365,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     rw_log(RW_LOG_VERBOSE, "rdtsc cannot be trapped on this machine (the "
            "hypervisor ignores CR4.TSD): rdtsc instructions are patched");
   r.timeslice_ns = (u64)(o->timeslice_ms ? o->timeslice_ms : 20) * 1000000;
+  r.slice_auto = !o->timeslice_ms;
   const char *slash = strrchr(o->argv[0], '/');
   r.prog_name = slash ? slash + 1 : o->argv[0];
   r.buf = malloc(REC_BUF + 64);

@@ -611,7 +611,11 @@ __attribute__((used)) static long sb_dispatch(long a, long b, long c, long d,
       return openat_call(redo, a, b, c, d);
     case 326: /* copy_file_range */
       return cfr_call(redo, a, b, c, d, e, f);
-    case 16: /* ioctl: FICLONE and FICLONERANGE, which write a file */
+    case 16: /* ioctl: FICLONE and FICLONERANGE, which write a file; the
+              * terminal queries of isatty() on a file, which fail */
+      if ((b == 0x5401 || b == 0x5413) &&
+          (fd_class(a) == RW_SB_FD_REG || fd_class(a) == RW_SB_FD_REGRO))
+        return plain5(redo, nr, a, b, c, 0, 0);
       if ((b != 0x40049409 && b != 0x4020940d) || fd_class(a) != RW_SB_FD_REG)
         return fallback(redo, nr, a, b, c, d, e, f);
       return plain5(redo, nr, a, b, c, 0, 0);

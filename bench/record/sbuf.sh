@@ -5,6 +5,7 @@
 # --no-syscall-buffer and recorded as by default, in turn, RUNS rounds;
 # medians of wall time and the ratios against native.
 #   bench/record/sbuf.sh BUILDDIR [RUNS]
+# ONLY=PATTERN (a shell pattern) runs the rows whose name matches it.
 set -u
 b=${1:?usage: sbuf.sh BUILDDIR [RUNS]}
 runs=${2:-5}
@@ -14,12 +15,14 @@ trap 'rm -rf "$work"' EXIT
 
 . "$(dirname "$0")/../lib.sh"
 
-# run NAME COMMAND...: one row. $PRE, when set, is run (untimed) before
-# each timed run: it puts back what the command changes (a copy to make
-# again, a database to fill again).
+# run NAME COMMAND...: one row, when NAME matches the pattern $ONLY (all
+# rows by default). $PRE, when set, is run (untimed) before each timed
+# run: it puts back what the command changes (a copy to make again, a
+# database to fill again).
 run() {
   local name=$1 k
   shift
+  case "$name" in ${ONLY:-*}) ;; *) return 0 ;; esac
   for k in native strace off on; do : >"$work/$k"; done
   for ((i = 0; i < runs; i++)); do
     eval "${PRE:-:}"
@@ -53,15 +56,18 @@ run "getppid, fstat, stat x 50,000" "$b/bench/record/libcalls" 50000
 run "syscalls (110,000, through syscall())" "$b/bench/record/syscalls"
 run "mutex, 4 threads (bench/threads/mutex)" "$b/bench/threads/mutex"
 run "compute" "$b/bench/record/compute"
-run "python3 -c pass" python3 -c pass
+# The interpreter itself, not a wrapper script in PATH (pyenv's shims run
+# bash and a few programs first).
+py=$(python3 -c 'import sys; print(sys.executable)')
+run "python3 -c pass" "$py" -c pass
 # The issue's file and process workloads (issue 18).
 src=$(cd "$(dirname "$0")" && pwd)
 PRE="rm -rf '$work/doc'; sync" run "cp -a /usr/share/doc" \
   cp -a /usr/share/doc "$work/doc"
 PRE="rm -f '$work/inc.tar'; sync" run "tar cf of /usr/include" \
   tar cf "$work/inc.tar" /usr/include
-python3 "$src/imports.py" >/dev/null 2>&1 &&
-  run "python3, 200 imports" python3 "$src/imports.py"
+"$py" "$src/imports.py" >/dev/null 2>&1 &&
+  run "python3, 200 imports" "$py" "$src/imports.py"
 bash "$src/makeproj.sh" "$work/proj"
 PRE="make -s -C '$work/proj' clean" run "make -j2, 25 C files" \
   make -s -j2 -C "$work/proj"
