@@ -6,7 +6,7 @@
 #include "endian.h"
 #include "regs.h"
 
-void rw_regs_encode(const struct rw_regs *regs, u8 *dst) {
+void rw_gregs_encode(const struct rw_regs *regs, u8 *dst) {
   u8 *p = dst;
   for (int i = 0; i < RW_NGPR; i++, p += 8) wr_le64(p, regs->gpr[i]);
   wr_le64(p, regs->rip), p += 8;
@@ -15,15 +15,19 @@ void rw_regs_encode(const struct rw_regs *regs, u8 *dst) {
   wr_le64(p, regs->gs_base), p += 8;
   wr_le64(p, regs->orig_rax), p += 8;
   for (int i = 0; i < RW_NSEG; i++, p += 2) wr_le16(p, regs->seg[i]);
+  RW_ASSERT(p - dst == RW_GREGS_DISK_SIZE);
+}
+
+void rw_regs_encode(const struct rw_regs *regs, u8 *dst) {
+  rw_gregs_encode(regs, dst);
+  u8 *p = dst + RW_GREGS_DISK_SIZE;
   memcpy(p, regs->fxsave, sizeof regs->fxsave), p += sizeof regs->fxsave;
   memcpy(p, regs->ymmh, sizeof regs->ymmh), p += sizeof regs->ymmh;
   RW_ASSERT(p - dst == RW_REGS_DISK_SIZE);
 }
 
-int rw_regs_decode(struct rw_regs *regs, const u8 *src, size_t len) {
+static void gregs_decode(struct rw_regs *regs, const u8 *src) {
   const u8 *p = src;
-  RW_RETURN_IF(len < RW_REGS_DISK_SIZE, RW_ETRUNC, "register file %zu < %d",
-               len, RW_REGS_DISK_SIZE);
   for (int i = 0; i < RW_NGPR; i++, p += 8) regs->gpr[i] = rd_le64(p);
   regs->rip = rd_le64(p), p += 8;
   regs->rflags = rd_le64(p), p += 8;
@@ -31,6 +35,21 @@ int rw_regs_decode(struct rw_regs *regs, const u8 *src, size_t len) {
   regs->gs_base = rd_le64(p), p += 8;
   regs->orig_rax = rd_le64(p), p += 8;
   for (int i = 0; i < RW_NSEG; i++, p += 2) regs->seg[i] = rd_le16(p);
+}
+
+int rw_gregs_decode(struct rw_regs *regs, const u8 *src, size_t len) {
+  RW_RETURN_IF(len < RW_GREGS_DISK_SIZE, RW_ETRUNC,
+               "general registers %zu < %d", len, RW_GREGS_DISK_SIZE);
+  memset(regs, 0, sizeof *regs);
+  gregs_decode(regs, src);
+  return 0;
+}
+
+int rw_regs_decode(struct rw_regs *regs, const u8 *src, size_t len) {
+  RW_RETURN_IF(len < RW_REGS_DISK_SIZE, RW_ETRUNC, "register file %zu < %d",
+               len, RW_REGS_DISK_SIZE);
+  gregs_decode(regs, src);
+  const u8 *p = src + RW_GREGS_DISK_SIZE;
   memcpy(regs->fxsave, p, sizeof regs->fxsave), p += sizeof regs->fxsave;
   memcpy(regs->ymmh, p, sizeof regs->ymmh);
   memset(regs->zmmh, 0, sizeof regs->zmmh); /* not on disk (regs.h) */

@@ -57,6 +57,14 @@ void rw_regs_encode(const struct rw_regs *regs, u8 *dst);
 int rw_regs_decode(struct rw_regs *regs, const u8 *src, size_t len)
     RW_MUST_CHECK;
 
+/* The general part alone (format 1.11, records that do not carry the
+ * FP/SSE/AVX state): the first RW_GREGS_DISK_SIZE bytes of the above. */
+#define RW_GREGS_DISK_SIZE (21 * 8 + RW_NSEG * 2)
+void rw_gregs_encode(const struct rw_regs *regs, u8 *dst);
+/* As rw_regs_decode; the FP/SSE/AVX state is zero. */
+int rw_gregs_decode(struct rw_regs *regs, const u8 *src, size_t len)
+    RW_MUST_CHECK;
+
 /* The name of general register ENC (0-15), e.g. "rax"; "?" when out of range. */
 const char *rw_gpr_name(unsigned enc);
 /* The name of segment register ENC (0-5), e.g. "fs"; "?" when out of range. */

@@ -40,7 +40,34 @@ struct trace_cursor {
   u64 lost_lo, lost_hi; /* range of the last chunk that could not be read:
                            its gap has been reported with it */
   u64 quiet_until; /* a gap up to here has been reported */
+  /* A record of the general registers alone, handed out as the record it
+   * stands for (expand()). */
+  u8 wide[8 + 8 + RW_REGS_DISK_SIZE + 4];
 };
+
+/* SYSCALL_ENTER_GP and SYSCALL_EXIT_GP (format 1.11) are SYSCALL_ENTER and
+ * SYSCALL_EXIT with fp_valid 0 that leave out the FP/SSE/AVX part: REC
+ * becomes that record, in C's buffer, the part zero. One too short for its
+ * registers stays as it is, for its reader to refuse like any payload that
+ * does not decode. */
+static void expand(trace_cursor *c, struct trace_record *rec) {
+  if (rec->type == TRACE_REC_SYSCALL_ENTER_GP) {
+    struct trace_rec_syscall_enter_gp g;
+    if (trace_rec_syscall_enter_gp_get(&g, rec->data, rec->len) < 0) return;
+    struct trace_rec_syscall_enter e = {g.nr, g.regs, 0};
+    trace_rec_syscall_enter_put(c->wide, &e);
+    rec->type = TRACE_REC_SYSCALL_ENTER;
+    rec->len = (u32)trace_rec_syscall_enter_size(&e);
+  } else {
+    struct trace_rec_syscall_exit_gp g;
+    if (trace_rec_syscall_exit_gp_get(&g, rec->data, rec->len) < 0) return;
+    struct trace_rec_syscall_exit x = {g.nr, g.result, g.regs, 0};
+    trace_rec_syscall_exit_put(c->wide, &x);
+    rec->type = TRACE_REC_SYSCALL_EXIT;
+    rec->len = (u32)trace_rec_syscall_exit_size(&x);
+  }
+  rec->data = c->wide;
+}
 
 /* The sequence number a sub is ordered by: its next record's when a chunk is
  * loaded, else a lower bound, the next chunk's first seq. */
@@ -234,6 +261,9 @@ int trace_cursor_next(trace_cursor *c, struct trace_record *rec,
     rec->tid = s->st->tid;
     rec->chunk_offset = s->chunk_off;
     s->pos += TRACE__REC_HDR + rec->len;
+    if (rec->type == TRACE_REC_SYSCALL_ENTER_GP ||
+        rec->type == TRACE_REC_SYSCALL_EXIT_GP)
+      expand(c, rec);
     if (s->pos >= s->raw_len) {
       s->loaded = 0;
       if (s->next >= s->st->n) {

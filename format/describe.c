@@ -192,9 +192,11 @@ static void bytes_out(struct pr *p, const char *name, size_t nlen,
 /* A register file. JSON gets every integer register, the selectors and
  * MXCSR; text stays compact: rip, rsp and rflags always, other registers
  * only when nonzero (orig_rax only when not -1). */
-static void regs_out(struct pr *p, const u8 *b) {
+static void regs_out(struct pr *p, const u8 *b, size_t n) {
   struct rw_regs g;
-  if (rw_regs_decode(&g, b, RW_REGS_DISK_SIZE) < 0) return;
+  if (n == RW_GREGS_DISK_SIZE ? rw_gregs_decode(&g, b, n) < 0
+                              : rw_regs_decode(&g, b, RW_REGS_DISK_SIZE) < 0)
+    return;
   if (p->json) {
     fprintf(p->out, "{\"rip\":\"0x%llx\"", (unsigned long long)g.rip);
     for (unsigned i = 0; i < RW_NGPR; i++)
@@ -233,7 +235,7 @@ static size_t field_size(const char *t, size_t tlen) {
     size_t size;
   } sizes[] = {{"u8", 1},   {"u16", 2},  {"u32", 4},  {"u64", 8},
                {"i32", 4},  {"i64", 8},  {"x32", 4},  {"x64", 8},  {"hash", 32},
-               {"regs", RW_REGS_DISK_SIZE}};
+               {"regs", RW_REGS_DISK_SIZE}, {"gregs", RW_GREGS_DISK_SIZE}};
   for (size_t i = 0; i < RW_ARRAY_SIZE(sizes); i++)
     if (strlen(sizes[i].name) == tlen && !memcmp(sizes[i].name, t, tlen))
       return sizes[i].size;
@@ -324,8 +326,8 @@ static void fields_out(struct pr *p, const char *spec, const u8 *b, size_t n) {
       if (p->json) fputc('"', p->out);
     } else if (is(t, tlen, "str"))
       str_out(p, v + 2, need - 2);
-    else if (is(t, tlen, "regs"))
-      regs_out(p, v);
+    else if (is(t, tlen, "regs") || is(t, tlen, "gregs"))
+      regs_out(p, v, need);
     pos += need;
   }
   if (pos < n) {

@@ -51,6 +51,8 @@ FIXED(x64, 8, wr_le64(d, *v), *v = rd_le64(s))
 FIXED(hash, 32, memcpy(d, v->b, 32), memcpy(v->b, s, 32))
 FIXED(regs, RW_REGS_DISK_SIZE, rw_regs_encode(v, d),
       if (rw_regs_decode(v, s, RW_REGS_DISK_SIZE) < 0) return -1)
+FIXED(gregs, RW_GREGS_DISK_SIZE, rw_gregs_encode(v, d),
+      if (rw_gregs_decode(v, s, RW_GREGS_DISK_SIZE) < 0) return -1)
 #undef FIXED
 
 static size_t str_len(const struct trace_str *v) {

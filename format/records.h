@@ -44,6 +44,7 @@ struct trace_hash {
 #define TRACE_CT_hash struct trace_hash
 #define TRACE_CT_str struct trace_str
 #define TRACE_CT_regs struct rw_regs
+#define TRACE_CT_gregs struct rw_regs
 #define TRACE_CT_bytes struct trace_bytes
 
 /* For each record type NAME (lower case):

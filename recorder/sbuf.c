@@ -410,35 +410,32 @@ static int emit_output(struct rec *r, const u8 *rec, i64 ret,
 }
 
 /* Writes the records of the syscall logged at ring offset POS in REC (its
- * bytes as read), which returned RET, with the registers of NOW (segments,
- * FS and GS bases) where the record has none. LIVE: the thread stopped
+ * bytes as read), which returned RET, with the registers of IN (segments,
+ * FS and GS bases: the thread's now, FP/SSE/AVX state zero, as it is not
+ * read) where the record has none; IN's others are overwritten. LIVE: the
+ * thread stopped
  * between the syscall and the record's commit. 1 when the record does not
  * hold together. */
 static int emit(struct rec *r, u64 pos, const u8 *rec, i64 ret,
-                const struct rw_regs *now, int live) {
+                struct rw_regs *in, int live) {
   u32 nr = rd_le32(rec + RW_SB_R_NR), kind = rd_le32(rec + RW_SB_R_KIND);
   u32 nout = rd_le32(rec + RW_SB_R_NOUT);
   if (kind > RW_SB_K_OUTPUT ||
       (kind == RW_SB_K_OUTPUT && nout < RW_SB_OUTPUT_SIZE))
     return 1;
-  struct rw_regs in = *now;
-  /* Not read (fp_valid 0: the replay neither checks nor loads them):
-   * zeros, which cost the trace's compressor least. */
-  memset(in.fxsave, 0, sizeof in.fxsave);
-  memset(in.ymmh, 0, sizeof in.ymmh);
   for (int g = 0; g < RW_NGPR; g++)
-    in.gpr[g] = rd_le64(rec + RW_SB_R_GPR + 8 * (u64)g);
-  in.rflags = rd_le64(rec + RW_SB_R_FLAGS);
-  in.rip = SB_IP;
-  in.orig_rax = nr;
-  in.gpr[RW_REG_rax] = nr;
+    in->gpr[g] = rd_le64(rec + RW_SB_R_GPR + 8 * (u64)g);
+  in->rflags = rd_le64(rec + RW_SB_R_FLAGS);
+  in->rip = SB_IP;
+  in->orig_rax = nr;
+  in->gpr[RW_REG_rax] = nr;
   /* The syscall instruction itself left these, as a stop shows. */
-  in.gpr[RW_REG_rcx] = SB_IP;
-  in.gpr[RW_REG_r11] = in.rflags;
+  in->gpr[RW_REG_rcx] = SB_IP;
+  in->gpr[RW_REG_r11] = in->rflags;
   r->n.syscalls++;
   r->n.buffered++;
-  RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_ENTER, nr, 0, 0, &in, 0));
-  if (kind == RW_SB_K_OUTPUT) RW_FORWARD(emit_output(r, rec, ret, &in, live));
+  RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_ENTER, nr, 0, 0, in, 0));
+  if (kind == RW_SB_K_OUTPUT) RW_FORWARD(emit_output(r, rec, ret, in, live));
   if (kind == RW_SB_K_PIECES) {
     int bad = emit_pieces(r, rec, nout, ret, live);
     if (bad) return bad;
@@ -449,8 +446,8 @@ static int emit(struct rec *r, u64 pos, const u8 *rec, i64 ret,
     u64 hi = (RW_SB_R_OUT + n + REC_LINE - 1) & ~(u64)(REC_LINE - 1);
     RW_FORWARD(rec__mem_emit(r, RW_SB_RING + pos + lo, rec + lo, hi - lo));
   }
-  in.gpr[RW_REG_rax] = (u64)ret;
-  return rec__emit_regs(r, TRACE_REC_SYSCALL_EXIT, nr, 1, ret, &in, 0);
+  in->gpr[RW_REG_rax] = (u64)ret;
+  return rec__emit_regs(r, TRACE_REC_SYSCALL_EXIT, nr, 1, ret, in, 0);
 }
 
 /* Whether the record of SIZE bytes at ring offset POS (its first bytes in
@@ -477,8 +474,11 @@ int rec__sb_drain(struct rec *r) {
   if (head < sb->tail || head - sb->tail > RW_SB_CAP)
     return garbled(r, "its head moved back or too far");
   /* The registers the records do not have: segments, FS and GS bases. */
-  struct rw_regs now;
+  struct rw_regs now, in;
   RW_FORWARD(rec__regs_get(r, t->tid, &now, 0));
+  in = now;
+  memset(in.fxsave, 0, sizeof in.fxsave);
+  memset(in.ymmh, 0, sizeof in.ymmh);
   u8 *buf = r->buf;
   while (sb->tail < head) {
     u64 pos = sb->tail & (RW_SB_CAP - 1);
@@ -493,7 +493,7 @@ int rec__sb_drain(struct rec *r) {
       int seen = sb->early && sb->early_at == sb->tail + k;
       if (nr != RW_SB_PAD && !seen) {
         int bad = emit(r, pos + k, buf + k,
-                       (i64)rd_le64(buf + k + RW_SB_R_RET), &now, 0);
+                       (i64)rd_le64(buf + k + RW_SB_R_RET), &in, 0);
         if (bad < 0) return bad;
         if (bad) return garbled(r, "a record that does not hold together");
       }
@@ -521,7 +521,7 @@ int rec__sb_drain(struct rec *r) {
    * be restarted (-ERESTARTSYS and kin): should one, the log is off. */
   if (ret <= -512 && ret >= -516)
     return garbled(r, "a buffered syscall was interrupted");
-  int bad = emit(r, pos, buf, ret, &now, 1);
+  int bad = emit(r, pos, buf, ret, &in, 1);
   if (bad < 0) return bad;
   if (bad) return garbled(r, "a record that does not hold together");
   sb->early = 1;

@@ -547,6 +547,11 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
     case TRACE_REC_PREEMPT:
       RW_FORWARD(thread_of(rp, rec->tid, rec, who));
       return 0;
+    case TRACE_REC_SYSCALL_ENTER_GP:
+    case TRACE_REC_SYSCALL_EXIT_GP: /* the cursor expands every whole one */
+      RW_RETURN_IF(1, RW_ECORRUPT, "record %llu: a %s too short for its "
+                   "registers", (unsigned long long)rec->seq,
+                   trace_record_name(rec->type));
     default:
       return 1; /* a record type this build does not know: skip it */
   }

@@ -32,7 +32,7 @@ t=$work/t.rwd
 
 "$rewind" info "$t" >"$work/info" 2>"$work/info.err"
 check "info exits 0" test $? -eq 0
-check "info: format version" grep -q '^format: *rewind trace 1\.10' "$work/info"
+check "info: format version" grep -q '^format: *rewind trace 1\.11' "$work/info"
 check "info: closed cleanly" grep -q '^state: *closed cleanly' "$work/info"
 check "info: command line" grep -q '^command: *\/bin\/echo hello world$' "$work/info"
 check "info: machine, kernel, cpu" grep -q '^cpu: *Test CPU' "$work/info"

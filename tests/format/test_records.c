@@ -316,3 +316,65 @@ void test_records_fields(void) {
     CU_ASSERT(n > 0 && f[n - 1] != ' ' && f[n - 1] != ',' && f[0] != ' ');
   }
 }
+
+/* SYSCALL_ENTER_GP and SYSCALL_EXIT_GP (format 1.11) come out of a cursor
+ * as the SYSCALL_ENTER and SYSCALL_EXIT they stand for: the same general
+ * registers, the FP/SSE/AVX part zero, fp_valid 0. One cut short inside
+ * its registers comes out as it is, and does not decode. */
+void test_records_general_regs(void) {
+  const char *p = tf_path("gregs.rwd");
+  struct trace_writer_opts o = {0};
+  trace_writer *w;
+  trace_reader *r;
+  trace_cursor *c;
+  struct trace_record rec;
+  o.overwrite = 1;
+  struct rw_regs regs;
+  memset(&regs, 0, sizeof regs);
+  for (int i = 0; i < RW_NGPR; i++) regs.gpr[i] = 0x1111ull * (u64)(i + 1);
+  regs.rip = 0x70000082, regs.rflags = 0x246, regs.orig_rax = 1;
+  regs.fs_base = 0x7f0000001000, regs.seg[1] = 0x33;
+  memset(regs.fxsave, 0xab, sizeof regs.fxsave); /* left out on disk */
+  CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, p, &o), 0);
+  struct trace_rec_syscall_enter_gp e = {1, regs};
+  struct trace_rec_syscall_exit_gp x = {1, -11, regs};
+  CU_ASSERT_EQUAL(trace_rec_syscall_enter_gp_size(&e), 8 + RW_GREGS_DISK_SIZE);
+  CU_ASSERT_EQUAL(trace_rec_syscall_enter_gp_append(w, 7, &e), 0);
+  CU_ASSERT_EQUAL(trace_rec_syscall_exit_gp_append(w, 7, &x), 0);
+  u8 shortp[8 + 16] = {1};
+  u64 seq;
+  CU_ASSERT_EQUAL(trace_writer_append(w, 7, TRACE_REC_SYSCALL_ENTER_GP, shortp,
+                                      sizeof shortp, &seq), 0);
+  CU_ASSERT_EQUAL(trace_writer_close(w), 0);
+
+  CU_ASSERT_EQUAL_FATAL(trace_reader_open(&r, p, NULL), 0);
+  CU_ASSERT_EQUAL_FATAL(trace_cursor_open(&c, r, TRACE_ALL_THREADS), 0);
+  CU_ASSERT_EQUAL_FATAL(trace_cursor_next(c, &rec, NULL), 1);
+  CU_ASSERT_EQUAL(rec.type, TRACE_REC_SYSCALL_ENTER);
+  struct trace_rec_syscall_enter e2;
+  CU_ASSERT_EQUAL_FATAL(trace_rec_syscall_enter_get(&e2, rec.data, rec.len), 0);
+  CU_ASSERT_EQUAL(e2.nr, 1);
+  CU_ASSERT_EQUAL(e2.fp_valid, 0);
+  CU_ASSERT_EQUAL(memcmp(e2.regs.gpr, regs.gpr, sizeof regs.gpr), 0);
+  CU_ASSERT_EQUAL(e2.regs.rip, 0x70000082);
+  CU_ASSERT_EQUAL(e2.regs.fs_base, 0x7f0000001000);
+  CU_ASSERT_EQUAL(e2.regs.seg[1], 0x33);
+  CU_ASSERT_EQUAL(e2.regs.fxsave[0], 0);
+  CU_ASSERT_EQUAL(e2.regs.fxsave[511], 0);
+  CU_ASSERT_EQUAL_FATAL(trace_cursor_next(c, &rec, NULL), 1);
+  CU_ASSERT_EQUAL(rec.type, TRACE_REC_SYSCALL_EXIT);
+  struct trace_rec_syscall_exit x2;
+  CU_ASSERT_EQUAL_FATAL(trace_rec_syscall_exit_get(&x2, rec.data, rec.len), 0);
+  CU_ASSERT_EQUAL(x2.result, -11);
+  CU_ASSERT_EQUAL(x2.fp_valid, 0);
+  CU_ASSERT_EQUAL(x2.regs.rflags, 0x246);
+  CU_ASSERT_EQUAL_FATAL(trace_cursor_next(c, &rec, NULL), 1);
+  CU_ASSERT_EQUAL(rec.type, TRACE_REC_SYSCALL_ENTER_GP);
+  CU_ASSERT_EQUAL(rec.len, 24);
+  CU_ASSERT_EQUAL(trace_rec_syscall_enter_gp_get(&e, rec.data, rec.len),
+                  RW_ECORRUPT);
+  CU_ASSERT_EQUAL(trace_cursor_next(c, &rec, NULL), 0);
+  trace_cursor_close(c);
+  trace_reader_close(r);
+  unlink(p);
+}
