@@ -427,8 +427,9 @@ struct rec__vfn {
  * its address and the 5 bytes it had. */
 struct rec__sbsite {
   u64 addr;
-  u64 post; /* a `syscall; cmp` site: where its stub has the cmp, for a
-               thread that returns right after its syscall; else 0 */
+  u64 post; /* a `syscall; cmp` site: where its stub has the cmp (a
+               thread back right after the site's syscall is moved past
+               the site's cmp instead, rec__sb_exit); else 0 */
   u8 n;     /* bytes replaced: 5 (the mov of `mov eax, NR; syscall`) or 8 */
   u8 orig[8];
 };

@@ -119,13 +119,21 @@ static u64 entry_of(int nr) {
   }
 }
 
+/* The device number of /proc as stat reports it (0: unknown), looked up
+ * once: a file there is never one the library may read or write. */
+static u64 proc_dev(void) {
+  static u64 dev = ~0ull;
+  struct stat st;
+  if (dev == ~0ull) dev = stat("/proc", &st) == 0 ? (u64)st.st_dev : 0;
+  return dev;
+}
+
 /* The header's fields the recorder sets (recorder/sbuf.h), before the
  * library runs: what the library may do. */
 static int hdr_init(struct rec *r) {
   u8 h[RW_SB_H_FDCLASS];
   memset(h, 0, sizeof h);
-  struct stat st;
-  if (stat("/proc", &st) == 0) wr_le64(h + RW_SB_H_PROCDEV, (u64)st.st_dev);
+  wr_le64(h + RW_SB_H_PROCDEV, proc_dev());
   if (__builtin_cpu_supports("sse4.2"))
     wr_le64(h + RW_SB_H_CAPS, RW_SB_CAP_CRC32);
   for (u64 nr = 0; nr < 512; nr++)
@@ -760,7 +768,6 @@ static int prep_cmp(struct rec *r, struct rw_regs *regs) {
   sb->pend_stub = at;
   sb->pend_post = post;
   memcpy(sb->pend_orig, b + 5, 8);
-  (void)t;
   return past_cmp(r, regs, site, b + 5);
 }
 
@@ -784,16 +791,14 @@ int rec__sb_exit(struct rec *r, struct rw_regs *regs) {
 /* The class the library is to give descriptor FD of thread TID, or -1
  * when it cannot be looked at (closed). */
 static int class_of(struct rec *r, pid_t tid, u64 fd) {
-  static u64 procdev = ~0ull;
   struct stat st;
-  if (procdev == ~0ull) procdev = stat("/proc", &st) == 0 ? (u64)st.st_dev : 0;
   char path[64];
   snprintf(path, sizeof path, "/proc/%d/fd/%llu", (int)tid,
            (unsigned long long)fd);
   if (stat(path, &st) < 0) return -1;
   switch (st.st_mode & S_IFMT) {
     case S_IFREG:
-      if ((u64)st.st_dev == procdev) return RW_SB_FD_NEVER;
+      if ((u64)st.st_dev == proc_dev()) return RW_SB_FD_NEVER;
       return rec__files_is_object(r, &st) ? RW_SB_FD_REGRO : RW_SB_FD_REG;
     case S_IFCHR: /* null, zero, full, random, urandom */
       if (major(st.st_rdev) == 1 &&
