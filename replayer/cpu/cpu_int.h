@@ -313,9 +313,13 @@ extern int cpu__host_ssse3;
 /* The host has FMA3 and AVX with YMM state enabled. */
 extern int cpu__host_fma3;
 /* The host has AVX-512F with the OS saving its state: set whatever
- * cpu_set_portable says, for the instructions only the host can compute
- * (vrcp14, vrsqrt14: each CPU its own approximation). */
+ * cpu_set_portable says. */
 extern int cpu__host_avx512f;
+/* Where the host is AMD's with AVX-512F, its display family (0x19 Zen 4,
+ * 0x1a Zen 5), else 0; set whatever cpu_set_portable says, for the
+ * instructions only such a host computes as a recording AMD CPU did
+ * (vrcp14, vrsqrt14: AMD's approximation is not Intel's). */
+extern u32 cpu__host_amd512;
 /* vrcp14 (RSQRT 0) or vrsqrt14 (1) of the 64 bytes B in elements of
  * doubles (DBL) or floats under the guest's MXCSR MX, into R; SCALAR: the
  * low element only, the rest of R from A. */

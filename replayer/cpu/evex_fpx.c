@@ -434,15 +434,20 @@ static int fpclass(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
 }
 
 /* vrcp14 and vrsqrt14 (RSQRT): approximations whose bits each CPU design
- * chooses for itself, so only the host can compute them, and only a host
- * with AVX-512 (the replay then follows the host, as for rcpps). */
+ * chooses for itself. Intel's are computed here (softfp_approx.c, on any
+ * host); AMD's only by an AMD host with AVX-512 of the recording CPU's
+ * family (family 0: any), whose unit the replay then follows. */
 static int approx14(struct cpu *cpu, const struct cpu_insn *in, int rsqrt,
                     unsigned esz, int scalar) {
   u64 m = kmask(cpu, in, scalar ? 1 : in->osz / esz);
+  int intel = cpu->cfg.vendor != CPU_VENDOR_AMD;
   union zv a, b, r;
-  if (!cpu__host_avx512f)
+  if (!intel && (!cpu__host_amd512 || (cpu->cfg.family &&
+                                       cpu->cfg.family != cpu__host_amd512)))
     return cpu__op_unsupported_why(
-        cpu, in, "an approximation only a CPU with AVX-512 computes");
+        cpu, in,
+        "AMD's approximation: needs an AMD CPU with AVX-512 of the same "
+        "family");
   memset(&a, 0, sizeof a);
   if (scalar) {
     union cpu_vec t;
@@ -453,7 +458,19 @@ static int approx14(struct cpu *cpu, const struct cpu_insn *in, int rsqrt,
   } else {
     CPU_TRY(zsrc(cpu, in, esz, &b));
   }
-  cpu__host_approx14(rsqrt, esz == 8, scalar, r.b, a.b, b.b, cpu->mxcsr);
+  if (intel) {
+    const struct sf_fmt *f = esz == 8 ? &cpu__sf_f64 : &cpu__sf_f32;
+    unsigned n = scalar ? 1 : 64 / esz;
+    if (scalar) memcpy(r.b, a.b, 16);
+    for (unsigned i = 0; i < n; i++) {
+      u64 x = 0;
+      memcpy(&x, b.b + i * esz, esz);
+      x = cpu__sf_approx14(f, x, rsqrt, cpu->mxcsr);
+      memcpy(r.b + i * esz, &x, esz);
+    }
+  } else {
+    cpu__host_approx14(rsqrt, esz == 8, scalar, r.b, a.b, b.b, cpu->mxcsr);
+  }
   if (scalar) {
     union cpu_vec t;
     memcpy(t.b, r.b, 16);

@@ -14,6 +14,7 @@
 #include "replayer/cpu/sse_util.h"
 
 int cpu__host_ssse3, cpu__host_fma3, cpu__host_avx512f;
+u32 cpu__host_amd512;
 
 static int portable_forced;
 
@@ -32,6 +33,11 @@ static void host_detect(void) {
   unsigned a, b, c, d;
   const char *e = getenv("REWIND_CPU_PORTABLE");
   cpu__host_avx512f = detect_avx512f();
+  cpu__host_amd512 = 0;
+  if (cpu__host_avx512f && __get_cpuid(0, &a, &b, &c, &d) &&
+      cpu_vendor_of(b, d, c) == CPU_VENDOR_AMD &&
+      __get_cpuid(1, &a, &b, &c, &d))
+    cpu__host_amd512 = cpu_family_of(a);
   cpu__host_ssse3 = cpu__host_fma3 = 0;
   if (portable_forced || (e && *e && *e != '0')) return;
   if (!__get_cpuid(1, &a, &b, &c, &d)) return;

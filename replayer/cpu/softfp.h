@@ -105,6 +105,9 @@ u64 cpu__sf_to_int(u64 x, const struct sf_fmt *f, u32 mx, int trunc,
  * reciprocal square root (vrsqrtph), as the CPU computes them; no flags
  * (softfp_approx.c). */
 u16 cpu__sf_rcp14_half(u16 x, int rsqrt);
+/* vrcp14 (vrsqrt14 with RSQRT) of X in format F (singles, doubles) as
+ * Intel's CPUs compute it, under MX's DAZ and FTZ; no flags. */
+u64 cpu__sf_approx14(const struct sf_fmt *f, u64 x, int rsqrt, u32 mx);
 
 /* Relations of cpu__sf_compare. */
 enum { CPU_SF_LT = 1, CPU_SF_EQ = 2, CPU_SF_GT = 4, CPU_SF_UN = 8 };

@@ -1,21 +1,33 @@
 /* SPDX-License-Identifier: MIT */
-/* The approximate reciprocal and reciprocal square root of a half
- * (AVX512-FP16's vrcpph and vrsqrtph), bit for bit as Intel computes them
- * (softfp.h). Nothing else: vrcp14 and vrsqrt14 themselves stay on the
- * host (evex_fpx.c).
+/* The approximate reciprocal and reciprocal square root as Intel's CPUs
+ * compute them: vrcp14 and vrsqrt14 on singles and doubles, and from them
+ * AVX512-FP16's vrcpph and vrsqrtph (softfp.h). AMD's CPUs compute
+ * vrcp14 and vrsqrt14 another way, which stays on the host (evex_fpx.c).
  *
- * The CPU takes them from its 14-bit approximations (vrcp14, vrsqrt14):
- * the significand, in [1, 2) (or [1, 4) for the square root, keeping the
+ * The significand, in [1, 2) (or [1, 4) for the square root, keeping the
  * exponent even), falls in one of 64 segments, on each a line a - b*(x -
  * y) with y the segment's middle, computed exactly and truncated to 17
- * significant bits; the half is that value rounded to nearest with ties
- * away from zero, whatever MXCSR says, to a denormal too. Intel publishes
- * this algorithm (its reference code for vrcp14 and vrsqrt14, RECIP14.c);
- * the coefficients below were measured on a Xeon with AVX512-FP16: each
- * segment's pair is the only one that reproduces vrcp14ss (vrsqrt14ss) on
- * every single-precision value of the segment, and with them this file
- * reproduces vrcpsh and vrsqrtsh on all 65536 halves, under every MXCSR
- * rounding, DAZ and FTZ (none applies). No flag is ever raised. */
+ * significant bits; only the 16 (15) fraction bits below the segment's
+ * index count. Intel publishes this algorithm (its reference code for
+ * vrcp14 and vrsqrt14, RECIP14.c); the coefficients below were measured on
+ * a Xeon with AVX512-FP16: each segment's pair is the only one that
+ * reproduces vrcp14ss (vrsqrt14ss) on every single-precision value of the
+ * segment.
+ *
+ * On singles and doubles (measured on the same Xeon, every single and a
+ * million doubles of each class): no flag is ever raised and the rounding
+ * control does not matter; DAZ makes a denormal operand a zero; a denormal
+ * operand is otherwise normalized first; a result beyond the format is an
+ * infinity; a denormal result is exact (it loses no bit) and FTZ makes it
+ * a zero. 1/0 is an infinity and 1/inf a zero of the operand's sign; the
+ * square root of -0 is -inf, of any other negative value the default NaN;
+ * a NaN comes back quieted; an exact power of two (of four for the square
+ * root) gives its exact reciprocal.
+ *
+ * For a half the value is then rounded to nearest with ties away from
+ * zero, whatever MXCSR says, to a denormal too; DAZ and FTZ do not apply;
+ * this file reproduces vrcpsh and vrsqrtsh on all 65536 halves, under every
+ * MXCSR rounding, DAZ and FTZ. */
 #include "replayer/cpu/softfp.h"
 
 /* Reciprocal on [1, 2): segment i covers [1 + i/64, 1 + (i+1)/64), y =
@@ -82,27 +94,71 @@ static u16 pack_away(unsigned s, u64 v, int e) {
   return (u16)(sb | (lead + 15) << 10 | (q & 0x3ff));
 }
 
+/* The line of segment T's index: V with the value V * 2^-18 (reciprocal,
+ * T the 16 fraction bits below the leading one) or V * 2^-19 (square root,
+ * T the 15 fraction bits, ODD the exponent's parity), for x in [1, 2) or
+ * [1, 4). */
+static u64 rcp_line(unsigned t) {
+  const u32 *c = rcp_ab[t >> 10];
+  i64 k = (i64)(t & 1023) - 512;
+  return (u64)(floor_div((i64)c[0] * 256 - (i64)c[1] * k, 512) * 2);
+}
+static u64 rsqrt_line(unsigned t, int odd) {
+  const u32 *c = rsqrt_ab[(odd ? 32 : 0) + (t >> 10)];
+  i64 k = (i64)(t & 1023) - 512;
+  return (u64)(floor_div((i64)c[0] * 128 - (i64)c[1] * k, 512) * 4);
+}
+
+/* The approximation of the finite nonzero magnitude U (normalized here) as
+ * *V * 2^*E, exactly. */
+static void approx(const struct sf_val *u, int rsqrt, u64 *v, int *e) {
+  int k = 63 - __builtin_clzll(u->m), x = u->e + k; /* x = 1.f * 2^x */
+  u64 fr = u->m << (63 - k) << 1; /* the fraction bits, from bit 63 down */
+  if (!rsqrt) {
+    if (!fr) {
+      *v = 1, *e = -x;
+      return;
+    }
+    *v = rcp_line((unsigned)(fr >> 48)), *e = -18 - x;
+    return;
+  }
+  int odd = x & 1, n = (x - odd) / 2; /* x = m * 2^(2n), m in [1, 4) */
+  if (!fr && !odd) {
+    *v = 1, *e = -n;
+    return;
+  }
+  *v = rsqrt_line((unsigned)(fr >> 49), odd), *e = -19 - n;
+}
+
+u64 cpu__sf_approx14(const struct sf_fmt *f, u64 x, int rsqrt, u32 mx) {
+  struct sf_val u = cpu__sf_unpack(x, f, !!(mx & CPU_MX_DAZ));
+  u64 sb = u.s ? sf_sign(f) : 0, v;
+  int e;
+  if (u.nan) return sf_quiet(f, x);
+  if (rsqrt && u.s && !u.zero) return sf_default_nan(f);
+  if (u.inf) return sb;
+  if (u.zero) return sf_inf(f, u.s);
+  approx(&u, rsqrt, &v, &e);
+  /* v * 2^e, v below 2^18: place its leading one at bit FRAC. */
+  int k = 63 - __builtin_clzll(v), lead = e + k, emin = 1 - f->bias;
+  if (lead > f->bias) return sf_inf(f, u.s);
+  if (lead < emin) {
+    if (mx & CPU_MX_FTZ) return sb;
+    int sh = (int)f->frac - k - (emin - lead);
+    return sb | (sh >= 0 ? v << sh : v >> -sh);
+  }
+  return sb | (u64)(lead + f->bias) << f->frac |
+         ((v << (f->frac - k)) & ((1ull << f->frac) - 1));
+}
+
 u16 cpu__sf_rcp14_half(u16 x, int rsqrt) {
   struct sf_val u = cpu__sf_unpack(x, &cpu__sf_f16, 0);
+  u64 v;
+  int e;
   if (u.nan) return (u16)sf_quiet(&cpu__sf_f16, x);
   if (rsqrt && u.s && !u.zero) return (u16)sf_default_nan(&cpu__sf_f16);
   if (u.inf) return (u16)(x & 0x8000);
   if (u.zero) return (u16)((x & 0x8000) | 0x7c00);
-  /* x = 1.f * 2^e, f in 2^-10 units */
-  int k = 63 - __builtin_clzll(u.m), e = u.e + k;
-  unsigned f = (unsigned)(u.m << (10 - k)) & 0x3ff;
-  if (!rsqrt) {
-    if (!f) return pack_away(u.s, 1, -e);
-    const u32 *c = rcp_ab[f >> 4];
-    i64 kk = (i64)((f & 15) << 6) - 512;
-    i64 v = floor_div((i64)c[0] * 256 - (i64)c[1] * kk, 512) * 2;
-    return pack_away(u.s, (u64)v, -18 - e);
-  }
-  /* x = m * 2^(2n), m in [1, 4) */
-  int odd = e & 1, n = (e - odd) / 2;
-  if (!f && !odd) return pack_away(0, 1, -n);
-  const u32 *c = rsqrt_ab[(odd ? 32 : 0) + (f >> 5)];
-  i64 kk = (i64)((f & 31) << 5) - 512;
-  i64 v = floor_div((i64)c[0] * 128 - (i64)c[1] * kk, 512) * 4;
-  return pack_away(0, (u64)v, -19 - n);
+  approx(&u, rsqrt, &v, &e);
+  return pack_away(rsqrt ? 0 : u.s, v, e);
 }

@@ -268,6 +268,107 @@ void test_feature_fp16_approx(void) {
   }
 }
 
+/* vrcp14 and vrsqrt14 on singles and doubles as Intel computes them: FNV-1a
+ * hashes of the results on 2^20 singles and 2^20 doubles spread over every
+ * exponent (i times the golden ratio), under MXCSR 0x1f80 and with DAZ and
+ * FTZ (0x9fc0), taken from a Xeon's vrcp14ss/sd and vrsqrt14ss/sd; then
+ * the special cases one by one. */
+static u64 approx14_hash(int rsqrt, u32 mx) {
+  u64 h = 0xcbf29ce484222325ull;
+  for (u32 i = 0; i < 1u << 20; i++)
+    h = (h ^ cpu__sf_approx14(&cpu__sf_f32, (u32)(i * 0x9e3779b1u), rsqrt,
+                              mx)) *
+        0x100000001b3ull;
+  for (u64 i = 0; i < 1u << 20; i++)
+    h = (h ^ cpu__sf_approx14(&cpu__sf_f64, i * 0x9e3779b97f4a7c15ull,
+                              rsqrt, mx)) *
+        0x100000001b3ull;
+  return h;
+}
+
+void test_feature_approx14(void) {
+  static const struct {
+    int rsqrt;
+    u32 mx, x, want;
+  } one[] = {
+      {0, 0x1f80, 0x3f800000, 0x3f800000}, /* 1: exact */
+      {0, 0x1f80, 0x3f800001, 0x3f7ffe00}, /* low 7 bits ignored */
+      {0, 0x1f80, 0xbf800000, 0xbf800000},
+      {0, 0x1f80, 0x00000000, 0x7f800000}, /* 1/0 */
+      {0, 0x1f80, 0x80000000, 0xff800000},
+      {0, 0x1f80, 0xff800000, 0x80000000}, /* 1/-inf */
+      {0, 0x1f80, 0x7fa00000, 0x7fe00000}, /* an SNaN, quieted */
+      {0, 0x1f80, 0x00400000, 0x7f000000}, /* a denormal, normalized */
+      {0, 0x1f80, 0x00200000, 0x7f800000}, /* 2^128: beyond, inf */
+      {0, 0x1f80, 0x00200001, 0x7f7ffe00},
+      {0, 0x1fc0, 0x00400000, 0x7f800000}, /* DAZ: a zero */
+      {0, 0x1f80, 0x7e800001, 0x007fff00}, /* a denormal result */
+      {0, 0x9f80, 0x7e800001, 0x00000000}, /* FTZ */
+      {0, 0x9f80, 0x7e800000, 0x00800000}, /* the smallest normal stays */
+      {0, 0x7f80, 0x7f7fffff, 0x00200000}, /* rounding control: none */
+      {1, 0x1f80, 0x40000000, 0x3f350280}, /* odd exponent: the line */
+      {1, 0x1f80, 0x40800000, 0x3f000000}, /* a power of four: exact */
+      {1, 0x1f80, 0x00000001, 0x64b50280},
+      {1, 0x1f80, 0x80000001, 0xffc00000}, /* negative: default NaN */
+      {1, 0x1fc0, 0x80000001, 0xff800000}, /* DAZ: -0, so -inf */
+      {1, 0x1f80, 0xff800000, 0xffc00000},
+      {1, 0x1f80, 0x7f800000, 0x00000000},
+      {1, 0x1f80, 0x3f800001, 0x3f7ffd00},
+  };
+  for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+    CU_ASSERT_EQUAL(cpu__sf_approx14(&cpu__sf_f32, one[i].x, one[i].rsqrt,
+                                     one[i].mx),
+                    one[i].want);
+  CU_ASSERT_EQUAL(cpu__sf_approx14(&cpu__sf_f64, 0x7fd0000000000001ull, 0,
+                                   0x1f80),
+                  0x000fffe000000000ull);
+  CU_ASSERT_EQUAL(cpu__sf_approx14(&cpu__sf_f64, 0x0004000000000000ull, 0,
+                                   0x1f80),
+                  0x7ff0000000000000ull);
+  CU_ASSERT_EQUAL(cpu__sf_approx14(&cpu__sf_f64, 0x7fe0000000000000ull, 1,
+                                   0x1f80),
+                  0x1ff6a05000000000ull);
+  CU_ASSERT_EQUAL(approx14_hash(0, 0x1f80), 0xc5cbba3f5cf9f34aull);
+  CU_ASSERT_EQUAL(approx14_hash(0, 0x9fc0), 0xcb9e16072a2b83caull);
+  CU_ASSERT_EQUAL(approx14_hash(1, 0x1f80), 0x741c1f1ff51a2bcaull);
+  CU_ASSERT_EQUAL(approx14_hash(1, 0x9fc0), 0xa9437bc0b15efe4aull);
+}
+
+/* vrcp14ps zmm0, zmm1 (zmm1 zero, so +inf everywhere) under each vendor's
+ * rules: Intel's on any host; AMD's (family 0x1a) only on an AMD host of
+ * that family with AVX-512, else the replay stops naming why. */
+void test_feature_approx14_vendor(void) {
+  static const u8 code[] = {0x62, 0xf2, 0x7d, 0x48, 0x4c, 0xc1, 0xcc};
+  for (int amd = 0; amd < 2; amd++) {
+    struct emu e;
+    struct cpu_config cfg = {0};
+    struct cpu_exit ex;
+    struct rw_regs r;
+    u32 lane;
+    cfg.vendor = amd ? CPU_VENDOR_AMD : CPU_VENDOR_INTEL;
+    cfg.family = amd ? 0x1a : 6;
+    CU_ASSERT_FATAL(emu_open(&e, code, sizeof code) == 0);
+    cpu_free(e.cpu);
+    e.cpu = NULL;
+    CU_ASSERT_FATAL(cpu_new(e.mem, &cfg, &e.cpu) == 0);
+    cpu_get_regs(e.cpu, &r);
+    r.rip = EMU_CODE;
+    CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+    if (amd && cpu__host_amd512 != 0x1a) {
+      CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_UNSUPPORTED);
+      CU_ASSERT(strstr(ex.msg, "vrcp14ps") != NULL);
+      CU_ASSERT(strstr(ex.msg, "AMD's approximation") != NULL);
+    } else {
+      CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+      CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_BP);
+      cpu_get_regs(e.cpu, &r);
+      memcpy(&lane, r.fxsave + 160 + 12, 4);
+      CU_ASSERT_EQUAL(lane, 0x7f800000);
+    }
+    emu_close(&e);
+  }
+}
+
 /* vcvtps2ph's flags under an unmasked underflow, measured on a Xeon: a
  * denormal single reports PE with UE and DE, though its value is a power
  * of two, exact with an unbounded exponent; a tiny normal single reports
