@@ -12,6 +12,8 @@
 #                them (its EVEX ones on a CPU with AVX-512), qsort
 #   libc         the same with glibc kept on its AVX2 functions
 #                (GLIBC_TUNABLES), which QEMU can run
+#   libc sse     the same with glibc kept on its SSE2 functions: the same
+#                work, for the AVX2 functions' time per instruction
 # Prints markdown: times, instructions, MIPS and the ratios; for vecmath,
 # replay time per instruction and per round of work, v3 and v4 against v2.
 #   bench/replay/vector.sh BUILD_DIR
@@ -33,14 +35,16 @@ echo
 echo "| workload | native (s) | qemu (s) | replay (s) | instructions | replay MIPS | replay / native | replay / qemu |"
 echo "|---|---|---|---|---|---|---|---|"
 AVX2ONLY=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW
-ws="v3 v2 libc"
-grep -qw avx512f /proc/cpuinfo && ws="v4 v3 v2 libc-evex libc"
+SSEONLY=$AVX2ONLY,-AVX2,-AVX,-BMI2,-AVX_Fast_Unaligned_Load
+ws="v3 v2 libc libc-sse"
+grep -qw avx512f /proc/cpuinfo && ws="v4 v3 v2 libc-evex libc libc-sse"
 for w in $ws; do
   # The environment goes before everything (native, qemu, the recorder),
   # so that qemu-x86_64 gets the program's path, not env's name.
   pre=(env)
   case $w in
     libc) cmd=("$B/bench/record/libc") pre=(env "GLIBC_TUNABLES=$AVX2ONLY") ;;
+    libc-sse) cmd=("$B/bench/record/libc") pre=(env "GLIBC_TUNABLES=$SSEONLY") ;;
     libc-evex) cmd=("$B/bench/record/libc") ;;
     *) cmd=("$B/bench/replay/vecmath_$w" "$ROUNDS") ;;
   esac
@@ -69,8 +73,12 @@ for w in $ws; do
 done
 echo
 awk '$1 == "v4" {n4 = $2; t4 = $3} $1 == "v3" {n3 = $2; t3 = $3}
-  $1 == "v2" {n2 = $2; t2 = $3} END {
+  $1 == "v2" {n2 = $2; t2 = $3} $1 == "libc" {nl = $2; tl = $3}
+  $1 == "libc-sse" {ns = $2; ts = $3} END {
   f = "vecmath, %s against SSE4.2 on the same work: %.2fx the replay " \
     "time, %.2fx the instructions, %.2fx the time per instruction\n"
   if (n4) printf f, "AVX-512", t4 / t2, n4 / n2, (t4 / n4) / (t2 / n2)
-  printf f, "AVX2+FMA", t3 / t2, n3 / n2, (t3 / n3) / (t2 / n2) }' "$T/per"
+  printf f, "AVX2+FMA", t3 / t2, n3 / n2, (t3 / n3) / (t2 / n2)
+  printf "libc, AVX2 functions against SSE2 ones on the same work: %.2fx " \
+    "the replay time, %.2fx the instructions, %.2fx the time per " \
+    "instruction\n", tl / ts, nl / ns, (tl / nl) / (ts / ns) }' "$T/per"

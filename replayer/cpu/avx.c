@@ -92,14 +92,19 @@ int cpu__vex(struct cpu *cpu, const struct cpu_insn *in, cpu_handler fn,
 
 int cpu__vex_rm(struct cpu *cpu, const struct cpu_insn *in, unsigned n,
                 int align, union cpu_vec *v) {
-  memset(v, 0, sizeof *v);
   if (!(in->pfx & CPU_PFX_MEM)) {
+    if (n == 32) {
+      *v = cpu->ymm[in->rm];
+      return 0;
+    }
+    memset(v, 0, sizeof *v);
     memcpy(v->b, cpu->ymm[in->rm].b, n);
     return 0;
   }
   u64 a = cpu_ea(cpu, in);
   if (align && (a & (n - 1))) return cpu__fault(cpu, CPU_FAULT_GP);
   if (n == 32) return cpu_ld256(cpu, a, v->b);
+  memset(v, 0, sizeof *v);
   if (n == 16) return cpu_ld128(cpu, a, v->b);
   if (n == 8) return cpu_ld64(cpu, a, &v->q[0]);
   if (n == 4) return cpu_ld32(cpu, a, &v->d[0]);
@@ -275,10 +280,8 @@ static int op_vzeroall(struct cpu *cpu, const struct cpu_insn *in) {
 /* vmovmskps/pd, vpmovmskb at any width: the top bit of each element. */
 static int movmsk(struct cpu *cpu, const struct cpu_insn *in, unsigned esz) {
   const union cpu_vec *s = &cpu->ymm[in->rm];
-  unsigned n = (in->osz2 == 32 ? 32 : 16) / esz;
-  u64 m = 0;
-  for (unsigned i = 0; i < n; i++)
-    m |= (u64)(s->b[i * esz + esz - 1] >> 7) << i;
+  u64 m = cpu__signs16(s->b, esz);
+  if (in->osz2 == 32) m |= (u64)cpu__signs16(s->b + 16, esz) << (16 / esz);
   cpu_reg_set(cpu, in->reg, 8, m);
   return CPU_RC_NEXT;
 }

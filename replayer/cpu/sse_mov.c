@@ -196,11 +196,7 @@ static int op_movshdup_Vx_Wx(struct cpu *cpu, const struct cpu_insn *in) {
  * (32-bit write, zero-extended). */
 static inline int mask_bits(struct cpu *cpu, const struct cpu_insn *in,
                             unsigned esz) {
-  const union cpu_vec *s = cpu__x(cpu, in->rm);
-  u64 m = 0;
-  for (unsigned i = 0; i < 16 / esz; i++)
-    m |= (u64)(s->b[i * esz + esz - 1] >> 7) << i;
-  cpu_reg_set(cpu, in->reg, 8, m);
+  cpu_reg_set(cpu, in->reg, 8, cpu__signs16(cpu__x(cpu, in->rm)->b, esz));
   return CPU_RC_NEXT;
 }
 

@@ -8,6 +8,8 @@
 #ifndef RW_REPLAYER_CPU_SSE_UTIL_H
 #define RW_REPLAYER_CPU_SSE_UTIL_H
 
+#include <emmintrin.h>
+
 #include "replayer/cpu/cpu_int.h"
 
 /* MXCSR fields. */
@@ -25,6 +27,16 @@ enum {
   CPU_MX_FTZ = 0x8000,
   CPU_MX_VALID = 0xffff  /* bits ldmxcsr accepts (MXCSR_MASK 0xffff) */
 };
+
+/* The top bit of each ESZ-byte element (1, 4 or 8) of the 16 bytes at P,
+ * element i at bit i: movmskps/pd and pmovmskb, through the host's own
+ * (SSE2, which every x86-64 host has: the same bits on any of them). */
+static inline u32 cpu__signs16(const u8 *p, unsigned esz) {
+  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+  if (esz == 1) return (u32)_mm_movemask_epi8(v);
+  if (esz == 4) return (u32)_mm_movemask_ps(_mm_castsi128_ps(v));
+  return (u32)_mm_movemask_pd(_mm_castsi128_pd(v));
+}
 
 /* Host operations of the engine (sse_fpu.c). Each is one SSE/SSE2 host
  * instruction on two 16-byte operands (destination first), or a

@@ -92,6 +92,47 @@ static int str(struct cpu *cpu, const struct cpu_insn *in, int kind) {
   return rep_leave(cpu, in, str_run(cpu, in, kind));
 }
 
+/* Up to MAX iterations of rep movs or rep stos (element size SZ, the
+ * direction flag clear) in one piece, as far as both operands stay on
+ * pages the TLB holds: the same bytes, registers and last accesses as
+ * that many single iterations. Returns how many it did (0: the next one
+ * needs the slow path, a fault or a watched page; once() takes it). */
+static u64 bulk(struct cpu *cpu, unsigned sz, int kind, u64 max) {
+  u64 d = cpu->gpr[RDI], s = cpu->gpr[RSI];
+  u64 room = (0x1000 - (d & 0xfff)) / sz, n, bytes;
+  if (kind == K_MOVS && (0x1000 - (s & 0xfff)) / sz < room)
+    room = (0x1000 - (s & 0xfff)) / sz;
+  n = max < room ? max : room;
+  if (!n) return 0;
+  bytes = n * sz;
+  u8 *dp = cpu__tlb_hit(cpu->tlb_w, d, (unsigned)bytes);
+  if (!dp) return 0;
+  if (kind == K_MOVS) {
+    const u8 *sp = cpu__tlb_hit(cpu->tlb_r, s, (unsigned)bytes);
+    if (!sp) return 0;
+    if (dp > sp && dp < sp + bytes) {
+      /* The destination starts inside the source: element by element,
+       * each reading what an earlier one may have written. */
+      for (u64 i = 0; i < bytes; i += sz) memmove(dp + i, sp + i, sz);
+    } else {
+      memmove(dp, sp, bytes);
+    }
+    cpu->last_read = (struct cpu_access){s + bytes - sz, sz};
+    cpu->gpr[RSI] = s + bytes;
+  } else {
+    u64 v = cpu_reg_get(cpu, RAX, sz);
+    if (sz == 1) {
+      memset(dp, (int)v, bytes);
+    } else {
+      for (u64 i = 0; i < bytes; i += sz) memcpy(dp + i, &v, sz);
+    }
+  }
+  cpu->last_write = (struct cpu_access){d + bytes - sz, sz};
+  cpu->gpr[RDI] = d + bytes;
+  cpu->gpr[RCX] -= n;
+  return n;
+}
+
 static int str_run(struct cpu *cpu, const struct cpu_insn *in, int kind) {
   unsigned sz = kind == K_STOS ? in->osz2 : in->osz;
   int cond = kind == K_SCAS || kind == K_CMPS;
@@ -112,6 +153,18 @@ static int str_run(struct cpu *cpu, const struct cpu_insn *in, int kind) {
          atomic_load_explicit(&cpu->stop, memory_order_relaxed))) {
       cpu->icount += k;
       return CPU_RC_REP;
+    }
+    if ((kind == K_MOVS || kind == K_STOS) && !bpc && !cpu->watch_mode &&
+        !(cpu->rflags & CPU_DF)) {
+      /* Up to the next stop check, in one piece. */
+      u64 lim = allow - k, chk = 1024 - (k & 1023), did;
+      if (chk < lim) lim = chk;
+      if (cpu->gpr[RCX] < lim) lim = cpu->gpr[RCX];
+      did = bulk(cpu, sz, kind, lim);
+      if (did) {
+        k += did;
+        continue;
+      }
     }
     rc = once(cpu, sz, kind);
     if (rc) {

@@ -480,10 +480,17 @@ int diff_make_case(const struct diff_enc *e, struct diff_rng *r,
   if (e->opt & DIFF_O_STACK)
     c->st.gpr[4] = DIFF_DATA_ADDR + 2048 + 8 * rnd(r, 64);
   if (e->opt & DIFF_O_STRING) {
+    unsigned shape = rnd(r, 8);
     c->st.gpr[1] = rnd(r, 4) ? rnd(r, 24) : 0;
     c->st.gpr[6] = DIFF_DATA_ADDR + 512 + rnd(r, 1024);
     c->st.gpr[7] = DIFF_DATA_ADDR + 4096 + rnd(r, 1024);
     if (rnd(r, 2)) c->st.rflags |= 0x400;
+    if (shape == 0) /* the destination overlapping the source */
+      c->st.gpr[7] = c->st.gpr[6] + 20 - rnd(r, 41);
+    else if (shape == 1) /* the destination crossing into the next page */
+      c->st.gpr[7] = DIFF_DATA_ADDR + 4096 - rnd(r, 40);
+    else if (shape == 2 && !(c->st.rflags & 0x400)) /* long, upwards */
+      c->st.gpr[1] = rnd(r, 320);
   }
   c->flags_defined = diff_flags_defined(e->id);
   if (e->fix) e->fix(c, r);
