@@ -17,8 +17,9 @@ recorder_librw_recorder_a_CFLAGS = $(AM_CFLAGS) $(UNWIND_CFLAGS) $(CAPSTONE_CFLA
 # The syscall buffer's library, which the recorder maps into every recorded
 # process: built without libc, linked flat at its fixed address, and kept
 # in the recorder as bytes. Not with the build's CFLAGS: sanitizers and
-# stack protectors would bring code it cannot have.
-SBLIB_CFLAGS = -O2 -std=gnu11 -fno-pic -fno-pie -no-pie -static -nostdlib \
+# stack protectors would bring code it cannot have; -Os, as it must fit its
+# two pages (recorder/sblib.lds).
+SBLIB_CFLAGS = -Os -std=gnu11 -fno-pic -fno-pie -no-pie -static -nostdlib \
 	-ffreestanding -fno-builtin -fno-stack-protector -fno-jump-tables \
 	-fcf-protection=none -mgeneral-regs-only -mno-red-zone \
 	-fasynchronous-unwind-tables -g1 -Wall -Wextra -Werror \

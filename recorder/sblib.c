@@ -391,8 +391,11 @@ static char *declare(char *p, u64 at, u64 max, u32 mode) {
 }
 
 static u64 piece_len(u32 mode, u64 max, long r) {
-  if (mode == RW_SB_M_RET) return r > 0 ? ((u64)r < max ? (u64)r : max) : 0;
+  if (mode == RW_SB_M_EPOLL) r = r > 0 ? r * 12 : 0;
+  if (mode == RW_SB_M_RET || mode == RW_SB_M_EPOLL)
+    return r > 0 ? ((u64)r < max ? (u64)r : max) : 0;
   if (mode == RW_SB_M_ZERO) return r == 0 ? max : 0;
+  if (mode == RW_SB_M_NONNEG) return r >= 0 ? max : 0;
   return r > 0 ? max : 0;
 }
 
@@ -473,19 +476,22 @@ static long read_call(int redo, long nr, long fd, long buf, long count, long off
   return r;
 }
 
-static u32 crc32c(const char *p, u64 n) {
-  u64 c = 0xffffffffu;
+/* CRC-32C: C (not yet inverted) continued over N bytes at P. */
+static u32 crc_run(u32 c32, const char *p, u64 n) {
+  u64 c = c32;
   for (; n >= 8; n -= 8, p += 8) {
     u64 v = *(const u64u *)p;
     __asm__("crc32q %1, %0" : "+r"(c) : "r"(v));
   }
-  u32 c32 = (u32)c;
+  c32 = (u32)c;
   for (; n; n--, p++) {
     unsigned char v = (unsigned char)*p;
     __asm__("crc32b %1, %0" : "+r"(c32) : "q"(v));
   }
-  return ~c32;
+  return c32;
 }
+
+static u32 crc32c(const char *p, u64 n) { return ~crc_run(0xffffffffu, p, n); }
 
 /* write and pwrite64: the record says what was sent (an OUTPUT record, as
  * the recorder makes for a traced write). A pipe or socket is written with
@@ -520,6 +526,109 @@ static long write_call(int redo, long nr, long fd, long buf, long count, long of
     return more < 0 ? r : r + more;
   }
   return r;
+}
+
+#define MSG_DONTWAIT_ 0x40
+
+/* recvfrom without an address (recv): a pipe's or socket's bytes, taken
+ * with MSG_DONTWAIT; when there are none yet, the traced call waits. */
+static long recv_call(int redo, long fd, long buf, long len, long flags) {
+  if (fd_class(fd) != RW_SB_FD_NOWAIT || (u64)len > RW_SB_READ_MAX ||
+      (flags & 0x100)) /* MSG_WAITALL: it waits for all of them */
+    return fallback(redo, 45, fd, buf, len, flags, 0, 0);
+  char *rec = begin(45, (u32)room((u64)len));
+  if (!rec) return fallback(redo, 45, fd, buf, len, flags, 0, 0);
+  FIELD(rec, RW_SB_R_KIND, u32) = RW_SB_K_PIECES;
+  declare(rec + RW_SB_R_OUT, (u64)buf, (u64)len, RW_SB_M_RET);
+  long r = untraced6(rec, 45, fd, buf, len, flags | MSG_DONTWAIT_, 0, 0);
+  fill_commit(rec, 1, r);
+  if (r == -EAGAIN_ && !(flags & MSG_DONTWAIT_))
+    return fallback(redo, 45, fd, buf, len, flags, 0, 0);
+  return r;
+}
+
+/* The CRC-32C and head of the N bytes of the IOCNT iovecs at IOV, into
+ * O's OUTPUT fields (a call that sent them read all of them). */
+static void iov_output(char *o, const u64 *iov, long iocnt, u64 n) {
+  u32 c = 0xffffffffu;
+  u64 got = 0;
+  for (long i = 0; i < iocnt && got < n; i++) {
+    u64 len = iov[2 * i + 1] < n - got ? iov[2 * i + 1] : n - got;
+    const char *p = (const char *)iov[2 * i];
+    if (got < 64) copy(o + 24 + got, p, len < 64 - got ? len : 64 - got);
+    c = crc_run(c, p, len);
+    got += len;
+  }
+  FIELD(o, 16, u32) = ~c;
+}
+
+/* sendto and writev: what was sent is logged as for write. A pipe or
+ * socket gets MSG_DONTWAIT (pwritev2 with RWF_NOWAIT for writev); what
+ * does not fit now goes the traced way. NR 44: sendto(A, B, C, D, E, F);
+ * 20: writev(A, B, C) of at most 16 iovecs. */
+static long send_call(int redo, long nr, long a, long b, long c, long d,
+                      long e, long f) {
+  int cls = fd_class(a), nowait = cls == RW_SB_FD_NOWAIT;
+  if (!(nowait || (nr == 20 && (cls == RW_SB_FD_REG || cls == RW_SB_FD_DEV))) ||
+      c < 0 || (nr == 20 && c > 16) || !(HDR(RW_SB_H_CAPS) & RW_SB_CAP_CRC32))
+    return fallback(redo, nr, a, b, c, d, e, f);
+  long use = nr == 20 && nowait ? 328 : nr;
+  char *rec = begin((u32)use, RW_SB_OUTPUT_SIZE);
+  if (!rec) return fallback(redo, nr, a, b, c, d, e, f);
+  char *o = rec + RW_SB_R_OUT;
+  FIELD(rec, RW_SB_R_KIND, u32) = RW_SB_K_OUTPUT;
+  FIELD(o, 0, u64) = (u64)b;
+  FIELD(o, 20, u32) = 0;
+  long r;
+  u64 total = (u64)c;
+  if (nr == 44) {
+    FIELD(o, 8, u64) = (u64)c;
+    r = untraced6(rec, 44, a, b, c, d | MSG_DONTWAIT_, e, f);
+    if (r == c) {
+      FIELD(o, 16, u32) = crc32c((const char *)b, (u64)c);
+      FIELD(o, 20, u32) = 1;
+      copy(o + 24, (const void *)b, (u64)c < 64 ? (u64)c : 64);
+    }
+  } else {
+    r = use == 328 ? untraced6(rec, 328, a, b, c, -1, 0, RWF_NOWAIT_)
+                   : untraced4(rec, 20, a, b, c, 0);
+    total = 0;
+    if (r >= 0) /* the kernel read the iovecs: they are there */
+      for (long i = 0; i < c; i++) total += ((const u64 *)b)[2 * i + 1];
+    FIELD(o, 8, u64) = total;
+    if (r >= 0 && (u64)r == total) {
+      iov_output(o, (const u64 *)b, c, total);
+      FIELD(o, 20, u32) = 1;
+    }
+  }
+  FIELD(rec, RW_SB_R_NOUT, u32) = RW_SB_OUTPUT_SIZE;
+  commit(rec);
+  if (nowait && r == -EOPNOTSUPP_) CLASS(a) = RW_SB_FD_NEVER;
+  if (nowait && (r == -EAGAIN_ || r == -EOPNOTSUPP_) &&
+      !(nr == 44 && (d & MSG_DONTWAIT_)))
+    return fallback(redo, nr, a, b, c, d, e, f);
+  if (!nowait || r <= 0 || (u64)r >= total) return r;
+  /* Sent in part: the rest waits, as it would have. */
+  if (nr == 44) {
+    if (d & MSG_DONTWAIT_) return r;
+    long more = traced6(44, a, b + r, c - r, d, e, f);
+    return more < 0 ? r : r + more;
+  }
+  volatile u64 rest[32];
+  long n = 0;
+  u64 skip = (u64)r;
+  for (long i = 0; i < c; i++) {
+    u64 base = ((const u64 *)b)[2 * i], len = ((const u64 *)b)[2 * i + 1];
+    if (skip >= len) {
+      skip -= len;
+      continue;
+    }
+    rest[2 * n] = base + skip, rest[2 * n + 1] = len - skip;
+    skip = 0;
+    n++;
+  }
+  long more = traced(20, a, (long)rest, n);
+  return more < 0 ? r : r + more;
 }
 
 /* openat, when it cannot wait: a stat first (a FIFO's open waits for its
@@ -609,6 +718,21 @@ __attribute__((used)) static long sb_dispatch(long a, long b, long c, long d,
       return plain5(redo, nr, a, b, c, 0, 0);
     case 257: /* openat */
       return openat_call(redo, a, b, c, d);
+    case 45: /* recvfrom, without an address: recv */
+      if (e || f) return fallback(redo, nr, a, b, c, d, e, f);
+      return recv_call(redo, a, b, c, d);
+    case 44: /* sendto */
+    case 20: /* writev */
+      return send_call(redo, nr, a, b, c, d, e, f);
+    case 7: /* poll that does not wait: the events back */
+      if (c) return fallback(redo, nr, a, b, c, d, e, f);
+      return out_call(redo, nr, a, b, 0, 0, 0, a, (long)(u32)b * 8,
+                      RW_SB_M_NONNEG);
+    case 232: /* epoll_wait and epoll_pwait without a mask, that do not wait */
+    case 281:
+      if (d || (nr == 281 && e)) return fallback(redo, nr, a, b, c, d, e, f);
+      return out_call(redo, nr, a, b, c, 0, 0, b, (int)c > 0 ? (long)(int)c * 12 : 0,
+                      RW_SB_M_EPOLL);
     case 326: /* copy_file_range */
       return cfr_call(redo, a, b, c, d, e, f);
     case 16: /* ioctl: FICLONE and FICLONERANGE, which write a file; the

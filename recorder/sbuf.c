@@ -97,6 +97,7 @@ static int buffered(u64 nr) {
     case 316: case 88: case 266: case 86: case 265: case 90: case 91:
     case 268: case 92: case 93: case 94: case 260: case 280: case 95:
     case 188: case 189: case 190: case 197: case 198: case 199: case 72:
+    case 7: case 20: case 44: case 45: case 232: case 281:
       return 1;
     default:
       return 0;
@@ -360,8 +361,11 @@ static u64 piece_room(u64 max) {
 /* How many of a piece's MAX bytes a syscall wrote, having returned RET
  * (as the library counts them). */
 static u64 piece_len(u32 mode, u64 max, i64 ret) {
-  if (mode == RW_SB_M_RET) return ret > 0 ? RW_MIN((u64)ret, max) : 0;
+  if (mode == RW_SB_M_EPOLL) ret = ret > 0 ? ret * 12 : 0;
+  if (mode == RW_SB_M_RET || mode == RW_SB_M_EPOLL)
+    return ret > 0 ? RW_MIN((u64)ret, max) : 0;
   if (mode == RW_SB_M_ZERO) return ret == 0 ? max : 0;
+  if (mode == RW_SB_M_NONNEG) return ret >= 0 ? max : 0;
   return ret > 0 ? max : 0;
 }
 
@@ -850,13 +854,14 @@ static int fd_classes(struct rec *r, i64 result) {
     case REC_NR_read: case REC_NR_write: case REC_NR_pread64:
     case REC_NR_pwrite64: case REC_NR_lseek: case REC_NR_readv:
     case REC_NR_writev: case 326: case 221:
+    case 44: case 45: /* sendto, recvfrom */
       break;
     default:
       return 0;
   }
   if (sb->nofds || result == -EBADF || a[0] >= RW_SB_NFD) return 0;
   int writes = t->eff_nr == REC_NR_write || t->eff_nr == REC_NR_pwrite64 ||
-               t->eff_nr == REC_NR_writev;
+               t->eff_nr == REC_NR_writev || t->eff_nr == 44;
   u64 fd = t->eff_nr == 326 ? a[2] : a[0]; /* copy_file_range: its target */
   if (fd >= RW_SB_NFD) return 0;
   u8 c;

@@ -143,6 +143,8 @@
 #define RW_SB_M_RET 1  /* the result's count (read, getdents...) */
 #define RW_SB_M_ZERO 2 /* all of them when it returned 0 (statx, statfs) */
 #define RW_SB_M_POS 3  /* all of them when it returned more than 0 */
+#define RW_SB_M_NONNEG 4 /* all of them when it returned 0 or more (poll) */
+#define RW_SB_M_EPOLL 5  /* 12 per event it returned (epoll_wait) */
 #define RW_SB_OUTPUT_SIZE 88
 
 #endif

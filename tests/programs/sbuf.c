@@ -18,6 +18,10 @@
  *   pipes N    a parent and its child, and two threads, passing N blocks
  *              of all sizes through pipes (reads that find them empty,
  *              writes that find them full)
+ *   sockets N  N blocks through a stream socket pair with send, writev
+ *              and recv to an echo thread and back; poll and epoll_wait
+ *              that do not wait; recv with MSG_DONTWAIT, MSG_WAITALL and
+ *              MSG_PEEK, a datagram cut short, writev to a file
  * It prints what does not change from run to run, and exits 1 when a
  * result makes no sense (time going backwards, a wrong error). */
 #define _GNU_SOURCE
@@ -32,7 +36,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -277,6 +285,125 @@ static void pipes(long n) {
     fail("child");
 }
 
+/* Echoes what comes through socket *ARG back, until the end. */
+static void *sock_echo(void *arg) {
+  int fd = *(int *)arg;
+  static char buf[70000];
+  for (;;) {
+    ssize_t got = recv(fd, buf, sizeof buf, 0);
+    if (got <= 0) break;
+    for (ssize_t k = 0; k < got;) {
+      ssize_t put = send(fd, buf + k, (size_t)(got - k), MSG_NOSIGNAL);
+      if (put <= 0) return NULL;
+      k += put;
+    }
+  }
+  shutdown(fd, SHUT_WR);
+  return NULL;
+}
+
+static void sockets(long n) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) fail("socketpair");
+  int ep = epoll_create1(0);
+  struct epoll_event ev = {.events = EPOLLIN, .data.u64 = 77};
+  if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, sv[0], &ev)) fail("epoll");
+  struct epoll_event got_ev[4];
+  struct pollfd pf = {.fd = sv[0], .events = POLLIN};
+  /* Nothing to read yet: neither waits, nor finds anything. */
+  if (poll(&pf, 1, 0) != 0 || pf.revents) fail("poll of nothing");
+  if (epoll_wait(ep, got_ev, 4, 0) != 0) fail("epoll_wait of nothing");
+  char c;
+  if (recv(sv[0], &c, 1, MSG_DONTWAIT) != -1 || errno != EAGAIN)
+    fail("recv of nothing with MSG_DONTWAIT");
+  pthread_t t;
+  pthread_create(&t, NULL, sock_echo, &sv[1]);
+  static char out[200000], in[200000];
+  long sent = 0, back = 0;
+  unsigned long sum_out = 0, sum_in = 0;
+  for (long i = 0; i < n; i++) {
+    size_t len = (size_t)((i * 7919) % (i % 5 == 0 ? 60000 : 3000)) + 3;
+    for (size_t k = 0; k < len; k++) {
+      out[k] = (char)(i * 3 + k * k);
+      sum_out = sum_out * 31 + (unsigned char)out[k];
+    }
+    if (i % 2) {
+      if (send(sv[0], out, len, MSG_NOSIGNAL) != (ssize_t)len) fail("send");
+    } else {
+      struct iovec iov[3] = {{out, 1}, {out + 1, len / 2}, {out + 1 + len / 2,
+                                                             len - 1 - len / 2}};
+      if (writev(sv[0], iov, 3) != (ssize_t)len) fail("writev to a socket");
+    }
+    sent += (long)len;
+    while (back < sent) {
+      poll(&pf, 1, 0);
+      epoll_wait(ep, got_ev, 4, 0);
+      ssize_t got = recv(sv[0], in, sizeof in, 0);
+      if (got <= 0) {
+        fail("recv from a socket");
+        return;
+      }
+      for (ssize_t k = 0; k < got; k++)
+        sum_in = sum_in * 31 + (unsigned char)in[k];
+      back += got;
+    }
+  }
+  if (back != sent || sum_in != sum_out) fail("lost or changed bytes");
+  /* Once the echo is back (a poll that waits), those that do not wait
+   * see it. */
+  if (send(sv[0], "p", 1, 0) != 1 || poll(&pf, 1, -1) != 1) fail("ping");
+  pf.revents = 0;
+  if (poll(&pf, 1, 0) != 1 || !(pf.revents & POLLIN)) fail("poll of data");
+  if (epoll_wait(ep, got_ev, 4, 0) != 1 || got_ev[0].data.u64 != 77)
+    fail("epoll_wait of data");
+  if (recv(sv[0], &c, 1, 0) != 1 || c != 'p') fail("pong");
+  /* MSG_WAITALL waits for all of them; MSG_PEEK leaves them there. */
+  if (send(sv[0], "abcdef", 6, 0) != 6) fail("send 6");
+  char six[6];
+  if (recv(sv[0], six, 6, MSG_WAITALL) != 6 || memcmp(six, "abcdef", 6))
+    fail("recv with MSG_WAITALL");
+  if (send(sv[0], "xy", 2, 0) != 2) fail("send 2");
+  char two[2];
+  if (recv(sv[0], two, 2, MSG_PEEK | MSG_WAITALL) != 2 ||
+      recv(sv[0], two, 2, 0) != 2 || memcmp(two, "xy", 2))
+    fail("recv with MSG_PEEK");
+  shutdown(sv[0], SHUT_WR);
+  if (recv(sv[0], &c, 1, 0) != 0) fail("recv at the end");
+  pthread_join(t, NULL);
+  close(sv[0]);
+  close(sv[1]);
+  close(ep);
+  /* A datagram longer than the buffer: cut, and MSG_TRUNC says by how
+   * much. */
+  int dg[2];
+  if (socketpair(AF_UNIX, SOCK_DGRAM, 0, dg)) fail("socketpair dgram");
+  for (long i = 0; i < n; i++) {
+    char msg[100];
+    memset(msg, (int)('a' + i % 26), sizeof msg);
+    if (send(dg[0], msg, sizeof msg, 0) != 100) fail("send a datagram");
+    char part[40];
+    if (recv(dg[1], part, sizeof part, MSG_TRUNC) != 100 ||
+        part[39] != (char)('a' + i % 26))
+      fail("recv of a datagram cut short");
+  }
+  close(dg[0]);
+  close(dg[1]);
+  /* writev to a file, read back. */
+  char path[] = "/tmp/rewind-sbuf-sock-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) fail("mkstemp");
+  for (long i = 0; i < n; i++) {
+    struct iovec iov[2] = {{"line ", 5}, {"000\n", 4}};
+    if (writev(fd, iov, 2) != 9) fail("writev to a file");
+  }
+  char back9[9];
+  if (pread(fd, back9, 9, 9 * (n - 1)) != 9 || memcmp(back9, "line 000\n", 9))
+    fail("the file writev wrote");
+  close(fd);
+  unlink(path);
+  printf("sockets: %ld blocks, %ld bytes\n", n, sent);
+}
+
 static volatile long handled;
 
 static void on_alarm(int sig) {
@@ -327,6 +454,8 @@ int main(int argc, char **argv) {
     files(n);
   } else if (!strcmp(mode, "pipes")) {
     pipes(n);
+  } else if (!strcmp(mode, "sockets")) {
+    sockets(n);
   } else if (!strcmp(mode, "signals")) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

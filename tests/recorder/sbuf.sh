@@ -5,6 +5,7 @@
 # patched their sites, make their syscalls through a library rewind maps
 # into the program, without a ptrace stop, and the recorder writes them as
 # ordinary syscalls; so do reads and writes of files, pipes and sockets
+# (send, recv, writev, and poll and epoll_wait that do not wait)
 # and the file calls of cp and tar. Each condition it must survive is
 # recorded with and without the buffer, and each recording verifies: a
 # timer's handler calling the clock in the middle of a call, threads,
@@ -122,14 +123,30 @@ w = [r for r in of("SYSCALL_ENTER") if r["regs"]["rip"] == "0x70000082"
      and r["nr"] in (327, 328)]
 assert len(w) >= 500, len(w)'
 both pipes 400 400
-check "pipes: reads that found a pipe empty went the traced way" q pipes '
-e = [r for r in of("SYSCALL_EXIT") if r["nr"] == 327 and r["result"] == -11]
-t = [r for r in of("SYSCALL_ENTER") if r["nr"] == 0 and
-     r["regs"]["rip"] != "0x70000082"]
-assert e and t, (len(e), len(t))'
+# waited NAME TRY NR WHAT: in NAME, the buffered syscall TRY found nothing
+# (EAGAIN) and syscall NR then went the traced way.
+waited() {
+  check "$1: $4 went the traced way" q "$1" "
+e = [r for r in of('SYSCALL_EXIT') if r['nr'] == $2 and r['result'] == -11]
+t = [r for r in of('SYSCALL_ENTER') if r['nr'] == $3 and
+     r['regs']['rip'] != '0x70000082']
+assert e and t, (len(e), len(t))"
+}
+waited pipes 327 0 "reads that found a pipe empty"
 check "pipes: the child's calls were buffered in its own process" q pipes '
 tids = set(r["tid"] for r in of("SYSCALL_ENTER") if r["regs"]["rip"] == "0x70000082")
 assert len(tids) >= 3, tids'
+
+both sockets 300 1500
+check "sockets: send, recv, writev, poll and epoll_wait were buffered" q sockets '
+got = set(r["nr"] for r in of("SYSCALL_ENTER") if r["regs"]["rip"] == "0x70000082")
+want = {7, 20, 44, 45, 232, 328}
+assert want <= got, sorted(want - got)'
+waited sockets 45 45 "recvs that found nothing"
+check "sockets: buffered sends and writevs have their OUTPUT records" q sockets '
+for nr in (44, 328, 20):
+    i = [k for k in enters(nr) if recs[k]["regs"]["rip"] == "0x70000082"][3]
+    assert recs[i + 1]["type"] == "OUTPUT", (nr, recs[i + 1])'
 
 both signals 2000 1000
 check "signals: the handler's calls were logged too" q signals '
