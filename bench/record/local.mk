@@ -50,6 +50,7 @@ bench-blobs: cli/rewind
 # The syscall buffer (bench/RESULTS.md): workloads natively, under pinned
 # strace, recorded with and without it. `make bench-sbuf`.
 EXTRA_DIST += bench/record/sbuf.sh bench/record/imports.py \
+	bench/record/sockets.py \
 	bench/record/makeproj.sh
 .PHONY: bench-sbuf
 bench-sbuf: cli/rewind bench/record/clock bench/record/syscalls \

@@ -68,6 +68,8 @@ PRE="rm -f '$work/inc.tar'; sync" run "tar cf of /usr/include" \
   tar cf "$work/inc.tar" /usr/include
 "$py" "$src/imports.py" >/dev/null 2>&1 &&
   run "python3, 200 imports" "$py" "$src/imports.py"
+run "python3 TCP echo, 2,000 messages (bench/record/sockets.py)" \
+  "$py" "$src/sockets.py"
 bash "$src/makeproj.sh" "$work/proj"
 PRE="make -s -C '$work/proj' clean" run "make -j2, 25 C files" \
   make -s -j2 -C "$work/proj"
