@@ -72,6 +72,7 @@ struct rec__proc *rec__proc_fork(struct rec *r, pid_t child, int shared) {
   p->stack_warned = pp->stack_warned;
   p->hide_seccomp = pp->hide_seccomp;
   p->hide_nnp = pp->hide_nnp;
+  memcpy(p->forced, pp->forced, sizeof p->forced);
   p->maps = &p->maps_own;
   if (shared) {
     p->maps = pp->maps;

@@ -462,6 +462,15 @@ struct rec__sb {
   struct rec__sbsite sites[REC_SB_SITES];
 };
 
+/* What the program last asked for a signal the kernel forces at one of
+ * rewind's traps (recorder/forced.c). */
+enum { REC_DISP_DFL = 0, REC_DISP_IGN, REC_DISP_CAUGHT };
+struct rec__sigdisp {
+  int kind;   /* REC_DISP_* */
+  u64 act[4]; /* its struct sigaction as the kernel takes it: handler,
+                 flags, restorer, mask */
+};
+
 struct rec__proc {
   pid_t pid;                  /* the recorded process */
   int gone;                   /* 1: it ended; its threads' EXITs are in
@@ -519,6 +528,7 @@ struct rec__proc {
   int sb_fullstop;            /* 1: it installed a seccomp filter of its
                                  own: every syscall stops (PTRACE_SYSCALL),
                                  whatever rewind's filter says */
+  struct rec__sigdisp forced[2]; /* SIGSEGV's and SIGTRAP's */
 };
 
 struct rec {
@@ -993,6 +1003,23 @@ void rec__proc_release(struct rec *r, struct rec__proc *p);
 /* Every recorded process, the root first: P of N. */
 struct rec__proc *rec__proc_at(struct rec *r, size_t i);
 size_t rec__proc_count(const struct rec *r);
+
+/* The dispositions the kernel resets when it forces a trap's signal
+ * (recorder/forced.c). After a traced rt_sigaction with ARGS that
+ * returned RESULT: */
+int rec__forced_sigaction(struct rec *r, const u64 *args,
+                          i64 result) RW_MUST_CHECK;
+/* At an exec of P: handlers are gone. */
+void rec__forced_exec(struct rec__proc *p);
+/* SIG is delivered to the current thread for real (SA_RESETHAND). */
+void rec__forced_delivered(struct rec *r, int sig);
+/* After the current thread's trap at AT raised SIG and was answered: puts
+ * back what the kernel reset, where the program had asked otherwise. */
+int rec__forced_restore(struct rec *r, int sig, u64 at) RW_MUST_CHECK;
+/* SIG's disposition in thread TID's process now, from /proc: 2 caught by a
+ * handler, 1 ignored (explicitly or by default), 0 the default action
+ * that stops or ends the process (recorder/signals.c). */
+int rec__disposition(pid_t tid, int sig);
 
 /* Crash report (recorder/backtrace.c). */
 void rec__backtrace(pid_t tid, const char *prog);

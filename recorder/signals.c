@@ -41,7 +41,7 @@ int rec__signal_is_sync(int sig, int code) {
 /* What the signal's disposition is in the tracee: 2 caught by a handler,
  * 1 ignored (explicitly or by default), 0 default action that stops or
  * terminates the process. */
-static int disposition(pid_t tid, int sig) {
+int rec__disposition(pid_t tid, int sig) {
   char path[64], line[256];
   unsigned long long ign = 0, cgt = 0;
   snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
@@ -87,7 +87,7 @@ static int answer_at(struct rec *r, u64 rip, int is_p) {
  * SIGSEGV was one, 0 when it was a real fault (or an rdtsc trap the
  * program asked for with PR_SET_TSC, which it gets), or a negative
  * code. */
-static int answer_tsc(struct rec *r) {
+static int answer_tsc(struct rec *r, u64 *at) {
   struct rw_regs *regs = &r->cur->regs;
   u8 insn[3] = {0};
   RW_FORWARD(rec__regs_get(r, r->cur->tid, regs, 0));
@@ -100,6 +100,7 @@ static int answer_tsc(struct rec *r) {
   else
     return 0;
   if (r->cur->tsc_mode == PR_TSC_SIGSEGV) return 0;
+  *at = regs->rip;
   RW_FORWARD(answer_at(r, regs->rip, is_p));
   return 1;
 }
@@ -189,11 +190,12 @@ static int answer_xbegin(struct rec *r, const struct rec__tscp *p) {
 /* The int3 that replaced an rdtsc, rdrand, rdseed or xbegin
  * (recorder/tscpatch.c) stops with rip after it. Returns 1 when this
  * SIGTRAP was one, 0 if not, or a negative code. */
-static int answer_patched(struct rec *r) {
+static int answer_patched(struct rec *r, u64 *at) {
   struct rw_regs *regs = &r->cur->regs;
   RW_FORWARD(rec__regs_get(r, r->cur->tid, regs, 0));
   const struct rec__tscp *p = rec__tsc_patch_at(r, regs->rip - 1);
   if (!p) return 0;
+  *at = p->addr;
   if (p->kind == REC_ND_XBEGIN) RW_FORWARD(answer_xbegin(r, p));
   else if (p->kind >= REC_ND_RDRAND) RW_FORWARD(answer_rand(r, p));
   else RW_FORWARD(answer_at(r, p->addr, p->kind == REC_ND_RDTSCP));
@@ -209,14 +211,18 @@ int rec__on_signal(struct rec *r, int sig, int *inject, int *step) {
   if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0) si.si_code = 0;
   if ((sig == SIGSEGV && si.si_code > 0) ||
       (sig == SIGTRAP && si.si_code == SI_KERNEL && r->proc->ntscp)) {
-    int rc = sig == SIGSEGV ? answer_tsc(r) : answer_patched(r);
+    u64 at = 0;
+    int rc = sig == SIGSEGV ? answer_tsc(r, &at) : answer_patched(r, &at);
     RW_FORWARD(rc);
     if (rc == 1) {
       *inject = 0;
-      return 0;
+      /* The kernel forced the signal: if the thread blocked it or the
+       * process ignored it, the program's disposition was reset. */
+      return rec__forced_restore(r, sig, at);
     }
   }
-  int disp = disposition(t->tid, sig);
+  if (sig == SIGSEGV || sig == SIGTRAP) rec__forced_delivered(r, sig);
+  int disp = rec__disposition(t->tid, sig);
   int sync = rec__signal_is_sync(sig, si.si_code);
   int stops = sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
               sig == SIGTTOU;

@@ -319,6 +319,8 @@ int rec__sys_exit(struct rec *r) {
   RW_FORWARD(rec__watch_check(r));
   if (!t->fake)
     RW_FORWARD(rec__files_after(r, t->eff_nr, t->args, result));
+  if (!t->fake && t->eff_nr == REC_NR_rt_sigaction)
+    RW_FORWARD(rec__forced_sigaction(r, t->args, result));
   if (result == -516) { /* ERESTART_RESTARTBLOCK */
     t->rs_valid = 1;
     t->rs_nr = t->eff_nr;

@@ -16,7 +16,8 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/amxperm tests/programs/rewrites tests/programs/phase \
 	tests/programs/tailcalls tests/programs/counts tests/programs/datapat \
 	tests/programs/srclines tests/programs/killthreads tests/programs/forkadvice \
-	tests/programs/childmem tests/programs/ptystop tests/programs/sbuf
+	tests/programs/childmem tests/programs/ptystop tests/programs/sbuf \
+	tests/programs/forcedsig
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
@@ -200,3 +201,8 @@ tests_programs_repstop_LDADD = -lpthread
 tests_programs_sbuf_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_sbuf_LDFLAGS =
 tests_programs_sbuf_LDADD = -lpthread
+
+# Dispositions rewind's traps must not change (tests/recorder/rdtsc.sh).
+tests_programs_forcedsig_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_forcedsig_LDFLAGS =
+tests_programs_forcedsig_LDADD = -lpthread

@@ -42,6 +42,27 @@ check "patched rdtsc: the replay verifies" "$REWIND" replay --verify -q "$T/tscp
 check "patched rdtsc: bytes 0f 31 inside other instructions left alone" \
   test "$(grep lookalike "$T/tscp.out")" = "$("$P/rdtsc" | grep lookalike)"
 
+# The kernel forces the trap's signal (SIGSEGV for a trapped rdtsc, SIGTRAP
+# for a patched one); where the thread blocks it or the process ignores it,
+# that resets the disposition. The program sees its handlers, its ignored
+# SIGTRAP and its mask as it left them, both ways, and a real fault still
+# reaches its handler.
+native=$("$P/forcedsig" 2>&1; echo "exit $?")
+for mode in trap patch; do
+  if [ $mode = patch ]; then
+    REWIND_TSC_PATCH=1 rec forced-$mode "$P/forcedsig"
+  else
+    rec forced-$mode "$P/forcedsig"
+  fi
+  check_eq "forced ($mode): as natively" "$native" \
+    "$(cat "$T/forced-$mode.out"; echo "exit $status")"
+  check "forced ($mode): rdtsc was answered" q forced-$mode '
+assert len(of("RDTSC")) >= 3, len(of("RDTSC"))'
+  verified forced-$mode
+done
+check "forced: natively, the handlers and masks hold" grep -q \
+  "^main: SIGSEGV blocked after rdtsc" <<<"$native"
+
 # cpuid: what the program saw is in the trace's table (the CPU is pinned).
 rec cpuid "$P/cpuid"
 "$META" -x "$T/cpuid.rwd" cpuid >"$T/cpuid.hex"
