@@ -35,6 +35,7 @@ struct rp_data {
   rp_replay *rp;
   struct rp_data_opts o;
   u64 base, ngran; /* granule I is [base + I * granule, + granule) */
+  unsigned gshift;  /* log2 of the granule */
   u64 *reads, *writes, *unaligned; /* per granule */
   u64 nreads, nwrites, ureads, uwrites, split;
   u64 sizes[8]; /* 1, 2, 4, 8, 16, 32, 64 bytes, other */
@@ -48,6 +49,11 @@ struct rp_data {
   size_t nstrs, capstrs;
   u32 tids[64]; /* the threads seen, up to 64 */
   u32 ntids;
+  struct {
+    u64 key; /* who_of's answers, by instruction (key + 1; 0: none) */
+    u32 who;
+  } seen[256];
+  u32 last_tid; /* the last thread counted (0: none) */
   int many;     /* more than 64 */
   int err;
 };
@@ -59,9 +65,15 @@ void rp__data_watch(rp_data *d, cpu_mem *mem) {
 /* The index of the instruction at RIP of thread T, added when new. */
 static int who_of(rp_data *d, struct rp__thread *t, u64 rip, u32 *out) {
   u64 key = (u64)t->proc->ix << 48 | (rip & ((1ull << 48) - 1));
+  unsigned c = (unsigned)(rip ^ rip >> 8) & 255;
+  if (d->seen[c].key == key + 1) { /* a loop's instruction, again */
+    *out = d->seen[c].who;
+    return 0;
+  }
   u32 v = rp__umap_get(&d->by_rip, key);
   if (v) {
-    *out = v - 1;
+    *out = d->seen[c].who = v - 1;
+    d->seen[c].key = key + 1;
     return 0;
   }
   char where[800];
@@ -80,7 +92,8 @@ static int who_of(rp_data *d, struct rp__thread *t, u64 rip, u32 *out) {
   d->who[d->nwho] = (struct who){rip, 0, 0, (u32)d->nstrs};
   d->nstrs += n;
   RW_FORWARD(rp__umap_put(&d->by_rip, key, (u32)d->nwho + 1));
-  *out = (u32)d->nwho++;
+  *out = d->seen[c].who = (u32)d->nwho++;
+  d->seen[c].key = key + 1;
   return 0;
 }
 
@@ -124,17 +137,20 @@ void rp__data_access(rp_data *d, struct rp__thread *t, u64 rip, u64 addr,
     d->who[w].reads++;
   }
   d->split += (addr & 63) + size > 64;
-  unsigned k = 0;
-  while (k < 7 && (1u << k) != size) k++;
+  unsigned k = size && !(size & (size - 1)) && size <= 64
+                   ? (unsigned)__builtin_ctz(size)
+                   : 7;
   d->sizes[k]++;
   /* Each granule the access touches counts it once. */
   u64 lo = RW_MAX(addr, d->o.addr), hi = RW_MIN(addr + size, d->o.addr + d->o.len);
-  for (u64 g = (lo - d->base) / d->o.granule;
-       g < d->ngran && d->base + g * d->o.granule < hi; g++) {
+  for (u64 g = (lo - d->base) >> d->gshift;
+       g < d->ngran && d->base + (g << d->gshift) < hi; g++) {
     if (write) d->writes[g]++; else d->reads[g]++;
     d->unaligned[g] += unal;
   }
   u32 tid = t->st.tid;
+  if (tid == d->last_tid) return;
+  d->last_tid = tid;
   for (u32 i = 0; i < d->ntids; i++)
     if (d->tids[i] == tid) return;
   if (d->ntids < 64) d->tids[d->ntids++] = tid; else d->many = 1;
@@ -169,6 +185,7 @@ static int data_run(rp_replay *rp, const struct rp_data_opts *o, int whole,
   d->rp = rp;
   d->o = *o;
   d->o.granule = g;
+  d->gshift = (unsigned)__builtin_ctz(g);
   /* Granules are aligned: the first starts at or below ADDR. */
   d->base = o->addr & ~(u64)(g - 1);
   d->ngran = ng;

@@ -226,6 +226,7 @@ struct cpu_tlbe {
 };
 #define CPU_TLB_BITS 8
 #define CPU_TLB_SIZE (1u << CPU_TLB_BITS)
+#define CPU_OTLB_SIZE 16u
 #define CPU_TLB_EMPTY (~(u64)0)
 
 /* The last access of one kind, for watchpoints and observers (R12). */
@@ -287,6 +288,10 @@ struct cpu {
   struct cpu_tlbe tlb_r[CPU_TLB_SIZE]; /* data read TLB */
   struct cpu_tlbe tlb_w[CPU_TLB_SIZE]; /* data write TLB */
   struct cpu_tlbe tlb_x[CPU_TLB_SIZE]; /* instruction fetch TLB */
+  /* Pages of the observed range (cpu_mem_observe), which stay out of the
+   * two above so that every access reaches the observer: the slow path
+   * finds them here first, without a page lookup (tlb.c). */
+  struct cpu_tlbe otlb_r[CPU_OTLB_SIZE], otlb_w[CPU_OTLB_SIZE];
   struct cpu_access last_read;         /* most recent data read */
   struct cpu_access last_write;        /* most recent data write */
 

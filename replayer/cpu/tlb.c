@@ -15,13 +15,18 @@ void cpu__tlb_flush(struct cpu *cpu) {
     cpu->tlb_w[i].page = CPU_TLB_EMPTY;
     cpu->tlb_x[i].page = CPU_TLB_EMPTY;
   }
+  for (unsigned i = 0; i < CPU_OTLB_SIZE; i++)
+    cpu->otlb_r[i].page = cpu->otlb_w[i].page = CPU_TLB_EMPTY;
 }
 
 void cpu__tlb_flush_page(struct cpu *cpu, u64 page) {
   unsigned i = (page >> 12) & (CPU_TLB_SIZE - 1);
+  unsigned o = (page >> 12) & (CPU_OTLB_SIZE - 1);
   if (cpu->tlb_r[i].page == page) cpu->tlb_r[i].page = CPU_TLB_EMPTY;
   if (cpu->tlb_w[i].page == page) cpu->tlb_w[i].page = CPU_TLB_EMPTY;
   if (cpu->tlb_x[i].page == page) cpu->tlb_x[i].page = CPU_TLB_EMPTY;
+  if (cpu->otlb_r[o].page == page) cpu->otlb_r[o].page = CPU_TLB_EMPTY;
+  if (cpu->otlb_w[o].page == page) cpu->otlb_w[o].page = CPU_TLB_EMPTY;
 }
 
 void cpu__mem_tlb_shootdown(struct cpu_mem *mem, u64 page) {
@@ -102,18 +107,25 @@ static int translate(struct cpu *cpu, u64 a, int kind, u8 **host) {
   {
     unsigned i = (page >> 12) & (CPU_TLB_SIZE - 1);
     uintptr_t addend = (uintptr_t)h - (uintptr_t)page;
+    unsigned o = (page >> 12) & (CPU_OTLB_SIZE - 1);
     if (kind == CPU_ACCESS_WRITE) {
       /* Writes to a page with decoded code drop the code first. */
       if (cpu__code_on_page(cpu->mem, page))
         cpu__code_invalidate(cpu->mem, page);
       if (!cpu__watch_on_page(cpu->mem, page, CPU_WATCH_WRITE) &&
-          !observed_page(cpu->mem, page) &&
-          !(cpu->mem->nalias && cpu__alias_on_page(cpu->mem, page)))
-        cpu->tlb_w[i] = (struct cpu_tlbe){page, addend};
+          !(cpu->mem->nalias && cpu__alias_on_page(cpu->mem, page))) {
+        if (!observed_page(cpu->mem, page))
+          cpu->tlb_w[i] = (struct cpu_tlbe){page, addend};
+        else
+          cpu->otlb_w[o] = (struct cpu_tlbe){page, addend};
+      }
     } else if (kind == CPU_ACCESS_READ) {
-      if (!cpu__watch_on_page(cpu->mem, page, CPU_WATCH_READ) &&
-          !observed_page(cpu->mem, page))
-        cpu->tlb_r[i] = (struct cpu_tlbe){page, addend};
+      if (!cpu__watch_on_page(cpu->mem, page, CPU_WATCH_READ)) {
+        if (!observed_page(cpu->mem, page))
+          cpu->tlb_r[i] = (struct cpu_tlbe){page, addend};
+        else
+          cpu->otlb_r[o] = (struct cpu_tlbe){page, addend};
+      }
     } else {
       cpu->tlb_x[i] = (struct cpu_tlbe){page, addend};
     }
@@ -133,11 +145,23 @@ static void watch_record(struct cpu *cpu, u64 a, unsigned n, int kind,
   if (new) memcpy(cpu->exit.watch_new, new, RW_MIN(n, 16u));
 }
 
+/* The observed-range TLB T's host address of [A, A+N), or NULL. */
+static u8 *otlb_hit(const struct cpu_tlbe *t, u64 a, unsigned n) {
+  const struct cpu_tlbe *e = &t[(a >> 12) & (CPU_OTLB_SIZE - 1)];
+  if (cpu__tlb_match(e, a, n)) return (u8 *)(uintptr_t)(a + e->addend);
+  return NULL;
+}
+
 int cpu__ld_slow(struct cpu *cpu, u64 a, void *buf, unsigned n) {
   u8 *h1, *h2 = NULL;
   unsigned n1 = RW_MIN(n, 4096 - (unsigned)(a & 4095));
   int watched;
   cpu->last_read = (struct cpu_access){a, n};
+  if (cpu->mem->obs_len && (h1 = otlb_hit(cpu->otlb_r, a, n))) {
+    memcpy(buf, h1, n);
+    observe(cpu, a, n, 0);
+    return 0;
+  }
   CPU_TRY(translate(cpu, a, CPU_ACCESS_READ, &h1));
   if (n1 < n) {
     /* Page-crossing (or larger than a page: fxsave areas are at most 4 KB
@@ -160,6 +184,11 @@ int cpu__st_slow(struct cpu *cpu, u64 a, const void *buf, unsigned n) {
   int watched;
   u8 old[16];
   cpu->last_write = (struct cpu_access){a, n};
+  if (cpu->mem->obs_len && (h1 = otlb_hit(cpu->otlb_w, a, n))) {
+    memcpy(h1, buf, n);
+    observe(cpu, a, n, 1);
+    return 0;
+  }
   /* Both pages are checked before any byte is written. */
   CPU_TRY(translate(cpu, a, CPU_ACCESS_WRITE, &h1));
   if (n1 < n) {
