@@ -102,6 +102,8 @@ struct rp__counter {
   struct mpath *paths;
   size_t npaths, cappaths;
   struct rp__umap by_path; /* mark << 32 | node -> paths index + 1 */
+  u64 pkey[256];           /* by_path's recent answers (key + 1; 0: none) */
+  u32 pix[256];
   u64 nwin, win_total, win_min, win_max; /* closed counting windows */
   char *want_fn, *want_obj; /* copies of o.function, o.object */
   char *want_src;           /* copy of o.src_file */
@@ -115,6 +117,8 @@ struct rp__counter {
   size_t nruns, capruns;
   u32 *slots;              /* runs by key: index + 1; a power of 2 */
   size_t capslots;
+  u32 recent[1024];        /* runs by their start's low bits, index + 1:
+                              tried before the hash (a loop's runs) */
   u32 *pool;
   size_t npool, cappool;
   struct space *spaces;
@@ -440,13 +444,14 @@ static int slots_grow(struct rp__counter *c) {
   return 0;
 }
 
-/* The run X of thread T ends at AT (as decode_run says, with LAST) after
- * its count reached N: counted, and listed when new. Returns 0 or
- * RW_ENOMEM; *LASTAT is where its last instruction was (0 when none
- * ran). */
 /* Mark K ran on call path NODE (the profile's + 1): counted. */
 static int path_seen(struct rp__counter *c, u32 k, u32 node) {
   u64 key = (u64)k << 32 | node;
+  unsigned q = (node ^ k * 131u) & 255;
+  if (c->pkey[q] == key + 1) {
+    c->paths[c->pix[q]].count++;
+    return 0;
+  }
   u32 v = rp__umap_get(&c->by_path, key);
   if (!v) {
     RW_FORWARD(rp__grow((void **)&c->paths, c->npaths, &c->cappaths,
@@ -456,6 +461,8 @@ static int path_seen(struct rp__counter *c, u32 k, u32 node) {
     v = (u32)++c->npaths;
   }
   c->paths[v - 1].count++;
+  c->pkey[q] = key + 1;
+  c->pix[q] = v - 1;
   return 0;
 }
 
@@ -511,12 +518,27 @@ static int run_done(struct rp__counter *c, struct cthread *x,
   return rc;
 }
 
+/* The run X of thread T ends at AT (as decode_run says, with LAST) after
+ * its count reached N: counted, and listed when new. Returns 0 or
+ * RW_ENOMEM; *LASTAT is where its last instruction was (0 when none
+ * ran). */
 static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
                    int last, u32 path, u64 *lastat) {
   *lastat = 0;
   if (n <= x->n0 + x->extra) return 0;
   u64 len = n - x->n0 - x->extra;
   c->total += len;
+  u32 *rc = &c->recent[(x->start ^ x->src >> 4) & 1023];
+  if (*rc) {
+    struct run *r = &c->runs[*rc - 1];
+    if (r->start == x->start && r->len == len && r->src == x->src &&
+        r->space == x->space) {
+      r->count++;
+      if (r->bad) c->unplaced += len;
+      *lastat = r->bad ? at : r->last;
+      return run_done(c, x, r, len, path);
+    }
+  }
   if (2 * (c->nruns + 1) > c->capslots) RW_FORWARD(slots_grow(c));
   size_t k = run_hash(x->space, x->src, x->start, len) & (c->capslots - 1);
   for (; c->slots[k]; k = (k + 1) & (c->capslots - 1)) {
@@ -527,6 +549,7 @@ static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
     r->count++;
     if (r->bad) c->unplaced += len;
     *lastat = r->bad ? at : r->last;
+    *rc = c->slots[k];
     return run_done(c, x, r, len, path);
   }
   RW_RETURN_IF(c->nruns >= 0xfffffff0u, RW_ENOMEM, "too many runs");
@@ -537,6 +560,7 @@ static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
                     .count = 1, .space = x->space};
   RW_FORWARD(decode_run(c, x->t, r, at, last));
   c->slots[k] = (u32)++c->nruns;
+  *rc = c->slots[k];
   if (r->bad) {
     c->unplaced += len;
     c->badruns++;
