@@ -181,6 +181,41 @@ const char cli_gdb_init[] =
     "and reverse-finish go back in time, `monitor help` lists rewind's "
     "commands.\\n\n";
 
+/* What `rewind gdbinit` adds for a gdb started by hand, which
+ * `rewind replay` does itself: the syscall buffer's library (the code
+ * rewind mapped into the recorded process) gets its symbols and unwind
+ * tables from the server (GDB_SBLIB_PATH), so that a stop inside it shows
+ * its functions and a backtrace goes on into the program's. Before each
+ * prompt, once per connection; `rewind-symbols` does it at once. In
+ * Python, last: a gdb without Python skips it alone. */
+static const char gdb_init_hand[] =
+    "python\n"
+    "import gdb\n"
+    "class RewindSymbols(gdb.Command):\n"
+    "    \"\"\"Load the symbols of rewind's syscall buffer library.\"\"\"\n"
+    "    def __init__(self):\n"
+    "        super().__init__('rewind-symbols', gdb.COMMAND_FILES)\n"
+    "    def invoke(self, arg, from_tty):\n"
+    "        if any(o.filename.endswith('" GDB_SBLIB_PATH "')\n"
+    "               for o in gdb.objfiles()):\n"
+    "            return\n"
+    "        gdb.execute('add-symbol-file target:" GDB_SBLIB_PATH "',\n"
+    "                    to_string=True)\n"
+    "RewindSymbols()\n"
+    "_rewind_tried = set()\n"
+    "def _rewind_prompt():\n"
+    "    inf = gdb.selected_inferior()\n"
+    "    key = (inf.num, inf.pid)\n"
+    "    if not inf.pid or key in _rewind_tried:\n"
+    "        return\n"
+    "    _rewind_tried.add(key)\n"
+    "    try:\n"
+    "        gdb.execute('rewind-symbols', to_string=True)\n"
+    "    except gdb.error:\n"
+    "        pass\n"
+    "gdb.events.before_prompt.connect(_rewind_prompt)\n"
+    "end\n";
+
 static int init_script(char *name, size_t cap) {
   int fd = memfd_create("rewind-gdb-init", 0);
   if (fd < 0) return -1;
@@ -346,11 +381,15 @@ int cli_cmd_gdbinit(int argc, char **argv) {
            "  gdb -x ~/.rewind.gdb -ex 'target remote | rewind serve --stdio "
            "TRACE'\n"
            "They make gdb read registers and the shared-library list again\n"
-           "after `monitor goto` moves the replay.\n");
+           "after `monitor goto` moves the replay, and load the symbols of\n"
+           "the syscall buffer's library once connected (with gdb's Python;\n"
+           "`rewind-symbols` does it at once, or `add-symbol-file\n"
+           "target:" GDB_SBLIB_PATH "` without Python).\n");
     return 0;
   }
   if (argc > 1) return cli_usage_error("gdbinit", "no arguments expected");
   fputs(cli_gdb_init, stdout);
+  fputs(gdb_init_hand, stdout);
   return ferror(stdout) ? 1 : 0;
 }
 

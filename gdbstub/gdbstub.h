@@ -14,6 +14,9 @@
 /* Largest decoded payload accepted, advertised as qSupported PacketSize.
  * gdb never sends more; a longer packet is discarded with GDB_EV_OVERSIZE. */
 #define GDB_PACKET_MAX 16384
+/* The file gdb reads the syscall buffer's library from (vFile, so
+ * `add-symbol-file target:/rewind/sblib`): not a path of the program's. */
+#define GDB_SBLIB_PATH "/rewind/sblib"
 /* Largest m length: its hex reply must fit GDB_PACKET_MAX. */
 #define GDB_MEM_READ_MAX ((GDB_PACKET_MAX - 16) / 2)
 /* Largest qXfer length and vFile:pread count kept by the parser (larger

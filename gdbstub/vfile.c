@@ -5,11 +5,13 @@
  * read-only; the host's file system is never touched. /proc/PID/maps (and
  * a thread's) is made up from the replay's mappings at the current
  * position: gdb finds the vDSO's extent there, and `info proc mappings`
- * shows it. */
+ * shows it. GDB_SBLIB_PATH is the syscall buffer's library, kept in the
+ * trace's metadata. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/format.h"
 #include "gdbstub/serve_int.h"
 
 /* gdb File-I/O errno values (not the host's). */
@@ -95,6 +97,22 @@ static void vopen(struct gdb__sess *s) {
     memset(&f, 0, sizeof f);
     f.size = len;
     put_fd(s, &f, text, len);
+    return;
+  }
+  if (!strcmp(q->text, GDB_SBLIB_PATH)) {
+    /* The syscall buffer's library, as the trace keeps it (ELF with
+     * symbols and unwind tables): `add-symbol-file target:/rewind/sblib`. */
+    size_t cap = 1u << 20;
+    char *text = malloc(cap);
+    int n = text ? rp_meta(s->rp, TRACE_META_SBLIB, text, cap) : -1;
+    if (n <= 0 || (size_t)n >= cap - 1) {
+      free(text);
+      gdb_reply_fio(&s->reply, -1, text ? FIO_ENOENT : FIO_EMFILE);
+      return;
+    }
+    memset(&f, 0, sizeof f);
+    f.size = (u64)n;
+    put_fd(s, &f, text, (size_t)n);
     return;
   }
   if (!is_proc_exe(s, q->text, path, sizeof path))

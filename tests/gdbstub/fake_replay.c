@@ -296,6 +296,15 @@ int rp_maps_text(rp_replay *rp, char **out, size_t *len) {
   return *out ? 0 : RW_ENOMEM;
 }
 
+/* The fake trace has no metadata. */
+int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {
+  (void)rp;
+  (void)key;
+  (void)dst;
+  (void)cap;
+  return RW_ENOTFOUND;
+}
+
 int rp_file_find(rp_replay *rp, const char *path, struct rp_file *f) {
   (void)rp, (void)path, (void)f;
   return RW_ENOTFOUND;

@@ -207,6 +207,20 @@ check "gdb: finish gets back to the program with the bytes read" \
   grep -q '^\$[0-9]* = "line 002' "$T/files.gdb.out"
 check "gdb: no divergence" sh -c "! grep -qi diverge '$T/files.gdb.out'"
 
+# A gdb started by hand with `rewind gdbinit`'s helpers, talking to
+# `rewind serve`, gets the library's symbols from the server once it is
+# connected (at its first prompt), as `rewind replay`'s gdb does.
+"$REWIND" gdbinit >"$T/init.gdb"
+printf '%s\n' "target remote | $REWIND serve --stdio $T/files.rwd" \
+  'break files' continue 'watch sbuf_read[7]' continue 'bt 3' \
+  'info symbol 0x70000082' quit |
+  timeout 120 gdb -nx -q -x "$T/init.gdb" "$P/sbuf" >"$T/hand.gdb.out" 2>&1
+check "gdb by hand: the library's functions in the backtrace" \
+  grep -q "#1 .* in untraced4 ()" "$T/hand.gdb.out"
+check "gdb by hand: read from the server (target:$(printf /rewind/sblib))" \
+  grep -q "sb_raw + 82 in section .text of target:/rewind/sblib" \
+  "$T/hand.gdb.out"
+
 # gdb steps over a buffered call, stops right after the library's syscall
 # and steps back over it.
 cat >"$T/calls.gdb" <<'G'
