@@ -48,7 +48,7 @@ noinst_PROGRAMS += bench/replay/fib
 bench_replay_fib_SOURCES = bench/replay/fib.c
 bench_replay_fib_CFLAGS = -O1 -g
 bench_replay_fib_LDFLAGS =
-EXTRA_DIST += bench/replay/profile.sh
+EXTRA_DIST += bench/replay/profile.sh bench/replay/marks.sh
 # Replay speed of two builds on the same traces (bench/replay/ab.sh).
 EXTRA_DIST += bench/replay/ab.sh
 
@@ -56,3 +56,9 @@ EXTRA_DIST += bench/replay/ab.sh
 bench-profile: cli/rewind bench/replay/fib bench/record/compute \
 		bench/record/libc
 	$(SHELL) $(top_srcdir)/bench/replay/profile.sh $(abs_top_builddir)
+
+# analyze marks and accesses against the plain replay (bench/replay/marks.sh).
+.PHONY: bench-marks
+bench-marks: cli/rewind bench/replay/fib bench/record/compute \
+		bench/record/libc
+	$(SHELL) $(top_srcdir)/bench/replay/marks.sh $(abs_top_builddir)
