@@ -78,9 +78,15 @@ static int call_sigaction(struct rec *r, int sig, const u64 act[4], u64 at,
   if (rec__mem_read(r, at, code, 2) != 2 ||
       rec__mem_read(r, sp, stack, sizeof stack) != (i64)sizeof stack)
     return 1;
+  /* No signal of the program's may come in the middle: it would be
+   * delivered at the syscall written here, unrecorded. */
+  u64 mask, all = ~0ull;
+  if (ptrace(PTRACE_GETSIGMASK, t->tid, (void *)sizeof mask, &mask) < 0 ||
+      ptrace(PTRACE_SETSIGMASK, t->tid, (void *)sizeof all, &all) < 0)
+    return 1;
   for (int i = 0; i < 4; i++) wr_le64(a + 8 * i, act[i]);
-  RW_FORWARD(rec__mem_write(r, sp, a, sizeof a));
-  RW_FORWARD(rec__mem_write(r, at, sc, 2));
+  int rc = rec__mem_write(r, sp, a, sizeof a) < 0 ||
+           rec__mem_write(r, at, sc, 2) < 0; /* 1: say so, go on */
   struct rw_regs inj = *regs;
   inj.rip = at;
   inj.gpr[RW_REG_rax] = 13; /* rt_sigaction */
@@ -89,7 +95,7 @@ static int call_sigaction(struct rec *r, int sig, const u64 act[4], u64 at,
   inj.gpr[RW_REG_rdx] = 0;
   inj.gpr[RW_REG_r10] = 8;
   inj.orig_rax = ~0ull;
-  int rc = rec__regs_set_gprs(t->tid, &inj);
+  if (rc == 0) rc = rec__regs_set_gprs(t->tid, &inj);
   if (rc == 0 && (rec__next_syscall_stop(t->tid, 1) < 0 ||
                   rec__next_syscall_stop(t->tid, 2) < 0))
     rc = RW_ENOTFOUND;
@@ -99,6 +105,9 @@ static int call_sigaction(struct rec *r, int sig, const u64 act[4], u64 at,
     *res = (i64)after.gpr[RW_REG_rax];
   }
   if (rc == RW_ENOTFOUND) return rc; /* gone: nothing to put back */
+  if (ptrace(PTRACE_SETSIGMASK, t->tid, (void *)sizeof mask, &mask) < 0 &&
+      rc == 0)
+    rc = 1;
   RW_FORWARD(rec__mem_write(r, at, code, 2));
   RW_FORWARD(rec__mem_write(r, sp, stack, sizeof stack));
   RW_FORWARD(rec__regs_set_gprs(t->tid, regs));
