@@ -13,6 +13,7 @@
  * share with the parent, by the watch (recorder/watch.c). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,6 +55,26 @@ int rec__next_syscall_stop(pid_t child, int op) {
     }
     if (!(st >> 16) && WSTOPSIG(st) != SIGTRAP) sig = WSTOPSIG(st);
   }
+}
+
+int rec__remote_syscall(pid_t tid, const struct rw_regs *at, u64 insn,
+                        u64 nr, const u64 args[6], i64 *res) {
+  struct rw_regs regs = *at;
+  static const int arg[6] = {RW_REG_rdi, RW_REG_rsi, RW_REG_rdx,
+                             RW_REG_r10, RW_REG_r8,  RW_REG_r9};
+  regs.rip = insn;
+  regs.gpr[RW_REG_rax] = nr;
+  for (int i = 0; i < 6; i++) regs.gpr[arg[i]] = args[i];
+  regs.orig_rax = ~0ull;
+  RW_FORWARD(rec__regs_set_gprs(tid, &regs));
+  if (rec__next_syscall_stop(tid, 1) < 0 || rec__next_syscall_stop(tid, 2) < 0)
+    return RW_ENOTFOUND;
+  errno = 0;
+  long v = ptrace(PTRACE_PEEKUSER, tid,
+                  (void *)offsetof(struct user_regs_struct, rax), 0);
+  RW_RETURN_IF(errno, RW_ERR(errno), "reading a syscall's result");
+  *res = v;
+  return 0;
 }
 
 int rec__child_release(struct rec *r, pid_t child) {

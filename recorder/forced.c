@@ -87,23 +87,10 @@ static int call_sigaction(struct rec *r, int sig, const u64 act[4], u64 at,
   for (int i = 0; i < 4; i++) wr_le64(a + 8 * i, act[i]);
   int rc = rec__mem_write(r, sp, a, sizeof a) < 0 ||
            rec__mem_write(r, at, sc, 2) < 0; /* 1: say so, go on */
-  struct rw_regs inj = *regs;
-  inj.rip = at;
-  inj.gpr[RW_REG_rax] = 13; /* rt_sigaction */
-  inj.gpr[RW_REG_rdi] = (u64)sig;
-  inj.gpr[RW_REG_rsi] = sp;
-  inj.gpr[RW_REG_rdx] = 0;
-  inj.gpr[RW_REG_r10] = 8;
-  inj.orig_rax = ~0ull;
-  if (rc == 0) rc = rec__regs_set_gprs(t->tid, &inj);
-  if (rc == 0 && (rec__next_syscall_stop(t->tid, 1) < 0 ||
-                  rec__next_syscall_stop(t->tid, 2) < 0))
-    rc = RW_ENOTFOUND;
-  if (rc == 0) {
-    struct rw_regs after;
-    rc = rec__regs_get(r, t->tid, &after, 0);
-    *res = (i64)after.gpr[RW_REG_rax];
-  }
+  const u64 args[6] = {(u64)sig, sp, 0, 8, 0, 0};
+  if (rc == 0)
+    rc = rec__remote_syscall(t->tid, regs, at, 13 /* rt_sigaction */, args,
+                             res);
   if (rc == RW_ENOTFOUND) return rc; /* gone: nothing to put back */
   if (ptrace(PTRACE_SETSIGMASK, t->tid, (void *)sizeof mask, &mask) < 0 &&
       rc == 0)

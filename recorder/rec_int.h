@@ -877,6 +877,13 @@ int rec__sb_entry(struct rec *r, u64 nr, const u64 args[6]) RW_MUST_CHECK;
  * (1 entry, 2 exit), passing signals on. 0, or -1 when it is gone
  * (recorder/children.c). */
 int rec__next_syscall_stop(pid_t child, int op);
+/* Makes thread TID, stopped with registers AT (at a syscall exit, or at a
+ * signal it is not given), run syscall NR(ARGS) through the syscall
+ * instruction at INSN, and stop at its exit; the caller puts the
+ * registers back. Its result in *RES. 0, RW_ENOTFOUND when the thread
+ * went away, or another negative code (recorder/children.c). */
+int rec__remote_syscall(pid_t tid, const struct rw_regs *at, u64 insn,
+                        u64 nr, const u64 args[6], i64 *res) RW_MUST_CHECK;
 
 /* At the entry of the current thread's syscall: when it sends bytes out of
  * the process (common/outbuf.h), writes their OUTPUT record (recorder/

@@ -24,7 +24,6 @@
  * finds any other. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -46,29 +45,6 @@ extern const unsigned char *const rec__sblib_end;
 
 int rec__sb_cont(const struct rec *r, const struct rec__task *t) {
   return r->sbuf && t->proc && !t->proc->sb_fullstop;
-}
-
-/* Makes thread TID, stopped at a syscall exit with registers AT, run
- * syscall NR(A, B, C, D, E, F) through the instruction at INSN. Returns its
- * result, or a negative code when the thread went away (RW_ENOTFOUND). */
-static int remote(pid_t tid, const struct rw_regs *at, u64 insn, u64 nr,
-                  const u64 args[6], i64 *res) {
-  struct rw_regs regs = *at;
-  static const int arg[6] = {RW_REG_rdi, RW_REG_rsi, RW_REG_rdx,
-                             RW_REG_r10, RW_REG_r8,  RW_REG_r9};
-  regs.rip = insn;
-  regs.gpr[RW_REG_rax] = nr;
-  for (int i = 0; i < 6; i++) regs.gpr[arg[i]] = args[i];
-  regs.orig_rax = ~0ull;
-  RW_FORWARD(rec__regs_set_gprs(tid, &regs));
-  if (rec__next_syscall_stop(tid, 1) < 0 || rec__next_syscall_stop(tid, 2) < 0)
-    return RW_ENOTFOUND;
-  errno = 0;
-  long v = ptrace(PTRACE_PEEKUSER, tid,
-                  (void *)offsetof(struct user_regs_struct, rax), 0);
-  RW_RETURN_IF(errno, RW_ERR(errno), "reading a syscall's result");
-  *res = v;
-  return 0;
 }
 
 /* Records the mappings of [A, B) as they are now, contents included. */
@@ -160,22 +136,22 @@ int rec__sb_exec(struct rec *r, const struct rw_regs *at) {
   u64 data[6] = {RW_SB_HDR, RW_SB_SIZE - RW_SB_CODE, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
                  (u64)-1, 0};
-  int rc = remote(tid, at, insn, 9 /* mmap */, code, &res);
+  int rc = rec__remote_syscall(tid, at, insn, 9 /* mmap */, code, &res);
   if (rc == 0 && (u64)res == RW_SB_BASE) {
     u64 code_at = (u64)res;
-    rc = remote(tid, at, insn, 9, data, &res);
+    rc = rec__remote_syscall(tid, at, insn, 9, data, &res);
     if (rc == 0 && (u64)res != RW_SB_HDR) {
       u64 un[6] = {code_at, RW_SB_CODE, 0, 0, 0, 0};
       if (res > 0) {
         u64 un2[6] = {(u64)res, RW_SB_SIZE - RW_SB_CODE, 0, 0, 0, 0};
-        rc = remote(tid, at, insn, 11 /* munmap */, un2, &res);
+        rc = rec__remote_syscall(tid, at, insn, 11 /* munmap */, un2, &res);
       }
-      if (rc == 0) rc = remote(tid, at, insn, 11, un, &res);
+      if (rc == 0) rc = rec__remote_syscall(tid, at, insn, 11, un, &res);
       res = -EEXIST;
     }
   } else if (rc == 0 && res > 0) { /* an old kernel put it elsewhere */
     u64 un[6] = {(u64)res, RW_SB_CODE, 0, 0, 0, 0};
-    rc = remote(tid, at, insn, 11, un, &res);
+    rc = rec__remote_syscall(tid, at, insn, 11, un, &res);
     res = -EEXIST;
   }
   /* Back to where execve returned. */
@@ -587,14 +563,14 @@ static int stub_room(struct rec *r, const struct rw_regs *regs, u64 insn,
   u64 a[6] = {page, RW_SB_STUBPAGE, PROT_READ | PROT_EXEC,
               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, (u64)-1, 0};
   i64 res = 0;
-  int rc = remote(r->cur->tid, regs, insn, 9 /* mmap */, a, &res);
+  int rc = rec__remote_syscall(r->cur->tid, regs, insn, 9 /* mmap */, a, &res);
   int rc2 = rec__regs_set_gprs(r->cur->tid, regs);
   RW_FORWARD(rc);
   RW_FORWARD(rc2);
   if ((u64)res != page) {
     if (res > 0) { /* an old kernel put it elsewhere */
       u64 un[6] = {(u64)res, RW_SB_STUBPAGE, 0, 0, 0, 0};
-      RW_FORWARD(remote(r->cur->tid, regs, insn, 11, un, &res));
+      RW_FORWARD(rec__remote_syscall(r->cur->tid, regs, insn, 11, un, &res));
       RW_FORWARD(rec__regs_set_gprs(r->cur->tid, regs));
     }
     sb->nopatch = 1; /* the model and the kernel disagree: stop trying */
