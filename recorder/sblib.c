@@ -381,22 +381,11 @@ static void copy(void *dst, const void *src, u64 n) {
 
 /* A piece holds the whole cache lines its bytes are in, as memory is
  * recorded: what the program had around them is as it was at the call. */
-static u64 room(u64 max) { return RW_SB_PIECE_HDR + ((max + 63) & ~63ul) + 64; }
-
 static char *declare(char *p, u64 at, u64 max, u32 mode) {
   FIELD(p, 0, u64) = at;
   FIELD(p, 8, u32) = (u32)max;
   FIELD(p, 12, u32) = mode;
-  return p + room(max);
-}
-
-static u64 piece_len(u32 mode, u64 max, long r) {
-  if (mode == RW_SB_M_EPOLL) r = r > 0 ? r * 12 : 0;
-  if (mode == RW_SB_M_RET || mode == RW_SB_M_EPOLL)
-    return r > 0 ? ((u64)r < max ? (u64)r : max) : 0;
-  if (mode == RW_SB_M_ZERO) return r == 0 ? max : 0;
-  if (mode == RW_SB_M_NONNEG) return r >= 0 ? max : 0;
-  return r > 0 ? max : 0;
+  return p + rw_sb_piece_room(max);
 }
 
 /* Fills the N pieces of REC after its call returned R; commits it. */
@@ -405,12 +394,13 @@ static void fill_commit(char *rec, int n, long r) {
   u64 used = 0;
   for (int i = 0; i < n; i++) {
     u64 at = FIELD(p, 0, u64), max = FIELD(p, 8, u32);
-    u64 len = piece_len(FIELD(p, 12, u32), max, r);
+    u64 len = rw_sb_piece_len(FIELD(p, 12, u32), max, r);
     u64 lo = at & ~63ul, hi = (at + len + 63) & ~63ul;
     if (len) copy(p + RW_SB_PIECE_HDR, (const void *)lo, hi - lo);
     used = (u64)(p - o) +
-           (i < n - 1 ? room(max) : RW_SB_PIECE_HDR + (len ? hi - lo : 0));
-    p += room(max);
+           (i < n - 1 ? rw_sb_piece_room(max)
+                      : RW_SB_PIECE_HDR + (len ? hi - lo : 0));
+    p += rw_sb_piece_room(max);
   }
   FIELD(rec, RW_SB_R_NOUT, u32) = (u32)used;
   FIELD(rec, RW_SB_R_SIZE, u32) = (u32)((RW_SB_R_OUT + used + 63) & ~63ul);
@@ -423,7 +413,7 @@ static long out_call(int redo, long nr, long a, long b, long c, long d, long e, 
                      long max, u32 mode) {
   if (!at) max = 0;
   if ((u64)max > RW_SB_READ_MAX) return fallback(redo, nr, a, b, c, d, e, 0);
-  char *rec = begin((u32)nr, max ? (u32)room((u64)max) : 0);
+  char *rec = begin((u32)nr, max ? (u32)rw_sb_piece_room((u64)max) : 0);
   if (!rec) return fallback(redo, nr, a, b, c, d, e, 0);
   FIELD(rec, RW_SB_R_KIND, u32) = RW_SB_K_PIECES;
   if (max) declare(rec + RW_SB_R_OUT, (u64)at, (u64)max, mode);
@@ -464,7 +454,7 @@ static long read_call(int redo, long nr, long fd, long buf, long count, long off
         nowait))
     return fallback(redo, nr, fd, buf, count, off, 0, 0);
   long use = nowait ? 327 : nr;
-  char *rec = begin((u32)use, (u32)room((u64)count));
+  char *rec = begin((u32)use, (u32)rw_sb_piece_room((u64)count));
   if (!rec) return fallback(redo, nr, fd, buf, count, off, 0, 0);
   FIELD(rec, RW_SB_R_KIND, u32) = RW_SB_K_PIECES;
   declare(rec + RW_SB_R_OUT, (u64)buf, (u64)count, RW_SB_M_RET);
@@ -491,7 +481,21 @@ static u32 crc_run(u32 c32, const char *p, u64 n) {
   return c32;
 }
 
-static u32 crc32c(const char *p, u64 n) { return ~crc_run(0xffffffffu, p, n); }
+/* O's OUTPUT fields for a call that sent all N bytes of the IOCNT iovecs
+ * at IOV (so the kernel read all of them): their CRC-32C and head. */
+static void iov_output(char *o, const u64 *iov, long iocnt, u64 n) {
+  u32 c = 0xffffffffu;
+  u64 got = 0;
+  for (long i = 0; i < iocnt && got < n; i++) {
+    u64 len = iov[2 * i + 1] < n - got ? iov[2 * i + 1] : n - got;
+    const char *p = (const char *)iov[2 * i];
+    if (got < 64) copy(o + 24 + got, p, len < 64 - got ? len : 64 - got);
+    c = crc_run(c, p, len);
+    got += len;
+  }
+  FIELD(o, 16, u32) = ~c;
+  FIELD(o, 20, u32) = 1;
+}
 
 /* write and pwrite64: the record says what was sent (an OUTPUT record, as
  * the recorder makes for a traced write). A pipe or socket is written with
@@ -512,9 +516,8 @@ static long write_call(int redo, long nr, long fd, long buf, long count, long of
   FIELD(o, 20, u32) = 0;
   long r = rw_call(rec, use, fd, buf, count, off);
   if (r == count) { /* every byte was read by the kernel: all readable */
-    FIELD(o, 16, u32) = crc32c((const char *)buf, (u64)count);
-    FIELD(o, 20, u32) = 1;
-    copy(o + 24, (const void *)buf, (u64)count < 64 ? (u64)count : 64);
+    const u64 iov[2] = {(u64)buf, (u64)count};
+    iov_output(o, iov, 1, (u64)count);
   }
   FIELD(rec, RW_SB_R_NOUT, u32) = RW_SB_OUTPUT_SIZE;
   commit(rec);
@@ -536,7 +539,7 @@ static long recv_call(int redo, long fd, long buf, long len, long flags) {
   if (fd_class(fd) != RW_SB_FD_NOWAIT || (u64)len > RW_SB_READ_MAX ||
       (flags & 0x100)) /* MSG_WAITALL: it waits for all of them */
     return fallback(redo, 45, fd, buf, len, flags, 0, 0);
-  char *rec = begin(45, (u32)room((u64)len));
+  char *rec = begin(45, (u32)rw_sb_piece_room((u64)len));
   if (!rec) return fallback(redo, 45, fd, buf, len, flags, 0, 0);
   FIELD(rec, RW_SB_R_KIND, u32) = RW_SB_K_PIECES;
   declare(rec + RW_SB_R_OUT, (u64)buf, (u64)len, RW_SB_M_RET);
@@ -545,21 +548,6 @@ static long recv_call(int redo, long fd, long buf, long len, long flags) {
   if (r == -EAGAIN_ && !(flags & MSG_DONTWAIT_))
     return fallback(redo, 45, fd, buf, len, flags, 0, 0);
   return r;
-}
-
-/* The CRC-32C and head of the N bytes of the IOCNT iovecs at IOV, into
- * O's OUTPUT fields (a call that sent them read all of them). */
-static void iov_output(char *o, const u64 *iov, long iocnt, u64 n) {
-  u32 c = 0xffffffffu;
-  u64 got = 0;
-  for (long i = 0; i < iocnt && got < n; i++) {
-    u64 len = iov[2 * i + 1] < n - got ? iov[2 * i + 1] : n - got;
-    const char *p = (const char *)iov[2 * i];
-    if (got < 64) copy(o + 24 + got, p, len < 64 - got ? len : 64 - got);
-    c = crc_run(c, p, len);
-    got += len;
-  }
-  FIELD(o, 16, u32) = ~c;
 }
 
 /* sendto and writev: what was sent is logged as for write. A pipe or
@@ -585,9 +573,8 @@ static long send_call(int redo, long nr, long a, long b, long c, long d,
     FIELD(o, 8, u64) = (u64)c;
     r = untraced6(rec, 44, a, b, c, d | MSG_DONTWAIT_, e, f);
     if (r == c) {
-      FIELD(o, 16, u32) = crc32c((const char *)b, (u64)c);
-      FIELD(o, 20, u32) = 1;
-      copy(o + 24, (const void *)b, (u64)c < 64 ? (u64)c : 64);
+      const u64 iov[2] = {(u64)b, (u64)c};
+      iov_output(o, iov, 1, (u64)c);
     }
   } else {
     r = use == 328 ? untraced6(rec, 328, a, b, c, -1, 0, RWF_NOWAIT_)
@@ -596,10 +583,7 @@ static long send_call(int redo, long nr, long a, long b, long c, long d,
     if (r >= 0) /* the kernel read the iovecs: they are there */
       for (long i = 0; i < c; i++) total += ((const u64 *)b)[2 * i + 1];
     FIELD(o, 8, u64) = total;
-    if (r >= 0 && (u64)r == total) {
-      iov_output(o, (const u64 *)b, c, total);
-      FIELD(o, 20, u32) = 1;
-    }
+    if (r >= 0 && (u64)r == total) iov_output(o, (const u64 *)b, c, total);
   }
   FIELD(rec, RW_SB_R_NOUT, u32) = RW_SB_OUTPUT_SIZE;
   commit(rec);
@@ -672,7 +656,7 @@ static long cfr_call(int redo, long a, long b, long c, long d, long e, long f) {
   if ((from != RW_SB_FD_REG && from != RW_SB_FD_REGRO) ||
       fd_class(c) != RW_SB_FD_REG)
     return fallback(redo, 326, a, b, c, d, e, f);
-  char *rec = begin(326, 2 * (u32)room(8));
+  char *rec = begin(326, 2 * (u32)rw_sb_piece_room(8));
   if (!rec) return fallback(redo, 326, a, b, c, d, e, f);
   FIELD(rec, RW_SB_R_KIND, u32) = RW_SB_K_PIECES;
   char *p = declare(rec + RW_SB_R_OUT, (u64)b, b ? 8 : 0, RW_SB_M_POS);

@@ -330,21 +330,6 @@ static u32 written(u32 nr, i64 ret, u32 nout) {
   return ret == 0 ? nout : 0;
 }
 
-static u64 piece_room(u64 max) {
-  return RW_SB_PIECE_HDR + ((max + 63) & ~63ull) + 64;
-}
-
-/* How many of a piece's MAX bytes a syscall wrote, having returned RET
- * (as the library counts them). */
-static u64 piece_len(u32 mode, u64 max, i64 ret) {
-  if (mode == RW_SB_M_EPOLL) ret = ret > 0 ? ret * 12 : 0;
-  if (mode == RW_SB_M_RET || mode == RW_SB_M_EPOLL)
-    return ret > 0 ? RW_MIN((u64)ret, max) : 0;
-  if (mode == RW_SB_M_ZERO) return ret == 0 ? max : 0;
-  if (mode == RW_SB_M_NONNEG) return ret >= 0 ? max : 0;
-  return ret > 0 ? max : 0;
-}
-
 /* The MEM records of the pieces of REC (NOUT bytes of out area), whose
  * syscall returned RET: their bytes from the record, or when LIVE (the
  * record is not filled yet: the thread stopped right after the syscall)
@@ -354,7 +339,7 @@ static int emit_pieces(struct rec *r, const u8 *rec, u32 nout, i64 ret,
   const u8 *o = rec + RW_SB_R_OUT;
   for (u64 off = 0; off + RW_SB_PIECE_HDR <= nout;) {
     u64 at = rd_le64(o + off), max = rd_le32(o + off + 8);
-    u64 len = piece_len(rd_le32(o + off + 12), max, ret);
+    u64 len = rw_sb_piece_len(rd_le32(o + off + 12), max, ret);
     u64 lo = at & ~(u64)(REC_LINE - 1);
     u64 hi = (at + len + REC_LINE - 1) & ~(u64)(REC_LINE - 1);
     if (hi < at || (!live && len && off + RW_SB_PIECE_HDR + (hi - lo) > nout))
@@ -362,7 +347,7 @@ static int emit_pieces(struct rec *r, const u8 *rec, u32 nout, i64 ret,
     if (len && live) RW_FORWARD(rec__mem_import(r, at, len));
     if (len && !live)
       RW_FORWARD(rec__mem_emit(r, lo, o + off + RW_SB_PIECE_HDR, hi - lo));
-    off += piece_room(max);
+    off += rw_sb_piece_room(max);
   }
   return 0;
 }

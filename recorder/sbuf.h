@@ -147,4 +147,25 @@
 #define RW_SB_M_EPOLL 5  /* 12 per event it returned (epoll_wait) */
 #define RW_SB_OUTPUT_SIZE 88
 
+/* The room a piece of at most MAX bytes takes in a record: its header and
+ * the whole cache lines its bytes can be in. */
+static inline unsigned long long rw_sb_piece_room(unsigned long long max) {
+  return RW_SB_PIECE_HDR + ((max + 63) & ~63ull) + 64;
+}
+
+/* How many of a piece's MAX bytes its syscall wrote, having returned RET
+ * (the library and the recorder count them the same way). */
+static inline unsigned long long rw_sb_piece_len(unsigned mode,
+                                                 unsigned long long max,
+                                                 long long ret) {
+  if (mode == RW_SB_M_EPOLL) ret = ret > 0 ? ret * 12 : 0;
+  if (mode == RW_SB_M_RET || mode == RW_SB_M_EPOLL)
+    return ret > 0 ? ((unsigned long long)ret < max ? (unsigned long long)ret
+                                                    : max)
+                   : 0;
+  if (mode == RW_SB_M_ZERO) return ret == 0 ? max : 0;
+  if (mode == RW_SB_M_NONNEG) return ret >= 0 ? max : 0;
+  return ret > 0 ? max : 0;
+}
+
 #endif
