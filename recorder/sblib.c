@@ -65,13 +65,18 @@ typedef unsigned long u64;
   "  pop %rsi\n .cfi_adjust_cfa_offset -8\n" \
   "  pop %rdi\n .cfi_adjust_cfa_offset -8\n" \
   "  popfq\n .cfi_adjust_cfa_offset -8\n"
-/* The call: sb_dispatch(args..., nr, REDO). */
+/* The call: sb_dispatch(args..., nr, REDO), with the syscall's number in
+ * r11 after it. That number comes from a copy of its own: a function owns
+ * its arguments on the stack and may write over them (gcc does, when it
+ * passes them on). The pad keeps the stack's alignment as it was. */
 #define DISPATCH(redo) \
+  "  push %rax\n .cfi_adjust_cfa_offset 8\n" \
+  "  push %rax\n .cfi_adjust_cfa_offset 8\n" \
   "  push $" #redo "\n .cfi_adjust_cfa_offset 8\n" \
   "  push %rax\n .cfi_adjust_cfa_offset 8\n" \
   "  call sb_dispatch\n" \
-  "  pop %r11\n .cfi_adjust_cfa_offset -8\n" \
-  "  add $8, %rsp\n .cfi_adjust_cfa_offset -8\n"
+  "  add $24, %rsp\n .cfi_adjust_cfa_offset -24\n" \
+  "  pop %r11\n .cfi_adjust_cfa_offset -8\n"
 
 __asm__(".section .text.sb0,\"ax\",@progbits\n"
         ".balign 8\n"
