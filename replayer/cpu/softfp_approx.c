@@ -14,8 +14,8 @@
  * reproduces vrcp14ss (vrsqrt14ss) on every single-precision value of the
  * segment.
  *
- * On singles and doubles (measured on the same Xeon, every single and a
- * million doubles of each class): no flag is ever raised and the rounding
+ * On singles and doubles (measured on the same Xeon, every single and
+ * millions of doubles of every class): no flag is ever raised and the rounding
  * control does not matter; DAZ makes a denormal operand a zero; a denormal
  * operand is otherwise normalized first; a result beyond the format is an
  * infinity; a denormal result is exact (it loses no bit) and FTZ makes it
@@ -130,14 +130,28 @@ static void approx(const struct sf_val *u, int rsqrt, u64 *v, int *e) {
   *v = rsqrt_line((unsigned)(fr >> 49), odd), *e = -19 - n;
 }
 
+/* The result of the special operand U (X in format F), in *OUT: 1, or 0
+ * when U is a finite nonzero value to approximate. */
+static int special(const struct sf_fmt *f, const struct sf_val *u, u64 x,
+                   int rsqrt, u64 *out) {
+  if (u->nan)
+    *out = sf_quiet(f, x);
+  else if (rsqrt && u->s && !u->zero)
+    *out = sf_default_nan(f);
+  else if (u->inf)
+    *out = u->s ? sf_sign(f) : 0;
+  else if (u->zero)
+    *out = sf_inf(f, u->s);
+  else
+    return 0;
+  return 1;
+}
+
 u64 cpu__sf_approx14(const struct sf_fmt *f, u64 x, int rsqrt, u32 mx) {
   struct sf_val u = cpu__sf_unpack(x, f, !!(mx & CPU_MX_DAZ));
   u64 sb = u.s ? sf_sign(f) : 0, v;
   int e;
-  if (u.nan) return sf_quiet(f, x);
-  if (rsqrt && u.s && !u.zero) return sf_default_nan(f);
-  if (u.inf) return sb;
-  if (u.zero) return sf_inf(f, u.s);
+  if (special(f, &u, x, rsqrt, &v)) return v;
   approx(&u, rsqrt, &v, &e);
   /* v * 2^e, v below 2^18: place its leading one at bit FRAC. */
   int k = 63 - __builtin_clzll(v), lead = e + k, emin = 1 - f->bias;
@@ -155,10 +169,7 @@ u16 cpu__sf_rcp14_half(u16 x, int rsqrt) {
   struct sf_val u = cpu__sf_unpack(x, &cpu__sf_f16, 0);
   u64 v;
   int e;
-  if (u.nan) return (u16)sf_quiet(&cpu__sf_f16, x);
-  if (rsqrt && u.s && !u.zero) return (u16)sf_default_nan(&cpu__sf_f16);
-  if (u.inf) return (u16)(x & 0x8000);
-  if (u.zero) return (u16)((x & 0x8000) | 0x7c00);
+  if (special(&cpu__sf_f16, &u, x, rsqrt, &v)) return (u16)v;
   approx(&u, rsqrt, &v, &e);
   return pack_away(rsqrt ? 0 : u.s, v, e);
 }
