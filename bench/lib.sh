@@ -12,3 +12,9 @@ secs() {
   t1=$(date +%s.%N)
   awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f\n", b - a}'
 }
+
+# machine: the machine and its load now, the first lines of a result.
+machine() {
+  echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+}

@@ -29,8 +29,7 @@ at() {
     -ex "p/x $3" 2>/dev/null | sed -n 's/^\$1 = //p'
 }
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+machine
 echo
 echo "| workload | analysis | replay (s) | analysis (s) | analysis / replay |"
 echo "|---|---|---|---|---|"

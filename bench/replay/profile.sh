@@ -18,8 +18,7 @@ trap 'rm -rf "$T"' EXIT
 
 . "$(dirname "$0")/../lib.sh"
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+machine
 echo
 echo "| workload | instructions | calls | native (s) | replay (s) | profile (s) | profile / replay | edges (s) | edges / replay | sampled edges (s) | sampled / replay | rep (s) | rep / replay | counts (s) | counts / replay |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"

@@ -14,8 +14,7 @@ trap 'rm -rf "$T"' EXIT
 
 . "$(dirname "$0")/../lib.sh"
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+machine
 echo
 echo "| workload | native (s) | replay (s) | instructions | replay MIPS | replay / native |"
 echo "|---|---|---|---|---|---|"

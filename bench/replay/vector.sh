@@ -28,8 +28,7 @@ Q=$(command -v qemu-x86_64 || true)
 
 . "$(dirname "$0")/../lib.sh"
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+machine
 echo "qemu: ${Q:-not installed}"
 echo
 echo "| workload | native (s) | qemu (s) | replay (s) | instructions | replay MIPS | replay / native | replay / qemu |"
