@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "replayer/cpu/cpu.h"
 #include "common/rw.h"
 #include "format/format.h"
 #include "replayer/replayer.h"
@@ -74,6 +75,9 @@ static void usage(FILE *out) {
           "  --no-progress     do not show progress\n"
           "  -q, --quiet       print only errors, and not the program's\n"
           "                    output (shown in gdb as the replay runs)\n"
+          "  --no-jit          interpret every instruction: do not translate\n"
+          "                    hot code to host code (slower; the same\n"
+          "                    results, instruction for instruction)\n"
           "  -h, --help        show this help\n"
           "\n"
           "Instruction counts count each iteration of a rep-prefixed string\n"
@@ -129,6 +133,22 @@ static const char *end_text(const struct rp_stop *s, char *buf, size_t cap) {
   return buf;
 }
 
+/* What the translator did, after a verified replay. */
+static void print_jit(void) {
+  struct cpu_jit_stats j;
+  cpu_jit_totals(&j);
+  if (!cpu_jit()) {
+    printf("translator off (--no-jit): every instruction interpreted\n");
+    return;
+  }
+  printf("translator: %" PRIu64 " blocks (%" PRIu64
+         " instructions) translated to host code; code cache %.1f of %.0f "
+         "MiB at most%s\n",
+         j.blocks, j.insns, (double)j.cache_used / (1 << 20),
+         (double)j.cache_size / (1 << 20),
+         j.flushes ? " (it filled and was emptied)" : "");
+}
+
 int cli_cmd_replay(int argc, char **argv) {
   static const struct option longopts[] = {
       {"verify", no_argument, 0, 'v'},     {"goto", required_argument, 0, 'g'},
@@ -140,6 +160,7 @@ int cli_cmd_replay(int argc, char **argv) {
       {"idle-timeout", required_argument, 0, 'I'},
       {"tree", no_argument, 0, 'T'},
       {"backtrace", no_argument, 0, 'B'},
+      {"no-jit", no_argument, 0, 'J'},
       {0, 0, 0, 0}};
   int tree = 0, verify = 0, has_goto = 0, print = 0, quiet = 0, progress = isatty(2), c;
   int backtrace = 0;
@@ -191,6 +212,9 @@ int cli_cmd_replay(int argc, char **argv) {
         break;
       case 'p':
         proc = optarg;
+        break;
+      case 'J':
+        cpu_set_jit(0);
         break;
       case 'T':
         tree = 1;
@@ -335,6 +359,7 @@ int cli_cmd_replay(int argc, char **argv) {
            st.end_checked ? ", memory at the end checked" : "", secs,
            secs > 0 ? (double)st.instructions / secs / 1e6 : 0.0,
            end_text(&stop, buf, sizeof buf));
+    print_jit();
   }
   if ((status == 0 || status == REPLAY_CUT) && !print && !damaged) {
     /* Files the replay never read are part of the trace too. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "replayer/cpu/cpu.h"
 #include "common/rw.h"
 #include "format/format.h"
 #include "gdbstub/gdbstub.h"
@@ -365,6 +366,9 @@ static void usage(FILE *out) {
           "  --log             log every packet on stderr\n"
           "  -q, --quiet       no notes on stderr, and not the program's\n"
           "                    output (shown in gdb as the replay runs)\n"
+          "  --no-jit          interpret every instruction: do not translate\n"
+          "                    hot code to host code (slower; the same\n"
+          "                    results, instruction for instruction)\n"
           "  -h, --help        show this help\n"
           "\n"
           "`rewind replay TRACE` starts gdb attached to the replay for you;\n"
@@ -402,6 +406,7 @@ int cli_cmd_serve(int argc, char **argv) {
       {"idle-timeout", required_argument, 0, 'I'},
       {"log", no_argument, 0, 'L'},   {"quiet", no_argument, 0, 'q'},
       {"tree", no_argument, 0, 'T'},
+      {"no-jit", no_argument, 0, 'J'},
       {"help", no_argument, 0, 'h'},  {0, 0, 0, 0}};
   int stdio = 0, quiet = 0, log = 0, remote = 0, c;
   int idle = CLI_IDLE_DEFAULT;
@@ -429,6 +434,9 @@ int cli_cmd_serve(int argc, char **argv) {
         break;
       case 'L':
         log = 1;
+        break;
+      case 'J':
+        cpu_set_jit(0);
         break;
       case 'T':
         start.tree = 1;

@@ -62,3 +62,11 @@ bench-profile: cli/rewind bench/replay/fib bench/record/compute \
 bench-marks: cli/rewind bench/replay/fib bench/record/compute \
 		bench/record/libc
 	$(SHELL) $(top_srcdir)/bench/replay/marks.sh $(abs_top_builddir)
+
+# The translator against the interpreter, native and qemu-x86_64
+# (bench/replay/jit.sh).
+EXTRA_DIST += bench/replay/jit.sh
+.PHONY: bench-jit
+bench-jit: cli/rewind bench/replay/fib bench/replay/vecmath_v3 \
+		bench/record/compute bench/record/libc
+	$(SHELL) $(top_srcdir)/bench/replay/jit.sh $(abs_top_builddir)

@@ -262,6 +262,29 @@ enum {
 void cpu_set_portable(int on);
 int cpu_portable(void);
 
+/* The translator (replayer/cpu/jit.c): blocks that run often are
+ * translated to host code with the interpreter's exact semantics. MODE 0
+ * turns it off (every instruction interpreted), 1 translates hot blocks
+ * (the default), 2 translates every block the first time it runs (tests).
+ * REWIND_JIT=0, 1 or always in the environment sets the default. A change
+ * applies to blocks decoded afterwards. */
+void cpu_set_jit(int mode);
+int cpu_jit(void);
+
+/* What the translator of an address space did. */
+struct cpu_jit_stats {
+  u64 blocks;        /* blocks translated */
+  u64 insns;         /* instructions of theirs turned into host code (the
+                        others call their handlers) */
+  u64 flushes;       /* times the code cache filled and was emptied */
+  size_t cache_used; /* bytes of host code in the cache now */
+  size_t cache_size; /* its bound */
+};
+void cpu_mem_jit_stats(const cpu_mem *mem, struct cpu_jit_stats *st);
+/* The same summed over every address space of the process, with
+ * cache_used the most any one of them held. */
+void cpu_jit_totals(struct cpu_jit_stats *st);
+
 /* The vendor named by cpuid leaf 0's EBX, EDX, ECX (the 12-character vendor
  * string, in that order): CPU_VENDOR_AMD or CPU_VENDOR_INTEL. */
 int cpu_vendor_of(u32 ebx, u32 edx, u32 ecx);

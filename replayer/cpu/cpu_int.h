@@ -308,6 +308,12 @@ struct cpu {
   int bpc_on;                 /* cpu_break_cond: the breakpoint at bpc_addr */
   u64 bpc_addr;               /* stops this thread only when its general */
   u64 bpc_gpr[16];            /* registers equal bpc_gpr */
+  struct cpu__block *jit_last; /* the block a translation returned from
+                                  (translations jump from one to the next:
+                                  jit.c) */
+  void *jit_link;              /* the link a translation left through
+                                  without following it, for run.c to fill
+                                  in; or NULL */
 };
 
 /* ---- Host fast paths (host.c) ------------------------------------------ */
@@ -951,6 +957,13 @@ struct cpu__block {
   struct cpu__block *succ[2];  /* blocks that followed this one (chaining) */
   u64 succ_gen;                /* mem->code_gen succ[] is valid for */
   u32 succ_next;               /* succ[] slot to replace next */
+  const u8 *forms;             /* forms[k]: the CPU_FORM_* instruction k
+                                  was decoded under, 0xff if none (after
+                                  xin[]; the translator reads it) */
+  cpu_handler jit;             /* the block translated (jit.c), run as a
+                                  chained handler at insns[0]; or NULL */
+  u32 heat;                    /* times run before being translated */
+  u8 jit_state;                /* CPU__JIT_* */
   struct cpu_insn insns[];     /* ninsn + 1 entries */
 };
 
@@ -960,8 +973,27 @@ enum {
   CPU__DEC_END = 1,   /* the block ends after it (branch, syscall, ...) */
   CPU__DEC_ALONE = 2, /* it must be alone in its block (rep string; the
                          instructions that read or clear XINUSE) */
-  CPU__DEC_XIN = 8    /* shift of the XINUSE bits */
+  CPU__DEC_XIN = 8,   /* shift of the XINUSE bits */
+  CPU__DEC_FORM = 16  /* shift of 1 + the CPU_FORM_* of the row that
+                         gave the handler (0: none: op_ud, raw decodes) */
 };
+
+/* ---- The translator (jit.c) -------------------------------------------- */
+
+enum { CPU__JIT_NONE, CPU__JIT_DONE, CPU__JIT_REFUSED };
+/* How many runs make a block hot (0: the translator is off). */
+u32 cpu__jit_threshold(void);
+/* Translates B (sets b->jit and b->jit_state). */
+void cpu__jit_block(struct cpu *cpu, struct cpu__block *b);
+/* Lets the link LINK (cpu->jit_link) of a translation jump straight to
+ * B's translation from now on, while no block is dropped. */
+void cpu__jit_link(struct cpu_mem *mem, void *link, struct cpu__block *b);
+/* Drops every translation of MEM (the cache is full). */
+void cpu__jit_flush(struct cpu_mem *mem);
+/* Frees MEM's code cache (cpu_mem_free). */
+void cpu__jit_free(struct cpu_mem *mem);
+/* Makes every live block of MEM forget its translation (icache.c). */
+void cpu__code_forget_jit(struct cpu_mem *mem);
 
 /* ---- XINUSE (xinuse.c) ------------------------------------------------
  *
@@ -1146,6 +1178,7 @@ struct cpu_mem {
   struct cpu__cpage **phash;  /* pages holding decoded code -> their blocks */
   struct cpu__block *grave;   /* dropped blocks, freed at the next lookup */
   u64 code_gen;               /* bumped whenever blocks are dropped */
+  struct cpu__jit *jit;       /* the translator's code cache (jit.c) */
   u64 *bps;                   /* breakpoint addresses, sorted */
   size_t nbps, capbps;        /* their count and capacity */
   struct cpu__watch *watches; /* watched ranges */

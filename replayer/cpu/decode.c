@@ -609,6 +609,7 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
     *how |= cpu__xin_of(ci, &alone) << CPU__DEC_XIN;
     if (alone) *how |= CPU__DEC_ALONE | CPU__DEC_END;
   }
+  if (in->fn != op_ud) *how |= (row->form + 1u) << CPU__DEC_FORM;
   return 0;
 
 unsupported:

@@ -100,6 +100,7 @@ static void hash_unlink(struct cpu_mem *mem, struct cpu__block *b) {
 /* Moves B to the graveyard, patched so that running it ends at once. */
 static void bury(struct cpu_mem *mem, struct cpu__block *b) {
   b->dead = 1;
+  b->jit = NULL;
   for (u32 i = 0; i <= b->ninsn; i++) b->insns[i].fn = b->insns[i].run = op_end;
   b->hnext = mem->grave;
   mem->grave = b;
@@ -171,9 +172,20 @@ void cpu__code_invalidate_range(struct cpu_mem *mem, u64 lo, u64 hi) {
   }
 }
 
+void cpu__code_forget_jit(struct cpu_mem *mem) {
+  if (!mem->bhash) return;
+  for (unsigned i = 0; i < BHASH_SIZE; i++)
+    for (struct cpu__block *b = mem->bhash[i]; b; b = b->hnext) {
+      b->jit = NULL;
+      b->jit_state = CPU__JIT_NONE;
+      b->heat = 0;
+    }
+}
+
 void cpu__code_free(struct cpu_mem *mem) {
   if (mem->bhash && mem->phash) cpu__code_invalidate(mem, ~(u64)0);
   free_grave(mem);
+  cpu__jit_free(mem);
   free(mem->bhash);
   free(mem->phash);
   mem->bhash = NULL;
@@ -218,7 +230,7 @@ static void chain(struct cpu_insn *in, u32 n) {
 static struct cpu__block *build(struct cpu *cpu, u64 rip) {
   struct cpu_mem *mem = cpu->mem;
   struct cpu_insn tmp[MAX_BLOCK];
-  u8 xin[MAX_BLOCK + 1];
+  u8 xin[MAX_BLOCK + 1], forms[MAX_BLOCK];
   struct cpu__block *b;
   u32 n = 0;
   u64 a = rip, page = rip & ~(u64)4095;
@@ -236,15 +248,18 @@ static struct cpu__block *build(struct cpu *cpu, u64 rip) {
     if (RW_UNLIKELY(cpu->observed) && cpu__is_observing(tmp[n].fn))
       tmp[n].imm2 = (u8)n; /* MAX_BLOCK fits */
     xin[n + 1] = (u8)((n ? xin[n] : 0) | (how >> CPU__DEC_XIN));
+    forms[n] = (u8)((how >> CPU__DEC_FORM) - 1u); /* 0 - 1: 0xff */
     a += tmp[n++].len;
     if (how & CPU__DEC_END) break;
   }
   chain(tmp, n);
   xin[0] = 0;
-  b = calloc(1, sizeof *b + (n + 1) * sizeof(struct cpu_insn) + n + 1);
+  b = calloc(1, sizeof *b + (n + 1) * sizeof(struct cpu_insn) + 2 * n + 1);
   if (!b) return (struct cpu__block *)-1;
   b->xin = (const u8 *)(b->insns + n + 1);
   memcpy(b->insns + n + 1, xin, n + 1);
+  b->forms = b->xin + n + 1;
+  memcpy((u8 *)(b->insns + n + 1) + n + 1, forms, n);
   b->start = rip;
   b->end = a;
   b->ninsn = n;

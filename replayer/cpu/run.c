@@ -66,8 +66,10 @@ static struct cpu__block *next_block(struct cpu *cpu, struct cpu__block *prev) {
 int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) {
   int first = 1, rc = 0;
   struct cpu__block *prev = NULL;
+  u32 jit_hot = cpu__jit_threshold();
   memset(&cpu->exit, 0, sizeof cpu->exit);
   cpu->watch_hit = 0;
+  cpu->jit_link = NULL;
   cpu->icount_end =
       cpu->icount + budget < cpu->icount ? ~(u64)0 : cpu->icount + budget;
   for (;;) {
@@ -90,6 +92,11 @@ int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) {
       rc = RW_ENOMEM;
       break;
     }
+    if (cpu->jit_link) {
+      /* The translation that ran last left through a link: point it here. */
+      cpu__jit_link(cpu->mem, cpu->jit_link, b);
+      cpu->jit_link = NULL;
+    }
     if (RW_UNLIKELY(b->bp) && !first &&
         (!cpu->bpc_on || b->start != cpu->bpc_addr ||
          !memcmp(cpu->gpr, cpu->bpc_gpr, sizeof cpu->bpc_gpr))) {
@@ -99,7 +106,23 @@ int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) {
     first = 0;
     cpu->rep_paused = 0;
     in = b->insns;
-    if (RW_LIKELY(b->ninsn <= left)) {
+    if (RW_UNLIKELY(b->jit_state == CPU__JIT_NONE) && jit_hot &&
+        ++b->heat >= jit_hot)
+      cpu__jit_block(cpu, b);
+    if (b->jit && RW_LIKELY(b->ninsn <= left) && !cpu->observed &&
+        !cpu->obs.on_access) {
+      /* The translation runs the block as a chain does, and maybe the
+       * blocks after it (they count themselves): B becomes the one it
+       * returned from. */
+      rc = b->jit(cpu, in);
+      b = cpu->jit_last;
+      in = chain_stop(b, b->insns, b->start, cpu->rip, rc);
+      if (rc == CPU_RC_NEXT) {
+        cpu->rip += in->len;
+        in++;
+        rc = CPU_RC_END;
+      }
+    } else if (RW_LIKELY(b->ninsn <= left)) {
       for (;;) {
         int chained = in->run != in->fn;
         u64 at = cpu->rip;

@@ -188,6 +188,12 @@ int main(int argc, char **argv) {
       (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
       (unsigned long long)ndiff, (unsigned long long)unstable,
       cpu_portable() ? "portable" : "host fast-path");
+  if (cpu_jit() == 2) {
+    struct cpu_jit_stats js;
+    cpu_jit_totals(&js);
+    printf("diffcpu: translator: %llu blocks, %llu instructions translated\n",
+           (unsigned long long)js.blocks, (unsigned long long)js.insns);
+  }
   free(diffs_per);
   free(encs);
   return ndiff ? 1 : 0;

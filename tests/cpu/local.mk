@@ -18,12 +18,13 @@ tests_cpu_ldadd = replayer/cpu/librw_cpu.a common/librw_common.a \
 check_PROGRAMS += tests/cpu/test_cpu tests/cpu/diffcpu tests/cpu/corpus \
 	tests/cpu/cs_probe
 TESTS += tests/cpu/test_cpu tests/cpu/diffcpu tests/cpu/corpus \
-	tests/cpu/portable.sh
+	tests/cpu/portable.sh tests/cpu/jit.sh
 
 tests_cpu_test_cpu_SOURCES = tests/cpu/main.c tests/cpu/tests.h tests/cpu/emu_util.h \
 	tests/cpu/emu_util.c tests/cpu/test_run.c tests/cpu/test_mem.c \
 	tests/cpu/test_decode.c tests/cpu/test_flags.c tests/cpu/test_x87.c \
-	tests/cpu/test_crypto.c tests/cpu/test_feature.c $(tests_cpu_harness)
+	tests/cpu/test_crypto.c tests/cpu/test_feature.c tests/cpu/test_jit.c \
+	$(tests_cpu_harness)
 tests_cpu_test_cpu_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(CAPSTONE_CFLAGS)
 tests_cpu_test_cpu_LDADD = tests/librw_testrunner.a $(tests_cpu_ldadd) \
 	$(CUNIT_LIBS)
@@ -41,4 +42,4 @@ tests_cpu_cs_probe_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
 tests_cpu_cs_probe_LDADD = $(CAPSTONE_LIBS)
 
 EXTRA_DIST += tests/cpu/tests.def tests/cpu/cases.def tests/cpu/flagmask.def \
-	tests/cpu/corpus_known.def tests/cpu/portable.sh
+	tests/cpu/corpus_known.def tests/cpu/portable.sh tests/cpu/jit.sh

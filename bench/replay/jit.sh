@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The translator's speed (bench/RESULTS.md, "The translator"): each
+# workload runs natively and under qemu-x86_64 (when installed), is
+# recorded once, then replayed with `rewind replay --verify` interpreted
+# (--no-jit) and translated, all interleaved, RUNS times each (default 3);
+# prints the medians, the instruction count, the translated replay's MIPS
+# and the ratios. Workloads: compute (integer), fib (calls), libc (string
+# functions), v3 (AVX2+FMA floating point), python (a pure-Python loop).
+#   bench/replay/jit.sh BUILD [WORKLOAD...]      (or: make bench-jit)
+set -euo pipefail
+B=${1:?usage: jit.sh BUILD [WORKLOAD...]}
+shift
+RUNS=${RUNS:-3}
+T=$(mktemp -d "${TMPDIR:-/tmp}/rewind-bench.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -gt 0 ] || set -- compute fib libc v3 python
+QEMU=$(command -v qemu-x86_64 || true)
+machine
+echo "rewind: $B ($(git -C "$B" rev-parse --short HEAD 2>/dev/null || echo ?))"
+echo "qemu: ${QEMU:-not installed}"
+echo
+echo "| workload | instructions | native (s) | qemu (s) | interpreted (s) | translated (s) | translated MIPS | speed-up | translated / qemu | translated / native |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+cat >"$T/loop.py" <<'EOF'
+def f(n):
+    s = 0
+    for i in range(n):
+        s += i * i % 7
+    return s
+print(f(3000000))
+EOF
+for w in "$@"; do
+  case $w in
+    v3) cmd=("$B/bench/replay/vecmath_v3" 40) ;;
+    fib) cmd=("$B/bench/replay/fib") ;;
+    python) cmd=(python3 "$T/loop.py") ;;
+    *) cmd=("$B/bench/record/$w") ;;
+  esac
+  "$B/cli/rewind" record -q -f -o "$T/$w.rwd" -- "${cmd[@]}" >/dev/null
+  : >"$T/native" >"$T/qemu" >"$T/interp" >"$T/jit"
+  for i in $(seq "$RUNS"); do
+    secs "${cmd[@]}" >>"$T/native"
+    [ -n "$QEMU" ] && secs "$QEMU" "$(command -v "${cmd[0]}")" "${cmd[@]:1}" >>"$T/qemu"
+    secs "$B/cli/rewind" replay --verify --no-progress -q --no-jit \
+      "$T/$w.rwd" >>"$T/interp"
+    secs "$B/cli/rewind" replay --verify --no-progress -q "$T/$w.rwd" \
+      >>"$T/jit"
+  done
+  n=$("$B/cli/rewind" replay --verify --no-progress "$T/$w.rwd" 2>&1 |
+    sed -n 's/^replay verified: \([0-9]*\) instructions.*/\1/p')
+  q=$( [ -n "$QEMU" ] && median <"$T/qemu" || echo 0)
+  awk -v w="$w" -v n="${n:-0}" -v nat="$(median <"$T/native")" -v q="$q" \
+      -v i="$(median <"$T/interp")" -v j="$(median <"$T/jit")" 'BEGIN {
+    printf "| %s | %s | %.2f | %s | %.2f | %.2f | %.0f | %.2fx | %s | %.1fx |\n",
+      w, n, nat, q > 0 ? sprintf("%.2f", q) : "-", i, j, n / j / 1e6, i / j,
+      q > 0 ? sprintf("%.2fx", j / q) : "-", j / nat }'
+done

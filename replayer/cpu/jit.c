@@ -1,0 +1,1112 @@
+/* SPDX-License-Identifier: MIT */
+/* The translator (DESIGN.md section 4): a decoded block that has run often
+ * becomes one host function with the signature of a chained handler
+ * (cpu_variant.h), so that run.c runs it as it runs a chain: the function
+ * runs the block's instructions in order and returns what the block's last
+ * instruction returns, or the code of the instruction that did not
+ * complete, with rip at it. The common integer instructions (mov, lea,
+ * movzx, the ALU operations, push, pop, call, ret, jmp, jcc, setcc, cmovcc)
+ * are translated to host code with the interpreter's exact semantics: the
+ * same lazy flags in cpu->cc, guest memory through the same TLB with the
+ * same slow paths (faults, watchpoints, observed pages, code writes), the
+ * same last_read/last_write. Every other instruction is a call of its
+ * handler, so the translator is correct for all of them by construction.
+ * The run loop uses a translation only when the whole block fits in the
+ * budget (counts stay exact) and the thread has no observer.
+ *
+ * Host registers in translated code: rbx holds the struct cpu, r12 the
+ * guest address of the memory operand, r13 and r14 the operands, r15 the
+ * result, rbp whether a slow-path store dropped this block's code (the
+ * block then ends after the instruction, as a chain does). Everything
+ * else is scratch, so slow paths and handlers may be called anywhere. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "replayer/cpu/cpu_int.h"
+
+/* The code cache of one address space: one mapping, filled in order and
+ * emptied whole when full (every translation dropped). */
+#define CACHE_SIZE (64u << 20)
+/* Room a block's translation may need at most: 64 instructions of at most
+ * 300 bytes of code and 100 of slow paths. */
+#define BLOCK_ROOM (64u * 400u + 512u)
+
+struct cpu__jit {
+  u8 *base;       /* the mapping (NULL: no cache could be made): first
+                     the links of indirect branches (struct link
+                     [IND_SIZE], by target), then code */
+  size_t used;    /* bytes handed out */
+  u64 blocks;     /* blocks translated since the cache was made */
+  u64 insns;      /* instructions of theirs translated, not called */
+  u64 flushes;    /* times the cache was emptied */
+  int broken;     /* mmap failed: never try again */
+};
+
+/* Totals over every address space of the process (cpu_jit_totals). */
+static struct cpu_jit_stats totals;
+
+/* 0: off; 1: translate blocks that ran JIT_HOT times; 2: translate every
+ * block the first time it runs (tests). REWIND_JIT=0/1/always sets it. */
+static int jit_mode = -1;
+#define JIT_HOT 16u
+
+static void mode_init(void) {
+  const char *e = getenv("REWIND_JIT");
+  if (jit_mode >= 0) return;
+  jit_mode = 1;
+  if (e && !strcmp(e, "0")) jit_mode = 0;
+  if (e && !strcmp(e, "always")) jit_mode = 2;
+}
+
+void cpu_set_jit(int mode) { jit_mode = mode < 0 ? 0 : mode > 2 ? 2 : mode; }
+
+int cpu_jit(void) {
+  mode_init();
+  return jit_mode;
+}
+
+u32 cpu__jit_threshold(void) {
+  mode_init();
+  return jit_mode == 0 ? 0 : jit_mode == 2 ? 1 : JIT_HOT;
+}
+
+/* ---- A small x86-64 encoder -------------------------------------------- */
+
+enum {
+  H_AX, H_CX, H_DX, H_BX, H_SP, H_BP, H_SI, H_DI,
+  H_R8, H_R9, H_R10, H_R11, H_R12, H_R13, H_R14, H_R15
+};
+/* Roles (the file comment). */
+enum { R_CPU = H_BX, R_EA = H_R12, R_A = H_R13, R_B = H_R14, R_R = H_R15 };
+#define NOIDX 0xffu
+
+/* The rm operand of an encoded instruction: a host register, or memory at
+ * base + index * 2^scale + disp. */
+struct xrm {
+  u8 mem, r, base, index, scale;
+  i32 disp;
+};
+static struct xrm xr(unsigned r) {
+  return (struct xrm){0, (u8)r, 0, NOIDX, 0, 0};
+}
+static struct xrm xm(unsigned base, i32 disp) {
+  return (struct xrm){1, 0, (u8)base, NOIDX, 0, disp};
+}
+static struct xrm xmi(unsigned base, unsigned index, i32 disp) {
+  return (struct xrm){1, 0, (u8)base, (u8)index, 0, disp};
+}
+
+/* A slow path of one guest memory access, emitted after the block. */
+struct stub {
+  u32 jne;      /* offset of the rel32 of the jne to it */
+  u32 back;     /* where it returns to */
+  u8 store;     /* a store (else a load) */
+  u8 size;      /* bytes */
+  u8 reg;       /* host register loaded into or stored from */
+  u8 k;         /* the instruction's index in the block */
+};
+
+/* A link: where a translation goes next without returning to run.c,
+ * filled in by cpu__jit_link. It holds while mem->code_gen is GEN (no
+ * block dropped since), the guest target is TARGET, the budget has room
+ * for the N instructions of the next block and no stop is asked. */
+struct link {
+  u64 gen;      /* ~0: not linked */
+  u64 target;
+  u64 n;
+  void *entry;  /* the next translation, past its prologue */
+};
+#define MAX_LINKS 2
+/* Links of the branches whose target is computed (ret, jmp and call
+ * through a register or memory), shared by all blocks: one per target,
+ * hashed by its low bits. */
+#define IND_SIZE 4096u
+#define IND_BYTES (IND_SIZE * sizeof(struct link))
+
+/* One translation in progress. */
+struct tr {
+  struct link *links;           /* this block's, before its code */
+  unsigned nlinks;
+  struct cpu_mem *mem;
+  u8 *start, *p, *end;
+  int bad;                      /* ran out of room */
+  struct cpu__block *b;
+  u64 addr[65];                 /* guest address of each instruction, and
+                                   of the end of the block */
+  struct stub stubs[160];
+  unsigned nstubs;
+  u32 epilogue;                 /* offset of the epilogue, once emitted */
+  /* Forward jumps to fill in once their targets exist. */
+  struct {
+    u32 at;                     /* offset of the rel32 */
+    u8 kind;                    /* FIX_EPILOGUE, FIX_FAULT, FIX_DEAD */
+    u8 k;
+  } fix[1024];
+  unsigned nfix;
+  int cc_kind;                  /* CC_* kind the last translated
+                                   instruction left in cpu->cc, or -1 */
+  unsigned cc_sz;               /* its operand size */
+  int may_die;                  /* the current instruction stores through
+                                   a slow path or calls a handler */
+};
+enum { FIX_EPILOGUE, FIX_FAULT, FIX_DEAD };
+
+static void b1(struct tr *t, unsigned x) {
+  if (t->p < t->end)
+    *t->p++ = (u8)x;
+  else
+    t->bad = 1;
+}
+static void b4(struct tr *t, u32 x) {
+  for (int i = 0; i < 4; i++) b1(t, (x >> (8 * i)) & 0xff);
+}
+static void b8(struct tr *t, u64 x) {
+  b4(t, (u32)x);
+  b4(t, (u32)(x >> 32));
+}
+static u32 here(const struct tr *t) { return (u32)(t->p - t->start); }
+
+/* [66] [REX] OP (NOP bytes, first byte in the highest position) ModRM
+ * [SIB] [disp]. SZ 2 adds 66 and 8 REX.W; REG is ModRM.reg (a register or
+ * an opcode extension). BYTEREG: bit 0, REG is a byte register; bit 1, a
+ * register RM is: spl, bpl, sil, dil need a REX. */
+static void enc(struct tr *t, unsigned sz, u32 op, unsigned nop, unsigned reg,
+                struct xrm rm, int bytereg) {
+  unsigned rex = 0x40;
+  if (sz == 2) b1(t, 0x66);
+  if (sz == 8) rex |= 8;
+  if (reg & 8) rex |= 4;
+  if (rm.mem) {
+    if (rm.index != NOIDX && (rm.index & 8)) rex |= 2;
+    if (rm.base & 8) rex |= 1;
+  } else if (rm.r & 8) {
+    rex |= 1;
+  }
+  if (rex != 0x40 || ((bytereg & 1) && reg >= 4 && reg < 8) ||
+      ((bytereg & 2) && !rm.mem && rm.r >= 4 && rm.r < 8))
+    b1(t, rex);
+  for (unsigned i = nop; i-- > 0;) b1(t, (op >> (8 * i)) & 0xff);
+  if (!rm.mem) {
+    b1(t, 0xc0 | (reg & 7) << 3 | (rm.r & 7));
+    return;
+  }
+  {
+    unsigned base = rm.base & 7, mod;
+    int sib = rm.index != NOIDX || base == 4;
+    if (rm.disp == 0 && base != 5)
+      mod = 0;
+    else if (rm.disp >= -128 && rm.disp <= 127)
+      mod = 1;
+    else
+      mod = 2;
+    b1(t, mod << 6 | (reg & 7) << 3 | (sib ? 4u : base));
+    if (sib)
+      b1(t, (unsigned)rm.scale << 6 |
+                ((rm.index == NOIDX ? 4u : rm.index) & 7) << 3 | base);
+    if (mod == 1) b1(t, (u8)rm.disp);
+    if (mod == 2) b4(t, (u32)rm.disp);
+  }
+}
+
+/* Integer ALU operations by their ModRM.reg extension. */
+enum { X_ADD = 0, X_OR = 1, X_AND = 4, X_SUB = 5, X_XOR = 6, X_CMP = 7 };
+
+/* op r/m, reg at SZ bytes (the 00-3F row: op | 1 for sizes above 1). */
+static void alu_rr(struct tr *t, unsigned x, unsigned sz, unsigned dst,
+                   unsigned src) {
+  enc(t, sz, x * 8 + (sz == 1 ? 0 : 1), 1, src, xr(dst), 3);
+}
+static void mov_rr(struct tr *t, unsigned dst, unsigned src) {
+  enc(t, 8, 0x89, 1, src, xr(dst), 0);
+}
+/* mov DST, [m] / mov [m], SRC, 64-bit. */
+static void ld64(struct tr *t, unsigned dst, struct xrm m) {
+  enc(t, 8, 0x8b, 1, dst, m, 0);
+}
+static void st64(struct tr *t, struct xrm m, unsigned src) {
+  enc(t, 8, 0x89, 1, src, m, 0);
+}
+/* H = V, any 64-bit constant. */
+static void mov_imm(struct tr *t, unsigned h, u64 v) {
+  if (v <= 0xffffffffu) {
+    if (h & 8) b1(t, 0x41);
+    b1(t, 0xb8 + (h & 7));
+    b4(t, (u32)v);
+  } else if ((i64)v == (i32)v) {
+    enc(t, 8, 0xc7, 1, 0, xr(h), 0);
+    b4(t, (u32)v);
+  } else {
+    b1(t, 0x48 | (h & 8 ? 1 : 0));
+    b1(t, 0xb8 + (h & 7));
+    b8(t, v);
+  }
+}
+/* The 64-bit field at [rbx + OFF] = V. */
+static void st_const64(struct tr *t, i32 off, u64 v) {
+  if ((i64)v == (i32)v) {
+    enc(t, 8, 0xc7, 1, 0, xm(R_CPU, off), 0);
+    b4(t, (u32)v);
+  } else {
+    mov_imm(t, H_AX, v);
+    st64(t, xm(R_CPU, off), H_AX);
+  }
+}
+static void st_const32(struct tr *t, i32 off, u32 v) {
+  enc(t, 4, 0xc7, 1, 0, xm(R_CPU, off), 0);
+  b4(t, v);
+}
+/* call FN (absolute, through rax). */
+static void call_abs(struct tr *t, const void *fn) {
+  mov_imm(t, H_AX, (u64)(uintptr_t)fn);
+  enc(t, 4, 0xff, 1, 2, xr(H_AX), 0);
+}
+/* jcc rel32 / jmp rel32 to be patched; return the rel32's offset. */
+static u32 jcc32(struct tr *t, unsigned cc) {
+  b1(t, 0x0f);
+  b1(t, 0x80 + cc);
+  b4(t, 0);
+  return here(t) - 4;
+}
+static u32 jmp32(struct tr *t) {
+  b1(t, 0xe9);
+  b4(t, 0);
+  return here(t) - 4;
+}
+static void patch(struct tr *t, u32 at, u32 target) {
+  i32 rel = (i32)(target - (at + 4));
+  if (t->bad || at + 4 > (u32)(t->end - t->start)) return;
+  memcpy(t->start + at, &rel, 4);
+}
+static void fixup(struct tr *t, u32 at, int kind, unsigned k) {
+  if (t->nfix == RW_ARRAY_SIZE(t->fix)) {
+    t->bad = 1;
+    return;
+  }
+  t->fix[t->nfix].at = at;
+  t->fix[t->nfix].kind = (u8)kind;
+  t->fix[t->nfix].k = (u8)k;
+  t->nfix++;
+}
+
+/* ---- Guest state ------------------------------------------------------- */
+
+#define OFF(field) ((i32)offsetof(struct cpu, field))
+#define CC_OFF(f) (OFF(cc) + (i32)offsetof(struct cc, f))
+
+/* Offset of guest register R (cpu_insn numbering) at SZ bytes. */
+static i32 goff(unsigned r, unsigned sz) {
+  if (sz == 1 && r >= CPU_REG_AH) return OFF(gpr) + 8 * (i32)(r - CPU_REG_AH) + 1;
+  return OFF(gpr) + 8 * (i32)r;
+}
+
+/* H = guest register R at SZ bytes, zero-extended (cpu_reg_get). */
+static void get_reg(struct tr *t, unsigned h, unsigned r, unsigned sz) {
+  struct xrm m = xm(R_CPU, goff(r, sz));
+  if (sz == 1)
+    enc(t, 4, 0x0fb6, 2, h, m, 0);
+  else if (sz == 2)
+    enc(t, 4, 0x0fb7, 2, h, m, 0);
+  else
+    enc(t, sz == 4 ? 4 : 8, 0x8b, 1, h, m, 0);
+}
+
+/* Guest register R at SZ bytes = H, with cpu_reg_set's rules (8 and 16-bit
+ * writes merge, 32-bit writes zero-extend). */
+static void set_reg(struct tr *t, unsigned r, unsigned sz, unsigned h) {
+  struct xrm m = xm(R_CPU, goff(r, sz));
+  if (sz == 1) {
+    enc(t, 1, 0x88, 1, h, m, 1);
+  } else if (sz == 2) {
+    enc(t, 2, 0x89, 1, h, m, 0);
+  } else if (sz == 4) {
+    enc(t, 4, 0x89, 1, h, xr(H_AX), 0); /* mov eax, h32 */
+    st64(t, m, H_AX);
+  } else {
+    st64(t, m, h);
+  }
+}
+
+/* cpu->cc = {KIND + log2(SZ), dst, src1, src2} from host registers
+ * (NOIDX: the field is 0). */
+static void set_cc(struct tr *t, unsigned kind, unsigned sz, unsigned dst,
+                   unsigned s1, unsigned s2) {
+  st_const32(t, CC_OFF(op), CC_OP(kind, sz));
+  st64(t, xm(R_CPU, CC_OFF(dst)), dst);
+  if (s1 == NOIDX)
+    st_const64(t, CC_OFF(src1), 0);
+  else
+    st64(t, xm(R_CPU, CC_OFF(src1)), s1);
+  if (s2 == NOIDX)
+    st_const64(t, CC_OFF(src2), 0);
+  else
+    st64(t, xm(R_CPU, CC_OFF(src2)), s2);
+  t->cc_kind = (int)kind;
+  t->cc_sz = sz;
+}
+
+/* rip = V. */
+static void set_rip(struct tr *t, u64 v) {
+  mov_imm(t, H_CX, v);
+  st64(t, xm(R_CPU, OFF(rip)), H_CX);
+}
+
+/* Leaves with code RC (rip already right). */
+static void leave_rc(struct tr *t, int rc) {
+  if (rc)
+    mov_imm(t, H_AX, (u64)rc);
+  else
+    enc(t, 4, 0x31, 1, H_AX, xr(H_AX), 0); /* xor eax, eax */
+  fixup(t, jmp32(t), FIX_EPILOGUE, 0);
+}
+
+/* ---- Conditions -------------------------------------------------------- */
+
+/* Makes the host flags say what guest condition COND (0-15) says, and
+ * returns the host condition to test: the guest flags are rebuilt by
+ * running the operation recorded in cpu->cc again on the host, when the
+ * translation knows its kind; otherwise cpu__cond answers. */
+static unsigned cond_flags(struct tr *t, unsigned cond) {
+  unsigned sz = t->cc_sz;
+  switch (t->cc_kind) {
+    case CC_SUB:
+    case CC_ADD:
+      ld64(t, H_AX, xm(R_CPU, CC_OFF(src1)));
+      ld64(t, H_CX, xm(R_CPU, CC_OFF(src2)));
+      alu_rr(t, t->cc_kind == CC_SUB ? X_CMP : X_ADD, sz, H_AX, H_CX);
+      return cond;
+    case CC_LOGIC:
+      ld64(t, H_AX, xm(R_CPU, CC_OFF(dst)));
+      enc(t, sz, sz == 1 ? 0x84 : 0x85, 1, H_AX, xr(H_AX), 0);
+      return cond;
+    case CC_INC:
+    case CC_DEC:
+      /* CF is the old one, kept in src2: bt sets it, inc/dec keep it. */
+      ld64(t, H_CX, xm(R_CPU, CC_OFF(src2)));
+      enc(t, 4, 0x0fba, 2, 4, xr(H_CX), 0);
+      b1(t, 0);
+      ld64(t, H_AX, xm(R_CPU, CC_OFF(src1)));
+      enc(t, sz, sz == 1 ? 0xfe : 0xff, 1, t->cc_kind == CC_INC ? 0 : 1,
+          xr(H_AX), 0);
+      return cond;
+    default:
+      mov_rr(t, H_DI, R_CPU);
+      if (cond == 2 || cond == 3) {
+        /* b, ae: CF alone, which cpu__flag_cf gets without the others */
+        call_abs(t, (const void *)cpu__flag_cf);
+        enc(t, 4, 0x85, 1, H_AX, xr(H_AX), 0);
+        return cond == 2 ? 5 : 4;
+      }
+      mov_imm(t, H_SI, cond);
+      call_abs(t, (const void *)cpu__cond);
+      enc(t, 4, 0x85, 1, H_AX, xr(H_AX), 0); /* test eax, eax */
+      return 5;                               /* ne */
+  }
+}
+
+/* H = COND ? 1 : 0. */
+static void cond_value(struct tr *t, unsigned h, unsigned cond) {
+  unsigned hc = cond_flags(t, cond);
+  enc(t, 4, 0x0f90 + hc, 2, 0, xr(H_AX), 2); /* setcc al */
+  enc(t, 4, 0x0fb6, 2, h, xr(H_AX), 2);      /* movzx h, al */
+}
+
+/* ---- Guest memory ------------------------------------------------------ */
+
+/* The effective address of IN's memory operand into r12 (cpu_ea);
+ * LEA: without the segment base. */
+static void ea(struct tr *t, const struct cpu_insn *in, int lea) {
+  if (in->base != CPU_REG_NONE) {
+    ld64(t, R_EA, xm(R_CPU, goff(in->base, 8)));
+    if (in->disp) {
+      if (in->disp == (i32)in->disp) {
+        enc(t, 8, 0x8d, 1, R_EA, xm(R_EA, (i32)in->disp), 0);
+      } else {
+        mov_imm(t, H_AX, (u64)in->disp);
+        alu_rr(t, X_ADD, 8, R_EA, H_AX);
+      }
+    }
+  } else {
+    mov_imm(t, R_EA, (u64)in->disp);
+  }
+  if (in->index != CPU_REG_NONE) {
+    struct xrm m = xmi(R_EA, H_AX, 0);
+    ld64(t, H_AX, xm(R_CPU, goff(in->index, 8)));
+    m.scale = in->scale;
+    enc(t, 8, 0x8d, 1, R_EA, m, 0); /* lea r12, [r12 + rax << scale] */
+  }
+  if (!lea && in->seg != CPU_SEG_NONE)
+    enc(t, 8, 0x03, 1, R_EA,
+        xm(R_CPU, OFF(segbase) + 8 * (i32)in->seg), 0); /* add r12, [..] */
+}
+
+/* The TLB probe of an access of SZ bytes at r12 in the TLB at OFF: jumps to
+ * a new stub on a miss; on a hit leaves the host address in rcx and sets
+ * last_read or last_write (LAST). Returns the stub. */
+static struct stub *probe(struct tr *t, i32 off, i32 last, unsigned sz) {
+  struct stub *s;
+  mov_rr(t, H_AX, R_EA);
+  enc(t, 8, 0xc1, 1, 5, xr(H_AX), 0); /* shr rax, 12 */
+  b1(t, 12);
+  enc(t, 4, 0x81, 1, 4, xr(H_AX), 0); /* and eax, TLB_SIZE - 1 */
+  b4(t, CPU_TLB_SIZE - 1);
+  enc(t, 4, 0xc1, 1, 4, xr(H_AX), 0); /* shl eax, 4 */
+  b1(t, 4);
+  enc(t, 8, 0x8d, 1, H_CX, xm(R_EA, (i32)sz - 1), 0);
+  enc(t, 8, 0x81, 1, 4, xr(H_CX), 0); /* and rcx, -4096 */
+  b4(t, 0xfffff000u);
+  enc(t, 8, 0x3b, 1, H_CX, xmi(R_CPU, H_AX, off), 0); /* cmp rcx, page */
+  if (t->nstubs == RW_ARRAY_SIZE(t->stubs)) {
+    t->bad = 1;
+    return &t->stubs[0];
+  }
+  s = &t->stubs[t->nstubs++];
+  s->jne = jcc32(t, 5);
+  ld64(t, H_CX, xmi(R_CPU, H_AX, off + 8)); /* addend */
+  alu_rr(t, X_ADD, 8, H_CX, R_EA);
+  st64(t, xm(R_CPU, last), R_EA);
+  st_const32(t, last + 8, sz);
+  return s;
+}
+
+/* H = SZ bytes at r12, zero-extended (cpu_ld). */
+static void mem_ld(struct tr *t, unsigned k, unsigned sz, unsigned h) {
+  struct stub *s = probe(t, OFF(tlb_r), OFF(last_read), sz);
+  struct xrm m = xm(H_CX, 0);
+  if (sz == 1)
+    enc(t, 4, 0x0fb6, 2, h, m, 0);
+  else if (sz == 2)
+    enc(t, 4, 0x0fb7, 2, h, m, 0);
+  else
+    enc(t, sz, 0x8b, 1, h, m, 0);
+  s->back = here(t);
+  s->store = 0;
+  s->size = (u8)sz;
+  s->reg = (u8)h;
+  s->k = (u8)k;
+}
+
+/* SZ bytes at r12 = H (cpu_st). */
+static void mem_st(struct tr *t, unsigned k, unsigned sz, unsigned h) {
+  struct stub *s = probe(t, OFF(tlb_w), OFF(last_write), sz);
+  enc(t, sz, sz == 1 ? 0x88 : 0x89, 1, h, xm(H_CX, 0), 1);
+  s->back = here(t);
+  s->store = 1;
+  s->size = (u8)sz;
+  s->reg = (u8)h;
+  s->k = (u8)k;
+  t->may_die = 1;
+}
+
+/* The slow paths, after the block's code. */
+static void emit_stubs(struct tr *t) {
+  for (unsigned i = 0; i < t->nstubs; i++) {
+    const struct stub *s = &t->stubs[i];
+    patch(t, s->jne, here(t));
+    mov_rr(t, H_DI, R_CPU);
+    mov_rr(t, H_SI, R_EA);
+    if (s->store) {
+      mov_rr(t, H_DX, s->reg);
+      mov_imm(t, H_CX, s->size);
+      call_abs(t, (const void *)cpu__st_slow_int);
+      enc(t, 4, 0x85, 1, H_AX, xr(H_AX), 0);
+      fixup(t, jcc32(t, 5), FIX_FAULT, s->k);
+      /* A store may have dropped this block's code (rbp = b->dead). */
+      mov_imm(t, H_CX, (u64)(uintptr_t)&t->b->dead);
+      enc(t, 4, 0x0fb7, 2, H_BP, xm(H_CX, 0), 0); /* movzx ebp, word */
+    } else {
+      mov_imm(t, H_DX, s->size);
+      call_abs(t, (const void *)cpu__ld_slow_int);
+      enc(t, 4, 0x85, 1, H_DX, xr(H_DX), 0); /* test edx, edx */
+      {
+        u32 ok = jcc32(t, 4);                 /* je ok */
+        enc(t, 4, 0x89, 1, H_DX, xr(H_AX), 0); /* mov eax, edx */
+        fixup(t, jmp32(t), FIX_FAULT, s->k);
+        patch(t, ok, here(t));
+      }
+      mov_rr(t, s->reg, H_AX);
+    }
+    patch(t, jmp32(t), s->back);
+  }
+}
+
+/* ---- Instructions ------------------------------------------------------- */
+
+enum {
+  J_CALL, /* call the handler */
+  J_ALU_EG, J_ALU_GE, J_ALU_EI, J_UNARY,
+  J_MOV_EG, J_MOV_GE, J_MOV_EI, J_MOVX, J_LEA,
+  J_PUSH, J_PUSH_I, J_POP, J_CALL_I, J_RET, J_JMP_I, J_JCC, J_SETCC,
+  J_JMP_E, J_CALL_E,
+  J_CMOV, J_NOP
+};
+
+/* A memory operand the translation computes: 64-bit addressing. */
+static int plain_mem(const struct cpu_insn *in) {
+  return !(in->pfx & CPU_PFX_ADDR32);
+}
+
+static int alu_x(unsigned id) {
+  switch (id) {
+    case X86_INS_ADD: return X_ADD;
+    case X86_INS_OR: return X_OR;
+    case X86_INS_AND: return X_AND;
+    case X86_INS_SUB: return X_SUB;
+    case X86_INS_XOR: return X_XOR;
+    case X86_INS_CMP: return X_CMP;
+    case X86_INS_TEST: return 8;
+    default: return -1;
+  }
+}
+
+/* How instruction IN, decoded under FORM (CPU_FORM_*, or 0xff), is
+ * translated. */
+static int classify(const struct cpu_insn *in, unsigned form) {
+  int mem = (in->pfx & CPU_PFX_MEM) != 0;
+  unsigned sz = in->osz;
+  if (form == 0xff) return J_CALL;
+  if (mem && !plain_mem(in)) return J_CALL;
+  if (in->id == X86_INS_NOP) return J_NOP;
+  if (alu_x(in->id) >= 0 && (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
+    switch (form) {
+      case CPU_FORM_Eb_Gb:
+      case CPU_FORM_Ev_Gv:
+        return J_ALU_EG;
+      case CPU_FORM_Gb_Eb:
+      case CPU_FORM_Gv_Ev:
+        return in->id == X86_INS_TEST ? J_CALL : J_ALU_GE;
+      case CPU_FORM_Eb_Ib:
+      case CPU_FORM_Ev_Iv:
+        return J_ALU_EI;
+      default:
+        return J_CALL;
+    }
+  }
+  switch (in->id) {
+    case X86_INS_INC:
+    case X86_INS_DEC:
+    case X86_INS_NEG:
+    case X86_INS_NOT:
+      return (form == CPU_FORM_Eb || form == CPU_FORM_Ev) ? J_UNARY : J_CALL;
+    case X86_INS_MOV:
+    case X86_INS_MOVABS:
+      if (form == CPU_FORM_Eb_Gb || form == CPU_FORM_Ev_Gv) return J_MOV_EG;
+      if (form == CPU_FORM_Gb_Eb || form == CPU_FORM_Gv_Ev) return J_MOV_GE;
+      if (form == CPU_FORM_Eb_Ib || form == CPU_FORM_Ev_Iv) return J_MOV_EI;
+      return J_CALL;
+    case X86_INS_MOVZX:
+    case X86_INS_MOVSX:
+      return (form == CPU_FORM_Gv_Eb || form == CPU_FORM_Gv_Ew) ? J_MOVX
+                                                                : J_CALL;
+    case X86_INS_MOVSXD:
+      return (in->pfx & CPU_PFX_REXW) ? J_MOVX : J_CALL;
+    case X86_INS_LEA:
+      return sz >= 2 ? J_LEA : J_CALL;
+    case X86_INS_PUSH:
+      if (form == CPU_FORM_Ev) return !mem && sz == 8 ? J_PUSH : J_CALL;
+      return form == CPU_FORM_I && !(in->pfx & CPU_PFX_OPSIZE) ? J_PUSH_I
+                                                               : J_CALL;
+    case X86_INS_POP:
+      return form == CPU_FORM_Ev && !mem && sz == 8 ? J_POP : J_CALL;
+    case X86_INS_CALL:
+      if (form == CPU_FORM_Ev) return sz == 8 ? J_CALL_E : J_CALL;
+      return form == CPU_FORM_I ? J_CALL_I : J_CALL;
+    case X86_INS_RET:
+      return J_RET;
+    case X86_INS_JMP:
+      if (form == CPU_FORM_Ev) return sz == 8 ? J_JMP_E : J_CALL;
+      return form == CPU_FORM_I ? J_JMP_I : J_CALL;
+    default:
+      break;
+  }
+  switch (in->id) {
+    case X86_INS_JO: case X86_INS_JNO: case X86_INS_JB: case X86_INS_JAE:
+    case X86_INS_JE: case X86_INS_JNE: case X86_INS_JBE: case X86_INS_JA:
+    case X86_INS_JS: case X86_INS_JNS: case X86_INS_JP: case X86_INS_JNP:
+    case X86_INS_JL: case X86_INS_JGE: case X86_INS_JLE: case X86_INS_JG:
+      return form == CPU_FORM_I ? J_JCC : J_CALL;
+    case X86_INS_SETO: case X86_INS_SETNO: case X86_INS_SETB:
+    case X86_INS_SETAE: case X86_INS_SETE: case X86_INS_SETNE:
+    case X86_INS_SETBE: case X86_INS_SETA: case X86_INS_SETS:
+    case X86_INS_SETNS: case X86_INS_SETP: case X86_INS_SETNP:
+    case X86_INS_SETL: case X86_INS_SETGE: case X86_INS_SETLE:
+    case X86_INS_SETG:
+      return form == CPU_FORM_Eb ? J_SETCC : J_CALL;
+    case X86_INS_CMOVO: case X86_INS_CMOVNO: case X86_INS_CMOVB:
+    case X86_INS_CMOVAE: case X86_INS_CMOVE: case X86_INS_CMOVNE:
+    case X86_INS_CMOVBE: case X86_INS_CMOVA: case X86_INS_CMOVS:
+    case X86_INS_CMOVNS: case X86_INS_CMOVP: case X86_INS_CMOVNP:
+    case X86_INS_CMOVL: case X86_INS_CMOVGE: case X86_INS_CMOVLE:
+    case X86_INS_CMOVG:
+      return form == CPU_FORM_Gv_Ev && sz >= 2 ? J_CMOV : J_CALL;
+    default:
+      break;
+  }
+  return J_CALL;
+}
+
+/* Reads the rm operand of IN (register or memory at r12, EA computed) at
+ * SZ bytes into H. */
+static void rm_read(struct tr *t, const struct cpu_insn *in, unsigned k,
+                    unsigned sz, unsigned h) {
+  if (in->pfx & CPU_PFX_MEM)
+    mem_ld(t, k, sz, h);
+  else
+    get_reg(t, h, in->rm, sz);
+}
+static void rm_write(struct tr *t, const struct cpu_insn *in, unsigned k,
+                     unsigned sz, unsigned h) {
+  if (in->pfx & CPU_PFX_MEM)
+    mem_st(t, k, sz, h);
+  else
+    set_reg(t, in->rm, sz, h);
+}
+
+/* R_R = R_A op R_B (64-bit, as alu.c computes before truncating), and
+ * the flags state. */
+static void alu_op(struct tr *t, int x) {
+  mov_rr(t, R_R, R_A);
+  if (x == 8) x = X_AND;
+  alu_rr(t, x == X_CMP ? X_SUB : x, 8, R_R, R_B);
+}
+static void alu_cc(struct tr *t, int x, unsigned sz) {
+  if (x == X_ADD)
+    set_cc(t, CC_ADD, sz, R_R, R_A, R_B);
+  else if (x == X_SUB || x == X_CMP)
+    set_cc(t, CC_SUB, sz, R_R, R_A, R_B);
+  else
+    set_cc(t, CC_LOGIC, sz, R_R, NOIDX, NOIDX);
+}
+
+/* The epilogue's register restores (the prologue's pushes, reversed). */
+static void pops(struct tr *t) {
+  static const u8 seq[] = {0x48, 0x83, 0xc4, 0x08, /* add rsp, 8 */
+                           0x41, 0x5f, 0x41, 0x5e, 0x41, 0x5d, 0x41, 0x5c,
+                           0x5d, 0x5b};
+  for (unsigned i = 0; i < sizeof seq; i++) b1(t, seq[i]);
+}
+
+/* Calls IN's handler (rip set to it first). */
+static void call_handler(struct tr *t, const struct cpu_insn *in, unsigned k,
+                         int last) {
+  set_rip(t, t->addr[k]);
+  mov_rr(t, H_DI, R_CPU);
+  mov_imm(t, H_SI, (u64)(uintptr_t)in);
+  mov_imm(t, H_AX, (u64)(uintptr_t)in->fn);
+  if (last) {
+    /* Its code is the block's: tail call. */
+    mov_imm(t, H_CX, (u64)(uintptr_t)t->b);
+    st64(t, xm(R_CPU, OFF(jit_last)), H_CX);
+    pops(t);
+    enc(t, 4, 0xff, 1, 4, xr(H_AX), 0); /* jmp rax */
+    return;
+  }
+  enc(t, 4, 0xff, 1, 2, xr(H_AX), 0); /* call rax */
+  enc(t, 4, 0x85, 1, H_AX, xr(H_AX), 0);
+  fixup(t, jcc32(t, 5), FIX_EPILOGUE, 0); /* rip is at it */
+  mov_imm(t, H_CX, (u64)(uintptr_t)&t->b->dead);
+  enc(t, 4, 0x0fb7, 2, H_BP, xm(H_CX, 0), 0);
+  t->may_die = 1;
+  t->cc_kind = -1;
+}
+
+/* Leaves the block for the guest address in rdx: through a link to the
+ * next block's translation when it holds, else back to run.c with
+ * CPU_RC_JUMP (rip set), naming the link for it to fill in. The block's
+ * instructions are counted here while the chain goes on; run.c counts
+ * the block it returns from. */
+static void exit_link(struct tr *t, int indirect) {
+  unsigned n = t->b->ninsn, xin = t->b->xin[n];
+  struct link *l = NULL;
+  u32 miss[4];
+  if (!indirect) {
+    if (t->nlinks == MAX_LINKS) {
+      t->bad = 1;
+      return;
+    }
+    l = &t->links[t->nlinks++];
+  }
+  st64(t, xm(R_CPU, OFF(rip)), H_DX);
+  enc(t, 8, 0x81, 1, 0, xm(R_CPU, OFF(icount)), 0); /* add icount, n */
+  b4(t, n);
+  if (xin) {
+    enc(t, 4, 0x81, 1, 1, xm(R_CPU, OFF(xinuse)), 0); /* or xinuse */
+    b4(t, xin);
+  }
+  if (indirect) {
+    /* rcx = &table[rdx % IND_SIZE] */
+    enc(t, 4, 0x89, 1, H_DX, xr(H_AX), 0);        /* mov eax, edx */
+    enc(t, 4, 0x81, 1, 4, xr(H_AX), 0);           /* and eax, mask */
+    b4(t, IND_SIZE - 1);
+    enc(t, 4, 0xc1, 1, 4, xr(H_AX), 0);           /* shl eax, 5 */
+    b1(t, 5);
+    mov_imm(t, H_CX, (u64)(uintptr_t)t->mem->jit->base);
+    alu_rr(t, X_ADD, 8, H_CX, H_AX);
+  } else {
+    mov_imm(t, H_CX, (u64)(uintptr_t)l);
+  }
+  mov_imm(t, H_AX, (u64)(uintptr_t)&t->mem->code_gen);
+  ld64(t, H_AX, xm(H_AX, 0));
+  enc(t, 8, 0x3b, 1, H_AX, xm(H_CX, 0), 0); /* cmp rax, gen */
+  miss[0] = jcc32(t, 5);
+  enc(t, 8, 0x3b, 1, H_DX, xm(H_CX, 8), 0); /* cmp rdx, target */
+  miss[1] = jcc32(t, 5);
+  ld64(t, H_AX, xm(R_CPU, OFF(icount_end)));
+  enc(t, 8, 0x2b, 1, H_AX, xm(R_CPU, OFF(icount)), 0); /* sub rax, icount */
+  enc(t, 8, 0x3b, 1, H_AX, xm(H_CX, 16), 0);           /* cmp rax, n */
+  miss[2] = jcc32(t, 2);                                /* jb */
+  enc(t, 4, 0x83, 1, 7, xm(R_CPU, OFF(stop)), 0);      /* cmp stop, 0 */
+  b1(t, 0);
+  miss[3] = jcc32(t, 5);
+  enc(t, 4, 0xff, 1, 4, xm(H_CX, 24), 0); /* jmp [entry] */
+  for (int i = 0; i < 4; i++) patch(t, miss[i], here(t));
+  enc(t, 8, 0x81, 1, 5, xm(R_CPU, OFF(icount)), 0); /* sub icount, n */
+  b4(t, n);
+  st64(t, xm(R_CPU, OFF(jit_link)), H_CX);
+  leave_rc(t, CPU_RC_JUMP);
+}
+
+/* rsp's offset in cpu->gpr. */
+#define RSP_OFF (OFF(gpr) + 8 * 4)
+
+/* Emits instruction K of the block, IN, translated as KIND. Returns whether
+ * it ended the block itself (a branch: rip set, code returned). */
+static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
+                     int kind, int last) {
+  unsigned sz = in->osz;
+  int mem = (in->pfx & CPU_PFX_MEM) != 0, x = alu_x(in->id);
+  switch (kind) {
+    case J_NOP:
+      break;
+    case J_ALU_EG:
+    case J_ALU_EI:
+      if (mem) ea(t, in, 0);
+      rm_read(t, in, k, sz, R_A);
+      if (kind == J_ALU_EG)
+        get_reg(t, R_B, in->reg, sz);
+      else
+        mov_imm(t, R_B, in->imm);
+      alu_op(t, x);
+      if (x != X_CMP && x != 8) rm_write(t, in, k, sz, R_R);
+      alu_cc(t, x, sz);
+      break;
+    case J_ALU_GE:
+      if (mem) ea(t, in, 0);
+      rm_read(t, in, k, sz, R_B);
+      get_reg(t, R_A, in->reg, sz);
+      alu_op(t, x);
+      if (x != X_CMP) set_reg(t, in->reg, sz, R_R);
+      alu_cc(t, x, sz);
+      break;
+    case J_UNARY:
+      if (mem) ea(t, in, 0);
+      rm_read(t, in, k, sz, R_A);
+      switch (in->id) {
+        case X86_INS_INC:
+        case X86_INS_DEC:
+          cond_value(t, R_B, 2); /* the old CF */
+          enc(t, 8, 0x8d, 1, R_R,
+              xm(R_A, in->id == X86_INS_INC ? 1 : -1), 0);
+          break;
+        case X86_INS_NEG:
+          enc(t, 4, 0x31, 1, R_R, xr(R_R), 0); /* xor r15d, r15d */
+          alu_rr(t, X_SUB, 8, R_R, R_A);
+          break;
+        default:
+          mov_rr(t, R_R, R_A);
+          enc(t, 8, 0xf7, 1, 2, xr(R_R), 0); /* not r15 */
+          break;
+      }
+      rm_write(t, in, k, sz, R_R);
+      if (in->id == X86_INS_INC)
+        set_cc(t, CC_INC, sz, R_R, R_A, R_B);
+      else if (in->id == X86_INS_DEC)
+        set_cc(t, CC_DEC, sz, R_R, R_A, R_B);
+      else if (in->id == X86_INS_NEG)
+        set_cc(t, CC_SUB, sz, R_R, NOIDX, R_A);
+      break;
+    case J_MOV_EG:
+      get_reg(t, R_A, in->reg, sz);
+      if (mem) ea(t, in, 0);
+      rm_write(t, in, k, sz, R_A);
+      break;
+    case J_MOV_GE:
+      if (mem) ea(t, in, 0);
+      rm_read(t, in, k, sz, R_A);
+      set_reg(t, in->reg, sz, R_A);
+      break;
+    case J_MOV_EI:
+      mov_imm(t, R_A, in->imm);
+      if (mem) ea(t, in, 0);
+      rm_write(t, in, k, sz, R_A);
+      break;
+    case J_MOVX: {
+      unsigned ssz = in->id == X86_INS_MOVSXD ? 4
+                     : in->osz2 == 1          ? 1
+                                              : 2;
+      if (mem) ea(t, in, 0);
+      rm_read(t, in, k, ssz, R_A);
+      if (in->id == X86_INS_MOVSXD)
+        enc(t, 8, 0x63, 1, R_A, xr(R_A), 0);
+      else if (in->id == X86_INS_MOVSX)
+        enc(t, 8, ssz == 1 ? 0x0fbe : 0x0fbf, 2, R_A, xr(R_A), 2);
+      set_reg(t, in->reg, in->id == X86_INS_MOVSXD ? 8 : sz, R_A);
+      break;
+    }
+    case J_LEA:
+      ea(t, in, 1);
+      set_reg(t, in->reg, sz, R_EA);
+      break;
+    case J_PUSH:
+    case J_PUSH_I:
+      if (kind == J_PUSH)
+        get_reg(t, R_A, in->rm, 8);
+      else
+        mov_imm(t, R_A, in->imm);
+      ld64(t, R_EA, xm(R_CPU, RSP_OFF));
+      enc(t, 8, 0x8d, 1, R_EA, xm(R_EA, -8), 0);
+      mem_st(t, k, 8, R_A);
+      st64(t, xm(R_CPU, RSP_OFF), R_EA);
+      break;
+    case J_POP:
+      ld64(t, R_EA, xm(R_CPU, RSP_OFF));
+      mem_ld(t, k, 8, R_A);
+      enc(t, 8, 0x8d, 1, H_AX, xm(R_EA, 8), 0);
+      st64(t, xm(R_CPU, RSP_OFF), H_AX);
+      set_reg(t, in->rm, 8, R_A);
+      break;
+    case J_CALL_I:
+      ld64(t, R_EA, xm(R_CPU, RSP_OFF));
+      enc(t, 8, 0x8d, 1, R_EA, xm(R_EA, -8), 0);
+      mov_imm(t, R_A, t->addr[k] + in->len);
+      mem_st(t, k, 8, R_A);
+      st64(t, xm(R_CPU, RSP_OFF), R_EA);
+      mov_imm(t, H_DX, in->imm);
+      exit_link(t, 0);
+      return 1;
+    case J_RET:
+      ld64(t, R_EA, xm(R_CPU, RSP_OFF));
+      mem_ld(t, k, 8, R_A);
+      enc(t, 8, 0x8d, 1, H_AX,
+          xm(R_EA, 8 + (in->id == X86_INS_RET ? (i32)(u16)in->imm : 0)), 0);
+      st64(t, xm(R_CPU, RSP_OFF), H_AX);
+      mov_rr(t, H_DX, R_A);
+      exit_link(t, 1);
+      return 1;
+    case J_JMP_I:
+      mov_imm(t, H_DX, in->imm);
+      exit_link(t, 0);
+      return 1;
+    case J_JMP_E:
+      if (mem) ea(t, in, 0);
+      rm_read(t, in, k, 8, R_A);
+      mov_rr(t, H_DX, R_A);
+      exit_link(t, 1);
+      return 1;
+    case J_CALL_E:
+      /* The target is read first (a fault there pushes nothing). */
+      if (mem) ea(t, in, 0);
+      rm_read(t, in, k, 8, R_B);
+      ld64(t, R_EA, xm(R_CPU, RSP_OFF));
+      enc(t, 8, 0x8d, 1, R_EA, xm(R_EA, -8), 0);
+      mov_imm(t, R_A, t->addr[k] + in->len);
+      mem_st(t, k, 8, R_A);
+      st64(t, xm(R_CPU, RSP_OFF), R_EA);
+      mov_rr(t, H_DX, R_B);
+      exit_link(t, 1);
+      return 1;
+    case J_JCC: {
+      unsigned hc = cond_flags(t, in->cond);
+      u32 taken = jcc32(t, hc);
+      mov_imm(t, H_DX, t->addr[k] + in->len);
+      exit_link(t, 0);
+      patch(t, taken, here(t));
+      mov_imm(t, H_DX, in->imm);
+      exit_link(t, 0);
+      return 1;
+    }
+    case J_SETCC:
+      cond_value(t, R_A, in->cond);
+      if (mem) ea(t, in, 0);
+      rm_write(t, in, k, 1, R_A);
+      break;
+    case J_CMOV: {
+      unsigned hc;
+      if (mem) ea(t, in, 0);
+      rm_read(t, in, k, sz, R_A);
+      get_reg(t, R_B, in->reg, sz);
+      hc = cond_flags(t, in->cond);
+      enc(t, 8, 0x0f40 + (hc ^ 1), 2, R_A, xr(R_B), 0);
+      set_reg(t, in->reg, sz, R_A);
+      break;
+    }
+    default:
+      call_handler(t, in, k, last);
+      return last;
+  }
+  return 0;
+}
+
+/* ---- Blocks ------------------------------------------------------------ */
+
+static const u8 prologue[] = {
+    0x53,                   /* push rbx */
+    0x55,                   /* push rbp */
+    0x41, 0x54,             /* push r12 */
+    0x41, 0x55,             /* push r13 */
+    0x41, 0x56,             /* push r14 */
+    0x41, 0x57,             /* push r15 */
+    0x48, 0x83, 0xec, 0x08, /* sub rsp, 8: calls see rsp 16-aligned */
+    0x48, 0x89, 0xfb,       /* mov rbx, rdi */
+    0x31, 0xed              /* xor ebp, ebp: where links enter */
+};
+#define CHAIN_ENTRY (sizeof prologue - 2)
+
+/* Unlinks every indirect branch. */
+static void ind_reset(struct cpu__jit *j) {
+  struct link *l = (struct link *)(void *)j->base;
+  for (unsigned i = 0; i < IND_SIZE; i++)
+    l[i] = (struct link){~(u64)0, 0, 0, NULL};
+}
+
+/* Makes the cache of MEM ready for one more block; empties it when full.
+ * Returns 0, or -1 when there is no cache. */
+static int cache_room(struct cpu_mem *mem) {
+  struct cpu__jit *j = mem->jit;
+  if (!j) {
+    if (!(j = calloc(1, sizeof *j))) return -1;
+    mem->jit = j;
+  }
+  if (j->broken) return -1;
+  if (!j->base) {
+    void *p = mmap(NULL, CACHE_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+      j->broken = 1;
+      return -1;
+    }
+    j->base = p;
+    j->used = IND_BYTES;
+    ind_reset(j);
+  }
+  if (j->used + BLOCK_ROOM > CACHE_SIZE) {
+    cpu__jit_flush(mem);
+    j->flushes++;
+    totals.flushes++;
+  }
+  return 0;
+}
+
+void cpu__jit_link(struct cpu_mem *mem, void *link, struct cpu__block *b) {
+  struct link *l = link;
+  if (!b->jit || b->bp) return;
+  l->target = b->start;
+  l->n = b->ninsn;
+  l->entry = (u8 *)(void *)b->jit + CHAIN_ENTRY;
+  l->gen = mem->code_gen;
+}
+
+void cpu__jit_flush(struct cpu_mem *mem) {
+  struct cpu__jit *j = mem->jit;
+  if (!j) return;
+  cpu__code_forget_jit(mem);
+  if (j->base) {
+    ind_reset(j);
+    j->used = IND_BYTES;
+  }
+}
+
+void cpu__jit_free(struct cpu_mem *mem) {
+  struct cpu__jit *j = mem->jit;
+  if (!j) return;
+  if (j->base) munmap(j->base, CACHE_SIZE);
+  free(j);
+  mem->jit = NULL;
+}
+
+void cpu_jit_totals(struct cpu_jit_stats *st) {
+  *st = totals;
+  st->cache_size = CACHE_SIZE;
+}
+
+void cpu_mem_jit_stats(const cpu_mem *mem, struct cpu_jit_stats *st) {
+  const struct cpu__jit *j = mem->jit;
+  memset(st, 0, sizeof *st);
+  st->cache_size = CACHE_SIZE;
+  if (!j) return;
+  st->blocks = j->blocks;
+  st->insns = j->insns;
+  st->flushes = j->flushes;
+  st->cache_used = j->used;
+}
+
+void cpu__jit_block(struct cpu *cpu, struct cpu__block *b) {
+  struct cpu_mem *mem = cpu->mem;
+  struct cpu__jit *j;
+  struct tr *t;
+  unsigned n = b->ninsn, ntr = 0;
+  int kinds[64];
+  b->jit_state = CPU__JIT_REFUSED;
+  if (cpu->observed || cpu->obs.on_access || n > 64) return;
+  for (unsigned k = 0; k < n; k++) {
+    kinds[k] = classify(&b->insns[k], b->forms[k]);
+    if (kinds[k] != J_CALL) ntr++;
+  }
+  if (!ntr || cache_room(mem)) return;
+  j = mem->jit;
+  if (!(t = calloc(1, sizeof *t))) return;
+  t->links = (struct link *)(void *)(j->base + j->used);
+  for (unsigned i = 0; i < MAX_LINKS; i++)
+    t->links[i] = (struct link){~(u64)0, 0, 0, NULL};
+  t->mem = mem;
+  t->start = t->p = j->base + j->used + MAX_LINKS * sizeof(struct link);
+  t->end = j->base + CACHE_SIZE;
+  if ((size_t)(t->end - t->start) > BLOCK_ROOM) t->end = t->start + BLOCK_ROOM;
+  t->b = b;
+  t->cc_kind = -1;
+  t->addr[0] = b->start;
+  for (unsigned k = 0; k < n; k++)
+    t->addr[k + 1] = t->addr[k] + b->insns[k].len;
+  for (unsigned i = 0; i < sizeof prologue; i++) b1(t, prologue[i]);
+  for (unsigned k = 0; k < n; k++) {
+    int last = k + 1 == n;
+    t->may_die = 0;
+    if (emit_insn(t, &b->insns[k], k, kinds[k], last)) break;
+    if (last) {
+      /* A last instruction that does not branch: on to the next block. */
+      mov_imm(t, H_DX, t->addr[n]);
+      exit_link(t, 0);
+    } else if (t->may_die) {
+      enc(t, 4, 0x85, 1, H_BP, xr(H_BP), 0); /* test ebp, ebp */
+      fixup(t, jcc32(t, 5), FIX_DEAD, k + 1);
+    }
+  }
+  emit_stubs(t);
+  /* The exits, then the epilogue (code in eax). */
+  for (unsigned i = 0; i < t->nfix; i++) {
+    if (t->fix[i].kind == FIX_EPILOGUE) continue;
+    patch(t, t->fix[i].at, here(t));
+    set_rip(t, t->addr[t->fix[i].k]);
+    if (t->fix[i].kind == FIX_DEAD) mov_imm(t, H_AX, CPU_RC_END);
+    fixup(t, jmp32(t), FIX_EPILOGUE, 0);
+  }
+  t->epilogue = here(t);
+  mov_imm(t, H_CX, (u64)(uintptr_t)b);
+  st64(t, xm(R_CPU, OFF(jit_last)), H_CX);
+  pops(t);
+  b1(t, 0xc3);
+  for (unsigned i = 0; i < t->nfix; i++)
+    if (t->fix[i].kind == FIX_EPILOGUE) patch(t, t->fix[i].at, t->epilogue);
+  if (!t->bad) {
+    b->jit = (cpu_handler)(void *)t->start;
+    b->jit_state = CPU__JIT_DONE;
+    j->used = (size_t)(t->p - j->base);
+    j->used = (j->used + 15) & ~(size_t)15;
+    j->blocks++;
+    j->insns += ntr;
+    totals.blocks++;
+    totals.insns += ntr;
+    if (j->used > totals.cache_used) totals.cache_used = j->used;
+  }
+  free(t);
+}

@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: MIT */
+/* The translator (replayer/cpu/jit.c) against the interpreter: random
+ * programs of the instructions it translates, mixed with ones it leaves to
+ * their handlers and with instructions that read the flags in every way
+ * (jcc, setcc, cmovcc, adc, pushfq), run translated and interpreted from
+ * the same state, must end in the same registers, flags, memory and count;
+ * and so must every budget that stops part way. Faults, watchpoints and
+ * code that rewrites itself inside a translated block stop it exactly
+ * where the interpreter stops. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/cpu/emu_util.h"
+#include "tests/cpu/tests.h"
+
+/* Instruction encodings. They use rax, rbx, rcx, rdx, rsi, r8-r10 and
+ * memory at [rdi + 0..255] (rdi points into the data); rsp only in
+ * balanced pairs; r11 counts the program's loop. */
+struct tmpl {
+  u8 len;
+  u8 b[16];
+};
+#define T(...) {sizeof((u8[]){__VA_ARGS__}), {__VA_ARGS__}}
+static const struct tmpl tmpls[] = {
+    /* flag producers, every size, register and memory */
+    T(0x39, 0xd8),             /* cmp eax, ebx */
+    T(0x38, 0xd8),             /* cmp al, bl */
+    T(0x38, 0xdc),             /* cmp ah, bl */
+    T(0x66, 0x39, 0xd1),       /* cmp cx, dx */
+    T(0x48, 0x39, 0xf0),       /* cmp rax, rsi */
+    T(0x48, 0x29, 0xd8),       /* sub rax, rbx */
+    T(0x29, 0xca),             /* sub edx, ecx */
+    T(0x01, 0xd1),             /* add ecx, edx */
+    T(0x48, 0x01, 0xc6),       /* add rsi, rax */
+    T(0x04, 0x7f),             /* add al, 0x7f */
+    T(0x66, 0x83, 0xc1, 0x81), /* add cx, -127 */
+    T(0x48, 0x83, 0xe8, 0x01), /* sub rax, 1 */
+    T(0x48, 0x3d, 0x00, 0x00, 0x00, 0x80), /* cmp rax, -2^31 */
+    T(0x85, 0xf6),             /* test esi, esi */
+    T(0x84, 0xc9),             /* test cl, cl */
+    T(0x48, 0x85, 0xc3),       /* test rbx, rax */
+    T(0xa8, 0x80),             /* test al, 0x80 */
+    T(0x48, 0x21, 0xd8),       /* and rax, rbx */
+    T(0x09, 0xca),             /* or edx, ecx */
+    T(0x4c, 0x31, 0xc0),       /* xor rax, r8 */
+    T(0x30, 0xe1),             /* xor cl, ah */
+    T(0x81, 0xe6, 0xff, 0x0f, 0x0f, 0x00), /* and esi, 0xf0fff */
+    T(0xff, 0xc0),             /* inc eax */
+    T(0xfe, 0xc9),             /* dec cl */
+    T(0x48, 0xff, 0xca),       /* dec rdx */
+    T(0x66, 0xff, 0xc6),       /* inc si */
+    T(0x48, 0xf7, 0xda),       /* neg rdx */
+    T(0xf6, 0xdb),             /* neg bl */
+    T(0x48, 0xf7, 0xd1),       /* not rcx */
+    T(0x48, 0x39, 0x07),       /* cmp [rdi], rax */
+    T(0x01, 0x4f, 0x08),       /* add [rdi+8], ecx */
+    T(0x48, 0x2b, 0x5f, 0x10), /* sub rbx, [rdi+16] */
+    T(0x80, 0x47, 0x03, 0x90), /* add byte [rdi+3], 0x90 */
+    T(0xfe, 0x47, 0x05),       /* inc byte [rdi+5] */
+    T(0x48, 0xff, 0x4f, 0x18), /* dec qword [rdi+24] */
+    T(0x66, 0x85, 0x57, 0x20), /* test [rdi+32], dx */
+    T(0x83, 0xe6, 0x3f, 0x48, 0x83, 0x7c, 0x37, 0x08,
+      0x05), /* and esi, 63; cmp qword [rdi+rsi+8], 5 */
+    T(0x83, 0xe1, 0x3f, 0x31, 0x44, 0x8f,
+      0x40), /* and ecx, 63; xor [rdi+rcx*4+64], eax */
+    /* moves */
+    T(0x48, 0x89, 0xc3),       /* mov rbx, rax */
+    T(0x89, 0xd6),             /* mov esi, edx */
+    T(0x88, 0xe1),             /* mov cl, ah */
+    T(0x66, 0x89, 0xc2),       /* mov dx, ax */
+    T(0x48, 0x8b, 0x47, 0x28), /* mov rax, [rdi+40] */
+    T(0x8b, 0x5f, 0x2c),       /* mov ebx, [rdi+44] */
+    T(0x8a, 0x67, 0x07),       /* mov ah, [rdi+7] */
+    T(0x48, 0x89, 0x57, 0x30), /* mov [rdi+48], rdx */
+    T(0x66, 0x89, 0x4f, 0x33), /* mov [rdi+51], cx */
+    T(0x88, 0x77, 0x09),       /* mov [rdi+9], dh (no REX: dh) */
+    T(0xc6, 0x47, 0x0a, 0xfe), /* mov byte [rdi+10], 0xfe */
+    T(0x48, 0xc7, 0x47, 0x38, 0x00, 0x00, 0x00, 0x80), /* mov qword [rdi+56], -2^31 */
+    T(0xb8, 0x78, 0x56, 0x34, 0x12),                   /* mov eax, 0x12345678 */
+    T(0x49, 0xb8, 1, 2, 3, 4, 5, 6, 7, 0x88),          /* movabs r8, imm64 */
+    T(0x48, 0x0f, 0xb6, 0xc3), /* movzx rax, bl */
+    T(0x0f, 0xb7, 0x5f, 0x0c), /* movzx ebx, word [rdi+12] */
+    T(0x48, 0x0f, 0xbe, 0xcc), /* movsx rcx, ah */
+    T(0x66, 0x0f, 0xbe, 0xd0), /* movsx dx, al */
+    T(0x0f, 0xbf, 0x77, 0x0e), /* movsx esi, word [rdi+14] */
+    T(0x48, 0x63, 0xd8),       /* movsxd rbx, eax */
+    T(0x4c, 0x63, 0x47, 0x04), /* movsxd r8, [rdi+4] */
+    T(0x48, 0x8d, 0x44, 0x58, 0x07), /* lea rax, [rax+rbx*2+7] */
+    T(0x8d, 0x0c, 0x95, 0x10, 0, 0, 0), /* lea ecx, [rdx*4+16] */
+    T(0x66, 0x8d, 0x76, 0xff), /* lea si, [rsi-1] */
+    T(0x4c, 0x8d, 0x0d, 0x10, 0, 0, 0), /* lea r9, [rip+16] */
+    T(0x90),                   /* nop */
+    T(0x0f, 0x1f, 0x44, 0x00, 0x00), /* nop dword [rax+rax] */
+    /* the stack, balanced */
+    T(0x50, 0x5b),             /* push rax; pop rbx */
+    T(0x41, 0x50, 0x59),       /* push r8; pop rcx */
+    T(0x6a, 0xfb, 0x41, 0x5a), /* push -5; pop r10 */
+    T(0x68, 0x00, 0x00, 0x00, 0x90, 0x5e), /* push -0x70000000; pop rsi */
+    T(0xe8, 0x00, 0x00, 0x00, 0x00, 0x41, 0x5a), /* call next; pop r10 */
+    T(0xe8, 0x01, 0x00, 0x00, 0x00, 0xcc, 0x48, 0x83, 0x04, 0x24, 0x07,
+      0xc3), /* call f; int3; f: add qword [rsp],7; ret (past f) */
+    T(0x4c, 0x8d, 0x15, 0x05, 0, 0, 0, 0x41, 0xff, 0xe2, 0x0f,
+      0x0b), /* lea r10,[rip+5]; jmp r10; ud2 */
+    T(0x4c, 0x8d, 0x15, 0x05, 0, 0, 0, 0x41, 0xff, 0xd2, 0xeb, 0x01,
+      0xc3), /* lea r10,[rip+5]; call r10; jmp +1; f: ret */
+    T(0x4c, 0x8d, 0x15, 0x09, 0, 0, 0, 0x4c, 0x89, 0x57, 0x60, 0xff,
+      0x67, 0x60, 0x0f, 0x0b), /* ...; mov [rdi+96],r10; jmp [rdi+96] */
+    /* flag consumers */
+    T(0x74, 0x03, 0x49, 0xff, 0xc1), /* je +3; inc r9 */
+    T(0x72, 0x03, 0x49, 0xff, 0xc1), /* jb */
+    T(0x76, 0x03, 0x49, 0xff, 0xc1), /* jbe */
+    T(0x7c, 0x03, 0x49, 0xff, 0xc1), /* jl */
+    T(0x7e, 0x03, 0x49, 0xff, 0xc1), /* jle */
+    T(0x78, 0x03, 0x49, 0xff, 0xc1), /* js */
+    T(0x70, 0x03, 0x49, 0xff, 0xc1), /* jo */
+    T(0x7a, 0x03, 0x49, 0xff, 0xc1), /* jp */
+    T(0x7f, 0x03, 0x49, 0xff, 0xc1), /* jg */
+    T(0x73, 0x03, 0x49, 0xff, 0xc1), /* jae */
+    T(0x0f, 0x87, 0x03, 0, 0, 0, 0x49, 0xff, 0xc1), /* ja rel32 */
+    T(0xeb, 0x01, 0xcc),       /* jmp over an int3 */
+    T(0x0f, 0x92, 0xc0),       /* setb al */
+    T(0x0f, 0x9f, 0xc4),       /* setg ah */
+    T(0x0f, 0x9a, 0x47, 0x11), /* setp [rdi+17] */
+    T(0x0f, 0x90, 0xc2),       /* seto dl */
+    T(0x0f, 0x97, 0xc1),       /* seta cl */
+    T(0x48, 0x0f, 0x4c, 0xc3), /* cmovl rax, rbx */
+    T(0x0f, 0x44, 0xca),       /* cmove ecx, edx */
+    T(0x0f, 0x46, 0x77, 0x14), /* cmovbe esi, [rdi+20] */
+    T(0x66, 0x0f, 0x48, 0xd0), /* cmovs dx, ax */
+    T(0x4c, 0x0f, 0x4b, 0xc1), /* cmovnp r8, rcx */
+    T(0x48, 0x11, 0xd8),       /* adc rax, rbx (a handler) */
+    T(0x18, 0xca),             /* sbb dl, cl (a handler) */
+    T(0x9c, 0x41, 0x58),       /* pushfq; pop r8: every flag */
+    T(0x9c, 0x41, 0x5a),       /* pushfq; pop r10 */
+    /* handlers in the middle of translated code */
+    T(0x48, 0x0f, 0xaf, 0xc3), /* imul rax, rbx */
+    T(0x48, 0xc1, 0xe0, 0x03), /* shl rax, 3 */
+    T(0xd1, 0xfa),             /* sar edx, 1 */
+    T(0x48, 0x0f, 0xbc, 0xc8), /* bsf rcx, rax */
+    T(0x48, 0x0f, 0xc8),       /* bswap rax */
+    T(0x48, 0x87, 0xd9),       /* xchg rcx, rbx */
+    T(0x48, 0x99),             /* cqo */
+};
+
+/* A program of N random templates, looped LOOPS times through r11:
+ *   mov r11d, LOOPS; L: <templates>; dec r11d; jnz L; int3 */
+static size_t make_prog(u8 *p, size_t cap, unsigned n, unsigned loops,
+                        unsigned *seed) {
+  size_t len = 0, top;
+  p[len++] = 0x41;
+  p[len++] = 0xbb;
+  memcpy(p + len, &loops, 4);
+  len += 4;
+  top = len;
+  for (unsigned i = 0; i < n; i++) {
+    const struct tmpl *t = &tmpls[rand_r(seed) % RW_ARRAY_SIZE(tmpls)];
+    if (len + t->len + 16 > cap) break;
+    memcpy(p + len, t->b, t->len);
+    len += t->len;
+  }
+  {
+    i32 rel = (i32)top - (i32)(len + 3 + 6);
+    static const u8 dec[] = {0x41, 0xff, 0xcb}; /* dec r11d */
+    memcpy(p + len, dec, 3);
+    len += 3;
+    p[len++] = 0x0f;
+    p[len++] = 0x85;
+    memcpy(p + len, &rel, 4);
+    len += 4;
+  }
+  p[len++] = 0xcc;
+  return len;
+}
+
+struct state {
+  struct rw_regs r;
+  u64 icount;
+  u8 data[512];
+  u8 stack[256];
+};
+
+static void get_state(struct emu *e, struct state *s) {
+  memset(s, 0, sizeof *s);
+  cpu_get_regs(e->cpu, &s->r);
+  s->icount = cpu_icount(e->cpu);
+  CU_ASSERT(cpu_mem_read(e->mem, EMU_DATA, s->data, sizeof s->data) == 0);
+  CU_ASSERT(cpu_mem_read(e->mem, EMU_STACK - 256, s->stack,
+                         sizeof s->stack) == 0);
+}
+
+/* Opens the machine with PROG and the random register and data state of
+ * SEED. */
+static void open_prog(struct emu *e, const u8 *prog, size_t len,
+                      unsigned seed) {
+  struct rw_regs r;
+  u8 data[512];
+  static const u64 edge[] = {0,          1,          0x7f,       0x80,
+                             0xff,       0x7fff,     0x8000,     0xffff,
+                             0x7fffffff, 0x80000000, 0xffffffff,
+                             0x7fffffffffffffffull, 0x8000000000000000ull,
+                             ~0ull};
+  CU_ASSERT_FATAL(emu_open(e, prog, len) == 0);
+  for (size_t i = 0; i < sizeof data; i++) data[i] = (u8)rand_r(&seed);
+  CU_ASSERT_FATAL(cpu_mem_write(e->mem, EMU_DATA, data, sizeof data) == 0);
+  cpu_get_regs(e->cpu, &r);
+  for (int g = 0; g < 16; g++) {
+    u64 v = (u64)rand_r(&seed) << 33 ^ (u64)rand_r(&seed) << 11 ^
+            (u64)rand_r(&seed);
+    if (rand_r(&seed) % 3 == 0) v = edge[rand_r(&seed) % RW_ARRAY_SIZE(edge)];
+    if (g == RW_REG_rsp || g == RW_REG_rdi || g == RW_REG_r11) continue;
+    if (g == RW_REG_rsi || g == RW_REG_rcx) v &= 0x3f; /* indexes */
+    r.gpr[g] = v;
+  }
+  r.gpr[RW_REG_rdi] = EMU_DATA + 64;
+  r.rflags = 0x202 | (rand_r(&seed) & 0x8d5);
+  CU_ASSERT_FATAL(cpu_set_regs(e->cpu, &r) == 0);
+}
+
+/* Runs with BUDGET (0: to the end); returns the exit reason. */
+static int run_for(struct emu *e, u64 budget) {
+  struct cpu_exit ex;
+  if (cpu_run(e->cpu, budget ? budget : 100000000, &ex)) return -1;
+  return ex.reason;
+}
+
+static int same(const struct state *a, const struct state *b) {
+  return !memcmp(&a->r, &b->r, sizeof a->r) && a->icount == b->icount &&
+         !memcmp(a->data, b->data, sizeof a->data) &&
+         !memcmp(a->stack, b->stack, sizeof a->stack);
+}
+
+/* Reports the first difference of A (interpreted) and B (translated). */
+static void report(const char *what, unsigned seed, const struct state *a,
+                   const struct state *b) {
+  for (int g = 0; g < 16; g++)
+    if (a->r.gpr[g] != b->r.gpr[g])
+      printf("\n%s seed %u: gpr %d %llx (interpreted) %llx (translated)",
+             what, seed, g, (unsigned long long)a->r.gpr[g],
+             (unsigned long long)b->r.gpr[g]);
+  if (a->r.rflags != b->r.rflags || a->r.rip != b->r.rip ||
+      a->icount != b->icount)
+    printf("\n%s seed %u: rflags %llx/%llx rip %llx/%llx count %llu/%llu",
+           what, seed, (unsigned long long)a->r.rflags,
+           (unsigned long long)b->r.rflags, (unsigned long long)a->r.rip,
+           (unsigned long long)b->r.rip, (unsigned long long)a->icount,
+           (unsigned long long)b->icount);
+}
+
+void test_jit_random_programs(void) {
+  static u8 prog[4096];
+  unsigned bad = 0, ended = 0;
+  u64 translated = 0;
+  int mode = cpu_jit();
+  for (unsigned seed = 1; seed <= 300; seed++) {
+    unsigned s = seed;
+    size_t len = make_prog(prog, sizeof prog, 40 + seed % 80, 3, &s);
+    struct emu e;
+    struct state a, b;
+    struct cpu_jit_stats st;
+    int ra, rb;
+    cpu_set_jit(0);
+    open_prog(&e, prog, len, seed);
+    ra = run_for(&e, 0);
+    get_state(&e, &a);
+    emu_close(&e);
+    cpu_set_jit(seed & 1 ? 2 : 1);
+    open_prog(&e, prog, len, seed);
+    rb = run_for(&e, 0);
+    get_state(&e, &b);
+    cpu_mem_jit_stats(e.mem, &st);
+    translated += st.insns;
+    emu_close(&e);
+    CU_ASSERT_EQUAL(ra, CPU_EXIT_FAULT);
+    CU_ASSERT_EQUAL(ra, rb);
+    ended += a.r.rip == EMU_CODE + len; /* after the final int3 */
+    if (!same(&a, &b) && bad++ < 5) report("end", seed, &a, &b);
+  }
+  cpu_set_jit(mode);
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT(translated > 10000); /* the translations did run */
+  printf(" [%u of 300 programs ran to the end] ", ended);
+  CU_ASSERT(ended > 250);
+}
+
+void test_jit_budgets(void) {
+  static u8 prog[2048];
+  unsigned bad = 0;
+  int mode = cpu_jit();
+  for (unsigned seed = 1000; seed < 1040; seed++) {
+    unsigned s = seed;
+    size_t len = make_prog(prog, sizeof prog, 30, 2, &s);
+    struct emu e;
+    struct state a, b;
+    u64 total;
+    cpu_set_jit(0);
+    open_prog(&e, prog, len, seed);
+    run_for(&e, 0);
+    total = cpu_icount(e.cpu);
+    emu_close(&e);
+    /* Stop after every count K, resume to the end: both ways agree at K
+     * and at the end. */
+    for (u64 k = 1; k < total; k += 1 + k / 8) {
+      cpu_set_jit(0);
+      open_prog(&e, prog, len, seed);
+      run_for(&e, k);
+      get_state(&e, &a);
+      emu_close(&e);
+      cpu_set_jit(2);
+      open_prog(&e, prog, len, seed);
+      run_for(&e, k);
+      get_state(&e, &b);
+      if (!same(&a, &b) && bad++ < 5) report("budget", seed, &a, &b);
+      run_for(&e, 0);
+      CU_ASSERT_EQUAL(cpu_icount(e.cpu), total);
+      emu_close(&e);
+    }
+  }
+  cpu_set_jit(mode);
+  CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* A fault in the middle of a translated block: the instructions before it
+ * are done, the faulting one is not, rip and the count are at it. */
+void test_jit_fault_is_precise(void) {
+  /* mov eax,1; add rbx,rax; mov rcx,[rdx]; mov esi,7; int3 (rdx unmapped)
+   * -- run twice, so the block is hot the second time. */
+  static const u8 p[] = {0xb8, 1,    0,    0,    0,    0x48, 0x01, 0xc3,
+                         0x48, 0x8b, 0x0a, 0xbe, 7,    0,    0,    0,
+                         0xcc};
+  int mode = cpu_jit();
+  for (int m = 0; m <= 2; m += 2) {
+    struct emu e;
+    struct cpu_exit ex;
+    cpu_set_jit(m);
+    CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+    emu_set_reg(&e, RW_REG_rdx, 0x12345000);
+    emu_set_reg(&e, RW_REG_rbx, 10);
+    CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+    CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_PF);
+    CU_ASSERT_EQUAL(ex.addr, 0x12345000);
+    CU_ASSERT_EQUAL(emu_rip(&e), EMU_CODE + 8);
+    CU_ASSERT_EQUAL(cpu_icount(e.cpu), 2);
+    CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rbx), 11);
+    CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rsi), 0);
+    if (m) {
+      struct cpu_jit_stats st;
+      cpu_mem_jit_stats(e.mem, &st);
+      CU_ASSERT(st.blocks >= 1);
+    }
+    emu_close(&e);
+  }
+  cpu_set_jit(mode);
+}
+
+/* A store inside a translated block to the block's own next instruction:
+ * the block stops after the store and the new code runs. */
+void test_jit_self_modifying(void) {
+  /* L: mov byte [rip+K],cl (the imm of the mov eax below); inc ecx;
+   * mov eax,0; add rbx,rax; cmp ecx,40; jne L; int3 */
+  static u8 p[] = {0x88, 0x0d, 0x03, 0,    0,    0,    0xff, 0xc1,
+                   0xb8, 0,    0,    0,    0,    0x48, 0x01, 0xc3,
+                   0x83, 0xf9, 40,   0x75, 0xeb, 0xcc};
+  int mode = cpu_jit();
+  for (int m = 0; m <= 2; m++) {
+    struct emu e;
+    struct cpu_exit ex;
+    cpu_set_jit(m);
+    CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+    CU_ASSERT_FATAL(
+        cpu_mem_protect(e.mem, EMU_CODE, 0x1000,
+                        CPU_PROT_READ | CPU_PROT_WRITE | CPU_PROT_EXEC) == 0);
+    CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+    /* Each pass adds the ecx it stored before the increment: 0+1+..+39 */
+    CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rbx), 780);
+    CU_ASSERT_EQUAL(cpu_icount(e.cpu), 40 * 6 + 1);
+    emu_close(&e);
+  }
+  cpu_set_jit(mode);
+}
+
+/* A write watchpoint hit by a translated store stops right after it. */
+void test_jit_watchpoint(void) {
+  /* L: mov [rdi+rcx*8],rcx; inc ecx; cmp ecx,50; jne L; int3 */
+  static const u8 p[] = {0x48, 0x89, 0x0c, 0xcf, 0xff, 0xc1, 0x83,
+                         0xf9, 50,   0x75, 0xf5, 0xcc};
+  int mode = cpu_jit();
+  cpu_set_jit(1);
+  {
+    struct emu e;
+    struct cpu_exit ex;
+    CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+    emu_set_reg(&e, RW_REG_rdi, EMU_DATA);
+    CU_ASSERT_FATAL(cpu_mem_watch_add(e.mem, EMU_DATA + 8 * 37, 8,
+                                      CPU_WATCH_WRITE) == 0);
+    CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_WATCHPOINT);
+    CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rcx), 37);
+    CU_ASSERT_EQUAL(emu_rip(&e), EMU_CODE + 4);
+    CU_ASSERT_EQUAL(cpu_icount(e.cpu), 37 * 4 + 1);
+    {
+      struct cpu_jit_stats st;
+      cpu_mem_jit_stats(e.mem, &st);
+      CU_ASSERT(st.blocks >= 1);
+    }
+    emu_close(&e);
+  }
+  cpu_set_jit(mode);
+}
