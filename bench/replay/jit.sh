@@ -37,7 +37,7 @@ for w in "$@"; do
   case $w in
     v3) cmd=("$B/bench/replay/vecmath_v3" 40) ;;
     fib) cmd=("$B/bench/replay/fib") ;;
-    python) cmd=(python3 "$T/loop.py") ;;
+    python) cmd=("$(command -v /usr/bin/python3 || command -v python3)" "$T/loop.py") ;;
     *) cmd=("$B/bench/record/$w") ;;
   esac
   "$B/cli/rewind" record -q -f -o "$T/$w.rwd" -- "${cmd[@]}" >/dev/null
@@ -55,7 +55,8 @@ for w in "$@"; do
   q=$( [ -n "$QEMU" ] && median <"$T/qemu" || echo 0)
   awk -v w="$w" -v n="${n:-0}" -v nat="$(median <"$T/native")" -v q="$q" \
       -v i="$(median <"$T/interp")" -v j="$(median <"$T/jit")" 'BEGIN {
+    qs = "-"; qr = "-"
+    if (q > 0) { qs = sprintf("%.2f", q); qr = sprintf("%.2fx", j / q) }
     printf "| %s | %s | %.2f | %s | %.2f | %.2f | %.0f | %.2fx | %s | %.1fx |\n",
-      w, n, nat, q > 0 ? sprintf("%.2f", q) : "-", i, j, n / j / 1e6, i / j,
-      q > 0 ? sprintf("%.2fx", j / q) : "-", j / nat }'
+      w, n, nat, qs, i, j, n / j / 1e6, i / j, qr, j / nat }'
 done

@@ -20,8 +20,10 @@
  * block then ends after the instruction, as a chain does). Everything
  * else is scratch, so slow paths and handlers may be called anywhere. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "replayer/cpu/cpu_int.h"
 
@@ -149,6 +151,9 @@ struct tr {
   unsigned cc_sz;               /* its operand size */
   int may_die;                  /* the current instruction stores through
                                    a slow path or calls a handler */
+  int cc_dead;                  /* the flags the current instruction sets
+                                   are set again before anything can read
+                                   them or the block can be left */
 };
 enum { FIX_EPILOGUE, FIX_FAULT, FIX_DEAD };
 
@@ -210,7 +215,10 @@ static void enc(struct tr *t, unsigned sz, u32 op, unsigned nop, unsigned reg,
 }
 
 /* Integer ALU operations by their ModRM.reg extension. */
-enum { X_ADD = 0, X_OR = 1, X_AND = 4, X_SUB = 5, X_XOR = 6, X_CMP = 7 };
+enum {
+  X_ADD = 0, X_OR = 1, X_ADC = 2, X_SBB = 3, X_AND = 4, X_SUB = 5,
+  X_XOR = 6, X_CMP = 7
+};
 
 /* op r/m, reg at SZ bytes (the 00-3F row: op | 1 for sizes above 1). */
 static void alu_rr(struct tr *t, unsigned x, unsigned sz, unsigned dst,
@@ -327,10 +335,23 @@ static void set_reg(struct tr *t, unsigned r, unsigned sz, unsigned h) {
   }
 }
 
+/* H = its low SZ bytes, zero-extended. */
+static void trunc_reg(struct tr *t, unsigned h, unsigned sz) {
+  if (sz == 1)
+    enc(t, 4, 0x0fb6, 2, h, xr(h), 2);
+  else if (sz == 2)
+    enc(t, 4, 0x0fb7, 2, h, xr(h), 0);
+  else if (sz == 4)
+    enc(t, 4, 0x89, 1, h, xr(h), 0);
+}
+
 /* cpu->cc = {KIND + log2(SZ), dst, src1, src2} from host registers
  * (NOIDX: the field is 0). */
 static void set_cc(struct tr *t, unsigned kind, unsigned sz, unsigned dst,
                    unsigned s1, unsigned s2) {
+  t->cc_kind = (int)kind;
+  t->cc_sz = sz;
+  if (t->cc_dead) return; /* overwritten before anything can see it */
   st_const32(t, CC_OFF(op), CC_OP(kind, sz));
   st64(t, xm(R_CPU, CC_OFF(dst)), dst);
   if (s1 == NOIDX)
@@ -341,8 +362,6 @@ static void set_cc(struct tr *t, unsigned kind, unsigned sz, unsigned dst,
     st_const64(t, CC_OFF(src2), 0);
   else
     st64(t, xm(R_CPU, CC_OFF(src2)), s2);
-  t->cc_kind = (int)kind;
-  t->cc_sz = sz;
 }
 
 /* rip = V. */
@@ -537,7 +556,7 @@ enum {
   J_ALU_EG, J_ALU_GE, J_ALU_EI, J_UNARY,
   J_MOV_EG, J_MOV_GE, J_MOV_EI, J_MOVX, J_LEA,
   J_PUSH, J_PUSH_I, J_POP, J_CALL_I, J_RET, J_JMP_I, J_JCC, J_SETCC,
-  J_JMP_E, J_CALL_E,
+  J_JMP_E, J_CALL_E, J_SHIFT,
   J_CMOV, J_NOP
 };
 
@@ -550,6 +569,8 @@ static int alu_x(unsigned id) {
   switch (id) {
     case X86_INS_ADD: return X_ADD;
     case X86_INS_OR: return X_OR;
+    case X86_INS_ADC: return X_ADC;
+    case X86_INS_SBB: return X_SBB;
     case X86_INS_AND: return X_AND;
     case X86_INS_SUB: return X_SUB;
     case X86_INS_XOR: return X_XOR;
@@ -583,6 +604,12 @@ static int classify(const struct cpu_insn *in, unsigned form) {
     }
   }
   switch (in->id) {
+    case X86_INS_SHL:
+    case X86_INS_SAL:
+    case X86_INS_SHR:
+    case X86_INS_SAR:
+      return form == CPU_FORM_Eb_Ib || form == CPU_FORM_Ev_Ib ? J_SHIFT
+                                                               : J_CALL;
     case X86_INS_INC:
     case X86_INS_DEC:
     case X86_INS_NEG:
@@ -665,6 +692,14 @@ static void rm_write(struct tr *t, const struct cpu_insn *in, unsigned k,
 /* R_R = R_A op R_B (64-bit, as alu.c computes before truncating), and
  * the flags state. */
 static void alu_op(struct tr *t, int x) {
+  if (x == X_ADC || x == X_SBB) {
+    /* r15 = a + b + CF / a - b - CF, CF from the flags before */
+    cond_value(t, R_R, 2);
+    if (x == X_SBB) enc(t, 8, 0xf7, 1, 3, xr(R_R), 0); /* neg r15 */
+    alu_rr(t, X_ADD, 8, R_R, R_A);
+    alu_rr(t, x == X_ADC ? X_ADD : X_SUB, 8, R_R, R_B);
+    return;
+  }
   mov_rr(t, R_R, R_A);
   if (x == 8) x = X_AND;
   alu_rr(t, x == X_CMP ? X_SUB : x, 8, R_R, R_B);
@@ -672,6 +707,10 @@ static void alu_op(struct tr *t, int x) {
 static void alu_cc(struct tr *t, int x, unsigned sz) {
   if (x == X_ADD)
     set_cc(t, CC_ADD, sz, R_R, R_A, R_B);
+  else if (x == X_ADC)
+    set_cc(t, CC_ADC, sz, R_R, R_A, R_B);
+  else if (x == X_SBB)
+    set_cc(t, CC_SBB, sz, R_R, R_A, R_B);
   else if (x == X_SUB || x == X_CMP)
     set_cc(t, CC_SUB, sz, R_R, R_A, R_B);
   else
@@ -825,6 +864,31 @@ static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
       else if (in->id == X86_INS_NEG)
         set_cc(t, CC_SUB, sz, R_R, NOIDX, R_A);
       break;
+    case J_SHIFT: {
+      /* shift.c: the count masked to 5 or 6 bits; 0 writes the operand
+       * back unchanged and keeps the flags */
+      unsigned c = (unsigned)in->imm & (sz == 8 ? 63u : 31u);
+      unsigned sh = in->id == X86_INS_SHR ? 5 : in->id == X86_INS_SAR ? 7 : 4;
+      if (mem) ea(t, in, 0);
+      rm_read(t, in, k, sz, R_A);
+      if (!c) {
+        rm_write(t, in, k, sz, R_A);
+        break;
+      }
+      if (sh == 7 && sz < 8)
+        enc(t, 8, sz == 1 ? 0x0fbe : sz == 2 ? 0x0fbf : 0x63,
+            sz == 4 ? 1 : 2, R_R, xr(R_A), 2); /* movsx r15, a */
+      else
+        mov_rr(t, R_R, R_A);
+      enc(t, 8, 0xc1, 1, sh, xr(R_R), 0);
+      b1(t, c);
+      if (sh != 5) trunc_reg(t, R_R, sz);
+      rm_write(t, in, k, sz, R_R);
+      mov_imm(t, R_B, c);
+      set_cc(t, sh == 4 ? CC_SHL : sh == 5 ? CC_SHR : CC_SAR, sz, R_R, R_A,
+             R_B);
+      break;
+    }
     case J_MOV_EG:
       get_reg(t, R_A, in->reg, sz);
       if (mem) ea(t, in, 0);
@@ -949,6 +1013,63 @@ static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
 
 /* ---- Blocks ------------------------------------------------------------ */
 
+/* What an instruction does with the flags and whether it may leave the
+ * block before completing (a memory access can fault or hit a
+ * watchpoint; a handler can do anything). */
+enum { P_WRITE = 1, P_READ = 2, P_EXIT = 4 };
+static unsigned props(const struct cpu_insn *in, int kind) {
+  unsigned p = (in->pfx & CPU_PFX_MEM) ? P_EXIT : 0;
+  switch (kind) {
+    case J_ALU_EG:
+    case J_ALU_GE:
+    case J_ALU_EI:
+      p |= P_WRITE;
+      if (in->id == X86_INS_ADC || in->id == X86_INS_SBB) p |= P_READ;
+      return p;
+    case J_UNARY:
+      if (in->id == X86_INS_NOT) return p;
+      p |= P_WRITE;
+      if (in->id != X86_INS_NEG) p |= P_READ; /* inc, dec keep CF */
+      return p;
+    case J_SHIFT:
+      return p | ((in->imm & (in->osz == 8 ? 63 : 31)) ? P_WRITE : 0);
+    case J_JCC:
+    case J_SETCC:
+    case J_CMOV:
+      return p | P_READ;
+    case J_PUSH:
+    case J_PUSH_I:
+    case J_POP:
+    case J_CALL_I:
+    case J_RET:
+    case J_JMP_E:
+    case J_CALL_E:
+      return p | P_EXIT;
+    case J_CALL:
+      return P_READ | P_EXIT;
+    default:
+      return p;
+  }
+}
+
+/* DEAD[k]: the flags instruction K of B sets are set again by a later
+ * instruction before any instruction reads them and before the block can
+ * be left (then nothing can tell whether they were stored). An
+ * instruction that may leave keeps its own: a store may end the block
+ * right after it (it rewrote the block's code). */
+static void cc_liveness(const struct cpu__block *b, const int *kinds,
+                        u8 *dead) {
+  int needed = 1; /* at the end of the block, the flags are seen */
+  for (unsigned k = b->ninsn; k-- > 0;) {
+    unsigned p = props(&b->insns[k], kinds[k]);
+    dead[k] = (p & P_WRITE) && !(p & P_EXIT) && !needed;
+    if (p & (P_READ | P_EXIT))
+      needed = 1;
+    else if (p & P_WRITE)
+      needed = 0;
+  }
+}
+
 static const u8 prologue[] = {
     0x53,                   /* push rbx */
     0x55,                   /* push rbp */
@@ -1040,12 +1161,34 @@ void cpu_mem_jit_stats(const cpu_mem *mem, struct cpu_jit_stats *st) {
   st->cache_used = j->used;
 }
 
+/* With REWIND_JIT_PERFMAP=1, each translation is named in
+ * /tmp/perf-PID.map, where perf looks for the symbols of generated code:
+ * "jit 0xGUEST" (the block's guest address). */
+static void perf_map(const struct cpu__block *b, const u8 *code, size_t n) {
+  static FILE *f;
+  static int state; /* 0: not asked yet, 1: on, 2: off */
+  if (!state) {
+    const char *e = getenv("REWIND_JIT_PERFMAP");
+    char path[64];
+    state = 2;
+    if (e && strcmp(e, "0") && *e) {
+      snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
+      if ((f = fopen(path, "a"))) state = 1;
+    }
+  }
+  if (state != 1) return;
+  fprintf(f, "%lx %zx jit_0x%llx\n", (unsigned long)(uintptr_t)code, n,
+          (unsigned long long)b->start);
+  fflush(f);
+}
+
 void cpu__jit_block(struct cpu *cpu, struct cpu__block *b) {
   struct cpu_mem *mem = cpu->mem;
   struct cpu__jit *j;
   struct tr *t;
   unsigned n = b->ninsn, ntr = 0;
   int kinds[64];
+  u8 dead[64];
   b->jit_state = CPU__JIT_REFUSED;
   if (cpu->observed || cpu->obs.on_access || n > 64) return;
   for (unsigned k = 0; k < n; k++) {
@@ -1067,10 +1210,12 @@ void cpu__jit_block(struct cpu *cpu, struct cpu__block *b) {
   t->addr[0] = b->start;
   for (unsigned k = 0; k < n; k++)
     t->addr[k + 1] = t->addr[k] + b->insns[k].len;
+  cc_liveness(b, kinds, dead);
   for (unsigned i = 0; i < sizeof prologue; i++) b1(t, prologue[i]);
   for (unsigned k = 0; k < n; k++) {
     int last = k + 1 == n;
     t->may_die = 0;
+    t->cc_dead = dead[k];
     if (emit_insn(t, &b->insns[k], k, kinds[k], last)) break;
     if (last) {
       /* A last instruction that does not branch: on to the next block. */
@@ -1098,6 +1243,7 @@ void cpu__jit_block(struct cpu *cpu, struct cpu__block *b) {
   for (unsigned i = 0; i < t->nfix; i++)
     if (t->fix[i].kind == FIX_EPILOGUE) patch(t, t->fix[i].at, t->epilogue);
   if (!t->bad) {
+    perf_map(b, t->start, (size_t)(t->p - t->start));
     b->jit = (cpu_handler)(void *)t->start;
     b->jit_state = CPU__JIT_DONE;
     j->used = (size_t)(t->p - j->base);
