@@ -6,7 +6,9 @@
 # (--no-jit) and translated, all interleaved, RUNS times each (default 3);
 # prints the medians, the instruction count, the translated replay's MIPS
 # and the ratios. Workloads: compute (integer), fib (calls), libc (string
-# functions), v3 (AVX2+FMA floating point), python (a pure-Python loop).
+# functions), v3 (AVX2+FMA floating point), python (a pure-Python loop),
+# sqlite (sqlite3 on 100k rows in memory: insert, group by, index, a
+# range count).
 #   bench/replay/jit.sh BUILD [WORKLOAD...]      (or: make bench-jit)
 set -euo pipefail
 B=${1:?usage: jit.sh BUILD [WORKLOAD...]}
@@ -17,7 +19,7 @@ trap 'rm -rf "$T"' EXIT
 
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -gt 0 ] || set -- compute fib libc v3 python
+[ $# -gt 0 ] || set -- compute fib libc v3 python sqlite
 QEMU=$(command -v qemu-x86_64 || true)
 machine
 echo "rewind: $B ($(git -C "$B" rev-parse --short HEAD 2>/dev/null || echo ?))"
@@ -33,10 +35,17 @@ def f(n):
     return s
 print(f(3000000))
 EOF
+SQL="create table t(a, b);
+with recursive c(x) as (select 1 union all select x + 1 from c where x < 100000)
+insert into t select x, x * 7 % 1000 from c;
+select b, count(*), sum(a) from t group by b order by 2 desc, 1 limit 3;
+create index i on t(b);
+select count(*) from t where b between 100 and 400;"
 for w in "$@"; do
   case $w in
     v3) cmd=("$B/bench/replay/vecmath_v3" 40) ;;
     fib) cmd=("$B/bench/replay/fib") ;;
+    sqlite) cmd=("$(command -v sqlite3)" :memory: "$SQL") ;;
     python) cmd=("$(command -v /usr/bin/python3 || command -v python3)" "$T/loop.py") ;;
     *) cmd=("$B/bench/record/$w") ;;
   esac

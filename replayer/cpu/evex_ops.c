@@ -21,6 +21,17 @@ static int misaligned(struct cpu *cpu, const struct cpu_insn *in, u64 a,
 static int zload(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
                  int align) {
   union zv v;
+  if ((in->pfx & CPU_PFX_MEM) && !EV_AAA(in) && !EV_BC(in)) {
+    /* No opmask: the whole vector, the bytes past its length zero (what
+     * the general path below computes with every element enabled). */
+    unsigned vl = in->osz;
+    u64 a = cpu_ea(cpu, in);
+    if (align && (a & (vl - 1))) return cpu__fault(cpu, CPU_FAULT_GP);
+    CPU_TRY(cpu__ev_ldv(cpu, a, v.b, vl));
+    memset(v.b + vl, 0, 64 - vl);
+    zset(cpu, in->reg, &v);
+    return CPU_RC_NEXT;
+  }
   if ((in->pfx & CPU_PFX_MEM) && align &&
       misaligned(cpu, in, cpu_ea(cpu, in), esz))
     return cpu__fault(cpu, CPU_FAULT_GP);

@@ -151,6 +151,7 @@ struct tr {
   unsigned cc_sz;               /* its operand size */
   int may_die;                  /* the current instruction stores through
                                    a slow path or calls a handler */
+  u64 target;                   /* exit_to's target (~0: none) */
   int cc_dead;                  /* the flags the current instruction sets
                                    are set again before anything can read
                                    them or the block can be left */
@@ -749,6 +750,20 @@ static void call_handler(struct tr *t, const struct cpu_insn *in, unsigned k,
   t->cc_kind = -1;
 }
 
+/* Every translation begins so; links enter at CHAIN_ENTRY. */
+static const u8 prologue[] = {
+    0x53,                   /* push rbx */
+    0x55,                   /* push rbp */
+    0x41, 0x54,             /* push r12 */
+    0x41, 0x55,             /* push r13 */
+    0x41, 0x56,             /* push r14 */
+    0x41, 0x57,             /* push r15 */
+    0x48, 0x83, 0xec, 0x08, /* sub rsp, 8: calls see rsp 16-aligned */
+    0x48, 0x89, 0xfb,       /* mov rbx, rdi */
+    0x31, 0xed              /* xor ebp, ebp: where links enter */
+};
+#define CHAIN_ENTRY (sizeof prologue - 2)
+
 /* Leaves the block for the guest address in rdx: through a link to the
  * next block's translation when it holds, else back to run.c with
  * CPU_RC_JUMP (rip set), naming the link for it to fill in. The block's
@@ -765,12 +780,31 @@ static void exit_link(struct tr *t, int indirect) {
     }
     l = &t->links[t->nlinks++];
   }
-  st64(t, xm(R_CPU, OFF(rip)), H_DX);
   enc(t, 8, 0x81, 1, 0, xm(R_CPU, OFF(icount)), 0); /* add icount, n */
   b4(t, n);
   if (xin) {
     enc(t, 4, 0x81, 1, 1, xm(R_CPU, OFF(xinuse)), 0); /* or xinuse */
     b4(t, xin);
+  }
+  if (!indirect && t->target == t->b->start && !t->b->bp) {
+    /* A loop of one block goes round without a link while it lives (a
+     * store of its last instruction may have dropped it: rbp), the budget
+     * has room and no stop is asked; otherwise on as any exit. Not with a
+     * breakpoint at its start, which run.c must see every time round
+     * (cpu__jit_link links no block that has one either). */
+    u32 again[3];
+    enc(t, 4, 0x85, 1, H_BP, xr(H_BP), 0); /* test ebp, ebp */
+    again[0] = jcc32(t, 5);
+    ld64(t, H_AX, xm(R_CPU, OFF(icount_end)));
+    enc(t, 8, 0x2b, 1, H_AX, xm(R_CPU, OFF(icount)), 0);
+    enc(t, 8, 0x81, 1, 7, xr(H_AX), 0); /* cmp rax, n */
+    b4(t, n);
+    again[1] = jcc32(t, 2);
+    enc(t, 4, 0x83, 1, 7, xm(R_CPU, OFF(stop)), 0);
+    b1(t, 0);
+    again[2] = jcc32(t, 5);
+    patch(t, jmp32(t), CHAIN_ENTRY);
+    for (int i = 0; i < 3; i++) patch(t, again[i], here(t));
   }
   if (indirect) {
     /* rcx = &table[rdx % IND_SIZE] */
@@ -801,8 +835,17 @@ static void exit_link(struct tr *t, int indirect) {
   for (int i = 0; i < 4; i++) patch(t, miss[i], here(t));
   enc(t, 8, 0x81, 1, 5, xm(R_CPU, OFF(icount)), 0); /* sub icount, n */
   b4(t, n);
+  st64(t, xm(R_CPU, OFF(rip)), H_DX);
   st64(t, xm(R_CPU, OFF(jit_link)), H_CX);
   leave_rc(t, CPU_RC_JUMP);
+}
+
+/* rdx = the static guest target V, then exit_link. */
+static void exit_to(struct tr *t, u64 v) {
+  mov_imm(t, H_DX, v);
+  t->target = v;
+  exit_link(t, 0);
+  t->target = ~(u64)0;
 }
 
 /* rsp's offset in cpu->gpr. */
@@ -945,8 +988,7 @@ static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
       mov_imm(t, R_A, t->addr[k] + in->len);
       mem_st(t, k, 8, R_A);
       st64(t, xm(R_CPU, RSP_OFF), R_EA);
-      mov_imm(t, H_DX, in->imm);
-      exit_link(t, 0);
+      exit_to(t, in->imm);
       return 1;
     case J_RET:
       ld64(t, R_EA, xm(R_CPU, RSP_OFF));
@@ -958,8 +1000,7 @@ static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
       exit_link(t, 1);
       return 1;
     case J_JMP_I:
-      mov_imm(t, H_DX, in->imm);
-      exit_link(t, 0);
+      exit_to(t, in->imm);
       return 1;
     case J_JMP_E:
       if (mem) ea(t, in, 0);
@@ -982,11 +1023,9 @@ static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
     case J_JCC: {
       unsigned hc = cond_flags(t, in->cond);
       u32 taken = jcc32(t, hc);
-      mov_imm(t, H_DX, t->addr[k] + in->len);
-      exit_link(t, 0);
+      exit_to(t, t->addr[k] + in->len);
       patch(t, taken, here(t));
-      mov_imm(t, H_DX, in->imm);
-      exit_link(t, 0);
+      exit_to(t, in->imm);
       return 1;
     }
     case J_SETCC:
@@ -1070,18 +1109,6 @@ static void cc_liveness(const struct cpu__block *b, const int *kinds,
   }
 }
 
-static const u8 prologue[] = {
-    0x53,                   /* push rbx */
-    0x55,                   /* push rbp */
-    0x41, 0x54,             /* push r12 */
-    0x41, 0x55,             /* push r13 */
-    0x41, 0x56,             /* push r14 */
-    0x41, 0x57,             /* push r15 */
-    0x48, 0x83, 0xec, 0x08, /* sub rsp, 8: calls see rsp 16-aligned */
-    0x48, 0x89, 0xfb,       /* mov rbx, rdi */
-    0x31, 0xed              /* xor ebp, ebp: where links enter */
-};
-#define CHAIN_ENTRY (sizeof prologue - 2)
 
 /* Unlinks every indirect branch. */
 static void ind_reset(struct cpu__jit *j) {
@@ -1207,6 +1234,7 @@ void cpu__jit_block(struct cpu *cpu, struct cpu__block *b) {
   if ((size_t)(t->end - t->start) > BLOCK_ROOM) t->end = t->start + BLOCK_ROOM;
   t->b = b;
   t->cc_kind = -1;
+  t->target = ~(u64)0;
   t->addr[0] = b->start;
   for (unsigned k = 0; k < n; k++)
     t->addr[k + 1] = t->addr[k] + b->insns[k].len;
@@ -1219,8 +1247,7 @@ void cpu__jit_block(struct cpu *cpu, struct cpu__block *b) {
     if (emit_insn(t, &b->insns[k], k, kinds[k], last)) break;
     if (last) {
       /* A last instruction that does not branch: on to the next block. */
-      mov_imm(t, H_DX, t->addr[n]);
-      exit_link(t, 0);
+      exit_to(t, t->addr[n]);
     } else if (t->may_die) {
       enc(t, 4, 0x85, 1, H_BP, xr(H_BP), 0); /* test ebp, ebp */
       fixup(t, jcc32(t, 5), FIX_DEAD, k + 1);

@@ -333,6 +333,47 @@ void test_jit_budgets(void) {
   CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* A loop of one block (it goes round without leaving its translation)
+ * stops at every budget where the interpreter stops. */
+void test_jit_one_block_loop(void) {
+  /* L: add rax,rcx; xor rdx,rax; inc ecx; cmp ecx,300; jne L; int3 */
+  static const u8 p[] = {0x48, 0x01, 0xc8, 0x48, 0x31, 0xc2, 0xff, 0xc1,
+                         0x81, 0xf9, 0x2c, 0x01, 0x00, 0x00, 0x75, 0xf0,
+                         0xcc};
+  int mode = cpu_jit();
+  unsigned bad = 0;
+  for (u64 k = 1; k < 1505; k += 1 + k / 16) {
+    struct state a, b;
+    struct emu e;
+    for (int m = 0; m <= 1; m++) {
+      cpu_set_jit(m ? 2 : 0);
+      CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+      CU_ASSERT_EQUAL(run_for(&e, k), k < 1501 ? CPU_EXIT_BUDGET
+                                               : CPU_EXIT_FAULT);
+      get_state(&e, m ? &b : &a);
+      emu_close(&e);
+    }
+    if (!same(&a, &b) && bad++ < 5) report("loop budget", (unsigned)k, &a, &b);
+  }
+  /* With a breakpoint at its start it stops there every time round: the
+   * first run starts on it, each next one stops after one pass. */
+  for (int m = 0; m <= 2; m += 2) {
+    struct emu e;
+    struct cpu_exit ex;
+    cpu_set_jit(m);
+    CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+    CU_ASSERT_FATAL(cpu_mem_break_add(e.mem, EMU_CODE) == 0);
+    for (u64 pass = 1; pass <= 40; pass++) {
+      CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_BREAKPOINT);
+      CU_ASSERT_EQUAL(cpu_icount(e.cpu), 5 * pass);
+      CU_ASSERT_EQUAL(emu_rip(&e), EMU_CODE);
+    }
+    emu_close(&e);
+  }
+  cpu_set_jit(mode);
+  CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* A fault in the middle of a translated block: the instructions before it
  * are done, the faulting one is not, rip and the count are at it. */
 void test_jit_fault_is_precise(void) {
