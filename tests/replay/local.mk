@@ -19,7 +19,8 @@ tests_programs_tsx_LDFLAGS =
 tests_programs_flags_undef_CFLAGS = -O1 -g
 tests_programs_flags_undef_LDFLAGS = -static
 rw_replay_tests = tests/replay/corpus.sh tests/replay/programs.sh \
-	tests/replay/errors.sh tests/replay/elsewhere.sh tests/replay/pick.sh
+	tests/replay/errors.sh tests/replay/elsewhere.sh tests/replay/pick.sh \
+	tests/replay/jit.sh
 TESTS += $(rw_replay_tests)
 EXTRA_DIST += $(rw_replay_tests)
 
