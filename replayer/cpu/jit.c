@@ -463,15 +463,15 @@ static void ea(struct tr *t, const struct cpu_insn *in, int lea) {
 /* The TLB probe of an access of SZ bytes at r12 in the TLB at OFF: jumps to
  * a new stub on a miss; on a hit leaves the host address in rcx and sets
  * last_read or last_write (LAST). Returns the stub. */
+_Static_assert(sizeof(struct cpu_tlbe) == 16, "the probe's entry offsets");
 static struct stub *probe(struct tr *t, i32 off, i32 last, unsigned sz) {
   struct stub *s;
+  /* rax = the entry's offset: ((a >> 12) & (TLB_SIZE - 1)) * 16 */
   mov_rr(t, H_AX, R_EA);
-  enc(t, 8, 0xc1, 1, 5, xr(H_AX), 0); /* shr rax, 12 */
-  b1(t, 12);
-  enc(t, 4, 0x81, 1, 4, xr(H_AX), 0); /* and eax, TLB_SIZE - 1 */
-  b4(t, CPU_TLB_SIZE - 1);
-  enc(t, 4, 0xc1, 1, 4, xr(H_AX), 0); /* shl eax, 4 */
-  b1(t, 4);
+  enc(t, 8, 0xc1, 1, 5, xr(H_AX), 0); /* shr rax, 8 */
+  b1(t, 8);
+  enc(t, 4, 0x81, 1, 4, xr(H_AX), 0); /* and eax, (TLB_SIZE - 1) << 4 */
+  b4(t, (CPU_TLB_SIZE - 1) << 4);
   enc(t, 8, 0x8d, 1, H_CX, xm(R_EA, (i32)sz - 1), 0);
   enc(t, 8, 0x81, 1, 4, xr(H_CX), 0); /* and rcx, -4096 */
   b4(t, 0xfffff000u);
@@ -482,8 +482,7 @@ static struct stub *probe(struct tr *t, i32 off, i32 last, unsigned sz) {
   }
   s = &t->stubs[t->nstubs++];
   s->jne = jcc32(t, 5);
-  ld64(t, H_CX, xmi(R_CPU, H_AX, off + 8)); /* addend */
-  alu_rr(t, X_ADD, 8, H_CX, R_EA);
+  ld64(t, H_CX, xmi(R_CPU, H_AX, off + 8)); /* addend: at [rcx + r12] */
   st64(t, xm(R_CPU, last), R_EA);
   st_const32(t, last + 8, sz);
   return s;
@@ -492,7 +491,7 @@ static struct stub *probe(struct tr *t, i32 off, i32 last, unsigned sz) {
 /* H = SZ bytes at r12, zero-extended (cpu_ld). */
 static void mem_ld(struct tr *t, unsigned k, unsigned sz, unsigned h) {
   struct stub *s = probe(t, OFF(tlb_r), OFF(last_read), sz);
-  struct xrm m = xm(H_CX, 0);
+  struct xrm m = xmi(H_CX, R_EA, 0);
   if (sz == 1)
     enc(t, 4, 0x0fb6, 2, h, m, 0);
   else if (sz == 2)
@@ -509,7 +508,7 @@ static void mem_ld(struct tr *t, unsigned k, unsigned sz, unsigned h) {
 /* SZ bytes at r12 = H (cpu_st). */
 static void mem_st(struct tr *t, unsigned k, unsigned sz, unsigned h) {
   struct stub *s = probe(t, OFF(tlb_w), OFF(last_write), sz);
-  enc(t, sz, sz == 1 ? 0x88 : 0x89, 1, h, xm(H_CX, 0), 1);
+  enc(t, sz, sz == 1 ? 0x88 : 0x89, 1, h, xmi(H_CX, R_EA, 0), 1);
   s->back = here(t);
   s->store = 1;
   s->size = (u8)sz;
@@ -860,8 +859,28 @@ static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
   switch (kind) {
     case J_NOP:
       break;
-    case J_ALU_EG:
     case J_ALU_EI:
+      if (t->cc_dead && !mem && x != X_ADC && x != X_SBB) {
+        /* Only the result is seen, and only its low SZ bytes: the
+         * immediate as a sign-extended imm32 gives them (at SZ 8 it is
+         * one). cmp and test then do nothing at all. */
+        if (x == X_CMP || x == 8) {
+          t->cc_kind = x == X_CMP ? CC_SUB : CC_LOGIC;
+          t->cc_sz = sz;
+          break;
+        }
+        if (sz < 8 || (i64)in->imm == (i32)in->imm) {
+          get_reg(t, R_R, in->rm, sz);
+          enc(t, 8, 0x81, 1, (unsigned)x, xr(R_R), 0); /* op r15, imm32 */
+          b4(t, (u32)in->imm);
+          set_reg(t, in->rm, sz, R_R);
+          t->cc_kind = x == X_ADD ? CC_ADD : x == X_SUB ? CC_SUB : CC_LOGIC;
+          t->cc_sz = sz;
+          break;
+        }
+      }
+      /* fall through */
+    case J_ALU_EG:
       if (mem) ea(t, in, 0);
       rm_read(t, in, k, sz, R_A);
       if (kind == J_ALU_EG)
@@ -927,7 +946,7 @@ static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
       b1(t, c);
       if (sh != 5) trunc_reg(t, R_R, sz);
       rm_write(t, in, k, sz, R_R);
-      mov_imm(t, R_B, c);
+      if (!t->cc_dead) mov_imm(t, R_B, c);
       set_cc(t, sh == 4 ? CC_SHL : sh == 5 ? CC_SHR : CC_SAR, sz, R_R, R_A,
              R_B);
       break;
