@@ -865,8 +865,7 @@ static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
          * immediate as a sign-extended imm32 gives them (at SZ 8 it is
          * one). cmp and test then do nothing at all. */
         if (x == X_CMP || x == 8) {
-          t->cc_kind = x == X_CMP ? CC_SUB : CC_LOGIC;
-          t->cc_sz = sz;
+          alu_cc(t, x, sz); /* flags dead: records their kind only */
           break;
         }
         if (sz < 8 || (i64)in->imm == (i32)in->imm) {
@@ -874,8 +873,7 @@ static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
           enc(t, 8, 0x81, 1, (unsigned)x, xr(R_R), 0); /* op r15, imm32 */
           b4(t, (u32)in->imm);
           set_reg(t, in->rm, sz, R_R);
-          t->cc_kind = x == X_ADD ? CC_ADD : x == X_SUB ? CC_SUB : CC_LOGIC;
-          t->cc_sz = sz;
+          alu_cc(t, x, sz);
           break;
         }
       }

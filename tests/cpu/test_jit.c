@@ -378,7 +378,7 @@ void test_jit_one_block_loop(void) {
  * are done, the faulting one is not, rip and the count are at it. */
 void test_jit_fault_is_precise(void) {
   /* mov eax,1; add rbx,rax; mov rcx,[rdx]; mov esi,7; int3 (rdx unmapped)
-   * -- run twice, so the block is hot the second time. */
+   * -- interpreted, then translated from its first run. */
   static const u8 p[] = {0xb8, 1,    0,    0,    0,    0x48, 0x01, 0xc3,
                          0x48, 0x8b, 0x0a, 0xbe, 7,    0,    0,    0,
                          0xcc};
