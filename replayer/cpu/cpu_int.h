@@ -354,6 +354,12 @@ enum {
  * every exception masked; returns the flags raised (MXCSR bits 0-5). */
 u32 cpu__host_fma(int kind, int dbl, int scalar, u8 *b, const u8 *a,
                   const u8 *c, u32 mx);
+/* The same for a guest MXCSR MX that masks every exception, under the
+ * host's MXCSR as it is when its control bits are MX's (no load of it,
+ * which costs about 30 ns here with the read after it): returns the
+ * flags raised plus some of MX's own, which is what MX becomes. */
+u32 cpu__host_fma_sticky(int kind, int dbl, int scalar, u8 *b, const u8 *a,
+                         const u8 *c, u32 mx);
 /* The same on 64 bytes, packed, with the host's AVX-512F (only when
  * cpu__host_avx512f and cpu__host_fma3 are both set). */
 u32 cpu__host_fma512(int kind, int dbl, u8 *b, const u8 *a, const u8 *c,

@@ -125,7 +125,7 @@ static int fused(struct cpu *cpu, const struct cpu_insn *in, unsigned order,
     memcpy(a.b, ops[ia]->b, n);
     memcpy(b.b, ops[ib]->b, n);
     memcpy(c.b, ops[ic]->b, n);
-    fl = ex = cpu__host_fma(kind, dbl, scalar, b.b, a.b, c.b, mx);
+    fl = ex = cpu__host_fma_sticky(kind, dbl, scalar, b.b, a.b, c.b, mx);
     memcpy(r.b, b.b, n);
   } else {
     for (unsigned i = 0; i < n / esz; i++) {

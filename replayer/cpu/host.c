@@ -79,17 +79,18 @@ __attribute__((target("ssse3"))) void cpu__host_pshufb(u8 *r, const u8 *d,
 
 /* One host FMA instruction in its 213 form, Intel "OP b, a, c": b = a*b+c
  * (so a, b, c keep the priority of their NaNs: the first multiplicand, the
- * second, the addend), between loading MXCSR with C and storing it in O. */
+ * second, the addend), after loading MXCSR with MXC when LOAD, and the
+ * MXCSR after it stored in O. */
 #define FMA_ASM(insn, T)                                                  \
   do {                                                                    \
     T va, vb, vc;                                                         \
     memcpy(&va, a, sizeof va);                                            \
     memcpy(&vb, b, sizeof vb);                                            \
     memcpy(&vc, c, sizeof vc);                                            \
-    __asm__ volatile("ldmxcsr %[c]\n\t" insn                              \
-                     " %[z], %[x], %[y]\n\tstmxcsr %[o]"                  \
+    if (load) __asm__ volatile("ldmxcsr %0" : : "m"(mxc));                \
+    __asm__ volatile(insn " %[z], %[x], %[y]\n\tstmxcsr %[o]"             \
                      : [y] "+x"(vb), [o] "=m"(o)                          \
-                     : [x] "x"(va), [z] "x"(vc), [c] "m"(mxc));           \
+                     : [x] "x"(va), [z] "x"(vc));                         \
     memcpy(b, &vb, sizeof vb);                                            \
   } while (0)
 
@@ -110,13 +111,12 @@ __attribute__((target("ssse3"))) void cpu__host_pshufb(u8 *r, const u8 *d,
     default: FMA_ASM("vfmsubadd213" sfx, T); break;              \
   }
 
-__attribute__((target("avx,fma"))) u32 cpu__host_fma(int kind, int dbl,
-                                                     int scalar, u8 *b,
-                                                     const u8 *a, const u8 *c,
-                                                     u32 mx) {
-  u32 saved, o = 0;
-  u32 mxc = (mx & (CPU_MX_DAZ | CPU_MX_RC | CPU_MX_FTZ)) | CPU_MX_MASKS;
-  __asm__ volatile("stmxcsr %0" : "=m"(saved));
+/* The FMA of cpu__host_fma under the host's MXCSR, loaded first with MXC
+ * when LOAD; returns the MXCSR after it. */
+static inline __attribute__((always_inline, target("avx,fma"))) u32
+host_fma_run(int kind, int dbl, int scalar, u8 *b, const u8 *a, const u8 *c,
+             int load, u32 mxc) {
+  u32 o = 0;
   if (scalar) {
     typedef __m128 T;
     if (dbl) {
@@ -132,8 +132,31 @@ __attribute__((target("avx,fma"))) u32 cpu__host_fma(int kind, int dbl,
       FMA_PACKED("ps")
     }
   }
+  return o;
+}
+
+__attribute__((target("avx,fma"))) u32 cpu__host_fma(int kind, int dbl,
+                                                     int scalar, u8 *b,
+                                                     const u8 *a, const u8 *c,
+                                                     u32 mx) {
+  u32 saved;
+  u32 mxc = (mx & (CPU_MX_DAZ | CPU_MX_RC | CPU_MX_FTZ)) | CPU_MX_MASKS;
+  __asm__ volatile("stmxcsr %0" : "=m"(saved));
+  u32 o = host_fma_run(kind, dbl, scalar, b, a, c, 1, mxc);
   __asm__ volatile("ldmxcsr %0" : : "m"(saved));
   return o & CPU_MX_FLAGS;
+}
+
+/* The host's MXCSR as it is, as sse_fpu.c's sse_host_sticky does it. */
+__attribute__((target("avx,fma"))) u32 cpu__host_fma_sticky(
+    int kind, int dbl, int scalar, u8 *b, const u8 *a, const u8 *c, u32 mx) {
+  u32 s;
+  __asm__ volatile("stmxcsr %0" : "=m"(s));
+  if ((s ^ mx) & ~(u32)CPU_MX_FLAGS)
+    return cpu__host_fma(kind, dbl, scalar, b, a, c, mx);
+  return host_fma_run(kind, dbl, scalar, b, a, c,
+                      (s & ~mx & CPU_MX_FLAGS) != 0, mx) &
+         CPU_MX_FLAGS;
 }
 
 /* The same on 64 bytes with the host's AVX-512F: one MXCSR round trip for
@@ -143,6 +166,7 @@ __attribute__((target("avx512f"))) u32 cpu__host_fma512(int kind, int dbl,
                                                         const u8 *c, u32 mx) {
   u32 saved, o = 0;
   u32 mxc = (mx & (CPU_MX_DAZ | CPU_MX_RC | CPU_MX_FTZ)) | CPU_MX_MASKS;
+  const int load = 1;
   __asm__ volatile("stmxcsr %0" : "=m"(saved));
   typedef __m512 T;
   if (dbl) {
