@@ -314,6 +314,8 @@ struct cpu {
   void *jit_link;              /* the link a translation left through
                                   without following it, for run.c to fill
                                   in; or NULL */
+  union cpu_vec jit_tmp;       /* a vector access of a translation that
+                                  takes the slow path goes through here */
 };
 
 /* ---- Host fast paths (host.c) ------------------------------------------ */

@@ -6,7 +6,7 @@ replayer_cpu_librw_cpu_a_SOURCES = \
 	replayer/cpu/cpu.h replayer/cpu/cpu_int.h replayer/cpu/cpu_variant.h \
 	replayer/cpu/cpu.c replayer/cpu/mem.c replayer/cpu/tlb.c \
 	replayer/cpu/decode.c replayer/cpu/icache.c replayer/cpu/run.c \
-	replayer/cpu/jit.c \
+	replayer/cpu/jit.c replayer/cpu/jit_int.h replayer/cpu/jit_sse.c \
 	replayer/cpu/xinuse.c \
 	replayer/cpu/flags.c replayer/cpu/fault.c \
 	replayer/cpu/alu.c replayer/cpu/mov.c replayer/cpu/stack.c \

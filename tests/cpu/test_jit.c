@@ -156,10 +156,126 @@ static const struct tmpl tmpls[] = {
     T(0x48, 0x99),             /* cqo */
 };
 
+/* SSE instructions the translator runs as host code (and a few it leaves
+ * to their handlers), on xmm0-9 and [rdi + 0..255]; the packed memory
+ * operands are 16-byte aligned except in one, which faults. */
+static const struct tmpl ssetmpls[] = {
+    T(0xf2, 0x0f, 0x58, 0xc1),       /* addsd xmm0, xmm1 */
+    T(0xf2, 0x0f, 0x59, 0xd3),       /* mulsd xmm2, xmm3 */
+    T(0xf2, 0x0f, 0x5c, 0x4f, 0x08), /* subsd xmm1, [rdi+8] */
+    T(0xf2, 0x0f, 0x5e, 0xd8),       /* divsd xmm3, xmm0 */
+    T(0xf2, 0x0f, 0x51, 0xe2),       /* sqrtsd xmm4, xmm2 */
+    T(0xf2, 0x0f, 0x5d, 0xe9),       /* minsd xmm5, xmm1 */
+    T(0xf2, 0x0f, 0x5f, 0x47, 0x10), /* maxsd xmm0, [rdi+16] */
+    T(0xf3, 0x0f, 0x58, 0xf7),       /* addss xmm6, xmm7 */
+    T(0xf3, 0x0f, 0x59, 0x4f, 0x04), /* mulss xmm1, [rdi+4] */
+    T(0xf3, 0x0f, 0x5e, 0xd5),       /* divss xmm2, xmm5 */
+    T(0x66, 0x0f, 0x58, 0xc2),       /* addpd xmm0, xmm2 */
+    T(0x0f, 0x59, 0x5f, 0x20),       /* mulps xmm3, [rdi+32] */
+    T(0x66, 0x0f, 0x5c, 0x67, 0x30), /* subpd xmm4, [rdi+48] */
+    T(0x0f, 0x51, 0xd6),             /* sqrtps xmm2, xmm6 */
+    T(0xf2, 0x0f, 0x5a, 0xdc),       /* cvtsd2ss xmm3, xmm4 */
+    T(0xf3, 0x0f, 0x5a, 0x67, 0x14), /* cvtss2sd xmm4, [rdi+20] */
+    T(0x66, 0x0f, 0x57, 0xe8),       /* xorpd xmm5, xmm0 */
+    T(0x66, 0x0f, 0x54, 0x57, 0x30), /* andpd xmm2, [rdi+48] */
+    T(0x66, 0x0f, 0xef, 0xff),       /* pxor xmm7, xmm7 */
+    T(0x66, 0x0f, 0xd4, 0xca),       /* paddq xmm1, xmm2 */
+    T(0x66, 0x0f, 0x76, 0xf0),       /* pcmpeqd xmm6, xmm0 */
+    T(0x66, 0x0f, 0x14, 0xc3),       /* unpcklpd xmm0, xmm3 */
+    T(0x66, 0x0f, 0x28, 0xcc),       /* movapd xmm1, xmm4 */
+    T(0x0f, 0x28, 0x77, 0x40),       /* movaps xmm6, [rdi+64] */
+    T(0x0f, 0x11, 0x57, 0x48),       /* movups [rdi+72], xmm2 */
+    T(0x66, 0x0f, 0x7f, 0x5f, 0x60), /* movdqa [rdi+96], xmm3 */
+    T(0xf3, 0x0f, 0x6f, 0x6f, 0x09), /* movdqu xmm5, [rdi+9] */
+    T(0xf2, 0x0f, 0x10, 0xd0),       /* movsd xmm2, xmm0 */
+    T(0xf2, 0x0f, 0x10, 0x5f, 0x18), /* movsd xmm3, [rdi+24] */
+    T(0xf2, 0x0f, 0x11, 0x4f, 0x28), /* movsd [rdi+40], xmm1 */
+    T(0xf2, 0x0f, 0x11, 0xc5),       /* movsd xmm5, xmm0 (store form) */
+    T(0xf3, 0x0f, 0x10, 0x67, 0x0c), /* movss xmm4, [rdi+12] */
+    T(0xf3, 0x0f, 0x10, 0xfa),       /* movss xmm7, xmm2 */
+    T(0xf3, 0x0f, 0x11, 0x77, 0x2c), /* movss [rdi+44], xmm6 */
+    T(0xf3, 0x0f, 0x7e, 0xc5),       /* movq xmm0, xmm5 */
+    T(0x66, 0x0f, 0xd6, 0x77, 0x38), /* movq [rdi+56], xmm6 */
+    T(0x66, 0x0f, 0xd6, 0xd1),       /* movq xmm1, xmm2 (store form) */
+    T(0x66, 0x48, 0x0f, 0x6e, 0xc8), /* movq xmm1, rax */
+    T(0x66, 0x48, 0x0f, 0x7e, 0xd2), /* movq rdx, xmm2 */
+    T(0x66, 0x0f, 0x6e, 0xd9),       /* movd xmm3, ecx */
+    T(0x66, 0x0f, 0x7e, 0xe3),       /* movd ebx, xmm4 */
+    T(0x66, 0x0f, 0x6e, 0x47, 0x24), /* movd xmm0, [rdi+36] */
+    T(0x66, 0x0f, 0x7e, 0x4f, 0x50), /* movd [rdi+80], xmm1 */
+    T(0xf2, 0x48, 0x0f, 0x2a, 0xe8), /* cvtsi2sd xmm5, rax */
+    T(0xf3, 0x0f, 0x2a, 0xf1),       /* cvtsi2ss xmm6, ecx */
+    T(0xf2, 0x0f, 0x2a, 0x5f, 0x30), /* cvtsi2sd xmm3, dword [rdi+48] */
+    T(0xf2, 0x48, 0x0f, 0x2c, 0xc0), /* cvttsd2si rax, xmm0 */
+    T(0xf2, 0x0f, 0x2d, 0xd1),       /* cvtsd2si edx, xmm1 */
+    T(0xf3, 0x48, 0x0f, 0x2c, 0x5f, 0x1c), /* cvttss2si rbx, [rdi+28] */
+    T(0x66, 0x0f, 0x2e, 0xc1),       /* ucomisd xmm0, xmm1 */
+    T(0x66, 0x0f, 0x2f, 0x57, 0x20), /* comisd xmm2, [rdi+32] */
+    T(0x0f, 0x2e, 0xdc),             /* ucomiss xmm3, xmm4 */
+    T(0x0f, 0x2f, 0xee),             /* comiss xmm5, xmm6 */
+    T(0x66, 0x0f, 0x2e, 0xc1, 0x77, 0x03, 0x49, 0xff,
+      0xc1),                         /* ucomisd xmm0, xmm1; ja +3; inc r9 */
+    T(0x66, 0x0f, 0x2f, 0xd3, 0x7a, 0x03, 0x49, 0xff,
+      0xc1),                         /* comisd xmm2, xmm3; jp +3; inc r9 */
+    T(0x0f, 0x2e, 0xc8, 0x0f, 0x92, 0xc0), /* ucomiss xmm1, xmm0; setb al */
+    T(0x66, 0x0f, 0x2e, 0xe5, 0x0f, 0x9c,
+      0xc1),                         /* ucomisd xmm4, xmm5; setl cl */
+    T(0xf2, 0x44, 0x0f, 0x58, 0xc9), /* addsd xmm9, xmm1 */
+    T(0x66, 0x45, 0x0f, 0x28, 0xc1), /* movapd xmm8, xmm9 */
+    T(0x41, 0x0f, 0x57, 0xc8),       /* xorps xmm1, xmm8 */
+    T(0xf2, 0x44, 0x0f, 0x11, 0x4f, 0x58), /* movsd [rdi+88], xmm9 */
+    T(0x0f, 0xae, 0x5f, 0xf0),       /* stmxcsr [rdi-16] */
+    T(0x0f, 0xae, 0x97, 0x80, 0x01, 0, 0), /* ldmxcsr [rdi+0x180] */
+    T(0x66, 0x0f, 0x58, 0x4f, 0x08), /* addpd xmm1, [rdi+8]: #GP */
+    T(0x66, 0x0f, 0x3a, 0x0b, 0xc1, 0x04), /* roundsd xmm0, xmm1, 4 */
+    T(0x66, 0x0f, 0x70, 0xd3, 0x1b), /* pshufd xmm2, xmm3, 0x1b */
+    /* VEX (128 bits translated, 256 bits handlers) */
+    T(0xc5, 0xf3, 0x58, 0xc2),       /* vaddsd xmm0, xmm1, xmm2 */
+    T(0xc5, 0xdb, 0x59, 0x5f, 0x08), /* vmulsd xmm3, xmm4, [rdi+8] */
+    T(0xc5, 0xfb, 0x5e, 0xe9),       /* vdivsd xmm5, xmm0, xmm1 */
+    T(0xc5, 0xeb, 0x51, 0xd6),       /* vsqrtsd xmm2, xmm2, xmm6 */
+    T(0xc5, 0xca, 0x5c, 0x4f, 0x04), /* vsubss xmm1, xmm6, [rdi+4] */
+    T(0xc5, 0xf1, 0x58, 0xe3),       /* vaddpd xmm4, xmm1, xmm3 */
+    T(0xc5, 0xf9, 0x57, 0xc0),       /* vxorpd xmm0, xmm0, xmm0 */
+    T(0xc5, 0xc1, 0xef, 0x77, 0x09), /* vpxor xmm6, xmm7, [rdi+9] */
+    T(0xc5, 0xeb, 0x5a, 0xcb),       /* vcvtsd2ss xmm1, xmm2, xmm3 */
+    T(0xc4, 0xe2, 0xf1, 0xb9, 0xc2), /* vfmadd231sd xmm0, xmm1, xmm2 */
+    T(0xc4, 0xe2, 0xd9, 0xa9, 0x5f, 0x10), /* vfmadd213sd xmm3, xmm4, [rdi+16] */
+    T(0xc4, 0xe2, 0x49, 0x9d, 0xef), /* vfnmadd132ss xmm5, xmm6, xmm7 */
+    T(0xc4, 0xe2, 0xe9, 0xba, 0xcb), /* vfmsub231pd xmm1, xmm2, xmm3 */
+    T(0xc4, 0xe2, 0xd1, 0xa6, 0xe6), /* vfmaddsub213pd xmm4, xmm5, xmm6 */
+    T(0xc5, 0xfb, 0x10, 0x4f, 0x18), /* vmovsd xmm1, [rdi+24] */
+    T(0xc5, 0xfb, 0x11, 0x57, 0x28), /* vmovsd [rdi+40], xmm2 */
+    T(0xc5, 0xdb, 0x10, 0xdd),       /* vmovsd xmm3, xmm4, xmm5 */
+    T(0xc5, 0xfa, 0x7e, 0x77, 0x20), /* vmovq xmm6, [rdi+32] */
+    T(0xc5, 0xfa, 0x7e, 0xc7),       /* vmovq xmm0, xmm7 */
+    T(0xc5, 0xf9, 0xd6, 0x4f, 0x38), /* vmovq [rdi+56], xmm1 */
+    T(0xc4, 0xe1, 0xf9, 0x6e, 0xd0), /* vmovq xmm2, rax */
+    T(0xc4, 0xe1, 0xf9, 0x7e, 0xd9), /* vmovq rcx, xmm3 */
+    T(0xc5, 0xf9, 0x6e, 0xe2),       /* vmovd xmm4, edx */
+    T(0xc5, 0xf9, 0x7e, 0xeb),       /* vmovd ebx, xmm5 */
+    T(0xc5, 0xf9, 0x28, 0xf1),       /* vmovapd xmm6, xmm1 */
+    T(0xc5, 0xf8, 0x28, 0x7f, 0x40), /* vmovaps xmm7, [rdi+64] */
+    T(0xc5, 0xf8, 0x11, 0x5f, 0x48), /* vmovups [rdi+72], xmm3 */
+    T(0xc5, 0xfa, 0x6f, 0x47, 0x0d), /* vmovdqu xmm0, [rdi+13] */
+    T(0xc5, 0xf9, 0x7f, 0x57, 0x60), /* vmovdqa [rdi+96], xmm2 */
+    T(0xc5, 0xf9, 0x6f, 0x4f, 0x08), /* vmovdqa xmm1, [rdi+8]: #GP */
+    T(0xc5, 0xf9, 0x2e, 0xc1, 0x77, 0x03, 0x49, 0xff,
+      0xc1),                         /* vucomisd xmm0, xmm1; ja +3 */
+    T(0xc5, 0xf8, 0x2f, 0x57, 0x14), /* vcomiss xmm2, [rdi+20] */
+    T(0xc4, 0xe1, 0xeb, 0x2a, 0xc8), /* vcvtsi2sd xmm1, xmm2, rax */
+    T(0xc5, 0xda, 0x2a, 0xd9),       /* vcvtsi2ss xmm3, xmm4, ecx */
+    T(0xc4, 0xe1, 0xfb, 0x2c, 0xc5), /* vcvttsd2si rax, xmm5 */
+    T(0xc5, 0xfb, 0x2d, 0x57, 0x10), /* vcvtsd2si edx, [rdi+16] */
+    T(0xc5, 0xf5, 0x58, 0xc2),       /* vaddpd ymm0, ymm1, ymm2 */
+    T(0xc5, 0x2b, 0x58, 0xc9),       /* vaddsd xmm9, xmm10, xmm1 */
+};
+
 /* A program of N random templates, looped LOOPS times through r11:
- *   mov r11d, LOOPS; L: <templates>; dec r11d; jnz L; int3 */
-static size_t make_prog(u8 *p, size_t cap, unsigned n, unsigned loops,
-                        unsigned *seed) {
+ *   mov r11d, LOOPS; L: <templates>; dec r11d; jnz L; int3
+ * With SSE, half of them are SSE ones. */
+static size_t make_prog_sse(u8 *p, size_t cap, unsigned n, unsigned loops,
+                            unsigned *seed, int sse) {
   size_t len = 0, top;
   p[len++] = 0x41;
   p[len++] = 0xbb;
@@ -168,6 +284,8 @@ static size_t make_prog(u8 *p, size_t cap, unsigned n, unsigned loops,
   top = len;
   for (unsigned i = 0; i < n; i++) {
     const struct tmpl *t = &tmpls[rand_r(seed) % RW_ARRAY_SIZE(tmpls)];
+    if (sse && rand_r(seed) % 2)
+      t = &ssetmpls[rand_r(seed) % RW_ARRAY_SIZE(ssetmpls)];
     if (len + t->len + 16 > cap) break;
     memcpy(p + len, t->b, t->len);
     len += t->len;
@@ -184,6 +302,10 @@ static size_t make_prog(u8 *p, size_t cap, unsigned n, unsigned loops,
   }
   p[len++] = 0xcc;
   return len;
+}
+static size_t make_prog(u8 *p, size_t cap, unsigned n, unsigned loops,
+                        unsigned *seed) {
+  return make_prog_sse(p, cap, n, loops, seed, 0);
 }
 
 struct state {
@@ -260,6 +382,67 @@ static void report(const char *what, unsigned seed, const struct state *a,
            (unsigned long long)b->icount);
 }
 
+/* Vector registers and MXCSR for the SSE programs: values that make
+ * every exception (zeros, infinities, NaNs both quiet and signalling,
+ * denormals, huge and tiny numbers) mixed with random bits, and an MXCSR
+ * that is mostly the default (the translation's own path), sometimes
+ * another rounding, DAZ, FTZ or an unmasked exception (the handler's). */
+static void sse_state(struct emu *e, unsigned seed) {
+  static const u64 vals[] = {
+      0, 0x8000000000000000ull, 0x3ff0000000000000ull,
+      0xbff8000000000000ull, 0x7e37e43c8800759cull, 0x0000000000000001ull,
+      0x000fffffffffffffull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+      0x7ff8000000000000ull, 0x7ff0000000000001ull, 0x0010000000000000ull,
+      0x3fb999999999999aull, 0x4008000000000000ull, 0x3f80000040400000ull,
+      0x7f80000000000001ull, 0x00000001ff800000ull, 0x43e0000000000000ull};
+  static const u32 mx[] = {0x1f80, 0x1f80, 0x1f80, 0x1f80, 0x1fa0, 0x1fbf,
+                           0x9f80, 0x1fc0, 0x3f80, 0x5f80, 0x7f80, 0x0f80,
+                           0x1d80, 0x1e80, 0x1b80};
+  struct rw_regs r;
+  u32 m = mx[rand_r(&seed) % RW_ARRAY_SIZE(mx)];
+  u32 m2 = mx[rand_r(&seed) % RW_ARRAY_SIZE(mx)];
+  cpu_get_regs(e->cpu, &r);
+  for (unsigned i = 0; i < 32; i++) {
+    u64 v = (u64)rand_r(&seed) << 33 ^ (u64)rand_r(&seed) << 11 ^
+            (u64)rand_r(&seed);
+    if (rand_r(&seed) % 3) v = vals[rand_r(&seed) % RW_ARRAY_SIZE(vals)];
+    memcpy(r.fxsave + 160 + 8 * i, &v, 8);
+  }
+  for (unsigned i = 0; i < sizeof r.ymmh; i++) r.ymmh[i] = (u8)rand_r(&seed);
+  for (unsigned i = 0; i < sizeof r.zmmh; i++) r.zmmh[i] = (u8)rand_r(&seed);
+  memcpy(r.fxsave + 24, &m, 4);
+  CU_ASSERT_FATAL(cpu_set_regs(e->cpu, &r) == 0);
+  /* what ldmxcsr [rdi+0x180] loads */
+  CU_ASSERT_FATAL(cpu_mem_write(e->mem, EMU_DATA + 64 + 0x180, &m2, 4) == 0);
+}
+
+/* Runs PROG (LEN bytes) interpreted and translated (every block at once
+ * for odd seeds, hot ones for even) from SEED's state, SSE adding
+ * sse_state's; A and B get the end states. Returns the exit reasons'
+ * equality and adds the instructions translated to *TRANSLATED. */
+static int run_both(const u8 *prog, size_t len, unsigned seed, int sse,
+                    struct state *a, struct state *b, u64 *translated) {
+  struct emu e;
+  struct cpu_jit_stats st;
+  int ra, rb;
+  cpu_set_jit(0);
+  open_prog(&e, prog, len, seed);
+  if (sse) sse_state(&e, seed);
+  ra = run_for(&e, 0);
+  get_state(&e, a);
+  emu_close(&e);
+  cpu_set_jit(seed & 1 ? 2 : 1);
+  open_prog(&e, prog, len, seed);
+  if (sse) sse_state(&e, seed);
+  rb = run_for(&e, 0);
+  get_state(&e, b);
+  cpu_mem_jit_stats(e.mem, &st);
+  *translated += st.insns;
+  emu_close(&e);
+  CU_ASSERT_EQUAL(ra, CPU_EXIT_FAULT);
+  return ra == rb;
+}
+
 void test_jit_random_programs(void) {
   static u8 prog[4096];
   unsigned bad = 0, ended = 0;
@@ -268,24 +451,8 @@ void test_jit_random_programs(void) {
   for (unsigned seed = 1; seed <= 300; seed++) {
     unsigned s = seed;
     size_t len = make_prog(prog, sizeof prog, 40 + seed % 80, 3, &s);
-    struct emu e;
     struct state a, b;
-    struct cpu_jit_stats st;
-    int ra, rb;
-    cpu_set_jit(0);
-    open_prog(&e, prog, len, seed);
-    ra = run_for(&e, 0);
-    get_state(&e, &a);
-    emu_close(&e);
-    cpu_set_jit(seed & 1 ? 2 : 1);
-    open_prog(&e, prog, len, seed);
-    rb = run_for(&e, 0);
-    get_state(&e, &b);
-    cpu_mem_jit_stats(e.mem, &st);
-    translated += st.insns;
-    emu_close(&e);
-    CU_ASSERT_EQUAL(ra, CPU_EXIT_FAULT);
-    CU_ASSERT_EQUAL(ra, rb);
+    CU_ASSERT(run_both(prog, len, seed, 0, &a, &b, &translated));
     ended += a.r.rip == EMU_CODE + len; /* after the final int3 */
     if (!same(&a, &b) && bad++ < 5) report("end", seed, &a, &b);
   }
@@ -294,6 +461,36 @@ void test_jit_random_programs(void) {
   CU_ASSERT(translated > 10000); /* the translations did run */
   printf(" [%u of 300 programs ran to the end] ", ended);
   CU_ASSERT(ended > 250);
+}
+
+void test_jit_sse_programs(void) {
+  static u8 prog[4096];
+  unsigned bad = 0, ended = 0;
+  u64 translated = 0;
+  int mode = cpu_jit();
+  for (unsigned seed = 1; seed <= 400; seed++) {
+    unsigned s = seed;
+    size_t len = make_prog_sse(prog, sizeof prog, 30 + seed % 60, 3, &s, 1);
+    struct state a, b;
+    CU_ASSERT(run_both(prog, len, seed, 1, &a, &b, &translated));
+    ended += a.r.rip == EMU_CODE + len;
+    if (!same(&a, &b) && bad++ < 5) {
+      report("sse", seed, &a, &b);
+      for (unsigned i = 0; i < 512; i += 8)
+        if (memcmp(a.r.fxsave + i, b.r.fxsave + i, 8))
+          printf("\nsse seed %u: fxsave+%u %016llx %016llx", seed, i,
+                 *(unsigned long long *)(void *)(a.r.fxsave + i),
+                 *(unsigned long long *)(void *)(b.r.fxsave + i));
+      if (memcmp(a.r.ymmh, b.r.ymmh, sizeof a.r.ymmh) ||
+          memcmp(a.r.zmmh, b.r.zmmh, sizeof a.r.zmmh))
+        printf("\nsse seed %u: bits above 127 differ", seed);
+    }
+  }
+  cpu_set_jit(mode);
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT(translated > 10000);
+  printf(" [%u of 400 programs ran to the end] ", ended);
+  CU_ASSERT(ended > 100);
 }
 
 void test_jit_budgets(void) {
