@@ -144,12 +144,11 @@ struct rp__kf {
   u64 lru;              /* fine keyframes: last use (larger is newer) */
 };
 
-/* Fine keyframes (replayer/reverse.c): a small cache of extra keyframes
- * every RP_FINE_STEP instructions in the RP_FINE_WINDOW instructions before
- * the positions seeks went to, so that reverse single steps re-execute at
- * most RP_FINE_STEP instructions. Least recently used ones are dropped. */
+/* Fine keyframes (replayer/reverse.c): a small cache of extra keyframes,
+ * one at the last multiple of RP_FINE_STEP instructions before each
+ * position a seek went to, so that reverse single steps re-execute at most
+ * RP_FINE_STEP instructions. Least recently used ones are dropped. */
 #define RP_FINE_STEP 65536ull
-#define RP_FINE_WINDOW (16 * RP_FINE_STEP)
 #define RP_FINE_MAX 48
 
 /* A program image (EXEC record) and what came with it, kept in the order
@@ -596,8 +595,8 @@ u64 rp__kf_thread_bytes(const rp_replay *rp);
  * signal's delivery. rp_seek is this with EVENTS 0. */
 int rp__seek(rp_replay *rp, u64 icount, u64 events, struct rp_stop *stop)
     RW_MUST_CHECK;
-/* Runs forward to ICOUNT (with EVENTS as in rp__seek), taking fine
- * keyframes in the window before it. */
+/* Runs forward to ICOUNT (with EVENTS as in rp__seek), taking a fine
+ * keyframe on the way (the last multiple of RP_FINE_STEP before it). */
 int rp__run_fine(rp_replay *rp, u64 icount, u64 events,
                  struct rp_stop *stop) RW_MUST_CHECK;
 void rp__fine_free_all(rp_replay *rp);

@@ -257,23 +257,18 @@ static int fine_take(rp_replay *rp) {
 
 int rp__run_fine(rp_replay *rp, u64 icount, u64 events,
                  struct rp_stop *stop) {
-  if (icount > rp->icount + RP_FINE_STEP && rp->th.have_thread) {
-    u64 from = icount > RP_FINE_WINDOW ? icount - RP_FINE_WINDOW : 0;
-    if (from < rp->icount + 1) from = rp->icount + 1;
-    u64 next = (from + RP_FINE_STEP - 1) / RP_FINE_STEP * RP_FINE_STEP;
-    for (; next < icount; next += RP_FINE_STEP) {
-      struct rp__goal g = rp__goal_at(next, 0);
-      int rc = rp__run(rp, &g, stop);
-      if (rc == 0 && stop->reason == RP_STOP_TARGET && rp->icount == next)
-        rc = fine_take(rp);
-      else if (rc == 0)
-        next = icount; /* the end or a failure: stop taking */
-      if (rc < 0) return rc;
-      if (next >= icount) {
-        if (stop->reason != RP_STOP_TARGET) return 0;
-        break;
-      }
-    }
+  /* One fine keyframe, at the last multiple of RP_FINE_STEP before
+   * ICOUNT: the reverse steps from there restore it. Taking more, further
+   * back, cost about 2 ms each for steps that may never come; a seek
+   * further back takes its own. */
+  u64 at = (icount - 1) / RP_FINE_STEP * RP_FINE_STEP;
+  if (icount > rp->icount + RP_FINE_STEP && at > rp->icount &&
+      rp->th.have_thread) {
+    struct rp__goal g = rp__goal_at(at, 0);
+    int rc = rp__run(rp, &g, stop);
+    if (rc < 0) return rc;
+    if (stop->reason != RP_STOP_TARGET) return 0; /* the end or a failure */
+    if (rp->icount == at) RW_FORWARD(fine_take(rp));
   }
   struct rp__goal g = rp__goal_at(icount, 0);
   g.events = events;
