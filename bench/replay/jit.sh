@@ -6,9 +6,9 @@
 # (--no-jit) and translated, all interleaved, RUNS times each (default 3);
 # prints the medians, the instruction count, the translated replay's MIPS
 # and the ratios. Workloads: compute (integer), fib (calls), libc (string
-# functions), v3 (AVX2+FMA floating point), python (a pure-Python loop),
-# sqlite (sqlite3 on 100k rows in memory: insert, group by, index, a
-# range count).
+# functions), fpmath (scalar double arithmetic and libm), v3 (AVX2+FMA
+# floating point), python (a pure-Python loop), sqlite (sqlite3 on 100k
+# rows in memory: insert, group by, index, a range count).
 #   bench/replay/jit.sh BUILD [WORKLOAD...]      (or: make bench-jit)
 set -euo pipefail
 B=${1:?usage: jit.sh BUILD [WORKLOAD...]}
@@ -19,7 +19,7 @@ trap 'rm -rf "$T"' EXIT
 
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -gt 0 ] || set -- compute fib libc v3 python sqlite
+[ $# -gt 0 ] || set -- compute fib libc fpmath v3 python sqlite
 QEMU=$(command -v qemu-x86_64 || true)
 machine
 echo "rewind: $B ($(git -C "$B" rev-parse --short HEAD 2>/dev/null || echo ?))"
@@ -45,6 +45,7 @@ for w in "$@"; do
   case $w in
     v3) cmd=("$B/bench/replay/vecmath_v3" 40) ;;
     fib) cmd=("$B/bench/replay/fib") ;;
+    fpmath) cmd=("$B/bench/replay/fpmath") ;;
     sqlite) cmd=("$(command -v sqlite3)" :memory: "$SQL") ;;
     python) cmd=("$(command -v /usr/bin/python3 || command -v python3)" "$T/loop.py") ;;
     *) cmd=("$B/bench/record/$w") ;;

@@ -64,9 +64,14 @@ bench-marks: cli/rewind bench/replay/fib bench/record/compute \
 	$(SHELL) $(top_srcdir)/bench/replay/marks.sh $(abs_top_builddir)
 
 # The translator against the interpreter, native and qemu-x86_64
-# (bench/replay/jit.sh).
+# (bench/replay/jit.sh); fpmath is its scalar floating-point workload.
+noinst_PROGRAMS += bench/replay/fpmath
+bench_replay_fpmath_SOURCES = bench/replay/fpmath.c
+bench_replay_fpmath_CFLAGS = -O2 -g
+bench_replay_fpmath_LDFLAGS =
+bench_replay_fpmath_LDADD = -lm
 EXTRA_DIST += bench/replay/jit.sh
 .PHONY: bench-jit
 bench-jit: cli/rewind bench/replay/fib bench/replay/vecmath_v3 \
-		bench/record/compute bench/record/libc
+		bench/replay/fpmath bench/record/compute bench/record/libc
 	$(SHELL) $(top_srcdir)/bench/replay/jit.sh $(abs_top_builddir)
