@@ -117,6 +117,15 @@ struct cli_start {
   int tree; /* --tree: gdb sees every process as an inferior */
 };
 
+/* Writes the files of the trace at TRACE under the cache directory
+ * ($REWIND_CACHE, else $XDG_CACHE_HOME/rewind, else ~/.cache/rewind) for a
+ * gdb's sysroot, once (cli/sysroot.c), and that directory into DIR (CAP
+ * bytes); its .by-name holds every file under its last component and
+ * soname. Returns 0, or -1 when there is no cache directory, it is "off",
+ * or the trace cannot be read (gdb then reads the files through the
+ * remote protocol). */
+int cli_sysroot(const char *trace, char *dir, size_t cap);
+
 /* The gdb modes (cmd_serve.c), shared by `rewind serve` and `rewind
  * replay`. START says where to begin. Each returns the exit status;
  * REMOTE allows a --listen address that is not loopback; IDLE is

@@ -10,6 +10,7 @@
 #define RW_FORMAT_FORMAT_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "common/rw.h"
 
@@ -424,6 +425,9 @@ int trace_record_type_by_name(const char *name) RW_MUST_CHECK;
  * (mode 0700). Returns 0, RW_ENOTFOUND when none of those variables is set,
  * or a negative errno. */
 int trace_dir(char *dst, size_t cap, int create) RW_MUST_CHECK;
+/* Creates DIR and its missing parents with MODE (for rewind's own
+ * directories). Returns 0 or RW_ERR. */
+int trace_mkdirs(const char *dir, mode_t mode) RW_MUST_CHECK;
 
 /* Points the trace directory's `latest-trace` link at the trace PATH
  * (borrowed; by name when it is in the directory, else by absolute path),

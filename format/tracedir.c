@@ -17,8 +17,7 @@
 
 #define LATEST "latest-trace"
 
-/* Creates DIR and its missing parents with MODE. Returns 0 or RW_ERR. */
-static int mkdirs(const char *dir, mode_t mode) {
+int trace_mkdirs(const char *dir, mode_t mode) {
   char p[PATH_MAX];
   size_t n = strlen(dir);
   if (n == 0 || n >= sizeof p) return RW_ERR(ENAMETOOLONG);
@@ -50,7 +49,7 @@ int trace_dir(char *dst, size_t cap, int create) {
     return RW_ENOTFOUND;
   if (n < 0 || (size_t)n >= cap) return RW_ERR(ENAMETOOLONG);
   while (n > 1 && dst[n - 1] == '/') dst[--n] = 0;
-  return create ? mkdirs(dst, 0700) : 0;
+  return create ? trace_mkdirs(dst, 0700) : 0;
 }
 
 int trace_dir_set_latest(const char *path) {

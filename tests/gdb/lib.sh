@@ -15,6 +15,9 @@ export REWIND_GDB=${GDB:-gdb}
 B=$top_builddir
 T=$(mktemp -d "${TMPDIR:-/tmp}/rewind-gdb.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# Where gdb's local copy of a trace's files goes (cli/sysroot.c): this
+# test's own directory, so that it checks what it wrote.
+export REWIND_CACHE=$T/cache
 pass=0
 fail=0
 

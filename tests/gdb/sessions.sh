@@ -327,10 +327,36 @@ continue
 bt
 info sharedlibrary
 G
-expect "symbols load through vFile with the binary deleted" \
+expect "symbols load from the trace's files with the binary deleted" \
+  "Reading symbols from $REWIND_CACHE/sysroot/[0-9a-f]{16}$T/gone/inventory-copy" \
+  "Breakpoint 1, relabel \(i=1, label=.*\) at .*$SRC:30" \
+  "#1 .* main \(\) at .*$SRC:46" \
+  "Yes .*$REWIND_CACHE/sysroot/[0-9a-f]{16}/.*libc\.so\.6"
+# The same through vFile, with no local copy.
+REWIND_CACHE=off session gonevf gone <<'G'
+break relabel
+continue
+bt
+info sharedlibrary
+G
+expect "symbols load through vFile with REWIND_CACHE=off" \
   'Reading .*/gone/inventory-copy from remote target' \
   "Breakpoint 1, relabel \(i=1, label=.*\) at .*$SRC:30" \
-  "#1 .* main \(\) at .*$SRC:46" 'Yes .*libc\.so\.6'
+  "#1 .* main \(\) at .*$SRC:46" 'Yes .*target:.*libc\.so\.6'
+# The local copy is written once: a second session rewrites nothing.
+root=$(ls -d "$REWIND_CACHE"/sysroot/*/ 2>/dev/null | head -n 1)
+before=$(find "$REWIND_CACHE/sysroot" -type f -printf '%p %T@\n' | sort)
+session gone2 gone <<'G'
+break relabel
+continue
+G
+after=$(find "$REWIND_CACHE/sysroot" -type f -printf '%p %T@\n' | sort)
+if [ -n "$root" ] && [ -n "$before" ] && [ "$before" = "$after" ] &&
+   grep -q "Breakpoint 1, relabel" "$T/gone2.out"; then
+  ok
+else
+  bad "a second session reuses the trace's files" "$T/gone2.out"
+fi
 
 # 20. a signal handler
 rec sig "$B/tests/programs/signals"
