@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Sets everything up and runs the whole test suite twice: a normal build with
-# -Werror, and a build with AddressSanitizer and UndefinedBehaviorSanitizer.
-# The libFuzzer targets run for RW_FUZZ_SECONDS (default 60) in the sanitizer
-# build. Ends with one line: "N passed, N failed".
+# -Werror, replaying with hot code translated (the default), and a build with
+# AddressSanitizer and UndefinedBehaviorSanitizer, replaying interpreted
+# (REWIND_JIT=0; the translator's own tests turn it on there too), so that
+# every test passes both ways. The libFuzzer targets run for
+# RW_FUZZ_SECONDS (default 60) in the sanitizer build. Ends with one line:
+# "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -13,9 +16,9 @@ total_pass=0
 total_fail=0
 skipped=()
 
-run_build() { # dir fuzz_seconds configure-args...
-  local dir=$1 fuzz=$2
-  shift 2
+run_build() { # dir fuzz_seconds REWIND_JIT configure-args...
+  local dir=$1 fuzz=$2 jit=$3
+  shift 3
   echo "=== $dir: configure $*"
   if ! scripts/setup.sh "$dir" "$@"; then
     echo "=== $dir: build FAILED"
@@ -23,8 +26,9 @@ run_build() { # dir fuzz_seconds configure-args...
     status=1
     return
   fi
-  echo "=== $dir: make check"
-  if ! (cd "$dir" && RW_FUZZ_SECONDS=$fuzz make -s -j"$jobs" check >check.out 2>&1); then
+  echo "=== $dir: make check (REWIND_JIT=$jit)"
+  if ! (cd "$dir" && REWIND_JIT=$jit RW_FUZZ_SECONDS=$fuzz \
+          make -s -j"$jobs" check >check.out 2>&1); then
     status=1
   fi
   grep -E '^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):' "$dir/check.out" || tail -n 40 "$dir/check.out"
@@ -78,8 +82,8 @@ run_demo() {
 }
 
 run_demo
-run_build build-werror 0 --enable-werror
-run_build build-asan "${RW_FUZZ_SECONDS:-60}" --enable-werror --enable-sanitizers=address,undefined
+run_build build-werror 0 1 --enable-werror
+run_build build-asan "${RW_FUZZ_SECONDS:-60}" 0 --enable-werror --enable-sanitizers=address,undefined
 
 for log in "${skipped[@]}"; do
   echo "skipped: $log: $(grep -m1 '^SKIP:' "$log" | sed 's/^SKIP: //')"
