@@ -295,7 +295,9 @@ int cli_replay_gdb(const char *path, const struct cli_start *start,
     return cli_error("path too long");
   const char *gdb = getenv("REWIND_GDB");
   if (!gdb || !*gdb) gdb = "gdb";
-  char **argv = calloc((size_t)nargs + 16, sizeof *argv);
+  /* gdb, -q, -ix init, four for --tree, four for the sysroot, -ex target,
+   * -x sblib, the arguments, NULL: room for all, with some to spare */
+  char **argv = calloc((size_t)nargs + 24, sizeof *argv);
   if (!argv) return cli_error("out of memory");
   int k = 0;
   char init[64];
