@@ -40,18 +40,51 @@ int cpu__ev_ldv(struct cpu *cpu, u64 a, void *v, unsigned n) {
   return cpu_ldn(cpu, a, v, n);
 }
 
+/* Zeroes the elements of V (NE of ESZ bytes) whose bits in M are clear:
+ * stores of the element's own width, no call per element. */
+static void zero_disabled(union zv *v, unsigned esz, unsigned ne, u64 m) {
+  if (esz == 1) {
+    /* eight bytes at a time: bit i of the mask byte spread to byte i
+     * (the product puts a copy of the byte in every byte, the and keeps
+     * bit i of byte i, the add carries any set bit into bit 7), then
+     * every byte to 0 or ff */
+    for (unsigned j = 0; j * 8 < ne; j++) {
+      u64 x = ((m >> (8 * j)) & 0xff) * 0x0101010101010101ull;
+      x &= 0x8040201008040201ull;
+      x = ((x + 0x7f7f7f7f7f7f7f7full) & 0x8080808080808080ull) >> 7;
+      v->q[j] &= x * 0xff;
+    }
+    return;
+  }
+  for (unsigned i = 0; i < ne; i++) {
+    if ((m >> i) & 1) continue;
+    switch (esz) {
+      case 1: v->b[i] = 0; break;
+      case 2: v->w[i] = 0; break;
+      case 4: v->d[i] = 0; break;
+      case 8: v->q[i] = 0; break;
+      default: memset(v->b + i * esz, 0, esz); break;
+    }
+  }
+}
+
 /* Loads the NE elements of ESZ bytes at A whose bits in M are set into V
  * (the others zero), touching no byte of the others' pages when they do not
  * share one with an enabled element. */
 int cpu__ev_ld_masked(struct cpu *cpu, u64 a, union zv *v, unsigned esz,
                      unsigned ne, u64 m) {
   unsigned n = esz * ne;
+  if (m == ones(ne)) {
+    /* the common case, every element: no zeroing but past the vector */
+    CPU_TRY(cpu__ev_ldv(cpu, a, v->b, n));
+    if (n < sizeof v->b) memset(v->b + n, 0, sizeof v->b - n);
+    return 0;
+  }
   memset(v->b, 0, sizeof v->b);
   if (!m) return 0;
-  if (m == ones(ne) || (a >> 12) == ((a + n - 1) >> 12)) {
+  if ((a >> 12) == ((a + n - 1) >> 12)) {
     CPU_TRY(cpu__ev_ldv(cpu, a, v->b, n));
-    for (unsigned i = 0; i < ne; i++)
-      if (!((m >> i) & 1)) memset(v->b + i * esz, 0, esz);
+    zero_disabled(v, esz, ne, m);
     return 0;
   }
   for (unsigned i = 0; i < ne; i++) {

@@ -73,18 +73,33 @@ static inline void zput(struct cpu *cpu, const struct cpu_insn *in,
                         unsigned dst, const union zv *r, unsigned esz) {
   unsigned vl = in->osz, n = vl / esz;
   u64 m = kmask(cpu, in, n);
-  union zv out;
+  union zv out = {0};
   if (m == ones(n)) {
-    memcpy(out.b, r->b, vl);
-  } else {
-    if (EV_Z(in))
-      memset(out.b, 0, vl);
+    /* constant sizes: copies the compiler inlines */
+    if (vl == 64)
+      memcpy(out.b, r->b, 64);
+    else if (vl == 32)
+      memcpy(out.b, r->b, 32);
+    else if (vl == 16)
+      memcpy(out.b, r->b, 16);
     else
+      memcpy(out.b, r->b, vl);
+  } else {
+    if (!EV_Z(in)) {
       zget(cpu, dst, &out);
-    for (unsigned i = 0; i < n; i++)
-      if ((m >> i) & 1) memcpy(out.b + i * esz, r->b + i * esz, esz);
+      memset(out.b + vl, 0, 64 - vl);
+    }
+    for (unsigned i = 0; i < n; i++) {
+      if (!((m >> i) & 1)) continue;
+      switch (esz) {
+        case 1: out.b[i] = r->b[i]; break;
+        case 2: out.w[i] = r->w[i]; break;
+        case 4: out.d[i] = r->d[i]; break;
+        case 8: out.q[i] = r->q[i]; break;
+        default: memcpy(out.b + i * esz, r->b + i * esz, esz); break;
+      }
+    }
   }
-  memset(out.b + vl, 0, 64 - vl);
   zset(cpu, dst, &out);
 }
 
