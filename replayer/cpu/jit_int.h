@@ -524,28 +524,29 @@ static inline void xfrom64(struct tr *t, unsigned x, unsigned h) {
   sse_enc(t, 0x66, 0x6e, 1, x, xr(h));
 }
 
-/* Host xmm X = 16 bytes at r12 (cpu_ld128). */
-static inline void vmem_ld(struct tr *t, unsigned k, unsigned x) {
-  struct stub *s = probe(t, OFF(tlb_r), OFF(last_read), 16);
-  xld16(t, x, xmi(H_CX, R_EA, 0));
+/* Records the slow path of instruction K's 16-byte access through host
+ * xmm X, whose probe returned S and whose fast path was just emitted. */
+static inline void vmem_stub(struct tr *t, struct stub *s, unsigned k,
+                             unsigned x, int store) {
   s->back = here(t);
-  s->store = 0;
+  s->store = (u8)store;
   s->size = 16;
   s->reg = (u8)x;
   s->k = (u8)k;
   s->vec = 1;
+  if (store) t->may_die = 1;
+}
+/* Host xmm X = 16 bytes at r12 (cpu_ld128). */
+static inline void vmem_ld(struct tr *t, unsigned k, unsigned x) {
+  struct stub *s = probe(t, OFF(tlb_r), OFF(last_read), 16);
+  xld16(t, x, xmi(H_CX, R_EA, 0));
+  vmem_stub(t, s, k, x, 0);
 }
 /* 16 bytes at r12 = host xmm X (cpu_st128). */
 static inline void vmem_st(struct tr *t, unsigned k, unsigned x) {
   struct stub *s = probe(t, OFF(tlb_w), OFF(last_write), 16);
   xst16(t, xmi(H_CX, R_EA, 0), x);
-  s->back = here(t);
-  s->store = 1;
-  s->size = 16;
-  s->reg = (u8)x;
-  s->k = (u8)k;
-  s->vec = 1;
-  t->may_die = 1;
+  vmem_stub(t, s, k, x, 1);
 }
 
 /* The slow path of a vector access: cpu__ld_slow / cpu__st_slow through

@@ -196,6 +196,14 @@ int cpu__jit_sse_kind(const struct cpu_insn *in, unsigned form) {
 
 /* ---- SSE instructions ------------------------------------------------------ */
 
+/* A memory operand at r12 that is not 16-byte aligned: to instruction K's
+ * handler, which faults. */
+static void align16(struct tr *t, unsigned k) {
+  enc(t, 4, 0xf7, 1, 0, xr(R_EA), 0); /* test r12d, 15 */
+  b4(t, 15);
+  to_handler(t, 5, k);
+}
+
 /* Host xmm X = the W operand of IN at SZ bytes: from memory zero-extended
  * (ALIGN: a misaligned one goes to the handler, which faults); a register
  * whole. */
@@ -206,11 +214,7 @@ static void w_read(struct tr *t, const struct cpu_insn *in, unsigned k,
     return;
   }
   ea(t, in, 0);
-  if (align) {
-    enc(t, 4, 0xf7, 1, 0, xr(R_EA), 0); /* test r12d, 15 */
-    b4(t, 15);
-    to_handler(t, 5, k);
-  }
+  if (align) align16(t, k);
   if (sz == 16) {
     vmem_ld(t, k, x);
   } else {
@@ -230,6 +234,40 @@ static void vlow_st(struct tr *t, unsigned r, unsigned sz, unsigned h) {
 static void xmm_set64(struct tr *t, unsigned r, unsigned h) {
   st64(t, xm(R_CPU, yoff(r)), h);
   st_const64(t, yoff(r) + 8, 0);
+}
+
+/* Bits 511:128 of vector register R = 0, as a VEX write of 128 bits does
+ * (host xmm2 is lost). */
+static void vzero_hi(struct tr *t, unsigned r) {
+  sse_enc(t, 0, 0x57, 0, 2, xr(2)); /* xorps xmm2, xmm2 */
+  xst16(t, xm(R_CPU, yoff(r) + 16), 2);
+  if (r < CPU_NZMM) {
+    xst16(t, xm(R_CPU, OFF(zmmh) + (i32)sizeof(union cpu_vec) * (i32)r), 2);
+    xst16(t,
+          xm(R_CPU, OFF(zmmh) + (i32)sizeof(union cpu_vec) * (i32)r + 16), 2);
+  }
+}
+
+/* The 16-byte moves, legacy and VEX (a VEX write zeroes bits 511:128 of
+ * its register): LOAD the register from rm, else rm from it; ALIGN for the
+ * aligned forms. */
+static void mov16(struct tr *t, const struct cpu_insn *in, unsigned k,
+                  int load, int align, int vex) {
+  unsigned r = load ? in->reg : in->rm;
+  if (load) {
+    w_read(t, in, k, 16, 0, align);
+    xst16(t, xm(R_CPU, yoff(in->reg)), 0);
+  } else {
+    xld16(t, 0, xm(R_CPU, yoff(in->reg)));
+    if (in->pfx & CPU_PFX_MEM) {
+      ea(t, in, 0);
+      if (align) align16(t, k);
+      vmem_st(t, k, 0);
+      return;
+    }
+    xst16(t, xm(R_CPU, yoff(in->rm)), 0);
+  }
+  if (vex) vzero_hi(t, r);
 }
 
 static void emit_xmov(struct tr *t, const struct cpu_insn *in, unsigned k,
@@ -294,37 +332,9 @@ static void emit_xmov(struct tr *t, const struct cpu_insn *in, unsigned k,
       /* the 16-byte moves */
       int align = in->id == X86_INS_MOVAPS || in->id == X86_INS_MOVAPD ||
                   in->id == X86_INS_MOVDQA;
-      if (load) {
-        w_read(t, in, k, 16, 0, align);
-        xst16(t, xm(R_CPU, yoff(in->reg)), 0);
-        return;
-      }
-      xld16(t, 0, xm(R_CPU, yoff(in->reg)));
-      if (!mem) {
-        xst16(t, xm(R_CPU, yoff(in->rm)), 0);
-        return;
-      }
-      ea(t, in, 0);
-      if (align) {
-        enc(t, 4, 0xf7, 1, 0, xr(R_EA), 0); /* test r12d, 15 */
-        b4(t, 15);
-        to_handler(t, 5, k);
-      }
-      vmem_st(t, k, 0);
+      mov16(t, in, k, load, align, 0);
       return;
     }
-  }
-}
-
-/* Bits 511:128 of vector register R = 0, as a VEX write of 128 bits does
- * (host xmm2 is lost). */
-static void vzero_hi(struct tr *t, unsigned r) {
-  sse_enc(t, 0, 0x57, 0, 2, xr(2)); /* xorps xmm2, xmm2 */
-  xst16(t, xm(R_CPU, yoff(r) + 16), 2);
-  if (r < CPU_NZMM) {
-    xst16(t, xm(R_CPU, OFF(zmmh) + (i32)sizeof(union cpu_vec) * (i32)r), 2);
-    xst16(t,
-          xm(R_CPU, OFF(zmmh) + (i32)sizeof(union cpu_vec) * (i32)r + 16), 2);
   }
 }
 
@@ -384,25 +394,7 @@ static void emit_vmov(struct tr *t, const struct cpu_insn *in, unsigned k,
     default: {
       int align = in->id == X86_INS_VMOVAPS || in->id == X86_INS_VMOVAPD ||
                   in->id == X86_INS_VMOVDQA;
-      if (form == CPU_FORM_V_W) {
-        w_read(t, in, k, 16, 0, align);
-        xst16(t, xm(R_CPU, yoff(in->reg)), 0);
-        vzero_hi(t, in->reg);
-        return;
-      }
-      xld16(t, 0, xm(R_CPU, yoff(in->reg)));
-      if (!mem) {
-        xst16(t, xm(R_CPU, yoff(in->rm)), 0);
-        vzero_hi(t, in->rm);
-        return;
-      }
-      ea(t, in, 0);
-      if (align) {
-        enc(t, 4, 0xf7, 1, 0, xr(R_EA), 0); /* test r12d, 15 */
-        b4(t, 15);
-        to_handler(t, 5, k);
-      }
-      vmem_st(t, k, 0);
+      mov16(t, in, k, form == CPU_FORM_V_W, align, 1);
       return;
     }
   }
