@@ -80,8 +80,16 @@ struct trace_writer_opts {
   int level;          /* zstd level; 0: the default level */
   size_t chunk_bytes; /* raw bytes buffered per stream before a flush */
   int overwrite;      /* 1: replace an existing file; 0: fail with -EEXIST */
+  /* 1: compress and write chunks on a thread of the writer's own, so that
+   * the caller goes on while they are compressed (the recorder). The file
+   * is byte for byte the same; a write error shows at a later call. */
+  int background;
+  /* With background: the CPUs the thread may run on, bit N for CPU N (the
+   * recorder keeps its own CPU for the program); 0: those of the caller. */
+  u64 background_cpus;
   /* Called after each chunk is completely written (and so will survive a
-   * crash of the writer), with the chunk's file offset. May be NULL. */
+   * crash of the writer), with the chunk's file offset; on the writer's
+   * own thread with background. May be NULL. */
   void (*on_chunk)(void *arg, u64 offset, u16 type, u32 tid, u64 seq_first,
                    u64 seq_last);
   void *arg; /* passed to on_chunk, borrowed */

@@ -59,7 +59,7 @@ int trace_writer_add_blob(trace_writer *w, const char *name, const void *data,
   if (blob_find(w, hash)) return 0;
   RW_FORWARD(blob_grow(w));
   RW_FORWARD(trace__w_meta_flush(w));
-  first = (u32)w->nchunks;
+  first = (u32)w->nqueued;
   RW_FORWARD(trace__reserve(&w->rawbuf, &w->rawbuf_cap,
                             TRACE__BLOB_PREFIX + TRACE__MAX_NAME +
                                 RW_MIN(len, (size_t)TRACE__BLOB_PIECE)));

@@ -4,8 +4,11 @@
  * the footer index and trailer. The file is only ever appended to, and each
  * chunk goes out in one write, so a writer killed at any moment leaves every
  * earlier chunk intact. Blob storage is in wblob.c, the index in windex.c. */
+#define _GNU_SOURCE /* pthread_setaffinity_np */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,34 +40,40 @@ static int fail(trace_writer *w, int rc) {
 int trace__w_write(trace_writer *w, const u8 *p, size_t n) {
   RW_RETURN_IF(w->err, w->err, "earlier error");
   RW_FORWARD(fail(w, write_all(w->fd, p, n)));
-  w->off += n;
+  /* trace_writer_size() may read it while the background thread writes. */
+  __atomic_store_n(&w->off, w->off + n, __ATOMIC_RELAXED);
   return 0;
 }
 
-int trace__w_chunk(trace_writer *w, struct trace__chunk *c, const u8 *raw) {
+/* Compresses and writes one chunk, and enters it in the table: on the
+ * caller's thread, or on the background thread (which alone then touches
+ * what it changes). Returns 0 or a negative code; sets no sticky error. */
+static int chunk_out(trace_writer *w, struct trace__chunk *c, const u8 *raw) {
   size_t bound = ZSTD_compressBound(c->raw_len);
   size_t comp;
-  RW_RETURN_IF(w->err, w->err, "earlier error");
+  int rc;
   RW_ASSERT(c->raw_len <= TRACE__MAX_CHUNK_RAW);
-  RW_FORWARD(fail(w, trace__reserve(&w->cbuf, &w->cbuf_cap,
-                                    TRACE__CHUNK_HDR + bound)));
+  RW_FORWARD(trace__reserve(&w->cbuf, &w->cbuf_cap, TRACE__CHUNK_HDR + bound));
   comp = ZSTD_compress2(w->cctx, w->cbuf + TRACE__CHUNK_HDR, bound,
                         c->raw_len ? raw : (const u8 *)"", c->raw_len);
   if (ZSTD_isError(comp)) {
     rw_log(RW_LOG_ERROR, "zstd: %s", ZSTD_getErrorName(comp));
-    return fail(w, RW_EINVAL);
+    return RW_EINVAL;
   }
   c->offset = w->off;
   c->comp_len = (u32)comp;
   c->payload_crc = rw_crc32c(0, w->cbuf + TRACE__CHUNK_HDR, comp);
   trace__chunk_encode(c, w->cbuf);
-  RW_FORWARD(trace__w_write(w, w->cbuf, TRACE__CHUNK_HDR + comp));
+  rc = write_all(w->fd, w->cbuf, TRACE__CHUNK_HDR + comp);
+  if (rc < 0) return rc;
+  __atomic_store_n(&w->off, w->off + TRACE__CHUNK_HDR + comp,
+                   __ATOMIC_RELAXED);
   w->raw_total += c->raw_len;
   if (c->type != TRACE_CHUNK_INDEX) {
     if (w->nchunks == w->chunks_cap) {
       size_t ncap = w->chunks_cap ? 2 * w->chunks_cap : 64;
       struct trace__chunk *n = realloc(w->chunks, ncap * sizeof *n);
-      RW_RETURN_IF(!n, fail(w, RW_ENOMEM), "chunk table");
+      RW_RETURN_IF(!n, RW_ENOMEM, "chunk table");
       w->chunks = n;
       w->chunks_cap = ncap;
     }
@@ -74,6 +83,182 @@ int trace__w_chunk(trace_writer *w, struct trace__chunk *c, const u8 *raw) {
     w->opts.on_chunk(w->opts.arg, c->offset, c->type, c->tid, c->seq_first,
                      c->seq_last);
   return 0;
+}
+
+/* ---------------------------------------------------- background thread */
+
+/* Compression takes most of a recorder's own time when a program makes
+ * many buffered syscalls; on its own thread it runs while the recorder
+ * waits for the next ptrace stop. Jobs are written in the order they were
+ * queued, so the file is the one the caller's thread would write. */
+static void *bg_main(void *arg) {
+  trace_writer *w = arg;
+  if (w->opts.background_cpus) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int i = 0; i < 64; i++)
+      if (w->opts.background_cpus >> i & 1) CPU_SET(i, &set);
+    /* Best effort: where it cannot move, it shares the caller's CPUs. */
+    (void)pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+  }
+  pthread_mutex_lock(&w->mu);
+  for (;;) {
+    while (!w->qn && !w->quit) pthread_cond_wait(&w->cv_job, &w->mu);
+    if (!w->qn) break;
+    struct trace__wjob job = w->q[w->qhead];
+    w->qhead = (w->qhead + 1) % TRACE__WQ;
+    w->qn--;
+    w->busy = 1;
+    int skip = w->bg_err != 0; /* after an error, nothing more is written */
+    pthread_mutex_unlock(&w->mu);
+    int rc = skip ? 0 : chunk_out(w, &job.c, job.raw);
+    pthread_mutex_lock(&w->mu);
+    if (rc < 0 && !w->bg_err) w->bg_err = rc;
+    w->busy = 0;
+    if (w->nspare < TRACE__WQ + 1)
+      w->spare[w->nspare++] = job;
+    else
+      free(job.raw);
+    pthread_cond_broadcast(&w->cv_done);
+  }
+  pthread_mutex_unlock(&w->mu);
+  return NULL;
+}
+
+/* Starts the thread with every signal blocked, so that signals still go to
+ * the caller's threads. Returns 0 or a negative code. */
+static int bg_start(trace_writer *w) {
+  sigset_t all, old;
+  int e;
+  if (pthread_mutex_init(&w->mu, NULL)) return RW_ENOMEM;
+  if (pthread_cond_init(&w->cv_job, NULL)) goto no_job;
+  if (pthread_cond_init(&w->cv_done, NULL)) goto no_done;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  e = pthread_create(&w->thr, NULL, bg_main, w);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (e == 0) {
+    w->bg = 1;
+    return 0;
+  }
+  pthread_cond_destroy(&w->cv_done);
+no_done:
+  pthread_cond_destroy(&w->cv_job);
+no_job:
+  pthread_mutex_destroy(&w->mu);
+  return RW_ENOMEM;
+}
+
+int trace__w_sync(trace_writer *w) {
+  if (!w->bg) return w->err;
+  pthread_mutex_lock(&w->mu);
+  while (w->qn || w->busy) pthread_cond_wait(&w->cv_done, &w->mu);
+  int rc = w->bg_err;
+  pthread_mutex_unlock(&w->mu);
+  if (rc && !w->err) w->err = rc;
+  return w->err;
+}
+
+/* Waits for the queue to empty and ends the thread; chunks are written on
+ * the caller's thread from then on. */
+static int bg_stop(trace_writer *w) {
+  int rc = trace__w_sync(w);
+  if (w->bg) {
+    pthread_mutex_lock(&w->mu);
+    w->quit = 1;
+    pthread_cond_signal(&w->cv_job);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thr, NULL);
+    pthread_cond_destroy(&w->cv_done);
+    pthread_cond_destroy(&w->cv_job);
+    pthread_mutex_destroy(&w->mu);
+    w->bg = 0;
+  }
+  while (w->nspare) free(w->spare[--w->nspare].raw);
+  w->opts.background = 0;
+  return rc;
+}
+
+/* Hands C with the raw buffer BUF (of CAP bytes, owned) to the thread,
+ * waiting while the queue is full. Takes BUF in every case. */
+static int bg_queue(trace_writer *w, const struct trace__chunk *c, u8 *buf,
+                    size_t cap) {
+  pthread_mutex_lock(&w->mu);
+  while (w->qn == TRACE__WQ && !w->bg_err)
+    pthread_cond_wait(&w->cv_done, &w->mu);
+  int rc = w->bg_err;
+  if (!rc) {
+    struct trace__wjob *j = &w->q[(w->qhead + w->qn) % TRACE__WQ];
+    j->c = *c;
+    j->raw = buf;
+    j->cap = cap;
+    w->qn++;
+    pthread_cond_signal(&w->cv_job);
+  }
+  pthread_mutex_unlock(&w->mu);
+  if (rc) {
+    free(buf);
+    return fail(w, rc);
+  }
+  if (c->type != TRACE_CHUNK_INDEX) w->nqueued++;
+  return 0;
+}
+
+/* A buffer of at least N bytes for a job: a spare one, or a new one. */
+static u8 *bg_buffer(trace_writer *w, size_t n, size_t *cap) {
+  u8 *b = NULL;
+  *cap = 0;
+  pthread_mutex_lock(&w->mu);
+  if (w->nspare) {
+    w->nspare--;
+    b = w->spare[w->nspare].raw;
+    *cap = w->spare[w->nspare].cap;
+  }
+  pthread_mutex_unlock(&w->mu);
+  if (*cap < n) {
+    free(b);
+    *cap = n > 4096 ? n : 4096;
+    b = malloc(*cap);
+    if (!b) *cap = 0;
+  }
+  return b;
+}
+
+/* Whether chunks go to the thread, starting it when it is not running;
+ * when it cannot start, the writer goes on without one. */
+static int bg_on(trace_writer *w) {
+  if (!w->opts.background) return 0;
+  if (!w->bg && bg_start(w) < 0) {
+    rw_log(RW_LOG_DEBUG, "no thread for the trace writer: writing inline");
+    w->opts.background = 0;
+    return 0;
+  }
+  return 1;
+}
+
+int trace__w_chunk(trace_writer *w, struct trace__chunk *c, const u8 *raw) {
+  RW_RETURN_IF(w->err, w->err, "earlier error");
+  if (bg_on(w)) {
+    size_t cap;
+    u8 *b = bg_buffer(w, c->raw_len, &cap);
+    RW_RETURN_IF(!b, fail(w, RW_ENOMEM), "chunk of %u bytes", c->raw_len);
+    if (c->raw_len) memcpy(b, raw, c->raw_len);
+    return bg_queue(w, c, b, cap);
+  }
+  RW_FORWARD(fail(w, chunk_out(w, c, raw)));
+  if (c->type != TRACE_CHUNK_INDEX) w->nqueued++;
+  return 0;
+}
+
+int trace__w_chunk_take(trace_writer *w, struct trace__chunk *c, u8 **raw,
+                        size_t *cap) {
+  RW_RETURN_IF(w->err, w->err, "earlier error");
+  if (!bg_on(w)) return trace__w_chunk(w, c, *raw);
+  u8 *give = *raw;
+  size_t gcap = *cap;
+  *raw = bg_buffer(w, 0, cap);
+  if (!*raw) *cap = 0;
+  return bg_queue(w, c, give, gcap);
 }
 
 /* ------------------------------------------------------------- streams */
@@ -129,7 +314,7 @@ static int stream_flush(trace_writer *w, struct trace__wstream *s) {
   c.seq_first = s->seq_first;
   c.seq_last = s->seq_last;
   c.raw_len = (u32)s->len;
-  RW_FORWARD(trace__w_chunk(w, &c, s->buf));
+  RW_FORWARD(trace__w_chunk_take(w, &c, &s->buf, &s->cap));
   s->len = 0;
   s->count = 0;
   return 0;
@@ -247,7 +432,9 @@ int trace_writer_append(trace_writer *w, u32 tid, u16 type, const void *data,
 
 u64 trace_writer_next_seq(const trace_writer *w) { return w->next_seq; }
 
-u64 trace_writer_size(const trace_writer *w) { return w->off; }
+u64 trace_writer_size(const trace_writer *w) {
+  return __atomic_load_n(&w->off, __ATOMIC_RELAXED);
+}
 
 int trace_writer_flush(trace_writer *w) {
   RW_RETURN_IF(w->err, w->err, "earlier error");
@@ -282,6 +469,8 @@ int trace_writer_close(trace_writer *w) {
     rc = trace_writer_set_meta(w, TRACE_META_RECORDS, n, strlen(n));
   }
   if (!rc) rc = trace_writer_flush(w);
+  int src = bg_stop(w);
+  if (!rc) rc = src;
   if (!rc) rc = trace__w_index(w);
   if (close(w->fd) < 0 && !rc) rc = RW_ERR(errno);
   for (size_t i = 0; i < w->nstreams; i++) {

@@ -5,6 +5,8 @@
 #ifndef RW_FORMAT_WRITER_INT_H
 #define RW_FORMAT_WRITER_INT_H
 
+#include <pthread.h>
+
 #include "format/format_int.h"
 
 /* One thread's buffered records, not yet written. */
@@ -35,6 +37,18 @@ struct trace__wmeta {
   int dirty;  /* not yet written in a META chunk */
 };
 
+/* A chunk handed to the background thread (opts.background): its table
+ * entry so far and its raw payload, which the job owns. */
+struct trace__wjob {
+  struct trace__chunk c;
+  u8 *raw;
+  size_t cap;
+};
+
+/* Jobs that may wait for the background thread before the producer waits:
+ * this many raw chunks of memory, at most, besides those being filled. */
+#define TRACE__WQ 4
+
 struct trace_writer {
   struct trace_writer_opts opts; /* with defaults filled in */
   int fd;
@@ -60,6 +74,23 @@ struct trace_writer {
 
   struct trace__chunk *chunks; /* every chunk written but the index */
   size_t nchunks, chunks_cap;
+  size_t nqueued;  /* chunks handed out for the table, written or not */
+
+  /* The background thread (opts.background), started at the first chunk.
+   * It alone touches fd, off, cctx, cbuf, chunks and raw_total until
+   * trace__w_sync() has returned; the queue and bg_err are under mu. */
+  int bg;                  /* 1 while the thread runs */
+  pthread_t thr;
+  pthread_mutex_t mu;
+  pthread_cond_t cv_job;   /* a job was queued, or quit was set */
+  pthread_cond_t cv_done;  /* a job was finished */
+  struct trace__wjob q[TRACE__WQ];
+  unsigned qhead, qn;      /* queued jobs, the first at q[qhead] */
+  int busy;                /* the thread holds a job it took off q */
+  int quit;
+  int bg_err;              /* the thread's first error */
+  struct trace__wjob spare[TRACE__WQ + 1]; /* raw buffers to reuse */
+  unsigned nspare;
 
   struct trace__wblob *blobs;  /* in insertion order */
   size_t nblobs, blobs_cap;
@@ -77,6 +108,17 @@ struct trace_writer {
  * which also becomes the writer's sticky error. (writer.c) */
 int trace__w_chunk(trace_writer *w, struct trace__chunk *c, const u8 *raw)
     RW_MUST_CHECK;
+
+/* Like trace__w_chunk, but takes the raw payload's buffer *RAW (of *CAP
+ * bytes, from malloc) instead of copying it, and leaves in its place a
+ * buffer to reuse, or NULL with *CAP 0. (writer.c) */
+int trace__w_chunk_take(trace_writer *w, struct trace__chunk *c, u8 **raw,
+                        size_t *cap) RW_MUST_CHECK;
+
+/* Waits until the background thread has written every chunk handed to it
+ * (at once without one), and makes its first error the writer's. Returns
+ * 0 or that error. (writer.c) */
+int trace__w_sync(trace_writer *w) RW_MUST_CHECK;
 
 /* Writes N bytes at P at the end of the file and advances the offset.
  * Returns 0 or a negative errno code, which also becomes the writer's sticky

@@ -17,8 +17,9 @@ void rec__cpuid_exec(u32 leaf, u32 subleaf, u32 out[4]) {
   __cpuid_count(leaf, subleaf, out[0], out[1], out[2], out[3]);
 }
 
-int rec__pin_cpu(void) {
+int rec__pin_cpu(u64 *others) {
   cpu_set_t set;
+  *others = 0;
   RW_RETURN_IF(sched_getaffinity(0, sizeof set, &set) < 0, RW_ERR(errno),
                "sched_getaffinity");
   int cpu = sched_getcpu();
@@ -31,6 +32,8 @@ int rec__pin_cpu(void) {
       }
   }
   RW_RETURN_IF(cpu < 0, RW_ENOTFOUND, "no allowed CPU");
+  for (int i = 0; i < 64; i++)
+    if (i != cpu && CPU_ISSET(i, &set)) *others |= 1ull << i;
   CPU_ZERO(&set);
   CPU_SET(cpu, &set);
   RW_RETURN_IF(sched_setaffinity(0, sizeof set, &set) < 0, RW_ERR(errno),

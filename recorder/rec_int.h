@@ -237,8 +237,10 @@ int rec__cpuid_table(struct rec__cpuid **out, size_t *n) RW_MUST_CHECK;
  * (caller-owned, N * 24 bytes). */
 void rec__cpuid_encode(const struct rec__cpuid *t, size_t n, u8 *dst);
 /* Pins this process to one CPU: the one it runs on when allowed, else the
- * first allowed. Returns the CPU number or a negative code. */
-int rec__pin_cpu(void) RW_MUST_CHECK;
+ * first allowed. Sets *OTHERS to the other allowed CPUs below 64 (bit N
+ * for CPU N), where the trace writer's thread can run. Returns the CPU
+ * number or a negative code. */
+int rec__pin_cpu(u64 *others) RW_MUST_CHECK;
 
 /* ------------------------------------------------------ environment */
 

@@ -135,10 +135,13 @@ static int write_meta(trace_writer *w, char *const *argv, char **env,
 /* Creates the trace file: OPTS->output, or PROG-N.rwd with the first free
  * N. Writes the chosen path to PATH. Prints the refusal itself. */
 static int open_trace(const struct rec_opts *o, trace_writer **w, char *path,
-                      size_t cap) {
+                      size_t cap, u64 cpus) {
   struct trace_writer_opts wo;
   memset(&wo, 0, sizeof wo);
   wo.overwrite = o->force;
+  /* Compressed on another CPU while the program runs on this one. */
+  wo.background = 1;
+  wo.background_cpus = cpus;
   int rc;
   if (o->output) {
     snprintf(path, cap, "%s", o->output);
@@ -370,14 +373,15 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   r.prog_name = slash ? slash + 1 : o->argv[0];
   r.buf = malloc(REC_BUF + 64);
   if (!r.buf) return RW_ENOMEM;
-  rc = open_trace(o, &r.w, res->path, sizeof res->path);
+  u64 others;
+  int cpu = rec__pin_cpu(&others);
+  if (cpu < 0) cpu = 0;
+  rc = open_trace(o, &r.w, res->path, sizeof res->path, others);
   if (rc < 0) {
     res->path[0] = 0;
     free(r.buf);
     return rc;
   }
-  int cpu = rec__pin_cpu();
-  if (cpu < 0) cpu = 0;
   rc = rec__cpu_mask_build(o->cpu_features, &r.mask);
   if (rc == 0 && r.mask.hidden[0] && !o->quiet)
     rw_log(RW_LOG_INFO,

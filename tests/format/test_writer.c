@@ -180,3 +180,73 @@ void test_writer_size(void) {
   CU_ASSERT_EQUAL(trace_writer_close(w), 0);
   unlink(p);
 }
+
+/* Writes a trace of several threads' records, metadata, blobs and
+ * keyframes in small chunks to P, with or without the background thread;
+ * S counts the chunks on_chunk reported. */
+static void write_mixed(const char *p, int background, struct seen *s) {
+  struct trace_writer_opts o = {0};
+  trace_writer *w;
+  u8 rec[600], hash[32];
+  memset(rec, 0, sizeof rec);
+  o.overwrite = 1;
+  o.chunk_bytes = 2048;
+  o.background = background;
+  o.on_chunk = on_chunk;
+  o.arg = s;
+  CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, p, &o), 0);
+  for (u64 i = 0; i < 5000; i++) {
+    size_t len = (size_t)(i * 131 % sizeof rec);
+    for (size_t k = 0; k < len; k++) rec[k] = (u8)(i + k);
+    CU_ASSERT_EQUAL_FATAL(
+        trace_writer_append(w, (u32)(i % 5), (u16)(1 + i % 14), rec, len, NULL),
+        0);
+    if (i % 97 == 0) {
+      char v[32];
+      snprintf(v, sizeof v, "%llu", (unsigned long long)i);
+      CU_ASSERT_EQUAL(trace_writer_set_meta(w, "progress", v, strlen(v)), 0);
+    }
+    if (i % 389 == 0)
+      CU_ASSERT_EQUAL(
+          trace_writer_add_blob(w, "blob", rec, sizeof rec - i % 7, hash), 0);
+    if (i % 1000 == 999)
+      CU_ASSERT_EQUAL(trace_writer_add_keyframe(w, 1, trace_writer_next_seq(w),
+                                                rec, 100),
+                      0);
+    if (i % 1500 == 0) CU_ASSERT_EQUAL(trace_writer_flush(w), 0);
+  }
+  CU_ASSERT_EQUAL(trace_writer_close(w), 0);
+}
+
+/* The background thread (the recorder's way) writes the very file the
+ * caller's thread would, with every chunk reported, in file order. */
+void test_writer_background_same_bytes(void) {
+  const char *a = tf_path("inline.rwd");
+  char b[4096];
+  struct seen sa = {0, 0, 0, 1}, sb = {0, 0, 0, 1};
+  size_t la, lb;
+  snprintf(b, sizeof b, "%s", tf_path("background.rwd"));
+  setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+  write_mixed(a, 0, &sa);
+  write_mixed(b, 1, &sb);
+  unsetenv("SOURCE_DATE_EPOCH");
+  u8 *da = tf_read_file(a, &la), *db = tf_read_file(b, &lb);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(da);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+  CU_ASSERT(la > 100000); /* many chunks */
+  CU_ASSERT_EQUAL(la, lb);
+  CU_ASSERT(la == lb && memcmp(da, db, la) == 0);
+  CU_ASSERT(sa.n > 100);
+  CU_ASSERT_EQUAL(sa.n, sb.n);
+  CU_ASSERT_EQUAL(sa.records, sb.records);
+  CU_ASSERT(sb.ordered);
+  {
+    trace_reader *r;
+    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&r, b, NULL), 0);
+    trace_reader_close(r);
+  }
+  free(da);
+  free(db);
+  unlink(a);
+  unlink(b);
+}

@@ -19,7 +19,12 @@ static const struct rec__cpuid *find(const struct rec__cpuid *t, size_t n,
 }
 
 void test_cpuid_table_matches_cpu(void) {
-  CU_ASSERT(rec__pin_cpu() >= 0);
+  u64 others;
+  int cpu = rec__pin_cpu(&others);
+  CU_ASSERT(cpu >= 0);
+  /* The pinned CPU is not among the others, which are all allowed. */
+  CU_ASSERT(cpu >= 64 || !(others >> cpu & 1));
+  CU_ASSERT_EQUAL(sched_getcpu(), cpu);
   struct rec__cpuid *t;
   size_t n;
   CU_ASSERT_EQUAL_FATAL(rec__cpuid_table(&t, &n), 0);
