@@ -53,16 +53,42 @@ static int read_all(int fd, u8 *p, size_t n) {
   return 0;
 }
 
-int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
-                  u8 **data, size_t *size) {
+/* Opens the file behind M: through map_files, which also reaches deleted
+ * files and memfds, else by its path. Returns the fd or a negative code. */
+static int open_mapped(const struct rec *r, const struct rec__map *m) {
   char mf[128];
-  struct stat st;
-  int fd;
   snprintf(mf, sizeof mf, "/proc/%d/map_files/%llx-%llx", (int)r->proc->live,
            (unsigned long long)m->start, (unsigned long long)m->end);
-  fd = open(mf, O_RDONLY | O_CLOEXEC);
+  int fd = open(mf, O_RDONLY | O_CLOEXEC);
   if (fd < 0) fd = open(m->path, O_RDONLY | O_CLOEXEC);
   RW_RETURN_IF(fd < 0, RW_ERR(errno), "open %s", m->path);
+  return fd;
+}
+
+int rec__blob_range(struct rec *r, const struct rec__map *m, u64 off,
+                    u8 *buf, size_t len) {
+  int fd = open_mapped(r, m);
+  if (fd < 0) return fd;
+  memset(buf, 0, len);
+  size_t got = 0;
+  int rc = 0;
+  while (got < len) {
+    ssize_t k = pread(fd, buf + got, len - got, (off_t)(off + got));
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) rc = RW_ERR(errno);
+    if (k <= 0) break; /* past the end: zero */
+    got += (size_t)k;
+  }
+  close(fd);
+  RW_RETURN_IF(rc < 0, rc, "read %s", m->path);
+  return 0;
+}
+
+int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
+                  size_t *size) {
+  struct stat st;
+  int fd = open_mapped(r, m);
+  if (fd < 0) return fd;
   if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
     close(fd);
     return RW_EUNSUPPORTED;
@@ -79,7 +105,7 @@ int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
     if (r->blobs[i].dev == (u64)st.st_dev && r->blobs[i].ino == st.st_ino &&
         r->blobs[i].size == (u64)st.st_size && r->blobs[i].mtime_ns == mtime)
       b = &r->blobs[i];
-  if (b && !data) {
+  if (b) {
     close(fd);
     memcpy(hash, b->hash, 32);
     if (size) *size = b->size;
@@ -94,7 +120,7 @@ int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
   memset(buf, 0, n);
   int rc = read_all(fd, buf, n);
   close(fd);
-  if (rc == 0 && !b) {
+  if (rc == 0) {
     rc = trace_writer_add_blob(r->w, m->path, buf, n, hash);
     if (rc == 0 && r->nblobs == r->capblobs) {
       size_t cap = r->capblobs ? r->capblobs * 2 : 32;
@@ -110,14 +136,8 @@ int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
       nb->mtime_ns = mtime;
       memcpy(nb->hash, hash, 32);
     }
-  } else if (rc == 0) {
-    memcpy(hash, b->hash, 32);
   }
-  if (rc < 0 || !data) {
-    free(buf);
-  } else {
-    *data = buf;
-  }
+  free(buf);
   if (rc == 0 && size) *size = n;
   return rc;
 }

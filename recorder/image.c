@@ -116,7 +116,7 @@ int rec__on_exec(struct rec *r, int first) {
   int rc = keep < 0 ? keep : fix_auxv(r, sp, keep, &aux, &auxlen);
   for (const struct rec__map *e = rec__maps_first(m); e && rc == 0;
        e = rec__maps_next(m, e))
-    rc = rec__space_describe(r, e, e->start, e->end, 1);
+    rc = rec__space_describe(r, e, e->start, e->end, REC_DESCRIBE_EXEC);
   if (rc == 0 && aux) {
     struct trace_rec_auxv a = {{aux, auxlen}};
     rc = trace_rec_auxv_append(r->w, (u32)r->cur->tid, &a);

@@ -413,6 +413,14 @@ struct rec__tscp {
   u8 osz;     /* rdrand/rdseed: its size, 2, 4 or 8 */
 };
 
+/* A range of a file scanned for the instructions above (tscpatch.c): the
+ * blob, its offset and length, and its sites in struct rec's tscsites. */
+struct rec__tscfile {
+  u8 hash[32];
+  u64 off, len;
+  size_t first, n;
+};
+
 /* One recorded process: its address space and what belongs to it. The
  * first is struct rec's root; the processes it and its descendants fork
  * are in struct rec's procs (recorder/procs.c). */
@@ -557,6 +565,11 @@ struct rec {
   u8 *wbuf;                   /* scratch for it, REC_BUF bytes; owned */
   struct rec__blob *blobs;    /* file blobs already in the trace */
   size_t nblobs, capblobs;
+  struct rec__tscfile *tscfiles; /* file ranges scanned for rdtsc... */
+  size_t ntscfiles, captscfiles;
+  struct rec__tscp *tscsites; /* ...and the sites found, from the range's
+                                 start (tscpatch.c) */
+  size_t ntscsites, captscsites;
   struct rec__obj *objs;      /* objects numbered in the trace */
   size_t nobjs, capobjs;
   struct rec__ranges ranges;  /* scratch: syscall outputs */
@@ -683,12 +696,19 @@ int rec__mem_import_nonzero(struct rec *r, u64 a, u64 b) RW_MUST_CHECK;
 
 /* The address space (recorder/space.c). rec__space_after() re-reads the
  * maps after syscall NR (ARGS, RESULT) and records what changed;
- * rec__space_describe() records the mapping M over [A, B) as new (AT_EXEC:
- * also the bytes that differ from its source, for the initial image). */
+ * rec__space_describe() records the mapping M over [A, B) as HOW says:
+ * REC_DESCRIBE_NEW, as the kernel gives a new mapping; REC_DESCRIBE_AS_IS,
+ * also the bytes that differ from its source; REC_DESCRIBE_EXEC, an image
+ * the kernel's ELF loader has just made, where only writable mappings can
+ * differ from their file (it zeroes the end of a data segment's last
+ * page), so only those are compared. */
+#define REC_DESCRIBE_NEW 0
+#define REC_DESCRIBE_AS_IS 1
+#define REC_DESCRIBE_EXEC 2
 int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result)
     RW_MUST_CHECK;
 int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
-                        int at_exec) RW_MUST_CHECK;
+                        int how) RW_MUST_CHECK;
 /* Following the address space without /proc (recorder/follow.c).
  * rec__follow() updates the model R->maps and writes the records of
  * syscall NR (ARGS, RESULT) when its effect is fully known from them;
@@ -718,13 +738,18 @@ int rec__emit_grow(struct rec *r, u64 addr, u64 len) RW_MUST_CHECK;
 int rec__map_grows(const struct rec__map *m);
 u64 rec__stack_guard_gap(const char *cmdline);
 
-/* Blobs (recorder/blobs.c). *DATA (owned by the caller, free()) gets the
- * file contents when DATA is not NULL. Returns 0; RW_ELIMIT for a file
+/* Blobs (recorder/blobs.c). rec__blob_get() stores the file behind M as a
+ * blob once (a file met again, by device, inode, size and mtime, is not
+ * read again) and gives its hash and size. Returns 0; RW_ELIMIT for a file
  * that is not embedded (larger than 4 GiB, or of 16 MiB or more and mostly
  * holes): its mappings' bytes are imported instead; RW_EUNSUPPORTED for
  * something that is not a regular file; or another negative code. */
 int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
-                  u8 **data, size_t *size) RW_MUST_CHECK;
+                  size_t *size) RW_MUST_CHECK;
+/* Reads LEN bytes at offset OFF of the file behind M into BUF, zero past
+ * its end. Returns 0 or a negative code. */
+int rec__blob_range(struct rec *r, const struct rec__map *m, u64 off,
+                    u8 *buf, size_t len) RW_MUST_CHECK;
 
 /* Populated pages (recorder/pages.c): calls FN(CTX, x, y) for the ranges of
  * [A, B) in mapping M that may hold non-zero bytes, in address order; never
@@ -930,6 +955,12 @@ int rec__tsc_trap_works(void);
  * tracee by int3 and remembers it.
  * Returns 0 or a negative code. */
 int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) RW_MUST_CHECK;
+/* The same for [A, B) when it holds the bytes at offset OFF of the blob
+ * HASH as they are in the file: the sites found in those bytes once are
+ * remembered for the rest of the recording (a compiler run by make for
+ * every file is scanned once, not each time). */
+int rec__tsc_patch_file(struct rec *r, u64 a, u64 b, const u8 hash[32],
+                        u64 off) RW_MUST_CHECK;
 /* The patched instruction at ADDR, or NULL. */
 const struct rec__tscp *rec__tsc_patch_at(const struct rec *r, u64 addr);
 /* Forgets every patch (a new program image). */

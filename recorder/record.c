@@ -481,6 +481,8 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   rec__ranges_free(&r.ranges);
   rec__tasks_free(&r);
   free(r.blobs);
+  free(r.tscfiles);
+  free(r.tscsites);
   free(r.objs);
   free(r.buf);
   free(r.xsave);

@@ -53,7 +53,7 @@ static int describe(struct rec *r, u64 a, u64 b) {
   for (const struct rec__map *m = rec__maps_from(r->proc->maps, a);
        m && m->start < b; m = rec__maps_next(r->proc->maps, m))
     RW_FORWARD(rec__space_describe(r, m, RW_MAX(a, m->start),
-                                   RW_MIN(b, m->end), 1));
+                                   RW_MIN(b, m->end), REC_DESCRIBE_AS_IS));
   return 0;
 }
 

@@ -14,30 +14,22 @@
 
 #include "recorder/rec_int.h"
 
-/* Imports the lines of [A, B) that differ from the file bytes DATA (SIZE
- * bytes) at file offset OFF; bytes past the end of the file are zero. */
-static int import_diff(struct rec *r, u64 a, u64 b, const u8 *data,
-                       size_t size, u64 off) {
+/* Imports the lines of [A, B) that differ from WANT (B - A bytes: the
+ * file's, zero past its end). Returns how many lines differed, or a
+ * negative code. */
+static i64 import_diff(struct rec *r, u64 a, u64 b, const u8 *want) {
+  i64 lines = 0;
+  u64 off = 0;
   while (a < b) {
     size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
     i64 got = rec__mem_read(r, a, r->buf, n);
     got &= ~(i64)(REC_LINE - 1);
     u8 *p = r->buf;
-    u8 zero[REC_LINE] = {0};
     size_t run = 0, i;
     for (i = 0; i < (size_t)got; i += REC_LINE) {
-      u64 fo = off + i;
-      u8 line[REC_LINE];
-      const u8 *f = zero;
-      if (fo + REC_LINE <= size) {
-        f = data + fo;
-      } else if (fo < size) {
-        memset(line, 0, sizeof line);
-        memcpy(line, data + fo, size - fo);
-        f = line;
-      }
-      if (memcmp(p + i, f, REC_LINE)) {
+      if (memcmp(p + i, want + off + i, REC_LINE)) {
         run += REC_LINE;
+        lines++;
         continue;
       }
       if (run) RW_FORWARD(rec__mem_emit(r, a + i - run, p + i - run, run));
@@ -48,17 +40,25 @@ static int import_diff(struct rec *r, u64 a, u64 b, const u8 *data,
     u64 step = (size_t)got < n ? (((u64)got | (REC_PAGE - 1)) + 1) : n;
     a += step, off += step;
   }
-  return 0;
+  return lines;
 }
 
 static int import_nonzero(void *ctx, u64 a, u64 b) {
   return rec__mem_import_nonzero(ctx, a, b);
 }
 
+/* What describe() learnt of a file mapping's bytes: whether [A, B) holds
+ * exactly the bytes of the blob HASH at OFF. */
+struct from_file {
+  int same;
+  u8 hash[32];
+  u64 off;
+};
+
 static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
-                    int at_exec) {
+                    int how, struct from_file *ff) {
   u64 off = m->offset + (a - m->start), obj;
-  int copied = 0;
+  int copied = 0, at_exec = how != REC_DESCRIBE_NEW;
   if (m->flags & REC_MAPF_SPECIAL)
     return rec__emit_map(r, a, b - a, m->prot, m->flags, 0, NULL, m->path, 0);
   if (m->flags & REC_MAPF_VDSO) { /* as patched (recorder/vdso.c) */
@@ -68,15 +68,29 @@ static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
   }
   RW_FORWARD(rec__obj_of(r, m, &obj));
   if (rec__map_is_file(m)) {
-    u8 hash[32], *data = NULL;
-    size_t size = 0;
-    int rc = rec__blob_get(r, m, hash, at_exec ? &data : NULL, &size);
+    u8 hash[32], *want = NULL;
+    /* Fresh from the ELF loader, a mapping it could not write is the
+     * file's (the text of a compiler make runs 25 times is not read). */
+    int diff = at_exec && (m->prot & PROT_READ) &&
+               (how != REC_DESCRIBE_EXEC || (m->prot & PROT_WRITE));
+    int rc = rec__blob_get(r, m, hash, NULL);
     if (rc == 0) {
+      i64 lines = 0;
       rc = rec__emit_map(r, a, b - a, m->prot, m->flags, off, hash, m->path,
                          obj);
-      if (rc == 0 && at_exec && (m->prot & PROT_READ))
-        rc = import_diff(r, a, b, data, size, off);
-      free(data);
+      if (rc == 0 && diff) {
+        want = malloc(b - a);
+        rc = want ? rec__blob_range(r, m, off, want, b - a) : RW_ENOMEM;
+      }
+      if (rc == 0 && diff) {
+        lines = import_diff(r, a, b, want);
+        if (lines < 0) rc = (int)lines;
+      }
+      free(want);
+      ff->same = rc == 0 && lines == 0 && (!at_exec || diff ||
+                                           how == REC_DESCRIBE_EXEC);
+      memcpy(ff->hash, hash, 32);
+      ff->off = off;
       if (rc == 0 && !at_exec && (m->flags & REC_MAPF_SHARED) &&
           (m->prot & PROT_WRITE))
         rc = rec__warn(r, REC_NR_mmap,
@@ -115,11 +129,13 @@ static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
 }
 
 int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
-                        int at_exec) {
-  RW_FORWARD(describe(r, m, a, b, at_exec));
+                        int how) {
+  struct from_file ff = {0};
+  RW_FORWARD(describe(r, m, a, b, how, &ff));
   /* The trace has the original code; now rdtsc can be made to stop. */
   if (!(m->flags & REC_MAPF_SPECIAL) && (m->prot & PROT_EXEC))
-    RW_FORWARD(rec__tsc_patch_range(r, a, b));
+    RW_FORWARD(ff.same ? rec__tsc_patch_file(r, a, b, ff.hash, ff.off)
+                       : rec__tsc_patch_range(r, a, b));
   return 0;
 }
 
@@ -135,7 +151,7 @@ static int on_map(void *ctx, const struct rec__map *m, u64 a, u64 b) {
   if (rec__map_grows(m) && b < m->end && o && o->start == b &&
       rec__map_grows(o))
     return rec__emit_grow(r, a, b - a);
-  return rec__space_describe(r, m, a, b, 0);
+  return rec__space_describe(r, m, a, b, REC_DESCRIBE_NEW);
 }
 static int on_protect(void *ctx, u64 a, u64 b, u32 prot) {
   RW_FORWARD(rec__emit_protect(ctx, a, b - a, prot));
@@ -152,7 +168,8 @@ static int fresh(struct rec *r, const struct rec__maps *nm, u64 a, u64 b,
        m = rec__maps_next(nm, m)) {
     u64 x = RW_MAX(a, m->start), y = RW_MIN(b, m->end);
     if (private_only && !(m->flags & REC_MAPF_PRIVATE)) continue;
-    RW_FORWARD(rec__space_describe(r, m, x, y, as_is));
+    RW_FORWARD(rec__space_describe(
+        r, m, x, y, as_is ? REC_DESCRIBE_AS_IS : REC_DESCRIBE_NEW));
   }
   return 0;
 }

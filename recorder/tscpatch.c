@@ -147,9 +147,61 @@ static int canonical(u64 addr) {
  * took 0.1 s, paid at every exec). */
 #define TSC_WINDOW 1024
 
-int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
+/* Whether anything is to be patched on this machine. */
+static int any_patch(const struct rec *r) {
+  return !r->tsc_trap || cpu_has_rand() || cpu_has_rtm();
+}
+
+/* Patches the site PT (found now or remembered) unless it is patched
+ * already; counts it in FOUND. */
+static int apply(struct rec *r, const struct rec__tscp *pt, int *found) {
+  u8 cc = 0xcc;
+  if (rec__tsc_patch_at(r, pt->addr)) return 0;
+  RW_FORWARD(add_patch(r, pt));
+  found[pt->kind]++;
+  return rec__mem_write(r, pt->addr, &cc, 1);
+}
+
+static void say_found(const int *found, u64 a, u64 b) {
+  if (found[0] + found[1])
+    rw_log(RW_LOG_VERBOSE, "rdtsc: %d instruction%s in %#llx-%#llx answered "
+           "through int3", found[0] + found[1],
+           found[0] + found[1] == 1 ? "" : "s", (unsigned long long)a,
+           (unsigned long long)b);
+  if (found[2] + found[3])
+    rw_log(RW_LOG_VERBOSE, "rdrand/rdseed: %d instruction%s in %#llx-%#llx "
+           "answered through int3", found[2] + found[3],
+           found[2] + found[3] == 1 ? "" : "s", (unsigned long long)a,
+           (unsigned long long)b);
+  if (found[REC_ND_XBEGIN])
+    rw_log(RW_LOG_VERBOSE, "xbegin: %d instruction%s in %#llx-%#llx aborted "
+           "through int3", found[REC_ND_XBEGIN],
+           found[REC_ND_XBEGIN] == 1 ? "" : "s", (unsigned long long)a,
+           (unsigned long long)b);
+}
+
+/* Remembers site PT of a scan of [A, ...) for rec__tsc_patch_file, its
+ * addresses relative to A. */
+static int remember(struct rec *r, const struct rec__tscp *pt, u64 a) {
+  if (r->ntscsites == r->captscsites) {
+    size_t n = r->captscsites ? r->captscsites * 2 : 64;
+    struct rec__tscp *v = realloc(r->tscsites, n * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "rdtsc sites");
+    r->tscsites = v;
+    r->captscsites = n;
+  }
+  struct rec__tscp *q = &r->tscsites[r->ntscsites++];
+  *q = *pt;
+  q->addr -= a;
+  if (q->kind == REC_ND_XBEGIN) q->target -= a;
+  return 0;
+}
+
+/* Scans [A, B) of the tracee and patches what it finds; with KEEP, also
+ * remembers every site found (patched now or already). */
+static int scan(struct rec *r, u64 a, u64 b, int keep) {
   int tsc = !r->tsc_trap, rand = cpu_has_rand(), rtm = cpu_has_rtm();
-  if ((!tsc && !rand && !rtm) || b <= a || b - a > (1ull << 30)) return 0;
+  if (!any_patch(r) || b <= a || b - a > (1ull << 30)) return 0;
   size_t n = (size_t)(b - a);
   u8 *code = malloc(n);
   if (!code) return RW_ENOMEM;
@@ -200,7 +252,11 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
       pos += insn->size;
     }
     if (at == SIZE_MAX) continue; /* undecodable there */
-    if (rec__tsc_patch_at(r, a + at)) continue; /* patched already */
+    const struct rec__tscp *had = rec__tsc_patch_at(r, a + at);
+    if (had) { /* patched already */
+      if (keep) rc = remember(r, had, a);
+      continue;
+    }
     struct rec__tscp pt = {
         .addr = a + at, .orig = code[at], .len = (u8)insn->size};
     switch (insn->id) {
@@ -236,30 +292,53 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
       default:
         continue;
     }
-    u8 cc = 0xcc;
-    rc = add_patch(r, &pt);
-    if (rc == 0) rc = rec__mem_write(r, pt.addr, &cc, 1);
-    found[pt.kind]++;
+    rc = apply(r, &pt, found);
+    if (rc == 0 && keep) rc = remember(r, &pt, a);
   }
   if (insn) cs_free(insn, 1);
   if (cs) cs_close(&cs);
   free(code);
-  if (found[0] + found[1])
-    rw_log(RW_LOG_VERBOSE, "rdtsc: %d instruction%s in %#llx-%#llx answered "
-           "through int3", found[0] + found[1],
-           found[0] + found[1] == 1 ? "" : "s", (unsigned long long)a,
-           (unsigned long long)b);
-  if (found[2] + found[3])
-    rw_log(RW_LOG_VERBOSE, "rdrand/rdseed: %d instruction%s in %#llx-%#llx "
-           "answered through int3", found[2] + found[3],
-           found[2] + found[3] == 1 ? "" : "s", (unsigned long long)a,
-           (unsigned long long)b);
-  if (found[REC_ND_XBEGIN])
-    rw_log(RW_LOG_VERBOSE, "xbegin: %d instruction%s in %#llx-%#llx aborted "
-           "through int3", found[REC_ND_XBEGIN],
-           found[REC_ND_XBEGIN] == 1 ? "" : "s", (unsigned long long)a,
-           (unsigned long long)b);
+  say_found(found, a, b);
   return rc;
+}
+
+int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
+  return scan(r, a, b, 0);
+}
+
+int rec__tsc_patch_file(struct rec *r, u64 a, u64 b, const u8 hash[32],
+                        u64 off) {
+  if (!any_patch(r) || b <= a) return 0;
+  for (size_t i = 0; i < r->ntscfiles; i++) {
+    const struct rec__tscfile *f = &r->tscfiles[i];
+    if (f->off != off || f->len != b - a || memcmp(f->hash, hash, 32))
+      continue;
+    int found[REC_ND_XBEGIN + 1] = {0};
+    for (size_t k = 0; k < f->n; k++) {
+      struct rec__tscp pt = r->tscsites[f->first + k];
+      pt.addr += a;
+      if (pt.kind == REC_ND_XBEGIN) pt.target += a;
+      RW_FORWARD(apply(r, &pt, found));
+    }
+    say_found(found, a, b);
+    return 0;
+  }
+  if (r->ntscfiles == r->captscfiles) {
+    size_t n = r->captscfiles ? r->captscfiles * 2 : 16;
+    struct rec__tscfile *v = realloc(r->tscfiles, n * sizeof *v);
+    RW_RETURN_IF(!v, RW_ENOMEM, "scanned files");
+    r->tscfiles = v;
+    r->captscfiles = n;
+  }
+  size_t first = r->ntscsites;
+  RW_FORWARD(scan(r, a, b, 1));
+  struct rec__tscfile *f = &r->tscfiles[r->ntscfiles++];
+  memcpy(f->hash, hash, 32);
+  f->off = off;
+  f->len = b - a;
+  f->first = first;
+  f->n = r->ntscsites - first;
+  return 0;
 }
 
 void rec__tsc_unpatch_child(const struct rec *r, pid_t child) {
