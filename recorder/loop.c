@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <linux/seccomp.h>
 #include <sys/ptrace.h>
 #include <sys/time.h>
@@ -39,6 +40,16 @@ enum go {
 };
 
 #define REC_SEC 1000000000ull
+
+/* The clock of timeslices and ticks: CLOCK_MONOTONIC to a tick or so.
+ * The vDSO reads it without rdtsc, which the recorder traps for itself
+ * (tscself.c): each rdtsc there costs a SIGSEGV and two prctl calls, and
+ * the clock is read at every stop while several threads are ready. */
+static u64 coarse_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
+}
 
 void rec__tick_arm(struct rec *r) {
   size_t live = 0;
@@ -182,7 +193,7 @@ static int slice_over(struct rec *r) {
   u64 slice = r->timeslice_ns;
   if (r->slice_auto)
     slice = RW_MAX(slice, RW_MIN(4 * r->preempt_ns, REC_SEC));
-  return others_ready(r) && rw_now_ns() - r->cur->slice_start_ns >= slice;
+  return others_ready(r) && coarse_ns() - r->cur->slice_start_ns >= slice;
 }
 
 static int on_status(struct rec *r, pid_t p, int st);
@@ -725,7 +736,7 @@ static void kill_and_reap(struct rec *r) {
 /* Every TICK: flush the trace each second, and interrupt the running thread
  * when its timeslice is over and another thread is ready. */
 static int on_tick(struct rec *r) {
-  u64 now = rw_now_ns();
+  u64 now = coarse_ns();
   if (now - r->last_flush_ns >= REC_SEC) {
     r->last_flush_ns = now;
     RW_FORWARD(trace_writer_flush(r->w));
@@ -788,7 +799,7 @@ static int on_status(struct rec *r, pid_t p, int st) {
      * hold a write the replay makes only after it. */
     if (t->at_exit && t->proc && others_alive(r, t->proc, t)) {
       t->exit_held = 1;
-      t->held_ns = rw_now_ns();
+      t->held_ns = coarse_ns();
       return 0;
     }
     if (t->at_exit && t->proc) release_held(r, t->proc);
@@ -805,7 +816,7 @@ static int on_status(struct rec *r, pid_t p, int st) {
 static int stop_requested(struct rec *r) {
   if (rec__stop_sig) return rec__stop_sig;
   if (!rec__int_pending) return 0;
-  u64 now = rw_now_ns();
+  u64 now = coarse_ns();
   if (!r->int_ns) {
     r->int_ns = now;
     return 0;
@@ -829,7 +840,7 @@ int rec__loop(struct rec *r) {
       if (t) {
         if (t->tid != r->last_run) r->n.switches++;
         r->last_run = t->tid;
-        t->slice_start_ns = rw_now_ns();
+        t->slice_start_ns = coarse_ns();
         rec__set_cur(r, t);
         /* Another process ran since this one last did: what it wrote to
          * memory the two share comes in before this one goes on. */
