@@ -442,7 +442,8 @@ void test_run_xinuse_intel(void) {
   struct rw_regs r;
   u8 zero[576] = {0};
   CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
-  struct cpu_config cfg = {.cpuid = intel_cpuid, .xcr0 = 7};
+  struct cpu_config cfg = {
+      .cpuid = intel_cpuid, .xcr0 = 7, .vendor = CPU_VENDOR_INTEL};
   cpu_thread *c;
   CU_ASSERT_FATAL(cpu_new(e.mem, &cfg, &c) == 0);
   zero[24] = 0x80; /* MXCSR 1F80h: not counted as SSE in use */
@@ -493,7 +494,8 @@ void test_run_xsave_intel_first_byte(void) {
     struct rw_regs r;
     cpu_thread *t;
     u64 page = EMU_DATA + 0x1000, a = page + 0x1000 - c[i].at;
-    struct cpu_config cfg = {.cpuid = intel_cpuid, .xcr0 = 7};
+    struct cpu_config cfg = {
+        .cpuid = intel_cpuid, .xcr0 = 7, .vendor = CPU_VENDOR_INTEL};
     CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
     CU_ASSERT_FATAL(cpu_mem_protect(e.mem, page, 0x1000, CPU_PROT_READ) == 0);
     CU_ASSERT_FATAL(cpu_new(e.mem, &cfg, &t) == 0);
