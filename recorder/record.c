@@ -425,7 +425,12 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   if (launched && !r.cur) kill(r.root.pid, SIGKILL);
   if (launched && r.cur) rc = run(&r, res, t0);
   int crc = trace_writer_close(r.w);
-  if (rc == 0) rc = crc;
+  if (rc == 0 && crc < 0) {
+    /* A write that failed on the writer's thread shows only now. */
+    rw_log(RW_LOG_ERROR, "recording failed: %s", rw_strerror(crc));
+    res->exit_status = 1;
+    rc = crc;
+  }
   if (!launched) {
     unlink(res->path); /* nothing useful in it */
     res->path[0] = 0;
