@@ -23,25 +23,6 @@
 
 #define BYNAME ".by-name"
 
-/* The cache directory: $REWIND_CACHE, else $XDG_CACHE_HOME/rewind, else
- * ~/.cache/rewind. Returns 0, or -1 when none is set or it is "off". */
-static int cache_dir(char *dst, size_t cap) {
-  const char *env = getenv("REWIND_CACHE");
-  const char *xdg = getenv("XDG_CACHE_HOME");
-  const char *home = getenv("HOME");
-  int n;
-  if (env && !strcmp(env, "off")) return -1;
-  if (env && env[0] == '/')
-    n = snprintf(dst, cap, "%s", env);
-  else if (xdg && xdg[0] == '/')
-    n = snprintf(dst, cap, "%s/rewind", xdg);
-  else if (home && home[0] == '/')
-    n = snprintf(dst, cap, "%s/.cache/rewind", home);
-  else
-    return -1;
-  return n < 0 || (size_t)n >= cap ? -1 : 0;
-}
-
 /* Whether NAME is an absolute path that stays inside a directory it is
  * appended to: no empty, "." or ".." component, not under .by-name. */
 static int safe_name(const char *name) {
@@ -130,7 +111,7 @@ int cli_sysroot(const char *trace, char *dir, size_t cap) {
   struct trace_blob_info bi;
   u64 key = 0xcbf29ce484222325ull;
   int rc = -1;
-  if (cache_dir(base, sizeof base)) return -1;
+  if (trace_cache_dir(base, sizeof base) < 0) return -1;
   if (trace_reader_open(&tr, trace, NULL) < 0) return -1;
   size_t n = trace_reader_nblobs(tr);
   for (size_t i = 0; i < n; i++) {

@@ -165,3 +165,31 @@ i64 trace_reader_keyframe_read(trace_reader *r, size_t i, void *dst,
   if (n) memcpy(dst, r->cache, n);
   return (i64)n;
 }
+
+int trace_reader_blob_image(trace_reader *r, const u8 hash[32], u8 **out,
+                            size_t *len) {
+  const struct trace__blob *b = blob_find(r, hash);
+  *out = NULL;
+  *len = 0;
+  if (!b) return RW_ENOTFOUND;
+  size_t n = 0;
+  for (u32 k = 0; k < b->npieces; k++) {
+    const struct trace__chunk *c = &r->chunks[b->first + k];
+    RW_RETURN_IF(c->offset > r->size ||
+                     r->size - c->offset < TRACE__CHUNK_HDR + (u64)c->comp_len,
+                 RW_ETRUNC, "blob piece at offset %llu past the end",
+                 (unsigned long long)c->offset);
+    n += TRACE__CHUNK_HDR + c->comp_len;
+  }
+  u8 *p = malloc(n ? n : 1);
+  RW_RETURN_IF(!p, RW_ENOMEM, "blob image of %zu bytes", n);
+  size_t at = 0;
+  for (u32 k = 0; k < b->npieces; k++) {
+    const struct trace__chunk *c = &r->chunks[b->first + k];
+    memcpy(p + at, r->base + c->offset, TRACE__CHUNK_HDR + c->comp_len);
+    at += TRACE__CHUNK_HDR + c->comp_len;
+  }
+  *out = p;
+  *len = n;
+  return 0;
+}

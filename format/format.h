@@ -137,6 +137,16 @@ u64 trace_writer_next_seq(const trace_writer *w);
 int trace_writer_add_blob(trace_writer *w, const char *name, const void *data,
                           size_t len, u8 hash[32]) RW_MUST_CHECK;
 
+/* Adds a blob from IMG (LEN bytes, borrowed): its chunks as a trace holds
+ * them, headers included (trace_reader_blob_image), for rewind's blob
+ * cache. Every piece is checked first (checksums, one blob, pieces in
+ * order) and then written as it is, not compressed again. Writes the
+ * blob's SHA-256 to HASH and its size to *SIZE (may be NULL). Returns 0,
+ * RW_ECORRUPT for an image that does not check (nothing is written), or
+ * another negative code. */
+int trace_writer_add_blob_image(trace_writer *w, const u8 *img, size_t len,
+                                u8 hash[32], u64 *size) RW_MUST_CHECK;
+
 /* Adds a keyframe of KIND (meaning defined by its producer) valid at sequence
  * number SEQ, with LEN bytes at DATA (borrowed). Returns 0 or a negative
  * code. */
@@ -295,6 +305,12 @@ int trace_reader_blob_check(trace_reader *r, size_t i, struct rw_diag *diag)
 i64 trace_reader_blob_read(trace_reader *r, const u8 hash[32], u64 off,
                            void *dst, size_t cap, struct rw_diag *diag)
     RW_MUST_CHECK;
+/* The chunks of blob HASH as the file holds them, headers included, one
+ * after another (for trace_writer_add_blob_image): *OUT (malloc'd, the
+ * caller frees it) gets *LEN bytes. Returns 0, RW_ENOTFOUND or another
+ * negative code. */
+int trace_reader_blob_image(trace_reader *r, const u8 hash[32], u8 **out,
+                            size_t *len) RW_MUST_CHECK;
 
 /* A keyframe's index entry. Plain data. */
 struct trace_keyframe_info {
@@ -433,6 +449,12 @@ int trace_record_type_by_name(const char *name) RW_MUST_CHECK;
  * (mode 0700). Returns 0, RW_ENOTFOUND when none of those variables is set,
  * or a negative errno. */
 int trace_dir(char *dst, size_t cap, int create) RW_MUST_CHECK;
+
+/* Writes rewind's cache directory to DST (caller-owned, CAP bytes): the
+ * absolute path $REWIND_CACHE, else $XDG_CACHE_HOME/rewind, else
+ * ~/.cache/rewind; not created. Returns 0, RW_ENOTFOUND when
+ * REWIND_CACHE is "off" or none is set, or a negative errno. */
+int trace_cache_dir(char *dst, size_t cap) RW_MUST_CHECK;
 /* Creates DIR and its missing parents with MODE (for rewind's own
  * directories). Returns 0 or RW_ERR. */
 int trace_mkdirs(const char *dir, mode_t mode) RW_MUST_CHECK;

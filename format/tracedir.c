@@ -52,6 +52,23 @@ int trace_dir(char *dst, size_t cap, int create) {
   return create ? trace_mkdirs(dst, 0700) : 0;
 }
 
+int trace_cache_dir(char *dst, size_t cap) {
+  const char *env = getenv("REWIND_CACHE");
+  const char *xdg = getenv("XDG_CACHE_HOME");
+  const char *home = getenv("HOME");
+  int n;
+  if (env && !strcmp(env, "off")) return RW_ENOTFOUND;
+  if (env && env[0] == '/')
+    n = snprintf(dst, cap, "%s", env);
+  else if (xdg && xdg[0] == '/')
+    n = snprintf(dst, cap, "%s/rewind", xdg);
+  else if (home && home[0] == '/')
+    n = snprintf(dst, cap, "%s/.cache/rewind", home);
+  else
+    return RW_ENOTFOUND;
+  return n < 0 || (size_t)n >= cap ? RW_ERR(ENAMETOOLONG) : 0;
+}
+
 int trace_dir_set_latest(const char *path) {
   char dir[PATH_MAX], link[PATH_MAX + 32], tmp[PATH_MAX + 48];
   char target[PATH_MAX];

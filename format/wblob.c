@@ -46,9 +46,29 @@ static int blob_grow(trace_writer *w) {
   return 0;
 }
 
+/* Enters a blob whose NPIECES chunks from FIRST on are queued in the table
+ * (blob_grow made room). */
+static int blob_enter(trace_writer *w, const u8 hash[32], u64 size,
+                      const char *name, size_t nlen, u32 first,
+                      u32 npieces) {
+  struct trace__wblob *b = &w->blobs[w->nblobs];
+  memset(b, 0, sizeof *b);
+  b->name = malloc(nlen + 1);
+  RW_RETURN_IF(!b->name, RW_ENOMEM, "blob name");
+  if (nlen) memcpy(b->name, name, nlen);
+  b->name[nlen] = 0;
+  memcpy(b->hash, hash, 32);
+  b->size = size;
+  b->first_chunk = first;
+  b->npieces = npieces;
+  size_t i = hash_slot(hash, w->btab_cap);
+  while (w->btab[i]) i = (i + 1) & (w->btab_cap - 1);
+  w->btab[i] = (u32)++w->nblobs;
+  return 0;
+}
+
 int trace_writer_add_blob(trace_writer *w, const char *name, const void *data,
                           size_t len, u8 hash[32]) {
-  struct trace__wblob *b;
   size_t nlen = name ? strlen(name) : 0;
   u64 done = 0;
   u32 first, npieces = 0;
@@ -85,22 +105,80 @@ int trace_writer_add_blob(trace_writer *w, const char *name, const void *data,
     npieces++;
   } while (done < len);
 
-  b = &w->blobs[w->nblobs];
-  memset(b, 0, sizeof *b);
-  b->name = malloc(nlen + 1);
-  RW_RETURN_IF(!b->name, RW_ENOMEM, "blob name");
-  if (nlen) memcpy(b->name, name, nlen);
-  b->name[nlen] = 0;
-  memcpy(b->hash, hash, 32);
-  b->size = len;
-  b->first_chunk = first;
-  b->npieces = npieces;
-  {
-    size_t i = hash_slot(hash, w->btab_cap);
-    while (w->btab[i]) i = (i + 1) & (w->btab_cap - 1);
-    w->btab[i] = (u32)++w->nblobs;
+  return blob_enter(w, hash, len, name, nlen, first, npieces);
+}
+
+/* Decompresses the first WANT bytes of the payload COMP (LEN bytes) into
+ * DST. Returns 0 or RW_ECORRUPT. */
+static int payload_prefix(const u8 *comp, size_t len, u8 *dst, size_t want) {
+  ZSTD_DCtx *d = ZSTD_createDCtx();
+  RW_RETURN_IF(!d, RW_ENOMEM, "zstd context");
+  ZSTD_inBuffer in = {comp, len, 0};
+  ZSTD_outBuffer out = {dst, want, 0};
+  int rc = 0;
+  while (out.pos < want && rc == 0) {
+    size_t before = in.pos + out.pos;
+    size_t z = ZSTD_decompressStream(d, &out, &in);
+    if (ZSTD_isError(z) || (z == 0 && out.pos < want) ||
+        in.pos + out.pos == before)
+      rc = RW_ECORRUPT;
   }
-  return 0;
+  ZSTD_freeDCtx(d);
+  return rc;
+}
+
+int trace_writer_add_blob_image(trace_writer *w, const u8 *img, size_t len,
+                                u8 hash[32], u64 *size) {
+  u8 head[TRACE__BLOB_PREFIX + TRACE__MAX_NAME];
+  size_t pos = 0, nlen = 0;
+  u64 done = 0, total = 0;
+  u32 npieces = 0;
+  RW_RETURN_IF(w->err, w->err, "earlier error");
+  /* Every piece is checked before any is written: an image that does not
+   * check leaves the trace as it was. */
+  while (pos < len) {
+    struct trace__chunk c;
+    RW_RETURN_IF(len - pos < TRACE__CHUNK_HDR ||
+                     trace__chunk_decode(&c, img + pos, 0, NULL) < 0 ||
+                     c.type != TRACE_CHUNK_BLOB ||
+                     len - pos - TRACE__CHUNK_HDR < c.comp_len ||
+                     rw_crc32c(0, img + pos + TRACE__CHUNK_HDR, c.comp_len) !=
+                         c.payload_crc,
+                 RW_ECORRUPT, "stored blob: piece %u does not check",
+                 npieces);
+    if (npieces == 0) {
+      total = c.seq_last;
+      nlen = c.count;
+      RW_FORWARD(payload_prefix(img + pos + TRACE__CHUNK_HDR, c.comp_len,
+                                head, TRACE__BLOB_PREFIX + nlen));
+      RW_RETURN_IF(rd_le16(head + 32) != nlen, RW_ECORRUPT,
+                   "stored blob: name length");
+    }
+    RW_RETURN_IF(c.seq_first != done || c.seq_last != total ||
+                     (npieces && c.count) ||
+                     c.raw_len < TRACE__BLOB_PREFIX + c.count,
+                 RW_ECORRUPT, "stored blob: piece %u out of order", npieces);
+    done += c.raw_len - TRACE__BLOB_PREFIX - c.count;
+    pos += TRACE__CHUNK_HDR + c.comp_len;
+    npieces++;
+  }
+  RW_RETURN_IF(!npieces || done != total, RW_ECORRUPT,
+               "stored blob: %llu of %llu bytes", (unsigned long long)done,
+               (unsigned long long)total);
+  memcpy(hash, head, 32);
+  if (size) *size = total;
+  if (blob_find(w, hash)) return 0;
+  RW_FORWARD(blob_grow(w));
+  RW_FORWARD(trace__w_meta_flush(w));
+  u32 first = (u32)w->nqueued;
+  for (pos = 0; pos < len;) {
+    struct trace__chunk c;
+    RW_FORWARD(trace__chunk_decode(&c, img + pos, 0, NULL));
+    RW_FORWARD(trace__w_chunk_pre(w, &c, img + pos + TRACE__CHUNK_HDR));
+    pos += TRACE__CHUNK_HDR + c.comp_len;
+  }
+  return blob_enter(w, hash, total, (const char *)head + TRACE__BLOB_PREFIX,
+                    nlen, first, npieces);
 }
 
 void trace__w_free_blobs(trace_writer *w) {

@@ -48,17 +48,23 @@ int trace__w_write(trace_writer *w, const u8 *p, size_t n) {
 /* Compresses and writes one chunk, and enters it in the table: on the
  * caller's thread, or on the background thread (which alone then touches
  * what it changes). Returns 0 or a negative code; sets no sticky error. */
-static int chunk_out(trace_writer *w, struct trace__chunk *c, const u8 *raw) {
-  size_t bound = ZSTD_compressBound(c->raw_len);
+static int chunk_out(trace_writer *w, struct trace__chunk *c, const u8 *raw,
+                     int pre) {
+  size_t bound = pre ? c->comp_len : ZSTD_compressBound(c->raw_len);
   size_t comp;
   int rc;
   RW_ASSERT(c->raw_len <= TRACE__MAX_CHUNK_RAW);
   RW_FORWARD(trace__reserve(&w->cbuf, &w->cbuf_cap, TRACE__CHUNK_HDR + bound));
-  comp = ZSTD_compress2(w->cctx, w->cbuf + TRACE__CHUNK_HDR, bound,
-                        c->raw_len ? raw : (const u8 *)"", c->raw_len);
-  if (ZSTD_isError(comp)) {
-    rw_log(RW_LOG_ERROR, "zstd: %s", ZSTD_getErrorName(comp));
-    return RW_EINVAL;
+  if (pre) { /* the payload of a stored blob (trace_writer_add_blob_image) */
+    memcpy(w->cbuf + TRACE__CHUNK_HDR, raw, c->comp_len);
+    comp = c->comp_len;
+  } else {
+    comp = ZSTD_compress2(w->cctx, w->cbuf + TRACE__CHUNK_HDR, bound,
+                          c->raw_len ? raw : (const u8 *)"", c->raw_len);
+    if (ZSTD_isError(comp)) {
+      rw_log(RW_LOG_ERROR, "zstd: %s", ZSTD_getErrorName(comp));
+      return RW_EINVAL;
+    }
   }
   c->offset = w->off;
   c->comp_len = (u32)comp;
@@ -111,7 +117,7 @@ static void *bg_main(void *arg) {
     w->busy = 1;
     int skip = w->bg_err != 0; /* after an error, nothing more is written */
     pthread_mutex_unlock(&w->mu);
-    int rc = skip ? 0 : chunk_out(w, &job.c, job.raw);
+    int rc = skip ? 0 : chunk_out(w, &job.c, job.raw, job.pre);
     pthread_mutex_lock(&w->mu);
     if (rc < 0 && !w->bg_err) w->bg_err = rc;
     w->busy = 0;
@@ -182,7 +188,7 @@ static int bg_stop(trace_writer *w) {
 /* Hands C with the raw buffer BUF (of CAP bytes, owned) to the thread,
  * waiting while the queue is full. Takes BUF in every case. */
 static int bg_queue(trace_writer *w, const struct trace__chunk *c, u8 *buf,
-                    size_t cap) {
+                    size_t cap, int pre) {
   pthread_mutex_lock(&w->mu);
   while (w->qn == TRACE__WQ && !w->bg_err)
     pthread_cond_wait(&w->cv_done, &w->mu);
@@ -192,6 +198,7 @@ static int bg_queue(trace_writer *w, const struct trace__chunk *c, u8 *buf,
     j->c = *c;
     j->raw = buf;
     j->cap = cap;
+    j->pre = pre;
     w->qn++;
     pthread_cond_signal(&w->cv_job);
   }
@@ -236,18 +243,30 @@ static int bg_on(trace_writer *w) {
   return 1;
 }
 
-int trace__w_chunk(trace_writer *w, struct trace__chunk *c, const u8 *raw) {
+/* trace__w_chunk and trace__w_chunk_pre: DATA holds N bytes, raw or (PRE)
+ * compressed. */
+static int chunk_in(trace_writer *w, struct trace__chunk *c, const u8 *data,
+                    size_t n, int pre) {
   RW_RETURN_IF(w->err, w->err, "earlier error");
   if (bg_on(w)) {
     size_t cap;
-    u8 *b = bg_buffer(w, c->raw_len, &cap);
-    RW_RETURN_IF(!b, fail(w, RW_ENOMEM), "chunk of %u bytes", c->raw_len);
-    if (c->raw_len) memcpy(b, raw, c->raw_len);
-    return bg_queue(w, c, b, cap);
+    u8 *b = bg_buffer(w, n, &cap);
+    RW_RETURN_IF(!b, fail(w, RW_ENOMEM), "chunk of %zu bytes", n);
+    if (n) memcpy(b, data, n);
+    return bg_queue(w, c, b, cap, pre);
   }
-  RW_FORWARD(fail(w, chunk_out(w, c, raw)));
+  RW_FORWARD(fail(w, chunk_out(w, c, data, pre)));
   if (c->type != TRACE_CHUNK_INDEX) w->nqueued++;
   return 0;
+}
+
+int trace__w_chunk(trace_writer *w, struct trace__chunk *c, const u8 *raw) {
+  return chunk_in(w, c, raw, c->raw_len, 0);
+}
+
+int trace__w_chunk_pre(trace_writer *w, struct trace__chunk *c,
+                       const u8 *comp) {
+  return chunk_in(w, c, comp, c->comp_len, 1);
 }
 
 int trace__w_chunk_take(trace_writer *w, struct trace__chunk *c, u8 **raw,
@@ -258,7 +277,7 @@ int trace__w_chunk_take(trace_writer *w, struct trace__chunk *c, u8 **raw,
   size_t gcap = *cap;
   *raw = bg_buffer(w, 0, cap);
   if (!*raw) *cap = 0;
-  return bg_queue(w, c, give, gcap);
+  return bg_queue(w, c, give, gcap, 0);
 }
 
 /* ------------------------------------------------------------- streams */

@@ -41,8 +41,9 @@ struct trace__wmeta {
  * entry so far and its raw payload, which the job owns. */
 struct trace__wjob {
   struct trace__chunk c;
-  u8 *raw;
+  u8 *raw;     /* or, with pre, the compressed payload (c.comp_len bytes) */
   size_t cap;
+  int pre;     /* compressed already: written as it is */
 };
 
 /* Jobs that may wait for the background thread before the producer waits:
@@ -108,6 +109,11 @@ struct trace_writer {
  * which also becomes the writer's sticky error. (writer.c) */
 int trace__w_chunk(trace_writer *w, struct trace__chunk *c, const u8 *raw)
     RW_MUST_CHECK;
+
+/* Like trace__w_chunk, for a payload compressed already: C has its
+ * comp_len and payload_crc, COMP its C->comp_len bytes (borrowed). */
+int trace__w_chunk_pre(trace_writer *w, struct trace__chunk *c,
+                       const u8 *comp) RW_MUST_CHECK;
 
 /* Like trace__w_chunk, but takes the raw payload's buffer *RAW (of *CAP
  * bytes, from malloc) instead of copying it, and leaves in its place a

@@ -71,3 +71,61 @@ void test_wblob_many(void) {
   trace_reader_close(r);
   unlink(p);
 }
+
+/* A blob taken from one trace as stored (trace_reader_blob_image) goes
+ * into another without being compressed again, and reads back whole; an
+ * image with a damaged byte is refused and writes nothing. */
+void test_wblob_image(void) {
+  const char *a = tf_path("img-a.rwd"), *b = tf_path("img-b.rwd");
+  size_t n = TRACE__BLOB_PIECE + 12345; /* two pieces */
+  u8 *data = malloc(n), h[32], h2[32], *img, *back = malloc(n);
+  size_t len;
+  u64 size = 0;
+  trace_writer *w;
+  trace_reader *r;
+  struct trace_writer_opts o = {0};
+  CU_ASSERT_FATAL(data && back);
+  for (size_t i = 0; i < n; i++) data[i] = (u8)(i * 7 + i / 4096);
+  o.overwrite = 1;
+  CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, a, &o), 0);
+  CU_ASSERT_EQUAL(trace_writer_add_blob(w, "/usr/lib/x.so", data, n, h), 0);
+  CU_ASSERT_EQUAL(trace_writer_close(w), 0);
+  CU_ASSERT_EQUAL_FATAL(trace_reader_open(&r, a, NULL), 0);
+  CU_ASSERT_EQUAL_FATAL(trace_reader_blob_image(r, h, &img, &len), 0);
+  u8 other[32] = {1};
+  u8 *none;
+  size_t nlen;
+  CU_ASSERT_EQUAL(trace_reader_blob_image(r, other, &none, &nlen),
+                  RW_ENOTFOUND);
+  trace_reader_close(r);
+  o.background = 1;
+  CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, b, &o), 0);
+  img[len / 2] ^= 1; /* a damaged payload: refused */
+  CU_ASSERT_EQUAL(trace_writer_add_blob_image(w, img, len, h2, &size),
+                  RW_ECORRUPT);
+  CU_ASSERT_EQUAL(trace_writer_add_blob_image(w, img, len / 2, h2, &size),
+                  RW_ECORRUPT); /* cut short */
+  img[len / 2] ^= 1;
+  CU_ASSERT_EQUAL(trace_writer_add_blob_image(w, img, len, h2, &size), 0);
+  CU_ASSERT_EQUAL(memcmp(h, h2, 32), 0);
+  CU_ASSERT_EQUAL(size, n);
+  /* Stored once, however it comes. */
+  CU_ASSERT_EQUAL(trace_writer_add_blob(w, "/usr/lib/x.so", data, n, h2), 0);
+  CU_ASSERT_EQUAL(trace_writer_add_blob_image(w, img, len, h2, &size), 0);
+  CU_ASSERT_EQUAL(trace_writer_close(w), 0);
+  CU_ASSERT_EQUAL_FATAL(trace_reader_open(&r, b, NULL), 0);
+  struct trace_blob_info bi;
+  CU_ASSERT_EQUAL(trace_reader_nblobs(r), 1);
+  CU_ASSERT_EQUAL_FATAL(trace_reader_find_blob(r, h, &bi), 0);
+  CU_ASSERT_STRING_EQUAL(bi.name, "/usr/lib/x.so");
+  CU_ASSERT_EQUAL(bi.size, n);
+  CU_ASSERT_EQUAL(trace_reader_blob_check(r, 0, NULL), 0);
+  CU_ASSERT_EQUAL(trace_reader_blob_read(r, h, 0, back, n, NULL), (i64)n);
+  CU_ASSERT_EQUAL(memcmp(back, data, n), 0);
+  trace_reader_close(r);
+  free(img);
+  free(data);
+  free(back);
+  unlink(a);
+  unlink(b);
+}
