@@ -379,6 +379,14 @@ struct rec__blob {
   u8 hash[32];
 };
 
+/* A blob stored by this recording that the blob cache (blobs.c) did not
+ * have: its hash, and the key of its cache entry (owned). */
+struct rec__cached {
+  u8 hash[32];
+  u8 *key;
+  size_t klen;
+};
+
 /* A file or shared memory object behind mappings (recorder/files.c); its
  * number in MAP and RESIZE records is its index + 1. */
 struct rec__obj {
@@ -565,6 +573,8 @@ struct rec {
   u8 *wbuf;                   /* scratch for it, REC_BUF bytes; owned */
   struct rec__blob *blobs;    /* file blobs already in the trace */
   size_t nblobs, capblobs;
+  struct rec__cached *cpend;  /* blobs to put in the blob cache at the end */
+  size_t ncpend, capcpend;
   struct rec__tscfile *tscfiles; /* file ranges scanned for rdtsc... */
   size_t ntscfiles, captscfiles;
   struct rec__tscp *tscsites; /* ...and the sites found, from the range's
@@ -746,6 +756,11 @@ u64 rec__stack_guard_gap(const char *cmdline);
  * something that is not a regular file; or another negative code. */
 int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
                   size_t *size) RW_MUST_CHECK;
+/* Puts the blobs this recording stored that rewind's blob cache lacks into
+ * it, from the closed trace PATH (NULL: none), and keeps the cache within
+ * its size; frees what R holds for it. Failures only lose the cache's
+ * help. */
+void rec__blob_cache_save(struct rec *r, const char *path);
 /* Reads LEN bytes at offset OFF of the file behind M into BUF, zero past
  * its end. Returns 0 or a negative code. */
 int rec__blob_range(struct rec *r, const struct rec__map *m, u64 off,

@@ -431,6 +431,9 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     res->exit_status = 1;
     rc = crc;
   }
+  /* Large files this trace stored go to the blob cache, for the next. */
+  if (launched && crc == 0) rec__blob_cache_save(&r, res->path);
+  rec__blob_cache_save(&r, NULL); /* frees what is left */
   if (!launched) {
     unlink(res->path); /* nothing useful in it */
     res->path[0] = 0;

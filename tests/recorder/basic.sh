@@ -125,4 +125,38 @@ check "metadata: tunables" grep -q "glibc.pthread.rseq=0" <("$META" "$T/ex7.rwd"
 check "metadata: cpuid table" test "$("$META" -x "$T/ex7.rwd" cpuid | wc -c)" -gt 480
 check "metadata: end" test -n "$("$META" "$T/ex7.rwd" end_ns)"
 check "rewind info reads it" "$REWIND" info "$T/ex7.rwd"
+
+# The blob cache: large files a recording stores (libc) are kept,
+# compressed, under $REWIND_CACHE/blobs; the next recording copies them
+# from there, and its trace holds the same blobs. A damaged entry is
+# removed and made again; REWIND_CACHE=off keeps none.
+bc="$T/bc/blobs"
+blobs_of() { "$REWIND" info "$1" | sed -n '/^blobs:/,/^keyframes:/p' | sort; }
+REWIND_CACHE="$T/bc" "$REWIND" record -q -o "$T/bc1.rwd" "$P/exitstatus" 0
+check "blob cache: entries made" test "$(ls "$bc" | wc -l)" -ge 1
+check "blob cache: libc's entry" grep -lq "libc.so" "$bc"/*
+libc_e=$(grep -l "libc.so" "$bc"/* | head -n 1)
+cp "$libc_e" "$T/libc.entry"
+touch -d "2001-01-01" "$libc_e"
+REWIND_CACHE="$T/bc" "$REWIND" record -q -o "$T/bc2.rwd" "$P/exitstatus" 0
+check "blob cache: an entry used is marked used" \
+  test "$(stat -c %Y "$libc_e")" -gt "$(date -d 2010-01-01 +%s)"
+check_eq "blob cache: the same blobs" "$(blobs_of "$T/bc1.rwd")" \
+  "$(blobs_of "$T/bc2.rwd")"
+check "blob cache: the trace checks" "$REWIND" info --check "$T/bc2.rwd"
+check "blob cache: the replay verifies" "$REWIND" replay --verify "$T/bc2.rwd"
+size=$(stat -c %s "$libc_e")
+printf '\xff\xff\xff\xff' | dd of="$libc_e" bs=1 seek=$((size / 2)) \
+  conv=notrunc 2>/dev/null
+REWIND_CACHE="$T/bc" "$REWIND" record -q -o "$T/bc3.rwd" "$P/exitstatus" 0
+check "blob cache: a damaged entry: the trace checks" \
+  "$REWIND" info --check "$T/bc3.rwd"
+check_eq "blob cache: a damaged entry: the same blobs" \
+  "$(blobs_of "$T/bc1.rwd")" "$(blobs_of "$T/bc3.rwd")"
+check "blob cache: a damaged entry is made again" cmp -s "$libc_e" "$T/libc.entry"
+XDG_CACHE_HOME="$T/xc" REWIND_CACHE=off "$REWIND" record -q -o "$T/bc4.rwd" \
+  "$P/exitstatus" 0
+check "blob cache: REWIND_CACHE=off keeps none" test ! -e "$T/xc"
+check_eq "blob cache: off: the same blobs" "$(blobs_of "$T/bc1.rwd")" \
+  "$(blobs_of "$T/bc4.rwd")"
 finish
