@@ -73,7 +73,8 @@ static int buffered(u64 nr) {
     case 316: case 88: case 266: case 86: case 265: case 90: case 91:
     case 268: case 92: case 93: case 94: case 260: case 280: case 95:
     case 188: case 189: case 190: case 197: case 198: case 199: case 72:
-    case 7: case 20: case 44: case 45: case 232: case 281:
+    case 7: case 20: case 44: case 45: case 232: case 281: case 13:
+    case 302: case 99:
       return 1;
     default:
       return 0;

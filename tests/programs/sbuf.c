@@ -42,8 +42,10 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -124,8 +126,16 @@ static void libc_calls(long n) {
 /* What the files mode reads back, for gdb to look at. */
 char sbuf_read[64];
 
+static volatile sig_atomic_t usr1;
+static void on_usr1(int sig) {
+  (void)sig;
+  usr1++;
+}
+
 /* N rounds of file calls in a fresh directory; every result must be the
- * one the round before got. */
+ * one the round before got. Also opens of paths that are not there,
+ * signal actions set and asked for, limits asked for and sysinfo, which
+ * the library makes too. */
 static void files(long n) {
   char dir[] = "/tmp/rewind-sbuf-XXXXXX", path[64], link[64], copy[64];
   if (!mkdtemp(dir)) {
@@ -183,6 +193,23 @@ static void files(long n) {
     if (write(null, buf, 100) != 100) fail("write /dev/null");
     if (syscall(SYS_getppid) != getppid()) fail("syscall()");
     if (unlink(copy)) fail("unlink");
+    if (open(copy, O_RDONLY) != -1 || errno != ENOENT) fail("open ENOENT");
+    if (open("/etc/passwd/x", O_RDONLY) != -1 || errno != ENOTDIR)
+      fail("open ENOTDIR");
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = i % 2 ? on_usr1 : SIG_IGN;
+    if (sigaction(SIGUSR1, &sa, &old)) fail("sigaction");
+    if (i && old.sa_handler != (i % 2 ? SIG_IGN : on_usr1))
+      fail("sigaction: the old action");
+    if (sigaction(SIGUSR1, NULL, &old) || old.sa_handler != sa.sa_handler)
+      fail("sigaction: asked");
+    raise(SIGUSR1); /* caught, or ignored */
+    if (usr1 != (i + 1) / 2) fail("SIGUSR1 handled");
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == 0) fail("getrlimit");
+    struct sysinfo si;
+    if (sysinfo(&si) || si.mem_unit == 0) fail("sysinfo");
   }
   close(pf[0]);
   close(pf[1]);

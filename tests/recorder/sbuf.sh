@@ -103,8 +103,19 @@ check "libc: the patched sites are in the trace ($on against $off)" \
 both files 300 6000
 check "files: the file calls were buffered" q files '
 got = set(r["nr"] for r in of("SYSCALL_ENTER") if r["regs"]["rip"] == "0x70000082")
-want = {0, 1, 3, 8, 17, 217, 257, 262, 326, 332, 89, 87}
+want = {0, 1, 3, 8, 17, 217, 257, 262, 326, 332, 89, 87, 13, 302, 99}
 assert want <= got, sorted(want - got)'
+check "files: an absent path: its stat buffered, no openat made" q files '
+# The open of the copy after its unlink: the stat fails, no openat
+# follows; one that creates (O_CREAT) still makes its openat.
+st = [k for k in enters(262) if recs[k]["regs"]["rip"] == "0x70000082"
+      and recs[k + 1]["type"] == "SYSCALL_EXIT" and recs[k + 1]["result"] == -2]
+def next_enter(k):
+    return next(r for r in recs[k + 2:] if r["type"] == "SYSCALL_ENTER")
+alone = [k for k in st if next_enter(k)["nr"] != 257]
+made = [next_enter(k) for k in st if next_enter(k)["nr"] == 257]
+assert len(alone) >= 300, len(alone)
+assert all(int(r["regs"]["rdx"], 16) & 0o100 for r in made), made[:1]'
 check "files: a read is SYSCALL_ENTER, MEM of whole lines, SYSCALL_EXIT" q files '
 i = [k for k in enters(0) if recs[k]["regs"]["rip"] == "0x70000082"][20]
 m = recs[i + 1]
