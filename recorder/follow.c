@@ -4,11 +4,12 @@
  * program that cuts a region into tens of thousands of pieces, one mprotect
  * at a time, would cost the square of that. Most changes are fully decided
  * by the syscall's arguments and result: a successful munmap, an mprotect
- * or madvise of private anonymous memory, a private anonymous mmap. For
+ * or madvise of private anonymous memory, a private anonymous mmap, and a
+ * file mmap once the kernel's PROCMAP_QUERY has said what it mapped. For
  * those the recorder writes the records and updates its model (r->proc->maps)
  * itself, in time that depends on the pieces the syscall touches, and
- * reads the maps (recorder/space.c) for everything else: file mappings,
- * brk, mremap, failures, stacks. It never trusts the model while another
+ * reads the maps (recorder/space.c) for everything else: brk, mremap,
+ * failures, stacks. It never trusts the model while another
  * process may change the address space unrecorded (a CLONE_VM child), or
  * when the personality adds PROT_EXEC on its own. Stack growth, which no
  * syscall reports, is found at the next read as before. */
@@ -47,6 +48,7 @@ void rec__follow_personality(struct rec *r) {
 }
 
 void rec__follow_exec(struct rec *r) {
+  r->proc->brk = 0;
   r->proc->nsharers =
       0; /* exec gives the process an address space of its own */
   r->proc->sharers_left = 0;
@@ -161,9 +163,37 @@ static int do_mprotect(struct rec *r, const u64 args[6], int *done) {
   return 0;
 }
 
+/* A file mmap: the kernel says what it mapped (rec__maps_query), so that
+ * a program (ld.so) mapping its libraries piece by piece does not have the
+ * whole maps read at each piece. One mapping must hold all of [A, B). */
+static int do_mmap_file(struct rec *r, u64 a, u64 b, int *done) {
+  struct rec__map m;
+  int rc = rec__maps_query(r->proc->live, a, &m);
+  if (rc == RW_EUNSUPPORTED || rc == RW_ENOTFOUND) return 0;
+  RW_FORWARD(rc);
+  if (m.end < b || !m.ino || m.path[0] != '/' ||
+      (m.flags & (REC_MAPF_SPECIAL | REC_MAPF_SHMEM))) {
+    free(m.path);
+    return 0;
+  }
+  /* What the kernel merged with it was there before: only [A, B) is new. */
+  m.offset += a - m.start;
+  m.start = a;
+  m.end = b;
+  rc = rec__space_describe(r, &m, a, b, REC_DESCRIBE_NEW);
+  if (rc == 0) rc = rec__maps_remove(r->proc->maps, a, b);
+  if (rc == 0) rc = rec__maps_insert(r->proc->maps, &m);
+  free(m.path);
+  RW_FORWARD(rc);
+  *done = 1;
+  return 0;
+}
+
 static int do_mmap(struct rec *r, const u64 args[6], i64 result, int *done) {
   u64 fl = args[3], a, b;
-  if ((fl & REC_MAP_TYPE) != MAP_PRIVATE || !(fl & MAP_ANONYMOUS) ||
+  int file = !(fl & MAP_ANONYMOUS) && ((fl & REC_MAP_TYPE) == MAP_PRIVATE ||
+                                      (fl & REC_MAP_TYPE) == MAP_SHARED);
+  if (((fl & REC_MAP_TYPE) != MAP_PRIVATE && !file) ||
       (fl & (MAP_GROWSDOWN | MAP_HUGETLB | REC_MAP_UNINITIALIZED)) ||
       (args[2] & ~(u64)REC_PROT_KNOWN) ||
       !range((u64)result, args[1], &a, &b) || a >= b)
@@ -174,6 +204,7 @@ static int do_mmap(struct rec *r, const u64 args[6], i64 result, int *done) {
        e && e->start < b; e = rec__maps_next(r->proc->maps, e))
     if (!(fl & MAP_FIXED) || (e->flags & (REC_MAPF_STACK | REC_MAPF_GROWSDOWN)))
       return 0;
+  if (file) return do_mmap_file(r, a, b, done);
   char anon[1] = "";
   struct rec__map m = {0};
   m.start = a;
@@ -228,6 +259,37 @@ static int do_madvise(struct rec *r, const u64 args[6], i64 result,
   return 0;
 }
 
+/* brk: the heap is [start, page_up(break)) of private zeros; it grows
+ * into pages nothing maps, or shrinks. The first brk after an exec reads
+ * the maps (the break before it is not known). */
+static int do_brk(struct rec *r, i64 result, int *done) {
+  u64 old = r->proc->brk, now = (u64)result;
+  r->proc->brk = now;
+  if (!old || !trusted(r)) return 0;
+  u64 oa = page_up(old), na = page_up(now);
+  if (na < oa) {
+    RW_FORWARD(rec__emit_unmap(r, na, oa - na));
+    RW_FORWARD(rec__maps_remove(r->proc->maps, na, oa));
+  } else if (na > oa) {
+    if (rec__maps_from(r->proc->maps, oa) &&
+        rec__maps_from(r->proc->maps, oa)->start < na)
+      return 0; /* the model has something there: read the maps */
+    char heap[] = "[heap]";
+    struct rec__map m = {0};
+    m.start = oa;
+    m.end = na;
+    m.prot = PROT_READ | PROT_WRITE;
+    m.flags = REC_MAPF_PRIVATE | REC_MAPF_HEAP;
+    m.path = heap;
+    /* Fresh zeros: no bytes to import. */
+    RW_FORWARD(rec__emit_map(r, oa, na - oa, m.prot, m.flags, 0, NULL,
+                             m.path, 0));
+    RW_FORWARD(rec__maps_insert(r->proc->maps, &m));
+  }
+  *done = 1;
+  return 0;
+}
+
 int rec__follow(struct rec *r, u64 nr, const u64 args[6], i64 result,
                 int *done) {
   *done = 0;
@@ -245,6 +307,8 @@ int rec__follow(struct rec *r, u64 nr, const u64 args[6], i64 result,
     case REC_NR_madvise:
       if (!trusted(r)) return 0;
       return do_madvise(r, args, result, done);
+    case REC_NR_brk:
+      return do_brk(r, result, done);
     default:
       return 0;
   }

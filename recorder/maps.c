@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -80,6 +81,56 @@ int rec__maps_parse(const char *text, size_t len, struct rec__maps *out) {
     if (rc < 0) free(e.path);
     RW_FORWARD(rc);
   }
+  return 0;
+}
+
+/* PROCMAP_QUERY (Linux 6.11): one line of /proc/PID/maps, by address,
+ * through an ioctl on that file (the layout of linux/fs.h). */
+struct procmap_query_ {
+  u64 size, query_flags, query_addr, vma_start, vma_end, vma_flags;
+  u64 vma_page_size, vma_offset, inode;
+  u32 dev_major, dev_minor, vma_name_size, build_id_size;
+  u64 vma_name_addr, build_id_addr;
+};
+#define PROCMAP_QUERY_ 0xc0686611u /* _IOWR('f', 17, struct procmap_query) */
+
+int rec__maps_query(pid_t pid, u64 addr, struct rec__map *out) {
+  static int lacking; /* the kernel has no PROCMAP_QUERY */
+  char path[64], name[4096];
+  if (lacking) return RW_EUNSUPPORTED;
+  snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  RW_RETURN_IF(fd < 0, RW_ERR(errno), "open %s", path);
+  struct procmap_query_ q;
+  memset(&q, 0, sizeof q);
+  q.size = sizeof q;
+  q.query_addr = addr;
+  q.vma_name_addr = (u64)(uintptr_t)name;
+  q.vma_name_size = sizeof name;
+  int rc = ioctl(fd, PROCMAP_QUERY_, &q);
+  int e = errno;
+  close(fd);
+  if (rc < 0 && (e == ENOTTY || e == EINVAL || e == EOPNOTSUPP)) {
+    lacking = 1;
+    return RW_EUNSUPPORTED;
+  }
+  if (rc < 0) return RW_ERR(e);
+  /* maps writes a newline in a name as \012: read the maps then. */
+  if (q.vma_start > addr || q.vma_end <= addr || !q.vma_name_size ||
+      memchr(name, '\n', q.vma_name_size))
+    return RW_ENOTFOUND;
+  name[sizeof name - 1] = 0;
+  out->start = q.vma_start;
+  out->end = q.vma_end;
+  out->offset = q.vma_offset;
+  out->ino = q.inode;
+  out->dev = q.dev_major << 20 | q.dev_minor;
+  out->prot = (q.vma_flags & 1 ? PROT_READ : 0) |
+              (q.vma_flags & 2 ? PROT_WRITE : 0) |
+              (q.vma_flags & 4 ? PROT_EXEC : 0);
+  out->path = strdup(name);
+  if (!out->path) return RW_ENOMEM;
+  out->flags = classify(out->path, (q.vma_flags & 8) != 0);
   return 0;
 }
 

@@ -155,6 +155,12 @@ int rec__maps_parse(const char *text, size_t len, struct rec__maps *out)
     RW_MUST_CHECK;
 /* Reads /proc/PID/maps into OUT. Returns 0 or a negative code. */
 int rec__maps_read(pid_t pid, struct rec__maps *out) RW_MUST_CHECK;
+/* The mapping that holds ADDR in PID, as its line of /proc/PID/maps would
+ * say (OUT's path is malloc'd), from the kernel's PROCMAP_QUERY, without
+ * reading the others. Returns 0; RW_EUNSUPPORTED on a kernel without it;
+ * RW_ENOTFOUND when nothing is there or the line would differ (a name
+ * with a newline); or another negative code. */
+int rec__maps_query(pid_t pid, u64 addr, struct rec__map *out) RW_MUST_CHECK;
 void rec__maps_free(struct rec__maps *m);
 /* Moves SRC into DST (DST's old contents are freed; SRC becomes empty). */
 void rec__maps_move(struct rec__maps *dst, struct rec__maps *src);
@@ -511,6 +517,8 @@ struct rec__proc {
                                  recorded once, by the thread that made
                                  it) */
   struct rec__maps maps_own;
+  u64 brk;                    /* the program break as brk last returned
+                                 it; 0: not known since the exec */
   int read_exec;              /* the READ_IMPLIES_EXEC personality: mappings
                                  get PROT_EXEC the syscall did not ask */
   pid_t *sharers;             /* processes that may share the address space

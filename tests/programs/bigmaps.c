@@ -16,7 +16,12 @@
  *   bigmaps memfd2g                     a 2 GiB memfd mapped shared
  *   bigmaps vmchild                     a child in the same address space
  *                                       (CLONE_VM, not recorded) changes
- *                                       mappings the program then uses */
+ *                                       mappings the program then uses
+ *   bigmaps files                       a file mapped as ld.so maps a
+ *                                       library (the whole, then pieces
+ *                                       MAP_FIXED over it), neighbours the
+ *                                       kernel merges, shared and deleted
+ *   bigmaps brk                         the heap grown and shrunk by brk */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <setjmp.h>
@@ -25,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -252,7 +258,78 @@ static int vmchild(void) {
   return 0;
 }
 
+/* File mappings of every kind the recorder learns from the kernel's
+ * PROCMAP_QUERY instead of the maps: each must be recorded as the kernel
+ * made it (REWIND_CHECK_MAPS) and read back the file's bytes. */
+static int files(void) {
+  char path[] = "/tmp/bigmaps-files-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) die("mkstemp");
+  static char page[PG];
+  for (int i = 0; i < 16; i++) {
+    memset(page, 'a' + i, sizeof page);
+    if (write(fd, page, sizeof page) != (ssize_t)sizeof page) die("write");
+  }
+  uint64_t h = 0;
+  /* As ld.so maps a library: all of it, then its pieces over it. */
+  char *lib = mmap(NULL, 16 * PG, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (lib == MAP_FAILED) die("mmap");
+  if (mmap(lib + 4 * PG, 4 * PG, PROT_READ | PROT_EXEC,
+           MAP_PRIVATE | MAP_FIXED, fd, 4 * PG) == MAP_FAILED ||
+      mmap(lib + 12 * PG, 4 * PG, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_FIXED, fd, 12 * PG) == MAP_FAILED)
+    die("mmap fixed");
+  lib[12 * PG] = 'Z'; /* copy on write */
+  for (int i = 0; i < 16; i++) h = mix(h, (uint64_t)lib[i * PG]);
+  /* Two neighbours of consecutive offsets, which the kernel merges. */
+  char *two = mmap(NULL, 8 * PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (two == MAP_FAILED ||
+      mmap(two, 4 * PG, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED ||
+      mmap(two + 4 * PG, 4 * PG, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd,
+           4 * PG) == MAP_FAILED)
+    die("mmap merged");
+  for (int i = 0; i < 8; i++) h = mix(h, (uint64_t)two[i * PG]);
+  /* Shared and writable: a write through it is in the file. */
+  char *sh = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 2 * PG);
+  if (sh == MAP_FAILED) die("mmap shared");
+  sh[0] = 'S';
+  if (pread(fd, page, 1, 2 * PG) != 1) die("pread");
+  h = mix(h, (uint64_t)page[0]);
+  /* A deleted file, mapped after the unlink. */
+  unlink(path);
+  char *del = mmap(NULL, PG, PROT_READ, MAP_PRIVATE, fd, 15 * PG);
+  if (del == MAP_FAILED) die("mmap deleted");
+  h = mix(h, (uint64_t)del[0]);
+  munmap(lib, 16 * PG);
+  munmap(two, 8 * PG);
+  munmap(sh, 2 * PG);
+  munmap(del, PG);
+  close(fd);
+  printf("files: %016llx\n", (unsigned long long)h);
+  return 0;
+}
+
+/* The heap grown by brk in uneven steps, written, shrunk, grown again
+ * (fresh pages must read zero). */
+static int heap(void) {
+  char *base = sbrk(0);
+  uint64_t h = 0;
+  for (int r = 0; r < 40; r++) {
+    long n = (r % 7 + 1) * 40000L + 123;
+    char *p = sbrk(n);
+    if (p == (void *)-1) die("sbrk");
+    for (long i = 0; i < n; i += 4096) h = mix(h, (uint64_t)p[i]);
+    memset(p, r + 1, (size_t)n);
+    if (r % 3 == 0) sbrk(-n / 2);
+    if (r % 5 == 0 && brk(base + 1000)) die("brk");
+  }
+  printf("brk: %016llx\n", (unsigned long long)h);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 2 && !strcmp(argv[1], "files")) return files();
+  if (argc == 2 && !strcmp(argv[1], "brk")) return heap();
   if (argc >= 3 && !strcmp(argv[1], "fracture"))
     return fracture(strtoul(argv[2], NULL, 0), argc > 3 ? argv[3] : "asc");
   if (argc == 2 && !strcmp(argv[1], "hugefile")) return hugefile();
@@ -261,6 +338,6 @@ int main(int argc, char **argv) {
   if (argc == 2 && !strcmp(argv[1], "vmchild")) return vmchild();
   fprintf(stderr,
           "usage: bigmaps fracture N [asc|desc|rand] | hugefile | hole | "
-          "memfd2g | vmchild\n");
+          "memfd2g | vmchild | files | brk\n");
   return 2;
 }

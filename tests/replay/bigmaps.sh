@@ -54,6 +54,17 @@ one memfd2g memfd2g
 one vmchild vmchild
 check "vmchild: updates followed after the child ($(followed vmchild))" \
   test "$(followed vmchild)" -ge 2
+# File mappings made known by the kernel's PROCMAP_QUERY, and the heap
+# followed from brk's results, without reading the maps.
+one files files
+one brk brk
+check "brk: its updates followed ($(followed brk))" \
+  test "$(followed brk)" -ge 40
+kmaj=$(uname -r | cut -d. -f1) kmin=$(uname -r | cut -d. -f2)
+if [ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 11 ]; }; then
+  check "files: its mmaps followed on Linux 6.11+ ($(followed files))" \
+    test "$(followed files)" -ge 6
+fi
 unset REWIND_CHECK_MAPS
 
 # 20,000 mappings, without the check (it reads the maps every time).
