@@ -132,6 +132,31 @@ int trace__payload_check(const struct trace__chunk *c, const u8 *base,
   return 0;
 }
 
+int trace__payload_prefix(ZSTD_DCtx *dctx, const struct trace__chunk *c,
+                          const u8 *src, u8 *dst, size_t want,
+                          struct rw_diag *diag) {
+  ZSTD_inBuffer in = {src, c->comp_len, 0};
+  ZSTD_outBuffer out = {dst, want, 0};
+  if (ZSTD_getFrameContentSize(src, c->comp_len) != c->raw_len)
+    return rw_diag_set(diag, RW_ECORRUPT, c->offset,
+                       "chunk at offset %llu: zstd frame does not declare "
+                       "the raw length %u",
+                       (unsigned long long)c->offset, c->raw_len);
+  ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+  while (out.pos < want) {
+    size_t before = in.pos + out.pos;
+    size_t rc = ZSTD_decompressStream(dctx, &out, &in);
+    if (ZSTD_isError(rc) || (rc == 0 && out.pos < want) ||
+        in.pos + out.pos == before)
+      return rw_diag_set(diag, RW_ECORRUPT, c->offset,
+                         "chunk at offset %llu: zstd: %s",
+                         (unsigned long long)c->offset,
+                         ZSTD_isError(rc) ? ZSTD_getErrorName(rc)
+                                          : "payload ends early");
+  }
+  return 0;
+}
+
 int trace__payload_decompress(ZSTD_DCtx *dctx, const struct trace__chunk *c,
                               const u8 *base, u8 *dst,
                               struct rw_diag *diag) {

@@ -85,6 +85,13 @@ int trace__chunk_sane(const struct trace__chunk *c, struct rw_diag *diag)
 int trace__payload_check(const struct trace__chunk *c, const u8 *base,
                          struct rw_diag *diag) RW_MUST_CHECK;
 
+/* Decompresses the first WANT bytes of C's payload, at SRC (C->comp_len
+ * bytes), into DST, after checking that its zstd frame declares raw_len.
+ * Returns 0 or RW_ECORRUPT with DIAG (may be NULL). */
+int trace__payload_prefix(ZSTD_DCtx *dctx, const struct trace__chunk *c,
+                          const u8 *src, u8 *dst, size_t want,
+                          struct rw_diag *diag) RW_MUST_CHECK;
+
 /* Decompresses the payload of C (at BASE + C->offset + header) into DST,
  * which holds C->raw_len bytes, after checking that it is exactly one zstd
  * frame whose declared content size is raw_len. Returns 0 or RW_ECORRUPT

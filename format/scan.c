@@ -87,39 +87,15 @@ static u64 resync(const trace_reader *r, u64 from) {
   return r->size;
 }
 
-/* Decompresses the first WANT bytes of chunk C's payload into DST. */
-static int payload_prefix(trace_reader *r, const struct trace__chunk *c,
-                          u8 *dst, size_t want, struct rw_diag *diag) {
-  const u8 *src = r->base + c->offset + TRACE__CHUNK_HDR;
-  ZSTD_inBuffer in = {src, c->comp_len, 0};
-  ZSTD_outBuffer out = {dst, want, 0};
-  if (ZSTD_getFrameContentSize(src, c->comp_len) != c->raw_len)
-    return rw_diag_set(diag, RW_ECORRUPT, c->offset,
-                       "chunk at offset %llu: zstd frame does not declare "
-                       "the raw length %u",
-                       (unsigned long long)c->offset, c->raw_len);
-  ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
-  while (out.pos < want) {
-    size_t before = in.pos + out.pos;
-    size_t rc = ZSTD_decompressStream(r->dctx, &out, &in);
-    if (ZSTD_isError(rc) || (rc == 0 && out.pos < want) ||
-        in.pos + out.pos == before)
-      return rw_diag_set(diag, RW_ECORRUPT, c->offset,
-                         "chunk at offset %llu: zstd: %s",
-                         (unsigned long long)c->offset,
-                         ZSTD_isError(rc) ? ZSTD_getErrorName(rc)
-                                          : "payload ends early");
-  }
-  return 0;
-}
-
 /* Adds BLOB chunk C (index IDX) to the blob being collected in A. */
 static int blob_piece(trace_reader *r, struct blob_acc *a,
                       const struct trace__chunk *c, u32 idx,
                       struct rw_diag *diag) {
   u8 prefix[TRACE__BLOB_PREFIX + TRACE__MAX_NAME];
-  RW_FORWARD(payload_prefix(r, c, prefix, TRACE__BLOB_PREFIX + c->count,
-                            diag));
+  RW_FORWARD(trace__payload_prefix(r->dctx, c,
+                                   r->base + c->offset + TRACE__CHUNK_HDR,
+                                   prefix, TRACE__BLOB_PREFIX + c->count,
+                                   diag));
   if (rd_le16(prefix + 32) != c->count)
     return rw_diag_set(diag, RW_ECORRUPT, c->offset,
                        "blob piece at offset %llu: name length %u, header "

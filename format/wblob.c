@@ -108,25 +108,6 @@ int trace_writer_add_blob(trace_writer *w, const char *name, const void *data,
   return blob_enter(w, hash, len, name, nlen, first, npieces);
 }
 
-/* Decompresses the first WANT bytes of the payload COMP (LEN bytes) into
- * DST. Returns 0 or RW_ECORRUPT. */
-static int payload_prefix(const u8 *comp, size_t len, u8 *dst, size_t want) {
-  ZSTD_DCtx *d = ZSTD_createDCtx();
-  RW_RETURN_IF(!d, RW_ENOMEM, "zstd context");
-  ZSTD_inBuffer in = {comp, len, 0};
-  ZSTD_outBuffer out = {dst, want, 0};
-  int rc = 0;
-  while (out.pos < want && rc == 0) {
-    size_t before = in.pos + out.pos;
-    size_t z = ZSTD_decompressStream(d, &out, &in);
-    if (ZSTD_isError(z) || (z == 0 && out.pos < want) ||
-        in.pos + out.pos == before)
-      rc = RW_ECORRUPT;
-  }
-  ZSTD_freeDCtx(d);
-  return rc;
-}
-
 int trace_writer_add_blob_image(trace_writer *w, const u8 *img, size_t len,
                                 u8 hash[32], u64 *size) {
   u8 head[TRACE__BLOB_PREFIX + TRACE__MAX_NAME];
@@ -149,8 +130,12 @@ int trace_writer_add_blob_image(trace_writer *w, const u8 *img, size_t len,
     if (npieces == 0) {
       total = c.seq_last;
       nlen = c.count;
-      RW_FORWARD(payload_prefix(img + pos + TRACE__CHUNK_HDR, c.comp_len,
-                                head, TRACE__BLOB_PREFIX + nlen));
+      ZSTD_DCtx *d = ZSTD_createDCtx();
+      RW_RETURN_IF(!d, RW_ENOMEM, "zstd context");
+      int rc = trace__payload_prefix(d, &c, img + pos + TRACE__CHUNK_HDR,
+                                     head, TRACE__BLOB_PREFIX + nlen, NULL);
+      ZSTD_freeDCtx(d);
+      RW_FORWARD(rc);
       RW_RETURN_IF(rd_le16(head + 32) != nlen, RW_ECORRUPT,
                    "stored blob: name length");
     }

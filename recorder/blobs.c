@@ -131,8 +131,8 @@ static int cache_get(struct rec *r, const struct rec__map *m,
 static void cache_later(struct rec *r, const struct rec__map *m,
                         const struct stat *st, const u8 hash[32]) {
   u8 key[REC_CACHE_HEAD + 4096];
-  char dir[4200];
-  if (cache_path(dir, sizeof dir, key, 0, 1) < 0) return;
+  char dir[4096];
+  if (trace_cache_dir(dir, sizeof dir) < 0) return; /* no cache */
   if (r->ncpend == r->capcpend) {
     size_t cap = r->capcpend ? r->capcpend * 2 : 16;
     struct rec__cached *v = realloc(r->cpend, cap * sizeof *v);
