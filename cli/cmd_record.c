@@ -63,7 +63,11 @@ static void usage(FILE *out) {
       "keeps it); a clone(CLONE_VM) child without CLONE_VFORK runs\n"
       "unrecorded, and --no-follow leaves every child unrecorded.\n"
       "PROG runs pinned to one CPU, with rdtsc trapped and its vDSO calls\n"
-      "made through rewind's syscall buffer; see man rewind-record.\n",
+      "made through rewind's syscall buffer; see man rewind-record.\n"
+      "Files of 256 KiB or more that a trace stores are also kept in a\n"
+      "cache ($REWIND_CACHE, else $XDG_CACHE_HOME/rewind, else\n"
+      "~/.cache/rewind; at most 2 GiB), so that recording the same program\n"
+      "again does not read and compress them again; REWIND_CACHE=off: none.\n",
       out);
   fprintf(out, "Features --cpu-features knows: %s.\n",
           rec_cpu_feature_names());
