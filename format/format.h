@@ -87,6 +87,11 @@ struct trace_writer_opts {
   /* With background: the CPUs the thread may run on, bit N for CPU N (the
    * recorder keeps its own CPU for the program); 0: those of the caller. */
   u64 background_cpus;
+  /* With background: 1 makes the caller compress every chunk itself and
+   * leave the thread only the writing (tests); 0: the caller compresses a
+   * chunk only when the thread is behind (its queue is full), instead of
+   * waiting idle, so that two CPUs compress. The file is the same. */
+  int caller_compresses;
   /* Called after each chunk is completely written (and so will survive a
    * crash of the writer), with the chunk's file offset; on the writer's
    * own thread with background. May be NULL. */
@@ -162,6 +167,9 @@ int trace_writer_close(trace_writer *w);
 
 /* Bytes written to the file so far. */
 u64 trace_writer_size(const trace_writer *w);
+/* How many chunks the caller's thread compressed itself (with
+ * background: caller_compresses, or the thread's queue full). */
+u64 trace_writer_caller_chunks(const trace_writer *w);
 
 /* ------------------------------------------------------------------ reader */
 

@@ -45,6 +45,22 @@ int trace__w_write(trace_writer *w, const u8 *p, size_t n) {
   return 0;
 }
 
+/* A compression context for LEVEL with the trace's frame parameters (no
+ * checksum: the chunk has a CRC; the content size, for the reader), or
+ * NULL. Every context made here compresses a chunk to the same bytes. */
+static ZSTD_CCtx *new_cctx(int level) {
+  ZSTD_CCtx *c = ZSTD_createCCtx();
+  if (c &&
+      (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel,
+                                           level)) ||
+       ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)) ||
+       ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 1)))) {
+    ZSTD_freeCCtx(c);
+    c = NULL;
+  }
+  return c;
+}
+
 /* Compresses and writes one chunk, and enters it in the table: on the
  * caller's thread, or on the background thread (which alone then touches
  * what it changes). Returns 0 or a negative code; sets no sticky error. */
@@ -185,10 +201,38 @@ static int bg_stop(trace_writer *w) {
   return rc;
 }
 
-/* Hands C with the raw buffer BUF (of CAP bytes, owned) to the thread,
- * waiting while the queue is full. Takes BUF in every case. */
-static int bg_queue(trace_writer *w, const struct trace__chunk *c, u8 *buf,
+/* Compresses the raw chunk C in BUF (CAP bytes) on the caller's thread,
+ * in place: afterwards BUF holds the payload and C its length. Returns 1,
+ * or 0 when it did not (no memory, or the payload would not fit in CAP:
+ * the thread compresses it then). */
+static int caller_compress(trace_writer *w, struct trace__chunk *c, u8 *buf,
+                           size_t cap) {
+  size_t bound = ZSTD_compressBound(c->raw_len);
+  if (!w->cctx_caller) w->cctx_caller = new_cctx(w->opts.level);
+  if (!w->cctx_caller ||
+      trace__reserve(&w->ccbuf, &w->ccbuf_cap, bound) < 0)
+    return 0;
+  size_t comp = ZSTD_compress2(w->cctx_caller, w->ccbuf, bound,
+                               c->raw_len ? buf : (const u8 *)"", c->raw_len);
+  if (ZSTD_isError(comp) || comp > cap) return 0;
+  memcpy(buf, w->ccbuf, comp);
+  c->comp_len = (u32)comp;
+  w->caller_chunks++;
+  return 1;
+}
+
+/* Hands C with the raw buffer BUF (of CAP bytes, owned) to the thread.
+ * When the queue is full, the caller compresses the chunk itself rather
+ * than wait idle (the thread then only writes it), and waits after that
+ * while the queue is still full. Takes BUF in every case. */
+static int bg_queue(trace_writer *w, const struct trace__chunk *cin, u8 *buf,
                     size_t cap, int pre) {
+  struct trace__chunk cc = *cin, *c = &cc;
+  pthread_mutex_lock(&w->mu);
+  int full = w->qn == TRACE__WQ;
+  pthread_mutex_unlock(&w->mu);
+  if (!pre && (full || w->opts.caller_compresses))
+    pre = caller_compress(w, c, buf, cap);
   pthread_mutex_lock(&w->mu);
   while (w->qn == TRACE__WQ && !w->bg_err)
     pthread_cond_wait(&w->cv_done, &w->mu);
@@ -361,16 +405,8 @@ int trace_writer_open(trace_writer **out, const char *path,
   w->next_seq = 1;
   w->fd = -1;
   rc = RW_ENOMEM;
-  w->cctx = ZSTD_createCCtx();
+  w->cctx = new_cctx(w->opts.level);
   if (!w->cctx) goto fail;
-  if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
-                                          w->opts.level)) ||
-      ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 0)) ||
-      ZSTD_isError(
-          ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1))) {
-    rc = RW_EINVAL;
-    goto fail;
-  }
   flags |= w->opts.overwrite ? O_TRUNC : O_EXCL;
   w->fd = open(path, flags, 0644);
   if (w->fd < 0) {
@@ -451,6 +487,10 @@ int trace_writer_append(trace_writer *w, u32 tid, u16 type, const void *data,
 
 u64 trace_writer_next_seq(const trace_writer *w) { return w->next_seq; }
 
+u64 trace_writer_caller_chunks(const trace_writer *w) {
+  return w->caller_chunks;
+}
+
 u64 trace_writer_size(const trace_writer *w) {
   return __atomic_load_n(&w->off, __ATOMIC_RELAXED);
 }
@@ -503,7 +543,9 @@ int trace_writer_close(trace_writer *w) {
   free(w->chunks);
   free(w->cbuf);
   free(w->rawbuf);
+  free(w->ccbuf);
   ZSTD_freeCCtx(w->cctx);
+  ZSTD_freeCCtx(w->cctx_caller);
   free(w);
   return rc;
 }

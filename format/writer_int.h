@@ -92,6 +92,11 @@ struct trace_writer {
   int bg_err;              /* the thread's first error */
   struct trace__wjob spare[TRACE__WQ + 1]; /* raw buffers to reuse */
   unsigned nspare;
+  ZSTD_CCtx *cctx_caller;  /* the caller's own, for a chunk it compresses
+                              while the thread is behind; lazily made */
+  u8 *ccbuf;               /* its output */
+  size_t ccbuf_cap;
+  u64 caller_chunks;       /* chunks the caller compressed (tests, bench) */
 
   struct trace__wblob *blobs;  /* in insertion order */
   size_t nblobs, blobs_cap;

@@ -184,14 +184,18 @@ void test_writer_size(void) {
 /* Writes a trace of several threads' records, metadata, blobs and
  * keyframes in small chunks to P, with or without the background thread;
  * S counts the chunks on_chunk reported. */
-static void write_mixed(const char *p, int background, struct seen *s) {
+/* BACKGROUND: 0 inline, 1 on the writer's thread, 2 with the caller
+ * compressing every chunk. Returns how many chunks the caller compressed
+ * with a thread running. */
+static u64 write_mixed(const char *p, int background, struct seen *s) {
   struct trace_writer_opts o = {0};
   trace_writer *w;
   u8 rec[600], hash[32];
   memset(rec, 0, sizeof rec);
   o.overwrite = 1;
   o.chunk_bytes = 2048;
-  o.background = background;
+  o.background = background != 0;
+  o.caller_compresses = background == 2;
   o.on_chunk = on_chunk;
   o.arg = s;
   CU_ASSERT_EQUAL_FATAL(trace_writer_open(&w, p, &o), 0);
@@ -215,38 +219,54 @@ static void write_mixed(const char *p, int background, struct seen *s) {
                       0);
     if (i % 1500 == 0) CU_ASSERT_EQUAL(trace_writer_flush(w), 0);
   }
+  u64 caller = trace_writer_caller_chunks(w);
   CU_ASSERT_EQUAL(trace_writer_close(w), 0);
+  return caller;
 }
 
 /* The background thread (the recorder's way) writes the very file the
- * caller's thread would, with every chunk reported, in file order. */
+ * caller's thread would, with every chunk reported, in file order, and so
+ * it does when the caller compresses chunks itself (as it does whenever
+ * the thread falls behind). */
 void test_writer_background_same_bytes(void) {
   const char *a = tf_path("inline.rwd");
-  char b[4096];
-  struct seen sa = {0, 0, 0, 1}, sb = {0, 0, 0, 1};
-  size_t la, lb;
+  char b[4096], c[4096];
+  struct seen sa = {0, 0, 0, 1}, sb = {0, 0, 0, 1}, sc = {0, 0, 0, 1};
+  size_t la, lb, lc;
   snprintf(b, sizeof b, "%s", tf_path("background.rwd"));
+  snprintf(c, sizeof c, "%s", tf_path("caller.rwd"));
   setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
-  write_mixed(a, 0, &sa);
+  CU_ASSERT_EQUAL(write_mixed(a, 0, &sa), 0);
   write_mixed(b, 1, &sb);
+  u64 by_caller = write_mixed(c, 2, &sc);
   unsetenv("SOURCE_DATE_EPOCH");
-  u8 *da = tf_read_file(a, &la), *db = tf_read_file(b, &lb);
+  u8 *da = tf_read_file(a, &la), *db = tf_read_file(b, &lb),
+     *dc = tf_read_file(c, &lc);
   CU_ASSERT_PTR_NOT_NULL_FATAL(da);
   CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(dc);
   CU_ASSERT(la > 100000); /* many chunks */
   CU_ASSERT_EQUAL(la, lb);
   CU_ASSERT(la == lb && memcmp(da, db, la) == 0);
+  CU_ASSERT_EQUAL(la, lc);
+  CU_ASSERT(la == lc && memcmp(da, dc, la) == 0);
   CU_ASSERT(sa.n > 100);
   CU_ASSERT_EQUAL(sa.n, sb.n);
+  CU_ASSERT_EQUAL(sa.n, sc.n);
+  CU_ASSERT(by_caller > 100); /* every raw chunk but the index */
   CU_ASSERT_EQUAL(sa.records, sb.records);
+  CU_ASSERT_EQUAL(sa.records, sc.records);
   CU_ASSERT(sb.ordered);
-  {
+  CU_ASSERT(sc.ordered);
+  for (int k = 0; k < 2; k++) {
     trace_reader *r;
-    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&r, b, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(trace_reader_open(&r, k ? c : b, NULL), 0);
     trace_reader_close(r);
   }
   free(da);
   free(db);
+  free(dc);
   unlink(a);
   unlink(b);
+  unlink(c);
 }
