@@ -75,14 +75,22 @@ int rw_digest_skips(const struct rw_digest_spec *s, u64 addr) {
 
 const u8 *rw_digest_view(const struct rw_digest_spec *s, u64 addr,
                          const u8 *page, u8 *buf) {
-  u64 end = addr + RW_DIGEST_PAGE, lo = s->dead_lo, hi = s->dead_hi;
+  u64 end = addr + RW_DIGEST_PAGE;
+  const u8 *out = page;
   if (s->nskip && rw_digest_skips(s, addr)) return NULL;
-  if (lo >= hi || hi <= addr || lo >= end) return page;
-  if (lo <= addr && hi >= end) return NULL;
-  u64 a = RW_MAX(lo, addr), b = RW_MIN(hi, end);
-  memcpy(buf, page, RW_DIGEST_PAGE);
-  memset(buf + (a - addr), 0, (size_t)(b - a));
-  return buf;
+  for (u32 i = 0; i <= s->ndead; i++) {
+    u64 lo = i ? s->dead[i - 1][0] : s->dead_lo;
+    u64 hi = i ? s->dead[i - 1][1] : s->dead_hi;
+    if (lo >= hi || hi <= addr || lo >= end) continue;
+    if (lo <= addr && hi >= end) return NULL;
+    if (out == page) {
+      memcpy(buf, page, RW_DIGEST_PAGE);
+      out = buf;
+    }
+    u64 a = RW_MAX(lo, addr), b = RW_MIN(hi, end);
+    memset(buf + (a - addr), 0, (size_t)(b - a));
+  }
+  return out;
 }
 
 static int cmp_range(const void *x, const void *y) {
@@ -90,7 +98,9 @@ static int cmp_range(const void *x, const void *y) {
   return a[0] < b[0] ? -1 : a[0] > b[0];
 }
 
-void rw_digest_set_skips(struct rw_digest_spec *s, u64 (*r)[2], size_t n) {
+/* Sorts the N ranges R, merges those that overlap or touch, then the
+ * closest ones until at most MAX remain, into OUT; returns how many. */
+static u32 merge_ranges(u64 (*r)[2], size_t n, u64 (*out)[2], size_t max) {
   size_t k = 0;
   if (n) qsort(r, n, sizeof *r, cmp_range);
   for (size_t i = 0; i < n; i++) {
@@ -103,7 +113,7 @@ void rw_digest_set_skips(struct rw_digest_spec *s, u64 (*r)[2], size_t n) {
       k++;
     }
   }
-  while (k > RW_DIGEST_SKIP_MAX) { /* merge across the smallest gap */
+  while (k > max) { /* merge across the smallest gap */
     size_t best = 0;
     for (size_t i = 1; i + 1 < k; i++)
       if (r[i + 1][0] - r[i][1] < r[best + 1][0] - r[best][1]) best = i;
@@ -112,10 +122,18 @@ void rw_digest_set_skips(struct rw_digest_spec *s, u64 (*r)[2], size_t n) {
     k--;
   }
   for (size_t i = 0; i < k; i++) {
-    s->skip[i][0] = r[i][0];
-    s->skip[i][1] = r[i][1];
+    out[i][0] = r[i][0];
+    out[i][1] = r[i][1];
   }
-  s->nskip = (u32)k;
+  return (u32)k;
+}
+
+void rw_digest_set_skips(struct rw_digest_spec *s, u64 (*r)[2], size_t n) {
+  s->nskip = merge_ranges(r, n, s->skip, RW_DIGEST_SKIP_MAX);
+}
+
+void rw_digest_set_deads(struct rw_digest_spec *s, u64 (*r)[2], size_t n) {
+  s->ndead = merge_ranges(r, n, s->dead, RW_DIGEST_DEAD_MAX);
 }
 
 u64 rw_digest_final(const struct rw_digest *d) {

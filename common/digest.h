@@ -57,7 +57,13 @@
  * a process it does not record can write there at any moment
  * (recorder/watch.c): what such a process wrote is imported at the next
  * event of the program, so the memory at an asynchronous point holds bytes
- * the replay gets only after the point. */
+ * the replay gets only after the point.
+ *
+ * Since format 1.12 a digest may name up to RW_DIGEST_DEAD_MAX more dead
+ * ranges, byte for byte like the first: the recorder names the dead stacks
+ * of the process's other threads, which hold the same unreproducible
+ * headers for as long as those threads do not run, and those of threads
+ * that ended, whose stacks glibc keeps for its next threads. */
 
 /* The kinds of digest (above). */
 #define RW_DIGEST_CHAIN 0
@@ -66,14 +72,18 @@
 /* At most this many left-out ranges per digest (the recorder merges the
  * closest ones until they fit). */
 #define RW_DIGEST_SKIP_MAX 32
+/* And at most this many further dead ranges (since format 1.12). */
+#define RW_DIGEST_DEAD_MAX 32
 
 /* What a digest leaves out: the dead range [dead_lo, dead_hi) (none when
- * dead_lo >= dead_hi), and the pages of NSKIP ranges [skip[i][0],
+ * dead_lo >= dead_hi) and NDEAD more, and the pages of NSKIP ranges [skip[i][0],
  * skip[i][1]). Plain data. */
 struct rw_digest_spec {
   u64 dead_lo, dead_hi;
   u32 nskip;
   u64 skip[RW_DIGEST_SKIP_MAX][2];
+  u32 ndead; /* further dead ranges [dead[i][0], dead[i][1]), sorted */
+  u64 dead[RW_DIGEST_DEAD_MAX][2];
   u32 kind; /* RW_DIGEST_CHAIN or RW_DIGEST_LANES (the trace's) */
 };
 
@@ -95,8 +105,8 @@ void rw_digest_start(struct rw_digest *d, u32 kind);
 void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page);
 
 /* The bytes of the page at ADDR (RW_DIGEST_PAGE of them at PAGE) as a
- * digest with spec S sees them: PAGE itself when the dead range misses the
- * page, NULL when the page counts as zeros (the dead range covers it, or a
+ * digest with spec S sees them: PAGE itself when every dead range misses
+ * the page, NULL when the page counts as zeros (a dead range covers it, or a
  * left-out range holds it), else BUF (RW_DIGEST_PAGE bytes, caller-owned)
  * holding a copy with the dead bytes zeroed. */
 const u8 *rw_digest_view(const struct rw_digest_spec *s, u64 addr,
@@ -109,6 +119,8 @@ int rw_digest_skips(const struct rw_digest_spec *s, u64 addr);
  * then the closest ones until at most RW_DIGEST_SKIP_MAX remain, into
  * S's left-out ranges. R is reordered. */
 void rw_digest_set_skips(struct rw_digest_spec *s, u64 (*r)[2], size_t n);
+/* The same for S's further dead ranges (at most RW_DIGEST_DEAD_MAX). */
+void rw_digest_set_deads(struct rw_digest_spec *s, u64 (*r)[2], size_t n);
 
 /* Returns the digest of the pages added so far (D is left unchanged). */
 u64 rw_digest_final(const struct rw_digest *d);

@@ -174,6 +174,7 @@ void trace_spec_set(const struct rw_digest_spec *spec, u64 *dead_lo,
                     u64 *dead_hi, u32 *nskip, struct trace_bytes *skips,
                     u8 *buf) {
   u32 k = spec->nskip < RW_DIGEST_SKIP_MAX ? spec->nskip : RW_DIGEST_SKIP_MAX;
+  u32 d = spec->ndead < RW_DIGEST_DEAD_MAX ? spec->ndead : RW_DIGEST_DEAD_MAX;
   *dead_lo = spec->dead_lo;
   *dead_hi = spec->dead_hi;
   *nskip = k;
@@ -181,7 +182,11 @@ void trace_spec_set(const struct rw_digest_spec *spec, u64 *dead_lo,
     wr_le64(buf + 16 * i, spec->skip[i][0]);
     wr_le64(buf + 16 * i + 8, spec->skip[i][1]);
   }
-  *skips = (struct trace_bytes){buf, 16 * (size_t)k};
+  for (u32 i = 0; i < d; i++) {
+    wr_le64(buf + 16 * (k + i), spec->dead[i][0]);
+    wr_le64(buf + 16 * (k + i) + 8, spec->dead[i][1]);
+  }
+  *skips = (struct trace_bytes){buf, 16 * (size_t)(k + d)};
 }
 
 int trace_spec_get(u64 dead_lo, u64 dead_hi, u32 nskip,
@@ -190,12 +195,21 @@ int trace_spec_get(u64 dead_lo, u64 dead_hi, u32 nskip,
   RW_RETURN_IF(nskip > RW_DIGEST_SKIP_MAX || skips.len < 16 * (size_t)nskip,
                RW_ECORRUPT, "%u skipped ranges in %zu bytes", nskip,
                skips.len);
+  size_t more = skips.len - 16 * (size_t)nskip;
+  RW_RETURN_IF(more % 16 || more / 16 > RW_DIGEST_DEAD_MAX, RW_ECORRUPT,
+               "%zu bytes of dead ranges after the skipped ones", more);
   spec->dead_lo = dead_lo;
   spec->dead_hi = dead_hi;
   spec->nskip = nskip;
   for (u32 i = 0; i < nskip; i++) {
     spec->skip[i][0] = rd_le64(skips.p + 16 * i);
     spec->skip[i][1] = rd_le64(skips.p + 16 * i + 8);
+  }
+  spec->ndead = (u32)(more / 16);
+  for (u32 i = 0; i < spec->ndead; i++) {
+    const u8 *q = skips.p + 16 * ((size_t)nskip + i);
+    spec->dead[i][0] = rd_le64(q);
+    spec->dead[i][1] = rd_le64(q + 8);
   }
   return 0;
 }

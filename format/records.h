@@ -87,10 +87,12 @@ struct trace_str trace_str_of(const char *s);
 void trace_str_copy(struct trace_str s, char *dst, size_t cap);
 
 /* The digest fields of PREEMPT and END (dead_lo, dead_hi, nskip, skips):
- * trace_spec_set fills them from SPEC, with BUF (16 * RW_DIGEST_SKIP_MAX
- * bytes, outliving the record) holding the skips; trace_spec_get reads
- * them back, RW_ECORRUPT when skips does not hold nskip ranges or nskip
- * exceeds RW_DIGEST_SKIP_MAX. */
+ * trace_spec_set fills them from SPEC, with BUF (TRACE_SPEC_BUF bytes,
+ * outliving the record) holding the skips followed by the further dead
+ * ranges (format 1.12); trace_spec_get reads them back, RW_ECORRUPT when
+ * skips does not hold nskip ranges, nskip exceeds RW_DIGEST_SKIP_MAX, or
+ * what follows is not whole dead ranges, at most RW_DIGEST_DEAD_MAX. */
+#define TRACE_SPEC_BUF (16 * (RW_DIGEST_SKIP_MAX + RW_DIGEST_DEAD_MAX))
 void trace_spec_set(const struct rw_digest_spec *spec, u64 *dead_lo,
                     u64 *dead_hi, u32 *nskip, struct trace_bytes *skips,
                     u8 *buf);

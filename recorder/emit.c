@@ -112,7 +112,7 @@ int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo) {
 
 int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest,
                       const struct rw_digest_spec *spec) {
-  u8 skips[16 * RW_DIGEST_SKIP_MAX];
+  u8 skips[TRACE_SPEC_BUF];
   struct trace_rec_preempt p = {.regs = *regs, .digest = digest};
   trace_spec_set(spec, &p.dead_lo, &p.dead_hi, &p.nskip, &p.skips, skips);
   return trace_rec_preempt_append(r->w, cur(r), &p);
@@ -132,7 +132,7 @@ int rec__emit_diff(struct rec *r, u64 nr, u64 lines, const char *name) {
 
 int rec__emit_end(struct rec *r, i32 status, u32 signo) {
   static const struct rw_digest_spec none;
-  u8 skips[16 * RW_DIGEST_SKIP_MAX];
+  u8 skips[TRACE_SPEC_BUF];
   struct trace_rec_end e = {.status = status,
                             .signo = signo,
                             .has_digest = r->end_have ? 1 : 0,

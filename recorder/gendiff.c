@@ -4,9 +4,13 @@
  * syscall that is not in the table (or at a vfork, whose child writes into
  * the parent's memory), compared at its exit; and the digest of writable
  * memory that locates an asynchronous signal (common/digest.h). */
+#include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
 
 #include "common/digest.h"
 #include "common/endian.h"
@@ -174,19 +178,93 @@ static int digest_range(void *ctx, u64 a, u64 b) {
   return 0;
 }
 
-void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi) {
-  *lo = *hi = 0;
-  const struct rec__map *m =
-      rsp ? rec__maps_find(r->proc->maps, rsp - 1) : NULL;
-  if (!m) return;
-  /* A stack: the main one, or private anonymous memory (threads' stacks,
-   * alternate signal stacks); never the brk heap or a file. */
+/* The stack mapping SP is in (the main stack, or private anonymous
+ * memory: threads' stacks, alternate signal stacks; never the brk heap or
+ * a file), or NULL. */
+static const struct rec__map *stack_of(const struct rec *r, u64 sp) {
+  const struct rec__map *m = sp ? rec__maps_find(r->proc->maps, sp - 1) : NULL;
+  if (!m || !(m->prot & PROT_WRITE)) return NULL;
   int stack = !strcmp(m->path, "[stack]") ||
               (!m->path[0] && !m->ino && !(m->flags & REC_MAPF_SHARED));
-  if (stack && (m->prot & PROT_WRITE) && rsp - REC_RED_ZONE > m->start) {
+  return stack ? m : NULL;
+}
+
+void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi) {
+  *lo = *hi = 0;
+  const struct rec__map *m = stack_of(r, rsp);
+  if (m && rsp - REC_RED_ZONE > m->start) {
     *lo = m->start;
     *hi = rsp - REC_RED_ZONE;
   }
+}
+
+/* Where thread T's stack pointer is for the digest: at its syscall's
+ * entry when it is in one, where it stopped when stopped elsewhere, at
+ * its exit when it ended with exit; else 0 (not known). */
+static u64 task_sp(const struct rec__task *t) {
+  switch (t->state) {
+    case REC_T_GONE:
+      return t->exit_sp;
+    case REC_T_KERNEL:
+      return t->in_syscall ? t->entry.gpr[RW_REG_rsp] : 0;
+    case REC_T_READY: {
+      if (t->in_syscall) return t->entry.gpr[RW_REG_rsp];
+      errno = 0;
+      long v = ptrace(PTRACE_PEEKUSER, t->tid,
+                      (void *)offsetof(struct user_regs_struct, rsp), 0);
+      return errno ? 0 : (u64)v;
+    }
+    default:
+      return 0;
+  }
+}
+
+/* Dead stacks matter for a digest because the bytes below a stack pointer
+ * are not all reproducible (common/digest.h: the XSAVE header of the lazy
+ * binding trampoline), and a thread that is not running keeps them as
+ * long as it does not run: in every digest taken meanwhile. A thread that
+ * ended leaves its stack to glibc's cache with the same bytes. */
+int rec__stack_deads(struct rec *r, u64 rsp, struct rw_digest_spec *spec) {
+  size_t n = 0, nsp = 0, cap = 2 * r->nth + 2;
+  u64(*v)[2] = malloc(cap * sizeof *v);
+  u64 *live = malloc(cap * sizeof *live);
+  if (!v || !live) {
+    free(v);
+    free(live);
+    RW_RETURN_IF(1, RW_ENOMEM, "digest ranges");
+  }
+  if (rsp) live[nsp++] = rsp;
+  for (size_t i = 0; i < r->nth; i++) {
+    const struct rec__task *t = r->th[i];
+    if (t->proc == r->proc && t != r->cur && t->state != REC_T_GONE &&
+        t->state != REC_T_NEW) {
+      u64 sp = task_sp(t);
+      if (sp) live[nsp++] = sp;
+    }
+  }
+  /* The live threads' stacks (the current thread has its own range), and
+   * the stacks of those that ended that no live thread runs on. */
+  for (size_t i = rsp ? 1 : 0; i < nsp; i++) {
+    rec__dead_stack(r, live[i], &v[n][0], &v[n][1]);
+    n += v[n][0] < v[n][1];
+  }
+  for (size_t i = 0; i < r->nth; i++) {
+    const struct rec__task *t = r->th[i];
+    if (t->proc != r->proc || t->state != REC_T_GONE || !t->exit_sp)
+      continue;
+    const struct rec__map *m = stack_of(r, t->exit_sp);
+    int used = 0;
+    for (size_t k = 0; m && k < nsp && !used; k++)
+      used = live[k] > m->start && live[k] <= m->end;
+    if (m && !used) {
+      rec__dead_stack(r, t->exit_sp, &v[n][0], &v[n][1]);
+      n += v[n][0] < v[n][1];
+    }
+  }
+  rw_digest_set_deads(spec, v, n);
+  free(v);
+  free(live);
+  return 0;
 }
 
 int rec__digest(struct rec *r, const struct rw_digest_spec *spec, u64 *out) {

@@ -257,10 +257,10 @@ static int may_have_written(struct rec *r) {
 /* The memory digest of an asynchronous point or of the end, with the dead
  * range of a thread whose stack pointer is RSP (0: none), leaving out the
  * shared memory that processes rewind does not record may be writing
- * (recorder/watch.c). A stack may have grown since the maps were last read
- * (no syscall tells): they are read again first, so that the digest covers
- * what the replay has, and a GROW in the current thread's stream says so
- * before the point. */
+ * (recorder/watch.c) and the dead stacks of the other threads. A stack may
+ * have grown since the maps were last read (no syscall tells): they are
+ * read again first, so that the digest covers what the replay has, and a
+ * GROW in the current thread's stream says so before the point. */
 static int fresh_digest(struct rec *r, u64 rsp, u64 *digest,
                         struct rw_digest_spec *spec) {
   if (r->cur) {
@@ -271,6 +271,7 @@ static int fresh_digest(struct rec *r, u64 rsp, u64 *digest,
   spec->kind = RW_DIGEST_LANES; /* the trace's metadata says so */
   if (rsp) rec__dead_stack(r, rsp, &spec->dead_lo, &spec->dead_hi);
   RW_FORWARD(rec__watch_skips(r, spec));
+  RW_FORWARD(rec__stack_deads(r, rsp, spec));
   return rec__digest(r, spec, digest);
 }
 

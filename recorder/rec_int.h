@@ -337,6 +337,8 @@ struct rec__task {
   u64 held_ns;
   u64 slice_start_ns;   /* when it last began running user code */
   u64 ctid;             /* clear_child_tid address, 0 if none */
+  u64 exit_sp;          /* its stack pointer at exit (the syscall), when
+                           it ended that way; else 0 */
   pid_t new_child;      /* a thread its clone created, started at the exit */
   char name[16];        /* comm as last recorded */
   int in_syscall;       /* between syscall-entry and syscall-exit stops */
@@ -834,6 +836,14 @@ int rec__digest(struct rec *r, const struct rw_digest_spec *spec, u64 *out)
  * empty (LO = HI = 0). The maps must be fresh. */
 #define REC_RED_ZONE 128u
 void rec__dead_stack(const struct rec *r, u64 rsp, u64 *lo, u64 *hi);
+/* Sets SPEC's further dead ranges: the dead stacks of the other threads
+ * of the current process (the thread stopped with stack pointer RSP, 0 if
+ * none, has the first range), those live where they last stopped, and
+ * those that ended with exit, in stacks that no live thread uses (glibc
+ * keeps them for its next threads). The maps must be fresh. Returns 0 or
+ * RW_ENOMEM. */
+int rec__stack_deads(struct rec *r, u64 rsp, struct rw_digest_spec *spec)
+    RW_MUST_CHECK;
 
 /* Syscalls (recorder/sysrec.c). */
 /* The current thread is at a syscall's entry: records it. Returns 0, 1

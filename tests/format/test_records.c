@@ -66,7 +66,7 @@ void test_records_layout(void) {
 void test_records_roundtrip(void) {
   static u8 b[8192];
   static struct rw_regs regs, back;
-  u8 info[128], skips[16 * RW_DIGEST_SKIP_MAX];
+  u8 info[128], skips[TRACE_SPEC_BUF];
   for (size_t i = 0; i < sizeof info; i++) info[i] = (u8)(3 * i);
   some_regs(&regs, 7);
 
@@ -95,14 +95,20 @@ void test_records_roundtrip(void) {
   CU_ASSERT_EQUAL(memcmp(sg2.siginfo.p, info, sizeof info), 0);
 
   struct rw_digest_spec spec = {
-      0x7000, 0x8000, 2, {{0x1000, 0x2000}, {0x5000, 0x6000}}, RW_DIGEST_CHAIN};
+      .dead_lo = 0x7000,
+      .dead_hi = 0x8000,
+      .nskip = 2,
+      .skip = {{0x1000, 0x2000}, {0x5000, 0x6000}},
+      .ndead = 2,
+      .dead = {{0x9010, 0x9f00}, {0xa100, 0xa200}},
+      .kind = RW_DIGEST_CHAIN};
   struct rw_digest_spec spec2;
   struct trace_rec_preempt pe = {.regs = regs, .digest = 0x1234}, pe2;
   trace_spec_set(&spec, &pe.dead_lo, &pe.dead_hi, &pe.nskip, &pe.skips,
                  skips);
   trace_rec_preempt_put(b, &pe);
   CU_ASSERT_EQUAL(trace_rec_preempt_size(&pe),
-                  RW_REGS_DISK_SIZE + 8 + 16 + 4 + 32);
+                  RW_REGS_DISK_SIZE + 8 + 16 + 4 + 32 + 32);
   CU_ASSERT_EQUAL_FATAL(
       trace_rec_preempt_get(&pe2, b, trace_rec_preempt_size(&pe)), 0);
   CU_ASSERT_EQUAL(pe2.digest, 0x1234);
@@ -113,6 +119,22 @@ void test_records_roundtrip(void) {
   CU_ASSERT_EQUAL(spec2.nskip, 2);
   CU_ASSERT_EQUAL(spec2.skip[1][0], 0x5000);
   CU_ASSERT_EQUAL(spec2.skip[1][1], 0x6000);
+  CU_ASSERT_EQUAL(spec2.ndead, 2);
+  CU_ASSERT_EQUAL(spec2.dead[0][0], 0x9010);
+  CU_ASSERT_EQUAL(spec2.dead[1][1], 0xa200);
+  /* What follows the skips is whole dead ranges, at most 32 of them. */
+  {
+    struct trace_bytes odd = {pe2.skips.p, pe2.skips.len - 8};
+    CU_ASSERT_EQUAL(trace_spec_get(pe2.dead_lo, pe2.dead_hi, pe2.nskip, odd,
+                                   &spec2),
+                    RW_ECORRUPT);
+    static u8 many[16 * (2 + RW_DIGEST_DEAD_MAX + 1)];
+    struct trace_bytes big = {many, sizeof many};
+    CU_ASSERT_EQUAL(trace_spec_get(0, 0, 2, big, &spec2), RW_ECORRUPT);
+    big.len -= 16;
+    CU_ASSERT_EQUAL(trace_spec_get(0, 0, 2, big, &spec2), 0);
+    CU_ASSERT_EQUAL(spec2.ndead, RW_DIGEST_DEAD_MAX);
+  }
 
   struct trace_rec_output o = {1, 4096, 0xabcdef01, {info, 64}}, o2;
   trace_rec_output_put(b, &o);
@@ -177,8 +199,11 @@ void test_records_cut(void) {
 
   /* PREEMPT: whole after the digest (1.0), after the dead range (1.3) and
    * with its skips (1.5). */
-  struct rw_digest_spec spec = {0x10, 0x20, 2, {{1, 2}, {3, 4}},
-                                RW_DIGEST_CHAIN};
+  struct rw_digest_spec spec = {.dead_lo = 0x10,
+                                .dead_hi = 0x20,
+                                .nskip = 2,
+                                .skip = {{1, 2}, {3, 4}},
+                                .kind = RW_DIGEST_CHAIN};
   pe = (struct trace_rec_preempt){.regs = regs, .digest = 5};
   trace_spec_set(&spec, &pe.dead_lo, &pe.dead_hi, &pe.nskip, &pe.skips,
                  skips);

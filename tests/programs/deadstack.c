@@ -11,12 +11,21 @@
  *
  *   deadstack [TICKS]   prints "N ticks, xsavec" (or "no xsavec" where
  *                       the CPU lacks it) after TICKS (default 10)
- *                       SIGALRMs 2 ms apart */
+ *                       SIGALRMs 2 ms apart
+ *   deadstack TICKS threads
+ *                       the same, but the XSAVEC areas are on the stacks
+ *                       of two other threads: one that ended (glibc keeps
+ *                       its stack for the next thread) and one that waits
+ *                       in read(2) meanwhile; first prints "areas A B",
+ *                       their addresses */
 #include <cpuid.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t ticks;
 static int want = 10;
@@ -46,10 +55,32 @@ __attribute__((noinline)) static void zero_xmm(void) {
         "xmm14", "xmm15");
 }
 
-/* Saves the x87 and SSE components with XSAVEC on this frame. */
-__attribute__((noinline)) static void save_state(void) {
+/* Saves the x87 and SSE components with XSAVEC on this frame; returns
+ * the area's address. */
+__attribute__((noinline)) static unsigned long save_state(void) {
   unsigned char area[1024] __attribute__((aligned(64)));
   __asm__ volatile("xsavec %0" : "=m"(area) : "a"(3), "d"(0) : "memory");
+  return (unsigned long)area;
+}
+
+static int xsavec;
+static int wake[2]; /* the waiting thread reads it */
+
+/* A thread that leaves an XSAVEC area on its stack and ends. */
+static void *ender(void *arg) {
+  zero_xmm();
+  *(unsigned long *)arg = xsavec ? save_state() : 0;
+  return NULL;
+}
+
+/* One that leaves an area, then waits in read until main is done. */
+static void *waiter(void *arg) {
+  zero_xmm();
+  *(unsigned long *)arg = xsavec ? save_state() : 0;
+  char c;
+  while (read(wake[0], &c, 1) < 0) {
+  }
+  return NULL;
 }
 
 static int have_xsavec(void) {
@@ -61,15 +92,36 @@ static int have_xsavec(void) {
 int main(int argc, char **argv) {
   struct itimerval it = {{0, 2000}, {0, 2000}};
   struct sigaction sa = {0};
-  int xsavec = have_xsavec();
+  int threads = argc > 2 && !strcmp(argv[2], "threads");
+  pthread_t tw = 0;
+  xsavec = have_xsavec();
   if (argc > 1) want = atoi(argv[1]);
+  if (threads) {
+    pthread_t te;
+    volatile unsigned long a = 0, b = 0;
+    /* The waiter first: the one that ends then gets a stack of its own,
+     * which glibc keeps when it has ended. */
+    if (pipe(wake) || pthread_create(&tw, NULL, waiter, (void *)&b)) {
+      perror("deadstack: threads");
+      return 1;
+    }
+    while (!b && xsavec) {
+    }
+    if (pthread_create(&te, NULL, ender, (void *)&a) ||
+        pthread_join(te, NULL)) {
+      perror("deadstack: threads");
+      return 1;
+    }
+    printf("areas %lx %lx\n", a, b);
+    fflush(stdout);
+  }
   sa.sa_handler = on_tick;
   if (sigaction(SIGALRM, &sa, NULL)) {
     perror("deadstack: sigaction");
     return 1;
   }
   zero_xmm();
-  if (xsavec) save_state();
+  if (xsavec && !threads) save_state();
   if (setitimer(ITIMER_REAL, &it, NULL)) {
     perror("deadstack: setitimer");
     return 1;
@@ -79,5 +131,9 @@ int main(int argc, char **argv) {
   it.it_value.tv_usec = it.it_interval.tv_usec = 0;
   setitimer(ITIMER_REAL, &it, NULL);
   printf("%d ticks, %s\n", (int)ticks, xsavec ? "xsavec" : "no xsavec");
+  if (tw && (write(wake[1], "x", 1) != 1 || pthread_join(tw, NULL))) {
+    perror("deadstack: join");
+    return 1;
+  }
   return 0;
 }

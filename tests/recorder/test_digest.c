@@ -154,3 +154,48 @@ void test_digest_left_out_ranges_merged(void) {
       CU_ASSERT(rw_digest_skips(&s, a));
   CU_ASSERT(!rw_digest_skips(&s, 0x1000));
 }
+
+/* Format 1.12's further dead ranges zero their bytes like the first; two
+ * in one page both, one covering the page makes it count as zeros; the
+ * merge keeps every dead byte dead. */
+void test_digest_dead_ranges(void) {
+  struct rw_digest_spec s;
+  u8 buf[RW_DIGEST_PAGE];
+  u64 r[3][2] = {{0x5100, 0x5200}, {0x4010, 0x4020}, {0x7000, 0x9000}};
+  memset(&s, 0, sizeof s);
+  for (unsigned i = 0; i < sizeof page; i++) page[i] = (u8)(i + 1);
+  s.dead_lo = 0x5f00;
+  s.dead_hi = 0x6000;
+  rw_digest_set_deads(&s, r, 3);
+  CU_ASSERT_EQUAL(s.ndead, 3);
+  CU_ASSERT_EQUAL(s.dead[0][0], 0x4010);
+  CU_ASSERT_PTR_EQUAL(rw_digest_view(&s, 0x3000, page, buf), page);
+  CU_ASSERT_PTR_NULL(rw_digest_view(&s, 0x8000, page, buf));
+  CU_ASSERT_PTR_EQUAL(rw_digest_view(&s, 0x5000, page, buf), buf);
+  CU_ASSERT_EQUAL(buf[0xff], page[0xff]);
+  CU_ASSERT_EQUAL(buf[0x100], 0);
+  CU_ASSERT_EQUAL(buf[0x1ff], 0);
+  CU_ASSERT_EQUAL(buf[0x200], page[0x200]);
+  CU_ASSERT_EQUAL(buf[0xeff], page[0xeff]);
+  CU_ASSERT_EQUAL(buf[0xf00], 0); /* the first dead range too */
+  CU_ASSERT_PTR_EQUAL(rw_digest_view(&s, 0x4000, page, buf), buf);
+  CU_ASSERT_EQUAL(buf[0x0f], page[0x0f]);
+  CU_ASSERT_EQUAL(buf[0x10], 0);
+  CU_ASSERT_EQUAL(buf[0x20], page[0x20]);
+
+  enum { N = RW_DIGEST_DEAD_MAX + 5 };
+  u64 m[N][2], want[N][2];
+  for (unsigned i = 0; i < N; i++) {
+    m[i][0] = 0x10000ull * (i + 1) + 0x30 * i;
+    m[i][1] = m[i][0] + 0x800;
+  }
+  memcpy(want, m, sizeof m);
+  rw_digest_set_deads(&s, m, N);
+  CU_ASSERT_EQUAL(s.ndead, RW_DIGEST_DEAD_MAX);
+  for (unsigned i = 0; i < N; i++) {
+    int in = 0;
+    for (unsigned k = 0; k < s.ndead; k++)
+      in |= s.dead[k][0] <= want[i][0] && want[i][1] <= s.dead[k][1];
+    CU_ASSERT(in);
+  }
+}

@@ -124,8 +124,9 @@ EXTRA_DIST += tests/replay/shared.sh
 # Finding asynchronous points (tests/replay/search.sh): the digest leaves
 # out dead stack, and a search that cannot end says so.
 check_PROGRAMS += tests/programs/deadstack
-tests_programs_deadstack_CFLAGS = -O1 -g
+tests_programs_deadstack_CFLAGS = -O1 -g -pthread
 tests_programs_deadstack_LDFLAGS =
+tests_programs_deadstack_LDADD = -lpthread
 TESTS += tests/replay/search.sh
 EXTRA_DIST += tests/replay/search.sh
 
