@@ -53,9 +53,20 @@ static u64 lanes(const u8 *page) {
   return mix(mix(mix(l0, l1), l2), l3);
 }
 
-void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page) {
+int rw_digest_zero(const u8 *page) {
   static const u8 zero[RW_DIGEST_PAGE];
-  if (!memcmp(page, zero, RW_DIGEST_PAGE)) return; /* not part of it */
+  return !memcmp(page, zero, RW_DIGEST_PAGE);
+}
+
+u64 rw_digest_lanes(const u8 *page) { return lanes(page); }
+
+void rw_digest_add(struct rw_digest *d, u64 addr, u64 l) {
+  d->h = mix(mix(d->h, addr), l);
+  d->n++;
+}
+
+void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page) {
+  if (rw_digest_zero(page)) return; /* not part of it */
   u64 h = mix(d->h, addr);
   if (d->kind == RW_DIGEST_LANES) {
     h = mix(h, lanes(page));

@@ -104,6 +104,15 @@ void rw_digest_start(struct rw_digest *d, u32 kind);
  * as the definition says. Pages must come in increasing address order. */
 void rw_digest_page(struct rw_digest *d, u64 addr, const u8 *page);
 
+/* For a caller that keeps what pages contribute (recorder/wp.c), with a
+ * digest of kind RW_DIGEST_LANES: whether PAGE is all zeros (the digest
+ * leaves it out), what it contributes otherwise, and adding a non-zero
+ * page at ADDR by that value alone; rw_digest_page(d, addr, page) is
+ * rw_digest_add(d, addr, rw_digest_lanes(page)) for such a page. */
+int rw_digest_zero(const u8 *page);
+u64 rw_digest_lanes(const u8 *page);
+void rw_digest_add(struct rw_digest *d, u64 addr, u64 lanes);
+
 /* The bytes of the page at ADDR (RW_DIGEST_PAGE of them at PAGE) as a
  * digest with spec S sees them: PAGE itself when every dead range misses
  * the page, NULL when the page counts as zeros (a dead range covers it, or a

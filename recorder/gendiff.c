@@ -159,6 +159,7 @@ struct digest_ctx {
   struct rec *r;
   struct rw_digest d;
   const struct rw_digest_spec *spec; /* what it leaves out */
+  u64 pages;                          /* read so far */
   u8 page[REC_PAGE];                  /* a page with its dead bytes zeroed */
 };
 
@@ -168,6 +169,7 @@ static int digest_range(void *ctx, u64 a, u64 b) {
     size_t n = (size_t)RW_MIN(b - a, (u64)REC_BUF);
     i64 got = rec__mem_read(c->r, a, c->r->buf, n);
     got = got < 0 ? 0 : got & ~(i64)(REC_PAGE - 1);
+    c->pages += (u64)got / REC_PAGE;
     for (size_t k = 0; k < (size_t)got; k += REC_PAGE) {
       const u8 *p = rw_digest_view(c->spec, a + k, c->r->buf + k,
                                    c->page);
@@ -267,27 +269,73 @@ int rec__stack_deads(struct rec *r, u64 rsp, struct rw_digest_spec *spec) {
   return 0;
 }
 
-int rec__digest(struct rec *r, const struct rw_digest_spec *spec, u64 *out) {
+/* The digest of the writable memory with SPEC into *OUT: kept page hashes
+ * for what recorder/wp.c covers when WP, every page read otherwise. */
+static int digest_with(struct rec *r, const struct rw_digest_spec *spec,
+                       int wp, u64 *out) {
   struct digest_ctx c;
   c.r = r;
   c.spec = spec;
+  c.pages = 0;
   rw_digest_start(&c.d, spec->kind);
   for (const struct rec__map *m = rec__maps_first(r->proc->maps); m;
        m = rec__maps_next(r->proc->maps, m)) {
     if (!(m->prot & PROT_WRITE)) continue;
+    int kept = wp && rec__wp_covers(r, m);
     /* Around the left-out ranges (sorted): they are not even read. */
     u64 a = m->start;
-    for (u32 i = 0; i < spec->nskip && a < m->end; i++) {
-      if (spec->skip[i][1] <= a) continue;
-      if (spec->skip[i][0] >= m->end) break;
-      if (spec->skip[i][0] > a)
-        RW_FORWARD(rec__populated(r, m, a, spec->skip[i][0], digest_range,
-                                  &c));
-      a = spec->skip[i][1];
+    for (u32 i = 0; i <= spec->nskip && a < m->end; i++) {
+      u64 lo = i < spec->nskip ? spec->skip[i][0] : m->end;
+      u64 hi = i < spec->nskip ? spec->skip[i][1] : m->end;
+      if (hi <= a) continue;
+      u64 b = RW_MIN(lo, m->end);
+      if (b > a) {
+        int rc = kept ? rec__wp_range(r, m, a, b, spec, &c.d) : 1;
+        if (rc == 1) rc = rec__populated(r, m, a, b, digest_range, &c);
+        RW_FORWARD(rc);
+      }
+      a = hi;
+      if (lo >= m->end) break;
     }
-    if (a < m->end)
-      RW_FORWARD(rec__populated(r, m, a, m->end, digest_range, &c));
   }
   *out = rw_digest_final(&c.d);
+  if (!wp) r->proc->wp.full_pages = c.pages;
   return 0;
+}
+
+int rec__digest(struct rec *r, const struct rw_digest_spec *spec, u64 *out) {
+  struct rec__wp *w = &r->proc->wp;
+  /* Small memory is read faster than protected: the kept hashes start
+   * once a full digest has read REC_WP_ARM pages. (Not sooner: a program
+   * with few points, two digests say, would pay the faults of its writes
+   * for one digest's worth of reading.) */
+  if (w->on && !w->armed && w->full_pages >= REC_WP_ARM) w->armed = 1;
+  if (!w->armed || spec->kind != RW_DIGEST_LANES)
+    return digest_with(r, spec, 0, out);
+  rec__wp_begin(r);
+  int rc = digest_with(r, spec, 1, out);
+  if (rc < 0) {
+    RW_FORWARD(rec__wp_end(r, 0));
+    return rc;
+  }
+  if (rec__wp_check_due(r)) {
+    u64 full;
+    RW_FORWARD(digest_with(r, spec, 0, &full));
+    if (full != *out) {
+      /* A write the protection did not see: the kept hashes cannot be
+       * trusted in this process. */
+      rw_log(RW_LOG_INFO,
+             "note: process %d wrote memory unseen by its page protection; "
+             "its digests read all of its memory from now on",
+             (int)r->proc->pid);
+      *out = full;
+      RW_FORWARD(rec__wp_end(r, 0));
+      rec__wp_reset(&r->proc->wp);
+      return 0;
+    }
+  }
+  r->n.wp_digests++;
+  r->n.wp_kept += r->proc->wp.kept;
+  r->n.wp_read += r->proc->wp.read;
+  return rec__wp_end(r, 1);
 }

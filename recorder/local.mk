@@ -10,7 +10,8 @@ recorder_librw_recorder_a_SOURCES = \
 	recorder/blobs.c recorder/files.c recorder/signals.c recorder/children.c recorder/procs.c recorder/threads.c \
 	recorder/ptregs.c recorder/emit.c recorder/backtrace.c \
 	recorder/tscself.c recorder/tscpatch.c recorder/forced.c recorder/stack.c recorder/output.c \
-	recorder/vdso.c recorder/vsyscall.c recorder/sbuf.c recorder/sbuf.h
+	recorder/vdso.c recorder/vsyscall.c recorder/sbuf.c recorder/sbuf.h \
+	recorder/wp.c
 nodist_recorder_librw_recorder_a_SOURCES = recorder/sblib_bin.c
 recorder_librw_recorder_a_CFLAGS = $(AM_CFLAGS) $(UNWIND_CFLAGS) $(CAPSTONE_CFLAGS)
 

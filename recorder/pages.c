@@ -21,26 +21,12 @@
 
 #include "recorder/rec_int.h"
 
-/* From linux/fs.h (6.7), which older headers lack. */
-struct rec__page_region {
-  u64 start, end, categories;
-};
-struct rec__pm_scan_arg {
-  u64 size, flags, start, end, walk_end, vec, vec_len, max_pages;
-  u64 category_inverted, category_mask, category_anyof_mask, return_mask;
-};
-#define REC_PAGEMAP_SCAN _IOWR('f', 16, struct rec__pm_scan_arg)
-#define REC_PAGE_IS_PRESENT (1u << 3)
-#define REC_PAGE_IS_SWAPPED (1u << 4)
-
 void rec__pages_reset(struct rec *r) {
   if (r->proc->pagemap_fd >= 0) close(r->proc->pagemap_fd);
   r->proc->pagemap_fd = -2;
 }
 
-/* /proc/PID/pagemap of the process, or -1 when PAGEMAP_SCAN is known not to
- * work. */
-static int pagemap(struct rec *r) {
+int rec__pagemap_fd(struct rec *r) {
   if (r->proc->pagemap_fd != -2) return r->proc->pagemap_fd;
   char path[64];
   snprintf(path, sizeof path, "/proc/%d/pagemap", (int)r->proc->live);
@@ -53,7 +39,7 @@ static int pagemap(struct rec *r) {
  * tables or in swap. Returns 0, 1 when the kernel cannot say, or
  * RW_ENOMEM. */
 static int present(struct rec *r, u64 a, u64 b, struct rec__ranges *out) {
-  int fd = pagemap(r);
+  int fd = rec__pagemap_fd(r);
   if (fd < 0) return 1;
   struct rec__page_region v[64];
   u64 at = a;

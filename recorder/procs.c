@@ -126,5 +126,6 @@ void rec__proc_release(struct rec *r, struct rec__proc *p) {
   if (p->memfd >= 0) close(p->memfd);
   p->memfd = -1;
   rec__pages_reset(r);
+  rec__wp_reset(&p->wp);
   r->proc = was;
 }

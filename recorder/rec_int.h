@@ -462,6 +462,26 @@ struct rec__sbsite {
 #define REC_SB_SITES 256
 #define REC_SB_STUBPAGES 8
 
+/* The pages written since the last digest (recorder/wp.c). Zeroed is
+ * off. */
+struct rec__wp {
+  int on;               /* 1: UFFD is the process's userfaultfd, usable */
+  int armed;            /* 1: digests use it (the memory is large) */
+  u64 full_pages;       /* pages the last full digest read */
+  int uffd;             /* the recorder's copy of it */
+  u64 (*keep)[2];       /* address (bit 0: all zeros) and lanes of each page
+                           hashed at the last digest, by address */
+  size_t nkeep, capkeep;
+  u64 (*next)[2];       /* the same, being built by the current digest */
+  size_t nnext, capnext;
+  size_t at;            /* where the current digest is in KEEP */
+  u32 rest;             /* digests left that do not protect pages again */
+  u32 backoff;          /* the last REST given */
+  u64 digests;          /* digests taken this way */
+  u64 present, read, kept; /* pages of the current digest: present, read
+                              from the process, taken from KEEP */
+};
+
 struct rec__sb {
   int mapped; /* 1: the library is mapped, and the vDSO jumps to it */
   int on;   /* 1: the ring is drained (0: the library was told to make
@@ -551,6 +571,7 @@ struct rec__proc {
   size_t ntscp, captscp;
   struct rec__vfn vfn[REC_VFN_MAX]; /* the vDSO's patched functions */
   u32 nvfn;
+  struct rec__wp wp;          /* its written pages (recorder/wp.c) */
   struct rec__sb sb_own;      /* the syscall buffer of its address space */
   struct rec__sb *sb;         /* &SB_OWN, or a vfork parent's (as maps) */
   int sb_fullstop;            /* 1: it installed a seccomp filter of its
@@ -577,6 +598,9 @@ struct rec {
   int slice_auto;             /* 1: --timeslice not given: a slice is
                                  longer when preempting costs more */
   u64 preempt_ns;             /* what the last preemption point cost */
+  int check_digest;           /* REWIND_CHECK_DIGEST=1: every digest taken
+                                 from written pages is also taken in full
+                                 and compared (tests) */
   int check_maps;             /* REWIND_CHECK_MAPS=1: /proc/PID/maps is read
                                  after every update the recorder made on
                                  its own, and must agree with it */
@@ -631,6 +655,8 @@ struct rec {
     u64 watched_lines;        /* lines imported from watched shared memory */
     u64 maps_followed, maps_read; /* address-space updates made from a
                                      syscall's arguments / from /proc */
+    u64 wp_digests, wp_kept, wp_read; /* digests from written pages, and
+                                         their pages kept and read */
   } n;
   struct rec__proc *proc;    /* the process being handled: cur's, or the
                                 one a caller set (rec__set_cur) */
@@ -787,9 +813,55 @@ int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                    int (*fn)(void *ctx, u64 a, u64 b), void *ctx)
     RW_MUST_CHECK;
 void rec__pages_reset(struct rec *r);
+/* /proc/PID/pagemap of the current process, or -1 when PAGEMAP_SCAN is
+ * known not to work. */
+int rec__pagemap_fd(struct rec *r);
+/* The PAGEMAP_SCAN ioctl, from linux/fs.h (6.7), which older headers
+ * lack. */
+struct rec__page_region {
+  u64 start, end, categories;
+};
+struct rec__pm_scan_arg {
+  u64 size, flags, start, end, walk_end, vec, vec_len, max_pages;
+  u64 category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define REC_PAGEMAP_SCAN _IOWR('f', 16, struct rec__pm_scan_arg)
+#define REC_PM_SCAN_WP_MATCHING 1ull
+#define REC_PAGE_IS_WRITTEN (1u << 1)
+#define REC_PAGE_IS_PRESENT (1u << 3)
+#define REC_PAGE_IS_SWAPPED (1u << 4)
 int rec__file_data(int fd, u64 lo, u64 hi,
                    int (*fn)(void *ctx, u64 a, u64 b), void *ctx)
     RW_MUST_CHECK;
+
+/* Pages (32 MiB) a full digest reads before the next one uses the pages
+ * written since instead. */
+#define REC_WP_ARM 8192u
+/* The digest from the pages written since the last one (recorder/wp.c).
+ * rec__wp_start: at an execve's exit (registers AT, a syscall instruction
+ * at INSN of thread TID), makes the new address space's userfaultfd; 0, or
+ * a negative code when the thread went away. rec__wp_reset forgets all
+ * (exec, the process gone); rec__wp_forget forgets the kept pages (pages
+ * moved: mremap). rec__wp_covers: whether mapping M takes this path.
+ * rec__wp_begin, then rec__wp_range for each covered range [A, B) of M in
+ * address order (1: not this time, take the full way; adds to D what the
+ * full digest with SPEC would), then rec__wp_end (OK 0: the digest was
+ * not used). rec__wp_check_due: whether this digest should also be taken
+ * in full and compared. */
+int rec__wp_start(struct rec *r, pid_t tid, const struct rw_regs *at,
+                  u64 insn) RW_MUST_CHECK;
+void rec__wp_reset(struct rec__wp *w);
+void rec__wp_forget(struct rec__wp *w);
+/* After an mprotect that made [A, A + LEN) writable: see recorder/wp.c.
+ * Returns 0 or RW_ENOMEM. */
+int rec__wp_reprotect(struct rec *r, u64 a, u64 len) RW_MUST_CHECK;
+int rec__wp_covers(const struct rec *r, const struct rec__map *m);
+void rec__wp_begin(struct rec *r);
+int rec__wp_range(struct rec *r, const struct rec__map *m, u64 a, u64 b,
+                  const struct rw_digest_spec *spec, struct rw_digest *d)
+    RW_MUST_CHECK;
+int rec__wp_end(struct rec *r, int ok) RW_MUST_CHECK;
+int rec__wp_check_due(const struct rec *r);
 
 /* Generic diff (recorder/gendiff.c). */
 int rec__snap_take(struct rec *r) RW_MUST_CHECK;

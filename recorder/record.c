@@ -361,6 +361,8 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   r.proc->pagemap_fd = -2;
   r.opts = o;
   r.t0 = t0;
+  const char *cd = getenv("REWIND_CHECK_DIGEST");
+  r.check_digest = cd && !strcmp(cd, "1");
   const char *check = getenv("REWIND_CHECK_MAPS");
   r.check_maps = check && !strcmp(check, "1");
   r.tsc_trap = rec__tsc_trap_works();
@@ -480,6 +482,13 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
            "checked, %llu reads of the maps",
            (unsigned long long)r.n.maps_followed,
            (unsigned long long)r.n.maps_read);
+  if (r.check_digest)
+    rw_log(RW_LOG_INFO,
+           "REWIND_CHECK_DIGEST: %llu digests from written pages, each "
+           "checked against a full one: %llu pages kept, %llu read",
+           (unsigned long long)r.n.wp_digests,
+           (unsigned long long)r.n.wp_kept,
+           (unsigned long long)r.n.wp_read);
   for (size_t i = 0; i < rec__proc_count(&r); i++)
     rec__proc_release(&r, rec__proc_at(&r, i));
   for (size_t i = 0; i < r.nprocs; i++) free(r.procs[i]);

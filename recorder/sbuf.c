@@ -124,6 +124,7 @@ int rec__sb_exec(struct rec *r, const struct rw_regs *at) {
   struct rec__sb *sb = &p->sb_own;
   memset(sb, 0, sizeof *sb);
   p->sb = sb;
+  rec__wp_reset(&p->wp); /* it was the old address space's */
   if (!r->sbuf || p->sb_fullstop || !p->nvfn) return 0;
   size_t n = (size_t)(rec__sblib_end - rec__sblib_start);
   if (n > RW_SB_CODE) return RW_EINVAL;
@@ -155,6 +156,9 @@ int rec__sb_exec(struct rec *r, const struct rw_regs *at) {
     rc = rec__remote_syscall(tid, at, insn, 11, un, &res);
     res = -EEXIST;
   }
+  /* The digest's written pages (recorder/wp.c), through the same
+   * instruction. */
+  if (rc == 0) rc = rec__wp_start(r, tid, at, insn);
   /* Back to where execve returned. */
   int rc2 = rec__regs_set_gprs(tid, at);
   RW_FORWARD(rc);

@@ -265,6 +265,9 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
   struct rec__range skip[3];
   size_t nskip = 0;
   int done;
+  if ((nr == REC_NR_mprotect || nr == REC_NR_pkey_mprotect) && result == 0 &&
+      (args[2] & PROT_WRITE))
+    RW_FORWARD(rec__wp_reprotect(r, args[0], args[1]));
   RW_FORWARD(rec__follow(r, nr, args, result, &done));
   if (done) {
     r->n.maps_followed++;
@@ -291,6 +294,7 @@ int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result) {
     u64 oa = args[0], ol = page_up(args[1]), na = (u64)result;
     u64 nl = page_up(args[2]);
     rc = rec__emit_remap(r, oa, ol, na, nl, (u32)args[3]);
+    rec__wp_forget(&r->proc->wp); /* its pages moved, protection and all */
     skip[nskip++] = (struct rec__range){oa, ol};
     skip[nskip++] = (struct rec__range){na, nl};
     if (rc == 0 && (args[3] & 4)) /* MREMAP_DONTUNMAP: old pages empty */

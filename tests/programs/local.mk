@@ -17,7 +17,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/tailcalls tests/programs/counts tests/programs/datapat \
 	tests/programs/srclines tests/programs/killthreads tests/programs/forkadvice \
 	tests/programs/childmem tests/programs/ptystop tests/programs/sbuf \
-	tests/programs/forcedsig
+	tests/programs/forcedsig tests/programs/wpages
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
@@ -209,3 +209,8 @@ tests_programs_sbuf_LDADD = -lpthread
 tests_programs_forcedsig_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_forcedsig_LDFLAGS =
 tests_programs_forcedsig_LDADD = -lpthread
+
+# Memory changed every way between preemptions (tests/recorder/written.sh).
+tests_programs_wpages_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_wpages_LDFLAGS =
+tests_programs_wpages_LDADD = -lpthread
