@@ -335,18 +335,21 @@ void test_feature_approx14(void) {
 }
 
 /* vrcp14ps zmm0, zmm1 (zmm1 zero, so +inf everywhere) under each vendor's
- * rules: Intel's on any host; AMD's (family 0x1a) only on an AMD host of
- * that family with AVX-512, else the replay stops naming why. */
+ * rules: Intel's and AMD Zen 4's (family 0x19, the same bits) on any host;
+ * AMD's family 0x1a only on an AMD host of that family with AVX-512, else
+ * the replay stops naming why. */
 void test_feature_approx14_vendor(void) {
   static const u8 code[] = {0x62, 0xf2, 0x7d, 0x48, 0x4c, 0xc1, 0xcc};
-  for (int amd = 0; amd < 2; amd++) {
+  static const u32 family[3] = {6, 0x19, 0x1a};
+  for (int k = 0; k < 3; k++) {
     struct emu e;
     struct cpu_config cfg = {0};
     struct cpu_exit ex;
     struct rw_regs r;
     u32 lane;
+    int amd = k > 0;
     cfg.vendor = amd ? CPU_VENDOR_AMD : CPU_VENDOR_INTEL;
-    cfg.family = amd ? 0x1a : 6;
+    cfg.family = family[k];
     CU_ASSERT_FATAL(emu_open(&e, code, sizeof code) == 0);
     cpu_free(e.cpu);
     e.cpu = NULL;
@@ -354,7 +357,7 @@ void test_feature_approx14_vendor(void) {
     cpu_get_regs(e.cpu, &r);
     r.rip = EMU_CODE;
     CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
-    if (amd && cpu__host_amd512 != 0x1a) {
+    if (family[k] == 0x1a && cpu__host_amd512 != 0x1a) {
       CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_UNSUPPORTED);
       CU_ASSERT(strstr(ex.msg, "vrcp14ps") != NULL);
       CU_ASSERT(strstr(ex.msg, "AMD's approximation") != NULL);
