@@ -150,9 +150,7 @@ static void cache_later(struct rec *r, const struct rec__map *m,
   r->ncpend++;
 }
 
-/* Removes the least recently used entries of DIR until it holds at most
- * REC_CACHE_MAX bytes. */
-static void cache_trim(const char *dir) {
+void rec__cache_trim(const char *dir, u64 max) {
   DIR *d = opendir(dir);
   if (!d) return;
   struct ent {
@@ -178,7 +176,7 @@ static void cache_trim(const char *dir) {
     v[n].mtime = (u64)st.st_mtim.tv_sec;
     total += v[n++].size;
   }
-  while (total > REC_CACHE_MAX && n) {
+  while (total > max && n) {
     size_t old = 0;
     for (size_t i = 1; i < n; i++)
       if (v[i].mtime < v[old].mtime) old = i;
@@ -213,7 +211,7 @@ void rec__blob_cache_save(struct rec *r, const char *path) {
       free(img);
     }
     trace_reader_close(tr);
-    cache_trim(dir);
+    rec__cache_trim(dir, REC_CACHE_MAX);
   }
   for (size_t i = 0; i < r->ncpend; i++) free(r->cpend[i].key);
   free(r->cpend);

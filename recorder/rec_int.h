@@ -797,6 +797,9 @@ int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
  * its size; frees what R holds for it. Failures only lose the cache's
  * help. */
 void rec__blob_cache_save(struct rec *r, const char *path);
+/* Removes the least recently used files of the cache directory DIR until
+ * it holds at most MAX bytes (recorder/blobs.c). */
+void rec__cache_trim(const char *dir, u64 max);
 /* Reads LEN bytes at offset OFF of the file behind M into BUF, zero past
  * its end. Returns 0 or a negative code. */
 int rec__blob_range(struct rec *r, const struct rec__map *m, u64 off,

@@ -37,11 +37,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include "common/endian.h"
+#include "format/format.h"
 #include "recorder/rec_int.h"
 
 int rec__tsc_trap_works(void) {
@@ -306,6 +309,93 @@ int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
   return scan(r, a, b, 0);
 }
 
+/* Scans kept between recordings. Scanning a file's code means reading it
+ * out of the process and decoding around every byte pattern: for the tens
+ * of megabytes of libraries a Python or a compiler maps, milliseconds at
+ * every recording. The sites depend only on the bytes and on what this
+ * machine patches, so the cache directory (REWIND_CACHE, next to the blob
+ * cache; none when it is off) keeps them in scans/, one small file per
+ * file range: SCAN_MAGIC, then per site its offset and xbegin target
+ * (relative to the range, u64 each) and kind, first byte, length,
+ * register and size (u8 each). */
+#define SCAN_MAGIC "rwscan1\n"
+#define SCAN_SITE 21
+#define SCAN_KEEP (16u << 20) /* bytes kept at most, the oldest going */
+
+/* The file for the range of LEN bytes at OFF of the content HASH, under
+ * this machine's patch mode, into DST; its directory into DIR. -1: no
+ * cache. */
+static int scan_path(const struct rec *r, char *dst, size_t cap, char *dir,
+                     size_t dcap, const u8 hash[32], u64 off, u64 len) {
+  char base[4096], hex[65];
+  if (trace_cache_dir(base, sizeof base) < 0) return -1;
+  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", hash[i]);
+  unsigned mode = (unsigned)!r->tsc_trap | (unsigned)cpu_has_rand() << 1 |
+                  (unsigned)cpu_has_rtm() << 3;
+  if ((size_t)snprintf(dir, dcap, "%s/scans", base) >= dcap) return -1;
+  int n = snprintf(dst, cap, "%s/%s-%llx-%llx-%x", dir, hex,
+                   (unsigned long long)off, (unsigned long long)len, mode);
+  return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+/* Appends the sites kept in PATH to R's tscsites (relative); 1 when it
+ * holds a whole, valid list, else 0 with nothing appended. */
+static int scan_load(struct rec *r, const char *path, u64 len) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  struct stat st;
+  u8 *buf = NULL;
+  size_t n = 0, hdr = sizeof SCAN_MAGIC - 1;
+  int ok = fstat(fd, &st) == 0 && st.st_size >= (off_t)hdr &&
+           (size_t)st.st_size <= hdr + SCAN_SITE * (size_t)len &&
+           ((size_t)st.st_size - hdr) % SCAN_SITE == 0 &&
+           (buf = malloc((size_t)st.st_size)) != NULL &&
+           read(fd, buf, (size_t)st.st_size) == st.st_size &&
+           !memcmp(buf, SCAN_MAGIC, hdr);
+  close(fd);
+  if (ok) n = ((size_t)st.st_size - hdr) / SCAN_SITE;
+  size_t was = r->ntscsites;
+  for (size_t i = 0; ok && i < n; i++) {
+    const u8 *p = buf + hdr + SCAN_SITE * i;
+    struct rec__tscp pt = {.addr = rd_le64(p), .target = rd_le64(p + 8),
+                           .kind = p[16], .orig = p[17], .len = p[18],
+                           .reg = p[19], .osz = p[20]};
+    ok = pt.addr < len && pt.kind <= REC_ND_XBEGIN && pt.len >= 1 &&
+         pt.len <= 15 && remember(r, &pt, 0) == 0;
+  }
+  free(buf);
+  if (!ok) r->ntscsites = was;
+  if (ok) (void)utimensat(AT_FDCWD, path, NULL, 0); /* used: kept longer */
+  return ok;
+}
+
+/* Keeps the N sites of V (relative) in PATH, whole or not at all. */
+static void scan_store(const char *path, const char *dir,
+                       const struct rec__tscp *v, size_t n) {
+  char tmp[4480];
+  if (trace_mkdirs(dir, 0700) < 0) return;
+  snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  size_t hdr = sizeof SCAN_MAGIC - 1, size = hdr + SCAN_SITE * n;
+  u8 *buf = malloc(size);
+  int ok = buf != NULL;
+  if (ok) {
+    memcpy(buf, SCAN_MAGIC, hdr);
+    for (size_t i = 0; i < n; i++) {
+      u8 *p = buf + hdr + SCAN_SITE * i;
+      wr_le64(p, v[i].addr);
+      wr_le64(p + 8, v[i].target);
+      p[16] = v[i].kind, p[17] = v[i].orig, p[18] = v[i].len;
+      p[19] = v[i].reg, p[20] = v[i].osz;
+    }
+    ok = write(fd, buf, size) == (ssize_t)size;
+  }
+  free(buf);
+  if (close(fd) < 0) ok = 0;
+  if (!ok || rename(tmp, path) < 0) unlink(tmp);
+}
+
 int rec__tsc_patch_file(struct rec *r, u64 a, u64 b, const u8 hash[32],
                         u64 off) {
   if (!any_patch(r) || b <= a) return 0;
@@ -331,7 +421,25 @@ int rec__tsc_patch_file(struct rec *r, u64 a, u64 b, const u8 hash[32],
     r->captscfiles = n;
   }
   size_t first = r->ntscsites;
-  RW_FORWARD(scan(r, a, b, 1));
+  char path[4400], dir[4200];
+  int cached = scan_path(r, path, sizeof path, dir, sizeof dir, hash, off,
+                         b - a) == 0;
+  if (cached && scan_load(r, path, b - a)) {
+    int found[REC_ND_XBEGIN + 1] = {0};
+    for (size_t k = first; k < r->ntscsites; k++) {
+      struct rec__tscp pt = r->tscsites[k];
+      pt.addr += a;
+      if (pt.kind == REC_ND_XBEGIN) pt.target += a;
+      RW_FORWARD(apply(r, &pt, found));
+    }
+    say_found(found, a, b);
+  } else {
+    RW_FORWARD(scan(r, a, b, 1));
+    if (cached) {
+      scan_store(path, dir, r->tscsites + first, r->ntscsites - first);
+      if (hash[0] % 64 == 0) rec__cache_trim(dir, SCAN_KEEP); /* at times */
+    }
+  }
   struct rec__tscfile *f = &r->tscfiles[r->ntscfiles++];
   memcpy(f->hash, hash, 32);
   f->off = off;

@@ -159,4 +159,36 @@ XDG_CACHE_HOME="$T/xc" REWIND_CACHE=off "$REWIND" record -q -o "$T/bc4.rwd" \
 check "blob cache: REWIND_CACHE=off keeps none" test ! -e "$T/xc"
 check_eq "blob cache: off: the same blobs" "$(blobs_of "$T/bc1.rwd")" \
   "$(blobs_of "$T/bc4.rwd")"
+
+# The scan cache: where rdtsc is patched (REWIND_TSC_PATCH=1), the sites a
+# scan of a file's code found are kept under $REWIND_CACHE/scans; the next
+# recording patches from there, the same instructions (at the same
+# addresses: without address randomization). A damaged entry is scanned
+# again and made whole.
+sc="$T/sc/scans"
+norand() { setarch "$(uname -m)" -R "$@"; }
+sites() { "$REWIND" dump --json "$1" | python3 -c '
+import json, sys
+print(sorted((r["kind"], r["rip"]) for r in map(json.loads, sys.stdin)
+             if r["type"] == "RDTSC"))'; }
+REWIND_TSC_PATCH=1 REWIND_CACHE="$T/sc" norand "$REWIND" record -q -o "$T/sc1.rwd" \
+  "$P/rdtsc" >/dev/null
+check "scan cache: entries made" test "$(ls "$sc" | wc -l)" -ge 1
+REWIND_TSC_PATCH=1 REWIND_CACHE="$T/sc" norand "$REWIND" record -q -o "$T/sc2.rwd" \
+  "$P/rdtsc" >/dev/null
+check_eq "scan cache: the same rdtsc sites answered" "$(sites "$T/sc1.rwd")" \
+  "$(sites "$T/sc2.rwd")"
+check "scan cache: rdtsc answered" test "$(sites "$T/sc2.rwd")" != "[]"
+check "scan cache: the replay verifies" "$REWIND" replay --verify "$T/sc2.rwd"
+for f in "$sc"/*; do printf 'rwscan1\nxy' >"$f"; done
+REWIND_TSC_PATCH=1 REWIND_CACHE="$T/sc" norand "$REWIND" record -q -o "$T/sc3.rwd" \
+  "$P/rdtsc" >/dev/null
+check_eq "scan cache: damaged entries: the same sites" \
+  "$(sites "$T/sc1.rwd")" "$(sites "$T/sc3.rwd")"
+check "scan cache: damaged entries made whole again" python3 -c '
+import os, sys
+d = sys.argv[1]
+for f in os.listdir(d):
+    n = os.path.getsize(os.path.join(d, f))
+    assert n >= 8 and (n - 8) % 21 == 0, (f, n)' "$sc"
 finish
