@@ -231,7 +231,7 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
   st->end_checked = rp->fin.end_checked;
   st->keyframes = rp->tl.nkfs;
   st->keyframe_bytes =
-      cpu_mem_footprint(rp->root.mem) + rp__kf_thread_bytes(rp);
+      rp__mem_footprint(rp) + rp__kf_thread_bytes(rp);
 }
 
 int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {

@@ -588,6 +588,9 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) RW_MUST_CHECK;
 void rp__kf_free_all(rp_replay *rp);
 /* Host bytes the keyframes (coarse and fine) hold in thread states. */
 u64 rp__kf_thread_bytes(const rp_replay *rp);
+/* Host bytes of guest memory, live and held by keyframes, over the address
+ * spaces of every process. */
+u64 rp__mem_footprint(const rp_replay *rp);
 
 /* seeking and fine keyframes (replayer/timeline.c) */
 /* Seeks to ICOUNT with EVENTS records consumed (0: as few as there are

@@ -54,6 +54,13 @@ static u64 thread_bytes(const struct rp__kf *kf) {
   return kf->nthreads * (sizeof *kf->threads + cpu_state_size());
 }
 
+u64 rp__mem_footprint(const rp_replay *rp) {
+  u64 n = cpu_mem_footprint(rp->root.mem);
+  for (size_t i = 0; i < rp->nkids; i++)
+    if (rp->kids[i]->own) n += cpu_mem_footprint(rp->kids[i]->own);
+  return n;
+}
+
 u64 rp__kf_thread_bytes(const rp_replay *rp) {
   u64 n = 0;
   for (size_t i = 0; i < rp->tl.nkfs; i++) n += thread_bytes(&rp->tl.kfs[i]);
@@ -64,8 +71,9 @@ u64 rp__kf_thread_bytes(const rp_replay *rp) {
 /* Whether the keyframes hold too much: too many of them, thread states
  * (about 1 KiB per thread per keyframe) past a quarter of the budget, or
  * pages only snapshots hold past the budget (a program that rewrites much
- * memory leaves a copy of it in each keyframe). The default budget is
- * 256 MiB plus twice the program's own memory. */
+ * memory leaves a copy of it in each keyframe), counted over the address
+ * spaces of every process. The default budget is 256 MiB plus twice the
+ * programs' own memory. */
 static int too_many(const rp_replay *rp) {
   if (rp->tl.nkfs > RP_MAX_KFS) return 1;
   if (rp->tl.nkfs <= 2) return 0;
@@ -74,9 +82,12 @@ static int too_many(const rp_replay *rp) {
   u64 n = 0;
   for (size_t i = 0; i < rp->tl.nkfs; i++) n += thread_bytes(&rp->tl.kfs[i]);
   if (n > budget / 4) return 1;
-  u64 all = cpu_mem_footprint(rp->root.mem);
+  u64 all = rp__mem_footprint(rp);
   if (all <= budget) return 0; /* the walk below is not needed */
-  u64 live = cpu_mem_resident(rp->root.mem);
+  u64 live = 0;
+  live += cpu_mem_resident(rp->root.mem);
+  for (size_t i = 0; i < rp->nkids; i++)
+    if (rp->kids[i]->own) live += cpu_mem_resident(rp->kids[i]->own);
   if (!rp->opts.keyframe_budget) budget += 2 * live;
   return all - RW_MIN(live, all) > budget;
 }

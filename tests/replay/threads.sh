@@ -140,6 +140,18 @@ m = re.search(r"keyframes at the end: (\d+), holding (\d+) bytes", open(sys.argv
 print(m.group(0) if m else "no keyframe line")
 assert m and int(m.group(1)) >= 2 and int(m.group(2)) <= 96 << 20' "$T/churn.seek"
 
+# The same in a child process: the budget counts the pages of every
+# process's address space (it once counted the first process's only, and
+# the replay of `sh -c "xz ..."` grew to 24 GiB).
+rec churnkid /bin/sh -c "$R/churn; :"
+check_eq "churn in a child: recorded" 0 "$status"
+SEEKCHECK_BUDGET=$((64 << 20)) seekcheck churnkid 4
+check "churn in a child: keyframes within the budget" python3 -c '
+import re, sys
+m = re.search(r"keyframes at the end: (\d+), holding (\d+) bytes", open(sys.argv[1]).read())
+print(m.group(0) if m else "no keyframe line")
+assert m and int(m.group(1)) >= 2 and 16 << 20 <= int(m.group(2)) <= 96 << 20' "$T/churnkid.seek"
+
 # --goto in the middle of a multi-threaded trace names a thread that is
 # listed there.
 "$REWIND" replay --print --goto 3000000 "$T/thr_pool.rwd" >"$T/goto.out" 2>&1
