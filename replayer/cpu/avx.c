@@ -256,9 +256,10 @@ static int op_vmovlhps_V_V_U(struct cpu *cpu, const struct cpu_insn *in) {
 
 /* Both put the upper halves back in their initial state, vzeroall the
  * XMM registers too (an MXCSR other than 1F80h still counts as SSE in use:
- * cpu__xinuse). */
+ * cpu__xinuse). First, IN->imm: the XINUSE bits of the instructions
+ * before them in their block (CPU__DEC_XCLEAR). */
 static int op_vzeroupper(struct cpu *cpu, const struct cpu_insn *in) {
-  (void)in;
+  cpu->xinuse |= (u32)in->imm;
   for (int r = 0; r < 16; r++) {
     memset(cpu->ymm[r].b + 16, 0, 16);
     cpu_vzhi(cpu, (unsigned)r);
@@ -268,7 +269,7 @@ static int op_vzeroupper(struct cpu *cpu, const struct cpu_insn *in) {
 }
 
 static int op_vzeroall(struct cpu *cpu, const struct cpu_insn *in) {
-  (void)in;
+  cpu->xinuse |= (u32)in->imm;
   memset(cpu->ymm, 0, 16 * sizeof cpu->ymm[0]);
   memset(cpu->zmmh, 0, 16 * sizeof cpu->zmmh[0]);
   cpu->xinuse &= ~(u32)(CPU_XIN_SSE | CPU_XIN_AVX | CPU_XIN_ZMMH);

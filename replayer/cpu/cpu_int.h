@@ -328,6 +328,9 @@ struct cpu {
 extern int cpu__host_ssse3;
 /* The host has FMA3 and AVX with YMM state enabled. */
 extern int cpu__host_fma3;
+/* The host has AVX2 (and AVX) with YMM state enabled: the translator runs
+ * 256-bit VEX instructions as the host's own. */
+extern int cpu__host_avx2;
 /* The host has AVX-512F with the OS saving its state: set whatever
  * cpu_set_portable says. */
 extern int cpu__host_avx512f;
@@ -983,7 +986,11 @@ struct cpu__block {
 enum {
   CPU__DEC_END = 1,   /* the block ends after it (branch, syscall, ...) */
   CPU__DEC_ALONE = 2, /* it must be alone in its block (rep string; the
-                         instructions that read or clear XINUSE) */
+                         instructions that read or restore XINUSE) */
+  CPU__DEC_XCLEAR = 4, /* it clears XINUSE bits (vzeroupper, vzeroall):
+                          the block's union of XINUSE bits starts again
+                          after it, and its imm holds the union before it,
+                          which its handler adds first */
   CPU__DEC_XIN = 8,   /* shift of the XINUSE bits */
   CPU__DEC_FORM = 16  /* shift of 1 + the CPU_FORM_* of the row that
                          gave the handler (0: none: op_ud, raw decodes) */
@@ -1015,8 +1022,10 @@ void cpu__code_forget_jit(struct cpu_mem *mem);
  * in its initial state. The decoder gives each instruction the bits it sets
  * (CPU__DEC_XIN); a block keeps their running union (cpu__block.xin) and
  * the run loop adds the executed prefix to cpu->xinuse. The instructions
- * that read or clear XINUSE are alone in their blocks, so they see every
- * earlier instruction's bits. AMD decides by value (sse_state.c). */
+ * that read or restore XINUSE are alone in their blocks, so they see every
+ * earlier instruction's bits; vzeroupper and vzeroall add the bits of the
+ * instructions before them in the block themselves, and the union starts
+ * again after them (CPU__DEC_XCLEAR). AMD decides by value (sse_state.c). */
 enum {
   CPU_XIN_X87 = 1,   /* x87 (and MMX) */
   CPU_XIN_SSE = 2,   /* XMM0-15 and MXCSR */
@@ -1033,8 +1042,9 @@ static inline u32 cpu__xinuse(const struct cpu *cpu) {
 /* The bits a write of vector register R (0-31) of BYTES bytes (16, 32, 64:
  * the vector length that writes it) sets. */
 unsigned cpu__xin_vreg(unsigned r, unsigned bytes);
-/* The bits instruction CI (decoded by Capstone) sets, and whether it reads
- * or clears XINUSE (*ALONE). */
+/* The bits instruction CI (decoded by Capstone) sets, and in *ALONE 1 when
+ * it reads or restores XINUSE (alone in its block), 2 when it only clears
+ * bits (CPU__DEC_XCLEAR), else 0. */
 unsigned cpu__xin_of(const cs_insn *ci, int *alone);
 
 /* Decodes the instruction at RIP into *IN (decode.c) and sets *HOW to

@@ -607,7 +607,8 @@ int cpu__decode(struct cpu *cpu, u64 rip, struct cpu_insn *in, unsigned *how) {
   {
     int alone;
     *how |= cpu__xin_of(ci, &alone) << CPU__DEC_XIN;
-    if (alone) *how |= CPU__DEC_ALONE | CPU__DEC_END;
+    if (alone == 1) *how |= CPU__DEC_ALONE | CPU__DEC_END;
+    if (alone == 2) *how |= CPU__DEC_XCLEAR;
   }
   if (in->fn != op_ud) *how |= (row->form + 1u) << CPU__DEC_FORM;
   return 0;

@@ -13,7 +13,7 @@
 
 #include "replayer/cpu/sse_util.h"
 
-int cpu__host_ssse3, cpu__host_fma3, cpu__host_avx512f;
+int cpu__host_ssse3, cpu__host_fma3, cpu__host_avx2, cpu__host_avx512f;
 u32 cpu__host_amd512;
 
 static int portable_forced;
@@ -38,7 +38,7 @@ static void host_detect(void) {
       cpu_vendor_of(b, d, c) == CPU_VENDOR_AMD &&
       __get_cpuid(1, &a, &b, &c, &d))
     cpu__host_amd512 = cpu_family_of(a);
-  cpu__host_ssse3 = cpu__host_fma3 = 0;
+  cpu__host_ssse3 = cpu__host_fma3 = cpu__host_avx2 = 0;
   if (portable_forced || (e && *e && *e != '0')) return;
   if (!__get_cpuid(1, &a, &b, &c, &d)) return;
   cpu__host_ssse3 = (c >> 9) & 1;
@@ -47,6 +47,13 @@ static void host_detect(void) {
     unsigned lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     cpu__host_fma3 = (lo & 6) == 6;
+  }
+  /* AVX2, AVX and the OS saving YMM state. */
+  if ((c & (1u << 28)) && (c & (1u << 27))) {
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6) == 6 && __get_cpuid_count(7, 0, &a, &b, &c, &d))
+      cpu__host_avx2 = (b >> 5) & 1;
   }
 }
 

@@ -247,7 +247,12 @@ static struct cpu__block *build(struct cpu *cpu, u64 rip) {
     if ((how & CPU__DEC_ALONE) && n) break;
     if (RW_UNLIKELY(cpu->observed) && cpu__is_observing(tmp[n].fn))
       tmp[n].imm2 = (u8)n; /* MAX_BLOCK fits */
-    xin[n + 1] = (u8)((n ? xin[n] : 0) | (how >> CPU__DEC_XIN));
+    if (how & CPU__DEC_XCLEAR) {
+      tmp[n].imm = n ? xin[n] : 0; /* added by its handler */
+      xin[n + 1] = (u8)(how >> CPU__DEC_XIN);
+    } else {
+      xin[n + 1] = (u8)((n ? xin[n] : 0) | (how >> CPU__DEC_XIN));
+    }
     forms[n] = (u8)((how >> CPU__DEC_FORM) - 1u); /* 0 - 1: 0xff */
     a += tmp[n++].len;
     if (how & CPU__DEC_END) break;

@@ -63,7 +63,8 @@ struct stub {
   u8 size;      /* bytes */
   u8 reg;       /* host register loaded into or stored from */
   u8 k;         /* the instruction's index in the block */
-  u8 vec;       /* REG is an xmm register (16-byte accesses) */
+  u8 vec;       /* REG is an xmm (16-byte accesses) or ymm (32-byte)
+                   register */
 };
 
 /* A jump from an instruction's translation to a call of its handler, for
@@ -143,26 +144,8 @@ static inline void b8(struct tr *t, u64 x) {
 }
 static inline u32 here(const struct tr *t) { return (u32)(t->p - t->start); }
 
-/* [66] [REX] OP (NOP bytes, first byte in the highest position) ModRM
- * [SIB] [disp]. SZ 2 adds 66 and 8 REX.W; REG is ModRM.reg (a register or
- * an opcode extension). BYTEREG: bit 0, REG is a byte register; bit 1, a
- * register RM is: spl, bpl, sil, dil need a REX. */
-static inline void enc(struct tr *t, unsigned sz, u32 op, unsigned nop, unsigned reg,
-                struct xrm rm, int bytereg) {
-  unsigned rex = 0x40;
-  if (sz == 2) b1(t, 0x66);
-  if (sz == 8) rex |= 8;
-  if (reg & 8) rex |= 4;
-  if (rm.mem) {
-    if (rm.index != NOIDX && (rm.index & 8)) rex |= 2;
-    if (rm.base & 8) rex |= 1;
-  } else if (rm.r & 8) {
-    rex |= 1;
-  }
-  if (rex != 0x40 || ((bytereg & 1) && reg >= 4 && reg < 8) ||
-      ((bytereg & 2) && !rm.mem && rm.r >= 4 && rm.r < 8))
-    b1(t, rex);
-  for (unsigned i = nop; i-- > 0;) b1(t, (op >> (8 * i)) & 0xff);
+/* ModRM [SIB] [disp] of REG and RM. */
+static inline void modrm(struct tr *t, unsigned reg, struct xrm rm) {
   if (!rm.mem) {
     b1(t, 0xc0 | (reg & 7) << 3 | (rm.r & 7));
     return;
@@ -183,6 +166,45 @@ static inline void enc(struct tr *t, unsigned sz, u32 op, unsigned nop, unsigned
     if (mod == 1) b1(t, (u8)rm.disp);
     if (mod == 2) b4(t, (u32)rm.disp);
   }
+}
+
+/* [66] [REX] OP (NOP bytes, first byte in the highest position) ModRM
+ * [SIB] [disp]. SZ 2 adds 66 and 8 REX.W; REG is ModRM.reg (a register or
+ * an opcode extension). BYTEREG: bit 0, REG is a byte register; bit 1, a
+ * register RM is: spl, bpl, sil, dil need a REX. */
+static inline void enc(struct tr *t, unsigned sz, u32 op, unsigned nop, unsigned reg,
+                struct xrm rm, int bytereg) {
+  unsigned rex = 0x40;
+  if (sz == 2) b1(t, 0x66);
+  if (sz == 8) rex |= 8;
+  if (reg & 8) rex |= 4;
+  if (rm.mem) {
+    if (rm.index != NOIDX && (rm.index & 8)) rex |= 2;
+    if (rm.base & 8) rex |= 1;
+  } else if (rm.r & 8) {
+    rex |= 1;
+  }
+  if (rex != 0x40 || ((bytereg & 1) && reg >= 4 && reg < 8) ||
+      ((bytereg & 2) && !rm.mem && rm.r >= 4 && rm.r < 8))
+    b1(t, rex);
+  for (unsigned i = nop; i-- > 0;) b1(t, (op >> (8 * i)) & 0xff);
+  modrm(t, reg, rm);
+}
+
+/* A VEX-encoded host instruction: C4, the map (1: 0F, 2: 0F38, 3: 0F3A),
+ * W, the second source VVVV, L (256 bits), PP (0: none, 1: 66, 2: F3,
+ * 3: F2), then OP and ModRM as enc's. */
+static inline void venc(struct tr *t, unsigned map, int w, unsigned vvvv,
+                        int l, unsigned pp, unsigned op, unsigned reg,
+                        struct xrm rm) {
+  unsigned x = rm.mem && rm.index != NOIDX ? rm.index : 0;
+  unsigned b = rm.mem ? rm.base : rm.r;
+  b1(t, 0xc4);
+  b1(t, (reg & 8 ? 0u : 0x80u) | (x & 8 ? 0u : 0x40u) |
+            (b & 8 ? 0u : 0x20u) | map);
+  b1(t, (w ? 0x80u : 0) | (~vvvv & 15) << 3 | (l ? 4u : 0) | pp);
+  b1(t, op);
+  modrm(t, reg, rm);
 }
 
 /* Integer ALU operations by their ModRM.reg extension. */
@@ -519,41 +541,69 @@ static inline void xld16(struct tr *t, unsigned x, struct xrm m) {
 static inline void xst16(struct tr *t, struct xrm m, unsigned x) {
   sse_enc(t, 0, 0x11, 0, x, m);
 }
+/* Host ymm Y = 32 bytes at M / M = ymm Y (vmovups); vzeroupper, after a
+ * translation that used the upper halves, so that the host's legacy SSE
+ * code (handlers, translations) runs without a transition cost. */
+static inline void yld32(struct tr *t, unsigned y, struct xrm m) {
+  venc(t, 1, 0, 0, 1, 0, 0x10, y, m);
+}
+static inline void yst32(struct tr *t, struct xrm m, unsigned y) {
+  venc(t, 1, 0, 0, 1, 0, 0x11, y, m);
+}
+static inline void host_vzeroupper(struct tr *t) {
+  b1(t, 0xc5);
+  b1(t, 0xf8);
+  b1(t, 0x77);
+}
 /* Host xmm X = the general register H, zero-extended (movq). */
 static inline void xfrom64(struct tr *t, unsigned x, unsigned h) {
   sse_enc(t, 0x66, 0x6e, 1, x, xr(h));
 }
 
-/* Records the slow path of instruction K's 16-byte access through host
- * xmm X, whose probe returned S and whose fast path was just emitted. */
+/* Records the slow path of instruction K's 16- or 32-byte (SZ) access
+ * through host xmm or ymm X, whose probe returned S and whose fast path
+ * was just emitted. */
 static inline void vmem_stub(struct tr *t, struct stub *s, unsigned k,
-                             unsigned x, int store) {
+                             unsigned x, int store, unsigned sz) {
   s->back = here(t);
   s->store = (u8)store;
-  s->size = 16;
+  s->size = (u8)sz;
   s->reg = (u8)x;
   s->k = (u8)k;
   s->vec = 1;
   if (store) t->may_die = 1;
 }
-/* Host xmm X = 16 bytes at r12 (cpu_ld128). */
-static inline void vmem_ld(struct tr *t, unsigned k, unsigned x) {
-  struct stub *s = probe(t, OFF(tlb_r), OFF(last_read), 16);
-  xld16(t, x, xmi(H_CX, R_EA, 0));
-  vmem_stub(t, s, k, x, 0);
+/* Host xmm X = SZ (16) bytes at r12 (cpu_ld128), or ymm X = SZ (32)
+ * bytes (cpu_ld256). */
+static inline void vmem_ld(struct tr *t, unsigned k, unsigned x,
+                           unsigned sz) {
+  struct stub *s = probe(t, OFF(tlb_r), OFF(last_read), sz);
+  if (sz == 32)
+    yld32(t, x, xmi(H_CX, R_EA, 0));
+  else
+    xld16(t, x, xmi(H_CX, R_EA, 0));
+  vmem_stub(t, s, k, x, 0, sz);
 }
-/* 16 bytes at r12 = host xmm X (cpu_st128). */
-static inline void vmem_st(struct tr *t, unsigned k, unsigned x) {
-  struct stub *s = probe(t, OFF(tlb_w), OFF(last_write), 16);
-  xst16(t, xmi(H_CX, R_EA, 0), x);
-  vmem_stub(t, s, k, x, 1);
+/* SZ (16 or 32) bytes at r12 = host xmm or ymm X (cpu_st128, cpu_st256). */
+static inline void vmem_st(struct tr *t, unsigned k, unsigned x,
+                           unsigned sz) {
+  struct stub *s = probe(t, OFF(tlb_w), OFF(last_write), sz);
+  if (sz == 32)
+    yst32(t, xmi(H_CX, R_EA, 0), x);
+  else
+    xst16(t, xmi(H_CX, R_EA, 0), x);
+  vmem_stub(t, s, k, x, 1, sz);
 }
 
 /* The slow path of a vector access: cpu__ld_slow / cpu__st_slow through
  * cpu->jit_tmp. */
 static inline void vec_stub(struct tr *t, const struct stub *s) {
   struct xrm tmp = xm(R_CPU, OFF(jit_tmp));
-  if (s->store) xst16(t, tmp, s->reg);
+  _Static_assert(sizeof(union cpu_vec) >= 32, "jit_tmp holds a ymm");
+  if (s->store && s->size == 32)
+    yst32(t, tmp, s->reg);
+  else if (s->store)
+    xst16(t, tmp, s->reg);
   mov_rr(t, H_DI, R_CPU);
   mov_rr(t, H_SI, R_EA);
   enc(t, 8, 0x8d, 1, H_DX, tmp, 0); /* lea rdx, jit_tmp */
@@ -565,6 +615,8 @@ static inline void vec_stub(struct tr *t, const struct stub *s) {
   if (s->store) {
     mov_imm(t, H_CX, (u64)(uintptr_t)&t->b->dead);
     enc(t, 4, 0x0fb7, 2, H_BP, xm(H_CX, 0), 0);
+  } else if (s->size == 32) {
+    yld32(t, s->reg, tmp);
   } else {
     xld16(t, s->reg, tmp);
   }
@@ -702,10 +754,12 @@ enum {
   J_CVTI,  /* cvtsi2sd/ss */
   J_CVTF,  /* cvt(t)sd/ss2si */
   J_COMI,  /* (u)comisd/ss and their VEX forms */
-  J_VSSE,  /* the VEX.128 forms of sse_ops */
-  J_VFMA,  /* FMA3 at 128 bits, the host's own */
-  J_VMOV,  /* the VEX moves at 128 bits */
-  J_VCVTI  /* vcvtsi2sd/ss */
+  J_VSSE,  /* the VEX forms of sse_ops */
+  J_VFMA,  /* FMA3, the host's own */
+  J_VMOV,  /* the VEX moves */
+  J_VCVTI, /* vcvtsi2sd/ss */
+  J_MOVMSK, /* (v)pmovmskb, (v)movmskps/pd into a general register */
+  J_VZU    /* vzeroupper */
 };
 
 /* What an instruction does with the flags and whether it may leave the

@@ -5,7 +5,8 @@
  * and the compares into EFLAGS, each run as the host's own instruction
  * on copies of the guest's registers (the interpreter runs the same host
  * instructions, so results and flags are the same), under the guest's
- * MXCSR as jit_int.h's mx_check arranges. 256-bit and EVEX forms are
+ * MXCSR as jit_int.h's mx_check arranges. The same at 256 bits through
+ * the host's VEX.256 instructions where it has AVX2. EVEX forms are
  * handler calls. */
 #include "replayer/cpu/jit_int.h"
 
@@ -121,44 +122,60 @@ static const struct fma_op *fma_op(unsigned id) {
   return NULL;
 }
 
-/* The VEX instructions' kinds: 128-bit forms only (the host's own SSE
- * instructions compute them; FMA needs the host's FMA). */
+/* The VEX instructions' kinds: at 128 bits the host's own SSE
+ * instructions compute them, at 256 bits its VEX.256 ones where it has
+ * AVX2 (the packed rows of sse_ops, FMA3, the 32-byte moves and the sign
+ * masks); FMA needs the host's FMA. */
 static int classify_vex(const struct cpu_insn *in, unsigned form) {
-  if (cpu__vex256(in)) return J_CALL;
+  int y = cpu__vex256(in);
+  if (y && !cpu__host_avx2) return J_CALL;
   switch (in->id) {
-    case X86_INS_VUCOMISD: case X86_INS_VCOMISD:
-    case X86_INS_VUCOMISS: case X86_INS_VCOMISS:
-      return form == CPU_FORM_V_W ? J_COMI : J_CALL;
-    case X86_INS_VCVTSD2SI: case X86_INS_VCVTTSD2SI:
-    case X86_INS_VCVTSS2SI: case X86_INS_VCVTTSS2SI:
-      return form == CPU_FORM_Gy_W ? J_CVTF : J_CALL;
-    case X86_INS_VCVTSI2SD:
-    case X86_INS_VCVTSI2SS:
-      return form == CPU_FORM_V_V_Ey ? J_VCVTI : J_CALL;
-    case X86_INS_VMOVSD:
-    case X86_INS_VMOVSS:
-      return form == CPU_FORM_V_M || form == CPU_FORM_M_V ||
-                     form == CPU_FORM_V_V_U
-                 ? J_VMOV
-                 : J_CALL;
-    case X86_INS_VMOVQ:
-      if (form == CPU_FORM_V_W || form == CPU_FORM_M_V) return J_VMOV;
-      /* fall through */
-    case X86_INS_VMOVD:
-      return form == CPU_FORM_V_Ey || form == CPU_FORM_Ey_V ? J_VMOV
-                                                            : J_CALL;
+    case X86_INS_VZEROUPPER:
+      return cpu__host_avx2 ? J_VZU : J_CALL;
+    case X86_INS_VPMOVMSKB: case X86_INS_VMOVMSKPS: case X86_INS_VMOVMSKPD:
+      return form == CPU_FORM_Gy_Uv ? J_MOVMSK : J_CALL;
     case X86_INS_VMOVAPS: case X86_INS_VMOVAPD: case X86_INS_VMOVDQA:
     case X86_INS_VMOVUPS: case X86_INS_VMOVUPD: case X86_INS_VMOVDQU:
       return form == CPU_FORM_V_W || form == CPU_FORM_W_V ? J_VMOV : J_CALL;
     default:
       break;
   }
+  if (!y) {
+    switch (in->id) {
+      case X86_INS_VUCOMISD: case X86_INS_VCOMISD:
+      case X86_INS_VUCOMISS: case X86_INS_VCOMISS:
+        return form == CPU_FORM_V_W ? J_COMI : J_CALL;
+      case X86_INS_VCVTSD2SI: case X86_INS_VCVTTSD2SI:
+      case X86_INS_VCVTSS2SI: case X86_INS_VCVTTSS2SI:
+        return form == CPU_FORM_Gy_W ? J_CVTF : J_CALL;
+      case X86_INS_VCVTSI2SD:
+      case X86_INS_VCVTSI2SS:
+        return form == CPU_FORM_V_V_Ey ? J_VCVTI : J_CALL;
+      case X86_INS_VMOVSD:
+      case X86_INS_VMOVSS:
+        return form == CPU_FORM_V_M || form == CPU_FORM_M_V ||
+                       form == CPU_FORM_V_V_U
+                   ? J_VMOV
+                   : J_CALL;
+      case X86_INS_VMOVQ:
+        if (form == CPU_FORM_V_W || form == CPU_FORM_M_V) return J_VMOV;
+        /* fall through */
+      case X86_INS_VMOVD:
+        return form == CPU_FORM_V_Ey || form == CPU_FORM_Ey_V ? J_VMOV
+                                                              : J_CALL;
+      default:
+        break;
+    }
+  }
   if (form != CPU_FORM_V_V_W) return J_CALL;
   {
     const struct sse_op *o = sse_op(in->id);
-    if (o && o->vid == in->id) return J_VSSE;
+    if (o && o->vid == in->id) return !y || o->msz == 16 ? J_VSSE : J_CALL;
   }
-  return fma_op(in->id) && cpu__host_fma3 ? J_VFMA : J_CALL;
+  {
+    const struct fma_op *f = fma_op(in->id);
+    return f && (!y || !f->scalar) && cpu__host_fma3 ? J_VFMA : J_CALL;
+  }
 }
 
 /* The legacy forms are X_W, W_X, X_Ey, Ey_X, Gy_W only: the MMX forms of
@@ -184,6 +201,8 @@ int cpu__jit_sse_kind(const struct cpu_insn *in, unsigned form) {
     case X86_INS_COMISD: case X86_INS_UCOMISD:
     case X86_INS_COMISS: case X86_INS_UCOMISS:
       return xw ? J_COMI : J_CALL;
+    case X86_INS_PMOVMSKB: case X86_INS_MOVMSKPS: case X86_INS_MOVMSKPD:
+      return form == CPU_FORM_Gy_U ? J_MOVMSK : J_CALL;
     default:
       break;
   }
@@ -196,12 +215,68 @@ int cpu__jit_sse_kind(const struct cpu_insn *in, unsigned form) {
 
 /* ---- SSE instructions ------------------------------------------------------ */
 
-/* A memory operand at r12 that is not 16-byte aligned: to instruction K's
- * handler, which faults. */
-static void align16(struct tr *t, unsigned k) {
-  enc(t, 4, 0xf7, 1, 0, xr(R_EA), 0); /* test r12d, 15 */
-  b4(t, 15);
+/* A memory operand at r12 that is not 16-byte aligned (32: ALIGN32): to
+ * instruction K's handler, which faults. */
+static void align_to(struct tr *t, unsigned k, int align32) {
+  enc(t, 4, 0xf7, 1, 0, xr(R_EA), 0); /* test r12d, 15 or 31 */
+  b4(t, align32 ? 31 : 15);
   to_handler(t, 5, k);
+}
+static void align16(struct tr *t, unsigned k) { align_to(t, k, 0); }
+
+/* Host ymm Y = the 32-byte rm operand of IN (ALIGN: a misaligned memory
+ * operand goes to the handler, which faults). */
+static void yw_read(struct tr *t, const struct cpu_insn *in, unsigned k,
+                    unsigned y, int align) {
+  if (!(in->pfx & CPU_PFX_MEM)) {
+    yld32(t, y, xm(R_CPU, yoff(in->rm)));
+    return;
+  }
+  ea(t, in, 0);
+  if (align) align_to(t, k, 1);
+  vmem_ld(t, k, y, 32);
+}
+
+/* Bits 511:256 of vector register R = 0, as a VEX write of 256 bits does
+ * (host xmm2 is lost). */
+static void zmmh_zero(struct tr *t, unsigned r) {
+  i32 off = OFF(zmmh) + (i32)sizeof(union cpu_vec) * (i32)r;
+  sse_enc(t, 0, 0x57, 0, 2, xr(2)); /* xorps xmm2, xmm2 */
+  xst16(t, xm(R_CPU, off), 2);
+  xst16(t, xm(R_CPU, off + 16), 2);
+}
+
+/* Vector register R = host ymm Y (a VEX.256 write), and the host's upper
+ * halves cleared. */
+static void ymm_put(struct tr *t, unsigned r, unsigned y) {
+  yst32(t, xm(R_CPU, yoff(r)), y);
+  host_vzeroupper(t);
+  if (r < CPU_NZMM) zmmh_zero(t, r);
+}
+
+/* The 32-byte moves: LOAD the register from rm, else rm from it; ALIGN
+ * for the aligned forms. */
+static void mov32(struct tr *t, const struct cpu_insn *in, unsigned k,
+                  int load, int align) {
+  if (load) {
+    yw_read(t, in, k, 0, align);
+    ymm_put(t, in->reg, 0);
+    return;
+  }
+  yld32(t, 0, xm(R_CPU, yoff(in->reg)));
+  if (in->pfx & CPU_PFX_MEM) {
+    ea(t, in, 0);
+    if (align) align_to(t, k, 1);
+    vmem_st(t, k, 0, 32);
+    host_vzeroupper(t);
+    return;
+  }
+  ymm_put(t, in->rm, 0);
+}
+
+/* The VEX.pp field of a legacy mandatory prefix. */
+static unsigned vex_pp(unsigned pfx) {
+  return pfx == 0x66 ? 1u : pfx == 0xf3 ? 2u : pfx == 0xf2 ? 3u : 0u;
 }
 
 /* Host xmm X = the W operand of IN at SZ bytes: from memory zero-extended
@@ -216,7 +291,7 @@ static void w_read(struct tr *t, const struct cpu_insn *in, unsigned k,
   ea(t, in, 0);
   if (align) align16(t, k);
   if (sz == 16) {
-    vmem_ld(t, k, x);
+    vmem_ld(t, k, x, 16);
   } else {
     mem_ld(t, k, sz, R_A);
     xfrom64(t, x, R_A);
@@ -262,7 +337,7 @@ static void mov16(struct tr *t, const struct cpu_insn *in, unsigned k,
     if (in->pfx & CPU_PFX_MEM) {
       ea(t, in, 0);
       if (align) align16(t, k);
-      vmem_st(t, k, 0);
+      vmem_st(t, k, 0, 16);
       return;
     }
     xst16(t, xm(R_CPU, yoff(in->rm)), 0);
@@ -394,7 +469,10 @@ static void emit_vmov(struct tr *t, const struct cpu_insn *in, unsigned k,
     default: {
       int align = in->id == X86_INS_VMOVAPS || in->id == X86_INS_VMOVAPD ||
                   in->id == X86_INS_VMOVDQA;
-      mov16(t, in, k, form == CPU_FORM_V_W, align, 1);
+      if (cpu__vex256(in))
+        mov32(t, in, k, form == CPU_FORM_V_W, align);
+      else
+        mov16(t, in, k, form == CPU_FORM_V_W, align, 1);
       return;
     }
   }
@@ -421,9 +499,19 @@ void cpu__jit_sse_emit(struct tr *t, const struct cpu_insn *in, unsigned k,
       emit_vmov(t, in, k, form);
       break;
     case J_VSSE: {
+      const struct sse_op *o = sse_op(in->id);
+      if (cpu__vex256(in)) {
+        /* the host's VEX.256 form: ymm0 = ymm0 (vvvv) OP ymm1 (rm) */
+        yw_read(t, in, k, 1, 0);
+        if (o->fl & SO_MX) mx_check(t, k);
+        yld32(t, 0, xm(R_CPU, yoff(in->reg2)));
+        venc(t, 1, 0, 0, 1, vex_pp(o->pfx), o->op, 0, xr(1));
+        ymm_put(t, in->reg, 0);
+        if (o->fl & SO_MX) mx_flags(t);
+        break;
+      }
       /* vvvv OP rm into reg, through the legacy instruction: its result
        * keeps vvvv's bits that the VEX form keeps */
-      const struct sse_op *o = sse_op(in->id);
       w_read(t, in, k, o->msz, 1, 0);
       if (o->fl & SO_MX) mx_check(t, k);
       xld16(t, 0, xm(R_CPU, yoff(in->reg2)));
@@ -436,18 +524,26 @@ void cpu__jit_sse_emit(struct tr *t, const struct cpu_insn *in, unsigned k,
     case J_VFMA: {
       /* the host's vfm* xmm0 (reg), xmm1 (vvvv), xmm2 (rm) */
       const struct fma_op *f = fma_op(in->id);
-      int dbl = (in->pfx & CPU_PFX_REXW) != 0;
-      w_read(t, in, k, f->scalar ? (dbl ? 8u : 4u) : 16u, 2, 0);
+      int dbl = (in->pfx & CPU_PFX_REXW) != 0, y = cpu__vex256(in);
+      if (y)
+        yw_read(t, in, k, 2, 0);
+      else
+        w_read(t, in, k, f->scalar ? (dbl ? 8u : 4u) : 16u, 2, 0);
       mx_check(t, k);
-      xld16(t, 0, dst);
-      xld16(t, 1, xm(R_CPU, yoff(in->reg2)));
-      b1(t, 0xc4);
-      b1(t, 0xe2);                            /* R X B set, map 0F38 */
-      b1(t, (dbl ? 0x80u : 0) | 0x71);        /* W, vvvv = xmm1, 66 */
-      b1(t, f->op);
-      b1(t, 0xc2);                            /* xmm0, xmm2 */
-      xst16(t, dst, 0);
-      vzero_hi(t, in->reg);
+      if (y) {
+        yld32(t, 0, dst);
+        yld32(t, 1, xm(R_CPU, yoff(in->reg2)));
+      } else {
+        xld16(t, 0, dst);
+        xld16(t, 1, xm(R_CPU, yoff(in->reg2)));
+      }
+      venc(t, 2, dbl, 1, y, 1, f->op, 0, xr(2)); /* map 0F38, 66 */
+      if (y) {
+        ymm_put(t, in->reg, 0);
+      } else {
+        xst16(t, dst, 0);
+        vzero_hi(t, in->reg);
+      }
       mx_flags(t);
       break;
     }
@@ -511,6 +607,44 @@ void cpu__jit_sse_emit(struct tr *t, const struct cpu_insn *in, unsigned k,
       t->cc_kind = CC_EFLAGS;
       t->cc_sz = 8;
       mx_flags(t);
+      break;
+    }
+    case J_MOVMSK: {
+      /* the host's own, into a general register zero-extended */
+      int y = cpu__vex256(in);
+      unsigned op = in->id == X86_INS_PMOVMSKB || in->id == X86_INS_VPMOVMSKB
+                        ? 0xd7
+                        : 0x50;
+      unsigned pp = in->id == X86_INS_MOVMSKPS || in->id == X86_INS_VMOVMSKPS
+                        ? 0
+                        : 1;
+      if (y) {
+        yld32(t, 1, xm(R_CPU, yoff(in->rm)));
+        venc(t, 1, 0, 0, 1, pp, op, R_A, xr(1));
+        host_vzeroupper(t);
+      } else {
+        xld16(t, 1, xm(R_CPU, yoff(in->rm)));
+        sse_enc(t, pp ? 0x66 : 0, op, 0, R_A, xr(1));
+      }
+      set_reg(t, in->reg, 8, R_A);
+      break;
+    }
+    case J_VZU: {
+      /* the XINUSE bits before it in the block, then its clearing
+       * (CPU__DEC_XCLEAR); bits 511:128 of YMM0-15 zeroed */
+      if (in->imm) {
+        enc(t, 4, 0x81, 1, 1, xm(R_CPU, OFF(xinuse)), 0); /* or */
+        b4(t, (u32)in->imm);
+      }
+      enc(t, 4, 0x81, 1, 4, xm(R_CPU, OFF(xinuse)), 0); /* and */
+      b4(t, ~(u32)(CPU_XIN_AVX | CPU_XIN_ZMMH));
+      venc(t, 1, 0, 2, 1, 0, 0x57, 2, xr(2)); /* vxorps ymm2, ymm2, ymm2 */
+      for (unsigned r = 0; r < 16; r++) {
+        xst16(t, xm(R_CPU, yoff(r) + 16), 2);
+        yst32(t, xm(R_CPU, OFF(zmmh) + (i32)sizeof(union cpu_vec) * (i32)r),
+              2);
+      }
+      host_vzeroupper(t);
       break;
     }
     default:

@@ -73,10 +73,15 @@ unsigned cpu__xin_of(const cs_insn *ci, int *alone) {
   unsigned xin = 0;
   *alone = 0;
   switch (ci->id) {
-    /* They read or clear XINUSE: alone in a block, after every bit an
-     * earlier instruction set is in cpu->xinuse. */
+    /* They clear XINUSE bits: the block's running union starts again
+     * after them, and they add what it held before them themselves
+     * (icache.c; avx.c). */
     case X86_INS_VZEROUPPER:
     case X86_INS_VZEROALL:
+      *alone = 2;
+      return 0;
+    /* They read or restore XINUSE: alone in a block, after every bit an
+     * earlier instruction set is in cpu->xinuse. */
     case X86_INS_XSAVE:
     case X86_INS_XSAVE64:
     case X86_INS_XSAVEOPT:

@@ -229,7 +229,7 @@ static const struct tmpl ssetmpls[] = {
     T(0x66, 0x0f, 0x58, 0x4f, 0x08), /* addpd xmm1, [rdi+8]: #GP */
     T(0x66, 0x0f, 0x3a, 0x0b, 0xc1, 0x04), /* roundsd xmm0, xmm1, 4 */
     T(0x66, 0x0f, 0x70, 0xd3, 0x1b), /* pshufd xmm2, xmm3, 0x1b */
-    /* VEX (128 bits translated, 256 bits handlers) */
+    /* VEX at 128 bits */
     T(0xc5, 0xf3, 0x58, 0xc2),       /* vaddsd xmm0, xmm1, xmm2 */
     T(0xc5, 0xdb, 0x59, 0x5f, 0x08), /* vmulsd xmm3, xmm4, [rdi+8] */
     T(0xc5, 0xfb, 0x5e, 0xe9),       /* vdivsd xmm5, xmm0, xmm1 */
@@ -269,6 +269,45 @@ static const struct tmpl ssetmpls[] = {
     T(0xc5, 0xfb, 0x2d, 0x57, 0x10), /* vcvtsd2si edx, [rdi+16] */
     T(0xc5, 0xf5, 0x58, 0xc2),       /* vaddpd ymm0, ymm1, ymm2 */
     T(0xc5, 0x2b, 0x58, 0xc9),       /* vaddsd xmm9, xmm10, xmm1 */
+    /* VEX at 256 bits (the host's own where it has AVX2) */
+    T(0xc5, 0xf4, 0x58, 0xc2),       /* vaddps ymm0, ymm1, ymm2 */
+    T(0xc5, 0xdd, 0x59, 0x5f, 0x20), /* vmulpd ymm3, ymm4, [rdi+32] */
+    T(0xc5, 0xcc, 0x5c, 0x6f, 0x09), /* vsubps ymm5, ymm6, [rdi+9] */
+    T(0xc5, 0xed, 0x5e, 0xcb),       /* vdivpd ymm1, ymm2, ymm3 */
+    T(0xc5, 0xd4, 0x5f, 0xe6),       /* vmaxps ymm4, ymm5, ymm6 */
+    T(0xc5, 0xfd, 0x5d, 0x7f, 0x40), /* vminpd ymm7, ymm0, [rdi+64] */
+    T(0xc5, 0xe4, 0x55, 0xd4),       /* vandnps ymm2, ymm3, ymm4 */
+    T(0xc5, 0xfc, 0x57, 0xc0),       /* vxorps ymm0, ymm0, ymm0 */
+    T(0xc5, 0xed, 0x15, 0xcb),       /* vunpckhpd ymm1, ymm2, ymm3 */
+    T(0xc5, 0xed, 0x74, 0x4f, 0x10), /* vpcmpeqb ymm1, ymm2, [rdi+16] */
+    T(0xc5, 0xdd, 0xda, 0xdd),       /* vpminub ymm3, ymm4, ymm5 */
+    T(0xc5, 0xc5, 0xd4, 0xf0),       /* vpaddq ymm6, ymm7, ymm0 */
+    T(0xc5, 0x2d, 0xeb, 0xc9),       /* vpor ymm9, ymm10, ymm1 */
+    T(0xc5, 0xe5, 0x60, 0xd4),       /* vpunpcklbw ymm2, ymm3, ymm4 */
+    T(0xc5, 0xf5, 0xfe, 0x47, 0x20), /* vpaddd ymm0, ymm1, [rdi+32] */
+    T(0xc5, 0xfc, 0x51, 0xd6),       /* vsqrtps ymm2, ymm6 (handler) */
+    T(0xc5, 0xfc, 0x28, 0x4f, 0x40), /* vmovaps ymm1, [rdi+64] */
+    T(0xc5, 0xfc, 0x11, 0x5f, 0x48), /* vmovups [rdi+72], ymm3 */
+    T(0xc5, 0xfe, 0x6f, 0x6f, 0x09), /* vmovdqu ymm5, [rdi+9] */
+    T(0xc5, 0xfd, 0x7f, 0x67, 0x60), /* vmovdqa [rdi+96], ymm4 */
+    T(0xc5, 0xfd, 0x28, 0xf1),       /* vmovapd ymm6, ymm1 */
+    T(0xc5, 0xfe, 0x7f, 0xf8),       /* vmovdqu ymm0, ymm7 (store form) */
+    T(0xc5, 0xfc, 0x28, 0x57, 0x10), /* vmovaps ymm2, [rdi+16]: #GP */
+    T(0xc4, 0xe2, 0x75, 0xb8, 0xc2), /* vfmadd231ps ymm0, ymm1, ymm2 */
+    T(0xc4, 0xe2, 0xdd, 0xa8, 0x5f,
+      0x20),                         /* vfmadd213pd ymm3, ymm4, [rdi+32] */
+    T(0xc4, 0xe2, 0xcd, 0x97, 0xef), /* vfmsubadd132pd ymm5, ymm6, ymm7 */
+    /* sign masks into general registers; vzeroupper inside blocks */
+    T(0x66, 0x0f, 0xd7, 0xc1),       /* pmovmskb eax, xmm1 */
+    T(0x0f, 0x50, 0xd3),             /* movmskps edx, xmm3 */
+    T(0x66, 0x0f, 0x50, 0xf4),       /* movmskpd esi, xmm4 */
+    T(0xc5, 0xfd, 0xd7, 0xca),       /* vpmovmskb ecx, ymm2 */
+    T(0xc5, 0xf9, 0xd7, 0xc5),       /* vpmovmskb eax, xmm5 */
+    T(0xc5, 0x79, 0x50, 0xc4),       /* vmovmskpd r8d, xmm4 */
+    T(0xc5, 0xfc, 0x50, 0xde),       /* vmovmskps ebx, ymm6 */
+    T(0xc5, 0xf8, 0x77),             /* vzeroupper */
+    T(0xc5, 0xf8, 0x77),             /* vzeroupper */
+    T(0xd9, 0xe8, 0xdd, 0xd8),       /* fld1; fstp st0: x87 in use */
 };
 
 /* A program of N random templates, looped LOOPS times through r11:
@@ -311,6 +350,7 @@ static size_t make_prog(u8 *p, size_t cap, unsigned n, unsigned loops,
 struct state {
   struct rw_regs r;
   u64 icount;
+  u32 xinuse;
   u8 data[512];
   u8 stack[256];
 };
@@ -319,6 +359,7 @@ static void get_state(struct emu *e, struct state *s) {
   memset(s, 0, sizeof *s);
   cpu_get_regs(e->cpu, &s->r);
   s->icount = cpu_icount(e->cpu);
+  s->xinuse = cpu_xinuse(e->cpu);
   CU_ASSERT(cpu_mem_read(e->mem, EMU_DATA, s->data, sizeof s->data) == 0);
   CU_ASSERT(cpu_mem_read(e->mem, EMU_STACK - 256, s->stack,
                          sizeof s->stack) == 0);
@@ -361,7 +402,7 @@ static int run_for(struct emu *e, u64 budget) {
 
 static int same(const struct state *a, const struct state *b) {
   return !memcmp(&a->r, &b->r, sizeof a->r) && a->icount == b->icount &&
-         !memcmp(a->data, b->data, sizeof a->data) &&
+         a->xinuse == b->xinuse && !memcmp(a->data, b->data, sizeof a->data) &&
          !memcmp(a->stack, b->stack, sizeof a->stack);
 }
 
@@ -412,6 +453,9 @@ static void sse_state(struct emu *e, unsigned seed) {
   for (unsigned i = 0; i < sizeof r.zmmh; i++) r.zmmh[i] = (u8)rand_r(&seed);
   memcpy(r.fxsave + 24, &m, 4);
   CU_ASSERT_FATAL(cpu_set_regs(e->cpu, &r) == 0);
+  /* XINUSE from nothing in some: a vzeroupper inside a block must add
+   * what the block set before it */
+  if (rand_r(&seed) % 2) cpu_set_xinuse(e->cpu, 0);
   /* what ldmxcsr [rdi+0x180] loads */
   CU_ASSERT_FATAL(cpu_mem_write(e->mem, EMU_DATA + 64 + 0x180, &m2, 4) == 0);
 }

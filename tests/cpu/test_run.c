@@ -435,6 +435,22 @@ void test_run_xinuse_intel(void) {
       0x41, 0x89, 0xc3,             /* mov r11d, eax */
       0xc5, 0xfc, 0x77,             /* vzeroall */
       0x0f, 0x01, 0xd0,             /* xgetbv: 1 */
+      0x89, 0xc3,                   /* mov ebx, eax */
+      /* vzeroupper inside a block: what came before it in the block
+       * counts, then it clears; what comes after counts again */
+      0xb8, 0x07, 0x00, 0x00, 0x00, /* mov eax, 7 */
+      0x0f, 0xae, 0x2e,             /* xrstor [rsi]: all initial */
+      0xd9, 0xe8,                   /* fld1: x87 */
+      0xc5, 0xfd, 0xef, 0xc9,       /* vpxor ymm1, ymm0, ymm1: AVX */
+      0xc5, 0xf8, 0x77,             /* vzeroupper */
+      0x0f, 0x01, 0xd0,             /* xgetbv: 3 */
+      0x41, 0x89, 0xc4,             /* mov r12d, eax */
+      0xb8, 0x07, 0x00, 0x00, 0x00, /* mov eax, 7 */
+      0x0f, 0xae, 0x2e,             /* xrstor [rsi]: all initial */
+      0xc5, 0xfd, 0xef, 0xc9,       /* vpxor ymm1, ymm0, ymm1: AVX */
+      0xc5, 0xf8, 0x77,             /* vzeroupper */
+      0xc5, 0xed, 0xef, 0xd2,       /* vpxor ymm2, ymm2, ymm2: AVX */
+      0x0f, 0x01, 0xd0,             /* xgetbv: 6 */
       0xcc,                         /* int3 */
   };
   struct emu e;
@@ -464,8 +480,10 @@ void test_run_xinuse_intel(void) {
   CU_ASSERT_EQUAL(r.gpr[RW_REG_r9], 2);
   CU_ASSERT_EQUAL(r.gpr[RW_REG_r10], 7);
   CU_ASSERT_EQUAL(r.gpr[RW_REG_r11], 3);
-  CU_ASSERT_EQUAL(r.gpr[RW_REG_rax], 1);
-  CU_ASSERT_EQUAL(cpu_xinuse(c), 1);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_rbx], 1);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_r12], 3);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_rax], 6);
+  CU_ASSERT_EQUAL(cpu_xinuse(c), 6);
   cpu_free(c);
   emu_close(&e);
 }
