@@ -839,13 +839,29 @@ int rec__loop(struct rec *r) {
     if (!r->cur) {
       struct rec__task *t = pick(r);
       if (t) {
+        int other = r->last_proc != t->proc;
+        /* The process that ran last leaves: its own writes to the memory
+         * it shares (a sem_post, with the wake buffered and no stop since)
+         * are taken into its view now. Otherwise another process could put
+         * the old bytes back before it runs again, and the check when it
+         * comes back would see nothing to import while its replay holds
+         * its own newer bytes. */
+        if (other && r->last_proc && r->last_proc->watch.n &&
+            !r->last_proc->gone) {
+          struct rec__task *was = rec__task_find(r, r->last_run);
+          if (was && was->proc == r->last_proc && was->state != REC_T_GONE &&
+              !was->at_exit) {
+            rec__set_cur(r, was);
+            rc = rec__watch_check(r);
+            if (rc < 0) break;
+          }
+        }
         if (t->tid != r->last_run) r->n.switches++;
         r->last_run = t->tid;
         t->slice_start_ns = coarse_ns();
         rec__set_cur(r, t);
         /* Another process ran since this one last did: what it wrote to
          * memory the two share comes in before this one goes on. */
-        int other = r->last_proc != t->proc;
         r->last_proc = t->proc;
         if (other && t->proc->watch.n) {
           rc = rec__watch_check(r);

@@ -7,7 +7,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/memory tests/programs/signals tests/programs/rdtsc \
 	tests/programs/cpuid tests/programs/envargs tests/programs/forks \
 	tests/programs/proctree tests/programs/vforks tests/programs/forkserver \
-	tests/programs/orphans tests/programs/corrupt \
+	tests/programs/orphans tests/programs/corrupt tests/programs/shsem \
 	tests/programs/exec_target tests/programs/crash \
 	tests/programs/exitstatus tests/programs/threads tests/programs/spin \
 	tests/programs/movdir tests/programs/xsavec tests/programs/sud \
@@ -56,6 +56,9 @@ tests_programs_forks_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_forks_LDFLAGS =
 tests_programs_orphans_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_orphans_LDFLAGS =
+tests_programs_shsem_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_shsem_LDFLAGS =
+tests_programs_shsem_LDADD = -lpthread
 tests_programs_proctree_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_proctree_LDFLAGS =
 tests_programs_proctree_LDADD = -lpthread

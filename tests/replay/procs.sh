@@ -253,6 +253,17 @@ print([json.loads(l) for l in open(sys.argv[1]) if l.strip()][1]["pid"])' \
   "$T/orphans.ps")" \
   "$top_builddir/tests/replay/seekcheck" "$T/orphans.rwd" 6 20000
 
+# Two processes hand a token back and forth through process-shared
+# semaphores, as Python's multiprocessing does. A sem_post (its wake
+# buffered, no stop) and then the other's sem_wait put the page back as
+# it was: each process's own writes must be taken when it stops running,
+# or the replay of the first keeps its newer bytes (it diverged at the
+# first round).
+rec shsem "$P/shsem" 3000
+check_eq "shsem: recorded" 0 "$status"
+check "shsem: counted" grep -q "^shsem: 3000 rounds, count 9000$" "$T/shsem.out"
+verify shsem "exited with status 0"
+
 # vfork children (format 1.8), recorded in the parent's address space:
 # a write into the parent's frame, a mapping left to the parent, an exec,
 # an exec that fails, posix_spawn with a file action, while a second
