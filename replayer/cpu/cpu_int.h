@@ -331,6 +331,10 @@ extern int cpu__host_fma3;
 /* The host has AVX2 (and AVX) with YMM state enabled: the translator runs
  * 256-bit VEX instructions as the host's own. */
 extern int cpu__host_avx2;
+/* The host has AES-NI, PCLMULQDQ, the SHA extensions (each 0 while the
+ * portable routines are forced): the translator runs them as the host's
+ * own. */
+extern int cpu__host_aes, cpu__host_pclmul, cpu__host_sha;
 /* The host has AVX-512F with the OS saving its state: set whatever
  * cpu_set_portable says. */
 extern int cpu__host_avx512f;

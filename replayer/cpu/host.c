@@ -14,6 +14,7 @@
 #include "replayer/cpu/sse_util.h"
 
 int cpu__host_ssse3, cpu__host_fma3, cpu__host_avx2, cpu__host_avx512f;
+int cpu__host_aes, cpu__host_pclmul, cpu__host_sha;
 u32 cpu__host_amd512;
 
 static int portable_forced;
@@ -39,9 +40,15 @@ static void host_detect(void) {
       __get_cpuid(1, &a, &b, &c, &d))
     cpu__host_amd512 = cpu_family_of(a);
   cpu__host_ssse3 = cpu__host_fma3 = cpu__host_avx2 = 0;
+  cpu__host_aes = cpu__host_pclmul = cpu__host_sha = 0;
   if (portable_forced || (e && *e && *e != '0')) return;
   if (!__get_cpuid(1, &a, &b, &c, &d)) return;
+  unsigned a7, b7 = 0, c7, d7;
+  if (!__get_cpuid_count(7, 0, &a7, &b7, &c7, &d7)) b7 = 0;
   cpu__host_ssse3 = (c >> 9) & 1;
+  cpu__host_aes = (c >> 25) & 1;
+  cpu__host_pclmul = (c >> 1) & 1;
+  cpu__host_sha = (b7 >> 29) & 1;
   /* FMA and AVX, and the OS saving YMM state (OSXSAVE, XCR0 bits 1-2). */
   if ((c & (1u << 12)) && (c & (1u << 28)) && (c & (1u << 27))) {
     unsigned lo, hi;
@@ -52,8 +59,7 @@ static void host_detect(void) {
   if ((c & (1u << 28)) && (c & (1u << 27))) {
     unsigned lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    if ((lo & 6) == 6 && __get_cpuid_count(7, 0, &a, &b, &c, &d))
-      cpu__host_avx2 = (b >> 5) & 1;
+    cpu__host_avx2 = (lo & 6) == 6 && ((b7 >> 5) & 1);
   }
 }
 

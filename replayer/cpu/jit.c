@@ -532,6 +532,7 @@ static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
     case J_VMOV:
     case J_VCVTI:
     case J_MOVMSK:
+    case J_HX:
     case J_VZU:
       cpu__jit_sse_emit(t, in, k, kind, t->b->forms[k]);
       break;

@@ -759,6 +759,8 @@ enum {
   J_VMOV,  /* the VEX moves */
   J_VCVTI, /* vcvtsi2sd/ss */
   J_MOVMSK, /* (v)pmovmskb, (v)movmskps/pd into a general register */
+  J_HX,    /* legacy xmm = xmm OP xmm/mem [, imm8] of the 0F38 and 0F3A
+              maps and pshufd: shuffles, AES-NI, PCLMULQDQ, SHA (hx_ops) */
   J_VZU    /* vzeroupper */
 };
 

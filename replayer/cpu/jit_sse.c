@@ -90,6 +90,62 @@ static const struct sse_op *sse_op(unsigned id) {
   return NULL;
 }
 
+/* Legacy instructions "xmm = xmm OP xmm/mem [, imm8]" that J_HX runs as
+ * the host's own where it has them: mandatory prefix, map (2: 0F38,
+ * 3: 0F3A, 1: 0F), opcode, whether an imm8 follows, the host feature, and
+ * whether the memory form is translated (its operand must be 16-byte
+ * aligned: the SHA ones check alignment on Intel only, so they stay
+ * handler calls with a memory operand). sha256rnds2 reads xmm0 too. */
+enum { HX_SSE2, HX_SSSE3, HX_AES, HX_PCLMUL, HX_SHA };
+static const struct hx_op {
+  u16 id;
+  u8 pfx, map, op, imm, feat, mem;
+} hx_ops[] = {
+    {X86_INS_PSHUFD, 0x66, 1, 0x70, 1, HX_SSE2, 1},
+    {X86_INS_PSHUFB, 0x66, 2, 0x00, 0, HX_SSSE3, 1},
+    {X86_INS_PALIGNR, 0x66, 3, 0x0f, 1, HX_SSSE3, 1},
+    {X86_INS_AESENC, 0x66, 2, 0xdc, 0, HX_AES, 1},
+    {X86_INS_AESENCLAST, 0x66, 2, 0xdd, 0, HX_AES, 1},
+    {X86_INS_AESDEC, 0x66, 2, 0xde, 0, HX_AES, 1},
+    {X86_INS_AESDECLAST, 0x66, 2, 0xdf, 0, HX_AES, 1},
+    {X86_INS_AESIMC, 0x66, 2, 0xdb, 0, HX_AES, 1},
+    {X86_INS_AESKEYGENASSIST, 0x66, 3, 0xdf, 1, HX_AES, 1},
+    {X86_INS_PCLMULQDQ, 0x66, 3, 0x44, 1, HX_PCLMUL, 1},
+    {X86_INS_SHA1RNDS4, 0, 3, 0xcc, 1, HX_SHA, 0},
+    {X86_INS_SHA1NEXTE, 0, 2, 0xc8, 0, HX_SHA, 0},
+    {X86_INS_SHA1MSG1, 0, 2, 0xc9, 0, HX_SHA, 0},
+    {X86_INS_SHA1MSG2, 0, 2, 0xca, 0, HX_SHA, 0},
+    {X86_INS_SHA256RNDS2, 0, 2, 0xcb, 0, HX_SHA, 0},
+    {X86_INS_SHA256MSG1, 0, 2, 0xcc, 0, HX_SHA, 0},
+    {X86_INS_SHA256MSG2, 0, 2, 0xcd, 0, HX_SHA, 0},
+};
+
+static const struct hx_op *hx_op(unsigned id) {
+  for (unsigned i = 0; i < RW_ARRAY_SIZE(hx_ops); i++)
+    if (hx_ops[i].id == id) return &hx_ops[i];
+  return NULL;
+}
+
+/* Whether IN (of FORM) is one J_HX runs: the host has it, the legacy
+ * xmm form with no prefix that makes it #UD, and a memory operand only
+ * where the rule is the same on every vendor. */
+static int hx_kind(const struct cpu_insn *in, unsigned form) {
+  const struct hx_op *o = hx_op(in->id);
+  int have;
+  if (!o || form != (o->imm ? CPU_FORM_X_W_I : CPU_FORM_X_W)) return 0;
+  if (in->pfx & (CPU_PFX_REP | CPU_PFX_REPNE)) return 0;
+  if (!o->pfx && (in->pfx & CPU_PFX_OPSIZE)) return 0;
+  if ((in->pfx & CPU_PFX_MEM) && !o->mem) return 0;
+  switch (o->feat) {
+    case HX_SSSE3: have = cpu__host_ssse3; break;
+    case HX_AES: have = cpu__host_aes; break;
+    case HX_PCLMUL: have = cpu__host_pclmul; break;
+    case HX_SHA: have = cpu__host_sha; break;
+    default: have = 1; break;
+  }
+  return have;
+}
+
 /* The FMA3 instructions: VEX.66.0F38 opcode, and whether scalar. The
  * opcode is 0x98 (132), 0xa8 (213) or 0xb8 (231) plus 0 fmadd, 2 fmsub, 4
  * fnmadd, 6 fnmsub (plus 1 for the scalar forms), or minus 2 fmaddsub and
@@ -206,6 +262,7 @@ int cpu__jit_sse_kind(const struct cpu_insn *in, unsigned form) {
     default:
       break;
   }
+  if (hx_kind(in, form)) return J_HX;
   if (xw) {
     const struct sse_op *o = sse_op(in->id);
     return o && o->id == in->id ? J_SSE : J_CALL;
@@ -627,6 +684,22 @@ void cpu__jit_sse_emit(struct tr *t, const struct cpu_insn *in, unsigned k,
         sse_enc(t, pp ? 0x66 : 0, op, 0, R_A, xr(1));
       }
       set_reg(t, in->reg, 8, R_A);
+      break;
+    }
+    case J_HX: {
+      /* the host's own on xmm2 (reg) and xmm1 (rm), xmm0 the guest's */
+      const struct hx_op *o = hx_op(in->id);
+      w_read(t, in, k, 16, 1, 1);
+      if (in->id == X86_INS_SHA256RNDS2) xld16(t, 0, xm(R_CPU, yoff(0)));
+      xld16(t, 2, dst);
+      if (o->pfx) b1(t, o->pfx);
+      if (o->map == 1)
+        enc(t, 4, 0x0f00u | o->op, 2, 2, xr(1), 0);
+      else
+        enc(t, 4, (o->map == 2 ? 0x0f3800u : 0x0f3a00u) | o->op, 3, 2, xr(1),
+            0);
+      if (o->imm) b1(t, (u8)in->imm);
+      xst16(t, dst, 2);
       break;
     }
     case J_VZU: {
