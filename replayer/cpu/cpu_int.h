@@ -335,6 +335,8 @@ extern int cpu__host_avx2;
  * portable routines are forced): the translator runs them as the host's
  * own. */
 extern int cpu__host_aes, cpu__host_pclmul, cpu__host_sha;
+/* ... and VAES, VPCLMULQDQ at 256 bits (with AVX2). */
+extern int cpu__host_vaes, cpu__host_vpclmul;
 /* The host has AVX-512F with the OS saving its state: set whatever
  * cpu_set_portable says. */
 extern int cpu__host_avx512f;

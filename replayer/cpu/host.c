@@ -14,7 +14,8 @@
 #include "replayer/cpu/sse_util.h"
 
 int cpu__host_ssse3, cpu__host_fma3, cpu__host_avx2, cpu__host_avx512f;
-int cpu__host_aes, cpu__host_pclmul, cpu__host_sha;
+int cpu__host_aes, cpu__host_pclmul, cpu__host_sha, cpu__host_vaes,
+    cpu__host_vpclmul;
 u32 cpu__host_amd512;
 
 static int portable_forced;
@@ -41,10 +42,11 @@ static void host_detect(void) {
     cpu__host_amd512 = cpu_family_of(a);
   cpu__host_ssse3 = cpu__host_fma3 = cpu__host_avx2 = 0;
   cpu__host_aes = cpu__host_pclmul = cpu__host_sha = 0;
+  cpu__host_vaes = cpu__host_vpclmul = 0;
   if (portable_forced || (e && *e && *e != '0')) return;
   if (!__get_cpuid(1, &a, &b, &c, &d)) return;
-  unsigned a7, b7 = 0, c7, d7;
-  if (!__get_cpuid_count(7, 0, &a7, &b7, &c7, &d7)) b7 = 0;
+  unsigned a7, b7 = 0, c7 = 0, d7;
+  if (!__get_cpuid_count(7, 0, &a7, &b7, &c7, &d7)) b7 = c7 = 0;
   cpu__host_ssse3 = (c >> 9) & 1;
   cpu__host_aes = (c >> 25) & 1;
   cpu__host_pclmul = (c >> 1) & 1;
@@ -61,6 +63,9 @@ static void host_detect(void) {
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     cpu__host_avx2 = (lo & 6) == 6 && ((b7 >> 5) & 1);
   }
+  /* VAES and VPCLMULQDQ at 256 bits (VEX), which need AVX too. */
+  cpu__host_vaes = cpu__host_avx2 && cpu__host_aes && ((c7 >> 9) & 1);
+  cpu__host_vpclmul = cpu__host_avx2 && cpu__host_pclmul && ((c7 >> 10) & 1);
 }
 
 void cpu__host_init(void) {

@@ -533,6 +533,7 @@ static int emit_insn(struct tr *t, const struct cpu_insn *in, unsigned k,
     case J_VCVTI:
     case J_MOVMSK:
     case J_HX:
+    case J_VHX:
     case J_VZU:
       cpu__jit_sse_emit(t, in, k, kind, t->b->forms[k]);
       break;

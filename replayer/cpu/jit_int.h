@@ -761,6 +761,7 @@ enum {
   J_MOVMSK, /* (v)pmovmskb, (v)movmskps/pd into a general register */
   J_HX,    /* legacy xmm = xmm OP xmm/mem [, imm8] of the 0F38 and 0F3A
               maps and pshufd: shuffles, AES-NI, PCLMULQDQ, SHA (hx_ops) */
+  J_VHX,   /* their VEX forms vaesenc..., vpclmulqdq at 128 and 256 bits */
   J_VZU    /* vzeroupper */
 };
 

@@ -146,6 +146,33 @@ static int hx_kind(const struct cpu_insn *in, unsigned form) {
   return have;
 }
 
+/* The VEX forms J_VHX runs: vvvv OP rm [, imm8] into reg, VEX.66, in the
+ * 0F38 or 0F3A map. At 128 bits they need the host's AVX and AES-NI or
+ * PCLMULQDQ, at 256 its VAES or VPCLMULQDQ. */
+static const struct vhx_op {
+  u16 id;
+  u8 map, op, imm, clmul;
+} vhx_ops[] = {
+    {X86_INS_VAESENC, 2, 0xdc, 0, 0},
+    {X86_INS_VAESENCLAST, 2, 0xdd, 0, 0},
+    {X86_INS_VAESDEC, 2, 0xde, 0, 0},
+    {X86_INS_VAESDECLAST, 2, 0xdf, 0, 0},
+    {X86_INS_VPCLMULQDQ, 3, 0x44, 1, 1},
+};
+
+static const struct vhx_op *vhx_op(unsigned id) {
+  for (unsigned i = 0; i < RW_ARRAY_SIZE(vhx_ops); i++)
+    if (vhx_ops[i].id == id) return &vhx_ops[i];
+  return NULL;
+}
+
+static int vhx_kind(const struct cpu_insn *in, unsigned form) {
+  const struct vhx_op *o = vhx_op(in->id);
+  if (!o || form != (o->imm ? CPU_FORM_V_V_W_I : CPU_FORM_V_V_W)) return 0;
+  if (cpu__vex256(in)) return o->clmul ? cpu__host_vpclmul : cpu__host_vaes;
+  return cpu__host_avx2 && (o->clmul ? cpu__host_pclmul : cpu__host_aes);
+}
+
 /* The FMA3 instructions: VEX.66.0F38 opcode, and whether scalar. The
  * opcode is 0x98 (132), 0xa8 (213) or 0xb8 (231) plus 0 fmadd, 2 fmsub, 4
  * fnmadd, 6 fnmsub (plus 1 for the scalar forms), or minus 2 fmaddsub and
@@ -184,6 +211,7 @@ static const struct fma_op *fma_op(unsigned id) {
  * masks); FMA needs the host's FMA. */
 static int classify_vex(const struct cpu_insn *in, unsigned form) {
   int y = cpu__vex256(in);
+  if (vhx_kind(in, form)) return J_VHX;
   if (y && !cpu__host_avx2) return J_CALL;
   switch (in->id) {
     case X86_INS_VZEROUPPER:
@@ -700,6 +728,27 @@ void cpu__jit_sse_emit(struct tr *t, const struct cpu_insn *in, unsigned k,
             0);
       if (o->imm) b1(t, (u8)in->imm);
       xst16(t, dst, 2);
+      break;
+    }
+    case J_VHX: {
+      /* the host's own: x/ymm0 = x/ymm0 (vvvv) OP x/ymm1 (rm) */
+      const struct vhx_op *o = vhx_op(in->id);
+      int y = cpu__vex256(in);
+      if (y) {
+        yw_read(t, in, k, 1, 0);
+        yld32(t, 0, xm(R_CPU, yoff(in->reg2)));
+      } else {
+        w_read(t, in, k, 16, 1, 0);
+        xld16(t, 0, xm(R_CPU, yoff(in->reg2)));
+      }
+      venc(t, o->map, 0, 0, y, 1, o->op, 0, xr(1));
+      if (o->imm) b1(t, (u8)in->imm);
+      if (y) {
+        ymm_put(t, in->reg, 0);
+      } else {
+        xst16(t, dst, 0);
+        vzero_hi(t, in->reg);
+      }
       break;
     }
     case J_VZU: {
