@@ -148,7 +148,7 @@ int gdb__poll(void *ctx) {
    * after a few seconds; an empty console packet restarts its timer. */
   if (s->in_monitor) {
     u64 now = rw_now_ns();
-    if (now - s->alive_ns > 500000000ull) {
+    if (now - s->alive_ns > 250000000ull) {
       s->alive_ns = now;
       if (gdb__send(s, "O", 1) < 0) return 1;
     }

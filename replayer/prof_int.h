@@ -68,9 +68,12 @@ struct target {
   u64 count;
 };
 
-/* Instructions run between two calls of a tick function (a fraction of a
- * second). */
-#define RP_SHADOW_SLICE 40000000ull
+/* Instructions run between two calls of a tick function: a few
+ * milliseconds translated, and still a fraction of a second interpreted
+ * under a sanitizer on a loaded machine with every observer on (gdb gives
+ * up on a monitor command's reply after 2 s of silence; the tick's keep-
+ * alive packets are sent at most every 250 ms, gdbstub/monitor.c). */
+#define RP_SHADOW_SLICE 2000000ull
 
 /* How far above a frame's slot the stack pointer may be for the frame to
  * count as gone: farther, it is another stack. */

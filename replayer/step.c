@@ -1084,8 +1084,9 @@ static void reached(rp_replay *rp) {
   if (RW_UNLIKELY(rp->th.nzombies)) rp__threads_purge(rp);
 }
 
-/* Instructions between two calls of the poll function. */
-#define RP_POLL_SLICE 4000000ull
+/* Instructions between two calls of the poll function (which keeps gdb
+ * waiting during a long monitor command: see RP_SHADOW_SLICE). */
+#define RP_POLL_SLICE 1000000ull
 
 struct rp__goal rp__goal_at(u64 icount, int flags) {
   return (struct rp__goal){.icount = icount, .flags = flags};
