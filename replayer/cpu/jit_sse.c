@@ -91,38 +91,41 @@ static const struct sse_op *sse_op(unsigned id) {
 }
 
 /* Legacy instructions "xmm = xmm OP xmm/mem [, imm8]" that J_HX runs as
- * the host's own where it has them: mandatory prefix, map (2: 0F38,
- * 3: 0F3A, 1: 0F), opcode, whether an imm8 follows, the host feature, and
- * whether the memory form is translated (its operand must be 16-byte
- * aligned: the SHA ones check alignment on Intel only, so they stay
- * handler calls with a memory operand). sha256rnds2 reads xmm0 too. */
+ * the host's own where it has them, and their VEX forms (VID, "vvvv OP rm
+ * [, imm8] into reg", VEX.66) that J_VHX runs: mandatory prefix, map (2:
+ * 0F38, 3: 0F3A, 1: 0F), opcode, whether an imm8 follows, the host
+ * feature, and whether the legacy memory form is translated (its operand
+ * must be 16-byte aligned: the SHA ones check alignment on Intel only, so
+ * they stay handler calls with a memory operand). sha256rnds2 reads xmm0
+ * too. */
 enum { HX_SSE2, HX_SSSE3, HX_AES, HX_PCLMUL, HX_SHA };
 static const struct hx_op {
-  u16 id;
+  u16 id, vid;
   u8 pfx, map, op, imm, feat, mem;
 } hx_ops[] = {
-    {X86_INS_PSHUFD, 0x66, 1, 0x70, 1, HX_SSE2, 1},
-    {X86_INS_PSHUFB, 0x66, 2, 0x00, 0, HX_SSSE3, 1},
-    {X86_INS_PALIGNR, 0x66, 3, 0x0f, 1, HX_SSSE3, 1},
-    {X86_INS_AESENC, 0x66, 2, 0xdc, 0, HX_AES, 1},
-    {X86_INS_AESENCLAST, 0x66, 2, 0xdd, 0, HX_AES, 1},
-    {X86_INS_AESDEC, 0x66, 2, 0xde, 0, HX_AES, 1},
-    {X86_INS_AESDECLAST, 0x66, 2, 0xdf, 0, HX_AES, 1},
-    {X86_INS_AESIMC, 0x66, 2, 0xdb, 0, HX_AES, 1},
-    {X86_INS_AESKEYGENASSIST, 0x66, 3, 0xdf, 1, HX_AES, 1},
-    {X86_INS_PCLMULQDQ, 0x66, 3, 0x44, 1, HX_PCLMUL, 1},
-    {X86_INS_SHA1RNDS4, 0, 3, 0xcc, 1, HX_SHA, 0},
-    {X86_INS_SHA1NEXTE, 0, 2, 0xc8, 0, HX_SHA, 0},
-    {X86_INS_SHA1MSG1, 0, 2, 0xc9, 0, HX_SHA, 0},
-    {X86_INS_SHA1MSG2, 0, 2, 0xca, 0, HX_SHA, 0},
-    {X86_INS_SHA256RNDS2, 0, 2, 0xcb, 0, HX_SHA, 0},
-    {X86_INS_SHA256MSG1, 0, 2, 0xcc, 0, HX_SHA, 0},
-    {X86_INS_SHA256MSG2, 0, 2, 0xcd, 0, HX_SHA, 0},
+    {X86_INS_PSHUFD, 0, 0x66, 1, 0x70, 1, HX_SSE2, 1},
+    {X86_INS_PSHUFB, 0, 0x66, 2, 0x00, 0, HX_SSSE3, 1},
+    {X86_INS_PALIGNR, 0, 0x66, 3, 0x0f, 1, HX_SSSE3, 1},
+    {X86_INS_AESENC, X86_INS_VAESENC, 0x66, 2, 0xdc, 0, HX_AES, 1},
+    {X86_INS_AESENCLAST, X86_INS_VAESENCLAST, 0x66, 2, 0xdd, 0, HX_AES, 1},
+    {X86_INS_AESDEC, X86_INS_VAESDEC, 0x66, 2, 0xde, 0, HX_AES, 1},
+    {X86_INS_AESDECLAST, X86_INS_VAESDECLAST, 0x66, 2, 0xdf, 0, HX_AES, 1},
+    {X86_INS_AESIMC, 0, 0x66, 2, 0xdb, 0, HX_AES, 1},
+    {X86_INS_AESKEYGENASSIST, 0, 0x66, 3, 0xdf, 1, HX_AES, 1},
+    {X86_INS_PCLMULQDQ, X86_INS_VPCLMULQDQ, 0x66, 3, 0x44, 1, HX_PCLMUL, 1},
+    {X86_INS_SHA1RNDS4, 0, 0, 3, 0xcc, 1, HX_SHA, 0},
+    {X86_INS_SHA1NEXTE, 0, 0, 2, 0xc8, 0, HX_SHA, 0},
+    {X86_INS_SHA1MSG1, 0, 0, 2, 0xc9, 0, HX_SHA, 0},
+    {X86_INS_SHA1MSG2, 0, 0, 2, 0xca, 0, HX_SHA, 0},
+    {X86_INS_SHA256RNDS2, 0, 0, 2, 0xcb, 0, HX_SHA, 0},
+    {X86_INS_SHA256MSG1, 0, 0, 2, 0xcc, 0, HX_SHA, 0},
+    {X86_INS_SHA256MSG2, 0, 0, 2, 0xcd, 0, HX_SHA, 0},
 };
 
-static const struct hx_op *hx_op(unsigned id) {
+/* The row of legacy instruction ID (VEX: of its VEX form). */
+static const struct hx_op *hx_op(unsigned id, int vex) {
   for (unsigned i = 0; i < RW_ARRAY_SIZE(hx_ops); i++)
-    if (hx_ops[i].id == id) return &hx_ops[i];
+    if ((vex ? hx_ops[i].vid : hx_ops[i].id) == id) return &hx_ops[i];
   return NULL;
 }
 
@@ -130,7 +133,7 @@ static const struct hx_op *hx_op(unsigned id) {
  * xmm form with no prefix that makes it #UD, and a memory operand only
  * where the rule is the same on every vendor. */
 static int hx_kind(const struct cpu_insn *in, unsigned form) {
-  const struct hx_op *o = hx_op(in->id);
+  const struct hx_op *o = hx_op(in->id, 0);
   int have;
   if (!o || form != (o->imm ? CPU_FORM_X_W_I : CPU_FORM_X_W)) return 0;
   if (in->pfx & (CPU_PFX_REP | CPU_PFX_REPNE)) return 0;
@@ -146,31 +149,15 @@ static int hx_kind(const struct cpu_insn *in, unsigned form) {
   return have;
 }
 
-/* The VEX forms J_VHX runs: vvvv OP rm [, imm8] into reg, VEX.66, in the
- * 0F38 or 0F3A map. At 128 bits they need the host's AVX and AES-NI or
- * PCLMULQDQ, at 256 its VAES or VPCLMULQDQ. */
-static const struct vhx_op {
-  u16 id;
-  u8 map, op, imm, clmul;
-} vhx_ops[] = {
-    {X86_INS_VAESENC, 2, 0xdc, 0, 0},
-    {X86_INS_VAESENCLAST, 2, 0xdd, 0, 0},
-    {X86_INS_VAESDEC, 2, 0xde, 0, 0},
-    {X86_INS_VAESDECLAST, 2, 0xdf, 0, 0},
-    {X86_INS_VPCLMULQDQ, 3, 0x44, 1, 1},
-};
-
-static const struct vhx_op *vhx_op(unsigned id) {
-  for (unsigned i = 0; i < RW_ARRAY_SIZE(vhx_ops); i++)
-    if (vhx_ops[i].id == id) return &vhx_ops[i];
-  return NULL;
-}
-
+/* Whether IN is a VEX form J_VHX runs: at 128 bits the host needs AVX
+ * and AES-NI or PCLMULQDQ, at 256 its VAES or VPCLMULQDQ. */
 static int vhx_kind(const struct cpu_insn *in, unsigned form) {
-  const struct vhx_op *o = vhx_op(in->id);
+  const struct hx_op *o = hx_op(in->id, 1);
+  int clmul;
   if (!o || form != (o->imm ? CPU_FORM_V_V_W_I : CPU_FORM_V_V_W)) return 0;
-  if (cpu__vex256(in)) return o->clmul ? cpu__host_vpclmul : cpu__host_vaes;
-  return cpu__host_avx2 && (o->clmul ? cpu__host_pclmul : cpu__host_aes);
+  clmul = o->feat == HX_PCLMUL;
+  if (cpu__vex256(in)) return clmul ? cpu__host_vpclmul : cpu__host_vaes;
+  return cpu__host_avx2 && (clmul ? cpu__host_pclmul : cpu__host_aes);
 }
 
 /* The FMA3 instructions: VEX.66.0F38 opcode, and whether scalar. The
@@ -399,13 +386,11 @@ static void xmm_set64(struct tr *t, unsigned r, unsigned h) {
 /* Bits 511:128 of vector register R = 0, as a VEX write of 128 bits does
  * (host xmm2 is lost). */
 static void vzero_hi(struct tr *t, unsigned r) {
-  sse_enc(t, 0, 0x57, 0, 2, xr(2)); /* xorps xmm2, xmm2 */
+  if (r < CPU_NZMM)
+    zmmh_zero(t, r); /* and xmm2 is 0 */
+  else
+    sse_enc(t, 0, 0x57, 0, 2, xr(2)); /* xorps xmm2, xmm2 */
   xst16(t, xm(R_CPU, yoff(r) + 16), 2);
-  if (r < CPU_NZMM) {
-    xst16(t, xm(R_CPU, OFF(zmmh) + (i32)sizeof(union cpu_vec) * (i32)r), 2);
-    xst16(t,
-          xm(R_CPU, OFF(zmmh) + (i32)sizeof(union cpu_vec) * (i32)r + 16), 2);
-  }
 }
 
 /* The 16-byte moves, legacy and VEX (a VEX write zeroes bits 511:128 of
@@ -716,7 +701,7 @@ void cpu__jit_sse_emit(struct tr *t, const struct cpu_insn *in, unsigned k,
     }
     case J_HX: {
       /* the host's own on xmm2 (reg) and xmm1 (rm), xmm0 the guest's */
-      const struct hx_op *o = hx_op(in->id);
+      const struct hx_op *o = hx_op(in->id, 0);
       w_read(t, in, k, 16, 1, 1);
       if (in->id == X86_INS_SHA256RNDS2) xld16(t, 0, xm(R_CPU, yoff(0)));
       xld16(t, 2, dst);
@@ -732,7 +717,7 @@ void cpu__jit_sse_emit(struct tr *t, const struct cpu_insn *in, unsigned k,
     }
     case J_VHX: {
       /* the host's own: x/ymm0 = x/ymm0 (vvvv) OP x/ymm1 (rm) */
-      const struct vhx_op *o = vhx_op(in->id);
+      const struct hx_op *o = hx_op(in->id, 1);
       int y = cpu__vex256(in);
       if (y) {
         yw_read(t, in, k, 1, 0);
