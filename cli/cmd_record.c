@@ -16,11 +16,21 @@ static void usage(FILE *out) {
   fputs(
       "usage: rewind record [-o FILE] [--force] [--quiet] [--timeslice MS]\n"
       "                     [--no-follow] [--no-syscall-buffer]\n"
-      "                     [--] PROG [ARGS...]\n"
+      "                     [--duration SECONDS] [--] PROG [ARGS...]\n"
+      "       rewind record -p PID [-o FILE] [--duration SECONDS] [...]\n"
       "\n"
       "Run PROG with ARGS as the shell would, record it into a trace file and\n"
       "exit with PROG's exit status (128+N when PROG dies of signal N).\n"
+      "With -p, record the running process PID instead, from now until\n"
+      "Ctrl-C, --duration or its end; then rewind lets it go on as it was.\n"
       "\n"
+      "  -p, --pid PID      attach to process PID (every thread of it, and\n"
+      "                     the processes it starts from now on) instead of\n"
+      "                     starting a program; the history begins here.\n"
+      "                     Its syscalls all stop the recorder (no syscall\n"
+      "                     buffer: its filter could not be taken out again)\n"
+      "  --duration SECONDS end the recording after SECONDS (1 to 604800):\n"
+      "                     -p lets the process go on; PROG is killed\n"
       "  -o, --output FILE  write the trace to FILE (default: PROG-N.rwd, the\n"
       "                     first free N, in the trace directory:\n"
       "                     $REWIND_TRACE_DIR, else $XDG_DATA_HOME/rewind,\n"
@@ -84,12 +94,14 @@ int cli_cmd_record(int argc, char **argv) {
       {"force", no_argument, 0, 'f'},
       {"quiet", no_argument, 0, 'q'},
       {"timeslice", required_argument, 0, 'T'},
-      {"progress", no_argument, 0, 'p'},
+      {"progress", no_argument, 0, 'G'},
       {"no-progress", no_argument, 0, 'P'},
       {"cpu-features", required_argument, 0, 'C'},
       {"no-follow", no_argument, 0, 'N'},
       {"syscall-buffer", no_argument, 0, 'B'},
       {"no-syscall-buffer", no_argument, 0, 'b'},
+      {"pid", required_argument, 0, 'A'},
+      {"duration", required_argument, 0, 'D'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   struct rec_opts o;
@@ -99,7 +111,7 @@ int cli_cmd_record(int argc, char **argv) {
   o.progress = isatty(2);
   o.syscall_buffer = REC_SYSCALL_BUFFER_DEFAULT;
   optind = 1;
-  while ((c = cli_getopt("record", argc, argv, "+o:fqh", longopts)) != -1) {
+  while ((c = cli_getopt("record", argc, argv, "+o:fqhp:", longopts)) != -1) {
     switch (c) {
       case 'h':
         usage(stdout);
@@ -110,7 +122,7 @@ int cli_cmd_record(int argc, char **argv) {
       case 'q':
         o.quiet = 1;
         break;
-      case 'p':
+      case 'G':
         o.progress = 1;
         break;
       case 'P':
@@ -139,6 +151,29 @@ int cli_cmd_record(int argc, char **argv) {
         o.timeslice_ms = (unsigned)ms;
         break;
       }
+      case 'p':
+      case 'A': {
+        char *end;
+        long pid = strtol(optarg, &end, 10);
+        if (!*optarg || *end || pid <= 0 || pid > 0x3fffffff)
+          return cli_usage_error("record", "-p wants a process id, not '%s'",
+                                 optarg);
+        if (o.attach_pid && o.attach_pid != pid)
+          return cli_usage_error("record", "one -p at a time: recording "
+                                 "several running processes together is "
+                                 "not supported yet");
+        o.attach_pid = (int)pid;
+        break;
+      }
+      case 'D': {
+        char *end;
+        unsigned long sec = strtoul(optarg, &end, 10);
+        if (!*optarg || *end || optarg[0] == '-' || sec < 1 || sec > 604800)
+          return cli_usage_error("record", "--duration wants seconds from 1 "
+                                 "to 604800, not '%s'", optarg);
+        o.duration_s = (unsigned)sec;
+        break;
+      }
       case 'C': {
         char err[160];
         if (rec_cpu_features_check(optarg, err, sizeof err) < 0)
@@ -150,10 +185,22 @@ int cli_cmd_record(int argc, char **argv) {
         return 2;
     }
   }
-  if (optind >= argc) return cli_usage_error("record", "no program to record");
+  if (o.attach_pid) {
+    if (optind < argc)
+      return cli_usage_error("record", "-p records a running process: no "
+                             "PROG with it ('%s')", argv[optind]);
+    if (o.cpu_features)
+      return cli_usage_error("record", "--cpu-features cannot change what a "
+                             "running process already chose (-p)");
+    o.syscall_buffer = 0;
+    static char *none[] = {NULL};
+    o.argv = none;
+  } else if (optind >= argc) {
+    return cli_usage_error("record", "no program to record");
+  }
   if (o.output && !*o.output)
     return cli_usage_error("record", "the output FILE is empty");
-  o.argv = argv + optind;
+  if (!o.attach_pid) o.argv = argv + optind;
   if (o.quiet) o.progress = 0;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);

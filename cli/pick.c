@@ -138,7 +138,7 @@ int cli_goto_process(struct rp_replay *rp, const char *path, const char *want,
 /* Whether P ended with a failure: a status other than 0, or a signal other
  * than SIGPIPE (the usual end of a pipeline's writer). */
 static int failed(const struct trace_proc *p) {
-  if (!p->recorded || !p->ended) return 0;
+  if (!p->recorded || p->ended != 1) return 0;
   if (p->signo) return p->signo != SIGPIPE;
   return p->status != 0;
 }

@@ -15,6 +15,11 @@ _rewind() {
       return
     }
   done
+  if [ "$cmd" = record ] && [[ ${COMP_WORDS[COMP_CWORD - 1]} == @(-p|--pid) ]]
+  then
+    COMPREPLY=($(compgen -W "$(ps -e -o pid= 2>/dev/null)" -- "$cur"))
+    return
+  fi
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(rewind "$cmd" --help 2>/dev/null |
       grep -o -- '--[a-z][a-z-]*' | sort -u)" -- "$cur"))

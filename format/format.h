@@ -22,7 +22,7 @@ typedef struct trace_cursor trace_cursor;
  * Minor 1: OUTPUT and END records (a 1.0 trace has neither, so its end is
  * the EXIT that ends the process). */
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 12
+#define TRACE_VERSION_MINOR 13
 
 /* Largest payload of one record; larger data must be split by the caller. */
 #define TRACE_MAX_RECORD (16u << 20)
@@ -516,7 +516,8 @@ struct trace_proc {
   u64 first_seq;    /* its first and last records (FORK for the others) */
   u64 last_seq;
   u32 nthreads;     /* threads it had */
-  int ended;        /* 1: its end is in the trace: status, or signo */
+  int ended;        /* 1: its end is in the trace: status, or signo;
+                       2: the recorder detached from it (it went on) */
   i32 status;
   u32 signo;
 };

@@ -174,6 +174,10 @@ static int apply(struct table *t, const trace_reader *r,
       }
       break;
     }
+    case TRACE_REC_DETACH: /* every recorded process still there */
+      for (size_t i = 0; i < t->n; i++)
+        if (t->v[i].recorded && !t->v[i].ended) t->v[i].ended = 2;
+      break;
     default:
       break;
   }
@@ -237,6 +241,8 @@ static void how_ended(const struct trace_proc *p, char *buf, size_t cap) {
     snprintf(buf, cap, "-");
   else if (!p->ended)
     snprintf(buf, cap, "running");
+  else if (p->ended == 2)
+    snprintf(buf, cap, "detached");
   else if (p->signo)
     snprintf(buf, cap, "signal %u", p->signo);
   else
@@ -270,7 +276,9 @@ int trace_report_ps(FILE *out, trace_reader *r, int json,
       if (p->ppid)
         fprintf(out, ",\"created_by\":\"%s\"", fork_kind(p->kind));
       fputs(",\"end\":", out);
-      if (p->recorded && p->ended && p->signo)
+      if (p->recorded && p->ended == 2)
+        fputs("\"detached\"", out);
+      else if (p->recorded && p->ended && p->signo)
         fprintf(out, "{\"signal\":%u}", p->signo);
       else if (p->recorded && p->ended)
         fprintf(out, "{\"exit\":%d}", p->status);

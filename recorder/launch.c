@@ -117,8 +117,7 @@ int rec__launch_check(const char *argv0, struct rec__prog *p) {
   return RW_ENOTFOUND;
 }
 
-/* The pid tracing PID, from /proc/PID/status, or 0. */
-static int tracer_of(pid_t pid, char *name, size_t cap) {
+int rec__tracer_of(pid_t pid, char *name, size_t cap) {
   char path[64], line[256];
   int tracer = 0;
   snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
@@ -141,7 +140,7 @@ static int tracer_of(pid_t pid, char *name, size_t cap) {
 
 static void explain_ptrace(pid_t child, int err) {
   char name[64];
-  int tracer = tracer_of(child, name, sizeof name);
+  int tracer = rec__tracer_of(child, name, sizeof name);
   if (tracer > 0) {
     rw_log(RW_LOG_ERROR,
            "the program is already being traced by pid %d (%s): rewind is "

@@ -6,7 +6,7 @@ recorder_librw_recorder_a_SOURCES = \
 	recorder/record.c recorder/launch.c recorder/env.c recorder/cpufeat.c \
 	recorder/cpuid.c \
 	recorder/loop.c recorder/sysrec.c recorder/systable.c recorder/space.c recorder/follow.c \
-	recorder/maps.c recorder/maplist.c recorder/image.c recorder/mem.c recorder/gendiff.c recorder/watch.c recorder/pages.c \
+	recorder/maps.c recorder/maplist.c recorder/attach.c recorder/image.c recorder/mem.c recorder/gendiff.c recorder/watch.c recorder/pages.c \
 	recorder/blobs.c recorder/files.c recorder/signals.c recorder/children.c recorder/procs.c recorder/threads.c \
 	recorder/ptregs.c recorder/emit.c recorder/backtrace.c \
 	recorder/tscself.c recorder/tscpatch.c recorder/forced.c recorder/stack.c recorder/output.c \

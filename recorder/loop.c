@@ -813,9 +813,38 @@ static int on_status(struct rec *r, pid_t p, int st) {
   return 0;
 }
 
+int rec__on_status(struct rec *r, pid_t p, int st) {
+  return on_status(r, p, st);
+}
+
+int rec__detach_end(struct rec *r) {
+  static const u64 none[6];
+  struct rw_digest_spec spec;
+  u64 digest = 0, t0 = rw_now_ns();
+  u8 skips[TRACE_SPEC_BUF];
+  /* The maps as they are now (a stack may have grown). */
+  struct rec__task *any = NULL;
+  for (size_t i = 0; i < r->nth && !any; i++)
+    if (r->th[i]->proc == &r->root && r->th[i]->state != REC_T_GONE)
+      any = r->th[i];
+  if (any) {
+    rec__set_cur(r, any);
+    RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
+  }
+  r->cur = NULL;
+  r->proc = &r->root;
+  RW_FORWARD(fresh_digest(r, 0, &digest, &spec));
+  r->n.digest_ns += rw_now_ns() - t0;
+  struct trace_rec_detach d = {.has_digest = 1, .digest = digest};
+  trace_spec_set(&spec, &d.dead_lo, &d.dead_hi, &d.nskip, &d.skips, skips);
+  RW_FORWARD(trace_rec_detach_append(r->w, TRACE_TID_GLOBAL, &d));
+  return trace_writer_flush(r->w);
+}
+
 /* The signal that asks the recording to stop now, or 0. */
 static int stop_requested(struct rec *r) {
   if (rec__stop_sig) return rec__stop_sig;
+  if (r->deadline_ns && coarse_ns() >= r->deadline_ns) return SIGALRM;
   if (!rec__int_pending) return 0;
   u64 now = coarse_ns();
   if (!r->int_ns) {
@@ -830,7 +859,10 @@ static int stop_requested(struct rec *r) {
 int rec__loop(struct rec *r) {
   int rc = 0;
   while (!r->done) {
-    if ((r->stopped_by = stop_requested(r))) break;
+    if ((r->stopped_by = stop_requested(r))) {
+      if (r->attached) goto detach;
+      break;
+    }
     for (size_t i = 0; i < rec__proc_count(r) && rc == 0; i++) {
       struct rec__proc *q = rec__proc_at(r, i);
       if (q->final_seen && !q->gone) rc = on_final(r, q, q->final_status, 1);
@@ -888,8 +920,12 @@ int rec__loop(struct rec *r) {
     }
     if ((r->stopped_by = stop_requested(r))) {
       /* Asked to stop: the status just taken (if any) is dropped with
-       * PROG, which is killed below; the trace ends here, cut off. */
-      break;
+       * PROG, which is killed below; the trace ends here, cut off. An
+       * attached process is let go instead, its status handled first. */
+      if (!r->attached) break;
+      if (p > 0) rc = on_status(r, p, st);
+      if (rc < 0) break;
+      goto detach;
     }
     if (p < 0 && errno == EINTR) continue;
     if (p < 0) {
@@ -900,6 +936,11 @@ int rec__loop(struct rec *r) {
     if (rc < 0) break;
   }
   if (r->done) return rc;
+  if (r->attached) { /* an error: it goes on unrecorded */
+    rec__undo_attach(r);
+    r->done = 1;
+    return rc;
+  }
   /* An error: PROG cannot go on being recorded. */
   kill_and_reap(r);
   int erc = 0;
@@ -909,4 +950,8 @@ int rec__loop(struct rec *r) {
   }
   r->done = 1;
   return rc < 0 ? rc : erc;
+detach:
+  rc = rec__detach(r);
+  r->done = 1;
+  return rc;
 }

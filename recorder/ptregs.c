@@ -27,6 +27,16 @@ int rec__regs_init(struct rec *r) {
     rec__cpuid_exec(0xd, 9, c);
     r->pkru_off = c[0] >= 4 ? c[1] : 0;
   }
+  /* AVX-512: opmask (5), ZMM_Hi256 (6), Hi16_ZMM (7), standard offsets. */
+  rec__cpuid_exec(0xd, 0, c);
+  if ((c[0] & 0xe0) == 0xe0) {
+    rec__cpuid_exec(0xd, 5, c);
+    r->k_off = c[1];
+    rec__cpuid_exec(0xd, 6, c);
+    r->zmmh_off = c[1];
+    rec__cpuid_exec(0xd, 7, c);
+    r->hi16_off = c[1];
+  }
   r->xsave_size = size + 64;
   r->xsave = calloc(1, r->xsave_size);
   RW_RETURN_IF(!r->xsave, RW_ENOMEM, "xsave buffer");
@@ -122,6 +132,24 @@ int rec__regs_get(struct rec *r, pid_t tid, struct rw_regs *regs, int fp) {
   memcpy(regs->fxsave, &f, sizeof regs->fxsave);
   memset(regs->ymmh, 0, sizeof regs->ymmh);
   return 0;
+}
+
+int rec__xstate_get(struct rec *r, pid_t tid, u32 *xinuse, u8 out[1600]) {
+  *xinuse = 3; /* without XSAVE: x87 and SSE, as after an fxrstor */
+  struct iovec iov = {r->xsave, r->xsave_size};
+  if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_XSTATE, &iov) < 0 ||
+      iov.iov_len < 576)
+    return 0;
+  u64 bv = rd_le64(r->xsave + 512);
+  *xinuse = (u32)(bv & 0xff);
+  if (!r->hi16_off || !(bv & 0xe0) || iov.iov_len < r->hi16_off + 1024)
+    return 0;
+  memset(out, 0, 1600);
+  /* A component not in XSTATE_BV is in its initial state: zero. */
+  if (bv & 0x20) memcpy(out, r->xsave + r->k_off, 64);
+  if (bv & 0x40) memcpy(out + 64, r->xsave + r->zmmh_off, 512);
+  if (bv & 0x80) memcpy(out + 576, r->xsave + r->hi16_off, 1024);
+  return 1;
 }
 
 int rec__pkru_get(struct rec *r, pid_t tid, u32 *pkru, int *inuse) {

@@ -368,6 +368,12 @@ struct rec__task {
   int step_signo;       /* signal being delivered by single-step, or 0 */
   u8 step_info[128];    /* its siginfo */
   int sync_signo;       /* last synchronous fault signal delivered */
+  u64 rseq_ptr;         /* rewind record -p: the rseq area rewind
+                           unregistered (0: none), its size and signature,
+                           registered again at the detach */
+  u32 rseq_len, rseq_sig;
+  u64 detach_mask;      /* its signal mask, while the detach blocks all */
+  int detach_masked;
   struct rw_regs entry; /* registers at syscall entry */
   struct rw_regs regs;  /* scratch: registers at the current stop */
 };
@@ -623,6 +629,8 @@ struct rec {
   u32 ymm_off;                /* offset of YMM_Hi128 in the XSAVE area */
   u32 pkru_off;               /* offset of PKRU in it; 0: the CPU or the
                                  kernel has no protection keys */
+  u32 k_off, zmmh_off, hi16_off; /* offsets of the AVX-512 components in
+                                    it; 0: no AVX-512 */
   u64 last_flush_ns;
   u8 warned[REC_NSYSCALLS / 8]; /* syscalls already warned about */
   int forks_noted;            /* 1: the "children unrecorded" line was shown */
@@ -668,6 +676,16 @@ struct rec {
                                 wait status (the END record waits until
                                 every recorded process is gone) */
   int root_status;
+  int attached;              /* 1: rewind record -p: the process was
+                                running; it is let go at the end */
+  u64 deadline_ns;           /* --duration: stop recording then (0: no) */
+  u64 attach_mask[16];       /* its CPU affinity before rewind pinned it
+                                (a cpu_set_t) */
+  int attach_mask_ok;
+  u8 *vdso_orig;             /* its vDSO before rewind patched it; owned */
+  size_t vdso_len;
+  int pin_cpu;               /* the CPU the recording runs on */
+  int ctid_noted;            /* 1: the note on PR_GET_TID_ADDRESS is in */
 };
 
 #define REC_BUF (1u << 20)
@@ -712,6 +730,10 @@ int rec__regs_init(struct rec *r) RW_MUST_CHECK;
  * kernel's image of it was out of its initial state (XSTATE_BV[9]).
  * Returns 0, RW_ENOTFOUND when the machine has no protection keys
  * (r->pkru_off 0), or a ptrace error. */
+/* What the XSTATE record holds of stopped thread TID (format/
+ * records.def): *XINUSE, and 1 when OUT has its AVX-512 registers, 0 when
+ * they are all in their initial state (or the CPU has none). */
+int rec__xstate_get(struct rec *r, pid_t tid, u32 *xinuse, u8 out[1600]);
 int rec__pkru_get(struct rec *r, pid_t tid, u32 *pkru, int *inuse)
     RW_MUST_CHECK;
 /* At a syscall stop of TID: 1 entry, 2 exit (PTRACE_SYSCALL_INFO_*), 0 for
@@ -938,6 +960,8 @@ int rec__sys_skip(struct rec *r, i64 result) RW_MUST_CHECK;
 /* The state letter of thread TID in /proc (S sleeping, Z zombie...), or
  * 0 when it is gone (recorder/threads.c). */
 char rec__proc_state(struct rec *r, pid_t tid);
+/* The same for thread TID of process PID. */
+char rec__task_state(pid_t pid, pid_t tid);
 
 /* The legacy vsyscall page (recorder/vsyscall.c). */
 /* 1 when this kernel runs calls into the page (vsyscall=xonly/emulate). */
@@ -1039,6 +1063,25 @@ enum {
 };
 int rec__end_digest(struct rec *r, int how) RW_MUST_CHECK;
 
+/* The pid tracing PID (its comm in NAME, CAP bytes), or 0
+ * (recorder/launch.c). */
+int rec__tracer_of(pid_t pid, char *name, size_t cap);
+
+/* Attaching to a running process and detaching from it (recorder/
+ * attach.c). rec__attach seizes every thread of PID, stops it and writes
+ * the state the history starts from; the loop then records as usual.
+ * rec__detach brings every thread to a stop the trace describes, writes
+ * DETACH and lets the process go on as it was; rec__undo_attach only lets
+ * it go (after a failure). */
+int rec__attach(struct rec *r, pid_t pid) RW_MUST_CHECK;
+int rec__detach(struct rec *r) RW_MUST_CHECK;
+void rec__undo_attach(struct rec *r);
+/* The DETACH record, with a digest of the root process's memory as every
+ * thread has it now (recorder/loop.c). */
+int rec__detach_end(struct rec *r) RW_MUST_CHECK;
+/* One wait status ST of thread or process P, as the loop handles it. */
+int rec__on_status(struct rec *r, pid_t p, int st) RW_MUST_CHECK;
+
 /* Exec (recorder/image.c). */
 int rec__on_exec(struct rec *r, int first) RW_MUST_CHECK;
 
@@ -1047,6 +1090,11 @@ int rec__on_exec(struct rec *r, int first) RW_MUST_CHECK;
 int rec__on_signal(struct rec *r, int sig, int *inject, int *step)
     RW_MUST_CHECK;
 int rec__on_handler_entry(struct rec *r) RW_MUST_CHECK;
+/* The current thread stopped with SIG: when it is the trap of an rdtsc or
+ * of an instruction the recorder patched, answers it (the thread goes on
+ * past it, the signal is not for the program) and returns 1; 0 when it is
+ * the program's own; or a negative code. */
+int rec__signal_answer(struct rec *r, int sig) RW_MUST_CHECK;
 /* 1 when SIG with si_code CODE is a synchronous fault of the thread. */
 int rec__signal_is_sync(int sig, int code);
 

@@ -62,8 +62,47 @@ static char *join(char *const *v, size_t *len) {
   return b;
 }
 
+/* The NUL-separated strings of file PATH (/proc/PID/cmdline, environ) as
+ * a NULL-terminated vector in one malloc'd block, or NULL. */
+static char **read_list(const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  size_t len = 0, cap = 4096;
+  char *b = malloc(cap + 1);
+  for (ssize_t n; b; len += (size_t)n) {
+    if (len == cap) {
+      char *nb = realloc(b, 2 * cap + 1);
+      if (!nb) {
+        free(b);
+        b = NULL;
+        break;
+      }
+      b = nb;
+      cap *= 2;
+    }
+    n = read(fd, b + len, cap - len);
+    if (n <= 0) break;
+  }
+  close(fd);
+  if (!b) return NULL;
+  b[len] = 0;
+  size_t k = 0;
+  for (size_t i = 0; i < len; i++) k += !b[i];
+  if (len && b[len - 1]) k++;
+  char **v = malloc((k + 1) * sizeof *v + len + 1);
+  if (v) {
+    char *t = (char *)(v + k + 1);
+    memcpy(t, b, len + 1);
+    size_t j = 0;
+    for (size_t i = 0; i < len && j < k; i += strlen(t + i) + 1) v[j++] = t + i;
+    v[j] = NULL;
+  }
+  free(b);
+  return v;
+}
+
 static int write_meta(trace_writer *w, char *const *argv, char **env,
-                      const char *tunables, int cpu) {
+                      const char *tunables, int cpu, const char *cwd) {
   char buf[4096];
   size_t len;
   struct utsname u;
@@ -78,7 +117,9 @@ static int write_meta(trace_writer *w, char *const *argv, char **env,
   rc = trace_writer_set_meta(w, TRACE_META_ENVIRON, j, len);
   free(j);
   RW_FORWARD(rc);
-  if (getcwd(buf, sizeof buf)) RW_FORWARD(set_meta_str(w, TRACE_META_CWD, buf));
+  if (cwd) RW_FORWARD(set_meta_str(w, TRACE_META_CWD, cwd));
+  else if (getcwd(buf, sizeof buf))
+    RW_FORWARD(set_meta_str(w, TRACE_META_CWD, buf));
   if (gethostname(buf, sizeof buf) == 0) {
     buf[sizeof buf - 1] = 0;
     RW_FORWARD(set_meta_str(w, TRACE_META_HOSTNAME, buf));
@@ -134,8 +175,8 @@ static int write_meta(trace_writer *w, char *const *argv, char **env,
 
 /* Creates the trace file: OPTS->output, or PROG-N.rwd with the first free
  * N. Writes the chosen path to PATH. Prints the refusal itself. */
-static int open_trace(const struct rec_opts *o, trace_writer **w, char *path,
-                      size_t cap, u64 cpus) {
+static int open_trace(const struct rec_opts *o, const char *base,
+                      trace_writer **w, char *path, size_t cap, u64 cpus) {
   struct trace_writer_opts wo;
   memset(&wo, 0, sizeof wo);
   wo.overwrite = o->force;
@@ -148,8 +189,6 @@ static int open_trace(const struct rec_opts *o, trace_writer **w, char *path,
     rc = trace_writer_open(w, path, &wo);
   } else {
     char dir[4096];
-    const char *base = strrchr(o->argv[0], '/');
-    base = base ? base + 1 : o->argv[0];
     rc = trace_dir(dir, sizeof dir, 1);
     if (rc < 0) {
       if (rc != RW_ENOTFOUND)
@@ -184,9 +223,11 @@ static void on_alarm(int sig) {
  * terminal sent (Ctrl-C, si_code SI_KERNEL) went to PROG as well; PROG
  * decides what it means, and the recording goes on. So does a SIGINT
  * from kill(2) that PROG gets too, within a quarter second (killpg). */
+static int attach_mode; /* no SIGINT of the terminal reaches PROG */
+
 static void on_stop(int sig, siginfo_t *si, void *uc) {
   (void)uc;
-  if (sig == SIGINT) {
+  if (sig == SIGINT && !attach_mode) {
     if (si && si->si_code == SI_KERNEL) return;
     if (!rec__int_pending) rec__int_pid = si ? si->si_pid : 0;
     rec__int_pending = 1;
@@ -266,14 +307,29 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
   rec__tick_arm(r);
 
   rec__tsc_self(1);
-  int rc = rec__on_exec(r, 1);
-  struct rec__task *t = r->cur;
-  t->in_syscall = 1; /* the execve that started PROG returns next */
-  t->nr = REC_NR_execve;
-  t->skip_exit = 1;
-  t->state = REC_T_READY; /* the scheduler resumes it */
-  r->cur = NULL;
+  int rc = 0;
+  if (r->attached) {
+    rc = rec__attach(r, r->opts->attach_pid);
+    if (rc < 0 && r->nth) rec__undo_attach(r); /* it goes on as it was */
+    if (rc < 0) r->done = 1;
+    else if (!r->opts->quiet)
+      rw_log(RW_LOG_INFO, "attached to process %d (%s, %zu thread%s); "
+             "recording until %s", (int)r->root.pid, r->prog_name, r->nth,
+             r->nth == 1 ? "" : "s",
+             r->opts->duration_s ? "--duration is over, Ctrl-C, or it ends"
+                                 : "Ctrl-C, or it ends");
+  } else {
+    rc = rec__on_exec(r, 1);
+    struct rec__task *t = r->cur;
+    t->in_syscall = 1; /* the execve that started PROG returns next */
+    t->nr = REC_NR_execve;
+    t->skip_exit = 1;
+    t->state = REC_T_READY; /* the scheduler resumes it */
+    r->cur = NULL;
+  }
   r->last_flush_ns = rw_now_ns();
+  if (r->opts->duration_s)
+    r->deadline_ns = rw_now_ns() + (u64)r->opts->duration_s * 1000000000ull;
   if (rc == 0) rc = rec__loop(r);
 
   rec__tsc_self(0);
@@ -292,6 +348,26 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
 
   int st = r->wait_status;
   char buf[64];
+  if (r->attached && !r->root_final) {
+    /* Let go, not ended: nothing to wait for. */
+    res->exit_status = rc < 0 ? 1 : 0;
+    int mrc = set_meta_str(r->w, TRACE_META_EXIT, "detached");
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)rw_wall_ns());
+    if (mrc == 0) mrc = set_meta_str(r->w, TRACE_META_END, buf);
+    res->events = trace_writer_next_seq(r->w) - 1;
+    res->duration_ns = rw_now_ns() - t0;
+    if (rc == 0 && r->nth && !r->opts->quiet) {
+      const char *why = r->stopped_by == SIGALRM ? "--duration is over"
+                        : r->stopped_by == SIGINT ? "Ctrl-C"
+                                                   : "asked to stop";
+      rw_log(RW_LOG_INFO, "%s: detached from process %d, which goes on",
+             why, (int)r->root.pid);
+    }
+    if (rc < 0 && r->nth)
+      rw_log(RW_LOG_ERROR, "recording failed: %s; process %d was let go "
+             "and goes on", rw_strerror(rc), (int)r->root.pid);
+    return rc < 0 ? rc : mrc;
+  }
   if (!r->done) { /* rec__on_exec failed: PROG is still there */
     kill(r->root.pid, SIGKILL);
     while (waitpid(r->root.pid, &st, __WALL) < 0 && errno == EINTR) {
@@ -344,7 +420,26 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   rw_log_level = o->quiet ? RW_LOG_ERROR : RW_LOG_INFO;
   note_inherited();
 
-  int rc = rec__launch_check(o->argv[0], &prog);
+  int rc = 0;
+  char comm[64] = "";
+  if (o->attach_pid) {
+    /* The trace is named after the process, from its comm. */
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)o->attach_pid);
+    FILE *f = fopen(path, "re");
+    if (f) {
+      if (!fgets(comm, sizeof comm, f)) comm[0] = 0;
+      fclose(f);
+    }
+    comm[strcspn(comm, "\n/")] = 0;
+    if (!comm[0]) {
+      rw_log(RW_LOG_ERROR, "-p %d: no such process", (int)o->attach_pid);
+      return RW_ENOTFOUND;
+    }
+    memset(&prog, 0, sizeof prog);
+  } else {
+    rc = rec__launch_check(o->argv[0], &prog);
+  }
   if (rc < 0) {
     res->exit_status = exit_status_of(rc);
     return rc;
@@ -371,14 +466,19 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
            "hypervisor ignores CR4.TSD): rdtsc instructions are patched");
   r.timeslice_ns = (u64)(o->timeslice_ms ? o->timeslice_ms : 20) * 1000000;
   r.slice_auto = !o->timeslice_ms;
-  const char *slash = strrchr(o->argv[0], '/');
-  r.prog_name = slash ? slash + 1 : o->argv[0];
+  if (o->attach_pid) {
+    r.prog_name = comm;
+  } else {
+    const char *slash = strrchr(o->argv[0], '/');
+    r.prog_name = slash ? slash + 1 : o->argv[0];
+  }
   r.buf = malloc(REC_BUF + 64);
   if (!r.buf) return RW_ENOMEM;
   u64 others;
   int cpu = rec__pin_cpu(&others);
   if (cpu < 0) cpu = 0;
-  rc = open_trace(o, &r.w, res->path, sizeof res->path, others);
+  r.pin_cpu = cpu;
+  rc = open_trace(o, r.prog_name, &r.w, res->path, sizeof res->path, others);
   if (rc < 0) {
     res->path[0] = 0;
     free(r.buf);
@@ -391,11 +491,37 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
            "(OPENSSL_ia32cap); code that executes cpuid itself still sees "
            "them, since this machine cannot trap cpuid",
            r.mask.hidden);
-  if (rc == 0) rc = rec__env_build(environ, &r.mask, &env, &applied);
-  if (rc == 0) rc = write_meta(r.w, o->argv, env, applied, cpu);
-  if (rc == 0) rc = rec__regs_init(&r);
   int launched = 0;
-  if (rc == 0) {
+  if (o->attach_pid) {
+    /* What the process was started with, as far as /proc tells. */
+    char path[64], cwd[4096];
+    static char *none[] = {NULL};
+    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)o->attach_pid);
+    char **av = read_list(path);
+    snprintf(path, sizeof path, "/proc/%d/environ", (int)o->attach_pid);
+    char **ev = read_list(path);
+    snprintf(path, sizeof path, "/proc/%d/cwd", (int)o->attach_pid);
+    ssize_t n = readlink(path, cwd, sizeof cwd - 1);
+    cwd[n > 0 ? n : 0] = 0;
+    char *fallback[] = {comm, NULL};
+    if (rc == 0)
+      rc = write_meta(r.w, av && av[0] ? av : fallback, ev ? ev : none, "",
+                      cpu, n > 0 ? cwd : NULL);
+    free(av);
+    free(ev);
+    if (rc == 0) rc = rec__regs_init(&r);
+    if (rc == 0) {
+      cloexec_own();
+      r.attached = attach_mode = 1;
+      launched = 1;
+    }
+  }
+  if (rc == 0 && !o->attach_pid)
+    rc = rec__env_build(environ, &r.mask, &env, &applied);
+  if (rc == 0 && !o->attach_pid)
+    rc = write_meta(r.w, o->argv, env, applied, cpu, NULL);
+  if (rc == 0 && !o->attach_pid) rc = rec__regs_init(&r);
+  if (rc == 0 && !o->attach_pid) {
     cloexec_own();
     prog.vsyscall = rec__vsyscall_present();
     /* A filter of rewind's own that sees every syscall needs a tracer
@@ -424,8 +550,10 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
       res->exit_status = exit_status_of(rc);
     }
   }
-  if (launched && !r.cur) kill(r.root.pid, SIGKILL);
-  if (launched && r.cur) rc = run(&r, res, t0);
+  if (launched && !r.cur && !r.attached) kill(r.root.pid, SIGKILL);
+  if (launched && (r.cur || r.attached)) rc = run(&r, res, t0);
+  attach_mode = 0;
+  if (r.attached && rc < 0 && res->events == 0) launched = 0; /* no trace */
   int crc = trace_writer_close(r.w);
   if (rc == 0 && crc < 0) {
     /* A write that failed on the writer's thread shows only now. */
@@ -503,5 +631,6 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   free(r.objs);
   free(r.buf);
   free(r.xsave);
+  free(r.vdso_orig);
   return launched ? (rc < 0 ? rc : 0) : rc;
 }

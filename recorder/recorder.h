@@ -26,6 +26,11 @@ struct rec_opts {
   int syscall_buffer; /* 1: log common syscalls in the process, without a
                          ptrace stop (recorder/sbuf.c); 0:
                          --no-syscall-buffer */
+  int attach_pid;     /* -p PID: record this running process (argv is then
+                         unused) until Ctrl-C, DURATION_S or its end, and
+                         let it go on; 0: start argv */
+  unsigned duration_s; /* --duration: end the recording after this many
+                          seconds (0: no limit) */
 };
 
 /* Whether `rewind record` buffers syscalls unless told otherwise. */

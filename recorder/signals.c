@@ -202,6 +202,32 @@ static int answer_patched(struct rec *r, u64 *at) {
   return 1;
 }
 
+/* SIG with SI, stopped at the current thread: when it is the trap of an
+ * rdtsc or a patched instruction, answers it and returns 1; 0 when it is
+ * the program's own signal; or a negative code. */
+static int answer(struct rec *r, int sig, const siginfo_t *si) {
+  if ((sig == SIGSEGV && si->si_code > 0) ||
+      (sig == SIGTRAP && si->si_code == SI_KERNEL && r->proc->ntscp)) {
+    u64 at = 0;
+    int rc = sig == SIGSEGV ? answer_tsc(r, &at) : answer_patched(r, &at);
+    RW_FORWARD(rc);
+    if (rc == 1) {
+      /* The kernel forced the signal: if the thread blocked it or the
+       * process ignored it, the program's disposition was reset. */
+      RW_FORWARD(rec__forced_restore(r, sig, at));
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int rec__signal_answer(struct rec *r, int sig) {
+  siginfo_t si;
+  memset(&si, 0, sizeof si);
+  if (ptrace(PTRACE_GETSIGINFO, r->cur->tid, 0, &si) < 0) si.si_code = 0;
+  return answer(r, sig, &si);
+}
+
 int rec__on_signal(struct rec *r, int sig, int *inject, int *step) {
   struct rec__task *t = r->cur;
   siginfo_t si;
@@ -209,17 +235,11 @@ int rec__on_signal(struct rec *r, int sig, int *inject, int *step) {
   *step = 0;
   memset(&si, 0, sizeof si);
   if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0) si.si_code = 0;
-  if ((sig == SIGSEGV && si.si_code > 0) ||
-      (sig == SIGTRAP && si.si_code == SI_KERNEL && r->proc->ntscp)) {
-    u64 at = 0;
-    int rc = sig == SIGSEGV ? answer_tsc(r, &at) : answer_patched(r, &at);
-    RW_FORWARD(rc);
-    if (rc == 1) {
-      *inject = 0;
-      /* The kernel forced the signal: if the thread blocked it or the
-       * process ignored it, the program's disposition was reset. */
-      return rec__forced_restore(r, sig, at);
-    }
+  int ans = answer(r, sig, &si);
+  RW_FORWARD(ans);
+  if (ans == 1) {
+    *inject = 0;
+    return 0;
   }
   if (sig == SIGSEGV || sig == SIGTRAP) rec__forced_delivered(r, sig);
   int disp = rec__disposition(t->tid, sig);

@@ -238,9 +238,12 @@ int rec__thread_after_syscall(struct rec *r, i64 result) {
 }
 
 char rec__proc_state(struct rec *r, pid_t tid) {
-  char path[64], buf[512];
-  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)tgid_of(r, tid),
-           (int)tid);
+  return rec__task_state(tgid_of(r, tid), tid);
+}
+
+char rec__task_state(pid_t pid, pid_t tid) {
+  char path[96], buf[512];
+  snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)pid, (int)tid);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
   ssize_t n = read(fd, buf, sizeof buf - 1);

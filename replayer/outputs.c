@@ -31,6 +31,19 @@ int rp__end_load(rp_replay *rp) {
    * is wherever the replay meets it. */
   if (rc < 0 && !rp->fin.end_damage.code)
     rw_diag_set(&rp->fin.end_damage, rc, 0, "%s", rw_strerror(rc));
+  if (rc == 1 && rec.type == TRACE_REC_DETACH) {
+    /* The same digest; the end is the detach, not an exit. */
+    struct trace_rec_detach d;
+    if (trace_rec_detach_get(&d, rec.data, rec.len) == 0) {
+      e.has_digest = d.has_digest;
+      e.digest = d.digest;
+      rp->fin.have_endrec = trace_spec_get(d.dead_lo, d.dead_hi, d.nskip,
+                                           d.skips, &rp->fin.end_spec) == 0;
+    }
+    rp->fin.end_spec.kind = rp->digest_kind;
+    rp->fin.end_has_digest = rp->fin.have_endrec && e.has_digest;
+    rp->fin.end_digest = rp->fin.have_endrec ? e.digest : 0;
+  }
   if (rc == 1 && rec.type == TRACE_REC_END) {
     /* Its status and signo: the EXIT records say them too. */
     rp->fin.have_endrec =

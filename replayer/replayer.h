@@ -71,8 +71,10 @@ enum rp_end {
   RP_END_NONE = 0,  /* not reached */
   RP_END_EXIT,      /* exited with status */
   RP_END_SIGNAL,    /* killed by signal */
-  RP_END_CUT        /* the trace stops before the program ended (a recorder
+  RP_END_CUT,       /* the trace stops before the program ended (a recorder
                        that was killed, a refused thread) */
+  RP_END_DETACHED   /* the recorder let the process go on (rewind record
+                       -p): the history ends, whole, with it running */
 };
 
 /* Where and why a run stopped. Plain data. */

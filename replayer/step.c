@@ -542,6 +542,43 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
     case TRACE_REC_SYSCALL_DIFF:
     case TRACE_REC_END: /* read when the trace was opened */
       return 1;
+    case TRACE_REC_XSTATE: {
+      struct trace_rec_xstate x;
+      struct rw_regs regs;
+      RW_FORWARD(trace_rec_xstate_get(&x, rec->data, rec->len));
+      RW_RETURN_IF(x.avx512.len && x.avx512.len < 1600, RW_ECORRUPT,
+                   "record %llu: an XSTATE record with %zu bytes of AVX-512 "
+                   "registers, not 1600",
+                   (unsigned long long)rec->seq, x.avx512.len);
+      RW_FORWARD(thread_of(rp, x.tid, rec, &t));
+      cpu_get_regs(t->cpu, &regs);
+      for (int i = 0; i < 8; i++)
+        regs.k[i] = x.avx512.len ? rd_le64(x.avx512.p + 8 * i) : 0;
+      if (x.avx512.len) {
+        memcpy(regs.zmmh, x.avx512.p + 64, sizeof regs.zmmh);
+        memcpy(regs.hi16, x.avx512.p + 576, sizeof regs.hi16);
+      } else {
+        memset(regs.zmmh, 0, sizeof regs.zmmh);
+        memset(regs.hi16, 0, sizeof regs.hi16);
+      }
+      RW_FORWARD(set_regs(rp, t, &regs, 0));
+      cpu_set_xinuse(t->cpu, x.xinuse & 0xe7);
+      return 1;
+    }
+    case TRACE_REC_DETACH: {
+      /* Every thread is where the recording left it: the memory too. */
+      *stopped = 1;
+      if (rp->fin.end_damage.code) {
+        rp__damaged(rp, &diverged, &rp->fin.end_damage);
+        return 1;
+      }
+      RW_FORWARD(rp__check_end(rp, &diverged));
+      if (rp->health.broken) return 1;
+      end_history(rp, RP_END_DETACHED, 0,
+                  "the recording ends here: rewind detached from the "
+                  "process, which went on running");
+      return 1;
+    }
     case TRACE_REC_SYSCALL_ENTER:
     case TRACE_REC_RDTSC:
     case TRACE_REC_PREEMPT:

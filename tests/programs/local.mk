@@ -17,9 +17,11 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/tailcalls tests/programs/counts tests/programs/datapat \
 	tests/programs/srclines tests/programs/killthreads tests/programs/forkadvice \
 	tests/programs/childmem tests/programs/ptystop tests/programs/sbuf \
-	tests/programs/forcedsig tests/programs/wpages
+	tests/programs/forcedsig tests/programs/wpages tests/programs/attachee
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
+tests_programs_attachee_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_attachee_LDFLAGS = -pthread
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_amxperm_LDFLAGS =
 tests_programs_files_CFLAGS = $(RW_PROG_CFLAGS)

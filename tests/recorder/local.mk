@@ -26,7 +26,8 @@ rw_recorder_sh = tests/recorder/basic.sh tests/recorder/syscalls.sh \
 	tests/recorder/processes.sh tests/recorder/refusals.sh \
 	tests/recorder/kill9.sh tests/recorder/tools.sh tests/recorder/ctrlc.sh \
 	tests/recorder/stopsig.sh tests/recorder/sbuf.sh \
-	tests/recorder/threads.sh tests/recorder/written.sh
+	tests/recorder/threads.sh tests/recorder/written.sh \
+	tests/recorder/attach.sh
 TESTS += $(rw_recorder_sh)
 EXTRA_DIST += tests/recorder/tests.def tests/recorder/lib.sh \
 	$(rw_recorder_sh)

@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# rewind record -p (recorder/attach.c): attaching to a process that is
+# already running, recording it for a while under load and letting it go.
+# The process must go on unharmed (it keeps serving, computes what it
+# computes unrecorded), the trace must verify to its end (the DETACH
+# record's memory digest) and be debuggable with gdb, forwards and back.
+# Also: Ctrl-C ends such a recording, a process that exits while recorded
+# ends it too, and what cannot be attached to is refused clearly.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+A="$P/attachee"
+
+# start NAME ARGS...: starts attachee ARGS in the background (its stdout in
+# $T/NAME.srv), waits for its "ready PID" line; sets $pid.
+start() {
+  local name=$1
+  shift
+  "$A" "$@" >"$T/$name.srv" 2>&1 &
+  pid=
+  for _ in $(seq 100); do
+    pid=$(awk '/^ready/ {print $2}' "$T/$name.srv")
+    [ -n "$pid" ] && break
+    sleep 0.05
+  done
+}
+
+# --- a threaded server under load, recorded for a second ---------------
+start srv serve "$T/sock"
+check "server: started" test -n "$pid"
+srv=$pid
+(for _ in $(seq 12); do "$A" client "$T/sock" 300 || echo CLIENT-FAILED; done \
+  >"$T/load.out" 2>&1) &
+load=$!
+"$REWIND" record -p "$srv" --duration 1 -o "$T/srv.rwd" >"$T/srv.out" \
+  2>"$T/srv.err"
+check_eq "server: rewind record -p exits 0" 0 "$?"
+check "server: says it attached" grep -q "attached to process $srv (attachee, 5 threads)" "$T/srv.err"
+check "server: says it detached" grep -q "detached from process $srv, which goes on" "$T/srv.err"
+wait "$load"
+check "server: every client was answered right, during and after" \
+  sh -c "! grep -q . '$T/load.out'"
+check "server: still serves after the detach" "$A" client "$T/sock" 50 quit
+wait "$srv"
+check_eq "server: exits 0 when told" 0 "$?"
+check "server: counted every request" grep -q "^served 3650$" "$T/srv.srv"
+check "server: the trace says detached" sh -c "'$REWIND' info '$T/srv.rwd' | grep -q '^exit: *detached'"
+check "server: the state of 5 threads, then DETACH last" q srv '
+assert recs[0]["type"] == "EXEC"
+starts = of("THREAD_START")
+assert len(starts) == 5 and all(s["parent_tid"] == 0 for s in starts)
+assert recs[-1]["type"] == "DETACH" and recs[-1]["tid"] == 0
+assert recs[-1]["has_digest"] == 1
+assert not of("END") and not of("EXIT")
+xs = of("XSTATE")
+assert sorted(x["tid"] for x in xs) == sorted(s["tid"] for s in starts)
+assert all(x["xinuse"] != "0x0" for x in xs), xs
+assert len(of("SYSCALL_ENTER")) > 100'
+verified srv
+shows srv "memory at the end checked"
+shows srv "rewind detached from the process, which went on running"
+
+# gdb on the window: a breakpoint forwards, a watchpoint backwards from the
+# end, the threads as they were.
+timeout 300 gdb -q -batch -nx \
+  -ex "target remote | '$REWIND' serve --stdio '$T/srv.rwd'" \
+  -ex "info threads" -ex "break serve_one" -ex "continue" -ex "bt 2" \
+  -ex "delete" -ex "continue" -ex "watch -l served" -ex "reverse-continue" \
+  -ex "p served" -ex "reverse-continue" -ex "p served" \
+  >"$T/gdb.out" 2>&1
+check "gdb: five threads at the start" sh -c "grep -c 'Thread ' '$T/gdb.out' | awk '\$1 >= 5 {ok=1} END {exit !ok}'"
+check "gdb: the breakpoint in a worker" grep -q "hit Breakpoint 1, serve_one" "$T/gdb.out"
+check "gdb: its caller" grep -q "worker (arg=" "$T/gdb.out"
+check "gdb: the end of the history" grep -q "No more reverse-execution history" "$T/gdb.out"
+check "gdb: the watchpoint backwards, twice, one request each" python3 -c '
+import re, sys
+v = [int(x) for x in re.findall(r"^\$\d+ = (\d+)$", open(sys.argv[1]).read(), re.M)]
+assert len(v) == 2 and v[1] == v[0] - 1, v' "$T/gdb.out"
+
+# --- a compute loop making syscalls, until Ctrl-C ----------------------
+"$A" compute 600000000 100 >"$T/native.out" 2>&1
+start cmp compute 600000000 100
+check "compute: started" test -n "$pid"
+python3 - "$REWIND" "$pid" "$T/cmp.rwd" >"$T/cmp.out" 2>"$T/cmp.err" <<'PY'
+import os, signal, subprocess, sys, time
+rewind, pid, trace = sys.argv[1:4]
+p = subprocess.Popen([rewind, "record", "-p", pid, "-o", trace],
+                     start_new_session=True,
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+time.sleep(1)
+os.kill(p.pid, signal.SIGINT)
+print("status", p.wait())
+PY
+check "compute: rewind exits 0 after SIGINT" grep -q "^status 0$" "$T/cmp.out"
+check "compute: says why it detached" grep -q "Ctrl-C: detached from process $pid" "$T/cmp.err"
+wait "$pid"
+check_eq "compute: the process exits 0" 0 "$?"
+check "compute: its result is the unrecorded one" \
+  bash -c "grep '^result' '$T/native.out' | cmp -s - <(grep '^result' '$T/cmp.srv')"
+verified cmp
+check "compute: getppid recorded, the last record DETACH" q cmp '
+assert len(enters(110)) > 100
+assert recs[-1]["type"] == "DETACH"'
+
+# --- a compute loop without syscalls: the detach finds it in user code --
+start spin compute 1500000000
+python3 - "$REWIND" "$pid" "$T/spin.rwd" >"$T/spin.out" 2>"$T/spin.err" <<'PY'
+import os, signal, subprocess, sys, time
+rewind, pid, trace = sys.argv[1:4]
+p = subprocess.Popen([rewind, "record", "-p", pid, "-o", trace])
+time.sleep(0.4)
+os.kill(p.pid, signal.SIGTERM)
+print("status", p.wait())
+PY
+check "spin: rewind exits 0 after SIGTERM" grep -q "^status 0$" "$T/spin.out"
+wait "$pid"
+check_eq "spin: the process exits 0" 0 "$?"
+"$A" compute 1500000000 >"$T/spin.native" 2>&1
+check "spin: its result is the unrecorded one" \
+  bash -c "grep '^result' '$T/spin.native' | cmp -s - <(grep '^result' '$T/spin.srv')"
+check "spin: located by a PREEMPT before DETACH" q spin '
+assert recs[-1]["type"] == "DETACH"
+assert [r for r in recs if r["type"] in ("PREEMPT", "RDTSC")], "no point"'
+verified spin
+
+# --- the process ends while recorded ------------------------------------
+start ends serve "$T/sock2"
+"$REWIND" record -p "$pid" -o "$T/ends.rwd" >"$T/ends.out" 2>"$T/ends.err" &
+r=$!
+sleep 0.5
+check "ends: served while recorded" "$A" client "$T/sock2" 20 quit
+wait "$r"
+check_eq "ends: rewind exits with its status" 0 "$?"
+wait "$pid"
+check "ends: an END, no DETACH" q ends '
+assert recs[-1]["type"] == "END" and not of("DETACH")'
+verified ends
+shows ends "exited with status 0"
+
+# --- refusals -----------------------------------------------------------
+"$REWIND" record -p abc -o "$T/none.rwd" >"$T/none.out" 2>&1
+check_eq "-p abc: exit 2 (a usage error)" 2 "$?"
+sleep 30 &
+s=$!
+"$REWIND" record -p 4194303 -o "$T/none.rwd" >"$T/none.out" 2>&1
+check "no such process: non-zero exit" test "$?" -ne 0
+check "no such process: says so" grep -q "no such process" "$T/none.out"
+check "no such process: no trace left" test ! -e "$T/none.rwd"
+"$REWIND" record -p "$s" -- /bin/true >"$T/both.out" 2>&1
+check_eq "-p with a program: exit 2" 2 "$?"
+check "-p with a program: says so" grep -q "no PROG with it" "$T/both.out"
+kill -STOP "$s"
+"$REWIND" record -p "$s" -o "$T/stopped.rwd" >"$T/stopped.out" 2>&1
+check "stopped process: non-zero exit" test "$?" -ne 0
+check "stopped process: says how to go on" grep -q "kill -CONT $s" "$T/stopped.out"
+kill -CONT "$s"
+kill "$s"
+wait "$s" 2>/dev/null
+finish
