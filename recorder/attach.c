@@ -56,6 +56,20 @@
 #define NR_prctl 157
 #define NR_restart_syscall 219
 
+/* The seccomp mode of thread TID of PID (/proc status: 0 none, 1 strict,
+ * 2 filter), or -1. */
+static int seccomp_mode(pid_t pid, pid_t tid) {
+  char path[96], line[128];
+  int mode = -1;
+  snprintf(path, sizeof path, "/proc/%d/task/%d/status", (int)pid, (int)tid);
+  FILE *f = fopen(path, "re");
+  if (!f) return -1;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "Seccomp: %d", &mode) == 1) break;
+  fclose(f);
+  return mode;
+}
+
 /* Refuses what cannot be attached to, with a message that says why. */
 static int check_target(pid_t pid) {
   char path[64];
@@ -317,12 +331,39 @@ static int tid_address(struct rec *r, struct rec__task *t,
   RW_FORWARD(rec__mem_write(r, spot, save, 8));
   if (res != 0 && !r->ctid_noted) {
     r->ctid_noted = 1;
-    RW_FORWARD(rec__note(r, 1, "this kernel does not tell where a thread's "
+    RW_FORWARD(rec__warn(r, ~0ull, "this kernel does not tell where a thread's "
                          "id is cleared when it ends (PR_GET_TID_ADDRESS): "
                          "a pthread_join of a thread that was running "
                          "before the attach may not replay"));
   }
   return 0;
+}
+
+/* A thread with a seccomp filter keeps its rseq area (the recorder makes
+ * it run no syscall): it gets the CPU the recording runs on now, which
+ * the kernel would write at the thread's next return to user mode, and
+ * what the kernel writes later comes in as MEM at the thread's stops. */
+static int rseq_keep(struct rec *r, struct rec__task *t) {
+  struct rseq_conf c;
+  u8 cpu[8];
+  memset(&c, 0, sizeof c);
+  if (ptrace(REC_GET_RSEQ_CONFIGURATION, t->tid, (void *)sizeof c, &c) < 0 ||
+      !c.ptr || c.size < 32)
+    return 0;
+  wr_le32(cpu, (u32)r->pin_cpu);     /* cpu_id_start */
+  wr_le32(cpu + 4, (u32)r->pin_cpu); /* cpu_id */
+  RW_FORWARD(rec__mem_write(r, c.ptr, cpu, sizeof cpu));
+  if (rec__mem_read(r, c.ptr, t->rseq_seen, 32) == 32) t->rseq_live = c.ptr;
+  return 0;
+}
+
+int rec__rseq_check(struct rec *r, struct rec__task *t) {
+  u8 now[32];
+  if (rec__mem_read(r, t->rseq_live, now, 32) != 32 ||
+      !memcmp(now, t->rseq_seen, 32))
+    return 0;
+  memcpy(t->rseq_seen, now, 32);
+  return rec__mem_import(r, t->rseq_live & ~(u64)(REC_LINE - 1), REC_LINE);
 }
 
 /* Thread T, stopped, leaves a blocking syscall it was taken out of: its
@@ -438,17 +479,35 @@ int rec__attach(struct rec *r, pid_t pid) {
   }
   int keep = rec__vdso_patch(r);
   if (keep == 0)
-    keep = rec__note(r, 1, "the vDSO of process %d could not be made "
+    keep = rec__warn(r, ~0ull, "the vDSO of process %d could not be made "
                      "recordable: a call to its time functions will "
                      "diverge", (int)pid);
-  u64 insn = keep < 0 ? 0 : syscall_insn(r);
+  /* A filter of the program's own could refuse the syscalls the recorder
+   * makes its threads run, or kill them for it: none are made, rdtsc is
+   * patched instead of trapped. */
+  int filtered = 0;
+  for (size_t i = 0; i < r->nth; i++)
+    if (seccomp_mode(pid, r->th[i]->tid) == 2)
+      r->th[i]->own_seccomp = 1, filtered = 1;
+  for (size_t i = 0; i < r->nth && filtered && keep >= 0; i++)
+    keep = rseq_keep(r, r->th[i]);
+  u64 insn = keep < 0 || filtered ? 0 : syscall_insn(r);
   rc = keep < 0 ? keep : 0;
-  if (rc == 0 && !insn) {
+  if (rc == 0 && filtered) {
+    r->tsc_trap = 0;
+    rc = rec__warn(r, ~0ull, "process %d has a seccomp filter of its own: "
+                   "rewind makes it run no syscall (rdtsc is patched, not "
+                   "trapped; its threads' rseq areas stay registered, and "
+                   "a replay may diverge where a thread reads one the "
+                   "kernel has just changed)",
+                   (int)pid);
+  }
+  if (rc == 0 && !insn && !filtered) {
     rw_log(RW_LOG_ERROR, "-p %d: no syscall instruction in the process to "
            "have its threads call prctl and rseq with", (int)pid);
     rc = RW_EUNSUPPORTED;
   }
-  for (size_t i = 0; i < r->nth && rc == 0; i++) {
+  for (size_t i = 0; i < r->nth && rc == 0 && insn; i++) {
     struct rec__task *t = r->th[i];
     rc = tid_address(r, t, &t->regs, insn);
     if (rc == 0) rc = rseq_off(t, &t->regs, insn);
@@ -625,6 +684,13 @@ int rec__detach(struct rec *r) {
       rc = rec__sys_exit(r);
     } else if (!ev && sig != SIGTRAP && sig != (SIGTRAP | 0x80)) {
       t->rsig = sig;
+    }
+  }
+  for (size_t i = 0; i < r->nth && rc == 0; i++) {
+    struct rec__task *t = r->th[i];
+    if (t->rseq_live && t->state != REC_T_GONE) {
+      rec__set_cur(r, t);
+      rc = rec__rseq_check(r, t);
     }
   }
   r->cur = NULL;

@@ -475,6 +475,7 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
   t->interrupted = 0;
   if (t->step_signo && !(stopsig == SIGTRAP && ev == 0))
     t->step_signo = 0; /* the handler was not entered (bad stack...) */
+  if (RW_UNLIKELY(t->rseq_live)) RW_FORWARD(rec__rseq_check(r, t));
   /* The thread ran user code since its last stop (unless it is inside a
    * syscall): the syscalls it logged come first. */
   if (!t->in_syscall) RW_FORWARD(rec__sb_drain(r));

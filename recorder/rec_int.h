@@ -372,6 +372,10 @@ struct rec__task {
                            unregistered (0: none), its size and signature,
                            registered again at the detach */
   u32 rseq_len, rseq_sig;
+  u64 rseq_live;        /* rewind record -p of a process with a seccomp
+                           filter: the rseq area left registered (the
+                           kernel writes it), imported when it changed */
+  u8 rseq_seen[32];     /* its bytes as the trace has them */
   u64 detach_mask;      /* its signal mask, while the detach blocks all */
   int detach_masked;
   struct rw_regs entry; /* registers at syscall entry */
@@ -678,6 +682,7 @@ struct rec {
   int root_status;
   int attached;              /* 1: rewind record -p: the process was
                                 running; it is let go at the end */
+  pid_t attach_pid;          /* the process rewind record -p attaches to */
   u64 deadline_ns;           /* --duration: stop recording then (0: no) */
   u64 attach_mask[16];       /* its CPU affinity before rewind pinned it
                                 (a cpu_set_t) */
@@ -1075,6 +1080,9 @@ int rec__tracer_of(pid_t pid, char *name, size_t cap);
  * it go (after a failure). */
 int rec__attach(struct rec *r, pid_t pid) RW_MUST_CHECK;
 int rec__detach(struct rec *r) RW_MUST_CHECK;
+/* At a stop of thread T (the current one), whose rseq area rewind could
+ * not unregister: imports the area when the kernel changed it. */
+int rec__rseq_check(struct rec *r, struct rec__task *t) RW_MUST_CHECK;
 void rec__undo_attach(struct rec *r);
 /* The DETACH record, with a digest of the root process's memory as every
  * thread has it now (recorder/loop.c). */

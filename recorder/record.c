@@ -309,8 +309,9 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
   rec__tsc_self(1);
   int rc = 0;
   if (r->attached) {
-    rc = rec__attach(r, r->opts->attach_pid);
+    rc = rec__attach(r, r->attach_pid);
     if (rc < 0 && r->nth) rec__undo_attach(r); /* it goes on as it was */
+    rec__tick_arm(r); /* as often as its threads need */
     if (rc < 0) r->done = 1;
     else if (!r->opts->quiet)
       rw_log(RW_LOG_INFO, "attached to process %d (%s, %zu thread%s); "
@@ -422,18 +423,31 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
 
   int rc = 0;
   char comm[64] = "";
-  if (o->attach_pid) {
-    /* The trace is named after the process, from its comm. */
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/comm", (int)o->attach_pid);
+  pid_t apid = o->attach_pid;
+  if (apid) {
+    /* A thread's id stands for its whole process. */
+    char path[64], line[128];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)apid);
     FILE *f = fopen(path, "re");
+    int tgid = 0;
+    while (f && fgets(line, sizeof line, f))
+      if (sscanf(line, "Tgid: %d", &tgid) == 1) break;
+    if (f) fclose(f);
+    if (tgid > 0 && tgid != apid) {
+      rw_log(RW_LOG_INFO, "%d is a thread of process %d: recording the "
+             "whole process", (int)apid, tgid);
+      apid = tgid;
+    }
+    /* The trace is named after the process, from its comm. */
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)apid);
+    f = fopen(path, "re");
     if (f) {
       if (!fgets(comm, sizeof comm, f)) comm[0] = 0;
       fclose(f);
     }
     comm[strcspn(comm, "\n/")] = 0;
     if (!comm[0]) {
-      rw_log(RW_LOG_ERROR, "-p %d: no such process", (int)o->attach_pid);
+      rw_log(RW_LOG_ERROR, "-p %d: no such process", (int)apid);
       return RW_ENOTFOUND;
     }
     memset(&prog, 0, sizeof prog);
@@ -496,11 +510,11 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     /* What the process was started with, as far as /proc tells. */
     char path[64], cwd[4096];
     static char *none[] = {NULL};
-    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)o->attach_pid);
+    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)apid);
     char **av = read_list(path);
-    snprintf(path, sizeof path, "/proc/%d/environ", (int)o->attach_pid);
+    snprintf(path, sizeof path, "/proc/%d/environ", (int)apid);
     char **ev = read_list(path);
-    snprintf(path, sizeof path, "/proc/%d/cwd", (int)o->attach_pid);
+    snprintf(path, sizeof path, "/proc/%d/cwd", (int)apid);
     ssize_t n = readlink(path, cwd, sizeof cwd - 1);
     cwd[n > 0 ? n : 0] = 0;
     char *fallback[] = {comm, NULL};
@@ -513,6 +527,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     if (rc == 0) {
       cloexec_own();
       r.attached = attach_mode = 1;
+      r.attach_pid = apid;
       launched = 1;
     }
   }

@@ -352,4 +352,6 @@ void rec__threads_exec(struct rec *r) {
   r->proc->live = r->proc->pid;
   memset(r->proc->comm_fds, 0, sizeof r->proc->comm_fds);
   if (r->cur) r->cur->ctid = 0, r->cur->name[0] = 0;
+  /* The rseq area an attached thread had is the old image's. */
+  if (r->cur) r->cur->rseq_ptr = 0;
 }

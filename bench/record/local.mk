@@ -57,3 +57,9 @@ bench-sbuf: cli/rewind bench/record/clock bench/record/syscalls \
 		bench/record/compute bench/record/libcalls bench/threads/mutex \
 		bench/threads/compute
 	$(SHELL) $(top_srcdir)/bench/record/sbuf.sh $(abs_top_builddir) 5
+
+# Attaching to a running process (bench/RESULTS.md): `make bench-attach`.
+EXTRA_DIST += bench/record/attach.sh
+.PHONY: bench-attach
+bench-attach: cli/rewind bench/threads/compute
+	$(SHELL) $(top_srcdir)/bench/record/attach.sh $(abs_top_builddir) 3

@@ -12,13 +12,16 @@
  *                           the time stamp counter every few milliseconds
  *                           and checks they never go backwards. Prints
  *                           "ready PID" once it listens.
- *   attachee compute N [K]  one thread computing: prints "ready PID",
+ *   attachee compute N [K [filter]]
+ *                           one thread computing: prints "ready PID",
  *                           then runs N rounds of arithmetic that read the
  *                           clock and the time stamp counter now and then
  *                           (the result does not depend on them), and
  *                           calls getppid every K rounds when K is given,
  *                           and prints "result X"; the same N always gives
- *                           the same X.
+ *                           the same X. With "filter", it first gives
+ *                           itself a seccomp filter that allows
+ *                           everything.
  *   attachee client SOCKET N [quit]
  *                           sends N requests on one connection, checks
  *                           every answer, then "quit" if asked; exits 0
@@ -36,6 +39,8 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <x86intrin.h>
 
 #define POOL 3
@@ -206,12 +211,22 @@ static int compute(long n, long every) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 5 && !strcmp(argv[4], "filter")) {
+    struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    struct sock_fprog prog = {1, &allow};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0) {
+      perror("attachee: seccomp");
+      return 1;
+    }
+    argc = 4;
+  }
   if ((argc == 3 || argc == 4) && !strcmp(argv[1], "compute"))
     return compute(atol(argv[2]), argc == 4 ? atol(argv[3]) : 0);
   if (argc == 3 && !strcmp(argv[1], "serve")) return serve(argv[2]);
   if ((argc == 4 || argc == 5) && !strcmp(argv[1], "client"))
     return client(argv[2], atol(argv[3]), argc == 5 && !strcmp(argv[4], "quit"));
-  fprintf(stderr, "usage: attachee serve SOCKET | compute N [K] | "
+  fprintf(stderr, "usage: attachee serve SOCKET | compute N [K [filter]] | "
           "client SOCKET N [quit]\n");
   return 2;
 }

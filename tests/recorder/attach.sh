@@ -122,15 +122,32 @@ assert recs[-1]["type"] == "DETACH"
 assert [r for r in recs if r["type"] in ("PREEMPT", "RDTSC")], "no point"'
 verified spin
 
+# --- a process with a seccomp filter of its own -------------------------
+# rewind makes it run no syscall (its filter might refuse them): rdtsc is
+# patched instead of trapped, and it says so.
+start filt compute 600000000 100 filter
+"$REWIND" record -p "$pid" --duration 1 -o "$T/filt.rwd" >"$T/filt.out" \
+  2>"$T/filt.err"
+check_eq "filter: rewind record -p exits 0" 0 "$?"
+check "filter: says what it does not do" grep -q "seccomp filter of its own" "$T/filt.err"
+wait "$pid"
+check_eq "filter: the process exits 0" 0 "$?"
+check "filter: its result is the unrecorded one" \
+  bash -c "grep '^result' '$T/native.out' | cmp -s - <(grep '^result' '$T/filt.srv')"
+verified filt
+
 # --- the process ends while recorded ------------------------------------
+# (attached through the id of one of its threads, not its pid)
 start ends serve "$T/sock2"
-"$REWIND" record -p "$pid" -o "$T/ends.rwd" >"$T/ends.out" 2>"$T/ends.err" &
+tid=$(ls "/proc/$pid/task" | sort -n | tail -n 1)
+"$REWIND" record -p "$tid" -o "$T/ends.rwd" >"$T/ends.out" 2>"$T/ends.err" &
 r=$!
 sleep 0.5
 check "ends: served while recorded" "$A" client "$T/sock2" 20 quit
 wait "$r"
 check_eq "ends: rewind exits with its status" 0 "$?"
 wait "$pid"
+check "ends: a thread id stands for its process" grep -q "$tid is a thread of process $pid" "$T/ends.err"
 check "ends: an END, no DETACH" q ends '
 assert recs[-1]["type"] == "END" and not of("DETACH")'
 verified ends
