@@ -3,7 +3,7 @@
 # Attaching (bench/RESULTS.md, "Attaching to a running process"): what
 # `rewind record -p` costs on a running process with a heap of MB
 # megabytes (bench/threads/compute, two threads computing, the heap
-# written first): the time from starting rewind until it says it attached
+# written first with bytes that do not compress, "random"): the time from starting rewind until it says it attached
 # (seizing the threads and writing the whole state: the attach's keyframe),
 # the time from the end of --duration until rewind has let the process go
 # and closed the trace (the detach), the trace's size, and the time the
@@ -26,14 +26,12 @@ import os, statistics, subprocess, sys, time
 rewind, prog, mb, runs, w = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 att, det, size, rep = [], [], [], []
 for k in range(runs):
-    p = subprocess.Popen([prog, "2", "100000000", str(mb)], stdout=subprocess.DEVNULL)
-    # Until the heap is written (its resident size reaches it).
-    while True:
-        with open(f"/proc/{p.pid}/status") as f:
-            rss = [int(l.split()[1]) for l in f if l.startswith("VmRSS")][0]
-        if rss >= mb * 1024:
-            break
-        time.sleep(0.05)
+    p = subprocess.Popen([prog, "2", "100000000", str(mb), "random"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    # Until the heap is written.
+    if "heap ready" not in p.stderr.readline():
+        sys.exit("compute did not start")
     trace = f"{w}/a.rwd"
     t0 = time.monotonic()
     r = subprocess.Popen([rewind, "record", "-f", "-p", str(p.pid), "--duration", "1",

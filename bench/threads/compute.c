@@ -4,7 +4,10 @@
  * at all, so while recording they switch only by preemption, once per
  * timeslice. MEM megabytes (default 1) of heap are allocated and written
  * first, to make the writable memory each preemption digests larger; the
- * threads write into it now and then. Prints a checksum. */
+ * threads write into it now and then. With a fifth argument "random" the
+ * heap gets pseudo-random bytes instead of ones (what a compressor cannot
+ * shrink), and a line on stderr says when they are written. Prints a
+ * checksum. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +37,14 @@ int main(int argc, char **argv) {
   mem = malloc(mem_len);
   if (!mem) return 1;
   memset(mem, 1, mem_len);
+  if (argc > 4 && !strcmp(argv[4], "random")) {
+    unsigned long x = 88172645463325252ul;
+    for (size_t i = 0; i + 8 <= mem_len; i += 8) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      memcpy(mem + i, &x, 8);
+    }
+    fputs("compute: heap ready\n", stderr); /* for bench/record/attach.sh */
+  }
   for (long i = 0; i < n; i++)
     if (pthread_create(&t[i], NULL, worker, (void *)i) != 0) return 1;
   unsigned long sum = 0;
