@@ -80,16 +80,26 @@ assert len(v) == 2 and v[1] == v[0] - 1, v' "$T/gdb.out"
 "$A" compute 600000000 100 >"$T/native.out" 2>&1
 start cmp compute 600000000 100
 check "compute: started" test -n "$pid"
-python3 - "$REWIND" "$pid" "$T/cmp.rwd" >"$T/cmp.out" 2>"$T/cmp.err" <<'PY'
+# sig_after SIG SECONDS PID TRACE: records PID, sends rewind SIG SECONDS
+# after it says it attached; prints rewind's status, its stderr to stderr.
+sig_after() {
+  python3 - "$REWIND" "$@" <<'PY'
 import os, signal, subprocess, sys, time
-rewind, pid, trace = sys.argv[1:4]
+rewind, sig, secs, pid, trace = sys.argv[1:6]
 p = subprocess.Popen([rewind, "record", "-p", pid, "-o", trace],
-                     start_new_session=True,
+                     start_new_session=True, stderr=subprocess.PIPE, text=True,
                      preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-time.sleep(1)
-os.kill(p.pid, signal.SIGINT)
+for line in p.stderr:
+    sys.stderr.write(line)
+    if "attached to process" in line:
+        break
+time.sleep(float(secs))
+os.kill(p.pid, getattr(signal, sig))
+sys.stderr.write(p.stderr.read())
 print("status", p.wait())
 PY
+}
+sig_after SIGINT 1 "$pid" "$T/cmp.rwd" >"$T/cmp.out" 2>"$T/cmp.err"
 check "compute: rewind exits 0 after SIGINT" grep -q "^status 0$" "$T/cmp.out"
 check "compute: says why it detached" grep -q "Ctrl-C: detached from process $pid" "$T/cmp.err"
 wait "$pid"
@@ -103,14 +113,7 @@ assert recs[-1]["type"] == "DETACH"'
 
 # --- a compute loop without syscalls: the detach finds it in user code --
 start spin compute 1500000000
-python3 - "$REWIND" "$pid" "$T/spin.rwd" >"$T/spin.out" 2>"$T/spin.err" <<'PY'
-import os, signal, subprocess, sys, time
-rewind, pid, trace = sys.argv[1:4]
-p = subprocess.Popen([rewind, "record", "-p", pid, "-o", trace])
-time.sleep(0.4)
-os.kill(p.pid, signal.SIGTERM)
-print("status", p.wait())
-PY
+sig_after SIGTERM 0.3 "$pid" "$T/spin.rwd" >"$T/spin.out" 2>"$T/spin.err"
 check "spin: rewind exits 0 after SIGTERM" grep -q "^status 0$" "$T/spin.out"
 wait "$pid"
 check_eq "spin: the process exits 0" 0 "$?"
@@ -142,7 +145,10 @@ start ends serve "$T/sock2"
 tid=$(ls "/proc/$pid/task" | sort -n | tail -n 1)
 "$REWIND" record -p "$tid" -o "$T/ends.rwd" >"$T/ends.out" 2>"$T/ends.err" &
 r=$!
-sleep 0.5
+for _ in $(seq 200); do # until it has attached
+  grep -q "attached to process" "$T/ends.err" && break
+  sleep 0.05
+done
 check "ends: served while recorded" "$A" client "$T/sock2" 20 quit
 wait "$r"
 check_eq "ends: rewind exits with its status" 0 "$?"
