@@ -452,22 +452,19 @@ int rec__attach(struct rec *r, pid_t pid) {
   for (const struct rec__map *e = rec__maps_first(r->proc->maps); e;
        e = rec__maps_next(r->proc->maps, e))
     if (e->flags & REC_MAPF_VDSO) vlo = e->start, vhi = e->end;
-  u64 *masks = calloc(r->nth, sizeof *masks);
-  RW_RETURN_IF(!masks, RW_ENOMEM, "signal masks");
+  /* Their masks come back at the end of this, or in rec__undo_attach. */
   int rc = 0;
   for (size_t i = 0; i < r->nth && rc == 0; i++) {
     struct rec__task *t = r->th[i];
-    rc = block_all(t->tid, &masks[i]);
+    rc = block_all(t->tid, &t->detach_mask);
+    t->detach_masked = rc == 0;
     if (rc == 0) rc = rec__regs_get(r, t->tid, &t->regs, 1);
     if (rc == 0) rc = unwind_restart(t, &t->regs);
     if (rc == 0 && vlo) rc = leave_vdso(r, t, vlo, vhi, &t->regs);
     t->entry = t->regs;
     rec__thread_comm(r, t->tid, t->name);
   }
-  if (rc < 0) {
-    free(masks);
-    return rc;
-  }
+  RW_FORWARD(rc);
   /* The vDSO as the kernel made it, to put back at the end. */
   if (vlo && vhi - vlo <= REC_BUF && (r->vdso_orig = malloc(vhi - vlo))) {
     if (rec__mem_read(r, vlo, r->vdso_orig, vhi - vlo) == (i64)(vhi - vlo)) {
@@ -515,11 +512,10 @@ int rec__attach(struct rec *r, pid_t pid) {
       rc = set_tsc(t, &t->regs, insn, PR_TSC_SIGSEGV);
   }
   /* Signals that came meanwhile are delivered once the history runs. */
-  for (size_t i = 0; i < r->nth; i++) {
-    int urc = unblock(r->th[i]->tid, masks[i]);
-    if (rc == 0) rc = urc;
+  for (size_t i = 0; i < r->nth && rc == 0; i++) {
+    rc = unblock(r->th[i]->tid, r->th[i]->detach_mask);
+    r->th[i]->detach_masked = rc < 0;
   }
-  free(masks);
   RW_FORWARD(rc);
   cpu_set_t one;
   CPU_ZERO(&one);
@@ -710,7 +706,7 @@ void rec__undo_attach(struct rec *r) {
     u64 insn = syscall_insn(r);
     for (size_t i = 0; i < r->nth; i++) {
       struct rec__task *t = r->th[i];
-      if (t->proc == p && t->state != REC_T_GONE &&
+      if (t->proc == p && t->state != REC_T_GONE && !t->detach_masked &&
           block_all(t->tid, &t->detach_mask) == 0)
         t->detach_masked = 1;
     }

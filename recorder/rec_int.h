@@ -376,7 +376,8 @@ struct rec__task {
                            filter: the rseq area left registered (the
                            kernel writes it), imported when it changed */
   u8 rseq_seen[32];     /* its bytes as the trace has them */
-  u64 detach_mask;      /* its signal mask, while the detach blocks all */
+  u64 detach_mask;      /* its signal mask, while rewind record -p blocks
+                           all (attaching, detaching); detach_masked: now */
   int detach_masked;
   struct rw_regs entry; /* registers at syscall entry */
   struct rw_regs regs;  /* scratch: registers at the current stop */
