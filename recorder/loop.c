@@ -58,6 +58,8 @@ void rec__tick_arm(struct rec *r) {
   u64 ns = REC_SEC;
   if (live > 1) ns = RW_MAX(r->timeslice_ns / 4, 1000000ull);
   if (ns > REC_SEC) ns = REC_SEC;
+  /* --duration ends the recording on time even while nothing stops. */
+  if (r->opts && r->opts->duration_s && ns > REC_SEC / 10) ns = REC_SEC / 10;
   struct itimerval it;
   it.it_interval.tv_sec = (time_t)(ns / REC_SEC);
   it.it_interval.tv_usec = (suseconds_t)(ns % REC_SEC / 1000);

@@ -139,6 +139,29 @@ check "filter: its result is the unrecorded one" \
   bash -c "grep '^result' '$T/native.out' | cmp -s - <(grep '^result' '$T/filt.srv')"
 verified filt
 
+# --- a reader blocked in read(2) when rewind lets it go -----------------
+# Its read is interrupted by the detach (or returns): either way the
+# kernel goes on with it, and nothing written to the pipe is lost.
+mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/cat.out" &
+catp=$!
+exec 7>"$T/fifo"
+"$REWIND" record -p "$catp" --duration 1 -o "$T/cat.rwd" >"$T/cat.rec" 2>&1 &
+r=$!
+for _ in $(seq 200); do
+  grep -q "attached to process" "$T/cat.rec" && break
+  sleep 0.05
+done
+echo during >&7
+wait "$r"
+check_eq "reader: rewind record -p exits 0" 0 "$?"
+echo after >&7
+exec 7>&-
+wait "$catp"
+check_eq "reader: cat exits 0" 0 "$?"
+check "reader: got both lines" bash -c "printf 'during\nafter\n' | cmp -s - '$T/cat.out'"
+verified cat
+
 # --- the process ends while recorded ------------------------------------
 # (attached through the id of one of its threads, not its pid)
 start ends serve "$T/sock2"
