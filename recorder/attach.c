@@ -56,20 +56,6 @@
 #define NR_prctl 157
 #define NR_restart_syscall 219
 
-/* The seccomp mode of thread TID of PID (/proc status: 0 none, 1 strict,
- * 2 filter), or -1. */
-static int seccomp_mode(pid_t pid, pid_t tid) {
-  char path[96], line[128];
-  int mode = -1;
-  snprintf(path, sizeof path, "/proc/%d/task/%d/status", (int)pid, (int)tid);
-  FILE *f = fopen(path, "re");
-  if (!f) return -1;
-  while (fgets(line, sizeof line, f))
-    if (sscanf(line, "Seccomp: %d", &mode) == 1) break;
-  fclose(f);
-  return mode;
-}
-
 /* Refuses what cannot be attached to, with a message that says why. */
 static int check_target(pid_t pid) {
   char path[64];
@@ -125,12 +111,7 @@ static void explain(pid_t pid, pid_t tid, int err) {
   rw_log(RW_LOG_ERROR, "-p %d: cannot attach (PTRACE_SEIZE: %s)", (int)pid,
          strerror(err));
   if (err != EPERM) return;
-  FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
-  int scope = -1;
-  if (f) {
-    if (fscanf(f, "%d", &scope) != 1) scope = -1;
-    fclose(f);
-  }
+  int scope = rec__ptrace_scope();
   if (scope == 1)
     rw_log(RW_LOG_ERROR, "/proc/sys/kernel/yama/ptrace_scope is 1: only "
            "a process's ancestors may attach to it. Run rewind as root (or "
@@ -284,14 +265,19 @@ struct rseq_conf {
   u32 size, sig, flags, pad;
 };
 
+/* The rseq area thread T registered: 1 with it in *C, 0 without one (or
+ * a kernel that cannot say). */
+static int rseq_config(const struct rec__task *t, struct rseq_conf *c) {
+  memset(c, 0, sizeof *c);
+  return ptrace(REC_GET_RSEQ_CONFIGURATION, t->tid, (void *)sizeof *c, c) >= 0 &&
+         c->ptr;
+}
+
 /* Unregisters the rseq area of stopped thread T (registers AT), through
  * the syscall instruction INSN; remembers it for rseq_on. */
 static int rseq_off(struct rec__task *t, const struct rw_regs *at, u64 insn) {
   struct rseq_conf c;
-  memset(&c, 0, sizeof c);
-  if (ptrace(REC_GET_RSEQ_CONFIGURATION, t->tid, (void *)sizeof c, &c) < 0 ||
-      !c.ptr)
-    return 0; /* an older kernel, or none registered */
+  if (!rseq_config(t, &c)) return 0; /* an older kernel, or none */
   const u64 args[6] = {c.ptr, c.size, REC_RSEQ_UNREGISTER, c.sig, 0, 0};
   i64 res = 0;
   int rc = call_in(t, at, insn, NR_rseq, args, &res);
@@ -346,10 +332,7 @@ static int tid_address(struct rec *r, struct rec__task *t,
 static int rseq_keep(struct rec *r, struct rec__task *t) {
   struct rseq_conf c;
   u8 cpu[8];
-  memset(&c, 0, sizeof c);
-  if (ptrace(REC_GET_RSEQ_CONFIGURATION, t->tid, (void *)sizeof c, &c) < 0 ||
-      !c.ptr || c.size < 32)
-    return 0;
+  if (!rseq_config(t, &c) || c.size < 32) return 0;
   wr_le32(cpu, (u32)r->pin_cpu);     /* cpu_id_start */
   wr_le32(cpu + 4, (u32)r->pin_cpu); /* cpu_id */
   RW_FORWARD(rec__mem_write(r, c.ptr, cpu, sizeof cpu));
@@ -484,7 +467,7 @@ int rec__attach(struct rec *r, pid_t pid) {
    * patched instead of trapped. */
   int filtered = 0;
   for (size_t i = 0; i < r->nth; i++)
-    if (seccomp_mode(pid, r->th[i]->tid) == 2)
+    if (rec__status_field(r->th[i]->tid, "Seccomp", -1) == 2)
       r->th[i]->own_seccomp = 1, filtered = 1;
   for (size_t i = 0; i < r->nth && filtered && keep >= 0; i++)
     keep = rseq_keep(r, r->th[i]);

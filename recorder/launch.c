@@ -117,19 +117,39 @@ int rec__launch_check(const char *argv0, struct rec__prog *p) {
   return RW_ENOTFOUND;
 }
 
-int rec__tracer_of(pid_t pid, char *name, size_t cap) {
+long rec__status_field(pid_t pid, const char *key, long dflt) {
   char path[64], line[256];
-  int tracer = 0;
+  size_t k = strlen(key);
+  long v = dflt;
   snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
   FILE *f = fopen(path, "re");
-  if (!f) return 0;
+  if (!f) return dflt;
   while (fgets(line, sizeof line, f))
-    if (sscanf(line, "TracerPid: %d", &tracer) == 1) break;
+    if (!strncmp(line, key, k) && line[k] == ':') {
+      v = strtol(line + k + 1, NULL, 10);
+      break;
+    }
   fclose(f);
+  return v;
+}
+
+int rec__ptrace_scope(void) {
+  FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+  int scope = -1;
+  if (f) {
+    if (fscanf(f, "%d", &scope) != 1) scope = -1;
+    fclose(f);
+  }
+  return scope;
+}
+
+int rec__tracer_of(pid_t pid, char *name, size_t cap) {
+  char path[64];
+  int tracer = (int)rec__status_field(pid, "TracerPid", 0);
   name[0] = 0;
   if (tracer > 0) {
     snprintf(path, sizeof path, "/proc/%d/comm", tracer);
-    f = fopen(path, "re");
+    FILE *f = fopen(path, "re");
     if (f) {
       if (fgets(name, (int)cap, f)) name[strcspn(name, "\n")] = 0;
       fclose(f);
@@ -149,12 +169,7 @@ static void explain_ptrace(pid_t child, int err) {
            tracer, name);
     return;
   }
-  FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
-  int scope = -1;
-  if (f) {
-    if (fscanf(f, "%d", &scope) != 1) scope = -1;
-    fclose(f);
-  }
+  int scope = rec__ptrace_scope();
   rw_log(RW_LOG_ERROR,
          "ptrace is not permitted here (PTRACE_SEIZE: %s); rewind records "
          "through ptrace of its own child.",

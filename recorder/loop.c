@@ -824,7 +824,6 @@ int rec__detach_end(struct rec *r) {
   static const u64 none[6];
   struct rw_digest_spec spec;
   u64 digest = 0, t0 = rw_now_ns();
-  u8 skips[TRACE_SPEC_BUF];
   /* The maps as they are now (a stack may have grown). */
   struct rec__task *any = NULL;
   for (size_t i = 0; i < r->nth && !any; i++)
@@ -838,9 +837,7 @@ int rec__detach_end(struct rec *r) {
   r->proc = &r->root;
   RW_FORWARD(fresh_digest(r, 0, &digest, &spec));
   r->n.digest_ns += rw_now_ns() - t0;
-  struct trace_rec_detach d = {.has_digest = 1, .digest = digest};
-  trace_spec_set(&spec, &d.dead_lo, &d.dead_hi, &d.nskip, &d.skips, skips);
-  RW_FORWARD(trace_rec_detach_append(r->w, TRACE_TID_GLOBAL, &d));
+  RW_FORWARD(rec__emit_detach(r, digest, &spec));
   return trace_writer_flush(r->w);
 }
 

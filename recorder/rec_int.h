@@ -1069,9 +1069,15 @@ enum {
 };
 int rec__end_digest(struct rec *r, int how) RW_MUST_CHECK;
 
-/* The pid tracing PID (its comm in NAME, CAP bytes), or 0
- * (recorder/launch.c). */
+/* The pid tracing PID (its comm in NAME, CAP bytes), or 0; the decimal
+ * field KEY of /proc/PID/status (PID may be a thread), or DFLT; Yama's
+ * ptrace_scope, or -1 without Yama (recorder/launch.c). */
 int rec__tracer_of(pid_t pid, char *name, size_t cap);
+long rec__status_field(pid_t pid, const char *key, long dflt);
+int rec__ptrace_scope(void);
+/* The DETACH record, with the digest DIGEST taken with SPEC (emit.c). */
+int rec__emit_detach(struct rec *r, u64 digest,
+                     const struct rw_digest_spec *spec) RW_MUST_CHECK;
 
 /* Attaching to a running process and detaching from it (recorder/
  * attach.c). rec__attach seizes every thread of PID, stops it and writes

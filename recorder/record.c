@@ -426,13 +426,8 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   pid_t apid = o->attach_pid;
   if (apid) {
     /* A thread's id stands for its whole process. */
-    char path[64], line[128];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)apid);
-    FILE *f = fopen(path, "re");
-    int tgid = 0;
-    while (f && fgets(line, sizeof line, f))
-      if (sscanf(line, "Tgid: %d", &tgid) == 1) break;
-    if (f) fclose(f);
+    char path[64];
+    int tgid = (int)rec__status_field(apid, "Tgid", 0);
     if (tgid > 0 && tgid != apid) {
       rw_log(RW_LOG_INFO, "%d is a thread of process %d: recording the "
              "whole process", (int)apid, tgid);
@@ -440,7 +435,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     }
     /* The trace is named after the process, from its comm. */
     snprintf(path, sizeof path, "/proc/%d/comm", (int)apid);
-    f = fopen(path, "re");
+    FILE *f = fopen(path, "re");
     if (f) {
       if (!fgets(comm, sizeof comm, f)) comm[0] = 0;
       fclose(f);

@@ -173,6 +173,19 @@ static int is_restart(i64 res) {
   return res == -512 || res == -513 || res == -514 || res == -516;
 }
 
+/* At the end of the history (END's EXIT, DETACH): damage there, or
+ * memory that differs from the recording's digest, breaks the replay.
+ * 1 when it did, 0, or a negative code. */
+static int end_broken(rp_replay *rp) {
+  struct rp_stop diverged;
+  if (rp->fin.end_damage.code) {
+    rp__damaged(rp, &diverged, &rp->fin.end_damage);
+    return 1;
+  }
+  RW_FORWARD(rp__check_end(rp, &diverged));
+  return rp->health.broken;
+}
+
 /* The kernel restarts an interrupted syscall that no handler saw. */
 static int apply_restart(rp_replay *rp, struct rp__thread *t) {
   struct rw_regs regs;
@@ -476,13 +489,9 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         /* The root ended: its memory is checked against END here. */
         struct rp__thread *was = rp->th.thr;
         set_cur(rp, t);
-        if (rp->fin.end_damage.code) {
-          *stopped = 1;
-          rp__damaged(rp, &diverged, &rp->fin.end_damage);
-          return 1;
-        }
-        RW_FORWARD(rp__check_end(rp, &diverged));
-        if (rp->health.broken) {
+        int broken = end_broken(rp);
+        RW_FORWARD(broken);
+        if (broken) {
           *stopped = 1;
           return 1;
         }
@@ -568,12 +577,9 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
     case TRACE_REC_DETACH: {
       /* Every thread is where the recording left it: the memory too. */
       *stopped = 1;
-      if (rp->fin.end_damage.code) {
-        rp__damaged(rp, &diverged, &rp->fin.end_damage);
-        return 1;
-      }
-      RW_FORWARD(rp__check_end(rp, &diverged));
-      if (rp->health.broken) return 1;
+      int broken = end_broken(rp);
+      RW_FORWARD(broken);
+      if (broken) return 1;
       end_history(rp, RP_END_DETACHED, 0,
                   "the recording ends here: rewind detached from the "
                   "process, which went on running");
