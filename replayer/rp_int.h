@@ -850,6 +850,11 @@ struct rp__thread *rp__thread_find(rp_replay *rp, u32 tid);
 int rp__thread_start(rp_replay *rp, u32 tid, u64 seq,
                      const struct rw_regs *regs, struct rp__thread **out)
     RW_MUST_CHECK;
+/* Sets the AVX-512 registers in REGS from the XSTATE record X (record SEQ,
+ * for the message): zero when it has none. RW_ECORRUPT when it holds
+ * something else than 1600 bytes of them. */
+int rp__xstate_regs(const struct trace_rec_xstate *x, u64 seq,
+                    struct rw_regs *regs) RW_MUST_CHECK;
 /* Takes T out of the table (its struct and cpu are kept for reuse). */
 void rp__thread_remove(rp_replay *rp, struct rp__thread *t);
 /* Takes every thread of rp->proc out of the table (EXEC). */

@@ -555,21 +555,9 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       struct trace_rec_xstate x;
       struct rw_regs regs;
       RW_FORWARD(trace_rec_xstate_get(&x, rec->data, rec->len));
-      RW_RETURN_IF(x.avx512.len && x.avx512.len < 1600, RW_ECORRUPT,
-                   "record %llu: an XSTATE record with %zu bytes of AVX-512 "
-                   "registers, not 1600",
-                   (unsigned long long)rec->seq, x.avx512.len);
       RW_FORWARD(thread_of(rp, x.tid, rec, &t));
       cpu_get_regs(t->cpu, &regs);
-      for (int i = 0; i < 8; i++)
-        regs.k[i] = x.avx512.len ? rd_le64(x.avx512.p + 8 * i) : 0;
-      if (x.avx512.len) {
-        memcpy(regs.zmmh, x.avx512.p + 64, sizeof regs.zmmh);
-        memcpy(regs.hi16, x.avx512.p + 576, sizeof regs.hi16);
-      } else {
-        memset(regs.zmmh, 0, sizeof regs.zmmh);
-        memset(regs.hi16, 0, sizeof regs.hi16);
-      }
+      RW_FORWARD(rp__xstate_regs(&x, rec->seq, &regs));
       RW_FORWARD(set_regs(rp, t, &regs, 0));
       cpu_set_xinuse(t->cpu, x.xinuse & 0xe7);
       return 1;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/endian.h"
 #include "replayer/rp_int.h"
 
 struct rp__thread *rp__thread_find(rp_replay *rp, u32 tid) {
@@ -282,4 +283,23 @@ int rp_step_thread(rp_replay *rp, u32 tid, struct rp_stop *stop) {
       rp__goal_step(t, cpu_icount(t->cpu) + 1,
                     rp__user_flags(rp) & ~RP__SYSCALLS);
   return rp__run(rp, &g, stop);
+}
+
+int rp__xstate_regs(const struct trace_rec_xstate *x, u64 seq,
+                    struct rw_regs *regs) {
+  (void)seq; /* only in the message of debug builds */
+  RW_RETURN_IF(x->avx512.len && x->avx512.len < 1600, RW_ECORRUPT,
+               "record %llu: an XSTATE record with %zu bytes of AVX-512 "
+               "registers, not 1600",
+               (unsigned long long)seq, x->avx512.len);
+  for (int i = 0; i < 8; i++)
+    regs->k[i] = x->avx512.len ? rd_le64(x->avx512.p + 8 * i) : 0;
+  if (x->avx512.len) {
+    memcpy(regs->zmmh, x->avx512.p + 64, sizeof regs->zmmh);
+    memcpy(regs->hi16, x->avx512.p + 576, sizeof regs->hi16);
+  } else {
+    memset(regs->zmmh, 0, sizeof regs->zmmh);
+    memset(regs->hi16, 0, sizeof regs->hi16);
+  }
+  return 0;
 }
