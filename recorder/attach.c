@@ -556,7 +556,10 @@ int rec__attach(struct rec *r, pid_t pid) {
 
 /* Thread T (the one running user code) stopped with ST for the detach:
  * records where it is. A syscall it was entering is taken back (it runs
- * once the thread goes on); a signal it was getting is kept for then. */
+ * once the thread goes on) and recorded as entered: rcx and r11 held
+ * something else before its instruction, which nothing can tell now, so
+ * the replay can only find the thread after that instruction. A signal
+ * it was getting is kept for then. */
 static int stop_running(struct rec *r, struct rec__task *t, int st) {
   int ev = st >> 16, sig = WSTOPSIG(st);
   rec__set_cur(r, t);
@@ -569,8 +572,10 @@ static int stop_running(struct rec *r, struct rec__task *t, int st) {
      * instruction. */
     struct rw_regs regs;
     u64 mask;
-    RW_FORWARD(rec__regs_get(r, t->tid, &regs, 0));
+    RW_FORWARD(rec__regs_get(r, t->tid, &regs, 1));
     u64 nr = regs.orig_rax;
+    regs.gpr[RW_REG_rax] = nr;
+    RW_FORWARD(rec__emit_regs(r, TRACE_REC_SYSCALL_ENTER, nr, 0, 0, &regs, 1));
     regs.orig_rax = ~0ull;
     RW_FORWARD(rec__regs_set_gprs(t->tid, &regs));
     RW_FORWARD(block_all(t->tid, &mask));
@@ -578,7 +583,7 @@ static int stop_running(struct rec *r, struct rec__task *t, int st) {
     RW_FORWARD(unblock(t->tid, mask));
     regs.rip -= 2;
     regs.gpr[RW_REG_rax] = nr;
-    RW_FORWARD(rec__regs_set_gprs(t->tid, &regs));
+    return rec__regs_set_gprs(t->tid, &regs);
   } else if (!ev) {
     int ans = rec__signal_answer(r, sig);
     RW_FORWARD(ans);

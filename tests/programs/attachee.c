@@ -17,7 +17,9 @@
  *                           then runs N rounds of arithmetic that read the
  *                           clock and the time stamp counter now and then
  *                           (the result does not depend on them), and
- *                           calls getppid every K rounds when K is given,
+ *                           calls getppid every K rounds when K is given
+ *                           (with the round in rcx, which the syscall
+ *                           instruction overwrites),
  *                           and prints "result X"; the same N always gives
  *                           the same X. With "filter", it first gives
  *                           itself a seccomp filter that allows
@@ -44,6 +46,17 @@
 #include <x86intrin.h>
 
 #define POOL 3
+
+/* getppid with V in rcx before the syscall instruction: a thread stopped
+ * at its entry has another value there (the return address). */
+static void getppid_rcx(unsigned long v) {
+  long ret;
+  __asm__ volatile("syscall"
+                   : "=a"(ret), "+c"(v)
+                   : "a"(110L)
+                   : "r11", "memory");
+  (void)ret;
+}
 
 static int lsock;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -200,7 +213,7 @@ static int compute(long n, long every) {
   fflush(stdout);
   for (long i = 0; i < n; i++) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    if (every && i % every == 0) getppid();
+    if (every && i % every == 0) getppid_rcx((unsigned long)i);
     if (!(i & 0xfffff)) {
       clock_gettime(CLOCK_MONOTONIC, &ts);
       t += __rdtsc() != 0;
