@@ -63,6 +63,14 @@ int cli_open_trace(const char *cmd, int argc, char **argv, char *path,
  * version). */
 int cli_open_status(int rc);
 
+/* Opens the replay of the trace at PATH with OPTS (may be NULL) into *RP.
+ * Returns 0, or says why not and returns the exit status
+ * (cli_open_status). */
+struct rp_opts;
+struct rp_replay;
+int cli_replay_open(const char *path, const struct rp_opts *opts,
+                    struct rp_replay **rp);
+
 /* Says on stderr what trace_reader_open found wrong with the trace at PATH
  * (INFO, borrowed): damage, or that it was never closed (cmd_info.c). */
 struct trace_info;

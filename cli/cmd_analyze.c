@@ -97,13 +97,8 @@ static int open_trace(const char *path, int quiet, int progress,
   struct rp_opts opts = {0};
   opts.progress = progress && !quiet;
   opts.whole = 1; /* every process, to the end of the recording */
-  struct rw_diag diag = {0};
-  int rc = rp_open(rp, path, &opts, &diag);
-  if (rc < 0) {
-    cli_error("cannot replay %s: %s", path,
-              diag.msg[0] ? diag.msg : rw_strerror(rc));
-    return cli_open_status(rc);
-  }
+  int rc = cli_replay_open(path, &opts, rp);
+  if (rc) return rc;
   if (!quiet) cli_trace_warning(*rp, path);
   return 0;
 }

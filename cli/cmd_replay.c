@@ -269,14 +269,9 @@ int cli_cmd_replay(int argc, char **argv) {
   opts.progress = progress && !quiet;
   opts.whole = 1; /* every event is checked, and --print's positions are
                      the recording's */
-  struct rw_diag diag = {0};
   rp_replay *rp;
-  int rc = rp_open(&rp, path, &opts, &diag);
-  if (rc < 0) {
-    cli_error("cannot replay %s: %s", path,
-              diag.msg[0] ? diag.msg : rw_strerror(rc));
-    return cli_open_status(rc);
-  }
+  int rc = cli_replay_open(path, &opts, &rp);
+  if (rc) return rc;
   int damaged = quiet ? 0 : cli_trace_warning(rp, path);
   if (quiet) {
     struct trace_info in;

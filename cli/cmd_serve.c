@@ -30,15 +30,10 @@
  * on failure. */
 static int open_replay(const char *path, rp_replay **rp,
                        const struct cli_start *start, int warn) {
-  struct rw_diag diag = {0};
   struct rp_opts opts = {0};
   opts.tree = start->tree;
-  int rc = rp_open(rp, path, &opts, &diag);
-  if (rc < 0) {
-    cli_error("cannot replay %s: %s", path,
-              diag.msg[0] ? diag.msg : rw_strerror(rc));
-    return cli_open_status(rc);
-  }
+  int rc = cli_replay_open(path, &opts, rp);
+  if (rc) return rc;
   if (warn) cli_trace_warning(*rp, path);
   if (start->proc) {
     int st = cli_goto_process(*rp, path, start->proc, !warn);

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "format/format.h"
+#include "replayer/replayer.h"
 
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
                const struct option *longopts) {
@@ -83,6 +84,16 @@ int cli_open_trace(const char *cmd, int argc, char **argv, char *path,
 
 int cli_open_status(int rc) {
   return rc == RW_ECORRUPT || rc == RW_ETRUNC ? CLI_DAMAGED : 1;
+}
+
+int cli_replay_open(const char *path, const struct rp_opts *opts,
+                    struct rp_replay **rp) {
+  struct rw_diag diag = {0};
+  int rc = rp_open(rp, path, opts, &diag);
+  if (rc == 0) return 0;
+  cli_error("cannot replay %s: %s", path,
+            diag.msg[0] ? diag.msg : rw_strerror(rc));
+  return cli_open_status(rc);
 }
 
 int cli_trace_path(const char *trace, char *path, size_t cap) {

@@ -70,6 +70,10 @@ enum trace_chunk_type {
                                         library (recorder/sblib.c) as an
                                         ELF file with its symbols and
                                         unwind tables, for gdb */
+#define TRACE_META_TRIM "trimmed_from" /* "FROM TO PATH": this trace is
+                                          the window [FROM, TO) of the
+                                          instructions of PATH's history
+                                          (rewind trim) */
 #define TRACE_META_RECORDS "records" /* records in the trace, decimal;
                                         written by trace_writer_close */
 

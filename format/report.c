@@ -155,6 +155,14 @@ int trace_report_info(FILE *out, trace_reader *r, struct rw_diag *diag) {
   line(out, "exit:", "%s", meta_text(r, TRACE_META_EXIT, ' '));
   if (strcmp(meta_text(r, TRACE_META_STOPPED, ' '), "unknown"))
     line(out, "stopped:", "%s", meta_text(r, TRACE_META_STOPPED, ' '));
+  {
+    unsigned long long a, b;
+    int at = 0;
+    const char *w = meta_text(r, TRACE_META_TRIM, ' ');
+    if (sscanf(w, "%llu %llu %n", &a, &b, &at) == 2 && at)
+      line(out, "window:", "instructions %llu to %llu of %s (rewind trim)",
+           a, b, w + at);
+  }
 
   {
     size_t n = trace_reader_threads(r, NULL, 0);

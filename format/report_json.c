@@ -123,6 +123,7 @@ int trace_report_info_json(FILE *out, trace_reader *r, struct rw_diag *diag) {
   meta_num(out, r, "end_ns", TRACE_META_END);
   meta_str(out, r, "exit", TRACE_META_EXIT, ' ');
   meta_str(out, r, "stopped", TRACE_META_STOPPED, ' ');
+  meta_str(out, r, "trimmed_from", TRACE_META_TRIM, ' ');
 
   size_t nt = trace_reader_threads(r, NULL, 0);
   u32 *tids = calloc(nt ? nt : 1, sizeof *tids);

@@ -373,6 +373,41 @@ struct rp_stats {
 };
 void rp_get_stats(const rp_replay *rp, struct rp_stats *st);
 
+/* rewind trim (replayer/trim.c): the window [FROM, TO) of the history,
+ * in global instruction counts, written to the trace OUT as a history of
+ * its own that begins in the running process (as `rewind record -p`
+ * writes one) and ends with a DETACH, or with the history's own end when
+ * TO is past it. SRC_NAME names the source in the new trace's metadata.
+ * Plain data. */
+struct rp_trim_opts {
+  u64 from, to;
+  const char *out;      /* borrowed */
+  const char *src_name; /* borrowed */
+  int overwrite;        /* 1: replace an existing OUT */
+};
+/* What rp_trim wrote. Plain data. */
+struct rp_trim_stats {
+  u64 from, to;             /* the window as written (TO: where the
+                               history ended, when it ended first) */
+  u64 from_event, to_event; /* records consumed there */
+  u64 records;              /* records of the window copied */
+  u64 mem_bytes;            /* bytes of MEM that describe the memory at
+                               the start */
+  size_t procs, threads;    /* processes and threads at the start */
+  size_t in_syscall;        /* of them, inside a syscall: each executes
+                               its syscall instruction once more (the
+                               window has one instruction more for each) */
+  size_t blobs;             /* file contents copied */
+  int to_end;               /* the window runs to the end of the history */
+};
+/* Runs RP (opened with whole, at its start) to O->from and writes the
+ * window. Returns 0, or a negative code with DIAG saying why: the replay
+ * diverged or failed before the window's end, the window cannot start
+ * there (another process alive, the process ended), OUT cannot be
+ * written. A failed trim leaves no OUT. */
+int rp_trim(rp_replay *rp, const struct rp_trim_opts *o,
+            struct rp_trim_stats *st, struct rw_diag *diag) RW_MUST_CHECK;
+
 /* XCR0 as on the recording machine: the state components its kernel
  * enabled (cpuid leaf 0xD subleaf 0), at least 3 (x87 and SSE). The gdb
  * stub describes the registers of these components. */
