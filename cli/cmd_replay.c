@@ -310,6 +310,12 @@ int cli_cmd_replay(int argc, char **argv) {
       printf("the history ends at instruction %" PRIu64 " (%s); stopped "
              "there\n",
              rp_icount(rp), end_text(&stop, buf, sizeof buf));
+    struct rp_stats rs;
+    rp_get_stats(rp, &rs);
+    if (rs.index_loaded && !quiet)
+      fprintf(stderr, "rewind: started from the trace's index (%s.idx): "
+              "%" PRIu64 " instructions replayed to get here\n", path,
+              rs.instructions);
     printf("at instruction %" PRIu64 ", event %" PRIu64 ", thread %u\n",
            rp_icount(rp), rp_event(rp), rp_running_tid(rp));
     print_regs(rp);

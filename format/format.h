@@ -502,7 +502,8 @@ struct trace_dir_entry {
  * not exist yet is an empty list. Returns 0 or a negative code. */
 int trace_dir_list(struct trace_dir_entry **out, size_t *n) RW_MUST_CHECK;
 
-/* Deletes the trace file PATH (borrowed). When it was the latest, the link
+/* Deletes the trace file PATH (borrowed) and its index (PATH.idx, rewind
+ * index) if any. When it was the latest, the link
  * moves to the newest trace left in the directory (or goes away). Returns 0
  * or a negative errno. */
 int trace_dir_remove(const char *path) RW_MUST_CHECK;

@@ -211,6 +211,10 @@ int trace_dir_remove(const char *path) {
   int was_latest = trace_dir_latest(latest, sizeof latest) == 0 &&
                    realpath(latest, a) && realpath(path, b) && !strcmp(a, b);
   if (unlink(path) < 0) return RW_ERR(errno);
+  /* Its index (rewind index) goes with it. */
+  char idx[PATH_MAX + 8];
+  snprintf(idx, sizeof idx, "%s.idx", path);
+  unlink(idx);
   if (!was_latest) return 0;
   /* The latest link now points at the newest trace left, if any. */
   struct trace_dir_entry *v;

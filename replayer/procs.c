@@ -32,8 +32,7 @@ struct rp__proc *rp__proc_unstarted(rp_replay *rp, u32 pid) {
   return NULL;
 }
 
-/* The kid of the FORK record at SEQ, made anew if there is none. */
-static int kid_for(rp_replay *rp, u64 seq, struct rp__proc **out) {
+int rp__proc_of_fork(rp_replay *rp, u64 seq, struct rp__proc **out) {
   for (size_t i = 0; i < rp->nkids; i++)
     if (rp->kids[i]->fork_seq == seq) {
       *out = rp->kids[i];
@@ -68,7 +67,7 @@ int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec,
   RW_FORWARD(trace_rec_fork_get(&f, rec->data, rec->len));
   if (!f.recorded) return 0; /* it ran unrecorded */
   struct rp__proc *parent = rp->proc, *p;
-  RW_FORWARD(kid_for(rp, rec->seq, &p));
+  RW_FORWARD(rp__proc_of_fork(rp, rec->seq, &p));
   int rc;
   if (f.kind == 1) { /* vfork: the parent's address space itself */
     p->lender = parent->lender ? parent->lender : parent;

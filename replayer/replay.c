@@ -176,6 +176,16 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
     rw_diag_set(diag, rc, 0, "keyframe: %s", rw_strerror(rc));
     goto fail;
   }
+  /* Its persistent index, when one was made (rewind index). */
+  if (!rp->opts.no_index) {
+    char ipath[4200];
+    snprintf(ipath, sizeof ipath, "%s.idx", path);
+    rc = rp__index_open(rp, ipath);
+    if (rc < 0) {
+      rw_diag_set(diag, rc, 0, "index: %s", rw_strerror(rc));
+      goto fail;
+    }
+  }
   rp->start_ns = rw_now_ns();
   rp->progress_ns = rp->start_ns + 500000000ull;
   *out = rp;
@@ -187,6 +197,7 @@ fail:
 
 void rp_close(rp_replay *rp) {
   if (!rp) return;
+  rp__index_close(rp);
   rp__kf_free_all(rp);
   rp__fine_free_all(rp);
   rp__images_free(&rp->root);
@@ -232,6 +243,7 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
   st->keyframes = rp->tl.nkfs;
   st->keyframe_bytes =
       rp__mem_footprint(rp) + rp__kf_thread_bytes(rp);
+  st->index_loaded = rp__index_loaded(rp);
 }
 
 int rp_meta(const rp_replay *rp, const char *key, char *dst, size_t cap) {

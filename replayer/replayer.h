@@ -33,6 +33,8 @@ struct rp_opts {
                             the process they were set for (rp_set_view),
                             exec stops come from any process, and the
                             history is whole. Not with rp_debug_process */
+  int no_index;          /* 1: do not use the trace's persistent index
+                            (TRACE.idx, rp_index_write) */
   int no_write_index;    /* 1: reverse continues re-run every keyframe
                             interval even when only write watchpoints are
                             set (for comparison; also set by the
@@ -370,6 +372,7 @@ struct rp_stats {
   int end_checked;  /* 1: the memory at the end matched the recording */
   u64 keyframes;    /* keyframes held now */
   u64 keyframe_bytes; /* host memory they hold */
+  u64 index_loaded;   /* keyframes loaded from the trace's index */
 };
 void rp_get_stats(const rp_replay *rp, struct rp_stats *st);
 
@@ -407,6 +410,33 @@ struct rp_trim_stats {
  * written. A failed trim leaves no OUT. */
 int rp_trim(rp_replay *rp, const struct rp_trim_opts *o,
             struct rp_trim_stats *st, struct rw_diag *diag) RW_MUST_CHECK;
+
+/* rewind index (replayer/index.c): the replay's keyframes saved next to
+ * the trace, from which later replays of it start anywhere at once
+ * (rp_seek and everything built on it use them). Plain data. */
+struct rp_index_opts {
+  const char *out;  /* the index file (TRACE.idx is the one rp_open uses);
+                       borrowed */
+  u64 interval;     /* instructions between keyframes; 0: 25 million */
+  int overwrite;    /* 1: replace an existing OUT */
+};
+struct rp_index_stats {
+  u64 keyframes;    /* written */
+  u64 pages;        /* distinct memory pages written */
+  u64 state_bytes;  /* bytes of the keyframes but their pages */
+  u64 end;          /* the instruction count of the history's end */
+};
+/* Replays RP (just opened, with whole) to the end of its history and
+ * writes a keyframe of everything every O->interval instructions to
+ * O->out. Returns 0, or a negative code with DIAG saying why (the replay
+ * diverged or failed, OUT cannot be written); a failed index leaves no
+ * OUT. */
+int rp_index_write(rp_replay *rp, const struct rp_index_opts *o,
+                   struct rp_index_stats *st, struct rw_diag *diag)
+    RW_MUST_CHECK;
+/* 1 when RP uses a persistent index (its keyframes in *KEYFRAMES, which
+ * may be NULL), 0 when it has none or cannot use the one it has. */
+int rp_index_state(const rp_replay *rp, size_t *keyframes);
 
 /* XCR0 as on the recording machine: the state components its kernel
  * enabled (cpuid leaf 0xD subleaf 0), at least 3 (x87 and SSE). The gdb

@@ -142,6 +142,7 @@ struct rp__kf {
   u64 pt_icount, pt_events; /* as in rp: a keyframe may be taken between
                                a syscall's entry and what it wrote */
   u64 lru;              /* fine keyframes: last use (larger is newer) */
+  int from_index;       /* loaded from the persistent index */
 };
 
 /* Fine keyframes (replayer/reverse.c): a small cache of extra keyframes,
@@ -419,6 +420,8 @@ struct rp_replay {
                               count N is global run_icount + N - run_own */
   int step_gone;           /* its step thread is gone (exited, exec) */
 
+  struct rp__index *index; /* the trace's persistent index, or NULL;
+                              owned (replayer/index.c) */
   csh cs;                  /* Capstone handle for reports; 0 until used */
   u64 progress_ns;         /* next progress report */
   u64 start_ns;
@@ -426,6 +429,25 @@ struct rp_replay {
 };
 
 #define RP_BUF (1u << 20)
+
+/* the persistent index (replayer/index.c) */
+#define RP_INDEX_INTERVAL 25000000ull /* instructions between its keyframes */
+#define RP_INDEX_USER_END (1ull << 47)
+/* Opens the index at PATH for RP's trace when it exists and was made for
+ * it (otherwise says why it is not used, on the log). Returns 0 or
+ * RW_ENOMEM. */
+int rp__index_open(rp_replay *rp, const char *path) RW_MUST_CHECK;
+void rp__index_close(rp_replay *rp);
+/* Loads into the timeline the index's last keyframe at or before ICOUNT
+ * when no keyframe in memory (nor the current position) is nearer.
+ * Returns 0, or RW_ENOMEM; a damaged index is dropped with a note. */
+int rp__index_fill(rp_replay *rp, u64 icount) RW_MUST_CHECK;
+/* Keyframes loaded from the index so far. */
+u64 rp__index_loaded(const rp_replay *rp);
+/* What names the trace at PATH for its index: its size and a hash of its
+ * first and last 4096 bytes, as text into OUT (CAP bytes). */
+int rp__index_identity(const char *path, char *out, size_t cap)
+    RW_MUST_CHECK;
 
 /* address space mirror (replayer/space.c) */
 int rp__apply_exec(rp_replay *rp) RW_MUST_CHECK;
@@ -585,6 +607,9 @@ void rp__kf_free(struct rp__kf *kf);
  * it), or NULL. A fine one returned is marked as used. */
 struct rp__kf *rp__kf_before(rp_replay *rp, u64 icount, int strict);
 int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) RW_MUST_CHECK;
+/* Puts KF (taken over) into the timeline in icount order; one at that
+ * count already there stays, and KF is freed. Returns 0 or RW_ENOMEM. */
+int rp__kf_insert(rp_replay *rp, struct rp__kf *kf) RW_MUST_CHECK;
 void rp__kf_free_all(rp_replay *rp);
 /* Host bytes the keyframes (coarse and fine) hold in thread states. */
 u64 rp__kf_thread_bytes(const rp_replay *rp);
@@ -881,6 +906,10 @@ void rp__proc_unshare(struct rp__proc *p);
 struct rp__proc *rp__proc_unstarted(rp_replay *rp, u32 pid);
 /* Keyframes: the kids' address spaces into KF, and back. */
 int rp__procs_capture(rp_replay *rp, struct rp__kf *kf) RW_MUST_CHECK;
+/* The kid of the FORK record at SEQ, made (not existing yet) if there is
+ * none. */
+int rp__proc_of_fork(rp_replay *rp, u64 seq, struct rp__proc **out)
+    RW_MUST_CHECK;
 int rp__procs_restore(rp_replay *rp, const struct rp__kf *kf) RW_MUST_CHECK;
 void rp__procs_free(rp_replay *rp);
 /* Takes the dead threads that are still listed out of the table. */

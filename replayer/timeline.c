@@ -92,25 +92,53 @@ static int too_many(const rp_replay *rp) {
   return all - RW_MIN(live, all) > budget;
 }
 
+/* Where a keyframe at ICOUNT goes in the timeline, or ~0 when one is
+ * there already. */
+static size_t kf_slot(const rp_replay *rp, u64 icount) {
+  size_t i = rp->tl.nkfs;
+  while (i > 0 && rp->tl.kfs[i - 1].icount > icount) i--;
+  if (i > 0 && rp->tl.kfs[i - 1].icount == icount) return ~(size_t)0;
+  return i;
+}
+
+int rp__kf_insert(rp_replay *rp, struct rp__kf *kf) {
+  size_t i = kf_slot(rp, kf->icount);
+  if (i == ~(size_t)0) {
+    rp__kf_free(kf);
+    return 0;
+  }
+  if (rp->tl.nkfs == rp->tl.capkfs) {
+    size_t cap = rp->tl.capkfs ? 2 * rp->tl.capkfs : 32;
+    struct rp__kf *v = realloc(rp->tl.kfs, cap * sizeof *v);
+    if (!v) rp__kf_free(kf);
+    RW_RETURN_IF(!v, RW_ENOMEM, "keyframes");
+    rp->tl.kfs = v;
+    rp->tl.capkfs = cap;
+  }
+  memmove(&rp->tl.kfs[i + 1], &rp->tl.kfs[i],
+          (rp->tl.nkfs - i) * sizeof *rp->tl.kfs);
+  rp->tl.kfs[i] = *kf;
+  rp->tl.nkfs++;
+  if (too_many(rp)) thin(rp);
+  return 0;
+}
+
 int rp__kf_take(rp_replay *rp) {
   struct rp__kf kf;
   /* Not inside an exec, between the old image's threads and the new. */
   if (!rp->th.nthreads) return 0;
   rp->tl.next_kf = rp->icount + rp->tl.kf_interval;
-  /* Keyframes are kept in icount order; one at or before the last is
-   * already known (a re-run after a seek). */
-  if (rp->tl.nkfs && rp->tl.kfs[rp->tl.nkfs - 1].icount >= rp->icount) return 0;
-  if (rp->tl.nkfs == rp->tl.capkfs) {
-    size_t cap = rp->tl.capkfs ? 2 * rp->tl.capkfs : 32;
-    struct rp__kf *v = realloc(rp->tl.kfs, cap * sizeof *v);
-    RW_RETURN_IF(!v, RW_ENOMEM, "keyframes");
-    rp->tl.kfs = v;
-    rp->tl.capkfs = cap;
-  }
+  /* Keyframes are kept in icount order; one at or before the last this
+   * replay took is already known (a re-run after a seek). Those loaded
+   * from a persistent index may stand anywhere. */
+  for (size_t i = rp->tl.nkfs; i-- > 0;)
+    if (!rp->tl.kfs[i].from_index) {
+      if (rp->tl.kfs[i].icount >= rp->icount) return 0;
+      break;
+    }
+  if (kf_slot(rp, rp->icount) == ~(size_t)0) return 0;
   RW_FORWARD(rp__kf_capture(rp, &kf));
-  rp->tl.kfs[rp->tl.nkfs++] = kf;
-  if (too_many(rp)) thin(rp);
-  return 0;
+  return rp__kf_insert(rp, &kf);
 }
 
 int rp__kf_capture(rp_replay *rp, struct rp__kf *out) {
@@ -225,7 +253,9 @@ int rp__seek(rp_replay *rp, u64 icount, u64 events, struct rp_stop *stop) {
     return 0;
   }
   /* Restore the nearest keyframe (coarse or fine) at or before ICOUNT,
-   * unless the current position is closer and before it. */
+   * unless the current position is closer and before it; the persistent
+   * index may have a nearer one. */
+  RW_FORWARD(rp__index_fill(rp, icount));
   const struct rp__kf *kf = rp__kf_before(rp, icount, 0);
   u64 ev = events;
   if (kf && kf->icount == icount && ev && kf->events > ev)

@@ -526,9 +526,11 @@ static int stopped_badly(struct trim *tm, const struct rp_stop *stop,
                      where, stop->msg);
 }
 
-static int run_to(struct trim *tm, u64 icount, struct rp_stop *stop,
+/* Runs to ICOUNT; SEEK: by the nearest keyframe (the trace's index). */
+static int run_to(struct trim *tm, u64 icount, int seek, struct rp_stop *stop,
                   const char *where) {
-  RW_FORWARD(rp_run(tm->rp, icount, stop));
+  RW_FORWARD(seek ? rp_seek(tm->rp, icount, stop)
+                  : rp_run(tm->rp, icount, stop));
   return stopped_badly(tm, stop, where);
 }
 
@@ -542,7 +544,7 @@ int rp_trim(rp_replay *rp, const struct rp_trim_opts *o,
   tm.st = st;
   tm.diag = diag;
   RW_RETURN_IF(o->to <= o->from, RW_EINVAL, "an empty window");
-  RW_FORWARD(run_to(&tm, o->from, &stop, "before the window's start"));
+  RW_FORWARD(run_to(&tm, o->from, 1, &stop, "before the window's start"));
   if (stop.reason == RP_STOP_END)
     return rw_diag_set(diag, RW_EINVAL, 0,
                        "the history ends at instruction %llu, before the "
@@ -567,7 +569,7 @@ int rp_trim(rp_replay *rp, const struct rp_trim_opts *o,
   rp->proc = &rp->root;
   rc = prologue(&tm);
   /* The end: the history's, or the window's. */
-  if (rc == 0) rc = run_to(&tm, o->to, &stop, "in the window");
+  if (rc == 0) rc = run_to(&tm, o->to, 0, &stop, "in the window");
   if (rc == 0) {
     st->to_end = stop.reason == RP_STOP_END;
     st->to = rp->icount;
