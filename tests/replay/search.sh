@@ -62,7 +62,10 @@ assert len(p) >= 10, len(p)
 for r in p:
     b = bytes.fromhex(r['skips'])
     pairs = [struct.unpack_from('<QQ', b, 16 * i) for i in range(len(b) // 16)]
-    dead = pairs[r['nskip']:]
+    # the other threads' dead ranges, and the record's own thread's (a
+    # PREEMPT of the waiting thread itself, when a signal interrupts its
+    # read, has its area below its own stack pointer)
+    dead = pairs[r['nskip']:] + [(int(r['dead_lo'], 16), int(r['dead_hi'], 16))]
     for a in (ended, waiting):
         # its legacy area and its header: what XSAVEC wrote
         assert any(lo <= a and a + 576 <= hi for lo, hi in dead), (hex(a), r)"
