@@ -596,33 +596,42 @@ static int get_images(struct rd *r, struct rp__proc *p) {
   return r->bad ? RW_ECORRUPT : 0;
 }
 
-/* An address space from its runs and pages, frozen into *SNAP. */
-static int get_space(rp_replay *rp, struct rd *r, cpu_snap **snap) {
-  cpu_mem *m;
-  RW_FORWARD(cpu_mem_new(&m));
-  int rc = 0;
+/* An address space from its runs and pages, frozen into *SNAP. It is
+ * built in T, the space it will be restored into (a snapshot belongs to
+ * the space it was taken of), whose state is put back afterwards. */
+static int get_space(rp_replay *rp, struct rd *r, cpu_mem *t,
+                     cpu_snap **snap) {
+  cpu_snap *was;
+  u64 start, len;
+  int prot;
+  RW_FORWARD(cpu_mem_snapshot(t, &was));
+  int rc = cpu_mem_alias_set(t, NULL, 0);
+  while (rc == 0 && cpu_mem_query(t, 0, &start, &len, &prot) == 0)
+    rc = cpu_mem_unmap(t, start, len);
   u32 nruns = getn(r, IX_MAX_ITEMS, 20);
   for (u32 i = 0; i < nruns && rc == 0 && !r->bad; i++) {
-    u64 start = get64(r), len = get64(r);
-    u32 prot = get32(r);
-    if ((start | len) & (IX_PAGE - 1) || !len || start >= RP_INDEX_USER_END ||
-        len > RP_INDEX_USER_END - start || prot > 7)
+    u64 a = get64(r), n = get64(r);
+    u32 pr = get32(r);
+    if ((a | n) & (IX_PAGE - 1) || !n || a >= RP_INDEX_USER_END ||
+        n > RP_INDEX_USER_END - a || pr > 7)
       rc = RW_ECORRUPT;
     else
-      rc = cpu_mem_map(m, start, len, (int)prot);
+      rc = cpu_mem_map(t, a, n, (int)pr);
   }
-  u32 npages = getn(r, IX_MAX_ITEMS, 12);
+  u32 npages = rc == 0 ? getn(r, IX_MAX_ITEMS, 12) : 0;
   for (u32 i = 0; i < npages && rc == 0 && !r->bad; i++) {
     u64 a = get64(r);
     u32 id = get32(r);
     const u8 *bytes = page_bytes(rp->index, id);
-    rc = !bytes || (a & (IX_PAGE - 1)) ? RW_ECORRUPT
-                                       : cpu_mem_write(m, a, bytes, IX_PAGE);
+    rc = !bytes || (a & (IX_PAGE - 1)) || a >= RP_INDEX_USER_END
+             ? RW_ECORRUPT
+             : cpu_mem_write(t, a, bytes, IX_PAGE);
   }
   if (rc == 0 && r->bad) rc = RW_ECORRUPT;
-  if (rc == 0) rc = cpu_mem_snapshot(m, snap);
-  cpu_mem_free(m);
-  return rc;
+  if (rc == 0) rc = cpu_mem_snapshot(t, snap);
+  int back = cpu_mem_restore(t, was);
+  cpu_snap_free(was);
+  return rc < 0 ? rc : back;
 }
 
 static int get_threads(rp_replay *rp, struct rd *r, struct rp__kf *kf,
@@ -734,7 +743,16 @@ static int load(rp_replay *rp, size_t ki, struct rp__kf *kf) {
     if (rc == 0) rc = get_images(&r, p);
     cpu_snap *snap = NULL;
     if (rc == 0 && lender == ~0u && own) {
-      rc = get_space(rp, &r, &snap);
+      cpu_mem *t = i ? p->own : rp->root.mem;
+      rc = get_space(rp, &r, t, &snap);
+      /* Its aliases, cleared to build it, back as they were. */
+      if (p->mem == t) {
+        struct rp__proc *cur = rp->proc;
+        rp->proc = p;
+        int back = rp__alias_sync(rp);
+        rp->proc = cur;
+        if (rc == 0) rc = back;
+      }
     } else if (rc == 0) { /* no runs, no pages */
       if (get32(&r) || get32(&r)) rc = RW_ECORRUPT;
     }

@@ -16,6 +16,14 @@ bench-replay: cli/rewind bench/replay/seekbench bench/replay/longloop \
 		bench/record/compute bench/record/libc bench/record/syscalls
 	$(SHELL) $(top_srcdir)/bench/replay/run.sh $(abs_top_builddir)
 
+# Instant start (bench/RESULTS.md, "Instant start"): opening a 1e10-
+# instruction trace at a position with and without its index.
+# `make bench-index` runs it.
+EXTRA_DIST += bench/replay/index.sh
+.PHONY: bench-index
+bench-index: cli/rewind bench/replay/longloop
+	$(SHELL) $(top_srcdir)/bench/replay/index.sh $(abs_top_builddir)
+
 # Vector code (bench/RESULTS.md, "Vector code"): vecmath built for
 # AVX-512 (512-bit vectors), for AVX2+FMA and for SSE4.2 from one source,
 # and the recorder's libc workload (glibc's EVEX and AVX2 string

@@ -71,7 +71,8 @@ check "gdb: the watchpoint backwards" grep -q "checkpoint (i=2000000," "$T/loop.
 rec pool "$P/thr_pool"
 n=$("$REWIND" replay --verify --no-progress "$T/pool.rwd" 2>&1 |
   sed -n 's/^replay verified: \([0-9]*\) instructions.*/\1/p')
-index pool --interval $((n / 5 + 1000))
+pn=$n
+index pool --interval $((pn / 5 + 1000))
 check_eq "pool: index exits 0" 0 "$status"
 same pool $((n / 4)) $((n / 2)) $((n * 3 / 4)) $((n - 1))
 
@@ -104,6 +105,17 @@ check_eq "damaged: still replays" 0 "$?"
 "$REWIND" replay --print -g 65000000 "$T/loop-copy.rwd" >"$T/dmg.ref" 2>/dev/null
 check "damaged: the same position" cmp "$T/dmg.out" "$T/dmg.ref"
 check "damaged: says the index is not used" grep -q "the index of .*loop.rwd is not used" "$T/dmg.err"
+
+# Wrong keyframes whose chunks check: the decoder refuses them (the
+# positions are those without the index), never crashes.
+index forks --interval 20000
+"$top_builddir/tests/replay/ixfuzz" "$T/forks.rwd" 40 7 >"$T/fz.out" 2>"$T/fz.err"
+check_eq "wrong keyframes: ixfuzz exits 0" 0 "$?"
+check "wrong keyframes: 40 rounds" grep -q "^ok 40$" "$T/fz.out"
+[ -s "$T/fz.out" ] && ! grep -q "^ok" "$T/fz.out" && tail -5 "$T/fz.err"
+index pool --interval $((pn / 5 + 1000))
+"$top_builddir/tests/replay/ixfuzz" "$T/pool.rwd" 20 11 >"$T/fz2.out" 2>"$T/fz2.err"
+check_eq "wrong keyframes, threads: ixfuzz exits 0" 0 "$?"
 
 # --- refusals -------------------------------------------------------------
 "$REWIND" index "$T/loop.rwd" --interval 5 >"$T/r1.out" 2>&1

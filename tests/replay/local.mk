@@ -52,6 +52,10 @@ tests_replay_seekcheck_LDADD = replayer/librw_replayer.a \
 	replayer/cpu/librw_cpu.a format/librw_format.a common/librw_common.a \
 	$(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS) $(DW_LIBS)
 tests_replay_wback_LDADD = $(tests_replay_seekcheck_LDADD)
+# ixfuzz: the replayer against wrong indexes whose chunks check
+# (tests/replay/index.sh).
+check_PROGRAMS += tests/replay/ixfuzz
+tests_replay_ixfuzz_LDADD = $(tests_replay_seekcheck_LDADD)
 TESTS += tests/replay/threads.sh
 EXTRA_DIST += tests/replay/threads.sh
 TESTS += tests/replay/procs.sh
