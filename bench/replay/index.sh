@@ -7,7 +7,8 @@
 # (the baseline), the time rewind index takes and the index's size, then
 # the time `rewind replay --print -g POS` takes at several positions with
 # the index, and without it at the middle, each the median of RUNS runs,
-# and as a fraction of the baseline.
+# and as a fraction of the baseline; and a rewind trim of a window near
+# the end, with and without the index.
 # Usage: bench/replay/index.sh BUILDDIR [ITER [RUNS]]
 set -u
 B=${1:-.}
@@ -59,4 +60,16 @@ for frac in (0.1, 0.5, 0.9, 0.999):
         without = "%.2f s" % t
     print("| %d (%.1f%%) | %.3f s | %s | %.4f |" %
           (g, frac * 100, with_ix, without, with_ix / t_full))
+# rewind trim of a window of 1e8 instructions at 90%: it seeks to the
+# window's start (through the index), writes the state, copies the window
+# and replays what it wrote.
+g = int(n * 0.9)
+for name, src in (("with the index", "long.rwd"), ("without", "plain.rwd")):
+    t, p = timed([rewind, "trim", "--no-progress", "-f", "--from", str(g),
+                  "--to", str(g + 100000000), "-o", w + "/win.rwd",
+                  w + "/" + src])
+    print()
+    print("rewind trim --from %d --to %d, %s: %.2f s (%.3f of the whole "
+          "replay), %.1f MB" % (g, g + 100000000, name, t, t / t_full,
+                                os.path.getsize(w + "/win.rwd") / 1e6))
 PY
