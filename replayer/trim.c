@@ -341,10 +341,13 @@ static int proc_state(struct trim *tm, struct rp__proc *p,
     RW_FORWARD(auxv(tm, img));
     for (size_t i = 0; i < n; i++) RW_FORWARD(thread_state(tm, th[i], 0));
   } else {
+    /* Forked by its lender, or by its parent while that lives (so that
+     * rewind ps shows its parent), else by the first process. */
     struct rp__thread *via = NULL;
     if (p->lender) threads_of(rp, p->lender, &via, 1);
     RW_RETURN_IF(p->lender && !via, RW_EUNSUPPORTED,
                  "vfork child %u without its parent", p->pid);
+    if (!via && p->parent) threads_of(rp, p->parent, &via, 1);
     u32 from = via ? via->st.tid : lead;
     struct trace_rec_fork f = {p->pid, p->lender ? 1 : 0, 0, 1};
     RW_FORWARD(trace_rec_fork_append(tm->w, from, &f));
