@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "replayer/replayer.h"
 #include "format/format.h"
 
 static void info_usage(FILE *out) {
@@ -100,6 +101,15 @@ int cli_cmd_info(int argc, char **argv) {
   } else {
     printf("%-11s %s\n", "trace:", path);
     rc = trace_report_info(stdout, r, &d);
+    /* Its index (rewind index), and whether replays can use it. */
+    size_t nk;
+    char why[200];
+    int fits = rp_index_check(path, &nk, why, sizeof why);
+    if (fits > 0)
+      printf("%-11s %s.idx, %zu keyframe%s (replays start from them)\n",
+             "index:", path, nk, nk == 1 ? "" : "s");
+    else if (fits == 0)
+      printf("%-11s %s.idx, not used: %s\n", "index:", path, why);
   }
   trace_reader_close(r);
   if (rc < 0) return cli_error("writing the report: %s", rw_strerror(rc));

@@ -470,10 +470,54 @@ static int drop(rp_replay *rp, int code, const char *what) {
   return 0;
 }
 
-int rp__index_open(rp_replay *rp, const char *path) {
+/* Whether the index IX (its reader open) was made for the trace at PATH,
+ * in this version; NULL, or why not. */
+static const char *unfit(trace_reader *tr, const char *path) {
   char want[128];
   const void *v;
   size_t n;
+  if (rp__index_identity(path, want, sizeof want) < 0 ||
+      trace_reader_meta(tr, IX_META_OF, &v, &n) < 0 ||
+      n != strlen(want) || memcmp(v, want, n))
+    return "it was made for another trace, or an earlier state of this "
+           "one; rewind index makes it again";
+  if (trace_reader_meta(tr, IX_META_VERSION, &v, &n) < 0 ||
+      n != strlen(IX_VERSION) || memcmp(v, IX_VERSION, n))
+    return "another version of the index";
+  return NULL;
+}
+
+static size_t count_states(trace_reader *tr) {
+  size_t n = 0, nk = trace_reader_nkeyframes(tr);
+  for (size_t i = 0; i < nk; i++) {
+    struct trace_keyframe_info ki;
+    n += trace_reader_keyframe_info(tr, i, &ki) == 0 &&
+         ki.kind == IX_KIND_STATE;
+  }
+  return n;
+}
+
+int rp_index_check(const char *trace, size_t *keyframes, char *why,
+                   size_t cap) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s.idx", trace);
+  *keyframes = 0;
+  if (access(path, F_OK) != 0) return -1;
+  trace_reader *tr;
+  struct rw_diag d = {0};
+  int rc = trace_reader_open(&tr, path, &d);
+  if (rc < 0) {
+    snprintf(why, cap, "%s", d.msg[0] ? d.msg : rw_strerror(rc));
+    return 0;
+  }
+  const char *no = unfit(tr, trace);
+  if (no) snprintf(why, cap, "%s", no);
+  else *keyframes = count_states(tr);
+  trace_reader_close(tr);
+  return !no;
+}
+
+int rp__index_open(rp_replay *rp, const char *path) {
   if (access(path, F_OK) != 0) return 0;
   struct rp__index *ix = calloc(1, sizeof *ix);
   RW_RETURN_IF(!ix, RW_ENOMEM, "index");
@@ -481,14 +525,8 @@ int rp__index_open(rp_replay *rp, const char *path) {
   struct rw_diag d = {0};
   int rc = trace_reader_open(&ix->tr, path, &d);
   if (rc < 0) return drop(rp, rc, d.msg[0] ? d.msg : "cannot be read");
-  if (rp__index_identity(rp->trace.path, want, sizeof want) < 0 ||
-      trace_reader_meta(ix->tr, IX_META_OF, &v, &n) < 0 ||
-      n != strlen(want) || memcmp(v, want, n))
-    return drop(rp, RW_EINVAL, "it was made for another trace, or an "
-                "earlier state of this one; rewind index makes it again");
-  if (trace_reader_meta(ix->tr, IX_META_VERSION, &v, &n) < 0 ||
-      n != strlen(IX_VERSION) || memcmp(v, IX_VERSION, n))
-    return drop(rp, RW_EUNSUPPORTED, "another version of the index");
+  const char *no = unfit(ix->tr, rp->trace.path);
+  if (no) return drop(rp, RW_EINVAL, no);
   size_t nk = trace_reader_nkeyframes(ix->tr);
   ix->states = calloc(nk + 1, sizeof *ix->states);
   ix->chunks = calloc(nk + 1, sizeof *ix->chunks);

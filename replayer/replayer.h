@@ -434,6 +434,11 @@ struct rp_index_stats {
 int rp_index_write(rp_replay *rp, const struct rp_index_opts *o,
                    struct rp_index_stats *st, struct rw_diag *diag)
     RW_MUST_CHECK;
+/* Whether TRACE's index (TRACE.idx) is one a replay of TRACE uses: 1
+ * (its state keyframes in *KEYFRAMES), 0 when not (why in WHY, CAP
+ * bytes), -1 when there is none. */
+int rp_index_check(const char *trace, size_t *keyframes, char *why,
+                   size_t cap);
 /* 1 when RP uses a persistent index (its keyframes in *KEYFRAMES, which
  * may be NULL), 0 when it has none or cannot use the one it has. */
 int rp_index_state(const rp_replay *rp, size_t *keyframes);

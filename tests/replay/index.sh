@@ -44,6 +44,8 @@ m = re.search(r": (\d+) keyframes over (\d+) instructions", open(sys.argv[1]).re
 k, n = int(m.group(1)), int(m.group(2))
 assert n // 10000000 <= k <= n // 10000000 + 1, (k, n)' "$T/loop.ix"
 same loop 5 9999999 10000000 33333333 70000000
+check "loop: rewind info shows the index" sh -c \
+  "'$REWIND' info '$T/loop.rwd' | grep -Eq '^index: +$T/loop.rwd.idx, [0-9]+ keyframes \(replays start from them\)'"
 
 # It is used: far in, the replay runs from its last keyframe before.
 "$REWIND" replay --print -g 71000000 "$T/loop.rwd" 2>"$T/used.err" >/dev/null
@@ -90,6 +92,8 @@ mv "$T/forks.rwd.idx" "$T/pool.rwd.idx"
 check_eq "stale: still replays" 0 "$?"
 check "stale: says the index is not used" \
   grep -q "the index of .*pool.rwd is not used: it was made for another trace" "$T/stale.out"
+check "stale: rewind info says so too" sh -c \
+  "'$REWIND' info '$T/pool.rwd' | grep -q '^index: .*pool.rwd.idx, not used: it was made for another trace'"
 # Damaged keyframes: not used either.
 index loop --interval 10000000
 python3 - "$T/loop.rwd.idx" <<'PY'
