@@ -182,13 +182,7 @@ int cli_cmd_trim(int argc, char **argv) {
     return vst;
   }
   fprintf(stderr, "rewind: it replays to its end (%" PRIu64 " instructions; "
-          "its instruction 0 is instruction %" PRIu64 " of %s", n, st.from,
-          path);
-  if (st.in_syscall)
-    fprintf(stderr, "; %zu thread%s inside a syscall there make%s %s "
-            "syscall instruction once more", st.in_syscall,
-            st.in_syscall == 1 ? "" : "s", st.in_syscall == 1 ? "s" : "",
-            st.in_syscall == 1 ? "its" : "their");
-  fputs(")\n", stderr);
+          "its instruction 0 is instruction %" PRIu64 " of %s)\n", n,
+          st.from, path);
   return 0;
 }

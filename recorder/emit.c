@@ -73,7 +73,7 @@ int rec__emit_regs(struct rec *r, u16 type, u64 nr, int with_result,
 
 int rec__emit_thread_start(struct rec *r, u32 tid, u32 parent,
                            const struct rw_regs *regs) {
-  struct trace_rec_thread_start t = {tid, parent, *regs};
+  struct trace_rec_thread_start t = {tid, parent, *regs, 0, 0};
   return trace_rec_thread_start_append(r->w, tid, &t);
 }
 

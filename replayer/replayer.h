@@ -397,9 +397,7 @@ struct rp_trim_stats {
   u64 mem_bytes;            /* bytes of MEM that describe the memory at
                                the start */
   size_t procs, threads;    /* processes and threads at the start */
-  size_t in_syscall;        /* of them, inside a syscall: each executes
-                               its syscall instruction once more (the
-                               window has one instruction more for each) */
+  size_t in_syscall;        /* of them, inside a syscall */
   size_t blobs;             /* file contents copied */
   int to_end;               /* the window runs to the end of the history */
 };

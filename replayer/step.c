@@ -345,6 +345,12 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         t->st.in_syscall = 1;
         t->st.sys_nr = rp->th.exec_nr;
         rp->th.exec_nr = 0;
+      } else if (ts.inside) { /* a history that begins in a syscall */
+        t->st.in_syscall = 1;
+        t->st.sys_nr = ts.sys_nr;
+        t->st.fresh = 0;
+        rp->pt_icount = rp->icount;
+        rp->pt_events = rp->trace.events;
       }
       return 1;
     }

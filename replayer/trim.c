@@ -255,8 +255,7 @@ static int emit_preempt(struct trim *tm, struct rp__thread *t) {
 /* Why the state here cannot start a trace (in WHY, CAP bytes), or
  * NULL. */
 static const char *unstartable(rp_replay *rp, struct rp__proc **ps,
-                               size_t np, struct rp__thread **th, size_t n,
-                               char *why, size_t cap) {
+                               size_t np, char *why, size_t cap) {
   if (rp->fin.root_ended || !np || ps[0] != &rp->root)
     return "the recorded process has ended there";
   if (rp->th.exec_nr) return "a thread is in the middle of an execve there";
@@ -265,19 +264,6 @@ static const char *unstartable(rp_replay *rp, struct rp__proc **ps,
     if (!threads_of(rp, ps[k], &first, 1) || first->st.tid != ps[k]->pid) {
       snprintf(why, cap, "the first thread of process %u has ended, and "
                "a trace can only start a process with it", ps[k]->pid);
-      return why;
-    }
-  }
-  for (size_t i = 0; i < n; i++) {
-    u8 insn[2];
-    struct rw_regs regs;
-    cpu_get_regs(th[i]->cpu, &regs);
-    if (th[i]->st.in_syscall &&
-        cpu_mem_read(th[i]->proc->mem, regs.rip - 2, insn, 2) < 0) {
-      snprintf(why, cap, "thread %u is inside syscall %llu, entered at "
-               "%#llx, where nothing is mapped now",
-               th[i]->st.tid, (unsigned long long)th[i]->st.sys_nr,
-               (unsigned long long)regs.rip - 2);
       return why;
     }
   }
@@ -292,11 +278,14 @@ static int thread_state(struct trim *tm, struct rp__thread *t, u32 parent) {
   ts.tid = t->st.tid;
   ts.parent_tid = parent;
   cpu_get_regs(t->cpu, &ts.regs);
-  /* Inside a syscall, or about to make one again: before its
-   * instruction, as the kernel restarts it. */
-  if (t->st.in_syscall || t->st.restart) {
+  if (t->st.in_syscall) { /* inside it, as it entered it */
+    ts.inside = 1;
+    ts.sys_nr = t->st.sys_nr;
+  } else if (t->st.restart) {
+    /* About to make its syscall again: before its instruction, as the
+     * kernel restarts it. */
     ts.regs.rip -= 2;
-    ts.regs.gpr[RW_REG_rax] = t->st.restart && t->st.restart_result == -516
+    ts.regs.gpr[RW_REG_rax] = t->st.restart_result == -516
                                   ? NR_restart_syscall
                                   : t->st.sys_nr;
   }
@@ -379,7 +368,7 @@ static int proc_state(struct trim *tm, struct rp__proc *p,
 
 /* Every process as it is now: the records that begin the new trace. */
 static int prologue_of(struct trim *tm, struct rp__proc **ps, size_t *at,
-                       struct rp__thread **th, u8 (*was)[2]) {
+                       struct rp__thread **th) {
   rp_replay *rp = tm->rp;
   size_t np = procs_alive(rp, ps, rp->nkids + 1), n = 0;
   for (size_t k = 0; k < np; k++) {
@@ -388,7 +377,7 @@ static int prologue_of(struct trim *tm, struct rp__proc **ps, size_t *at,
   }
   at[np] = n;
   char text[200];
-  const char *why = unstartable(rp, ps, np, th, n, text, sizeof text);
+  const char *why = unstartable(rp, ps, np, text, sizeof text);
   if (why)
     return rw_diag_set(tm->diag, RW_EUNSUPPORTED, 0,
                        "cannot start the window at instruction %llu: %s",
@@ -398,40 +387,11 @@ static int prologue_of(struct trim *tm, struct rp__proc **ps, size_t *at,
   tm->st->procs = np;
   for (size_t k = 0; k < np; k++)
     RW_FORWARD(proc_state(tm, ps[k], th + at[k], at[k + 1] - at[k]));
-  /* A syscall instruction since overwritten (the syscall buffer patches
-   * glibc's while threads wait in them): there for the thread to make its
-   * syscall, then put back as it is now, as a write of the kernel's. */
-  for (size_t i = 0; i < n; i++) {
-    struct rw_regs regs;
-    cpu_get_regs(th[i]->cpu, &regs);
-    if (!th[i]->st.in_syscall) continue;
-    RW_FORWARD(cpu_mem_read(th[i]->proc->mem, regs.rip - 2, was[i], 2));
-    if (was[i][0] != 0x0f || was[i][1] != 0x05) {
-      struct trace_rec_mem m = {regs.rip - 2, {(const u8 *)"\x0f\x05", 2}};
-      RW_FORWARD(trace_rec_mem_append(tm->w, th[i]->st.tid, &m));
-    }
-  }
   for (size_t i = 0; i < n; i++) {
     struct rp__thread *t = th[i];
-    if (t->st.in_syscall) {
-      struct trace_rec_syscall_enter e;
-      tm->st->in_syscall++;
-      e.nr = t->st.sys_nr;
-      cpu_get_regs(t->cpu, &e.regs);
-      e.fp_valid = 1;
-      RW_FORWARD(trace_rec_syscall_enter_append(tm->w, t->st.tid, &e));
-    } else if (t->st.located) {
+    tm->st->in_syscall += t->st.in_syscall != 0;
+    if (!t->st.in_syscall && t->st.located)
       RW_FORWARD(emit_preempt(tm, t));
-    }
-  }
-  /* Once every thread is in (several may wait at one instruction). */
-  for (size_t i = 0; i < n; i++) {
-    struct rw_regs regs;
-    cpu_get_regs(th[i]->cpu, &regs);
-    if (th[i]->st.in_syscall && (was[i][0] != 0x0f || was[i][1] != 0x05)) {
-      struct trace_rec_mem m = {regs.rip - 2, {was[i], 2}};
-      RW_FORWARD(trace_rec_mem_append(tm->w, th[i]->st.tid, &m));
-    }
   }
   return 0;
 }
@@ -441,13 +401,10 @@ static int prologue(struct trim *tm) {
   struct rp__proc **ps = malloc((rp->nkids + 1) * sizeof *ps);
   size_t *at = malloc((rp->nkids + 2) * sizeof *at);
   struct rp__thread **th = malloc((rp->th.nthreads + 1) * sizeof *th);
-  u8(*was)[2] = malloc((rp->th.nthreads + 1) * sizeof *was);
-  int rc = ps && at && th && was ? prologue_of(tm, ps, at, th, was)
-                                 : RW_ENOMEM;
+  int rc = ps && at && th ? prologue_of(tm, ps, at, th) : RW_ENOMEM;
   free(ps);
   free(at);
   free(th);
-  free(was);
   return rc;
 }
 
