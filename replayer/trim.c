@@ -6,10 +6,11 @@
  * (man/rewind-trace.5, ATTACHED PROCESSES): EXEC, a MAP for every mapping
  * with MEM records for each line that differs from the mapping's file (or
  * from zeros), AUXV, each thread's THREAD_START, XSTATE, PKRU and
- * THREAD_NAME, STACK_RULES. A thread inside a syscall there starts before
- * its instruction and gets the SYSCALL_ENTER it made again (so the replay
- * meets it exactly); a thread the replay had located at an asynchronous
- * stop gets a PREEMPT that locates it again at once. Then the records the
+ * THREAD_NAME, STACK_RULES. A thread inside a syscall there starts inside
+ * it (THREAD_START's inside, format 1.14); a thread the replay had located
+ * at an asynchronous stop gets a PREEMPT that locates it again at once.
+ * Every other process alive there is forked by its parent and runs its
+ * own program (or has its own memory). Then the records the
  * replay consumes up to the window's last instruction are copied as they
  * are, and, unless the window reaches the end of the history, a PREEMPT
  * locates the running thread there and DETACH closes the trace with the
@@ -20,9 +21,8 @@
  * state, whatever the recorded ones left out (dead stacks, memory other
  * processes share) is the same bytes in both replays.
  *
- * The window starts where the recorded process is the only one alive:
- * starting with several needs a replay that creates processes at their
- * first records, which attached traces do not have yet. */
+ * The window cannot start where the first process has ended or where a
+ * process's first thread has ended before its others. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,8 +313,9 @@ static int auxv(struct trim *tm, const struct rp__image *img) {
 }
 
 /* Process P and its N threads TH: the root as a new image (EXEC), any
- * other as a child the root's lead thread (or its lender, for a vfork
- * child) forks, whose address space is then replaced by its own. */
+ * other as a child its parent (or lender, for a vfork child; the root's
+ * lead thread when the parent has ended) forks, which then runs its own
+ * program (EXEC) or has its own memory. */
 static int proc_state(struct trim *tm, struct rp__proc *p,
                       struct rp__thread **th, size_t n) {
   rp_replay *rp = tm->rp;
