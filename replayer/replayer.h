@@ -432,9 +432,9 @@ struct rp_index_stats {
 int rp_index_write(rp_replay *rp, const struct rp_index_opts *o,
                    struct rp_index_stats *st, struct rw_diag *diag)
     RW_MUST_CHECK;
-/* Whether TRACE's index (TRACE.idx) is one a replay of TRACE uses: 1
- * (its state keyframes in *KEYFRAMES), 0 when not (why in WHY, CAP
- * bytes), -1 when there is none. */
+/* Whether the index of the trace at TRACE (borrowed), TRACE.idx, is one a
+ * replay of it uses: 1 (its state keyframes in *KEYFRAMES), 0 when not
+ * (why in WHY, caller-owned, CAP bytes), -1 when there is none. */
 int rp_index_check(const char *trace, size_t *keyframes, char *why,
                    size_t cap);
 /* 1 when RP uses a persistent index (its keyframes in *KEYFRAMES, which
