@@ -457,6 +457,8 @@ int rp__apply_protect(rp_replay *rp, const struct rp__rec *rec)
     RW_MUST_CHECK;
 int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 int rp__apply_resize(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+/* Whether blob hash H is all zeros (anonymous memory, no file). */
+int rp__is_zero_hash(const u8 h[32]);
 /* Tells the emulator which mappings are the same bytes (after any change of
  * rp->proc.srcs). */
 int rp__alias_sync(rp_replay *rp) RW_MUST_CHECK;

@@ -129,7 +129,7 @@ static const struct rp__src *srcs_find(const struct rp__srcs *s, u64 addr) {
   return NULL;
 }
 
-static int is_zero_hash(const u8 h[32]) {
+int rp__is_zero_hash(const u8 h[32]) {
   for (int i = 0; i < 32; i++)
     if (h[i]) return 0;
   return 1;
@@ -159,7 +159,7 @@ static int hide_past_eof(rp_replay *rp, struct rp__src *src) {
 /* Fills [A, B), already mapped, from SRC's blob; zeros stay past its end. */
 static int fill_from_blob(rp_replay *rp, const struct rp__src *src, u64 a,
                           u64 b) {
-  if (is_zero_hash(src->hash)) return 0;
+  if (rp__is_zero_hash(src->hash)) return 0;
   u64 off = src->offset + (a - src->start);
   while (a < b) {
     size_t n = (size_t)RW_MIN(b - a, (u64)RP_BUF);
@@ -236,7 +236,7 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
                (unsigned long long)src.start, (unsigned long long)len);
   RW_FORWARD(cpu_mem_map(rp->proc->mem, src.start, len, cpu_prot(prot)));
   src.fend = ~(u64)0;
-  if (!is_zero_hash(src.hash)) {
+  if (!rp__is_zero_hash(src.hash)) {
     /* Pages wholly past the end of the file raise SIGBUS when touched:
      * keep them inaccessible in the emulator too. */
     struct trace_blob_info bi;

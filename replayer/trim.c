@@ -49,14 +49,8 @@ struct trim {
   u8 *want;          /* a mapping's file bytes, RP_BUF; owned */
 };
 
-static int is_zero_hash(const u8 h[32]) {
-  for (int i = 0; i < 32; i++)
-    if (h[i]) return 0;
-  return 1;
-}
-
 static int blob_note(struct trim *tm, const u8 h[32]) {
-  if (is_zero_hash(h)) return 0;
+  if (rp__is_zero_hash(h)) return 0;
   for (size_t i = 0; i < tm->nblobs; i++)
     if (!memcmp(tm->blobs[i], h, 32)) return 0;
   if (tm->nblobs == tm->capblobs) {
@@ -107,7 +101,7 @@ static int page_diff(struct trim *tm, u64 a, const u8 *p, const u8 *want) {
 static int contents(struct trim *tm, const struct rp__src *src, u64 a, u64 b) {
   rp_replay *rp = tm->rp;
   cpu_mem *mem = rp->proc->mem;
-  if (!src || is_zero_hash(src->hash)) {
+  if (!src || rp__is_zero_hash(src->hash)) {
     /* Zeros: only the pages ever written can differ. */
     u64 page;
     int prot;
@@ -163,7 +157,7 @@ static int emit_map(struct trim *tm, const struct rp__src *src, u64 a, u64 b,
     memcpy(m.blob.b, src->hash, 32);
     m.path = (struct trace_str){src->path, strlen(src->path)};
     m.object = src->object;
-    if (!src->object && is_zero_hash(src->hash)) m.offset = 0;
+    if (!src->object && rp__is_zero_hash(src->hash)) m.offset = 0;
     RW_FORWARD(blob_note(tm, src->hash));
   }
   return trace_rec_map_append(tm->w, tm->lead, &m);
@@ -201,7 +195,8 @@ static int space(struct trim *tm) {
   /* Files without their bytes in the trace end where RESIZE said. */
   for (size_t i = 0; i < ss->n; i++) {
     const struct rp__src *s = &ss->v[i];
-    if (!s->object || s->fend == ~(u64)0 || !is_zero_hash(s->hash)) continue;
+    if (!s->object || s->fend == ~(u64)0 || !rp__is_zero_hash(s->hash))
+      continue;
     struct trace_rec_resize z = {s->object, s->fend};
     RW_FORWARD(trace_rec_resize_append(tm->w, tm->lead, &z));
   }
