@@ -12,7 +12,8 @@
  *     replay's position there, every process (its mappings, their
  *     sources, its program images and its pages as (address, page id)
  *     pairs) and every thread (its registers and what the replay knows of
- *     it), encoded by put_state below.
+ *     it), encoded by put_state below, and last a seal: the SHA-256 of
+ *     all that.
  *
  * A page that did not change since the previous keyframe keeps its id: the
  * replay's memory is copy on write, and a page nobody wrote since a
@@ -43,7 +44,8 @@
 #define IX_KIND_PAGES 2
 #define IX_META_OF "index_of"
 #define IX_META_VERSION "index_version"
-#define IX_VERSION "1"
+#define IX_VERSION "2"
+#define IX_SEAL 32 /* a state's last bytes: SHA-256 of the rest */
 #define IX_MAX_PROCS 65536u
 #define IX_MAX_ITEMS (1u << 26)
 
@@ -354,6 +356,12 @@ static int put_state(struct writer *x) {
   put32(&b, (u32)rp->th.nthreads);
   for (size_t i = 0; i < rp->th.nthreads; i++)
     put_thread(&b, rp->th.threads[i]);
+  /* The seal: a state changed after it was written (by hand, or by a
+   * tool that rewrote the file and its checksums) is refused whole,
+   * where a decoder could only catch what breaks its structure. */
+  u8 seal[IX_SEAL];
+  if (rc == 0 && !b.err) rc = rw_sha256(b.p, b.n, seal);
+  put(&b, seal, sizeof seal);
   if (rc == 0) rc = b.err;
   /* Its pages first: a reader of a cut index finds every page a state
    * names. */
@@ -483,7 +491,8 @@ static const char *unfit(trace_reader *tr, const char *path) {
            "one; rewind index makes it again";
   if (trace_reader_meta(tr, IX_META_VERSION, &v, &n) < 0 ||
       n != strlen(IX_VERSION) || memcmp(v, IX_VERSION, n))
-    return "another version of the index";
+    return "it was made by another version of rewind; rewind index "
+           "makes it again";
   return NULL;
 }
 
@@ -742,6 +751,13 @@ static int load(rp_replay *rp, size_t ki, struct rp__kf *kf) {
   i64 got = trace_reader_keyframe_read(ix->tr, ki, data, info.raw_len, &d);
   struct rd r = {data, got > 0 ? (size_t)got : 0, 0, got < 0};
   memset(kf, 0, sizeof *kf);
+  u8 seal[IX_SEAL];
+  if (r.n < IX_SEAL || rw_sha256(data, r.n - IX_SEAL, seal) < 0 ||
+      memcmp(seal, data + r.n - IX_SEAL, IX_SEAL)) {
+    free(data);
+    return RW_ECORRUPT;
+  }
+  r.n -= IX_SEAL;
   kf->icount = get64(&r);
   kf->events = get64(&r);
   kf->next_seq = get64(&r);
@@ -814,7 +830,7 @@ static int load(rp_replay *rp, size_t ki, struct rp__kf *kf) {
     }
   }
   if (rc == 0) rc = get_threads(rp, &r, kf, nprocs);
-  if (rc == 0 && (r.bad || !kf->snap ||
+  if (rc == 0 && (r.bad || r.at != r.n || !kf->snap ||
                   (kf->cur_index != -1 && kf->cur_index >= (int)kf->nthreads)))
     rc = RW_ECORRUPT;
   free(data);

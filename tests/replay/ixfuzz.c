@@ -11,9 +11,17 @@
  * keyframe changed (a few bytes flipped, or cut short, or a count made
  * huge), opens TRACE with the replayer and seeks to the changed
  * keyframe's position and to the end. Every seek must succeed or fail
- * with a code (the index is then dropped); the positions reached must be
- * those reached without the index. Prints "ok N" and exits 0, or says what
- * went wrong and exits 1. The original index is put back at the end. */
+ * with a code (the index is then dropped).
+ *
+ * In half the rounds the changed state keeps its old seal (its last 32
+ * bytes, the SHA-256 of the rest): the replayer must refuse it, so the
+ * positions reached must be those reached without the index. In the
+ * other half it is sealed anew, as a buggy writer would: that reaches the
+ * decoder, which must not crash or read out of bounds (run under ASan);
+ * a wrong register value that decodes is not detectable, so positions
+ * are not compared. Prints "ok N (M sealed anew, K of them refused)" and
+ * exits 0, or says what went wrong and exits 1. The original index is
+ * put back at the end. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +57,10 @@ static int write_index(const char *path, trace_reader *src,
   return rc < 0 ? rc : crc;
 }
 
-/* Where a replay of TRACE stands at ICOUNT: "icount event tid". */
-static int position(const char *trace, u64 icount, char *out, size_t cap) {
+/* Where a replay of TRACE stands at ICOUNT: "icount event tid rip rsp";
+ * with the index, *LOADED tells whether a keyframe of it was used. */
+static int position(const char *trace, u64 icount, char *out, size_t cap,
+                    int *loaded) {
   rp_replay *rp;
   struct rp_opts o = {0};
   o.whole = 1;
@@ -66,6 +76,11 @@ static int position(const char *trace, u64 icount, char *out, size_t cap) {
              (unsigned long long)rp_event(rp), rp_running_tid(rp),
              (unsigned long long)regs.rip,
              (unsigned long long)regs.gpr[RW_REG_rsp]);
+  if (loaded) {
+    struct rp_stats st;
+    rp_get_stats(rp, &st);
+    *loaded = st.index_loaded != 0;
+  }
   rp_close(rp);
   return rc;
 }
@@ -109,7 +124,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ixfuzz: %s has no state keyframes\n", keep);
     return 1;
   }
-  int bad = 0;
+  int bad = 0, resealed = 0, refused = 0;
   for (int round = 0; round < rounds && !bad; round++) {
     size_t s;
     do s = (size_t)rand() % n; while (k[s].kind != 1);
@@ -130,6 +145,13 @@ int main(int argc, char **argv) {
         break;
       }
     }
+    /* A u32 that was all ones already: nothing changed. */
+    int changed = k[s].len != len || memcmp(was, k[s].data, len);
+    int reseal = rand() % 2;
+    if (reseal && k[s].len >= 32 &&
+        rw_sha256(k[s].data, k[s].len - 32, k[s].data + k[s].len - 32) < 0)
+      return 1;
+    resealed += reseal;
     rc = write_index(ipath, r, k, n);
     if (rc < 0) {
       fprintf(stderr, "ixfuzz: writing %s: %s\n", ipath, rw_strerror(rc));
@@ -138,13 +160,21 @@ int main(int argc, char **argv) {
     u64 targets[2] = {k[s].seq + 17, ~0ull};
     for (int t = 0; t < 2; t++) {
       char with[128], without[128];
-      int a = position(trace, targets[t], with, sizeof with);
+      int used = 0;
+      int a = position(trace, targets[t], with, sizeof with, &used);
       char moved[4300];
       snprintf(moved, sizeof moved, "%s.idx.cur", trace);
       rename(ipath, moved);
-      int b = position(trace, targets[t], without, sizeof without);
+      int b = position(trace, targets[t], without, sizeof without, NULL);
       rename(moved, ipath);
-      if (a < 0 || b < 0 || strcmp(with, without)) {
+      if (reseal && t == 0) refused += !used;
+      if (!reseal && t == 0 && used && changed) {
+        fprintf(stderr, "ixfuzz: round %d, keyframe %zu: a state changed "
+                "after its seal was used\n", round, s);
+        bad = 1;
+        break;
+      }
+      if (a < 0 || b < 0 || (!reseal && strcmp(with, without))) {
         fprintf(stderr, "ixfuzz: round %d, keyframe %zu, target %llu: "
                 "with the changed index %s (%s), without %s (%s)\n",
                 round, s, (unsigned long long)targets[t],
@@ -164,6 +194,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < n; i++) free(k[i].data);
   free(k);
   if (bad) return 1;
-  printf("ok %d\n", rounds);
+  printf("ok %d (%d sealed anew, %d of them refused)\n", rounds, resealed,
+         refused);
   return 0;
 }
