@@ -22,7 +22,7 @@ typedef struct trace_cursor trace_cursor;
  * Minor 1: OUTPUT and END records (a 1.0 trace has neither, so its end is
  * the EXIT that ends the process). */
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 14
+#define TRACE_VERSION_MINOR 15
 
 /* Largest payload of one record; larger data must be split by the caller. */
 #define TRACE_MAX_RECORD (16u << 20)
@@ -138,6 +138,14 @@ int trace_writer_commit(trace_writer *w, u64 *seq) RW_MUST_CHECK;
 
 /* The sequence number the next appended record will get. */
 u64 trace_writer_next_seq(const trace_writer *w);
+
+/* From now on the records appended to W (append, reserve and commit) go
+ * to TO (borrowed), with TO's sequence numbers, until this is called with
+ * TO NULL; blobs, keyframes and metadata stay W's. How the recorder writes
+ * the records of a keyframe's state (TRACE_KF_RECORDER) into a trace of
+ * their own while blobs they name land in the trace. Returns 0, or
+ * RW_EINVAL while a record is reserved. */
+int trace_writer_divert(trace_writer *w, trace_writer *to) RW_MUST_CHECK;
 
 /* Adds LEN bytes at DATA (borrowed) as a content-addressed blob named NAME
  * (borrowed, for humans: a path). The same bytes added again are stored once.
@@ -323,6 +331,19 @@ i64 trace_reader_blob_read(trace_reader *r, const u8 hash[32], u64 off,
  * negative code. */
 int trace_reader_blob_image(trace_reader *r, const u8 hash[32], u8 **out,
                             size_t *len) RW_MUST_CHECK;
+
+/* The keyframes a recording holds (since format 1.15): kind
+ * TRACE_KF_RECORDER is a full keyframe of the recorder (rewind record
+ * --keyframes), valid at seq S: the state after every record before S.
+ * Its TRACE_KF_RECORDER_SIZE bytes, little-endian: u32 version (1), u32
+ * threads; u64 S; u64 the size of its state; the state's blob hash (32
+ * bytes); u64 the recorder's clock (ns) when it was written. The state
+ * is a trace of its own (a blob of this trace) holding only the records a
+ * history begins with (EXEC, MAP, MEM, RESIZE, AUXV, and per thread
+ * THREAD_START, XSTATE, PKRU, THREAD_NAME, then STACK_RULES), with its
+ * own sequence numbers; the blobs they name are this trace's. */
+#define TRACE_KF_RECORDER 3
+#define TRACE_KF_RECORDER_SIZE 64
 
 /* A keyframe's index entry. Plain data. */
 struct trace_keyframe_info {

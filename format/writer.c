@@ -433,6 +433,8 @@ int trace_writer_reserve(trace_writer *w, u32 tid, u16 type, size_t len,
   struct trace__wstream *s;
   size_t need;
   *payload = NULL;
+  if (w->divert) return trace_writer_reserve(w->divert, tid, type, len,
+                                             payload);
   RW_RETURN_IF(w->err, w->err, "earlier error");
   RW_RETURN_IF(w->open, RW_EINVAL, "a reserved record is not committed");
   RW_RETURN_IF(type == 0 || len > TRACE_MAX_RECORD, RW_EINVAL,
@@ -462,6 +464,7 @@ int trace_writer_reserve(trace_writer *w, u32 tid, u16 type, size_t len,
 }
 
 int trace_writer_commit(trace_writer *w, u64 *seq) {
+  if (w->divert) return trace_writer_commit(w->divert, seq);
   struct trace__wstream *s = w->open;
   RW_RETURN_IF(!s, RW_EINVAL, "no reserved record");
   w->open = NULL;
@@ -486,6 +489,12 @@ int trace_writer_append(trace_writer *w, u32 tid, u16 type, const void *data,
 }
 
 u64 trace_writer_next_seq(const trace_writer *w) { return w->next_seq; }
+
+int trace_writer_divert(trace_writer *w, trace_writer *to) {
+  RW_RETURN_IF(w->open || to == w, RW_EINVAL, "divert");
+  w->divert = to;
+  return 0;
+}
 
 u64 trace_writer_caller_chunks(const trace_writer *w) {
   return w->caller_chunks;

@@ -72,6 +72,7 @@ struct trace_writer {
   struct trace__wstream *last; /* the stream used last */
   struct trace__wstream *open; /* holds a reserved record, until commit */
   size_t open_len;             /* its bytes, header included */
+  trace_writer *divert;        /* records go there instead (borrowed) */
 
   struct trace__chunk *chunks; /* every chunk written but the index */
   size_t nchunks, chunks_cap;
