@@ -31,6 +31,12 @@ static void usage(FILE *out) {
       "                     buffer: its filter could not be taken out again)\n"
       "  --duration SECONDS end the recording after SECONDS (1 to 604800):\n"
       "                     -p lets the process go on; PROG is killed\n"
+      "  --keyframes SECONDS\n"
+      "                     write a full keyframe (every thread and every\n"
+      "                     byte of memory) every SECONDS (0.01 to 86400;\n"
+      "                     default: none): rewind replay --verify -j N\n"
+      "                     checks the pieces between them in parallel.\n"
+      "                     Single-process recordings only, for now\n"
       "  -o, --output FILE  write the trace to FILE (default: PROG-N.rwd, the\n"
       "                     first free N, in the trace directory:\n"
       "                     $REWIND_TRACE_DIR, else $XDG_DATA_HOME/rewind,\n"
@@ -102,6 +108,7 @@ int cli_cmd_record(int argc, char **argv) {
       {"no-syscall-buffer", no_argument, 0, 'b'},
       {"pid", required_argument, 0, 'A'},
       {"duration", required_argument, 0, 'D'},
+      {"keyframes", required_argument, 0, 'K'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   struct rec_opts o;
@@ -172,6 +179,15 @@ int cli_cmd_record(int argc, char **argv) {
           return cli_usage_error("record", "--duration wants seconds from 1 "
                                  "to 604800, not '%s'", optarg);
         o.duration_s = (unsigned)sec;
+        break;
+      }
+      case 'K': {
+        char *end;
+        double sec = strtod(optarg, &end);
+        if (!*optarg || *end || !(sec >= 0.01 && sec <= 86400))
+          return cli_usage_error("record", "--keyframes wants seconds from "
+                                 "0.01 to 86400, not '%s'", optarg);
+        o.keyframe_ms = (unsigned)(sec * 1000 + 0.5);
         break;
       }
       case 'C': {

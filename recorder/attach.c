@@ -507,44 +507,8 @@ int rec__attach(struct rec *r, pid_t pid) {
     sched_setaffinity(r->th[i]->tid, sizeof one, &one);
 
   /* The state the history starts from. */
-  char link[64], exe[4096];
-  snprintf(link, sizeof link, "/proc/%d/exe", (int)pid);
-  ssize_t n = readlink(link, exe, sizeof exe - 1);
-  exe[n > 0 ? n : 0] = 0;
-  RW_FORWARD(rec__emit_exec(r, (u32)pid, exe));
-  struct rec__maps *m = r->proc->maps;
-  for (const struct rec__map *e = rec__maps_first(m); e;
-       e = rec__maps_next(m, e))
-    RW_FORWARD(rec__space_describe(r, e, e->start, e->end, REC_DESCRIBE_AS_IS));
-  snprintf(link, sizeof link, "/proc/%d/auxv", (int)pid);
-  int fd = open(link, O_RDONLY | O_CLOEXEC);
-  if (fd >= 0) {
-    u8 aux[4096];
-    ssize_t an = read(fd, aux, sizeof aux);
-    close(fd);
-    if (an >= 16) {
-      struct trace_rec_auxv a = {{aux, (size_t)an & ~(size_t)15}};
-      RW_FORWARD(trace_rec_auxv_append(r->w, (u32)lead->tid, &a));
-    }
-  }
-  for (size_t i = 0; i < r->nth; i++) {
-    struct rec__task *t = r->th[i];
-    rec__set_cur(r, t);
-    RW_FORWARD(rec__emit_thread_start(r, (u32)t->tid, 0, &t->regs));
-    /* What THREAD_START cannot hold: the AVX-512 registers (glibc's
-     * string functions leave values in them), which XSAVE components are
-     * in use. */
-    u8 z[1600];
-    u32 xin;
-    int has = rec__xstate_get(r, t->tid, &xin, z);
-    struct trace_rec_xstate x = {(u32)t->tid, xin, {z, has ? sizeof z : 0}};
-    RW_FORWARD(trace_rec_xstate_append(r->w, (u32)t->tid, &x));
-    RW_FORWARD(rec__emit_pkru(r, t->tid, 0));
-    RW_FORWARD(rec__emit_thread_name(r, (u32)t->tid, t->name));
-    t->state = REC_T_READY;
-  }
-  rec__set_cur(r, lead);
-  RW_FORWARD(rec__stack_rules(r, 1));
+  RW_FORWARD(rec__emit_state(r, lead, REC_DESCRIBE_AS_IS));
+  for (size_t i = 0; i < r->nth; i++) r->th[i]->state = REC_T_READY;
   r->cur = NULL;
   r->last_run = lead->tid;
   r->last_proc = r->proc;

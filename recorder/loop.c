@@ -58,6 +58,8 @@ void rec__tick_arm(struct rec *r) {
   u64 ns = REC_SEC;
   if (live > 1) ns = RW_MAX(r->timeslice_ns / 4, 1000000ull);
   if (ns > REC_SEC) ns = REC_SEC;
+  /* Keyframes are found due at ticks. */
+  if (r->kf.interval_ns && ns > r->kf.interval_ns) ns = r->kf.interval_ns;
   /* --duration ends the recording on time even while nothing stops. */
   if (r->opts && r->opts->duration_s && ns > REC_SEC / 10) ns = REC_SEC / 10;
   struct itimerval it;
@@ -383,7 +385,7 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
  * or the kernel is about to restart a syscall there (the replay would never
  * see these registers: it restarts at once). */
 static int on_interrupt(struct rec *r, struct rec__task *t) {
-  if (t->step_signo || !others_ready(r)) return GO_RUN;
+  if (t->step_signo || (!others_ready(r) && !r->kf.due)) return GO_RUN;
   RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
   i64 rax = (i64)t->regs.gpr[RW_REG_rax];
   if (t->regs.orig_rax != ~0ull && rax >= -516 && rax <= -512) return GO_RUN;
@@ -594,6 +596,7 @@ static int go(struct rec *r, struct rec__task *t, int how) {
     case GO_RUN:
       return resume(r, t);
     case GO_KERNEL:
+      if (t->in_syscall) RW_FORWARD(rec__kf_entry(r, t));
       r->cur = NULL;
       t->state = REC_T_KERNEL;
       rec__tsc_self_rearm();
@@ -755,9 +758,10 @@ static int on_tick(struct rec *r) {
       ptrace(PTRACE_CONT, h->tid, 0, 0);
     }
   }
+  rec__kf_tick(r, now);
   struct rec__task *t = r->cur;
   if (t && t->state == REC_T_RUNNING && !t->interrupted && !t->in_syscall &&
-      !t->step_signo && slice_over(r)) {
+      !t->step_signo && (r->kf.due || slice_over(r))) {
     if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) == 0) t->interrupted = 1;
   }
   return 0;
@@ -868,6 +872,13 @@ int rec__loop(struct rec *r) {
       if (q->final_seen && !q->gone) rc = on_final(r, q, q->final_status, 1);
     }
     if (rc < 0 || r->done) break;
+    if (!r->cur && r->kf.due) {
+      int kf = rec__kf_try(r);
+      if (kf < 0) {
+        rc = kf;
+        break;
+      }
+    }
     if (!r->cur) {
       struct rec__task *t = pick(r);
       if (t) {

@@ -65,6 +65,18 @@ i64 rec__mem_read(void *ctx, u64 addr, void *dst, size_t len) {
     if (m <= 0) break;
     got += (size_t)m;
   }
+  /* For a keyframe: the bytes the trace has, not rewind's int3s. */
+  const struct rec__proc *p = r->proc;
+  if (r->kf.unpatch && got && p->ntscp) {
+    size_t lo = 0, hi = p->ntscp;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (p->tscp[mid].addr < addr) lo = mid + 1;
+      else hi = mid;
+    }
+    for (; lo < p->ntscp && p->tscp[lo].addr < addr + got; lo++)
+      ((u8 *)dst)[p->tscp[lo].addr - addr] = p->tscp[lo].orig;
+  }
   return (i64)got;
 }
 

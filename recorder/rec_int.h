@@ -319,6 +319,29 @@ enum rec__tstate {
 
 struct rec__proc;
 
+/* Full keyframes (recorder/keyframe.c): every --keyframes seconds, once
+ * every thread stands where a history can begin, the state of the
+ * process is written as the records a history starts with, into a trace
+ * of their own stored as a blob, named by a TRACE_KF_RECORDER keyframe. */
+struct rec__kfs {
+  u64 interval_ns; /* 0: none */
+  u64 next_ns;     /* the next one is due then */
+  int due;         /* 1: due; the threads are brought to a stop for it */
+  int unpatch;     /* 1: memory reads show the bytes under rdtsc patches */
+  int said;        /* 1: the note on what stops keyframes is written */
+  u64 count, bytes, ns; /* written so far: keyframes, blob bytes, time */
+  u64 waits;       /* keyframes put off because a thread was busy */
+};
+
+/* A thread inside a syscall, as a keyframe shows it: its registers at the
+ * entry with the FP/SSE/AVX state read, and its XSAVE state. */
+struct rec__kfentry {
+  struct rw_regs regs;
+  u32 xinuse;
+  int has_x;
+  u8 x[1600];
+};
+
 /* One thread of a recorded process. */
 struct rec__task {
   pid_t tid;
@@ -380,6 +403,9 @@ struct rec__task {
                            all (attaching, detaching); detach_masked: now */
   int detach_masked;
   struct rw_regs entry; /* registers at syscall entry */
+  struct rec__kfentry *kfe; /* with keyframes: the entry of the syscall it
+                               blocks in, whole (owned) */
+  int kfe_ok;           /* 1: kfe is this syscall's */
   struct rw_regs regs;  /* scratch: registers at the current stop */
 };
 
@@ -692,6 +718,7 @@ struct rec {
   size_t vdso_len;
   int pin_cpu;               /* the CPU the recording runs on */
   int ctid_noted;            /* 1: the note on PR_GET_TID_ADDRESS is in */
+  struct rec__kfs kf;        /* full keyframes (recorder/keyframe.c) */
 };
 
 #define REC_BUF (1u << 20)
@@ -779,6 +806,9 @@ int rec__mem_import_nonzero(struct rec *r, u64 a, u64 b) RW_MUST_CHECK;
 #define REC_DESCRIBE_NEW 0
 #define REC_DESCRIBE_AS_IS 1
 #define REC_DESCRIBE_EXEC 2
+#define REC_DESCRIBE_KEYFRAME 3 /* AS_IS, for a keyframe: patched code
+                                   shows its original bytes, and nothing
+                                   is patched again */
 int rec__space_after(struct rec *r, u64 nr, const u64 args[6], i64 result)
     RW_MUST_CHECK;
 int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
@@ -808,6 +838,23 @@ size_t rec__sharers_live(struct rec *r);
  * [stack], a MAP_GROWSDOWN one); rec__stack_guard_gap() is the gap in bytes
  * that the kernel command line CMDLINE gives (its default without one). */
 int rec__stack_rules(struct rec *r, int force) RW_MUST_CHECK;
+
+/* Full keyframes (recorder/keyframe.c). rec__emit_state writes the state
+ * a history can begin with (EXEC, every mapping with its bytes, AUXV, and
+ * every thread), LEAD the thread whose stream holds what is the
+ * process's; threads in the KERNEL state are written as inside their
+ * syscall; for a keyframe (HOW REC_DESCRIBE_KEYFRAME) it returns 1 when a
+ * thread is about to restart a syscall (no state says what it will do).
+ * rec__kf_arm starts the clock; rec__kf_tick marks a keyframe
+ * due; rec__kf_entry keeps a blocking syscall's whole entry state;
+ * rec__kf_try writes one when due and every thread allows it (0: not
+ * now). */
+int rec__emit_state(struct rec *r, struct rec__task *lead, int how)
+    RW_MUST_CHECK;
+void rec__kf_arm(struct rec *r);
+void rec__kf_tick(struct rec *r, u64 now_ns);
+int rec__kf_entry(struct rec *r, struct rec__task *t) RW_MUST_CHECK;
+int rec__kf_try(struct rec *r) RW_MUST_CHECK;
 int rec__emit_grow(struct rec *r, u64 addr, u64 len) RW_MUST_CHECK;
 int rec__map_grows(const struct rec__map *m);
 u64 rec__stack_guard_gap(const char *cmdline);

@@ -304,6 +304,7 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
   for (int s = SIGRTMIN; s <= SIGRTMAX && s - SIGRTMIN < 64; s++)
     sigaction(s, &ign, &rtold[s - SIGRTMIN]);
   struct itimerval it0 = {{0, 0}, {0, 0}};
+  rec__kf_arm(r);
   rec__tick_arm(r);
 
   rec__tsc_self(1);
@@ -580,7 +581,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   } else {
     struct stat st;
     if (stat(res->path, &st) == 0) res->size = (u64)st.st_size;
-    char size[32], thr[224] = "";
+    char size[32], thr[320] = "";
     human_size(res->size, size, sizeof size);
     size_t tl = 0;
     if (r.nprocs)
@@ -593,9 +594,18 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
                              (unsigned long long)r.n.switches,
                              (unsigned long long)r.n.preempts);
     if (r.n.buffered && tl < sizeof thr)
-      snprintf(thr + tl, sizeof thr - tl, ", %llu of %llu syscalls buffered",
+      tl += (size_t)snprintf(thr + tl, sizeof thr - tl,
+                             ", %llu of %llu syscalls buffered",
                (unsigned long long)r.n.buffered,
                (unsigned long long)r.n.syscalls);
+    if (r.kf.count && tl < sizeof thr)
+      tl += (size_t)snprintf(thr + tl, sizeof thr - tl, ", %llu keyframes "
+                             "(%.1f MiB, %.2f s)",
+                             (unsigned long long)r.kf.count,
+                             (double)r.kf.bytes / (1 << 20),
+                             (double)r.kf.ns / 1e9);
+    else if (r.kf.interval_ns && tl < sizeof thr)
+      tl += (size_t)snprintf(thr + tl, sizeof thr - tl, ", no keyframe");
     int lrc = trace_dir_set_latest(res->path);
     if (lrc < 0 && lrc != RW_ENOTFOUND)
       rw_log(RW_LOG_INFO, "could not mark %s as the latest trace: %s",

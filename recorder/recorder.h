@@ -29,6 +29,8 @@ struct rec_opts {
   int attach_pid;     /* -p PID: record this running process (argv is then
                          unused) until Ctrl-C, DURATION_S or its end, and
                          let it go on; 0: start argv */
+  unsigned keyframe_ms; /* --keyframes: a full keyframe every this many
+                           milliseconds (0: none) */
   unsigned duration_s; /* --duration: end the recording after this many
                           seconds (0: no limit) */
 };

@@ -133,7 +133,8 @@ int rec__space_describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
   struct from_file ff = {0};
   RW_FORWARD(describe(r, m, a, b, how, &ff));
   /* The trace has the original code; now rdtsc can be made to stop. */
-  if (!(m->flags & REC_MAPF_SPECIAL) && (m->prot & PROT_EXEC))
+  if (how != REC_DESCRIBE_KEYFRAME && !(m->flags & REC_MAPF_SPECIAL) &&
+      (m->prot & PROT_EXEC))
     RW_FORWARD(ff.same ? rec__tsc_patch_file(r, a, b, ff.hash, ff.off)
                        : rec__tsc_patch_range(r, a, b));
   return 0;

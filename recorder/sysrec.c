@@ -269,6 +269,7 @@ int rec__sys_exit(struct rec *r) {
   struct rec__task *t = r->cur;
   struct rw_regs *regs = &t->regs;
   t->in_syscall = 0;
+  t->kfe_ok = 0; /* its entry is no keyframe's any more */
   int fp = (t->sc_flags & REC_SC_FPREGS) != 0;
   RW_FORWARD(rec__regs_get(r, t->tid, regs, fp));
   if (!fp) { /* the kernel leaves them alone */

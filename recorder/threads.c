@@ -43,6 +43,7 @@ void rec__task_remove(struct rec *r, struct rec__task *t) {
   }
   if (r->cur == t) r->cur = NULL;
   free(t->env_save);
+  free(t->kfe);
   free(t);
 }
 
@@ -66,6 +67,7 @@ struct rec__task *rec__task_add(struct rec *r, pid_t tid) {
 void rec__tasks_free(struct rec *r) {
   for (size_t i = 0; i < r->nth; i++) {
     free(r->th[i]->env_save);
+    free(r->th[i]->kfe);
     free(r->th[i]);
   }
   free(r->th);
@@ -344,6 +346,7 @@ void rec__threads_exec(struct rec *r) {
       r->th[n++] = r->th[i];
     } else {
       free(r->th[i]->env_save);
+      free(r->th[i]->kfe);
       free(r->th[i]);
     }
   }

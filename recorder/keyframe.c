@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/* Full keyframes written while recording (rewind record --keyframes S).
+ *
+ * A keyframe is the state of the recorded process at a point of its
+ * history, complete enough for a replay to begin there with nothing
+ * before it: the records a history begins with (those rewind record -p
+ * writes when it attaches), EXEC, a MAP for every mapping with every byte
+ * that differs from its file or from zero, AUXV, then per thread
+ * THREAD_START, XSTATE, PKRU and THREAD_NAME, and STACK_RULES.
+ *
+ * The records go to a trace of their own (trace_writer_divert), which is
+ * stored in the recording as a blob; a TRACE_KF_RECORDER keyframe entry
+ * at the sequence number of the next record names it. A replay that runs
+ * the whole trace never reads them. One that begins at the keyframe
+ * applies its records, then the recording's from its sequence number on.
+ *
+ * When one is due, the running thread is interrupted at the next tick and
+ * located with a PREEMPT, as for a timeslice (recorder/loop.c); the
+ * keyframe is written once no thread runs and every one stands where a
+ * history can begin: stopped at a point the trace locates, or blocked
+ * inside a syscall whose SYSCALL_ENTER is written (its entry state is
+ * kept whole for this: rec__kf_entry). A thread in any other state (a
+ * signal to deliver, a stop not handled yet, an exec) puts it off to the
+ * next time the scheduler has nobody running. Several processes are not
+ * written yet: a keyframe waits until one is left, with a note. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/endian.h"
+#include "recorder/rec_int.h"
+
+static u64 mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
+}
+
+void rec__kf_arm(struct rec *r) {
+  r->kf.interval_ns = (u64)r->opts->keyframe_ms * 1000000ull;
+  if (r->kf.interval_ns) r->kf.next_ns = mono_ns() + r->kf.interval_ns;
+}
+
+void rec__kf_tick(struct rec *r, u64 now_ns) {
+  if (r->kf.interval_ns && now_ns >= r->kf.next_ns) r->kf.due = 1;
+}
+
+int rec__kf_entry(struct rec *r, struct rec__task *t) {
+  t->kfe_ok = 0;
+  if (!r->kf.interval_ns) return 0;
+  if (!t->kfe && !(t->kfe = calloc(1, sizeof *t->kfe))) return RW_ENOMEM;
+  struct rec__kfentry *e = t->kfe;
+  int rc = rec__regs_get(r, t->tid, &e->regs, 1);
+  if (rc < 0) return rc == RW_ERR(ESRCH) ? 0 : rc;
+  /* As SYSCALL_ENTER has them: the number in rax. */
+  memcpy(e->regs.gpr, t->entry.gpr, sizeof e->regs.gpr);
+  e->regs.rip = t->entry.rip;
+  e->regs.orig_rax = t->entry.orig_rax;
+  e->has_x = rec__xstate_get(r, t->tid, &e->xinuse, e->x);
+  t->kfe_ok = 1;
+  return 0;
+}
+
+/* Syscalls a history cannot begin inside: they change what a process or
+ * thread is. */
+static int beginnable_nr(u64 nr) {
+  switch (nr) {
+    case REC_NR_execve:
+    case REC_NR_execveat:
+    case REC_NR_clone:
+    case REC_NR_clone3:
+    case REC_NR_fork:
+    case REC_NR_vfork:
+    case REC_NR_exit:
+    case REC_NR_exit_group:
+    case REC_NR_rt_sigreturn:
+      return 0;
+    default:
+      return 1;
+  }
+}
+
+/* Whether every thread stands where a history can begin; if not, WHY
+ * says what stands in the way (for the note). */
+static int quiet(struct rec *r, const char **why) {
+  size_t procs = 0;
+  for (size_t k = 0; k < rec__proc_count(r); k++)
+    procs += !rec__proc_at(r, k)->gone;
+  if (procs != 1 || r->root.gone) {
+    *why = "several processes are recorded (keyframes of a process tree "
+           "are not written yet)";
+    return 0;
+  }
+  if (r->npass) {
+    *why = "a child runs unrecorded";
+    return 0;
+  }
+  for (size_t i = 0; i < r->nth; i++) {
+    const struct rec__task *t = r->th[i];
+    if (t->state == REC_T_GONE) continue;
+    if (t->proc != &r->root || t->has_pend || t->rsig || t->rstep ||
+        t->step_signo || t->at_exit || t->exit_held || t->snap || t->fake)
+      return 0;
+    if (t->state == REC_T_READY && !t->in_syscall) continue;
+    if (t->state == REC_T_KERNEL && t->in_syscall && t->kfe_ok &&
+        beginnable_nr(t->nr))
+      continue;
+    return 0;
+  }
+  return 1;
+}
+
+/* For tests only (tests/replay/keyframes.sh): REWIND_TEST_KEYFRAME_SKEW
+ * "regs" or "memory" makes the second keyframe wrong, in the rbx of a
+ * thread or in a line of LEAD's live stack, so that a verification must
+ * find it. */
+static int skewed_regs(const struct rec *r) {
+  const char *how = getenv("REWIND_TEST_KEYFRAME_SKEW");
+  return how && !strcmp(how, "regs") && r->kf.count == 1 && r->kf.unpatch;
+}
+
+static int skew(struct rec *r, struct rec__task *lead) {
+  const char *how = getenv("REWIND_TEST_KEYFRAME_SKEW");
+  if (!how || r->kf.count != 1) return 0;
+  if (!strcmp(how, "memory")) {
+    const struct rw_regs *g = lead->state == REC_T_READY ? &lead->regs
+                                                         : &lead->kfe->regs;
+    u8 line[64];
+    u64 at = (g->gpr[RW_REG_rsp] + 64) & ~(u64)63;
+    if (rec__mem_read(r, at, line, sizeof line) != (i64)sizeof line)
+      return 0;
+    line[7] ^= 0x5a;
+    return rec__mem_emit(r, at, line, sizeof line);
+  }
+  return 0;
+}
+
+/* Whether no thread blocked in a syscall has reached a stop (its exit,
+ * most often) that the recorder has not taken yet. Such a syscall may
+ * have written to memory already: its bytes belong after its SYSCALL_EXIT,
+ * so a keyframe that read them would not be the state before it. Asked
+ * before and after the keyframe reads memory; the stop stays pending. */
+static int settled(struct rec *r) {
+  for (size_t i = 0; i < r->nth; i++) {
+    const struct rec__task *t = r->th[i];
+    if (t->state != REC_T_KERNEL) continue;
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    if (waitid(P_PID, (id_t)t->tid, &si,
+               WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 && si.si_pid)
+      return 0;
+  }
+  return 1;
+}
+
+int rec__emit_state(struct rec *r, struct rec__task *lead, int how) {
+  pid_t pid = r->proc->pid;
+  char link[64], exe[4096];
+  snprintf(link, sizeof link, "/proc/%d/exe", (int)pid);
+  ssize_t n = readlink(link, exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  rec__set_cur(r, lead);
+  RW_FORWARD(rec__emit_exec(r, (u32)pid, exe));
+  struct rec__maps *m = r->proc->maps;
+  for (const struct rec__map *e = rec__maps_first(m); e;
+       e = rec__maps_next(m, e))
+    RW_FORWARD(rec__space_describe(r, e, e->start, e->end, how));
+  snprintf(link, sizeof link, "/proc/%d/auxv", (int)pid);
+  int fd = open(link, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    u8 aux[4096];
+    ssize_t an = read(fd, aux, sizeof aux);
+    close(fd);
+    if (an >= 16) {
+      struct trace_rec_auxv a = {{aux, (size_t)an & ~(size_t)15}};
+      RW_FORWARD(trace_rec_auxv_append(r->w, (u32)lead->tid, &a));
+    }
+  }
+  for (size_t i = 0; i < r->nth; i++) {
+    struct rec__task *t = r->th[i];
+    if (t->state == REC_T_GONE || t->proc != r->proc) continue;
+    rec__set_cur(r, t);
+    u8 z[1600];
+    u32 xin = 0;
+    int has = 0;
+    if (t->state == REC_T_KERNEL && t->in_syscall && t->kfe_ok) {
+      /* Blocked inside a syscall: as it entered it. */
+      struct trace_rec_thread_start ts = {(u32)t->tid, 0, t->kfe->regs, 1,
+                                          t->nr};
+      RW_FORWARD(trace_rec_thread_start_append(r->w, (u32)t->tid, &ts));
+      xin = t->kfe->xinuse;
+      has = t->kfe->has_x;
+      memcpy(z, t->kfe->x, sizeof z);
+    } else {
+      /* Attaching: the registers rec__attach made (out of the vDSO and
+       * interrupted syscalls); otherwise as the thread stands. */
+      if (how != REC_DESCRIBE_AS_IS)
+        RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
+      /* A syscall the kernel restarts once the thread goes on (a read
+       * interrupted by a stop): whether it restarts or returns EINTR
+       * depends on a signal that may come first, which no state can say.
+       * Another time. */
+      i64 rax = (i64)t->regs.gpr[RW_REG_rax];
+      if (how == REC_DESCRIBE_KEYFRAME && t->regs.orig_rax != ~0ull &&
+          rax >= -516 && rax <= -512)
+        return 1;
+      /* RF (the resume flag) is the kernel's business: the program can
+       * never see it, and a replay has it clear. */
+      t->regs.rflags &= ~(u64)0x10000;
+      struct rw_regs regs = t->regs;
+      if (skewed_regs(r)) regs.gpr[RW_REG_rbx] ^= 0x10;
+      RW_FORWARD(rec__emit_thread_start(r, (u32)t->tid, 0, &regs));
+      has = rec__xstate_get(r, t->tid, &xin, z);
+    }
+    /* What THREAD_START cannot hold: the AVX-512 registers (glibc's
+     * string functions leave values in them), which XSAVE components are
+     * in use. */
+    struct trace_rec_xstate x = {(u32)t->tid, xin, {z, has ? sizeof z : 0}};
+    RW_FORWARD(trace_rec_xstate_append(r->w, (u32)t->tid, &x));
+    if (!(t->state == REC_T_KERNEL && t->in_syscall))
+      RW_FORWARD(rec__emit_pkru(r, t->tid, 0));
+    RW_FORWARD(rec__emit_thread_name(r, (u32)t->tid, t->name));
+  }
+  rec__set_cur(r, lead);
+  return rec__stack_rules(r, 1);
+}
+
+/* The state as a trace image in *IMG (malloc'd), its size in *LEN;
+ * 1 (and nothing) when a thread stands where it cannot be written. */
+static int write_state(struct rec *r, struct rec__task *lead, u8 **img,
+                       size_t *len) {
+  int fd = memfd_create("rewind-keyframe", MFD_CLOEXEC);
+  RW_RETURN_IF(fd < 0, RW_ERR(errno), "memfd_create");
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  trace_writer *kw;
+  struct trace_writer_opts o = {0};
+  o.overwrite = 1;
+  int rc = trace_writer_open(&kw, path, &o);
+  if (rc < 0) {
+    close(fd);
+    return rc;
+  }
+  rc = trace_writer_divert(r->w, kw);
+  if (rc == 0) {
+    r->kf.unpatch = 1;
+    rc = rec__emit_state(r, lead, REC_DESCRIBE_KEYFRAME);
+    if (rc == 0) rc = skew(r, lead);
+    r->kf.unpatch = 0;
+    int back = trace_writer_divert(r->w, NULL);
+    if (rc == 0) rc = back;
+  }
+  int crc = trace_writer_close(kw);
+  if (rc == 0) rc = crc;
+  struct stat st;
+  *img = NULL;
+  if (rc == 1) {
+    close(fd);
+    return 1;
+  }
+  if (rc == 0 && fstat(fd, &st) < 0) rc = RW_ERR(errno);
+  if (rc == 0 && !(*img = malloc((size_t)st.st_size + 1))) rc = RW_ENOMEM;
+  if (rc == 0 && pread(fd, *img, (size_t)st.st_size, 0) != st.st_size)
+    rc = RW_ERR(EIO);
+  close(fd);
+  if (rc < 0) {
+    free(*img);
+    *img = NULL;
+    return rc;
+  }
+  *len = (size_t)st.st_size;
+  return 0;
+}
+
+int rec__kf_try(struct rec *r) {
+  if (!r->kf.due || r->cur) return 0;
+  const char *why = NULL;
+  if (!quiet(r, &why) || !settled(r)) {
+    r->kf.waits++;
+    if (why && !r->kf.said) {
+      r->kf.said = 1;
+      rw_log(RW_LOG_INFO, "note: keyframes wait while %s", why);
+    }
+    return 0;
+  }
+  u64 t0 = rw_now_ns();
+  r->proc = &r->root;
+  struct rec__task *lead = rec__task_find(r, r->root.pid), *any = NULL;
+  for (size_t i = 0; i < r->nth && !any; i++)
+    if (r->th[i]->state != REC_T_GONE) any = r->th[i];
+  if (!lead || lead->state == REC_T_GONE) lead = any;
+  if (!lead) return 0;
+  /* The maps as they are now (a stack may have grown): what that writes
+   * belongs to the history before the keyframe. */
+  static const u64 none[6];
+  rec__set_cur(r, lead);
+  RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
+  u8 *img = NULL;
+  size_t len = 0;
+  int ws = write_state(r, lead, &img, &len);
+  RW_FORWARD(ws);
+  if (ws == 1 || !settled(r)) { /* a syscall ended meanwhile: later */
+    free(img);
+    r->cur = NULL;
+    r->kf.waits++;
+    return 0;
+  }
+  u8 hash[32];
+  char name[64];
+  snprintf(name, sizeof name, "keyframe %llu",
+           (unsigned long long)r->kf.count + 1);
+  int rc = trace_writer_add_blob(r->w, name, img, len, hash);
+  free(img);
+  u64 seq = trace_writer_next_seq(r->w);
+  u8 p[TRACE_KF_RECORDER_SIZE];
+  memset(p, 0, sizeof p);
+  wr_le32(p, 1);
+  wr_le32(p + 4, (u32)r->nth);
+  wr_le64(p + 8, seq);
+  wr_le64(p + 16, (u64)len);
+  memcpy(p + 24, hash, 32);
+  wr_le64(p + 56, rw_now_ns());
+  if (rc == 0) rc = trace_writer_add_keyframe(r->w, TRACE_KF_RECORDER, seq,
+                                              p, sizeof p);
+  if (rc == 0) rc = trace_writer_flush(r->w);
+  r->cur = NULL;
+  RW_FORWARD(rc);
+  r->kf.count++;
+  r->kf.bytes += len;
+  r->kf.ns += rw_now_ns() - t0;
+  r->kf.due = 0;
+  r->kf.next_ns = mono_ns() + r->kf.interval_ns;
+  return 1;
+}
