@@ -5,7 +5,7 @@ replayer_librw_replayer_a_SOURCES = \
 	replayer/replay.c replayer/user.c replayer/step.c replayer/space.c \
 	replayer/check.c 	replayer/timeline.c replayer/symbols.c replayer/reverse.c \
 	replayer/image.c replayer/procs.c replayer/threads.c replayer/digest.c \
-	replayer/trim.c replayer/index.c \
+	replayer/trim.c replayer/index.c replayer/segment.c \
 	replayer/stack.c replayer/outputs.c replayer/prof_int.h replayer/profile.c \
 	replayer/prof_write.c replayer/flame.c \
 	replayer/history.c replayer/unwind.c replayer/sample.c \

@@ -142,6 +142,9 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
     rw_diag_set(diag, rc, 0, "the trace has no records");
     goto fail;
   }
+  rp->trace.end_seq = rp->opts.end_seq;
+  if (rp->opts.start_keyframe && (rc = rp__segment_begin(rp, diag)) < 0)
+    goto fail;
   rp->proc->cfg = (struct cpu_config){.cpuid = answer_cpuid,
                                       .ctx = rp,
                                       .xcr0 = recorded_xcr0(rp),
@@ -198,6 +201,7 @@ fail:
 void rp_close(rp_replay *rp) {
   if (!rp) return;
   rp__index_close(rp);
+  rp__segment_close(rp);
   rp__kf_free_all(rp);
   rp__fine_free_all(rp);
   rp__images_free(&rp->root);
@@ -237,6 +241,7 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
   memset(st, 0, sizeof *st);
   st->instructions = rp->executed;
   st->events = rp->trace.events;
+  st->keyframe_events = rp->trace.pro_events;
   st->checks = rp->checks;
   st->outputs = rp->outputs;
   st->end_checked = rp->fin.end_checked;

@@ -35,6 +35,12 @@ struct rp_opts {
                             history is whole. Not with rp_debug_process */
   int no_index;          /* 1: do not use the trace's persistent index
                             (TRACE.idx, rp_index_write) */
+  u32 start_keyframe;    /* k > 0: the history begins at the trace's k-th
+                            recorder keyframe (rewind record --keyframes),
+                            instruction 0 there */
+  u64 end_seq;           /* > 0: the history ends before the record with
+                            this sequence number, as if the trace were cut
+                            there (a segment between two keyframes) */
   int no_write_index;    /* 1: reverse continues re-run every keyframe
                             interval even when only write watchpoints are
                             set (for comparison; also set by the
@@ -367,6 +373,8 @@ int rp_maps_text(rp_replay *rp, char **out, size_t *len) RW_MUST_CHECK;
 struct rp_stats {
   u64 instructions; /* executed, all threads, including re-execution */
   u64 events;       /* records applied */
+  u64 keyframe_events; /* of them, the state of the recorder keyframe the
+                          history begins at (rp_opts.start_keyframe) */
   u64 checks;       /* register checks passed */
   u64 outputs;      /* checksums of bytes sent out that matched */
   int end_checked;  /* 1: the memory at the end matched the recording */
@@ -375,6 +383,43 @@ struct rp_stats {
   u64 index_loaded;   /* keyframes loaded from the trace's index */
 };
 void rp_get_stats(const rp_replay *rp, struct rp_stats *st);
+
+/* Recorder keyframes (rewind record --keyframes; replayer/segment.c).
+ * rp_recorder_keyframes: the sequence number each one is valid at, in
+ * order, in *SEQS (malloc'd; the caller frees it), their number in *N.
+ * rp_state_compare: whether replay A stands where B does (the same
+ * threads with the same registers, the same mappings and bytes of the
+ * first process, the dead part of each stack left out): 0 the same, 1
+ * not (WHY says where), or a negative code. rp_verify_segment: replays the
+ * piece of the recording from keyframe K (0: the beginning) to keyframe
+ * K + 1 (or the end, K = N) of the trace at PATH and checks it ends where
+ * keyframe K + 1 begins; a divergence's report goes to OUT->report.
+ * Returns 0 with OUT filled, whatever the verdict. */
+int rp_recorder_keyframes(const char *path, u64 **seqs, size_t *n,
+                          struct rw_diag *diag) RW_MUST_CHECK;
+int rp_state_compare(rp_replay *a, rp_replay *b, char *why, size_t cap)
+    RW_MUST_CHECK;
+enum rp_segment_status {
+  RP_SEG_OK = 0,
+  RP_SEG_DIVERGED, /* the replay diverged, or ended off the keyframe */
+  RP_SEG_FAILED,   /* it could not go on (damage, an instruction) */
+  RP_SEG_ERROR     /* it could not be opened or run */
+};
+/* One segment's verdict. Plain data. */
+struct rp_segment {
+  u32 index;
+  int status;           /* enum rp_segment_status */
+  int damaged;          /* RP_SEG_FAILED: the trace is damaged there */
+  u64 instructions, events, checks, outputs;
+  double secs;
+  int finished;         /* the last: the recording's end was reached */
+  int end_checked;      /* the last: its memory at the end matched */
+  struct rp_stop end;   /* the last: how the history ended */
+  char msg[600];
+  char report[16384];   /* a divergence's report (rp_report), cut short */
+};
+int rp_verify_segment(const char *path, u32 k, const u64 *seqs, size_t n,
+                      struct rp_segment *out) RW_MUST_CHECK;
 
 /* rewind trim (replayer/trim.c): the window [FROM, TO) of the history,
  * in global instruction counts, written to the trace OUT as a history of

@@ -220,6 +220,15 @@ struct rp__trace {
   int have_pend;           /* 1: pend is valid and not yet consumed */
   u64 last_seq;            /* seq of the last record consumed */
   u64 events;              /* records consumed */
+  /* A history that begins at a recorder keyframe (rp_opts.start_keyframe,
+   * replayer/segment.c): the records of its state come first, from a
+   * trace of their own; then the trace's from pro_seq on. */
+  u8 *pro_img;             /* that trace's bytes; owned */
+  trace_reader *pro_tr;    /* owned */
+  trace_cursor *pro_cur;   /* owned; NULL once read */
+  u64 pro_seq;
+  u64 pro_events;          /* records of the keyframe's state applied */
+  u64 end_seq;             /* rp_opts.end_seq: not past this record */
 };
 
 /* A recorded process: its address space and what describes it. The root
@@ -931,5 +940,15 @@ const struct rp__kthread *rp__kf_thread(const struct rp__kf *kf,
 
 /* progress (replayer/replay.c) */
 void rp__progress(rp_replay *rp, int final);
+
+/* Recorder keyframes (replayer/segment.c): rp__segment_begin makes the
+ * history begin at keyframe rp->opts.start_keyframe; rp__segment_next
+ * reads the history's next record into R (that keyframe's records first,
+ * none from rp_opts.end_seq on): 1, 0 at the end, or a negative code with
+ * DIAG; rp__segment_close frees what it read. */
+int rp__segment_begin(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
+int rp__segment_next(rp_replay *rp, struct trace_record *r,
+                     struct rw_diag *diag) RW_MUST_CHECK;
+void rp__segment_close(rp_replay *rp);
 
 #endif /* RW_REPLAYER_RP_INT_H */

@@ -62,7 +62,7 @@ static const char *nd_name(u32 kind) {
  * trace, or a negative code with DIAG. */
 int rp__fetch(rp_replay *rp, struct rw_diag *diag) {
   struct trace_record r;
-  int rc = trace_cursor_next(rp->trace.cur, &r, diag);
+  int rc = rp__segment_next(rp, &r, diag);
   if (rc <= 0) return rc;
   if (r.len > rp->trace.pend.cap) {
     size_t cap = RW_MAX((size_t)r.len, 2 * rp->trace.pend.cap);

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+/* Histories that begin at a recorder keyframe, and the pieces of a
+ * recording between two of them (rewind replay --verify -j N).
+ *
+ * A recorder keyframe (format/format.h, TRACE_KF_RECORDER) names a blob
+ * that is a trace of its own, holding the records a history begins with.
+ * A replay opened with rp_opts.start_keyframe k reads those first (step.c,
+ * rp__fetch, gives them the sequence number just before the keyframe's),
+ * then the recording's records from the keyframe's on; with end_seq it
+ * stops before a record, as a trace cut there would.
+ *
+ * So the segment from keyframe k to keyframe k + 1 is a replay of its own.
+ * It is right when it ends in the state keyframe k + 1 records: the same
+ * threads with the same registers, the same mappings with the same bytes.
+ * rp_state_compare checks that between two replays, one at the end of the
+ * segment, one at the beginning of the next. Below each thread's stack
+ * pointer (past the red zone) the bytes are not compared: they are dead,
+ * and hold what no replay reproduces (common/digest.h, dead ranges). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/endian.h"
+#include "replayer/rp_int.h"
+
+#define SEG_USER_END (1ull << 47)
+#define SEG_PAGE 4096ull
+#define SEG_RED_ZONE 128
+
+/* The recorder keyframe entries of TR, in order: their indexes among all
+ * keyframes in IX (up to CAP); returns how many there are. */
+static size_t recorder_kfs(trace_reader *tr, size_t *ix, size_t cap) {
+  size_t n = 0, nk = trace_reader_nkeyframes(tr);
+  for (size_t i = 0; i < nk; i++) {
+    struct trace_keyframe_info ki;
+    if (trace_reader_keyframe_info(tr, i, &ki) == 0 &&
+        ki.kind == TRACE_KF_RECORDER) {
+      if (n < cap) ix[n] = i;
+      n++;
+    }
+  }
+  return n;
+}
+
+/* Keyframe entry I's payload: the sequence number, the state's blob. */
+static int read_kf(trace_reader *tr, size_t i, u64 *seq, u64 *len,
+                   u8 hash[32], struct rw_diag *diag) {
+  u8 p[TRACE_KF_RECORDER_SIZE];
+  i64 got = trace_reader_keyframe_read(tr, i, p, sizeof p, diag);
+  if (got < 0) return (int)got;
+  if (got < (i64)sizeof p || rd_le32(p) != 1)
+    return rw_diag_set(diag, RW_ECORRUPT, 0, "recorder keyframe %zu: %s",
+                       i, got < (i64)sizeof p ? "too short"
+                                              : "of an unknown version");
+  *seq = rd_le64(p + 8);
+  *len = rd_le64(p + 16);
+  memcpy(hash, p + 24, 32);
+  return 0;
+}
+
+int rp_recorder_keyframes(const char *path, u64 **seqs, size_t *n,
+                          struct rw_diag *diag) {
+  trace_reader *tr;
+  *seqs = NULL;
+  *n = 0;
+  RW_FORWARD(trace_reader_open(&tr, path, diag));
+  size_t count = recorder_kfs(tr, NULL, 0);
+  size_t *ix = calloc(count + 1, sizeof *ix);
+  u64 *v = calloc(count + 1, sizeof *v);
+  int rc = ix && v ? 0 : RW_ENOMEM;
+  if (rc == 0) recorder_kfs(tr, ix, count);
+  for (size_t i = 0; i < count && rc == 0; i++) {
+    u64 len;
+    u8 hash[32];
+    rc = read_kf(tr, ix[i], &v[i], &len, hash, diag);
+  }
+  free(ix);
+  trace_reader_close(tr);
+  if (rc < 0) {
+    free(v);
+    return rc;
+  }
+  *seqs = v;
+  *n = count;
+  return 0;
+}
+
+int rp__segment_begin(rp_replay *rp, struct rw_diag *diag) {
+  u32 k = rp->opts.start_keyframe;
+  trace_reader *tr = rp->trace.tr;
+  size_t count = recorder_kfs(tr, NULL, 0);
+  if (k > count)
+    return rw_diag_set(diag, RW_ENOTFOUND, 0, "the trace has %zu recorder "
+                       "keyframe%s, not %u", count, count == 1 ? "" : "s",
+                       k);
+  size_t *ix = calloc(count, sizeof *ix);
+  RW_RETURN_IF(!ix, RW_ENOMEM, "keyframes");
+  recorder_kfs(tr, ix, count);
+  u64 seq, len;
+  u8 hash[32];
+  int rc = read_kf(tr, ix[k - 1], &seq, &len, hash, diag);
+  free(ix);
+  RW_FORWARD(rc);
+  if (len > ((u64)1 << 40) || !(rp->trace.pro_img = malloc(len ? len : 1)))
+    return rw_diag_set(diag, RW_ENOMEM, 0, "keyframe %u: %llu bytes", k,
+                       (unsigned long long)len);
+  i64 got = trace_reader_blob_read(tr, hash, 0, rp->trace.pro_img, len,
+                                   diag);
+  if (got < 0) return (int)got;
+  if ((u64)got != len)
+    return rw_diag_set(diag, RW_ECORRUPT, 0, "keyframe %u: its state has "
+                       "%lld of %llu bytes", k, (long long)got,
+                       (unsigned long long)len);
+  rc = trace_reader_open_mem(&rp->trace.pro_tr, rp->trace.pro_img, len,
+                             diag);
+  if (rc == 0)
+    rc = trace_cursor_open(&rp->trace.pro_cur, rp->trace.pro_tr,
+                           TRACE_ALL_THREADS);
+  if (rc == 0) rc = trace_cursor_seek(rp->trace.cur, seq);
+  if (rc < 0 && !diag->code)
+    rw_diag_set(diag, rc, 0, "keyframe %u: %s", k, rw_strerror(rc));
+  rp->trace.pro_seq = seq;
+  return rc;
+}
+
+int rp__segment_next(rp_replay *rp, struct trace_record *r,
+                     struct rw_diag *diag) {
+  int rc = 0;
+  if (rp->trace.pro_cur) { /* the keyframe's state first */
+    rc = trace_cursor_next(rp->trace.pro_cur, r, diag);
+    if (rc > 0) {
+      r->seq = rp->trace.pro_seq - 1; /* before the trace's next record */
+      rp->trace.pro_events++;
+      return rc;
+    }
+    if (rc < 0) return rc;
+    trace_cursor_close(rp->trace.pro_cur);
+    rp->trace.pro_cur = NULL;
+  }
+  rc = trace_cursor_next(rp->trace.cur, r, diag);
+  if (rc > 0 && rp->trace.end_seq && r->seq >= rp->trace.end_seq) rc = 0;
+  return rc;
+}
+
+void rp__segment_close(rp_replay *rp) {
+  trace_cursor_close(rp->trace.pro_cur);
+  trace_reader_close(rp->trace.pro_tr);
+  free(rp->trace.pro_img);
+  rp->trace.pro_cur = NULL;
+  rp->trace.pro_tr = NULL;
+  rp->trace.pro_img = NULL;
+}
+
+/* ------------------------------------------------------------ comparing */
+
+struct dead {
+  u64 lo, hi;
+};
+
+/* The dead part of every thread's stack in A: from the start of the
+ * mapping its stack pointer is in to below the red zone. */
+static size_t dead_ranges(rp_replay *a, struct dead *d, size_t cap) {
+  size_t n = 0;
+  for (size_t i = 0; i < a->th.nthreads && n < cap; i++) {
+    struct rp__thread *t = a->th.threads[i];
+    if (!t->st.alive) continue;
+    struct rw_regs r;
+    cpu_get_regs(t->cpu, &r);
+    u64 sp = r.gpr[RW_REG_rsp], start, len;
+    int prot;
+    if (sp < SEG_RED_ZONE ||
+        cpu_mem_query(t->proc->mem, sp - 1, &start, &len, &prot) < 0 ||
+        start > sp - 1)
+      continue;
+    d[n++] = (struct dead){start, sp - SEG_RED_ZONE};
+  }
+  return n;
+}
+
+/* The first byte of page P (bytes X and Y, NULL for zeros) that differs
+ * outside the dead ranges, or -1. */
+static long first_diff(u64 p, const u8 *x, const u8 *y, const struct dead *d,
+                       size_t nd) {
+  static const u8 zeros[SEG_PAGE];
+  if (!x) x = zeros;
+  if (!y) y = zeros;
+  if (!memcmp(x, y, SEG_PAGE)) return -1;
+  for (size_t i = 0; i < SEG_PAGE; i++) {
+    if (x[i] == y[i]) continue;
+    int dead = 0;
+    for (size_t j = 0; j < nd && !dead; j++)
+      dead = p + i >= d[j].lo && p + i < d[j].hi;
+    if (!dead) return (long)i;
+  }
+  return -1;
+}
+
+/* Compares the bytes of the pages that hold any in FROM with TO's; SWAP:
+ * FROM is the keyframe's side (for the message). */
+static int cmp_bytes(cpu_mem *from, cpu_mem *to, int swap,
+                     const struct dead *d, size_t nd, char *why,
+                     size_t cap) {
+  u64 at = 0, page;
+  int prot;
+  const u8 *x, *y;
+  while (at < SEG_USER_END &&
+         cpu_mem_next_data(from, at, &page, &prot, &x) == 0) {
+    at = page + SEG_PAGE;
+    RW_FORWARD(cpu_mem_peek(to, page, &y));
+    if (swap && y) continue; /* compared from the other side */
+    long i = first_diff(page, x, y, d, nd);
+    if (i < 0) continue;
+    const u8 *seg = swap ? y : x, *kf = swap ? x : y;
+    snprintf(why, cap, "memory at %#llx: the segment has %#04x, the "
+             "keyframe %#04x", (unsigned long long)(page + (u64)i),
+             seg ? seg[i] : 0, kf ? kf[i] : 0);
+    return 1;
+  }
+  return 0;
+}
+
+static int cmp_maps(cpu_mem *x, cpu_mem *y, char *why, size_t cap) {
+  u64 ax = 0, ay = 0, sx, lx, sy, ly;
+  int px, py;
+  for (;;) {
+    int hx = cpu_mem_query(x, ax, &sx, &lx, &px) == 0;
+    int hy = cpu_mem_query(y, ay, &sy, &ly, &py) == 0;
+    if (!hx && !hy) return 0;
+    if (hx != hy || sx != sy || lx != ly || px != py) {
+      if (hx && hy)
+        snprintf(why, cap, "mappings differ: the segment has %#llx-%#llx "
+                 "(prot %d), the keyframe %#llx-%#llx (prot %d)",
+                 (unsigned long long)sx, (unsigned long long)(sx + lx), px,
+                 (unsigned long long)sy, (unsigned long long)(sy + ly), py);
+      else
+        snprintf(why, cap, "mappings differ: only the %s has %#llx-%#llx",
+                 hx ? "segment" : "keyframe",
+                 (unsigned long long)(hx ? sx : sy),
+                 (unsigned long long)(hx ? sx + lx : sy + ly));
+      return 1;
+    }
+    ax = sx + lx;
+    ay = sy + ly;
+  }
+}
+
+#define REG_DIFF(field, name)                                              \
+  if (ra.field != rb.field) {                                              \
+    snprintf(why, cap, "thread %u: %s is %#llx at the segment's end, "     \
+             "%#llx in the keyframe", tid, name,                           \
+             (unsigned long long)ra.field, (unsigned long long)rb.field);  \
+    return 1;                                                              \
+  }
+
+static int cmp_thread(rp_replay *a, rp_replay *b, u32 tid, char *why,
+                      size_t cap) {
+  struct rw_regs ra, rb;
+  if (rp_get_regs(b, tid, &rb) < 0) {
+    snprintf(why, cap, "thread %u lives at the segment's end, but not in "
+             "the keyframe", tid);
+    return 1;
+  }
+  RW_FORWARD(rp_get_regs(a, tid, &ra));
+  for (int i = 0; i < RW_NGPR; i++) {
+    if (ra.gpr[i] == rb.gpr[i]) continue;
+    snprintf(why, cap, "thread %u: %s is %#llx at the segment's end, %#llx "
+             "in the keyframe", tid, rw_gpr_name((unsigned)i),
+             (unsigned long long)ra.gpr[i], (unsigned long long)rb.gpr[i]);
+    return 1;
+  }
+  REG_DIFF(rip, "rip")
+  REG_DIFF(rflags, "rflags")
+  REG_DIFF(fs_base, "fs_base")
+  REG_DIFF(gs_base, "gs_base")
+  if (memcmp(ra.fxsave + 160, rb.fxsave + 160, 256) ||
+      memcmp(ra.ymmh, rb.ymmh, sizeof ra.ymmh)) {
+    snprintf(why, cap, "thread %u: the vector registers differ", tid);
+    return 1;
+  }
+  if (memcmp(ra.zmmh, rb.zmmh, sizeof ra.zmmh) ||
+      memcmp(ra.hi16, rb.hi16, sizeof ra.hi16) ||
+      memcmp(ra.k, rb.k, sizeof ra.k)) {
+    snprintf(why, cap, "thread %u: the AVX-512 registers differ", tid);
+    return 1;
+  }
+  return 0;
+}
+
+int rp_state_compare(rp_replay *a, rp_replay *b, char *why, size_t cap) {
+  size_t na = 0, nb = 0;
+  for (size_t i = 0; i < a->th.nthreads; i++) {
+    struct rp__thread *t = a->th.threads[i];
+    if (!t->st.alive) continue;
+    na++;
+    int rc = cmp_thread(a, b, t->st.tid, why, cap);
+    if (rc) return rc;
+  }
+  for (size_t i = 0; i < b->th.nthreads; i++) nb += b->th.threads[i]->st.alive;
+  if (na != nb) {
+    snprintf(why, cap, "the keyframe has %zu threads, the segment's end %zu",
+             nb, na);
+    return 1;
+  }
+  cpu_mem *x = a->root.mem, *y = b->root.mem;
+  int rc = cmp_maps(x, y, why, cap);
+  if (rc) return rc;
+  struct dead d[64];
+  size_t nd = dead_ranges(a, d, 64);
+  rc = cmp_bytes(x, y, 0, d, nd, why, cap);
+  if (rc == 0) rc = cmp_bytes(y, x, 1, d, nd, why, cap);
+  return rc;
+}
+
+/* ------------------------------------------------------------ a segment */
+
+int rp_verify_segment(const char *path, u32 k, const u64 *seqs, size_t nkf,
+                      struct rp_segment *out) {
+  memset(out, 0, sizeof *out);
+  out->index = k;
+  struct rp_opts o = {0};
+  o.whole = 1;
+  o.no_index = 1;
+  o.start_keyframe = k;
+  o.end_seq = k < nkf ? seqs[k] : 0;
+  rp_replay *a = NULL, *b = NULL;
+  struct rw_diag d = {0};
+  u64 t0 = rw_now_ns();
+  int rc = rp_open(&a, path, &o, &d);
+  if (rc < 0) {
+    out->status = RP_SEG_ERROR;
+    snprintf(out->msg, sizeof out->msg, "%s", d.msg[0] ? d.msg
+                                                       : rw_strerror(rc));
+    return 0;
+  }
+  struct rp_stop stop;
+  rc = rp_run(a, ~0ull, &stop);
+  struct rp_stats st;
+  rp_get_stats(a, &st);
+  out->instructions = rp_icount(a);
+  out->events = st.events - st.keyframe_events;
+  out->checks = st.checks;
+  out->outputs = st.outputs;
+  if (rc < 0) {
+    out->status = RP_SEG_ERROR;
+    snprintf(out->msg, sizeof out->msg, "%s", rw_strerror(rc));
+  } else if (stop.reason == RP_STOP_DIVERGED ||
+             stop.reason == RP_STOP_FAILED) {
+    out->status = stop.reason == RP_STOP_DIVERGED ? RP_SEG_DIVERGED
+                                                  : RP_SEG_FAILED;
+    out->damaged = stop.damaged;
+    snprintf(out->msg, sizeof out->msg, "%s", stop.msg);
+    FILE *f = fmemopen(out->report, sizeof out->report - 1, "w");
+    if (f) {
+      if (rp_report(a, f) < 0) fprintf(f, "%s\n", stop.msg);
+      fclose(f);
+    }
+  } else if (k < nkf) {
+    /* The end of the segment: where keyframe k + 1 begins? */
+    /* Its state alone: none of the records after it applied. */
+    o.start_keyframe = k + 1;
+    rc = rp_open(&b, path, &o, &d);
+    if (rc < 0) {
+      out->status = RP_SEG_ERROR;
+      snprintf(out->msg, sizeof out->msg, "keyframe %u: %s", k + 1,
+               d.msg[0] ? d.msg : rw_strerror(rc));
+    } else {
+      char why[400];
+      rc = rp_state_compare(a, b, why, sizeof why);
+      if (rc < 0) {
+        out->status = RP_SEG_ERROR;
+        snprintf(out->msg, sizeof out->msg, "%s", rw_strerror(rc));
+      } else if (rc) {
+        out->status = RP_SEG_DIVERGED;
+        snprintf(out->msg, sizeof out->msg, "at its end (instruction %llu "
+                 "of the segment, event %llu) the replay is not where "
+                 "keyframe %u begins: %s",
+                 (unsigned long long)out->instructions,
+                 (unsigned long long)rp_event(a), k + 1, why);
+      }
+    }
+  } else {
+    out->finished = stop.finished;
+    out->end_checked = st.end_checked;
+    out->end = stop;
+  }
+  out->secs = (double)(rw_now_ns() - t0) / 1e9;
+  rp_close(b);
+  rp_close(a);
+  return 0;
+}
