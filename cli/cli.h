@@ -151,4 +151,9 @@ int cli_idle_arg(const char *cmd, const char *arg);
 int cli_replay_gdb(const char *path, const struct cli_start *start, int quiet,
                    int nargs, char **args);
 
+/* rewind replay --verify -j JOBS (cli/segments.c): the segments between
+ * the trace's recorder keyframes verified JOBS at a time. Returns the exit
+ * status, or -1 when the trace has none (then verify it whole). */
+int cli_verify_segments(const char *path, int jobs, int quiet);
+
 #endif /* RW_CLI_CLI_H */

@@ -63,6 +63,10 @@ static void usage(FILE *out) {
           "                    recording was cut off (verified up to the cut),\n"
           "                    5 when the trace is damaged (verified up to the\n"
           "                    damage), 1 when it cannot be replayed\n"
+          "  -j, --jobs N      with --verify, verify the pieces of the\n"
+          "                    recording between its keyframes (rewind record\n"
+          "                    --keyframes) N at a time, each checked against\n"
+          "                    the keyframe it ends at\n"
           "  --backtrace       as --print, and the thread's call stack twice:\n"
           "                    from its calls and returns (no unwind tables\n"
           "                    needed; replays from the start to get it),\n"
@@ -161,9 +165,10 @@ int cli_cmd_replay(int argc, char **argv) {
       {"tree", no_argument, 0, 'T'},
       {"backtrace", no_argument, 0, 'B'},
       {"no-jit", no_argument, 0, 'J'},
+      {"jobs", required_argument, 0, 'j'},
       {0, 0, 0, 0}};
   int tree = 0, verify = 0, has_goto = 0, print = 0, quiet = 0, progress = isatty(2), c;
-  int backtrace = 0;
+  int backtrace = 0, jobs = 0;
   int remote = 0, idle = CLI_IDLE_DEFAULT;
   u64 target = 0;
   const char *listen_addr = NULL, *proc = NULL;
@@ -176,8 +181,18 @@ int cli_cmd_replay(int argc, char **argv) {
       break;
     }
   optind = 1;
-  while ((c = cli_getopt("replay", nopt, argv, "g:p:qh", longopts)) != -1) {
+  while ((c = cli_getopt("replay", nopt, argv, "g:p:qhj:", longopts)) !=
+         -1) {
     switch (c) {
+      case 'j': {
+        char *end;
+        long v = strtol(optarg, &end, 10);
+        if (!*optarg || *end || v < 1 || v > 1024)
+          return cli_usage_error("replay", "-j wants a number of jobs from "
+                                 "1 to 1024, not '%s'", optarg);
+        jobs = (int)v;
+        break;
+      }
       case 'v':
         verify = 1;
         break;
@@ -249,6 +264,12 @@ int cli_cmd_replay(int argc, char **argv) {
   if (tree && proc)
     return cli_usage_error("replay", "--tree shows every process; -p "
                                      "debugs one: give only one of them");
+  if (jobs && !verify)
+    return cli_usage_error("replay", "-j is for --verify: it verifies the "
+                                     "pieces between keyframes at once");
+  if (jobs && proc)
+    return cli_usage_error("replay", "-j verifies the whole recording; -p "
+                                     "does not go with it");
   if (verify && has_goto)
     return cli_usage_error("replay", "--verify replays the whole recording; "
                                      "--goto does not go with it");
@@ -265,6 +286,10 @@ int cli_cmd_replay(int argc, char **argv) {
   if (listen_addr)
     return cli_serve_listen(path, listen_addr, quiet, 0, &start, remote,
                             idle);
+  if (jobs) {
+    int st = cli_verify_segments(path, jobs, quiet);
+    if (st >= 0) return st;
+  }
   struct rp_opts opts = {0};
   opts.progress = progress && !quiet;
   opts.whole = 1; /* every event is checked, and --print's positions are
