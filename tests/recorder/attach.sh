@@ -10,20 +10,6 @@
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 A="$P/attachee"
 
-# start NAME ARGS...: starts attachee ARGS in the background (its stdout in
-# $T/NAME.srv), waits for its "ready PID" line; sets $pid.
-start() {
-  local name=$1
-  shift
-  "$A" "$@" >"$T/$name.srv" 2>&1 &
-  pid=
-  for _ in $(seq 100); do
-    pid=$(awk '/^ready/ {print $2}' "$T/$name.srv" 2>/dev/null)
-    [ -n "$pid" ] && break
-    sleep 0.05
-  done
-}
-
 # --- a threaded server under load, recorded for a second ---------------
 start srv serve "$T/sock"
 check "server: started" test -n "$pid"

@@ -67,6 +67,20 @@ verified() {
   return 0
 }
 
+# start NAME ARGS...: starts tests/programs/attachee ARGS in the background
+# (its stdout in $T/NAME.srv), waits for its "ready PID" line; sets $pid.
+start() {
+  local name=$1
+  shift
+  "$P/attachee" "$@" >"$T/$name.srv" 2>&1 &
+  pid=
+  for _ in $(seq 100); do
+    pid=$(awk '/^ready/ {print $2}' "$T/$name.srv" 2>/dev/null)
+    [ -n "$pid" ] && break
+    sleep 0.05
+  done
+}
+
 # rec NAME ARGS...: records ARGS into $T/NAME.rwd; PROG's stdout goes to
 # $T/NAME.out, stderr (PROG's and rewind's) to $T/NAME.err; sets $status.
 rec() {

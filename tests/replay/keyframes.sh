@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Recorder keyframes (rewind record --keyframes, recorder/keyframe.c) and
+# the verification of the pieces between them in parallel (rewind replay
+# --verify -j, replayer/segment.c). Each piece must end exactly where the
+# next keyframe begins, for threads computing, blocked in syscalls and
+# waiting on futexes; the pieces' instructions must add up to the whole
+# replay's; a keyframe that is wrong (registers or memory) must be found
+# and named; and a trace without keyframes verifies whole, with a note.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+# segments NAME: rewind replay --verify -j 2 of $T/NAME.rwd into
+# $T/NAME.j (stdout and stderr); sets status.
+segments() {
+  "$REWIND" replay --verify -j 2 "$T/$1.rwd" >"$T/$1.j" 2>&1
+  status=$?
+}
+
+# has PATTERN FILE: grep -q, showing FILE when PATTERN is not there.
+has() {
+  grep -q -- "$1" "$2" || { cut -c1-400 "$2"; false; }
+}
+
+# nkf NAME: how many keyframes rewind info counts.
+nkf() {
+  "$REWIND" info "$T/$1.rwd" | sed -n 's/^keyframes: *\([0-9]*\).*/\1/p'
+}
+
+# --- threads in every state, a keyframe every 20 ms ----------------------
+"$REWIND" record -f -o "$T/work.rwd" --keyframes 0.02 -- "$P/kfwork" 0.4 \
+  >"$T/work.out" 2>"$T/work.err"
+check_eq "work: recorded" 0 "$?"
+check "work: the program's output" grep -q "^kfwork: 1 1 1 1$" "$T/work.out"
+k=$(nkf work)
+check "work: keyframes written (>= 5: $k)" test "${k:-0}" -ge 5
+segments work
+check_eq "work: --verify -j 2 exits 0" 0 "$status"
+check "work: says how many pieces" grep -q \
+  "^replay verified: [0-9]* instructions in $((k + 1)) segments (2 at a time" "$T/work.j"
+check "work: checks the end of the recording" grep -q \
+  "memory at the end checked.*the program exited with status 0" "$T/work.j"
+"$REWIND" replay --verify --no-progress "$T/work.rwd" >"$T/work.whole" 2>&1
+check_eq "work: verifies whole too" 0 "$?"
+check "work: the pieces' instructions and events add up to the whole's" \
+  python3 -c '
+import re, sys
+j = open(sys.argv[1]).read()
+w = open(sys.argv[2]).read()
+a = re.search(r"verified: (\d+) instructions in \d+ segments.*?, (\d+) events", j)
+b = re.search(r"verified: (\d+) instructions, (\d+) events", w)
+assert a and b and a.groups() == b.groups(), (a and a.groups(), b and b.groups())' \
+  "$T/work.j" "$T/work.whole"
+check "work: the recorder says what keyframes cost" grep -Eq \
+  "[0-9]+ keyframes \([0-9.]+ MiB, [0-9.]+ s\)" "$T/work.err"
+# gdb works on it as on any trace (the keyframes are not in its way).
+timeout 300 gdb -q -batch -nx \
+  -ex "target remote | '$REWIND' serve --stdio '$T/work.rwd'" \
+  -ex "break compute" -ex "continue" -ex "p \$pc == compute" \
+  -ex "reverse-stepi" -ex "stepi" -ex "p \$pc == compute" \
+  >"$T/work.gdb" 2>&1
+check "work: gdb goes forwards and back" sh -c \
+  "[ \$(grep -c '^\\\$[0-9]* = 1' '$T/work.gdb') = 2 ]"
+
+# --- one thread that computes: keyframes land in user code (PREEMPT) -----
+"$REWIND" record -q -f -o "$T/loop.rwd" --keyframes 0.01 -- \
+  "$P/longloop" 30000000 >/dev/null 2>&1
+k=$(nkf loop)
+check "loop: keyframes written (>= 2: $k)" test "${k:-0}" -ge 2
+segments loop
+check_eq "loop: --verify -j 2 exits 0" 0 "$status"
+check "loop: in pieces" grep -q "in $((k + 1)) segments" "$T/loop.j"
+
+# --- a wrong keyframe is found, and named ---------------------------------
+for how in regs memory; do
+  REWIND_TEST_KEYFRAME_SKEW=$how "$REWIND" record -q -f \
+    -o "$T/skew-$how.rwd" --keyframes 0.02 -- "$P/kfwork" 0.25 >/dev/null 2>&1
+  segments "skew-$how"
+  check_eq "skewed $how: exit 4" 4 "$status"
+  check "skewed $how: names the piece and the keyframe" has \
+    "segment 2 of [0-9]* (from keyframe 1 to keyframe 2) diverged: at its end .* the replay is not where keyframe 2 begins" \
+    "$T/skew-$how.j"
+done
+check "skewed regs: names the register" has \
+  "keyframe 2 begins: thread [0-9]*: rbx is [0-9a-fx]* at the segment's end, [0-9a-fx]* in the keyframe" \
+  "$T/skew-regs.j"
+check "skewed memory: names the byte" has \
+  "keyframe 2 begins: memory at 0x[0-9a-f]*: the segment has" "$T/skew-memory.j"
+
+# --- an attached process, with keyframes ----------------------------------
+start srv serve "$T/sock"
+srv=$pid
+check "attached: server started" test -n "$srv"
+(for _ in $(seq 6); do "$P/attachee" client "$T/sock" 200 || echo FAILED; done \
+  >"$T/load.out" 2>&1) &
+load=$!
+"$REWIND" record -p "$srv" --duration 1 --keyframes 0.1 -o "$T/att.rwd" \
+  >/dev/null 2>"$T/att.err"
+check_eq "attached: recorded" 0 "$?"
+wait "$load"
+check "attached: every client answered" sh -c "! grep -q . '$T/load.out'"
+"$P/attachee" client "$T/sock" 10 quit >/dev/null 2>&1
+wait "$srv"
+k=$(nkf att)
+check "attached: keyframes written (>= 2: $k)" test "${k:-0}" -ge 2
+segments att
+check_eq "attached: --verify -j 2 exits 0" 0 "$status"
+check "attached: in pieces, to the detach" grep -q \
+  "in $((k + 1)) segments.*rewind detached from the process" "$T/att.j"
+
+# --- refusals and a trace without keyframes --------------------------------
+rec plain /bin/true
+segments plain
+check_eq "no keyframes: verifies whole, exit 0" 0 "$status"
+check "no keyframes: says so" grep -q \
+  "has no keyframes (rewind record --keyframes writes them); verifying it in one piece" "$T/plain.j"
+check "no keyframes: verified" grep -q "^replay verified: " "$T/plain.j"
+"$REWIND" replay -j 2 "$T/plain.rwd" >"$T/r1.out" 2>&1
+check_eq "-j without --verify: exit 2" 2 "$?"
+check "-j without --verify: says so" grep -q "\-j is for --verify" "$T/r1.out"
+"$REWIND" replay --verify -j 0 "$T/plain.rwd" >"$T/r2.out" 2>&1
+check_eq "-j 0: exit 2" 2 "$?"
+"$REWIND" record --keyframes 0 -- /bin/true >"$T/r3.out" 2>&1
+check_eq "--keyframes 0: exit 2" 2 "$?"
+check "--keyframes 0: says what it wants" grep -q \
+  "keyframes wants seconds from 0.01 to 86400, not '0'" "$T/r3.out"
+"$REWIND" record --keyframes soon -- /bin/true >"$T/r4.out" 2>&1
+check_eq "--keyframes soon: exit 2" 2 "$?"
+
+finish
