@@ -63,3 +63,10 @@ EXTRA_DIST += bench/record/attach.sh
 .PHONY: bench-attach
 bench-attach: cli/rewind bench/threads/compute
 	$(SHELL) $(top_srcdir)/bench/record/attach.sh $(abs_top_builddir) 3
+
+# Recorder keyframes (bench/RESULTS.md): their cost while recording and
+# `rewind replay --verify -j 2` against `--verify`. `make bench-keyframes`.
+EXTRA_DIST += bench/record/keyframes.sh
+.PHONY: bench-keyframes
+bench-keyframes: cli/rewind bench/threads/compute
+	$(SHELL) $(top_srcdir)/bench/record/keyframes.sh $(abs_top_builddir) 3
