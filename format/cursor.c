@@ -168,7 +168,7 @@ int trace_cursor_open(trace_cursor **out, trace_reader *r, u32 tid) {
     c->subs[i].st = tid == TRACE_ALL_THREADS ? &r->streams[i]
                                              : trace__stream_find(r, tid);
   c->merge = tid == TRACE_ALL_THREADS;
-  c->expect = 1;
+  c->expect = trace__first_seq(r);
   heap_init(c);
   *out = c;
   return 0;
@@ -181,7 +181,7 @@ int trace_cursor_seek(trace_cursor *c, u64 seq) {
     s->min_seq = seq;
     s->next = trace__stream_lower(c->r, s->st, seq);
   }
-  c->expect = seq ? seq : 1;
+  c->expect = seq ? seq : trace__first_seq(c->r);
   c->lost_lo = c->lost_hi = c->quiet_until = 0;
   heap_init(c);
   return 0;

@@ -74,6 +74,10 @@ enum trace_chunk_type {
                                           the window [FROM, TO) of the
                                           instructions of PATH's history
                                           (rewind trim) */
+#define TRACE_META_FIRST_SEQ "first_seq" /* the first record's sequence
+                                           number, decimal, when not 1: a
+                                           trace that goes on from another
+                                           (a ring recording's segments) */
 #define TRACE_META_RECORDS "records" /* records in the trace, decimal;
                                         written by trace_writer_close */
 
@@ -102,6 +106,9 @@ struct trace_writer_opts {
   void (*on_chunk)(void *arg, u64 offset, u16 type, u32 tid, u64 seq_first,
                    u64 seq_last);
   void *arg; /* passed to on_chunk, borrowed */
+  /* The first record's sequence number (0: 1): a trace that goes on from
+   * another one, a segment of a ring recording. */
+  u64 first_seq;
 };
 
 /* Creates the trace file PATH (borrowed) and writes its header. OPTS may be
@@ -147,6 +154,13 @@ u64 trace_writer_next_seq(const trace_writer *w);
  * RW_EINVAL while a record is reserved. */
 int trace_writer_divert(trace_writer *w, trace_writer *to) RW_MUST_CHECK;
 
+/* Sets on DST every metadata key SRC holds (but TRACE_META_RECORDS and
+ * TRACE_META_FIRST_SEQ, DST's own), as
+ * SRC has it: the next segment of a ring recording. Returns 0 or a
+ * negative code. */
+int trace_writer_copy_meta(trace_writer *dst, const trace_writer *src)
+    RW_MUST_CHECK;
+
 /* Adds LEN bytes at DATA (borrowed) as a content-addressed blob named NAME
  * (borrowed, for humans: a path). The same bytes added again are stored once.
  * Writes the blob's SHA-256 to HASH (caller-owned, 32 bytes). Returns 0 or a
@@ -172,6 +186,9 @@ int trace_writer_add_keyframe(trace_writer *w, u16 kind, u64 seq,
 
 /* Writes every buffered stream and pending metadata as chunks. */
 int trace_writer_flush(trace_writer *w) RW_MUST_CHECK;
+/* trace_writer_flush, and with background, waits until the thread has
+ * written every chunk to the file (a crash of the writer keeps them). */
+int trace_writer_sync(trace_writer *w) RW_MUST_CHECK;
 
 /* Flushes, writes the footer index and the trailer, closes the file and frees
  * W. Accepts NULL. Returns 0 or the first error met (W is freed anyway). */
@@ -362,6 +379,16 @@ int trace_reader_keyframe_info(const trace_reader *r, size_t i,
  * number of bytes copied or a negative code with DIAG. */
 i64 trace_reader_keyframe_read(trace_reader *r, size_t i, void *dst,
                                size_t cap, struct rw_diag *diag) RW_MUST_CHECK;
+
+/* Joins the traces PATHS[0..N) (borrowed; each one's records going on
+ * where the one before it ends, as the segments of rewind record --ring
+ * do) into the trace OUT: their records with their sequence numbers,
+ * their keyframes, every blob once; the metadata of the first, with what
+ * the last says of the end (exit, end_ns, stopped). A trace cut short
+ * (the recorder was killed) gives what can be read of it and must be
+ * the last. Returns 0, or a negative code with DIAG (OUT is removed). */
+int trace_join(const char *const *paths, size_t n, const char *out,
+               int overwrite, struct rw_diag *diag) RW_MUST_CHECK;
 
 /* ------------------------------------------------------------- checking */
 

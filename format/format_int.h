@@ -300,4 +300,8 @@ int trace__count_records(FILE *out, trace_reader *r, u64 *counts,
  * escaped, valid UTF-8 kept, other bytes as U+FFFD (format/describe.c). */
 void trace__json_str(FILE *out, const void *s, size_t n);
 
+/* The sequence number the trace's records begin at: 1, or its metadata
+ * TRACE_META_FIRST_SEQ (format/index.c). */
+u64 trace__first_seq(const trace_reader *r);
+
 #endif /* RW_FORMAT_FORMAT_INT_H */

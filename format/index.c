@@ -384,7 +384,7 @@ static int seq_coverage(trace_reader *r, int strict) {
   }
   for (size_t i = 0; strict && i < ng; i++) {
     const struct trace__group *g = &r->groups[i];
-    u64 lo = i ? r->groups[i - 1].hi + 1 : 1;
+    u64 lo = i ? r->groups[i - 1].hi + 1 : trace__first_seq(r);
     if (g->lo != lo) {
       snprintf(msg, sizeof msg,
                "records %llu..%llu are missing: no chunk holds them (a "
@@ -403,6 +403,19 @@ static int seq_coverage(trace_reader *r, int strict) {
     }
   }
   return 0;
+}
+
+u64 trace__first_seq(const trace_reader *r) {
+  const void *val;
+  size_t len;
+  char buf[24];
+  if (trace_reader_meta(r, TRACE_META_FIRST_SEQ, &val, &len) < 0 || !len ||
+      len >= sizeof buf)
+    return 1;
+  memcpy(buf, val, len);
+  buf[len] = 0;
+  u64 v = strtoull(buf, NULL, 10);
+  return v ? v : 1;
 }
 
 const struct trace__group *trace__group_find(const trace_reader *r,

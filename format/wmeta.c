@@ -110,3 +110,12 @@ void trace__w_free_meta(trace_writer *w) {
   }
   free(w->meta);
 }
+
+int trace_writer_copy_meta(trace_writer *dst, const trace_writer *src) {
+  for (size_t i = 0; i < src->nmeta; i++)
+    if (strcmp(src->meta[i].key, TRACE_META_RECORDS) &&
+        strcmp(src->meta[i].key, TRACE_META_FIRST_SEQ))
+      RW_FORWARD(trace_writer_set_meta(dst, src->meta[i].key,
+                                       src->meta[i].val, src->meta[i].len));
+  return 0;
+}

@@ -402,7 +402,7 @@ int trace_writer_open(trace_writer **out, const char *path,
   if (w->opts.level < ZSTD_minCLevel() || w->opts.level > ZSTD_maxCLevel() ||
       w->opts.chunk_bytes > TRACE__MAX_CHUNK_BYTES)
     goto fail;
-  w->next_seq = 1;
+  w->next_seq = w->opts.first_seq ? w->opts.first_seq : 1;
   w->fd = -1;
   rc = RW_ENOMEM;
   w->cctx = new_cctx(w->opts.level);
@@ -420,6 +420,16 @@ int trace_writer_open(trace_writer **out, const char *path,
   if (rc < 0) goto fail;
   w->off = sizeof hdr;
   *out = w;
+  if (w->next_seq > 1) { /* so that a reader sees no records missing */
+    char n[24];
+    snprintf(n, sizeof n, "%llu", (unsigned long long)w->next_seq);
+    rc = trace_writer_set_meta(w, TRACE_META_FIRST_SEQ, n, strlen(n));
+    if (rc < 0) {
+      trace_writer_close(w);
+      *out = NULL;
+      return rc;
+    }
+  }
   return 0;
 fail:
   if (w->fd >= 0) close(w->fd);
@@ -509,6 +519,11 @@ int trace_writer_flush(trace_writer *w) {
   for (size_t i = 0; i < w->nstreams; i++)
     RW_FORWARD(stream_flush(w, w->streams[i]));
   return trace__w_meta_flush(w);
+}
+
+int trace_writer_sync(trace_writer *w) {
+  RW_FORWARD(trace_writer_flush(w));
+  return trace__w_sync(w);
 }
 
 int trace_writer_add_keyframe(trace_writer *w, u16 kind, u64 seq,
