@@ -16,7 +16,8 @@ static void usage(FILE *out) {
   fputs(
       "usage: rewind record [-o FILE] [--force] [--quiet] [--timeslice MS]\n"
       "                     [--no-follow] [--no-syscall-buffer]\n"
-      "                     [--duration SECONDS] [--] PROG [ARGS...]\n"
+      "                     [--duration SECONDS] [--keyframes SECONDS]\n"
+      "                     [--ring SIZE] [--] PROG [ARGS...]\n"
       "       rewind record -p PID [-o FILE] [--duration SECONDS] [...]\n"
       "\n"
       "Run PROG with ARGS as the shell would, record it into a trace file and\n"
@@ -31,6 +32,13 @@ static void usage(FILE *out) {
       "                     buffer: its filter could not be taken out again)\n"
       "  --duration SECONDS end the recording after SECONDS (1 to 604800):\n"
       "                     -p lets the process go on; PROG is killed\n"
+      "  --ring SIZE        keep only the last SIZE of history (bytes, or\n"
+      "                     with K, M or G; at least 1M): the trace is\n"
+      "                     written as segments in FILE.ring/, each but\n"
+      "                     the first beginning at a keyframe (one is\n"
+      "                     written whenever a segment holds SIZE/4), the\n"
+      "                     oldest deleted; at the end they become FILE.\n"
+      "                     After a crash, rewind join FILE.ring\n"
       "  --keyframes SECONDS\n"
       "                     write a full keyframe (every thread and every\n"
       "                     byte of memory) every SECONDS (0.01 to 86400;\n"
@@ -109,6 +117,7 @@ int cli_cmd_record(int argc, char **argv) {
       {"pid", required_argument, 0, 'A'},
       {"duration", required_argument, 0, 'D'},
       {"keyframes", required_argument, 0, 'K'},
+      {"ring", required_argument, 0, 'Z'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   struct rec_opts o;
@@ -179,6 +188,22 @@ int cli_cmd_record(int argc, char **argv) {
           return cli_usage_error("record", "--duration wants seconds from 1 "
                                  "to 604800, not '%s'", optarg);
         o.duration_s = (unsigned)sec;
+        break;
+      }
+      case 'Z': {
+        char *end;
+        unsigned long long v = strtoull(optarg, &end, 10);
+        int sh = 0;
+        if (*end == 'K' || *end == 'k') sh = 10, end++;
+        else if (*end == 'M' || *end == 'm') sh = 20, end++;
+        else if (*end == 'G' || *end == 'g') sh = 30, end++;
+        if (*end == 'B' || *end == 'b') end++;
+        if (!*optarg || *end || optarg[0] == '-' || v > (1ull << 50) ||
+            (v << sh) < (1ull << 20))
+          return cli_usage_error("record", "--ring wants a size of at least "
+                                 "1M (bytes, or with K, M or G), not '%s'",
+                                 optarg);
+        o.ring_bytes = v << sh;
         break;
       }
       case 'K': {

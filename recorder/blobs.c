@@ -299,7 +299,7 @@ int rec__blob_get(struct rec *r, const struct rec__map *m, u8 hash[32],
   struct rec__blob *b = NULL;
   /* A file changed through a shared mapping may keep its mtime: read it. */
   int fresh = rec__obj_dirty(r, &st);
-  for (size_t i = 0; i < r->nblobs && !fresh; i++)
+  for (size_t i = r->blob_base; i < r->nblobs && !fresh; i++)
     if (r->blobs[i].dev == (u64)st.st_dev && r->blobs[i].ino == st.st_ino &&
         r->blobs[i].size == (u64)st.st_size && r->blobs[i].mtime_ns == mtime)
       b = &r->blobs[i];

@@ -50,7 +50,8 @@ void rec__kf_arm(struct rec *r) {
 }
 
 void rec__kf_tick(struct rec *r, u64 now_ns) {
-  if (r->kf.interval_ns && now_ns >= r->kf.next_ns) r->kf.due = 1;
+  if ((r->kf.interval_ns && now_ns >= r->kf.next_ns) || rec__ring_due(r))
+    r->kf.due = 1;
 }
 
 int rec__kf_entry(struct rec *r, struct rec__task *t) {
@@ -303,11 +304,21 @@ int rec__kf_try(struct rec *r) {
   static const u64 none[6];
   rec__set_cur(r, lead);
   RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
+  /* A full segment of the ring: the keyframe begins the next one. */
+  trace_writer *old = NULL;
+  int rotate = rec__ring_due(r);
+  if (rotate) RW_FORWARD(rec__ring_begin(r, &old));
   u8 *img = NULL;
   size_t len = 0;
   int ws = write_state(r, lead, &img, &len);
+  int ok = ws == 0 && settled(r);
+  if (rotate) {
+    int erc = rec__ring_end(r, old, ok);
+    if (ws >= 0) ws = erc;
+  }
+  if (ws < 0) free(img);
   RW_FORWARD(ws);
-  if (ws == 1 || !settled(r)) { /* a syscall ended meanwhile: later */
+  if (!ok) { /* a syscall ended meanwhile: later */
     free(img);
     r->cur = NULL;
     r->kf.waits++;
@@ -331,6 +342,7 @@ int rec__kf_try(struct rec *r) {
   if (rc == 0) rc = trace_writer_add_keyframe(r->w, TRACE_KF_RECORDER, seq,
                                               p, sizeof p);
   if (rc == 0) rc = trace_writer_flush(r->w);
+  if (rc == 0 && rotate) rc = rec__ring_settle(r);
   r->cur = NULL;
   RW_FORWARD(rc);
   r->kf.count++;

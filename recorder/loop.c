@@ -58,8 +58,9 @@ void rec__tick_arm(struct rec *r) {
   u64 ns = REC_SEC;
   if (live > 1) ns = RW_MAX(r->timeslice_ns / 4, 1000000ull);
   if (ns > REC_SEC) ns = REC_SEC;
-  /* Keyframes are found due at ticks. */
+  /* Keyframes are found due at ticks; a ring's segments fill. */
   if (r->kf.interval_ns && ns > r->kf.interval_ns) ns = r->kf.interval_ns;
+  if (r->ring.bytes && ns > REC_SEC / 20) ns = REC_SEC / 20;
   /* --duration ends the recording on time even while nothing stops. */
   if (r->opts && r->opts->duration_s && ns > REC_SEC / 10) ns = REC_SEC / 10;
   struct itimerval it;

@@ -333,6 +333,18 @@ struct rec__kfs {
   u64 waits;       /* keyframes put off because a thread was busy */
 };
 
+/* The flight recorder (recorder/ring.c, rewind record --ring). */
+struct rec__ring {
+  u64 bytes;             /* SIZE; 0: not a ring */
+  char out[4096];        /* the trace the segments are joined into */
+  u32 first, n;          /* the oldest segment kept, the current one */
+  u64 dropped, dropped_bytes; /* segments deleted, and their bytes */
+  size_t nb0, base0;     /* the blob memo before the next segment began */
+  u64 seg_base;          /* the current segment's size after its keyframe:
+                            history beyond it counts towards the next */
+  struct trace_writer_opts wo;
+};
+
 /* A thread inside a syscall, as a keyframe shows it: its registers at the
  * entry with the FP/SSE/AVX state read, and its XSAVE state. */
 struct rec__kfentry {
@@ -644,6 +656,8 @@ struct rec {
   u8 *wbuf;                   /* scratch for it, REC_BUF bytes; owned */
   struct rec__blob *blobs;    /* file blobs already in the trace */
   size_t nblobs, capblobs;
+  size_t blob_base;     /* blobs[blob_base..nblobs) are in r->w (the ring's
+                           segments each store their own) */
   struct rec__cached *cpend;  /* blobs to put in the blob cache at the end */
   size_t ncpend, capcpend;
   struct rec__tscfile *tscfiles; /* file ranges scanned for rdtsc... */
@@ -719,6 +733,7 @@ struct rec {
   int pin_cpu;               /* the CPU the recording runs on */
   int ctid_noted;            /* 1: the note on PR_GET_TID_ADDRESS is in */
   struct rec__kfs kf;        /* full keyframes (recorder/keyframe.c) */
+  struct rec__ring ring;     /* --ring (recorder/ring.c) */
 };
 
 #define REC_BUF (1u << 20)
@@ -855,6 +870,27 @@ void rec__kf_arm(struct rec *r);
 void rec__kf_tick(struct rec *r, u64 now_ns);
 int rec__kf_entry(struct rec *r, struct rec__task *t) RW_MUST_CHECK;
 int rec__kf_try(struct rec *r) RW_MUST_CHECK;
+
+/* The flight recorder (recorder/ring.c). rec__ring_open makes OUT.ring/
+ * and opens its first segment as r->w (WO: the writer's options);
+ * rec__ring_due says the current segment is full enough for the next
+ * keyframe to begin another (deleting the oldest ones beyond the ring's
+ * size once it is written); rec__ring_finish joins what is left into OUT
+ * (OK 1: the recording has a trace) and removes the directory, or leaves
+ * it with a message when it cannot (OK 0: the recording failed), or
+ * removes it (OK -1: nothing was recorded). */
+int rec__ring_open(struct rec *r, const char *out, int force,
+                   const struct trace_writer_opts *wo) RW_MUST_CHECK;
+int rec__ring_due(const struct rec *r);
+/* rec__ring_begin opens the next segment as r->w, keeping the current one
+ * open in *OLD; rec__ring_end (OK) closes *OLD and keeps the new one, or
+ * (!OK: its keyframe could not be written) goes back to OLD. */
+int rec__ring_begin(struct rec *r, trace_writer **old) RW_MUST_CHECK;
+int rec__ring_end(struct rec *r, trace_writer *old, int ok) RW_MUST_CHECK;
+/* Once the new segment's keyframe is in it: waits until it is on disk, then
+ * deletes the oldest segments beyond the ring's size. */
+int rec__ring_settle(struct rec *r) RW_MUST_CHECK;
+int rec__ring_finish(struct rec *r, int ok) RW_MUST_CHECK;
 int rec__emit_grow(struct rec *r, u64 addr, u64 len) RW_MUST_CHECK;
 int rec__map_grows(const struct rec__map *m);
 u64 rec__stack_guard_gap(const char *cmdline);

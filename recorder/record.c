@@ -175,8 +175,9 @@ static int write_meta(trace_writer *w, char *const *argv, char **env,
 
 /* Creates the trace file: OPTS->output, or PROG-N.rwd with the first free
  * N. Writes the chosen path to PATH. Prints the refusal itself. */
-static int open_trace(const struct rec_opts *o, const char *base,
-                      trace_writer **w, char *path, size_t cap, u64 cpus) {
+static int open_trace(struct rec *r, const struct rec_opts *o,
+                      const char *base, trace_writer **w, char *path,
+                      size_t cap, u64 cpus) {
   struct trace_writer_opts wo;
   memset(&wo, 0, sizeof wo);
   wo.overwrite = o->force;
@@ -184,9 +185,11 @@ static int open_trace(const struct rec_opts *o, const char *base,
   wo.background = 1;
   wo.background_cpus = cpus;
   int rc;
+  r->ring.bytes = o->ring_bytes;
   if (o->output) {
     snprintf(path, cap, "%s", o->output);
-    rc = trace_writer_open(w, path, &wo);
+    rc = r->ring.bytes ? rec__ring_open(r, path, o->force, &wo)
+                       : trace_writer_open(w, path, &wo);
   } else {
     char dir[4096];
     rc = trace_dir(dir, sizeof dir, 1);
@@ -203,10 +206,18 @@ static int open_trace(const struct rec_opts *o, const char *base,
                          strcmp(dir, ".") ? dir : "",
                          strcmp(dir, ".") ? "/" : "", base, n);
       rc = len < 0 || (size_t)len >= cap ? RW_ERR(ENAMETOOLONG)
-                                         : trace_writer_open(w, path, &wo);
+           : r->ring.bytes             ? rec__ring_open(r, path, 0, &wo)
+                                       : trace_writer_open(w, path, &wo);
     }
   }
-  if (rc == RW_ERR(EEXIST) || rc == RW_EEXIST)
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s.ring", path);
+  if ((rc == RW_ERR(EEXIST) || rc == RW_EEXIST) && r->ring.bytes &&
+      access(dir, F_OK) == 0)
+    rw_log(RW_LOG_ERROR, "%s exists: an unfinished ring recording (rewind "
+           "join %s makes a trace of it); use --force to replace it", dir,
+           dir);
+  else if (rc == RW_ERR(EEXIST) || rc == RW_EEXIST)
     rw_log(RW_LOG_ERROR, "%s exists; use --force to replace it", path);
   else if (rc < 0)
     rw_log(RW_LOG_ERROR, "cannot write the trace %s: %s", path,
@@ -488,7 +499,8 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   int cpu = rec__pin_cpu(&others);
   if (cpu < 0) cpu = 0;
   r.pin_cpu = cpu;
-  rc = open_trace(o, r.prog_name, &r.w, res->path, sizeof res->path, others);
+  rc = open_trace(&r, o, r.prog_name, &r.w, res->path, sizeof res->path,
+                  others);
   if (rc < 0) {
     res->path[0] = 0;
     free(r.buf);
@@ -566,6 +578,11 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   attach_mode = 0;
   if (r.attached && rc < 0 && res->events == 0) launched = 0; /* no trace */
   int crc = trace_writer_close(r.w);
+  /* A ring's segments become the trace. */
+  if (r.ring.bytes) {
+    int jrc = rec__ring_finish(&r, !launched ? -1 : crc == 0);
+    if (crc == 0) crc = jrc;
+  }
   if (rc == 0 && crc < 0) {
     /* A write that failed on the writer's thread shows only now. */
     rw_log(RW_LOG_ERROR, "recording failed: %s", rw_strerror(crc));
@@ -606,6 +623,13 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
                              (double)r.kf.ns / 1e9);
     else if (r.kf.interval_ns && tl < sizeof thr)
       tl += (size_t)snprintf(thr + tl, sizeof thr - tl, ", no keyframe");
+    if (r.ring.bytes && tl < sizeof thr)
+      tl += (size_t)snprintf(thr + tl, sizeof thr - tl,
+                             ", ring: the last %u segments kept, %llu "
+                             "dropped (%.1f MiB)",
+                             r.ring.n - r.ring.first + 1,
+                             (unsigned long long)r.ring.dropped,
+                             (double)r.ring.dropped_bytes / (1 << 20));
     int lrc = trace_dir_set_latest(res->path);
     if (lrc < 0 && lrc != RW_ENOTFOUND)
       rw_log(RW_LOG_INFO, "could not mark %s as the latest trace: %s",

@@ -31,6 +31,7 @@ struct rec_opts {
                          let it go on; 0: start argv */
   unsigned keyframe_ms; /* --keyframes: a full keyframe every this many
                            milliseconds (0: none) */
+  u64 ring_bytes;       /* --ring: keep at most this much history (0: all) */
   unsigned duration_s; /* --duration: end the recording after this many
                           seconds (0: no limit) */
 };
