@@ -370,10 +370,13 @@ int cli_cmd_replay(int argc, char **argv) {
     char why[160];
     if (rp_meta(rp, TRACE_META_STOPPED, why, sizeof why) < 0)
       snprintf(why, sizeof why, "the recorder was killed?");
+    struct rp_stats ks;
+    rp_get_stats(rp, &ks); /* a keyframe's records are not events */
     if (!quiet)
       printf("replay verified up to event %" PRIu64 " (%" PRIu64
              " instructions); the recording was cut off there (%s): %s\n",
-             stop.event, rp_icount(rp), why, end_text(&stop, buf, sizeof buf));
+             stop.event - ks.keyframe_events, rp_icount(rp), why,
+             end_text(&stop, buf, sizeof buf));
     status = REPLAY_CUT;
   } else if (!quiet) {
     struct rp_stats st;
@@ -381,7 +384,8 @@ int cli_cmd_replay(int argc, char **argv) {
     printf("replay verified: %" PRIu64 " instructions, %" PRIu64
            " events, %" PRIu64 " register checks, %" PRIu64
            " output checks%s, %.2f s (%.1f MIPS); %s\n",
-           rp_icount(rp), st.events, st.checks, st.outputs,
+           rp_icount(rp), st.events - st.keyframe_events, st.checks,
+           st.outputs,
            st.end_checked ? ", memory at the end checked" : "", secs,
            secs > 0 ? (double)st.instructions / secs / 1e6 : 0.0,
            end_text(&stop, buf, sizeof buf));

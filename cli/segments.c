@@ -33,10 +33,10 @@ static const char *end_text(const struct rp_stop *s, char *buf, size_t cap) {
 }
 
 int cli_verify_segments(const char *path, int jobs, int quiet) {
-  u64 *seqs;
+  u64 *seqs, first;
   size_t nkf;
   struct rw_diag d = {0};
-  int rc = rp_recorder_keyframes(path, &seqs, &nkf, &d);
+  int rc = rp_recorder_keyframes(path, &seqs, &nkf, &first, &d);
   if (rc < 0)
     return cli_error("%s: %s", path, d.msg[0] ? d.msg : rw_strerror(rc));
   if (!nkf) {
@@ -48,6 +48,8 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
     return -1;
   }
   size_t n = nkf + 1;
+  /* A ring recording begins at its first keyframe: no piece before it. */
+  size_t from = first >= seqs[0] ? 1 : 0;
   struct rp_segment *res = mmap(NULL, n * sizeof *res,
                                 PROT_READ | PROT_WRITE,
                                 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -64,10 +66,10 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
   }
   if (!quiet)
     fprintf(stderr, "rewind: verifying %zu segments of %s, %d at a time\n",
-            n, path, jobs);
+            n - from, path, jobs);
   fflush(NULL);
   u64 t0 = rw_now_ns();
-  size_t next = 0, running = 0, done = 0;
+  size_t next = from, running = 0, done = from;
   int status = 0;
   while (done < n) {
     while (running < (size_t)jobs && next < n) {
@@ -107,7 +109,8 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
                  WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
       }
       if (!quiet && isatty(2))
-        fprintf(stderr, "\rrewind: %zu of %zu segments verified", done, n);
+        fprintf(stderr, "\rrewind: %zu of %zu segments verified",
+                done - from, n - from);
     }
   }
   if (!quiet && isatty(2)) fputc('\n', stderr);
@@ -123,7 +126,8 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
     work += s->secs;
     if (s->status == RP_SEG_OK || status) continue;
     if (s->report[0]) fprintf(stderr, "rewind: %s", s->report);
-    fprintf(stderr, "rewind: segment %zu of %zu (from %s", i + 1, n,
+    fprintf(stderr, "rewind: segment %zu of %zu (from %s", i + 1 - from,
+            n - from,
             i ? "keyframe " : "the beginning");
     if (i) fprintf(stderr, "%zu", i);
     fprintf(stderr, " to %s", i < nkf ? "keyframe " : "the end");
@@ -143,7 +147,7 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
     if (!quiet)
       printf("replay verified up to event %" PRIu64 " (%" PRIu64
              " instructions), in %zu segments; the recording was cut off "
-             "there: %s\n", events, insns, n,
+             "there: %s\n", events, insns, n - from,
              end_text(&last->end, buf, sizeof buf));
     status = CLI_CUT;
   } else if (status == 0 && !quiet) {
@@ -151,7 +155,7 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
            "at a time, each checked against the keyframe it ends at), %"
            PRIu64 " events, %" PRIu64 " register checks, %" PRIu64
            " output checks%s, %.2f s (%.2f s of replay, %.1f MIPS); %s\n",
-           insns, n, jobs, events, checks, outputs,
+           insns, n - from, jobs, events, checks, outputs,
            last->end_checked ? ", memory at the end checked" : "", secs,
            work, secs > 0 ? (double)insns / secs / 1e6 : 0.0,
            end_text(&last->end, buf, sizeof buf));

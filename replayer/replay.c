@@ -143,6 +143,9 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
     goto fail;
   }
   rp->trace.end_seq = rp->opts.end_seq;
+  /* A ring recording's history begins at its first keyframe. */
+  if (!rp->opts.start_keyframe && rp__segment_first(rp))
+    rp->opts.start_keyframe = 1;
   if (rp->opts.start_keyframe && (rc = rp__segment_begin(rp, diag)) < 0)
     goto fail;
   rp->proc->cfg = (struct cpu_config){.cpuid = answer_cpuid,

@@ -947,6 +947,10 @@ void rp__progress(rp_replay *rp, int final);
  * none from rp_opts.end_seq on): 1, 0 at the end, or a negative code with
  * DIAG; rp__segment_close frees what it read. */
 int rp__segment_begin(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
+/* 1 when the trace's records begin at its first recorder keyframe (a ring
+ * recording whose first segments were dropped): its history begins
+ * there. */
+int rp__segment_first(rp_replay *rp);
 int rp__segment_next(rp_replay *rp, struct trace_record *r,
                      struct rw_diag *diag) RW_MUST_CHECK;
 void rp__segment_close(rp_replay *rp);

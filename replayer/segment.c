@@ -59,11 +59,14 @@ static int read_kf(trace_reader *tr, size_t i, u64 *seq, u64 *len,
 }
 
 int rp_recorder_keyframes(const char *path, u64 **seqs, size_t *n,
-                          struct rw_diag *diag) {
+                          u64 *first, struct rw_diag *diag) {
   trace_reader *tr;
   *seqs = NULL;
   *n = 0;
   RW_FORWARD(trace_reader_open(&tr, path, diag));
+  struct trace_info in;
+  trace_reader_get_info(tr, &in);
+  if (first) *first = in.seq_first;
   size_t count = recorder_kfs(tr, NULL, 0);
   size_t *ix = calloc(count + 1, sizeof *ix);
   u64 *v = calloc(count + 1, sizeof *v);
@@ -83,6 +86,20 @@ int rp_recorder_keyframes(const char *path, u64 **seqs, size_t *n,
   *seqs = v;
   *n = count;
   return 0;
+}
+
+int rp__segment_first(rp_replay *rp) {
+  size_t ix;
+  u64 seq, len;
+  u8 hash[32];
+  struct trace_info in;
+  struct rw_diag d = {0};
+  if (!recorder_kfs(rp->trace.tr, &ix, 1) ||
+      read_kf(rp->trace.tr, ix, &seq, &len, hash, &d) < 0)
+    return 0;
+  trace_reader_get_info(rp->trace.tr, &in);
+  /* None but after it (or none at all: a recorder killed just after). */
+  return !trace_reader_nrecords(rp->trace.tr) || in.seq_first >= seq;
 }
 
 int rp__segment_begin(rp_replay *rp, struct rw_diag *diag) {
