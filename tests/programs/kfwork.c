@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Test program: a process that keeps changing for about SECONDS (argument,
- * default 1) in every way a recorder keyframe must catch, so that
+ * default 1; a second argument "light": little computing, as many
+ * syscalls) in every way a recorder keyframe must catch, so that
  * keyframes written every few milliseconds land in all of them
  * (tests/replay/keyframes.sh): a thread computing, one blocked on a pipe,
  * one waiting on a condition variable, the main thread sleeping; a heap
@@ -17,7 +18,7 @@
 static int fds[2];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static volatile int stop, ticks;
+static volatile int stop, ticks, light;
 static unsigned long sums[3];
 
 static double now(void) {
@@ -31,7 +32,7 @@ static void *compute(void *arg) {
   (void)arg;
   unsigned long s = 0;
   while (!stop) {
-    size_t n = 1 << (12 + (s % 7));
+    size_t n = light ? 512 : (size_t)1 << (12 + (s % 7));
     double *v = mmap(NULL, n * sizeof *v, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (v == MAP_FAILED) return NULL;
@@ -44,6 +45,10 @@ static void *compute(void *arg) {
     memset(p, (int)s, 1000);
     s += (unsigned char)p[999];
     free(p);
+    if (light) {
+      struct timespec ts = {0, 200000};
+      nanosleep(&ts, NULL);
+    }
   }
   sums[0] = s;
   return NULL;
@@ -77,6 +82,7 @@ static void *waiter(void *arg) {
 
 int main(int argc, char **argv) {
   double secs = argc > 1 ? atof(argv[1]) : 1.0;
+  light = argc > 2 && !strcmp(argv[2], "light");
   if (pipe(fds) < 0) return 1;
   pthread_t t[3];
   pthread_create(&t[0], NULL, compute, NULL);
@@ -85,7 +91,7 @@ int main(int argc, char **argv) {
   double end = now() + secs;
   unsigned long fsum = 0;
   for (int k = 0; now() < end; k++) {
-    struct timespec ts = {0, 3000000};
+    struct timespec ts = {0, light ? 300000 : 3000000};
     nanosleep(&ts, NULL);
     char msg[64];
     int len = snprintf(msg, sizeof msg, "tick %d\n", k);
