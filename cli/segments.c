@@ -160,6 +160,22 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
            work, secs > 0 ? (double)insns / secs / 1e6 : 0.0,
            end_text(&last->end, buf, sizeof buf));
   }
+  if (status == 0 || status == CLI_CUT) {
+    /* Files the pieces never read are part of the trace too. */
+    struct rp_opts o = {0};
+    rp_replay *rp;
+    struct rw_diag bd = {0};
+    o.whole = 1;
+    o.no_index = 1;
+    if (rp_open(&rp, path, &o, &bd) == 0) {
+      if (rp_check_blobs(rp, &bd) < 0) {
+        fprintf(stderr, "rewind: %s is damaged at offset %llu: %s\n", path,
+                (unsigned long long)bd.offset, bd.msg);
+        status = CLI_DAMAGED;
+      }
+      rp_close(rp);
+    }
+  }
   free(kids);
   free(seqs);
   munmap(res, n * sizeof *res);

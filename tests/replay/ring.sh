@@ -34,7 +34,9 @@ k = re.search(r"keyframes: +\d+ \(seq (\d+)\.\.", t)
 assert r and k and int(r.group(1)) > 1 and r.group(1) == k.group(1), t' \
   "$T/ring.info"
 "$REWIND" replay --verify --no-progress "$T/ring.rwd" >"$T/ring.v" 2>&1
-st=$?; [ $st = 0 ] || cp "$T/ring.rwd" "$T/ring.v" /tmp/ixf/; check_eq "ring: verifies" 0 "$st"
+st=$?
+check_eq "ring: verifies" 0 "$st"
+ring_st=$st
 check "ring: to the program's end" has \
   "memory at the end checked.*the program exited with status 0" "$T/ring.v"
 "$REWIND" replay --verify -j 2 "$T/ring.rwd" >"$T/ring.j" 2>&1
@@ -104,4 +106,7 @@ mkdir -p "$T/empty.ring"
 check_eq "join of no segments: exit 1" 1 "$?"
 check "join of no segments: says so" has "holds no segments" "$T/r4.out"
 
+# A divergence of the ring once, under load, could not be reproduced: its
+# report and the recording's summary last, where a CI log shows them.
+[ "$ring_st" = 0 ] || { head -n 40 "$T/ring.v"; cat "$T/ring.err"; }
 finish
