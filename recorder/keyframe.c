@@ -347,11 +347,8 @@ int rec__kf_try(struct rec *r) {
   RW_FORWARD(rc);
   r->kf.count++;
   r->kf.bytes += len;
-  u64 cost = rw_now_ns() - t0;
-  r->kf.ns += cost;
+  r->kf.ns += rw_now_ns() - t0;
   r->kf.due = 0;
-  /* A large memory makes keyframes slow: never more than a tenth of the
-   * time (xz -T2 with keyframes every 0.2 s spent half its time in them). */
-  r->kf.next_ns = mono_ns() + RW_MAX(r->kf.interval_ns, 9 * cost);
+  r->kf.next_ns = mono_ns() + r->kf.interval_ns;
   return 1;
 }
