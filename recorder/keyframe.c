@@ -46,12 +46,36 @@ static u64 mono_ns(void) {
 
 void rec__kf_arm(struct rec *r) {
   r->kf.interval_ns = (u64)r->opts->keyframe_ms * 1000000ull;
-  if (r->kf.interval_ns) r->kf.next_ns = mono_ns() + r->kf.interval_ns;
+  r->kf.start_ns = mono_ns();
+  if (r->kf.interval_ns) r->kf.next_ns = r->kf.start_ns + r->kf.interval_ns;
+}
+
+/* Keyframes of a large memory that changes all the time are slow (xz -T2
+ * with one every 0.2 s spent half its time in them): after their first
+ * second, they may take a tenth of the recording's time, no more. The
+ * ring's are not put off: they keep it within its size. */
+static int over_budget(struct rec *r, u64 now_ns) {
+  u64 share = (now_ns - r->kf.start_ns) / 10 + 1000000000ull;
+  if (r->kf.ns <= share) return 0;
+  if (!r->kf.said_time) {
+    r->kf.said_time = 1;
+    rw_log(RW_LOG_INFO, "note: keyframes are put off: %llu took %.2f s "
+           "(they may take a tenth of the recording's time)",
+           (unsigned long long)r->kf.count, (double)r->kf.ns / 1e9);
+  }
+  return 1;
 }
 
 void rec__kf_tick(struct rec *r, u64 now_ns) {
-  if ((r->kf.interval_ns && now_ns >= r->kf.next_ns) || rec__ring_due(r))
-    r->kf.due = 1;
+  if (r->kf.interval_ns && now_ns >= r->kf.next_ns && !r->kf.due) {
+    if (over_budget(r, now_ns)) {
+      r->kf.next_ns = now_ns + r->kf.interval_ns;
+      r->kf.put_off++;
+    } else {
+      r->kf.due = 1;
+    }
+  }
+  if (rec__ring_due(r)) r->kf.due = 1;
 }
 
 int rec__kf_entry(struct rec *r, struct rec__task *t) {
@@ -253,7 +277,9 @@ static int write_state(struct rec *r, struct rec__task *lead, u8 **img,
   rc = trace_writer_divert(r->w, kw);
   if (rc == 0) {
     r->kf.unpatch = 1;
+    rec__kf_mem_begin(r);
     rc = rec__emit_state(r, lead, REC_DESCRIBE_KEYFRAME);
+    if (rc == 0) rc = rec__kf_mem_flush(r, (u32)lead->tid);
     if (rc == 0) rc = skew(r, lead);
     r->kf.unpatch = 0;
     int back = trace_writer_divert(r->w, NULL);
@@ -308,6 +334,8 @@ int rec__kf_try(struct rec *r) {
   trace_writer *old = NULL;
   int rotate = rec__ring_due(r);
   if (rotate) RW_FORWARD(rec__ring_begin(r, &old));
+  if (rotate) rec__kf_mem_forget(r); /* its packs stay in the old segment */
+  u64 stored = r->kf.mem.stored;
   u8 *img = NULL;
   size_t len = 0;
   int ws = write_state(r, lead, &img, &len);
@@ -316,6 +344,7 @@ int rec__kf_try(struct rec *r) {
     int erc = rec__ring_end(r, old, ok);
     if (ws >= 0) ws = erc;
   }
+  rec__kf_mem_end(r, ws == 0 && ok);
   if (ws < 0) free(img);
   RW_FORWARD(ws);
   if (!ok) { /* a syscall ended meanwhile: later */
@@ -346,7 +375,7 @@ int rec__kf_try(struct rec *r) {
   r->cur = NULL;
   RW_FORWARD(rc);
   r->kf.count++;
-  r->kf.bytes += len;
+  r->kf.bytes += len + (r->kf.mem.stored - stored);
   r->kf.ns += rw_now_ns() - t0;
   r->kf.due = 0;
   r->kf.next_ns = mono_ns() + r->kf.interval_ns;

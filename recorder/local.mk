@@ -11,7 +11,7 @@ recorder_librw_recorder_a_SOURCES = \
 	recorder/ptregs.c recorder/emit.c recorder/backtrace.c \
 	recorder/tscself.c recorder/tscpatch.c recorder/forced.c recorder/stack.c recorder/output.c \
 	recorder/vdso.c recorder/vsyscall.c recorder/sbuf.c recorder/sbuf.h \
-	recorder/wp.c recorder/keyframe.c recorder/ring.c
+	recorder/wp.c recorder/keyframe.c recorder/kfmem.c recorder/ring.c
 nodist_recorder_librw_recorder_a_SOURCES = recorder/sblib_bin.c
 recorder_librw_recorder_a_CFLAGS = $(AM_CFLAGS) $(UNWIND_CFLAGS) $(CAPSTONE_CFLAGS)
 

@@ -319,6 +319,34 @@ enum rec__tstate {
 
 struct rec__proc;
 
+/* The pages of keyframes, each stored once (recorder/kfmem.c): what the
+ * recorder remembers of the pages it stored, and the keyframe being made. */
+struct rec__kfpage {
+  u64 fp[2]; /* fingerprint of the page's bytes */
+  u64 off;   /* where pack PACK holds them */
+  u32 pack;  /* index in rec__kfmem.packs */
+  u32 used;  /* 1: a slot in use */
+};
+struct rec__kfmemo { /* open addressing on the fingerprint */
+  struct rec__kfpage *v;
+  size_t cap, n;
+};
+struct rec__kfrun { /* [addr, addr + len) is pack PACK's bytes at OFF */
+  u64 addr, len, off;
+  u32 pack;
+};
+struct rec__kfmem {
+  struct rec__kfmemo memo, next; /* the last keyframe's pages; this one's */
+  u8 *pack;                      /* this keyframe's new pages */
+  size_t len, cap;
+  struct rec__kfrun *runs;       /* this keyframe's MEM_FROM, to write */
+  size_t nruns, caprun;
+  u8 (*packs)[32];               /* the blobs of the packs written */
+  size_t npacks, cappack;
+  int active;                    /* 1: a keyframe is being made */
+  u64 reused, stored;            /* bytes named again; bytes stored */
+};
+
 /* Full keyframes (recorder/keyframe.c): every --keyframes seconds, once
  * every thread stands where a history can begin, the state of the
  * process is written as the records a history starts with, into a trace
@@ -331,6 +359,10 @@ struct rec__kfs {
   int said;        /* 1: the note on what stops keyframes is written */
   u64 count, bytes, ns; /* written so far: keyframes, blob bytes, time */
   u64 waits;       /* keyframes put off because a thread was busy */
+  u64 start_ns;    /* when recording began */
+  u64 put_off;     /* times one was due and was put off for time */
+  int said_time;   /* 1: the note on putting them off is written */
+  struct rec__kfmem mem; /* their pages (recorder/kfmem.c) */
 };
 
 /* The flight recorder (recorder/ring.c, rewind record --ring). */
@@ -870,6 +902,23 @@ void rec__kf_arm(struct rec *r);
 void rec__kf_tick(struct rec *r, u64 now_ns);
 int rec__kf_entry(struct rec *r, struct rec__task *t) RW_MUST_CHECK;
 int rec__kf_try(struct rec *r) RW_MUST_CHECK;
+
+/* The pages of keyframes (recorder/kfmem.c). rec__kf_mem_begin starts a
+ * keyframe; rec__kf_mem_import (a rec__populated callback, CTX the rec)
+ * takes the pages of [A, B) that are not all zero; rec__kf_mem_flush
+ * stores the new ones as a blob and writes the MEM_FROM records into
+ * r->w's stream TID; rec__kf_mem_end keeps what it learnt (OK 1: the
+ * keyframe was written) or forgets it; rec__kf_mem_forget forgets every
+ * page (a new ring segment holds no pack yet); rec__kf_mem_free at the
+ * end. rec__kf_fingerprint: the 128-bit fingerprint of the REC_PAGE bytes
+ * at P. */
+void rec__kf_mem_begin(struct rec *r);
+int rec__kf_mem_import(void *ctx, u64 a, u64 b) RW_MUST_CHECK;
+int rec__kf_mem_flush(struct rec *r, u32 tid) RW_MUST_CHECK;
+void rec__kf_mem_end(struct rec *r, int ok);
+void rec__kf_mem_forget(struct rec *r);
+void rec__kf_mem_free(struct rec *r);
+void rec__kf_fingerprint(const u8 *p, u64 fp[2]);
 
 /* The flight recorder (recorder/ring.c). rec__ring_open makes OUT.ring/
  * and opens its first segment as r->w (WO: the writer's options);

@@ -623,6 +623,9 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
                              (double)r.kf.ns / 1e9);
     else if (r.kf.interval_ns && tl < sizeof thr)
       tl += (size_t)snprintf(thr + tl, sizeof thr - tl, ", no keyframe");
+    if (r.kf.put_off && tl < sizeof thr)
+      tl += (size_t)snprintf(thr + tl, sizeof thr - tl, " (%llu put off for "
+                             "time)", (unsigned long long)r.kf.put_off);
     if (r.ring.bytes && tl < sizeof thr)
       tl += (size_t)snprintf(thr + tl, sizeof thr - tl,
                              ", ring: the last %u segments kept, %llu "
@@ -674,6 +677,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   free(r.tscsites);
   free(r.objs);
   free(r.buf);
+  rec__kf_mem_free(&r);
   free(r.xsave);
   free(r.vdso_orig);
   return launched ? (rc < 0 ? rc : 0) : rc;

@@ -119,7 +119,11 @@ static int describe(struct rec *r, const struct rec__map *m, u64 a, u64 b,
   if (copied && obj && r->objs[obj - 1].size != ~0ull)
     RW_FORWARD(rec__emit_resize(r, obj, r->objs[obj - 1].size));
   if (at_exec || shared_other || copied)
-    RW_FORWARD(rec__populated(r, m, a, b, import_nonzero, r));
+    RW_FORWARD(rec__populated(r, m, a, b,
+                              how == REC_DESCRIBE_KEYFRAME && r->kf.mem.active
+                                  ? rec__kf_mem_import
+                                  : import_nonzero,
+                              r));
   if (shared_other && !at_exec && (m->prot & PROT_WRITE))
     RW_FORWARD(rec__warn(r, REC_NR_shmat,
                          "shared memory %s is mapped writable; writes by "

@@ -420,7 +420,38 @@ int rp__apply_resize(rp_replay *rp, const struct rp__rec *rec) {
   return 0;
 }
 
+/* MEM_FROM (a keyframe's state): LEN bytes at ADDR from a blob. */
+static int apply_mem_from(rp_replay *rp, const struct rp__rec *rec) {
+  struct trace_rec_mem_from m;
+  RW_FORWARD(trace_rec_mem_from_get(&m, rec->data, rec->len));
+  RW_RETURN_IF(m.addr >= RP_USER_END || m.len > RP_USER_END - m.addr,
+               RW_ECORRUPT, "MEM_FROM at a bad address");
+  rp__note_recent(rp, rec, m.addr, (size_t)m.len);
+  u64 a = m.addr, off = m.offset, end = m.addr + m.len;
+  while (a < end) {
+    size_t n = (size_t)RW_MIN(end - a, (u64)RP_BUF);
+    struct rw_diag diag = {0};
+    i64 got = trace_reader_blob_read(rp->trace.tr, m.blob.b, off, rp->buf, n,
+                                     &diag);
+    if (got >= 0 && (size_t)got < n)
+      rw_diag_set(&diag, RW_ECORRUPT, 0, "the keyframe takes bytes "
+                  "%llu-%llu of a blob of %llu bytes",
+                  (unsigned long long)m.offset,
+                  (unsigned long long)(m.offset + m.len),
+                  (unsigned long long)(off + (u64)got));
+    if (diag.code) {
+      rw_log(RW_LOG_ERROR, "MEM_FROM at %#llx: %s", (unsigned long long)a,
+             diag.msg);
+      return diag.code;
+    }
+    RW_FORWARD(cpu_mem_write(rp->proc->mem, a, rp->buf, n));
+    a += n, off += n;
+  }
+  return 0;
+}
+
 int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) {
+  if (rec->type == TRACE_REC_MEM_FROM) return apply_mem_from(rp, rec);
   struct trace_rec_mem m;
   RW_FORWARD(trace_rec_mem_get(&m, rec->data, rec->len));
   u64 a = m.addr;

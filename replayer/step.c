@@ -338,8 +338,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         regs->pkru = theirs.pkru;
       }
       RW_FORWARD(rp__thread_start(rp, tid, rec->seq, regs, &t));
-      /* XINUSE: a new image starts with nothing in use, a clone with its
-       * parent's. */
+      /* XINUSE: none in a new image, a clone's parent's in a clone. */
       cpu_set_xinuse(t->cpu, pt && pt->st.alive ? cpu_xinuse(pt->cpu) : 0);
       if (!parent && rp->th.exec_nr) { /* the thread that called execve */
         t->st.in_syscall = 1;
@@ -377,6 +376,8 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       if (RW_UNLIKELY(rp->user.nwps) && rp->goal &&
           (rp->goal->flags & RP__USER))
         RW_FORWARD(kernel_write(rp, rec));
+      /* fall through */
+    case TRACE_REC_MEM_FROM: /* a keyframe's state: before any debugger */
       RW_FORWARD(rp__apply_mem(rp, rec));
       return 1;
     case TRACE_REC_STACK_RULES:

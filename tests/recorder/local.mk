@@ -8,6 +8,7 @@ tests_recorder_test_recorder_SOURCES = tests/recorder/main.c \
 	tests/recorder/test_image.c tests/recorder/test_cpuid.c \
 	tests/recorder/test_env.c tests/recorder/test_digest.c \
 	tests/recorder/test_outbuf.c tests/recorder/test_sbuf.c \
+	tests/recorder/test_kfmem.c \
 	tests/recorder/tests.h
 tests_recorder_test_recorder_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_recorder_test_recorder_LDADD = tests/librw_testrunner.a \

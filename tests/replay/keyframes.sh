@@ -70,6 +70,31 @@ segments loop
 check_eq "loop: --verify -j 2 exits 0" 0 "$status"
 check "loop: in pieces" grep -q "in $((k + 1)) segments" "$T/loop.j"
 
+# --- a large state that seldom changes: each page stored once -------------
+"$REWIND" record -q -f -o "$T/heap.rwd" --keyframes 0.05 -- \
+  "$P/kfheap" 16 0.6 >"$T/heap.out" 2>&1
+k=$(nkf heap)
+check "heap: keyframes written (>= 3: $k)" test "${k:-0}" -ge 3
+"$REWIND" info --json "$T/heap.rwd" >"$T/heap.json"
+python3 - "$T/heap.json" >"$T/heap.packs" <<'PY'
+import json, re, sys
+blobs = json.load(open(sys.argv[1]))["blobs"]
+for b in blobs:
+    m = re.match(r"keyframe (\d+) pages$", b["name"])
+    if m:
+        print(m.group(1), b["size"])
+PY
+check "heap: keyframe 1 stores the 16 MB" awk \
+  '$1 == 1 && $2 >= 16777216 { ok = 1 } END { exit !ok }' "$T/heap.packs"
+check "heap: later keyframes store what changed (64 KB written)" awk \
+  '$1 > 1 && $2 > 1048576 { bad = 1 } END { exit bad }' "$T/heap.packs"
+check "heap: 256 pages with the same bytes are stored once" awk \
+  '$1 == 1 && $2 < 16777216 + 524288 { ok = 1 } END { exit !ok }' \
+  "$T/heap.packs"
+segments heap
+check_eq "heap: --verify -j 2 exits 0" 0 "$status"
+check "heap: in pieces" grep -q "in $((k + 1)) segments" "$T/heap.j"
+
 # --- a wrong keyframe is found, and named ---------------------------------
 for how in regs memory; do
   REWIND_TEST_KEYFRAME_SKEW=$how "$REWIND" record -q -f \
