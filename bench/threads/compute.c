@@ -6,8 +6,9 @@
  * first, to make the writable memory each preemption digests larger; the
  * threads write into it now and then. With a fifth argument "random" the
  * heap gets pseudo-random bytes instead of ones (what a compressor cannot
- * shrink), and a line on stderr says when they are written. Prints a
- * checksum. */
+ * shrink), and a line on stderr says when they are written; a sixth, HOT,
+ * makes the threads write only into the first HOT megabytes (a large
+ * state that seldom changes). Prints a checksum. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,13 +16,13 @@
 
 static long steps;
 static unsigned char *mem;
-static size_t mem_len;
+static size_t mem_len, hot_len;
 
 static void *worker(void *arg) {
   unsigned long x = (unsigned long)arg * 7919 + 1;
   for (long i = 0; i < steps; i++) {
     x = x * 6364136223846793005ul + 1442695040888963407ul;
-    if ((i & 4095) == 0) mem[(x >> 20) % mem_len] ^= (unsigned char)x;
+    if ((i & 4095) == 0) mem[(x >> 20) % hot_len] ^= (unsigned char)x;
   }
   return (void *)(x >> 1);
 }
@@ -34,6 +35,9 @@ int main(int argc, char **argv) {
   if (n < 1 || n > 64 || mb < 1) return 2;
   steps = work * 1000000 / n;
   mem_len = (size_t)mb << 20;
+  hot_len = argc > 5 && atol(argv[5]) > 0 && atol(argv[5]) < mb
+                ? (size_t)atol(argv[5]) << 20
+                : mem_len;
   mem = malloc(mem_len);
   if (!mem) return 1;
   memset(mem, 1, mem_len);
