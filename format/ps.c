@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/endian.h"
 #include "format/format_int.h"
 
 /* Processes seen so far, in the order they appeared. */
@@ -193,6 +194,43 @@ void trace_procs_free(struct trace_proc *v, size_t n) {
   free(v);
 }
 
+/* A trace whose records begin at a recorder keyframe (a ring's, a
+ * joined segment's): the processes its state holds, as if forked there. */
+static int begin_at_keyframe(struct table *t, trace_reader *r) {
+  struct trace_info in;
+  trace_reader_get_info(r, &in);
+  for (size_t i = 0; i < trace_reader_nkeyframes(r); i++) {
+    struct trace_keyframe_info ki;
+    u8 p[TRACE_KF_RECORDER_SIZE];
+    if (trace_reader_keyframe_info(r, i, &ki) < 0 ||
+        ki.kind != TRACE_KF_RECORDER)
+      continue;
+    if ((trace_reader_nrecords(r) && in.seq_first < ki.seq) ||
+        trace_reader_keyframe_read(r, i, p, sizeof p, NULL) != sizeof p)
+      return 0;
+    u64 len = rd_le64(p + 16);
+    u8 *img = len <= ((u64)1 << 32) ? malloc(len ? len : 1) : NULL;
+    trace_reader *kr = NULL;
+    trace_cursor *c = NULL;
+    struct trace_record rec;
+    int rc = img ? 0 : RW_ENOMEM;
+    if (rc == 0 && trace_reader_blob_read(r, p + 24, 0, img, len, NULL) !=
+                       (i64)len)
+      rc = RW_ECORRUPT;
+    if (rc == 0) rc = trace_reader_open_mem(&kr, img, len, NULL);
+    if (rc == 0) rc = trace_cursor_open(&c, kr, TRACE_ALL_THREADS);
+    while (rc == 0 && trace_cursor_next(c, &rec, NULL) == 1) {
+      rec.seq = ki.seq;
+      rc = apply(t, r, &rec);
+    }
+    trace_cursor_close(c);
+    trace_reader_close(kr);
+    free(img);
+    return rc == RW_ENOMEM ? rc : 0; /* a bad state: the records alone */
+  }
+  return 0;
+}
+
 int trace_procs(trace_reader *r, struct trace_proc **out, size_t *n,
                 struct rw_diag *diag) {
   struct table t = {0};
@@ -200,8 +238,21 @@ int trace_procs(trace_reader *r, struct trace_proc **out, size_t *n,
   trace_cursor *c;
   *out = NULL;
   *n = 0;
-  int rc = trace_cursor_open(&c, r, TRACE_ALL_THREADS);
-  if (rc == RW_ENOTFOUND) return 0; /* no records */
+  int rc = begin_at_keyframe(&t, r);
+  if (rc < 0) {
+    trace_procs_free(t.v, t.n);
+    free(t.tids);
+    free(t.tproc);
+    return rc;
+  }
+  rc = trace_cursor_open(&c, r, TRACE_ALL_THREADS);
+  if (rc == RW_ENOTFOUND) { /* no records */
+    free(t.tids);
+    free(t.tproc);
+    *out = t.v;
+    *n = t.n;
+    return 0;
+  }
   RW_FORWARD(rc);
   int bad = 0;
   for (;;) {

@@ -73,14 +73,18 @@ void rec__kf_tick(struct rec *r, u64 now_ns) {
       r->kf.put_off++;
     } else {
       r->kf.due = 1;
+      r->kf.due_ns = now_ns;
     }
   }
-  if (rec__ring_due(r)) r->kf.due = 1;
+  if (rec__ring_due(r) && !r->kf.due) {
+    r->kf.due = 1;
+    r->kf.due_ns = now_ns;
+  }
 }
 
 int rec__kf_entry(struct rec *r, struct rec__task *t) {
   t->kfe_ok = 0;
-  if (!r->kf.interval_ns) return 0;
+  if (!r->kf.interval_ns) return 0; /* no keyframes */
   if (!t->kfe && !(t->kfe = calloc(1, sizeof *t->kfe))) return RW_ENOMEM;
   struct rec__kfentry *e = t->kfe;
   int rc = rec__regs_get(r, t->tid, &e->regs, 1);
@@ -113,25 +117,47 @@ static int beginnable_nr(u64 nr) {
   }
 }
 
+/* How many threads of process P live. */
+static size_t live_threads(const struct rec *r, const struct rec__proc *p) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->nth; i++)
+    n += r->th[i]->proc == p && r->th[i]->state != REC_T_GONE;
+  return n;
+}
+
 /* Whether every thread stands where a history can begin; if not, WHY
  * says what stands in the way (for the note). */
 static int quiet(struct rec *r, const char **why) {
-  size_t procs = 0;
-  for (size_t k = 0; k < rec__proc_count(r); k++)
-    procs += !rec__proc_at(r, k)->gone;
-  if (procs != 1 || r->root.gone) {
-    *why = "several processes are recorded (keyframes of a process tree "
-           "are not written yet)";
+  if (r->root.gone || !live_threads(r, &r->root)) {
+    *why = "the first process has ended (a history begins with it)";
     return 0;
   }
   if (r->npass) {
     *why = "a child runs unrecorded";
     return 0;
   }
+  for (size_t k = 1; k < rec__proc_count(r); k++) {
+    struct rec__proc *p = rec__proc_at(r, k);
+    if (p->gone) continue;
+    if (!live_threads(r, p)) { /* just made, or its end not seen yet */
+      *why = "a process is starting or ending";
+      return 0;
+    }
+    if (p->maps != &p->maps_own) {
+      *why = "a vfork child shares its parent's memory";
+      return 0;
+    }
+    const struct rec__task *first = rec__task_find(r, p->pid);
+    if (!first || first->state == REC_T_GONE || first->proc != p) {
+      *why = "a process's first thread has ended before its others (a "
+             "history can only begin a process with it)";
+      return 0;
+    }
+  }
   for (size_t i = 0; i < r->nth; i++) {
     const struct rec__task *t = r->th[i];
     if (t->state == REC_T_GONE) continue;
-    if (t->proc != &r->root || t->has_pend || t->rsig || t->rstep ||
+    if (!t->proc || t->proc->gone || t->has_pend || t->rsig || t->rstep ||
         t->step_signo || t->at_exit || t->exit_held || t->snap || t->fake)
       return 0;
     if (t->state == REC_T_READY && !t->in_syscall) continue;
@@ -186,18 +212,68 @@ static int settled(struct rec *r) {
   return 1;
 }
 
-int rec__emit_state(struct rec *r, struct rec__task *lead, int how) {
+/* Thread T's THREAD_START (PARENT 0: of a new image; otherwise the
+ * thread whose fork makes it), XSTATE, PKRU and THREAD_NAME; 1 when it is
+ * about to restart a syscall. */
+static int thread_state(struct rec *r, struct rec__task *t, u32 parent,
+                        int how) {
+  rec__set_cur(r, t);
+  u8 z[1600];
+  u32 xin = 0;
+  int has = 0;
+  if (t->state == REC_T_KERNEL && t->in_syscall && t->kfe_ok) {
+    /* Blocked inside a syscall: as it entered it. */
+    struct trace_rec_thread_start ts = {(u32)t->tid, parent, t->kfe->regs, 1,
+                                        t->nr};
+    RW_FORWARD(trace_rec_thread_start_append(r->w, (u32)t->tid, &ts));
+    xin = t->kfe->xinuse;
+    has = t->kfe->has_x;
+    memcpy(z, t->kfe->x, sizeof z);
+  } else {
+    /* Attaching: the registers rec__attach made (out of the vDSO and
+     * interrupted syscalls); otherwise as the thread stands. */
+    if (how != REC_DESCRIBE_AS_IS)
+      RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
+    /* A syscall the kernel restarts once the thread goes on (a read
+     * interrupted by a stop): whether it restarts or returns EINTR
+     * depends on a signal that may come first, which no state can say.
+     * Another time. */
+    i64 rax = (i64)t->regs.gpr[RW_REG_rax];
+    if (how == REC_DESCRIBE_KEYFRAME && t->regs.orig_rax != ~0ull &&
+        rax >= -516 && rax <= -512)
+      return 1;
+    /* RF (the resume flag) is the kernel's business: the program can
+     * never see it, and a replay has it clear. */
+    t->regs.rflags &= ~(u64)0x10000;
+    struct rw_regs regs = t->regs;
+    if (skewed_regs(r)) regs.gpr[RW_REG_rbx] ^= 0x10;
+    RW_FORWARD(rec__emit_thread_start(r, (u32)t->tid, parent, &regs));
+    has = rec__xstate_get(r, t->tid, &xin, z);
+  }
+  /* What THREAD_START cannot hold: the AVX-512 registers (glibc's string
+   * functions leave values in them), which XSAVE components are in use. */
+  struct trace_rec_xstate x = {(u32)t->tid, xin, {z, has ? sizeof z : 0}};
+  RW_FORWARD(trace_rec_xstate_append(r->w, (u32)t->tid, &x));
+  if (!(t->state == REC_T_KERNEL && t->in_syscall))
+    RW_FORWARD(rec__emit_pkru(r, t->tid, 0));
+  return rec__emit_thread_name(r, (u32)t->tid, t->name);
+}
+
+/* LEAD's process as a new image: EXEC, its mappings with their bytes,
+ * AUXV. */
+static int image_state(struct rec *r, struct rec__task *lead, int how) {
+  rec__set_cur(r, lead);
   pid_t pid = r->proc->pid;
   char link[64], exe[4096];
   snprintf(link, sizeof link, "/proc/%d/exe", (int)pid);
   ssize_t n = readlink(link, exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
-  rec__set_cur(r, lead);
   RW_FORWARD(rec__emit_exec(r, (u32)pid, exe));
   struct rec__maps *m = r->proc->maps;
   for (const struct rec__map *e = rec__maps_first(m); e;
        e = rec__maps_next(m, e))
     RW_FORWARD(rec__space_describe(r, e, e->start, e->end, how));
+  RW_FORWARD(rec__kf_mem_flush(r, (u32)lead->tid)); /* in its stream */
   snprintf(link, sizeof link, "/proc/%d/auxv", (int)pid);
   int fd = open(link, O_RDONLY | O_CLOEXEC);
   if (fd >= 0) {
@@ -209,53 +285,76 @@ int rec__emit_state(struct rec *r, struct rec__task *lead, int how) {
       RW_FORWARD(trace_rec_auxv_append(r->w, (u32)lead->tid, &a));
     }
   }
+  return 0;
+}
+
+/* The threads of LEAD's process but LEAD, made by PARENT (0: none). */
+static int other_threads(struct rec *r, struct rec__task *lead, u32 parent,
+                         int how) {
   for (size_t i = 0; i < r->nth; i++) {
     struct rec__task *t = r->th[i];
-    if (t->state == REC_T_GONE || t->proc != r->proc) continue;
-    rec__set_cur(r, t);
-    u8 z[1600];
-    u32 xin = 0;
-    int has = 0;
-    if (t->state == REC_T_KERNEL && t->in_syscall && t->kfe_ok) {
-      /* Blocked inside a syscall: as it entered it. */
-      struct trace_rec_thread_start ts = {(u32)t->tid, 0, t->kfe->regs, 1,
-                                          t->nr};
-      RW_FORWARD(trace_rec_thread_start_append(r->w, (u32)t->tid, &ts));
-      xin = t->kfe->xinuse;
-      has = t->kfe->has_x;
-      memcpy(z, t->kfe->x, sizeof z);
-    } else {
-      /* Attaching: the registers rec__attach made (out of the vDSO and
-       * interrupted syscalls); otherwise as the thread stands. */
-      if (how != REC_DESCRIBE_AS_IS)
-        RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
-      /* A syscall the kernel restarts once the thread goes on (a read
-       * interrupted by a stop): whether it restarts or returns EINTR
-       * depends on a signal that may come first, which no state can say.
-       * Another time. */
-      i64 rax = (i64)t->regs.gpr[RW_REG_rax];
-      if (how == REC_DESCRIBE_KEYFRAME && t->regs.orig_rax != ~0ull &&
-          rax >= -516 && rax <= -512)
-        return 1;
-      /* RF (the resume flag) is the kernel's business: the program can
-       * never see it, and a replay has it clear. */
-      t->regs.rflags &= ~(u64)0x10000;
-      struct rw_regs regs = t->regs;
-      if (skewed_regs(r)) regs.gpr[RW_REG_rbx] ^= 0x10;
-      RW_FORWARD(rec__emit_thread_start(r, (u32)t->tid, 0, &regs));
-      has = rec__xstate_get(r, t->tid, &xin, z);
-    }
-    /* What THREAD_START cannot hold: the AVX-512 registers (glibc's
-     * string functions leave values in them), which XSAVE components are
-     * in use. */
-    struct trace_rec_xstate x = {(u32)t->tid, xin, {z, has ? sizeof z : 0}};
-    RW_FORWARD(trace_rec_xstate_append(r->w, (u32)t->tid, &x));
-    if (!(t->state == REC_T_KERNEL && t->in_syscall))
-      RW_FORWARD(rec__emit_pkru(r, t->tid, 0));
-    RW_FORWARD(rec__emit_thread_name(r, (u32)t->tid, t->name));
+    if (t->state == REC_T_GONE || t->proc != lead->proc || t == lead)
+      continue;
+    int rc = thread_state(r, t, parent, how);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* The thread whose fork makes process C in a keyframe: its parent's first
+ * thread while that is recorded, else the first process's (LEAD). */
+static struct rec__task *forker(struct rec *r, const struct rec__proc *c,
+                                struct rec__task *lead) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)c->pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return lead;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  buf[n > 0 ? n : 0] = 0;
+  const char *e = strrchr(buf, ')'); /* pid (comm) state ppid */
+  int ppid = 0;
+  if (!e || sscanf(e + 1, " %*c %d", &ppid) != 1) return lead;
+  const struct rec__proc *p = rec__proc_find(r, ppid);
+  struct rec__task *t = p ? rec__task_find(r, ppid) : NULL;
+  return t && t->state != REC_T_GONE && t->proc == p && p != c ? t : lead;
+}
+
+/* A process forked in a keyframe (man/rewind-trace.5, RECORDER
+ * KEYFRAMES): FORK in its maker's stream, its first thread as the fork
+ * makes it, then as a new image of its own with its other threads. */
+static int child_state(struct rec *r, struct rec__proc *c,
+                       struct rec__task *lead, int how) {
+  struct rec__task *first = rec__task_find(r, c->pid);
+  struct rec__task *from = forker(r, c, lead);
+  rec__set_cur(r, from);
+  struct trace_rec_fork f = {(u32)c->pid, 0, 0, 1};
+  RW_FORWARD(trace_rec_fork_append(r->w, (u32)from->tid, &f));
+  int rc = thread_state(r, first, (u32)from->tid, how);
+  if (rc) return rc;
+  RW_FORWARD(image_state(r, first, how));
+  rc = thread_state(r, first, 0, how);
+  if (rc == 0) rc = other_threads(r, first, (u32)first->tid, how);
+  if (rc) return rc;
+  rec__set_cur(r, first);
+  return rec__stack_rules(r, 1);
+}
+
+int rec__emit_state(struct rec *r, struct rec__task *lead, int how) {
+  RW_FORWARD(image_state(r, lead, how));
+  int rc = thread_state(r, lead, 0, how);
+  if (rc == 0) rc = other_threads(r, lead, 0, how);
+  if (rc) return rc;
+  rec__set_cur(r, lead);
+  RW_FORWARD(rec__stack_rules(r, 1));
+  if (how != REC_DESCRIBE_KEYFRAME) return 0;
+  for (size_t k = 0; k < rec__proc_count(r) && rc == 0; k++) {
+    struct rec__proc *c = rec__proc_at(r, k);
+    if (c != lead->proc && !c->gone && live_threads(r, c))
+      rc = child_state(r, c, lead, how);
   }
   rec__set_cur(r, lead);
-  return rec__stack_rules(r, 1);
+  return rc;
 }
 
 /* The state as a trace image in *IMG (malloc'd), its size in *LEN;
@@ -279,7 +378,6 @@ static int write_state(struct rec *r, struct rec__task *lead, u8 **img,
     r->kf.unpatch = 1;
     rec__kf_mem_begin(r);
     rc = rec__emit_state(r, lead, REC_DESCRIBE_KEYFRAME);
-    if (rc == 0) rc = rec__kf_mem_flush(r, (u32)lead->tid);
     if (rc == 0) rc = skew(r, lead);
     r->kf.unpatch = 0;
     int back = trace_writer_divert(r->w, NULL);
@@ -312,7 +410,8 @@ int rec__kf_try(struct rec *r) {
   const char *why = NULL;
   if (!quiet(r, &why) || !settled(r)) {
     r->kf.waits++;
-    if (why && !r->kf.said) {
+    /* Said once, when it has waited a while (a vfork child execs soon). */
+    if (why && !r->kf.said && mono_ns() - r->kf.due_ns > 1000000000ull) {
       r->kf.said = 1;
       rw_log(RW_LOG_INFO, "note: keyframes wait while %s", why);
     }
@@ -322,14 +421,23 @@ int rec__kf_try(struct rec *r) {
   r->proc = &r->root;
   struct rec__task *lead = rec__task_find(r, r->root.pid), *any = NULL;
   for (size_t i = 0; i < r->nth && !any; i++)
-    if (r->th[i]->state != REC_T_GONE) any = r->th[i];
+    if (r->th[i]->state != REC_T_GONE && r->th[i]->proc == &r->root)
+      any = r->th[i];
   if (!lead || lead->state == REC_T_GONE) lead = any;
   if (!lead) return 0;
   /* The maps as they are now (a stack may have grown): what that writes
    * belongs to the history before the keyframe. */
   static const u64 none[6];
+  for (size_t k = 0; k < rec__proc_count(r); k++) {
+    struct rec__proc *p = rec__proc_at(r, k);
+    struct rec__task *t = NULL;
+    for (size_t i = 0; i < r->nth && !t && !p->gone; i++)
+      if (r->th[i]->proc == p && r->th[i]->state != REC_T_GONE) t = r->th[i];
+    if (!t) continue;
+    rec__set_cur(r, t);
+    RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
+  }
   rec__set_cur(r, lead);
-  RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
   /* A full segment of the ring: the keyframe begins the next one. */
   trace_writer *old = NULL;
   int rotate = rec__ring_due(r);

@@ -208,12 +208,18 @@ int rec__kf_mem_flush(struct rec *r, u32 tid) {
       k->packs = v;
       k->cappack = cap;
     }
-    char name[64];
-    snprintf(name, sizeof name, "keyframe %llu pages",
-             (unsigned long long)r->kf.count + 1);
+    char name[80];
+    if (r->proc == &r->root)
+      snprintf(name, sizeof name, "keyframe %llu pages",
+               (unsigned long long)r->kf.count + 1);
+    else
+      snprintf(name, sizeof name, "keyframe %llu pages of process %d",
+               (unsigned long long)r->kf.count + 1, (int)r->proc->pid);
     RW_FORWARD(trace_writer_add_blob(r->w, name, k->pack, k->len,
                                      k->packs[k->npacks]));
+    k->npacks++;
     k->stored += k->len;
+    k->len = 0;
   }
   for (size_t i = 0; i < k->nruns; i++) {
     const struct rec__kfrun *u = &k->runs[i];
@@ -221,6 +227,7 @@ int rec__kf_mem_flush(struct rec *r, u32 tid) {
     memcpy(m.blob.b, k->packs[u->pack], 32);
     RW_FORWARD(trace_rec_mem_from_append(r->w, tid, &m));
   }
+  k->nruns = 0;
   return 0;
 }
 
@@ -229,7 +236,6 @@ void rec__kf_mem_end(struct rec *r, int ok) {
   if (!k->active) return;
   k->active = 0;
   if (ok) {
-    if (k->len) k->npacks++;
     memo_free(&k->memo);
     k->memo = k->next;
     memset(&k->next, 0, sizeof k->next);

@@ -360,6 +360,7 @@ struct rec__kfs {
   u64 count, bytes, ns; /* written so far: keyframes, blob bytes, time */
   u64 waits;       /* keyframes put off because a thread was busy */
   u64 start_ns;    /* when recording began */
+  u64 due_ns;      /* when the one due became due */
   u64 put_off;     /* times one was due and was put off for time */
   int said_time;   /* 1: the note on putting them off is written */
   struct rec__kfmem mem; /* their pages (recorder/kfmem.c) */

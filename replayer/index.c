@@ -781,7 +781,7 @@ static int load(rp_replay *rp, size_t ki, struct rp__kf *kf) {
     u32 parent = get32(&r), lender = get32(&r);
     struct rp__proc *p = &rp->root;
     if (i) { /* the kid of that FORK, as the replay numbers them */
-      rc = rp__proc_of_fork(rp, fork_seq, &p);
+      rc = rp__proc_of_fork(rp, fork_seq, pid, &p);
       if (rc == 0 && p->ix != i) rc = RW_ECORRUPT;
       if (rc < 0) break;
       p->pid = pid;

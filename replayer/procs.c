@@ -32,9 +32,10 @@ struct rp__proc *rp__proc_unstarted(rp_replay *rp, u32 pid) {
   return NULL;
 }
 
-int rp__proc_of_fork(rp_replay *rp, u64 seq, struct rp__proc **out) {
+int rp__proc_of_fork(rp_replay *rp, u64 seq, u32 pid,
+                     struct rp__proc **out) {
   for (size_t i = 0; i < rp->nkids; i++)
-    if (rp->kids[i]->fork_seq == seq) {
+    if (rp->kids[i]->fork_seq == seq && rp->kids[i]->pid == pid) {
       *out = rp->kids[i];
       return 0;
     }
@@ -55,6 +56,7 @@ int rp__proc_of_fork(rp_replay *rp, u64 seq, struct rp__proc **out) {
   p->mem = p->own;
   p->ix = (u32)(rp->nkids + 1);
   p->fork_seq = seq;
+  p->pid = pid;
   rp->kids[rp->nkids++] = p;
   *out = p;
   return 0;
@@ -67,7 +69,7 @@ int rp__apply_fork(rp_replay *rp, const struct rp__rec *rec,
   RW_FORWARD(trace_rec_fork_get(&f, rec->data, rec->len));
   if (!f.recorded) return 0; /* it ran unrecorded */
   struct rp__proc *parent = rp->proc, *p;
-  RW_FORWARD(rp__proc_of_fork(rp, rec->seq, &p));
+  RW_FORWARD(rp__proc_of_fork(rp, rec->seq, f.child_pid, &p));
   int rc;
   if (f.kind == 1) { /* vfork: the parent's address space itself */
     p->lender = parent->lender ? parent->lender : parent;

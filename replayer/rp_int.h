@@ -917,9 +917,9 @@ void rp__proc_unshare(struct rp__proc *p);
 struct rp__proc *rp__proc_unstarted(rp_replay *rp, u32 pid);
 /* Keyframes: the kids' address spaces into KF, and back. */
 int rp__procs_capture(rp_replay *rp, struct rp__kf *kf) RW_MUST_CHECK;
-/* The kid of the FORK record at SEQ, made (not existing yet) if there is
- * none. */
-int rp__proc_of_fork(rp_replay *rp, u64 seq, struct rp__proc **out)
+/* The kid PID of the FORK record at SEQ, made (not existing yet) if there
+ * is none. (A keyframe's state forks every process at one SEQ.) */
+int rp__proc_of_fork(rp_replay *rp, u64 seq, u32 pid, struct rp__proc **out)
     RW_MUST_CHECK;
 int rp__procs_restore(rp_replay *rp, const struct rp__kf *kf) RW_MUST_CHECK;
 void rp__procs_free(rp_replay *rp);

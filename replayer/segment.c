@@ -174,13 +174,14 @@ struct dead {
   u64 lo, hi;
 };
 
-/* The dead part of every thread's stack in A: from the start of the
- * mapping its stack pointer is in to below the red zone. */
-static size_t dead_ranges(rp_replay *a, struct dead *d, size_t cap) {
+/* The dead part of the stack of every thread of process P in A: from the
+ * start of the mapping its stack pointer is in to below the red zone. */
+static size_t dead_ranges(rp_replay *a, const struct rp__proc *p,
+                          struct dead *d, size_t cap) {
   size_t n = 0;
   for (size_t i = 0; i < a->th.nthreads && n < cap; i++) {
     struct rp__thread *t = a->th.threads[i];
-    if (!t->st.alive) continue;
+    if (!t->st.alive || t->proc != p) continue;
     struct rw_regs r;
     cpu_get_regs(t->cpu, &r);
     u64 sp = r.gpr[RW_REG_rsp], start, len;
@@ -318,14 +319,41 @@ int rp_state_compare(rp_replay *a, rp_replay *b, char *why, size_t cap) {
              nb, na);
     return 1;
   }
-  cpu_mem *x = a->root.mem, *y = b->root.mem;
-  int rc = cmp_maps(x, y, why, cap);
-  if (rc) return rc;
-  struct dead d[64];
-  size_t nd = dead_ranges(a, d, 64);
-  rc = cmp_bytes(x, y, 0, d, nd, why, cap);
-  if (rc == 0) rc = cmp_bytes(y, x, 1, d, nd, why, cap);
-  return rc;
+  /* Every process's memory, found by its pid (its threads agree). */
+  for (size_t k = 0; k <= a->nkids; k++) {
+    struct rp__proc *p = k ? a->kids[k - 1] : &a->root, *q = NULL;
+    if (k && !p->exists) continue;
+    if (!rp__threads_alive_in(a, p)) continue;
+    if (b->root.pid == p->pid) q = &b->root;
+    for (size_t j = 0; j < b->nkids && !q; j++)
+      if (b->kids[j]->exists && b->kids[j]->pid == p->pid) q = b->kids[j];
+    if (!q) {
+      snprintf(why, cap, "process %u lives at the segment's end, but not "
+               "in the keyframe", p->pid);
+      return 1;
+    }
+    int rc = cmp_maps(p->mem, q->mem, why, cap);
+    struct dead d[256];
+    size_t nd = dead_ranges(a, p, d, 64);
+    /* Shared memory: a process's copy in a replay takes the others'
+     * writes only where the recording imports them, so it may be behind
+     * the keyframe, which holds the bytes as they were. */
+    for (size_t i = 0; i < p->srcs.n && nd < sizeof d / sizeof *d; i++)
+      if (p->srcs.v[i].shared)
+        d[nd++] = (struct dead){p->srcs.v[i].start, p->srcs.v[i].end};
+    if (rc == 0) rc = cmp_bytes(p->mem, q->mem, 0, d, nd, why, cap);
+    if (rc == 0) rc = cmp_bytes(q->mem, p->mem, 1, d, nd, why, cap);
+    if (rc < 0) return rc;
+    if (rc) {
+      if (k) { /* say whose */
+        char t[400];
+        snprintf(t, sizeof t, "process %u: %s", p->pid, why);
+        snprintf(why, cap, "%s", t);
+      }
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* ------------------------------------------------------------ a segment */

@@ -95,6 +95,27 @@ segments heap
 check_eq "heap: --verify -j 2 exits 0" 0 "$status"
 check "heap: in pieces" grep -q "in $((k + 1)) segments" "$T/heap.j"
 
+# --- a process tree: every process in each keyframe ------------------------
+"$REWIND" record -f -o "$T/tree.rwd" --keyframes 0.05 -- "$P/kftree" 0.4 \
+  >"$T/tree.out" 2>"$T/tree.err"
+check "tree: the program's output" grep -q "^kftree: 0 0 0 1$" "$T/tree.out"
+k=$(nkf tree)
+check "tree: keyframes written (>= 2: $k)" test "${k:-0}" -ge 2
+"$REWIND" info --json "$T/tree.rwd" | python3 -c '
+import json, sys
+names = [b["name"] for b in json.load(sys.stdin)["blobs"]]
+print(sum(" pages of process " in n for n in names))' >"$T/tree.n"
+check "tree: keyframes hold the children ($(cat "$T/tree.n") packs)" \
+  test "$(cat "$T/tree.n")" -ge 3
+segments tree
+check_eq "tree: --verify -j 2 exits 0" 0 "$status"
+check "tree: in pieces" grep -q "in $((k + 1)) segments" "$T/tree.j"
+"$REWIND" replay --verify --no-progress "$T/tree.rwd" >"$T/tree.v" 2>&1
+check_eq "tree: the whole verifies too" 0 "$?"
+check "tree: the same instructions whole and in pieces" sh -c \
+  "[ \"\$(grep -o 'verified: [0-9]* instructions' '$T/tree.v')\" = \
+     \"\$(grep -o 'verified: [0-9]* instructions' '$T/tree.j')\" ]"
+
 # --- a wrong keyframe is found, and named ---------------------------------
 for how in regs memory; do
   REWIND_TEST_KEYFRAME_SKEW=$how "$REWIND" record -q -f \

@@ -60,6 +60,25 @@ import re, sys
 v = re.findall(r"^\$\d+ = (0x[0-9a-f]+)$", open(sys.argv[1]).read(), re.M)
 assert len(v) == 2 and v[0] == v[1], v' "$T/ring.gdb"
 
+# --- a process tree: its segments begin at keyframes of every process ----
+# (--keyframes: the parent waits in waitpid throughout, and only with
+# keyframes on does the recorder keep what a thread blocked in a syscall
+# needs to begin a segment.)
+"$REWIND" record -f -o "$T/tree.rwd" --ring 2M --keyframes 0.5 -- \
+  "$P/kftree" 1.5 \
+  >"$T/tree.out" 2>"$T/tree.err"
+check_eq "tree: recorded" 0 "$?"
+check "tree: the program's output" grep -q "^kftree: 0 0 0 1$" "$T/tree.out"
+check "tree: segments dropped" has \
+  "ring: the last [0-9]* segments kept, [1-9][0-9]* dropped" "$T/tree.err"
+"$REWIND" replay --verify --no-progress "$T/tree.rwd" >"$T/tree.v" 2>&1
+check_eq "tree: verifies" 0 "$?"
+check "tree: to the program's end" has \
+  "memory at the end checked.*the program exited with status 0" "$T/tree.v"
+"$REWIND" ps "$T/tree.rwd" >"$T/tree.ps" 2>&1
+check "tree: its history begins with four processes" test \
+  "$(grep -c kftree "$T/tree.ps")" -ge 3
+
 # --- a recorder killed: the segments stay, rewind join makes a trace -----
 "$REWIND" record -f -o "$T/cut.rwd" --ring 1M -- "$P/kfwork" 30 light \
   >/dev/null 2>&1 &
