@@ -4,12 +4,15 @@
  * trace (damage met by the scan, metadata that disagrees with the index,
  * sequence numbers no chunk holds), the index against a fresh scan of the
  * chunks, every chunk's checksum, compression and record framing, every
- * blob's content against its SHA-256, and the sequence numbers of all
- * records in order. Each problem is reported once, by file offset. */
+ * blob's content against its SHA-256, the sequence numbers of all
+ * records in order, and the state of every recorder keyframe (a trace of
+ * its own, whose records must name blobs and bytes the trace holds). Each
+ * problem is reported once, by file offset. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/endian.h"
 #include "format/format_int.h"
 
 struct checker {
@@ -178,6 +181,79 @@ static int sequence(struct checker *k) {
   return rc;
 }
 
+/* The state of recorder keyframe I (at OFF in the file, valid at SEQ):
+ * a trace of its own whose records name only blobs the trace holds, and
+ * MEM_FROM only bytes those blobs have. 1 with MSG set when it is not. */
+static int kf_state(trace_reader *r, size_t i, u64 seq, char *msg,
+                    size_t cap) {
+  u8 p[TRACE_KF_RECORDER_SIZE];
+  struct trace_blob_info bi;
+  if (trace_reader_keyframe_read(r, i, p, sizeof p, NULL) != sizeof p) {
+    snprintf(msg, cap, "keyframe at %llu: its entry is too short",
+             (unsigned long long)seq);
+    return 1;
+  }
+  u64 len = rd_le64(p + 16);
+  if (trace_reader_find_blob(r, p + 24, &bi) < 0 || bi.size != len) {
+    snprintf(msg, cap, "keyframe at %llu: the trace does not hold its "
+             "state (a lost BLOB chunk)", (unsigned long long)seq);
+    return 1;
+  }
+  u8 *img = malloc(len ? len : 1);
+  RW_RETURN_IF(!img, RW_ENOMEM, "keyframe state");
+  trace_reader *kr = NULL;
+  trace_cursor *c = NULL;
+  struct rw_diag d = {0};
+  struct trace_record rec;
+  int bad = trace_reader_blob_read(r, p + 24, 0, img, len, NULL) != (i64)len;
+  if (!bad) bad = trace_reader_open_mem(&kr, img, len, &d) < 0;
+  if (!bad) bad = trace_cursor_open(&c, kr, TRACE_ALL_THREADS) < 0;
+  int got;
+  while (!bad && (got = trace_cursor_next(c, &rec, &d)) != 0) {
+    const u8 *h[4];
+    if (got < 0) {
+      bad = 1;
+      break;
+    }
+    size_t nh = trace__record_hashes(&rec, h, 4);
+    static const u8 zero[32];
+    for (size_t j = 0; j < nh && !bad; j++)
+      bad = memcmp(h[j], zero, 32) && trace_reader_find_blob(r, h[j], &bi);
+    struct trace_rec_mem_from m;
+    if (!bad && rec.type == TRACE_REC_MEM_FROM &&
+        (trace_rec_mem_from_get(&m, rec.data, rec.len) < 0 ||
+         trace_reader_find_blob(r, m.blob.b, &bi) < 0 ||
+         m.offset > bi.size || m.len > bi.size - m.offset))
+      bad = 2;
+  }
+  if (bad)
+    snprintf(msg, cap, "keyframe at %llu: its state %s",
+             (unsigned long long)seq,
+             bad == 2 ? "takes bytes a blob does not have"
+             : d.msg[0] ? d.msg
+                        : "names a blob the trace does not hold, or cannot "
+                          "be read");
+  trace_cursor_close(c);
+  trace_reader_close(kr);
+  free(img);
+  return bad != 0;
+}
+
+/* Every recorder keyframe's state (rewind record --keyframes, --ring). */
+static int keyframes(struct checker *k) {
+  for (size_t i = 0; i < trace_reader_nkeyframes(k->r); i++) {
+    struct trace_keyframe_info ki;
+    char msg[300];
+    if (trace_reader_keyframe_info(k->r, i, &ki) < 0 ||
+        ki.kind != TRACE_KF_RECORDER)
+      continue;
+    int rc = kf_state(k->r, i, ki.seq, msg, sizeof msg);
+    if (rc < 0) return rc;
+    if (rc) RW_FORWARD(problem(k, ki.offset, 0, msg));
+  }
+  return 0;
+}
+
 int trace_check(trace_reader *r, const struct trace_check_cb *cb,
                 struct trace_check_stats *st) {
   struct checker k = {r, cb, st, NULL, 0, 0, 0, 0};
@@ -198,6 +274,7 @@ int trace_check(trace_reader *r, const struct trace_check_cb *cb,
   if (rc == 0) rc = chunks(&k);
   if (rc == 0) rc = blobs(&k);
   if (rc == 0) rc = sequence(&k);
+  if (rc == 0) rc = keyframes(&k);
   st->meta = r->nmeta;
   if (rc == 0 && !r->complete && !r->has_trailer && !st->cut)
     rc = problem(&k, r->size, 1,

@@ -84,7 +84,7 @@ void rec__kf_tick(struct rec *r, u64 now_ns) {
 
 int rec__kf_entry(struct rec *r, struct rec__task *t) {
   t->kfe_ok = 0;
-  if (!r->kf.interval_ns) return 0; /* no keyframes */
+  if (!r->kf.interval_ns && !r->ring.bytes) return 0; /* no keyframes */
   if (!t->kfe && !(t->kfe = calloc(1, sizeof *t->kfe))) return RW_ENOMEM;
   struct rec__kfentry *e = t->kfe;
   int rc = rec__regs_get(r, t->tid, &e->regs, 1);
@@ -405,6 +405,39 @@ static int write_state(struct rec *r, struct rec__task *lead, u8 **img,
   return 0;
 }
 
+/* A live thread of process P, or NULL. */
+static struct rec__task *live_thread(struct rec *r, const struct rec__proc *p) {
+  for (size_t i = 0; i < r->nth && !p->gone; i++)
+    if (r->th[i]->proc == p && r->th[i]->state != REC_T_GONE) return r->th[i];
+  return NULL;
+}
+
+/* The files the mappings of every process name, stored in a new ring
+ * segment too (the keyframe's MAP records name them). */
+static int carry_files(struct rec *r) {
+  struct rec__task *was = r->cur;
+  int rc = 0;
+  for (size_t k = 0; k < rec__proc_count(r) && rc == 0; k++) {
+    struct rec__proc *p = rec__proc_at(r, k);
+    struct rec__task *t = live_thread(r, p);
+    if (!t) continue;
+    rec__set_cur(r, t);
+    for (const struct rec__map *m = rec__maps_first(p->maps); m && rc == 0;
+         m = rec__maps_next(p->maps, m)) {
+      u8 h[32];
+      if (!rec__map_is_file(m) ||
+          (m->flags & (REC_MAPF_SPECIAL | REC_MAPF_VDSO)))
+        continue;
+      rc = rec__blob_get(r, m, h, NULL);
+      if (rc == RW_EUNSUPPORTED || rc == RW_ELIMIT || rc == RW_ERR(ENOENT) ||
+          rc == RW_ERR(EACCES))
+        rc = 0; /* its bytes are MEM records (recorder/space.c) */
+    }
+  }
+  rec__set_cur(r, was);
+  return rc;
+}
+
 int rec__kf_try(struct rec *r) {
   if (!r->kf.due || r->cur) return 0;
   const char *why = NULL;
@@ -430,42 +463,40 @@ int rec__kf_try(struct rec *r) {
   static const u64 none[6];
   for (size_t k = 0; k < rec__proc_count(r); k++) {
     struct rec__proc *p = rec__proc_at(r, k);
-    struct rec__task *t = NULL;
-    for (size_t i = 0; i < r->nth && !t && !p->gone; i++)
-      if (r->th[i]->proc == p && r->th[i]->state != REC_T_GONE) t = r->th[i];
+    struct rec__task *t = live_thread(r, p);
     if (!t) continue;
     rec__set_cur(r, t);
     RW_FORWARD(rec__space_after(r, ~0ull, none, 0));
   }
   rec__set_cur(r, lead);
-  /* A full segment of the ring: the keyframe begins the next one. */
-  trace_writer *old = NULL;
+  /* A full segment of the ring: the keyframe begins the next one, which
+   * holds no pack yet. */
   int rotate = rec__ring_due(r);
-  if (rotate) RW_FORWARD(rec__ring_begin(r, &old));
-  if (rotate) rec__kf_mem_forget(r); /* its packs stay in the old segment */
+  if (rotate) rec__kf_mem_forget(r);
   u64 stored = r->kf.mem.stored;
   u8 *img = NULL;
   size_t len = 0;
   int ws = write_state(r, lead, &img, &len);
-  int ok = ws == 0 && settled(r);
-  if (rotate) {
-    int erc = rec__ring_end(r, old, ok);
-    if (ws >= 0) ws = erc;
-  }
-  rec__kf_mem_end(r, ws == 0 && ok);
-  if (ws < 0) free(img);
-  RW_FORWARD(ws);
-  if (!ok) { /* a syscall ended meanwhile: later */
+  if (ws != 0 || !settled(r)) { /* a syscall ended meanwhile: later */
+    rec__kf_mem_end(r, 0);
     free(img);
+    RW_FORWARD(ws < 0 ? ws : 0);
     r->cur = NULL;
     r->kf.waits++;
     return 0;
   }
+  /* It will be written: only now the next segment (making one, with the
+   * files it names, costs too much to throw away when a keyframe has to
+   * wait). */
+  trace_writer *old = NULL;
+  int rc = rotate ? rec__ring_begin(r, &old) : 0;
+  if (rc == 0 && rotate) rc = carry_files(r);
+  if (rc == 0) rc = rec__kf_mem_store(r);
   u8 hash[32];
   char name[64];
   snprintf(name, sizeof name, "keyframe %llu",
            (unsigned long long)r->kf.count + 1);
-  int rc = trace_writer_add_blob(r->w, name, img, len, hash);
+  if (rc == 0) rc = trace_writer_add_blob(r->w, name, img, len, hash);
   free(img);
   u64 seq = trace_writer_next_seq(r->w);
   u8 p[TRACE_KF_RECORDER_SIZE];
@@ -479,6 +510,11 @@ int rec__kf_try(struct rec *r) {
   if (rc == 0) rc = trace_writer_add_keyframe(r->w, TRACE_KF_RECORDER, seq,
                                               p, sizeof p);
   if (rc == 0) rc = trace_writer_flush(r->w);
+  if (rotate && old) {
+    int erc = rec__ring_end(r, old, rc == 0);
+    if (rc == 0) rc = erc;
+  }
+  rec__kf_mem_end(r, rc == 0);
   if (rc == 0 && rotate) rc = rec__ring_settle(r);
   r->cur = NULL;
   RW_FORWARD(rc);

@@ -215,10 +215,24 @@ int rec__kf_mem_flush(struct rec *r, u32 tid) {
     else
       snprintf(name, sizeof name, "keyframe %llu pages of process %d",
                (unsigned long long)r->kf.count + 1, (int)r->proc->pid);
-    RW_FORWARD(trace_writer_add_blob(r->w, name, k->pack, k->len,
-                                     k->packs[k->npacks]));
+    /* Stored once the keyframe is sure to be written (rec__kf_mem_store):
+     * its hash now, for the records. */
+    if (k->npend == k->cappend) {
+      size_t cap = k->cappend ? 2 * k->cappend : 8;
+      struct rec__kfpend *v = realloc(k->pend, cap * sizeof *v);
+      RW_RETURN_IF(!v, RW_ENOMEM, "keyframe packs");
+      k->pend = v;
+      k->cappend = cap;
+    }
+    RW_FORWARD(rw_sha256(k->pack, k->len, k->packs[k->npacks]));
+    struct rec__kfpend *q = &k->pend[k->npend++];
+    q->buf = k->pack;
+    q->len = k->len;
+    memcpy(q->hash, k->packs[k->npacks], 32);
+    snprintf(q->name, sizeof q->name, "%s", name);
+    k->pack = NULL;
+    k->cap = 0;
     k->npacks++;
-    k->stored += k->len;
     k->len = 0;
   }
   for (size_t i = 0; i < k->nruns; i++) {
@@ -231,22 +245,36 @@ int rec__kf_mem_flush(struct rec *r, u32 tid) {
   return 0;
 }
 
+int rec__kf_mem_store(struct rec *r) {
+  struct rec__kfmem *k = &r->kf.mem;
+  for (size_t i = 0; i < k->npend; i++) {
+    u8 h[32];
+    struct rec__kfpend *q = &k->pend[i];
+    RW_FORWARD(trace_writer_add_blob(r->w, q->name, q->buf, q->len, h));
+    k->stored += q->len;
+    free(q->buf);
+    q->buf = NULL;
+  }
+  k->npend = 0;
+  return 0;
+}
+
+static void drop_pending(struct rec__kfmem *k) {
+  for (size_t i = 0; i < k->npend; i++) free(k->pend[i].buf);
+  k->npend = 0;
+}
+
 void rec__kf_mem_end(struct rec *r, int ok) {
   struct rec__kfmem *k = &r->kf.mem;
   if (!k->active) return;
   k->active = 0;
+  drop_pending(k); /* stored already when OK */
   if (ok) {
     memo_free(&k->memo);
     k->memo = k->next;
     memset(&k->next, 0, sizeof k->next);
   } else {
     memo_free(&k->next);
-  }
-  /* The pack's bytes are in the trace: its buffer goes unless small. */
-  if (k->cap > ((size_t)64 << 20)) {
-    free(k->pack);
-    k->pack = NULL;
-    k->cap = 0;
   }
   k->len = 0;
   k->nruns = 0;
@@ -260,6 +288,8 @@ void rec__kf_mem_forget(struct rec *r) {
 
 void rec__kf_mem_free(struct rec *r) {
   struct rec__kfmem *k = &r->kf.mem;
+  drop_pending(k);
+  free(k->pend);
   memo_free(&k->memo);
   memo_free(&k->next);
   free(k->pack);

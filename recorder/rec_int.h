@@ -335,14 +335,22 @@ struct rec__kfrun { /* [addr, addr + len) is pack PACK's bytes at OFF */
   u64 addr, len, off;
   u32 pack;
 };
+struct rec__kfpend { /* a pack made, to store */
+  u8 *buf;
+  size_t len;
+  u8 hash[32];
+  char name[80];
+};
 struct rec__kfmem {
   struct rec__kfmemo memo, next; /* the last keyframe's pages; this one's */
   u8 *pack;                      /* this keyframe's new pages */
   size_t len, cap;
   struct rec__kfrun *runs;       /* this keyframe's MEM_FROM, to write */
   size_t nruns, caprun;
-  u8 (*packs)[32];               /* the blobs of the packs written */
+  u8 (*packs)[32];               /* the blobs of the packs made */
   size_t npacks, cappack;
+  struct rec__kfpend *pend;      /* this keyframe's packs, to store */
+  size_t npend, cappend;
   int active;                    /* 1: a keyframe is being made */
   u64 reused, stored;            /* bytes named again; bytes stored */
 };
@@ -907,15 +915,18 @@ int rec__kf_try(struct rec *r) RW_MUST_CHECK;
 /* The pages of keyframes (recorder/kfmem.c). rec__kf_mem_begin starts a
  * keyframe; rec__kf_mem_import (a rec__populated callback, CTX the rec)
  * takes the pages of [A, B) that are not all zero; rec__kf_mem_flush
- * stores the new ones as a blob and writes the MEM_FROM records into
- * r->w's stream TID; rec__kf_mem_end keeps what it learnt (OK 1: the
- * keyframe was written) or forgets it; rec__kf_mem_forget forgets every
+ * makes the new ones a pack (stored by rec__kf_mem_store, once the
+ * keyframe is sure to be written, into r->w) and writes the MEM_FROM
+ * records into r->w's stream TID; rec__kf_mem_end keeps what it learnt
+ * (OK 1: the keyframe was written) or forgets it and the packs not
+ * stored; rec__kf_mem_forget forgets every
  * page (a new ring segment holds no pack yet); rec__kf_mem_free at the
  * end. rec__kf_fingerprint: the 128-bit fingerprint of the REC_PAGE bytes
  * at P. */
 void rec__kf_mem_begin(struct rec *r);
 int rec__kf_mem_import(void *ctx, u64 a, u64 b) RW_MUST_CHECK;
 int rec__kf_mem_flush(struct rec *r, u32 tid) RW_MUST_CHECK;
+int rec__kf_mem_store(struct rec *r) RW_MUST_CHECK;
 void rec__kf_mem_end(struct rec *r, int ok);
 void rec__kf_mem_forget(struct rec *r);
 void rec__kf_mem_free(struct rec *r);

@@ -23,6 +23,7 @@ tests_format_test_format_SOURCES = tests/format/main.c \
 	tests/format/test_wblob.c \
 	tests/format/test_windex.c \
 	tests/format/test_wmeta.c tests/format/test_join.c \
+	tests/format/test_kfcheck.c \
 	tests/format/test_writer.c
 tests_format_test_format_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS) \
 	-DRW_TOP_SRCDIR='"$(abs_top_srcdir)"'

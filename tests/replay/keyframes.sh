@@ -72,7 +72,7 @@ check "loop: in pieces" grep -q "in $((k + 1)) segments" "$T/loop.j"
 
 # --- a large state that seldom changes: each page stored once -------------
 "$REWIND" record -q -f -o "$T/heap.rwd" --keyframes 0.05 -- \
-  "$P/kfheap" 16 0.6 >"$T/heap.out" 2>&1
+  "$P/kfheap" 16 1.5 >"$T/heap.out" 2>&1
 k=$(nkf heap)
 check "heap: keyframes written (>= 3: $k)" test "${k:-0}" -ge 3
 "$REWIND" info --json "$T/heap.rwd" >"$T/heap.json"
@@ -96,7 +96,7 @@ check_eq "heap: --verify -j 2 exits 0" 0 "$status"
 check "heap: in pieces" grep -q "in $((k + 1)) segments" "$T/heap.j"
 
 # --- a process tree: every process in each keyframe ------------------------
-"$REWIND" record -f -o "$T/tree.rwd" --keyframes 0.05 -- "$P/kftree" 0.4 \
+"$REWIND" record -f -o "$T/tree.rwd" --keyframes 0.05 -- "$P/kftree" 0.8 \
   >"$T/tree.out" 2>"$T/tree.err"
 check "tree: the program's output" grep -q "^kftree: 0 0 0 1$" "$T/tree.out"
 k=$(nkf tree)

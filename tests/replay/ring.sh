@@ -61,11 +61,8 @@ v = re.findall(r"^\$\d+ = (0x[0-9a-f]+)$", open(sys.argv[1]).read(), re.M)
 assert len(v) == 2 and v[0] == v[1], v' "$T/ring.gdb"
 
 # --- a process tree: its segments begin at keyframes of every process ----
-# (--keyframes: the parent waits in waitpid throughout, and only with
-# keyframes on does the recorder keep what a thread blocked in a syscall
-# needs to begin a segment.)
-"$REWIND" record -f -o "$T/tree.rwd" --ring 2M --keyframes 0.5 -- \
-  "$P/kftree" 1.5 \
+# (the parent waits in waitpid throughout: a segment begins inside it)
+"$REWIND" record -f -o "$T/tree.rwd" --ring 1M -- "$P/kftree" 2 \
   >"$T/tree.out" 2>"$T/tree.err"
 check_eq "tree: recorded" 0 "$?"
 check "tree: the program's output" grep -q "^kftree: 0 0 0 1$" "$T/tree.out"
