@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/endian.h"
 #include "format/format.h"
 
 static void dump_usage(FILE *out) {
@@ -27,6 +28,9 @@ static void dump_usage(FILE *out) {
         "  --from SEQ     start at sequence number SEQ\n"
         "  --bytes N      print at most N bytes of each bytes field "
         "(default 64)\n"
+        "  --keyframe N   the records of the state of recorder keyframe N\n"
+        "                 (rewind record --keyframes, --ring), numbered\n"
+        "                 from 1 on their own\n"
         "  --help         show this help\n",
         out);
 }
@@ -41,12 +45,50 @@ static int parse_num(const char *s, unsigned long long max,
   return errno || *end || *v > max ? -1 : 0;
 }
 
+/* Dumps the state of recorder keyframe K of R (PATH, for messages): a
+ * trace of its own stored as a blob. */
+static int dump_keyframe(const char *path, trace_reader *r, u32 k,
+                         const struct trace_dump_opts *o) {
+  u32 n = 0;
+  for (size_t i = 0; i < trace_reader_nkeyframes(r); i++) {
+    struct trace_keyframe_info ki;
+    u8 p[TRACE_KF_RECORDER_SIZE];
+    struct rw_diag d = {0};
+    if (trace_reader_keyframe_info(r, i, &ki) < 0 ||
+        ki.kind != TRACE_KF_RECORDER || ++n != k)
+      continue;
+    if (trace_reader_keyframe_read(r, i, p, sizeof p, &d) != sizeof p) {
+      cli_error("%s: keyframe %u: its entry is damaged", path, k);
+      return CLI_DAMAGED;
+    }
+    u64 len = rd_le64(p + 16);
+    u8 *img = len < ((u64)1 << 40) ? malloc(len ? len : 1) : NULL;
+    if (!img) return cli_error("keyframe %u: %s", k, rw_strerror(RW_ENOMEM));
+    trace_reader *kr = NULL;
+    i64 got = trace_reader_blob_read(r, p + 24, 0, img, len, &d);
+    int rc = got == (i64)len ? trace_reader_open_mem(&kr, img, len, &d)
+                             : RW_ECORRUPT;
+    if (rc == 0) rc = trace_report_dump(stdout, stderr, kr, o, &d);
+    trace_reader_close(kr);
+    free(img);
+    if (rc < 0 && rc != RW_ENOTFOUND) {
+      cli_error("%s: keyframe %u: %s", path, k,
+                d.msg[0] ? d.msg : "its state cannot be read");
+      return CLI_DAMAGED;
+    }
+    return rc > 0 ? CLI_DAMAGED : 0;
+  }
+  return cli_error("%s has %u recorder keyframe%s, not %u", path, n,
+                   n == 1 ? "" : "s", k);
+}
+
 int cli_cmd_dump(int argc, char **argv) {
   static const struct option longopts[] = {
       {"json", no_argument, 0, 'j'},      {"thread", required_argument, 0, 't'},
       {"type", required_argument, 0, 'T'}, {"from", required_argument, 0, 'F'},
       {"bytes", required_argument, 0, 'b'}, {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0}};
+      {"keyframe", required_argument, 0, 'K'}, {0, 0, 0, 0}};
+  unsigned long long kf = 0;
   struct trace_dump_opts o = {0, 64, TRACE_ALL_THREADS, -1, 0};
   const char *path = NULL;
   char pathbuf[4096];
@@ -89,6 +131,11 @@ int cli_cmd_dump(int argc, char **argv) {
                                  "not '%s'", optarg);
         o.bytes_max = (size_t)v;
         break;
+      case 'K':
+        if (parse_num(optarg, 0xffffffffu, &kf) < 0 || kf == 0)
+          return cli_usage_error("dump", "--keyframe needs a keyframe "
+                                 "number from 1, not '%s'", optarg);
+        break;
       default:
         return 2;
     }
@@ -96,6 +143,11 @@ int cli_cmd_dump(int argc, char **argv) {
   rc = cli_open_trace("dump", argc, argv, pathbuf, sizeof pathbuf, &r, &in);
   if (rc >= 0) return rc;
   path = pathbuf;
+  if (kf) {
+    rc = dump_keyframe(path, r, (u32)kf, &o);
+    trace_reader_close(r);
+    return rc;
+  }
   rc = trace_report_dump(stdout, stderr, r, &o, &d);
   trace_reader_close(r);
   if (rc == RW_ENOTFOUND)

@@ -67,6 +67,7 @@ static int over_budget(struct rec *r, u64 now_ns) {
 }
 
 void rec__kf_tick(struct rec *r, u64 now_ns) {
+  if (r->kf.off) return;
   if (r->kf.interval_ns && now_ns >= r->kf.next_ns && !r->kf.due) {
     if (over_budget(r, now_ns)) {
       r->kf.next_ns = now_ns + r->kf.interval_ns;
@@ -84,7 +85,7 @@ void rec__kf_tick(struct rec *r, u64 now_ns) {
 
 int rec__kf_entry(struct rec *r, struct rec__task *t) {
   t->kfe_ok = 0;
-  if (!r->kf.interval_ns && !r->ring.bytes) return 0; /* no keyframes */
+  if ((!r->kf.interval_ns && !r->ring.bytes) || r->kf.off) return 0;
   if (!t->kfe && !(t->kfe = calloc(1, sizeof *t->kfe))) return RW_ENOMEM;
   struct rec__kfentry *e = t->kfe;
   int rc = rec__regs_get(r, t->tid, &e->regs, 1);
@@ -225,6 +226,7 @@ static int thread_state(struct rec *r, struct rec__task *t, u32 parent,
     /* Blocked inside a syscall: as it entered it. */
     struct trace_rec_thread_start ts = {(u32)t->tid, parent, t->kfe->regs, 1,
                                         t->nr};
+    if (skewed_regs(r)) ts.regs.gpr[RW_REG_rbx] ^= 0x10;
     RW_FORWARD(trace_rec_thread_start_append(r->w, (u32)t->tid, &ts));
     xin = t->kfe->xinuse;
     has = t->kfe->has_x;
@@ -477,13 +479,29 @@ int rec__kf_try(struct rec *r) {
   u8 *img = NULL;
   size_t len = 0;
   int ws = write_state(r, lead, &img, &len);
+  const char *fail = getenv("REWIND_TEST_KEYFRAME_FAIL"); /* tests only */
+  if (ws == 0 && fail && strtoull(fail, NULL, 10) == r->kf.count + 1) {
+    free(img);
+    img = NULL;
+    ws = RW_ERR(EIO);
+  }
   if (ws != 0 || !settled(r)) { /* a syscall ended meanwhile: later */
     rec__kf_mem_end(r, 0);
     free(img);
-    RW_FORWARD(ws < 0 ? ws : 0);
-    r->cur = NULL;
     r->kf.waits++;
-    return 0;
+    int rc = 0;
+    if (ws < 0 && ws != RW_ERR(ESRCH)) {
+      /* Nothing of it is in the trace: the recording goes on without. */
+      rw_log(RW_LOG_INFO, "warning: keyframe %llu could not be written "
+             "(%s): no more keyframes%s",
+             (unsigned long long)r->kf.count + 1, rw_strerror(ws),
+             r->ring.bytes ? ", and the ring keeps all from here" : "");
+      rc = rec__note(r, 1, "keyframes stopped: %s", rw_strerror(ws));
+      r->kf.off = 1;
+      r->kf.due = 0;
+    }
+    r->cur = NULL;
+    return rc;
   }
   /* It will be written: only now the next segment (making one, with the
    * files it names, costs too much to throw away when a keyframe has to

@@ -371,6 +371,7 @@ struct rec__kfs {
   u64 due_ns;      /* when the one due became due */
   u64 put_off;     /* times one was due and was put off for time */
   int said_time;   /* 1: the note on putting them off is written */
+  int off;         /* 1: one failed; none any more */
   struct rec__kfmem mem; /* their pages (recorder/kfmem.c) */
 };
 
