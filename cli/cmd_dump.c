@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "common/endian.h"
 #include "format/format.h"
 
 static void dump_usage(FILE *out) {
@@ -52,22 +51,16 @@ static int dump_keyframe(const char *path, trace_reader *r, u32 k,
   u32 n = 0;
   for (size_t i = 0; i < trace_reader_nkeyframes(r); i++) {
     struct trace_keyframe_info ki;
-    u8 p[TRACE_KF_RECORDER_SIZE];
     struct rw_diag d = {0};
     if (trace_reader_keyframe_info(r, i, &ki) < 0 ||
         ki.kind != TRACE_KF_RECORDER || ++n != k)
       continue;
-    if (trace_reader_keyframe_read(r, i, p, sizeof p, &d) != sizeof p) {
-      cli_error("%s: keyframe %u: its entry is damaged", path, k);
-      return CLI_DAMAGED;
-    }
-    u64 len = rd_le64(p + 16);
-    u8 *img = len < ((u64)1 << 40) ? malloc(len ? len : 1) : NULL;
-    if (!img) return cli_error("keyframe %u: %s", k, rw_strerror(RW_ENOMEM));
+    u8 *img;
+    size_t len;
+    u64 seq;
     trace_reader *kr = NULL;
-    i64 got = trace_reader_blob_read(r, p + 24, 0, img, len, &d);
-    int rc = got == (i64)len ? trace_reader_open_mem(&kr, img, len, &d)
-                             : RW_ECORRUPT;
+    int rc = trace_reader_recorder_state(r, i, &seq, &img, &len, &d);
+    if (rc == 0) rc = trace_reader_open_mem(&kr, img, len, &d);
     if (rc == 0) rc = trace_report_dump(stdout, stderr, kr, o, &d);
     trace_reader_close(kr);
     free(img);

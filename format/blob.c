@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/endian.h"
 #include "format/format_int.h"
 
 static void blob_info(const struct trace__blob *b, struct trace_blob_info *bi) {
@@ -137,6 +138,40 @@ i64 trace_reader_blob_read(trace_reader *r, const u8 hash[32], u64 off,
     off += take;
   }
   return (i64)done;
+}
+
+int trace_reader_recorder_state(trace_reader *r, size_t i, u64 *seq, u8 **img,
+                                size_t *len, struct rw_diag *diag) {
+  u8 p[TRACE_KF_RECORDER_SIZE];
+  *img = NULL;
+  *len = 0;
+  i64 got = trace_reader_keyframe_read(r, i, p, sizeof p, diag);
+  if (got < 0) return (int)got;
+  if (got < (i64)sizeof p || rd_le32(p) != 1)
+    return rw_diag_set(diag, RW_ECORRUPT, 0, "recorder keyframe %zu: %s", i,
+                       got < (i64)sizeof p ? "its entry is too short"
+                                           : "of an unknown version");
+  *seq = rd_le64(p + 8);
+  u64 n = rd_le64(p + 16);
+  struct trace_blob_info bi;
+  if (trace_reader_find_blob(r, p + 24, &bi) < 0 || bi.size != n)
+    return rw_diag_set(diag, RW_ECORRUPT, 0, "recorder keyframe %zu: the "
+                       "trace does not hold its state (a lost BLOB chunk)",
+                       i);
+  u8 *b = malloc(n ? (size_t)n : 1);
+  if (!b) return rw_diag_set(diag, RW_ENOMEM, 0, "recorder keyframe %zu: "
+                             "%llu bytes", i, (unsigned long long)n);
+  got = trace_reader_blob_read(r, p + 24, 0, b, (size_t)n, diag);
+  if (got != (i64)n) {
+    free(b);
+    if (got < 0) return (int)got;
+    return rw_diag_set(diag, RW_ECORRUPT, 0, "recorder keyframe %zu: its "
+                       "state has %lld of %llu bytes", i, (long long)got,
+                       (unsigned long long)n);
+  }
+  *img = b;
+  *len = (size_t)n;
+  return 0;
 }
 
 size_t trace_reader_nkeyframes(const trace_reader *r) { return r->nkeyframes; }

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/endian.h"
 #include "format/format_int.h"
 
 struct checker {
@@ -181,31 +180,22 @@ static int sequence(struct checker *k) {
   return rc;
 }
 
-/* The state of recorder keyframe I (at OFF in the file, valid at SEQ):
- * a trace of its own whose records name only blobs the trace holds, and
- * MEM_FROM only bytes those blobs have. 1 with MSG set when it is not. */
+/* The state of recorder keyframe I (valid at SEQ): a trace of its own
+ * whose records name only blobs the trace holds, and MEM_FROM only bytes
+ * those blobs have. 1 with MSG set when it is not. */
 static int kf_state(trace_reader *r, size_t i, u64 seq, char *msg,
                     size_t cap) {
-  u8 p[TRACE_KF_RECORDER_SIZE];
   struct trace_blob_info bi;
-  if (trace_reader_keyframe_read(r, i, p, sizeof p, NULL) != sizeof p) {
-    snprintf(msg, cap, "keyframe at %llu: its entry is too short",
-             (unsigned long long)seq);
-    return 1;
-  }
-  u64 len = rd_le64(p + 16);
-  if (trace_reader_find_blob(r, p + 24, &bi) < 0 || bi.size != len) {
-    snprintf(msg, cap, "keyframe at %llu: the trace does not hold its "
-             "state (a lost BLOB chunk)", (unsigned long long)seq);
-    return 1;
-  }
-  u8 *img = malloc(len ? len : 1);
-  RW_RETURN_IF(!img, RW_ENOMEM, "keyframe state");
   trace_reader *kr = NULL;
   trace_cursor *c = NULL;
   struct rw_diag d = {0};
   struct trace_record rec;
-  int bad = trace_reader_blob_read(r, p + 24, 0, img, len, NULL) != (i64)len;
+  u8 *img;
+  size_t len;
+  u64 at; /* SEQ, as the index has it */
+  int rc = trace_reader_recorder_state(r, i, &at, &img, &len, &d);
+  if (rc == RW_ENOMEM) return rc;
+  int bad = rc < 0;
   if (!bad) bad = trace_reader_open_mem(&kr, img, len, &d) < 0;
   if (!bad) bad = trace_cursor_open(&c, kr, TRACE_ALL_THREADS) < 0;
   int got;
@@ -226,7 +216,10 @@ static int kf_state(trace_reader *r, size_t i, u64 seq, char *msg,
          m.offset > bi.size || m.len > bi.size - m.offset))
       bad = 2;
   }
-  if (bad)
+  if (rc < 0)
+    snprintf(msg, cap, "keyframe at %llu: %s", (unsigned long long)seq,
+             d.msg[0] ? d.msg : rw_strerror(rc));
+  else if (bad)
     snprintf(msg, cap, "keyframe at %llu: its state %s",
              (unsigned long long)seq,
              bad == 2 ? "takes bytes a blob does not have"

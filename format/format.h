@@ -362,6 +362,15 @@ int trace_reader_blob_image(trace_reader *r, const u8 hash[32], u8 **out,
 #define TRACE_KF_RECORDER 3
 #define TRACE_KF_RECORDER_SIZE 64
 
+/* The state of keyframe I of R, a TRACE_KF_RECORDER one: its sequence
+ * number in *SEQ, its bytes in *IMG (malloc'd, the caller frees) and
+ * *LEN. Returns 0, or RW_ECORRUPT (an entry too short or of an unknown
+ * version, a state the trace does not hold whole), RW_ENOMEM or a read
+ * error, with DIAG (may be NULL) saying which. */
+int trace_reader_recorder_state(trace_reader *r, size_t i, u64 *seq, u8 **img,
+                                size_t *len, struct rw_diag *diag)
+    RW_MUST_CHECK;
+
 /* A keyframe's index entry. Plain data. */
 struct trace_keyframe_info {
   u16 kind;     /* producer-defined */

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/endian.h"
 #include "format/format_int.h"
 
 /* Processes seen so far, in the order they appeared. */
@@ -201,22 +200,17 @@ static int begin_at_keyframe(struct table *t, trace_reader *r) {
   trace_reader_get_info(r, &in);
   for (size_t i = 0; i < trace_reader_nkeyframes(r); i++) {
     struct trace_keyframe_info ki;
-    u8 p[TRACE_KF_RECORDER_SIZE];
     if (trace_reader_keyframe_info(r, i, &ki) < 0 ||
         ki.kind != TRACE_KF_RECORDER)
       continue;
-    if ((trace_reader_nrecords(r) && in.seq_first < ki.seq) ||
-        trace_reader_keyframe_read(r, i, p, sizeof p, NULL) != sizeof p)
-      return 0;
-    u64 len = rd_le64(p + 16);
-    u8 *img = len <= ((u64)1 << 32) ? malloc(len ? len : 1) : NULL;
+    if (trace_reader_nrecords(r) && in.seq_first < ki.seq) return 0;
+    u8 *img;
+    size_t len;
+    u64 seq;
     trace_reader *kr = NULL;
     trace_cursor *c = NULL;
     struct trace_record rec;
-    int rc = img ? 0 : RW_ENOMEM;
-    if (rc == 0 && trace_reader_blob_read(r, p + 24, 0, img, len, NULL) !=
-                       (i64)len)
-      rc = RW_ECORRUPT;
+    int rc = trace_reader_recorder_state(r, i, &seq, &img, &len, NULL);
     if (rc == 0) rc = trace_reader_open_mem(&kr, img, len, NULL);
     if (rc == 0) rc = trace_cursor_open(&c, kr, TRACE_ALL_THREADS);
     while (rc == 0 && trace_cursor_next(c, &rec, NULL) == 1) {

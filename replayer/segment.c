@@ -113,21 +113,12 @@ int rp__segment_begin(rp_replay *rp, struct rw_diag *diag) {
   size_t *ix = calloc(count, sizeof *ix);
   RW_RETURN_IF(!ix, RW_ENOMEM, "keyframes");
   recorder_kfs(tr, ix, count);
-  u64 seq, len;
-  u8 hash[32];
-  int rc = read_kf(tr, ix[k - 1], &seq, &len, hash, diag);
+  u64 seq;
+  size_t len;
+  int rc = trace_reader_recorder_state(tr, ix[k - 1], &seq,
+                                       &rp->trace.pro_img, &len, diag);
   free(ix);
   RW_FORWARD(rc);
-  if (len > ((u64)1 << 40) || !(rp->trace.pro_img = malloc(len ? len : 1)))
-    return rw_diag_set(diag, RW_ENOMEM, 0, "keyframe %u: %llu bytes", k,
-                       (unsigned long long)len);
-  i64 got = trace_reader_blob_read(tr, hash, 0, rp->trace.pro_img, len,
-                                   diag);
-  if (got < 0) return (int)got;
-  if ((u64)got != len)
-    return rw_diag_set(diag, RW_ECORRUPT, 0, "keyframe %u: its state has "
-                       "%lld of %llu bytes", k, (long long)got,
-                       (unsigned long long)len);
   rc = trace_reader_open_mem(&rp->trace.pro_tr, rp->trace.pro_img, len,
                              diag);
   if (rc == 0)
