@@ -13,8 +13,8 @@ has() {
   grep -q -- "$1" "$2" || { cut -c1-400 "$2"; false; }
 }
 
-# --- a ring of 2 MiB over a program that writes more --------------------
-"$REWIND" record -f -o "$T/ring.rwd" --ring 2M -- "$P/kfwork" 4 light \
+# --- a ring of 1 MiB over a program that writes more --------------------
+"$REWIND" record -f -o "$T/ring.rwd" --ring 1M -- "$P/kfwork" 4 \
   >"$T/ring.out" 2>"$T/ring.err"
 check_eq "ring: recorded" 0 "$?"
 check "ring: the program's output" grep -q "^kfwork: 1 1 1 1$" "$T/ring.out"
