@@ -19,7 +19,10 @@
  * keyframe is written once no thread runs and every one stands where a
  * history can begin: stopped at a point the trace locates, or blocked
  * inside a syscall whose SYSCALL_ENTER is written (its entry state is
- * kept whole for this: rec__kf_entry). A thread in any other state (a
+ * kept whole for this: rec__kf_entry). A blocked syscall that ends while
+ * memory is read throws the keyframe away unless it wrote no memory
+ * (ended_clean); thrown-away attempts count in the keyframes' share of
+ * the recording's time. A thread in any other state (a
  * signal to deliver, a stop not handled yet, an exec) puts it off to the
  * next time the scheduler has nobody running. Several processes are not
  * written yet: a keyframe waits until one is left, with a note. */
@@ -30,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -59,9 +63,9 @@ static int over_budget(struct rec *r, u64 now_ns) {
   if (r->kf.ns <= share) return 0;
   if (!r->kf.said_time) {
     r->kf.said_time = 1;
-    rw_log(RW_LOG_INFO, "note: keyframes are put off: %llu took %.2f s "
-           "(they may take a tenth of the recording's time)",
-           (unsigned long long)r->kf.count, (double)r->kf.ns / 1e9);
+    rw_log(RW_LOG_INFO, "note: keyframes are put off: they took %.2f s "
+           "(%llu written; they may take a tenth of the recording's time)",
+           (double)r->kf.ns / 1e9, (unsigned long long)r->kf.count);
   }
   return 1;
 }
@@ -195,19 +199,54 @@ static int skew(struct rec *r, struct rec__task *lead) {
   return 0;
 }
 
+/* Whether T, blocked in a syscall, has ended it without changing what a
+ * keyframe holds: its pending stop is the syscall's exit, the syscall
+ * changes no mapping, and with the result it returns it writes no byte of
+ * memory (a futex wait, a sleep, a poll that timed out). Its thread
+ * start, as it entered, is then still true of the keyframe, and its
+ * SYSCALL_EXIT comes after it. The stop is only looked at, not taken. */
+static int ended_clean(struct rec *r, struct rec__task *t) {
+  u8 info[128];
+  memset(info, 0, sizeof info);
+  if (t->fake || !t->in_syscall ||
+      ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof info, info) < 0 ||
+      info[0] != PTRACE_SYSCALL_INFO_EXIT)
+    return 0;
+  const struct rec__sc *sc = rec__sc_lookup(t->eff_nr);
+  const struct rec__sc *sn = rec__sc_lookup(t->nr);
+  u32 bad = REC_SC_MAPS | REC_SC_DIFF | REC_SC_WARN;
+  if (!sc || !sn || !(sc->flags & REC_SC_KNOWN) || ((sc->flags | sn->flags)
+      & bad))
+    return 0;
+  i64 result = (i64)rd_le64(info + 24);
+  struct rec__task *was = r->cur;
+  struct rec__proc *was_proc = r->proc;
+  rec__set_cur(r, t); /* its memory is read */
+  struct rec__ranges out = {0};
+  int rc = rec__sc_outputs(t->eff_nr, t->args, result, rec__mem_read, r,
+                           &out);
+  r->cur = was;
+  r->proc = was_proc;
+  int clean = rc == 0 && out.n == 0;
+  rec__ranges_free(&out);
+  return clean;
+}
+
 /* Whether no thread blocked in a syscall has reached a stop (its exit,
- * most often) that the recorder has not taken yet. Such a syscall may
- * have written to memory already: its bytes belong after its SYSCALL_EXIT,
- * so a keyframe that read them would not be the state before it. Asked
- * before and after the keyframe reads memory; the stop stays pending. */
+ * most often) that the recorder has not taken yet, unless that syscall
+ * ended clean. Any other may have written to memory already: its bytes
+ * belong after its SYSCALL_EXIT, so a keyframe that read them would not
+ * be the state before it. Asked before and after the keyframe reads
+ * memory; the stop stays pending. */
 static int settled(struct rec *r) {
   for (size_t i = 0; i < r->nth; i++) {
-    const struct rec__task *t = r->th[i];
+    struct rec__task *t = r->th[i];
     if (t->state != REC_T_KERNEL) continue;
     siginfo_t si;
     memset(&si, 0, sizeof si);
     if (waitid(P_PID, (id_t)t->tid, &si,
-               WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 && si.si_pid)
+               WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 && si.si_pid &&
+        !(si.si_code == CLD_TRAPPED && ended_clean(r, t)))
       return 0;
   }
   return 1;
@@ -442,6 +481,15 @@ static int carry_files(struct rec *r) {
 
 int rec__kf_try(struct rec *r) {
   if (!r->kf.due || r->cur) return 0;
+  /* Attempts thrown away count too: a program whose syscalls keep ending
+   * while its memory is read must not spend its time in them. */
+  u64 now = mono_ns();
+  if (!rec__ring_due(r) && over_budget(r, now)) {
+    r->kf.due = 0;
+    r->kf.next_ns = now + r->kf.interval_ns;
+    r->kf.put_off++;
+    return 0;
+  }
   const char *why = NULL;
   if (!quiet(r, &why) || !settled(r)) {
     r->kf.waits++;
@@ -489,6 +537,7 @@ int rec__kf_try(struct rec *r) {
     rec__kf_mem_end(r, 0);
     free(img);
     r->kf.waits++;
+    r->kf.ns += rw_now_ns() - t0;
     int rc = 0;
     if (ws < 0 && ws != RW_ERR(ESRCH)) {
       /* Nothing of it is in the trace: the recording goes on without. */

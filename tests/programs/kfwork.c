@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Test program: a process that keeps changing for about SECONDS (argument,
  * default 1; a second argument "light": little computing, as many
- * syscalls) in every way a recorder keyframe must catch, so that
+ * syscalls; a third, MB: a heap of MB megabytes no two pages alike, slow
+ * to read) in every way a recorder keyframe must catch, so that
  * keyframes written every few milliseconds land in all of them
  * (tests/replay/keyframes.sh): a thread computing, one blocked on a pipe,
  * one waiting on a condition variable, the main thread sleeping; a heap
@@ -83,6 +84,13 @@ static void *waiter(void *arg) {
 int main(int argc, char **argv) {
   double secs = argc > 1 ? atof(argv[1]) : 1.0;
   light = argc > 2 && !strcmp(argv[2], "light");
+  size_t heap = argc > 3 ? (size_t)atol(argv[3]) << 20 : 0;
+  unsigned char *h = heap ? malloc(heap) : NULL;
+  unsigned long x = 88172645463325252ul;
+  for (size_t i = 0; h && i + 8 <= heap; i += 8) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    memcpy(h + i, &x, 8);
+  }
   if (pipe(fds) < 0) return 1;
   pthread_t t[3];
   pthread_create(&t[0], NULL, compute, NULL);
@@ -121,6 +129,7 @@ int main(int argc, char **argv) {
   pthread_cond_signal(&cv);
   pthread_mutex_unlock(&mu);
   for (int i = 0; i < 3; i++) pthread_join(t[i], NULL);
+  free(h);
   printf("kfwork: %lu %lu %lu %lu\n", sums[0] != 0, sums[1] != 0,
          sums[2] != 0, fsum != 0);
   return 0;
