@@ -18,18 +18,22 @@ static void usage(FILE *out) {
       "                     [--no-follow] [--no-syscall-buffer]\n"
       "                     [--duration SECONDS] [--keyframes SECONDS]\n"
       "                     [--ring SIZE] [--] PROG [ARGS...]\n"
-      "       rewind record -p PID [-o FILE] [--duration SECONDS] [...]\n"
+      "       rewind record -p PID [-p PID...] [-o FILE] [--duration "
+      "SECONDS] [...]\n"
       "\n"
       "Run PROG with ARGS as the shell would, record it into a trace file and\n"
       "exit with PROG's exit status (128+N when PROG dies of signal N).\n"
-      "With -p, record the running process PID instead, from now until\n"
-      "Ctrl-C, --duration or its end; then rewind lets it go on as it was.\n"
+      "With -p, record the running process PID instead (or several, each\n"
+      "with its -p), from now until Ctrl-C, --duration or their end; then\n"
+      "rewind lets them go on as they were.\n"
       "\n"
       "  -p, --pid PID      attach to process PID (every thread of it, and\n"
       "                     the processes it starts from now on) instead of\n"
       "                     starting a program; the history begins here.\n"
-      "                     Its syscalls all stop the recorder (no syscall\n"
-      "                     buffer: its filter could not be taken out again)\n"
+      "                     (again for more processes, recorded together).\n"
+      "                     Their syscalls all stop the recorder (no\n"
+      "                     syscall buffer: its filter could not be taken\n"
+      "                     out again)\n"
       "  --duration SECONDS end the recording after SECONDS (1 to 604800):\n"
       "                     -p lets the process go on; PROG is killed\n"
       "  --ring SIZE        keep only the last SIZE of history (bytes, or\n"
@@ -175,11 +179,18 @@ int cli_cmd_record(int argc, char **argv) {
         if (!*optarg || *end || pid <= 0 || pid > 0x3fffffff)
           return cli_usage_error("record", "-p wants a process id, not '%s'",
                                  optarg);
-        if (o.attach_pid && o.attach_pid != pid)
-          return cli_usage_error("record", "one -p at a time: recording "
-                                 "several running processes together is "
-                                 "not supported yet");
-        o.attach_pid = (int)pid;
+        int dup = o.attach_pid == pid;
+        for (unsigned k = 0; k < o.n_attach_more; k++)
+          dup |= o.attach_more[k] == pid;
+        if (dup) break;
+        if (!o.attach_pid) {
+          o.attach_pid = (int)pid;
+        } else if (o.n_attach_more + 1 < REC_ATTACH_MAX) {
+          o.attach_more[o.n_attach_more++] = (int)pid;
+        } else {
+          return cli_usage_error("record", "at most %d -p in one recording",
+                                 REC_ATTACH_MAX);
+        }
         break;
       }
       case 'D': {

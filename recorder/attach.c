@@ -392,12 +392,10 @@ static int leave_vdso(struct rec *r, struct rec__task *t, u64 lo, u64 hi,
   return 0;
 }
 
-int rec__attach(struct rec *r, pid_t pid) {
-  RW_FORWARD(check_target(pid));
-  r->attached = 1;
-  r->proc->pid = r->proc->live = pid;
-  /* Every thread, stopped; new ones found by listing again once the known
-   * ones are still (a stopped thread creates none). */
+/* Seizes and stops every thread of process PID (r->proc), listing them
+ * again until no new one appears (a stopped thread creates none). */
+static int seize_all(struct rec *r, pid_t pid) {
+  struct rec__proc *p = r->proc;
   for (;;) {
     size_t added;
     RW_FORWARD(seize_new(r, pid, &added));
@@ -410,35 +408,52 @@ int rec__attach(struct rec *r, pid_t pid) {
       t->state = rc ? REC_T_READY : REC_T_GONE;
     }
   }
-  for (size_t i = r->nth; i-- > 0;)
+  size_t n = 0;
+  for (size_t i = r->nth; i-- > 0;) {
+    if (r->th[i]->proc != p) continue;
     if (r->th[i]->state == REC_T_GONE) rec__task_remove(r, r->th[i]);
-  RW_RETURN_IF(!r->nth, RW_ENOTFOUND, "process %d ended while attaching",
+    else n++;
+  }
+  RW_RETURN_IF(!n, RW_ENOTFOUND, "process %d ended while attaching",
                (int)pid);
   struct rec__task *lead = rec__task_find(r, pid);
-  if (!lead) lead = r->th[0]; /* the leader itself has exited */
-  r->proc->live = lead->tid;
+  if (!lead) /* the leader itself has exited */
+    for (size_t i = 0; i < r->nth && !lead; i++)
+      if (r->th[i]->proc == p) lead = r->th[i];
+  p->live = lead->tid;
+  return 0;
+}
+
+/* What is learned of process PID (r->proc), stopped, before anything is
+ * changed in it: options, CPU affinity, maps, registers out of
+ * interrupted syscalls and out of the vDSO, which is patched then. 1 when
+ * it has a seccomp filter of its own, else 0 or a negative code. */
+static int take_in(struct rec *r, pid_t pid) {
+  struct rec__proc *p = r->proc;
   for (size_t i = 0; i < r->nth; i++)
-    if (ptrace(PTRACE_SETOPTIONS, r->th[i]->tid, 0, (void *)ATTACH_OPTS) < 0)
+    if (r->th[i]->proc == p &&
+        ptrace(PTRACE_SETOPTIONS, r->th[i]->tid, 0, (void *)ATTACH_OPTS) < 0)
       return RW_ERR(errno);
-  _Static_assert(sizeof r->attach_mask == sizeof(cpu_set_t),
+  _Static_assert(sizeof p->attach_mask == sizeof(cpu_set_t),
                  "attach_mask holds a cpu_set_t");
-  r->attach_mask_ok = sched_getaffinity(pid, sizeof r->attach_mask,
-                                        (cpu_set_t *)r->attach_mask) == 0;
-  rec__set_cur(r, lead);
+  p->attach_mask_ok = sched_getaffinity(pid, sizeof p->attach_mask,
+                                        (cpu_set_t *)p->attach_mask) == 0;
+  rec__set_cur(r, rec__task_find(r, p->live));
   RW_FORWARD(rec__mem_open(r));
   rec__pages_reset(r);
-  RW_FORWARD(rec__maps_read(pid, r->proc->maps));
+  RW_FORWARD(rec__maps_read(pid, p->maps));
   rec__follow_exec(r);
 
   /* Registers: out of interrupted syscalls, out of the vDSO. */
   u64 vlo = 0, vhi = 0;
-  for (const struct rec__map *e = rec__maps_first(r->proc->maps); e;
-       e = rec__maps_next(r->proc->maps, e))
+  for (const struct rec__map *e = rec__maps_first(p->maps); e;
+       e = rec__maps_next(p->maps, e))
     if (e->flags & REC_MAPF_VDSO) vlo = e->start, vhi = e->end;
-  /* Their masks come back at the end of this, or in rec__undo_attach. */
+  /* Their masks come back in rec__attach, or in rec__undo_attach. */
   int rc = 0;
   for (size_t i = 0; i < r->nth && rc == 0; i++) {
     struct rec__task *t = r->th[i];
+    if (t->proc != p) continue;
     rc = block_all(t->tid, &t->detach_mask);
     t->detach_masked = rc == 0;
     if (rc == 0) rc = rec__regs_get(r, t->tid, &t->regs, 1);
@@ -449,7 +464,8 @@ int rec__attach(struct rec *r, pid_t pid) {
   }
   RW_FORWARD(rc);
   /* The vDSO as the kernel made it, to put back at the end. */
-  if (vlo && vhi - vlo <= REC_BUF && (r->vdso_orig = malloc(vhi - vlo))) {
+  if (!r->vdso_orig && vlo && vhi - vlo <= REC_BUF &&
+      (r->vdso_orig = malloc(vhi - vlo))) {
     if (rec__mem_read(r, vlo, r->vdso_orig, vhi - vlo) == (i64)(vhi - vlo)) {
       r->vdso_len = vhi - vlo;
     } else {
@@ -462,33 +478,45 @@ int rec__attach(struct rec *r, pid_t pid) {
     keep = rec__warn(r, ~0ull, "the vDSO of process %d could not be made "
                      "recordable: a call to its time functions will "
                      "diverge", (int)pid);
+  RW_FORWARD(keep);
   /* A filter of the program's own could refuse the syscalls the recorder
    * makes its threads run, or kill them for it: none are made, rdtsc is
    * patched instead of trapped. */
   int filtered = 0;
   for (size_t i = 0; i < r->nth; i++)
-    if (rec__status_field(r->th[i]->tid, "Seccomp", -1) == 2)
+    if (r->th[i]->proc == p &&
+        rec__status_field(r->th[i]->tid, "Seccomp", -1) == 2)
       r->th[i]->own_seccomp = 1, filtered = 1;
   for (size_t i = 0; i < r->nth && filtered && keep >= 0; i++)
-    keep = rseq_keep(r, r->th[i]);
-  u64 insn = keep < 0 || filtered ? 0 : syscall_insn(r);
-  rc = keep < 0 ? keep : 0;
-  if (rc == 0 && filtered) {
-    r->tsc_trap = 0;
-    rc = rec__warn(r, ~0ull, "process %d has a seccomp filter of its own: "
-                   "rewind makes it run no syscall (rdtsc is patched, not "
-                   "trapped; its threads' rseq areas stay registered, and "
-                   "a replay may diverge where a thread reads one the "
-                   "kernel has just changed)",
-                   (int)pid);
-  }
-  if (rc == 0 && !insn && !filtered) {
+    if (r->th[i]->proc == p) keep = rseq_keep(r, r->th[i]);
+  RW_FORWARD(keep);
+  if (filtered && r->tsc_trap) r->tsc_trap = 0;
+  if (filtered)
+    RW_FORWARD(rec__warn(r, ~0ull, "process %d has a seccomp filter of its "
+                         "own: rewind makes it run no syscall (rdtsc is "
+                         "patched, not trapped; its threads' rseq areas "
+                         "stay registered, and a replay may diverge where a "
+                         "thread reads one the kernel has just changed)",
+                         (int)pid));
+  return filtered;
+}
+
+/* Has the threads of process PID (r->proc) stop their rseq areas and trap
+ * rdtsc, through syscalls they make; FILTERED (a filter of its own): none.
+ * Then gives them their signal masks back and pins them to the
+ * recording's CPU. */
+static int make_recordable(struct rec *r, pid_t pid, int filtered) {
+  struct rec__proc *p = r->proc;
+  u64 insn = filtered ? 0 : syscall_insn(r);
+  if (!insn && !filtered) {
     rw_log(RW_LOG_ERROR, "-p %d: no syscall instruction in the process to "
            "have its threads call prctl and rseq with", (int)pid);
-    rc = RW_EUNSUPPORTED;
+    return RW_EUNSUPPORTED;
   }
+  int rc = 0;
   for (size_t i = 0; i < r->nth && rc == 0 && insn; i++) {
     struct rec__task *t = r->th[i];
+    if (t->proc != p) continue;
     rc = tid_address(r, t, &t->regs, insn);
     if (rc == 0) rc = rseq_off(t, &t->regs, insn);
     if (rc == 0 && r->tsc_trap)
@@ -496,6 +524,7 @@ int rec__attach(struct rec *r, pid_t pid) {
   }
   /* Signals that came meanwhile are delivered once the history runs. */
   for (size_t i = 0; i < r->nth && rc == 0; i++) {
+    if (r->th[i]->proc != p) continue;
     rc = unblock(r->th[i]->tid, r->th[i]->detach_mask);
     r->th[i]->detach_masked = rc < 0;
   }
@@ -504,12 +533,46 @@ int rec__attach(struct rec *r, pid_t pid) {
   CPU_ZERO(&one);
   CPU_SET(r->pin_cpu, &one);
   for (size_t i = 0; i < r->nth; i++)
-    sched_setaffinity(r->th[i]->tid, sizeof one, &one);
+    if (r->th[i]->proc == p)
+      sched_setaffinity(r->th[i]->tid, sizeof one, &one);
+  return 0;
+}
 
-  /* The state the history starts from. */
+int rec__attach(struct rec *r) {
+  size_t np = 1 + r->n_attach_more;
+  pid_t pids[REC_ATTACH_MAX];
+  pids[0] = r->attach_pid;
+  memcpy(pids + 1, r->attach_more, r->n_attach_more * sizeof *pids);
+  r->attached = 1;
+  /* Every process stopped first: one may be about to wait for another. */
+  for (size_t k = 0; k < np; k++) {
+    RW_FORWARD(check_target(pids[k]));
+    struct rec__proc *p = k ? rec__proc_new(r, pids[k]) : &r->root;
+    RW_RETURN_IF(!p, RW_ENOMEM, "process %d", (int)pids[k]);
+    p->pid = p->live = pids[k];
+    r->proc = p;
+    RW_FORWARD(seize_all(r, pids[k]));
+  }
+  /* Whether rdtsc can be trapped is known once every filter is. */
+  int filtered[REC_ATTACH_MAX];
+  for (size_t k = 0; k < np; k++) {
+    r->proc = rec__proc_at(r, k);
+    filtered[k] = take_in(r, pids[k]);
+    RW_FORWARD(filtered[k]);
+  }
+  for (size_t k = 0; k < np; k++) {
+    r->proc = rec__proc_at(r, k);
+    RW_FORWARD(make_recordable(r, pids[k], filtered[k]));
+  }
+
+  /* The state the history starts from: the others as forks of the
+   * first. */
+  r->proc = &r->root;
+  struct rec__task *lead = rec__task_find(r, r->root.live);
   RW_FORWARD(rec__emit_state(r, lead, REC_DESCRIBE_AS_IS));
   for (size_t i = 0; i < r->nth; i++) r->th[i]->state = REC_T_READY;
   r->cur = NULL;
+  r->proc = &r->root;
   r->last_run = lead->tid;
   r->last_proc = r->proc;
   r->n.threads = r->nth - 1;
@@ -643,7 +706,11 @@ int rec__detach(struct rec *r) {
   }
   r->cur = NULL;
   r->proc = &r->root;
+  /* The first process gone, the others go on: no digest to check. */
   if (rc == 0 && !r->root.gone) rc = rec__detach_end(r);
+  else if (rc == 0) rc = rec__emit_detach(r, 0, NULL);
+  if (rc == 0) rc = trace_writer_flush(r->w);
+  r->let_go = 1;
   rec__undo_attach(r);
   return rc;
 }
@@ -700,9 +767,9 @@ void rec__undo_attach(struct rec *r) {
   for (size_t i = 0; i < r->nth; i++) {
     struct rec__task *t = r->th[i];
     if (t->state == REC_T_GONE) continue;
-    if (r->attach_mask_ok)
-      sched_setaffinity(t->tid, sizeof r->attach_mask,
-                        (const cpu_set_t *)r->attach_mask);
+    if (t->proc && t->proc->attach_mask_ok)
+      sched_setaffinity(t->tid, sizeof t->proc->attach_mask,
+                        (const cpu_set_t *)t->proc->attach_mask);
     if (t->detach_masked && unblock(t->tid, t->detach_mask) < 0)
       rw_log(RW_LOG_INFO, "warning: could not give thread %d its signal "
              "mask back", (int)t->tid);

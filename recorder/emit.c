@@ -145,8 +145,9 @@ int rec__emit_end(struct rec *r, i32 status, u32 signo) {
 int rec__emit_detach(struct rec *r, u64 digest,
                      const struct rw_digest_spec *spec) {
   u8 skips[TRACE_SPEC_BUF];
-  struct trace_rec_detach d = {.has_digest = 1, .digest = digest};
-  trace_spec_set(spec, &d.dead_lo, &d.dead_hi, &d.nskip, &d.skips, skips);
+  struct trace_rec_detach d = {.has_digest = spec != NULL, .digest = digest};
+  if (spec)
+    trace_spec_set(spec, &d.dead_lo, &d.dead_hi, &d.nskip, &d.skips, skips);
   return trace_rec_detach_append(r->w, TRACE_TID_GLOBAL, &d);
 }
 

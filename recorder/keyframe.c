@@ -388,7 +388,7 @@ int rec__emit_state(struct rec *r, struct rec__task *lead, int how) {
   if (rc) return rc;
   rec__set_cur(r, lead);
   RW_FORWARD(rec__stack_rules(r, 1));
-  if (how != REC_DESCRIBE_KEYFRAME) return 0;
+  /* The other processes (of a keyframe, or attached with more -p). */
   for (size_t k = 0; k < rec__proc_count(r) && rc == 0; k++) {
     struct rec__proc *c = rec__proc_at(r, k);
     if (c != lead->proc && !c->gone && live_threads(r, c))

@@ -51,8 +51,8 @@ static int maps_copy(struct rec__maps *dst, const struct rec__maps *src) {
   return 0;
 }
 
-struct rec__proc *rec__proc_fork(struct rec *r, pid_t child, int shared) {
-  const struct rec__proc *pp = r->proc;
+/* A process with nothing known of it yet, not in the list. */
+static struct rec__proc *proc_blank(struct rec *r, pid_t pid) {
   if (r->nprocs == r->capprocs) {
     size_t cap = r->capprocs ? 2 * r->capprocs : 8;
     struct rec__proc **v = realloc(r->procs, cap * sizeof *v);
@@ -62,9 +62,24 @@ struct rec__proc *rec__proc_fork(struct rec *r, pid_t child, int shared) {
   }
   struct rec__proc *p = calloc(1, sizeof *p);
   if (!p) return NULL;
-  p->pid = p->live = child;
+  p->pid = p->live = pid;
   p->memfd = -1;
   p->pagemap_fd = -2;
+  p->maps = &p->maps_own;
+  p->sb = &p->sb_own;
+  return p;
+}
+
+struct rec__proc *rec__proc_new(struct rec *r, pid_t pid) {
+  struct rec__proc *p = proc_blank(r, pid);
+  if (p) r->procs[r->nprocs++] = p;
+  return p;
+}
+
+struct rec__proc *rec__proc_fork(struct rec *r, pid_t child, int shared) {
+  const struct rec__proc *pp = r->proc;
+  struct rec__proc *p = proc_blank(r, child);
+  if (!p) return NULL;
   memcpy(p->comm_fds, pp->comm_fds, sizeof p->comm_fds);
   p->read_exec = pp->read_exec;
   p->stack_limit = pp->stack_limit;
@@ -72,6 +87,8 @@ struct rec__proc *rec__proc_fork(struct rec *r, pid_t child, int shared) {
   p->stack_warned = pp->stack_warned;
   p->hide_seccomp = pp->hide_seccomp;
   p->hide_nnp = pp->hide_nnp;
+  memcpy(p->attach_mask, pp->attach_mask, sizeof p->attach_mask);
+  p->attach_mask_ok = pp->attach_mask_ok;
   memcpy(p->forced, pp->forced, sizeof p->forced);
   p->maps = &p->maps_own;
   if (shared) {

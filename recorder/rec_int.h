@@ -656,6 +656,10 @@ struct rec__proc {
   int procmem_seen;           /* 1: a descriptor of the process's own
                                  /proc/PID/mem was seeked into its mappings
                                  or written at one (files.c) */
+  u64 attach_mask[16];        /* -p: its CPU affinity before rewind pinned
+                                 it (a cpu_set_t), given back at the end;
+                                 a fork's is its parent's */
+  int attach_mask_ok;
   int final_status;           /* the leader's wait status, seen early */
   int final_seen;
   struct rec__tscp *tscp;     /* patched instructions, sorted by addr */
@@ -765,12 +769,15 @@ struct rec {
   int root_status;
   int attached;              /* 1: rewind record -p: the process was
                                 running; it is let go at the end */
+  int let_go;                /* 1: the recording ended by letting the
+                                attached processes go (rec__detach) */
   pid_t attach_pid;          /* the process rewind record -p attaches to */
+  pid_t attach_more[REC_ATTACH_MAX - 1]; /* more -p processes, recorded as
+                                            forks of the first */
+  unsigned n_attach_more;
   u64 deadline_ns;           /* --duration: stop recording then (0: no) */
-  u64 attach_mask[16];       /* its CPU affinity before rewind pinned it
-                                (a cpu_set_t) */
-  int attach_mask_ok;
-  u8 *vdso_orig;             /* its vDSO before rewind patched it; owned */
+  u8 *vdso_orig;             /* the vDSO before rewind patched it (the
+                                same in every process); owned */
   size_t vdso_len;
   int pin_cpu;               /* the CPU the recording runs on */
   int ctid_noted;            /* 1: the note on PR_GET_TID_ADDRESS is in */
@@ -1220,17 +1227,20 @@ int rec__end_digest(struct rec *r, int how) RW_MUST_CHECK;
 int rec__tracer_of(pid_t pid, char *name, size_t cap);
 long rec__status_field(pid_t pid, const char *key, long dflt);
 int rec__ptrace_scope(void);
-/* The DETACH record, with the digest DIGEST taken with SPEC (emit.c). */
+/* The DETACH record, with the digest DIGEST taken with SPEC (emit.c);
+ * SPEC NULL: without one (the first process has ended). */
 int rec__emit_detach(struct rec *r, u64 digest,
                      const struct rw_digest_spec *spec) RW_MUST_CHECK;
 
 /* Attaching to a running process and detaching from it (recorder/
- * attach.c). rec__attach seizes every thread of PID, stops it and writes
- * the state the history starts from; the loop then records as usual.
+ * attach.c). rec__attach seizes every thread of r->attach_pid and of
+ * the r->attach_more processes, stops them and writes the state the
+ * history starts from (the others as forks of the first); the loop then
+ * records as usual.
  * rec__detach brings every thread to a stop the trace describes, writes
  * DETACH and lets the process go on as it was; rec__undo_attach only lets
  * it go (after a failure). */
-int rec__attach(struct rec *r, pid_t pid) RW_MUST_CHECK;
+int rec__attach(struct rec *r) RW_MUST_CHECK;
 int rec__detach(struct rec *r) RW_MUST_CHECK;
 /* At a stop of thread T (the current one), whose rseq area rewind could
  * not unregister: imports the area when the kernel changed it. */
@@ -1351,6 +1361,9 @@ struct rec__proc *rec__proc_find(struct rec *r, pid_t pid);
  * vfork child), the parent's model itself. Returns it, or NULL when out of
  * memory. */
 struct rec__proc *rec__proc_fork(struct rec *r, pid_t child, int shared);
+/* A new recorded process PID with nothing inherited (another -p); NULL
+ * when out of memory. */
+struct rec__proc *rec__proc_new(struct rec *r, pid_t pid);
 /* Process P, a vfork child, gets an address space of its own (its exec):
  * from now on it has a model of its own. */
 void rec__proc_unshare(struct rec__proc *p);

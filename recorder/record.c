@@ -321,16 +321,28 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
   rec__tsc_self(1);
   int rc = 0;
   if (r->attached) {
-    rc = rec__attach(r, r->attach_pid);
+    rc = rec__attach(r);
     if (rc < 0 && r->nth) rec__undo_attach(r); /* it goes on as it was */
     rec__tick_arm(r); /* as often as its threads need */
-    if (rc < 0) r->done = 1;
-    else if (!r->opts->quiet)
+    if (rc < 0) {
+      r->done = 1;
+    } else if (!r->opts->quiet && !r->n_attach_more) {
       rw_log(RW_LOG_INFO, "attached to process %d (%s, %zu thread%s); "
              "recording until %s", (int)r->root.pid, r->prog_name, r->nth,
              r->nth == 1 ? "" : "s",
              r->opts->duration_s ? "--duration is over, Ctrl-C, or it ends"
                                  : "Ctrl-C, or it ends");
+    } else if (!r->opts->quiet) {
+      char list[256];
+      size_t n = (size_t)snprintf(list, sizeof list, "%d", (int)r->root.pid);
+      for (unsigned k = 0; k < r->n_attach_more && n < sizeof list; k++)
+        n += (size_t)snprintf(list + n, sizeof list - n, ", %d",
+                              (int)r->attach_more[k]);
+      rw_log(RW_LOG_INFO, "attached to %u processes (%s; %zu threads); "
+             "recording until %s", r->n_attach_more + 1, list, r->nth,
+             r->opts->duration_s ? "--duration is over, Ctrl-C, or they end"
+                                 : "Ctrl-C, or they end");
+    }
   } else {
     rc = rec__on_exec(r, 1);
     struct rec__task *t = r->cur;
@@ -361,7 +373,7 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
 
   int st = r->wait_status;
   char buf[64];
-  if (r->attached && !r->root_final) {
+  if (r->attached && (!r->root_final || r->let_go)) {
     /* Let go, not ended: nothing to wait for. */
     res->exit_status = rc < 0 ? 1 : 0;
     int mrc = set_meta_str(r->w, TRACE_META_EXIT, "detached");
@@ -373,12 +385,17 @@ static int run(struct rec *r, struct rec_result *res, u64 t0) {
       const char *why = r->stopped_by == SIGALRM ? "--duration is over"
                         : r->stopped_by == SIGINT ? "Ctrl-C"
                                                    : "asked to stop";
-      rw_log(RW_LOG_INFO, "%s: detached from process %d, which goes on",
-             why, (int)r->root.pid);
+      if (r->n_attach_more)
+        rw_log(RW_LOG_INFO, "%s: detached from the %u processes, which go "
+               "on", why, r->n_attach_more + 1);
+      else
+        rw_log(RW_LOG_INFO, "%s: detached from process %d, which goes on",
+               why, (int)r->root.pid);
     }
     if (rc < 0 && r->nth)
-      rw_log(RW_LOG_ERROR, "recording failed: %s; process %d was let go "
-             "and goes on", rw_strerror(rc), (int)r->root.pid);
+      rw_log(RW_LOG_ERROR, "recording failed: %s; process %d%s was let go "
+             "and goes on", rw_strerror(rc), (int)r->root.pid,
+             r->n_attach_more ? " (and the others)" : "");
     return rc < 0 ? rc : mrc;
   }
   if (!r->done) { /* rec__on_exec failed: PROG is still there */
@@ -436,6 +453,8 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   int rc = 0;
   char comm[64] = "";
   pid_t apid = o->attach_pid;
+  pid_t more[REC_ATTACH_MAX];
+  unsigned n_more = 0;
   if (apid) {
     /* A thread's id stands for its whole process. */
     char path[64];
@@ -444,6 +463,18 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
       rw_log(RW_LOG_INFO, "%d is a thread of process %d: recording the "
              "whole process", (int)apid, tgid);
       apid = tgid;
+    }
+    for (unsigned k = 0; k < o->n_attach_more; k++) {
+      pid_t q = o->attach_more[k];
+      int g = (int)rec__status_field(q, "Tgid", 0);
+      if (g > 0 && g != q) {
+        rw_log(RW_LOG_INFO, "%d is a thread of process %d: recording the "
+               "whole process", (int)q, g);
+        q = g;
+      }
+      int dup = q == apid;
+      for (unsigned j = 0; j < n_more; j++) dup |= more[j] == q;
+      if (!dup) more[n_more++] = q;
     }
     /* The trace is named after the process, from its comm. */
     snprintf(path, sizeof path, "/proc/%d/comm", (int)apid);
@@ -536,6 +567,8 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
       cloexec_own();
       r.attached = attach_mode = 1;
       r.attach_pid = apid;
+      memcpy(r.attach_more, more, n_more * sizeof *more);
+      r.n_attach_more = n_more;
       launched = 1;
     }
   }

@@ -9,6 +9,9 @@
 #include "common/rw.h"
 
 /* What to record and where. Plain data. */
+/* How many running processes one recording may attach to (-p). */
+#define REC_ATTACH_MAX 64
+
 struct rec_opts {
   char *const *argv;  /* PROG and its arguments, NULL-terminated; borrowed */
   const char *output; /* trace path, or NULL for PROG-N.rwd in the current
@@ -29,6 +32,9 @@ struct rec_opts {
   int attach_pid;     /* -p PID: record this running process (argv is then
                          unused) until Ctrl-C, DURATION_S or its end, and
                          let it go on; 0: start argv */
+  int attach_more[REC_ATTACH_MAX - 1]; /* further -p PIDs, recorded with
+                                          it */
+  unsigned n_attach_more;
   unsigned keyframe_ms; /* --keyframes: a full keyframe every this many
                            milliseconds (0: none) */
   u64 ring_bytes;       /* --ring: keep at most this much history (0: all) */

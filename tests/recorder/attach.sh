@@ -6,7 +6,8 @@
 # computes unrecorded), the trace must verify to its end (the DETACH
 # record's memory digest) and be debuggable with gdb, forwards and back.
 # Also: Ctrl-C ends such a recording, a process that exits while recorded
-# ends it too, and what cannot be attached to is refused clearly.
+# ends it too, several processes are recorded together (-p -p), and what
+# cannot be attached to is refused clearly.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 A="$P/attachee"
 
@@ -188,6 +189,60 @@ check "ends: an END, no DETACH" q ends '
 assert recs[-1]["type"] == "END" and not of("DETACH")'
 verified ends
 shows ends "exited with status 0"
+
+# --- several processes at once: a server and its client ---------------
+# The client is a process of its own (not the server's child), recorded as
+# a fork of the first in one trace; gdb --tree sees both, forwards and
+# back; both go on unharmed and every request is answered.
+start pair serve "$T/sock3"
+psrv=$pid
+"$A" client "$T/sock3" 40000 >"$T/pair.cl" 2>&1 &
+pcl=$!
+sleep 0.2
+"$REWIND" record -p "$psrv" -p "$pcl" -p "$psrv" --duration 1 \
+  -o "$T/pair.rwd" >"$T/pair.out" 2>"$T/pair.err"
+check_eq "pair: rewind record -p -p exits 0" 0 "$?"
+check "pair: says it attached to both" grep -q "attached to 2 processes ($psrv, $pcl; 6 threads)" "$T/pair.err"
+check "pair: says it let both go" grep -q "detached from the 2 processes, which go on" "$T/pair.err"
+wait "$pcl"
+check_eq "pair: the client ends well after the detach" 0 "$?"
+check "pair: the server still serves" "$A" client "$T/sock3" 10 quit
+wait "$psrv"
+check "pair: the server counted every request" grep -q "^served 40010$" "$T/pair.srv"
+check "pair: two images, the client a fork of the first, DETACH" q pair "
+assert len(of('EXEC')) == 2, of('EXEC')
+f = of('FORK')
+assert len(f) == 1 and f[0]['child_pid'] == $pcl, f
+assert len(of('THREAD_START')) == 7
+assert recs[-1]['type'] == 'DETACH' and recs[-1]['has_digest'] == 1"
+verified pair
+timeout 300 gdb -q -batch -nx -ex "set detach-on-fork off" \
+  -ex "set schedule-multiple on" \
+  -ex "target remote | '$REWIND' serve --tree --stdio '$T/pair.rwd'" \
+  -ex "break write_all" -ex "continue" -ex "continue" -ex "continue" \
+  -ex "info inferiors" -ex "bt 2" -ex "reverse-continue" -ex "bt 2" \
+  >"$T/pair.gdb" 2>&1
+check "pair: gdb --tree has both processes" grep -q "process $pcl" "$T/pair.gdb"
+check "pair: gdb stops in the server" grep -q "serve_one (c=" "$T/pair.gdb"
+check "pair: gdb stops in the client" grep -q "client (quit=" "$T/pair.gdb"
+check "pair: and goes back" sh -c "grep -c 'hit Breakpoint' '$T/pair.gdb' | awk '\$1 >= 4 {ok=1} END {exit !ok}'"
+
+# The first process ends while the second is recorded: the recording goes
+# on, and ends with a DETACH without a digest (nothing left to take it of).
+sleep 0.5 &
+short=$!
+start late serve "$T/sock4"
+"$REWIND" record -p "$short" -p "$pid" --duration 2 -o "$T/late.rwd" \
+  >"$T/late.out" 2>"$T/late.err"
+check_eq "late: rewind exits 0" 0 "$?"
+check "late: let the second go" grep -q "detached from the 2 processes" "$T/late.err"
+check "late: the server still serves" "$A" client "$T/sock4" 5 quit
+wait "$pid"
+check "late: the trace says detached" sh -c "'$REWIND' info '$T/late.rwd' | grep -q '^exit: *detached'"
+check "late: the first's EXIT, then DETACH without a digest" q late "
+assert of('EXIT'), 'no EXIT'
+assert recs[-1]['type'] == 'DETACH' and recs[-1]['has_digest'] == 0"
+verified late
 
 # --- refusals -----------------------------------------------------------
 "$REWIND" record -p abc -o "$T/none.rwd" >"$T/none.out" 2>&1
