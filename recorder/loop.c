@@ -711,9 +711,15 @@ static int on_gone(struct rec *r, struct rec__task *t, int st) {
 static void exec_takeover(struct rec *r, struct rec__task *leader) {
   struct rec__task *from = r->cur;
   if (from && from != leader) {
+    /* What each owns stays owned once: FROM, freed with the other
+     * threads, takes the leader's. */
     pid_t tid = leader->tid;
+    u8 *env_save = leader->env_save;
+    struct rec__kfentry *kfe = leader->kfe;
     *leader = *from;
     leader->tid = tid;
+    from->env_save = env_save;
+    from->kfe = kfe;
   }
   rec__set_cur(r, leader);
   leader->state = REC_T_RUNNING;

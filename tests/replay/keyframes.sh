@@ -208,4 +208,14 @@ check "--keyframes 0: says what it wants" grep -q \
 "$REWIND" record --keyframes soon -- /bin/true >"$T/r4.out" 2>&1
 check_eq "--keyframes soon: exit 2" 2 "$?"
 
+# --- a thread that is not the leader execs ---------------------------------
+# It takes over the leader's task; the entry state each thread keeps for
+# keyframes must stay owned once (it was freed twice: the recorder
+# crashed with heap corruption).
+"$REWIND" record -f -o "$T/texec.rwd" --keyframes 0.01 -- "$P/thr_events" \
+  exec >"$T/texec.out" 2>&1
+check_eq "exec from a thread: rewind exits 0" 0 "$?"
+"$REWIND" replay --verify --no-progress "$T/texec.rwd" >"$T/texec.v" 2>&1
+check_eq "exec from a thread: verifies" 0 "$?"
+
 finish
