@@ -45,11 +45,13 @@ static void usage(FILE *out) {
       "                     After a crash, rewind join FILE.ring\n"
       "  --keyframes SECONDS\n"
       "                     write a full keyframe (every thread and every\n"
-      "                     byte of memory) every SECONDS (0.01 to 86400;\n"
-      "                     default: none): rewind replay --verify -j N\n"
-      "                     checks the pieces between them in parallel;\n"
-      "                     pages are stored once, and keyframes take at\n"
-      "                     most a tenth of the time after their first second\n"
+      "                     byte of memory) every SECONDS (0.01 to 86400,\n"
+      "                     0 for none; default 30, or $REWIND_KEYFRAMES):\n"
+      "                     rewind replay --verify -j N checks the pieces\n"
+      "                     between them in parallel, and a replay can begin\n"
+      "                     at one; pages are stored once, and keyframes take\n"
+      "                     at most a tenth of the time after their first\n"
+      "                     second\n"
       "  -o, --output FILE  write the trace to FILE (default: PROG-N.rwd, the\n"
       "                     first free N, in the trace directory:\n"
       "                     $REWIND_TRACE_DIR, else $XDG_DATA_HOME/rewind,\n"
@@ -107,6 +109,17 @@ static void usage(FILE *out) {
  * handler rather than SIG_IGN: PROG gets the default back at exec.) */
 static void on_sigpipe(int sig) { (void)sig; }
 
+/* --keyframes SECONDS (or REWIND_KEYFRAMES) into *MS; 0: none. -1 when
+ * it is not such a number. */
+static int keyframes_arg(const char *arg, unsigned *ms) {
+  char *end;
+  double sec = strtod(arg, &end);
+  if (!*arg || *end || !(sec == 0 || (sec >= 0.01 && sec <= 86400)))
+    return -1;
+  *ms = (unsigned)(sec * 1000 + 0.5);
+  return 0;
+}
+
 int cli_cmd_record(int argc, char **argv) {
   static const struct option longopts[] = {
       {"output", required_argument, 0, 'o'},
@@ -131,6 +144,11 @@ int cli_cmd_record(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   o.progress = isatty(2);
   o.syscall_buffer = REC_SYSCALL_BUFFER_DEFAULT;
+  o.keyframe_ms = REC_KEYFRAMES_DEFAULT_MS;
+  const char *kenv = getenv("REWIND_KEYFRAMES");
+  if (kenv && *kenv && keyframes_arg(kenv, &o.keyframe_ms) < 0)
+    return cli_usage_error("record", "REWIND_KEYFRAMES wants seconds from "
+                           "0.01 to 86400, or 0 for none, not '%s'", kenv);
   optind = 1;
   while ((c = cli_getopt("record", argc, argv, "+o:fqhp:", longopts)) != -1) {
     switch (c) {
@@ -218,15 +236,12 @@ int cli_cmd_record(int argc, char **argv) {
         o.ring_bytes = v << sh;
         break;
       }
-      case 'K': {
-        char *end;
-        double sec = strtod(optarg, &end);
-        if (!*optarg || *end || !(sec >= 0.01 && sec <= 86400))
+      case 'K':
+        if (keyframes_arg(optarg, &o.keyframe_ms) < 0)
           return cli_usage_error("record", "--keyframes wants seconds from "
-                                 "0.01 to 86400, not '%s'", optarg);
-        o.keyframe_ms = (unsigned)(sec * 1000 + 0.5);
+                                 "0.01 to 86400, or 0 for none, not '%s'",
+                                 optarg);
         break;
-      }
       case 'C': {
         char err[160];
         if (rec_cpu_features_check(optarg, err, sizeof err) < 0)

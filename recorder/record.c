@@ -654,7 +654,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
                              (unsigned long long)r.kf.count,
                              (double)r.kf.bytes / (1 << 20),
                              (double)r.kf.ns / 1e9);
-    else if (r.kf.interval_ns && tl < sizeof thr)
+    else if ((r.kf.due || r.kf.waits || r.kf.put_off) && tl < sizeof thr)
       tl += (size_t)snprintf(thr + tl, sizeof thr - tl, ", no keyframe");
     if (r.kf.put_off && tl < sizeof thr)
       tl += (size_t)snprintf(thr + tl, sizeof thr - tl, " (%llu put off for "

@@ -37,6 +37,7 @@ struct rec_opts {
   unsigned n_attach_more;
   unsigned keyframe_ms; /* --keyframes: a full keyframe every this many
                            milliseconds (0: none) */
+#define REC_KEYFRAMES_DEFAULT_MS 30000u
   u64 ring_bytes;       /* --ring: keep at most this much history (0: all) */
   unsigned duration_s; /* --duration: end the recording after this many
                           seconds (0: no limit) */

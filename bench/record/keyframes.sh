@@ -30,8 +30,7 @@ sizes = sys.argv[6:]
 def record(mb, kf):
     trace = f"{w}/k.rwd"
     cmd = [rewind, "record", "-f", "-o", trace]
-    if kf:
-        cmd += ["--keyframes", kf]
+    cmd += ["--keyframes", kf or "0"]  # none: not the default's
     mb, _, hot = mb.partition(":")
     cmd += ["--", prog, "2", work, mb, "random"] + ([hot] if hot else [])
     t0 = time.monotonic()

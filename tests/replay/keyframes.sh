@@ -201,12 +201,17 @@ check_eq "-j without --verify: exit 2" 2 "$?"
 check "-j without --verify: says so" grep -q "\-j is for --verify" "$T/r1.out"
 "$REWIND" replay --verify -j 0 "$T/plain.rwd" >"$T/r2.out" 2>&1
 check_eq "-j 0: exit 2" 2 "$?"
-"$REWIND" record --keyframes 0 -- /bin/true >"$T/r3.out" 2>&1
-check_eq "--keyframes 0: exit 2" 2 "$?"
-check "--keyframes 0: says what it wants" grep -q \
-  "keyframes wants seconds from 0.01 to 86400, not '0'" "$T/r3.out"
+"$REWIND" record --keyframes 0.001 -- /bin/true >"$T/r3.out" 2>&1
+check_eq "--keyframes 0.001: exit 2" 2 "$?"
+check "--keyframes 0.001: says what it wants" grep -q \
+  "keyframes wants seconds from 0.01 to 86400, or 0 for none, not '0.001'" \
+  "$T/r3.out"
 "$REWIND" record --keyframes soon -- /bin/true >"$T/r4.out" 2>&1
 check_eq "--keyframes soon: exit 2" 2 "$?"
+REWIND_KEYFRAMES=soon "$REWIND" record -- /bin/true >"$T/r5.out" 2>&1
+check_eq "REWIND_KEYFRAMES=soon: exit 2" 2 "$?"
+check "REWIND_KEYFRAMES=soon: names it" grep -q "REWIND_KEYFRAMES wants" \
+  "$T/r5.out"
 
 # --- a thread that is not the leader execs ---------------------------------
 # It takes over the leader's task; the entry state each thread keeps for
@@ -217,5 +222,19 @@ check_eq "--keyframes soon: exit 2" 2 "$?"
 check_eq "exec from a thread: rewind exits 0" 0 "$?"
 "$REWIND" replay --verify --no-progress "$T/texec.rwd" >"$T/texec.v" 2>&1
 check_eq "exec from a thread: verifies" 0 "$?"
+
+# --- the default, from the environment, and --keyframes 0 -----------------
+REWIND_KEYFRAMES=0.05 "$REWIND" record -q -f -o "$T/env.rwd" -- \
+  "$P/kfwork" 0.3 >/dev/null 2>&1
+k=$(nkf env)
+check "REWIND_KEYFRAMES=0.05: keyframes written (>= 2: $k)" \
+  test "${k:-0}" -ge 2
+REWIND_KEYFRAMES=0.05 "$REWIND" record -q -f -o "$T/off.rwd" \
+  --keyframes 0 -- "$P/kfwork" 0.3 >/dev/null 2>&1
+k=$(nkf off)
+check_eq "--keyframes 0 over REWIND_KEYFRAMES: none" 0 "${k:-0}"
+"$REWIND" record -f -o "$T/short.rwd" -- /bin/true >/dev/null 2>"$T/short.err"
+check "the default (30 s): a short recording's summary says nothing of them" \
+  sh -c "! grep -q keyframe '$T/short.err'"
 
 finish
