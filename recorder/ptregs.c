@@ -152,6 +152,37 @@ int rec__xstate_get(struct rec *r, pid_t tid, u32 *xinuse, u8 out[1600]) {
   return 1;
 }
 
+int rec__fp_xstate_get(struct rec *r, pid_t tid, struct rw_regs *regs,
+                       u32 *xinuse, u8 out[1600]) {
+  *xinuse = 3;
+  struct iovec iov = {r->xsave, r->xsave_size};
+  if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_XSTATE, &iov) < 0 ||
+      iov.iov_len < 576) {
+    /* No XSAVE: the FXSAVE image alone. */
+    struct user_fpregs_struct f;
+    RW_RETURN_IF(ptrace(PTRACE_GETFPREGS, tid, 0, &f) < 0, RW_ERR(errno),
+                 "GETFPREGS %d", (int)tid);
+    memcpy(regs->fxsave, &f, sizeof regs->fxsave);
+    memset(regs->ymmh, 0, sizeof regs->ymmh);
+    return 0;
+  }
+  memcpy(regs->fxsave, r->xsave, sizeof regs->fxsave);
+  u64 bv = rd_le64(r->xsave + 512);
+  /* A component not in XSTATE_BV is in its initial state: zero. */
+  if ((bv & 4) && iov.iov_len >= r->ymm_off + 256)
+    memcpy(regs->ymmh, r->xsave + r->ymm_off, sizeof regs->ymmh);
+  else
+    memset(regs->ymmh, 0, sizeof regs->ymmh);
+  *xinuse = (u32)(bv & 0xff);
+  if (!r->hi16_off || !(bv & 0xe0) || iov.iov_len < r->hi16_off + 1024)
+    return 0;
+  memset(out, 0, 1600);
+  if (bv & 0x20) memcpy(out, r->xsave + r->k_off, 64);
+  if (bv & 0x40) memcpy(out + 64, r->xsave + r->zmmh_off, 512);
+  if (bv & 0x80) memcpy(out + 576, r->xsave + r->hi16_off, 1024);
+  return 1;
+}
+
 int rec__pkru_get(struct rec *r, pid_t tid, u32 *pkru, int *inuse) {
   if (!r->pkru_off) return RW_ENOTFOUND;
   struct iovec iov = {r->xsave, r->xsave_size};

@@ -831,6 +831,11 @@ int rec__regs_init(struct rec *r) RW_MUST_CHECK;
  * records.def): *XINUSE, and 1 when OUT has its AVX-512 registers, 0 when
  * they are all in their initial state (or the CPU has none). */
 int rec__xstate_get(struct rec *r, pid_t tid, u32 *xinuse, u8 out[1600]);
+/* rec__xstate_get, and REGS's FXSAVE image and YMM upper halves from the
+ * same read: one ptrace call (a keyframe's entry state). Returns as
+ * rec__xstate_get, or a ptrace error. */
+int rec__fp_xstate_get(struct rec *r, pid_t tid, struct rw_regs *regs,
+                       u32 *xinuse, u8 out[1600]);
 int rec__pkru_get(struct rec *r, pid_t tid, u32 *pkru, int *inuse)
     RW_MUST_CHECK;
 /* At a syscall stop of TID: 1 entry, 2 exit (PTRACE_SYSCALL_INFO_*), 0 for

@@ -70,3 +70,10 @@ EXTRA_DIST += bench/record/keyframes.sh
 .PHONY: bench-keyframes
 bench-keyframes: cli/rewind bench/threads/compute
 	$(SHELL) $(top_srcdir)/bench/record/keyframes.sh $(abs_top_builddir) 3
+
+# Keyframes on by default (bench/RESULTS.md): what keeping every blocking
+# syscall's entry state costs. `make bench-kfdefault`.
+EXTRA_DIST += bench/record/kfdefault.sh
+.PHONY: bench-kfdefault
+bench-kfdefault: cli/rewind bench/threads/pingpong bench/threads/mutex
+	$(SHELL) $(top_srcdir)/bench/record/kfdefault.sh $(abs_top_builddir) 5
