@@ -33,6 +33,7 @@ enum {
 #define REC_CLONE_THREAD 0x10000ull
 #define REC_CLONE_PARENT_SETTID 0x100000ull
 #define REC_CLONE_CHILD_CLEARTID 0x200000ull
+#define REC_CLONE_UNTRACED 0x800000ull
 #define REC_CLONE_CHILD_SETTID 0x1000000ull
 
 #define REC_LINE 64u    /* memory imports are kept in cache lines */
@@ -434,6 +435,8 @@ struct rec__task {
   int tsc_mode;         /* what PR_GET_TSC tells the thread (0: never set,
                            PR_TSC_ENABLE); rewind traps rdtsc itself */
   int fake;             /* 1: the syscall was skipped; result fake_result */
+  u8 untraced_off;      /* 1: CLONE_UNTRACED taken out of the flags at
+                           entry; put back at exit */
   i64 fake_result;
   int snap;             /* 1: a generic-diff snapshot was taken at entry */
   u8 *env_save;         /* execve given rewind's environment: the stack
@@ -725,6 +728,7 @@ struct rec {
   u64 last_flush_ns;
   u8 warned[REC_NSYSCALLS / 8]; /* syscalls already warned about */
   int forks_noted;            /* 1: the "children unrecorded" line was shown */
+  int untraced_noted;         /* 1: the CLONE_UNTRACED note was shown */
   pid_t *pass;                /* processes traced unrecorded (children.c) */
   size_t npass, cappass;
   int sbuf;                   /* 1: syscalls are buffered (recorder/sbuf.c):

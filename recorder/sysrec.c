@@ -112,6 +112,54 @@ static const char *warn_text(u64 nr) {
   }
 }
 
+/* A child made with CLONE_UNTRACED would escape the recorder: no fork
+ * event, and, under the syscall buffer's filter, every syscall of its
+ * failing (ENOSYS) with no tracer to stop at. AddressSanitizer's leak
+ * check makes one to stop the program's threads with ptrace. The flag is
+ * taken out for the kernel, so the child is seen as any other, and put
+ * back at the exit (untraced_on), where the program looks. */
+static int untraced_off(struct rec *r, struct rec__task *t) {
+  u64 f = rec__clone_flags(r);
+  t->untraced_off = 0;
+  if (!(f & REC_CLONE_UNTRACED)) return 0;
+  f &= ~REC_CLONE_UNTRACED;
+  if (t->nr == REC_NR_clone) {
+    struct rw_regs regs = t->entry;
+    regs.gpr[RW_REG_rax] = ~(u64)ENOSYS + 1;
+    regs.gpr[RW_REG_rdi] = f;
+    RW_FORWARD(rec__regs_set_gprs(t->tid, &regs));
+  } else {
+    u8 b[8];
+    wr_le64(b, f);
+    RW_FORWARD(rec__mem_write(r, t->args[0], b, 8));
+  }
+  t->untraced_off = 1;
+  if (!r->untraced_noted) {
+    r->untraced_noted = 1;
+    rw_log(RW_LOG_INFO,
+           "note: %s makes a child with CLONE_UNTRACED; rewind traces it "
+           "all the same. If it is AddressSanitizer's leak check, that "
+           "check cannot work under a tracer (it fails, as under gdb or "
+           "strace) and the replay may diverge there: record with "
+           "ASAN_OPTIONS=detect_leaks=0",
+           r->prog_name);
+  }
+  return 0;
+}
+
+static int untraced_on(struct rec *r, struct rec__task *t,
+                       struct rw_regs *regs) {
+  t->untraced_off = 0;
+  if (t->nr == REC_NR_clone) {
+    regs->gpr[RW_REG_rdi] = t->args[0];
+    return rec__regs_set_gprs(t->tid, regs);
+  }
+  u8 b[8];
+  if (rec__mem_read(r, t->args[0], b, 8) != 8) return 0;
+  wr_le64(b, rd_le64(b) | REC_CLONE_UNTRACED);
+  return rec__mem_write(r, t->args[0], b, 8);
+}
+
 int rec__sys_enter(struct rec *r) {
   struct rec__task *t = r->cur;
   /* The FP/SSE/AVX state costs one more ptrace call per stop; it is read
@@ -168,6 +216,10 @@ int rec__sys_enter(struct rec *r) {
     case REC_NR_execve:
     case REC_NR_execveat:
       RW_FORWARD(rec__exec_env(r));
+      break;
+    case REC_NR_clone:
+    case REC_NR_clone3:
+      RW_FORWARD(untraced_off(r, t));
       break;
     case REC_NR_madvise:
       if (a[2] == 8) { /* MADV_FREE: pages may or may not read back zero */
@@ -283,6 +335,7 @@ int rec__sys_exit(struct rec *r) {
     RW_FORWARD(rec__regs_set_gprs(t->tid, regs));
     regs->orig_rax = t->nr;
   }
+  if (t->untraced_off) RW_FORWARD(untraced_on(r, t, regs));
   RW_FORWARD(rec__exec_env_undo(r, regs));
   int exec_ok = (t->nr == REC_NR_execve || t->nr == REC_NR_execveat) &&
                 regs->gpr[RW_REG_rax] == 0 && !t->fake;

@@ -144,6 +144,10 @@ rw_thr_progs = tests/programs/thr_prodcons tests/programs/thr_spinlock \
 	tests/programs/thr_cxx tests/programs/thr_yield tests/programs/thr_pi \
 	tests/programs/thr_restart tests/programs/kfwork
 check_PROGRAMS += $(rw_thr_progs) tests/programs/kfheap tests/programs/kftree
+# Built with AddressSanitizer in every build (tests/recorder/sbuf.sh).
+check_PROGRAMS += tests/programs/asanprog
+tests_programs_asanprog_CFLAGS = $(RW_PROG_CFLAGS) -pthread -fsanitize=address
+tests_programs_asanprog_LDFLAGS = -pthread -fsanitize=address
 tests_programs_kfheap_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_kfheap_LDFLAGS =
 tests_programs_kftree_CFLAGS = $(RW_PROG_CFLAGS)

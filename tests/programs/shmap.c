@@ -6,14 +6,15 @@
  * its end), mremap of a shared mapping with old size 0, shared memory and a
  * mapped file written by child processes (which run unrecorded), robust
  * mutexes the kernel marks when their owner thread dies, a clone(CLONE_VM)
- * child writing the parent's memory, and a child that writes shared memory
+ * child writing the parent's memory (also one with CLONE_UNTRACED, as
+ * AddressSanitizer's leak check makes), and a child that writes shared memory
  * and exits while its parent computes (its SIGCHLD interrupts the parent
  * between two instructions, after bytes it never stored changed). Each mode
  * prints
  * what it read, so the replay's output check sees any difference.
  *
  *   shmap MODE DIR   (MODE: alias jit pwrite write grow dup child robust
- *                     clonevm spin all) */
+ *                     clonevm untraced spin all) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -256,15 +257,18 @@ static int vm_child(void *arg) {
 
 /* clone(CLONE_VM) without CLONE_VFORK: a child that runs unrecorded in the
  * parent's own memory, writing its data, its heap and its own stack. */
-static void clonevm_mode(void) {
+static void clonevm_mode(int untraced) {
   size_t stack_size = 256 * 1024;
   char *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   unsigned char *heap = malloc(PG);
   if (stack == MAP_FAILED || !heap) die("mmap");
-  pid_t pid = clone(vm_child, stack + stack_size, CLONE_VM | SIGCHLD, heap);
-  wait_child(pid, "clonevm");
-  printf("clonevm: data %u, heap %u\n", sum(vm_data, sizeof vm_data),
+  pid_t pid = clone(vm_child, stack + stack_size,
+                    CLONE_VM | SIGCHLD | (untraced ? CLONE_UNTRACED : 0),
+                    heap);
+  const char *name = untraced ? "untraced" : "clonevm";
+  wait_child(pid, name);
+  printf("%s: data %u, heap %u\n", name, sum(vm_data, sizeof vm_data),
          sum(heap, PG));
   free(heap);
 }
@@ -332,7 +336,8 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "dup")) dup_mode(dir);
   if (all || !strcmp(mode, "child")) child_mode(dir);
   if (all || !strcmp(mode, "robust")) robust_mode();
-  if (all || !strcmp(mode, "clonevm")) clonevm_mode();
+  if (all || !strcmp(mode, "clonevm")) clonevm_mode(0);
+  if (all || !strcmp(mode, "untraced")) clonevm_mode(1);
   if (all || !strcmp(mode, "spin")) spin_mode();
   return 0;
 }

@@ -275,4 +275,28 @@ check "gdb: reverse-finish back into main" grep -q 'Run back to call of #0' \
   "$T/calls.gdb.out"
 check "gdb: no divergence" sh -c "! grep -qi diverge '$T/calls.gdb.out'"
 
+# --- a program built with AddressSanitizer ----------------------------------
+# Its leak check, at exit, makes a child with CLONE_UNTRACED to ptrace the
+# threads: that child must not escape the recorder (it would run under the
+# buffer's filter with no tracer, every syscall failing, and the program
+# would wait for it for ever). The check itself cannot work under a tracer.
+A="$P/asanprog"
+native=$(ASAN_OPTIONS=detect_leaks=0 "$A")
+for o in "" --no-syscall-buffer; do
+  n=asan${o:+-nosb}
+  ASAN_OPTIONS=detect_leaks=0 recopt "$n" $o -- "$A"
+  check_eq "$n: recorded without the leak check, exit 0" 0 "$status"
+  check_eq "$n: same output as natively" "$native" "$(cat "$T/$n.out")"
+  "$REWIND" replay --verify --no-progress "$T/$n.rwd" >"$T/$n.v" 2>&1
+  check_eq "$n: verifies" 0 "$?"
+  env -u ASAN_OPTIONS timeout 120 "$REWIND" record -f -o "$T/$n-lsan.rwd" \
+    $o -- "$A" >"$T/$n-lsan.out" 2>"$T/$n-lsan.err"
+  st=$?
+  check "$n: with the leak check the recording ends (status $st)" \
+    test "$st" -ne 124 -a "$st" -lt 128
+  check "$n: and says why the check fails" has "CLONE_UNTRACED; rewind \
+traces it all the same.*ASAN_OPTIONS=detect_leaks=0" "$T/$n-lsan.err"
+  check "$n: the recording is kept" has "^rewind: recorded " "$T/$n-lsan.err"
+done
+
 finish

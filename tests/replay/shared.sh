@@ -5,15 +5,16 @@
 # through one and run through another, pwrite and write into a mapped file,
 # a file grown and shrunk under its mappings (SIGBUS past the end), mremap
 # of a shared mapping with old size 0, shared memory and a file written by
-# child processes and by a clone(CLONE_VM) child, a robust mutex whose owner
-# died, a child that writes shared memory and exits while the parent computes
-# (its SIGCHLD is an asynchronous stop whose digest must leave that memory
-# out). Each mode is recorded, must print what it prints natively, and must
-# verify; gdb sees the aliased bytes.
+# child processes and by clone(CLONE_VM) children (one CLONE_UNTRACED), a
+# robust mutex whose owner died, a child that writes shared memory and exits
+# while the parent computes (its SIGCHLD is an asynchronous stop whose digest
+# must leave that memory out). Each mode is recorded, must print what it
+# prints natively, and must verify; gdb sees the aliased bytes.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 S="$P/shmap"
-for m in alias jit pwrite write grow dup child robust clonevm spin; do
+for m in alias jit pwrite write grow dup child robust clonevm untraced \
+  spin; do
   native=$("$S" "$m" "$T"; echo "status $?")
   rec "$m" "$S" "$m" "$T"
   check_eq "$m: same output as natively" "$native" \
@@ -42,6 +43,8 @@ check "child: the later mapping" grep -q \
   "^child: later mapping 466419712, first again 77$" "$T/child.out"
 check "clonevm: what the child wrote" grep -q \
   "^clonevm: data 3710024382, heap 1476003840$" "$T/clonevm.out"
+check "untraced: what the CLONE_UNTRACED child wrote" grep -q \
+  "^untraced: data 3710024382, heap 1476003840$" "$T/untraced.out"
 check "robust: the kernel marked the mutex" \
   grep -q "^robust: lock after owner died EOWNERDEAD$" "$T/robust.out"
 
