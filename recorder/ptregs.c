@@ -103,6 +103,55 @@ static void to_user(struct user_regs_struct *u, const struct rw_regs *o) {
   u->gs = o->seg[RW_SEG_gs];
 }
 
+/* The thread's XSAVE image into R->xsave: its length, or 0 without
+ * XSAVE (or an image too short to hold the header). */
+static size_t xsave_read(struct rec *r, pid_t tid) {
+  struct iovec iov = {r->xsave, r->xsave_size};
+  if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_XSTATE, &iov) < 0 ||
+      iov.iov_len < 576)
+    return 0;
+  return iov.iov_len;
+}
+
+/* The FXSAVE image and the YMM upper halves of REGS: from the XSAVE image
+ * of LEN bytes in R->xsave, or, when LEN is 0, from GETFPREGS. */
+static int fp_from(struct rec *r, pid_t tid, size_t len,
+                   struct rw_regs *regs) {
+  if (!len) { /* No XSAVE: the FXSAVE image alone. */
+    struct user_fpregs_struct f;
+    RW_RETURN_IF(ptrace(PTRACE_GETFPREGS, tid, 0, &f) < 0, RW_ERR(errno),
+                 "GETFPREGS %d", (int)tid);
+    memcpy(regs->fxsave, &f, sizeof regs->fxsave);
+    memset(regs->ymmh, 0, sizeof regs->ymmh);
+    return 0;
+  }
+  memcpy(regs->fxsave, r->xsave, sizeof regs->fxsave);
+  u64 bv = rd_le64(r->xsave + 512);
+  /* Components not in XSTATE_BV are in their initial state: zero. */
+  if ((bv & 4) && len >= r->ymm_off + 256)
+    memcpy(regs->ymmh, r->xsave + r->ymm_off, sizeof regs->ymmh);
+  else
+    memset(regs->ymmh, 0, sizeof regs->ymmh);
+  return 0;
+}
+
+/* The XINUSE bits and the AVX-512 state (rec__xstate_get) from the XSAVE
+ * image of LEN bytes in R->xsave. */
+static int avx512_from(struct rec *r, size_t len, u32 *xinuse,
+                       u8 out[1600]) {
+  *xinuse = 3; /* without XSAVE: x87 and SSE, as after an fxrstor */
+  if (!len) return 0;
+  u64 bv = rd_le64(r->xsave + 512);
+  *xinuse = (u32)(bv & 0xff);
+  if (!r->hi16_off || !(bv & 0xe0) || len < r->hi16_off + 1024) return 0;
+  memset(out, 0, 1600);
+  /* A component not in XSTATE_BV is in its initial state: zero. */
+  if (bv & 0x20) memcpy(out, r->xsave + r->k_off, 64);
+  if (bv & 0x40) memcpy(out + 64, r->xsave + r->zmmh_off, 512);
+  if (bv & 0x80) memcpy(out + 576, r->xsave + r->hi16_off, 1024);
+  return 1;
+}
+
 int rec__regs_get(struct rec *r, pid_t tid, struct rw_regs *regs, int fp) {
   struct user_regs_struct u;
   RW_RETURN_IF(ptrace(PTRACE_GETREGS, tid, 0, &u) < 0, RW_ERR(errno),
@@ -113,74 +162,18 @@ int rec__regs_get(struct rec *r, pid_t tid, struct rw_regs *regs, int fp) {
   memset(regs->hi16, 0, sizeof regs->hi16);
   memset(regs->k, 0, sizeof regs->k);
   if (!fp) return 0;
-  struct iovec iov = {r->xsave, r->xsave_size};
-  if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_XSTATE, &iov) == 0 &&
-      iov.iov_len >= 576) {
-    memcpy(regs->fxsave, r->xsave, sizeof regs->fxsave);
-    u64 xstate_bv = rd_le64(r->xsave + 512);
-    /* Components not in XSTATE_BV are in their initial state: zero. */
-    if ((xstate_bv & 4) && iov.iov_len >= r->ymm_off + 256)
-      memcpy(regs->ymmh, r->xsave + r->ymm_off, sizeof regs->ymmh);
-    else
-      memset(regs->ymmh, 0, sizeof regs->ymmh);
-    return 0;
-  }
-  /* No XSAVE: the FXSAVE image alone. */
-  struct user_fpregs_struct f;
-  RW_RETURN_IF(ptrace(PTRACE_GETFPREGS, tid, 0, &f) < 0, RW_ERR(errno),
-               "GETFPREGS %d", (int)tid);
-  memcpy(regs->fxsave, &f, sizeof regs->fxsave);
-  memset(regs->ymmh, 0, sizeof regs->ymmh);
-  return 0;
+  return fp_from(r, tid, xsave_read(r, tid), regs);
 }
 
 int rec__xstate_get(struct rec *r, pid_t tid, u32 *xinuse, u8 out[1600]) {
-  *xinuse = 3; /* without XSAVE: x87 and SSE, as after an fxrstor */
-  struct iovec iov = {r->xsave, r->xsave_size};
-  if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_XSTATE, &iov) < 0 ||
-      iov.iov_len < 576)
-    return 0;
-  u64 bv = rd_le64(r->xsave + 512);
-  *xinuse = (u32)(bv & 0xff);
-  if (!r->hi16_off || !(bv & 0xe0) || iov.iov_len < r->hi16_off + 1024)
-    return 0;
-  memset(out, 0, 1600);
-  /* A component not in XSTATE_BV is in its initial state: zero. */
-  if (bv & 0x20) memcpy(out, r->xsave + r->k_off, 64);
-  if (bv & 0x40) memcpy(out + 64, r->xsave + r->zmmh_off, 512);
-  if (bv & 0x80) memcpy(out + 576, r->xsave + r->hi16_off, 1024);
-  return 1;
+  return avx512_from(r, xsave_read(r, tid), xinuse, out);
 }
 
 int rec__fp_xstate_get(struct rec *r, pid_t tid, struct rw_regs *regs,
                        u32 *xinuse, u8 out[1600]) {
-  *xinuse = 3;
-  struct iovec iov = {r->xsave, r->xsave_size};
-  if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_XSTATE, &iov) < 0 ||
-      iov.iov_len < 576) {
-    /* No XSAVE: the FXSAVE image alone. */
-    struct user_fpregs_struct f;
-    RW_RETURN_IF(ptrace(PTRACE_GETFPREGS, tid, 0, &f) < 0, RW_ERR(errno),
-                 "GETFPREGS %d", (int)tid);
-    memcpy(regs->fxsave, &f, sizeof regs->fxsave);
-    memset(regs->ymmh, 0, sizeof regs->ymmh);
-    return 0;
-  }
-  memcpy(regs->fxsave, r->xsave, sizeof regs->fxsave);
-  u64 bv = rd_le64(r->xsave + 512);
-  /* A component not in XSTATE_BV is in its initial state: zero. */
-  if ((bv & 4) && iov.iov_len >= r->ymm_off + 256)
-    memcpy(regs->ymmh, r->xsave + r->ymm_off, sizeof regs->ymmh);
-  else
-    memset(regs->ymmh, 0, sizeof regs->ymmh);
-  *xinuse = (u32)(bv & 0xff);
-  if (!r->hi16_off || !(bv & 0xe0) || iov.iov_len < r->hi16_off + 1024)
-    return 0;
-  memset(out, 0, 1600);
-  if (bv & 0x20) memcpy(out, r->xsave + r->k_off, 64);
-  if (bv & 0x40) memcpy(out + 64, r->xsave + r->zmmh_off, 512);
-  if (bv & 0x80) memcpy(out + 576, r->xsave + r->hi16_off, 1024);
-  return 1;
+  size_t len = xsave_read(r, tid);
+  RW_FORWARD(fp_from(r, tid, len, regs));
+  return avx512_from(r, len, xinuse, out);
 }
 
 int rec__pkru_get(struct rec *r, pid_t tid, u32 *pkru, int *inuse) {
