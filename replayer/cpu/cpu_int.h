@@ -714,6 +714,7 @@ enum {
 #undef FEAT
   CPU__FEAT_N
 };
+_Static_assert(CPU__FEAT_N <= 32, "struct cpu's feats has 32 bits");
 /* The CPU__FEAT bits that CFG's cpuid callback reports (bit 0 always
  * set): a leaf past the highest one leaf 0 (or 0x80000000) reports counts
  * as absent. Without a callback (unit tests), every extension. */

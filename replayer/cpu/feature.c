@@ -121,6 +121,12 @@ unsigned cpu__feature_of(unsigned id, int evex) {
       return CPU__FEAT_OSPKE;
     case CPU_INS_EV_clzero:
       return CPU__FEAT_CLZERO;
+    case X86_INS_CLFLUSH:
+      return CPU__FEAT_CLFSH;
+    case X86_INS_CLFLUSHOPT:
+      return CPU__FEAT_CLFLUSHOPT;
+    case X86_INS_CLWB:
+      return CPU__FEAT_CLWB;
     case X86_INS_XBEGIN:
     case X86_INS_XEND:
     case X86_INS_XABORT:

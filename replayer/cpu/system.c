@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Everything else a user program executes: nops and hints, fences,
- * prefetches, flag instructions (clc, stc, cmc, cld, std, lahf, sahf), and the
- * instructions that leave the emulator or ask the outside: syscall, cpuid,
- * rdtsc/rdtscp, rdrand/rdseed, xgetbv, int3, ud2, hlt. */
+ * prefetches, cache line flushes, flag instructions (clc, stc, cmc, cld,
+ * std, lahf, sahf), and the instructions that leave the emulator or ask the
+ * outside: syscall, cpuid, rdtsc/rdtscp, rdrand/rdseed, xgetbv, int3, ud2,
+ * hlt. */
 #include <stdio.h>
 
 #include "replayer/cpu/cpu_int.h"
@@ -13,6 +14,13 @@ static int op_nop(struct cpu *cpu, const struct cpu_insn *in) {
   (void)cpu;
   (void)in;
   return CPU_RC_NEXT;
+}
+
+/* clflush, clflushopt, clwb: the cache is not the emulator's, but the
+ * instruction faults as a byte load from its operand would. */
+static int op_clflush(struct cpu *cpu, const struct cpu_insn *in) {
+  u8 b;
+  return cpu_ld8(cpu, cpu_ea(cpu, in), &b);
 }
 
 static int op_clc(struct cpu *cpu, const struct cpu_insn *in) {

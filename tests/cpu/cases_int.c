@@ -517,6 +517,11 @@ static const struct diff_enc int_encs[] = {
       DIFF_O_MEM, 0)
     E(PREFETCH, "prefetch Mb", 0, P0F, 0x0d, M0, 0, 0, 0, NOK, GPR,
       DIFF_O_MEM, 0)
+    E(CLFLUSH, "clflush Mb", 0, P0F, 0xae, M0, 7, 0, 0, NOK, GPR, DIFF_O_MEM,
+      0)
+    E(CLFLUSHOPT, "clflushopt Mb", 0x66, P0F, 0xae, M0, 7, 0, 0, NOK, GPR,
+      DIFF_O_MEM, 0)
+    E(CLWB, "clwb Mb", 0x66, P0F, 0xae, M0, 6, 0, 0, NOK, GPR, DIFF_O_MEM, 0)
     E(INT3, "int3", 0, P1, 0xcc, NO, -1, 0, 0, NOK, NOK, 0, 0)
     E(UD2, "ud2", 0, P0F, 0x0b, NO, -1, 0, 0, NOK, NOK, 0, 0)
     E(HLT, "hlt", 0, P1, 0xf4, NO, -1, 0, 0, NOK, NOK, 0, 0)

@@ -278,6 +278,37 @@ void test_run_movdir(void) {
   emu_close(&e);
 }
 
+/* clflush, clflushopt and clwb change nothing the program sees, but fault
+ * as a byte load from their operand would: a flush of code (read-only)
+ * runs, one of an unmapped address is #PF, a read access. */
+void test_run_clflush(void) {
+  static const u8 p[] = {
+      0x0f, 0xae, 0x3f,             /* clflush [rdi] */
+      0x66, 0x0f, 0xae, 0x7f, 0x40, /* clflushopt [rdi+0x40] */
+      0x66, 0x0f, 0xae, 0x37,       /* clwb [rdi] */
+      0x0f, 0xae, 0x38,             /* clflush [rax]: code, read-only */
+      0x0f, 0xae, 0x3e,             /* clflush [rsi]: unmapped */
+  };
+  u8 buf[0x80], want[0x80];
+  struct emu e;
+  struct cpu_exit ex;
+  for (int i = 0; i < 0x80; i++) want[i] = (u8)(i * 7);
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  CU_ASSERT_FATAL(cpu_mem_write(e.mem, 0x600000, want, sizeof want) == 0);
+  emu_set_reg(&e, RW_REG_rdi, 0x600000);
+  emu_set_reg(&e, RW_REG_rax, EMU_CODE);
+  emu_set_reg(&e, RW_REG_rsi, 0xdd00000);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_PF);
+  CU_ASSERT_EQUAL(ex.addr, 0xdd00000);
+  CU_ASSERT_EQUAL(ex.access, CPU_ACCESS_READ);
+  CU_ASSERT_EQUAL(emu_rip(&e), EMU_CODE + 15);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 4);
+  CU_ASSERT_FATAL(cpu_mem_read(e.mem, 0x600000, buf, sizeof buf) == 0);
+  CU_ASSERT_EQUAL(memcmp(buf, want, sizeof buf), 0);
+  emu_close(&e);
+}
+
 /* The recorded CPUID of a CPU without OSPKE and CLZERO. */
 static int no_pku(void *ctx, u32 leaf, u32 subleaf, u32 out[4]) {
   (void)ctx, (void)leaf, (void)subleaf;

@@ -3,7 +3,8 @@
 # Every program of tests/programs/ is recorded and replayed with --verify:
 # files, pipes, sockets, time, randomness, memory maps, signals (synchronous,
 # asynchronous, alternate stacks), rdtsc, cpuid, the direct stores
-# (movdiri, movdir64b and its #GP), xsave/xsaveopt/xsavec from states
+# (movdiri, movdir64b and its #GP), cache line flushes (and the SIGSEGV of
+# one at an unmapped address), xsave/xsaveopt/xsavec from states
 # whose in-use bits differ, syscall user dispatch, a signal whose frame
 # the kernel cannot write (SIGSEGV comes instead), rdtsc made to fault by
 # the program (PR_SET_TSC), exec through a wrapper,
@@ -30,10 +31,13 @@ printf 'known contents\n' >"$T/known.txt"
 mkdir -p "$T/work"
 rec files "$P/files" "$T/known.txt" "$T/work" && verify files "exited with status 0"
 for p in pipes sockets timeprog randomness memory signals rdtsc cpuid forks \
-  movdir xsavec sud badstack; do
+  movdir clflush xsavec sud badstack; do
   rec "$p" "$P/$p"
   verify "$p" "exited with status $status"
 done
+check "clflush: the flushes ran, the unmapped one faulted" grep -q \
+  "^clflush: sum [0-9]*, opt [01], wb [01], fault code 1 at +24$" \
+  "$T/clflush.out"
 # Syscall user dispatch: four syscalls answered by the SIGSYS handler, not
 # the kernel (a kernel without it says so, and the check is moot).
 if ! grep -q "not supported" "$T/sud.out"; then
