@@ -83,6 +83,17 @@ static int fix_auxv(struct rec *r, u64 sp, int keep_vdso, u8 **out_rec,
   return rc;
 }
 
+/* Whether EXE is one of valgrind's tools (.../valgrind/memcheck-amd64-linux
+ * and the like): it translates the program it runs, reading that code as
+ * data, so an int3 in place of an rdtsc there would be the program's own
+ * SIGTRAP. Its own code, mapped by this exec, runs the instructions. */
+static int runs_guests(const char *exe) {
+  const char *base = strrchr(exe, '/');
+  size_t n = base ? strlen(base) : 0;
+  return base && strstr(exe, "/valgrind/") && n > 12 &&
+         !strcmp(base + n - 12, "-amd64-linux");
+}
+
 int rec__on_exec(struct rec *r, int first) {
   char link[64], exe[4096];
   struct rw_regs regs;
@@ -114,9 +125,11 @@ int rec__on_exec(struct rec *r, int first) {
   size_t auxlen = 0;
   int keep = rec__vdso_patch(r);
   int rc = keep < 0 ? keep : fix_auxv(r, sp, keep, &aux, &auxlen);
+  r->proc->guest_code = 0;
   for (const struct rec__map *e = rec__maps_first(m); e && rc == 0;
        e = rec__maps_next(m, e))
     rc = rec__space_describe(r, e, e->start, e->end, REC_DESCRIBE_EXEC);
+  r->proc->guest_code = runs_guests(exe);
   if (rc == 0 && aux) {
     struct trace_rec_auxv a = {{aux, auxlen}};
     rc = trace_rec_auxv_append(r->w, (u32)r->cur->tid, &a);

@@ -625,6 +625,9 @@ struct rec__proc {
   int fork_advice;            /* madvise DONTFORK or WIPEONFORK was given
                                  (here, or before a fork that made it): a
                                  child it forks does not get all of it */
+  int guest_code;             /* 1: the image is valgrind's, which reads
+                                 the code it maps later as data and never
+                                 runs it: no patches there (tscpatch.c) */
   u8 comm_fds[1024 / 8];      /* descriptors open on a /proc/.../comm file */
   struct rec__maps *maps;     /* the address space the trace describes:
                                  &MAPS_OWN, or a vfork parent's, which its

@@ -9,7 +9,10 @@
  * with int3. The SIGTRAP of such an int3 is answered exactly as the trap would
  * be, with an RDTSC record; the trace keeps the original bytes, so the replay
  * needs nothing special. What this cannot reach (code generated at run time,
- * rdtsc hidden in data the decoder skips) is named at record time.
+ * rdtsc hidden in data the decoder skips) is named at record time. Code
+ * that is read rather than run must not be patched: valgrind's tools
+ * translate the program they run from its bytes, so in their processes
+ * only the tool's own image is (recorder/image.c, guest_code).
  *
  * rdrand and rdseed can never be trapped without CPUID faulting, so they
  * are always patched the same way (when the CPU has them: elsewhere they
@@ -306,6 +309,7 @@ static int scan(struct rec *r, u64 a, u64 b, int keep) {
 }
 
 int rec__tsc_patch_range(struct rec *r, u64 a, u64 b) {
+  if (r->proc->guest_code) return 0;
   return scan(r, a, b, 0);
 }
 
@@ -398,7 +402,7 @@ static void scan_store(const char *path, const char *dir,
 
 int rec__tsc_patch_file(struct rec *r, u64 a, u64 b, const u8 hash[32],
                         u64 off) {
-  if (!any_patch(r) || b <= a) return 0;
+  if (!any_patch(r) || b <= a || r->proc->guest_code) return 0;
   for (size_t i = 0; i < r->ntscfiles; i++) {
     const struct rec__tscfile *f = &r->tscfiles[i];
     if (f->off != off || f->len != b - a || memcmp(f->hash, hash, 32))

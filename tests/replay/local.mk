@@ -175,6 +175,11 @@ EXTRA_DIST += tests/replay/mmx.sh
 TESTS += tests/replay/node.sh
 EXTRA_DIST += tests/replay/node.sh tests/programs/node_work.js
 
+# valgrind, which translates the code of the program it runs
+# (tests/replay/valgrind.sh).
+TESTS += tests/replay/valgrind.sh
+EXTRA_DIST += tests/replay/valgrind.sh
+
 # Protection keys recorded and replayed (tests/replay/pku.sh).
 check_PROGRAMS += tests/programs/pku
 tests_programs_pku_CFLAGS = -O1 -g
