@@ -106,9 +106,10 @@ struct cli_start;
  * bytes), unless it is the root from its first instruction, and says why
  * on stderr unless QUIET. A root that exec'd more than once (`env VAR=1
  * prog`) starts at its last program when it failed (that is where), else
- * at its first, with a note that -p NAME starts at its last. */
+ * at its first, with a note that -p NAME starts at its last. With OTHERS,
+ * a first process that is not alone says so (once, where gdb starts). */
 void cli_start_default(const char *path, struct cli_start *start, char *buf,
-                       size_t cap, int quiet);
+                       size_t cap, int quiet, int others);
 /* Moves the replay RP of PATH to where process WANT (-p) begins for the
  * debugger, unless it is the first process; says so on stderr unless
  * QUIET. Returns 0, or prints why not and returns the exit status. */

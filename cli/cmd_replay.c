@@ -279,7 +279,7 @@ int cli_cmd_replay(int argc, char **argv) {
   struct cli_start start = {has_goto ? target : ~0ull, proc, tree};
   char picked[16];
   if (!verify && !print)
-    cli_start_default(path, &start, picked, sizeof picked, quiet);
+    cli_start_default(path, &start, picked, sizeof picked, quiet, 1);
   if (gdb_mode)
     return cli_replay_gdb(path, &start, quiet,
                           nopt < argc ? argc - nopt - 1 : 0, argv + nopt + 1);

@@ -330,6 +330,8 @@ int cli_replay_gdb(const char *path, const struct cli_start *start,
   }
   for (int i = 0; i < nargs; i++) argv[k++] = args[i];
   argv[k] = NULL;
+  /* The server gdb starts need not repeat what was said here. */
+  setenv("REWIND_REPLAY_GDB", "1", 1);
   execvp(gdb, argv);
   int e = errno;
   free(argv);
@@ -479,7 +481,9 @@ int cli_cmd_serve(int argc, char **argv) {
   if (cli_trace_path(optind < argc ? argv[optind] : NULL, path, sizeof path))
     return 1;
   char picked[16];
-  cli_start_default(path, &start, picked, sizeof picked, quiet);
+  /* rewind replay, which starts gdb with serve --stdio, said it. */
+  cli_start_default(path, &start, picked, sizeof picked, quiet,
+                    !stdio || !getenv("REWIND_REPLAY_GDB"));
   if (stdio) return cli_serve_stdio(path, quiet, log, &start);
   return cli_serve_listen(path, listen_addr, quiet, log, &start, remote,
                           idle);

@@ -160,7 +160,7 @@ static const struct trace_proc *cause(const struct trace_proc *v, size_t n,
 }
 
 void cli_start_default(const char *path, struct cli_start *start, char *buf,
-                       size_t cap, int quiet) {
+                       size_t cap, int quiet, int others) {
   if (start->proc || start->icount != ~0ull || start->tree) return;
   char *pid = buf;
   pid[0] = 0;
@@ -205,6 +205,15 @@ void cli_start_default(const char *path, struct cli_start *start, char *buf,
             "starts in the first and loads each at its exec (-p %s starts "
             "at %s)\n", p->pid, p->nexec, last, last, last);
   }
+  /* gdb alone sees one process: say there are others (children, or
+   * processes attached together with several -p). */
+  size_t nrec = 0;
+  for (size_t i = 0; i < n; i++) nrec += v[i].recorded != 0;
+  if (p == &v[0] && nrec > 1 && others && !quiet)
+    fprintf(stderr, "rewind: the recording holds %zu processes; gdb debugs "
+            "the first, %u (%s): -p PID debugs another, --tree all of them "
+            "(rewind ps lists them)\n", nrec, p->pid,
+            p->exe ? cli_base_name(p->exe) : "?");
   trace_procs_free(v, n);
   if (pid[0]) start->proc = pid;
 }

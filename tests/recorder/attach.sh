@@ -226,6 +226,11 @@ check "pair: gdb --tree has both processes" grep -q "process $pcl" "$T/pair.gdb"
 check "pair: gdb stops in the server" grep -q "serve_one (c=" "$T/pair.gdb"
 check "pair: gdb stops in the client" grep -q "client (quit=" "$T/pair.gdb"
 check "pair: and goes back" sh -c "grep -c 'hit Breakpoint' '$T/pair.gdb' | awk '\$1 >= 4 {ok=1} END {exit !ok}'"
+# gdb without --tree sees the first alone: rewind replay says so, once.
+timeout 120 "$REWIND" replay "$T/pair.rwd" -- -batch -nx >"$T/pair.hint" 2>&1
+check_eq "pair: rewind replay says there is another process, once" 1 \
+  "$(grep -c "holds 2 processes; gdb debugs the first, $psrv (attachee): \
+-p PID debugs another, --tree all of them" "$T/pair.hint")"
 
 # The first process ends while the second is recorded: the recording goes
 # on, and ends with a DETACH without a digest (nothing left to take it of).
