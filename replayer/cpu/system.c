@@ -80,6 +80,17 @@ static int op_int3(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_EXIT;
 }
 
+/* int n: Linux gives user mode gates for vectors 3 (as int3), 4 (#OF:
+ * SIGSEGV, as the #GP every other vector raises) and, with IA32
+ * emulation, 0x80, the 32-bit system call: the emulator does not make
+ * that one, so a recording that has a syscall there stops the replay as
+ * a divergence, and one that has the SIGSEGV (no IA32 emulation) goes
+ * on. */
+static int op_int(struct cpu *cpu, const struct cpu_insn *in) {
+  if ((u8)in->imm == 3) return op_int3(cpu, in);
+  return cpu__fault(cpu, CPU_FAULT_GP);
+}
+
 static int op_ud2(struct cpu *cpu, const struct cpu_insn *in) {
   (void)in;
   return cpu__fault(cpu, CPU_FAULT_UD);

@@ -210,6 +210,10 @@ static void fix_sfence(struct diff_case *c, struct diff_rng *r) {
   (void)r;
   fix_last(c, 0xf8);
 }
+/* A vector with no user-mode gate (not 3, 4 or 0x80): #GP. */
+static void fix_int(struct diff_case *c, struct diff_rng *r) {
+  fix_last(c, (u8)(0x81 + rnd(r, 0x7f)));
+}
 static void fix_endbr64(struct diff_case *c, struct diff_rng *r) {
   (void)r;
   fix_last(c, 0xfa);
@@ -524,6 +528,7 @@ static const struct diff_enc int_encs[] = {
     E(CLWB, "clwb Mb", 0x66, P0F, 0xae, M0, 6, 0, 0, NOK, GPR, DIFF_O_MEM, 0)
     E(INT3, "int3", 0, P1, 0xcc, NO, -1, 0, 0, NOK, NOK, 0, 0)
     E(UD2, "ud2", 0, P0F, 0x0b, NO, -1, 0, 0, NOK, NOK, 0, 0)
+    E(INT, "int Ib", 0, P1, 0xcd, NO, -1, 0, IB, NOK, NOK, 0, fix_int)
     E(HLT, "hlt", 0, P1, 0xf4, NO, -1, 0, 0, NOK, NOK, 0, 0)
     E(CLI, "cli", 0, P1, 0xfa, NO, -1, 0, 0, NOK, NOK, 0, 0)
     E(STI, "sti", 0, P1, 0xfb, NO, -1, 0, 0, NOK, NOK, 0, 0)

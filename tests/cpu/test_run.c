@@ -309,6 +309,26 @@ void test_run_clflush(void) {
   emu_close(&e);
 }
 
+/* int n: vector 3 is int3's trap (rip after the instruction); any other
+ * a user program may reach faults with #GP at the instruction. */
+void test_run_int_n(void) {
+  static const u8 p[] = {
+      0xcd, 0x03, /* int 3 */
+      0xcd, 0x80, /* int 0x80 */
+  };
+  struct emu e;
+  struct cpu_exit ex;
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_BP);
+  CU_ASSERT_EQUAL(emu_rip(&e), EMU_CODE + 2);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_GP);
+  CU_ASSERT_EQUAL(emu_rip(&e), EMU_CODE + 2);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 1);
+  emu_close(&e);
+}
+
 /* The recorded CPUID of a CPU without OSPKE and CLZERO. */
 static int no_pku(void *ctx, u32 leaf, u32 subleaf, u32 out[4]) {
   (void)ctx, (void)leaf, (void)subleaf;
