@@ -71,6 +71,10 @@ static void put_gprs(FILE *f, const struct rw_regs *e,
   ROW("fs_base", e->fs_base, a->fs_base);
   ROW("gs_base", e->gs_base, a->gs_base);
 #undef ROW
+  if (e->fs_base != a->fs_base || e->gs_base != a->gs_base)
+    fprintf(f, "  (the recorder reads the FS and GS bases through ptrace, "
+            "which on some kernels does not show a base the program set "
+            "with wrfsbase or wrgsbase)\n");
   if ((e->rflags ^ a->rflags) & RP_FLAGS_MASK) {
     static const struct {
       u64 bit;

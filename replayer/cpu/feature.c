@@ -127,6 +127,11 @@ unsigned cpu__feature_of(unsigned id, int evex) {
       return CPU__FEAT_CLFLUSHOPT;
     case X86_INS_CLWB:
       return CPU__FEAT_CLWB;
+    case X86_INS_RDFSBASE:
+    case X86_INS_RDGSBASE:
+    case X86_INS_WRFSBASE:
+    case X86_INS_WRGSBASE:
+      return CPU__FEAT_FSGSBASE;
     case X86_INS_XBEGIN:
     case X86_INS_XEND:
     case X86_INS_XABORT:

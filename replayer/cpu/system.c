@@ -3,7 +3,7 @@
  * prefetches, cache line flushes, flag instructions (clc, stc, cmc, cld,
  * std, lahf, sahf), and the instructions that leave the emulator or ask the
  * outside: syscall, cpuid, rdtsc/rdtscp, rdrand/rdseed, xgetbv, int3, ud2,
- * hlt. */
+ * hlt; and the FS/GS base instructions. */
 #include <stdio.h>
 
 #include "replayer/cpu/cpu_int.h"
@@ -80,6 +80,25 @@ static int op_int3(struct cpu *cpu, const struct cpu_insn *in) {
   return CPU_RC_EXIT;
 }
 
+/* rdfsbase, rdgsbase, wrfsbase, wrgsbase: the thread's FS and GS bases,
+ * which Linux lets user code read and write (CR4.FSGSBASE, since 5.9).
+ * 32 bits read the low half and write it zero-extended; a 64-bit base
+ * that is not canonical is #GP. */
+static int op_fsgsbase(struct cpu *cpu, const struct cpu_insn *in) {
+  int gs = in->id == X86_INS_RDGSBASE || in->id == X86_INS_WRGSBASE;
+  u64 *base = &cpu->segbase[gs ? CPU_SEG_GS : CPU_SEG_FS];
+  unsigned sz = in->osz;
+  if (in->id == X86_INS_RDFSBASE || in->id == X86_INS_RDGSBASE) {
+    cpu_reg_set(cpu, in->rm, sz, sz == 8 ? *base : (u32)*base);
+    return CPU_RC_NEXT;
+  }
+  u64 v = cpu_reg_get(cpu, in->rm, sz);
+  if (sz == 8 && (u64)((i64)(v << 16) >> 16) != v)
+    return cpu__fault(cpu, CPU_FAULT_GP);
+  *base = v;
+  return CPU_RC_NEXT;
+}
+
 /* int n: Linux gives user mode gates for vectors 3 (as int3), 4 (#OF:
  * SIGSEGV, as the #GP every other vector raises) and, with IA32
  * emulation, 0x80, the 32-bit system call: the emulator does not make
@@ -146,7 +165,10 @@ static int op_nondet(struct cpu *cpu, const struct cpu_insn *in) {
 static int op_xgetbv(struct cpu *cpu, const struct cpu_insn *in) {
   u64 v = cpu->cfg.xcr0;
   if ((u32)cpu->gpr[RCX] == 1) {
-    if (cpu->cfg.vendor == CPU_VENDOR_AMD) return cpu__op_unsupported(cpu, in);
+    if (cpu->cfg.vendor == CPU_VENDOR_AMD)
+      return cpu__op_unsupported_why(cpu, in, "ecx 1 (XINUSE) on an AMD "
+                                     "CPU, whose in-use rules differ "
+                                     "between generations");
     v &= (cpu__xinuse(cpu) & 0xe7) | (cpu->pkru ? 1u << 9 : 0);
   } else if ((u32)cpu->gpr[RCX] != 0) {
     return cpu__fault(cpu, CPU_FAULT_GP);

@@ -104,6 +104,7 @@ void test_feature_gating(void) {
       {"clflush [rax]", {0x0f, 0xae, 0x38}, 3, CPU__FEAT_CLFSH},
       {"clflushopt [rax]", {0x66, 0x0f, 0xae, 0x38}, 4, CPU__FEAT_CLFLUSHOPT},
       {"clwb [rax]", {0x66, 0x0f, 0xae, 0x30}, 4, CPU__FEAT_CLWB},
+      {"rdfsbase rax", {0xf3, 0x48, 0x0f, 0xae, 0xc0}, 5, CPU__FEAT_FSGSBASE},
       {"vpaddd zmm0, zmm1, zmm2", {0x62, 0xf1, 0x75, 0x48, 0xfe, 0xc2}, 6,
        CPU__FEAT_AVX512F},
       {"kmovw k1, k2", {0xc5, 0xf8, 0x90, 0xca}, 4, CPU__FEAT_AVX512F},

@@ -329,6 +329,44 @@ void test_run_int_n(void) {
   emu_close(&e);
 }
 
+/* rdfsbase and kin: the bases cpu_set_regs gave, 32-bit forms zero-
+ * extended, a write seen by an fs-relative load, #GP for a base that is
+ * not canonical. */
+void test_run_fsgsbase(void) {
+  static const u8 p[] = {
+      0xf3, 0x48, 0x0f, 0xae, 0xc0,       /* rdfsbase rax */
+      0xf3, 0x0f, 0xae, 0xcb,             /* rdgsbase ebx */
+      0xf3, 0x48, 0x0f, 0xae, 0xd1,       /* wrfsbase rcx */
+      0x64, 0x48, 0x8b, 0x14, 0x25, 0x08, /* mov rdx, fs:[8] */
+      0x00, 0x00, 0x00,
+      0xf3, 0x0f, 0xae, 0xde,             /* wrgsbase esi */
+      0xf3, 0x48, 0x0f, 0xae, 0xdf,       /* wrgsbase rdi: #GP */
+  };
+  struct emu e;
+  struct cpu_exit ex;
+  struct rw_regs r;
+  const u64 val = 0x1122334455667788ull;
+  CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+  CU_ASSERT_FATAL(cpu_mem_write(e.mem, 0x600008, &val, 8) == 0);
+  cpu_get_regs(e.cpu, &r);
+  r.fs_base = 0x7fff12345678ull;
+  r.gs_base = 0xffffffff87654321ull;
+  r.gpr[RW_REG_rcx] = 0x600000;
+  r.gpr[RW_REG_rsi] = 0xffffffff00abc000ull;
+  r.gpr[RW_REG_rdi] = 0x0000800000000000ull;
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(ex.fault, CPU_FAULT_GP);
+  CU_ASSERT_EQUAL(emu_rip(&e), EMU_CODE + 27);
+  cpu_get_regs(e.cpu, &r);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_rax], 0x7fff12345678ull);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_rbx], 0x87654321ull);
+  CU_ASSERT_EQUAL(r.gpr[RW_REG_rdx], val);
+  CU_ASSERT_EQUAL(r.fs_base, 0x600000);
+  CU_ASSERT_EQUAL(r.gs_base, 0xabc000);
+  emu_close(&e);
+}
+
 /* The recorded CPUID of a CPU without OSPKE and CLZERO. */
 static int no_pku(void *ctx, u32 leaf, u32 subleaf, u32 out[4]) {
   (void)ctx, (void)leaf, (void)subleaf;

@@ -5,7 +5,7 @@
 # asynchronous, alternate stacks), rdtsc, cpuid, the direct stores
 # (movdiri, movdir64b and its #GP), cache line flushes (and the SIGSEGV of
 # one at an unmapped address), int n (SIGSEGV, or SIGTRAP for 3),
-# xsave/xsaveopt/xsavec from states whose in-use bits differ, syscall user dispatch, a signal whose frame
+# rdfsbase and rdgsbase, xsave/xsaveopt/xsavec from states whose in-use bits differ, syscall user dispatch, a signal whose frame
 # the kernel cannot write (SIGSEGV comes instead), rdtsc made to fault by
 # the program (PR_SET_TSC), exec through a wrapper,
 # forks, a crash, an exit status and the flags the manuals leave undefined.
@@ -31,7 +31,7 @@ printf 'known contents\n' >"$T/known.txt"
 mkdir -p "$T/work"
 rec files "$P/files" "$T/known.txt" "$T/work" && verify files "exited with status 0"
 for p in pipes sockets timeprog randomness memory signals rdtsc cpuid forks \
-  movdir clflush intn xsavec sud badstack; do
+  movdir clflush intn fsbase xsavec sud badstack; do
   rec "$p" "$P/$p"
   verify "$p" "exited with status $status"
 done
@@ -41,6 +41,8 @@ check "clflush: the flushes ran, the unmapped one faulted" grep -q \
 check "intn: int 0x81 faults, int 3 traps after it" sh -c "grep -q \
   '^int 0x81: signal 11 code 128 at cd 81$' '$T/intn.out' &&
   grep -q '^int 3: signal 5 code 128 at 90$' '$T/intn.out'"
+check "fsbase: rdfsbase reads the TLS base, rdgsbase 0" grep -q \
+  "^fsbase: \(fs 1, gs 0, low half 1\|not allowed\)$" "$T/fsbase.out"
 # Syscall user dispatch: four syscalls answered by the SIGSYS handler, not
 # the kernel (a kernel without it says so, and the check is moot).
 if ! grep -q "not supported" "$T/sud.out"; then
