@@ -7,7 +7,8 @@
  * (tests/replay/keyframes.sh): a thread computing, one blocked on a pipe,
  * one waiting on a condition variable, the main thread sleeping; a heap
  * that grows and shrinks (mmap, munmap, brk), vector registers in use,
- * and a file read into memory. Prints a checksum at the end. */
+ * and a file read into memory. Prints a checksum at the end: every
+ * thread does at least one round, however late the system runs it. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 static int fds[2];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static pthread_barrier_t started; /* the threads and main: the clock starts */
 static volatile int stop, ticks, light;
 static unsigned long sums[3];
 
@@ -32,7 +34,8 @@ static double now(void) {
 static void *compute(void *arg) {
   (void)arg;
   unsigned long s = 0;
-  while (!stop) {
+  pthread_barrier_wait(&started);
+  do {
     size_t n = light ? 512 : (size_t)1 << (12 + (s % 7));
     double *v = mmap(NULL, n * sizeof *v, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -50,7 +53,7 @@ static void *compute(void *arg) {
       struct timespec ts = {0, 200000};
       nanosleep(&ts, NULL);
     }
-  }
+  } while (!stop);
   sums[0] = s;
   return NULL;
 }
@@ -61,6 +64,7 @@ static void *reader(void *arg) {
   char buf[256];
   unsigned long s = 0;
   ssize_t n;
+  pthread_barrier_wait(&started);
   while ((n = read(fds[0], buf, sizeof buf)) > 0)
     for (ssize_t i = 0; i < n; i++) s = s * 31 + (unsigned char)buf[i];
   sums[1] = s;
@@ -71,11 +75,14 @@ static void *reader(void *arg) {
 static void *waiter(void *arg) {
   (void)arg;
   unsigned long s = 0;
+  /* Holding the lock from before the clock starts, it is waiting when the
+   * first signal comes: at least one wake-up. */
   pthread_mutex_lock(&mu);
-  while (!stop) {
+  pthread_barrier_wait(&started);
+  do {
     pthread_cond_wait(&cv, &mu);
-    s += (unsigned long)ticks;
-  }
+    s += (unsigned long)ticks + 1;
+  } while (!stop);
   pthread_mutex_unlock(&mu);
   sums[2] = s;
   return NULL;
@@ -93,9 +100,11 @@ int main(int argc, char **argv) {
   }
   if (pipe(fds) < 0) return 1;
   pthread_t t[3];
+  pthread_barrier_init(&started, NULL, 4);
   pthread_create(&t[0], NULL, compute, NULL);
   pthread_create(&t[1], NULL, reader, NULL);
   pthread_create(&t[2], NULL, waiter, NULL);
+  pthread_barrier_wait(&started);
   double end = now() + secs;
   unsigned long fsum = 0;
   for (int k = 0; now() < end; k++) {

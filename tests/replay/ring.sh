@@ -50,11 +50,14 @@ b = re.search(r"verified: (\d+) instructions, (\d+) events",
 assert a and b and a.groups() == b.groups()' "$T/ring.j" "$T/ring.v"
 timeout 300 gdb -q -batch -nx \
   -ex "target remote | '$REWIND' serve --stdio '$T/ring.rwd'" \
-  -ex "break munmap" -ex "continue" -ex "p/x \$pc" \
+  -ex "break exit" -ex "continue" -ex "p/x \$pc" \
   -ex "reverse-stepi" -ex "stepi" -ex "p/x \$pc" \
   >"$T/ring.gdb" 2>&1
+# (exit, not a call of the computing thread: the window, the last segment,
+# can begin after that thread has ended; exit comes within it, for the
+# program writes too little after exit to fill a segment)
 check "ring: gdb stops at a breakpoint in the window" has \
-  "^Thread .* hit Breakpoint 1[.0-9]*, .*munmap" "$T/ring.gdb"
+  "^Thread .* hit Breakpoint 1[.0-9]*, \(__GI_\)\?exit (" "$T/ring.gdb"
 check "ring: and goes back and forth" python3 -c '
 import re, sys
 v = re.findall(r"^\$\d+ = (0x[0-9a-f]+)$", open(sys.argv[1]).read(), re.M)
