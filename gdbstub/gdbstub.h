@@ -411,6 +411,11 @@ unsigned gdb_reg_size(unsigned regnum);
  * regnum, RW_ELIMIT when CAP is too small. */
 int gdb_reg_read(const struct rw_regs *regs, unsigned regnum, u8 *dst,
                  size_t cap) RW_MUST_CHECK;
+/* Sets register REGNUM of REGS from the LEN bytes at SRC, in target byte
+ * order (a 'P' or 'G' packet's). Returns 0, RW_ENOTFOUND for an unknown
+ * regnum, RW_EINVAL when LEN is not its size. */
+int gdb_reg_write(struct rw_regs *regs, unsigned regnum, const u8 *src,
+                  size_t len) RW_MUST_CHECK;
 /* Appends register REGNUM as hex (the 'p' reply). Returns 0 or
  * RW_ENOTFOUND (nothing appended) for a register the description for XCR0
  * does not have. */

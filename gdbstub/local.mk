@@ -11,7 +11,7 @@ gdbstub_librw_gdbstub_a_SOURCES = \
 	gdbstub/cursor.c gdbstub/parse.c gdbstub/parse_query.c \
 	gdbstub/tdesc.c \
 	gdbstub/serve.c gdbstub/serve_run.c gdbstub/serve_query.c \
-	gdbstub/serve_bp.c gdbstub/serve_thread.c \
+	gdbstub/serve_bp.c gdbstub/serve_thread.c gdbstub/serve_divert.c \
 	gdbstub/vfile.c gdbstub/monitor.c gdbstub/net.c
 gdbstub_librw_gdbstub_a_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS)
 EXTRA_DIST += gdbstub/requests.def gdbstub/gdbregs.def

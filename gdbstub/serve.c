@@ -4,7 +4,8 @@
  * replay and writes the framed reply. This file owns the connection (acks,
  * no-ack mode, resending, ^C during runs, a clean end at a disconnect) and
  * the dispatch; the answers live in serve_run.c, serve_query.c, vfile.c and
- * monitor.c. Nothing here changes the recording: writes are refused. */
+ * monitor.c. Nothing here changes the recording: writes go to a diversion
+ * (serve_divert.c). */
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -191,6 +192,7 @@ static int restart(struct gdb__sess *s) {
     }
   }
   struct rp_stop st;
+  RW_FORWARD(gdb__divert_end(s));
   RW_FORWARD(rp_seek(s->rp, n, &st));
   memset(&st, 0, sizeof st);
   st.reason = RP_STOP_TARGET;
@@ -219,7 +221,8 @@ static int dispatch(struct gdb__sess *s) {
     case GDB_REQ_CONT: /* Format: c, s, C, S, bc, bs, vCont;... */
       s->last_note = NULL;
       s->live = 1;
-      rc = gdb__resume(s);
+      rc = rp_diverted(s->rp) ? gdb__divert_resume(s) : 1;
+      if (rc == 1) rc = gdb__resume(s);
       s->live = 0;
       return rc;
     case GDB_REQ_INSERT_BP: /* Format: Z type,addr,kind */
@@ -227,6 +230,7 @@ static int dispatch(struct gdb__sess *s) {
       gdb__breakpoint(s);
       return 0;
     case GDB_REQ_RCMD: /* Format: qRcmd,hex */
+      RW_FORWARD(gdb__divert_end(s));
       s->live = s->in_monitor = 1;
       s->alive_ns = rw_now_ns();
       rc = gdb__monitor(s);
@@ -244,10 +248,8 @@ static int dispatch(struct gdb__sess *s) {
       return 0;
     case GDB_REQ_WRITE_REGS: /* Format: G XX... */
     case GDB_REQ_WRITE_REG:  /* Format: P n=r */
-      refuse_as(s, "registers are read-only in a replay", 1);
-      return 0;
-    case GDB_REQ_WRITE_MEM: /* Format: M addr,length:XX... / X ... */
-      refuse(s, "memory is read-only in a replay");
+    case GDB_REQ_WRITE_MEM:  /* Format: M addr,length:XX... / X ... */
+      gdb__divert_write(s);
       return 0;
     case GDB_REQ_KILL: /* Format: k, vKill;pid */
       /* In extended mode `run` kills before it restarts: the replay stays,

@@ -45,8 +45,7 @@ static const struct gdb__smark *smark_at(const struct gdb__sess *s, u64 addr,
   return NULL;
 }
 
-/* Whether gdb has a breakpoint at ADDR of process PID. */
-static int gdb_bp_at(const struct gdb__sess *s, u64 addr, u32 pid) {
+int gdb__bp_at(const struct gdb__sess *s, u64 addr, u32 pid) {
   for (size_t i = 0; i < s->nbps; i++)
     if (s->bps[i].type <= GDB_BP_HARD && s->bps[i].addr == addr &&
         s->bps[i].pid == pid)
@@ -156,7 +155,10 @@ static void exec_event(struct gdb__sess *s, const struct rp_stop *st,
   s->img_pid = im.pid;
 }
 
-void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
+/* The stop reply for ST; with SIG (a Linux signal), a stop by that signal
+ * instead of SIGTRAP. */
+static void stop_reply(struct gdb__sess *s, const struct rp_stop *st,
+                       int sig) {
   struct gdb_stop g;
   struct rw_regs regs;
   u64 at;
@@ -180,7 +182,7 @@ void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
     case RP_STOP_BREAKPOINT:
       /* A stop mark's: a plain SIGTRAP, which gdb stops at (a swbreak
        * where it has no breakpoint would be taken as a stale one). */
-      if (!gdb_bp_at(s, st->addr, rp_view_pid(s->rp))) break;
+      if (!gdb__bp_at(s, st->addr, rp_view_pid(s->rp))) break;
       if (is_hw_break(s, st->addr)) {
         if (s->features & GDB_FEAT_HWBREAK) g.reason = GDB_REASON_HWBREAK;
       } else if (s->features & GDB_FEAT_SWBREAK) {
@@ -239,9 +241,22 @@ void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
     default:
       break;
   }
+  if (sig && gdb_signal(sig)) {
+    g.signo = gdb_signal(sig);
+    g.reason = GDB_REASON_NONE;
+  }
   if (st->reason != RP_STOP_END) s->crash_shown = 0;
   exec_event(s, st, &g);
   gdb_stop_reply(&s->reply, &g);
+}
+
+void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {
+  stop_reply(s, st, 0);
+}
+
+void gdb__stop_reply_signal(struct gdb__sess *s, const struct rp_stop *st,
+                            int sig) {
+  stop_reply(s, st, sig);
 }
 
 int gdb__bp_still_set(struct gdb__sess *s, const struct rp_stop *st) {
@@ -250,7 +265,7 @@ int gdb__bp_still_set(struct gdb__sess *s, const struct rp_stop *st) {
     return find_watch(s, st->addr, st->watch_size, st->watch_kind, &at) !=
            NULL;
   u32 pid = rp_view_pid(s->rp);
-  return gdb_bp_at(s, st->addr, pid) || smark_at(s, st->addr, pid);
+  return gdb__bp_at(s, st->addr, pid) || smark_at(s, st->addr, pid);
 }
 
 static int rp_kind(enum gdb_bp_type t) {
@@ -284,7 +299,7 @@ int gdb__smark_add(struct gdb__sess *s, u64 lo, u64 hi, const char *text,
   if (rc < 0) {
     u32 pid = rp_view_pid(s->rp);
     for (u64 b = lo; b + 1 < a; b++)
-      if (!gdb_bp_at(s, b, pid) && !smark_at(s, b, pid) &&
+      if (!gdb__bp_at(s, b, pid) && !smark_at(s, b, pid) &&
           rp_break_del(s->rp, b) < 0)
         break; /* it was just set: only memory can fail, and not here */
     return rc;
@@ -324,7 +339,7 @@ int gdb__smark_del(struct gdb__sess *s, u32 num) {
     if (m.pid != was && rp_set_view(s->rp, m.pid) < 0) continue;
     int rc = 0;
     for (u64 a = m.lo; a < m.hi && rc >= 0; a++)
-      if (!gdb_bp_at(s, a, m.pid) && !smark_at(s, a, m.pid))
+      if (!gdb__bp_at(s, a, m.pid) && !smark_at(s, a, m.pid))
         rc = rp_break_del(s->rp, a);
     if (m.pid != was) (void)rp_set_view(s->rp, was);
     if (rc < 0 && rc != RW_ENOTFOUND) return rc;
@@ -336,7 +351,7 @@ int gdb__smark_note(struct gdb__sess *s, const struct rp_stop *st) {
   if (st->reason != RP_STOP_BREAKPOINT) return 0;
   u32 pid = rp_view_pid(s->rp);
   const struct gdb__smark *m = smark_at(s, st->addr, pid);
-  if (!m || gdb_bp_at(s, st->addr, pid)) return 0;
+  if (!m || gdb__bp_at(s, st->addr, pid)) return 0;
   char msg[400], where[160];
   if (rp_symbolize(s->rp, st->addr, where, sizeof where) < 0)
     snprintf(where, sizeof where, "%#llx", (unsigned long long)st->addr);
@@ -379,7 +394,7 @@ static int remove_bp(struct gdb__sess *s, enum gdb_bp_type t, u64 addr,
   *b = s->bps[--s->nbps];
   if (t > GDB_BP_HARD) return rp_watch_del(s->rp, addr, len, rp_kind(t));
   /* Z0 and Z1 at one address, or a stop mark there */
-  if (gdb_bp_at(s, addr, rp_view_pid(s->rp)) ||
+  if (gdb__bp_at(s, addr, rp_view_pid(s->rp)) ||
       smark_at(s, addr, rp_view_pid(s->rp)))
     return 0;
   return rp_break_del(s->rp, addr);

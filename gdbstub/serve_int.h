@@ -111,6 +111,13 @@ struct gdb__sess {
                                     gdb__threads_load left them */
   size_t nthr, capthr;
   size_t info_next;              /* qsThreadInfo: next index into thr */
+  int div_set;                   /* gdb set memory in the diversion since
+                                    it last ran code (set var) */
+  unsigned div_calls;            /* gdb's calls under way in it */
+  u64 div_ret;                   /* their return address (gdb's dummy
+                                    frame's breakpoint) */
+  u64 div_stop_rip;              /* rip at its last stop, or 0 */
+  int div_told;                  /* diversions were explained on stderr */
 };
 
 /* serve_thread.c: the threads alive at the current position. */
@@ -196,6 +203,22 @@ int gdb__bp_still_set(struct gdb__sess *s, const struct rp_stop *st);
 /* Appends the stop reply for ST (borrowed) to the reply buffer: T05 with
  * ST's thread, its registers and the reason, or T02 when interrupted. */
 void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st);
+/* Whether gdb has a breakpoint at ADDR of process PID. */
+int gdb__bp_at(const struct gdb__sess *s, u64 addr, u32 pid);
+/* As gdb__stop_reply, a stop by Linux signal SIG instead of SIGTRAP. */
+void gdb__stop_reply_signal(struct gdb__sess *s, const struct rp_stop *st,
+                            int sig);
+
+/* serve_divert.c: gdb's changes (call, print f(x), set var) made on a
+ * copy of the replay's state (rp_divert_*). gdb__divert_write answers M,
+ * X, P and G. gdb__divert_resume answers a resume during a diversion: 1
+ * when the diversion has ended (gdb put the registers back, or goes
+ * backwards) and the replay is to move as asked, 0 after its reply, or a
+ * negative code. gdb__divert_end ends one, if any, before the replay
+ * moves otherwise (0 or a negative code). */
+void gdb__divert_write(struct gdb__sess *s);
+int gdb__divert_resume(struct gdb__sess *s) RW_MUST_CHECK;
+int gdb__divert_end(struct gdb__sess *s) RW_MUST_CHECK;
 
 /* serve_query.c: registers, memory, threads, qSupported, qXfer. */
 void gdb__query(struct gdb__sess *s);

@@ -4,7 +4,7 @@
  * from a struct rw_regs for 'p', 'g' and stop replies. Both come from the
  * rows of gdbstub/gdbregs.def, so the numbering gdb learns from the XML is
  * the one the replies use; a feature the recording's XCR0 lacks is left
- * out of both. Register writes are not supported here. */
+ * out of both. gdb_reg_write is the way back, for a diversion's writes. */
 #include <string.h>
 
 #include "common/endian.h"
@@ -170,6 +170,88 @@ int gdb_reg_read(const struct rw_regs *regs, unsigned regnum, u8 *dst,
       break;
   }
   return (int)size;
+}
+
+/* The abridged FXSAVE tag byte of gdb's full tag word TAG: a register is
+ * in use unless its two bits say empty (11). */
+static u8 x87_abridged(u16 tag) {
+  u8 b = 0;
+  for (unsigned phys = 0; phys < 8; phys++)
+    if ((tag >> (2 * phys) & 3) != 3) b = (u8)(b | 1u << phys);
+  return b;
+}
+
+int gdb_reg_write(struct rw_regs *regs, unsigned regnum, const u8 *src,
+                  size_t len) {
+  const struct reg_info *ri;
+  u8 *fx = regs->fxsave;
+  RW_RETURN_IF(regnum >= GDB_NREGS, RW_ENOTFOUND, "register %u", regnum);
+  ri = &regs_tab[regnum];
+  RW_RETURN_IF(len != ri->bits / 8u, RW_EINVAL, "register %u takes %u "
+               "bytes, not %zu", regnum, ri->bits / 8u, len);
+  switch ((enum reg_src)ri->src) {
+    case SRC_GPR:
+      regs->gpr[ri->arg] = rd_le64(src);
+      break;
+    case SRC_RIP:
+      regs->rip = rd_le64(src);
+      break;
+    case SRC_RFLAGS:
+      regs->rflags = rd_le32(src);
+      break;
+    case SRC_ORIG_RAX:
+      regs->orig_rax = rd_le64(src);
+      break;
+    case SRC_FS_BASE:
+      regs->fs_base = rd_le64(src);
+      break;
+    case SRC_GS_BASE:
+      regs->gs_base = rd_le64(src);
+      break;
+    case SRC_SEG:
+      regs->seg[ri->arg] = (u16)rd_le32(src);
+      break;
+    case SRC_ST:
+      memcpy(fx + 32 + 16 * ri->arg, src, 10);
+      break;
+    case SRC_FX16:
+      wr_le16(fx + ri->arg, (u16)rd_le32(src));
+      break;
+    case SRC_FX32:
+      wr_le32(fx + ri->arg, rd_le32(src));
+      break;
+    case SRC_FOP:
+      wr_le16(fx + ri->arg, (u16)(rd_le32(src) & 0x7ffu));
+      break;
+    case SRC_FTAG:
+      fx[4] = x87_abridged((u16)rd_le32(src));
+      break;
+    case SRC_XMM:
+      if (ri->arg < 16)
+        memcpy(fx + 160 + 16 * ri->arg, src, 16);
+      else
+        memcpy(regs->hi16 + 64 * (ri->arg - 16), src, 16);
+      break;
+    case SRC_YMMH:
+      if (ri->arg < 16)
+        memcpy(regs->ymmh + 16 * ri->arg, src, 16);
+      else
+        memcpy(regs->hi16 + 64 * (ri->arg - 16) + 16, src, 16);
+      break;
+    case SRC_ZMMH:
+      if (ri->arg < 16)
+        memcpy(regs->zmmh + 32 * ri->arg, src, 32);
+      else
+        memcpy(regs->hi16 + 64 * (ri->arg - 16) + 32, src, 32);
+      break;
+    case SRC_K:
+      regs->k[ri->arg] = rd_le64(src);
+      break;
+    case SRC_PKRU:
+      regs->pkru = rd_le32(src);
+      break;
+  }
+  return 0;
 }
 
 int gdb_reg_put_hex(struct gdb_buf *b, const struct rw_regs *regs,

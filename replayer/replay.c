@@ -205,6 +205,7 @@ void rp_close(rp_replay *rp) {
   if (!rp) return;
   rp__index_close(rp);
   rp__segment_close(rp);
+  rp__divert_free(rp);
   rp__kf_free_all(rp);
   rp__fine_free_all(rp);
   rp__images_free(&rp->root);

@@ -286,6 +286,48 @@ void rp_reverse_stats(const rp_replay *rp, u64 *scanned, u64 *skipped);
  * the run stops with RP_STOP_INTERRUPTED. */
 void rp_set_poll(rp_replay *rp, int (*poll)(void *ctx), void *ctx);
 
+/* Diversions (replayer/divert.c): the debugger's what-ifs, gdb's calls
+ * (call f(x), print f(x)) and set var, made on the state at the current
+ * position. The first rp_divert_write_mem or rp_divert_set_regs keeps that
+ * state and begins one: memory of the debugger's process and registers of
+ * thread TID change as asked. rp_divert_run runs thread TID from there,
+ * alone and off the record: nothing of the trace is read, a syscall
+ * returns -ENOSYS (counted in OUT), a breakpoint, a watchpoint, a fault or
+ * the poll function (rp_set_poll) stops it, and with STEP one instruction
+ * does. rp_divert_end puts the kept state back exactly, so the replay goes
+ * on as recorded (0 when there was no diversion). rp_divert_clean: 1 when
+ * every thread whose registers were set has its general registers, rip
+ * and rflags back as they were (gdb restores them after a call). The
+ * replay must not move (rp_run, rp_seek...) during a diversion. */
+enum rp_divert_reason {
+  RP_DIV_STEP = 1,     /* the one instruction of a step ran */
+  RP_DIV_BREAKPOINT,   /* at a breakpoint (ADDR), not run */
+  RP_DIV_WATCHPOINT,   /* an instruction touched a watched range */
+  RP_DIV_SIGNAL,       /* a fault, or an instruction a diversion cannot
+                          run (MSG says which): SIGNO */
+  RP_DIV_INTERRUPTED   /* the poll function asked to stop, or 2^33
+                          instructions ran (MSG says so) */
+};
+struct rp_divert_stop {
+  int reason;          /* enum rp_divert_reason */
+  int signo;           /* RP_DIV_SIGNAL */
+  u64 addr;            /* breakpoint, watched access or faulting address */
+  u32 watch_size;      /* RP_DIV_WATCHPOINT */
+  int watch_kind;      /* 1 read, 2 write */
+  u64 syscalls;        /* syscalls that returned -ENOSYS */
+  u32 last_sys;        /* the number of the last of them */
+  char msg[200];       /* what could not run, or why it stopped, or "" */
+};
+int rp_diverted(const rp_replay *rp);
+int rp_divert_write_mem(rp_replay *rp, u64 addr, const void *src, size_t len)
+    RW_MUST_CHECK;
+int rp_divert_set_regs(rp_replay *rp, u32 tid, const struct rw_regs *regs)
+    RW_MUST_CHECK;
+int rp_divert_run(rp_replay *rp, u32 tid, int step,
+                  struct rp_divert_stop *out) RW_MUST_CHECK;
+int rp_divert_clean(rp_replay *rp);
+int rp_divert_end(rp_replay *rp) RW_MUST_CHECK;
+
 /* With ON, rp_run and rp_step_thread also stop where the debugger's
  * process runs a program it has just exec'd (RP_STOP_EXEC, at that
  * program's first instruction), so that a debugger can load it. Off by

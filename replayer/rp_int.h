@@ -399,6 +399,19 @@ struct rp__user {
   u64 floor_icount, floor_events;
 };
 
+/* A diversion (replayer/divert.c): the debugger changed memory or
+ * registers; the state it changed is kept, to be put back. */
+struct rp__divert_reg {
+  u32 tid;
+  struct rw_regs regs;     /* before the debugger's first change */
+};
+struct rp__divert {
+  int on;
+  struct rp__kf kf;        /* the state where it began */
+  struct rp__divert_reg *saved; /* each thread whose registers changed */
+  size_t nsaved, capsaved;
+};
+
 struct rp_replay {
   struct rp_opts opts;
   struct rp__trace trace;
@@ -416,6 +429,7 @@ struct rp_replay {
   struct rp__health health;
   struct rp__search search;
   struct rp__user user;
+  struct rp__divert div;
 
   u64 icount;              /* global instruction count */
   u64 checks;              /* register checks passed */
@@ -611,6 +625,12 @@ int rp__cs_open(rp_replay *rp) RW_MUST_CHECK;
 
 /* keyframes (replayer/timeline.c) */
 int rp__kf_take(rp_replay *rp) RW_MUST_CHECK;
+/* The signal the kernel sends for fault F (CPU_FAULT_*) of the emulator,
+ * or 0 (replayer/step.c). */
+int rp__fault_signal(int f);
+/* Frees a diversion's kept state without putting it back (rp_close). */
+void rp__divert_free(rp_replay *rp);
+
 /* Fills KF (caller-owned, freed with rp__kf_free) with the current state. */
 int rp__kf_capture(rp_replay *rp, struct rp__kf *kf) RW_MUST_CHECK;
 void rp__kf_free(struct rp__kf *kf);

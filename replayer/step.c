@@ -143,8 +143,7 @@ static int set_regs(rp_replay *rp, struct rp__thread *t,
   return 0;
 }
 
-/* The signal the kernel sends for fault F of the emulator. */
-static int fault_signal(int f) {
+int rp__fault_signal(int f) {
   switch (f) {
     case CPU_FAULT_PF:
     case CPU_FAULT_GP:
@@ -901,7 +900,7 @@ static int on_fault(rp_replay *rp, struct rp__thread *t,
                     const struct cpu_exit *why, struct rp_stop *stop,
                     int *stopped) {
   char got[96];
-  int sig = fault_signal(why->fault);
+  int sig = rp__fault_signal(why->fault);
   snprintf(got, sizeof got, "an instruction raising signal %d", sig);
   if (rp->trace.pend.type != TRACE_REC_SIGNAL &&
       rp->trace.pend.type != TRACE_REC_EXIT)

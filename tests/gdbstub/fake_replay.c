@@ -558,3 +558,32 @@ int rp_branches_text(rp_replay *rp, u32 tid, size_t n,
   *out = strdup(tid ? "no branches\n" : "");
   return *out ? 0 : RW_ENOMEM;
 }
+
+/* Nor diversions: its memory and registers are computed, not stored. */
+int rp_diverted(const rp_replay *rp) {
+  (void)rp;
+  return 0;
+}
+int rp_divert_write_mem(rp_replay *rp, u64 addr, const void *src,
+                        size_t len) {
+  (void)rp, (void)addr, (void)src, (void)len;
+  return RW_EINVAL;
+}
+int rp_divert_set_regs(rp_replay *rp, u32 tid, const struct rw_regs *regs) {
+  (void)rp, (void)tid, (void)regs;
+  return RW_EINVAL;
+}
+int rp_divert_run(rp_replay *rp, u32 tid, int step,
+                  struct rp_divert_stop *out) {
+  (void)rp, (void)tid, (void)step;
+  memset(out, 0, sizeof *out);
+  return RW_EINVAL;
+}
+int rp_divert_clean(rp_replay *rp) {
+  (void)rp;
+  return 1;
+}
+int rp_divert_end(rp_replay *rp) {
+  (void)rp;
+  return 0;
+}

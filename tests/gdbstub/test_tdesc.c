@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Suite "tdesc": the register table, values taken from struct rw_regs (the
- * x87 tag word rebuilt from FXSAVE's abridged one included), the 'g' reply,
+ * x87 tag word rebuilt from FXSAVE's abridged one included) and written
+ * back into one (a diversion's P and G), the 'g' reply,
  * the XML with and without the AVX-512 feature, and real gdb: it must
  * accept the XML with our numbering and g offsets, and print the values
  * fake_stub serves as we intend. */
@@ -209,6 +210,42 @@ void test_tdesc_x87_tag(void) {
   for (int i = 0; i < 8; i++) st[i][0] = one, st[i][1] = 0x3fff;
   fx_with(fx, 0, 0xff, st);
   CU_ASSERT_EQUAL(gdb_x87_full_tag(fx), 0x0000);
+}
+
+/* gdb_reg_write is gdb_reg_read's inverse: every register read from one
+ * register file and written into a zeroed one reads back the same, and
+ * writes nothing else; sizes other than the register's are refused. */
+void test_tdesc_write(void) {
+  struct rw_regs a, b, c;
+  u8 v[GDB_REG_MAX], w[GDB_REG_MAX];
+  sample_regs(&a);
+  a.fxsave[4] = 0x5a; /* some x87 registers in use */
+  memset(&b, 0, sizeof b);
+  b.fxsave[4] = 0xff;
+  for (unsigned i = 0; i < GDB_NREGS; i++) {
+    int n = gdb_reg_read(&a, i, v, sizeof v);
+    CU_ASSERT_FATAL(n > 0);
+    c = b;
+    CU_ASSERT_EQUAL(gdb_reg_write(&b, i, v, (size_t)n), 0);
+    CU_ASSERT_EQUAL(gdb_reg_read(&b, i, w, sizeof w), n);
+    CU_ASSERT(memcmp(v, w, (size_t)n) == 0);
+    CU_ASSERT_EQUAL(gdb_reg_write(&c, i, v, (size_t)n + 1), RW_EINVAL);
+  }
+  /* Every value written is a's: the same register file, but for the bits
+   * gdb does not see (rflags above 32, FOP above 11 bits, the abridged
+   * tag rebuilt from the full one). */
+  CU_ASSERT(memcmp(a.gpr, b.gpr, sizeof a.gpr) == 0);
+  CU_ASSERT_EQUAL(a.rip, b.rip);
+  CU_ASSERT_EQUAL(a.rflags, b.rflags);
+  CU_ASSERT_EQUAL(a.fs_base, b.fs_base);
+  for (int i = 0; i < 8; i++) /* ST(i): 10 bytes of a 16-byte slot */
+    CU_ASSERT(memcmp(a.fxsave + 32 + 16 * i, b.fxsave + 32 + 16 * i, 10) == 0);
+  CU_ASSERT(memcmp(a.fxsave + 160, b.fxsave + 160, 256) == 0); /* xmm */
+  CU_ASSERT_EQUAL(a.fxsave[4], b.fxsave[4]);
+  CU_ASSERT(memcmp(a.ymmh, b.ymmh, sizeof a.ymmh) == 0);
+  CU_ASSERT(memcmp(a.hi16, b.hi16, sizeof a.hi16) == 0);
+  CU_ASSERT(memcmp(a.k, b.k, sizeof a.k) == 0);
+  CU_ASSERT_EQUAL(gdb_reg_write(&b, GDB_NREGS, v, 8), RW_ENOTFOUND);
 }
 
 /* The N bytes at P as hex, into WANT (2N + 1 bytes). */

@@ -18,7 +18,8 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/srclines tests/programs/killthreads tests/programs/forkadvice \
 	tests/programs/childmem tests/programs/ptystop tests/programs/sbuf \
 	tests/programs/forcedsig tests/programs/wpages tests/programs/attachee \
-	tests/programs/clflush tests/programs/intn tests/programs/fsbase
+	tests/programs/clflush tests/programs/intn tests/programs/fsbase \
+	tests/programs/divert
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_attachee_CFLAGS = $(RW_PROG_CFLAGS) -pthread
@@ -51,6 +52,8 @@ tests_programs_intn_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_intn_LDFLAGS =
 tests_programs_fsbase_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_fsbase_LDFLAGS =
+tests_programs_divert_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_divert_LDFLAGS =
 tests_programs_xsavec_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_xsavec_LDFLAGS =
 tests_programs_sud_CFLAGS = $(RW_PROG_CFLAGS)
