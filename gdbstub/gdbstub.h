@@ -244,6 +244,7 @@ enum gdb_xfer_object {
   GDB_XFER_EXEC_FILE,      /* qXfer:exec-file:read:PID-or-empty */
   GDB_XFER_THREADS,        /* qXfer:threads:read:: */
   GDB_XFER_LIBRARIES_SVR4, /* qXfer:libraries-svr4:read:ANNEX */
+  GDB_XFER_SIGINFO,        /* qXfer:siginfo:read:: */
 };
 
 enum gdb_bp_type {

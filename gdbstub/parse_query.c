@@ -59,6 +59,7 @@ static void parse_xfer(struct gdb__cur *c, struct gdb_request *r) {
       {"exec-file:", GDB_XFER_EXEC_FILE},
       {"threads:", GDB_XFER_THREADS},
       {"libraries-svr4:", GDB_XFER_LIBRARIES_SVR4},
+      {"siginfo:", GDB_XFER_SIGINFO},
   };
   size_t i;
   for (i = 0; i < RW_ARRAY_SIZE(objects); i++)

@@ -47,7 +47,7 @@ static void supported(struct gdb__sess *s) {
                  "ReverseStep+;qXfer:features:read+;qXfer:auxv:read+;"
                  "qXfer:exec-file:read+;qXfer:threads:read+;"
                  "vContSupported+;QPassSignals+;QProgramSignals+;"
-                 "QCatchSyscalls+",
+                 "QCatchSyscalls+;qXfer:siginfo:read+",
                  GDB_PACKET_MAX);
   if (s->features & GDB_FEAT_MULTIPROCESS)
     gdb_buf_puts(&s->reply, ";multiprocess+");
@@ -118,6 +118,21 @@ static void xfer(struct gdb__sess *s) {
         goto out;
       }
       break;
+    case GDB_XFER_SIGINFO: {
+      /* Format: qXfer:siginfo:read::off,len ($_siginfo): the fault that
+       * ended the program, where it stands at the end of its history. */
+      u8 si[128];
+      const struct rp_stop *l = &s->last;
+      if (l->reason != RP_STOP_END || l->end != RP_END_SIGNAL ||
+          rp_icount(s->rp) != l->icount || rp_diverted(s->rp) ||
+          gdb__sel_thread(s) != l->tid ||
+          rp_fault_siginfo(s->rp, l->tid, l->status, si) < 0) {
+        gdb_reply_error_msg(&s->reply, "no signal here");
+        goto out;
+      }
+      gdb_reply_xfer(&s->reply, si, sizeof si, off, len);
+      goto out;
+    }
     case GDB_XFER_LIBRARIES_SVR4:
     default:
       goto out; /* not offered: the empty reply */

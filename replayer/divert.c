@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/endian.h"
 #include "replayer/rp_int.h"
 
 /* Instructions between checks of the poll function, and the most one run
@@ -104,6 +105,46 @@ static int user_watch(const rp_replay *rp, const struct rp__thread *t,
   return 0;
 }
 
+/* The si_code Linux gives the signal of fault WHY, and its si_addr in
+ * *ADDR; 0 for a code not known here (x87 and SIMD exceptions: theirs
+ * depends on the exception flags). */
+static int fault_code(const struct cpu_exit *why, u64 *addr) {
+  *addr = why->rip;
+  switch (why->fault) {
+    case CPU_FAULT_PF:
+      *addr = why->addr;
+      return why->maperr ? 1 /* SEGV_MAPERR */ : 2 /* SEGV_ACCERR */;
+    case CPU_FAULT_GP:
+    case CPU_FAULT_BP:
+      *addr = 0;
+      return 0x80; /* SI_KERNEL */
+    case CPU_FAULT_UD:
+      return 2; /* ILL_ILLOPN */
+    case CPU_FAULT_DE:
+      return 1; /* FPE_INTDIV */
+    case CPU_FAULT_AC:
+      return 1; /* BUS_ADRALN */
+    default:
+      return 0;
+  }
+}
+
+int rp_fault_siginfo(rp_replay *rp, u32 tid, int signo, u8 out[128]) {
+  RW_RETURN_IF(rp->div.on, RW_EINVAL, "in a diversion");
+  struct rp_divert_stop d;
+  int rc = rp_divert_run(rp, tid, 1, &d);
+  int end = rp_divert_end(rp);
+  RW_FORWARD(rc);
+  RW_FORWARD(end);
+  if (d.reason != RP_DIV_SIGNAL || d.signo != signo || !d.si_code)
+    return RW_ENOTFOUND;
+  memset(out, 0, 128);
+  wr_le32(out, (u32)signo);
+  wr_le32(out + 8, (u32)d.si_code);
+  wr_le64(out + 16, d.addr); /* si_addr */
+  return 0;
+}
+
 /* Fills OUT for an instruction the diversion cannot run (WHY). */
 static void cannot(struct rp_divert_stop *out, const struct cpu_exit *why,
                    const char *what) {
@@ -183,7 +224,7 @@ int rp_divert_run(rp_replay *rp, u32 tid, int step,
         }
         out->reason = RP_DIV_SIGNAL;
         out->signo = rp__fault_signal(why.fault);
-        out->addr = why.fault == CPU_FAULT_PF ? why.addr : why.rip;
+        out->si_code = fault_code(&why, &out->addr);
         return 0;
       case CPU_EXIT_CPUID:
         cannot(out, &why, "cpuid");

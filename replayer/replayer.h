@@ -311,6 +311,8 @@ enum rp_divert_reason {
 struct rp_divert_stop {
   int reason;          /* enum rp_divert_reason */
   int signo;           /* RP_DIV_SIGNAL */
+  int si_code;         /* RP_DIV_SIGNAL: the kernel's si_code for it, or
+                          0 when not known */
   u64 addr;            /* breakpoint, watched access or faulting address */
   u32 watch_size;      /* RP_DIV_WATCHPOINT */
   int watch_kind;      /* 1 read, 2 write */
@@ -327,6 +329,15 @@ int rp_divert_run(rp_replay *rp, u32 tid, int step,
                   struct rp_divert_stop *out) RW_MUST_CHECK;
 int rp_divert_clean(rp_replay *rp);
 int rp_divert_end(rp_replay *rp) RW_MUST_CHECK;
+/* The siginfo (Linux x86-64 layout, 128 bytes, into OUT) of the fault that
+ * thread TID's next instruction raises, when it raises SIGNO: a program
+ * killed by a fault stands at it at the end of its history, and the trace
+ * keeps only the signal. The instruction is run in a diversion of its
+ * own, then undone. Returns 0, RW_ENOTFOUND when it raises no such fault
+ * (or one whose details the emulator does not know), or another negative
+ * code; RW_EINVAL during a diversion. */
+int rp_fault_siginfo(rp_replay *rp, u32 tid, int signo, u8 out[128])
+    RW_MUST_CHECK;
 
 /* With ON, rp_run and rp_step_thread also stop where the debugger's
  * process runs a program it has just exec'd (RP_STOP_EXEC, at that

@@ -399,11 +399,15 @@ expect "breakpoint, reverse-continue and steps deep in a long loop" \
   "main \(argc=2, .*longloop\.c:[0-9]+" '^\$2 = 4000000' \
   'Breakpoint 2, checkpoint \(i=4000000' 'Breakpoint 2, checkpoint \(i=5000000' \
   '^\$3 = 5000000'
-# A recorded crash stops like a live one at the faulting store; continuing
-# again meets the end of the history; coming back to it shows it again.
+# A recorded crash stops like a live one at the faulting store, with its
+# $_siginfo; continuing again meets the end of the history; coming back to
+# it shows it again.
 rec crash "$B/tests/programs/crash"
 session crash crash <<'G'
 continue
+print $_siginfo.si_signo
+print $_siginfo.si_code
+print $_siginfo._sifields._sigfault.si_addr
 continue
 reverse-stepi
 continue
@@ -413,4 +417,6 @@ expect "a crash stops with its signal, then the end of the history" \
   'crash_here \(p=0x0\) at .*crash\.c:8' \
   '^No more reverse-execution history\.' \
   '^Program received signal SIGSEGV, Segmentation fault\.'
+expect "\$_siginfo at the crash: SIGSEGV, SEGV_MAPERR, the address" \
+  '^\$1 = 11$' '^\$2 = 1$' '^\$3 = \(void \*\) 0x0$'
 finish

@@ -587,3 +587,8 @@ int rp_divert_end(rp_replay *rp) {
   (void)rp;
   return 0;
 }
+int rp_fault_siginfo(rp_replay *rp, u32 tid, int signo, u8 out[128]) {
+  (void)rp, (void)tid, (void)signo;
+  memset(out, 0, 128);
+  return RW_ENOTFOUND;
+}
