@@ -5,7 +5,8 @@
  * read-only; the host's file system is never touched. /proc/PID/maps (and
  * a thread's) is made up from the replay's mappings at the current
  * position: gdb finds the vDSO's extent there, and `info proc mappings`
- * shows it. GDB_SBLIB_PATH is the syscall buffer's library, kept in the
+ * shows it; cmdline and environ are the trace's, for the program the
+ * recording began with (`info proc`). GDB_SBLIB_PATH is the syscall buffer's library, kept in the
  * trace's metadata. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,26 +42,47 @@ static int is_proc_exe(struct gdb__sess *s, const char *name, char *dst,
   return 1;
 }
 
-/* Whether NAME is /proc/self/maps, /proc/PID/maps or
- * /proc/PID/task/TID/maps. */
-static int is_proc_maps(const char *name) {
+/* The file NAME names in /proc/self/, /proc/PID/ or /proc/PID/task/TID/
+ * ("maps", "cmdline"), or NULL for another name. */
+static const char *proc_leaf(const char *name) {
   const char *p = name;
-  if (strncmp(p, "/proc/", 6)) return 0;
+  if (strncmp(p, "/proc/", 6)) return NULL;
   p += 6;
   if (!strncmp(p, "self/", 5)) {
     p += 5;
   } else {
-    if (!(*p >= '0' && *p <= '9')) return 0;
+    if (!(*p >= '0' && *p <= '9')) return NULL;
     while (*p >= '0' && *p <= '9') p++;
-    if (*p++ != '/') return 0;
+    if (*p++ != '/') return NULL;
     if (!strncmp(p, "task/", 5)) {
       p += 5;
-      if (!(*p >= '0' && *p <= '9')) return 0;
+      if (!(*p >= '0' && *p <= '9')) return NULL;
       while (*p >= '0' && *p <= '9') p++;
-      if (*p++ != '/') return 0;
+      if (*p++ != '/') return NULL;
     }
   }
-  return !strcmp(p, "maps");
+  return p;
+}
+
+/* /proc/PID/cmdline or environ (KEY: the trace's metadata of that name)
+ * into a new buffer *OUT of *LEN bytes, each string ending with a NUL as
+ * the kernel gives them: the recording's own, for the program it began
+ * with (`info proc`). Returns 0, or -1 for another program. */
+static int proc_strings(struct gdb__sess *s, const char *key, char **out,
+                        size_t *len) {
+  struct rp_image img;
+  size_t cap = 1u << 20;
+  if (rp_get_image(s->rp, &img) < 0 || !img.first) return -1;
+  char *text = malloc(cap);
+  int n = text ? rp_meta(s->rp, key, text, cap - 1) : -1;
+  if (n < 0) {
+    free(text);
+    return -1;
+  }
+  if (n > 0 && text[n - 1]) text[n++] = 0;
+  *out = text;
+  *len = (size_t)n;
+  return 0;
 }
 
 static void put_fd(struct gdb__sess *s, const struct rp_file *f, char *text,
@@ -87,11 +109,16 @@ static void vopen(struct gdb__sess *s) {
     gdb_reply_fio(&s->reply, -1, FIO_EROFS);
     return;
   }
-  if (is_proc_maps(q->text)) {
+  const char *leaf = proc_leaf(q->text);
+  if (leaf && (!strcmp(leaf, "maps") || !strcmp(leaf, "cmdline") ||
+               !strcmp(leaf, "environ"))) {
     char *text;
     size_t len;
-    if (rp_maps_text(s->rp, &text, &len) < 0) {
-      gdb_reply_fio(&s->reply, -1, FIO_EACCES);
+    if (!strcmp(leaf, "maps") ? rp_maps_text(s->rp, &text, &len) < 0
+        : proc_strings(s, !strcmp(leaf, "cmdline") ? TRACE_META_CMDLINE
+                                                    : TRACE_META_ENVIRON,
+                       &text, &len) < 0) {
+      gdb_reply_fio(&s->reply, -1, leaf[0] == 'm' ? FIO_EACCES : FIO_ENOENT);
       return;
     }
     memset(&f, 0, sizeof f);

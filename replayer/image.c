@@ -82,6 +82,7 @@ int rp_get_image(rp_replay *rp, struct rp_image *img) {
   img->path = cur->path;
   img->auxv = cur->auxv;
   img->auxv_len = cur->auxv_len;
+  img->first = p == &rp->root && cur == &p->images[0];
   return 0;
 }
 

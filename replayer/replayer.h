@@ -395,6 +395,9 @@ struct rp_image {
   const char *path;  /* the executable as exec'd (absolute when recorded) */
   const u8 *auxv;    /* the auxiliary vector the program saw, or NULL */
   size_t auxv_len;   /* its bytes */
+  int first;         /* 1: the first image of the process the recording
+                        began with, the one the trace's cmdline and
+                        environ metadata describe */
 };
 /* Fills IMG. Returns 0, or RW_ENOTFOUND before the first program image. */
 int rp_get_image(rp_replay *rp, struct rp_image *img) RW_MUST_CHECK;

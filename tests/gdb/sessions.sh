@@ -285,6 +285,14 @@ expect "a call, set var, a register, then the recording again" \
   '^\$1 = 495$' '^\$2 = 7$' '^\$3 = 5$' 'the values gdb set are dropped' \
   'total after relabel: +1852406499' '^\$4 = 3$'
 
+# 18b. info proc: the recorded command line
+session proc inv <<'G'
+break relabel
+continue
+info proc cmdline
+G
+expect "info proc cmdline is the recorded one" "^cmdline = '.*examples/inventory'$"
+
 # 19. run goes back to the start and runs to the next breakpoint, as in rr;
 # run N restarts at instruction N; kill ends the session's process, and run
 # brings it back.
