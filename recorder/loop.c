@@ -381,15 +381,40 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
   return rc;
 }
 
+/* Whether a signal the thread TID does not block waits in its own queue.
+ * The kernel reports a PTRACE_INTERRUPT before the signal an instruction
+ * raised just before it: after an int3 (the program's, or the one in place
+ * of an rdtsc) the registers then stand past the instruction with its
+ * signal still to come, a point the replay never reaches (it raises the
+ * signal as it executes the int3). A blocked signal can wait forever, and
+ * must not keep the thread from being preempted. */
+static int signal_waits(pid_t tid) {
+  siginfo_t si[32];
+  struct __ptrace_peeksiginfo_args a = {.off = 0, .flags = 0, .nr = 32};
+  long n = ptrace(PTRACE_PEEKSIGINFO, tid, &a, si);
+  if (n <= 0) return 0;
+  u64 blocked = 0;
+  if (ptrace(PTRACE_GETSIGMASK, tid, sizeof blocked, &blocked) < 0)
+    return 1;
+  for (long i = 0; i < n; i++)
+    if (si[i].si_signo >= 1 && si[i].si_signo <= 64 &&
+        !(blocked >> (si[i].si_signo - 1) & 1))
+      return 1;
+  return 0; /* (beyond 32 queued: a later interrupt may find it) */
+}
+
 /* PTRACE_INTERRUPT's stop of the running thread: its timeslice is over.
- * Records where it is (PREEMPT) and switches, unless nobody else is ready
- * or the kernel is about to restart a syscall there (the replay would never
- * see these registers: it restarts at once). */
+ * Records where it is (PREEMPT) and switches, unless nobody else is ready,
+ * the kernel is about to restart a syscall there (the replay would never
+ * see these registers: it restarts at once), or a signal of the thread is
+ * about to be delivered (its stop comes next; a later tick interrupts
+ * again). */
 static int on_interrupt(struct rec *r, struct rec__task *t) {
   if (t->step_signo || (!others_ready(r) && !r->kf.due)) return GO_RUN;
   RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
   i64 rax = (i64)t->regs.gpr[RW_REG_rax];
   if (t->regs.orig_rax != ~0ull && rax >= -516 && rax <= -512) return GO_RUN;
+  if (signal_waits(t->tid)) return GO_RUN;
   RW_FORWARD(rec__preempt(r));
   return GO_YIELD;
 }

@@ -8,7 +8,8 @@
 # seekcheck). The programs: tests/programs/thr_* and tests/replay/thr_*
 # (a process that ends with its threads alive, a crash in a thread, exec
 # from a thread, preempted loops whose iterations differ only in memory,
-# asynchronous signals among preempted threads).
+# asynchronous signals among preempted threads, timeslices that end at
+# traps).
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 R=$top_builddir/tests/replay
 
@@ -126,6 +127,16 @@ check "signals: preempted and signalled" q signals '
 assert len(of("PREEMPT")) > 0 and len(of("SIGNAL")) > 0'
 verify signals "exited with status 0"
 seekcheck signals 6
+
+# Timeslices of 1 ms that end at rdtsc and int3 traps: the recorder must
+# not locate a thread between a trap and its signal.
+"$REWIND" record -f --timeslice 1 -o "$T/traps.rwd" -- "$R/thr_traps" \
+  >"$T/traps.out" 2>"$T/traps.err"
+check_eq "traps: recorded" 0 "$?"
+check "traps: every int3 answered" grep -qx "traps: all" "$T/traps.out"
+check "traps: preempted" test \
+  "$("$REWIND" dump --type PREEMPT "$T/traps.rwd" | wc -l)" -gt 10
+verify traps "exited with status 0"
 
 # A program that rewrites 16 MiB again and again: the keyframes keep what
 # they hold within the budget (64 MiB here; once they held a copy of the
