@@ -8,6 +8,7 @@
  * (serve_divert.c). */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,7 +291,14 @@ static int dispatch(struct gdb__sess *s) {
       else
         gdb_buf_puts(&s->reply, "OK");
       return 0;
-    case GDB_REQ_PASS_SIGNALS:    /* Format: QPassSignals:sig;... */
+    case GDB_REQ_PASS_SIGNALS: /* Format: QPassSignals:sig;... */
+      /* The signals gdb neither stops nor prints for: their deliveries
+       * do not stop the replay; every other one does, both ways. */
+      rp_set_signal_stops(
+          s->rp, 1,
+          gdb__signals_passed(q->u.sig.set, 8 * sizeof q->u.sig.set));
+      gdb_buf_puts(&s->reply, "OK");
+      return 0;
     case GDB_REQ_PROGRAM_SIGNALS: /* Format: QProgramSignals:sig;... */
     case GDB_REQ_SYMBOL:          /* Format: qSymbol:: */
       gdb_buf_puts(&s->reply, "OK");
@@ -414,6 +422,14 @@ static void sess_init(struct gdb__sess *s, rp_replay *rp, int in_fd,
     name = slash ? slash + 1 : img.path;
   }
   snprintf(s->name, sizeof s->name, "%.15s", name);
+  /* Until gdb says otherwise (QPassSignals), the signals gdb lets pass by
+   * default do not stop: SIGALRM, SIGURG, SIGIO, SIGVTALRM, SIGPROF,
+   * SIGCHLD and SIGWINCH. */
+  rp_set_signal_stops(rp, 1,
+                      gdb__signals_passed(NULL, 0) | 1ull << (SIGALRM - 1) |
+                          1ull << (SIGURG - 1) | 1ull << (SIGIO - 1) |
+                          1ull << (SIGVTALRM - 1) | 1ull << (SIGPROF - 1) |
+                          1ull << (SIGCHLD - 1) | 1ull << (SIGWINCH - 1));
   s->last.reason = RP_STOP_TARGET;
   s->last.icount = rp_icount(rp);
   s->last.tid = rp_current_tid(rp);

@@ -76,6 +76,16 @@ static u8 gdb_signal(int sig) {
   return sig > 0 && (size_t)sig < sizeof map ? map[sig] : 0;
 }
 
+u64 gdb__signals_passed(const u8 *set, size_t nbits) {
+  u64 m = 0;
+  for (int sig = 1; sig <= 64; sig++) {
+    unsigned g = gdb_signal(sig);
+    if (!g || (set && g < nbits && (set[g / 8] >> (g % 8) & 1)))
+      m |= 1ull << (sig - 1);
+  }
+  return m;
+}
+
 /* Makes G an exec event when the program image here is not the one gdb
  * has (the process exec'd; with exec-events, going forwards), so that gdb
  * loads it: its symbols, its breakpoints' new addresses. */
@@ -237,6 +247,9 @@ static void stop_reply(struct gdb__sess *s, const struct rp_stop *st,
       break;
     case RP_STOP_INTERRUPTED:
       g.signo = GDB_SIGINT;
+      break;
+    case RP_STOP_SIGNAL:
+      g.signo = gdb_signal(st->signo);
       break;
     default:
       break;

@@ -206,6 +206,10 @@ void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st);
 /* Whether gdb has a breakpoint at ADDR of process PID. */
 int gdb__bp_at(const struct gdb__sess *s, u64 addr, u32 pid);
 /* As gdb__stop_reply, a stop by Linux signal SIG instead of SIGTRAP. */
+/* The Linux signals (bit N-1 for signal N) whose delivery does not stop
+ * the replay: those of SET (NBITS bits, gdb's numbers, as QPassSignals
+ * lists them; NULL: none) and those gdb has no number for. */
+u64 gdb__signals_passed(const u8 *set, size_t nbits);
 void gdb__stop_reply_signal(struct gdb__sess *s, const struct rp_stop *st,
                             int sig);
 

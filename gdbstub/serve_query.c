@@ -119,13 +119,20 @@ static void xfer(struct gdb__sess *s) {
       }
       break;
     case GDB_XFER_SIGINFO: {
-      /* Format: qXfer:siginfo:read::off,len ($_siginfo): the fault that
-       * ended the program, where it stands at the end of its history. */
+      /* Format: qXfer:siginfo:read::off,len ($_siginfo): the signal
+       * about to be delivered at a signal stop, as recorded, or the fault
+       * that ended the program, where it stands at the end of its
+       * history. */
       u8 si[128];
       const struct rp_stop *l = &s->last;
-      if (l->reason != RP_STOP_END || l->end != RP_END_SIGNAL ||
-          rp_icount(s->rp) != l->icount || rp_diverted(s->rp) ||
-          gdb__sel_thread(s) != l->tid ||
+      int here = rp_icount(s->rp) == l->icount && !rp_diverted(s->rp) &&
+                 gdb__sel_thread(s) == l->tid;
+      if (here && l->reason == RP_STOP_SIGNAL &&
+          rp_signal_siginfo(s->rp, l->tid, si) == 0) {
+        gdb_reply_xfer(&s->reply, si, sizeof si, off, len);
+        goto out;
+      }
+      if (!here || l->reason != RP_STOP_END || l->end != RP_END_SIGNAL ||
           rp_fault_siginfo(s->rp, l->tid, l->status, si) < 0) {
         gdb_reply_error_msg(&s->reply, "no signal here");
         goto out;

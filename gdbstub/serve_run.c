@@ -137,7 +137,7 @@ static int not_ours(const struct plan *p, const struct rp_stop *st) {
   return p->only && st->tid != p->tid &&
          (st->reason == RP_STOP_BREAKPOINT ||
           st->reason == RP_STOP_WATCHPOINT || st->reason == RP_STOP_SYSCALL ||
-          st->reason == RP_STOP_REP);
+          st->reason == RP_STOP_REP || st->reason == RP_STOP_SIGNAL);
 }
 
 /* 1 if ST is a fork gdb is not to be told of: of a child it already has
@@ -159,7 +159,8 @@ static int fork_passed(struct gdb__sess *s, const struct plan *p,
 static int passing(const struct rp_stop *st) {
   return st->reason == RP_STOP_BREAKPOINT ||
          st->reason == RP_STOP_WATCHPOINT || st->reason == RP_STOP_FORK ||
-         st->reason == RP_STOP_SYSCALL || st->reason == RP_STOP_REP;
+         st->reason == RP_STOP_SYSCALL || st->reason == RP_STOP_REP ||
+         st->reason == RP_STOP_SIGNAL;
 }
 
 /* Keeps the event E for the next resume in direction DIR, valid while the

@@ -2,7 +2,8 @@
 noinst_LIBRARIES += replayer/librw_replayer.a
 replayer_librw_replayer_a_SOURCES = \
 	replayer/replayer.h replayer/rp_int.h \
-	replayer/replay.c replayer/user.c replayer/step.c replayer/space.c \
+	replayer/replay.c replayer/user.c replayer/step.c replayer/search.c \
+	replayer/space.c \
 	replayer/check.c 	replayer/timeline.c replayer/symbols.c replayer/reverse.c \
 	replayer/image.c replayer/procs.c replayer/threads.c replayer/digest.c \
 	replayer/trim.c replayer/index.c replayer/segment.c \

@@ -69,9 +69,12 @@ enum rp_stop_reason {
                          syscall SYS_NR (SYS_ENTRY 1: its syscall
                          instruction is about to run) or has returned from
                          it (0: its result is in its registers) */
-  RP_STOP_REP         /* with rp_set_rep_stops: thread TID's rep string
+  RP_STOP_REP,        /* with rp_set_rep_stops: thread TID's rep string
                          instruction at ADDR is about to start (REP_END 0)
                          or has ended (REP_END 1, the position after it) */
+  RP_STOP_SIGNAL      /* with rp_set_signal_stops: signal SIGNO is about
+                         to be delivered to thread TID (a fault: at the
+                         faulting instruction) */
 };
 
 /* How the recorded program ended, when the end is reached. */
@@ -111,6 +114,7 @@ struct rp_stop {
   u32 sys_nr;        /* with RP_STOP_SYSCALL: the syscall's number */
   int rep_end;       /* with RP_STOP_REP: 1 at the end, 0 at the start */
   int sys_entry;     /* with RP_STOP_SYSCALL: 1 entry, 0 return */
+  int signo;         /* with RP_STOP_SIGNAL: the signal's number */
   int damaged;       /* with RP_STOP_FAILED: 1 when the trace is damaged
                         there (a lost chunk, a blob that does not match its
                         hash): the history before it is sound */
@@ -360,6 +364,20 @@ void rp_set_proc_stops(rp_replay *rp, int on);
  * do not stop there, as a stepped syscall instruction does not stop a
  * native debugger either. OFF removes them all. Returns 0, or RW_EINVAL
  * for a number of RP_SYSCALL_MAX or more (nothing changes then). */
+/* With ON, rp_run and rp_reverse_continue also stop where a signal is
+ * about to be delivered to a thread of the debugger's processes (its
+ * handler to be entered, or its default action taken), unless PASS has
+ * its bit (bit N-1 for signal N): RP_STOP_SIGNAL; so do single steps of
+ * rp_step_thread that meet one. A run from that stop delivers it. OFF
+ * removes them. */
+void rp_set_signal_stops(rp_replay *rp, int on, u64 pass);
+/* At a signal stop (RP_STOP_SIGNAL, the replay not moved since), the
+ * siginfo the recording has for the signal about to be delivered to
+ * thread TID (Linux x86-64 layout, 128 bytes, into OUT; what the kernel
+ * gave beyond what the recording kept is zero). Returns 0, or RW_ENOTFOUND
+ * when no signal of TID is about to be delivered here. */
+int rp_signal_siginfo(rp_replay *rp, u32 tid, u8 out[128]) RW_MUST_CHECK;
+
 /* Rep stops: with MODE RP_REP_START, rp_run and rp_reverse_continue also
  * stop where a rep-prefixed string instruction of the debugger's
  * processes is about to start (its first iteration; not where one paused

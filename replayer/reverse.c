@@ -4,7 +4,7 @@
  * the latest keyframe where that thread had not yet executed its last
  * instruction and runs until it is about to; a reverse continue scans
  * keyframe intervals backwards, re-running each with the breakpoints,
- * watchpoints, syscall stops and rep stops armed, for the last hit before the
+ * watchpoints, syscall, rep and signal stops armed, for the last hit before the
  * current position, going back there through the fine keyframes of
  * timeline.c so that the next reverse step is cheap; with only write
  * watchpoints armed, the intervals whose keyframes show the watched pages
@@ -166,9 +166,13 @@ struct hit {
 
 static void keep(struct hit *h, const struct rp_stop *st, u64 pos,
                  u64 event) {
-  /* Later positions win; at equal positions a watchpoint says more. */
-  if (h->found && (pos < h->pos || (pos == h->pos &&
-                                    st->reason != RP_STOP_WATCHPOINT)))
+  /* Later positions win (a handler's first instruction comes after its
+   * signal's delivery, at the same count); at equal positions a
+   * watchpoint says more. */
+  if (h->found &&
+      (pos < h->pos || (pos == h->pos && event < h->event) ||
+       (pos == h->pos && event == h->event &&
+        st->reason != RP_STOP_WATCHPOINT)))
     return;
   h->found = 1;
   h->pos = pos;
@@ -176,17 +180,24 @@ static void keep(struct hit *h, const struct rp_stop *st, u64 pos,
   h->st = *st;
 }
 
-/* Re-runs [KF, HI) with the user's breakpoints, watchpoints and syscall
- * stops armed and keeps in H the last hit before LIMIT. *OUT is set when
- * the scan itself must stop (interrupt, divergence, failure). */
-static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 limit,
-                struct hit *h, struct rp_stop *out, int *done) {
+/* Re-runs [KF, HI) with the user's breakpoints, watchpoints, syscall and
+ * signal stops armed, and at HI the records up to HI_EV (a signal
+ * delivered just before HI, where the next interval's keyframe was
+ * taken), and keeps in H the last hit before LIMIT (a signal stop: before
+ * LIMIT, or at it before LIMIT_EV records). *OUT is set when
+ * the scan itself must stop (interrupt, divergence, failure). SIG is 0
+ * when the interval holds no signal that stops. */
+static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 hi_ev,
+                u64 limit, u64 limit_ev, int sig, struct hit *h,
+                struct rp_stop *out, int *done) {
   struct rp_stop st;
-  int sys = rp->user.sys_stops ? RP__SYSCALLS : 0;
+  int sys = (rp->user.sys_stops ? RP__SYSCALLS : 0) |
+            (sig ? RP__SIGNALS : 0);
   int flags = RP__USER | RP__USER_AT_START | sys;
   RW_FORWARD(rp__kf_restore(rp, kf));
   for (;;) {
     struct rp__goal goal = rp__goal_at(hi, flags);
+    goal.events = sig ? hi_ev : 0;
     RW_FORWARD(rp__run(rp, &goal, &st));
     flags = RP__USER | sys;
     switch (st.reason) {
@@ -195,6 +206,11 @@ static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 limit,
       case RP_STOP_REP:
         if (st.icount < limit) keep(h, &st, st.icount, st.event);
         if (st.icount >= hi) return 0;
+        continue;
+      case RP_STOP_SIGNAL:
+        if (st.icount < limit || (st.icount == limit && st.event < limit_ev))
+          keep(h, &st, st.icount, st.event);
+        if (st.icount > hi) return 0;
         continue;
       case RP_STOP_WATCHPOINT:
         /* Before the access: the instruction's, or the last point before
@@ -299,31 +315,103 @@ void rp_reverse_stats(const rp_replay *rp, u64 *scanned, u64 *skipped) {
   *skipped = rp->tl.skipped;
 }
 
+/* The seqs of the SIGNAL records whose signal stops, read from the trace
+ * once for each set of passed signals: a reverse continue re-runs only the
+ * intervals that hold one, and none when the trace has none, as most do.
+ * The records alone do not say which process a thread belongs to: a
+ * signal of another process costs a scan that finds nothing. */
+static int sig_seqs_load(rp_replay *rp) {
+  struct rp__user *u = &rp->user;
+  if (u->sig_seqs_have && u->sig_seqs_pass == u->sig_pass) return 0;
+  trace_cursor *c;
+  struct trace_record rec;
+  size_t cap = 0;
+  int rc;
+  u->nsig_seqs = 0;
+  u->sig_seqs_have = 0;
+  RW_FORWARD(trace_cursor_open(&c, rp->trace.tr, TRACE_ALL_THREADS));
+  while ((rc = trace_cursor_next(c, &rec, NULL)) > 0) {
+    struct trace_rec_signal sg;
+    if (rec.type != TRACE_REC_SIGNAL ||
+        trace_rec_signal_get(&sg, rec.data, rec.len) < 0 || sg.signo < 1 ||
+        sg.signo > 64 || (u->sig_pass >> (sg.signo - 1) & 1))
+      continue;
+    if (u->nsig_seqs == cap) {
+      size_t n = cap ? 2 * cap : 64;
+      u64 *v = realloc(u->sig_seqs, n * sizeof *v);
+      if (!v) {
+        rc = RW_ENOMEM;
+        break;
+      }
+      u->sig_seqs = v;
+      cap = n;
+    }
+    u->sig_seqs[u->nsig_seqs++] = rec.seq;
+  }
+  trace_cursor_close(c);
+  RW_FORWARD(rc);
+  u->sig_seqs_have = 1;
+  u->sig_seqs_pass = u->sig_pass;
+  return 0;
+}
+
+/* Whether a stopping SIGNAL record has a seq in [LO, HI]. */
+static int sig_between(const rp_replay *rp, u64 lo, u64 hi) {
+  size_t a = 0, b = rp->user.nsig_seqs;
+  while (a < b) { /* the first seq >= LO */
+    size_t m = a + (b - a) / 2;
+    if (rp->user.sig_seqs[m] < lo) a = m + 1;
+    else b = m;
+  }
+  return a < rp->user.nsig_seqs && rp->user.sig_seqs[a] <= hi;
+}
+
 int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   if (!may_go_back(rp, stop)) return 0;
   u64 limit = here(rp), hi = limit, floor = rp__floor(rp);
+  u64 limit_ev = rp->trace.events, hi_ev = limit_ev;
+  u64 hi_seq = rp->trace.have_pend ? rp->trace.pend.seq
+                                   : rp->trace.last_seq + 1;
   struct hit h = {0};
   struct windex wi;
+  int sigs = rp->user.sig_stops;
+  if (sigs) {
+    RW_FORWARD(sig_seqs_load(rp));
+    sigs = rp->user.nsig_seqs > 0;
+  }
   RW_FORWARD(windex_start(rp, &wi));
   int rc = 0, done = 0;
-  while (hi > floor &&
-         (rp->user.nbps || rp->user.nwps || rp->user.sys_stops ||
-          rp->user.rep_stops)) {
+  while (hi > floor && (rp->user.nbps || rp->user.nwps ||
+                        rp->user.sys_stops || rp->user.rep_stops || sigs)) {
     struct rp__kf *kf = rp__kf_before(rp, hi, 1);
     if (!kf) break;
     int skip = 0;
     u64 lo = kf->icount;
-    if (wi.n && (rc = windex_skips(rp, &wi, kf, &skip)) < 0) break;
-    if (skip) {
+    int sig = sigs && sig_between(rp, kf->next_seq, hi_seq);
+    hi_seq = kf->next_seq;
+    if (!sig && !rp->user.nbps && !rp->user.nwps && !rp->user.sys_stops &&
+        !rp->user.rep_stops) {
       rp->tl.skipped++;
       hi = lo;
+      hi_ev = kf->events;
+      continue;
+    }
+    if (wi.n && (rc = windex_skips(rp, &wi, kf, &skip)) < 0) break;
+    if (skip && !sig) { /* (the index knows nothing of signals) */
+      rp->tl.skipped++;
+      hi = lo;
+      hi_ev = kf->events;
       continue;
     }
     rp->tl.scanned++;
-    if ((rc = scan(rp, kf, hi, limit, &h, stop, &done)) < 0 || done) break;
+    if ((rc = scan(rp, kf, hi, hi_ev, limit, limit_ev, sig, &h, stop,
+                   &done)) < 0 ||
+        done)
+      break;
     if (h.found && h.pos < floor) h.found = 0; /* before the history */
     if (h.found) break;
     hi = lo;
+    hi_ev = kf->events;
   }
   windex_free(&wi);
   if (rc < 0 || done) return rc;
@@ -343,6 +431,10 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   if (stop->reason == RP_STOP_SYSCALL && stop->sys_entry) {
     rp->user.sys_seen_icount = icount;
     rp->user.sys_seen = event;
+  }
+  if (stop->reason == RP_STOP_SIGNAL) {
+    rp->user.sig_seen_icount = icount;
+    rp->user.sig_seen = event;
   }
   return 0;
 }

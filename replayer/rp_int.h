@@ -393,6 +393,17 @@ struct rp__user {
                               at the next point if nothing ran since */
   u32 sys_ret_tid, sys_ret_nr;
   u64 sys_ret_icount;
+  int sig_stops;           /* rp_set_signal_stops: on */
+  u64 sig_pass;            /* the signals that do not stop (bit N-1) */
+  u64 sig_seen_icount;     /* the position of the last signal stop
+                              reported (icount, events; ~0: none): a run
+                              starting there delivers it */
+  u64 sig_seen;
+  u64 *sig_seqs;           /* the SIGNAL records whose signal stops, by
+                              seq (read once for sig_seqs_pass) */
+  size_t nsig_seqs;
+  int sig_seqs_have;
+  u64 sig_seqs_pass;
   rp_echo_fn echo;         /* rp_set_echo, or NULL */
   void *echo_ctx;
   u64 echo_seq;            /* the writes up to this record were shown */
@@ -537,8 +548,10 @@ enum { RP__USER = 1, RP__USER_AT_START = 2, RP__NO_KEYFRAMES = 4,
                           (RP_STOP_FORK) */
        RP__EXEC = 8, /* stop where the debugger's process runs a new
                         program (rp_set_exec_stops) */
-       RP__SYSCALLS = 32 /* stop at the entries and returns of
-                            rp_set_syscall_stops */ };
+       RP__SYSCALLS = 32, /* stop at the entries and returns of
+                             rp_set_syscall_stops */
+       RP__SIGNALS = 64 /* stop before a delivery (rp_set_signal_stops) */
+};
 /* Where rp__run stops, besides the end of the history, a divergence, a
  * failure, and an interrupt of a user run. Plain data. */
 struct rp__goal {
@@ -561,7 +574,8 @@ struct rp__goal {
 static inline int rp__user_flags(const rp_replay *rp) {
   return RP__USER | (rp->user.exec_stops ? RP__EXEC : 0) |
          (rp->user.proc_stops ? RP__PROCS : 0) |
-         (rp->user.sys_stops ? RP__SYSCALLS : 0);
+         (rp->user.sys_stops ? RP__SYSCALLS : 0) |
+         (rp->user.sig_stops ? RP__SIGNALS : 0);
 }
 /* A goal of reaching ICOUNT with FLAGS. */
 struct rp__goal rp__goal_at(u64 icount, int flags);
@@ -575,6 +589,28 @@ int rp__run(rp_replay *rp, const struct rp__goal *goal, struct rp_stop *stop)
 u64 rp__floor(const rp_replay *rp);
 /* Removes the internal breakpoint of a PREEMPT search, if any. */
 int rp__clear_preempt_bp(rp_replay *rp) RW_MUST_CHECK;
+
+/* searches for execution points (replayer/search.c) */
+/* Whether thread T is where the pending PREEMPT says it was (*MATCH); or
+ * (*CYCLE) back at the registers and memory of an earlier arrival of this
+ * search. */
+int rp__preempt_matches(rp_replay *rp, struct rp__thread *t, int *match,
+                        int *cycle) RW_MUST_CHECK;
+/* The search breakpoint at the pending PREEMPT's rip, for thread T and its
+ * recorded registers (any, when a user breakpoint is there too). */
+int rp__set_preempt_bp(rp_replay *rp, struct rp__thread *t) RW_MUST_CHECK;
+/* With syscall stops, thread T running to the pending SYSCALL_ENTER: *NR
+ * the syscall; *AT set when T is at its syscall instruction and the
+ * syscall stops the debugger (otherwise the search breakpoint waits
+ * there). */
+int rp__sys_entry_at(rp_replay *rp, struct rp__thread *t, int *at,
+                     u64 *nr) RW_MUST_CHECK;
+/* The thread's count at the PREEMPT search's next fingerprint. */
+u64 rp__cycle_next(rp_replay *rp, struct rp__thread *t);
+/* At a fingerprint: *CYCLE the count since which T's state repeats, or 0
+ * (and the search moves on). */
+int rp__cycle_check(rp_replay *rp, struct rp__thread *t, u64 *cycle)
+    RW_MUST_CHECK;
 
 /* checks and reports (replayer/check.c) */
 /* Compares the emulator's registers ACTUAL with the recorded EXPECT: the

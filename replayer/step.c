@@ -948,162 +948,6 @@ static int on_fault(rp_replay *rp, struct rp__thread *t,
   return 0;
 }
 
-/* Decodes the pending PREEMPT record into rp->pre_* (once: its search may
- * arrive at the recorded rip many times). */
-static int preempt_decode(rp_replay *rp) {
-  struct trace_rec_preempt p;
-  if (rp->search.pre_seq == rp->trace.pend.seq) return 0;
-  RW_FORWARD(
-      trace_rec_preempt_get(&p, rp->trace.pend.data, rp->trace.pend.len));
-  rp->search.pre_regs = p.regs;
-  rp->search.pre_digest = p.digest;
-  RW_FORWARD(trace_spec_get(p.dead_lo, p.dead_hi, p.nskip, p.skips,
-                            &rp->search.pre_spec));
-  rp->search.pre_spec.kind = rp->digest_kind;
-  rp->search.pre_seq = rp->trace.pend.seq;
-  return 0;
-}
-
-/* Whether thread T is where the pending PREEMPT says it was; *CYCLE set
- * when it is not, and its registers and memory are those of an earlier
- * arrival of this search: it runs in a loop that cannot get there. */
-static int preempt_matches(rp_replay *rp, struct rp__thread *t, int *match,
-                           int *cycle) {
-  struct rw_regs actual;
-  const struct rw_regs *expect = &rp->search.pre_regs;
-  u8 enc[RW_REGS_DISK_SIZE];
-  int since;
-  RW_FORWARD(preempt_decode(rp));
-  *match = *cycle = 0;
-  cpu_get_regs(t->cpu, &actual);
-  if (actual.rip != expect->rip ||
-      !rp__regs_match(expect, &actual, 1))
-    return 0;
-  RW_FORWARD(rp__digest_match(rp, rp->search.pre_digest, match, &since));
-  if (*match || since == RP_DIGEST_CHANGED) return 0;
-  rw_regs_encode(&actual, enc);
-  if (since == RP_DIGEST_BUILT)
-    memcpy(rp->search.cyc.built_regs, enc, sizeof enc);
-  else
-    *cycle = !memcmp(rp->search.cyc.built_regs, enc, sizeof enc);
-  return 0;
-}
-
-/* Sets the replay's own breakpoint at RIP for thread T, stopping it only
- * where its general registers are COND (NULL: always). One at a time: the
- * pending record is what it looks for. */
-static int set_search_bp(rp_replay *rp, struct rp__thread *t, u64 rip,
-                         const u64 *cond) {
-  cpu_mem *mem = t->proc->mem;
-  if (rp->search.preempt_bp != rip || rp->search.preempt_mem != mem) {
-    RW_FORWARD(rp__clear_preempt_bp(rp));
-    rp->search.preempt_bp = rip;
-    rp->search.preempt_mem = mem;
-    RW_FORWARD(cpu_mem_break_add(mem, rip));
-  }
-  if (rp->search.preempt_cpu && rp->search.preempt_cpu != t->cpu)
-    cpu_break_cond(rp->search.preempt_cpu, 0, NULL);
-  rp->search.preempt_cpu = t->cpu;
-  cpu_break_cond(t->cpu, rip, cond);
-  return 0;
-}
-
-/* Sets the search breakpoint at the pending PREEMPT's rip, for thread T
- * only and only where its general registers are the recorded ones (unless
- * a user breakpoint is there too, which must stop whatever they are). */
-static int set_preempt_bp(rp_replay *rp, struct rp__thread *t) {
-  u64 rip = rp->search.pre_regs.rip;
-  /* User breakpoints stop the debugger's process alone (a vfork child
-   * of it runs in the same memory). */
-  int user = rp__user_bp_at(rp, t->proc, rip);
-  return set_search_bp(rp, t, rip, user ? NULL : rp->search.pre_regs.gpr);
-}
-
-/* With syscall stops, at an execution point where thread T runs to the
- * SYSCALL_ENTER pending: *NR is the syscall, and *AT is set when T is at
- * its syscall instruction and the syscall stops the debugger. Otherwise,
- * when it will stop, the search breakpoint waits at that instruction (the
- * record's rip is after it). */
-static int sys_entry_at(rp_replay *rp, struct rp__thread *t, int *at,
-                        u64 *nr) {
-  struct trace_rec_syscall_enter e;
-  struct rw_regs regs;
-  u8 insn[2];
-  *at = 0;
-  RW_FORWARD(
-      trace_rec_syscall_enter_get(&e, rp->trace.pend.data, rp->trace.pend.len));
-  *nr = e.nr;
-  if (!rp__sys_stops_at(rp, e.nr) || !rp__users(rp, t->proc)) return 0;
-  u64 rip = e.regs.rip - 2;
-  cpu_get_regs(t->cpu, &regs);
-  /* Code rewritten since (a JIT) may hold something else there. */
-  if (regs.rip == rip && cpu_mem_read(t->proc->mem, rip, insn, 2) == 0 &&
-      insn[0] == 0x0f && insn[1] == 0x05) {
-    *at = 1;
-    return 0;
-  }
-  return set_search_bp(rp, t, rip, NULL);
-}
-
-/* The thread's count at which the search for the pending PREEMPT takes
- * its next fingerprint (starting the search's detection when it is new). */
-static u64 cycle_next(rp_replay *rp, struct rp__thread *t) {
-  struct rp__cycle *c = &rp->search.cyc;
-  if (c->seq != rp->trace.pend.seq || c->restores != rp->tl.restores) {
-    memset(c, 0, sizeof *c);
-    c->seq = rp->trace.pend.seq;
-    c->restores = rp->tl.restores;
-    c->next = cpu_icount(t->cpu) + RP_CYCLE_STEP;
-    c->power = 1;
-  }
-  return c->next;
-}
-
-/* At a fingerprint of thread T's search: whether its registers and memory
- * are those of the kept fingerprint (*CYCLE: since which count), else
- * moves on (Brent's rounds). */
-static int cycle_check(rp_replay *rp, struct rp__thread *t, u64 *cycle) {
-  struct rp__cycle *c = &rp->search.cyc;
-  struct rw_regs regs;
-  u8 enc[RW_REGS_DISK_SIZE];
-  u64 d;
-  *cycle = 0;
-  cpu_get_regs(t->cpu, &regs);
-  rw_regs_encode(&regs, enc);
-  /* The digest only where the registers already agree, and when keeping:
-   * a whole pass over memory for about log2(fingerprints) of them. */
-  if (c->have && !memcmp(enc, c->kept_regs, sizeof enc)) {
-    RW_FORWARD(rp__digest(rp, &rp->search.pre_spec, &d));
-    if (d == c->kept_digest) {
-      *cycle = c->kept_at;
-      return 0;
-    }
-  }
-  c->next += RP_CYCLE_STEP;
-  if (++c->lam < c->power) return 0;
-  c->lam = 0;
-  c->power *= 2;
-  memcpy(c->kept_regs, enc, sizeof enc);
-  RW_FORWARD(rp__digest(rp, &rp->search.pre_spec,
-                        &c->kept_digest));
-  c->kept_at = cpu_icount(t->cpu);
-  c->have = 1;
-  return 0;
-}
-
-int rp__clear_preempt_bp(rp_replay *rp) {
-  u64 a = rp->search.preempt_bp;
-  rp->search.preempt_bp = 0;
-  if (rp->search.preempt_cpu) cpu_break_cond(rp->search.preempt_cpu, 0, NULL);
-  rp->search.preempt_cpu = NULL;
-  rp__digest_drop(rp);
-  cpu_mem *mem = rp->search.preempt_mem;
-  rp->search.preempt_mem = NULL;
-  if (a && mem && !rp__user_bp_in(rp, mem, a))
-    RW_FORWARD(cpu_mem_break_del(mem, a));
-  return 0;
-}
-
 /* Whether a user breakpoint is at thread T's rip. */
 static int at_user_bp(rp_replay *rp, struct rp__thread *t) {
   struct rw_regs regs;
@@ -1138,6 +982,30 @@ struct rp__goal rp__goal_step(const struct rp__thread *t, u64 count,
                            .step_count = count};
 }
 
+/* Whether the pending SIGNAL record is delivered now, without its thread
+ * running first (to its fault, or to where it was interrupted): 1 with
+ * the thread in *WHO, its signal in *SIGNO and whether the debugger stops
+ * for it (a thread of its processes, a signal not passed) in *STOPS; 0 if
+ * not. */
+static int signal_now(rp_replay *rp, struct rp__thread **who, int *signo,
+                      int *stops) {
+  const struct rp__rec *rec = &rp->trace.pend;
+  struct trace_rec_signal sg;
+  struct rp__thread *t;
+  if (trace_rec_signal_get(&sg, rec->data, rec->len) < 0 ||
+      !(t = rp__thread_find(rp, rec->tid)))
+    return 0;
+  if (!t->st.located && !t->st.in_syscall &&
+      (!t->st.fresh || (is_sync_signal((int)sg.signo) && sg.code > 0)))
+    return 0;
+  *who = t;
+  *signo = (int)sg.signo;
+  *stops = sg.signo >= 1 && sg.signo <= 64 &&
+           !(rp->user.sig_pass >> (sg.signo - 1) & 1) &&
+           rp__users(rp, t->proc);
+  return 1;
+}
+
 /* Runs the program from the current position until the global count reaches
  * the goal's, the end, a divergence, a failure, or (RP__USER) a breakpoint
  * or watchpoint of the user; with a step thread, also when that thread is
@@ -1157,6 +1025,9 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
   const int take_kf = !(flags & RP__NO_KEYFRAMES);
   int stop_at_user = flags & RP__USER;
   u64 start = rp->icount;
+  u32 delivered = 0; /* the thread a signal was delivered to since the
+                        start: its handler's first instruction is not
+                        where the run started */
   for (;;) {
     int stopped = 0;
     struct rp__thread *t = NULL;
@@ -1188,6 +1059,31 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
       }
     }
     proc_for(rp, &rp->trace.pend);
+    int signo, stops;
+    if (RW_UNLIKELY(rp->trace.pend.type == TRACE_REC_SIGNAL) &&
+        signal_now(rp, &t, &signo, &stops)) {
+      /* A seek to a signal stop's position ends before the delivery. */
+      if (goal->events && rp->icount == until &&
+          rp->trace.events >= goal->events) {
+        if (t != rp->th.thr) set_cur(rp, t);
+        fill_stop(rp, stop, RP_STOP_TARGET);
+        return 0;
+      }
+      if ((flags & RP__SIGNALS) && stops &&
+          (rp->icount != start || (flags & RP__USER_AT_START) ||
+           rp->icount != rp->user.sig_seen_icount ||
+           rp->trace.events != rp->user.sig_seen)) {
+        if (t != rp->th.thr) set_cur(rp, t);
+        fill_stop(rp, stop, RP_STOP_SIGNAL);
+        stop->signo = signo;
+        rp->user.sig_seen_icount = rp->icount;
+        rp->user.sig_seen = rp->trace.events;
+        return 0;
+      }
+      t = NULL;
+    }
+    u32 to = rp->trace.pend.type == TRACE_REC_SIGNAL ? rp->trace.pend.tid
+                                                      : 0;
     int rc = apply_now(rp, &rp->trace.pend, &stopped, &t);
     if (rc < 0 && rp->health.damage.code)
       return rp__damaged(rp, stop, &rp->health.damage);
@@ -1201,6 +1097,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
       return 0;
     }
     if (rc == 1) {
+      if (to) delivered = to;
       if (!rp->health.broken) consume(rp);
       if (stopped) {
         *stop = rp->health.broken ? rp->health.broken_stop : rp->fin.end;
@@ -1270,7 +1167,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     if (rp->trace.pend.type == TRACE_REC_PREEMPT) {
       int match, cycle;
       t->st.located = 0;
-      RW_FORWARD(preempt_matches(rp, t, &match, &cycle));
+      RW_FORWARD(rp__preempt_matches(rp, t, &match, &cycle));
       if (cycle)
         return rp__diverge(
             rp, stop, &rp->search.pre_regs,
@@ -1289,7 +1186,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
         reached(rp);
         continue;
       }
-      RW_FORWARD(set_preempt_bp(rp, t));
+      RW_FORWARD(rp__set_preempt_bp(rp, t));
     } else {
       t->st.located = 0;
       RW_FORWARD(apply_restart(rp, t));
@@ -1316,7 +1213,8 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
       return 0;
     }
     if (stop_at_user &&
-        (rp->icount != start || (flags & RP__USER_AT_START)) &&
+        (rp->icount != start || (flags & RP__USER_AT_START) ||
+         delivered == t->st.tid) &&
         at_user_bp(rp, t)) {
       struct rw_regs regs;
       cpu_get_regs(t->cpu, &regs);
@@ -1332,7 +1230,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
          rp->trace.events != rp->user.sys_seen)) {
       int at;
       u64 nr;
-      RW_FORWARD(sys_entry_at(rp, t, &at, &nr));
+      RW_FORWARD(rp__sys_entry_at(rp, t, &at, &nr));
       if (at) {
         fill_stop(rp, stop, RP_STOP_SYSCALL);
         stop->sys_nr = (u32)nr;
@@ -1353,7 +1251,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
       budget = RW_MIN(budget, rp->health.limit_stop.icount - rp->icount);
     u64 fp_at = 0; /* the thread's count at a search's next fingerprint */
     if (rp->trace.pend.type == TRACE_REC_PREEMPT) {
-      fp_at = cycle_next(rp, t);
+      fp_at = rp__cycle_next(rp, t);
       budget = fp_at > own ? RW_MIN(budget, fp_at - own) : 1;
     }
     /* Observers see the thread's count; this gives them the global one. */
@@ -1377,7 +1275,7 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
       case CPU_EXIT_STOP:
         if (fp_at && cpu_icount(t->cpu) >= fp_at) {
           u64 since;
-          RW_FORWARD(cycle_check(rp, t, &since));
+          RW_FORWARD(rp__cycle_check(rp, t, &since));
           if (since)
             return rp__diverge(
                 rp, stop, &rp->search.pre_regs,

@@ -191,6 +191,7 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   rp->user.sys_ret = 0; /* a syscall return or a kernel write seen */
   rp->user.mem_hit = 0;  /* elsewhere, and the last entry stop */
   rp->user.sys_seen_icount = ~0ull;
+  rp->user.sig_seen_icount = ~0ull;
   rp->tl.restores++;
   RW_FORWARD(cpu_mem_restore(rp->root.mem, kf->snap));
   RW_FORWARD(rp__procs_restore(rp, kf));

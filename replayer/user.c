@@ -221,6 +221,26 @@ int rp_set_syscall_stops(rp_replay *rp, int on, const u32 *nrs, size_t n) {
   return 0;
 }
 
+void rp_set_signal_stops(rp_replay *rp, int on, u64 pass) {
+  rp->user.sig_stops = on;
+  rp->user.sig_pass = pass;
+}
+
+int rp_signal_siginfo(rp_replay *rp, u32 tid, u8 out[128]) {
+  struct trace_rec_signal sg;
+  RW_RETURN_IF(!rp->trace.have_pend ||
+                   rp->trace.pend.type != TRACE_REC_SIGNAL ||
+                   rp->trace.pend.tid != tid ||
+                   rp->icount != rp->user.sig_seen_icount ||
+                   rp->trace.events != rp->user.sig_seen,
+               RW_ENOTFOUND, "no signal of thread %u here", tid);
+  RW_FORWARD(trace_rec_signal_get(&sg, rp->trace.pend.data,
+                                  rp->trace.pend.len));
+  memset(out, 0, 128);
+  memcpy(out, sg.siginfo.p, RW_MIN(sg.siginfo.len, (size_t)128));
+  return 0;
+}
+
 /* ---- The program's output, shown as the replay passes it -------------- */
 
 enum { RP_NR_write = 1, RP_NR_pwrite64 = 18, RP_NR_writev = 20,

@@ -372,14 +372,19 @@ rec sig "$B/tests/programs/signals"
 session sig sig <<'G'
 break jump_back
 continue
+continue
 bt
 continue
+continue
+reverse-continue
 reverse-continue
 print sig
 G
 expect "breakpoints in a signal handler, with the signal frame" \
+  '^Program received signal SIGSEGV' \
   'Breakpoint 1, jump_back \(sig=11\)' '<signal handler called>' \
-  'main \(' 'Breakpoint 1, jump_back \(sig=8\)' \
+  'main \(' '^Program received signal SIGFPE' \
+  'Breakpoint 1, jump_back \(sig=8\)' '^Program received signal SIGFPE' \
   'Breakpoint 1, jump_back \(sig=11\)' '^\$1 = 11'
 
 # 21. deep in a long loop (over 1e8 instructions into the history)

@@ -513,6 +513,20 @@ int rp_mark_parse(const char *spec, struct rp_mark *m, char *err,
 
 /* Rep stops are kept, and never met. */
 static int fake_rep_stops;
+static int fake_sig_on;
+static u64 fake_sig_pass;
+
+void rp_set_signal_stops(rp_replay *rp, int on, u64 pass) {
+  (void)rp;
+  fake_sig_on = on;
+  fake_sig_pass = pass;
+}
+
+int fake_signal_stops(u64 *pass) {
+  *pass = fake_sig_pass;
+  return fake_sig_on;
+}
+
 int rp_set_rep_stops(rp_replay *rp, int mode) {
   (void)rp;
   if (mode < 0 || mode > 2) return RW_EINVAL;
@@ -587,6 +601,12 @@ int rp_divert_end(rp_replay *rp) {
   (void)rp;
   return 0;
 }
+int rp_signal_siginfo(rp_replay *rp, u32 tid, u8 out[128]) {
+  (void)rp, (void)tid;
+  memset(out, 0, 128);
+  return RW_ENOTFOUND;
+}
+
 int rp_fault_siginfo(rp_replay *rp, u32 tid, int signo, u8 out[128]) {
   (void)rp, (void)tid, (void)signo;
   memset(out, 0, 128);

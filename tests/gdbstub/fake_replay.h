@@ -38,6 +38,8 @@ void fake_close(rp_replay *rp);
 void fake_goto(rp_replay *rp, u64 t);
 /* Makes rp_xcr0 answer XCR0 instead of FAKE_XCR0. */
 void fake_set_xcr0(rp_replay *rp, u64 xcr0);
+/* The last rp_set_signal_stops: whether on, and the passed signals. */
+int fake_signal_stops(u64 *pass);
 /* The thread that runs the instruction at position T (0 at the end). */
 u32 fake_sched(u64 t);
 /* Instructions thread TID has executed before position T. */

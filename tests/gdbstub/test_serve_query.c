@@ -3,6 +3,8 @@
  * gdbstub/serve_query.c served by gdb_serve over the fake replayer
  * (fake_replay.h), for a recording with AVX-512 and one without: the XML,
  * 'g' and 'p' agree on which registers exist. */
+#include <signal.h>
+
 #include "tests/gdbstub/serve_util.h"
 
 /* Serves PACKETS at position 12 of a fake replay whose XCR0 is XCR0. */
@@ -58,5 +60,38 @@ void test_serve_query_registers(void) {
   SU_ERROR(run, 5);
   SU_ERROR(run, 6);
   SU_IS(run, 7, zero16);
+  fake_run_free(&run);
+}
+
+/* QPassSignals names gdb's signal numbers; the replayer gets Linux's. A
+ * session starts with gdb's defaults passed (SIGALRM, SIGCHLD, ...). */
+void test_serve_query_pass_signals(void) {
+  static const char *const pk[] = {
+      SU_QSUPPORTED,
+      "QPassSignals:e;1e;14", /* gdb's SIGALRM, SIGUSR1, SIGCHLD */
+      NULL};
+  static const char *const none[] = {SU_QSUPPORTED, NULL};
+  struct fake_run run;
+  u64 pass = 0;
+  run_xcr0(&run, 0x7, none);
+  CU_ASSERT_EQUAL_FATAL(run.n, 1);
+  CU_ASSERT_EQUAL(fake_signal_stops(&pass), 1);
+  CU_ASSERT(pass >> (SIGALRM - 1) & 1);
+  CU_ASSERT(pass >> (SIGCHLD - 1) & 1);
+  CU_ASSERT(pass >> (SIGWINCH - 1) & 1);
+  CU_ASSERT_FALSE(pass >> (SIGSEGV - 1) & 1);
+  CU_ASSERT_FALSE(pass >> (SIGUSR1 - 1) & 1);
+  CU_ASSERT_FALSE(pass >> (SIGINT - 1) & 1);
+  fake_run_free(&run);
+  run_xcr0(&run, 0x7, pk);
+  CU_ASSERT_EQUAL_FATAL(run.n, 2);
+  SU_IS(run, 1, "OK");
+  CU_ASSERT_EQUAL(fake_signal_stops(&pass), 1);
+  CU_ASSERT(pass >> (SIGALRM - 1) & 1);
+  CU_ASSERT(pass >> (SIGUSR1 - 1) & 1); /* gdb's 30 */
+  CU_ASSERT(pass >> (SIGCHLD - 1) & 1); /* gdb's 20 */
+  CU_ASSERT_FALSE(pass >> (SIGUSR2 - 1) & 1);
+  CU_ASSERT_FALSE(pass >> (SIGWINCH - 1) & 1); /* not listed this time */
+  CU_ASSERT_FALSE(pass >> (SIGSEGV - 1) & 1);
   fake_run_free(&run);
 }

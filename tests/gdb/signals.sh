@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Signals in gdb on a replay, as with a live process: continue stops where
+# a signal is about to be delivered ("Program received signal ..."), at
+# the faulting instruction for a fault, unless gdb lets it pass (handle
+# ... nostop noprint, and by default SIGALRM, SIGCHLD and the like);
+# $_siginfo there is the recorded one; reverse-continue stops at the same
+# places going backwards; continuing from a stop delivers the signal as
+# recorded. The program (tests/programs/signals) faults five times into
+# handlers, gets SIGALRM from a timer, SIGUSR1 from its child and SIGUSR2
+# released by sigprocmask.
+. "${top_srcdir:-.}/tests/gdb/lib.sh"
+
+P=$B/tests/programs/signals
+rec sg "$P"
+
+session forward sg <<'G'
+continue
+print $_siginfo.si_signo
+print $_siginfo._sifields._sigfault.si_addr
+continue
+continue
+continue
+continue
+continue
+print $_siginfo.si_signo
+print $_siginfo.si_code
+print $_siginfo._sifields._kill.si_pid > 0
+continue
+continue
+G
+expect "continue stops at each fault, in order, where it faults" \
+  '^Program received signal SIGSEGV' 'signals.c:50$' '^\$1 = 11$' \
+  '^\$2 = \(void \*\) 0x10$' \
+  '^Program received signal SIGFPE' 'signals.c:51$' \
+  '^Program received signal SIGILL' 'signals.c:52$' \
+  '^Program received signal SIGTRAP' 'signals.c:53$' \
+  '^Program received signal SIGBUS' 'signals.c:59$'
+expect "a signal from another process, with its siginfo" \
+  '^Program received signal SIGUSR1' '^\$3 = 10$' '^\$4 = 0$' '^\$5 = 1$'
+expect "a blocked signal stops when it is released; the handlers ran" \
+  '^Program received signal SIGUSR2' \
+  '^segv 1 fpe 1 ill 1 trap 1 bus 1 alrm 1 alt 1 usr1 1 usr2 0/1 spun 1$'
+refute "SIGALRM passes by default" 'signal SIGALRM'
+
+session handle sg <<'G'
+handle SIGSEGV SIGFPE nostop noprint
+handle SIGALRM stop print
+continue
+continue
+continue
+continue
+G
+expect "what gdb lets pass does not stop; what it asks for does" \
+  '^Program received signal SIGILL' '^Program received signal SIGTRAP' \
+  '^Program received signal SIGBUS' '^Program received signal SIGALRM'
+refute "SIGSEGV and SIGFPE passed" 'signal SIG(SEGV|FPE)'
+
+session back sg <<'G'
+break _exit
+continue
+continue
+continue
+continue
+continue
+continue
+continue
+continue
+delete
+reverse-continue
+reverse-continue
+reverse-continue
+print $_siginfo.si_signo
+reverse-continue
+continue
+continue
+G
+expect "reverse-continue stops at the signals backwards, then forwards" \
+  '^Breakpoint 1(\.[0-9]+)?, .*_exit' \
+  '^Program received signal SIGUSR2' '^Program received signal SIGUSR1' \
+  '^Program received signal SIGBUS' '^\$1 = 7$' \
+  '^Program received signal SIGTRAP' '^Program received signal SIGBUS' \
+  '^Program received signal SIGUSR1'
+
+# A trace without signals: reverse-continue with no breakpoint goes back
+# to the start.
+rec plain "$B/tests/programs/exitstatus" 3
+session plain plain <<'G'
+continue
+reverse-continue
+G
+expect "no signal: continue to the end, reverse-continue to the start" \
+  'exited with code 03|exited with code 3|No more reverse-execution history' \
+  'No more reverse-execution history' '_start \(\)'
+finish
