@@ -365,6 +365,7 @@ check "-q prints nothing, the files still come" sh -c \
 # monitor stack in gdb: the shadow stack at a position, against gdb's bt.
 if command -v gdb >/dev/null; then
   cat >"$T/stack.gdb" <<'G'
+handle SIGUSR1 nostop noprint
 tbreak rec if n == 0
 continue
 monitor stack
