@@ -65,7 +65,10 @@ static int is_hw_break(struct gdb__sess *s, u64 addr) {
 }
 
 /* gdb's number for Linux signal SIG (gdb's own enumeration, which agrees
- * with Linux only for the classic ones), or 0 when it has none here. */
+ * with Linux only for the classic ones), or 0 when it has none here. The
+ * real-time signals from 34 (glibc's SIGRTMIN) have theirs (gdb's
+ * REALTIME_33 is 45, REALTIME_64 is 78); 32 and 33 are glibc's own
+ * (thread cancellation, setxid), which gdb never shows on Linux. */
 static u8 gdb_signal(int sig) {
   static const u8 map[] = {
       [1] = 1,   [2] = 2,   [3] = 3,   [4] = 4,   [5] = 5,   [6] = 6,
@@ -73,6 +76,8 @@ static u8 gdb_signal(int sig) {
       [13] = 13, [14] = 14, [15] = 15, [17] = 20, [18] = 19, [19] = 17,
       [20] = 18, [21] = 21, [22] = 22, [23] = 16, [24] = 24, [25] = 25,
       [26] = 26, [27] = 27, [28] = 28, [29] = 23, [30] = 32, [31] = 12};
+  if (sig >= 34 && sig <= 63) return (u8)(sig + 12);
+  if (sig == 64) return 78;
   return sig > 0 && (size_t)sig < sizeof map ? map[sig] : 0;
 }
 

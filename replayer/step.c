@@ -1207,8 +1207,12 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     int stepped = RW_UNLIKELY(goal->step_tid) &&
                   t->st.tid == goal->step_tid &&
                   t->st.start_seq == goal->step_seq;
+    /* A debugger's step that delivered a signal to its thread ends at the
+     * handler's first instruction, as a live process's step does. */
     if (RW_UNLIKELY(goal->step_tid) &&
-        (rp->step_gone || (stepped && own >= goal->step_count))) {
+        (rp->step_gone ||
+         (stepped && (own >= goal->step_count ||
+                      ((flags & RP__SIGNALS) && delivered == t->st.tid))))) {
       fill_stop(rp, stop, RP_STOP_TARGET);
       return 0;
     }

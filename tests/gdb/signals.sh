@@ -43,6 +43,14 @@ expect "a blocked signal stops when it is released; the handlers ran" \
   '^segv 1 fpe 1 ill 1 trap 1 bus 1 alrm 1 alt 1 usr1 1 usr2 0/1 spun 1$'
 refute "SIGALRM passes by default" 'signal SIGALRM'
 
+session step sg <<'G'
+continue
+stepi
+print $pc == &jump_back
+G
+expect "stepi from a signal stop ends at the handler's first instruction" \
+  '^Program received signal SIGSEGV' '^\$1 = 1$'
+
 session handle sg <<'G'
 handle SIGSEGV SIGFPE nostop noprint
 handle SIGALRM stop print

@@ -68,7 +68,7 @@ void test_serve_query_registers(void) {
 void test_serve_query_pass_signals(void) {
   static const char *const pk[] = {
       SU_QSUPPORTED,
-      "QPassSignals:e;1e;14", /* gdb's SIGALRM, SIGUSR1, SIGCHLD */
+      "QPassSignals:e;1e;14;2e", /* gdb's SIGALRM, SIGUSR1, SIGCHLD, SIG34 */
       NULL};
   static const char *const none[] = {SU_QSUPPORTED, NULL};
   struct fake_run run;
@@ -82,6 +82,10 @@ void test_serve_query_pass_signals(void) {
   CU_ASSERT_FALSE(pass >> (SIGSEGV - 1) & 1);
   CU_ASSERT_FALSE(pass >> (SIGUSR1 - 1) & 1);
   CU_ASSERT_FALSE(pass >> (SIGINT - 1) & 1);
+  CU_ASSERT_FALSE(pass >> (34 - 1) & 1); /* SIGRTMIN stops */
+  CU_ASSERT_FALSE(pass >> (64 - 1) & 1);
+  CU_ASSERT(pass >> (32 - 1) & 1); /* glibc's own never stop */
+  CU_ASSERT(pass >> (33 - 1) & 1);
   fake_run_free(&run);
   run_xcr0(&run, 0x7, pk);
   CU_ASSERT_EQUAL_FATAL(run.n, 2);
@@ -91,6 +95,8 @@ void test_serve_query_pass_signals(void) {
   CU_ASSERT(pass >> (SIGUSR1 - 1) & 1); /* gdb's 30 */
   CU_ASSERT(pass >> (SIGCHLD - 1) & 1); /* gdb's 20 */
   CU_ASSERT_FALSE(pass >> (SIGUSR2 - 1) & 1);
+  CU_ASSERT(pass >> (34 - 1) & 1); /* gdb's 46 */
+  CU_ASSERT_FALSE(pass >> (35 - 1) & 1);
   CU_ASSERT_FALSE(pass >> (SIGWINCH - 1) & 1); /* not listed this time */
   CU_ASSERT_FALSE(pass >> (SIGSEGV - 1) & 1);
   fake_run_free(&run);
