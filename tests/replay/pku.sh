@@ -28,6 +28,7 @@ shows pku '^replay verified: '
 
 # gdb: $pkru at the marks, then again after going back to the first one.
 cat >"$T/pku.gdb" <<'GDB'
+handle SIGUSR1 nostop noprint
 break pku_mark
 continue
 printf "mark %d pkru %#x\n", step, $pkru
