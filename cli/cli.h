@@ -157,4 +157,26 @@ int cli_replay_gdb(const char *path, const struct cli_start *start, int quiet,
  * status, or -1 when the trace has none (then verify it whole). */
 int cli_verify_segments(const char *path, int jobs, int quiet);
 
+/* An analysis run in pieces (rewind analyze -j): RUN, in the process of
+ * one piece, replays that piece (RP, opened at its keyframe) with the
+ * analysis on and saves its result to OUT, with STOP saying where the
+ * replay ended; ADD, in rewind's own process, adds a saved result to the
+ * total, the pieces in the history's order. Both return 0 or a negative
+ * code. */
+struct rp_stop;
+struct cli_piece_job {
+  const char *what; /* "edges", for messages */
+  int (*run)(struct rp_replay *rp, FILE *out, struct rp_stop *stop,
+             void *ctx);
+  int (*add)(FILE *in, void *ctx);
+  void *ctx;
+};
+/* Runs JOB over the segments of the trace at PATH, JOBS at a time (the
+ * pieces rewind replay --verify -j checks). Returns the exit status (as
+ * analyze's: 0, 1, 4 diverged, 5 damaged; the total then covers the
+ * history before the first piece that went wrong), or -1 when the trace
+ * has no keyframes (then run the analysis whole). */
+int cli_analyze_segments(const char *path, int jobs, int progress,
+                         const struct cli_piece_job *job);
+
 #endif /* RW_CLI_CLI_H */

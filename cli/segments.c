@@ -32,43 +32,64 @@ static const char *end_text(const struct rp_stop *s, char *buf, size_t cap) {
   return buf;
 }
 
-int cli_verify_segments(const char *path, int jobs, int quiet) {
-  u64 *seqs, first;
-  size_t nkf;
+/* The pieces of a recording: the sequence numbers of its keyframes, and
+ * a verdict per piece in memory its forks share. */
+struct pieces {
+  u64 *seqs;
+  size_t nkf, n, from; /* N = NKF + 1 pieces; FROM: the first there is */
+  struct rp_segment *res;
+};
+
+/* PC for the trace at PATH. Returns 0, -1 when it has no keyframes (a note
+ * says so unless QUIET: DOING it in one piece), or the exit status. */
+static int pieces_open(const char *path, int quiet, const char *doing,
+                       struct pieces *pc) {
+  u64 first;
   struct rw_diag d = {0};
-  int rc = rp_recorder_keyframes(path, &seqs, &nkf, &first, &d);
+  memset(pc, 0, sizeof *pc);
+  int rc = rp_recorder_keyframes(path, &pc->seqs, &pc->nkf, &first, &d);
   if (rc < 0)
     return cli_error("%s: %s", path, d.msg[0] ? d.msg : rw_strerror(rc));
-  if (!nkf) {
-    free(seqs);
+  if (!pc->nkf) {
+    free(pc->seqs);
     if (!quiet)
       fprintf(stderr, "rewind: note: %s has no keyframes (rewind record "
-              "--keyframes writes them); verifying it in one piece\n",
-              path);
+              "--keyframes writes them); %s it in one piece\n",
+              path, doing);
     return -1;
   }
-  size_t n = nkf + 1;
+  pc->n = pc->nkf + 1;
   /* A ring recording begins at its first keyframe: no piece before it. */
-  size_t from = first >= seqs[0] ? 1 : 0;
-  struct rp_segment *res = mmap(NULL, n * sizeof *res,
-                                PROT_READ | PROT_WRITE,
-                                MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (res == MAP_FAILED) {
-    free(seqs);
-    return cli_error("memory for %zu segments: %s", n, strerror(errno));
+  pc->from = first >= pc->seqs[0] ? 1 : 0;
+  pc->res = mmap(NULL, pc->n * sizeof *pc->res, PROT_READ | PROT_WRITE,
+                 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (pc->res == MAP_FAILED) {
+    free(pc->seqs);
+    return cli_error("memory for %zu segments: %s", pc->n, strerror(errno));
   }
-  memset(res, 0, n * sizeof *res);
+  memset(pc->res, 0, pc->n * sizeof *pc->res);
+  return 0;
+}
+
+static void pieces_close(struct pieces *pc) {
+  munmap(pc->res, pc->n * sizeof *pc->res);
+  free(pc->seqs);
+}
+
+/* Runs WORK(PC, K, CTX) for every piece K of PC, each in a process of its
+ * own, JOBS at a time; a piece whose process ends otherwise than with
+ * status 0 is RP_SEG_ERROR. With PROGRESS, counts the pieces DONE
+ * ("verified") on stderr. Returns 0, or the exit status after a failed
+ * fork (the pieces started have ended). */
+static int pieces_run(struct pieces *pc, int jobs, int progress,
+                      const char *done_word,
+                      void (*work)(struct pieces *pc, size_t k, void *ctx),
+                      void *ctx) {
+  size_t n = pc->n, from = pc->from;
+  struct rp_segment *res = pc->res;
   pid_t *kids = calloc(n, sizeof *kids);
-  if (!kids) {
-    munmap(res, n * sizeof *res);
-    free(seqs);
-    return cli_error("out of memory");
-  }
-  if (!quiet)
-    fprintf(stderr, "rewind: verifying %zu segments of %s, %d at a time\n",
-            n - from, path, jobs);
+  if (!kids) return cli_error("out of memory");
   fflush(NULL);
-  u64 t0 = rw_now_ns();
   size_t next = from, running = 0, done = from;
   int status = 0;
   while (done < n) {
@@ -80,12 +101,7 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
         break;
       }
       if (p == 0) {
-        struct rp_segment *s = &res[next];
-        int erc = rp_verify_segment(path, (u32)next, seqs, nkf, s);
-        if (erc < 0) {
-          s->status = RP_SEG_ERROR;
-          snprintf(s->msg, sizeof s->msg, "%s", rw_strerror(erc));
-        }
+        work(pc, next, ctx);
         fflush(NULL);
         _exit(0);
       }
@@ -108,12 +124,57 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
                  "%d", WIFSIGNALED(st) ? "signal" : "status",
                  WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
       }
-      if (!quiet && isatty(2))
-        fprintf(stderr, "\rrewind: %zu of %zu segments verified",
-                done - from, n - from);
+      if (progress)
+        fprintf(stderr, "\rrewind: %zu of %zu segments %s", done - from,
+                n - from, done_word);
     }
   }
-  if (!quiet && isatty(2)) fputc('\n', stderr);
+  if (progress) fputc('\n', stderr);
+  free(kids);
+  return status;
+}
+
+/* Says what went wrong in piece I of PC and returns the exit status. */
+static int piece_failed(const struct pieces *pc, size_t i) {
+  const struct rp_segment *s = &pc->res[i];
+  if (s->report[0]) fprintf(stderr, "rewind: %s", s->report);
+  fprintf(stderr, "rewind: segment %zu of %zu (from %s", i + 1 - pc->from,
+          pc->n - pc->from, i ? "keyframe " : "the beginning");
+  if (i) fprintf(stderr, "%zu", i);
+  fprintf(stderr, " to %s", i < pc->nkf ? "keyframe " : "the end");
+  if (i < pc->nkf) fprintf(stderr, "%zu", i + 1);
+  fprintf(stderr, ") %s: %s\n",
+          s->status == RP_SEG_DIVERGED ? "diverged"
+          : s->status == RP_SEG_FAILED ? "failed"
+                                       : "could not be replayed",
+          s->msg);
+  return s->status == RP_SEG_DIVERGED ? SEG_DIVERGED
+         : s->status == RP_SEG_FAILED && s->damaged ? CLI_DAMAGED
+                                                    : 1;
+}
+
+static void verify_piece(struct pieces *pc, size_t k, void *ctx) {
+  const char *path = ctx;
+  struct rp_segment *s = &pc->res[k];
+  int erc = rp_verify_segment(path, (u32)k, pc->seqs, pc->nkf, s);
+  if (erc < 0) {
+    s->status = RP_SEG_ERROR;
+    snprintf(s->msg, sizeof s->msg, "%s", rw_strerror(erc));
+  }
+}
+
+int cli_verify_segments(const char *path, int jobs, int quiet) {
+  struct pieces pc;
+  int status = pieces_open(path, quiet, "verifying", &pc);
+  if (status) return status;
+  size_t n = pc.n, from = pc.from;
+  struct rp_segment *res = pc.res;
+  if (!quiet)
+    fprintf(stderr, "rewind: verifying %zu segments of %s, %d at a time\n",
+            n - from, path, jobs);
+  u64 t0 = rw_now_ns();
+  status = pieces_run(&pc, jobs, !quiet && isatty(2), "verified",
+                      verify_piece, (void *)path);
   double secs = (double)(rw_now_ns() - t0) / 1e9;
   u64 insns = 0, events = 0, checks = 0, outputs = 0;
   double work = 0;
@@ -125,21 +186,7 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
     outputs += s->outputs;
     work += s->secs;
     if (s->status == RP_SEG_OK || status) continue;
-    if (s->report[0]) fprintf(stderr, "rewind: %s", s->report);
-    fprintf(stderr, "rewind: segment %zu of %zu (from %s", i + 1 - from,
-            n - from,
-            i ? "keyframe " : "the beginning");
-    if (i) fprintf(stderr, "%zu", i);
-    fprintf(stderr, " to %s", i < nkf ? "keyframe " : "the end");
-    if (i < nkf) fprintf(stderr, "%zu", i + 1);
-    fprintf(stderr, ") %s: %s\n",
-            s->status == RP_SEG_DIVERGED ? "diverged"
-            : s->status == RP_SEG_FAILED ? "failed"
-                                         : "could not be replayed",
-            s->msg);
-    status = s->status == RP_SEG_DIVERGED ? SEG_DIVERGED
-             : s->status == RP_SEG_FAILED && s->damaged ? CLI_DAMAGED
-                                                        : 1;
+    status = piece_failed(&pc, i);
   }
   struct rp_segment *last = &res[n - 1];
   char buf[600];
@@ -176,8 +223,106 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
       rp_close(rp);
     }
   }
-  free(kids);
-  free(seqs);
-  munmap(res, n * sizeof *res);
+  pieces_close(&pc);
+  return status;
+}
+
+/* ---- rewind analyze -j ------------------------------------------------ */
+
+struct analysis {
+  const char *path;
+  char dir[4096]; /* where the pieces' results go, piece-K */
+  const struct cli_piece_job *job;
+};
+
+/* Piece K's result file in A's directory into BUF. */
+static void result_path(const struct analysis *a, size_t k, char *buf,
+                        size_t cap) {
+  snprintf(buf, cap, "%s/piece-%zu", a->dir, k);
+}
+
+static void analyze_piece(struct pieces *pc, size_t k, void *ctx) {
+  const struct analysis *a = ctx;
+  struct rp_segment *s = &pc->res[k];
+  struct rp_opts o = {0};
+  struct rw_diag d = {0};
+  rp_replay *rp;
+  s->index = (u32)k;
+  int rc = rp_open_segment(a->path, (u32)k, pc->seqs, pc->nkf, &o, &rp, &d);
+  if (rc < 0) {
+    s->status = RP_SEG_ERROR;
+    snprintf(s->msg, sizeof s->msg, "%s", d.msg[0] ? d.msg
+                                                   : rw_strerror(rc));
+    return;
+  }
+  char file[4200];
+  result_path(a, k, file, sizeof file);
+  FILE *f = fopen(file, "w");
+  struct rp_stop stop;
+  memset(&stop, 0, sizeof stop);
+  u64 t0 = rw_now_ns();
+  rc = f ? a->job->run(rp, f, &stop, a->job->ctx) : RW_ERR(errno);
+  if (f && fclose(f) != 0 && rc == 0) rc = RW_ERR(errno);
+  s->instructions = rp_icount(rp);
+  s->secs = (double)(rw_now_ns() - t0) / 1e9;
+  if (rc < 0) {
+    s->status = RP_SEG_ERROR;
+    snprintf(s->msg, sizeof s->msg, "%s", rw_strerror(rc));
+  } else {
+    rp_segment_stopped(rp, &stop, s);
+  }
+  rp_close(rp);
+}
+
+/* Adds piece K's result in A to the total. Returns 0 or the exit
+ * status. */
+static int add_piece(const struct analysis *a, size_t k) {
+  char file[4200];
+  result_path(a, k, file, sizeof file);
+  FILE *f = fopen(file, "r");
+  if (!f) return cli_error("the result of segment %zu: %s", k, strerror(errno));
+  int rc = a->job->add(f, a->job->ctx);
+  fclose(f);
+  if (rc < 0)
+    return cli_error("the result of segment %zu: %s", k, rw_strerror(rc));
+  return 0;
+}
+
+int cli_analyze_segments(const char *path, int jobs, int progress,
+                         const struct cli_piece_job *job) {
+  struct pieces pc;
+  int status = pieces_open(path, 0, "analysing", &pc);
+  if (status) return status;
+  struct analysis a = {.path = path, .job = job};
+  const char *tmp = getenv("TMPDIR");
+  snprintf(a.dir, sizeof a.dir, "%s/rewind-analyze-XXXXXX",
+           tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(a.dir)) {
+    status = cli_error("a directory for the segments' results in %s: %s",
+                       tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    pieces_close(&pc);
+    return status;
+  }
+  if (progress)
+    fprintf(stderr, "rewind: %s of %zu segments of %s, %d at a time\n",
+            job->what, pc.n - pc.from, path, jobs);
+  status = pieces_run(&pc, jobs, progress, "analysed", analyze_piece, &a);
+  /* In the history's order, up to the first piece that went wrong (its
+   * result covers its history before that). */
+  for (size_t i = pc.from; status == 0 && i < pc.n; i++) {
+    const struct rp_segment *s = &pc.res[i];
+    if (s->status != RP_SEG_ERROR) status = add_piece(&a, i);
+    if (s->status == RP_SEG_OK || status) continue;
+    status = piece_failed(&pc, i);
+    fprintf(stderr, "rewind: the analysis covers the history before that "
+            "(without -j it runs from the start, through no keyframe)\n");
+  }
+  for (size_t i = pc.from; i < pc.n; i++) {
+    char file[4200];
+    result_path(&a, i, file, sizeof file);
+    unlink(file);
+  }
+  rmdir(a.dir);
+  pieces_close(&pc);
   return status;
 }

@@ -11,6 +11,6 @@ replayer_librw_replayer_a_SOURCES = \
 	replayer/prof_write.c replayer/flame.c \
 	replayer/history.c replayer/unwind.c replayer/sample.c \
 	replayer/counts.c replayer/datarange.c replayer/lines.c \
-	replayer/umap.c replayer/divert.c
+	replayer/umap.c replayer/divert.c replayer/prof_merge.c
 replayer_librw_replayer_a_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS) \
 	$(UNWIND_CFLAGS) $(DW_CFLAGS)

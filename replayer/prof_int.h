@@ -48,6 +48,7 @@ struct space {
  * string instruction (rp_reps_run). */
 struct site {
   u64 addr;
+  u32 pid;       /* its process's id in the recording */
   u32 where;     /* "function+0xOFF" in strs */
   int kind;      /* CPU_BRANCH_*, or SITE_REP */
   u64 execs, taken;
@@ -164,6 +165,13 @@ struct rp_profile {
   rp_data *data;               /* data accesses (replayer/datarange.c);
                                   borrowed */
   int stacks;                  /* keep call stacks for the counter too */
+  struct rp__umap by_merge;    /* sites of profiles added up
+                                  (replayer/prof_merge.c): hash of pid,
+                                  kind, address and where -> index + 1 */
 };
+
+/* S appended to P's strings; its offset into *OFF. Returns 0 or
+ * RW_ENOMEM. */
+int rp__prof_str(rp_profile *p, const char *s, u32 *off) RW_MUST_CHECK;
 
 #endif /* RW_REPLAYER_PROF_INT_H */

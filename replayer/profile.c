@@ -38,7 +38,7 @@ static u64 str_hash(const char *a, const char *b) {
   return h;
 }
 
-static int add_str(rp_profile *p, const char *s, u32 *off) {
+int rp__prof_str(rp_profile *p, const char *s, u32 *off) {
   size_t n = strlen(s) + 1;
   while (p->nstrs + n > p->capstrs) {
     size_t c = p->capstrs ? 2 * p->capstrs : 4096;
@@ -47,6 +47,7 @@ static int add_str(rp_profile *p, const char *s, u32 *off) {
     p->strs = v;
     p->capstrs = c;
   }
+  RW_RETURN_IF(p->nstrs + n > 0xffffffffu, RW_ENOMEM, "too many names");
   memcpy(p->strs + p->nstrs, s, n);
   *off = (u32)p->nstrs;
   p->nstrs += n;
@@ -69,8 +70,8 @@ static int fn_named(rp_profile *p, const char *name, const char *object,
   }
   RW_FORWARD(rp__grow((void **)&p->fns, p->nfns, &p->capfns, sizeof *p->fns));
   struct fn f = {0};
-  RW_FORWARD(add_str(p, name, &f.name));
-  RW_FORWARD(add_str(p, object, &f.object));
+  RW_FORWARD(rp__prof_str(p, name, &f.name));
+  RW_FORWARD(rp__prof_str(p, object, &f.object));
   RW_FORWARD(rp__umap_put(&p->names, h, (u32)p->nfns + 1));
   f.wanted = p->history && (!p->want_fn || !strcmp(name, p->want_fn));
   p->fns[p->nfns] = f;
@@ -345,7 +346,7 @@ static int where_of(rp_profile *p, struct rp__thread *t, u64 addr, u32 *out) {
   if (rp_symbolize(rp, addr, sym, sizeof sym) < 0)
     snprintf(sym, sizeof sym, "%#llx", (unsigned long long)addr);
   rp->proc = was;
-  return add_str(p, sym, out);
+  return rp__prof_str(p, sym, out);
 }
 
 /* The site of the branch at FROM in thread T's process. */
@@ -355,7 +356,7 @@ static int site_at(rp_profile *p, struct rp__thread *t, u64 from, int kind,
   RW_FORWARD(space_of(p, t, &s));
   u32 v = rp__umap_get(&s->by_site, from);
   if (!v) {
-    struct site x = {.addr = from, .kind = kind};
+    struct site x = {.addr = from, .pid = t->proc->pid, .kind = kind};
     RW_FORWARD(rp__grow((void **)&p->sites, p->nsites, &p->capsites,
                     sizeof *p->sites));
     RW_FORWARD(where_of(p, t, from, &x.where));
@@ -633,6 +634,7 @@ void rp_profile_free(rp_profile *p) {
     rp__umap_free(&p->spaces[i].by_site);
   }
   rp__umap_free(&p->by_target);
+  rp__umap_free(&p->by_merge);
   free(p->sites);
   free(p->targets);
   free(p->spaces);

@@ -495,6 +495,17 @@ struct rp_segment {
 };
 int rp_verify_segment(const char *path, u32 k, const u64 *seqs, size_t n,
                       struct rp_segment *out) RW_MUST_CHECK;
+/* When STOP (of RP's run) says the replay diverged or failed, fills OUT's
+ * status, damaged, msg and report as rp_verify_segment does and returns
+ * 1; else returns 0. */
+int rp_segment_stopped(rp_replay *rp, const struct rp_stop *stop,
+                       struct rp_segment *out);
+/* Opens the piece of the recording at PATH that rp_verify_segment(K)
+ * replays, with O's other options (borrowed), into *OUT. Returns 0 or a
+ * negative code (DIAG says why). */
+int rp_open_segment(const char *path, u32 k, const u64 *seqs, size_t n,
+                    const struct rp_opts *o, rp_replay **out,
+                    struct rw_diag *diag) RW_MUST_CHECK;
 
 /* rewind trim (replayer/trim.c): the window [FROM, TO) of the history,
  * in global instruction counts, written to the trace OUT as a history of
@@ -763,6 +774,17 @@ int rp_profile_reps(const rp_profile *p, FILE *out, size_t top, int json)
  * NULL) with CTX between slices, and comes back to the position. */
 int rp_reps_whole(rp_replay *rp, void (*tick)(void *ctx), void *ctx,
                   rp_profile **out) RW_MUST_CHECK;
+
+/* Edge and rep profiles of pieces of one history added up (replayer/
+ * prof_merge.c; rewind analyze -j): rp_profile_empty makes an empty one
+ * (REPS: a rep list, else an edge profile); rp_profile_save writes a
+ * profile from rp_edges_run or rp_reps_run to F, and rp_profile_add
+ * reads one such file written by this process or one it forked and adds
+ * its counts to P, as if P's replay had gone on through it. Return 0 or
+ * a negative code (RW_ECORRUPT, RW_ETRUNC: not such a file). */
+int rp_profile_empty(int reps, rp_profile **out) RW_MUST_CHECK;
+int rp_profile_save(const rp_profile *p, FILE *f) RW_MUST_CHECK;
+int rp_profile_add(rp_profile *p, FILE *f) RW_MUST_CHECK;
 
 /* ---- Instruction counts (replayer/counts.c) ---------------------------- */
 

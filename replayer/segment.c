@@ -349,15 +349,45 @@ int rp_state_compare(rp_replay *a, rp_replay *b, char *why, size_t cap) {
 
 /* ------------------------------------------------------------ a segment */
 
+/* The options that open piece K of NKF + 1 (SEQS) with O's others. */
+static struct rp_opts piece_opts(const struct rp_opts *o, u32 k,
+                                 const u64 *seqs, size_t nkf) {
+  struct rp_opts p = *o;
+  p.whole = 1;
+  p.no_index = 1;
+  p.start_keyframe = k;
+  p.end_seq = k < nkf ? seqs[k] : 0;
+  return p;
+}
+
+int rp_open_segment(const char *path, u32 k, const u64 *seqs, size_t nkf,
+                    const struct rp_opts *o, rp_replay **out,
+                    struct rw_diag *diag) {
+  struct rp_opts p = piece_opts(o, k, seqs, nkf);
+  return rp_open(out, path, &p, diag);
+}
+
+int rp_segment_stopped(rp_replay *rp, const struct rp_stop *stop,
+                       struct rp_segment *out) {
+  if (stop->reason != RP_STOP_DIVERGED && stop->reason != RP_STOP_FAILED)
+    return 0;
+  out->status = stop->reason == RP_STOP_DIVERGED ? RP_SEG_DIVERGED
+                                                 : RP_SEG_FAILED;
+  out->damaged = stop->damaged;
+  snprintf(out->msg, sizeof out->msg, "%s", stop->msg);
+  FILE *f = fmemopen(out->report, sizeof out->report - 1, "w");
+  if (f) {
+    if (rp_report(rp, f) < 0) fprintf(f, "%s\n", stop->msg);
+    fclose(f);
+  }
+  return 1;
+}
+
 int rp_verify_segment(const char *path, u32 k, const u64 *seqs, size_t nkf,
                       struct rp_segment *out) {
   memset(out, 0, sizeof *out);
   out->index = k;
-  struct rp_opts o = {0};
-  o.whole = 1;
-  o.no_index = 1;
-  o.start_keyframe = k;
-  o.end_seq = k < nkf ? seqs[k] : 0;
+  struct rp_opts none = {0}, o = piece_opts(&none, k, seqs, nkf);
   rp_replay *a = NULL, *b = NULL;
   struct rw_diag d = {0};
   u64 t0 = rw_now_ns();
@@ -379,17 +409,8 @@ int rp_verify_segment(const char *path, u32 k, const u64 *seqs, size_t nkf,
   if (rc < 0) {
     out->status = RP_SEG_ERROR;
     snprintf(out->msg, sizeof out->msg, "%s", rw_strerror(rc));
-  } else if (stop.reason == RP_STOP_DIVERGED ||
-             stop.reason == RP_STOP_FAILED) {
-    out->status = stop.reason == RP_STOP_DIVERGED ? RP_SEG_DIVERGED
-                                                  : RP_SEG_FAILED;
-    out->damaged = stop.damaged;
-    snprintf(out->msg, sizeof out->msg, "%s", stop.msg);
-    FILE *f = fmemopen(out->report, sizeof out->report - 1, "w");
-    if (f) {
-      if (rp_report(a, f) < 0) fprintf(f, "%s\n", stop.msg);
-      fclose(f);
-    }
+  } else if (rp_segment_stopped(a, &stop, out)) {
+    /* diverged or failed: said */
   } else if (k < nkf) {
     /* The end of the segment: where keyframe k + 1 begins? */
     /* Its state alone: none of the records after it applied. */

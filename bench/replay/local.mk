@@ -71,6 +71,12 @@ bench-marks: cli/rewind bench/replay/fib bench/record/compute \
 		bench/record/libc
 	$(SHELL) $(top_srcdir)/bench/replay/marks.sh $(abs_top_builddir)
 
+# analyze edges and rep whole against -j 2 (bench/replay/pieces.sh).
+EXTRA_DIST += bench/replay/pieces.sh
+.PHONY: bench-pieces
+bench-pieces: cli/rewind bench/record/compute bench/record/libc
+	$(SHELL) $(top_srcdir)/bench/replay/pieces.sh $(abs_top_builddir)
+
 # The translator against the interpreter, native and qemu-x86_64
 # (bench/replay/jit.sh); fpmath is its scalar floating-point workload.
 noinst_PROGRAMS += bench/replay/fpmath

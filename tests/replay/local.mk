@@ -19,6 +19,7 @@ tests_programs_tsx_LDFLAGS =
 tests_programs_flags_undef_CFLAGS = -O1 -g
 tests_programs_flags_undef_LDFLAGS = -static
 rw_replay_tests = tests/replay/corpus.sh tests/replay/programs.sh tests/replay/trim.sh tests/replay/index.sh tests/replay/keyframes.sh tests/replay/ring.sh \
+	tests/replay/pieces.sh \
 	tests/replay/errors.sh tests/replay/elsewhere.sh tests/replay/pick.sh \
 	tests/replay/jit.sh
 TESTS += $(rw_replay_tests)

@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# rewind analyze edges|rep -j N (cli/segments.c, replayer/prof_merge.c):
+# the pieces between the recorder's keyframes analysed in processes of
+# their own and added up must give exactly what one replay from the start
+# gives, for threads and for a process tree; a trace without keyframes is
+# analysed whole with a note; a piece that diverges is named and the
+# result covers the history before it; the analyses that need call stacks
+# from the start refuse -j and say why.
+. "${top_srcdir:-.}/tests/recorder/lib.sh"
+
+# same NAME ANALYSIS: the sorted JSON lines of ANALYSIS on $T/NAME.rwd,
+# whole and with -j 2, into $T/NAME.ANALYSIS.{whole,j} (errors .err);
+# checks that -j exits 0 and that both are equal and not empty.
+same() {
+  "$REWIND" analyze "$2" --json --top 0 --no-progress "$T/$1.rwd" \
+    2>"$T/$1.$2.werr" | sort >"$T/$1.$2.whole"
+  "$REWIND" analyze "$2" -j 2 --json --top 0 --no-progress "$T/$1.rwd" \
+    2>"$T/$1.$2.err" | sort >"$T/$1.$2.j"
+  check_eq "$1: analyze $2 -j 2 exits 0" 0 "${PIPESTATUS[0]}"
+  check "$1: $2 has lines ($(wc -l <"$T/$1.$2.whole"))" \
+    test -s "$T/$1.$2.whole"
+  check "$1: $2 in pieces is $2 whole" \
+    cmp "$T/$1.$2.whole" "$T/$1.$2.j"
+}
+
+# nkf NAME: how many keyframes rewind info counts.
+nkf() {
+  "$REWIND" info "$T/$1.rwd" | sed -n 's/^keyframes: *\([0-9]*\).*/\1/p'
+}
+
+# --- threads: computing, blocked, on futexes; a keyframe every 20 ms -------
+"$REWIND" record -q -f -o "$T/work.rwd" --keyframes 0.02 -- "$P/kfwork" 0.3 \
+  >/dev/null 2>"$T/work.rec"
+check_eq "work: recorded" 0 "$?"
+k=$(nkf work)
+check "work: keyframes written (>= 3: $k)" test "${k:-0}" -ge 3
+same work edges
+same work rep
+# The tables too, first line (totals) included.
+"$REWIND" analyze rep --top 0 --no-progress "$T/work.rwd" >"$T/rep.whole" 2>&1
+"$REWIND" analyze rep -j 3 --top 0 --no-progress "$T/work.rwd" \
+  >"$T/rep.j" 2>&1
+check "work: the rep table with -j 3 is the whole's" \
+  cmp "$T/rep.whole" "$T/rep.j"
+"$REWIND" analyze edges --top 3 --no-progress "$T/work.rwd" \
+  >"$T/edges.wtop" 2>/dev/null
+"$REWIND" analyze edges -j 2 --top 3 --progress "$T/work.rwd" \
+  >"$T/edges.top" 2>"$T/edges.progress"
+check "work: the edge table's totals line is the whole's" test \
+  "$(head -1 "$T/edges.top")" = "$(head -1 "$T/edges.wtop")"
+check "work: progress names the pieces" grep -q \
+  "edges of $((k + 1)) segments of .*, 2 at a time" "$T/edges.progress"
+
+# --- a process tree: every process in each keyframe ------------------------
+"$REWIND" record -q -f -o "$T/tree.rwd" --keyframes 0.05 -- "$P/kftree" 0.6 \
+  >/dev/null 2>&1
+check_eq "tree: recorded" 0 "$?"
+k=$(nkf tree)
+check "tree: keyframes written (>= 2: $k)" test "${k:-0}" -ge 2
+same tree edges
+same tree rep
+
+# --- a ring: the history begins at a keyframe ------------------------------
+"$REWIND" record -f -o "$T/ring.rwd" --ring 1M -- "$P/kfwork" 0.5 light \
+  >/dev/null 2>"$T/ring.rec"
+check_eq "ring: recorded" 0 "$?"
+check "ring: segments dropped" grep -Eq "ring: .*, [1-9][0-9]* dropped" \
+  "$T/ring.rec"
+same ring edges
+
+# --- no keyframes: one piece, with a note -----------------------------------
+"$REWIND" record -q -f -o "$T/none.rwd" --keyframes 0 -- "$P/kfwork" 0.1 \
+  >/dev/null 2>&1
+same none rep
+check "none: says it runs in one piece" grep -q \
+  "has no keyframes (rewind record --keyframes writes them); analysing it in" \
+  "$T/none.rep.err"
+
+# --- a wrong keyframe: the piece after it diverges, and is named -------------
+REWIND_TEST_KEYFRAME_SKEW=regs "$REWIND" record -q -f -o "$T/skew.rwd" \
+  --keyframes 0.02 -- "$P/kfwork" 0.25 >/dev/null 2>&1
+"$REWIND" analyze edges -j 2 --no-progress "$T/skew.rwd" >"$T/skew.out" \
+  2>"$T/skew.err"
+check_eq "skewed: exit 4" 4 "$?"
+check "skewed: names the piece" grep -q \
+  "segment 3 of [0-9]* (from keyframe 2 to keyframe 3) diverged" "$T/skew.err"
+check "skewed: says what the result covers" grep -q \
+  "the analysis covers the history before that" "$T/skew.err"
+check "skewed: still prints it" grep -q "branches executed at" "$T/skew.out"
+
+# --- what -j is not for -------------------------------------------------------
+for a in profile calls counts; do
+  "$REWIND" analyze $a -j 2 "$T/work.rwd" >/dev/null 2>"$T/no-$a.err"
+  check_eq "$a -j: usage error" 2 "$?"
+  check "$a -j: says -j is for edges and rep" grep -q \
+    "analyze $a: -j is for analyze edges and rep" "$T/no-$a.err"
+done
+check "profile -j: says why" grep -q "call stack from the start" \
+  "$T/no-profile.err"
+"$REWIND" analyze edges -j 2 --sample 100 "$T/work.rwd" >/dev/null \
+  2>"$T/samp.err"
+check_eq "edges -j --sample: usage error" 2 "$?"
+"$REWIND" analyze rep -j 0 "$T/work.rwd" >/dev/null 2>"$T/zero.err"
+check_eq "rep -j 0: usage error" 2 "$?"
+check "rep -j 0: says what it wants" grep -q "from 1 to 1024, not '0'" \
+  "$T/zero.err"
+
+finish
