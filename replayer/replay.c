@@ -222,7 +222,7 @@ void rp_close(rp_replay *rp) {
   free(rp->root.cpuid);
   free(rp->user.bps);
   free(rp->user.wps);
-  free(rp->user.sig_seqs);
+  free(rp->user.sigrecs);
   free(rp->health.report);
   free(rp->buf);
   free(rp->trace.path);

@@ -315,55 +315,54 @@ void rp_reverse_stats(const rp_replay *rp, u64 *scanned, u64 *skipped) {
   *skipped = rp->tl.skipped;
 }
 
-/* The seqs of the SIGNAL records whose signal stops, read from the trace
- * once for each set of passed signals: a reverse continue re-runs only the
- * intervals that hold one, and none when the trace has none, as most do.
+/* The trace's SIGNAL records, read once (records only, no execution): a
+ * reverse continue with signal stops re-runs only the intervals that hold
+ * one whose signal stops, and none when the trace has none, as most do.
  * The records alone do not say which process a thread belongs to: a
- * signal of another process costs a scan that finds nothing. */
-static int sig_seqs_load(rp_replay *rp) {
+ * signal of another process costs a scan that finds nothing. Sets *ANY
+ * when one of them stops with the signals passed now. */
+static int sigrecs_load(rp_replay *rp, int *any) {
   struct rp__user *u = &rp->user;
-  if (u->sig_seqs_have && u->sig_seqs_pass == u->sig_pass) return 0;
-  trace_cursor *c;
-  struct trace_record rec;
-  size_t cap = 0;
-  int rc;
-  u->nsig_seqs = 0;
-  u->sig_seqs_have = 0;
-  RW_FORWARD(trace_cursor_open(&c, rp->trace.tr, TRACE_ALL_THREADS));
-  while ((rc = trace_cursor_next(c, &rec, NULL)) > 0) {
-    struct trace_rec_signal sg;
-    if (rec.type != TRACE_REC_SIGNAL ||
-        trace_rec_signal_get(&sg, rec.data, rec.len) < 0 || sg.signo < 1 ||
-        sg.signo > 64 || (u->sig_pass >> (sg.signo - 1) & 1))
-      continue;
-    if (u->nsig_seqs == cap) {
-      size_t n = cap ? 2 * cap : 64;
-      u64 *v = realloc(u->sig_seqs, n * sizeof *v);
-      if (!v) {
-        rc = RW_ENOMEM;
+  int rc = 0;
+  if (!u->sigrecs_have) {
+    trace_cursor *c;
+    struct trace_record rec;
+    size_t cap = 0;
+    u->nsigrecs = 0;
+    RW_FORWARD(trace_cursor_open(&c, rp->trace.tr, TRACE_ALL_THREADS));
+    while ((rc = trace_cursor_next(c, &rec, NULL)) > 0) {
+      struct trace_rec_signal sg;
+      if (rec.type != TRACE_REC_SIGNAL ||
+          trace_rec_signal_get(&sg, rec.data, rec.len) < 0 ||
+          sg.signo < 1 || sg.signo > 64)
+        continue;
+      if ((rc = rp__grow((void **)&u->sigrecs, u->nsigrecs, &cap,
+                         sizeof *u->sigrecs)) < 0)
         break;
-      }
-      u->sig_seqs = v;
-      cap = n;
+      u->sigrecs[u->nsigrecs++] = (struct rp__sigrec){rec.seq, sg.signo};
     }
-    u->sig_seqs[u->nsig_seqs++] = rec.seq;
+    trace_cursor_close(c);
+    RW_FORWARD(rc);
+    u->sigrecs_have = 1;
   }
-  trace_cursor_close(c);
-  RW_FORWARD(rc);
-  u->sig_seqs_have = 1;
-  u->sig_seqs_pass = u->sig_pass;
+  *any = 0;
+  for (size_t i = 0; i < u->nsigrecs && !*any; i++)
+    *any = rp__sig_stops(u, u->sigrecs[i].signo);
   return 0;
 }
 
-/* Whether a stopping SIGNAL record has a seq in [LO, HI]. */
+/* Whether a SIGNAL record whose signal stops has a seq in [LO, HI]. */
 static int sig_between(const rp_replay *rp, u64 lo, u64 hi) {
-  size_t a = 0, b = rp->user.nsig_seqs;
+  const struct rp__user *u = &rp->user;
+  size_t a = 0, b = u->nsigrecs;
   while (a < b) { /* the first seq >= LO */
     size_t m = a + (b - a) / 2;
-    if (rp->user.sig_seqs[m] < lo) a = m + 1;
+    if (u->sigrecs[m].seq < lo) a = m + 1;
     else b = m;
   }
-  return a < rp->user.nsig_seqs && rp->user.sig_seqs[a] <= hi;
+  for (; a < u->nsigrecs && u->sigrecs[a].seq <= hi; a++)
+    if (rp__sig_stops(u, u->sigrecs[a].signo)) return 1;
+  return 0;
 }
 
 int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
@@ -375,10 +374,7 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   struct hit h = {0};
   struct windex wi;
   int sigs = rp->user.sig_stops;
-  if (sigs) {
-    RW_FORWARD(sig_seqs_load(rp));
-    sigs = rp->user.nsig_seqs > 0;
-  }
+  if (sigs) RW_FORWARD(sigrecs_load(rp, &sigs));
   RW_FORWARD(windex_start(rp, &wi));
   int rc = 0, done = 0;
   while (hi > floor && (rp->user.nbps || rp->user.nwps ||

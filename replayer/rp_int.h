@@ -351,6 +351,11 @@ struct rp__uwp {
   struct rp__proc *proc;   /* the process it stops */
   cpu_mem *in;             /* the address space it is in */
 };
+/* A SIGNAL record of the trace: its seq and signal (1 to 64). */
+struct rp__sigrec {
+  u64 seq;
+  u32 signo;
+};
 struct rp__user {
   struct rp__ubp *bps;     /* breakpoints (replayer/user.c) */
   size_t nbps, capbps;
@@ -399,16 +404,21 @@ struct rp__user {
                               reported (icount, events; ~0: none): a run
                               starting there delivers it */
   u64 sig_seen;
-  u64 *sig_seqs;           /* the SIGNAL records whose signal stops, by
-                              seq (read once for sig_seqs_pass) */
-  size_t nsig_seqs;
-  int sig_seqs_have;
-  u64 sig_seqs_pass;
+  struct rp__sigrec *sigrecs; /* the trace's SIGNAL records, by seq (read
+                              once, by the first reverse continue with
+                              signal stops on) */
+  size_t nsigrecs;
+  int sigrecs_have;
   rp_echo_fn echo;         /* rp_set_echo, or NULL */
   void *echo_ctx;
   u64 echo_seq;            /* the writes up to this record were shown */
   u64 floor_icount, floor_events;
 };
+
+/* Whether signal SIGNO stops a run with signal stops on (U's sig_pass). */
+static inline int rp__sig_stops(const struct rp__user *u, u32 signo) {
+  return signo >= 1 && signo <= 64 && !(u->sig_pass >> (signo - 1) & 1);
+}
 
 /* A diversion (replayer/divert.c): the debugger changed memory or
  * registers; the state it changed is kept, to be put back. */

@@ -1000,9 +1000,7 @@ static int signal_now(rp_replay *rp, struct rp__thread **who, int *signo,
     return 0;
   *who = t;
   *signo = (int)sg.signo;
-  *stops = sg.signo >= 1 && sg.signo <= 64 &&
-           !(rp->user.sig_pass >> (sg.signo - 1) & 1) &&
-           rp__users(rp, t->proc);
+  *stops = rp__sig_stops(&rp->user, sg.signo) && rp__users(rp, t->proc);
   return 1;
 }
 
@@ -1264,9 +1262,10 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     int rep_mode = stop_at_user && !stepped && rp__users(rp, t->proc)
                        ? rp->user.rep_stops
                        : 0;
-    cpu_mem_rep_stops(t->proc->mem, rep_mode == RP_REP_START ? CPU_REP_STOP_START
-                                    : rep_mode == RP_REP_END ? CPU_REP_STOP_END
-                                                             : 0);
+    int cpu_mode = rep_mode == RP_REP_START ? CPU_REP_STOP_START
+                   : rep_mode == RP_REP_END ? CPU_REP_STOP_END
+                                            : 0;
+    cpu_mem_rep_stops(t->proc->mem, cpu_mode);
     rp->run_own = own;
     rc = cpu_run(t->cpu, budget, &why);
     RW_FORWARD(rc);
