@@ -235,7 +235,10 @@ static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 hi_ev,
 /* The write index. When the only stops armed are write watchpoints, an
  * interval between two states whose snapshots share every page of the
  * watched ranges (cpu_snap_same) holds no write there, by an instruction
- * or by the kernel: the scan passes it by without re-running it. The
+ * or by the kernel, unless the range was mapped or unmapped in between
+ * (pages mapped, written and unmapped again, by munmap or exec, are in
+ * neither state: the log of mapping changes, rp__maplog_hits, says): the
+ * scan passes it by without re-running it. The
  * snapshots are the keyframes' own, so the index costs nothing until it
  * is used and is as fine as the keyframes are; UPPER holds, per
  * watchpoint, the state at the top of the interval looked at next. */
@@ -243,6 +246,7 @@ struct windex {
   size_t n;
   cpu_snap **upper; /* owned; NULL: that state is not known */
   const cpu_mem **in;
+  u64 upper_events; /* the position of the upper states */
 };
 
 static void windex_free(struct windex *w) {
@@ -270,6 +274,7 @@ static int windex_start(rp_replay *rp, struct windex *w) {
     return RW_ENOMEM;
   }
   w->n = u->nwps;
+  w->upper_events = rp->trace.events;
   for (size_t i = 0; i < w->n; i++) {
     w->in[i] = u->wps[i].in;
     int rc = cpu_mem_snapshot(u->wps[i].in, &w->upper[i]);
@@ -301,12 +306,15 @@ static int windex_skips(rp_replay *rp, struct windex *w,
   for (size_t i = 0; i < w->n; i++) {
     const cpu_snap *s = kf_space(rp, kf, w->in[i]);
     if (!s || !w->upper[i] || u->wps[i].in != w->in[i] ||
-        !cpu_snap_same(s, w->upper[i], u->wps[i].addr, u->wps[i].len))
+        !cpu_snap_same(s, w->upper[i], u->wps[i].addr, u->wps[i].len) ||
+        rp__maplog_hits(rp, w->in[i], kf->events, w->upper_events,
+                        u->wps[i].addr, u->wps[i].len))
       *skip = 0;
     cpu_snap_free(w->upper[i]);
     w->upper[i] = NULL;
     if (s) RW_FORWARD(cpu_snap_dup(s, &w->upper[i]));
   }
+  w->upper_events = kf->events;
   return 0;
 }
 

@@ -325,6 +325,17 @@ struct rp__search {
   struct rp__dcache dc;    /* the search's digests */
 };
 
+/* A change of the mappings of an address space (map, unmap, remap, exec)
+ * over [LO, HI), at the position where the record that made it was
+ * applied (EVENTS): the write index may not pass by an interval that holds
+ * one over a watched range (replayer/reverse.c), whose pages can be
+ * mapped, written and unmapped between two states that both lack them. */
+struct rp__maplog {
+  u64 events;
+  const cpu_mem *mem;
+  u64 lo, hi;
+};
+
 /* The timeline: coarse keyframes along the history, fine ones near where
  * reverse execution works. */
 struct rp__timeline {
@@ -335,6 +346,9 @@ struct rp__timeline {
   u64 restores;            /* keyframe restores so far */
   u64 scanned, skipped;    /* intervals reverse continues re-ran, and
                               passed by with the write index */
+  struct rp__maplog *maplog; /* the mapping changes met so far, by events
+                              (rp__maplog_add) */
+  size_t nmaplog, capmaplog;
   struct rp__kf fine[RP_FINE_MAX]; /* fine keyframes, unordered */
   size_t nfine;
   u64 fine_clock;          /* LRU stamp source */
@@ -494,6 +508,13 @@ int rp__index_identity(const char *path, char *out, size_t cap)
     RW_MUST_CHECK;
 
 /* address space mirror (replayer/space.c) */
+/* Logs a mapping change over [ADDR, ADDR+LEN) of RP's current process's
+ * space at the current position (once, however often the history is
+ * replayed); rp__maplog_hits says whether a change of MEM over [ADDR,
+ * ADDR+LEN) was logged at a position from events LO to HI. */
+int rp__maplog_add(rp_replay *rp, u64 addr, u64 len) RW_MUST_CHECK;
+int rp__maplog_hits(const rp_replay *rp, const cpu_mem *mem, u64 lo, u64 hi,
+                    u64 addr, u64 len);
 int rp__apply_exec(rp_replay *rp) RW_MUST_CHECK;
 int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 int rp__apply_unmap(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;

@@ -180,12 +180,64 @@ static int fill_from_blob(rp_replay *rp, const struct rp__src *src, u64 a,
   return 0;
 }
 
+/* ---- The log of mapping changes ---------------------------------------- */
+
+int rp__maplog_add(rp_replay *rp, u64 addr, u64 len) {
+  struct rp__timeline *tl = &rp->tl;
+  struct rp__maplog e = {rp->trace.events, rp->proc->mem, addr, addr + len};
+  size_t a = 0, b = tl->nmaplog;
+  while (a < b) { /* the first entry past E's position */
+    size_t m = a + (b - a) / 2;
+    if (tl->maplog[m].events <= e.events) a = m + 1;
+    else b = m;
+  }
+  /* Replayed again (after a keyframe restore): logged already. */
+  for (size_t i = a; i > 0 && tl->maplog[i - 1].events == e.events; i--)
+    if (tl->maplog[i - 1].mem == e.mem && tl->maplog[i - 1].lo == e.lo &&
+        tl->maplog[i - 1].hi == e.hi)
+      return 0;
+  RW_FORWARD(rp__grow((void **)&tl->maplog, tl->nmaplog, &tl->capmaplog,
+                      sizeof *tl->maplog));
+  memmove(&tl->maplog[a + 1], &tl->maplog[a],
+          (tl->nmaplog - a) * sizeof *tl->maplog);
+  tl->maplog[a] = e;
+  tl->nmaplog++;
+  return 0;
+}
+
+int rp__maplog_hits(const rp_replay *rp, const cpu_mem *mem, u64 lo, u64 hi,
+                    u64 addr, u64 len) {
+  const struct rp__timeline *tl = &rp->tl;
+  size_t a = 0, b = tl->nmaplog;
+  while (a < b) { /* the first entry at LO or later */
+    size_t m = a + (b - a) / 2;
+    if (tl->maplog[m].events < lo) a = m + 1;
+    else b = m;
+  }
+  for (; a < tl->nmaplog && tl->maplog[a].events <= hi; a++) {
+    const struct rp__maplog *e = &tl->maplog[a];
+    if (e->mem == mem && e->lo < addr + len && addr < e->hi) return 1;
+  }
+  return 0;
+}
+
+/* cpu_mem_map and cpu_mem_unmap of the current process's space, logged. */
+static int space_map(rp_replay *rp, u64 addr, u64 len, int prot) {
+  RW_FORWARD(rp__maplog_add(rp, addr, len));
+  return cpu_mem_map(rp->proc->mem, addr, len, prot);
+}
+
+static int space_unmap(rp_replay *rp, u64 addr, u64 len) {
+  RW_FORWARD(rp__maplog_add(rp, addr, len));
+  return cpu_mem_unmap(rp->proc->mem, addr, len);
+}
+
 int rp__apply_exec(rp_replay *rp) {
   u64 start, len;
   int prot;
   /* Unmap what is mapped, run by run (the space is mostly empty). */
   while (cpu_mem_query(rp->proc->mem, 0, &start, &len, &prot) == 0)
-    RW_FORWARD(cpu_mem_unmap(rp->proc->mem, start, len));
+    RW_FORWARD(space_unmap(rp, start, len));
   rp__srcs_free(&rp->proc->srcs);
   rp__stack_defaults(&rp->proc->stack); /* until the image's STACK_RULES */
   return rp__alias_sync(rp);
@@ -234,7 +286,7 @@ int rp__apply_map(rp_replay *rp, const struct rp__rec *rec) {
   RW_RETURN_IF(!range_ok(src.start, len), RW_ECORRUPT,
                "MAP of a bad range %#llx+%#llx",
                (unsigned long long)src.start, (unsigned long long)len);
-  RW_FORWARD(cpu_mem_map(rp->proc->mem, src.start, len, cpu_prot(prot)));
+  RW_FORWARD(space_map(rp, src.start, len, cpu_prot(prot)));
   src.fend = ~(u64)0;
   if (!rp__is_zero_hash(src.hash)) {
     /* Pages wholly past the end of the file raise SIGBUS when touched:
@@ -267,7 +319,7 @@ int rp__apply_unmap(rp_replay *rp, const struct rp__rec *rec) {
   if (a >= RP_USER_END) return 0; /* [vsyscall] and the like */
   RW_RETURN_IF(!range_ok(a, len), RW_ECORRUPT, "UNMAP of a bad range");
   rp__note_recent(rp, rec, a, len);
-  RW_FORWARD(cpu_mem_unmap(rp->proc->mem, a, len));
+  RW_FORWARD(space_unmap(rp, a, len));
   RW_FORWARD(srcs_cut(&rp->proc->srcs, a, a + len));
   return rp__alias_sync(rp);
 }
@@ -321,7 +373,7 @@ static int remap_dup(rp_replay *rp, const struct rp__rec *rec, u64 oa, u64 na,
   src.start = na;
   src.end = na + nl;
   rp__note_recent(rp, rec, na, nl);
-  RW_FORWARD(cpu_mem_map(rp->proc->mem, na, nl, cpu_prot((u32)s->prot)));
+  RW_FORWARD(space_map(rp, na, nl, cpu_prot((u32)s->prot)));
   RW_FORWARD(hide_past_eof(rp, &src));
   /* Copy what the other mappings of the object show of the new range. */
   for (size_t i = 0; i < rp->proc->srcs.n; i++) {
@@ -373,16 +425,16 @@ int rp__apply_remap(rp_replay *rp, const struct rp__rec *rec) {
     /* The kernel never moves a mapping onto itself in part. */
     RW_RETURN_IF(na < oa + ol && oa < na + nl, RW_ECORRUPT,
                  "REMAP onto its own range");
-    RW_FORWARD(cpu_mem_map(rp->proc->mem, na, nl, prot));
+    RW_FORWARD(space_map(rp, na, nl, prot));
     RW_FORWARD(copy_pages(rp, oa, na, keep));
     if (!(flags & 4)) {
-      RW_FORWARD(cpu_mem_unmap(rp->proc->mem, oa, ol));
+      RW_FORWARD(space_unmap(rp, oa, ol));
       RW_FORWARD(srcs_cut(&rp->proc->srcs, oa, oa + ol));
     }
   } else if (nl > ol) {
-    RW_FORWARD(cpu_mem_map(rp->proc->mem, oa + ol, nl - ol, prot));
+    RW_FORWARD(space_map(rp, oa + ol, nl - ol, prot));
   } else if (nl < ol) {
-    RW_FORWARD(cpu_mem_unmap(rp->proc->mem, oa + nl, ol - nl));
+    RW_FORWARD(space_unmap(rp, oa + nl, ol - nl));
     RW_FORWARD(srcs_cut(&rp->proc->srcs, oa + nl, oa + ol));
   }
   src.start = na;
@@ -410,8 +462,8 @@ int rp__apply_resize(rp_replay *rp, const struct rp__rec *rec) {
       RW_FORWARD(
           cpu_mem_protect(rp->proc->mem, eof, e->eof - eof, CPU_PROT_NONE));
     } else if (eof > e->eof) {
-      RW_FORWARD(cpu_mem_unmap(rp->proc->mem, e->eof, eof - e->eof));
-      RW_FORWARD(cpu_mem_map(rp->proc->mem, e->eof, eof - e->eof,
+      RW_FORWARD(space_unmap(rp, e->eof, eof - e->eof));
+      RW_FORWARD(space_map(rp, e->eof, eof - e->eof,
                              cpu_prot((u32)e->prot)));
     }
     e->eof = eof;

@@ -34,6 +34,9 @@ void rp__kf_free_all(rp_replay *rp) {
   for (size_t i = 0; i < rp->tl.nkfs; i++) kf_free(&rp->tl.kfs[i]);
   free(rp->tl.kfs);
   rp->tl.kfs = NULL;
+  free(rp->tl.maplog);
+  rp->tl.maplog = NULL;
+  rp->tl.nmaplog = rp->tl.capmaplog = 0;
   rp->tl.nkfs = rp->tl.capkfs = 0;
 }
 

@@ -161,6 +161,25 @@ assert v[0]["after"] == "6400000000000000" and not v[0]["by_kernel"], v' \
 "$REWIND" analyze writes --no-progress "$T/ch.rwd" 0x10 4 >"$T/none.out" 2>&1
 check_eq "analyze writes of an address nothing writes: only the header" 2 \
   "$(wc -l <"$T/none.out")"
+# A page mapped, written and unmapped between two states the replay
+# keeps: from the end, last-write and reverse-continue must still find the
+# writes (the write index once passed the interval by: the page was in
+# neither state), and then nothing before them.
+rec um "$P/unmapped"
+check "unmapped: recorded" grep -q '^unmapped: ' "$T/um.out"
+gdb_run um um <<'G'
+continue
+eval "monitor last-write %p 8", (long)slot + 8
+eval "monitor goto %d", 0
+continue
+eval "monitor last-write %p 8", (long)slot + 8
+G
+check "unmapped: last-write from the end finds the second write" grep -Eq \
+  "^  before: 29 00 00 00 00 00 00 00  after: 2a 00 00 00 00 00 00 00$" \
+  "$T/um.out"
+check "unmapped: by main" grep -q "by 0x[0-9a-f]* main+0x" "$T/um.out"
+check "unmapped: never 'no write' at the end" sh -c \
+  "! grep -q 'no write of' '$T/um.out'"
 status_of() { "$@" >"$T/st.out" 2>&1; echo $?; }
 check_eq "analyze writes without an address" 2 \
   "$(status_of "$REWIND" analyze writes "$T/uaf.rwd")"

@@ -410,6 +410,13 @@ int main(int argc, char **argv) {
       if (n < 0) return 2;
       if (n == 0 && kind && rp_watch_del(rp, addr, 8, 2)) break;
     }
+    if (getenv("SEEKCHECK_VERBOSE")) {
+      printf("seekcheck: %s at %#" PRIx64 " set at %" PRIu64 ": %d hits",
+             kind ? "watch" : "break", addr, pos[npos / 2], n);
+      for (int i = 0; i < n; i++)
+        printf(" %" PRIu64 "/%" PRIu64 ":%u", hic[i], hev[i], htid[i]);
+      printf("\n");
+    }
     /* A thread waiting in a syscall may never run again (killed there):
      * the instruction after it is then never reached. */
     check(n > 0 || (!kind && waits), "%s at %#" PRIx64 " is hit (set at %"
