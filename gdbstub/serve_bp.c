@@ -4,6 +4,7 @@
  * in which thread, with its registers, and why (swbreak, hwbreak, watch,
  * rwatch, awatch, replaylog:begin and replaylog:end at either end of the
  * history). */
+#define _GNU_SOURCE /* sigabbrev_np */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +267,50 @@ static void stop_reply(struct gdb__sess *s, const struct rp_stop *st,
   if (st->reason != RP_STOP_END) s->crash_shown = 0;
   exec_event(s, st, &g);
   gdb_stop_reply(&s->reply, &g);
+}
+
+/* The name of the Linux signal whose gdb number is G ("SIGUSR2"), or of
+ * gdb's number, into BUF. */
+static const char *sig_name(unsigned g, char *buf, size_t cap) {
+  for (int sig = 1; sig <= 64; sig++) {
+    const char *ab = gdb_signal(sig) == g ? sigabbrev_np(sig) : NULL;
+    if (ab) {
+      snprintf(buf, cap, "SIG%s", ab);
+      return buf;
+    }
+  }
+  snprintf(buf, cap, "gdb's signal %u", g);
+  return buf;
+}
+
+int gdb__signal_note(struct gdb__sess *s) {
+  const struct gdb_request *q = &s->req;
+  if (q->u.cont.dir != GDB_FORWARD) return 0;
+  u8 stopped = s->last.reason == RP_STOP_SIGNAL ? gdb_signal(s->last.signo)
+                                                : 0;
+  int delivers = 0;
+  char msg[300], name[40];
+  for (unsigned i = 0; i < q->u.cont.n; i++) {
+    const struct gdb_action *a = &q->u.cont.act[i];
+    if (!a->signo || a->signo == stopped) {
+      delivers |= a->signo != 0;
+      continue;
+    }
+    if (s->sig_notes & 1) continue;
+    s->sig_notes |= 1;
+    snprintf(msg, sizeof msg, "rewind: a replay cannot deliver %s where "
+             "the recording has no such signal: the program goes on as "
+             "recorded\n", sig_name(a->signo, name, sizeof name));
+    RW_FORWARD(gdb__console(s, msg));
+  }
+  if (stopped && !delivers && !(s->sig_notes & 2)) {
+    s->sig_notes |= 2;
+    snprintf(msg, sizeof msg, "rewind: %s is delivered as recorded: a "
+             "replay cannot take it out of the past (signal 0, handle "
+             "nopass)\n", sig_name(stopped, name, sizeof name));
+    RW_FORWARD(gdb__console(s, msg));
+  }
+  return 0;
 }
 
 void gdb__stop_reply(struct gdb__sess *s, const struct rp_stop *st) {

@@ -79,6 +79,9 @@ struct gdb__sess {
   u64 crash_shown;               /* 1 + the position where the fatal signal
                                     ending the history was reported; 0 */
   int last_dir;                  /* its direction (enum gdb_dir) */
+  int sig_notes;                 /* said once: 1 gdb asked to deliver a
+                                    signal the recording has not there, 2
+                                    to drop one it delivers */
   int img_known;                 /* gdb has the program image img_seq of
                                     process img_pid (rp_image) */
   u64 img_seq;
@@ -167,6 +170,13 @@ int gdb__send(struct gdb__sess *s, const void *payload, size_t len)
 /* Sends the text MSG to gdb's console as an 'O' packet (while a resume
  * packet is being answered, or within qRcmd). */
 int gdb__console(struct gdb__sess *s, const char *msg) RW_MUST_CHECK;
+/* Before a forward resume (S's request): says once on gdb's console when
+ * gdb asks to deliver a signal the recording does not deliver there
+ * (`signal SIG`, `queue-signal`), and once when it resumes from a signal
+ * stop without that signal (`signal 0`, `handle nopass`): a replay
+ * delivers the recorded signals, as recorded. Returns 0 or a negative
+ * code. */
+int gdb__signal_note(struct gdb__sess *s) RW_MUST_CHECK;
 /* The same for the N bytes at P, and for HEX (LEN characters) that is
  * their hex already. */
 int gdb__console_bytes(struct gdb__sess *s, const void *p, size_t n)

@@ -402,6 +402,7 @@ int gdb__resume(struct gdb__sess *s) {
   }
   rc = plan(s, &p);
   if (rc) return rc < 0 ? rc : 0;
+  RW_FORWARD(gdb__signal_note(s));
   if (!p.kind) { /* nothing for a thread alive here: report where we are */
     gdb__stop_reply(s, &s->last);
     return 0;

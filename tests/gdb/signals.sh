@@ -64,6 +64,24 @@ expect "what gdb lets pass does not stop; what it asks for does" \
   '^Program received signal SIGBUS' '^Program received signal SIGALRM'
 refute "SIGSEGV and SIGFPE passed" 'signal SIG(SEGV|FPE)'
 
+session inject sg <<'G'
+continue
+signal SIGUSR2
+signal 0
+continue
+G
+expect "gdb's own signals cannot be delivered, recorded ones not dropped" \
+  '^Program received signal SIGSEGV' \
+  '^rewind: a replay cannot deliver SIGUSR2 where the recording has no' \
+  '^rewind: SIGSEGV is delivered as recorded' \
+  '^Program received signal SIGFPE' '^Program received signal SIGILL' \
+  '^Program received signal SIGTRAP'
+if [ "$(grep -c '^rewind: .* as recorded' "$T/inject.out")" -eq 2 ]; then
+  ok
+else
+  bad "inject: each said once" "$T/inject.out"
+fi
+
 session back sg <<'G'
 break _exit
 continue
