@@ -349,6 +349,12 @@ struct rp__timeline {
   struct rp__maplog *maplog; /* the mapping changes met so far, by events
                               (rp__maplog_add) */
   size_t nmaplog, capmaplog;
+  u64 log_covered;         /* the log holds every change up to here (the
+                              replay ran there from the history's start,
+                              not from a keyframe of the persistent
+                              index further on) */
+  int log_broken;          /* the run since the last restore began past
+                              log_covered: it does not extend it */
   struct rp__kf fine[RP_FINE_MAX]; /* fine keyframes, unordered */
   size_t nfine;
   u64 fine_clock;          /* LRU stamp source */
@@ -511,7 +517,8 @@ int rp__index_identity(const char *path, char *out, size_t cap)
 /* Logs a mapping change over [ADDR, ADDR+LEN) of RP's current process's
  * space at the current position (once, however often the history is
  * replayed); rp__maplog_hits says whether a change of MEM over [ADDR,
- * ADDR+LEN) was logged at a position from events LO to HI. */
+ * ADDR+LEN) was logged at a position from events LO to HI, or may have
+ * been (HI past what the log covers). */
 int rp__maplog_add(rp_replay *rp, u64 addr, u64 len) RW_MUST_CHECK;
 int rp__maplog_hits(const rp_replay *rp, const cpu_mem *mem, u64 lo, u64 hi,
                     u64 addr, u64 len);

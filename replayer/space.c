@@ -209,6 +209,7 @@ int rp__maplog_hits(const rp_replay *rp, const cpu_mem *mem, u64 lo, u64 hi,
                     u64 addr, u64 len) {
   const struct rp__timeline *tl = &rp->tl;
   size_t a = 0, b = tl->nmaplog;
+  if (hi > tl->log_covered) return 1; /* not run here: not known */
   while (a < b) { /* the first entry at LO or later */
     size_t m = a + (b - a) / 2;
     if (tl->maplog[m].events < lo) a = m + 1;

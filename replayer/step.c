@@ -84,6 +84,8 @@ static void consume(rp_replay *rp) {
   rp->trace.have_pend = 0;
   rp->trace.last_seq = rp->trace.pend.seq;
   rp->trace.events++;
+  if (!rp->tl.log_broken && rp->trace.events > rp->tl.log_covered)
+    rp->tl.log_covered = rp->trace.events;
 }
 
 static void fill_stop(rp_replay *rp, struct rp_stop *stop, int reason) {

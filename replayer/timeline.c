@@ -208,6 +208,7 @@ int rp__kf_restore(rp_replay *rp, const struct rp__kf *kf) {
   RW_FORWARD(rp__threads_restore(rp, kf));
   rp->icount = kf->icount;
   rp->trace.events = kf->events;
+  rp->tl.log_broken = kf->events > rp->tl.log_covered;
   rp->trace.have_pend = 0;
   rp->trace.last_seq = kf->next_seq - 1;
   rp->fin.ended = 0;

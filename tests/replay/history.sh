@@ -180,6 +180,16 @@ check "unmapped: last-write from the end finds the second write" grep -Eq \
 check "unmapped: by main" grep -q "by 0x[0-9a-f]* main+0x" "$T/um.out"
 check "unmapped: never 'no write' at the end" sh -c \
   "! grep -q 'no write of' '$T/um.out'"
+# The same from a keyframe of the persistent index, the history before it
+# not run in this session.
+"$REWIND" index "$T/um.rwd" >/dev/null 2>&1
+gdb_run umx um <<'G'
+monitor goto 30000000
+eval "monitor last-write %p 8", (long)slot + 8
+G
+check "unmapped, indexed: last-write finds the second write" grep -Eq \
+  "^  before: 29 00 00 00 00 00 00 00  after: 2a 00 00 00 00 00 00 00$" \
+  "$T/umx.out"
 status_of() { "$@" >"$T/st.out" 2>&1; echo $?; }
 check_eq "analyze writes without an address" 2 \
   "$(status_of "$REWIND" analyze writes "$T/uaf.rwd")"
