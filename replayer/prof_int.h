@@ -61,6 +61,36 @@ struct site {
 };
 enum { SITE_REP = 20 };
 
+/* One execution of rep site S: REQ asked for, DONE done, ended HOW
+ * (CPU_REP_*), added to its counts. */
+static inline void rp__rep_count(struct site *s, u64 req, u64 done,
+                                 int how) {
+  if (!s->execs || done < s->lo) s->lo = done;
+  if (done > s->hi) s->hi = done;
+  s->execs++;
+  s->req += req;
+  s->done += done;
+  s->cond += how == CPU_REP_COND;
+  s->faults += how == CPU_REP_FAULT;
+  s->intr += how == CPU_REP_INTERRUPTED;
+}
+
+/* A rep instruction a replay that begins at a keyframe (a piece of a
+ * history, rewind analyze rep -j) cuts in two: the piece before ends with
+ * a thread inside it (an open part), the piece after begins there (a
+ * head). rp_profile_add joins them into the one execution a whole replay
+ * counts; a head with nothing before it counts as an execution of its
+ * own, as the history's first does. */
+struct rep_part {
+  u32 tid;
+  u32 site;      /* in sites */
+  u64 req, done; /* rcx at its first iteration in the piece, iterations
+                    done in it */
+  int how;       /* a head's: how it ended (CPU_REP_*); an open part's: 1
+                    when it began at the thread's first instruction in
+                    the piece (it continues a part before), else 0 */
+};
+
 /* How often an indirect branch went to one target. */
 struct target {
   u32 site;
@@ -111,6 +141,7 @@ struct shadow {
   u64 nring;          /* how many were taken in all */
   void *samp;         /* the sampler's state of the thread */
   void *cnt;          /* the counter's (replayer/counts.c) */
+  u64 n0;             /* the thread's count where the run began */
 };
 
 struct rp_profile {
@@ -157,6 +188,10 @@ struct rp_profile {
   /* The rep instructions (rp_reps_run), in sites. */
   int reps;
   u64 nreps, rep_iters;
+  struct rep_part *heads; /* counted in nreps and rep_iters, not in sites */
+  struct rep_part *opens; /* counted nowhere; a total's (rp_profile_add):
+                             those not joined yet */
+  size_t nheads, capheads, nopens, capopens;
   size_t ring;  /* > 0: each thread keeps its last RING taken branches */
   int ring_json; /* rp_branches_json: the ring as JSON lines */
   struct rp__sampler *sampler; /* sampled edges (replayer/sample.c) */
@@ -165,13 +200,22 @@ struct rp_profile {
   rp_data *data;               /* data accesses (replayer/datarange.c);
                                   borrowed */
   int stacks;                  /* keep call stacks for the counter too */
-  struct rp__umap by_merge;    /* sites of profiles added up
-                                  (replayer/prof_merge.c): hash of pid,
-                                  kind, address and where -> index + 1 */
+  struct rp__umap by_merge;    /* the sites by what tells them apart
+                                  (rp__prof_site): hash of pid, kind,
+                                  address and where -> index + 1 */
 };
 
 /* S appended to P's strings; its offset into *OFF. Returns 0 or
  * RW_ENOMEM. */
 int rp__prof_str(rp_profile *p, const char *s, u32 *off) RW_MUST_CHECK;
+
+/* The index of the site at ADDR of process PID, of KIND, at WHERE
+ * ("function+0xOFF") into *OUT, added (its counts zero) when new. A site
+ * is told apart by these alone, not by the image it was met in, so a
+ * whole replay and the pieces of one (replayer/prof_merge.c) count the
+ * same rows: a piece that begins at a keyframe sees each process as a
+ * new image. Returns 0 or RW_ENOMEM. */
+int rp__prof_site(rp_profile *p, u64 addr, u32 pid, int kind,
+                  const char *where, u32 *out) RW_MUST_CHECK;
 
 #endif /* RW_REPLAYER_PROF_INT_H */

@@ -15,13 +15,13 @@
 
 #include "replayer/prof_int.h"
 
-#define MAGIC "RWPROF1"
+#define MAGIC "RWPROF2"
 
 struct header {
   char magic[8];
   u32 branches, reps;
   u64 nbranches, nreps, rep_iters;
-  u64 nsites, ntargets, nstrs;
+  u64 nsites, ntargets, nstrs, nheads, nopens;
 };
 
 int rp_profile_empty(int reps, rp_profile **out) {
@@ -46,40 +46,41 @@ int rp_profile_save(const rp_profile *p, FILE *f) {
                      .rep_iters = p->rep_iters,
                      .nsites = p->nsites,
                      .ntargets = p->ntargets,
-                     .nstrs = p->nstrs};
+                     .nstrs = p->nstrs,
+                     .nheads = p->nheads,
+                     .nopens = p->nopens};
   memcpy(h.magic, MAGIC, sizeof h.magic);
   if (!put(f, &h, sizeof h, 1) ||
       !put(f, p->sites, sizeof *p->sites, p->nsites) ||
       !put(f, p->targets, sizeof *p->targets, p->ntargets) ||
-      !put(f, p->strs, 1, p->nstrs) || fflush(f) != 0)
+      !put(f, p->strs, 1, p->nstrs) ||
+      !put(f, p->heads, sizeof *p->heads, p->nheads) ||
+      !put(f, p->opens, sizeof *p->opens, p->nopens) || fflush(f) != 0)
     return RW_ERR(errno ? errno : EIO);
   return 0;
 }
 
-static u64 site_hash(const struct site *s, const char *where) {
-  u64 h = rw_fmix64(s->addr ^ ((u64)s->pid << 32) ^ ((u64)s->kind << 56));
+static u64 site_hash(u64 addr, u32 pid, int kind, const char *where) {
+  u64 h = rw_fmix64(addr ^ ((u64)pid << 32) ^ ((u64)kind << 56));
   for (const char *c = where; *c; c++) h = (h ^ (u8)*c) * 0x100000001b3ull;
   return h;
 }
 
-/* The index of site X (its where in STRS) in P, added when new. */
-static int site_of(rp_profile *p, const struct site *x, const char *strs,
-                   u32 *out) {
-  const char *w = strs + x->where;
-  u64 h = site_hash(x, w);
+int rp__prof_site(rp_profile *p, u64 addr, u32 pid, int kind,
+                  const char *where, u32 *out) {
+  u64 h = site_hash(addr, pid, kind, where);
   for (;; h++) {
     u32 v = rp__umap_get(&p->by_merge, h);
     if (!v) break;
     const struct site *s = &p->sites[v - 1];
-    if (s->addr == x->addr && s->pid == x->pid && s->kind == x->kind &&
-        !strcmp(p->strs + s->where, w)) {
+    if (s->addr == addr && s->pid == pid && s->kind == kind &&
+        !strcmp(p->strs + s->where, where)) {
       *out = v - 1;
       return 0;
     }
   }
-  struct site n = {.addr = x->addr, .pid = x->pid, .kind = x->kind,
-                   .mnem = x->mnem};
-  RW_FORWARD(rp__prof_str(p, w, &n.where));
+  struct site n = {.addr = addr, .pid = pid, .kind = kind};
+  RW_FORWARD(rp__prof_str(p, where, &n.where));
   RW_FORWARD(rp__grow((void **)&p->sites, p->nsites, &p->capsites,
                       sizeof *p->sites));
   RW_FORWARD(rp__umap_put(&p->by_merge, h, (u32)p->nsites + 1));
@@ -126,6 +127,45 @@ static int target_add(rp_profile *p, u32 i, const struct target *g,
   return 0;
 }
 
+/* The open part of thread TID's rep instruction at site I of P that no
+ * head has joined yet, or NULL. */
+static struct rep_part *open_part(rp_profile *p, u32 tid, u32 i) {
+  for (size_t k = 0; k < p->nopens; k++)
+    if (p->opens[k].tid == tid && p->opens[k].site == i) return &p->opens[k];
+  return NULL;
+}
+
+/* Head H (at site I of P) of a piece: the end of the open part before it
+ * if there is one, else an execution of its own. */
+static void head_add(rp_profile *p, u32 i, const struct rep_part *h) {
+  struct rep_part *o = open_part(p, h->tid, i);
+  if (!o) {
+    rp__rep_count(&p->sites[i], h->req, h->done, h->how);
+    return;
+  }
+  rp__rep_count(&p->sites[i], o->req, o->done + h->done, h->how);
+  p->rep_iters += o->done; /* the piece before did not count them */
+  *o = p->opens[--p->nopens];
+}
+
+/* Open part X (at site I of P) at the end of a piece: it goes on in a
+ * later one. */
+static int open_add(rp_profile *p, u32 i, const struct rep_part *x) {
+  struct rep_part *o = open_part(p, x->tid, i);
+  if (o && x->how) { /* it went on in this piece too */
+    o->done += x->done;
+    return 0;
+  }
+  if (!o) {
+    RW_FORWARD(rp__grow((void **)&p->opens, p->nopens, &p->capopens,
+                        sizeof *p->opens));
+    o = &p->opens[p->nopens++];
+  }
+  *o = *x;
+  o->site = i;
+  return 0;
+}
+
 int rp_profile_add(rp_profile *p, FILE *f) {
   struct header h;
   RW_RETURN_IF(fread(&h, sizeof h, 1, f) != 1 ||
@@ -134,27 +174,43 @@ int rp_profile_add(rp_profile *p, FILE *f) {
   RW_RETURN_IF(h.branches != (u32)p->branches || h.reps != (u32)p->reps,
                RW_EINVAL, "a profile of another kind");
   RW_RETURN_IF(h.nsites > 0xffffffffu || h.ntargets > 0xffffffffu ||
-                   h.nstrs > 0xffffffffu,
+                   h.nstrs > 0xffffffffu || h.nheads > 0xffffffffu ||
+                   h.nopens > 0xffffffffu,
                RW_ECORRUPT, "a saved profile too large");
+  u64 nparts = h.nheads + h.nopens;
   struct site *sites = malloc((h.nsites ? h.nsites : 1) * sizeof *sites);
   struct target *tg = malloc((h.ntargets ? h.ntargets : 1) * sizeof *tg);
   char *strs = malloc(h.nstrs + 1);
   u32 *ix = malloc((h.nsites ? h.nsites : 1) * sizeof *ix);
-  int rc = sites && tg && strs && ix ? 0 : RW_ENOMEM;
+  struct rep_part *parts = malloc((nparts ? nparts : 1) * sizeof *parts);
+  int rc = sites && tg && strs && ix && parts ? 0 : RW_ENOMEM;
   if (rc == 0 &&
       (fread(sites, sizeof *sites, h.nsites, f) != h.nsites ||
        fread(tg, sizeof *tg, h.ntargets, f) != h.ntargets ||
-       fread(strs, 1, h.nstrs, f) != h.nstrs))
+       fread(strs, 1, h.nstrs, f) != h.nstrs ||
+       fread(parts, sizeof *parts, nparts, f) != nparts))
     rc = RW_ETRUNC;
   if (rc == 0) strs[h.nstrs] = 0;
   for (u64 i = 0; rc == 0 && i < h.nsites; i++) {
     if (sites[i].where >= h.nstrs) rc = RW_ECORRUPT;
-    if (rc == 0) rc = site_of(p, &sites[i], strs, &ix[i]);
-    if (rc == 0) site_add(p, ix[i], &sites[i]);
+    const struct site *x = &sites[i];
+    if (rc == 0)
+      rc = rp__prof_site(p, x->addr, x->pid, x->kind, strs + x->where,
+                         &ix[i]);
+    if (rc == 0 && !p->sites[ix[i]].mnem) p->sites[ix[i]].mnem = x->mnem;
+    if (rc == 0) site_add(p, ix[i], x);
   }
   for (u64 i = 0; rc == 0 && i < h.ntargets; i++) {
     if (tg[i].site >= h.nsites || tg[i].where >= h.nstrs) rc = RW_ECORRUPT;
     if (rc == 0) rc = target_add(p, ix[tg[i].site], &tg[i], strs);
+  }
+  /* The heads end the parts the pieces before left open; this piece's
+   * open parts go on in the next. */
+  for (u64 i = 0; rc == 0 && i < nparts; i++) {
+    if (parts[i].site >= h.nsites) rc = RW_ECORRUPT;
+    if (rc == 0 && i < h.nheads) head_add(p, ix[parts[i].site], &parts[i]);
+    if (rc == 0 && i >= h.nheads)
+      rc = open_add(p, ix[parts[i].site], &parts[i]);
   }
   if (rc == 0) {
     p->nbranches += h.nbranches;
@@ -165,5 +221,6 @@ int rp_profile_add(rp_profile *p, FILE *f) {
   free(tg);
   free(strs);
   free(ix);
+  free(parts);
   return rc;
 }

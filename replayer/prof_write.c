@@ -155,11 +155,19 @@ int rp_profile_callgrind(const rp_profile *p, FILE *out, const char *cmd) {
 
 /* ---- The edge profile ------------------------------------------------- */
 
+/* The order of two sites with the same counts: by address, process and
+ * place, so that a whole replay and its pieces added up list them alike. */
+static int same_counts(const struct site *x, const struct site *y) {
+  if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+  if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
+  return strcmp(sort_p->strs + x->where, sort_p->strs + y->where);
+}
+
 static int by_execs(const void *a, const void *b) {
   const struct site *x = &sort_p->sites[*(const u32 *)a],
                     *y = &sort_p->sites[*(const u32 *)b];
   if (x->execs != y->execs) return x->execs < y->execs ? 1 : -1;
-  return x->addr < y->addr ? -1 : x->addr > y->addr;
+  return same_counts(x, y);
 }
 
 int rp_profile_edges(const rp_profile *p, FILE *out, size_t top, int json) {
@@ -232,18 +240,24 @@ static int by_iters(const void *a, const void *b) {
   const struct site *x = a, *y = b;
   if (x->done != y->done) return x->done < y->done ? 1 : -1;
   if (x->execs != y->execs) return x->execs < y->execs ? 1 : -1;
-  return x->addr < y->addr ? -1 : x->addr > y->addr;
+  return same_counts(x, y);
 }
 
 /* The rep instructions of P (*OUT, *N; free *OUT), one per instruction:
  * the sites of one instruction of a named file in several processes (or
- * images) are added up; code no symbol names ("0x...") is not merged. */
+ * images) are added up; code no symbol names ("0x...") is not merged.
+ * The heads no part before was joined to count as executions. */
 static int reps_merged(const rp_profile *p, struct site **out, size_t *n) {
   struct site *v = malloc((p->nsites ? p->nsites : 1) * sizeof *v);
   size_t k = 0, m = 0;
   if (!v) return RW_ENOMEM;
+  if (p->nsites) memcpy(v, p->sites, p->nsites * sizeof *v);
+  for (size_t i = 0; i < p->nheads; i++) {
+    const struct rep_part *h = &p->heads[i];
+    rp__rep_count(&v[h->site], h->req, h->done, h->how);
+  }
   for (size_t i = 0; i < p->nsites; i++)
-    if (p->sites[i].kind == SITE_REP) v[k++] = p->sites[i];
+    if (v[i].kind == SITE_REP && v[i].execs) v[k++] = v[i];
   sort_p = p;
   qsort(v, k, sizeof *v, by_where);
   for (size_t i = 0; i < k; i++) {

@@ -337,32 +337,37 @@ static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
          cpu_gpr(cpu, RW_REG_rax));
 }
 
-/* "function+0xOFF" for ADDR in thread T's process, into P's strings. */
-static int where_of(rp_profile *p, struct rp__thread *t, u64 addr, u32 *out) {
-  char sym[300];
+/* "function+0xOFF" for ADDR in thread T's process, into SYM (N). */
+static void where_text(rp_profile *p, struct rp__thread *t, u64 addr,
+                       char *sym, size_t n) {
   rp_replay *rp = p->rp;
   struct rp__proc *was = rp->proc;
   rp->proc = t->proc;
-  if (rp_symbolize(rp, addr, sym, sizeof sym) < 0)
-    snprintf(sym, sizeof sym, "%#llx", (unsigned long long)addr);
+  if (rp_symbolize(rp, addr, sym, n) < 0)
+    snprintf(sym, n, "%#llx", (unsigned long long)addr);
   rp->proc = was;
+}
+
+/* The same into P's strings. */
+static int where_of(rp_profile *p, struct rp__thread *t, u64 addr, u32 *out) {
+  char sym[300];
+  where_text(p, t, addr, sym, sizeof sym);
   return rp__prof_str(p, sym, out);
 }
 
-/* The site of the branch at FROM in thread T's process. */
+/* The site of the branch at FROM in thread T's process: looked up by
+ * address in the image, then by what tells sites apart (rp__prof_site). */
 static int site_at(rp_profile *p, struct rp__thread *t, u64 from, int kind,
                    u32 *out) {
   struct space *s;
   RW_FORWARD(space_of(p, t, &s));
   u32 v = rp__umap_get(&s->by_site, from);
   if (!v) {
-    struct site x = {.addr = from, .pid = t->proc->pid, .kind = kind};
-    RW_FORWARD(rp__grow((void **)&p->sites, p->nsites, &p->capsites,
-                    sizeof *p->sites));
-    RW_FORWARD(where_of(p, t, from, &x.where));
-    RW_FORWARD(rp__umap_put(&s->by_site, from, (u32)p->nsites + 1));
-    p->sites[p->nsites] = x;
-    v = (u32)++p->nsites;
+    char sym[300];
+    where_text(p, t, from, sym, sizeof sym);
+    RW_FORWARD(rp__prof_site(p, from, rp__proc_pid(t->proc), kind, sym,
+                             &v));
+    RW_FORWARD(rp__umap_put(&s->by_site, from, ++v));
   }
   *out = v - 1;
   return 0;
@@ -484,7 +489,7 @@ static void on_rep(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
                    u64 requested, u64 done, int how, u64 n) {
   struct shadow *sh = ctx;
   u32 i;
-  (void)cpu, (void)n;
+  (void)cpu;
   if (!sh || sh->p->err) return;
   rp_profile *p = sh->p;
   if (p->counter) rp__counter_rep(p->counter, &sh->cnt, at, done, how);
@@ -494,18 +499,39 @@ static void on_rep(void *ctx, cpu_thread *cpu, u64 at, const char *mnem,
     p->err = rc;
     return;
   }
-  struct site *s = &p->sites[i];
-  if (!s->execs || done < s->lo) s->lo = done;
-  if (done > s->hi) s->hi = done;
-  s->mnem = mnem;
-  s->execs++;
-  s->req += requested;
-  s->done += done;
-  s->cond += how == CPU_REP_COND;
-  s->faults += how == CPU_REP_FAULT;
-  s->intr += how == CPU_REP_INTERRUPTED;
+  p->sites[i].mnem = mnem;
   p->nreps++;
   p->rep_iters += done;
+  /* Begun at the thread's first instruction of a run from a keyframe: it
+   * may be the end of one begun before (struct rep_part). */
+  if (n == sh->n0 && p->rp->trace.pro_seq) {
+    struct rep_part h = {(u32)sh->t->st.tid, i, requested, done, how};
+    rc = rp__grow((void **)&p->heads, p->nheads, &p->capheads,
+                  sizeof *p->heads);
+    if (rc == 0) p->heads[p->nheads++] = h;
+    if (rc < 0) p->err = rc;
+    return;
+  }
+  rp__rep_count(&p->sites[i], requested, done, how);
+}
+
+/* The rep instruction each thread is inside at the end of P's run, as an
+ * open part (struct rep_part). */
+static int reps_open(rp_profile *p) {
+  for (size_t k = 0; k < p->nsh; k++) {
+    struct shadow *sh = p->sh[k];
+    u64 at, req, done, n;
+    const char *mnem;
+    u32 i;
+    if (!cpu_rep_open(sh->t->cpu, &at, &mnem, &req, &done, &n)) continue;
+    RW_FORWARD(site_at(p, sh->t, at, SITE_REP, &i));
+    p->sites[i].mnem = mnem;
+    struct rep_part o = {(u32)sh->t->st.tid, i, req, done, n == sh->n0};
+    RW_FORWARD(rp__grow((void **)&p->opens, p->nopens, &p->capopens,
+                        sizeof *p->opens));
+    p->opens[p->nopens++] = o;
+  }
+  return 0;
 }
 
 /* The observer of P's threads, with CTX. */
@@ -578,7 +604,8 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   if (p->ring && !(sh->ring = calloc(p->ring, sizeof *sh->ring)))
     rc = RW_ENOMEM;
   if (rc == 0) rc = fn_at(p, t, regs.rip, &fn);
-  if (rc == 0) rc = push(sh, fn, 0, cpu_icount(t->cpu));
+  sh->n0 = cpu_icount(t->cpu);
+  if (rc == 0) rc = push(sh, fn, 0, sh->n0);
   if (rc == 0)
     rc = rp__grow((void **)&p->sh, p->nsh, &p->capsh, sizeof *p->sh);
   if (rc == 0 && p->counter)
@@ -636,6 +663,8 @@ void rp_profile_free(rp_profile *p) {
   rp__umap_free(&p->by_target);
   rp__umap_free(&p->by_merge);
   free(p->sites);
+  free(p->heads);
+  free(p->opens);
   free(p->targets);
   free(p->spaces);
   rp__umap_free(&p->names);
@@ -688,6 +717,7 @@ static int profile_run(rp_profile *p, struct rp_stop *stop) {
     if (rc < 0 || stop->reason != RP_STOP_TARGET) break;
     p->tick(p->tick_ctx);
   }
+  if (rc == 0 && p->reps) rc = reps_open(p);
   while (p->nsh) rp__prof_thread_end(rp, p->sh[p->nsh - 1]->t);
   rp->prof = NULL;
   rp->user.echo = echo;

@@ -201,6 +201,17 @@ void cpu_last_access(const cpu_thread *c, u64 *read_addr, u32 *read_size,
   *write_size = c->last_write.size;
 }
 
+int cpu_rep_open(const cpu_thread *c, u64 *at, const char **mnem,
+                 u64 *requested, u64 *done, u64 *n) {
+  if (!c->rep_open) return 0;
+  *at = c->rep_at;
+  *mnem = c->rep_mnem;
+  *requested = c->rep_req;
+  *done = c->rep_done;
+  *n = c->rep_n;
+  return 1;
+}
+
 int cpu_set_observer(cpu_thread *c, const struct cpu_observer *obs) {
   int kinds = 0;
   if (obs)

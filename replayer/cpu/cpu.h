@@ -516,6 +516,12 @@ enum { CPU_BRANCH_COND = 1, CPU_BRANCH_INDIRECT = 2, CPU_BRANCH_JMP = 3 };
  * iteration faulted, or a signal was delivered between two iterations. */
 enum { CPU_REP_COUNT = 1, CPU_REP_COND, CPU_REP_FAULT, CPU_REP_INTERRUPTED };
 
+/* A rep instruction the observer saw begin and not end yet (the thread
+ * stopped part way): 1 and its address, mnemonic, rcx at its first
+ * iteration, iterations so far and the count before it; else 0. */
+int cpu_rep_open(const cpu_thread *cpu, u64 *at, const char **mnem,
+                 u64 *requested, u64 *done, u64 *n);
+
 /* Installs OBS (copied; NULL removes) on CPU. Returns 0. */
 int cpu_set_observer(cpu_thread *cpu,
                      const struct cpu_observer *obs) RW_MUST_CHECK;

@@ -8,6 +8,10 @@
  *                           copy and fill 8 MiB buffers ROUNDS times
  *   repstop threads ROUNDS  two threads do the same, each on its own
  *                           buffers, with no syscall between (preemptions)
+ *   repstop one ROUNDS      one thread does the same
+ *   repstop tree ROUNDS     a child does the same, then runs this program
+ *                           again (repstop one ROUNDS: one process, two
+ *                           images) while its parent does it too
  *
  * Prints a checksum of the buffers and, for signal, whether ticks came.
  * The test needs a tick inside a rep instruction: signal goes on past
@@ -21,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 
 #define SIZE (8u << 20)
@@ -116,6 +122,20 @@ int main(int argc, char **argv) {
     pthread_join(t2, NULL);
     printf("sums %016llx %016llx\n", (unsigned long long)j1->sum,
            (unsigned long long)j2->sum);
+    return 0;
+  }
+  if (!strcmp(argv[1], "one") || !strcmp(argv[1], "tree")) {
+    pid_t kid = argv[1][0] == 't' ? fork() : -1;
+    struct job *j = job_new(rounds);
+    work(j);
+    if (kid == 0) {
+      execl("/proc/self/exe", argv[0], "one", argv[2], (char *)NULL);
+      perror("execl");
+      _exit(1);
+    }
+    int st = 0;
+    if (kid > 0 && (waitpid(kid, &st, 0) != kid || st != 0)) return 1;
+    printf("sum %016llx\n", (unsigned long long)j->sum);
     return 0;
   }
   fprintf(stderr, "repstop: unknown mode %s\n", argv[1]);

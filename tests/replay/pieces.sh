@@ -61,6 +61,34 @@ check "tree: keyframes written (>= 2: $k)" test "${k:-0}" -ge 2
 same tree edges
 same tree rep
 
+# --- rep instructions a keyframe cuts in two -------------------------------
+# Each round is a rep stosq of 1 Mi quadwords and a rep movsb of 8 MiB, so
+# most keyframes land inside one (a PREEMPT with RF set): the piece before
+# ends part way, the piece after begins there, and the execution counts
+# once, with all its iterations. The child runs the same code before and
+# after it execs this program again: one process, two images.
+"$REWIND" record -q -f -o "$T/split.rwd" --keyframes 0.02 -- \
+  "$P/repstop" tree 6 >/dev/null 2>&1
+check_eq "split: recorded" 0 "$?"
+k=$(nkf split)
+check "split: keyframes written (>= 2: $k)" test "${k:-0}" -ge 2
+check "split: preempted inside a rep instruction" sh -c \
+  "'$REWIND' dump --json '$T/split.rwd' | grep PREEMPT |
+   grep -Eq '\"rflags\":\"0x1[0-9a-f]{4}\"'"
+same split rep
+same split edges
+want='"instruction":"rep stosq","executions":18,"requested":18874368,'
+want+='"iterations":18874368,"min":1048576,"max":1048576'
+check "split: each rep stosq whole (18 of 1048576)" grep -q \
+  "\"where\":\"work+0x[0-9a-f]*\",$want" "$T/split.rep.j"
+
+# --- python3 runs python3: unnamed code in processes before and after exec --
+"$REWIND" record -q -f -o "$T/py.rwd" --keyframes 0.05 -- python3 -c \
+  'import subprocess; subprocess.run(["python3", "-c", "print(6 * 7)"])' \
+  >/dev/null 2>&1
+check_eq "python3: recorded" 0 "$?"
+same py rep
+
 # --- a ring: the history begins at a keyframe ------------------------------
 "$REWIND" record -f -o "$T/ring.rwd" --ring 1M -- "$P/kfwork" 0.5 light \
   >/dev/null 2>"$T/ring.rec"
