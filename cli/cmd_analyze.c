@@ -445,6 +445,17 @@ static int calls(int argc, char **argv) {
   return status;
 }
 
+/* -j ARG of CMD into *JOBS. Returns -1, or prints why not and returns 2. */
+static int jobs_arg(const char *cmd, const char *arg, int *jobs) {
+  char *end;
+  long v = strtol(arg, &end, 10);
+  if (!*arg || *end || v < 1 || v > 1024)
+    return cli_usage_error(cmd, "-j wants a number of jobs from 1 to 1024, "
+                           "not '%s'", arg);
+  *jobs = (int)v;
+  return -1;
+}
+
 static void writes_usage(FILE *out) {
   fputs("usage: rewind analyze writes [options] [TRACE] ADDR [LEN]\n"
         "\n"
@@ -461,6 +472,10 @@ static void writes_usage(FILE *out) {
         "without it, the latest recording.\n"
         "\n"
         "  --json               one JSON object per write, one per line\n"
+        "  -j, --jobs N         replay the pieces between the trace's\n"
+        "                       keyframes (rewind record --keyframes) N at a\n"
+        "                       time, each in a process of its own: the same\n"
+        "                       list, sooner on N cores\n"
         "  --progress           show progress on stderr (default: when\n"
         "                       stderr is a terminal)\n"
         "  --no-progress        do not show progress\n"
@@ -521,18 +536,58 @@ static int range_operands(const char *cmd, int argc, char **argv,
   return -1;
 }
 
+/* `analyze writes -j`: a piece saves its writes as they come, then a last
+ * one with found -1 and the piece's instructions; they are printed in the
+ * history's order, each position moved by the pieces' before it. */
+struct writes_job {
+  u64 addr, len;
+  int json;
+  u64 before; /* the instructions of the pieces printed so far */
+};
+
+static int save_write(void *ctx, const struct rp_access *a) {
+  return fwrite(a, sizeof *a, 1, ctx) == 1 ? 0 : RW_ERR(EIO);
+}
+
+static int writes_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
+                        void *ctx) {
+  const struct writes_job *j = ctx;
+  RW_FORWARD(rp_writes_each(rp, j->addr, j->len, save_write, out, stop));
+  struct rp_access end = {.found = -1, .icount = rp_icount(rp)};
+  return save_write(out, &end);
+}
+
+static int writes_add(FILE *in, void *ctx) {
+  struct writes_job *j = ctx;
+  struct rp_access a;
+  while (fread(&a, sizeof a, 1, in) == 1) {
+    if (a.found == -1) {
+      j->before += a.icount;
+      return 0;
+    }
+    a.icount += j->before;
+    if (print_write(&j->json, &a)) return RW_ERR(errno ? errno : EIO);
+  }
+  return RW_ETRUNC;
+}
+
 static int writes(int argc, char **argv) {
   static const struct option longopts[] = {
       {"json", no_argument, 0, 'J'},
+      {"jobs", required_argument, 0, 'j'},
       {"progress", no_argument, 0, 'G'},
       {"no-progress", no_argument, 0, 'P'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
-  int json = 0, progress = isatty(2), c, st;
+  int json = 0, progress = isatty(2), c, st, jobs = 0;
   optind = 1;
-  while ((c = cli_getopt("analyze writes", argc, argv, "h", longopts)) != -1) {
+  while ((c = cli_getopt("analyze writes", argc, argv, "hj:", longopts)) !=
+         -1) {
     if (shared_opt(c, &progress, &json)) continue;
     switch (c) {
+      case 'j':
+        if ((st = jobs_arg("analyze writes", optarg, &jobs)) >= 0) return st;
+        break;
       case 'h':
         writes_usage(stdout);
         return 0;
@@ -550,12 +605,23 @@ static int writes(int argc, char **argv) {
                            "the range must fit");
   char path[4096];
   if (cli_trace_path(trace, path, sizeof path)) return 1;
-  rp_replay *rp;
-  if ((st = open_trace(path, 0, progress, &rp))) return st;
-  struct rp_stop stop;
   if (!json)
     printf("%12s %8s  %s\n", "position", "thread",
            "address+size  by (instruction)\n    bytes before -> after");
+  if (jobs) {
+    fflush(stdout); /* the pieces are forks */
+    struct writes_job wj = {addr, len, json, 0};
+    struct cli_piece_job job = {"writes", writes_piece, writes_add, &wj};
+    st = cli_analyze_segments(path, jobs, progress, &job);
+    if (st != -1) {
+      if (fflush(stdout) != 0 && errno != EPIPE && !st)
+        st = cli_error("writing the list: %s", strerror(errno));
+      return st;
+    }
+  }
+  rp_replay *rp;
+  if ((st = open_trace(path, 0, progress, &rp))) return st;
+  struct rp_stop stop;
   int rc = rp_writes_each(rp, addr, len, print_write, &json, &stop);
   if (progress) fputc('\n', stderr);
   int status = rc < 0 ? cli_error("writes of %s failed: %s", path,
@@ -619,16 +685,6 @@ struct table_analysis {
   int reps;     /* its profile is a rep list (rp_profile_empty) */
 };
 
-/* -j ARG of CMD into *JOBS. Returns -1, or prints why not and returns 2. */
-static int jobs_arg(const char *cmd, const char *arg, int *jobs) {
-  char *end;
-  long v = strtol(arg, &end, 10);
-  if (!*arg || *end || v < 1 || v > 1024)
-    return cli_usage_error(cmd, "-j wants a number of jobs from 1 to 1024, "
-                           "not '%s'", arg);
-  *jobs = (int)v;
-  return -1;
-}
 
 /* A table analysis in pieces: each piece's profile saved, then added. */
 struct table_job {
@@ -1380,7 +1436,9 @@ static int marks(int argc, char **argv) {
 /* Whether ARGV (a subcommand's words) asks for -j, which only edges and
  * rep take: prints why the others do not and returns 2, or returns 0. */
 static int one_piece(int argc, char **argv) {
-  if (!strcmp(argv[0], "edges") || !strcmp(argv[0], "rep")) return 0;
+  if (!strcmp(argv[0], "edges") || !strcmp(argv[0], "rep") ||
+      !strcmp(argv[0], "writes"))
+    return 0;
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
     const char *w = argv[i];
     if (strncmp(w, "-j", 2) && strcmp(w, "--jobs") &&
@@ -1390,8 +1448,8 @@ static int one_piece(int argc, char **argv) {
                  !strcmp(argv[0], "marks");
     char cmd[64];
     snprintf(cmd, sizeof cmd, "analyze %s", argv[0]);
-    return cli_usage_error(cmd, "-j is for analyze edges and rep, whose "
-                           "counts add up piece by piece%s",
+    return cli_usage_error(cmd, "-j is for analyze edges, rep and writes, "
+                           "whose results add up piece by piece%s",
                            stacks ? "; this one follows every thread's call "
                                     "stack from the start of the history, "
                                     "which a piece that begins at a "

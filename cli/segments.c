@@ -264,13 +264,15 @@ static void analyze_piece(struct pieces *pc, size_t k, void *ctx) {
   rc = f ? a->job->run(rp, f, &stop, a->job->ctx) : RW_ERR(errno);
   if (f && fclose(f) != 0 && rc == 0) rc = RW_ERR(errno);
   s->instructions = rp_icount(rp);
-  s->secs = (double)(rw_now_ns() - t0) / 1e9;
   if (rc < 0) {
     s->status = RP_SEG_ERROR;
     snprintf(s->msg, sizeof s->msg, "%s", rw_strerror(rc));
-  } else {
-    rp_segment_stopped(rp, &stop, s);
+  } else if (!rp_segment_stopped(rp, &stop, s)) {
+    /* A wrong keyframe after it would make the next piece's result wrong
+     * without a word: its end is checked as --verify -j does. */
+    rp_segment_end(rp, a->path, (u32)k, pc->seqs, pc->nkf, s);
   }
+  s->secs = (double)(rw_now_ns() - t0) / 1e9;
   rp_close(rp);
 }
 

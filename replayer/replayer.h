@@ -500,6 +500,12 @@ int rp_verify_segment(const char *path, u32 k, const u64 *seqs, size_t n,
  * 1; else returns 0. */
 int rp_segment_stopped(rp_replay *rp, const struct rp_stop *stop,
                        struct rp_segment *out);
+/* Whether the replay A of piece K (of N + 1, SEQS) of the trace at PATH,
+ * run to its end, stands where keyframe K + 1 begins, as rp_verify_segment
+ * checks: when not, OUT's status and msg say so (nothing for the last
+ * piece). */
+void rp_segment_end(rp_replay *a, const char *path, u32 k, const u64 *seqs,
+                    size_t n, struct rp_segment *out);
 /* Opens the piece of the recording at PATH that rp_verify_segment(K)
  * replays, with O's other options (borrowed), into *OUT. Returns 0 or a
  * negative code (DIAG says why). */

@@ -388,7 +388,7 @@ int rp_verify_segment(const char *path, u32 k, const u64 *seqs, size_t nkf,
   memset(out, 0, sizeof *out);
   out->index = k;
   struct rp_opts none = {0}, o = piece_opts(&none, k, seqs, nkf);
-  rp_replay *a = NULL, *b = NULL;
+  rp_replay *a = NULL;
   struct rw_diag d = {0};
   u64 t0 = rw_now_ns();
   int rc = rp_open(&a, path, &o, &d);
@@ -412,36 +412,45 @@ int rp_verify_segment(const char *path, u32 k, const u64 *seqs, size_t nkf,
   } else if (rp_segment_stopped(a, &stop, out)) {
     /* diverged or failed: said */
   } else if (k < nkf) {
-    /* The end of the segment: where keyframe k + 1 begins? */
-    /* Its state alone: none of the records after it applied. */
-    o.start_keyframe = k + 1;
-    rc = rp_open(&b, path, &o, &d);
-    if (rc < 0) {
-      out->status = RP_SEG_ERROR;
-      snprintf(out->msg, sizeof out->msg, "keyframe %u: %s", k + 1,
-               d.msg[0] ? d.msg : rw_strerror(rc));
-    } else {
-      char why[400];
-      rc = rp_state_compare(a, b, why, sizeof why);
-      if (rc < 0) {
-        out->status = RP_SEG_ERROR;
-        snprintf(out->msg, sizeof out->msg, "%s", rw_strerror(rc));
-      } else if (rc) {
-        out->status = RP_SEG_DIVERGED;
-        snprintf(out->msg, sizeof out->msg, "at its end (instruction %llu "
-                 "of the segment, event %llu) the replay is not where "
-                 "keyframe %u begins: %s",
-                 (unsigned long long)out->instructions,
-                 (unsigned long long)rp_event(a), k + 1, why);
-      }
-    }
+    rp_segment_end(a, path, k, seqs, nkf, out);
   } else {
     out->finished = stop.finished;
     out->end_checked = st.end_checked;
     out->end = stop;
   }
   out->secs = (double)(rw_now_ns() - t0) / 1e9;
-  rp_close(b);
   rp_close(a);
   return 0;
+}
+
+void rp_segment_end(rp_replay *a, const char *path, u32 k, const u64 *seqs,
+                    size_t nkf, struct rp_segment *out) {
+  struct rp_opts none = {0}, o = piece_opts(&none, k, seqs, nkf);
+  struct rw_diag d = {0};
+  rp_replay *b = NULL;
+  if (k >= nkf) return;
+  /* Keyframe k + 1's state alone: none of the records after it applied
+   * (it ends where piece K does). */
+  o.start_keyframe = k + 1;
+  int rc = rp_open(&b, path, &o, &d);
+  if (rc < 0) {
+    out->status = RP_SEG_ERROR;
+    snprintf(out->msg, sizeof out->msg, "keyframe %u: %s", k + 1,
+             d.msg[0] ? d.msg : rw_strerror(rc));
+    return;
+  }
+  char why[400];
+  rc = rp_state_compare(a, b, why, sizeof why);
+  if (rc < 0) {
+    out->status = RP_SEG_ERROR;
+    snprintf(out->msg, sizeof out->msg, "%s", rw_strerror(rc));
+  } else if (rc) {
+    out->status = RP_SEG_DIVERGED;
+    snprintf(out->msg, sizeof out->msg, "at its end (instruction %llu of "
+             "the segment, event %llu) the replay is not where keyframe %u "
+             "begins: %s",
+             (unsigned long long)rp_icount(a),
+             (unsigned long long)rp_event(a), k + 1, why);
+  }
+  rp_close(b);
 }

@@ -52,6 +52,27 @@ check "work: the edge table's totals line is the whole's" test \
 check "work: progress names the pieces" grep -q \
   "edges of $((k + 1)) segments of .*, 2 at a time" "$T/edges.progress"
 
+# The writes to main's `ticks` and to the mutex the threads share: the same
+# list, positions included, whole and in pieces (text and JSON).
+base=$("$REWIND" dump --json "$T/work.rwd" | grep '"MAP"' |
+  grep '"offset":"0x0".*kfwork"' | head -n 1 |
+  sed 's/.*"addr":"\(0x[0-9a-f]*\)".*/\1/')
+for v in ticks:4 mu:40; do
+  off=$(nm "$P/kfwork" | sed -n "s/^\([0-9a-f]*\) [bBdD] ${v%%:*}\$/\1/p")
+  addr=$(printf '0x%x' $((base + 0x$off)))
+  for form in --json ""; do
+    "$REWIND" analyze writes $form --no-progress "$T/work.rwd" "$addr" \
+      "${v##*:}" >"$T/writes.whole" 2>&1
+    "$REWIND" analyze writes -j 2 $form --no-progress "$T/work.rwd" "$addr" \
+      "${v##*:}" >"$T/writes.j" 2>"$T/writes.err"
+    check_eq "work: writes -j 2 of ${v%%:*} ${form:-text} exits 0" 0 "$?"
+    check "work: writes of ${v%%:*} ${form:-text}: more than one" \
+      test "$(grep -c '^ *[0-9]\|^{' "$T/writes.whole")" -ge 2
+    check "work: writes of ${v%%:*} ${form:-text} in pieces are the whole's" \
+      cmp "$T/writes.whole" "$T/writes.j"
+  done
+done
+
 # --- a process tree: every process in each keyframe ------------------------
 "$REWIND" record -q -f -o "$T/tree.rwd" --keyframes 0.05 -- "$P/kftree" 0.6 \
   >/dev/null 2>&1
@@ -111,8 +132,12 @@ REWIND_TEST_KEYFRAME_SKEW=regs "$REWIND" record -q -f -o "$T/skew.rwd" \
 "$REWIND" analyze edges -j 2 --no-progress "$T/skew.rwd" >"$T/skew.out" \
   2>"$T/skew.err"
 check_eq "skewed: exit 4" 4 "$?"
-check "skewed: names the piece" grep -q \
-  "segment 3 of [0-9]* (from keyframe 2 to keyframe 3) diverged" "$T/skew.err"
+# The piece before the wrong keyframe does not end where it begins: said,
+# as --verify -j says it, whether or not the piece after would diverge.
+want='segment 2 of [0-9]* (from keyframe 1 to keyframe 2) diverged: at its '
+want+='end .* not where keyframe 2 begins: thread [0-9]*: rbx'
+check "skewed: names the piece and the keyframe" grep -q "$want" \
+  "$T/skew.err"
 check "skewed: says what the result covers" grep -q \
   "the analysis covers the history before that" "$T/skew.err"
 check "skewed: still prints it" grep -q "branches executed at" "$T/skew.out"
@@ -121,8 +146,8 @@ check "skewed: still prints it" grep -q "branches executed at" "$T/skew.out"
 for a in profile calls counts; do
   "$REWIND" analyze $a -j 2 "$T/work.rwd" >/dev/null 2>"$T/no-$a.err"
   check_eq "$a -j: usage error" 2 "$?"
-  check "$a -j: says -j is for edges and rep" grep -q \
-    "analyze $a: -j is for analyze edges and rep" "$T/no-$a.err"
+  check "$a -j: says what -j is for" grep -q \
+    "analyze $a: -j is for analyze edges, rep and writes" "$T/no-$a.err"
 done
 check "profile -j: says why" grep -q "call stack from the start" \
   "$T/no-profile.err"
