@@ -434,16 +434,18 @@ static int fpclass(struct cpu *cpu, const struct cpu_insn *in, unsigned esz,
 }
 
 /* vrcp14 and vrsqrt14 (RSQRT): approximations whose bits each CPU design
- * chooses for itself. Intel's are computed here (softfp_approx.c, on any
- * host), and so are those of AMD's family 0x19 (Zen 4), which gives the
- * very same bits; the other AMD designs' (family 0x1a, Zen 5, differs)
- * only by an AMD host with AVX-512 of the recording CPU's family (family
- * 0: any), whose unit the replay then follows. */
+ * may choose for itself. Intel's are computed here (softfp_approx.c, on
+ * any host), and so are those of AMD's families 0x19 (Zen 4) and 0x1a
+ * (Zen 5), each measured to give the very same bits; an AMD design not
+ * measured yet (a later family, or family 0: not known) only by an AMD
+ * host with AVX-512 of the recording CPU's family (0: any), whose unit the
+ * replay then follows. */
 static int approx14(struct cpu *cpu, const struct cpu_insn *in, int rsqrt,
                     unsigned esz, int scalar) {
   u64 m = kmask(cpu, in, scalar ? 1 : in->osz / esz);
   int intel = cpu->cfg.vendor != CPU_VENDOR_AMD ||
-              cpu->cfg.family == 0x19; /* Zen 4: measured the same */
+              cpu->cfg.family == 0x19 || /* Zen 4: measured the same */
+              cpu->cfg.family == 0x1a;   /* Zen 5: so is it */
   union zv a, b, r;
   if (!intel && (!cpu__host_amd512 || (cpu->cfg.family &&
                                        cpu->cfg.family != cpu__host_amd512)))

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The approximate reciprocal and reciprocal square root as Intel's CPUs
  * compute them: vrcp14 and vrsqrt14 on singles and doubles, and from them
- * AVX512-FP16's vrcpph and vrsqrtph (softfp.h). AMD's family 0x19 (Zen 4)
- * computes vrcp14 and vrsqrt14 the same way, bit for bit (measured on an
- * EPYC of that family: every single under five MXCSR settings, and the
- * differential harness on doubles); its family 0x1a computes them another
- * way, which stays on the host (evex_fpx.c).
+ * AVX512-FP16's vrcpph and vrsqrtph (softfp.h). AMD's families 0x19 (Zen 4)
+ * and 0x1a (Zen 5) compute vrcp14 and vrsqrt14 the same way, bit for bit
+ * (measured on an EPYC of each: every single under several MXCSR
+ * settings, the packed forms as well on Zen 5, no flag raised, and the
+ * differential harness on doubles); a later AMD design stays on the host
+ * until measured (evex_fpx.c).
  *
  * The significand, in [1, 2) (or [1, 4) for the square root, keeping the
  * exponent even), falls in one of 64 segments, on each a line a - b*(x -

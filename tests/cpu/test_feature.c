@@ -339,13 +339,13 @@ void test_feature_approx14(void) {
 }
 
 /* vrcp14ps zmm0, zmm1 (zmm1 zero, so +inf everywhere) under each vendor's
- * rules: Intel's and AMD Zen 4's (family 0x19, the same bits) on any host;
- * AMD's family 0x1a only on an AMD host of that family with AVX-512, else
- * the replay stops naming why. */
+ * rules: Intel's and AMD Zen 4's and Zen 5's (families 0x19 and 0x1a, the
+ * same bits) on any host; a later AMD family only on an AMD host of that
+ * family with AVX-512, else the replay stops naming why. */
 void test_feature_approx14_vendor(void) {
   static const u8 code[] = {0x62, 0xf2, 0x7d, 0x48, 0x4c, 0xc1, 0xcc};
-  static const u32 family[3] = {6, 0x19, 0x1a};
-  for (int k = 0; k < 3; k++) {
+  static const u32 family[4] = {6, 0x19, 0x1a, 0x1b};
+  for (int k = 0; k < 4; k++) {
     struct emu e;
     struct cpu_config cfg = {0};
     struct cpu_exit ex;
@@ -361,7 +361,7 @@ void test_feature_approx14_vendor(void) {
     cpu_get_regs(e.cpu, &r);
     r.rip = EMU_CODE;
     CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
-    if (family[k] == 0x1a && cpu__host_amd512 != 0x1a) {
+    if (family[k] == 0x1b && cpu__host_amd512 != 0x1b) {
       CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_UNSUPPORTED);
       CU_ASSERT(strstr(ex.msg, "vrcp14ps") != NULL);
       CU_ASSERT(strstr(ex.msg, "AMD's approximation") != NULL);
