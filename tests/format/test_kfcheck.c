@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/endian.h"
 #include "tests/format/helpers.h"
@@ -50,6 +51,7 @@ static u64 damaged(const char *path, u64 len, int how) {
                                             sizeof p), 0);
   CU_ASSERT_EQUAL(trace_writer_close(w), 0);
   free(b);
+  unlink(img);
   trace_reader *r;
   struct trace_check_stats st;
   CU_ASSERT_EQUAL_FATAL(trace_reader_open(&r, path, NULL), 0);
@@ -64,4 +66,5 @@ void test_kfcheck_state_blobs(void) {
   CU_ASSERT_EQUAL(damaged(t, 4096, 0), 0);
   CU_ASSERT_EQUAL(damaged(t, 12288, 0), 1); /* past the blob's end */
   CU_ASSERT_EQUAL(damaged(t, 4096, 1), 1);  /* a blob it does not hold */
+  unlink(t);
 }
