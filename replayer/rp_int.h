@@ -223,9 +223,9 @@ struct rp__trace {
   /* A history that begins at a recorder keyframe (rp_opts.start_keyframe,
    * replayer/segment.c): the records of its state come first, from a
    * trace of their own; then the trace's from pro_seq on. */
-  u8 *pro_img;             /* that trace's bytes; owned */
-  trace_reader *pro_tr;    /* owned */
-  trace_cursor *pro_cur;   /* owned; NULL once read */
+  struct trace_record *pro_recs; /* those records, in the order applied */
+  u8 *pro_bytes;           /* their payloads; both owned */
+  size_t pro_n, pro_i;     /* how many; the next one */
   u64 pro_seq;
   u64 pro_events;          /* records of the keyframe's state applied */
   u64 end_seq;             /* rp_opts.end_seq: not past this record */
