@@ -75,6 +75,22 @@ static inline void rp__rep_count(struct site *s, u64 req, u64 done,
   s->intr += how == CPU_REP_INTERRUPTED;
 }
 
+/* Site X's counts added to D's (the same instruction, counted in another
+ * piece or process). */
+static inline void rp__site_sum(struct site *d, const struct site *x) {
+  if (x->kind == SITE_REP && x->execs) {
+    if (!d->execs || x->lo < d->lo) d->lo = x->lo;
+    if (x->hi > d->hi) d->hi = x->hi;
+  }
+  d->execs += x->execs;
+  d->taken += x->taken;
+  d->req += x->req;
+  d->done += x->done;
+  d->cond += x->cond;
+  d->faults += x->faults;
+  d->intr += x->intr;
+}
+
 /* A rep instruction a replay that begins at a keyframe (a piece of a
  * history, rewind analyze rep -j) cuts in two: the piece before ends with
  * a thread inside it (an open part), the piece after begins there (a

@@ -89,22 +89,6 @@ int rp__prof_site(rp_profile *p, u64 addr, u32 pid, int kind,
   return 0;
 }
 
-/* Adds X's counts to site I of P. */
-static void site_add(rp_profile *p, u32 i, const struct site *x) {
-  struct site *s = &p->sites[i];
-  if (x->kind == SITE_REP && x->execs) {
-    if (!s->execs || x->lo < s->lo) s->lo = x->lo;
-    if (x->hi > s->hi) s->hi = x->hi;
-  }
-  s->execs += x->execs;
-  s->taken += x->taken;
-  s->req += x->req;
-  s->done += x->done;
-  s->cond += x->cond;
-  s->faults += x->faults;
-  s->intr += x->intr;
-}
-
 /* Adds target G (of site I of P, where in STRS). */
 static int target_add(rp_profile *p, u32 i, const struct target *g,
                       const char *strs) {
@@ -198,7 +182,7 @@ int rp_profile_add(rp_profile *p, FILE *f) {
       rc = rp__prof_site(p, x->addr, x->pid, x->kind, strs + x->where,
                          &ix[i]);
     if (rc == 0 && !p->sites[ix[i]].mnem) p->sites[ix[i]].mnem = x->mnem;
-    if (rc == 0) site_add(p, ix[i], x);
+    if (rc == 0) rp__site_sum(&p->sites[ix[i]], x);
   }
   for (u64 i = 0; rc == 0 && i < h.ntargets; i++) {
     if (tg[i].site >= h.nsites || tg[i].where >= h.nstrs) rc = RW_ECORRUPT;

@@ -268,14 +268,7 @@ static int reps_merged(const rp_profile *p, struct site **out, size_t *n) {
       v[m++] = *x;
       continue;
     }
-    d->lo = RW_MIN(d->lo, x->lo);
-    d->hi = RW_MAX(d->hi, x->hi);
-    d->execs += x->execs;
-    d->req += x->req;
-    d->done += x->done;
-    d->cond += x->cond;
-    d->faults += x->faults;
-    d->intr += x->intr;
+    rp__site_sum(d, x);
   }
   qsort(v, m, sizeof *v, by_iters);
   *out = v;
