@@ -10,8 +10,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,11 +78,36 @@ static void pieces_close(struct pieces *pc) {
   free(pc->seqs);
 }
 
+/* Ctrl-C, kill or a closed terminal while pieces run: the signal, for
+ * pieces_run to stop them and its caller to clean up and die of it. */
+static const int stop_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+#define NSTOP (sizeof stop_sigs / sizeof *stop_sigs)
+static volatile sig_atomic_t stop_sig;
+static pid_t *volatile stop_kids; /* the pieces' processes (0: ended) */
+static volatile size_t stop_nkids;
+
+static void on_stop(int sig) {
+  stop_sig = sig;
+  for (size_t i = 0; i < stop_nkids; i++)
+    if (stop_kids[i] > 0) kill(stop_kids[i], SIGKILL);
+}
+
+/* After the caller has removed what it wrote: dies of the signal that
+ * stopped pieces_run, if one did. */
+static void pieces_reraise(void) {
+  if (!stop_sig) return;
+  signal(stop_sig, SIG_DFL);
+  raise(stop_sig);
+}
+
 /* Runs WORK(PC, K, CTX) for every piece K of PC, each in a process of its
  * own, JOBS at a time; a piece whose process ends otherwise than with
  * status 0 is RP_SEG_ERROR. With PROGRESS, counts the pieces DONE
  * ("verified") on stderr. Returns 0, or the exit status after a failed
- * fork (the pieces started have ended). */
+ * fork or a stopping signal (SIGINT, SIGTERM, SIGHUP: the pieces are
+ * killed; the caller cleans up and calls pieces_reraise). Every piece
+ * started has ended when it returns, and one whose parent dies is
+ * killed. */
 static int pieces_run(struct pieces *pc, int jobs, int progress,
                       const char *done_word,
                       void (*work)(struct pieces *pc, size_t k, void *ctx),
@@ -90,10 +117,19 @@ static int pieces_run(struct pieces *pc, int jobs, int progress,
   pid_t *kids = calloc(n, sizeof *kids);
   if (!kids) return cli_error("out of memory");
   fflush(NULL);
+  struct sigaction sa, old[NSTOP];
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop; /* no SA_RESTART: wait() returns */
+  sigemptyset(&sa.sa_mask);
+  stop_sig = 0;
+  stop_kids = kids;
+  stop_nkids = n;
+  for (size_t i = 0; i < NSTOP; i++) sigaction(stop_sigs[i], &sa, &old[i]);
+  pid_t me = getpid();
   size_t next = from, running = 0, done = from;
   int status = 0;
   while (done < n) {
-    while (running < (size_t)jobs && next < n) {
+    while (running < (size_t)jobs && next < n && !stop_sig) {
       pid_t p = fork();
       if (p < 0) {
         status = cli_error("fork: %s", strerror(errno));
@@ -101,12 +137,23 @@ static int pieces_run(struct pieces *pc, int jobs, int progress,
         break;
       }
       if (p == 0) {
+        stop_nkids = 0;
+        for (size_t i = 0; i < NSTOP; i++)
+          sigaction(stop_sigs[i], &old[i], NULL);
+        /* Not a replay nobody waits for: dies with the parent. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != me) _exit(1);
         work(pc, next, ctx);
         fflush(NULL);
         _exit(0);
       }
       kids[next++] = p;
       running++;
+    }
+    if (stop_sig) { /* and one forked as it came */
+      for (size_t i = from; i < next; i++)
+        if (kids[i]) kill(kids[i], SIGKILL);
+      next = n;
     }
     if (!running) break;
     int st;
@@ -130,7 +177,14 @@ static int pieces_run(struct pieces *pc, int jobs, int progress,
     }
   }
   if (progress) fputc('\n', stderr);
+  for (size_t i = 0; i < NSTOP; i++) sigaction(stop_sigs[i], &old[i], NULL);
+  stop_nkids = 0;
   free(kids);
+  if (stop_sig && !status) {
+    fprintf(stderr, "rewind: stopped by signal %d (%s)\n", (int)stop_sig,
+            strsignal(stop_sig));
+    status = 128 + stop_sig;
+  }
   return status;
 }
 
@@ -224,6 +278,7 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
     }
   }
   pieces_close(&pc);
+  pieces_reraise();
   return status;
 }
 
@@ -326,5 +381,6 @@ int cli_analyze_segments(const char *path, int jobs, int progress,
   }
   rmdir(a.dir);
   pieces_close(&pc);
+  pieces_reraise();
   return status;
 }
