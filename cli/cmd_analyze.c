@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/analyze.h"
 #include "cli/cli.h"
 #include "format/format.h"
 #include "replayer/replayer.h"
@@ -92,8 +93,8 @@ static int write_file(const char *path, const rp_profile *p, const char *cmd,
 
 /* Opens PATH for an analysis run (every process, to the end). Returns 0
  * with *RP, or prints why not and returns the exit status. */
-static int open_trace(const char *path, int quiet, int progress,
-                      rp_replay **rp) {
+int an_open_trace(const char *path, int quiet, int progress,
+                  rp_replay **rp) {
   struct rp_opts opts = {0};
   opts.progress = progress && !quiet;
   opts.whole = 1; /* every process, to the end of the recording */
@@ -105,7 +106,7 @@ static int open_trace(const char *path, int quiet, int progress,
 
 /* Says why analysis WHAT of PATH failed with RC (thread TID, when not 0,
  * did not run there) and returns the exit status. */
-static int failed(const char *what, const char *path, int rc, u32 tid) {
+int an_failed(const char *what, const char *path, int rc, u32 tid) {
   if (rc == RW_ENOTFOUND && tid)
     return cli_error("thread %u did not run in %s", tid, path);
   return cli_error("%s of %s failed: %s", what, path, rw_strerror(rc));
@@ -113,7 +114,7 @@ static int failed(const char *what, const char *path, int rc, u32 tid) {
 
 /* Says why the run stopped before the end, if it did; returns the exit
  * status that goes with it (0 at the end). */
-static int run_status(rp_replay *rp, const struct rp_stop *stop) {
+int an_run_status(rp_replay *rp, const struct rp_stop *stop) {
   if (stop->reason != RP_STOP_DIVERGED && stop->reason != RP_STOP_FAILED)
     return 0;
   fprintf(stderr, "rewind: ");
@@ -135,8 +136,8 @@ static int trace_arg(const char *cmd, int argc, char **argv, char *path,
 }
 
 /* A count argument ARG of option OPT into *N. Returns -1 or 2. */
-static int count_arg(const char *cmd, const char *opt, const char *arg,
-                     u64 *n) {
+int an_count_arg(const char *cmd, const char *opt, const char *arg,
+                 u64 *n) {
   char *end;
   errno = 0;
   *n = strtoull(arg, &end, 0);
@@ -147,8 +148,8 @@ static int count_arg(const char *cmd, const char *opt, const char *arg,
 
 /* --thread ARG of CMD into *TID: a thread id. Returns -1, or prints why
  * not and returns 2. */
-static int tid_arg(const char *cmd, const char *arg, u64 *tid) {
-  int st = count_arg(cmd, "--thread", arg, tid);
+int an_tid_arg(const char *cmd, const char *arg, u64 *tid) {
+  int st = an_count_arg(cmd, "--thread", arg, tid);
   if (st >= 0) return st;
   if (!*tid || *tid > UINT32_MAX)
     return cli_usage_error(cmd, "--thread takes a thread id, not %s", arg);
@@ -157,7 +158,7 @@ static int tid_arg(const char *cmd, const char *arg, u64 *tid) {
 
 /* The options the analyses share: --progress, --no-progress and --json
  * (JSON NULL: not taken). Returns 1 when C was one of them. */
-static int shared_opt(int c, int *progress, int *json) {
+int an_shared_opt(int c, int *progress, int *json) {
   if (c == 'G' || c == 'P') {
     *progress = c == 'G';
     return 1;
@@ -172,7 +173,7 @@ static int shared_opt(int c, int *progress, int *json) {
 /* Whether thread TID has records in the trace at PATH (0), or prints why
  * not, with the threads it has, and returns 1. Asked before the replay,
  * which takes long. */
-static int thread_check(const char *path, u32 tid) {
+int an_thread_check(const char *path, u32 tid) {
   struct rw_diag diag = {0};
   trace_reader *r;
   int rc = trace_reader_open(&r, path, &diag);
@@ -239,14 +240,14 @@ static int profile(int argc, char **argv) {
   optind = 1;
   while ((c = cli_getopt("analyze profile", argc, argv, "qh", longopts)) !=
          -1) {
-    if (shared_opt(c, &progress, &json)) continue;
+    if (an_shared_opt(c, &progress, &json)) continue;
     switch (c) {
       case 't':
-        if ((st = count_arg("analyze profile", "--top", optarg, &top)) >= 0)
+        if ((st = an_count_arg("analyze profile", "--top", optarg, &top)) >= 0)
           return st;
         break;
       case 'T':
-        if ((st = tid_arg("analyze profile", optarg, &tid)) >= 0) return st;
+        if ((st = an_tid_arg("analyze profile", optarg, &tid)) >= 0) return st;
         break;
       case 'f':
         folded = optarg;
@@ -273,9 +274,9 @@ static int profile(int argc, char **argv) {
   char path[4096];
   if ((st = trace_arg("analyze profile", argc, argv, path, sizeof path)) >= 0)
     return st;
-  if (tid && thread_check(path, (u32)tid)) return 1;
+  if (tid && an_thread_check(path, (u32)tid)) return 1;
   rp_replay *rp;
-  if ((st = open_trace(path, quiet, progress, &rp))) return st;
+  if ((st = an_open_trace(path, quiet, progress, &rp))) return st;
   rp_profile *p;
   struct rp_stop stop;
   int rc = rp_profile_run(rp, (u32)tid, &p, &stop);
@@ -289,7 +290,7 @@ static int profile(int argc, char **argv) {
     rp_close(rp);
     return cli_error("profile of %s failed: %s", path, rw_strerror(rc));
   }
-  int status = run_status(rp, &stop);
+  int status = an_run_status(rp, &stop);
   char cmd[1024], head[1200];
   command_of(rp, cmd, sizeof cmd);
   heading(p, cmd, (u32)tid, head, sizeof head);
@@ -355,16 +356,16 @@ static int calls(int argc, char **argv) {
   optind = 1;
   while ((c = cli_getopt("analyze calls", argc, argv, "f:t:h", longopts)) !=
          -1) {
-    if (shared_opt(c, &progress, &json)) continue;
+    if (an_shared_opt(c, &progress, &json)) continue;
     switch (c) {
       case 'f':
         fn = optarg;
         break;
       case 't':
-        if ((st = tid_arg("analyze calls", optarg, &tid)) >= 0) return st;
+        if ((st = an_tid_arg("analyze calls", optarg, &tid)) >= 0) return st;
         break;
       case 'm':
-        if ((st = count_arg("analyze calls", "--max", optarg, &max)) >= 0)
+        if ((st = an_count_arg("analyze calls", "--max", optarg, &max)) >= 0)
           return st;
         break;
       case 'h':
@@ -378,7 +379,7 @@ static int calls(int argc, char **argv) {
   if ((st = trace_arg("analyze calls", argc, argv, path, sizeof path)) >= 0)
     return st;
   rp_replay *rp;
-  if ((st = open_trace(path, 0, progress, &rp))) return st;
+  if ((st = an_open_trace(path, 0, progress, &rp))) return st;
   rp_calls *list;
   struct rp_stop stop;
   int rc = rp_calls_run(rp, fn, (u32)tid, (size_t)max, &list, &stop);
@@ -387,7 +388,7 @@ static int calls(int argc, char **argv) {
     rp_close(rp);
     return cli_error("calls of %s failed: %s", path, rw_strerror(rc));
   }
-  int status = run_status(rp, &stop);
+  int status = an_run_status(rp, &stop);
   u64 dropped;
   size_t n = rp_calls_count(list, &dropped);
   for (size_t i = 0; i < n && !ferror(stdout); i++) {
@@ -446,7 +447,7 @@ static int calls(int argc, char **argv) {
 }
 
 /* -j ARG of CMD into *JOBS. Returns -1, or prints why not and returns 2. */
-static int jobs_arg(const char *cmd, const char *arg, int *jobs) {
+int an_jobs_arg(const char *cmd, const char *arg, int *jobs) {
   char *end;
   long v = strtol(arg, &end, 10);
   if (!*arg || *end || v < 1 || v > 1024)
@@ -454,183 +455,6 @@ static int jobs_arg(const char *cmd, const char *arg, int *jobs) {
                            "not '%s'", arg);
   *jobs = (int)v;
   return -1;
-}
-
-static void writes_usage(FILE *out) {
-  fputs("usage: rewind analyze writes [options] [TRACE] ADDR [LEN]\n"
-        "\n"
-        "Replay TRACE and list every write to the LEN bytes at ADDR (default\n"
-        "1; numbers in decimal or 0x hex, addresses as the recording had\n"
-        "them, as gdb shows them) of the recorded program, in order: the\n"
-        "position of the write (for rewind replay -g N or monitor goto N,\n"
-        "which stop just before it), the thread, the instruction, or the\n"
-        "syscall whose output the kernel wrote there, and the bytes before\n"
-        "and after (of the range; its first 16 bytes). A write that leaves\n"
-        "the bytes as they were is listed when an instruction made it, not\n"
-        "when the kernel did.\n"
-        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
-        "without it, the latest recording.\n"
-        "\n"
-        "  --json               one JSON object per write, one per line\n"
-        "  -j, --jobs N         replay the pieces between the trace's\n"
-        "                       keyframes (rewind record --keyframes) N at a\n"
-        "                       time, each in a process of its own: the same\n"
-        "                       list, sooner on N cores\n"
-        "  --progress           show progress on stderr (default: when\n"
-        "                       stderr is a terminal)\n"
-        "  --no-progress        do not show progress\n"
-        "  -h, --help           show this help\n",
-        out);
-}
-
-/* Prints one write of `analyze writes`. */
-static int print_write(void *ctx, const struct rp_access *a) {
-  const int *json = ctx;
-  if (*json) {
-    printf("{\"position\":%llu,\"thread\":%u,\"address\":%llu,"
-           "\"size\":%u,\"by_kernel\":%s,\"rip\":%llu,\"instruction\":",
-           (unsigned long long)a->icount, a->tid,
-           (unsigned long long)a->access_addr, a->access_size,
-           a->by_kernel ? "true" : "false", (unsigned long long)a->rip);
-    trace_json_str(stdout, a->insn);
-    printf(",\"before\":\"");
-    for (u32 i = 0; a->before_ok && i < a->size; i++)
-      printf("%02x", a->before[i]);
-    printf("\",\"after\":\"");
-    for (u32 i = 0; a->after_ok && i < a->size; i++)
-      printf("%02x", a->after[i]);
-    printf("\"}\n");
-  } else {
-    printf("%12llu %8u  %#llx+%u  %s%s\n    ",
-           (unsigned long long)a->icount, a->tid,
-           (unsigned long long)a->access_addr, a->access_size,
-           a->by_kernel ? "the kernel; the thread was at " : "", a->insn);
-    for (u32 i = 0; i < a->size; i++)
-      printf(a->before_ok ? "%02x " : "?? ", a->before[i]);
-    printf("->");
-    for (u32 i = 0; i < a->size; i++)
-      printf(a->after_ok ? " %02x" : " ??", a->after[i]);
-    putchar('\n');
-  }
-  return ferror(stdout) ? 1 : 0;
-}
-
-/* The operands [TRACE] ADDR [LEN] of CMD after the options (a trace is
- * what does not read as a number) into *TRACE (NULL: none), *ADDR and
- * *LEN (left as it is without one). Returns -1, or prints why not and
- * returns 2. */
-static int range_operands(const char *cmd, int argc, char **argv,
-                          const char **trace, u64 *addr, u64 *len) {
-  char *end;
-  int n = argc - optind, st;
-  *trace = NULL;
-  if (n >= 1) {
-    strtoull(argv[optind], &end, 0);
-    if (*end || end == argv[optind]) *trace = argv[optind++], n--;
-  }
-  if (n < 1 || n > 2)
-    return cli_usage_error(cmd, "expected [TRACE] ADDR [LEN]");
-  if ((st = count_arg(cmd, "ADDR", argv[optind], addr)) >= 0 ||
-      (n == 2 && (st = count_arg(cmd, "LEN", argv[optind + 1], len)) >= 0))
-    return st;
-  return -1;
-}
-
-/* `analyze writes -j`: a piece saves its writes as they come, then a last
- * one with found -1 and the piece's instructions; they are printed in the
- * history's order, each position moved by the pieces' before it. */
-struct writes_job {
-  u64 addr, len;
-  int json;
-  u64 before; /* the instructions of the pieces printed so far */
-};
-
-static int save_write(void *ctx, const struct rp_access *a) {
-  return fwrite(a, sizeof *a, 1, ctx) == 1 ? 0 : RW_ERR(EIO);
-}
-
-static int writes_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
-                        void *ctx) {
-  const struct writes_job *j = ctx;
-  RW_FORWARD(rp_writes_each(rp, j->addr, j->len, save_write, out, stop));
-  struct rp_access end = {.found = -1, .icount = rp_icount(rp)};
-  return save_write(out, &end);
-}
-
-static int writes_add(FILE *in, void *ctx) {
-  struct writes_job *j = ctx;
-  struct rp_access a;
-  while (fread(&a, sizeof a, 1, in) == 1) {
-    if (a.found == -1) {
-      j->before += a.icount;
-      return 0;
-    }
-    a.icount += j->before;
-    if (print_write(&j->json, &a)) return RW_ERR(errno ? errno : EIO);
-  }
-  return RW_ETRUNC;
-}
-
-static int writes(int argc, char **argv) {
-  static const struct option longopts[] = {
-      {"json", no_argument, 0, 'J'},
-      {"jobs", required_argument, 0, 'j'},
-      {"progress", no_argument, 0, 'G'},
-      {"no-progress", no_argument, 0, 'P'},
-      {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0}};
-  int json = 0, progress = isatty(2), c, st, jobs = 0;
-  optind = 1;
-  while ((c = cli_getopt("analyze writes", argc, argv, "hj:", longopts)) !=
-         -1) {
-    if (shared_opt(c, &progress, &json)) continue;
-    switch (c) {
-      case 'j':
-        if ((st = jobs_arg("analyze writes", optarg, &jobs)) >= 0) return st;
-        break;
-      case 'h':
-        writes_usage(stdout);
-        return 0;
-      default:
-        return 2;
-    }
-  }
-  const char *trace;
-  u64 addr, len = 1;
-  if ((st = range_operands("analyze writes", argc, argv, &trace, &addr,
-                           &len)) >= 0)
-    return st;
-  if (!len || addr + len < addr)
-    return cli_usage_error("analyze writes", "LEN must be at least 1 and "
-                           "the range must fit");
-  char path[4096];
-  if (cli_trace_path(trace, path, sizeof path)) return 1;
-  if (!json)
-    printf("%12s %8s  %s\n", "position", "thread",
-           "address+size  by (instruction)\n    bytes before -> after");
-  if (jobs) {
-    fflush(stdout); /* the pieces are forks */
-    struct writes_job wj = {addr, len, json, 0};
-    struct cli_piece_job job = {"writes", writes_piece, writes_add, &wj};
-    st = cli_analyze_segments(path, jobs, progress, &job);
-    if (st != -1) {
-      if (fflush(stdout) != 0 && errno != EPIPE && !st)
-        st = cli_error("writing the list: %s", strerror(errno));
-      return st;
-    }
-  }
-  rp_replay *rp;
-  if ((st = open_trace(path, 0, progress, &rp))) return st;
-  struct rp_stop stop;
-  int rc = rp_writes_each(rp, addr, len, print_write, &json, &stop);
-  if (progress) fputc('\n', stderr);
-  int status = rc < 0 ? cli_error("writes of %s failed: %s", path,
-                                  rw_strerror(rc))
-                      : run_status(rp, &stop);
-  if (fflush(stdout) != 0 && errno != EPIPE && !status)
-    status = cli_error("writing the list: %s", strerror(errno));
-  rp_close(rp);
-  return status;
 }
 
 static void edges_usage(FILE *out) {
@@ -746,32 +570,32 @@ static int table_cmd(const struct table_analysis *a, int argc, char **argv) {
   int jobs = 0;
   optind = 1;
   while ((c = cli_getopt(a->cmd, argc, argv, "hj:", longopts)) != -1) {
-    if (shared_opt(c, &progress, &json)) continue;
+    if (an_shared_opt(c, &progress, &json)) continue;
     switch (c) {
       case 'j':
-        if ((st = jobs_arg(a->cmd, optarg, &jobs)) >= 0) return st;
+        if ((st = an_jobs_arg(a->cmd, optarg, &jobs)) >= 0) return st;
         break;
       case 't':
-        if ((st = count_arg(a->cmd, "--top", optarg, &top)) >= 0) return st;
+        if ((st = an_count_arg(a->cmd, "--top", optarg, &top)) >= 0) return st;
         break;
       case 's':
-        if ((st = count_arg(a->cmd, "--sample", optarg, &so.period)) >= 0)
+        if ((st = an_count_arg(a->cmd, "--sample", optarg, &so.period)) >= 0)
           return st;
         sampled = samp_opt = 1;
         break;
       case 'd':
-        if ((st = count_arg(a->cmd, "--random-delta", optarg, &so.delta)) >=
+        if ((st = an_count_arg(a->cmd, "--random-delta", optarg, &so.delta)) >=
             0)
           return st;
         samp_opt = 1;
         break;
       case 'S':
-        if ((st = count_arg(a->cmd, "--seed", optarg, &so.seed)) >= 0)
+        if ((st = an_count_arg(a->cmd, "--seed", optarg, &so.seed)) >= 0)
           return st;
         samp_opt = 1;
         break;
       case 'r':
-        if ((st = count_arg(a->cmd, "--ring", optarg, &ring)) >= 0) return st;
+        if ((st = an_count_arg(a->cmd, "--ring", optarg, &ring)) >= 0) return st;
         samp_opt = 1;
         break;
       case 'h':
@@ -808,7 +632,7 @@ static int table_cmd(const struct table_analysis *a, int argc, char **argv) {
     if (status == 1 || status == 2) return status;
   }
   if (status == -1) {
-    if ((st = open_trace(path, 0, progress, &rp))) return st;
+    if ((st = an_open_trace(path, 0, progress, &rp))) return st;
     struct rp_stop stop;
     rc = sampled ? rp_edges_sampled_run(rp, &so, &p, &stop)
                  : a->run(rp, &p, &stop);
@@ -817,7 +641,7 @@ static int table_cmd(const struct table_analysis *a, int argc, char **argv) {
       rp_close(rp);
       return cli_error("%s of %s failed: %s", a->what, path, rw_strerror(rc));
     }
-    status = run_status(rp, &stop);
+    status = an_run_status(rp, &stop);
   }
   if (!json && a->totals) a->totals(p);
   rc = a->print(p, stdout, (size_t)top, json);
@@ -880,17 +704,17 @@ static int branches(int argc, char **argv) {
   int json = 0, progress = isatty(2), has_at = 0, c, st;
   optind = 1;
   while ((c = cli_getopt(cmd, argc, argv, "t:n:h", longopts)) != -1) {
-    if (shared_opt(c, &progress, &json)) continue;
+    if (an_shared_opt(c, &progress, &json)) continue;
     switch (c) {
       case 'a':
-        if ((st = count_arg(cmd, "--at", optarg, &at)) >= 0) return st;
+        if ((st = an_count_arg(cmd, "--at", optarg, &at)) >= 0) return st;
         has_at = 1;
         break;
       case 't':
-        if ((st = tid_arg(cmd, optarg, &tid)) >= 0) return st;
+        if ((st = an_tid_arg(cmd, optarg, &tid)) >= 0) return st;
         break;
       case 'n':
-        if ((st = count_arg(cmd, "--count", optarg, &count)) >= 0) return st;
+        if ((st = an_count_arg(cmd, "--count", optarg, &count)) >= 0) return st;
         if (!count || count > RP_RING_MAX)
           return cli_usage_error(cmd, "--count takes 1 to %d", RP_RING_MAX);
         break;
@@ -904,7 +728,7 @@ static int branches(int argc, char **argv) {
   char path[4096];
   if ((st = trace_arg(cmd, argc, argv, path, sizeof path)) >= 0) return st;
   rp_replay *rp;
-  if ((st = open_trace(path, 0, progress, &rp))) return st;
+  if ((st = an_open_trace(path, 0, progress, &rp))) return st;
   struct rp_stop stop;
   int rc = 0;
   if (has_at) {
@@ -919,7 +743,7 @@ static int branches(int argc, char **argv) {
   int status = 0;
   if (rc < 0) {
     status = cli_error("replay of %s failed: %s", path, rw_strerror(rc));
-  } else if ((status = run_status(rp, &stop)) != 0) {
+  } else if ((status = an_run_status(rp, &stop)) != 0) {
     /* said why */
   } else if (has_at && rp_icount(rp) < at) {
     status = cli_error("the history of %s ends at instruction %llu, before "
@@ -1109,7 +933,7 @@ static int counts(int argc, char **argv) {
   int json = 0, progress = isatty(2), c, st;
   optind = 1;
   while ((c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
-    if (shared_opt(c, &progress, &json)) continue;
+    if (an_shared_opt(c, &progress, &json)) continue;
     switch (c) {
       case 'f':
         o.function = optarg;
@@ -1127,11 +951,11 @@ static int counts(int argc, char **argv) {
         if ((st = kind_arg(optarg, &o)) >= 0) return st;
         break;
       case 'T':
-        if ((st = tid_arg(cmd, optarg, &tid)) >= 0) return st;
+        if ((st = an_tid_arg(cmd, optarg, &tid)) >= 0) return st;
         o.tid = (u32)tid;
         break;
       case 't':
-        if ((st = count_arg(cmd, "--top", optarg, &top)) >= 0) return st;
+        if ((st = an_count_arg(cmd, "--top", optarg, &top)) >= 0) return st;
         break;
       case 'h':
         counts_usage(stdout);
@@ -1142,18 +966,18 @@ static int counts(int argc, char **argv) {
   }
   char path[4096];
   if ((st = trace_arg(cmd, argc, argv, path, sizeof path)) >= 0) return st;
-  if (o.tid && thread_check(path, o.tid)) return 1;
+  if (o.tid && an_thread_check(path, o.tid)) return 1;
   rp_replay *rp;
-  if ((st = open_trace(path, 0, progress, &rp))) return st;
+  if ((st = an_open_trace(path, 0, progress, &rp))) return st;
   rp_counts *k;
   struct rp_stop stop;
   int rc = rp_counts_run(rp, &o, &k, &stop);
   if (progress) fputc('\n', stderr);
   if (rc < 0) {
     rp_close(rp);
-    return failed("counts", path, rc, o.tid);
+    return an_failed("counts", path, rc, o.tid);
   }
-  int status = run_status(rp, &stop);
+  int status = an_run_status(rp, &stop);
   u64 sel, all, unplaced;
   rp_counts_totals(k, &sel, &all, &unplaced);
   if (o.src_file && !rp_counts_src_seen(k)) {
@@ -1171,118 +995,6 @@ static int counts(int argc, char **argv) {
   if (rc < 0 && rc != RW_ERR(EPIPE) && !status)
     status = cli_error("writing the counts: %s", rw_strerror(rc));
   rp_counts_free(k);
-  rp_close(rp);
-  return status;
-}
-
-static void accesses_usage(FILE *out) {
-  fputs("usage: rewind analyze accesses [options] [TRACE] ADDR [LEN]\n"
-        "\n"
-        "Replay TRACE and count every read and write an instruction makes to\n"
-        "the LEN bytes (default 8) at ADDR, in every process: per granule\n"
-        "(aligned on its size), the unaligned ones (an address that is not a\n"
-        "multiple of the access size), those crossing a cache line, by\n"
-        "access size, and the instructions that made them, most first. Each\n"
-        "iteration of a rep string instruction is one access; the kernel's\n"
-        "writes (a read(2) into the range) are not counted (analyze writes\n"
-        "lists them).\n"
-        "TRACE is a file, or a name in the trace directory (rewind ls);\n"
-        "without it, the latest recording.\n"
-        "\n"
-        "  --granule N          count by granules of N bytes: 1, 2, 4, 8\n"
-        "                       (default), 16, 32, 64 (a cache line) ... 4096\n"
-        "  --all                list every granule, not only those accessed\n"
-        "  --stacks             also count by the call paths the accesses\n"
-        "                       were made on (from shadow call stacks)\n"
-        "  --thread TID         thread TID's accesses alone\n"
-        "  --top N              the N instructions with the most accesses\n"
-        "                       (default 25; 0: all)\n"
-        "  --json               one JSON object per line: the summary, then\n"
-        "                       each granule and each instruction\n"
-        "  --progress           show progress on stderr (default: when\n"
-        "                       stderr is a terminal)\n"
-        "  --no-progress        do not show progress\n"
-        "  -h, --help           show this help\n",
-        out);
-}
-
-static int accesses(int argc, char **argv) {
-  static const struct option longopts[] = {
-      {"granule", required_argument, 0, 'g'},
-      {"all", no_argument, 0, 'a'},
-      {"stacks", no_argument, 0, 's'},
-      {"thread", required_argument, 0, 'T'},
-      {"top", required_argument, 0, 't'},
-      {"json", no_argument, 0, 'J'},
-      {"progress", no_argument, 0, 'G'},
-      {"no-progress", no_argument, 0, 'P'},
-      {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0}};
-  const char *cmd = "analyze accesses";
-  struct rp_data_opts o = {.granule = 8};
-  u64 top = 25, tid = 0, gran = 8;
-  int json = 0, all = 0, progress = isatty(2), c, st;
-  optind = 1;
-  while ((c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
-    if (shared_opt(c, &progress, &json)) continue;
-    switch (c) {
-      case 'g':
-        if ((st = count_arg(cmd, "--granule", optarg, &gran)) >= 0) return st;
-        if (!gran || gran > 4096 || (gran & (gran - 1)))
-          return cli_usage_error(cmd, "--granule takes a power of 2 from 1 "
-                                 "to 4096, not %s", optarg);
-        o.granule = (u32)gran;
-        break;
-      case 'a':
-        all = 1;
-        break;
-      case 's':
-        o.stacks = 1;
-        break;
-      case 'T':
-        if ((st = tid_arg(cmd, optarg, &tid)) >= 0) return st;
-        o.tid = (u32)tid;
-        break;
-      case 't':
-        if ((st = count_arg(cmd, "--top", optarg, &top)) >= 0) return st;
-        break;
-      case 'h':
-        accesses_usage(stdout);
-        return 0;
-      default:
-        return 2;
-    }
-  }
-  const char *trace;
-  o.len = 8;
-  if ((st = range_operands(cmd, argc, argv, &trace, &o.addr, &o.len)) >= 0)
-    return st;
-  if (!o.len || o.addr + o.len < o.addr || o.len > (64ull << 20))
-    return cli_usage_error(cmd, "LEN must be 1 to 64 MiB and the range must "
-                           "fit");
-  if ((o.len + o.granule - 1) / o.granule > RP_DATA_GRANULES)
-    return cli_usage_error(cmd, "%llu bytes make more than %u granules of "
-                           "%u: give a larger --granule",
-                           (unsigned long long)o.len, RP_DATA_GRANULES,
-                           o.granule);
-  char path[4096];
-  if (cli_trace_path(trace, path, sizeof path)) return 1;
-  if (o.tid && thread_check(path, o.tid)) return 1;
-  rp_replay *rp;
-  if ((st = open_trace(path, 0, progress, &rp))) return st;
-  rp_data *d;
-  struct rp_stop stop;
-  int rc = rp_data_run(rp, &o, &d, &stop);
-  if (progress) fputc('\n', stderr);
-  if (rc < 0) {
-    rp_close(rp);
-    return failed("accesses", path, rc, o.tid);
-  }
-  int status = run_status(rp, &stop);
-  rc = rp_data_write(d, stdout, (size_t)top, all, json);
-  if (rc < 0 && rc != RW_ERR(EPIPE) && !status)
-    status = cli_error("writing the counts: %s", rw_strerror(rc));
-  rp_data_free(d);
   rp_close(rp);
   return status;
 }
@@ -1367,7 +1079,7 @@ static int marks(int argc, char **argv) {
   int json = 0, progress = isatty(2), c, st = -1;
   optind = 1;
   while (st < 0 && (c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
-    if (shared_opt(c, &progress, &json)) continue;
+    if (an_shared_opt(c, &progress, &json)) continue;
     struct rp_mark m;
     int rc;
     switch (c) {
@@ -1381,7 +1093,7 @@ static int marks(int argc, char **argv) {
         st = marks_file(optarg, &v, &n);
         break;
       case 'T':
-        st = tid_arg(cmd, optarg, &tid);
+        st = an_tid_arg(cmd, optarg, &tid);
         o.tid = (u32)tid;
         break;
       case 'h':
@@ -1404,10 +1116,10 @@ static int marks(int argc, char **argv) {
     int r = trace_arg(cmd, argc, argv, path, sizeof path);
     if (r >= 0) st = r;
   }
-  if (st < 0 && o.tid && thread_check(path, o.tid)) st = 1;
+  if (st < 0 && o.tid && an_thread_check(path, o.tid)) st = 1;
   rp_replay *rp = NULL;
   if (st < 0) {
-    int r = open_trace(path, 0, progress, &rp);
+    int r = an_open_trace(path, 0, progress, &rp);
     if (r) st = r;
   }
   if (st < 0) {
@@ -1418,9 +1130,9 @@ static int marks(int argc, char **argv) {
     o.marks_only = 1;
     int rc = rp_counts_run(rp, &o, &k, &stop);
     if (progress) fputc('\n', stderr);
-    if (rc < 0) st = failed("marks", path, rc, o.tid);
+    if (rc < 0) st = an_failed("marks", path, rc, o.tid);
     if (rc == 0) {
-      st = run_status(rp, &stop);
+      st = an_run_status(rp, &stop);
       rc = rp_counts_marks(k, stdout, json);
       if (rc < 0 && rc != RW_ERR(EPIPE) && !st)
         st = cli_error("writing the marks: %s", rw_strerror(rc));
@@ -1433,11 +1145,12 @@ static int marks(int argc, char **argv) {
   return st < 0 ? 0 : st;
 }
 
-/* Whether ARGV (a subcommand's words) asks for -j, which only edges and
- * rep take: prints why the others do not and returns 2, or returns 0. */
+/* Whether ARGV (a subcommand's words) asks for -j, which only edges, rep,
+ * writes and accesses take: prints why the others do not and returns 2,
+ * or returns 0. */
 static int one_piece(int argc, char **argv) {
   if (!strcmp(argv[0], "edges") || !strcmp(argv[0], "rep") ||
-      !strcmp(argv[0], "writes"))
+      !strcmp(argv[0], "writes") || !strcmp(argv[0], "accesses"))
     return 0;
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
     const char *w = argv[i];
@@ -1448,8 +1161,9 @@ static int one_piece(int argc, char **argv) {
                  !strcmp(argv[0], "marks");
     char cmd[64];
     snprintf(cmd, sizeof cmd, "analyze %s", argv[0]);
-    return cli_usage_error(cmd, "-j is for analyze edges, rep and writes, "
-                           "whose results add up piece by piece%s",
+    return cli_usage_error(cmd, "-j is for analyze edges, rep, writes and "
+                           "accesses, whose results add up piece by "
+                           "piece%s",
                            stacks ? "; this one follows every thread's call "
                                     "stack from the start of the history, "
                                     "which a piece that begins at a "
@@ -1466,7 +1180,7 @@ int cli_cmd_analyze(int argc, char **argv) {
     fputc('\n', out);
     calls_usage(out);
     fputc('\n', out);
-    writes_usage(out);
+    cli_analyze_writes_usage(out);
     fputc('\n', out);
     edges_usage(out);
     fputc('\n', out);
@@ -1476,7 +1190,7 @@ int cli_cmd_analyze(int argc, char **argv) {
     fputc('\n', out);
     counts_usage(out);
     fputc('\n', out);
-    accesses_usage(out);
+    cli_analyze_accesses_usage(out);
     fputc('\n', out);
     marks_usage(out);
     return argc < 2 ? 2 : 0;
@@ -1484,14 +1198,14 @@ int cli_cmd_analyze(int argc, char **argv) {
   if (one_piece(argc - 1, argv + 1)) return 2;
   if (!strcmp(argv[1], "profile")) return profile(argc - 1, argv + 1);
   if (!strcmp(argv[1], "calls")) return calls(argc - 1, argv + 1);
-  if (!strcmp(argv[1], "writes")) return writes(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "writes")) return cli_analyze_writes(argc - 1, argv + 1);
   if (!strcmp(argv[1], "edges"))
     return table_cmd(&edges_analysis, argc - 1, argv + 1);
   if (!strcmp(argv[1], "rep"))
     return table_cmd(&rep_analysis, argc - 1, argv + 1);
   if (!strcmp(argv[1], "branches")) return branches(argc - 1, argv + 1);
   if (!strcmp(argv[1], "counts")) return counts(argc - 1, argv + 1);
-  if (!strcmp(argv[1], "accesses")) return accesses(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "accesses")) return cli_analyze_accesses(argc - 1, argv + 1);
   if (!strcmp(argv[1], "marks")) return marks(argc - 1, argv + 1);
   return cli_usage_error("analyze", "unknown analysis '%s' (there are: "
                          "profile, calls, writes, edges, branches, rep, "

@@ -9,6 +9,7 @@
  * runs as fast as without; the kernel's writes (a read(2) into the range)
  * are not instructions and are not counted here. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@
 struct who {
   u64 rip, reads, writes;
   u32 where; /* "function+0xOFF (file)" in strs */
+  u32 pid;   /* its process's id in the recording */
 };
 
 /* A call path the accesses were made on. */
@@ -62,6 +64,28 @@ void rp__data_watch(rp_data *d, cpu_mem *mem) {
   cpu_mem_observe(mem, d->o.addr, d->o.len);
 }
 
+/* A new instruction at RIP of process PID, named WHERE, under KEY: its
+ * index in *OUT. */
+static int who_add(rp_data *d, u64 key, u32 pid, u64 rip, const char *where,
+                   u32 *out) {
+  size_t n = strlen(where) + 1;
+  while (d->nstrs + n > d->capstrs) {
+    size_t cap = d->capstrs ? 2 * d->capstrs : 4096;
+    char *s = realloc(d->strs, cap);
+    if (!s) return RW_ENOMEM;
+    d->strs = s;
+    d->capstrs = cap;
+  }
+  RW_FORWARD(rp__grow((void **)&d->who, d->nwho, &d->capwho,
+                      sizeof *d->who));
+  memcpy(d->strs + d->nstrs, where, n);
+  d->who[d->nwho] = (struct who){rip, 0, 0, (u32)d->nstrs, pid};
+  d->nstrs += n;
+  RW_FORWARD(rp__umap_put(&d->by_rip, key, (u32)d->nwho + 1));
+  *out = (u32)d->nwho++;
+  return 0;
+}
+
 /* The index of the instruction at RIP of thread T, added when new. */
 static int who_of(rp_data *d, struct rp__thread *t, u64 rip, u32 *out) {
   u64 key = (u64)t->proc->ix << 48 | (rip & ((1ull << 48) - 1));
@@ -78,21 +102,8 @@ static int who_of(rp_data *d, struct rp__thread *t, u64 rip, u32 *out) {
   }
   char where[800];
   rp__fn_label(d->rp, t, rip, 1, where, sizeof where);
-  size_t n = strlen(where) + 1;
-  while (d->nstrs + n > d->capstrs) {
-    size_t cap = d->capstrs ? 2 * d->capstrs : 4096;
-    char *s = realloc(d->strs, cap);
-    if (!s) return RW_ENOMEM;
-    d->strs = s;
-    d->capstrs = cap;
-  }
-  RW_FORWARD(rp__grow((void **)&d->who, d->nwho, &d->capwho,
-                      sizeof *d->who));
-  memcpy(d->strs + d->nstrs, where, n);
-  d->who[d->nwho] = (struct who){rip, 0, 0, (u32)d->nstrs};
-  d->nstrs += n;
-  RW_FORWARD(rp__umap_put(&d->by_rip, key, (u32)d->nwho + 1));
-  *out = d->seen[c].who = (u32)d->nwho++;
+  RW_FORWARD(who_add(d, key, t->proc->pid, rip, where, out));
+  d->seen[c].who = *out;
   d->seen[c].key = key + 1;
   return 0;
 }
@@ -170,9 +181,8 @@ void rp_data_free(rp_data *d) {
   free(d);
 }
 
-static int data_run(rp_replay *rp, const struct rp_data_opts *o, int whole,
-                    void (*tick)(void *ctx), void *ctx, rp_data **out,
-                    struct rp_stop *stop) {
+/* Empty counts of the range of O in *OUT. */
+static int data_new(const struct rp_data_opts *o, rp_data **out) {
   *out = NULL;
   u32 g = o->granule ? o->granule : 8;
   RW_RETURN_IF(!o->len || o->addr + o->len < o->addr || (g & (g - 1)) ||
@@ -182,7 +192,6 @@ static int data_run(rp_replay *rp, const struct rp_data_opts *o, int whole,
   RW_RETURN_IF(ng > GRAN_MAX, RW_EINVAL, "more than %u granules", GRAN_MAX);
   rp_data *d = calloc(1, sizeof *d);
   if (!d) return RW_ENOMEM;
-  d->rp = rp;
   d->o = *o;
   d->o.granule = g;
   d->gshift = (unsigned)__builtin_ctz(g);
@@ -192,9 +201,22 @@ static int data_run(rp_replay *rp, const struct rp_data_opts *o, int whole,
   d->reads = calloc(ng, sizeof *d->reads);
   d->writes = calloc(ng, sizeof *d->writes);
   d->unaligned = calloc(ng, sizeof *d->unaligned);
-  int rc = d->reads && d->writes && d->unaligned ? 0 : RW_ENOMEM;
-  if (rc == 0)
-    rc = rp__prof_data(rp, o->tid, d, o->stacks, whole, tick, ctx, stop);
+  if (!d->reads || !d->writes || !d->unaligned) {
+    rp_data_free(d);
+    return RW_ENOMEM;
+  }
+  *out = d;
+  return 0;
+}
+
+static int data_run(rp_replay *rp, const struct rp_data_opts *o, int whole,
+                    void (*tick)(void *ctx), void *ctx, rp_data **out,
+                    struct rp_stop *stop) {
+  *out = NULL;
+  rp_data *d;
+  RW_FORWARD(data_new(o, &d));
+  d->rp = rp;
+  int rc = rp__prof_data(rp, o->tid, d, o->stacks, whole, tick, ctx, stop);
   if (rc == 0) rc = d->err;
   /* The ranges off every address space the replay still has. */
   for (size_t i = 0; i <= rp->nkids; i++) {
@@ -224,6 +246,124 @@ int rp_data_whole(rp_replay *rp, const struct rp_data_opts *o,
 void rp_data_totals(const rp_data *d, u64 *reads, u64 *writes) {
   *reads = d->nreads;
   *writes = d->nwrites;
+}
+
+/* ---- Pieces (analyze accesses -j) ------------------------------------- */
+
+#define DATA_MAGIC "RWDATA1"
+
+/* What a piece's file begins with; then reads, writes and unaligned per
+ * granule, then each instruction: a struct piece_who and its name. */
+struct piece_head {
+  char magic[8];
+  u64 ngran, nwho;
+  u64 nreads, nwrites, ureads, uwrites, split;
+  u64 sizes[8];
+  u32 tids[64];
+  u32 ntids, many;
+};
+
+struct piece_who {
+  u64 rip, reads, writes;
+  u32 pid, len; /* the name's bytes, its 0 included */
+};
+
+static int put(FILE *f, const void *p, size_t n) {
+  return !n || fwrite(p, n, 1, f) == 1 ? 0 : RW_ERR(errno ? errno : EIO);
+}
+
+static int get(FILE *f, void *p, size_t n) {
+  if (!n || fread(p, n, 1, f) == 1) return 0;
+  return ferror(f) ? RW_ERR(errno ? errno : EIO) : RW_ETRUNC;
+}
+
+int rp_data_save(const rp_data *d, FILE *f) {
+  struct piece_head h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.magic, DATA_MAGIC, sizeof DATA_MAGIC);
+  h.ngran = d->ngran;
+  h.nwho = d->nwho;
+  h.nreads = d->nreads;
+  h.nwrites = d->nwrites;
+  h.ureads = d->ureads;
+  h.uwrites = d->uwrites;
+  h.split = d->split;
+  memcpy(h.sizes, d->sizes, sizeof h.sizes);
+  memcpy(h.tids, d->tids, sizeof h.tids);
+  h.ntids = d->ntids;
+  h.many = (u32)d->many;
+  RW_FORWARD(put(f, &h, sizeof h));
+  RW_FORWARD(put(f, d->reads, d->ngran * sizeof *d->reads));
+  RW_FORWARD(put(f, d->writes, d->ngran * sizeof *d->writes));
+  RW_FORWARD(put(f, d->unaligned, d->ngran * sizeof *d->unaligned));
+  for (size_t i = 0; i < d->nwho; i++) {
+    const struct who *w = &d->who[i];
+    const char *name = d->strs + w->where;
+    struct piece_who p = {w->rip, w->reads, w->writes, w->pid,
+                          (u32)strlen(name) + 1};
+    RW_FORWARD(put(f, &p, sizeof p));
+    RW_FORWARD(put(f, name, p.len));
+  }
+  return 0;
+}
+
+/* Adds N counts from F to V. */
+static int add_counts(FILE *f, u64 *v, u64 n) {
+  u64 buf[512];
+  for (u64 i = 0; i < n;) {
+    size_t k = (size_t)RW_MIN(n - i, (u64)(sizeof buf / sizeof *buf));
+    RW_FORWARD(get(f, buf, k * sizeof *buf));
+    for (size_t j = 0; j < k; j++) v[i + j] += buf[j];
+    i += k;
+  }
+  return 0;
+}
+
+static void tid_seen(rp_data *d, u32 tid) {
+  for (u32 i = 0; i < d->ntids; i++)
+    if (d->tids[i] == tid) return;
+  if (d->ntids < 64) d->tids[d->ntids++] = tid; else d->many = 1;
+}
+
+int rp_data_add(rp_data **total, const struct rp_data_opts *o, FILE *f) {
+  struct piece_head h;
+  RW_FORWARD(get(f, &h, sizeof h));
+  if (memcmp(h.magic, DATA_MAGIC, sizeof DATA_MAGIC) || h.ntids > 64)
+    return RW_ECORRUPT;
+  if (!*total) RW_FORWARD(data_new(o, total));
+  rp_data *d = *total;
+  if (h.ngran != d->ngran) return RW_ECORRUPT;
+  d->nreads += h.nreads;
+  d->nwrites += h.nwrites;
+  d->ureads += h.ureads;
+  d->uwrites += h.uwrites;
+  d->split += h.split;
+  for (int k = 0; k < 8; k++) d->sizes[k] += h.sizes[k];
+  for (u32 i = 0; i < h.ntids; i++) tid_seen(d, h.tids[i]);
+  d->many |= h.many != 0;
+  RW_FORWARD(add_counts(f, d->reads, d->ngran));
+  RW_FORWARD(add_counts(f, d->writes, d->ngran));
+  RW_FORWARD(add_counts(f, d->unaligned, d->ngran));
+  char name[800];
+  for (u64 i = 0; i < h.nwho; i++) {
+    struct piece_who p;
+    RW_FORWARD(get(f, &p, sizeof p));
+    if (!p.len || p.len > sizeof name) return RW_ECORRUPT;
+    RW_FORWARD(get(f, name, p.len));
+    if (name[p.len - 1]) return RW_ECORRUPT;
+    /* Keyed by a hash of both, the next key on a collision. */
+    u64 key = rw_fmix64(p.rip ^ (u64)p.pid << 47);
+    u32 v, w = ~0u;
+    for (; (v = rp__umap_get(&d->by_rip, key)); key++)
+      if (d->who[v - 1].pid == p.pid && d->who[v - 1].rip == p.rip) {
+        w = v - 1;
+        break;
+      }
+    if (w == ~0u) RW_FORWARD(who_add(d, key, p.pid, p.rip, name, &w));
+    d->who[w].reads += p.reads;
+    d->who[w].writes += p.writes;
+  }
+  return 0;
 }
 
 /* ---- The report ------------------------------------------------------- */

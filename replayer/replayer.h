@@ -943,6 +943,15 @@ int rp_data_whole(rp_replay *rp, const struct rp_data_opts *o,
 int rp_data_write(const rp_data *d, FILE *out, size_t top, int all,
                   int json) RW_MUST_CHECK;
 void rp_data_totals(const rp_data *d, u64 *reads, u64 *writes);
+/* The pieces of rewind analyze accesses -j: rp_data_save writes D's counts
+ * (not by call path) to F; rp_data_add adds those F holds to *TOTAL (made
+ * with O at the first: rp_data_free), instructions told apart by process
+ * id and address, each named as the first piece to see it names it, as a
+ * replay from the start does. Return 0, RW_ENOMEM, RW_ETRUNC or
+ * RW_ECORRUPT (a file that is not a piece's), or the I/O error. */
+int rp_data_save(const rp_data *d, FILE *f) RW_MUST_CHECK;
+int rp_data_add(rp_data **total, const struct rp_data_opts *o, FILE *f)
+    RW_MUST_CHECK;
 void rp_data_free(rp_data *d);
 
 /* Most taken branches rp_branches_text shows. */

@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# rewind analyze edges|rep -j N (cli/segments.c, replayer/prof_merge.c):
+# rewind analyze edges|rep|writes|accesses -j N (cli/segments.c,
+# replayer/prof_merge.c, replayer/datarange.c):
 # the pieces between the recorder's keyframes analysed in processes of
 # their own and added up must give exactly what one replay from the start
 # gives, for threads and for a process tree; a trace without keyframes is
 # analysed whole with a note; a piece that diverges is named and the
-# result covers the history before it; the analyses that need call stacks
+# result covers the history before it; a signal that stops rewind stops
+# its pieces and removes their files; the analyses that need call stacks
 # from the start refuse -j and say why.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
@@ -70,8 +72,23 @@ for v in ticks:4 mu:40; do
       test "$(grep -c '^ *[0-9]\|^{' "$T/writes.whole")" -ge 2
     check "work: writes of ${v%%:*} ${form:-text} in pieces are the whole's" \
       cmp "$T/writes.whole" "$T/writes.j"
+    # The reads and writes to it, counted per granule and instruction.
+    "$REWIND" analyze accesses $form --top 0 --no-progress "$T/work.rwd" \
+      "$addr" "${v##*:}" >"$T/acc.whole" 2>&1
+    "$REWIND" analyze accesses -j 2 $form --top 0 --no-progress \
+      "$T/work.rwd" "$addr" "${v##*:}" >"$T/acc.j" 2>"$T/acc.err"
+    check_eq "work: accesses -j 2 of ${v%%:*} ${form:-text} exits 0" 0 "$?"
+    check "work: accesses of ${v%%:*} ${form:-text}: reads counted" \
+      grep -Eq '"reads":[1-9]|^[1-9][0-9]* reads' "$T/acc.whole"
+    check "work: accesses of ${v%%:*} ${form:-text} in pieces: the whole's" \
+      cmp "$T/acc.whole" "$T/acc.j"
   done
 done
+"$REWIND" analyze accesses -j 2 --stacks "$T/work.rwd" "$addr" >/dev/null \
+  2>"$T/accst.err"
+check_eq "accesses -j --stacks: usage error" 2 "$?"
+check "accesses -j --stacks: says why" grep -q "call stack from the start" \
+  "$T/accst.err"
 
 # --- a process tree: every process in each keyframe ------------------------
 "$REWIND" record -q -f -o "$T/tree.rwd" --keyframes 0.05 -- "$P/kftree" 0.6 \
@@ -81,6 +98,23 @@ k=$(nkf tree)
 check "tree: keyframes written (>= 2: $k)" test "${k:-0}" -ge 2
 same tree edges
 same tree rep
+# The program's data and GOT, read in every process (each call through the
+# PLT): the counts per granule and per instruction of each process.
+base=$("$REWIND" dump --json "$T/tree.rwd" | grep '"MAP"' |
+  grep '"offset":"0x0".*kftree"' | head -n 1 |
+  sed 's/.*"addr":"\(0x[0-9a-f]*\)".*/\1/')
+lo=$(nm "$P/kftree" | sed -n 's/^\([0-9a-f]*\) d _DYNAMIC$/\1/p')
+hi=$(nm "$P/kftree" | sed -n 's/^\([0-9a-f]*\) B _end$/\1/p')
+addr=$(printf '0x%x' $((base + 0x$lo)))
+"$REWIND" analyze accesses --top 0 --no-progress "$T/tree.rwd" "$addr" \
+  $((0x$hi - 0x$lo)) >"$T/tacc.whole" 2>&1
+"$REWIND" analyze accesses -j 2 --top 0 --no-progress "$T/tree.rwd" "$addr" \
+  $((0x$hi - 0x$lo)) >"$T/tacc.j" 2>&1
+check_eq "tree: accesses -j 2 exits 0" 0 "$?"
+check "tree: accesses in more than one thread" \
+  grep -Eq 'instructions in ([2-9]|[1-9][0-9]+) threads' "$T/tacc.whole"
+check "tree: accesses in pieces are the whole's" \
+  cmp "$T/tacc.whole" "$T/tacc.j"
 
 # --- rep instructions a keyframe cuts in two -------------------------------
 # Each round is a rep stosq of 1 Mi quadwords and a rep movsb of 8 MiB, so
@@ -142,12 +176,50 @@ check "skewed: says what the result covers" grep -q \
   "the analysis covers the history before that" "$T/skew.err"
 check "skewed: still prints it" grep -q "branches executed at" "$T/skew.out"
 
+# --- stopped: the pieces' processes end with rewind, and its files go --------
+"$REWIND" record -q -f -o "$T/long.rwd" --keyframes 0.1 -- "$P/kfwork" 1.5 \
+  >/dev/null 2>&1
+check_eq "long: recorded" 0 "$?"
+mkdir -p "$T/tmpd"
+# started TMPDIR: analyze edges -j 2 of long.rwd in the background, its
+# pid in $pid, once its directory for the pieces' results exists.
+started() {
+  TMPDIR=$1 "$REWIND" analyze edges -j 2 --no-progress "$T/long.rwd" \
+    >/dev/null 2>"$1.err" &
+  pid=$!
+  for _ in $(seq 200); do
+    compgen -G "$1/rewind-analyze-*/piece-*" >/dev/null && break
+    sleep 0.05
+  done
+}
+started "$T/tmpd"
+kill -TERM "$pid"
+wait "$pid"
+check_eq "SIGTERM: rewind dies of it" 143 "$?"
+check "SIGTERM: says so" grep -q "stopped by signal 15" "$T/tmpd.err"
+check "SIGTERM: no piece runs on" \
+  test -z "$(pgrep -f "analyze edges -j 2 --no-progress $T/long.rwd")"
+check "SIGTERM: its directory is gone" \
+  test -z "$(ls -A "$T/tmpd")"
+mkdir -p "$T/tmpk"
+started "$T/tmpk"
+kill -KILL "$pid"
+{ wait "$pid"; } 2>/dev/null # bash's "Killed"
+for _ in $(seq 100); do
+  pgrep -f "analyze edges -j 2 --no-progress $T/long.rwd" >/dev/null ||
+    break
+  sleep 0.05
+done
+check "SIGKILL: the pieces die with rewind" \
+  test -z "$(pgrep -f "analyze edges -j 2 --no-progress $T/long.rwd")"
+
 # --- what -j is not for -------------------------------------------------------
 for a in profile calls counts; do
   "$REWIND" analyze $a -j 2 "$T/work.rwd" >/dev/null 2>"$T/no-$a.err"
   check_eq "$a -j: usage error" 2 "$?"
   check "$a -j: says what -j is for" grep -q \
-    "analyze $a: -j is for analyze edges, rep and writes" "$T/no-$a.err"
+    "analyze $a: -j is for analyze edges, rep, writes and accesses" \
+    "$T/no-$a.err"
 done
 check "profile -j: says why" grep -q "call stack from the start" \
   "$T/no-profile.err"
