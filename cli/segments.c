@@ -38,21 +38,70 @@ static const char *end_text(const struct rp_stop *s, char *buf, size_t cap) {
  * a verdict per piece in memory its forks share. */
 struct pieces {
   u64 *seqs;
-  size_t nkf, n, from; /* N = NKF + 1 pieces; FROM: the first there is */
+  size_t nkf, n, from; /* N pieces; FROM: the first there is */
+  /* Piece I runs from keyframe kf[I] (0: the beginning) to keyframe
+   * kf[I + 1] (NKF + 1: the end); ends[kf[I]] is where it stops, in the
+   * form rp_open_segment takes (SEQS when each piece is one interval). */
+  u32 *kf;
+  u64 *ends;
   struct rp_segment *res;
 };
 
-/* PC for the trace at PATH. Returns 0, -1 when it has no keyframes (a note
- * says so unless QUIET: DOING it in one piece), or the exit status. */
+/* The recording time of interval I (from keyframe I to I + 1) of PC by
+ * CLOCKS (when the recorder wrote each keyframe), or MEAN for the first
+ * and last, whose ends it did not note, and without clocks. */
+static double weight(const struct pieces *pc, const u64 *clocks, size_t i,
+                     double mean) {
+  if (!clocks || i < 1 || i >= pc->nkf) return mean;
+  return clocks[i] > clocks[i - 1] ? (double)(clocks[i] - clocks[i - 1]) : 0;
+}
+
+/* Cuts PC's intervals between keyframes into M pieces (PC->n is FROM +
+ * M) of about the same recording time each, at least one interval each,
+ * into PC->kf. */
+static void group(struct pieces *pc, const u64 *clocks, size_t m) {
+  double total = 0, known = 0, mean = 1;
+  size_t nknown = 0;
+  for (size_t i = 1; clocks && i < pc->nkf; i++, nknown++)
+    known += weight(pc, clocks, i, 0);
+  if (nknown && known > 0) mean = known / (double)nknown;
+  else clocks = NULL; /* none known: the same for all */
+  for (size_t i = pc->from; i <= pc->nkf; i++)
+    total += weight(pc, clocks, i, mean);
+  /* Piece J (the current one) ends at the first interval whose end
+   * reaches its share of the total, or where the intervals left are no
+   * more than the pieces left. */
+  size_t j = pc->from;
+  double acc = 0;
+  pc->kf[j] = (u32)j;
+  for (size_t i = pc->from; i <= pc->nkf;) {
+    acc += weight(pc, clocks, i, mean);
+    i++;
+    size_t left = pc->nkf + 1 - i, after = pc->n - 1 - j;
+    if (after &&
+        (acc >= total * (double)(j + 1 - pc->from) / (double)m ||
+         left <= after))
+      pc->kf[++j] = (u32)i;
+  }
+  pc->kf[pc->n] = (u32)(pc->nkf + 1);
+}
+
+/* PC for the trace at PATH, in at most MAX pieces (0: one per interval
+ * between keyframes) of about as many intervals each. Returns 0, -1 when
+ * it has no keyframes (a note says so unless QUIET: DOING it in one
+ * piece), or the exit status. */
 static int pieces_open(const char *path, int quiet, const char *doing,
-                       struct pieces *pc) {
+                       size_t max, struct pieces *pc) {
   u64 first;
   struct rw_diag d = {0};
   memset(pc, 0, sizeof *pc);
-  int rc = rp_recorder_keyframes(path, &pc->seqs, &pc->nkf, &first, &d);
+  u64 *clocks = NULL;
+  int rc = rp_recorder_keyframes(path, &pc->seqs, max ? &clocks : NULL,
+                                 &pc->nkf, &first, &d);
   if (rc < 0)
     return cli_error("%s: %s", path, d.msg[0] ? d.msg : rw_strerror(rc));
   if (!pc->nkf) {
+    free(clocks);
     free(pc->seqs);
     if (!quiet)
       fprintf(stderr, "rewind: note: %s has no keyframes (rewind record "
@@ -60,12 +109,30 @@ static int pieces_open(const char *path, int quiet, const char *doing,
               path, doing);
     return -1;
   }
-  pc->n = pc->nkf + 1;
   /* A ring recording begins at its first keyframe: no piece before it. */
   pc->from = first >= pc->seqs[0] ? 1 : 0;
+  size_t count = pc->nkf + 1 - pc->from;
+  size_t m = max && max < count ? max : count;
+  pc->n = pc->from + m;
+  pc->kf = calloc(pc->n + 1, sizeof *pc->kf);
+  pc->ends = calloc(pc->nkf + 1, sizeof *pc->ends);
+  if (!pc->kf || !pc->ends) {
+    free(clocks);
+    free(pc->kf);
+    free(pc->ends);
+    free(pc->seqs);
+    return cli_error("out of memory");
+  }
+  group(pc, clocks, m);
+  free(clocks);
+  for (size_t i = pc->from; i < pc->n; i++)
+    if (pc->kf[i + 1] <= pc->nkf)
+      pc->ends[pc->kf[i]] = pc->seqs[pc->kf[i + 1] - 1];
   pc->res = mmap(NULL, pc->n * sizeof *pc->res, PROT_READ | PROT_WRITE,
                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (pc->res == MAP_FAILED) {
+    free(pc->kf);
+    free(pc->ends);
     free(pc->seqs);
     return cli_error("memory for %zu segments: %s", pc->n, strerror(errno));
   }
@@ -75,6 +142,8 @@ static int pieces_open(const char *path, int quiet, const char *doing,
 
 static void pieces_close(struct pieces *pc) {
   munmap(pc->res, pc->n * sizeof *pc->res);
+  free(pc->kf);
+  free(pc->ends);
   free(pc->seqs);
 }
 
@@ -192,11 +261,12 @@ static int pieces_run(struct pieces *pc, int jobs, int progress,
 static int piece_failed(const struct pieces *pc, size_t i) {
   const struct rp_segment *s = &pc->res[i];
   if (s->report[0]) fprintf(stderr, "rewind: %s", s->report);
+  u32 a = pc->kf[i], b = pc->kf[i + 1];
   fprintf(stderr, "rewind: segment %zu of %zu (from %s", i + 1 - pc->from,
-          pc->n - pc->from, i ? "keyframe " : "the beginning");
-  if (i) fprintf(stderr, "%zu", i);
-  fprintf(stderr, " to %s", i < pc->nkf ? "keyframe " : "the end");
-  if (i < pc->nkf) fprintf(stderr, "%zu", i + 1);
+          pc->n - pc->from, a ? "keyframe " : "the beginning");
+  if (a) fprintf(stderr, "%u", a);
+  fprintf(stderr, " to %s", b <= pc->nkf ? "keyframe " : "the end");
+  if (b <= pc->nkf) fprintf(stderr, "%u", b);
   fprintf(stderr, ") %s: %s\n",
           s->status == RP_SEG_DIVERGED ? "diverged"
           : s->status == RP_SEG_FAILED ? "failed"
@@ -219,7 +289,7 @@ static void verify_piece(struct pieces *pc, size_t k, void *ctx) {
 
 int cli_verify_segments(const char *path, int jobs, int quiet) {
   struct pieces pc;
-  int status = pieces_open(path, quiet, "verifying", &pc);
+  int status = pieces_open(path, quiet, "verifying", 0, &pc);
   if (status) return status;
   size_t n = pc.n, from = pc.from;
   struct rp_segment *res = pc.res;
@@ -303,7 +373,8 @@ static void analyze_piece(struct pieces *pc, size_t k, void *ctx) {
   struct rw_diag d = {0};
   rp_replay *rp;
   s->index = (u32)k;
-  int rc = rp_open_segment(a->path, (u32)k, pc->seqs, pc->nkf, &o, &rp, &d);
+  int rc = rp_open_segment(a->path, pc->kf[k], pc->ends, pc->nkf, &o, &rp,
+                           &d);
   if (rc < 0) {
     s->status = RP_SEG_ERROR;
     snprintf(s->msg, sizeof s->msg, "%s", d.msg[0] ? d.msg
@@ -325,7 +396,8 @@ static void analyze_piece(struct pieces *pc, size_t k, void *ctx) {
   } else if (!rp_segment_stopped(rp, &stop, s)) {
     /* A wrong keyframe after it would make the next piece's result wrong
      * without a word: its end is checked as --verify -j does. */
-    rp_segment_end(rp, a->path, (u32)k, pc->seqs, pc->nkf, s);
+    if (pc->kf[k + 1] <= pc->nkf)
+      rp_segment_end(rp, a->path, pc->kf[k + 1] - 1, pc->seqs, pc->nkf, s);
   }
   s->secs = (double)(rw_now_ns() - t0) / 1e9;
   rp_close(rp);
@@ -348,7 +420,11 @@ static int add_piece(const struct analysis *a, size_t k) {
 int cli_analyze_segments(const char *path, int jobs, int progress,
                          const struct cli_piece_job *job) {
   struct pieces pc;
-  int status = pieces_open(path, 0, "analysing", &pc);
+  /* Each piece begins by loading its keyframe's state, which can take
+   * longer than a short piece's replay: four pieces per job balance the
+   * load well enough. The keyframes inside a piece are not used, so
+   * nothing of them needs checking (--verify -j checks them all). */
+  int status = pieces_open(path, 0, "analysing", (size_t)jobs * 4, &pc);
   if (status) return status;
   struct analysis a = {.path = path, .job = job};
   const char *tmp = getenv("TMPDIR");

@@ -460,8 +460,10 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st);
 
 /* Recorder keyframes (rewind record --keyframes; replayer/segment.c).
  * rp_recorder_keyframes: the sequence number each one is valid at, in
- * order, in *SEQS (malloc'd; the caller frees it), their number in *N,
- * the trace's first record's in *FIRST (may be NULL).
+ * order, in *SEQS (malloc'd; the caller frees it), with CLOCKS (may be
+ * NULL) the recorder's monotonic clock (ns) when it wrote each in *CLOCKS
+ * (the same), their number in *N, the trace's first record's in *FIRST
+ * (may be NULL).
  * rp_state_compare: whether replay A stands where B does (the same
  * threads with the same registers, the same mappings and bytes of the
  * first process, the dead part of each stack left out): 0 the same, 1
@@ -470,8 +472,9 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st);
  * K + 1 (or the end, K = N) of the trace at PATH and checks it ends where
  * keyframe K + 1 begins; a divergence's report goes to OUT->report.
  * Returns 0 with OUT filled, whatever the verdict. */
-int rp_recorder_keyframes(const char *path, u64 **seqs, size_t *n,
-                          u64 *first, struct rw_diag *diag) RW_MUST_CHECK;
+int rp_recorder_keyframes(const char *path, u64 **seqs, u64 **clocks,
+                          size_t *n, u64 *first, struct rw_diag *diag)
+    RW_MUST_CHECK;
 int rp_state_compare(rp_replay *a, rp_replay *b, char *why, size_t cap)
     RW_MUST_CHECK;
 enum rp_segment_status {

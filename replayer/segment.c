@@ -42,9 +42,10 @@ static size_t recorder_kfs(trace_reader *tr, size_t *ix, size_t cap) {
   return n;
 }
 
-/* Keyframe entry I's payload: the sequence number, the state's blob. */
+/* Keyframe entry I's payload: the sequence number, the state's blob, the
+ * recorder's clock when it wrote it (CLOCK may be NULL). */
 static int read_kf(trace_reader *tr, size_t i, u64 *seq, u64 *len,
-                   u8 hash[32], struct rw_diag *diag) {
+                   u8 hash[32], u64 *clock, struct rw_diag *diag) {
   u8 p[TRACE_KF_RECORDER_SIZE];
   i64 got = trace_reader_keyframe_read(tr, i, p, sizeof p, diag);
   if (got < 0) return (int)got;
@@ -55,13 +56,15 @@ static int read_kf(trace_reader *tr, size_t i, u64 *seq, u64 *len,
   *seq = rd_le64(p + 8);
   *len = rd_le64(p + 16);
   memcpy(hash, p + 24, 32);
+  if (clock) *clock = rd_le64(p + 56);
   return 0;
 }
 
-int rp_recorder_keyframes(const char *path, u64 **seqs, size_t *n,
-                          u64 *first, struct rw_diag *diag) {
+int rp_recorder_keyframes(const char *path, u64 **seqs, u64 **clocks,
+                          size_t *n, u64 *first, struct rw_diag *diag) {
   trace_reader *tr;
   *seqs = NULL;
+  if (clocks) *clocks = NULL;
   *n = 0;
   RW_FORWARD(trace_reader_open(&tr, path, diag));
   struct trace_info in;
@@ -69,21 +72,23 @@ int rp_recorder_keyframes(const char *path, u64 **seqs, size_t *n,
   if (first) *first = in.seq_first;
   size_t count = recorder_kfs(tr, NULL, 0);
   size_t *ix = calloc(count + 1, sizeof *ix);
-  u64 *v = calloc(count + 1, sizeof *v);
-  int rc = ix && v ? 0 : RW_ENOMEM;
+  u64 *v = calloc(count + 1, sizeof *v), *c = calloc(count + 1, sizeof *c);
+  int rc = ix && v && c ? 0 : RW_ENOMEM;
   if (rc == 0) recorder_kfs(tr, ix, count);
   for (size_t i = 0; i < count && rc == 0; i++) {
     u64 len;
     u8 hash[32];
-    rc = read_kf(tr, ix[i], &v[i], &len, hash, diag);
+    rc = read_kf(tr, ix[i], &v[i], &len, hash, &c[i], diag);
   }
   free(ix);
   trace_reader_close(tr);
+  if (rc < 0 || !clocks) free(c);
   if (rc < 0) {
     free(v);
     return rc;
   }
   *seqs = v;
+  if (clocks) *clocks = c;
   *n = count;
   return 0;
 }
@@ -95,7 +100,7 @@ int rp__segment_first(rp_replay *rp) {
   struct trace_info in;
   struct rw_diag d = {0};
   if (!recorder_kfs(rp->trace.tr, &ix, 1) ||
-      read_kf(rp->trace.tr, ix, &seq, &len, hash, &d) < 0)
+      read_kf(rp->trace.tr, ix, &seq, &len, hash, NULL, &d) < 0)
     return 0;
   trace_reader_get_info(rp->trace.tr, &in);
   /* None but after it (or none at all: a recorder killed just after). */
