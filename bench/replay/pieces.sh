@@ -1,10 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# rewind analyze edges and rep with -j 2 against one replay from the start
-# (issue 20's "analyze -j"): each workload recorded with a keyframe every
-# KF seconds (default 0.03), then the wall time of each analysis whole and
-# with -j 2, medians of RUNS runs (default 3) taken alternately, and the
-# speed-up. The results are checked equal (sorted JSON lines) once.
+# rewind replay --verify, analyze edges and analyze rep with -j 2 against
+# one replay from the start (issue 20's "-j"): each workload recorded with
+# a keyframe every KF seconds (default 0.03), then the wall time of each
+# whole and with -j 2, medians of RUNS runs (default 3) taken alternately,
+# and the speed-up; pieces: how many -j 2 ran (--verify -j one per
+# interval between keyframes, analyze -j at most 4 per job). The analyses
+# are checked equal (sorted JSON lines) once. Workloads: bench/record's
+# compute and libc, and xz -T2 compressing 3 MB (two threads, 200 MB of
+# memory that keeps changing; skipped without xz).
 # Prints markdown for RESULTS.md.
 #   bench/replay/pieces.sh BUILD_DIR
 set -euo pipefail
@@ -23,30 +27,48 @@ echo
 echo "| workload | instructions | pieces | analysis | whole (s) | -j 2 (s) |" \
   "speed-up |"
 echo "|---|---|---|---|---|---|---|"
-for w in compute libc; do
+# Words from a fixed seed: the same input every run.
+awk 'BEGIN { srand(7); while (n < 3000000) { w = int(rand() * 1e6);
+  n += length(w) + 1; printf "%d%s", w, (rand() < 0.1 ? "\n" : " ") } }' \
+  >"$T/xz.in"
+for w in compute libc xz; do
   case $w in
-    compute) args=100000000 ;;
-    libc) args= ;;
+    compute) cmd=("$B/bench/record/compute" 100000000) ;;
+    libc) cmd=("$B/bench/record/libc") ;;
+    xz)
+      command -v xz >/dev/null || continue
+      cmd=(xz -T2 -c "$T/xz.in")
+      ;;
   esac
-  # shellcheck disable=SC2086
-  "$R" record -q -f -o "$T/$w.rwd" --keyframes "$KF" -- \
-    "$B/bench/record/$w" $args >/dev/null 2>&1
+  "$R" record -q -f -o "$T/$w.rwd" --keyframes "$KF" -- "${cmd[@]}" \
+    >/dev/null 2>&1
   n=$("$R" info "$T/$w.rwd" | sed -n 's/^keyframes: *\([0-9]*\).*/\1/p')
   insns=$("$R" replay --verify --no-progress "$T/$w.rwd" 2>&1 |
     sed -n 's/^replay verified: \([0-9]*\) instructions.*/\1/p')
-  for a in edges rep; do
-    "$R" analyze $a --json --top 0 --no-progress "$T/$w.rwd" 2>/dev/null |
-      sort >"$T/whole"
-    "$R" analyze $a -j 2 --json --top 0 --no-progress "$T/$w.rwd" \
-      2>/dev/null | sort >"$T/j"
-    cmp -s "$T/whole" "$T/j" || { echo "$w $a: -j 2 differs" >&2; exit 1; }
+  for a in verify edges rep; do
+    if [ $a = verify ]; then
+      run=("$R" replay --verify)
+      "${run[@]}" -j 2 --no-progress "$T/$w.rwd" >/dev/null 2>&1 ||
+        { echo "$w: --verify -j 2 failed" >&2; exit 1; }
+    else
+      run=("$R" analyze $a)
+      "${run[@]}" --json --top 0 --no-progress "$T/$w.rwd" 2>/dev/null |
+        sort >"$T/whole"
+      "${run[@]}" -j 2 --json --top 0 --no-progress "$T/$w.rwd" \
+        2>/dev/null | sort >"$T/j"
+      cmp -s "$T/whole" "$T/j" ||
+        { echo "$w $a: -j 2 differs" >&2; exit 1; }
+    fi
     : >"$T/t1" >"$T/t2"
     for _ in $(seq "$RUNS"); do
-      secs "$R" analyze $a --no-progress "$T/$w.rwd" >>"$T/t1"
-      secs "$R" analyze $a -j 2 --no-progress "$T/$w.rwd" >>"$T/t2"
+      secs "${run[@]}" --no-progress "$T/$w.rwd" >>"$T/t1"
+      secs "${run[@]}" -j 2 --no-progress "$T/$w.rwd" >>"$T/t2"
     done
     t1=$(median <"$T/t1") t2=$(median <"$T/t2")
-    echo "| $w | $insns | $((n + 1)) | $a | $t1 | $t2 |" \
+    # analyze -j 2 groups the intervals into at most 8 pieces
+    np=$((n + 1))
+    [ $a = verify ] || np=$((np < 8 ? np : 8))
+    echo "| $w | $insns | $np | $a | $t1 | $t2 |" \
       "$(awk -v a="$t1" -v b="$t2" 'BEGIN {printf "%.2fx", a / b}') |"
   done
 done
