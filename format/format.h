@@ -335,6 +335,12 @@ int trace_reader_find_blob(const trace_reader *r, const u8 hash[32],
  * RW_ECORRUPT (or another read error) with DIAG naming the blob. */
 int trace_reader_blob_check(trace_reader *r, size_t i, struct rw_diag *diag)
     RW_MUST_CHECK;
+/* ON: reads of blobs no longer hash them (each chunk's checksum is still
+ * checked; trace_reader_blob_check still hashes, and a blob found not to
+ * match is still refused), for a reader whose blobs another one hashes:
+ * the pieces of a replay run in parallel (rewind replay --verify -j)
+ * share the hashing out instead of each doing all of it. */
+void trace_reader_defer_hash(trace_reader *r, int on);
 /* Copies up to CAP bytes of blob HASH starting at byte OFF into DST
  * (caller-owned); the first read of a blob checks its hash. Returns the
  * number of bytes copied (0 at or past the end) or a negative code with

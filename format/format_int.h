@@ -199,6 +199,7 @@ struct trace_reader {
   u8 *cache;       /* the last chunk payload read for them */
   size_t cache_cap;
   i64 cache_chunk; /* its index, or -1 */
+  int defer_hash;  /* 1: reads do not hash blobs (trace_reader_defer_hash) */
 };
 
 /* Parses the index chunk C (already checked against the file) into R's

@@ -81,6 +81,54 @@ void test_blob_pieces(void) {
   unlink(p);
 }
 
+/* trace_reader_defer_hash: reads leave hashing to blob_check, which still
+ * hashes; a blob known not to match is refused either way. */
+void test_blob_defer(void) {
+  const char *p = tf_path("defer.rwd");
+  struct tf_sample s = {1, 1, 0, 0, 3, 0, 1};
+  trace_reader *r;
+  CU_ASSERT_EQUAL_FATAL(tf_make_sample(p, &s), 0);
+  CU_ASSERT_EQUAL_FATAL(trace_reader_open(&r, p, NULL), 0);
+  u8 hash[32], buf[64];
+  size_t size = tf_blob_size(1);
+  u8 *want = malloc(size);
+  CU_ASSERT_FATAL(want != NULL && size > 0);
+  tf_blob(1, want);
+  size_t n = RW_MIN(size, sizeof buf);
+  CU_ASSERT_EQUAL_FATAL(rw_sha256(want, size, hash), 0);
+  struct trace__blob *b = NULL;
+  for (size_t i = 0; i < r->nblobs; i++)
+    if (!memcmp(r->blobs[i].hash, hash, 32)) b = &r->blobs[i];
+  CU_ASSERT_FATAL(b != NULL);
+  /* Deferred: the read gives the bytes and hashes nothing. */
+  trace_reader_defer_hash(r, 1);
+  CU_ASSERT_EQUAL(trace_reader_blob_read(r, hash, 0, buf, n, NULL),
+                  (i64)n);
+  CU_ASSERT_EQUAL(memcmp(buf, want, n), 0);
+  CU_ASSERT_EQUAL(b->checked, 0);
+  /* The check hashes all the same. */
+  CU_ASSERT_EQUAL(trace_reader_blob_check(r, (size_t)(b - r->blobs), NULL),
+                  0);
+  CU_ASSERT_EQUAL(b->checked, 1);
+  /* One found not to match is refused, deferred or not. */
+  struct rw_diag d = {0};
+  b->checked = RW_ECORRUPT;
+  CU_ASSERT_EQUAL(trace_reader_blob_read(r, hash, 0, buf, n, &d),
+                  RW_ECORRUPT);
+  CU_ASSERT(strstr(d.msg, "does not match its SHA-256") != NULL);
+  trace_reader_defer_hash(r, 0);
+  CU_ASSERT_EQUAL(trace_reader_blob_read(r, hash, 0, buf, n, NULL),
+                  RW_ECORRUPT);
+  /* Not deferred: the first read hashes. */
+  b->checked = 0;
+  CU_ASSERT_EQUAL(trace_reader_blob_read(r, hash, 0, buf, n, NULL),
+                  (i64)n);
+  CU_ASSERT_EQUAL(b->checked, 1);
+  free(want);
+  trace_reader_close(r);
+  unlink(p);
+}
+
 void test_blob_keyframes(void) {
   const char *p = tf_path("kf.rwd");
   struct tf_sample s = {2, 1000, 0, 0, 0, 5, 1};
