@@ -152,6 +152,20 @@ int cpu_snap_dup(const cpu_snap *snap, cpu_snap **out) RW_MUST_CHECK;
  * the tables that stops at every subtree the two share. */
 int cpu_snap_same(const cpu_snap *a, const cpu_snap *b, u64 addr, u64 len);
 
+/* Whether MEM's page at PAGE holds the very page object SNAP (a snapshot
+ * of MEM) holds there, one with bytes in it: nothing wrote the page in
+ * between, whatever happened to its protection. */
+int cpu_mem_page_kept(const cpu_mem *mem, const cpu_snap *snap, u64 page);
+
+/* Makes MEM's mapped page at PAGE hold FROM's bytes there (FROM: another
+ * space) by sharing FROM's page, one reference and no copy (the next write
+ * to either side copies it), and returns 1; returns 0 and changes nothing
+ * when either is not mapped there, FROM's page was never written, or
+ * MEM's is aliased (its writes go elsewhere too); RW_ENOMEM. A keyframe's
+ * state loaded beside a replay that holds most of it (replayer/segment.c)
+ * takes those pages so, without reading them from the trace. */
+int cpu_mem_share_page(cpu_mem *mem, u64 page, cpu_mem *from) RW_MUST_CHECK;
+
 /* Dirty-page tracking, for work that depends on memory contents and wants
  * to redo only what the threads changed. cpu_mem_dirty_start (re)starts
  * recording the lowest and highest page written since, by the threads or

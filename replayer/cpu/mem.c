@@ -113,15 +113,19 @@ static struct cpu__node *node_clone(struct cpu_mem *m, struct cpu__node *n) {
   return c;
 }
 
-/* The slot of page number PN for reading (0 when not mapped). */
-static uintptr_t slot_get(const struct cpu_mem *m, u64 pn) {
-  const struct cpu__node *n = m->root;
+/* The slot of page number PN under ROOT for reading (0 when not
+ * mapped). */
+static uintptr_t root_slot(const struct cpu__node *n, u64 pn) {
   for (unsigned l = 0;; l++) {
     if (!n) return 0;
     if (IS_UNIFORM(n)) return UNIFORM_SLOT(n);
     if (l == LEVELS - 1) return n->u.slot[idx(pn, l)];
     n = n->u.child[idx(pn, l)];
   }
+}
+
+static uintptr_t slot_get(const struct cpu_mem *m, u64 pn) {
+  return root_slot(m->root, pn);
 }
 
 /* A node of LEVEL whose pages all have the slot S (no page behind it): the
@@ -443,6 +447,35 @@ int cpu_mem_peek(cpu_mem *m, u64 page, const u8 **bytes) {
   if ((page & (CPU_PAGE_SIZE - 1)) || !(s & SLOT_MAPPED)) return RW_EFAULT;
   if (SLOT_PAGE(s)) *bytes = SLOT_PAGE(s)->data;
   return 0;
+}
+
+int cpu_mem_page_kept(const cpu_mem *m, const cpu_snap *snap, u64 page) {
+  if (page >= VA_LIMIT || snap->mem != m) return 0;
+  uintptr_t s = slot_get(m, page >> 12);
+  return (s & SLOT_MAPPED) && SLOT_PAGE(s) &&
+         SLOT_PAGE(s) == SLOT_PAGE(root_slot(snap->root, page >> 12));
+}
+
+int cpu_mem_share_page(cpu_mem *m, u64 page, cpu_mem *from) {
+  if (page >= VA_LIMIT || (page & (CPU_PAGE_SIZE - 1)) || from == m) return 0;
+  uintptr_t s = slot_get(m, page >> 12), fs = slot_get(from, page >> 12);
+  struct page *fp = SLOT_PAGE(fs);
+  /* An aliased page's writes go to its aliases too: written as usual. */
+  if (!(s & SLOT_MAPPED) || !(fs & SLOT_MAPPED) || !fp ||
+      (m->nalias && cpu__alias_on_page(m, page)))
+    return 0;
+  uintptr_t *w = slot_for_write(m, page >> 12, 0);
+  if (!w) return RW_ENOMEM;
+  struct page *old = SLOT_PAGE(*w);
+  if (old == fp) return 1;
+  if (RW_UNLIKELY(m->dirty_on)) dirty(m, page);
+  fp->refs++; /* shared: the next write to either side copies it */
+  m->footprint += sizeof *fp;
+  page_unref(m, old);
+  *w = (uintptr_t)fp | (*w & SLOT_LOW);
+  cpu__mem_tlb_shootdown(m, page);
+  if (cpu__code_on_page(m, page)) cpu__code_invalidate(m, page);
+  return 1;
 }
 
 int cpu_mem_read(cpu_mem *m, u64 addr, void *dst, size_t len) {

@@ -341,3 +341,42 @@ void test_mem_snap_same(void) {
   cpu_snap_free(s0);
   emu_close(&e);
 }
+
+/* cpu_mem_share_page: a page of one space taken by another without a copy,
+ * each side's later writes its own; cpu_mem_page_kept: whether a page is
+ * still the object a snapshot holds. */
+void test_mem_share_page(void) {
+  cpu_mem *a, *b;
+  cpu_snap *s;
+  const int rw = CPU_PROT_READ | CPU_PROT_WRITE;
+  u8 x = 0x5a, y = 0xa5, got = 0;
+  const u8 *pa, *pb;
+  CU_ASSERT_FATAL(cpu_mem_new(&a) == 0);
+  CU_ASSERT_FATAL(cpu_mem_new(&b) == 0);
+  CU_ASSERT_FATAL(cpu_mem_map(a, 0x10000, 0x3000, rw) == 0);
+  CU_ASSERT_FATAL(cpu_mem_map(b, 0x10000, 0x2000, CPU_PROT_READ) == 0);
+  CU_ASSERT_FATAL(cpu_mem_write(a, 0x10010, &x, 1) == 0);
+  CU_ASSERT_FATAL(cpu_mem_snapshot(a, &s) == 0);
+  CU_ASSERT(cpu_mem_page_kept(a, s, 0x10000));
+  CU_ASSERT(!cpu_mem_page_kept(a, s, 0x11000)); /* never written */
+  /* Shared: the same bytes, in place. */
+  CU_ASSERT_EQUAL(cpu_mem_share_page(b, 0x10000, a), 1);
+  CU_ASSERT(cpu_mem_read(b, 0x10010, &got, 1) == 0 && got == x);
+  CU_ASSERT(cpu_mem_peek(a, 0x10000, &pa) == 0 &&
+            cpu_mem_peek(b, 0x10000, &pb) == 0 && pa && pa == pb);
+  CU_ASSERT_EQUAL(cpu_mem_page_prot(b, 0x10000), CPU_PROT_READ);
+  /* Nothing to share: a page never written, a page not mapped. */
+  CU_ASSERT_EQUAL(cpu_mem_share_page(b, 0x11000, a), 0);
+  CU_ASSERT_EQUAL(cpu_mem_share_page(b, 0x12000, a), 0);
+  /* A write on either side copies the page first. */
+  CU_ASSERT_FATAL(cpu_mem_write(b, 0x10010, &y, 1) == 0);
+  CU_ASSERT(cpu_mem_read(a, 0x10010, &got, 1) == 0 && got == x);
+  CU_ASSERT(cpu_mem_page_kept(a, s, 0x10000));
+  CU_ASSERT_EQUAL(cpu_mem_share_page(b, 0x10000, a), 1);
+  CU_ASSERT_FATAL(cpu_mem_write(a, 0x10010, &y, 1) == 0);
+  CU_ASSERT(cpu_mem_read(b, 0x10010, &got, 1) == 0 && got == x);
+  CU_ASSERT(!cpu_mem_page_kept(a, s, 0x10000));
+  cpu_snap_free(s);
+  cpu_mem_free(b);
+  cpu_mem_free(a);
+}
