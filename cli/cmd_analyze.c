@@ -532,8 +532,8 @@ static int table_add(FILE *in, void *ctx) {
 }
 
 /* A's profile of the trace at PATH in pieces, JOBS at a time, into *OUT.
- * Returns the exit status (*OUT set unless 1 or 2), or -1 when the trace
- * has no keyframes. */
+ * Returns the exit status (*OUT set unless 1, 2 or CLI_DAMAGED), or -1
+ * when the trace has no keyframes. */
 static int table_pieces(const struct table_analysis *a, const char *path,
                         int jobs, int progress, rp_profile **out) {
   struct table_job j = {.a = a};
@@ -543,7 +543,7 @@ static int table_pieces(const struct table_analysis *a, const char *path,
   }
   struct cli_piece_job job = {a->what, table_piece, table_add, &j};
   int st = cli_analyze_segments(path, jobs, progress, &job);
-  if (st == -1 || st == 1 || st == 2) {
+  if (st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED) {
     rp_profile_free(j.total);
     j.total = NULL;
   }
@@ -629,7 +629,7 @@ static int table_cmd(const struct table_analysis *a, int argc, char **argv) {
   int status = -1, rc = 0;
   if (jobs) {
     status = table_pieces(a, path, jobs, progress, &p);
-    if (status == 1 || status == 2) return status;
+    if (status == 1 || status == 2 || status == CLI_DAMAGED) return status;
   }
   if (status == -1) {
     if ((st = an_open_trace(path, 0, progress, &rp))) return st;

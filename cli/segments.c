@@ -172,7 +172,7 @@ static void pieces_reraise(void) {
 /* Runs WORK(PC, K, CTX) for every piece K of PC, each in a process of its
  * own, JOBS at a time; a piece whose process ends otherwise than with
  * status 0 is RP_SEG_ERROR. With PROGRESS, counts the pieces DONE
- * ("verified") on stderr. Returns 0, or the exit status after a failed
+ * ("pieces verified") on stderr. Returns 0, or the exit status after a failed
  * fork or a stopping signal (SIGINT, SIGTERM, SIGHUP: the pieces are
  * killed; the caller cleans up and calls pieces_reraise). Every piece
  * started has ended when it returns, and one whose parent dies is
@@ -241,8 +241,8 @@ static int pieces_run(struct pieces *pc, int jobs, int progress,
                  WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
       }
       if (progress)
-        fprintf(stderr, "\rrewind: %zu of %zu segments %s", done - from,
-                n - from, done_word);
+        fprintf(stderr, "\rrewind: %zu of %zu %s", done - from, n - from,
+                done_word);
     }
   }
   if (progress) fputc('\n', stderr);
@@ -257,13 +257,23 @@ static int pieces_run(struct pieces *pc, int jobs, int progress,
   return status;
 }
 
-/* Says what went wrong in piece I of PC and returns the exit status. */
-static int piece_failed(const struct pieces *pc, size_t i) {
+/* Says what went wrong in piece I of PC and returns the exit status; with
+ * BY_INTERVAL, names the interval between keyframes where it did (verify
+ * -j: the segments are the intervals, the pieces how they were shared
+ * out), else the piece. */
+static int piece_failed(const struct pieces *pc, size_t i, int by_interval) {
   const struct rp_segment *s = &pc->res[i];
   if (s->report[0]) fprintf(stderr, "rewind: %s", s->report);
   u32 a = pc->kf[i], b = pc->kf[i + 1];
-  fprintf(stderr, "rewind: segment %zu of %zu (from %s", i + 1 - pc->from,
-          pc->n - pc->from, a ? "keyframe " : "the beginning");
+  size_t nr = i + 1 - pc->from, of = pc->n - pc->from;
+  if (by_interval) {
+    a = s->last;
+    b = a + 1;
+    nr = a + 1 - pc->from;
+    of = pc->nkf + 1 - pc->from;
+  }
+  fprintf(stderr, "rewind: segment %zu of %zu (from %s", nr, of,
+          a ? "keyframe " : "the beginning");
   if (a) fprintf(stderr, "%u", a);
   fprintf(stderr, " to %s", b <= pc->nkf ? "keyframe " : "the end");
   if (b <= pc->nkf) fprintf(stderr, "%u", b);
@@ -277,10 +287,25 @@ static int piece_failed(const struct pieces *pc, size_t i) {
                                                     : 1;
 }
 
+/* Every blob of the trace at PATH was hashed by one of PC's pieces, the
+ * files no replay read too: 0 when all match, else says which did not
+ * and returns CLI_DAMAGED. */
+static int blobs_status(const struct pieces *pc, const char *path) {
+  for (size_t i = pc->from; i < pc->n; i++) {
+    const struct rp_segment *s = &pc->res[i];
+    if (!s->blobs_bad) continue;
+    fprintf(stderr, "rewind: %s is damaged at offset %llu: %s\n", path,
+            (unsigned long long)s->blob_offset, s->blob_msg);
+    return CLI_DAMAGED;
+  }
+  return 0;
+}
+
 static void verify_piece(struct pieces *pc, size_t k, void *ctx) {
   const char *path = ctx;
   struct rp_segment *s = &pc->res[k];
-  int erc = rp_verify_segment(path, (u32)k, pc->seqs, pc->nkf, s);
+  int erc = rp_verify_segment(path, pc->kf[k], pc->kf[k + 1], pc->seqs,
+                              pc->nkf, k - pc->from, pc->n - pc->from, s);
   if (erc < 0) {
     s->status = RP_SEG_ERROR;
     snprintf(s->msg, sizeof s->msg, "%s", rw_strerror(erc));
@@ -289,19 +314,25 @@ static void verify_piece(struct pieces *pc, size_t k, void *ctx) {
 
 int cli_verify_segments(const char *path, int jobs, int quiet) {
   struct pieces pc;
-  int status = pieces_open(path, quiet, "verifying", 0, &pc);
+  /* As analyze -j, at most four pieces per job; a piece checks every
+   * keyframe it passes, so each is checked all the same. */
+  int status = pieces_open(path, quiet, "verifying", (size_t)jobs * 4, &pc);
   if (status) return status;
   size_t n = pc.n, from = pc.from;
   struct rp_segment *res = pc.res;
+  size_t nseg = pc.nkf + 1 - from;
   if (!quiet)
-    fprintf(stderr, "rewind: verifying %zu segments of %s, %d at a time\n",
-            n - from, path, jobs);
+    fprintf(stderr, "rewind: verifying %zu segments of %s in %zu pieces, %d "
+            "at a time\n", nseg, path, n - from, jobs);
   u64 t0 = rw_now_ns();
-  status = pieces_run(&pc, jobs, !quiet && isatty(2), "verified",
+  status = pieces_run(&pc, jobs, !quiet && isatty(2), "pieces verified",
                       verify_piece, (void *)path);
   double secs = (double)(rw_now_ns() - t0) / 1e9;
   u64 insns = 0, events = 0, checks = 0, outputs = 0;
   double work = 0;
+  /* A damaged blob first: the pieces read it unhashed, so a replay that
+   * diverged may have done so because of it. */
+  if (!status) status = blobs_status(&pc, path);
   for (size_t i = 0; i < n; i++) {
     struct rp_segment *s = &res[i];
     insns += s->instructions;
@@ -310,7 +341,7 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
     outputs += s->outputs;
     work += s->secs;
     if (s->status == RP_SEG_OK || status) continue;
-    status = piece_failed(&pc, i);
+    status = piece_failed(&pc, i, 1);
   }
   struct rp_segment *last = &res[n - 1];
   char buf[600];
@@ -318,34 +349,19 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
     if (!quiet)
       printf("replay verified up to event %" PRIu64 " (%" PRIu64
              " instructions), in %zu segments; the recording was cut off "
-             "there: %s\n", events, insns, n - from,
+             "there: %s\n", events, insns, nseg,
              end_text(&last->end, buf, sizeof buf));
     status = CLI_CUT;
   } else if (status == 0 && !quiet) {
     printf("replay verified: %" PRIu64 " instructions in %zu segments (%d "
-           "at a time, each checked against the keyframe it ends at), %"
-           PRIu64 " events, %" PRIu64 " register checks, %" PRIu64
-           " output checks%s, %.2f s (%.2f s of replay, %.1f MIPS); %s\n",
-           insns, n - from, jobs, events, checks, outputs,
+           "at a time in %zu pieces, each segment checked against the "
+           "keyframe it ends at), %" PRIu64 " events, %" PRIu64
+           " register checks, %" PRIu64 " output checks%s, %.2f s (%.2f s "
+           "of replay, %.1f MIPS); %s\n",
+           insns, nseg, jobs, n - from, events, checks, outputs,
            last->end_checked ? ", memory at the end checked" : "", secs,
            work, secs > 0 ? (double)insns / secs / 1e6 : 0.0,
            end_text(&last->end, buf, sizeof buf));
-  }
-  if (status == 0 || status == CLI_CUT) {
-    /* Files the pieces never read are part of the trace too. */
-    struct rp_opts o = {0};
-    rp_replay *rp;
-    struct rw_diag bd = {0};
-    o.whole = 1;
-    o.no_index = 1;
-    if (rp_open(&rp, path, &o, &bd) == 0) {
-      if (rp_check_blobs(rp, &bd) < 0) {
-        fprintf(stderr, "rewind: %s is damaged at offset %llu: %s\n", path,
-                (unsigned long long)bd.offset, bd.msg);
-        status = CLI_DAMAGED;
-      }
-      rp_close(rp);
-    }
   }
   pieces_close(&pc);
   pieces_reraise();
@@ -373,6 +389,7 @@ static void analyze_piece(struct pieces *pc, size_t k, void *ctx) {
   struct rw_diag d = {0};
   rp_replay *rp;
   s->index = (u32)k;
+  o.defer_blob_hash = 1; /* each piece hashes its share below */
   int rc = rp_open_segment(a->path, pc->kf[k], pc->ends, pc->nkf, &o, &rp,
                            &d);
   if (rc < 0) {
@@ -399,6 +416,7 @@ static void analyze_piece(struct pieces *pc, size_t k, void *ctx) {
     if (pc->kf[k + 1] <= pc->nkf)
       rp_segment_end(rp, a->path, pc->kf[k + 1] - 1, pc->seqs, pc->nkf, s);
   }
+  rp_segment_blobs(rp, k - pc->from, pc->n - pc->from, s);
   s->secs = (double)(rw_now_ns() - t0) / 1e9;
   rp_close(rp);
 }
@@ -439,14 +457,18 @@ int cli_analyze_segments(const char *path, int jobs, int progress,
   if (progress)
     fprintf(stderr, "rewind: %s of %zu segments of %s, %d at a time\n",
             job->what, pc.n - pc.from, path, jobs);
-  status = pieces_run(&pc, jobs, progress, "analysed", analyze_piece, &a);
+  status = pieces_run(&pc, jobs, progress, "segments analysed",
+                      analyze_piece, &a);
+  /* The pieces read blobs unhashed: a damaged one makes any result
+   * suspect, so none is given. */
+  if (!status) status = blobs_status(&pc, path);
   /* In the history's order, up to the first piece that went wrong (its
    * result covers its history before that). */
   for (size_t i = pc.from; status == 0 && i < pc.n; i++) {
     const struct rp_segment *s = &pc.res[i];
     if (s->status != RP_SEG_ERROR) status = add_piece(&a, i);
     if (s->status == RP_SEG_OK || status) continue;
-    status = piece_failed(&pc, i);
+    status = piece_failed(&pc, i, 0);
     fprintf(stderr, "rewind: the analysis covers the history before that "
             "(without -j it runs from the start, through no keyframe)\n");
   }

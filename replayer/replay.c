@@ -103,6 +103,11 @@ static u32 recorded_family(rp_replay *rp, u32 *model) {
 
 int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
             struct rw_diag *diag) {
+  return rp__open(out, path, opts, NULL, diag);
+}
+
+int rp__open(rp_replay **out, const char *path, const struct rp_opts *opts,
+             rp_replay *donor, struct rw_diag *diag) {
   rp_replay *rp = calloc(1, sizeof *rp);
   int rc;
   *out = NULL;
@@ -125,6 +130,7 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   }
   rc = trace_reader_open(&rp->trace.tr, path, diag);
   if (rc < 0) goto fail;
+  trace_reader_defer_hash(rp->trace.tr, rp->opts.defer_blob_hash);
   struct trace_info info;
   trace_reader_get_info(rp->trace.tr, &info);
   rp->trace.total_seq = info.seq_last;
@@ -164,7 +170,11 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
   rp->tl.next_kf = ~0ull;
   struct rp_stop stop;
   struct rp__goal start = rp__goal_at(0, 0);
+  rp->prov.collect = rp->opts.start_keyframe != 0;
+  rp->prov.donor = donor;
   rc = rp__run(rp, &start, &stop);
+  rp->prov.collect = 0;
+  rp->prov.donor = NULL;
   if (rc < 0 || rp->health.broken || !rp->th.have_thread) {
     /* Damage in the trace, or a trace without a program (corrupt data,
      * for the caller's exit status), or something the replay cannot do. */
@@ -182,6 +192,7 @@ int rp_open(rp_replay **out, const char *path, const struct rp_opts *opts,
     rw_diag_set(diag, rc, 0, "keyframe: %s", rw_strerror(rc));
     goto fail;
   }
+  rp__prov_seal(rp);
   /* Its persistent index, when one was made (rewind index). */
   if (!rp->opts.no_index) {
     char ipath[4200];
@@ -273,10 +284,16 @@ void rp_trace_info(const rp_replay *rp, struct trace_info *info) {
   trace_reader_get_info(rp->trace.tr, info);
 }
 
-int rp_check_blobs(rp_replay *rp, struct rw_diag *diag) {
-  for (size_t i = 0; i < trace_reader_nblobs(rp->trace.tr); i++)
+int rp_check_blobs_part(rp_replay *rp, size_t part, size_t parts,
+                        struct rw_diag *diag) {
+  RW_RETURN_IF(!parts || part >= parts, RW_EINVAL, "blob share");
+  for (size_t i = part; i < trace_reader_nblobs(rp->trace.tr); i += parts)
     RW_FORWARD(trace_reader_blob_check(rp->trace.tr, i, diag));
   return 0;
+}
+
+int rp_check_blobs(rp_replay *rp, struct rw_diag *diag) {
+  return rp_check_blobs_part(rp, 0, 1, diag);
 }
 
 void rp__progress(rp_replay *rp, int final) {

@@ -41,6 +41,11 @@ struct rp_opts {
   u64 end_seq;           /* > 0: the history ends before the record with
                             this sequence number, as if the trace were cut
                             there (a segment between two keyframes) */
+  int defer_blob_hash;   /* 1: reading a file or page the trace holds does
+                            not hash its blob (each chunk's checksum is
+                            still checked): rp_check_blobs_part hashes a
+                            share of them (the pieces of rewind replay
+                            --verify -j and analyze -j split the work) */
   int no_write_index;    /* 1: reverse continues re-run every keyframe
                             interval even when only write watchpoints are
                             set (for comparison; also set by the
@@ -469,9 +474,14 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st);
  * first process, the dead part of each stack left out): 0 the same, 1
  * not (WHY says where), or a negative code. rp_verify_segment: replays the
  * piece of the recording from keyframe K (0: the beginning) to keyframe
- * K + 1 (or the end, K = N) of the trace at PATH and checks it ends where
- * keyframe K + 1 begins; a divergence's report goes to OUT->report.
- * Returns 0 with OUT filled, whatever the verdict. */
+ * END (N + 1: the end) of the trace at PATH and checks that it passes
+ * each keyframe from K + 1 to END where the keyframe says (the replay goes
+ * on from its own state after each, as one from the start would); a
+ * divergence's report goes to OUT->report. It reads blobs without hashing
+ * them, then hashes share PART of PARTS of the trace's blobs
+ * (rp_check_blobs_part): the pieces of one trace, each with its own
+ * share, hash each blob once. Returns 0 with OUT filled, whatever the
+ * verdict. */
 int rp_recorder_keyframes(const char *path, u64 **seqs, u64 **clocks,
                           size_t *n, u64 *first, struct rw_diag *diag)
     RW_MUST_CHECK;
@@ -493,11 +503,22 @@ struct rp_segment {
   int finished;         /* the last: the recording's end was reached */
   int end_checked;      /* the last: its memory at the end matched */
   struct rp_stop end;   /* the last: how the history ended */
+  u32 last;             /* the interval it stopped in (from keyframe LAST
+                           to LAST + 1) */
+  int blobs_bad;        /* a blob of its share does not match its hash: */
+  u64 blob_offset;      /* where the trace holds it, */
+  char blob_msg[300];   /* and which */
   char msg[600];
   char report[16384];   /* a divergence's report (rp_report), cut short */
 };
-int rp_verify_segment(const char *path, u32 k, const u64 *seqs, size_t n,
+int rp_verify_segment(const char *path, u32 k, u32 end, const u64 *seqs,
+                      size_t n, size_t part, size_t parts,
                       struct rp_segment *out) RW_MUST_CHECK;
+/* Hashes share PART of PARTS of the blobs of RP's trace as
+ * rp_verify_segment does; OUT->blobs_bad and what follows it say which
+ * one does not match. */
+void rp_segment_blobs(rp_replay *rp, size_t part, size_t parts,
+                      struct rp_segment *out);
 /* When STOP (of RP's run) says the replay diverged or failed, fills OUT's
  * status, damaged, msg and report as rp_verify_segment does and returns
  * 1; else returns 0. */
@@ -600,6 +621,10 @@ void rp_trace_info(const rp_replay *rp, struct trace_info *info);
  * the replay read are checked already). Returns 0, or a negative code with
  * DIAG (may be NULL) naming the first that does not match. */
 int rp_check_blobs(rp_replay *rp, struct rw_diag *diag) RW_MUST_CHECK;
+/* The same for share PART of PARTS of them (blob I when I % PARTS is
+ * PART), whatever rp_opts.defer_blob_hash says. */
+int rp_check_blobs_part(rp_replay *rp, size_t part, size_t parts,
+                        struct rw_diag *diag) RW_MUST_CHECK;
 
 /* ---- Memory history (replayer/history.c) ------------------------------ */
 

@@ -231,6 +231,27 @@ struct rp__trace {
   u64 end_seq;             /* rp_opts.end_seq: not past this record */
 };
 
+/* Where the pages of a keyframe's state came from (replayer/segment.c).
+ * A history that begins at a recorder keyframe notes each MEM_FROM of the
+ * state it loaded; the next keyframe's state, loaded beside it to be
+ * compared (rp_segment_end), takes from it the pages that came from the
+ * same bytes of the same blob and that no write changed since, sharing
+ * them instead of reading them from the trace. */
+struct rp__from {
+  u64 addr, len, off; /* LEN bytes at ADDR: bytes OFF on of blob */
+  u32 pid;            /* of the process */
+  int spoiled;        /* something else wrote there after it */
+  u8 blob[32];
+};
+struct rp__prov {
+  int collect;          /* 1 while the state loads: MEM_FROMs noted */
+  struct rp__from *v;   /* by pid and address once loaded; owned */
+  size_t n, cap;
+  u64 ref;              /* the replay keyframe taken at that state: its
+                           icount + 1 (0: none, nothing is lent) */
+  rp_replay *donor;     /* while loading: the replay pages come from */
+};
+
 /* A recorded process: its address space and what describes it. The root
  * is the process the recording started; a process it or a descendant
  * forked is one of rp->kids, created at its FORK record (replayer/
@@ -456,6 +477,7 @@ struct rp__divert {
 struct rp_replay {
   struct rp_opts opts;
   struct rp__trace trace;
+  struct rp__prov prov;
   u32 digest_kind;          /* of the trace's memory digests (RW_DIGEST_*,
                                its metadata "digest") */
   struct rp__proc *proc;    /* the process of the record being applied or
@@ -1048,5 +1070,24 @@ int rp__segment_first(rp_replay *rp);
 int rp__segment_next(rp_replay *rp, struct trace_record *r,
                      struct rw_diag *diag) RW_MUST_CHECK;
 void rp__segment_close(rp_replay *rp);
+/* rp_open with DONOR (may be NULL): a replay of the same trace whose pages
+ * a keyframe's state may take (struct rp__prov). */
+int rp__open(rp_replay **out, const char *path, const struct rp_opts *opts,
+             rp_replay *donor, struct rw_diag *diag) RW_MUST_CHECK;
+/* The MEM_FROM M of a state being loaded, noted (rp->prov.collect).
+ * Returns 0 or RW_ENOMEM. */
+int rp__prov_note(rp_replay *rp, const struct trace_rec_mem_from *m)
+    RW_MUST_CHECK;
+/* A record of TYPE applied while a state loads: unless it is one that
+ * cannot change memory, the notes of rp->proc before it no longer say
+ * what its pages hold. */
+void rp__prov_seen(rp_replay *rp, u32 type);
+/* Makes the page at PAGE of rp->proc hold the donor's page when it holds
+ * the bytes M puts there: 1 done, 0 not (read it), or RW_ENOMEM. */
+int rp__prov_take(rp_replay *rp, const struct trace_rec_mem_from *m,
+                  u64 page) RW_MUST_CHECK;
+/* The state loaded: its notes sorted, and the replay keyframe at the
+ * current position (taken already) made their reference. */
+void rp__prov_seal(rp_replay *rp);
 
 #endif /* RW_REPLAYER_RP_INT_H */

@@ -262,7 +262,112 @@ int rp__segment_next(rp_replay *rp, struct trace_record *r,
   return rc;
 }
 
+/* ------------------------------------ where a state's pages came from */
+
+int rp__prov_note(rp_replay *rp, const struct trace_rec_mem_from *m) {
+  struct rp__prov *pv = &rp->prov;
+  RW_FORWARD(rp__grow((void **)&pv->v, pv->n, &pv->cap, sizeof *pv->v));
+  struct rp__from *f = &pv->v[pv->n++];
+  *f = (struct rp__from){m->addr, m->len, m->offset, rp->proc->pid, 0,
+                         {0}};
+  memcpy(f->blob, m->blob.b, 32);
+  return 0;
+}
+
+void rp__prov_seen(rp_replay *rp, u32 type) {
+  switch (type) {
+    case TRACE_REC_MEM_FROM:
+    case TRACE_REC_AUXV:
+    case TRACE_REC_THREAD_START:
+    case TRACE_REC_THREAD_NAME:
+    case TRACE_REC_XSTATE:
+    case TRACE_REC_PKRU:
+    case TRACE_REC_STACK_RULES:
+    case TRACE_REC_PROTECT:
+    case TRACE_REC_FORK: /* the parent's memory stays as it is */
+    case TRACE_REC_NOTE:
+      return;
+    default: /* EXEC, MAP, MEM, ...: all the process's notes so far */
+      for (size_t i = 0; i < rp->prov.n; i++)
+        if (rp->prov.v[i].pid == rp->proc->pid) rp->prov.v[i].spoiled = 1;
+  }
+}
+
+static int by_pid_addr(const void *x, const void *y) {
+  const struct rp__from *a = x, *b = y;
+  if (a->pid != b->pid) return a->pid < b->pid ? -1 : 1;
+  return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+void rp__prov_seal(rp_replay *rp) {
+  struct rp__prov *pv = &rp->prov;
+  if (pv->n) qsort(pv->v, pv->n, sizeof *pv->v, by_pid_addr);
+  /* Overlapping notes: which wrote a page last is not known here. */
+  for (size_t i = 1; i < pv->n; i++)
+    if (pv->v[i].pid == pv->v[i - 1].pid &&
+        pv->v[i].addr - pv->v[i - 1].addr < pv->v[i - 1].len)
+      pv->v[i].spoiled = pv->v[i - 1].spoiled = 1;
+  pv->ref = 0;
+  for (size_t i = 0; i < rp->tl.nkfs && pv->n; i++)
+    if (rp->tl.kfs[i].icount == rp->icount && !rp->tl.kfs[i].from_index)
+      pv->ref = rp->icount + 1;
+}
+
+/* D's note of the state's bytes at PAGE (a whole page) of process PID, or
+ * NULL. */
+static const struct rp__from *note_at(const rp_replay *d, u32 pid,
+                                      u64 page) {
+  const struct rp__from *v = d->prov.v;
+  size_t lo = 0, hi = d->prov.n; /* the last at or before (pid, page) */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].pid < pid || (v[mid].pid == pid && v[mid].addr <= page))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (!lo) return NULL;
+  const struct rp__from *f = &v[lo - 1];
+  return f->pid == pid && page - f->addr < f->len &&
+                 f->len - (page - f->addr) >= SEG_PAGE
+             ? f
+             : NULL;
+}
+
+/* D's snapshot of its process Q at its reference keyframe, or NULL. */
+static const cpu_snap *ref_snap(const rp_replay *d,
+                                const struct rp__proc *q) {
+  for (size_t i = 0; i < d->tl.nkfs; i++) {
+    const struct rp__kf *kf = &d->tl.kfs[i];
+    if (kf->icount + 1 != d->prov.ref || kf->from_index) continue;
+    if (!q->ix) return kf->snap;
+    return q->ix - 1 < kf->nkids ? kf->kids[q->ix - 1].snap : NULL;
+  }
+  return NULL;
+}
+
+int rp__prov_take(rp_replay *rp, const struct trace_rec_mem_from *m,
+                  u64 page) {
+  rp_replay *d = rp->prov.donor;
+  u32 pid = rp->proc->pid;
+  if (!d || !d->prov.ref) return 0;
+  const struct rp__from *f = note_at(d, pid, page);
+  if (!f || f->spoiled || memcmp(f->blob, m->blob.b, 32) ||
+      f->off + (page - f->addr) != m->offset + (page - m->addr))
+    return 0;
+  struct rp__proc *q = d->root.pid == pid ? &d->root : NULL;
+  for (size_t i = 0; i < d->nkids && !q; i++)
+    if (d->kids[i]->exists && d->kids[i]->pid == pid) q = d->kids[i];
+  const cpu_snap *snap = q ? ref_snap(d, q) : NULL;
+  /* The donor's page holds those bytes: it loaded them from the same
+   * place of the same blob, and nothing wrote the page since. */
+  if (!snap || !cpu_mem_page_kept(q->mem, snap, page)) return 0;
+  return cpu_mem_share_page(rp->proc->mem, page, q->mem);
+}
+
 void rp__segment_close(rp_replay *rp) {
+  free(rp->prov.v);
+  memset(&rp->prov, 0, sizeof rp->prov);
   free(rp->trace.pro_recs);
   free(rp->trace.pro_bytes);
   rp->trace.pro_recs = NULL;
@@ -328,6 +433,7 @@ static int cmp_bytes(cpu_mem *from, cpu_mem *to, int swap,
     at = page + SEG_PAGE;
     RW_FORWARD(cpu_mem_peek(to, page, &y));
     if (swap && y) continue; /* compared from the other side */
+    if (x == y) continue; /* one page, shared (struct rp__prov) */
     long i = first_diff(page, x, y, d, nd);
     if (i < 0) continue;
     const u8 *seg = swap ? y : x, *kf = swap ? x : y;
@@ -500,48 +606,24 @@ int rp_segment_stopped(rp_replay *rp, const struct rp_stop *stop,
   return 1;
 }
 
-int rp_verify_segment(const char *path, u32 k, const u64 *seqs, size_t nkf,
-                      struct rp_segment *out) {
-  memset(out, 0, sizeof *out);
-  out->index = k;
-  struct rp_opts none = {0}, o = piece_opts(&none, k, seqs, nkf);
-  rp_replay *a = NULL;
-  struct rw_diag d = {0};
-  u64 t0 = rw_now_ns();
-  int rc = rp_open(&a, path, &o, &d);
-  if (rc < 0) {
-    out->status = RP_SEG_ERROR;
-    snprintf(out->msg, sizeof out->msg, "%s", d.msg[0] ? d.msg
-                                                       : rw_strerror(rc));
-    return 0;
-  }
-  struct rp_stop stop;
-  rc = rp_run(a, ~0ull, &stop);
-  struct rp_stats st;
-  rp_get_stats(a, &st);
-  out->instructions = rp_icount(a);
-  out->events = st.events - st.keyframe_events;
-  out->checks = st.checks;
-  out->outputs = st.outputs;
-  if (rc < 0) {
-    out->status = RP_SEG_ERROR;
-    snprintf(out->msg, sizeof out->msg, "%s", rw_strerror(rc));
-  } else if (rp_segment_stopped(a, &stop, out)) {
-    /* diverged or failed: said */
-  } else if (k < nkf) {
-    rp_segment_end(a, path, k, seqs, nkf, out);
-  } else {
-    out->finished = stop.finished;
-    out->end_checked = st.end_checked;
-    out->end = stop;
-  }
-  out->secs = (double)(rw_now_ns() - t0) / 1e9;
-  rp_close(a);
-  return 0;
+/* The history of A, which ended where keyframe K + 1 begins, goes on to
+ * the record END_SEQ (0: the end of the trace), as a replay from the start
+ * goes through the keyframe. */
+static int go_on(rp_replay *a, u64 k_seq, u64 end_seq) {
+  a->fin.ended = 0;
+  a->fin.end_icount = 0;
+  memset(&a->fin.end, 0, sizeof a->fin.end);
+  a->trace.end_seq = end_seq;
+  /* The cursor read the record at the end, which the history did not
+   * take: read it again. */
+  return trace_cursor_seek(a->trace.cur, k_seq);
 }
 
-void rp_segment_end(rp_replay *a, const char *path, u32 k, const u64 *seqs,
-                    size_t nkf, struct rp_segment *out) {
+/* Whether A stands where keyframe K + 1 begins (OUT says when not); with
+ * KEEP, A takes the state's notes (struct rp__prov) and a keyframe of its
+ * own here, to lend its pages to the check of the next keyframe. */
+static void check_end(rp_replay *a, const char *path, u32 k, const u64 *seqs,
+                      size_t nkf, int keep, struct rp_segment *out) {
   struct rp_opts none = {0}, o = piece_opts(&none, k, seqs, nkf);
   struct rw_diag d = {0};
   rp_replay *b = NULL;
@@ -549,7 +631,8 @@ void rp_segment_end(rp_replay *a, const char *path, u32 k, const u64 *seqs,
   /* Keyframe k + 1's state alone: none of the records after it applied
    * (it ends where piece K does). */
   o.start_keyframe = k + 1;
-  int rc = rp_open(&b, path, &o, &d);
+  o.defer_blob_hash = a->opts.defer_blob_hash;
+  int rc = rp__open(&b, path, &o, a, &d);
   if (rc < 0) {
     out->status = RP_SEG_ERROR;
     snprintf(out->msg, sizeof out->msg, "keyframe %u: %s", k + 1,
@@ -568,6 +651,86 @@ void rp_segment_end(rp_replay *a, const char *path, u32 k, const u64 *seqs,
              "begins: %s",
              (unsigned long long)rp_icount(a),
              (unsigned long long)rp_event(a), k + 1, why);
+  } else if (keep) {
+    free(a->prov.v);
+    a->prov = b->prov;
+    memset(&b->prov, 0, sizeof b->prov);
+    a->prov.donor = NULL;
+    a->prov.ref = 0;
+    if (rp__kf_take(a) == 0) rp__prov_seal(a);
   }
   rp_close(b);
+}
+
+void rp_segment_end(rp_replay *a, const char *path, u32 k, const u64 *seqs,
+                    size_t nkf, struct rp_segment *out) {
+  check_end(a, path, k, seqs, nkf, 0, out);
+}
+
+void rp_segment_blobs(rp_replay *a, size_t part, size_t parts,
+                      struct rp_segment *out) {
+  struct rw_diag d = {0};
+  if (rp_check_blobs_part(a, part, parts, &d) == 0) return;
+  out->blobs_bad = 1;
+  out->blob_offset = d.offset;
+  snprintf(out->blob_msg, sizeof out->blob_msg, "%s",
+           d.msg[0] ? d.msg : rw_strerror(d.code));
+}
+
+int rp_verify_segment(const char *path, u32 k, u32 end, const u64 *seqs,
+                      size_t nkf, size_t part, size_t parts,
+                      struct rp_segment *out) {
+  memset(out, 0, sizeof *out);
+  out->index = k;
+  out->last = k;
+  struct rp_opts none = {0}, o = piece_opts(&none, k, seqs, nkf);
+  o.defer_blob_hash = 1;
+  rp_replay *a = NULL;
+  struct rw_diag d = {0};
+  u64 t0 = rw_now_ns();
+  int rc = rp_open(&a, path, &o, &d);
+  if (rc < 0) {
+    out->status = RP_SEG_ERROR;
+    snprintf(out->msg, sizeof out->msg, "%s", d.msg[0] ? d.msg
+                                                       : rw_strerror(rc));
+    return 0;
+  }
+  /* Interval J (from keyframe J to J + 1) at a time: each keyframe the
+   * piece passes is checked, and the replay goes on from its own state
+   * (the same, once checked), as one from the start does. */
+  for (u32 j = k;; j++) {
+    out->last = j;
+    struct rp_stop stop;
+    rc = rp_run(a, ~0ull, &stop);
+    struct rp_stats st;
+    rp_get_stats(a, &st);
+    out->instructions = rp_icount(a);
+    out->events = st.events - st.keyframe_events;
+    out->checks = st.checks;
+    out->outputs = st.outputs;
+    if (rc < 0) {
+      out->status = RP_SEG_ERROR;
+      snprintf(out->msg, sizeof out->msg, "%s", rw_strerror(rc));
+      break;
+    }
+    if (rp_segment_stopped(a, &stop, out)) break; /* diverged or failed */
+    if (j >= nkf) { /* the last: to the end of the recording */
+      out->finished = stop.finished;
+      out->end_checked = st.end_checked;
+      out->end = stop;
+      break;
+    }
+    check_end(a, path, j, seqs, nkf, j + 1 < end, out);
+    if (out->status || j + 1 >= end) break;
+    rc = go_on(a, seqs[j], j + 1 < nkf ? seqs[j + 1] : 0);
+    if (rc < 0) {
+      out->status = RP_SEG_ERROR;
+      snprintf(out->msg, sizeof out->msg, "%s", rw_strerror(rc));
+      break;
+    }
+  }
+  rp_segment_blobs(a, part, parts, out);
+  out->secs = (double)(rw_now_ns() - t0) / 1e9;
+  rp_close(a);
+  return 0;
 }

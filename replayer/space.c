@@ -480,9 +480,23 @@ static int apply_mem_from(rp_replay *rp, const struct rp__rec *rec) {
   RW_RETURN_IF(m.addr >= RP_USER_END || m.len > RP_USER_END - m.addr,
                RW_ECORRUPT, "MEM_FROM at a bad address");
   rp__note_recent(rp, rec, m.addr, (size_t)m.len);
+  if (rp->prov.collect) RW_FORWARD(rp__prov_note(rp, &m));
   u64 a = m.addr, off = m.offset, end = m.addr + m.len;
   while (a < end) {
     size_t n = (size_t)RW_MIN(end - a, (u64)RP_BUF);
+    if (rp->prov.donor) { /* page by page: most are the donor's */
+      const u64 pg = CPU_PAGE_SIZE;
+      int took = 0;
+      if (!(a & (pg - 1)) && end - a >= pg) {
+        took = rp__prov_take(rp, &m, a);
+        RW_FORWARD(took);
+      }
+      if (took) {
+        a += pg, off += pg;
+        continue;
+      }
+      n = (size_t)RW_MIN((u64)n, pg - (a & (pg - 1)));
+    }
     struct rw_diag diag = {0};
     i64 got = trace_reader_blob_read(rp->trace.tr, m.blob.b, off, rp->buf, n,
                                      &diag);

@@ -268,6 +268,7 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
                      struct rp__thread **who) {
   struct rp_stop diverged;
   struct rp__thread *t;
+  if (RW_UNLIKELY(rp->prov.collect)) rp__prov_seen(rp, rec->type);
   switch (rec->type) {
     case TRACE_REC_EXEC:
       /* The counts place the instructions run so far while the old

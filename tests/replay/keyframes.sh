@@ -156,11 +156,43 @@ for how in regs memory; do
     "segment 2 of [0-9]* (from keyframe 1 to keyframe 2) diverged: at its end .* the replay is not where keyframe 2 begins" \
     "$T/skew-$how.j"
 done
+# One at a time: at most four pieces, so keyframe 2 is checked inside one
+# (the replay goes on past it from its own state).
+REWIND_TEST_KEYFRAME_SKEW=regs "$REWIND" record -q -f -o "$T/skew1.rwd" \
+  --keyframes 0.02 -- "$P/kfwork" 0.25 >/dev/null 2>&1
+k=$(nkf skew1)
+"$REWIND" replay --verify -j 1 "$T/skew1.rwd" >"$T/skew1.j" 2>&1
+check_eq "skewed, -j 1: exit 4" 4 "$?"
+check "skewed, -j 1: $((k + 1)) segments in at most 4 pieces" has \
+  "verifying $((k + 1)) segments of .* in [1-4] pieces, 1 at a time" \
+  "$T/skew1.j"
+check "skewed, -j 1: names the segment inside its piece" has \
+  "segment 2 of $((k + 1)) (from keyframe 1 to keyframe 2) diverged: at its end .* the replay is not where keyframe 2 begins" \
+  "$T/skew1.j"
 check "skewed regs: names the register" has \
   "keyframe 2 begins: thread [0-9]*: rbx is [0-9a-fx]* at the segment's end, [0-9a-fx]* in the keyframe" \
   "$T/skew-regs.j"
 check "skewed memory: names the byte" has \
   "keyframe 2 begins: memory at 0x[0-9a-f]*: the segment has" "$T/skew-memory.j"
+
+# --- a blob that does not match its hash -----------------------------------
+# The pieces read blobs without hashing them and each hashes a share of
+# them: the damage is found however the pieces fall, read or not.
+EDIT="$top_builddir/tests/format/rw_edit"
+"$EDIT" "$T/work.rwd" list >"$T/work.chunks"
+blob=$(awk '$2 == "BLOB" && $6 > 100000 { b = $1 } END { print b }' \
+  "$T/work.chunks")
+check "damaged blob: one to damage" test -n "$blob"
+"$EDIT" "$T/work.rwd" "$T/dblob.rwd" flip "$blob" 50000 0x01
+segments dblob
+check_eq "damaged blob: --verify -j 2 exits 5" 5 "$status"
+check "damaged blob: --verify -j 2 says which" has \
+  "dblob.rwd is damaged at offset [0-9]*: blob .* does not match its SHA-256" \
+  "$T/dblob.j"
+"$REWIND" analyze rep -j 2 --no-progress "$T/dblob.rwd" >"$T/dblob.a" 2>&1
+check_eq "damaged blob: analyze rep -j 2 exits 5" 5 "$?"
+check "damaged blob: analyze rep -j 2 says which" has \
+  "does not match its SHA-256" "$T/dblob.a"
 
 # --- an attached process, with keyframes ----------------------------------
 start srv serve "$T/sock"
