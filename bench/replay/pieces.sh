@@ -4,8 +4,8 @@
 # one replay from the start (issue 20's "-j"): each workload recorded with
 # a keyframe every KF seconds (default 0.03), then the wall time of each
 # whole and with -j 2, medians of RUNS runs (default 3) taken alternately,
-# and the speed-up; pieces: how many -j 2 ran (--verify -j one per
-# interval between keyframes, analyze -j at most 4 per job). The analyses
+# and the speed-up; pieces: how many -j 2 ran (at most 4 per job, each
+# one or more intervals between keyframes). The analyses
 # are checked equal (sorted JSON lines) once. Workloads: bench/record's
 # compute and libc, and xz -T2 compressing 3 MB (two threads, 200 MB of
 # memory that keeps changing; skipped without xz).
@@ -65,9 +65,9 @@ for w in compute libc xz; do
       secs "${run[@]}" -j 2 --no-progress "$T/$w.rwd" >>"$T/t2"
     done
     t1=$(median <"$T/t1") t2=$(median <"$T/t2")
-    # analyze -j 2 groups the intervals into at most 8 pieces
+    # -j 2 groups the intervals into at most 8 pieces
     np=$((n + 1))
-    [ $a = verify ] || np=$((np < 8 ? np : 8))
+    np=$((np < 8 ? np : 8))
     echo "| $w | $insns | $np | $a | $t1 | $t2 |" \
       "$(awk -v a="$t1" -v b="$t2" 'BEGIN {printf "%.2fx", a / b}') |"
   done
