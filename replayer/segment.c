@@ -286,6 +286,7 @@ void rp__prov_seen(rp_replay *rp, u32 type) {
     case TRACE_REC_PROTECT:
     case TRACE_REC_FORK: /* the parent's memory stays as it is */
     case TRACE_REC_NOTE:
+    case TRACE_REC_CPUID:
       return;
     default: /* EXEC, MAP, MEM, ...: all the process's notes so far */
       for (size_t i = 0; i < rp->prov.n; i++)
@@ -619,8 +620,50 @@ static int go_on(rp_replay *a, u64 k_seq, u64 end_seq) {
   return trace_cursor_seek(a->trace.cur, k_seq);
 }
 
+/* Makes the memory of every process of A that lives on hold exactly what
+ * B (which stands where A does, rp_state_compare says) holds: the bytes
+ * the comparison leaves out (the dead part of each stack, shared memory
+ * another process writes) become the keyframe's, so A goes on from the
+ * state a replay that begins at that keyframe would have. Returns 0 or a
+ * negative code. */
+static int adopt(rp_replay *a, rp_replay *b) {
+  static const u8 zeros[SEG_PAGE];
+  for (size_t k = 0; k <= a->nkids; k++) {
+    struct rp__proc *p = k ? a->kids[k - 1] : &a->root, *q = NULL;
+    if ((k && !p->exists) || p->lender || !rp__threads_alive_in(a, p))
+      continue;
+    if (b->root.pid == p->pid) q = &b->root;
+    for (size_t j = 0; j < b->nkids && !q; j++)
+      if (b->kids[j]->exists && b->kids[j]->pid == p->pid) q = b->kids[j];
+    if (!q) continue; /* the comparison said otherwise */
+    u64 at = 0, page;
+    int prot;
+    const u8 *x, *y;
+    /* The keyframe's pages that hold something... */
+    while (at < SEG_USER_END &&
+           cpu_mem_next_data(q->mem, at, &page, &prot, &y) == 0) {
+      at = page + SEG_PAGE;
+      RW_FORWARD(cpu_mem_peek(p->mem, page, &x));
+      if (x == y || (x && !memcmp(x, y, SEG_PAGE))) continue;
+      int rc = cpu_mem_share_page(p->mem, page, q->mem);
+      RW_FORWARD(rc);
+      if (!rc) RW_FORWARD(cpu_mem_write(p->mem, page, y, SEG_PAGE));
+    }
+    /* ...and those that are zeros there. */
+    for (at = 0; at < SEG_USER_END &&
+                 cpu_mem_next_data(p->mem, at, &page, &prot, &x) == 0;) {
+      at = page + SEG_PAGE;
+      RW_FORWARD(cpu_mem_peek(q->mem, page, &y));
+      if (!y && memcmp(x, zeros, SEG_PAGE))
+        RW_FORWARD(cpu_mem_write(p->mem, page, zeros, SEG_PAGE));
+    }
+  }
+  return 0;
+}
+
 /* Whether A stands where keyframe K + 1 begins (OUT says when not); with
- * KEEP, A takes the state's notes (struct rp__prov) and a keyframe of its
+ * KEEP, A takes the keyframe's bytes where the comparison let them differ
+ * (adopt), and the state's notes (struct rp__prov) with a keyframe of its
  * own here, to lend its pages to the check of the next keyframe. */
 static void check_end(rp_replay *a, const char *path, u32 k, const u64 *seqs,
                       size_t nkf, int keep, struct rp_segment *out) {
@@ -651,6 +694,10 @@ static void check_end(rp_replay *a, const char *path, u32 k, const u64 *seqs,
              "begins: %s",
              (unsigned long long)rp_icount(a),
              (unsigned long long)rp_event(a), k + 1, why);
+  } else if (keep && (rc = adopt(a, b)) < 0) {
+    out->status = RP_SEG_ERROR;
+    snprintf(out->msg, sizeof out->msg, "keyframe %u: %s", k + 1,
+             rw_strerror(rc));
   } else if (keep) {
     free(a->prov.v);
     a->prov = b->prov;
