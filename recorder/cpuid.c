@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/endian.h"
 #include "recorder/rec_int.h"
@@ -147,4 +148,66 @@ void rec__cpuid_encode(const struct rec__cpuid *t, size_t n, u8 *dst) {
     wr_le32(dst + 16, t[i].ecx);
     wr_le32(dst + 20, t[i].edx);
   }
+}
+
+/* Entry E as this CPU answers it now: the fields that name the CPU taken
+ * afresh (an initial APIC ID, x2APIC IDs, the core type, AMD's extended
+ * APIC, core and node IDs), the others as the table has them (features
+ * --cpu-features hides stay hidden). 0 when E has no such field. */
+static int renamed(const struct rec__cpuid *e, struct rec__cpuid *n) {
+  u32 c[4];
+  switch (e->leaf) {
+    case 0x1:
+    case 0xb:
+    case 0x1a:
+    case 0x1f:
+    case 0x8000001e:
+      break;
+    default:
+      return 0;
+  }
+  rec__cpuid_exec(e->leaf, e->subleaf == REC_CPUID_ANY ? 0 : e->subleaf, c);
+  *n = *e;
+  switch (e->leaf) {
+    case 0x1:
+      n->ebx = (e->ebx & 0x00ffffffu) | (c[1] & 0xff000000u);
+      break;
+    case 0xb:
+    case 0x1f:
+      n->edx = c[3];
+      break;
+    case 0x1a:
+      n->eax = c[0];
+      break;
+    default: /* 0x8000001e */
+      n->eax = c[0];
+      n->ebx = c[1];
+      n->ecx = c[2];
+  }
+  return 1;
+}
+
+static int emit(struct rec *r, u32 tid, const struct rec__cpuid *e) {
+  struct trace_rec_cpuid c = {e->leaf, e->subleaf, e->eax, e->ebx, e->ecx,
+                              e->edx};
+  return trace_rec_cpuid_append(r->w, tid, &c);
+}
+
+int rec__cpuid_recheck(struct rec *r, u32 tid) {
+  for (size_t i = 0; i < r->ncpuid; i++) {
+    struct rec__cpuid n;
+    if (!renamed(&r->cpuid[i], &n) ||
+        !memcmp(&n, &r->cpuid[i], sizeof n))
+      continue;
+    r->cpuid[i] = n;
+    RW_FORWARD(emit(r, tid, &n));
+  }
+  return 0;
+}
+
+int rec__cpuid_state(struct rec *r, u32 tid) {
+  for (size_t i = 0; i < r->ncpuid; i++)
+    if (memcmp(&r->cpuid[i], &r->cpuid_meta[i], sizeof *r->cpuid))
+      RW_FORWARD(emit(r, tid, &r->cpuid[i]));
+  return 0;
 }

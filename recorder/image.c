@@ -115,6 +115,9 @@ int rec__on_exec(struct rec *r, int first) {
   ssize_t n = readlink(link, exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
   RW_FORWARD(rec__emit_exec(r, (u32)r->proc->pid, exe));
+  /* The new image's loader asks cpuid first thing: what names this CPU
+   * now, should the hypervisor have moved it. */
+  RW_FORWARD(rec__cpuid_recheck(r, (u32)r->cur->tid));
   RW_FORWARD(rec__maps_read(r->proc->pid, r->proc->maps));
   rec__follow_exec(r);
   /* Edit the auxiliary vector first: the stack's MEM records must show the

@@ -384,6 +384,7 @@ static int child_state(struct rec *r, struct rec__proc *c,
 
 int rec__emit_state(struct rec *r, struct rec__task *lead, int how) {
   RW_FORWARD(image_state(r, lead, how));
+  RW_FORWARD(rec__cpuid_state(r, (u32)lead->tid)); /* the CPUID in force */
   int rc = thread_state(r, lead, 0, how);
   if (rc == 0) rc = other_threads(r, lead, 0, how);
   if (rc) return rc;

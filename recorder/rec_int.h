@@ -229,6 +229,8 @@ size_t rec__auxv_len(const u64 *v, size_t n);
 
 /* ------------------------------------------------------------ cpuid */
 
+struct rec;
+
 /* One cpuid answer. Subleaf REC_CPUID_ANY: the leaf ignores ecx. */
 struct rec__cpuid {
   u32 leaf, subleaf, eax, ebx, ecx, edx;
@@ -243,6 +245,15 @@ int rec__cpuid_table(struct rec__cpuid **out, size_t *n) RW_MUST_CHECK;
 /* Encodes N entries as TRACE_META_CPUID (24 bytes each) into DST
  * (caller-owned, N * 24 bytes). */
 void rec__cpuid_encode(const struct rec__cpuid *t, size_t n, u8 *dst);
+/* Reads again the fields of R's cpuid table that name the CPU this runs
+ * on (APIC IDs, core type), which a hypervisor that moves it between
+ * physical CPUs changes, and writes a CPUID record in thread TID's stream
+ * for each entry that changed. Returns 0 or a negative code. */
+int rec__cpuid_recheck(struct rec *r, u32 tid) RW_MUST_CHECK;
+/* Writes a CPUID record in thread TID's stream for each entry of R's
+ * cpuid table that differs from the trace's metadata (a keyframe's
+ * state). Returns 0 or a negative code. */
+int rec__cpuid_state(struct rec *r, u32 tid) RW_MUST_CHECK;
 /* Pins this process to one CPU: the one it runs on when allowed, else the
  * first allowed. Sets *OTHERS to the other allowed CPUs below 64 (bit N
  * for CPU N), where the trace writer's thread can run. Returns the CPU
@@ -683,6 +694,12 @@ struct rec__proc {
 
 struct rec {
   trace_writer *w;            /* the trace being written; owned */
+  struct rec__cpuid *cpuid_meta; /* the cpuid table, as the trace's
+                                 metadata holds it; owned */
+  struct rec__cpuid *cpuid;   /* the same, as the CPU answers now (the
+                                 fields that name it can change: CPUID
+                                 records); owned */
+  size_t ncpuid;
   const struct rec_opts *opts;/* borrowed */
   struct rec__cpu_mask mask;  /* what --cpu-features hides */
   const char *prog_name;      /* for messages; borrowed */

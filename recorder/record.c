@@ -101,8 +101,9 @@ static char **read_list(const char *path) {
   return v;
 }
 
-static int write_meta(trace_writer *w, char *const *argv, char **env,
+static int write_meta(struct rec *r, char *const *argv, char **env,
                       const char *tunables, int cpu, const char *cwd) {
+  trace_writer *w = r->w;
   char buf[4096];
   size_t len;
   struct utsname u;
@@ -148,6 +149,11 @@ static int write_meta(trace_writer *w, char *const *argv, char **env,
   struct rec__cpuid *t;
   size_t n;
   RW_FORWARD(rec__cpuid_table(&t, &n));
+  /* Tests only: the table as if the hypervisor had moved this CPU since
+   * (another initial APIC ID), which the exec that follows finds. */
+  const char *skew = getenv("REWIND_TEST_CPUID_MOVED");
+  for (size_t i = 0; skew && *skew == '1' && i < n; i++)
+    if (t[i].leaf == 1) t[i].ebx ^= 0x01000000u;
   u8 *enc = malloc(n * 24 + 1);
   if (!enc) {
     free(t);
@@ -165,7 +171,12 @@ static int write_meta(trace_writer *w, char *const *argv, char **env,
   }
   rc = trace_writer_set_meta(w, TRACE_META_CPUID, enc, n * 24);
   free(enc);
-  free(t);
+  /* Kept, with a copy that follows what the CPU answers now (CPUID). */
+  r->cpuid_meta = t;
+  r->cpuid = rc == 0 ? malloc(n * sizeof *t) : NULL;
+  if (rc == 0 && !r->cpuid) rc = RW_ENOMEM;
+  if (rc == 0) memcpy(r->cpuid, t, n * sizeof *t);
+  r->ncpuid = rc == 0 ? n : 0;
   RW_FORWARD(rc);
   RW_FORWARD(set_meta_str(w, TRACE_META_TUNABLES, tunables));
   RW_FORWARD(set_meta_str(w, TRACE_META_DIGEST, "lanes"));
@@ -558,7 +569,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
     cwd[n > 0 ? n : 0] = 0;
     char *fallback[] = {comm, NULL};
     if (rc == 0)
-      rc = write_meta(r.w, av && av[0] ? av : fallback, ev ? ev : none, "",
+      rc = write_meta(&r, av && av[0] ? av : fallback, ev ? ev : none, "",
                       cpu, n > 0 ? cwd : NULL);
     free(av);
     free(ev);
@@ -575,7 +586,7 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   if (rc == 0 && !o->attach_pid)
     rc = rec__env_build(environ, &r.mask, &env, &applied);
   if (rc == 0 && !o->attach_pid)
-    rc = write_meta(r.w, o->argv, env, applied, cpu, NULL);
+    rc = write_meta(&r, o->argv, env, applied, cpu, NULL);
   if (rc == 0 && !o->attach_pid) rc = rec__regs_init(&r);
   if (rc == 0 && !o->attach_pid) {
     cloexec_own();
@@ -707,6 +718,8 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
   rec__tasks_free(&r);
   free(r.blobs);
   free(r.tscfiles);
+  free(r.cpuid);
+  free(r.cpuid_meta);
   free(r.tscsites);
   free(r.objs);
   free(r.buf);

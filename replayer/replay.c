@@ -16,9 +16,38 @@
 /* cpuid from the table recorded on the machine the program ran on. A leaf
  * (or subleaf) the table does not have reads as zeros, as it does on the
  * CPUs that report a maximum leaf below it. */
+int rp__apply_cpuid(rp_replay *rp, const struct rp__rec *rec) {
+  struct trace_rec_cpuid c;
+  RW_FORWARD(trace_rec_cpuid_get(&c, rec->data, rec->len));
+  struct rp__cpuid_fix f = {rec->seq, {c.leaf, c.subleaf, c.eax, c.ebx,
+                                       c.ecx, c.edx}};
+  /* Met before (a run again after a seek): nothing new. */
+  for (size_t i = rp->ncpuidfix; i-- > 0 && rp->cpuidfix[i].seq >= f.seq;)
+    if (rp->cpuidfix[i].seq == f.seq && !memcmp(rp->cpuidfix[i].e, f.e, 24))
+      return 0;
+  RW_FORWARD(rp__grow((void **)&rp->cpuidfix, rp->ncpuidfix,
+                      &rp->capcpuidfix, sizeof *rp->cpuidfix));
+  /* In sequence order (a jump ahead may meet them out of order). */
+  size_t i = rp->ncpuidfix++;
+  for (; i > 0 && rp->cpuidfix[i - 1].seq > f.seq; i--)
+    rp->cpuidfix[i] = rp->cpuidfix[i - 1];
+  rp->cpuidfix[i] = f;
+  return 0;
+}
+
 static int answer_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4]) {
   rp_replay *rp = ctx;
   const u32 *any = NULL;
+  /* What the CPU answered last before this point of the history (CPUID
+   * records), else the table. */
+  for (size_t i = rp->ncpuidfix; i-- > 0;) {
+    const struct rp__cpuid_fix *f = &rp->cpuidfix[i];
+    if (f->seq > rp->trace.last_seq || f->e[0] != leaf ||
+        (f->e[1] != sub && f->e[1] != 0xffffffffu))
+      continue;
+    memcpy(out, f->e + 2, 16);
+    return 0;
+  }
   for (size_t i = 0; i < rp->root.ncpuid; i++) {
     const u32 *e = rp->root.cpuid + 6 * i;
     if (e[0] != leaf) continue;
@@ -235,6 +264,7 @@ void rp_close(rp_replay *rp) {
   free(rp->user.wps);
   free(rp->user.sigrecs);
   free(rp->health.report);
+  free(rp->cpuidfix);
   free(rp->buf);
   free(rp->trace.path);
   free(rp);

@@ -474,10 +474,19 @@ struct rp__divert {
   size_t nsaved, capsaved;
 };
 
+/* A CPUID record met (format 1.17): from its sequence number on, cpuid
+ * E[0] (subleaf E[1]) answers E[2..5]. */
+struct rp__cpuid_fix {
+  u64 seq;
+  u32 e[6];
+};
+
 struct rp_replay {
   struct rp_opts opts;
   struct rp__trace trace;
   struct rp__prov prov;
+  struct rp__cpuid_fix *cpuidfix; /* in the order met; owned */
+  size_t ncpuidfix, capcpuidfix;
   u32 digest_kind;          /* of the trace's memory digests (RW_DIGEST_*,
                                its metadata "digest") */
   struct rp__proc *proc;    /* the process of the record being applied or
@@ -1053,6 +1062,10 @@ int rp__threads_restore(rp_replay *rp, const struct rp__kf *kf)
 /* The thread KF holds with the same identity as T, or NULL. */
 const struct rp__kthread *rp__kf_thread(const struct rp__kf *kf,
                                         const struct rp__thread *t);
+
+/* A CPUID record: noted once, whatever runs apply it again (replay.c).
+ * Returns 0 or a negative code. */
+int rp__apply_cpuid(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 
 /* progress (replayer/replay.c) */
 void rp__progress(rp_replay *rp, int final);

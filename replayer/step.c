@@ -382,6 +382,9 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
     case TRACE_REC_MEM_FROM: /* a keyframe's state: before any debugger */
       RW_FORWARD(rp__apply_mem(rp, rec));
       return 1;
+    case TRACE_REC_CPUID:
+      RW_FORWARD(rp__apply_cpuid(rp, rec));
+      return 1;
     case TRACE_REC_STACK_RULES:
       RW_FORWARD(rp__apply_stack_rules(rp, rec));
       return 1;

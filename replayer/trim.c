@@ -363,6 +363,25 @@ static int proc_state(struct trim *tm, struct rp__proc *p,
 }
 
 /* Every process as it is now: the records that begin the new trace. */
+/* The cpuid answers in force at the window's start (CPUID records met
+ * before it), each entry's latest once. */
+static int cpuid_state(struct trim *tm) {
+  rp_replay *rp = tm->rp;
+  for (size_t i = rp->ncpuidfix; i-- > 0;) {
+    const struct rp__cpuid_fix *f = &rp->cpuidfix[i];
+    size_t j = i + 1;
+    if (f->seq > rp->trace.last_seq) continue;
+    while (j < rp->ncpuidfix && (rp->cpuidfix[j].seq > rp->trace.last_seq ||
+                                 memcmp(rp->cpuidfix[j].e, f->e, 8)))
+      j++;
+    if (j < rp->ncpuidfix) continue; /* a later one in force */
+    struct trace_rec_cpuid c = {f->e[0], f->e[1], f->e[2],
+                                f->e[3], f->e[4], f->e[5]};
+    RW_FORWARD(trace_rec_cpuid_append(tm->w, tm->lead, &c));
+  }
+  return 0;
+}
+
 static int prologue_of(struct trim *tm, struct rp__proc **ps, size_t *at,
                        struct rp__thread **th) {
   rp_replay *rp = tm->rp;
@@ -383,6 +402,7 @@ static int prologue_of(struct trim *tm, struct rp__proc **ps, size_t *at,
   tm->st->procs = np;
   for (size_t k = 0; k < np; k++)
     RW_FORWARD(proc_state(tm, ps[k], th + at[k], at[k + 1] - at[k]));
+  RW_FORWARD(cpuid_state(tm));
   for (size_t i = 0; i < n; i++) {
     struct rp__thread *t = th[i];
     tm->st->in_syscall += t->st.in_syscall != 0;

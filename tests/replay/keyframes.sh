@@ -175,6 +175,23 @@ check "skewed regs: names the register" has \
 check "skewed memory: names the byte" has \
   "keyframe 2 begins: memory at 0x[0-9a-f]*: the segment has" "$T/skew-memory.j"
 
+# --- a CPU the hypervisor moved ---------------------------------------------
+# The table the recorder took at its start says another initial APIC ID
+# than the CPU gives later (a test hook skews it): the first exec writes a
+# CPUID record, and every keyframe after it holds that answer, so that a
+# piece that begins there answers the child's loader, which execs later,
+# as the CPU did (else its memory differs at the next keyframe).
+REWIND_TEST_CPUID_MOVED=1 "$REWIND" record -q -f -o "$T/moved.rwd" \
+  --keyframes 0.02 -- "$P/repstop" tree 6 >/dev/null 2>&1
+check_eq "cpu moved: recorded" 0 "$?"
+k=$(nkf moved)
+check "cpu moved: keyframes written (>= 3: $k)" test "${k:-0}" -ge 3
+check "cpu moved: a keyframe holds the CPUID in force" sh -c \
+  "'$REWIND' dump --keyframe $k '$T/moved.rwd' | grep -q ' CPUID leaf=0x1 '"
+segments moved
+check_eq "cpu moved: --verify -j 2 exits 0" 0 "$status"
+has "^replay verified: " "$T/moved.j"
+
 # --- a blob that does not match its hash -----------------------------------
 # The pieces read blobs without hashing them and each hashes a share of
 # them: the damage is found however the pieces fall, read or not.

@@ -143,6 +143,22 @@ verified fm
 check "forks: the child runs its own program in it" sh -c \
   "'$REWIND' ps '$T/fm.rwd' | grep -Eq '^[0-9]+ +[0-9]+ +exit 0 .* /usr/bin/true$'"
 
+# --- a CPU the hypervisor moved: the window begins with cpuid's answers ---
+# A test hook skews the initial APIC ID of the table the recorder takes at
+# its start, as if the CPU had moved since; the exec finds the change
+# (a CPUID record). A window from main on, where the program asks cpuid
+# and prints what it got, must carry that answer in its state.
+REWIND_TEST_CPUID_MOVED=1 rec moved "$P/cpuid"
+check_eq "cpu moved: recorded" 0 "$status"
+at=$("$REWIND" analyze calls --function main "$T/moved.rwd" 2>/dev/null |
+  awk 'NR == 2 { print $1 }')
+check "cpu moved: main found ($at)" test -n "$at"
+trim moved mw --from "${at:-1}"
+check_eq "cpu moved: trim exits 0" 0 "$status"
+check "cpu moved: the window's state holds the CPUID in force" sh -c \
+  "'$REWIND' dump '$T/mw.rwd' | grep -q ' CPUID leaf=0x1 '"
+verified mw
+
 # --- refusals -----------------------------------------------------------
 "$REWIND" trim "$T/loop.rwd" --from 100 >"$T/noout.out" 2>&1
 check_eq "no -o: exit 2" 2 "$?"
