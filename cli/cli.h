@@ -117,6 +117,9 @@ int cli_goto_process(struct rp_replay *rp, const char *path, const char *want,
                      int quiet);
 /* The last component of path P. */
 const char *cli_base_name(const char *p);
+/* ", memory of N other processes checked as they ended" for N > 0 (the
+ * DIGEST records that matched), else "", in BUF (CAP bytes). */
+const char *cli_digests_text(u64 n, char *buf, size_t cap);
 
 /* Where a gdb session starts: the process to debug (NULL: the first) and
  * the instruction (~0: where that process's history begins). */

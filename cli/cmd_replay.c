@@ -18,6 +18,14 @@
 #include "format/format.h"
 #include "replayer/replayer.h"
 
+const char *cli_digests_text(u64 n, char *buf, size_t cap) {
+  buf[0] = 0;
+  if (n)
+    snprintf(buf, cap, ", memory of %" PRIu64 " other process%s checked as "
+             "%s ended", n, n == 1 ? "" : "es", n == 1 ? "it" : "they");
+  return buf;
+}
+
 static void usage(FILE *out) {
   fprintf(out,
           "usage: rewind replay [options] [TRACE] [-- GDB-ARGS...]\n"
@@ -381,11 +389,12 @@ int cli_cmd_replay(int argc, char **argv) {
   } else if (!quiet) {
     struct rp_stats st;
     rp_get_stats(rp, &st);
+    char dg[80];
     printf("replay verified: %" PRIu64 " instructions, %" PRIu64
            " events, %" PRIu64 " register checks, %" PRIu64
-           " output checks%s, %.2f s (%.1f MIPS); %s\n",
+           " output checks%s%s, %.2f s (%.1f MIPS); %s\n",
            rp_icount(rp), st.events - st.keyframe_events, st.checks,
-           st.outputs,
+           st.outputs, cli_digests_text(st.digests, dg, sizeof dg),
            st.end_checked ? ", memory at the end checked" : "", secs,
            secs > 0 ? (double)st.instructions / secs / 1e6 : 0.0,
            end_text(&stop, buf, sizeof buf));

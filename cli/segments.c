@@ -328,7 +328,7 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
   status = pieces_run(&pc, jobs, !quiet && isatty(2), "pieces verified",
                       verify_piece, (void *)path);
   double secs = (double)(rw_now_ns() - t0) / 1e9;
-  u64 insns = 0, events = 0, checks = 0, outputs = 0;
+  u64 insns = 0, events = 0, checks = 0, outputs = 0, digests = 0;
   double work = 0;
   /* A damaged blob first: the pieces read it unhashed, so a replay that
    * diverged may have done so because of it. */
@@ -339,12 +339,13 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
     events += s->events;
     checks += s->checks;
     outputs += s->outputs;
+    digests += s->digests;
     work += s->secs;
     if (s->status == RP_SEG_OK || status) continue;
     status = piece_failed(&pc, i, 1);
   }
   struct rp_segment *last = &res[n - 1];
-  char buf[600];
+  char buf[600], dg[80];
   if (status == 0 && !last->finished) {
     if (!quiet)
       printf("replay verified up to event %" PRIu64 " (%" PRIu64
@@ -356,9 +357,10 @@ int cli_verify_segments(const char *path, int jobs, int quiet) {
     printf("replay verified: %" PRIu64 " instructions in %zu segments (%d "
            "at a time in %zu pieces, each segment checked against the "
            "keyframe it ends at), %" PRIu64 " events, %" PRIu64
-           " register checks, %" PRIu64 " output checks%s, %.2f s (%.2f s "
-           "of replay, %.1f MIPS); %s\n",
+           " register checks, %" PRIu64 " output checks%s%s, %.2f s (%.2f "
+           "s of replay, %.1f MIPS); %s\n",
            insns, nseg, jobs, n - from, events, checks, outputs,
+           cli_digests_text(digests, dg, sizeof dg),
            last->end_checked ? ", memory at the end checked" : "", secs,
            work, secs > 0 ? (double)insns / secs / 1e6 : 0.0,
            end_text(&last->end, buf, sizeof buf));

@@ -142,6 +142,14 @@ int rec__emit_end(struct rec *r, i32 status, u32 signo) {
   return trace_rec_end_append(r->w, TRACE_TID_GLOBAL, &e);
 }
 
+int rec__emit_digest(struct rec *r, u64 digest,
+                     const struct rw_digest_spec *spec) {
+  u8 skips[TRACE_SPEC_BUF];
+  struct trace_rec_digest d = {.digest = digest};
+  trace_spec_set(spec, &d.dead_lo, &d.dead_hi, &d.nskip, &d.skips, skips);
+  return trace_rec_digest_append(r->w, cur(r), &d);
+}
+
 int rec__emit_detach(struct rec *r, u64 digest,
                      const struct rw_digest_spec *spec) {
   u8 skips[TRACE_SPEC_BUF];

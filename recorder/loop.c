@@ -297,6 +297,21 @@ int rec__end_digest(struct rec *r, int how) {
   return 0;
 }
 
+int rec__proc_digest(struct rec *r) {
+  struct rec__proc *p = r->proc;
+  /* A vfork child that has not exec'd runs in its parent's memory, on its
+   * parent's stack: the parent's threads would be part of its digest. */
+  if (p == &r->root || p->digested || p->maps != &p->maps_own || !r->cur)
+    return 0;
+  p->digested = 1;
+  u64 t0 = rw_now_ns(), digest;
+  struct rw_digest_spec spec;
+  RW_FORWARD(settle(r));
+  RW_FORWARD(fresh_digest(r, r->cur->entry.gpr[RW_REG_rsp], &digest, &spec));
+  r->n.digest_ns += rw_now_ns() - t0;
+  return rec__emit_digest(r, digest, &spec);
+}
+
 int rec__preempt(struct rec *r) {
   struct rec__task *t = r->cur;
   struct rw_digest_spec spec;
@@ -461,8 +476,10 @@ static int sys_entry(struct rec *r, struct rec__task *t) {
   if (t->fake) return GO_RUN;
   /* The history ends at exit_group's entry: what the kernel does after
    * (other threads' clear_child_tid words) no replay sees. */
-  if (t->nr == REC_NR_exit_group)
+  if (t->nr == REC_NR_exit_group) {
     RW_FORWARD(rec__end_digest(r, REC_END_EXIT_GROUP));
+    RW_FORWARD(rec__proc_digest(r));
+  }
   if (t->nr == REC_NR_exit) {
     RW_FORWARD(rec__thread_exit(r));
     rec__tick_arm(r);

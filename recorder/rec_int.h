@@ -633,6 +633,7 @@ struct rec__proc {
                                  when PAGEMAP_SCAN does not work */
   int dying;                  /* exit_group or a fatal signal: every thread
                                  is on its way out */
+  int digested;               /* its DIGEST is written */
   int fork_advice;            /* madvise DONTFORK or WIPEONFORK was given
                                  (here, or before a fork that made it): a
                                  child it forks does not get all of it */
@@ -1249,6 +1250,11 @@ enum {
                              memory already, take no digest */
 };
 int rec__end_digest(struct rec *r, int how) RW_MUST_CHECK;
+/* The current process, other than the first, is about to end (the current
+ * thread is at the entry of exit_group, or of the exit of its last
+ * thread): a DIGEST of its memory, once, unless it still shares its vfork
+ * parent's (recorder/loop.c). */
+int rec__proc_digest(struct rec *r) RW_MUST_CHECK;
 
 /* The pid tracing PID (its comm in NAME, CAP bytes), or 0; the decimal
  * field KEY of /proc/PID/status (PID may be a thread), or DFLT; Yama's
@@ -1491,6 +1497,10 @@ int rec__emit_diff(struct rec *r, u64 nr, u64 lines, const char *name)
 /* END, in the process-wide stream (TRACE_TID_GLOBAL): the recording
  * finished. */
 int rec__emit_end(struct rec *r, i32 status, u32 signo) RW_MUST_CHECK;
+/* DIGEST of the current process's memory, in the current thread's
+ * stream. */
+int rec__emit_digest(struct rec *r, u64 digest,
+                     const struct rw_digest_spec *spec) RW_MUST_CHECK;
 /* MEM: the LEN bytes at DATA were found at ADDR (mem.c counts them). */
 int rec__emit_mem(struct rec *r, u64 addr, const u8 *data, size_t len)
     RW_MUST_CHECK;

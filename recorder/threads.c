@@ -299,7 +299,10 @@ int rec__thread_exit(struct rec *r) {
   u64 robust[REC_ROBUST_MAX + 1];
   size_t nrobust = robust_words(r, t->tid, robust, RW_ARRAY_SIZE(robust));
   /* The last thread: the history ends here, with the memory as it is. */
-  if (!other_live(r, t)) RW_FORWARD(rec__end_digest(r, REC_END_LAST_THREAD));
+  if (!other_live(r, t)) {
+    RW_FORWARD(rec__end_digest(r, REC_END_LAST_THREAD));
+    RW_FORWARD(rec__proc_digest(r));
+  }
   /* Let it go and wait until the kernel is done with it: its exit stop,
    * then its death (a leader whose threads live on stays a zombie, which
    * /proc shows). No other thread runs meanwhile. */

@@ -76,6 +76,43 @@ int rp__check_end(rp_replay *rp, struct rp_stop *stop) {
                      (unsigned long long)d);
 }
 
+/* The syscalls that end a process (x86-64 numbers). */
+enum { NR_exit = 60, NR_exit_group = 231 };
+
+int rp__check_digest(rp_replay *rp, const struct rp__rec *rec,
+                     struct rp__thread *t, struct rp_stop *stop) {
+  struct trace_rec_digest x;
+  struct rw_digest_spec spec;
+  u64 d;
+  if (rec->seq <= rp->fin.digest_seq) return 0; /* equal before */
+  RW_FORWARD(trace_rec_digest_get(&x, rec->data, rec->len));
+  RW_FORWARD(trace_spec_get(x.dead_lo, x.dead_hi, x.nskip, x.skips, &spec));
+  spec.kind = rp->digest_kind;
+  RW_RETURN_IF(!t->st.in_syscall || (t->st.sys_nr != NR_exit_group &&
+                                     t->st.sys_nr != NR_exit),
+               RW_ECORRUPT, "DIGEST record of thread %u outside the "
+               "syscall that ends its process", t->st.tid);
+  struct rp__proc *was = rp->proc; /* the thread's process, not the last */
+  rp->proc = t->proc;              /* one to run */
+  int rc = rp__digest(rp, &spec, &d);
+  rp->proc = was;
+  RW_FORWARD(rc);
+  if (d == x.digest) {
+    rp->fin.digest_seq = rec->seq;
+    rp->digests++;
+    return 0;
+  }
+  return rp__diverge(rp, stop, NULL,
+                     "process %u's writable memory as it ends (thread %u "
+                     "at the entry of %s) differs from the recording "
+                     "(digest %#018llx recorded, %#018llx replayed): a "
+                     "value it kept in memory, and never sent out, was "
+                     "computed differently",
+                     rp__proc_pid(t->proc), t->st.tid,
+                     t->st.sys_nr == NR_exit ? "exit" : "exit_group",
+                     (unsigned long long)x.digest, (unsigned long long)d);
+}
+
 /* The replay's bytes of one OUTPUT, summed as the recorder summed them. */
 struct out_sum {
   rp_replay *rp;

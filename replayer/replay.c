@@ -290,6 +290,7 @@ void rp_get_stats(const rp_replay *rp, struct rp_stats *st) {
   st->keyframe_events = rp->trace.pro_events;
   st->checks = rp->checks;
   st->outputs = rp->outputs;
+  st->digests = rp->digests;
   st->end_checked = rp->fin.end_checked;
   st->keyframes = rp->tl.nkfs;
   st->keyframe_bytes =

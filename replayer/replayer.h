@@ -456,6 +456,8 @@ struct rp_stats {
                           history begins at (rp_opts.start_keyframe) */
   u64 checks;       /* register checks passed */
   u64 outputs;      /* checksums of bytes sent out that matched */
+  u64 digests;      /* memory digests of processes as they ended (other
+                       than the first) that matched */
   int end_checked;  /* 1: the memory at the end matched the recording */
   u64 keyframes;    /* keyframes held now */
   u64 keyframe_bytes; /* host memory they hold */
@@ -498,7 +500,7 @@ struct rp_segment {
   u32 index;
   int status;           /* enum rp_segment_status */
   int damaged;          /* RP_SEG_FAILED: the trace is damaged there */
-  u64 instructions, events, checks, outputs;
+  u64 instructions, events, checks, outputs, digests;
   double secs;
   int finished;         /* the last: the recording's end was reached */
   int end_checked;      /* the last: its memory at the end matched */

@@ -308,6 +308,8 @@ struct rp__fin {
   u64 end_digest;
   struct rw_digest_spec end_spec; /* what it leaves out */
   int end_checked;         /* the digest was compared at the end, equal */
+  u64 digest_seq;          /* the DIGEST records up to this sequence
+                              number were compared, equal */
   struct rw_diag end_damage; /* why the last record could not be read
                               (code 0: it could) */
   int root_ended;          /* 1: the root process ended (its children
@@ -507,6 +509,7 @@ struct rp_replay {
   u64 checks;              /* register checks passed */
   u64 executed;            /* instructions executed, re-execution included */
   u64 outputs;             /* OUTPUT checksums that matched */
+  u64 digests;             /* DIGEST records that matched */
   const struct rp__goal *goal; /* of the rp__run in progress, or NULL */
   struct rp_profile *prof;  /* the profile rp_profile_run builds, or NULL */
   u64 pt_icount, pt_events; /* the last execution point run() reached */
@@ -724,6 +727,13 @@ int rp__check_end(rp_replay *rp, struct rp_stop *stop) RW_MUST_CHECK;
  * compares the bytes T passes there; a difference stops the replay as
  * diverged. Returns 0 or a negative code (RW_ECORRUPT: a bad record). */
 int rp__check_output(rp_replay *rp, const struct rp__rec *rec,
+                     struct rp__thread *t, struct rp_stop *stop)
+    RW_MUST_CHECK;
+/* The DIGEST record REC of thread T, at the entry of the syscall that ends
+ * its process: compares the digest of T's process's memory, once per
+ * record; a difference stops the replay as diverged. Returns 0 or a
+ * negative code (RW_ECORRUPT: a bad record). */
+int rp__check_digest(rp_replay *rp, const struct rp__rec *rec,
                      struct rp__thread *t, struct rp_stop *stop)
     RW_MUST_CHECK;
 int rp__cs_open(rp_replay *rp) RW_MUST_CHECK;

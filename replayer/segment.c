@@ -755,6 +755,7 @@ int rp_verify_segment(const char *path, u32 k, u32 end, const u64 *seqs,
     out->events = st.events - st.keyframe_events;
     out->checks = st.checks;
     out->outputs = st.outputs;
+    out->digests = st.digests;
     if (rc < 0) {
       out->status = RP_SEG_ERROR;
       snprintf(out->msg, sizeof out->msg, "%s", rw_strerror(rc));

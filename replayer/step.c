@@ -547,6 +547,11 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       RW_FORWARD(rp__check_output(rp, rec, t, &diverged));
       if (rp->health.broken) *stopped = 1;
       return 1;
+    case TRACE_REC_DIGEST:
+      RW_FORWARD(thread_of(rp, rec->tid, rec, &t));
+      RW_FORWARD(rp__check_digest(rp, rec, t, &diverged));
+      if (rp->health.broken) *stopped = 1;
+      return 1;
     case TRACE_REC_FORK: {
       struct rp__proc *kid;
       RW_FORWARD(rp__apply_fork(rp, rec, &kid));

@@ -132,4 +132,30 @@ check_eq "kidseddiff: exit 4 (diverged)" 4 "$rs"
 kid=$(q kidsed 'print(of("FORK")[0]["child_pid"])')
 shows kidseddiff "diverged from the recording at event [0-9]+ \\(record seq [0-9]+, OUTPUT\\), thread $kid,"
 shows kidseddiff "^ +[0-9]+: 0x[0-9a-f]+ write\\+0x0 +cmp"
+
+# (g) Bytes a child process keeps in memory and never sends out: its
+# memory is compared as it ends (a DIGEST record at its exit_group), so
+# the difference is found there, with the child named, although the
+# first process's memory at the end is right.
+rec kidkept sh -c "'$O' echo '$T/sent.txt' '$T/kept.txt'; true"
+check_eq "kidkept: recorded" 0 "$status"
+kid=$(q kidkept 'print(of("FORK")[0]["child_pid"])')
+check "kidkept: a DIGEST as the child ends, after its exit_group" q kidkept "
+d = of('DIGEST')
+assert len(d) == 1 and d[0]['tid'] == $kid, d
+i = recs.index(d[0])
+e = [r for r in recs[:i] if r['tid'] == $kid][-1]
+assert e['type'] == 'SYSCALL_ENTER' and e['nr'] == 231, e"
+replay kidkept
+check_eq "kidkept: verified (exit 0)" 0 "$rs"
+shows kidkept "^replay verified: .*, memory of 1 other process checked as it ended, memory at the end checked"
+patch_text kidkept "kept in" kidkeptdiff
+replay kidkeptdiff
+check_eq "kidkeptdiff: exit 4 (diverged)" 4 "$rs"
+shows kidkeptdiff "diverged from the recording at event [0-9]+ \\(record seq [0-9]+, DIGEST\\), thread $kid,"
+shows kidkeptdiff "process $kid's writable memory as it ends \\(thread $kid at the entry of exit_group\\) differs from the recording"
+"$REWIND" replay --verify -j 2 --no-progress "$T/kidkeptdiff.rwd" \
+  >"$T/kidkeptj.replay" 2>&1
+check_eq "kidkeptdiff: -j 2 exit 4 (diverged)" 4 "$?"
+shows kidkeptj "process $kid's writable memory as it ends"
 finish
