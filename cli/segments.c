@@ -86,8 +86,8 @@ static void group(struct pieces *pc, const u64 *clocks, size_t m) {
   pc->kf[pc->n] = (u32)(pc->nkf + 1);
 }
 
-/* PC for the trace at PATH, in at most MAX pieces (0: one per interval
- * between keyframes) of about as many intervals each. Returns 0, -1 when
+/* PC for the trace at PATH, in at most MAX (> 0) pieces of about the
+ * same recording time each. Returns 0, -1 when
  * it has no keyframes (a note says so unless QUIET: DOING it in one
  * piece), or the exit status. */
 static int pieces_open(const char *path, int quiet, const char *doing,
@@ -96,8 +96,8 @@ static int pieces_open(const char *path, int quiet, const char *doing,
   struct rw_diag d = {0};
   memset(pc, 0, sizeof *pc);
   u64 *clocks = NULL;
-  int rc = rp_recorder_keyframes(path, &pc->seqs, max ? &clocks : NULL,
-                                 &pc->nkf, &first, &d);
+  int rc = rp_recorder_keyframes(path, &pc->seqs, &clocks, &pc->nkf,
+                                 &first, &d);
   if (rc < 0)
     return cli_error("%s: %s", path, d.msg[0] ? d.msg : rw_strerror(rc));
   if (!pc->nkf) {
@@ -112,7 +112,7 @@ static int pieces_open(const char *path, int quiet, const char *doing,
   /* A ring recording begins at its first keyframe: no piece before it. */
   pc->from = first >= pc->seqs[0] ? 1 : 0;
   size_t count = pc->nkf + 1 - pc->from;
-  size_t m = max && max < count ? max : count;
+  size_t m = RW_MIN(max, count);
   pc->n = pc->from + m;
   pc->kf = calloc(pc->n + 1, sizeof *pc->kf);
   pc->ends = calloc(pc->nkf + 1, sizeof *pc->ends);

@@ -122,6 +122,13 @@ static int path_of(rp_data *d, u32 node, struct dpath **out) {
   return 0;
 }
 
+/* Thread TID accessed the range: one of D's threads (at most 64 named). */
+static void tid_seen(rp_data *d, u32 tid) {
+  for (u32 i = 0; i < d->ntids; i++)
+    if (d->tids[i] == tid) return;
+  if (d->ntids < 64) d->tids[d->ntids++] = tid; else d->many = 1;
+}
+
 void rp__data_access(rp_data *d, struct rp__thread *t, u64 rip, u64 addr,
                      u32 size, int write, u32 path) {
   u32 w;
@@ -162,9 +169,7 @@ void rp__data_access(rp_data *d, struct rp__thread *t, u64 rip, u64 addr,
   u32 tid = t->st.tid;
   if (tid == d->last_tid) return;
   d->last_tid = tid;
-  for (u32 i = 0; i < d->ntids; i++)
-    if (d->tids[i] == tid) return;
-  if (d->ntids < 64) d->tids[d->ntids++] = tid; else d->many = 1;
+  tid_seen(d, tid);
 }
 
 void rp_data_free(rp_data *d) {
@@ -268,15 +273,6 @@ struct piece_who {
   u32 pid, len; /* the name's bytes, its 0 included */
 };
 
-static int put(FILE *f, const void *p, size_t n) {
-  return !n || fwrite(p, n, 1, f) == 1 ? 0 : RW_ERR(errno ? errno : EIO);
-}
-
-static int get(FILE *f, void *p, size_t n) {
-  if (!n || fread(p, n, 1, f) == 1) return 0;
-  return ferror(f) ? RW_ERR(errno ? errno : EIO) : RW_ETRUNC;
-}
-
 int rp_data_save(const rp_data *d, FILE *f) {
   struct piece_head h;
   memset(&h, 0, sizeof h);
@@ -292,17 +288,17 @@ int rp_data_save(const rp_data *d, FILE *f) {
   memcpy(h.tids, d->tids, sizeof h.tids);
   h.ntids = d->ntids;
   h.many = (u32)d->many;
-  RW_FORWARD(put(f, &h, sizeof h));
-  RW_FORWARD(put(f, d->reads, d->ngran * sizeof *d->reads));
-  RW_FORWARD(put(f, d->writes, d->ngran * sizeof *d->writes));
-  RW_FORWARD(put(f, d->unaligned, d->ngran * sizeof *d->unaligned));
+  RW_FORWARD(rp__fput(f, &h, sizeof h));
+  RW_FORWARD(rp__fput(f, d->reads, d->ngran * sizeof *d->reads));
+  RW_FORWARD(rp__fput(f, d->writes, d->ngran * sizeof *d->writes));
+  RW_FORWARD(rp__fput(f, d->unaligned, d->ngran * sizeof *d->unaligned));
   for (size_t i = 0; i < d->nwho; i++) {
     const struct who *w = &d->who[i];
     const char *name = d->strs + w->where;
     struct piece_who p = {w->rip, w->reads, w->writes, w->pid,
                           (u32)strlen(name) + 1};
-    RW_FORWARD(put(f, &p, sizeof p));
-    RW_FORWARD(put(f, name, p.len));
+    RW_FORWARD(rp__fput(f, &p, sizeof p));
+    RW_FORWARD(rp__fput(f, name, p.len));
   }
   return 0;
 }
@@ -312,22 +308,16 @@ static int add_counts(FILE *f, u64 *v, u64 n) {
   u64 buf[512];
   for (u64 i = 0; i < n;) {
     size_t k = (size_t)RW_MIN(n - i, (u64)(sizeof buf / sizeof *buf));
-    RW_FORWARD(get(f, buf, k * sizeof *buf));
+    RW_FORWARD(rp__fget(f, buf, k * sizeof *buf));
     for (size_t j = 0; j < k; j++) v[i + j] += buf[j];
     i += k;
   }
   return 0;
 }
 
-static void tid_seen(rp_data *d, u32 tid) {
-  for (u32 i = 0; i < d->ntids; i++)
-    if (d->tids[i] == tid) return;
-  if (d->ntids < 64) d->tids[d->ntids++] = tid; else d->many = 1;
-}
-
 int rp_data_add(rp_data **total, const struct rp_data_opts *o, FILE *f) {
   struct piece_head h;
-  RW_FORWARD(get(f, &h, sizeof h));
+  RW_FORWARD(rp__fget(f, &h, sizeof h));
   if (memcmp(h.magic, DATA_MAGIC, sizeof DATA_MAGIC) || h.ntids > 64)
     return RW_ECORRUPT;
   if (!*total) RW_FORWARD(data_new(o, total));
@@ -347,9 +337,9 @@ int rp_data_add(rp_data **total, const struct rp_data_opts *o, FILE *f) {
   char name[800];
   for (u64 i = 0; i < h.nwho; i++) {
     struct piece_who p;
-    RW_FORWARD(get(f, &p, sizeof p));
+    RW_FORWARD(rp__fget(f, &p, sizeof p));
     if (!p.len || p.len > sizeof name) return RW_ECORRUPT;
-    RW_FORWARD(get(f, name, p.len));
+    RW_FORWARD(rp__fget(f, name, p.len));
     if (name[p.len - 1]) return RW_ECORRUPT;
     /* Keyed by a hash of both, the next key on a collision. */
     u64 key = rw_fmix64(p.rip ^ (u64)p.pid << 47);

@@ -33,11 +33,6 @@ int rp_profile_empty(int reps, rp_profile **out) {
   return 0;
 }
 
-/* Writes N elements of SIZE at V (NULL when N is 0) to F; 1 when done. */
-static int put(FILE *f, const void *v, size_t size, size_t n) {
-  return !n || fwrite(v, size, n, f) == n;
-}
-
 int rp_profile_save(const rp_profile *p, FILE *f) {
   struct header h = {.branches = (u32)p->branches,
                      .reps = (u32)p->reps,
@@ -50,14 +45,13 @@ int rp_profile_save(const rp_profile *p, FILE *f) {
                      .nheads = p->nheads,
                      .nopens = p->nopens};
   memcpy(h.magic, MAGIC, sizeof h.magic);
-  if (!put(f, &h, sizeof h, 1) ||
-      !put(f, p->sites, sizeof *p->sites, p->nsites) ||
-      !put(f, p->targets, sizeof *p->targets, p->ntargets) ||
-      !put(f, p->strs, 1, p->nstrs) ||
-      !put(f, p->heads, sizeof *p->heads, p->nheads) ||
-      !put(f, p->opens, sizeof *p->opens, p->nopens) || fflush(f) != 0)
-    return RW_ERR(errno ? errno : EIO);
-  return 0;
+  RW_FORWARD(rp__fput(f, &h, sizeof h));
+  RW_FORWARD(rp__fput(f, p->sites, p->nsites * sizeof *p->sites));
+  RW_FORWARD(rp__fput(f, p->targets, p->ntargets * sizeof *p->targets));
+  RW_FORWARD(rp__fput(f, p->strs, p->nstrs));
+  RW_FORWARD(rp__fput(f, p->heads, p->nheads * sizeof *p->heads));
+  RW_FORWARD(rp__fput(f, p->opens, p->nopens * sizeof *p->opens));
+  return fflush(f) != 0 ? RW_ERR(errno ? errno : EIO) : 0;
 }
 
 static u64 site_hash(u64 addr, u32 pid, int kind, const char *where) {

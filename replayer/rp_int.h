@@ -886,6 +886,18 @@ static inline int rp__grow(void **v, size_t n, size_t *cap, size_t size) {
   return 0;
 }
 
+/* The files a piece of rewind analyze -j saves its result to and its
+ * parent reads back (prof_merge.c, datarange.c): N bytes at P written to
+ * F, or read from F into P. Return 0, RW_ETRUNC at the file's end, or
+ * the error. */
+static inline int rp__fput(FILE *f, const void *p, size_t n) {
+  return !n || fwrite(p, n, 1, f) == 1 ? 0 : RW_ERR(errno ? errno : EIO);
+}
+static inline int rp__fget(FILE *f, void *p, size_t n) {
+  if (!n || fread(p, n, 1, f) == 1) return 0;
+  return ferror(f) ? RW_ERR(errno ? errno : EIO) : RW_ETRUNC;
+}
+
 /* A map of u64 keys to u32 values, 0 meaning absent (replayer/umap.c).
  * Plain data; all zero is an empty map. */
 struct rp__umap {
