@@ -58,6 +58,21 @@ int rp__end_load(rp_replay *rp) {
   return 0;
 }
 
+/* After a digest that differs: how to find the bytes. */
+static const char digest_hint[] =
+    "  a digest does not say which bytes differ: a recording made with "
+    "--keyframes,\n  verified with rewind replay --verify -j N, compares "
+    "all memory at each keyframe\n  and names the first byte that "
+    "differs\n";
+
+/* The hint added to RP's report, once (a re-run for the report may meet
+ * the difference again). */
+static int add_hint(rp_replay *rp) {
+  if (rp->health.report && strstr(rp->health.report, digest_hint))
+    return 0;
+  return rp__report_add(rp, digest_hint);
+}
+
 int rp__check_end(rp_replay *rp, struct rp_stop *stop) {
   u64 d;
   if (!rp->fin.have_endrec || !rp->fin.end_has_digest || rp->fin.end_checked)
@@ -67,13 +82,14 @@ int rp__check_end(rp_replay *rp, struct rp_stop *stop) {
     rp->fin.end_checked = 1;
     return 0;
   }
-  return rp__diverge(rp, stop, NULL,
+  RW_FORWARD(rp__diverge(rp, stop, NULL,
                      "the program's writable memory at the end of the "
                      "history differs from the recording (digest %#018llx "
                      "recorded, %#018llx replayed): a value it kept in "
                      "memory, and never sent out, was computed differently",
                      (unsigned long long)rp->fin.end_digest,
-                     (unsigned long long)d);
+                     (unsigned long long)d));
+  return add_hint(rp);
 }
 
 /* The syscalls that end a process (x86-64 numbers). */
@@ -102,7 +118,7 @@ int rp__check_digest(rp_replay *rp, const struct rp__rec *rec,
     rp->digests++;
     return 0;
   }
-  return rp__diverge(rp, stop, NULL,
+  RW_FORWARD(rp__diverge(rp, stop, NULL,
                      "process %u's writable memory as it ends (thread %u "
                      "at the entry of %s) differs from the recording "
                      "(digest %#018llx recorded, %#018llx replayed): a "
@@ -110,7 +126,8 @@ int rp__check_digest(rp_replay *rp, const struct rp__rec *rec,
                      "computed differently",
                      rp__proc_pid(t->proc), t->st.tid,
                      t->st.sys_nr == NR_exit ? "exit" : "exit_group",
-                     (unsigned long long)x.digest, (unsigned long long)d);
+                     (unsigned long long)x.digest, (unsigned long long)d));
+  return add_hint(rp);
 }
 
 /* The replay's bytes of one OUTPUT, summed as the recorder summed them. */

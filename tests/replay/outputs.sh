@@ -79,6 +79,7 @@ patch_text echo "kept in" keptdiff
 replay keptdiff
 check_eq "keptdiff: exit 4 (diverged)" 4 "$rs"
 shows keptdiff "writable memory at the end of the history differs"
+shows keptdiff "a digest does not say which bytes differ"
 check "keptdiff: the outputs matched" bash -c "! grep -q 'OUTPUT' '$T/keptdiff.replay'"
 
 # (b) The recorder killed midway, by SIGTERM and by SIGKILL: the replay
@@ -154,6 +155,7 @@ replay kidkeptdiff
 check_eq "kidkeptdiff: exit 4 (diverged)" 4 "$rs"
 shows kidkeptdiff "diverged from the recording at event [0-9]+ \\(record seq [0-9]+, DIGEST\\), thread $kid,"
 shows kidkeptdiff "process $kid's writable memory as it ends \\(thread $kid at the entry of exit_group\\) differs from the recording"
+shows kidkeptdiff "a digest does not say which bytes differ"
 "$REWIND" replay --verify -j 2 --no-progress "$T/kidkeptdiff.rwd" \
   >"$T/kidkeptj.replay" 2>&1
 check_eq "kidkeptdiff: -j 2 exit 4 (diverged)" 4 "$?"
