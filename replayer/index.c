@@ -23,6 +23,10 @@
  * index belongs to (its size and a hash of its first and last 4096
  * bytes): a replay uses an index only when that matches.
  *
+ * The metadata cpuid_log holds the trace's CPUID records (their sequence
+ * numbers and answers), which a replay that starts at an index keyframe
+ * has not met.
+ *
  * A replay that opens a trace with an index reads the table of its
  * keyframes; a seek that finds its nearest keyframe of memory farther
  * back than an index keyframe loads that one into the timeline
@@ -44,7 +48,12 @@
 #define IX_KIND_PAGES 2
 #define IX_META_OF "index_of"
 #define IX_META_VERSION "index_version"
-#define IX_VERSION "2"
+#define IX_VERSION "3"
+/* Every CPUID record of the trace (rp->cpuidfix after the whole replay):
+ * a replay that starts at a keyframe of the index has not met those
+ * before it. n * 32 bytes: u64 seq, u32 leaf, subleaf, eax, ebx, ecx,
+ * edx, little-endian. */
+#define IX_META_CPUID "cpuid_log"
 #define IX_SEAL 32 /* a state's last bytes: SHA-256 of the rest */
 #define IX_MAX_PROCS 65536u
 #define IX_MAX_ITEMS (1u << 26)
@@ -374,6 +383,22 @@ static int put_state(struct writer *x) {
   return rc;
 }
 
+/* The CPUID records the replay met, all of the trace's once it has run to
+ * the end, as the metadata cpuid_log. */
+static int put_cpuid_log(struct writer *x) {
+  rp_replay *rp = x->rp;
+  u8 *v = malloc(rp->ncpuidfix * 32 + 1);
+  RW_RETURN_IF(!v, RW_ENOMEM, "cpuid log");
+  for (size_t i = 0; i < rp->ncpuidfix; i++) {
+    wr_le64(v + 32 * i, rp->cpuidfix[i].seq);
+    for (int k = 0; k < 6; k++)
+      wr_le32(v + 32 * i + 8 + 4 * k, rp->cpuidfix[i].e[k]);
+  }
+  int rc = trace_writer_set_meta(x->w, IX_META_CPUID, v, rp->ncpuidfix * 32);
+  free(v);
+  return rc;
+}
+
 int rp_index_write(rp_replay *rp, const struct rp_index_opts *o,
                    struct rp_index_stats *st, struct rw_diag *diag) {
   struct writer x;
@@ -421,6 +446,7 @@ int rp_index_write(rp_replay *rp, const struct rp_index_opts *o,
   }
   st->end = rp->icount;
   if (rc == 0) rc = flush_pages(&x);
+  if (rc == 0) rc = put_cpuid_log(&x);
   int crc = trace_writer_close(x.w);
   if (rc == 0) rc = crc;
   for (size_t i = 0; i < x.nprocs; i++) {
@@ -536,6 +562,17 @@ int rp__index_open(rp_replay *rp, const char *path) {
   if (rc < 0) return drop(rp, rc, d.msg[0] ? d.msg : "cannot be read");
   const char *no = unfit(ix->tr, rp->trace.path);
   if (no) return drop(rp, RW_EINVAL, no);
+  const void *v;
+  size_t n;
+  if (trace_reader_meta(ix->tr, IX_META_CPUID, &v, &n) < 0 || n % 32)
+    return drop(rp, RW_ECORRUPT, "its log of CPUID records is missing or "
+                "malformed; rewind index makes it again");
+  for (size_t i = 0; i < n / 32; i++) {
+    const u8 *e = (const u8 *)v + 32 * i;
+    struct rp__cpuid_fix f = {rd_le64(e), {0}};
+    for (int k = 0; k < 6; k++) f.e[k] = rd_le32(e + 8 + 4 * k);
+    if (rp__cpuid_note(rp, &f) < 0) return drop(rp, RW_ENOMEM, "memory");
+  }
   size_t nk = trace_reader_nkeyframes(ix->tr);
   ix->states = calloc(nk + 1, sizeof *ix->states);
   ix->chunks = calloc(nk + 1, sizeof *ix->chunks);

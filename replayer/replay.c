@@ -21,6 +21,11 @@ int rp__apply_cpuid(rp_replay *rp, const struct rp__rec *rec) {
   RW_FORWARD(trace_rec_cpuid_get(&c, rec->data, rec->len));
   struct rp__cpuid_fix f = {rec->seq, {c.leaf, c.subleaf, c.eax, c.ebx,
                                        c.ecx, c.edx}};
+  return rp__cpuid_note(rp, &f);
+}
+
+int rp__cpuid_note(rp_replay *rp, const struct rp__cpuid_fix *fp) {
+  struct rp__cpuid_fix f = *fp;
   /* Met before (a run again after a seek): nothing new. */
   for (size_t i = rp->ncpuidfix; i-- > 0 && rp->cpuidfix[i].seq >= f.seq;)
     if (rp->cpuidfix[i].seq == f.seq && !memcmp(rp->cpuidfix[i].e, f.e, 24))

@@ -1088,6 +1088,10 @@ const struct rp__kthread *rp__kf_thread(const struct rp__kf *kf,
 /* A CPUID record: noted once, whatever runs apply it again (replay.c).
  * Returns 0 or a negative code. */
 int rp__apply_cpuid(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
+/* The CPUID record F (its sequence number, leaf, subleaf, eax to edx)
+ * noted once, from a record or the index's log. Returns 0 or RW_ENOMEM. */
+int rp__cpuid_note(rp_replay *rp, const struct rp__cpuid_fix *f)
+    RW_MUST_CHECK;
 
 /* progress (replayer/replay.c) */
 void rp__progress(rp_replay *rp, int final);

@@ -131,4 +131,30 @@ check "-o an existing file: says so" grep -q "exists; use --force" "$T/r2.out"
 "$REWIND" index "$T/missing.rwd" >"$T/r3.out" 2>&1
 check_eq "a missing trace: exit 1" 1 "$?"
 
+# --- CPUID records: the index keeps the trace's log of them ------------
+# A replay that starts at an index keyframe has not met the CPUID records
+# before it; the index holds them all (metadata cpuid_log: u64 seq, then
+# leaf, subleaf, eax..edx), so cpuid answers as the CPU did there. The
+# test hook skews the start table so that the exec writes a record.
+REWIND_TEST_CPUID_MOVED=1 rec moved "$P/cpuid" 10
+check_eq "moved: recorded" 0 "$status"
+index moved --interval 5000000
+check_eq "moved: index exits 0" 0 "$status"
+rseq=$("$REWIND" dump --json "$T/moved.rwd" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    r = json.loads(l)
+    if r["type"] == "CPUID" and r["leaf"] == "0x1":
+        print(r["seq"]); break')
+check "moved: a CPUID record" test -n "$rseq"
+check "moved: the index's log holds it" python3 -c '
+import struct, sys
+v = bytes.fromhex(sys.argv[1])
+assert len(v) % 32 == 0 and v, len(v)
+e = [struct.unpack("<Q6I", v[i:i + 32]) for i in range(0, len(v), 32)]
+assert any(x[0] == int(sys.argv[2]) and x[1] == 1 for x in e), e' \
+  "$("$META" -x "$T/moved.rwd.idx" cpuid_log)" "$rseq"
+mend=$("$REWIND" replay --print -g 999999999999 "$T/moved-copy.rwd" 2>/dev/null |
+  sed -n 's/^at instruction \([0-9]*\),.*/\1/p')
+same moved 5000001 $((mend - 1))
 finish
