@@ -747,6 +747,13 @@ int rec__sb_exit(struct rec *r, struct rw_regs *regs) {
   struct rec__sb *sb = p->sb;
   sb->moved = 0;
   if (!sb->mapped) return 0;
+  /* A syscall the kernel may restart (-ERESTARTSYS and kin) leaves the
+   * thread where it is: the kernel moves it back 2 bytes, to the site's
+   * start, which must be the site's jump then, not the middle of it (an
+   * int3 there killed the program with SIGTRAP). A signal that comes
+   * instead returns to site + 2 at its sigreturn's exit, moved then. */
+  i64 res = (i64)regs->gpr[RW_REG_rax];
+  if (res >= -516 && res <= -512) return 0;
   for (u32 i = 0; i < sb->nsites; i++)
     if (sb->sites[i].post && regs->rip == sb->sites[i].addr + 2) {
       sb->moved = 1;
