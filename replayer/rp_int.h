@@ -663,6 +663,9 @@ u64 rp__floor(const rp_replay *rp);
 int rp__clear_preempt_bp(rp_replay *rp) RW_MUST_CHECK;
 
 /* searches for execution points (replayer/search.c) */
+/* The rip of the pending PREEMPT record into *RIP (replayer/search.c).
+ * Returns 0 or a negative code. */
+int rp__preempt_rip(rp_replay *rp, u64 *rip) RW_MUST_CHECK;
 /* Whether thread T is where the pending PREEMPT says it was (*MATCH); or
  * (*CYCLE) back at the registers and memory of an earlier arrival of this
  * search. */

@@ -27,6 +27,12 @@ static int preempt_decode(rp_replay *rp) {
   return 0;
 }
 
+int rp__preempt_rip(rp_replay *rp, u64 *rip) {
+  RW_FORWARD(preempt_decode(rp));
+  *rip = rp->search.pre_regs.rip;
+  return 0;
+}
+
 /* Whether thread T is where the pending PREEMPT says it was; *CYCLE set
  * when it is not, and its registers and memory are those of an earlier
  * arrival of this search: it runs in a loop that cannot get there. */

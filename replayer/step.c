@@ -1176,6 +1176,15 @@ static int run(rp_replay *rp, const struct rp__goal *goal,
     if (rp->trace.pend.type == TRACE_REC_PREEMPT) {
       int match, cycle;
       t->st.located = 0;
+      /* The recorder may stop the thread after the exit of a syscall the
+       * kernel restarts, once the kernel has moved it back to the syscall
+       * instruction: the PREEMPT is there, and no instruction ran since.
+       * (A stop before the restart, at a signal, has the exit's rip.) */
+      if (t->st.restart) {
+        u64 want;
+        RW_FORWARD(rp__preempt_rip(rp, &want));
+        if (want == cpu_rip(t->cpu) - 2) RW_FORWARD(apply_restart(rp, t));
+      }
       RW_FORWARD(rp__preempt_matches(rp, t, &match, &cycle));
       if (cycle)
         return rp__diverge(
