@@ -842,6 +842,8 @@ static void counts_usage(FILE *out) {
         "  --progress           show progress on stderr (default: when\n"
         "                       stderr is a terminal)\n"
         "  --no-progress        do not show progress\n"
+        "  -j, --jobs N         count in the pieces between the trace's\n"
+        "                       keyframes, N at a time, and add them up\n"
         "  -h, --help           show this help\n",
         out);
 }
@@ -913,8 +915,47 @@ static int lines_arg(const char *arg, struct rp_count_opts *o) {
   return -1;
 }
 
+/* analyze counts -j: the options, and the total of the pieces added so
+ * far. */
+struct counts_job {
+  struct rp_count_opts o;
+  rp_counts *total;
+};
+
+static int counts_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
+                        void *ctx) {
+  const struct counts_job *j = ctx;
+  rp_counts *k;
+  RW_FORWARD(rp_counts_run(rp, &j->o, &k, stop));
+  int rc = rp_counts_save(k, out);
+  rp_counts_free(k);
+  return rc;
+}
+
+static int counts_add(FILE *in, void *ctx) {
+  struct counts_job *j = ctx;
+  return rp_counts_add(&j->total, &j->o, in);
+}
+
+/* The counts of O in the pieces of the trace at PATH, JOBS at a time, in
+ * *OUT (NULL when the trace has no keyframes: count it whole). Returns
+ * the exit status. */
+static int counts_pieces(const char *path, const struct rp_count_opts *o,
+                         int jobs, int progress, rp_counts **out) {
+  struct counts_job j = {*o, NULL};
+  j.o.piece = 1;
+  struct cli_piece_job job = {"counts", counts_piece, counts_add, &j};
+  *out = NULL;
+  fflush(stdout); /* the pieces are forks */
+  int st = cli_analyze_segments(path, jobs, progress, &job);
+  if (st == -1) return 0;
+  *out = j.total; /* NULL too when the first piece went wrong */
+  return st;
+}
+
 static int counts(int argc, char **argv) {
   static const struct option longopts[] = {
+      {"jobs", required_argument, 0, 'j'},
       {"function", required_argument, 0, 'f'},
       {"object", required_argument, 0, 'o'},
       {"range", required_argument, 0, 'r'},
@@ -930,11 +971,14 @@ static int counts(int argc, char **argv) {
   const char *cmd = "analyze counts";
   struct rp_count_opts o = {0};
   u64 top = 25, tid = 0;
-  int json = 0, progress = isatty(2), c, st;
+  int json = 0, progress = isatty(2), c, st, jobs = 0;
   optind = 1;
-  while ((c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
+  while ((c = cli_getopt(cmd, argc, argv, "hj:", longopts)) != -1) {
     if (an_shared_opt(c, &progress, &json)) continue;
     switch (c) {
+      case 'j':
+        if ((st = an_jobs_arg(cmd, optarg, &jobs)) >= 0) return st;
+        break;
       case 'f':
         o.function = optarg;
         break;
@@ -967,17 +1011,24 @@ static int counts(int argc, char **argv) {
   char path[4096];
   if ((st = trace_arg(cmd, argc, argv, path, sizeof path)) >= 0) return st;
   if (o.tid && an_thread_check(path, o.tid)) return 1;
-  rp_replay *rp;
-  if ((st = an_open_trace(path, 0, progress, &rp))) return st;
-  rp_counts *k;
-  struct rp_stop stop;
-  int rc = rp_counts_run(rp, &o, &k, &stop);
-  if (progress) fputc('\n', stderr);
-  if (rc < 0) {
-    rp_close(rp);
-    return an_failed("counts", path, rc, o.tid);
+  rp_replay *rp = NULL;
+  rp_counts *k = NULL;
+  int status = 0, rc;
+  if (jobs) {
+    status = counts_pieces(path, &o, jobs, progress, &k);
+    if (!k && status) return status;
   }
-  int status = an_run_status(rp, &stop);
+  if (!k) { /* whole: no -j, or a trace without keyframes */
+    if ((st = an_open_trace(path, 0, progress, &rp))) return st;
+    struct rp_stop stop;
+    rc = rp_counts_run(rp, &o, &k, &stop);
+    if (progress) fputc('\n', stderr);
+    if (rc < 0) {
+      rp_close(rp);
+      return an_failed("counts", path, rc, o.tid);
+    }
+    status = an_run_status(rp, &stop);
+  }
   u64 sel, all, unplaced;
   rp_counts_totals(k, &sel, &all, &unplaced);
   if (o.src_file && !rp_counts_src_seen(k)) {
@@ -985,7 +1036,7 @@ static int counts(int argc, char **argv) {
                        "its program has no line tables: build it with -g)",
                        o.src_file);
     rp_counts_free(k);
-    rp_close(rp);
+    if (rp) rp_close(rp);
     return status;
   }
   if (!json && !sel && (o.function || o.object || o.hi > o.lo || o.src_file))
@@ -995,7 +1046,7 @@ static int counts(int argc, char **argv) {
   if (rc < 0 && rc != RW_ERR(EPIPE) && !status)
     status = cli_error("writing the counts: %s", rw_strerror(rc));
   rp_counts_free(k);
-  rp_close(rp);
+  if (rp) rp_close(rp);
   return status;
 }
 
@@ -1146,11 +1197,12 @@ static int marks(int argc, char **argv) {
 }
 
 /* Whether ARGV (a subcommand's words) asks for -j, which only edges, rep,
- * writes and accesses take: prints why the others do not and returns 2,
- * or returns 0. */
+ * writes, accesses and counts take: prints why the others do not and
+ * returns 2, or returns 0. */
 static int one_piece(int argc, char **argv) {
   if (!strcmp(argv[0], "edges") || !strcmp(argv[0], "rep") ||
-      !strcmp(argv[0], "writes") || !strcmp(argv[0], "accesses"))
+      !strcmp(argv[0], "writes") || !strcmp(argv[0], "accesses") ||
+      !strcmp(argv[0], "counts"))
     return 0;
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
     const char *w = argv[i];
@@ -1161,9 +1213,9 @@ static int one_piece(int argc, char **argv) {
                  !strcmp(argv[0], "marks");
     char cmd[64];
     snprintf(cmd, sizeof cmd, "analyze %s", argv[0]);
-    return cli_usage_error(cmd, "-j is for analyze edges, rep, writes and "
-                           "accesses, whose results add up piece by "
-                           "piece%s",
+    return cli_usage_error(cmd, "-j is for analyze edges, rep, writes, "
+                           "accesses and counts, whose results add up "
+                           "piece by piece%s",
                            stacks ? "; this one follows every thread's call "
                                     "stack from the start of the history, "
                                     "which a piece that begins at a "

@@ -257,6 +257,7 @@ static int accesses_add(FILE *in, void *ctx) {
 static int accesses_pieces(const char *path, const struct rp_data_opts *o,
                            int jobs, int progress, rp_data **out) {
   struct accesses_job j = {*o, NULL};
+  j.o.piece = 1;
   struct cli_piece_job job = {"accesses", accesses_piece, accesses_add, &j};
   *out = NULL;
   fflush(stdout); /* the pieces are forks */

@@ -14,37 +14,17 @@
  * its instructions. Runs that fail the check (code that changed under
  * them, code that cannot be read) are counted as unplaced, and the report
  * says so: counts are exact or say by how much they are not. */
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/digest.h"
-#include "replayer/rp_int.h"
+#include "replayer/count_int.h"
 
 /* Longest run decoded; a longer one cannot be straight code. */
 #define RUN_MAX (1u << 20)
 /* Largest function body kept for a --function listing. */
 #define BODY_MAX (256u << 10)
-
-/* Kinds only the checks use, beside the RP_COUNT_* ones. */
-enum { T_COND = 64, T_JUMP = 128 };
-
-struct insn {
-  u64 addr, count;
-  u64 fn_start;     /* its function's first address, or 0 */
-  u32 space;
-  u32 fn, object;   /* offsets in strs: the function (rp__fn_name) */
-  u32 opcode;
-  u32 mark;         /* the first mark it is in: index + 1, or 0 */
-  int wanted;       /* in the function of --function (by any name) */
-  int in_lines;     /* in the source lines of --lines */
-  u32 src, line;    /* its source file (offset in strs) and line; line 0:
-                       none known */
-  u64 marks;        /* bit K: it is in mark K too (the first 64) */
-  u8 len, types;
-  u8 bytes[15];
-};
 
 struct run {
   u64 start, src, len, count;
@@ -53,21 +33,13 @@ struct run {
   u32 space;
   int bad;    /* it failed the checks: its instructions are unplaced */
   int marked; /* some of its instructions are marked */
+  int stale;  /* its code changed since: a new run takes its key */
+  u64 gen;    /* cpu_mem_code_gen of its memory when its code was read */
 };
 
 struct space {
   u32 proc_ix;
   size_t nimages;
-};
-
-/* A function's bytes, for a listing of all of its instructions. */
-struct body {
-  u32 space, fn, object;
-  u64 start;
-  const struct rp__lines *lines; /* its file's line table (or NULL) and */
-  u64 vstart;                    /* the ELF address of START */
-  u8 *bytes;
-  size_t len;
 };
 
 /* A thread's current run. */
@@ -80,70 +52,13 @@ struct cthread {
   u64 win_start; /*   win_start */
   u64 partial; /* a rep instruction here ran some iterations and stopped
                   (a fault, a signal): it counts, rip still at it */
-};
-
-/* What a mark saw. */
-struct mstat {
-  u64 execs, in_win;
-};
-
-/* A call path a mark ran on, and how often. */
-struct mpath {
-  u32 mark, node; /* node: the profile's + 1, or 0 */
-  u64 count;
-  char *text;     /* "main;f;g", once rp__counter_paths made it */
-};
-
-struct rp__counter {
-  rp_replay *rp;
-  struct rp_count_opts o;
-  struct rp_mark *marks;  /* copies of o.marks (strings too) */
-  struct mstat *mstats;
-  struct mpath *paths;
-  size_t npaths, cappaths;
-  struct rp__umap by_path; /* mark << 32 | node -> paths index + 1 */
-  u64 pkey[256];           /* by_path's recent answers (key + 1; 0: none) */
-  u32 pix[256];
-  u64 nwin, win_total, win_min, win_max; /* closed counting windows */
-  char *want_fn, *want_obj; /* copies of o.function, o.object */
-  char *want_src;           /* copy of o.src_file */
-  int src_seen;             /* some instruction came from want_src */
-  csh cs;
-  cs_insn *ci;
-  struct insn *insns;
-  size_t ninsns, capinsns;
-  struct rp__umap by_insn; /* space << 48 | addr -> insn index + 1 */
-  struct run *runs;
-  size_t nruns, capruns;
-  u32 *slots;              /* runs by key: index + 1; a power of 2 */
-  size_t capslots;
-  u32 recent[1024];        /* runs by their start's low bits, index + 1:
-                              tried before the hash (a loop's runs) */
-  u32 *pool;
-  size_t npool, cappool;
-  struct space *spaces;
-  size_t nspaces, capspaces;
-  struct body *bodies;
-  size_t nbodies, capbodies;
-  char *strs;
-  size_t nstrs, capstrs;
-  struct rp__umap by_str;  /* hash of a string -> offset + 1 */
-  struct rp__umap aliases; /* hash of a function and a name -> 1 when the
-                              name is the function's too, 2 when not */
-  u64 total;     /* instructions counted, placed or not */
-  u64 unplaced;  /* of those, in runs that failed the checks */
-  u64 badruns;
-  u64 bad_start, bad_end; /* the first such run's start and end */
-  u32 threads;
-  int err;
-};
-
-struct rp_counts {
-  struct rp__counter *c;
+  u32 tid;
+  int head;    /* it was there where the replay began: 1 until its first
+                  run ends, 2 for the run after an empty first one */
 };
 
 /* S kept once in the string pool, its offset into *OFF. */
-static int intern(struct rp__counter *c, const char *s, u32 *off) {
+int rp__cnt_intern(struct rp__counter *c, const char *s, u32 *off) {
   u64 h = rp__str_hash(s);
   u32 v = rp__umap_get(&c->by_str, h);
   if (v && !strcmp(c->strs + v - 1, s)) {
@@ -247,7 +162,7 @@ static void cs_kinds(struct rp__counter *c, struct insn *in) {
 
 /* Decodes the instruction at IN->addr from the N bytes at CODE into IN
  * (length, bytes, kinds, opcode). Returns 1, or 0 when it cannot. */
-static int decode(struct rp__counter *c, const u8 *code, size_t n,
+int rp__cnt_decode(struct rp__counter *c, const u8 *code, size_t n,
                   struct insn *in) {
   size_t k = RW_MIN(n, 15), i = 0;
   const u8 *p = code;
@@ -326,7 +241,7 @@ static int name_of(struct rp__counter *c, struct rp__thread *t,
   const char *src;
   u32 line;
   if (!c->o.marks_only && rp__src_line(rp, in->addr, &src, &line)) {
-    RW_FORWARD(intern(c, src, &in->src));
+    RW_FORWARD(rp__cnt_intern(c, src, &in->src));
     in->line = line;
     if (c->want_src && rp_src_matches(src, c->want_src)) {
       c->src_seen = 1;
@@ -337,8 +252,8 @@ static int name_of(struct rp__counter *c, struct rp__thread *t,
   const struct rp__lines *lines =
       in->wanted ? rp__lines_at(rp, start, &vstart) : NULL;
   rp->proc = was;
-  RW_FORWARD(intern(c, name, &in->fn));
-  RW_FORWARD(intern(c, object, &in->object));
+  RW_FORWARD(rp__cnt_intern(c, name, &in->fn));
+  RW_FORWARD(rp__cnt_intern(c, object, &in->object));
   /* A function the listing wants: its whole body, once per image. */
   if (!in->wanted || size > BODY_MAX) return 0;
   for (size_t i = 0; i < c->nbodies; i++)
@@ -354,19 +269,22 @@ static int name_of(struct rp__counter *c, struct rp__thread *t,
   }
   c->bodies[c->nbodies++] =
       (struct body){in->space, in->fn, in->object, start, lines, vstart,
-                    bytes, size};
+                    bytes, size, NULL, 0};
   return 0;
 }
 
 /* The instruction at A in thread T's space SP: its index into *OUT, found
- * or decoded from T's memory. Returns 0, 1 when it cannot be read or
- * decoded, or RW_ENOMEM. */
+ * or decoded from T's memory. When FRESH, what memory holds now: a known
+ * instruction whose bytes changed (code patched or generated) is decoded
+ * again, and a new one is known (by_insn) once decode_run keeps it (from
+ * C->pend); else a known one as it is. Returns 0, 1 when it cannot be read
+ * or decoded, or RW_ENOMEM. */
 static int insn_at(struct rp__counter *c, struct rp__thread *t, u32 sp,
-                   u64 a, u32 *out) {
+                   u64 a, int fresh, u32 *out) {
   if (a >= (1ull << 47)) return 1;
   u64 key = (u64)sp << 48 | a;
   u32 v = rp__umap_get(&c->by_insn, key);
-  if (v) {
+  if (v && !fresh) {
     *out = v - 1;
     return 0;
   }
@@ -378,33 +296,38 @@ static int insn_at(struct rp__counter *c, struct rp__thread *t, u32 sp,
     if (len > sizeof code || cpu_mem_read(t->proc->mem, a, code, len) < 0)
       return 1;
   }
-  struct insn in = {.addr = a, .space = sp};
-  if (!decode(c, code, len, &in)) return 1;
+  if (v && c->insns[v - 1].len <= len &&
+      !memcmp(code, c->insns[v - 1].bytes, c->insns[v - 1].len)) {
+    *out = v - 1;
+    return 0;
+  }
+  struct insn in = {.addr = a, .space = sp, .pid = t->proc->pid};
+  if (!rp__cnt_decode(c, code, len, &in)) return 1;
   RW_FORWARD(name_of(c, t, &in));
   RW_RETURN_IF(c->ninsns >= 0xfffffff0u, RW_ENOMEM, "too many instructions");
   RW_FORWARD(rp__grow((void **)&c->insns, c->ninsns, &c->capinsns,
                   sizeof *c->insns));
   c->insns[c->ninsns] = in;
-  RW_FORWARD(rp__umap_put(&c->by_insn, key, (u32)c->ninsns + 1));
+  if (fresh) {
+    RW_FORWARD(rp__grow((void **)&c->pend, c->npend, &c->cappend,
+                        sizeof *c->pend));
+    c->pend[c->npend++] = key;
+  } else {
+    RW_FORWARD(rp__umap_put(&c->by_insn, key, (u32)c->ninsns + 1));
+  }
   *out = (u32)c->ninsns++;
   return 0;
 }
 
-/* Lists the instructions of new run R (of thread T) into the pool and
- * checks them: straight code, ending as the run's end says (AT the last
- * instruction when LAST, else the one after it). Returns 0 (R->bad set
- * when the checks fail) or RW_ENOMEM. */
-static int decode_run(struct rp__counter *c, struct rp__thread *t,
-                      struct run *r, u64 at, int last) {
+/* decode_run's pass over R, FRESH as insn_at takes it. */
+static int decode_pass(struct rp__counter *c, struct rp__thread *t,
+                       struct run *r, u64 at, int last, int fresh) {
   r->first = c->npool;
-  if (r->len > RUN_MAX) {
-    r->bad = 1;
-    return 0;
-  }
+  r->bad = r->marked = 0;
   u64 a = r->start;
   for (u64 i = 0; i < r->len; i++) {
     u32 ix;
-    int rc = insn_at(c, t, r->space, a, &ix);
+    int rc = insn_at(c, t, r->space, a, fresh, &ix);
     if (rc < 0) return rc;
     const struct insn *in = &c->insns[ix];
     if (rc > 0 || (i + 1 < r->len && (in->types & T_JUMP))) {
@@ -423,6 +346,36 @@ static int decode_run(struct rp__counter *c, struct rp__thread *t,
   return 0;
 }
 
+/* Lists the instructions of new run R (of thread T) into the pool and
+ * checks them: straight code, ending as the run's end says (AT the last
+ * instruction when LAST, else the one after it). The code in memory now
+ * first; when that fails, the instructions known from before: a thread
+ * that ran into a syscall the recorder then patched (the buffer's sites)
+ * ran the code that was there. Returns 0 (R->bad set when the checks
+ * fail) or RW_ENOMEM. */
+static int decode_run(struct rp__counter *c, struct rp__thread *t,
+                      struct run *r, u64 at, int last) {
+  r->first = c->npool;
+  if (r->len > RUN_MAX) {
+    r->bad = 1;
+    return 0;
+  }
+  size_t n0 = c->ninsns;
+  c->npend = 0;
+  RW_FORWARD(decode_pass(c, t, r, at, last, 1));
+  if (r->bad) {
+    c->ninsns = n0; /* the new ones: known to nothing */
+    return decode_pass(c, t, r, at, last, 0);
+  }
+  for (size_t i = 0; i < c->npend; i++) {
+    u64 key = c->pend[i];
+    u32 ix = (u32)(n0 + i) + 1;
+    if (rp__umap_get(&c->by_insn, key)) rp__umap_set(&c->by_insn, key, ix);
+    else RW_FORWARD(rp__umap_put(&c->by_insn, key, ix));
+  }
+  return 0;
+}
+
 static u64 run_hash(u32 sp, u64 src, u64 start, u64 len) {
   return rw_fmix64(start ^ rw_fmix64(len + ((u64)sp << 40)) ^
                    (src * 0x9e3779b97f4a7c15ull));
@@ -434,6 +387,7 @@ static int slots_grow(struct rp__counter *c) {
   if (!v) return RW_ENOMEM;
   for (size_t i = 0; i < c->nruns; i++) {
     const struct run *r = &c->runs[i];
+    if (r->stale) continue;
     size_t k = run_hash(r->space, r->src, r->start, r->len) & (cap - 1);
     while (v[k]) k = (k + 1) & (cap - 1);
     v[k] = (u32)i + 1;
@@ -510,12 +464,51 @@ static int run_marks(struct rp__counter *c, struct cthread *x,
   return 0;
 }
 
-/* Run R of thread X ended, LEN instructions: its marks, X's count. */
+/* Run R of thread X ended, LEN instructions: its marks, X's count, and
+ * when it is X's first since the replay began, its head. */
 static int run_done(struct rp__counter *c, struct cthread *x,
                     const struct run *r, u64 len, u32 path) {
   int rc = r->marked && !r->bad ? run_marks(c, x, r, path) : 0;
   x->done += len;
+  if (rc == 0 && x->head) {
+    rc = rp__grow((void **)&c->heads, c->nheads, &c->capheads,
+                  sizeof *c->heads);
+    if (rc == 0)
+      c->heads[c->nheads++] = (struct cut){
+          .tid = x->tid, .kind = (u8)(x->head - 1),
+          .in = !r->bad && rp__cnt_in_range(c, &c->insns[c->pool[r->first]])};
+    x->head = 0;
+  }
   return rc;
+}
+
+/* Whether the instruction at A of space SP is in the selection, as
+ * finish() sees a run's instruction before it. */
+static int was_in(const struct rp__counter *c, u32 sp, u64 a) {
+  u32 v = a && a < (1ull << 47)
+              ? rp__umap_get(&c->by_insn, (u64)sp << 48 | a)
+              : 0;
+  return v && rp__cnt_in_range(c, &c->insns[v - 1]);
+}
+
+/* Whether run R, met again in thread X, is still the code in memory: its
+ * instructions' bytes are read again when code was dropped since (a patch,
+ * generated code); if they changed, R is stale. */
+static int run_fresh(struct rp__counter *c, struct cthread *x,
+                     struct run *r) {
+  u64 gen = cpu_mem_code_gen(x->t->proc->mem);
+  if (r->bad || r->gen == gen) return 1;
+  for (u64 i = 0; i < r->len; i++) {
+    const struct insn *in = &c->insns[c->pool[r->first + i]];
+    u8 b[15];
+    if (cpu_mem_read(x->t->proc->mem, in->addr, b, in->len) < 0 ||
+        memcmp(b, in->bytes, in->len)) {
+      r->stale = 1;
+      return 0;
+    }
+  }
+  r->gen = gen;
+  return 1;
 }
 
 /* The run X of thread T ends at AT (as decode_run says, with LAST) after
@@ -525,14 +518,17 @@ static int run_done(struct rp__counter *c, struct cthread *x,
 static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
                    int last, u32 path, u64 *lastat) {
   *lastat = 0;
-  if (n <= x->n0 + x->extra) return 0;
+  if (n <= x->n0 + x->extra) { /* none ran: the next run may be a head */
+    x->head = x->head == 1 ? 2 : 0;
+    return 0;
+  }
   u64 len = n - x->n0 - x->extra;
   c->total += len;
   u32 *rc = &c->recent[(x->start ^ x->src >> 4) & 1023];
   if (*rc) {
     struct run *r = &c->runs[*rc - 1];
     if (r->start == x->start && r->len == len && r->src == x->src &&
-        r->space == x->space) {
+        r->space == x->space && !r->stale && run_fresh(c, x, r)) {
       r->count++;
       if (r->bad) c->unplaced += len;
       *lastat = r->bad ? at : r->last;
@@ -544,7 +540,7 @@ static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
   for (; c->slots[k]; k = (k + 1) & (c->capslots - 1)) {
     struct run *r = &c->runs[c->slots[k] - 1];
     if (r->start != x->start || r->len != len || r->src != x->src ||
-        r->space != x->space)
+        r->space != x->space || r->stale || !run_fresh(c, x, r))
       continue;
     r->count++;
     if (r->bad) c->unplaced += len;
@@ -557,7 +553,8 @@ static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
                   sizeof *c->runs));
   struct run *r = &c->runs[c->nruns];
   *r = (struct run){.start = x->start, .src = x->src, .len = len,
-                    .count = 1, .space = x->space};
+                    .count = 1, .space = x->space,
+                    .gen = cpu_mem_code_gen(x->t->proc->mem)};
   RW_FORWARD(decode_run(c, x->t, r, at, last));
   c->slots[k] = (u32)++c->nruns;
   *rc = c->slots[k];
@@ -568,6 +565,10 @@ static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
       c->bad_start = r->start;
       c->bad_end = at;
     }
+    RW_FORWARD(rp__grow((void **)&c->badkeys, c->nbadkeys, &c->capbadkeys,
+                        sizeof *c->badkeys));
+    c->badkeys[c->nbadkeys++] =
+        run_hash(x->t->proc->pid, r->src, r->start, r->len) | 1;
   }
   *lastat = r->bad ? at : r->last;
   return run_done(c, x, r, len, path);
@@ -605,6 +606,9 @@ int rp__counter_moved(struct rp__counter *c, void **state,
   if (!x) {
     if (!(x = calloc(1, sizeof *x))) return RW_ENOMEM;
     x->t = t;
+    x->tid = t->st.tid;
+    x->head = !c->started;
+    c->starters += !c->started;
     *state = x;
     c->threads++;
   } else if (!c->err) {
@@ -622,20 +626,44 @@ int rp__counter_moved(struct rp__counter *c, void **state,
 
 void rp__counter_end(struct rp__counter *c, void **state, u32 path) {
   struct cthread *x = *state;
-  u64 lastat;
+  u64 lastat, n;
   if (!x) return;
   if (!c->err) {
-    int rc = run_end(c, x, cpu_icount(x->t->cpu), cpu_rip(x->t->cpu), 0,
-                     path, &lastat);
+    n = cpu_icount(x->t->cpu);
+    /* Inside a rep instruction (the replay stops part way through it):
+     * the run ends before it, which counts where it ends. */
+    u64 at, req, done, before;
+    const char *mnem;
+    if (cpu_rep_open(x->t->cpu, &at, &mnem, &req, &done, &before) &&
+        at == cpu_rip(x->t->cpu) && before <= n)
+      n = before;
+    u64 src = x->src;
+    int ran = n > x->n0 + x->extra, head = x->head;
+    int rc = run_end(c, x, n, cpu_rip(x->t->cpu), 0, path, &lastat);
+    /* The replay ends with X going on: the tail of a piece. */
+    if (rc == 0 && c->ending)
+      rc = rp__grow((void **)&c->tails, c->ntails, &c->captails,
+                    sizeof *c->tails);
+    if (rc == 0 && c->ending) {
+      u8 was = (u8)was_in(c, x->space, ran ? lastat : src);
+      c->tails[c->ntails++] =
+          (struct cut){.tid = x->tid, .was = was, .was_ran = ran && was,
+                       .pass = (u8)(ran ? 0 : head)};
+    }
     if (rc < 0) c->err = rc;
   }
   free(x);
   *state = NULL;
 }
 
+void rp__counter_bound(struct rp__counter *c, int end) {
+  if (end) c->ending = 1;
+  else c->started = 1;
+}
+
 /* ---- The run ---------------------------------------------------------- */
 
-static void counter_free(struct rp__counter *c) {
+void rp__cnt_free(struct rp__counter *c) {
   if (!c) return;
   for (size_t i = 0; c->marks && i < c->o.nmarks; i++) {
     free((char *)c->marks[i].function);
@@ -649,8 +677,16 @@ static void counter_free(struct rp__counter *c) {
   rp__umap_free(&c->by_path);
   if (c->ci) cs_free(c->ci, 1);
   if (c->cs) cs_close(&c->cs);
-  for (size_t i = 0; i < c->nbodies; i++) free(c->bodies[i].bytes);
+  for (size_t i = 0; i < c->nbodies; i++) {
+    free(c->bodies[i].bytes);
+    free(c->bodies[i].ins);
+  }
   free(c->bodies);
+  free(c->pend);
+  free(c->heads);
+  free(c->tails);
+  free(c->badkeys);
+  rp__umap_free(&c->by_bad);
   free(c->want_fn);
   free(c->want_obj);
   free(c->want_src);
@@ -666,7 +702,7 @@ static void counter_free(struct rp__counter *c) {
   free(c);
 }
 
-static int counter_new(rp_replay *rp, const struct rp_count_opts *o,
+int rp__cnt_new(rp_replay *rp, const struct rp_count_opts *o,
                        struct rp__counter **out) {
   struct rp__counter *c = calloc(1, sizeof *c);
   *out = NULL;
@@ -708,7 +744,7 @@ static int counter_new(rp_replay *rp, const struct rp_count_opts *o,
     rc = RW_EUNSUPPORTED;
   if (rc == 0 && !(c->ci = cs_malloc(c->cs))) rc = RW_ENOMEM;
   if (rc < 0) {
-    counter_free(c);
+    rp__cnt_free(c);
     return rc;
   }
   *out = c;
@@ -716,7 +752,7 @@ static int counter_new(rp_replay *rp, const struct rp_count_opts *o,
 }
 
 /* Whether IN is in the selected code (function, file, range). */
-static int in_range(const struct rp__counter *c, const struct insn *in) {
+int rp__cnt_in_range(const struct rp__counter *c, const struct insn *in) {
   const struct rp_count_opts *o = &c->o;
   if (o->function && !in->wanted) return 0;
   if (o->src_file && !in->in_lines) return 0;
@@ -726,15 +762,11 @@ static int in_range(const struct rp__counter *c, const struct insn *in) {
 }
 
 /* Whether IN is of the selected kinds. */
-static int of_kind(const struct rp__counter *c, const struct insn *in) {
+int rp__cnt_of_kind(const struct rp__counter *c, const struct insn *in) {
   const struct rp_count_opts *o = &c->o;
   if (o->kinds && !(in->types & o->kinds)) return 0;
   if (o->opcode && (in->opcode & o->opmask) != o->opval) return 0;
   return 1;
-}
-
-static int selects(const struct rp__counter *c) {
-  return c->o.function || c->o.object || c->o.hi > c->o.lo || c->o.src_file;
 }
 
 /* Each run's count to each of its instructions; how often the selected
@@ -748,58 +780,55 @@ static void finish(struct rp__counter *c, u64 *entered) {
     u32 v = r->src && r->src < (1ull << 47)
                 ? rp__umap_get(&c->by_insn, (u64)r->space << 48 | r->src)
                 : 0;
-    int was = v && in_range(c, &c->insns[v - 1]);
+    int was = v && rp__cnt_in_range(c, &c->insns[v - 1]);
     for (u64 k = 0; k < r->len; k++) {
       struct insn *in = &c->insns[c->pool[r->first + k]];
       in->count += r->count;
-      int is = in_range(c, in);
+      int is = rp__cnt_in_range(c, in);
       if (is && !was) *entered += r->count;
       was = is;
     }
   }
 }
 
-/* What the report needs beside the counter. */
-struct tally {
-  u64 entered, range, selected;
-  u64 kinds[5]; /* branch, call, ret, rep, memory: in the range */
-  u64 cond;
-};
-
-struct rp_counts_full {
-  struct rp_counts pub;
-  struct tally tl;
-};
+/* T's counts but ENTERED from C's instructions' counts. */
+void rp__cnt_tally(const struct rp__counter *c, struct tally *t) {
+  u64 entered = t->entered;
+  memset(t, 0, sizeof *t);
+  t->entered = entered;
+  for (size_t i = 0; i < c->ninsns; i++) {
+    const struct insn *in = &c->insns[i];
+    if (!in->count || !rp__cnt_in_range(c, in)) continue;
+    t->range += in->count;
+    for (int k = 0; k < 5; k++)
+      if (in->types & (1u << k)) t->kinds[k] += in->count;
+    if (in->types & T_COND) t->cond += in->count;
+    if (rp__cnt_of_kind(c, in)) t->selected += in->count;
+  }
+}
 
 static int counts_run(rp_replay *rp, const struct rp_count_opts *o, int whole,
                       void (*tick)(void *ctx), void *ctx, rp_counts **out,
                       struct rp_stop *stop) {
   struct rp__counter *c;
   *out = NULL;
-  RW_FORWARD(counter_new(rp, o, &c));
+  RW_FORWARD(rp__cnt_new(rp, o, &c));
   int stacks = 0;
   for (size_t i = 0; i < o->nmarks; i++)
     stacks |= (o->marks[i].flags & RP_MARK_STACK) || o->marks[i].every;
   int rc = rp__prof_count(rp, o->tid, c, stacks, whole, tick, ctx, stop);
+  /* A piece of a history need not have the thread. */
+  if (rc == RW_ENOTFOUND && o->piece && o->tid && !c->threads) rc = 0;
   if (rc == 0) rc = c->err;
   struct rp_counts_full *f = rc == 0 ? calloc(1, sizeof *f) : NULL;
   if (rc == 0 && !f) rc = RW_ENOMEM;
   if (rc < 0) {
-    counter_free(c);
+    rp__cnt_free(c);
     return rc;
   }
   f->pub.c = c;
-  struct tally *t = &f->tl;
-  finish(c, &t->entered);
-  for (size_t i = 0; i < c->ninsns; i++) {
-    const struct insn *in = &c->insns[i];
-    if (!in->count || !in_range(c, in)) continue;
-    t->range += in->count;
-    for (int k = 0; k < 5; k++)
-      if (in->types & (1u << k)) t->kinds[k] += in->count;
-    if (in->types & T_COND) t->cond += in->count;
-    if (of_kind(c, in)) t->selected += in->count;
-  }
+  finish(c, &f->tl.entered);
+  rp__cnt_tally(c, &f->tl);
   *out = &f->pub;
   return 0;
 }
@@ -817,368 +846,18 @@ int rp_counts_whole(rp_replay *rp, const struct rp_count_opts *o,
 
 void rp_counts_free(rp_counts *c) {
   if (!c) return;
-  counter_free(c->c);
+  rp__cnt_free(c->c);
   free(c);
-}
-
-static const struct tally *tally_of(const rp_counts *c) {
-  return &((const struct rp_counts_full *)c)->tl;
 }
 
 void rp_counts_totals(const rp_counts *c, u64 *selected, u64 *all,
                       u64 *unplaced) {
-  *selected = tally_of(c)->selected;
+  *selected = rp__cnt_tally_of(c)->selected;
   *all = c->c->total;
   *unplaced = c->c->unplaced;
 }
 
 int rp_counts_src_seen(const rp_counts *c) { return c->c->src_seen; }
-
-/* ---- The report ------------------------------------------------------- */
-
-/* One line of the report: an instruction, or the same one of a file in
- * several processes, added up. */
-struct row {
-  const struct insn *in;
-  u64 count;
-  u64 off; /* from its function's start (with a function) */
-};
-
-static const struct rp__counter *sort_c; /* qsort has no context */
-
-/* Same file, function and offset together; code outside any function by
- * address and image. */
-static int by_place(const void *a, const void *b) {
-  const struct row *x = a, *y = b;
-  const char *s = sort_c->strs;
-  int k = strcmp(s + x->in->object, s + y->in->object);
-  if (!k) k = strcmp(s + x->in->fn, s + y->in->fn);
-  if (!k && (!x->in->fn_start || !y->in->fn_start))
-    k = !x->in->fn_start - !y->in->fn_start;
-  if (!k && !x->in->fn_start) k = x->in->space < y->in->space ? -1
-                                  : x->in->space > y->in->space;
-  if (!k) k = x->off < y->off ? -1 : x->off > y->off;
-  if (!k) k = x->in->addr < y->in->addr ? -1 : x->in->addr > y->in->addr;
-  return k;
-}
-
-static int by_count(const void *a, const void *b) {
-  const struct row *x = a, *y = b;
-  if (x->count != y->count) return x->count < y->count ? 1 : -1;
-  return by_place(a, b);
-}
-
-static int same_place(const struct row *x, const struct row *y) {
-  return x->in->fn_start && y->in->fn_start && x->off == y->off &&
-         x->in->fn == y->in->fn && x->in->object == y->in->object;
-}
-
-/* The selected instructions that ran, merged, into *OUT (*N). */
-static int rows_of(const struct rp__counter *c, struct row **out, size_t *n) {
-  struct row *v = malloc((c->ninsns ? c->ninsns : 1) * sizeof *v);
-  size_t k = 0, m = 0;
-  if (!v) return RW_ENOMEM;
-  for (size_t i = 0; i < c->ninsns; i++) {
-    const struct insn *in = &c->insns[i];
-    if (!in->count || !in_range(c, in) || !of_kind(c, in)) continue;
-    u64 off = in->fn_start ? in->addr - in->fn_start : in->addr;
-    v[k++] = (struct row){in, in->count, off};
-  }
-  sort_c = c;
-  qsort(v, k, sizeof *v, by_place);
-  for (size_t i = 0; i < k; i++) {
-    if (m && same_place(&v[m - 1], &v[i]))
-      v[m - 1].count += v[i].count;
-    else
-      v[m++] = v[i];
-  }
-  *out = v;
-  *n = m;
-  return 0;
-}
-
-/* The disassembly of IN into BUF. */
-static void disasm(struct rp__counter *c, const struct insn *in, char *buf,
-                   size_t cap) {
-  const u8 *p = in->bytes;
-  size_t n = in->len;
-  u64 at = in->addr;
-  if (in->bytes[0] != 0x62 && cs_disasm_iter(c->cs, &p, &n, &at, c->ci) &&
-      c->ci->size == in->len) {
-    snprintf(buf, cap, "%s%s%s", c->ci->mnemonic, c->ci->op_str[0] ? " " : "",
-             c->ci->op_str);
-    return;
-  }
-  size_t k = (size_t)snprintf(buf, cap, "(bytes");
-  for (unsigned i = 0; i < in->len && k + 4 < cap; i++)
-    k += (size_t)snprintf(buf + k, cap - k, " %02x", in->bytes[i]);
-  snprintf(buf + k, cap - k, ")");
-}
-
-static void where(const struct rp__counter *c, const struct row *r, char *buf,
-                  size_t cap) {
-  const char *fn = c->strs + r->in->fn, *obj = c->strs + r->in->object;
-  if (r->in->fn_start)
-    snprintf(buf, cap, "%s+0x%llx (%s)", fn, (unsigned long long)r->off, obj);
-  else if (!strncmp(fn, obj, strlen(obj))) /* "file+0xOFF" */
-    snprintf(buf, cap, "%s", fn);
-  else
-    snprintf(buf, cap, "%s (%s)", fn, obj);
-}
-
-static const char *const kind_names[5] = {"branch", "call", "ret", "rep",
-                                          "memory"};
-
-static void row_json(struct rp__counter *c, const struct row *r, FILE *out) {
-  char text[256], w[700];
-  disasm(c, r->in, text, sizeof text);
-  fprintf(out, "{\"address\":%llu,\"function\":",
-          (unsigned long long)r->in->addr);
-  trace_json_str(out, c->strs + r->in->fn);
-  if (r->in->fn_start)
-    fprintf(out, ",\"offset\":%llu", (unsigned long long)r->off);
-  fprintf(out, ",\"file\":");
-  trace_json_str(out, c->strs + r->in->object);
-  fprintf(out, ",\"source\":");
-  if (r->in->line) {
-    trace_json_str(out, c->strs + r->in->src);
-    fprintf(out, ",\"line\":%u", r->in->line);
-  } else {
-    fprintf(out, "null,\"line\":null");
-  }
-  snprintf(w, sizeof w, "%s", text);
-  fprintf(out, ",\"instruction\":");
-  trace_json_str(out, w);
-  fprintf(out, ",\"count\":%llu,\"opcode\":%u,\"kinds\":[",
-          (unsigned long long)r->count, r->in->opcode);
-  for (int k = 0, first = 1; k < 5; k++)
-    if (r->in->types & (1u << k)) {
-      fprintf(out, "%s\"%s\"", first ? "" : ",", kind_names[k]);
-      first = 0;
-    }
-  fprintf(out, "]}\n");
-}
-
-static void row_text(struct rp__counter *c, const struct row *r, u64 whole,
-                     FILE *out) {
-  char text[256], w[700];
-  disasm(c, r->in, text, sizeof text);
-  where(c, r, w, sizeof w);
-  fprintf(out, "%14llu %6.2f%%  %#14llx  %-40s  %s",
-          (unsigned long long)r->count,
-          whole ? 100.0 * (double)r->count / (double)whole : 0.0,
-          (unsigned long long)r->in->addr, text, w);
-  if (r->in->line) { /* its source line, by the file's base name */
-    const char *src = c->strs + r->in->src, *slash = strrchr(src, '/');
-    fprintf(out, "  %s:%u", slash ? slash + 1 : src, r->in->line);
-  }
-  fputc('\n', out);
-}
-
-/* The whole body of the wanted function in file OBJ, every instruction
- * with its count (0 for those that never ran), merged with the ROWS
- * (N) of that file; Returns 0 or RW_ENOMEM. */
-static int listing(struct rp__counter *c, const struct body *b,
-                   const struct row *rows, size_t n, u64 whole, int json,
-                   FILE *out) {
-  struct row *v = NULL;
-  struct insn *ins = NULL;
-  size_t nv = 0, capv = 0, ni = 0, capi = 0;
-  int rc = 0;
-  for (u64 off = 0; off < b->len && rc == 0;) {
-    struct insn in = {.addr = b->start + off, .space = b->space,
-                      .fn = b->fn, .object = b->object,
-                      .fn_start = b->start};
-    if (!decode(c, b->bytes + off, b->len - off, &in)) {
-      in.len = 1; /* not code: shown as a byte */
-      in.bytes[0] = b->bytes[off];
-    }
-    const char *src;
-    if (rp__lines_find(b->lines, b->vstart + off, &src, &in.line) &&
-        (rc = intern(c, src, &in.src)) < 0)
-      break;
-    rc = rp__grow((void **)&ins, ni, &capi, sizeof *ins);
-    if (rc == 0) ins[ni++] = in;
-    off += in.len;
-  }
-  /* Rows point into INS: build them once INS stops moving. */
-  for (size_t i = 0; rc == 0 && i < ni; i++) {
-    rc = rp__grow((void **)&v, nv, &capv, sizeof *v);
-    if (rc == 0) v[nv++] = (struct row){&ins[i], 0, ins[i].addr - b->start};
-  }
-  for (size_t i = 0; rc == 0 && i < n; i++) {
-    const struct row *r = &rows[i];
-    if (r->in->object != b->object || r->in->fn != b->fn) continue;
-    size_t lo = 0, hi = nv;
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (v[mid].off < r->off) lo = mid + 1; else hi = mid;
-    }
-    if (lo < nv && v[lo].off == r->off && v[lo].in->len == r->in->len) {
-      v[lo].count = r->count;
-      continue;
-    }
-    rc = rp__grow((void **)&v, nv, &capv, sizeof *v);
-    if (rc == 0) v[nv++] = *r; /* off the linear decoding: its own line */
-  }
-  if (rc == 0) {
-    sort_c = c;
-    qsort(v, nv, sizeof *v, by_place);
-    if (!json)
-      fprintf(out, "%s in %s, %llu bytes at %#llx:\n", c->strs + b->fn,
-              c->strs + b->object, (unsigned long long)b->len,
-              (unsigned long long)b->start);
-    for (size_t i = 0; i < nv; i++) {
-      if (!of_kind(c, v[i].in)) continue;
-      if (json)
-        row_json(c, &v[i], out);
-      else
-        row_text(c, &v[i], whole, out);
-    }
-  }
-  free(v);
-  free(ins);
-  return rc;
-}
-
-static void summary_json(const rp_counts *cc, size_t nrows, FILE *out) {
-  const struct rp__counter *c = cc->c;
-  const struct tally *t = tally_of(cc);
-  const struct rp_count_opts *o = &c->o;
-  fprintf(out, "{\"command\":\"counts\",\"function\":");
-  if (o->function) trace_json_str(out, o->function); else fprintf(out, "null");
-  fprintf(out, ",\"file\":");
-  if (o->object) trace_json_str(out, o->object); else fprintf(out, "null");
-  if (o->hi > o->lo)
-    fprintf(out, ",\"range\":[%llu,%llu]", (unsigned long long)o->lo,
-            (unsigned long long)o->hi);
-  else
-    fprintf(out, ",\"range\":null");
-  fprintf(out, ",\"lines\":");
-  if (o->src_file) {
-    fprintf(out, "{\"source\":");
-    trace_json_str(out, o->src_file);
-    fprintf(out, ",\"from\":%u,\"to\":%u}", o->line_lo, o->line_hi);
-  } else {
-    fprintf(out, "null");
-  }
-  fprintf(out, ",\"kinds\":[");
-  for (int k = 0, first = 1; k < 5; k++)
-    if (o->kinds & (1u << k)) {
-      fprintf(out, "%s\"%s\"", first ? "" : ",", kind_names[k]);
-      first = 0;
-    }
-  fprintf(out, "]");
-  if (o->opcode)
-    fprintf(out, ",\"opcode\":%u,\"opcode_mask\":%u", o->opval, o->opmask);
-  if (o->tid) fprintf(out, ",\"thread\":%u", o->tid);
-  else fprintf(out, ",\"thread\":null");
-  fprintf(out, ",\"instructions\":%llu,\"in_range\":%llu,"
-               "\"history_instructions\":%llu,\"entered\":",
-          (unsigned long long)t->selected, (unsigned long long)t->range,
-          (unsigned long long)c->total);
-  if (selects(c)) fprintf(out, "%llu", (unsigned long long)t->entered);
-  else fprintf(out, "null");
-  for (int k = 0; k < 5; k++)
-    fprintf(out, ",\"%s\":%llu", kind_names[k],
-            (unsigned long long)t->kinds[k]);
-  fprintf(out, ",\"conditional\":%llu,\"unplaced\":%llu,\"threads\":%u,"
-               "\"rows\":%zu}\n",
-          (unsigned long long)t->cond, (unsigned long long)c->unplaced,
-          c->threads, nrows);
-}
-
-static void summary_text(const rp_counts *cc, FILE *out) {
-  const struct rp__counter *c = cc->c;
-  const struct tally *t = tally_of(cc);
-  const struct rp_count_opts *o = &c->o;
-  char sel[600] = "", kinds[200] = "";
-  size_t k = 0;
-  if (o->function)
-    k += (size_t)snprintf(sel + k, sizeof sel - k, " in function %s",
-                          o->function);
-  if (o->object && k < sizeof sel)
-    k += (size_t)snprintf(sel + k, sizeof sel - k, " in file %s", o->object);
-  if (o->hi > o->lo && k < sizeof sel)
-    k += (size_t)snprintf(sel + k, sizeof sel - k, " in [%#llx, %#llx)",
-                          (unsigned long long)o->lo, (unsigned long long)o->hi);
-  if (o->src_file && k < sizeof sel && o->line_lo == o->line_hi)
-    snprintf(sel + k, sizeof sel - k, " in line %s:%u", o->src_file,
-             o->line_lo);
-  else if (o->src_file && k < sizeof sel)
-    snprintf(sel + k, sizeof sel - k, " in lines %s:%u-%u", o->src_file,
-             o->line_lo, o->line_hi);
-  k = 0;
-  for (int i = 0; i < 5 && k < sizeof kinds; i++)
-    if (o->kinds & (1u << i))
-      k += (size_t)snprintf(kinds + k, sizeof kinds - k, "%s%s",
-                            k ? " or " : " of kind ", kind_names[i]);
-  if (o->opcode && k < sizeof kinds)
-    snprintf(kinds + k, sizeof kinds - k, "%s opcode & %#x == %#x",
-             k ? " and" : " with", o->opmask, o->opval);
-  fprintf(out, "%llu instructions%s%s executed (%.2f%% of %llu",
-          (unsigned long long)t->selected, kinds, sel,
-          c->total ? 100.0 * (double)t->selected / (double)c->total : 0.0,
-          (unsigned long long)c->total);
-  if (o->tid) fprintf(out, " of thread %u", o->tid);
-  fprintf(out, ")");
-  if (selects(c))
-    fprintf(out, "; entered %llu times", (unsigned long long)t->entered);
-  fprintf(out, "\n");
-  fprintf(out, "by kind%s: %llu branches (%llu conditional), %llu calls, "
-               "%llu returns, %llu rep string, %llu with memory operands\n",
-          *sel ? sel : " (all code)", (unsigned long long)t->kinds[0],
-          (unsigned long long)t->cond, (unsigned long long)t->kinds[1],
-          (unsigned long long)t->kinds[2], (unsigned long long)t->kinds[3],
-          (unsigned long long)t->kinds[4]);
-  if (c->unplaced)
-    fprintf(out, "warning: %llu instructions (%llu distinct runs) could not "
-                 "be placed: their code changed under them or could not be "
-                 "read; the counts above miss them\n",
-            (unsigned long long)c->unplaced, (unsigned long long)c->badruns);
-  if (c->unplaced)
-    fprintf(out, "warning: the first such run went from %#llx to %#llx\n",
-            (unsigned long long)c->bad_start, (unsigned long long)c->bad_end);
-}
-
-int rp_counts_write(const rp_counts *cc, FILE *out, size_t top, int json) {
-  struct rp__counter *c = cc->c;
-  struct row *rows;
-  size_t n;
-  RW_FORWARD(rows_of(c, &rows, &n));
-  int rc = 0, listed = 0;
-  if (json) summary_json(cc, n, out);
-  else summary_text(cc, out);
-  /* A function: all of it, per file, when its bytes were kept. */
-  for (size_t i = 0; rc == 0 && c->o.function && i < c->nbodies; i++) {
-    const struct body *b = &c->bodies[i];
-    int dup = 0;
-    for (size_t j = 0; j < i && !dup; j++)
-      dup = c->bodies[j].object == b->object && c->bodies[j].fn == b->fn;
-    if (dup) continue;
-    rc = listing(c, b, rows, n, tally_of(cc)->range, json, out);
-    listed = 1;
-  }
-  if (rc == 0 && !listed) {
-    /* Source lines: all of their code that ran, in address order. */
-    sort_c = c;
-    if (!c->o.src_file) qsort(rows, n, sizeof *rows, by_count);
-    size_t m = top && top < n && !c->o.src_file ? top : n;
-    if (!json && m)
-      fprintf(out, "%14s %7s  %14s  %-40s  %s\n", "count", "share",
-              "address", "instruction", "where");
-    for (size_t i = 0; i < m; i++) {
-      if (json) row_json(c, &rows[i], out);
-      else row_text(c, &rows[i], tally_of(cc)->range, out);
-    }
-    if (!json && m < n)
-      fprintf(out, "(%zu more instructions; rewind analyze counts --top 0 "
-                   "lists them all)\n",
-              n - m);
-  }
-  free(rows);
-  return rc < 0 ? rc : rp__written(out);
-}
 
 /* ---- Marks ------------------------------------------------------------ */
 

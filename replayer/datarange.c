@@ -222,6 +222,8 @@ static int data_run(rp_replay *rp, const struct rp_data_opts *o, int whole,
   RW_FORWARD(data_new(o, &d));
   d->rp = rp;
   int rc = rp__prof_data(rp, o->tid, d, o->stacks, whole, tick, ctx, stop);
+  /* A piece of a history need not have the thread. */
+  if (rc == RW_ENOTFOUND && o->piece && o->tid && !d->ntids) rc = 0;
   if (rc == 0) rc = d->err;
   /* The ranges off every address space the replay still has. */
   for (size_t i = 0; i <= rp->nkids; i++) {

@@ -10,7 +10,8 @@ replayer_librw_replayer_a_SOURCES = \
 	replayer/stack.c replayer/outputs.c replayer/prof_int.h replayer/profile.c \
 	replayer/prof_write.c replayer/flame.c \
 	replayer/history.c replayer/unwind.c replayer/sample.c \
-	replayer/counts.c replayer/datarange.c replayer/lines.c \
+	replayer/count_int.h replayer/counts.c replayer/count_out.c \
+	replayer/datarange.c replayer/lines.c \
 	replayer/umap.c replayer/divert.c replayer/prof_merge.c
 replayer_librw_replayer_a_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS) \
 	$(UNWIND_CFLAGS) $(DW_CFLAGS)

@@ -710,6 +710,7 @@ static int profile_run(rp_profile *p, struct rp_stop *stop) {
   for (size_t i = 0; rc == 0 && i < rp->th.nthreads; i++)
     if (rp->th.threads[i]->st.alive)
       rc = rp__prof_thread_start(rp, rp->th.threads[i]);
+  if (p->counter) rp__counter_bound(p->counter, 0);
   while (rc == 0) { /* in slices, with TICK between them */
     struct rp__goal goal =
         rp__goal_at(p->tick ? rp->icount + RP_SHADOW_SLICE : ~0ull, 0);
@@ -718,6 +719,7 @@ static int profile_run(rp_profile *p, struct rp_stop *stop) {
     p->tick(p->tick_ctx);
   }
   if (rc == 0 && p->reps) rc = reps_open(p);
+  if (p->counter) rp__counter_bound(p->counter, 1);
   while (p->nsh) rp__prof_thread_end(rp, p->sh[p->nsh - 1]->t);
   rp->prof = NULL;
   rp->user.echo = echo;

@@ -888,6 +888,8 @@ struct rp_count_opts {
   size_t nmarks;
   int marks_only;       /* 1: only rp_counts_marks will be asked for: the
                            instructions' source lines are not looked up */
+  int piece;            /* 1: a piece of a history (analyze counts -j), in
+                           which thread TID need not run */
 };
 
 typedef struct rp_counts rp_counts;
@@ -935,6 +937,15 @@ int rp_counts_src_seen(const rp_counts *c);
  * or JSON lines (one object per mark, then one for the windows). Returns
  * 0, RW_ENOMEM or the write error. */
 int rp_counts_marks(const rp_counts *c, FILE *out, int json) RW_MUST_CHECK;
+/* The pieces of rewind analyze counts -j (not with marks): rp_counts_save
+ * writes C's counts to F; rp_counts_add adds those F holds to *TOTAL
+ * (made with O at the first: rp_counts_free), pieces in the history's
+ * order, so that what rp_counts_write shows of the total is what it shows
+ * of one replay from the start. Return 0, RW_ENOMEM, RW_ETRUNC or
+ * RW_ECORRUPT (a file that is not a piece's), or the I/O error. */
+int rp_counts_save(const rp_counts *c, FILE *f) RW_MUST_CHECK;
+int rp_counts_add(rp_counts **total, const struct rp_count_opts *o, FILE *f)
+    RW_MUST_CHECK;
 void rp_counts_free(rp_counts *c);
 
 /* ---- Data accesses (replayer/datarange.c) ----------------------------- */
@@ -948,6 +959,8 @@ struct rp_data_opts {
   u32 granule;
   u32 tid;
   int stacks; /* also count by call path (from shadow call stacks) */
+  int piece;  /* a piece of a history (analyze accesses -j), in which
+                 thread TID need not run */
 };
 typedef struct rp_data rp_data;
 /* Most granules of a range, LEN / GRANULE (24 bytes each). */

@@ -918,6 +918,8 @@ static inline u32 rp__umap_get(const struct rp__umap *m, u64 k) {
 }
 /* Adds K (absent) with V (not 0). Returns 0 or RW_ENOMEM. */
 int rp__umap_put(struct rp__umap *m, u64 k, u32 v) RW_MUST_CHECK;
+/* Gives K (present) the value V (not 0). */
+void rp__umap_set(struct rp__umap *m, u64 k, u32 v);
 void rp__umap_free(struct rp__umap *m);
 
 /* Whether Capstone's instruction ID is a conditional branch (jcc, loop,
@@ -971,6 +973,10 @@ int rp__counter_moved(struct rp__counter *c, void **state,
 /* The thread ends (or stops being observed): its last run ends where it
  * is, and *STATE is freed. */
 void rp__counter_end(struct rp__counter *c, void **state, u32 path);
+/* The replay's first instruction is next (END 0: the threads started so
+ * far were there where it began), or it ends (END 1: the threads ended
+ * from now on go on in the history after it). */
+void rp__counter_bound(struct rp__counter *c, int end);
 /* Turns the call paths the counter's marks saw into text while the
  * profile P that has them is there. Returns 0 or RW_ENOMEM. */
 int rp__counter_paths(struct rp__counter *c, const rp_profile *p)

@@ -35,6 +35,15 @@ int rp__umap_put(struct rp__umap *m, u64 k, u32 v) {
   return 0;
 }
 
+void rp__umap_set(struct rp__umap *m, u64 k, u32 v) {
+  for (size_t i = rw_fmix64(k) & (m->cap - 1); m->vals[i];
+       i = (i + 1) & (m->cap - 1))
+    if (m->keys[i] == k) {
+      m->vals[i] = v;
+      return;
+    }
+}
+
 void rp__umap_free(struct rp__umap *m) {
   free(m->keys);
   free(m->vals);

@@ -66,6 +66,11 @@ int cpu_mem_unmap(cpu_mem *mem, u64 addr, u64 len) RW_MUST_CHECK;
  * DST then). */
 int cpu_mem_read(cpu_mem *mem, u64 addr, void *dst, size_t len) RW_MUST_CHECK;
 
+/* A number that changes whenever code MEM had decoded is dropped (its page
+ * written, unmapped or its protection changed): code read from MEM before
+ * may not be what is there now. */
+u64 cpu_mem_code_gen(const cpu_mem *mem);
+
 /* Privileged copy of LEN bytes from SRC (borrowed) to guest ADDR, ignoring
  * protection (for the loader and memory imports). Decoded code on the pages
  * written is invalidated. Returns 0, RW_EFAULT if a page of the range is not

@@ -148,6 +148,8 @@ void cpu__code_invalidate(struct cpu_mem *mem, u64 page) {
   mem->code_gen++;
 }
 
+u64 cpu_mem_code_gen(const cpu_mem *mem) { return mem->code_gen; }
+
 void cpu__code_invalidate_range(struct cpu_mem *mem, u64 lo, u64 hi) {
   lo &= ~(u64)4095;
   if (!mem->phash || lo >= hi) return;
