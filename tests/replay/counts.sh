@@ -416,6 +416,25 @@ check "monitor accesses: the totals" grep -q \
 check "monitor accesses: usage" grep -q 'usage: monitor accesses ADDR' \
   "$T/gdb.out"
 
+# Code patched in place: the recorder turns glibc's read syscall site into
+# a jump to its syscall buffer after the first call. Each version of the
+# bytes is a row with its own executions: 1 syscall, then 999 jumps.
+"$REWIND" record -q -f -o "$T/dd.rwd" -- dd if=/dev/zero of=/dev/null bs=1 \
+  count=1000 >/dev/null 2>&1
+check_eq "dd: recorded" 0 "$?"
+"$REWIND" analyze counts --no-progress --function read --json "$T/dd.rwd" \
+  >"$T/dd.json" 2>&1
+check "dd: read's syscall once, then a jump 999 times, at one address" \
+  python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if "\"address\"" in l]
+by = {}
+for r in rows:
+    by.setdefault(r["address"], []).append((r["instruction"].split()[0],
+                                            r["count"]))
+sys.exit(not any(sorted(v) == [("jmp", 999), ("syscall", 1)]
+                 for v in by.values()))' "$T/dd.json"
+
 # Bad arguments: usage errors, exit 2.
 for bad in "--type bogus" "--type opcode:xyz" "--type opcode:0x1/0x2" \
   "--range 5-3" "--range 0x10+0" "--range abc" "--thread 0" "--top x"; do
