@@ -73,6 +73,19 @@ static int add_hint(rp_replay *rp) {
   return rp__report_add(rp, digest_hint);
 }
 
+/* The divergence of a digest of WHAT: WANT recorded, GOT replayed. */
+static int differs(rp_replay *rp, struct rp_stop *stop, const char *what,
+                   u64 want, u64 got) {
+  RW_FORWARD(rp__diverge(rp, stop, NULL,
+                         "%s differs from the recording (digest %#018llx "
+                         "recorded, %#018llx replayed): a value it kept in "
+                         "memory, and never sent out, was computed "
+                         "differently",
+                         what, (unsigned long long)want,
+                         (unsigned long long)got));
+  return add_hint(rp);
+}
+
 int rp__check_end(rp_replay *rp, struct rp_stop *stop) {
   u64 d;
   if (!rp->fin.have_endrec || !rp->fin.end_has_digest || rp->fin.end_checked)
@@ -82,18 +95,10 @@ int rp__check_end(rp_replay *rp, struct rp_stop *stop) {
     rp->fin.end_checked = 1;
     return 0;
   }
-  RW_FORWARD(rp__diverge(rp, stop, NULL,
-                     "the program's writable memory at the end of the "
-                     "history differs from the recording (digest %#018llx "
-                     "recorded, %#018llx replayed): a value it kept in "
-                     "memory, and never sent out, was computed differently",
-                     (unsigned long long)rp->fin.end_digest,
-                     (unsigned long long)d));
-  return add_hint(rp);
+  return differs(rp, stop,
+                 "the program's writable memory at the end of the history",
+                 rp->fin.end_digest, d);
 }
-
-/* The syscalls that end a process (x86-64 numbers). */
-enum { NR_exit = 60, NR_exit_group = 231 };
 
 int rp__check_digest(rp_replay *rp, const struct rp__rec *rec,
                      struct rp__thread *t, struct rp_stop *stop) {
@@ -104,8 +109,8 @@ int rp__check_digest(rp_replay *rp, const struct rp__rec *rec,
   RW_FORWARD(trace_rec_digest_get(&x, rec->data, rec->len));
   RW_FORWARD(trace_spec_get(x.dead_lo, x.dead_hi, x.nskip, x.skips, &spec));
   spec.kind = rp->digest_kind;
-  RW_RETURN_IF(!t->st.in_syscall || (t->st.sys_nr != NR_exit_group &&
-                                     t->st.sys_nr != NR_exit),
+  RW_RETURN_IF(!t->st.in_syscall || (t->st.sys_nr != RP_NR_exit_group &&
+                                     t->st.sys_nr != RP_NR_exit),
                RW_ECORRUPT, "DIGEST record of thread %u outside the "
                "syscall that ends its process", t->st.tid);
   struct rp__proc *was = rp->proc; /* the thread's process, not the last */
@@ -118,16 +123,11 @@ int rp__check_digest(rp_replay *rp, const struct rp__rec *rec,
     rp->digests++;
     return 0;
   }
-  RW_FORWARD(rp__diverge(rp, stop, NULL,
-                     "process %u's writable memory as it ends (thread %u "
-                     "at the entry of %s) differs from the recording "
-                     "(digest %#018llx recorded, %#018llx replayed): a "
-                     "value it kept in memory, and never sent out, was "
-                     "computed differently",
-                     rp__proc_pid(t->proc), t->st.tid,
-                     t->st.sys_nr == NR_exit ? "exit" : "exit_group",
-                     (unsigned long long)x.digest, (unsigned long long)d));
-  return add_hint(rp);
+  char what[128];
+  snprintf(what, sizeof what, "process %u's writable memory as it ends "
+           "(thread %u at the entry of %s)", rp__proc_pid(t->proc),
+           t->st.tid, t->st.sys_nr == RP_NR_exit ? "exit" : "exit_group");
+  return differs(rp, stop, what, x.digest, d);
 }
 
 /* The replay's bytes of one OUTPUT, summed as the recorder summed them. */

@@ -19,6 +19,13 @@
 #include "replayer/cpu/cpu.h"
 #include "replayer/replayer.h"
 
+/* Syscall numbers by name: RP_NR_read, ... (common/syscalls.def). */
+enum rp__nr {
+#define REC_SYSCALL(nr, name, flags, o1, o2, o3) RP_NR_##name = nr,
+#include "common/syscalls.def"
+#undef REC_SYSCALL
+};
+
 /* ---------------------------------------------------- record payloads */
 
 /* One record, copied so that it outlives the cursor's next call. */

@@ -20,17 +20,6 @@
 #include "common/endian.h"
 #include "replayer/rp_int.h"
 
-enum {
-  RP_NR_gettimeofday = 96,
-  RP_NR_time = 201,
-  RP_NR_getcpu = 309,
-  RP_NR_rt_sigreturn = 15,
-  RP_NR_execve = 59,
-  RP_NR_exit = 60,
-  RP_NR_restart_syscall = 219,
-  RP_NR_execveat = 322
-};
-
 /* RDTSC record kinds (format/records.def, TRACE_RDTSC_KIND). */
 enum {
 #define TRACE_REC(id, NAME, name, fields, doc)

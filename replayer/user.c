@@ -243,9 +243,6 @@ int rp_signal_siginfo(rp_replay *rp, u32 tid, u8 out[128]) {
 
 /* ---- The program's output, shown as the replay passes it -------------- */
 
-enum { RP_NR_write = 1, RP_NR_pwrite64 = 18, RP_NR_writev = 20,
-       RP_NR_pwritev = 296, RP_NR_pwritev2 = 328 };
-
 void rp_set_echo(rp_replay *rp, rp_echo_fn echo, void *ctx) {
   rp->user.echo = echo;
   rp->user.echo_ctx = ctx;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# rewind replay --verify, analyze edges and analyze rep with -j 2 against
+# rewind replay --verify, analyze edges, rep and counts with -j 2 against
 # one replay from the start (issue 20's "-j"): each workload recorded with
 # a keyframe every KF seconds (default 0.03), then the wall time of each
 # whole and with -j 2, medians of RUNS runs (default 3) taken alternately,
@@ -8,7 +8,8 @@
 # one or more intervals between keyframes). The analyses
 # are checked equal (sorted JSON lines) once. Workloads: bench/record's
 # compute and libc, and xz -T2 compressing 3 MB (two threads, 200 MB of
-# memory that keeps changing; skipped without xz).
+# memory that keeps changing; skipped without xz). ANALYSES (default
+# "verify edges rep counts") chooses among them.
 # Prints markdown for RESULTS.md.
 #   bench/replay/pieces.sh BUILD_DIR
 set -euo pipefail
@@ -16,13 +17,15 @@ B=${1:?usage: pieces.sh BUILD_DIR}
 R=$B/cli/rewind
 RUNS=${RUNS:-3}
 KF=${KF:-0.03}
+ANALYSES=${ANALYSES:-verify edges rep counts}
 T=$(mktemp -d "${TMPDIR:-/tmp}/rewind-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 . "$(dirname "$0")/../lib.sh"
 
 machine
-echo "command: bench/replay/pieces.sh $B (RUNS=$RUNS KF=$KF)"
+echo "command: bench/replay/pieces.sh $B (RUNS=$RUNS KF=$KF" \
+  "ANALYSES=\"$ANALYSES\")"
 echo
 echo "| workload | instructions | pieces | analysis | whole (s) | -j 2 (s) |" \
   "speed-up |"
@@ -45,7 +48,7 @@ for w in compute libc xz; do
   n=$("$R" info "$T/$w.rwd" | sed -n 's/^keyframes: *\([0-9]*\).*/\1/p')
   insns=$("$R" replay --verify --no-progress "$T/$w.rwd" 2>&1 |
     sed -n 's/^replay verified: \([0-9]*\) instructions.*/\1/p')
-  for a in verify edges rep; do
+  for a in $ANALYSES; do
     if [ $a = verify ]; then
       run=("$R" replay --verify)
       "${run[@]}" -j 2 --no-progress "$T/$w.rwd" >/dev/null 2>&1 ||
