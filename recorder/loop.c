@@ -63,10 +63,23 @@ void rec__tick_arm(struct rec *r) {
   if (r->ring.bytes && ns > REC_SEC / 20) ns = REC_SEC / 20;
   /* --duration ends the recording on time even while nothing stops. */
   if (r->opts && r->opts->duration_s && ns > REC_SEC / 10) ns = REC_SEC / 10;
-  struct itimerval it;
+  struct itimerval it, was;
   it.it_interval.tv_sec = (time_t)(ns / REC_SEC);
   it.it_interval.tv_usec = (suseconds_t)(ns % REC_SEC / 1000);
   it.it_value = it.it_interval;
+  /* Armed again at every thread or process made or gone: a program that
+   * forks faster than the period must not push the next tick away each
+   * time (keyframes and timeslices would never come). The tick that is
+   * coming stays when it comes sooner than a whole new period. */
+  if (getitimer(ITIMER_REAL, &was) == 0 &&
+      (was.it_value.tv_sec || was.it_value.tv_usec)) {
+    if (was.it_interval.tv_sec == it.it_interval.tv_sec &&
+        was.it_interval.tv_usec == it.it_interval.tv_usec)
+      return;
+    u64 left = (u64)was.it_value.tv_sec * REC_SEC +
+               (u64)was.it_value.tv_usec * 1000;
+    if (left < ns) it.it_value = was.it_value;
+  }
   setitimer(ITIMER_REAL, &it, NULL);
 }
 
