@@ -69,17 +69,18 @@ void rec__tick_arm(struct rec *r) {
   it.it_value = it.it_interval;
   /* Armed again at every thread or process made or gone: a program that
    * forks faster than the period must not push the next tick away each
-   * time (keyframes and timeslices would never come). The tick that is
-   * coming stays when it comes sooner than a whole new period. */
+   * time (keyframes and timeslices would never come). The period asked
+   * for before is compared, not the one the kernel reports (it may round
+   * it to its clock's); the tick that is coming stays when it comes
+   * sooner than a whole new period. */
   if (getitimer(ITIMER_REAL, &was) == 0 &&
       (was.it_value.tv_sec || was.it_value.tv_usec)) {
-    if (was.it_interval.tv_sec == it.it_interval.tv_sec &&
-        was.it_interval.tv_usec == it.it_interval.tv_usec)
-      return;
+    if (ns == r->tick_ns) return;
     u64 left = (u64)was.it_value.tv_sec * REC_SEC +
                (u64)was.it_value.tv_usec * 1000;
     if (left < ns) it.it_value = was.it_value;
   }
+  r->tick_ns = ns;
   setitimer(ITIMER_REAL, &it, NULL);
 }
 

@@ -714,6 +714,7 @@ struct rec {
   struct rec__proc *last_proc;/* its process (procs are freed only at the
                                  end of the recording) */
   u64 timeslice_ns;           /* preempt after this much user time */
+  u64 tick_ns;                /* the period rec__tick_arm last asked for */
   int slice_auto;             /* 1: --timeslice not given: a slice is
                                  longer when preempting costs more */
   u64 preempt_ns;             /* what the last preemption point cost */

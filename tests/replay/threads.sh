@@ -130,12 +130,18 @@ seekcheck signals 6
 
 # Timeslices of 1 ms that end at rdtsc and int3 traps: the recorder must
 # not locate a thread between a trap and its signal.
-"$REWIND" record -f --timeslice 1 -o "$T/traps.rwd" -- "$R/thr_traps" \
-  >"$T/traps.out" 2>"$T/traps.err"
-check_eq "traps: recorded" 0 "$?"
+# Where the ticks land is the machine's: up to 3 tries for more than 10
+# preemptions (a loaded CI machine once gave fewer).
+for _ in 1 2 3; do
+  "$REWIND" record -f --timeslice 1 -o "$T/traps.rwd" -- "$R/thr_traps" \
+    >"$T/traps.out" 2>"$T/traps.err"
+  st=$?
+  np=$("$REWIND" dump --type PREEMPT "$T/traps.rwd" | wc -l)
+  [ "$st" = 0 ] && [ "$np" -gt 10 ] && break
+done
+check_eq "traps: recorded" 0 "$st"
 check "traps: every int3 answered" grep -qx "traps: all" "$T/traps.out"
-check "traps: preempted" test \
-  "$("$REWIND" dump --type PREEMPT "$T/traps.rwd" | wc -l)" -gt 10
+check "traps: preempted ($np)" test "$np" -gt 10
 verify traps "exited with status 0"
 
 # A program that rewrites 16 MiB again and again: the keyframes keep what
