@@ -22,7 +22,7 @@ typedef struct trace_cursor trace_cursor;
  * Minor 1: OUTPUT and END records (a 1.0 trace has neither, so its end is
  * the EXIT that ends the process). */
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 18
+#define TRACE_VERSION_MINOR 19
 
 /* Largest payload of one record; larger data must be split by the caller. */
 #define TRACE_MAX_RECORD (16u << 20)

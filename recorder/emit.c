@@ -105,8 +105,17 @@ int rec__emit_signal(struct rec *r, int signo, int code, u64 addr,
   return trace_rec_signal_append(r->w, cur(r), &s);
 }
 
-int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo) {
-  struct trace_rec_exit e = {tid, status, signo};
+int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo,
+                   u64 digest, const struct rw_digest_spec *spec) {
+  static const struct rw_digest_spec none;
+  u8 skips[TRACE_SPEC_BUF];
+  struct trace_rec_exit e = {.tid = tid,
+                             .status = status,
+                             .signo = signo,
+                             .has_digest = spec != NULL,
+                             .digest = spec ? digest : 0};
+  trace_spec_set(spec ? spec : &none, &e.dead_lo, &e.dead_hi, &e.nskip,
+                 &e.skips, skips);
   return trace_rec_exit_append(r->w, tid, &e);
 }
 

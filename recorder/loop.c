@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <linux/seccomp.h>
@@ -255,6 +256,9 @@ static int writes_nothing_blocked(u64 nr, const u64 args[6]) {
     case REC_NR_pause:
     case REC_NR_rt_sigsuspend:
     case REC_NR_sched_yield:
+    case REC_NR_kill: /* raise, abort: the signal that kills it */
+    case REC_NR_tkill:
+    case REC_NR_tgkill:
       return 1;
     default:
       return 0;
@@ -326,6 +330,33 @@ int rec__proc_digest(struct rec *r) {
   return rec__emit_digest(r, digest, &spec);
 }
 
+/* The digest of T's process, not the first, as a signal kills it: taken
+ * at the exit event of its first thread to go (no thread has left the
+ * address space yet), written in the EXIT that ends it (on_final). None
+ * when a thread may have been inside a syscall that wrote memory, and
+ * none for a vfork child in its parent's memory (rec__proc_digest). */
+static int killed_digest(struct rec *r, struct rec__task *t) {
+  struct rec__proc *p = t->proc;
+  if (p == &r->root || p->digested || p->maps != &p->maps_own ||
+      may_have_written(r))
+    return 0;
+  p->digested = 1;
+  struct rw_digest_spec *spec = malloc(sizeof *spec);
+  if (!spec) return RW_ENOMEM;
+  u64 t0 = rw_now_ns();
+  struct rec__task *was = r->cur; /* a GROW it needs goes in T's stream */
+  r->cur = t;
+  int rc = fresh_digest(r, 0, &p->killed_digest, spec);
+  r->cur = was;
+  r->n.digest_ns += rw_now_ns() - t0;
+  if (rc < 0) {
+    free(spec);
+    return rc;
+  }
+  p->killed = spec;
+  return 0;
+}
+
 int rec__preempt(struct rec *r) {
   struct rec__task *t = r->cur;
   struct rw_digest_spec spec;
@@ -390,6 +421,7 @@ static int on_exit_event(struct rec *r, struct rec__task *t) {
   /* The first thread to go: no thread has left the address space yet
    * (each waits at this stop until the recorder lets it go). */
   if (rc == 0) rc = rec__end_digest(r, REC_END_SIGNALED);
+  if (rc == 0) rc = killed_digest(r, t);
   int root = t->proc == &r->root;
   if (rc == 0 && is_crash(sig) && !r->opts->quiet &&
       (!root || !r->crash_reported) &&
@@ -716,12 +748,14 @@ static int on_final(struct rec *r, struct rec__proc *p, int st,
   for (size_t i = 0; i < r->nth; i++) {
     struct rec__task *t = r->th[i];
     if (t == e || t->exit_written || t->proc != p) continue;
-    RW_FORWARD(rec__emit_exit(r, (u32)t->tid, status, (u32)signo));
+    RW_FORWARD(rec__emit_exit(r, (u32)t->tid, status, (u32)signo, 0, NULL));
     t->exit_written = 1;
     t->state = REC_T_GONE;
   }
   if (e) {
-    RW_FORWARD(rec__emit_exit(r, (u32)e->tid, status, (u32)signo));
+    /* A signal killed it: its memory as it was then. */
+    RW_FORWARD(rec__emit_exit(r, (u32)e->tid, status, (u32)signo,
+                              p->killed_digest, signo ? p->killed : NULL));
     e->exit_written = 1;
     e->state = REC_T_GONE;
   }

@@ -136,6 +136,8 @@ void rec__proc_release(struct rec *r, struct rec__proc *p) {
   p->sb = &p->sb_own;
   free(p->sharers);
   p->sharers = NULL;
+  free(p->killed);
+  p->killed = NULL;
   p->nsharers = p->capsharers = 0;
   rec__snap_free(&p->snap);
   rec__watch_free(r);

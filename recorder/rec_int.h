@@ -633,7 +633,12 @@ struct rec__proc {
                                  when PAGEMAP_SCAN does not work */
   int dying;                  /* exit_group or a fatal signal: every thread
                                  is on its way out */
-  int digested;               /* its DIGEST is written */
+  int digested;               /* its DIGEST is written, or KILLED taken */
+  struct rw_digest_spec *killed; /* a process not the first that a signal
+                                 kills: its digest's spec, taken at its
+                                 first thread's exit event, for the EXIT
+                                 that ends it (owned; NULL: none) */
+  u64 killed_digest;
   int fork_advice;            /* madvise DONTFORK or WIPEONFORK was given
                                  (here, or before a fork that made it): a
                                  child it forks does not get all of it */
@@ -1485,7 +1490,10 @@ int rec__emit_rdtsc(struct rec *r, u64 rip, u64 tsc, u32 aux, u32 kind)
 int rec__emit_signal(struct rec *r, int signo, int code, u64 addr,
                      const struct rw_regs *regs, const u8 siginfo[128])
     RW_MUST_CHECK;
-int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo)
+/* EXIT of thread TID; with SPEC, the digest DIGEST of its process as a
+ * signal killed it. */
+int rec__emit_exit(struct rec *r, u32 tid, i32 status, u32 signo,
+                   u64 digest, const struct rw_digest_spec *spec)
     RW_MUST_CHECK;
 int rec__emit_preempt(struct rec *r, const struct rw_regs *regs, u64 digest,
                       const struct rw_digest_spec *spec)

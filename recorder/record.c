@@ -710,7 +710,10 @@ int rec_record(const struct rec_opts *o, struct rec_result *res) {
            (unsigned long long)r.n.wp_read);
   for (size_t i = 0; i < rec__proc_count(&r); i++)
     rec__proc_release(&r, rec__proc_at(&r, i));
-  for (size_t i = 0; i < r.nprocs; i++) free(r.procs[i]);
+  for (size_t i = 0; i < r.nprocs; i++) {
+    free(r.procs[i]->killed);
+    free(r.procs[i]);
+  }
   free(r.procs);
   free(r.pass);
   free(r.wbuf);

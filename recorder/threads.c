@@ -337,7 +337,7 @@ int rec__thread_exit(struct rec *r) {
   t->state = REC_T_GONE;
   t->in_syscall = 0;
   t->exit_sp = t->entry.gpr[RW_REG_rsp];
-  RW_FORWARD(rec__emit_exit(r, (u32)t->tid, status, 0));
+  RW_FORWARD(rec__emit_exit(r, (u32)t->tid, status, 0, 0, NULL));
   t->exit_written = 1;
   return 0;
 }

@@ -130,6 +130,31 @@ int rp__check_digest(rp_replay *rp, const struct rp__rec *rec,
   return differs(rp, stop, what, x.digest, d);
 }
 
+int rp__check_killed(rp_replay *rp, const struct rp__rec *rec,
+                     const struct trace_rec_exit *ex, struct rp__proc *p,
+                     struct rp_stop *stop) {
+  struct rw_digest_spec spec;
+  u64 d;
+  if (!ex->has_digest || rec->seq <= rp->fin.digest_seq) return 0;
+  RW_FORWARD(trace_spec_get(ex->dead_lo, ex->dead_hi, ex->nskip, ex->skips,
+                            &spec));
+  spec.kind = rp->digest_kind;
+  struct rp__proc *was = rp->proc;
+  rp->proc = p;
+  int rc = rp__digest(rp, &spec, &d);
+  rp->proc = was;
+  RW_FORWARD(rc);
+  if (d == ex->digest) {
+    rp->fin.digest_seq = rec->seq;
+    rp->digests++;
+    return 0;
+  }
+  char what[128];
+  snprintf(what, sizeof what, "process %u's writable memory as signal %u "
+           "killed it", rp__proc_pid(p), ex->signo);
+  return differs(rp, stop, what, ex->digest, d);
+}
+
 /* The replay's bytes of one OUTPUT, summed as the recorder summed them. */
 struct out_sum {
   rp_replay *rp;

@@ -351,6 +351,9 @@ struct rp__search {
   struct rw_regs pre_regs; /* its registers */
   u64 pre_digest;          /* its memory digest */
   struct rw_digest_spec pre_spec; /* what the digest leaves out */
+  u64 missed_seq;          /* the PREEMPT whose registers the thread had, */
+  u64 missed_at;           /* at this global count, with memory that
+                              differed (0: none) */
   struct rp__cycle cyc;    /* the search's cycle detection */
   struct rp__dcache dc;    /* the search's digests */
 };
@@ -746,6 +749,12 @@ int rp__check_output(rp_replay *rp, const struct rp__rec *rec,
 int rp__check_digest(rp_replay *rp, const struct rp__rec *rec,
                      struct rp__thread *t, struct rp_stop *stop)
     RW_MUST_CHECK;
+/* The EXIT record REC (decoded in EX) that ends process P, which a signal
+ * killed: compares the digest of P's memory when the record holds one,
+ * once per record, as rp__check_digest does. */
+int rp__check_killed(rp_replay *rp, const struct rp__rec *rec,
+                     const struct trace_rec_exit *ex, struct rp__proc *p,
+                     struct rp_stop *stop) RW_MUST_CHECK;
 int rp__cs_open(rp_replay *rp) RW_MUST_CHECK;
 
 /* keyframes (replayer/timeline.c) */

@@ -49,6 +49,10 @@ int rp__preempt_matches(rp_replay *rp, struct rp__thread *t, int *match,
       !rp__regs_match(expect, &actual, 1))
     return 0;
   RW_FORWARD(rp__digest_match(rp, rp->search.pre_digest, match, &since));
+  if (!*match) { /* for the report if it never gets there */
+    rp->search.missed_seq = rp->search.pre_seq;
+    rp->search.missed_at = rp->icount;
+  }
   if (*match || since == RP_DIGEST_CHANGED) return 0;
   rw_regs_encode(&actual, enc);
   if (since == RP_DIGEST_BUILT)

@@ -475,6 +475,12 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
       thread_exited(rp, t);
       if (rp__threads_alive_in(rp, p)) return 1;
       if (p != &rp->root) { /* a forked process ended */
+        /* Killed by a signal: its memory as it was then. */
+        RW_FORWARD(rp__check_killed(rp, rec, &ex, p, &diverged));
+        if (rp->health.broken) {
+          *stopped = 1;
+          return 1;
+        }
         /* A vfork child that ends in its parent's memory keeps seeing it
          * (rp__proc_unshare leaves mem): a debugger at its end reads its
          * stack there, and its breakpoints and watchpoints stay put. */
@@ -630,6 +636,20 @@ static int unexpected(rp_replay *rp, struct rp_stop *stop,
   struct rw_regs expect;
   int have;
   expected_regs(&rp->trace.pend, &expect, &have);
+  if (rp->trace.pend.type == TRACE_REC_PREEMPT &&
+      rp->search.missed_seq == rp->trace.pend.seq)
+    return rp__diverge(
+        rp, stop, have ? &expect : NULL,
+        "the recording has %s of thread %u next (event %llu, seq %llu): "
+        "the thread had its registers after %llu instructions, but its "
+        "writable memory differed there from the recording's (digest), "
+        "and it went on to execute %s at %#llx: a value it kept in memory "
+        "was computed differently before that point",
+        what(rp->trace.pend.type), rp->th.cur_tid,
+        (unsigned long long)rp->trace.events,
+        (unsigned long long)rp->trace.pend.seq,
+        (unsigned long long)rp->search.missed_at, got,
+        (unsigned long long)why->rip);
   return rp__diverge(rp, stop, have ? &expect : NULL,
                      "the recording has %s of thread %u next (event %llu, "
                      "seq %llu), but the thread executed %s at %#llx",

@@ -50,7 +50,7 @@ void test_describe_names(void) {
 }
 
 void test_describe_ints(void) {
-  u8 p[40];
+  u8 p[48];
   struct trace_record rec = {5, 1, TRACE_REC_RDTSC, 24, p, 0};
   wr_le64(p, 0x401000);
   wr_le64(p + 8, 123456789);
@@ -67,11 +67,21 @@ void test_describe_ints(void) {
   /* "tid" would clash with the record's own tid member in JSON. */
   expect(&rec, 1, 0, ",\"field_tid\":77,\"status\":-9,\"signo\":11");
   expect(&rec, 0, 0, "tid=77 status=-9 signo=11");
+  /* An EXIT of format 1.19 with a digest of its process. */
+  rec.len = 44;
+  memset(p + 12, 0, 32);
+  wr_le32(p + 12, 1);
+  wr_le64(p + 16, 0xabc);
+  expect(&rec, 0, 0,
+         "tid=77 status=-9 signo=11 has_digest=1 digest=0xabc dead_lo=0x0 "
+         "dead_hi=0x0 nskip=0");
   /* Bytes beyond the known fields. */
-  rec.len = 15;
-  expect(&rec, 0, 0, "tid=77 status=-9 signo=11 (+3 bytes)");
-  expect(&rec, 1, 0,
-         ",\"field_tid\":77,\"status\":-9,\"signo\":11,\"extra_len\":3");
+  rec.type = TRACE_REC_RESIZE;
+  rec.len = 19;
+  wr_le64(p, 5);
+  wr_le64(p + 8, 0x1000);
+  expect(&rec, 0, 0, "object=5 size=0x1000 (+3 bytes)");
+  expect(&rec, 1, 0, ",\"object\":5,\"size\":\"0x1000\",\"extra_len\":3");
 }
 
 void test_describe_short(void) {

@@ -54,7 +54,7 @@ void test_records_layout(void) {
   CU_ASSERT_EQUAL(rd_le64(b + 68), 9);
 
   /* Signed fields are two's complement. */
-  struct trace_rec_exit x = {7, -3, 9};
+  struct trace_rec_exit x = {.tid = 7, .status = -3, .signo = 9};
   trace_rec_exit_put(b, &x);
   CU_ASSERT_EQUAL(rd_le32(b + 4), 0xfffffffdu);
   struct trace_rec_exit y;

@@ -9,8 +9,13 @@
  *                             stdout with write, then writev; reads KEPT
  *                             into memory that is never sent out; exits 0
  *   outcheck spin SECONDS     makes syscalls, and writes to /dev/null,
- *                             until SECONDS have passed (to be killed) */
+ *                             until SECONDS have passed (to be killed)
+ *   outcheck crash SENT KEPT HOW
+ *                             as echo, then dies of a signal: HOW segv
+ *                             (a store to address 0), abort (SIGABRT),
+ *                             kill (SIGKILL sent to itself) */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -19,6 +24,7 @@
 #include <unistd.h>
 
 static char kept[256];
+static volatile long argc_zero; /* 0, unknown to the compiler */
 
 static int echo(const char *sent, const char *keep) {
   char buf[256];
@@ -51,7 +57,17 @@ static int spin(int secs) {
   return 0;
 }
 
+static int crash(const char *sent, const char *keep, const char *how) {
+  if (echo(sent, keep)) return 1;
+  if (!strcmp(how, "segv")) *(volatile int *)(long)(argc_zero) = 1;
+  if (!strcmp(how, "abort")) abort();
+  if (!strcmp(how, "kill")) raise(SIGKILL);
+  return 3;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 5 && !strcmp(argv[1], "crash"))
+    return crash(argv[2], argv[3], argv[4]);
   if (argc == 4 && !strcmp(argv[1], "echo")) return echo(argv[2], argv[3]);
   if (argc == 3 && !strcmp(argv[1], "spin")) return spin(atoi(argv[2]));
   return 2;
