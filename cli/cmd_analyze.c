@@ -1071,6 +1071,11 @@ static void marks_usage(FILE *out) {
         "                       FILE VADDR LEN [FLAGS] (FILE - for an\n"
         "                       address; # starts a comment)\n"
         "  --thread TID         thread TID's executions alone\n"
+        "  -j, --jobs N         analyse the pieces between the trace's\n"
+        "                       keyframes (rewind record --keyframes) N at a\n"
+        "                       time, each in a process of its own, and add\n"
+        "                       them up: the same result, sooner on N cores\n"
+        "                       (not with stack or every=N)\n"
         "  --json               one JSON object per mark and line, then one\n"
         "                       for the counting windows\n"
         "  --progress           show progress on stderr (default: when\n"
@@ -1113,6 +1118,7 @@ static int marks_file(const char *path, struct rp_mark **v, size_t *n) {
 
 static int marks(int argc, char **argv) {
   static const struct option longopts[] = {
+      {"jobs", required_argument, 0, 'j'},
       {"mark", required_argument, 0, 'm'},
       {"marks", required_argument, 0, 'f'},
       {"thread", required_argument, 0, 'T'},
@@ -1127,13 +1133,16 @@ static int marks(int argc, char **argv) {
   size_t n = 0;
   u64 tid = 0;
   char err[300];
-  int json = 0, progress = isatty(2), c, st = -1;
+  int json = 0, progress = isatty(2), c, st = -1, jobs = 0;
   optind = 1;
-  while (st < 0 && (c = cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
+  while (st < 0 && (c = cli_getopt(cmd, argc, argv, "hj:", longopts)) != -1) {
     if (an_shared_opt(c, &progress, &json)) continue;
     struct rp_mark m;
     int rc;
     switch (c) {
+      case 'j':
+        st = an_jobs_arg(cmd, optarg, &jobs);
+        break;
       case 'm':
         rc = rp_mark_parse(optarg, &m, err, sizeof err);
         if (rc == RW_EINVAL) st = cli_usage_error(cmd, "%s", err);
@@ -1163,27 +1172,43 @@ static int marks(int argc, char **argv) {
       st = cli_usage_error(cmd, "mark '%s': a stop mark stops gdb (monitor "
                            "mark %s in rewind replay); here marks count",
                            v[i].text, v[i].text);
+  /* A piece counts each mark's executions from its own start and has no
+   * call stacks: every=N and stack need the whole history. */
+  for (size_t i = 0; st < 0 && jobs && i < n; i++)
+    if ((v[i].flags & RP_MARK_STACK) || v[i].every)
+      st = cli_usage_error(cmd, "mark '%s': -j is for marks that count "
+                           "(count, start, end); %s needs every "
+                           "execution from the start of the history%s",
+                           v[i].text, v[i].every ? "every=N" : "stack",
+                           v[i].flags & RP_MARK_STACK
+                               ? " and every thread's call stack"
+                               : "");
   if (st < 0) {
     int r = trace_arg(cmd, argc, argv, path, sizeof path);
     if (r >= 0) st = r;
   }
   if (st < 0 && o.tid && an_thread_check(path, o.tid)) st = 1;
   rp_replay *rp = NULL;
-  if (st < 0) {
+  rp_counts *k = NULL;
+  o.marks = v;
+  o.nmarks = n;
+  o.marks_only = 1;
+  int pieces_st = 0; /* the pieces' exit status, once written */
+  if (st < 0 && jobs) {
+    pieces_st = counts_pieces(path, &o, jobs, progress, &k);
+    if (!k && pieces_st) st = pieces_st;
+  }
+  if (st < 0 && !k) { /* whole: no -j, or a trace without keyframes */
     int r = an_open_trace(path, 0, progress, &rp);
     if (r) st = r;
   }
   if (st < 0) {
-    rp_counts *k;
     struct rp_stop stop;
-    o.marks = v;
-    o.nmarks = n;
-    o.marks_only = 1;
-    int rc = rp_counts_run(rp, &o, &k, &stop);
-    if (progress) fputc('\n', stderr);
+    int rc = k ? 0 : rp_counts_run(rp, &o, &k, &stop);
+    if (progress && rp) fputc('\n', stderr);
     if (rc < 0) st = an_failed("marks", path, rc, o.tid);
     if (rc == 0) {
-      st = an_run_status(rp, &stop);
+      st = rp ? an_run_status(rp, &stop) : pieces_st;
       rc = rp_counts_marks(k, stdout, json);
       if (rc < 0 && rc != RW_ERR(EPIPE) && !st)
         st = cli_error("writing the marks: %s", rw_strerror(rc));
@@ -1197,25 +1222,24 @@ static int marks(int argc, char **argv) {
 }
 
 /* Whether ARGV (a subcommand's words) asks for -j, which only edges, rep,
- * writes, accesses and counts take: prints why the others do not and
+ * writes, accesses, counts and marks take: prints why the others do not and
  * returns 2, or returns 0. */
 static int one_piece(int argc, char **argv) {
   if (!strcmp(argv[0], "edges") || !strcmp(argv[0], "rep") ||
       !strcmp(argv[0], "writes") || !strcmp(argv[0], "accesses") ||
-      !strcmp(argv[0], "counts"))
+      !strcmp(argv[0], "counts") || !strcmp(argv[0], "marks"))
     return 0;
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
     const char *w = argv[i];
     if (strncmp(w, "-j", 2) && strcmp(w, "--jobs") &&
         strncmp(w, "--jobs=", 7))
       continue;
-    int stacks = !strcmp(argv[0], "profile") || !strcmp(argv[0], "calls") ||
-                 !strcmp(argv[0], "marks");
+    int stacks = !strcmp(argv[0], "profile") || !strcmp(argv[0], "calls");
     char cmd[64];
     snprintf(cmd, sizeof cmd, "analyze %s", argv[0]);
     return cli_usage_error(cmd, "-j is for analyze edges, rep, writes, "
-                           "accesses and counts, whose results add up "
-                           "piece by piece%s",
+                           "accesses, counts and marks, whose results add "
+                           "up piece by piece%s",
                            stacks ? "; this one follows every thread's call "
                                     "stack from the start of the history, "
                                     "which a piece that begins at a "

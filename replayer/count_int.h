@@ -62,6 +62,30 @@ struct cut {
                   moved once (as 1, nothing ran since the move) */
 };
 
+/* A thread's counting window at a cut between two pieces of a history
+ * (analyze marks -j). A piece does not know whether a thread that was
+ * there where it began had a window open: its marks count as "unknown"
+ * until its first end mark settles it. A head says what happened until
+ * then: the thread's instructions (counted from its first in the piece)
+ * of its first start mark and first end mark, ~0 when none, and per mark
+ * the executions before the first start mark (in the counter's hcounts),
+ * inside a window if the piece before left one open. A tail is how the
+ * thread leaves the piece: STATE 0 no window, 1 one open since
+ * instruction START, 2 still unknown; DONE its instructions in it. */
+struct mcut {
+  u32 tid, state;
+  u64 start, end, done;
+};
+
+/* A total's: a thread's window across the pieces added. */
+struct mthread {
+  u32 tid;
+  int open;
+  u64 start; /* the window's first instruction, counted from the thread's
+                first in the history */
+  u64 base;  /* the thread's instructions in the pieces added */
+};
+
 /* What a mark saw. */
 struct mstat {
   u64 execs, in_win;
@@ -85,6 +109,12 @@ struct rp__counter {
   u64 pkey[256];           /* by_path's recent answers (key + 1; 0: none) */
   u32 pix[256];
   u64 nwin, win_total, win_min, win_max; /* closed counting windows */
+  struct mcut *mheads, *mtails; /* a piece's (analyze marks -j) */
+  size_t nmheads, capmheads, nmtails, capmtails;
+  u64 *hcounts;            /* per head, per mark (struct mcut) */
+  size_t caphcounts;
+  struct mthread *mths;    /* the total's */
+  size_t nmths, capmths;
   char *want_fn, *want_obj; /* copies of o.function, o.object */
   char *want_src;           /* copy of o.src_file */
   int src_seen;             /* some instruction came from want_src */

@@ -409,6 +409,8 @@ struct cheader {
   u64 total, unplaced, badruns, bad_start, bad_end, entered;
   u32 threads, starters, src_seen, pad;
   u64 ninsns, nstrs, nbodies, nheads, ntails, nbadkeys;
+  u64 nwin, win_total, win_min, win_max; /* marks: windows closed */
+  u64 nmarks, nmheads, nmtails;
 };
 
 struct cbody {
@@ -438,7 +440,14 @@ int rp_counts_save(const rp_counts *cc, FILE *f) {
                       .src_seen = (u32)c->src_seen,
                       .nheads = c->nheads,
                       .ntails = c->ntails,
-                      .nbadkeys = c->nbadkeys};
+                      .nbadkeys = c->nbadkeys,
+                      .nwin = c->nwin,
+                      .win_total = c->win_total,
+                      .win_min = c->win_min,
+                      .win_max = c->win_max,
+                      .nmarks = c->o.nmarks,
+                      .nmheads = c->nmheads,
+                      .nmtails = c->nmtails};
   memcpy(h.magic, CMAGIC, sizeof CMAGIC);
   /* The bodies first: decoding them names their source files. */
   struct insn **bi = calloc(c->nbodies ? c->nbodies : 1, sizeof *bi);
@@ -465,6 +474,12 @@ int rp_counts_save(const rp_counts *cc, FILE *f) {
   if (rc == 0) rc = rp__fput(f, c->heads, c->nheads * sizeof *c->heads);
   if (rc == 0) rc = rp__fput(f, c->tails, c->ntails * sizeof *c->tails);
   if (rc == 0) rc = rp__fput(f, c->badkeys, c->nbadkeys * sizeof *c->badkeys);
+  if (rc == 0) rc = rp__fput(f, c->mstats, c->o.nmarks * sizeof *c->mstats);
+  if (rc == 0) rc = rp__fput(f, c->mheads, c->nmheads * sizeof *c->mheads);
+  if (rc == 0)
+    rc = rp__fput(f, c->hcounts,
+                  c->nmheads * c->o.nmarks * sizeof *c->hcounts);
+  if (rc == 0) rc = rp__fput(f, c->mtails, c->nmtails * sizeof *c->mtails);
   for (size_t i = 0; bi && i < c->nbodies; i++) free(bi[i]);
   free(bi);
   free(bn);
@@ -560,6 +575,103 @@ static int add_cuts(struct rp__counter *c, struct tally *t,
   return 0;
 }
 
+/* The window of thread TID in C (a total), added when new: none open,
+ * the thread at its first instruction (a thread the pieces before did not
+ * have, or the history's first piece). */
+static int mthread_of(struct rp__counter *c, u32 tid, struct mthread **out) {
+  for (size_t i = 0; i < c->nmths; i++)
+    if (c->mths[i].tid == tid) {
+      *out = &c->mths[i];
+      return 0;
+    }
+  RW_FORWARD(rp__grow((void **)&c->mths, c->nmths, &c->capmths,
+                      sizeof *c->mths));
+  *out = &c->mths[c->nmths++];
+  **out = (struct mthread){.tid = tid};
+  return 0;
+}
+
+/* A counting window of N instructions closed. */
+static void window_closed(struct rp__counter *c, u64 n) {
+  if (!c->nwin || n < c->win_min) c->win_min = n;
+  if (n > c->win_max) c->win_max = n;
+  c->nwin++;
+  c->win_total += n;
+}
+
+/* The marks of a piece (header H, then the rest in F) added to C's: its
+ * heads settle what the threads' windows were where it began, from where
+ * the pieces before left them; its tails say where it leaves them. */
+static int add_marks(struct rp__counter *c, const struct cheader *h,
+                     FILE *f) {
+  size_t nm = c->o.nmarks;
+  RW_RETURN_IF(h->nmarks != nm || (h->nmheads && !nm) ||
+                   (h->nmtails && !nm) || h->nmheads > (1ull << 32) ||
+                   h->nmtails > (1ull << 32),
+               RW_ECORRUPT, "saved marks of other options");
+  struct mstat *st = NULL;
+  struct mcut *heads = NULL, *tails = NULL;
+  u64 *hc = NULL;
+  int rc = read_items(f, nm, sizeof *st, (void **)&st);
+  if (rc == 0) rc = read_items(f, h->nmheads, sizeof *heads, (void **)&heads);
+  if (rc == 0)
+    rc = read_items(f, h->nmheads * nm, sizeof *hc, (void **)&hc);
+  if (rc == 0) rc = read_items(f, h->nmtails, sizeof *tails, (void **)&tails);
+  for (size_t k = 0; rc == 0 && k < nm; k++) {
+    c->mstats[k].execs += st[k].execs;
+    c->mstats[k].in_win += st[k].in_win;
+  }
+  if (rc == 0 && h->nwin) {
+    if (!c->nwin || h->win_min < c->win_min) c->win_min = h->win_min;
+    if (h->win_max > c->win_max) c->win_max = h->win_max;
+    c->nwin += h->nwin;
+    c->win_total += h->win_total;
+  }
+  for (u64 i = 0; rc == 0 && i < h->nmheads; i++) {
+    const struct mcut *x = &heads[i];
+    struct mthread *t;
+    rc = mthread_of(c, x->tid, &t);
+    if (rc < 0) break;
+    for (size_t k = 0; t->open && k < nm; k++)
+      c->mstats[k].in_win += hc[i * nm + k];
+    if (x->start != ~0ull && !t->open) {
+      t->open = 1;
+      t->start = t->base + x->start;
+    }
+    if (x->end != ~0ull && t->open) {
+      window_closed(c, t->base + x->end - t->start + 1);
+      t->open = 0;
+    }
+  }
+  for (u64 i = 0; rc == 0 && i < h->nmtails; i++) {
+    const struct mcut *x = &tails[i];
+    struct mthread *t;
+    u64 j = 0;
+    while (j < h->nmheads && heads[j].tid != x->tid) j++;
+    rc = mthread_of(c, x->tid, &t);
+    if (rc < 0) break;
+    if (j == h->nmheads) /* born in the piece (its id may be reused) */
+      *t = (struct mthread){.tid = x->tid};
+    if (x->state != 2) t->open = x->state == 1; /* 2: as the head left it */
+    if (x->state == 1) t->start = t->base + x->start;
+    t->base += x->done;
+  }
+  /* The threads that ended in the piece have no tail. */
+  for (size_t i = 0; rc == 0 && i < c->nmths;) {
+    u64 j = 0;
+    while (j < h->nmtails && tails[j].tid != c->mths[i].tid) j++;
+    if (j == h->nmtails)
+      c->mths[i] = c->mths[--c->nmths];
+    else
+      i++;
+  }
+  free(st);
+  free(heads);
+  free(hc);
+  free(tails);
+  return rc;
+}
+
 int rp_counts_add(rp_counts **total, const struct rp_count_opts *o,
                   FILE *f) {
   struct rp_counts_full *full = (struct rp_counts_full *)*total;
@@ -599,6 +711,7 @@ int rp_counts_add(rp_counts **total, const struct rp_count_opts *o,
   if (rc == 0) rc = read_items(f, h.nheads, sizeof *heads, (void **)&heads);
   if (rc == 0) rc = read_items(f, h.ntails, sizeof *tails, (void **)&tails);
   if (rc == 0) rc = read_items(f, h.nbadkeys, sizeof *bad, (void **)&bad);
+  if (rc == 0) rc = add_marks(c, &h, f);
   if (rc == 0) {
     full->tl.entered += h.entered;
     rc = add_cuts(c, &full->tl, heads, h.nheads, tails, h.ntails);

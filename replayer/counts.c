@@ -55,6 +55,10 @@ struct cthread {
   u32 tid;
   int head;    /* it was there where the replay began: 1 until its first
                   run ends, 2 for the run after an empty first one */
+  int unknown; /* in a piece, whether its window is open is not known
+                  (struct mcut): 1 until its first start mark, 2 after
+                  (open, since when unknown), 0 once an end mark ran */
+  size_t mhead; /* its head: index + 1 in mheads */
 };
 
 /* S kept once in the string pool, its offset into *OFF. */
@@ -426,15 +430,26 @@ static int mark_ran(struct rp__counter *c, struct cthread *x, u32 k, u64 at,
                     u32 path) {
   const struct rp_mark *m = &c->marks[k];
   struct mstat *st = &c->mstats[k];
-  if ((m->flags & RP_MARK_START) && !x->win) {
+  struct mcut *h = x->unknown ? &c->mheads[x->mhead - 1] : NULL;
+  if ((m->flags & RP_MARK_START) && h) {
+    if (x->unknown == 1) h->start = at; /* open from here or before */
+    x->unknown = 2;
+  } else if ((m->flags & RP_MARK_START) && !x->win) {
     x->win = 1;
     x->win_start = at;
   }
   st->execs++;
-  st->in_win += x->win != 0;
+  if (x->unknown == 1) /* in a window if the piece before left one */
+    c->hcounts[(x->mhead - 1) * c->o.nmarks + k]++;
+  else
+    st->in_win += x->win || x->unknown == 2;
   if ((m->flags & RP_MARK_STACK) || (m->every && st->execs % m->every == 0))
     RW_FORWARD(path_seen(c, k, path));
-  if ((m->flags & RP_MARK_END) && x->win) {
+  if ((m->flags & RP_MARK_END) && h) { /* no window any more */
+    h->end = at;
+    x->unknown = 0;
+    x->win = 0;
+  } else if ((m->flags & RP_MARK_END) && x->win) {
     u64 n = at - x->win_start + 1;
     x->win = 0;
     if (!c->nwin || n < c->win_min) c->win_min = n;
@@ -599,6 +614,26 @@ void rp__counter_rep(struct rp__counter *c, void **state, u64 at,
     x->partial = at;
 }
 
+/* A head for thread X, there where the piece began (struct mcut). */
+static int mhead_new(struct rp__counter *c, struct cthread *x) {
+  size_t nm = c->o.nmarks, need = (c->nmheads + 1) * nm;
+  RW_FORWARD(rp__grow((void **)&c->mheads, c->nmheads, &c->capmheads,
+                      sizeof *c->mheads));
+  if (need > c->caphcounts) {
+    size_t cap = RW_MAX(2 * c->caphcounts, need);
+    u64 *v = realloc(c->hcounts, cap * sizeof *v);
+    if (!v) return RW_ENOMEM;
+    c->hcounts = v;
+    c->caphcounts = cap;
+  }
+  memset(c->hcounts + c->nmheads * nm, 0, nm * sizeof *c->hcounts);
+  c->mheads[c->nmheads++] =
+      (struct mcut){.tid = x->tid, .start = ~0ull, .end = ~0ull};
+  x->unknown = 1;
+  x->mhead = c->nmheads;
+  return 0;
+}
+
 int rp__counter_moved(struct rp__counter *c, void **state,
                       struct rp__thread *t, u64 at, int executed, u32 path) {
   struct cthread *x = *state;
@@ -611,6 +646,14 @@ int rp__counter_moved(struct rp__counter *c, void **state,
     c->starters += !c->started;
     *state = x;
     c->threads++;
+    if (!c->started && c->o.piece && c->o.nmarks) {
+      int rc = mhead_new(c, x);
+      if (rc < 0) {
+        free(x);
+        *state = NULL;
+        return rc;
+      }
+    }
   } else if (!c->err) {
     executed |= x->partial && x->partial == at;
     int rc = run_end(c, x, cpu_icount(t->cpu), at, executed, path, &lastat);
@@ -650,6 +693,15 @@ void rp__counter_end(struct rp__counter *c, void **state, u32 path) {
           (struct cut){.tid = x->tid, .was = was, .was_ran = ran && was,
                        .pass = (u8)(ran ? 0 : head)};
     }
+    if (rc == 0 && c->ending && c->o.piece && c->o.nmarks)
+      rc = rp__grow((void **)&c->mtails, c->nmtails, &c->capmtails,
+                    sizeof *c->mtails);
+    if (rc == 0 && c->ending && c->o.piece && c->o.nmarks)
+      c->mtails[c->nmtails++] = (struct mcut){
+          .tid = x->tid,
+          .state = x->unknown ? 2 : x->win ? 1 : 0,
+          .start = x->win_start,
+          .done = x->done};
     if (rc < 0) c->err = rc;
   }
   free(x);
@@ -685,6 +737,10 @@ void rp__cnt_free(struct rp__counter *c) {
   free(c->pend);
   free(c->heads);
   free(c->tails);
+  free(c->mheads);
+  free(c->mtails);
+  free(c->hcounts);
+  free(c->mths);
   free(c->badkeys);
   rp__umap_free(&c->by_bad);
   free(c->want_fn);

@@ -888,8 +888,8 @@ struct rp_count_opts {
   size_t nmarks;
   int marks_only;       /* 1: only rp_counts_marks will be asked for: the
                            instructions' source lines are not looked up */
-  int piece;            /* 1: a piece of a history (analyze counts -j), in
-                           which thread TID need not run */
+  int piece;            /* 1: a piece of a history (analyze counts|marks
+                           -j), in which thread TID need not run */
 };
 
 typedef struct rp_counts rp_counts;
@@ -937,7 +937,9 @@ int rp_counts_src_seen(const rp_counts *c);
  * or JSON lines (one object per mark, then one for the windows). Returns
  * 0, RW_ENOMEM or the write error. */
 int rp_counts_marks(const rp_counts *c, FILE *out, int json) RW_MUST_CHECK;
-/* The pieces of rewind analyze counts -j (not with marks): rp_counts_save
+/* The pieces of rewind analyze counts|marks -j (marks without the flags
+ * stack and every=N, which need every thread's call stack and every
+ * execution before): rp_counts_save
  * writes C's counts to F; rp_counts_add adds those F holds to *TOTAL
  * (made with O at the first: rp_counts_free), pieces in the history's
  * order, so that what rp_counts_write shows of the total is what it shows

@@ -9,7 +9,7 @@
 # are checked equal (sorted JSON lines) once. Workloads: bench/record's
 # compute and libc, and xz -T2 compressing 3 MB (two threads, 200 MB of
 # memory that keeps changing; skipped without xz). ANALYSES (default
-# "verify edges rep counts") chooses among them.
+# "verify edges rep counts"; marks too) chooses among them.
 # Prints markdown for RESULTS.md.
 #   bench/replay/pieces.sh BUILD_DIR
 set -euo pipefail
@@ -55,9 +55,14 @@ for w in compute libc xz; do
         { echo "$w: --verify -j 2 failed" >&2; exit 1; }
     else
       run=("$R" analyze $a)
-      "${run[@]}" --json --top 0 --no-progress "$T/$w.rwd" 2>/dev/null |
-        sort >"$T/whole"
-      "${run[@]}" -j 2 --json --top 0 --no-progress "$T/$w.rwd" \
+      all=(--top 0)
+      if [ $a = marks ]; then # windows from malloc to free, and counts
+        run+=(--mark malloc:start --mark free:end --mark memcpy)
+        all=()
+      fi
+      "${run[@]}" --json "${all[@]}" --no-progress "$T/$w.rwd" \
+        2>/dev/null | sort >"$T/whole"
+      "${run[@]}" -j 2 --json "${all[@]}" --no-progress "$T/$w.rwd" \
         2>/dev/null | sort >"$T/j"
       cmp -s "$T/whole" "$T/j" ||
         { echo "$w $a: -j 2 differs" >&2; exit 1; }

@@ -42,6 +42,27 @@ counts() {
     test "$(wc -l <"$T/cnt.whole")" -gt 1
   check "$name: counts -j $jobs $* in pieces is the whole's" \
     cmp "$T/cnt.whole" "$T/cnt.j"
+  cmp -s "$T/cnt.whole" "$T/cnt.j" ||
+    diff "$T/cnt.whole" "$T/cnt.j" | head -n 20 | cut -c 1-300
+}
+
+# marks NAME JOBS ARGS...: analyze marks ARGS (JSON) of $T/NAME.rwd whole
+# and with -j JOBS must be the same. A counting window a keyframe cuts
+# is one window: the piece after it does not know it is open until an
+# end mark closes it (struct mcut in replayer/count_int.h).
+marks() {
+  local name=$1 jobs=$2
+  shift 2
+  "$REWIND" analyze marks --json --no-progress "$@" "$T/$name.rwd" \
+    >"$T/mk.whole" 2>"$T/mk.werr"
+  "$REWIND" analyze marks -j "$jobs" --json --no-progress "$@" \
+    "$T/$name.rwd" >"$T/mk.j" 2>"$T/mk.err"
+  check_eq "$name: marks -j $jobs $* exits 0" 0 "$?"
+  check "$name: marks $* counted windows" \
+    grep -Eq '"kind":"windows","windows":[1-9]' "$T/mk.whole"
+  check "$name: marks -j $jobs $* in pieces are the whole's" \
+    cmp "$T/mk.whole" "$T/mk.j"
+  cmp -s "$T/mk.whole" "$T/mk.j" || diff "$T/mk.whole" "$T/mk.j"
 }
 
 # nkf NAME: how many keyframes rewind info counts.
@@ -85,6 +106,24 @@ tid=$("$REWIND" info "$T/work.rwd" |
   sed -n 's/^threads: *[0-9]* ([0-9]* [0-9]* [0-9]* \([0-9]*\))$/\1/p')
 check "work: the waiter's thread id ($tid)" test -n "$tid"
 counts work 2 --thread "${tid:-0}"
+# Windows from mmap to munmap in the computing thread (up to millions of
+# instructions, across many keyframes), from malloc to free in every
+# thread; a mark that is both; marks that only count.
+wm="--mark mmap:start --mark munmap:end --mark malloc:start --mark free:end"
+wm+=" --mark memset:start,end --mark read --mark pthread_cond_wait"
+# shellcheck disable=SC2086
+marks work 3 $wm
+# shellcheck disable=SC2086
+marks work 8 $wm
+# shellcheck disable=SC2086
+marks work 2 --thread "${tid:-0}" --mark pthread_cond_wait:start \
+  --mark pthread_mutex_unlock:end
+"$REWIND" analyze marks --no-progress --mark mmap:start --mark munmap:end \
+  "$T/work.rwd" >"$T/mkt.whole" 2>&1
+"$REWIND" analyze marks -j 2 --no-progress --mark mmap:start \
+  --mark munmap:end "$T/work.rwd" >"$T/mkt.j" 2>&1
+check "work: marks as text in pieces are the whole's" \
+  cmp "$T/mkt.whole" "$T/mkt.j"
 # The listing of a function, instructions that never ran included.
 "$REWIND" analyze counts --function compute --no-progress "$T/work.rwd" \
   >"$T/list.whole" 2>&1
@@ -141,6 +180,7 @@ same tree edges
 same tree rep
 counts tree 2 --object libc.so.6
 counts tree 4 --object kftree --type call
+marks tree 4 --mark malloc:start --mark free:end --mark write
 # The program's data and GOT, read in every process (each call through the
 # PLT): the counts per granule and per instruction of each process.
 base=$("$REWIND" dump --json "$T/tree.rwd" | grep '"MAP"' |
@@ -188,6 +228,16 @@ want='"instruction":"rep stosq","executions":18,"requested":18874368,'
 want+='"iterations":18874368,"min":1048576,"max":1048576'
 check "split: each rep stosq whole (18 of 1048576)" grep -q \
   "\"where\":\"work+0x[0-9a-f]*\",$want" "$T/split.rep.j"
+# Windows from the rep movsb to the next round's rep stosq, with cuts
+# inside both (each counts as one instruction).
+objdump -d "$P/repstop" >"$T/repstop.dis"
+at='s/^ *\([0-9a-f]*\):.*rep '
+stosq=$(sed -n "${at}stos %rax.*/\\1/p" "$T/repstop.dis")
+movsb=$(sed -n "${at}movsb.*/\\1/p" "$T/repstop.dis")
+check "split: the rep instructions' addresses ($stosq, $movsb)" \
+  test -n "$stosq" -a -n "$movsb"
+marks split 3 --mark "repstop@0x$movsb:start" --mark "repstop@0x$stosq:end" \
+  --mark "repstop@0x$stosq"
 
 # --- python3 runs python3: unnamed code in processes before and after exec --
 "$REWIND" record -q -f -o "$T/py.rwd" --keyframes 0.05 -- python3 -c \
@@ -196,6 +246,7 @@ check "split: each rep stosq whole (18 of 1048576)" grep -q \
 check_eq "python3: recorded" 0 "$?"
 same py rep
 counts py 2 --object libc.so.6
+marks py 2 --mark malloc:start --mark free:end --mark memcpy
 # The last process (python3 run by the first, late): a thread that the
 # first pieces do not have.
 last=$("$REWIND" ps "$T/py.rwd" | awk 'END {print $1}')
@@ -284,12 +335,19 @@ check "SIGKILL: the pieces die with rewind" \
   test -z "$(pgrep -f "analyze edges -j 2 --no-progress $T/long.rwd")"
 
 # --- what -j is not for -------------------------------------------------------
-for a in profile calls marks; do
+for a in profile calls; do
   "$REWIND" analyze $a -j 2 "$T/work.rwd" >/dev/null 2>"$T/no-$a.err"
   check_eq "$a -j: usage error" 2 "$?"
   check "$a -j: says what -j is for" grep -q \
-    "analyze $a: -j is for analyze edges, rep, writes, accesses and counts" \
+    "analyze $a: -j is for analyze edges, rep, writes, accesses, counts" \
     "$T/no-$a.err"
+done
+for f in stack every=3; do
+  "$REWIND" analyze marks -j 2 --mark "compute:$f" "$T/work.rwd" \
+    >/dev/null 2>"$T/no-marks.err"
+  check_eq "marks -j with $f: usage error" 2 "$?"
+  check "marks -j with $f: says why" grep -q \
+    "mark 'compute:$f': -j is for marks that count" "$T/no-marks.err"
 done
 check "profile -j: says why" grep -q "call stack from the start" \
   "$T/no-profile.err"
