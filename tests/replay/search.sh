@@ -114,9 +114,10 @@ p = [r for r in of("PREEMPT")
 assert p, "no PREEMPT inside a rep instruction"'
 # The program goes on until its handler has seen a tick inside a rep
 # instruction, but the recorder's PREEMPT of that tick shows RF only on
-# some CPUs and some ticks (about one recording in two on an AMD EPYC VM):
-# up to 8 tries for one that does.
-for _ in 1 2 3 4 5 6 7 8; do
+# some CPUs and some ticks (about one recording in two on an AMD EPYC VM;
+# a CI run's sanitizer build got none in 8 tries, 2026-11-29): up
+# to 20 tries for one that does.
+for _ in $(seq 20); do
   rec repsig "$P/repstop" signal 20
   [ "$status" = 0 ] && "$REWIND" dump --json "$T/repsig.rwd" |
     python3 -c '
