@@ -7,6 +7,7 @@
  * memory digest with the END record's. Either difference stops the replay
  * with a divergence report. The END record also says the recording
  * finished; rp__end_load finds it when the trace is opened. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,59 +101,65 @@ int rp__check_end(rp_replay *rp, struct rp_stop *stop) {
                  rp->fin.end_digest, d);
 }
 
+/* Compares process P's memory, less what the spec of DEAD_LO, DEAD_HI,
+ * NSKIP and SKIPS leaves out, with the digest WANT of record REC, once
+ * per record; WHAT and what follows (printf's) name it in a
+ * divergence. */
+static int check_proc(rp_replay *rp, const struct rp__rec *rec,
+                      struct rp__proc *p, u64 want, u64 dead_lo, u64 dead_hi,
+                      u32 nskip, struct trace_bytes skips, struct rp_stop *stop,
+                      const char *what, ...)
+    __attribute__((format(printf, 10, 11)));
+static int check_proc(rp_replay *rp, const struct rp__rec *rec,
+                      struct rp__proc *p, u64 want, u64 dead_lo, u64 dead_hi,
+                      u32 nskip, struct trace_bytes skips, struct rp_stop *stop,
+                      const char *what, ...) {
+  struct rw_digest_spec spec;
+  u64 d;
+  RW_FORWARD(trace_spec_get(dead_lo, dead_hi, nskip, skips, &spec));
+  spec.kind = rp->digest_kind;
+  struct rp__proc *was = rp->proc; /* P, not the last one to run */
+  rp->proc = p;
+  int rc = rp__digest(rp, &spec, &d);
+  rp->proc = was;
+  RW_FORWARD(rc);
+  if (d == want) {
+    rp->fin.digest_seq = rec->seq; /* a replay that goes back pays once */
+    rp->digests++;
+    return 0;
+  }
+  char text[160];
+  va_list ap;
+  va_start(ap, what);
+  vsnprintf(text, sizeof text, what, ap);
+  va_end(ap);
+  return differs(rp, stop, text, want, d);
+}
+
 int rp__check_digest(rp_replay *rp, const struct rp__rec *rec,
                      struct rp__thread *t, struct rp_stop *stop) {
   struct trace_rec_digest x;
-  struct rw_digest_spec spec;
-  u64 d;
   if (rec->seq <= rp->fin.digest_seq) return 0; /* equal before */
   RW_FORWARD(trace_rec_digest_get(&x, rec->data, rec->len));
-  RW_FORWARD(trace_spec_get(x.dead_lo, x.dead_hi, x.nskip, x.skips, &spec));
-  spec.kind = rp->digest_kind;
   RW_RETURN_IF(!t->st.in_syscall || (t->st.sys_nr != RP_NR_exit_group &&
                                      t->st.sys_nr != RP_NR_exit),
                RW_ECORRUPT, "DIGEST record of thread %u outside the "
                "syscall that ends its process", t->st.tid);
-  struct rp__proc *was = rp->proc; /* the thread's process, not the last */
-  rp->proc = t->proc;              /* one to run */
-  int rc = rp__digest(rp, &spec, &d);
-  rp->proc = was;
-  RW_FORWARD(rc);
-  if (d == x.digest) {
-    rp->fin.digest_seq = rec->seq;
-    rp->digests++;
-    return 0;
-  }
-  char what[128];
-  snprintf(what, sizeof what, "process %u's writable memory as it ends "
-           "(thread %u at the entry of %s)", rp__proc_pid(t->proc),
-           t->st.tid, t->st.sys_nr == RP_NR_exit ? "exit" : "exit_group");
-  return differs(rp, stop, what, x.digest, d);
+  return check_proc(rp, rec, t->proc, x.digest, x.dead_lo, x.dead_hi,
+                    x.nskip, x.skips, stop,
+                    "process %u's writable memory as it ends (thread %u at "
+                    "the entry of %s)", rp__proc_pid(t->proc), t->st.tid,
+                    t->st.sys_nr == RP_NR_exit ? "exit" : "exit_group");
 }
 
 int rp__check_killed(rp_replay *rp, const struct rp__rec *rec,
                      const struct trace_rec_exit *ex, struct rp__proc *p,
                      struct rp_stop *stop) {
-  struct rw_digest_spec spec;
-  u64 d;
   if (!ex->has_digest || rec->seq <= rp->fin.digest_seq) return 0;
-  RW_FORWARD(trace_spec_get(ex->dead_lo, ex->dead_hi, ex->nskip, ex->skips,
-                            &spec));
-  spec.kind = rp->digest_kind;
-  struct rp__proc *was = rp->proc;
-  rp->proc = p;
-  int rc = rp__digest(rp, &spec, &d);
-  rp->proc = was;
-  RW_FORWARD(rc);
-  if (d == ex->digest) {
-    rp->fin.digest_seq = rec->seq;
-    rp->digests++;
-    return 0;
-  }
-  char what[128];
-  snprintf(what, sizeof what, "process %u's writable memory as signal %u "
-           "killed it", rp__proc_pid(p), ex->signo);
-  return differs(rp, stop, what, ex->digest, d);
+  return check_proc(rp, rec, p, ex->digest, ex->dead_lo, ex->dead_hi,
+                    ex->nskip, ex->skips, stop,
+                    "process %u's writable memory as signal %u killed it",
+                    rp__proc_pid(p), ex->signo);
 }
 
 /* The replay's bytes of one OUTPUT, summed as the recorder summed them. */
