@@ -42,10 +42,10 @@ enum go {
 
 #define REC_SEC 1000000000ull
 
-/* The clock of timeslices and ticks: CLOCK_MONOTONIC to a tick or so.
+/* The clock of flushes and held threads: CLOCK_MONOTONIC to a jiffy.
  * The vDSO reads it without rdtsc, which the recorder traps for itself
- * (tscself.c): each rdtsc there costs a SIGSEGV and two prctl calls, and
- * the clock is read at every stop while several threads are ready. */
+ * (tscself.c): each rdtsc there costs a SIGSEGV and two prctl calls.
+ * Timeslices are measured in ticks (slice_over). */
 static u64 coarse_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
@@ -204,7 +204,11 @@ static struct rec__task *pick(struct rec *r) {
   return NULL;
 }
 
-/* Whether the current thread's timeslice is over with others waiting. A
+/* Whether the current thread's timeslice is over with others waiting.
+ * Slices are measured in ticks (the slice clock), not read from a clock:
+ * CLOCK_MONOTONIC_COARSE moves once a jiffy (4 ms here), and a slice that
+ * only a jiffy could end would end wherever its phase against the ticks
+ * put it, at a syscall exit in one recording and at a tick in the next. A
  * preemption point digests the process's writable memory, which takes
  * long with a large heap (about 0.2 s a GB here): unless --timeslice was
  * given, a slice lasts at least 4 times what the last point cost, so
@@ -213,7 +217,8 @@ static int slice_over(struct rec *r) {
   u64 slice = r->timeslice_ns;
   if (r->slice_auto)
     slice = RW_MAX(slice, RW_MIN(4 * r->preempt_ns, REC_SEC));
-  return others_ready(r) && coarse_ns() - r->cur->slice_start_ns >= slice;
+  return others_ready(r) &&
+         r->slice_clock_ns - r->cur->slice_start_ns >= slice;
 }
 
 static int on_status(struct rec *r, pid_t p, int st);
@@ -841,6 +846,7 @@ static void kill_and_reap(struct rec *r) {
  * when its timeslice is over and another thread is ready. */
 static int on_tick(struct rec *r) {
   u64 now = coarse_ns();
+  r->slice_clock_ns += r->tick_ns;
   if (now - r->last_flush_ns >= REC_SEC) {
     r->last_flush_ns = now;
     RW_FORWARD(trace_writer_flush(r->w));
@@ -998,7 +1004,7 @@ int rec__loop(struct rec *r) {
         }
         if (t->tid != r->last_run) r->n.switches++;
         r->last_run = t->tid;
-        t->slice_start_ns = coarse_ns();
+        t->slice_start_ns = r->slice_clock_ns;
         rec__set_cur(r, t);
         /* Another process ran since this one last did: what it wrote to
          * memory the two share comes in before this one goes on. */

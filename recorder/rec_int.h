@@ -424,7 +424,8 @@ struct rec__task {
                            process is there (or for REC_SEC / 4 at most,
                            from HELD_NS) */
   u64 held_ns;
-  u64 slice_start_ns;   /* when it last began running user code */
+  u64 slice_start_ns;   /* the slice clock when it last began running
+                           user code */
   u64 ctid;             /* clear_child_tid address, 0 if none */
   u64 exit_sp;          /* its stack pointer at exit (the syscall), when
                            it ended that way; else 0 */
@@ -720,6 +721,7 @@ struct rec {
                                  end of the recording) */
   u64 timeslice_ns;           /* preempt after this much user time */
   u64 tick_ns;                /* the period rec__tick_arm last asked for */
+  u64 slice_clock_ns;         /* the sum of tick_ns at every tick so far */
   int slice_auto;             /* 1: --timeslice not given: a slice is
                                  longer when preempting costs more */
   u64 preempt_ns;             /* what the last preemption point cost */
