@@ -101,6 +101,10 @@ struct mpath {
 struct rp__counter {
   rp_replay *rp;
   struct rp_count_opts o;
+  int forget;             /* REWIND_TEST_FORGET_CODE=1: no instruction
+                             decoded before is used for a run that memory
+                             no longer holds (as in a piece of analyze -j
+                             that began after it; tests) */
   struct rp_mark *marks;  /* copies of o.marks (strings too) */
   struct mstat *mstats;
   struct mpath *paths;

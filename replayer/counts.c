@@ -277,25 +277,45 @@ static int name_of(struct rp__counter *c, struct rp__thread *t,
   return 0;
 }
 
+/* Where decode_run's passes read an instruction. */
+enum { FROM_KNOWN, FROM_MEMORY, FROM_FILE };
+
+/* Up to 15 bytes at A of the file mapped there in thread T's process (as
+ * it was mapped, before anything wrote to it) into CODE: how many, or 0
+ * when A is not in a private mapping of a file. */
+static size_t file_bytes(struct rp__counter *c, struct rp__thread *t, u64 a,
+                         u8 code[15]) {
+  const struct rp__src *s = rp__src_at(t->proc, a);
+  if (!s || s->shared || rp__is_zero_hash(s->hash) || a >= s->eof) return 0;
+  size_t cap = RW_MIN(15, s->eof - a);
+  i64 got = trace_reader_blob_read(c->rp->trace.tr, s->hash,
+                                   s->offset + (a - s->start), code, cap,
+                                   NULL);
+  return got > 0 ? (size_t)got : 0;
+}
+
 /* The instruction at A in thread T's space SP: its index into *OUT, found
- * or decoded from T's memory. When FRESH, what memory holds now: a known
- * instruction whose bytes changed (code patched or generated) is decoded
- * again, and a new one is known (by_insn) once decode_run keeps it (from
- * C->pend); else a known one as it is. Returns 0, 1 when it cannot be read
- * or decoded, or RW_ENOMEM. */
+ * or decoded. FROM_MEMORY: what T's memory holds now; a known instruction
+ * whose bytes changed (code patched or generated) is decoded again, and a
+ * new one is known (by_insn) once decode_run keeps it (from C->pend).
+ * FROM_KNOWN: a known one as it is, else as memory holds it. FROM_FILE:
+ * as the file mapped there holds it, known to nothing. Returns 0, 1 when
+ * it cannot be read or decoded, or RW_ENOMEM. */
 static int insn_at(struct rp__counter *c, struct rp__thread *t, u32 sp,
-                   u64 a, int fresh, u32 *out) {
+                   u64 a, int from, u32 *out) {
   if (a >= (1ull << 47)) return 1;
   u64 key = (u64)sp << 48 | a;
   u32 v = rp__umap_get(&c->by_insn, key);
-  if (v && !fresh) {
+  if (v && from == FROM_KNOWN) {
     *out = v - 1;
     return 0;
   }
   u8 code[15];
   size_t len = sizeof code;
-  /* The bytes up to a page end, then what follows may be unmapped. */
-  if (cpu_mem_read(t->proc->mem, a, code, len) < 0) {
+  if (from == FROM_FILE) {
+    if (!(len = file_bytes(c, t, a, code))) return 1;
+  } else if (cpu_mem_read(t->proc->mem, a, code, len) < 0) {
+    /* The bytes up to a page end, then what follows may be unmapped. */
     len = CPU_PAGE_SIZE - (a & (CPU_PAGE_SIZE - 1));
     if (len > sizeof code || cpu_mem_read(t->proc->mem, a, code, len) < 0)
       return 1;
@@ -312,26 +332,26 @@ static int insn_at(struct rp__counter *c, struct rp__thread *t, u32 sp,
   RW_FORWARD(rp__grow((void **)&c->insns, c->ninsns, &c->capinsns,
                   sizeof *c->insns));
   c->insns[c->ninsns] = in;
-  if (fresh) {
+  if (from == FROM_MEMORY) {
     RW_FORWARD(rp__grow((void **)&c->pend, c->npend, &c->cappend,
                         sizeof *c->pend));
     c->pend[c->npend++] = key;
-  } else {
+  } else if (from == FROM_KNOWN) {
     RW_FORWARD(rp__umap_put(&c->by_insn, key, (u32)c->ninsns + 1));
   }
   *out = (u32)c->ninsns++;
   return 0;
 }
 
-/* decode_run's pass over R, FRESH as insn_at takes it. */
+/* decode_run's pass over R, reading as insn_at's FROM says. */
 static int decode_pass(struct rp__counter *c, struct rp__thread *t,
-                       struct run *r, u64 at, int last, int fresh) {
+                       struct run *r, u64 at, int last, int from) {
   r->first = c->npool;
   r->bad = r->marked = 0;
   u64 a = r->start;
   for (u64 i = 0; i < r->len; i++) {
     u32 ix;
-    int rc = insn_at(c, t, r->space, a, fresh, &ix);
+    int rc = insn_at(c, t, r->space, a, from, &ix);
     if (rc < 0) return rc;
     const struct insn *in = &c->insns[ix];
     if (rc > 0 || (i + 1 < r->len && (in->types & T_JUMP))) {
@@ -354,9 +374,13 @@ static int decode_pass(struct rp__counter *c, struct rp__thread *t,
  * checks them: straight code, ending as the run's end says (AT the last
  * instruction when LAST, else the one after it). The code in memory now
  * first; when that fails, the instructions known from before: a thread
- * that ran into a syscall the recorder then patched (the buffer's sites)
- * ran the code that was there. Returns 0 (R->bad set when the checks
- * fail) or RW_ENOMEM. */
+ * that ran into a syscall the recorder then patched (the buffer's sites,
+ * in files' code) ran the code that was there, and its run ends after
+ * the patch when the replay runs it after the thread that patched. Last,
+ * the code as the file has it: a replay that began at a keyframe between
+ * the two never saw the code before the patch (analyze -j), and must
+ * count as one that did. Returns 0 (R->bad set when the checks fail) or
+ * RW_ENOMEM. */
 static int decode_run(struct rp__counter *c, struct rp__thread *t,
                       struct run *r, u64 at, int last) {
   r->first = c->npool;
@@ -366,10 +390,12 @@ static int decode_run(struct rp__counter *c, struct rp__thread *t,
   }
   size_t n0 = c->ninsns;
   c->npend = 0;
-  RW_FORWARD(decode_pass(c, t, r, at, last, 1));
+  RW_FORWARD(decode_pass(c, t, r, at, last, FROM_MEMORY));
   if (r->bad) {
     c->ninsns = n0; /* the new ones: known to nothing */
-    return decode_pass(c, t, r, at, last, 0);
+    if (!c->forget) RW_FORWARD(decode_pass(c, t, r, at, last, FROM_KNOWN));
+    if (r->bad) RW_FORWARD(decode_pass(c, t, r, at, last, FROM_FILE));
+    return 0;
   }
   for (size_t i = 0; i < c->npend; i++) {
     u64 key = c->pend[i];
@@ -765,6 +791,8 @@ int rp__cnt_new(rp_replay *rp, const struct rp_count_opts *o,
   if (!c) return RW_ENOMEM;
   c->rp = rp;
   c->o = *o;
+  const char *e = getenv("REWIND_TEST_FORGET_CODE");
+  c->forget = e && !strcmp(e, "1");
   int rc = 0;
   if ((o->function && !(c->want_fn = strdup(o->function))) ||
       (o->object && !(c->want_obj = strdup(o->object))) ||

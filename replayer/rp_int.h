@@ -582,6 +582,8 @@ int rp__apply_mem(rp_replay *rp, const struct rp__rec *rec) RW_MUST_CHECK;
 int rp__srcs_copy(struct rp__srcs *dst, const struct rp__srcs *src)
     RW_MUST_CHECK;
 void rp__srcs_free(struct rp__srcs *s);
+/* The source of the mapping of process P that holds ADDR, or NULL. */
+struct rp__src *rp__src_at(struct rp__proc *p, u64 addr);
 
 /* stack growth (replayer/stack.c) */
 /* The rules of a trace that has no STACK_RULES (before EXEC applies one). */

@@ -42,6 +42,13 @@ void rp__srcs_free(struct rp__srcs *s) {
   memset(s, 0, sizeof *s);
 }
 
+struct rp__src *rp__src_at(struct rp__proc *p, u64 addr) {
+  for (size_t i = 0; i < p->srcs.n; i++)
+    if (p->srcs.v[i].start <= addr && addr < p->srcs.v[i].end)
+      return &p->srcs.v[i];
+  return NULL;
+}
+
 int rp__srcs_copy(struct rp__srcs *dst, const struct rp__srcs *src) {
   memset(dst, 0, sizeof *dst);
   if (!src->n) return 0;

@@ -46,14 +46,6 @@ void rp__stack_defaults(struct rp__stack_rules *rules) {
   rules->min_addr = 65536;
 }
 
-/* The source that contains ADDR, or NULL. */
-static struct rp__src *src_at(rp_replay *rp, u64 addr) {
-  for (size_t i = 0; i < rp->proc->srcs.n; i++)
-    if (rp->proc->srcs.v[i].start <= addr && addr < rp->proc->srcs.v[i].end)
-      return &rp->proc->srcs.v[i];
-  return NULL;
-}
-
 /* The mapping that ends highest at or below ADDR, or NULL. */
 static const struct rp__src *src_below(rp_replay *rp, u64 addr) {
   const struct rp__src *best = NULL;
@@ -86,7 +78,7 @@ int rp__stack_grow(rp_replay *rp, u64 addr, int *grew) {
       cpu_mem_query(rp->proc->mem, addr, &start, &len, &prot) < 0 ||
       start <= addr)
     return 0; /* nothing above it, or it is mapped */
-  struct rp__src *s = src_at(rp, start);
+  struct rp__src *s = rp__src_at(rp->proc, start);
   if (!s || !s->growsdown || s->start != start) return 0;
   if (low < ru->min_addr) return 0;
   const struct rp__src *p = src_below(rp, addr);
@@ -122,7 +114,7 @@ int rp__apply_grow(rp_replay *rp, const struct rp__rec *rec, int *stopped) {
                RW_ECORRUPT, "GROW of a bad range");
   u64 b = a + len;
   rp__note_recent(rp, rec, a, len);
-  struct rp__src *s = src_at(rp, b);
+  struct rp__src *s = rp__src_at(rp->proc, b);
   if (!s || !s->growsdown) {
     *stopped = 1;
     return rp__diverge(rp, &stop, NULL,

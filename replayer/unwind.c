@@ -33,24 +33,14 @@ struct uctx {
   struct rw_regs regs;
 };
 
-/* The mapping holding ADDR in the current process, when it is a file. */
-static const struct rp__src *src_at(rp_replay *rp, u64 addr) {
-  static const u8 zero[32];
-  const struct rp__srcs *v = &rp->proc->srcs;
-  for (size_t i = 0; i < v->n; i++)
-    if (v->v[i].start <= addr && addr < v->v[i].end)
-      return memcmp(v->v[i].hash, zero, 32) ? &v->v[i] : NULL;
-  return NULL;
-}
-
 /* What the unwinder needs of the ELF file mapped at IP: the executable
  * segment holding IP and the address of .eh_frame_hdr, both as mapped.
  * The program headers come from the blob (every size checked), the load
  * bias from where the mapping put the file offset. */
 static int elf_find(rp_replay *rp, u64 ip, u64 *lo, u64 *hi, u64 *hdr) {
-  const struct rp__src *src = src_at(rp, ip);
+  const struct rp__src *src = rp__src_at(rp->proc, ip);
   u8 eh[64], ph[56];
-  if (!src) return RW_ENOTFOUND;
+  if (!src || rp__is_zero_hash(src->hash)) return RW_ENOTFOUND;
   i64 got = trace_reader_blob_read(rp->trace.tr, src->hash, 0, eh, sizeof eh,
                                    NULL);
   if (got != (i64)sizeof eh || memcmp(eh, ELFMAG, SELFMAG) ||

@@ -435,6 +435,29 @@ for r in rows:
 sys.exit(not any(sorted(v) == [("jmp", 999), ("syscall", 1)]
                  for v in by.values()))' "$T/dd.json"
 
+# Threads that wait in the same futex syscall, released together: the
+# first one back has the recorder patch the site, and the replay runs the
+# others up to it after the patch. Their runs are the code they ran, also
+# where no instruction decoded before the patch is known, as in a piece
+# of analyze -j that began after it (the file's bytes then: CI once
+# counted 1 wait of 3 in pieces, 12 instructions unplaced).
+"$REWIND" record -q -f -o "$T/wait.rwd" -- \
+  "$top_builddir/tests/replay/thr_wait" >"$T/wait.out" 2>&1
+check_eq "wait: recorded" 0 "$?"
+"$REWIND" analyze counts --json --top 0 --no-progress --function \
+  pthread_barrier_wait "$T/wait.rwd" 2>&1 | sort >"$T/wait.known"
+REWIND_TEST_FORGET_CODE=1 "$REWIND" analyze counts --json --top 0 \
+  --no-progress --function pthread_barrier_wait "$T/wait.rwd" 2>&1 |
+  sort >"$T/wait.file"
+check "wait: the 3 futex waits counted, none unplaced" python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+sys.exit(not (rows[-1]["unplaced"] == 0 and
+              any(r.get("instruction") == "syscall" and r["count"] >= 3
+                  for r in rows)))' "$T/wait.known"
+check "wait: placed from the file as from the code seen before" \
+  cmp "$T/wait.known" "$T/wait.file"
+
 # Bad arguments: usage errors, exit 2.
 for bad in "--type bogus" "--type opcode:xyz" "--type opcode:0x1/0x2" \
   "--range 5-3" "--range 0x10+0" "--range abc" "--thread 0" "--top x"; do

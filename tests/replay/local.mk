@@ -28,11 +28,12 @@ EXTRA_DIST += $(rw_replay_tests)
 # Threads (tests/replay/threads.sh): programs for the ends of a process's
 # threads, exec from a thread, memory-only loops and asynchronous signals,
 # and seekcheck, which checks positions reached in different ways through
-# the replayer's API, and timeslices that end at a trap.
+# the replayer's API, and timeslices that end at a trap; thr_wait's
+# threads run into a syscall site the recorder patches (counts.sh).
 check_PROGRAMS += tests/replay/thr_end tests/replay/thr_crash \
 	tests/replay/thr_exec tests/replay/thr_memloop tests/replay/thr_signals \
 	tests/replay/thr_traps tests/replay/churn tests/replay/seekcheck \
-	tests/replay/wback
+	tests/replay/wback tests/replay/thr_wait
 tests_replay_thr_end_CFLAGS = -O1 -g -pthread
 tests_replay_thr_end_LDFLAGS =
 tests_replay_thr_end_LDADD = -lpthread
@@ -51,6 +52,9 @@ tests_replay_thr_signals_LDADD = -lpthread
 tests_replay_thr_traps_CFLAGS = -O1 -g -pthread
 tests_replay_thr_traps_LDFLAGS =
 tests_replay_thr_traps_LDADD = -lpthread
+tests_replay_thr_wait_CFLAGS = -O1 -g -pthread
+tests_replay_thr_wait_LDFLAGS =
+tests_replay_thr_wait_LDADD = -lpthread
 tests_replay_churn_CFLAGS = -O1 -g
 tests_replay_churn_LDFLAGS =
 tests_replay_seekcheck_LDADD = replayer/librw_replayer.a \
