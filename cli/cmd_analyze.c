@@ -54,6 +54,10 @@ static void usage(FILE *out) {
         "                     flamegraph.pl or speedscope\n"
         "  --callgrind FILE   write the profile for callgrind_annotate and\n"
         "                     KCachegrind (event Ir: instructions)\n"
+        "  -j, --jobs N       replay the pieces between the trace's keyframes\n"
+        "                     (rewind record --keyframes) N at a time, each\n"
+        "                     in a process of its own, and join them: the\n"
+        "                     same profile, sooner on N cores\n"
         "  --progress         show progress on stderr (default: when stderr\n"
         "                     is a terminal)\n"
         "  --no-progress      do not show progress\n"
@@ -62,15 +66,76 @@ static void usage(FILE *out) {
         out);
 }
 
-/* The recorded command line, NUL-joined in the trace, with spaces. */
-static void command_of(rp_replay *rp, char *buf, size_t cap) {
-  int n = rp_meta(rp, TRACE_META_CMDLINE, buf, cap);
+/* The recorded command line, NUL-joined in the trace, with spaces: of
+ * the replay RP, or when it is NULL of the trace at PATH. */
+static void command_of(rp_replay *rp, const char *path, char *buf,
+                       size_t cap) {
+  int n = -1;
+  if (rp) {
+    n = rp_meta(rp, TRACE_META_CMDLINE, buf, cap);
+  } else {
+    trace_reader *r;
+    const void *v;
+    size_t len;
+    if (trace_reader_open(&r, path, NULL) == 0) {
+      if (trace_reader_meta(r, TRACE_META_CMDLINE, &v, &len) == 0 && cap) {
+        n = (int)RW_MIN(len, cap - 1);
+        memcpy(buf, v, (size_t)n);
+        buf[n] = 0;
+      }
+      trace_reader_close(r);
+    }
+  }
   if (n < 0) {
     snprintf(buf, cap, "?");
     return;
   }
   for (int i = 0; i + 1 < n && (size_t)i + 1 < cap; i++)
     if (!buf[i]) buf[i] = ' ';
+}
+
+/* analyze profile -j: each piece's call tree saved, then joined. */
+struct tree_job {
+  u32 tid;
+  rp_profile *total;
+};
+
+static int tree_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
+                      void *ctx) {
+  rp_profile *p;
+  RW_FORWARD(rp_profile_piece_run(rp, ((struct tree_job *)ctx)->tid, &p,
+                                  stop));
+  int rc = rp_profile_tree_save(p, out);
+  rp_profile_free(p);
+  return rc;
+}
+
+static int tree_add(FILE *in, void *ctx) {
+  return rp_profile_tree_add(((struct tree_job *)ctx)->total, in);
+}
+
+/* The profile of the trace at PATH (thread TID's when not 0) in pieces,
+ * JOBS at a time, into *OUT. Returns the exit status (*OUT set unless 1,
+ * 2 or CLI_DAMAGED), or -1 when the trace has no keyframes. */
+static int tree_pieces(const char *path, u32 tid, int jobs, int progress,
+                       rp_profile **out) {
+  struct tree_job j = {.tid = tid};
+  *out = NULL;
+  if (rp_profile_tree_empty(tid, &j.total) < 0)
+    return cli_error("out of memory");
+  struct cli_piece_job job = {"profile", tree_piece, tree_add, &j};
+  int st = cli_analyze_segments(path, jobs, progress, &job);
+  int rc = st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED
+               ? 0
+               : rp_profile_tree_done(j.total);
+  if (rc < 0) st = cli_error("profile of %s failed: %s", path,
+                             rw_strerror(rc));
+  if (rc < 0 || st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED) {
+    rp_profile_free(j.total);
+    return st;
+  }
+  *out = j.total;
+  return st;
 }
 
 /* The files `analyze profile` writes. */
@@ -232,16 +297,22 @@ static int profile(int argc, char **argv) {
       {"progress", no_argument, 0, 'G'},
       {"no-progress", no_argument, 0, 'P'},
       {"quiet", no_argument, 0, 'q'},
+      {"jobs", required_argument, 0, 'j'},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   const char *folded = NULL, *callgrind = NULL, *svg = NULL;
   u64 top = 25, tid = 0;
   int quiet = 0, progress = isatty(2), by_excl = 0, json = 0, c, st;
+  int jobs = 0;
   optind = 1;
-  while ((c = cli_getopt("analyze profile", argc, argv, "qh", longopts)) !=
+  while ((c = cli_getopt("analyze profile", argc, argv, "qhj:", longopts)) !=
          -1) {
     if (an_shared_opt(c, &progress, &json)) continue;
     switch (c) {
+      case 'j':
+        if ((st = an_jobs_arg("analyze profile", optarg, &jobs)) >= 0)
+          return st;
+        break;
       case 't':
         if ((st = an_count_arg("analyze profile", "--top", optarg, &top)) >= 0)
           return st;
@@ -275,13 +346,28 @@ static int profile(int argc, char **argv) {
   if ((st = trace_arg("analyze profile", argc, argv, path, sizeof path)) >= 0)
     return st;
   if (tid && an_thread_check(path, (u32)tid)) return 1;
-  rp_replay *rp;
-  if ((st = an_open_trace(path, quiet, progress, &rp))) return st;
-  rp_profile *p;
-  struct rp_stop stop;
-  int rc = rp_profile_run(rp, (u32)tid, &p, &stop);
-  if (progress && !quiet) fputc('\n', stderr);
+  rp_replay *rp = NULL;
+  rp_profile *p = NULL;
+  int status = -1, rc = 0;
+  if (jobs) {
+    status = tree_pieces(path, (u32)tid, jobs, progress && !quiet, &p);
+    if (status == 1 || status == 2 || status == CLI_DAMAGED) return status;
+    if (p && tid) {
+      u64 n, calls;
+      u32 threads;
+      rp_profile_totals(p, &n, &calls, &threads);
+      if (!threads) rc = RW_ENOTFOUND;
+    }
+  }
+  if (status == -1) {
+    if ((st = an_open_trace(path, quiet, progress, &rp))) return st;
+    struct rp_stop stop;
+    rc = rp_profile_run(rp, (u32)tid, &p, &stop);
+    if (progress && !quiet) fputc('\n', stderr);
+    if (rc == 0) status = an_run_status(rp, &stop);
+  }
   if (rc == RW_ENOTFOUND && tid) {
+    rp_profile_free(p);
     rp_close(rp);
     return cli_error("thread %llu of %s never ran in the replay",
                      (unsigned long long)tid, path);
@@ -290,9 +376,8 @@ static int profile(int argc, char **argv) {
     rp_close(rp);
     return cli_error("profile of %s failed: %s", path, rw_strerror(rc));
   }
-  int status = an_run_status(rp, &stop);
   char cmd[1024], head[1200];
-  command_of(rp, cmd, sizeof cmd);
+  command_of(rp, path, cmd, sizeof cmd);
   heading(p, cmd, (u32)tid, head, sizeof head);
   if (!quiet) {
     if (json) {
@@ -1222,29 +1307,28 @@ static int marks(int argc, char **argv) {
 }
 
 /* Whether ARGV (a subcommand's words) asks for -j, which only edges, rep,
- * writes, accesses, counts and marks take: prints why the others do not and
- * returns 2, or returns 0. */
+ * writes, accesses, counts, marks and profile take: prints why the others
+ * do not and returns 2, or returns 0. */
 static int one_piece(int argc, char **argv) {
   if (!strcmp(argv[0], "edges") || !strcmp(argv[0], "rep") ||
       !strcmp(argv[0], "writes") || !strcmp(argv[0], "accesses") ||
-      !strcmp(argv[0], "counts") || !strcmp(argv[0], "marks"))
+      !strcmp(argv[0], "counts") || !strcmp(argv[0], "marks") ||
+      !strcmp(argv[0], "profile"))
     return 0;
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
     const char *w = argv[i];
     if (strncmp(w, "-j", 2) && strcmp(w, "--jobs") &&
         strncmp(w, "--jobs=", 7))
       continue;
-    int stacks = !strcmp(argv[0], "profile") || !strcmp(argv[0], "calls");
+    int calls = !strcmp(argv[0], "calls");
     char cmd[64];
     snprintf(cmd, sizeof cmd, "analyze %s", argv[0]);
     return cli_usage_error(cmd, "-j is for analyze edges, rep, writes, "
-                           "accesses, counts and marks, whose results add "
-                           "up piece by piece%s",
-                           stacks ? "; this one follows every thread's call "
-                                    "stack from the start of the history, "
-                                    "which a piece that begins at a "
-                                    "keyframe does not have"
-                                  : "");
+                           "accesses, counts, marks and profile, whose "
+                           "results join piece by piece%s",
+                           calls ? "; the call history is not made in "
+                                   "pieces yet"
+                                 : "");
   }
   return 0;
 }

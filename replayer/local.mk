@@ -12,6 +12,7 @@ replayer_librw_replayer_a_SOURCES = \
 	replayer/history.c replayer/unwind.c replayer/sample.c \
 	replayer/count_int.h replayer/counts.c replayer/count_out.c \
 	replayer/datarange.c replayer/lines.c \
-	replayer/umap.c replayer/divert.c replayer/prof_merge.c
+	replayer/umap.c replayer/divert.c replayer/prof_merge.c \
+	replayer/prof_tree.c
 replayer_librw_replayer_a_CFLAGS = $(AM_CFLAGS) $(CAPSTONE_CFLAGS) \
 	$(UNWIND_CFLAGS) $(DW_CFLAGS)

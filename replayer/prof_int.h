@@ -28,12 +28,16 @@ struct edge {
   u64 calls, incl;
 };
 
-struct node {  /* the call tree: one node per call path */
+/* The call tree: one node per call path, with what its frames did. The
+ * functions' and edges' counts follow from it (rp__prof_derive). */
+struct node {
   u32 fn;      /* function index */
   u32 parent;  /* node index + 1, or 0 for a thread's root */
-  u64 excl;
-  u32 kid_fn;  /* the last function called from here (a cache of the */
-  u32 kid_node, kid_edge; /* maps: its node and edge index + 1, 0: none) */
+  u64 calls;   /* frames on this path */
+  u64 excl;    /* their instructions, and with their callees' */
+  u64 incl;
+  u32 kid_fn;  /* the last function called from here (a cache of */
+  u32 kid_node;/* by_node: its node index + 1, 0: none) */
 };
 
 /* The functions met in one program image of one process, by address. */
@@ -128,8 +132,6 @@ struct target {
 
 struct frame {
   u32 fn, node; /* indexes */
-  u32 edge;     /* edge index + 1 from the caller's function, or 0 */
-  int outer;    /* no frame of fn below it */
   int tail;     /* entered by a jump (a tail call), not a call */
   u64 slot;     /* where its return address is (0: the thread's root; a
                    tail call's is its caller's) */
@@ -139,6 +141,24 @@ struct frame {
   u64 args[6];  /* and rdi, rsi, rdx, rcx, r8, r9 at the call */
 };
 
+/* What a piece of a history logs of a thread whose frames below its own
+ * it does not know (replayer/profile.c, "A piece of the history"), at the
+ * thread's count N since the piece began: */
+enum {
+  PE_GRAFT,  /* graft node A: the own frames from here hang from the top */
+  PE_UNWIND, /* the frames with a return address below A (and near) end */
+  PE_TAIL,   /* a jump to function FN with the stack pointer at A */
+  PE_KIDS,   /* own frames that ran A instructions ended onto the top */
+  PE_END     /* the thread ended: every frame ends */
+};
+struct pev {
+  u32 kind, fn;
+  u64 a, n;
+};
+
+/* The function of a graft node (struct pev). */
+#define RP_GRAFT 0xffffffffu
+
 /* A taken branch in a thread's ring (monitor branches). */
 struct taken {
   u64 from, to;
@@ -146,13 +166,47 @@ struct taken {
 };
 enum { RING_CALL = 10, RING_RET = 11 };
 
+/* A thread of a piece, as the piece saves it (rp_profile_tree_save): TID,
+ * BORN (no frames below its own: it began in the piece, or the piece
+ * begins the history), its function where the piece began, its
+ * instructions in the piece, its log, and the
+ * frames still open at the piece's end (starts counted from the piece's
+ * beginning; none when the thread ended). */
+struct plog {
+  u32 tid;
+  u32 born;
+  u32 root_fn; /* where it stood where the piece began (BORN 0) */
+  u32 pad;
+  u64 done;
+  u64 nev, nopen;
+  struct pev *ev;
+  struct frame *open;
+};
+
 struct shadow {
   struct rp_profile *p;
-  struct rp__thread *t;
+  struct rp__thread *t; /* NULL in a total's (rp_profile_tree_add) */
+  u32 tid;
   struct frame *v;
   size_t n, cap;
-  u32 *active;    /* per function index: its frames on this stack */
-  size_t nactive;
+  /* In a piece, a thread that was there where it began (BASE): its log,
+   * the instructions of own frames that ended onto the frames below
+   * (KACC), the graft node (+ 1, 0: none yet), the last unwind limit and
+   * tail (function, stack pointer) logged since anything else was, and
+   * the function of the last branch target looked up. */
+  int base;
+  struct pev *ev;
+  size_t nev, capev;
+  u64 kacc;
+  u32 graft;
+  u64 u_last;
+  u32 t_fn;
+  u64 t_rsp;
+  u64 to_last;
+  size_t to_images;
+  u32 to_fn;
+  u32 root_fn; /* the function it stood in where the run began */
+  u64 off; /* a total's: the thread's instructions in the pieces added */
   struct taken *ring; /* with a ring: its last p->ring taken branches */
   u64 nring;          /* how many were taken in all */
   void *samp;         /* the sampler's state of the thread */
@@ -216,10 +270,52 @@ struct rp_profile {
   rp_data *data;               /* data accesses (replayer/datarange.c);
                                   borrowed */
   int stacks;                  /* keep call stacks for the counter too */
+  /* A piece of a history (rp_profile_piece_run): the logs of its threads
+   * that ended or were there at its end, in that order. */
+  int piece;
+  int starting; /* the threads alive where the run begins start */
+  struct plog *logs;
+  size_t nlogs, caplogs;
   struct rp__umap by_merge;    /* the sites by what tells them apart
                                   (rp__prof_site): hash of pid, kind,
                                   address and where -> index + 1 */
 };
+
+/* Sets P's functions' counts (calls, inclusive, exclusive) and its edges
+ * from the call tree, once the frames have ended: a function's inclusive
+ * count is that of its frames with no frame of it below them (a
+ * recursion counts once). Returns 0 or RW_ENOMEM. */
+int rp__prof_derive(rp_profile *p) RW_MUST_CHECK;
+
+/* Puts P's functions in the order of their names and files, and its
+ * nodes in that order under each parent, parents first: a profile made
+ * in pieces (analyze profile -j) then lists as the whole one does. Only
+ * for a profile whose run is over (the frames, the history and the
+ * lookups by address keep indexes). Returns 0 or RW_ENOMEM. */
+int rp__prof_canon(rp_profile *p) RW_MUST_CHECK;
+
+/* The key of function NAME in file OBJECT in rp_profile.names (the next
+ * ones when taken). */
+u64 rp__prof_fn_hash(const char *name, const char *object);
+
+/* The node of function FN under node PARENT (index + 1, 0 for a root)
+ * into *OUT, added when new. Returns 0 or RW_ENOMEM. */
+int rp__prof_node_of(rp_profile *p, u32 parent, u32 fn, u32 *out)
+    RW_MUST_CHECK;
+
+/* The frames of SH's thread whose return address is below LIMIT (and
+ * near it) end at its count END; the root frame stays. */
+void rp__prof_unwind(struct shadow *sh, u64 limit, u64 end);
+/* SH's thread jumped to function FN after its count N with the stack
+ * pointer at the top frame's slot: a tail call, or back to a function of
+ * a chain of them. Returns 1 when it pushed a frame, 0, or RW_ENOMEM. */
+int rp__prof_tail(struct shadow *sh, u32 fn, u64 n) RW_MUST_CHECK;
+/* Every frame of SH's thread ends at its count END. */
+void rp__prof_end(struct shadow *sh, u64 end);
+/* The index of function NAME in OBJECT into *OUT, added when new.
+ * Returns 0 or RW_ENOMEM. */
+int rp__prof_fn_named(rp_profile *p, const char *name, const char *object,
+                      u32 *out) RW_MUST_CHECK;
 
 /* S appended to P's strings; its offset into *OFF. Returns 0 or
  * RW_ENOMEM. */

@@ -21,7 +21,8 @@ static int by_incl(const void *a, const void *b) {
   u64 x2 = sort_excl ? x->incl : x->excl, y2 = sort_excl ? y->incl : y->excl;
   if (x1 != y1) return x1 < y1 ? 1 : -1;
   if (x2 != y2) return x2 < y2 ? 1 : -1;
-  return strcmp(sort_p->strs + x->name, sort_p->strs + y->name);
+  int c = strcmp(sort_p->strs + x->name, sort_p->strs + y->name);
+  return c ? c : strcmp(sort_p->strs + x->object, sort_p->strs + y->object);
 }
 
 static double share(u64 part, u64 whole) {

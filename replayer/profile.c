@@ -30,7 +30,7 @@
 
 
 
-static u64 str_hash(const char *a, const char *b) {
+u64 rp__prof_fn_hash(const char *a, const char *b) {
   u64 h = 0xcbf29ce484222325ull;
   for (const char *s = a; *s; s++) h = (h ^ (u8)*s) * 0x100000001b3ull;
   h = (h ^ 0xff) * 0x100000001b3ull;
@@ -55,9 +55,9 @@ int rp__prof_str(rp_profile *p, const char *s, u32 *off) {
 }
 
 /* The index of the function NAME in OBJECT, added when new. */
-static int fn_named(rp_profile *p, const char *name, const char *object,
-                    u32 *out) {
-  u64 h = str_hash(name, object);
+int rp__prof_fn_named(rp_profile *p, const char *name, const char *object,
+                      u32 *out) {
+  u64 h = rp__prof_fn_hash(name, object);
   for (;; h++) { /* another name with the same hash: the next key */
     u32 v = rp__umap_get(&p->names, h);
     if (!v) break;
@@ -116,17 +116,17 @@ static int fn_at(rp_profile *p, struct rp__thread *t, u64 addr, u32 *out) {
   rp->proc = was;
   for (char *c = name; *c; c++)
     if (*c == ';' || *c == '\n' || *c == ' ') *c = '_'; /* folded stacks */
-  RW_FORWARD(fn_named(p, name, object, out));
+  RW_FORWARD(rp__prof_fn_named(p, name, object, out));
   return rp__umap_put(&s->by_addr, addr, *out + 1);
 }
 
-static int node_of(rp_profile *p, u32 parent, u32 fn, u32 *out) {
+int rp__prof_node_of(rp_profile *p, u32 parent, u32 fn, u32 *out) {
   u64 k = (u64)parent << 32 | fn;
   u32 v = rp__umap_get(&p->by_node, k);
   if (!v) {
     RW_FORWARD(rp__grow((void **)&p->nodes, p->nnodes, &p->capnodes,
                     sizeof *p->nodes));
-    p->nodes[p->nnodes] = (struct node){fn, parent, 0, 0, 0, 0};
+    p->nodes[p->nnodes] = (struct node){.fn = fn, .parent = parent};
     RW_FORWARD(rp__umap_put(&p->by_node, k, (u32)p->nnodes + 1));
     v = (u32)++p->nnodes;
   }
@@ -134,18 +134,89 @@ static int node_of(rp_profile *p, u32 parent, u32 fn, u32 *out) {
   return 0;
 }
 
-static int edge_of(rp_profile *p, u32 caller, u32 callee, u32 *out) {
-  u64 k = (u64)caller << 32 | callee;
-  u32 v = rp__umap_get(&p->by_edge, k);
-  if (!v) {
-    RW_FORWARD(rp__grow((void **)&p->edges, p->nedges, &p->capedges,
-                    sizeof *p->edges));
-    p->edges[p->nedges] = (struct edge){caller, callee, 0, 0};
-    RW_FORWARD(rp__umap_put(&p->by_edge, k, (u32)p->nedges + 1));
-    v = (u32)++p->nedges;
+/* ---- A piece of the history (analyze profile -j) --------------------- */
+
+/* In a replay that began at a keyframe, a thread that was there already
+ * has frames below its own that the piece cannot know (SH->base): those
+ * of the call stack it had, which the pieces before build up. Whatever
+ * reads or changes them goes to the thread's log (struct pev), for the
+ * profile that adds the pieces up (rp_profile_tree_add): it keeps each
+ * thread's real stack and replays the log on it. The piece's own frames
+ * never depend on them: a frame a call pushed onto an empty own stack has
+ * its slot below every frame left under it (the call's unwind ended those
+ * at or below the slot), so a tail call chain or an unwind that stops at
+ * an own frame never reaches them. Such a frame's node hangs from a graft
+ * node, which the log ties to the node of the real top frame. */
+
+/* Appends an event to SH's log: KIND, FN, A, at the thread's count N. */
+static void log_ev(struct shadow *sh, u32 kind, u32 fn, u64 a, u64 n) {
+  if (rp__grow((void **)&sh->ev, sh->nev, &sh->capev, sizeof *sh->ev) < 0) {
+    sh->p->err = RW_ENOMEM;
+    return;
   }
-  *out = v - 1;
+  sh->ev[sh->nev++] = (struct pev){kind, fn, a, n - sh->n0};
+}
+
+/* Before an event that may change the frames below SH's own: the
+ * instructions of own frames that ended onto the top one go first, and
+ * the next own frame hangs from a new graft. */
+static void base_moves(struct shadow *sh) {
+  if (sh->kacc) log_ev(sh, PE_KIDS, 0, sh->kacc, sh->n0);
+  sh->kacc = 0;
+  sh->graft = 0;
+  sh->u_last = 0;
+  sh->t_fn = ~0u;
+}
+
+/* The graft node (index + 1) SH's own frames hang from now. */
+static int graft_of(struct shadow *sh, u32 *out) {
+  rp_profile *p = sh->p;
+  if (!sh->graft) {
+    RW_FORWARD(rp__grow((void **)&p->nodes, p->nnodes, &p->capnodes,
+                        sizeof *p->nodes));
+    p->nodes[p->nnodes] = (struct node){.fn = RP_GRAFT};
+    sh->graft = (u32)++p->nnodes;
+    log_ev(sh, PE_GRAFT, 0, sh->graft - 1, sh->n0);
+  }
+  *out = sh->graft;
   return 0;
+}
+
+/* An unwind to LIMIT at the thread's count END went through all of SH's
+ * own frames. Another with the same limit and nothing logged since would
+ * change nothing (the top frame it stopped at stays). */
+static void base_unwind(struct shadow *sh, u64 limit, u64 end) {
+  if (limit == sh->u_last) return;
+  base_moves(sh);
+  log_ev(sh, PE_UNWIND, 0, limit, end);
+  sh->u_last = limit;
+}
+
+/* A taken branch of SH's thread to TO at count N with no own frame: a
+ * tail call if the stack pointer is at the real top frame's slot. The
+ * same stack pointer and function again, with nothing logged since,
+ * would change nothing (the top frame is then that function's on that
+ * slot, or nothing changed): a loop logs it once. */
+static void base_branch(struct shadow *sh, cpu_thread *cpu, u64 to, u64 n) {
+  u64 rsp = cpu_gpr(cpu, RW_REG_rsp);
+  u32 fn;
+  if (to == sh->to_last && sh->t->proc->nimages == sh->to_images) {
+    fn = sh->to_fn;
+  } else {
+    int rc = fn_at(sh->p, sh->t, to, &fn);
+    if (rc < 0) {
+      sh->p->err = rc;
+      return;
+    }
+    sh->to_last = to;
+    sh->to_images = sh->t->proc->nimages;
+    sh->to_fn = fn;
+  }
+  if (fn == sh->t_fn && rsp == sh->t_rsp) return;
+  base_moves(sh);
+  log_ev(sh, PE_TAIL, fn, rsp, n);
+  sh->t_fn = fn;
+  sh->t_rsp = rsp;
 }
 
 /* Pushes a frame of function FN, entered at the thread's count START,
@@ -154,38 +225,23 @@ static int push(struct shadow *sh, u32 fn, u64 slot, u64 start) {
   rp_profile *p = sh->p;
   struct frame f = {.fn = fn, .slot = slot, .start = start};
   u32 parent = sh->n ? sh->v[sh->n - 1].node + 1 : 0;
+  if (!sh->n && sh->base) RW_FORWARD(graft_of(sh, &parent));
   /* A caller mostly calls what it called last (a loop, a recursion):
-   * its node remembers that callee's node and edge. */
+   * its node remembers that callee's node. */
   struct node *pn = parent ? &p->nodes[parent - 1] : NULL;
   if (pn && pn->kid_node && pn->kid_fn == fn) {
     f.node = pn->kid_node - 1;
-    f.edge = pn->kid_edge;
-    p->edges[f.edge - 1].calls++;
   } else {
-    RW_FORWARD(node_of(p, parent, fn, &f.node));
-    if (sh->n) {
-      u32 e;
-      RW_FORWARD(edge_of(p, sh->v[sh->n - 1].fn, fn, &e));
-      p->edges[e].calls++;
-      f.edge = e + 1;
+    RW_FORWARD(rp__prof_node_of(p, parent, fn, &f.node));
+    if (parent) {
       pn = &p->nodes[parent - 1]; /* node_of may have moved them */
       pn->kid_fn = fn;
       pn->kid_node = f.node + 1;
-      pn->kid_edge = f.edge;
     }
   }
-  if (fn >= sh->nactive) {
-    size_t n = RW_MAX((size_t)fn + 1, 2 * sh->nactive);
-    u32 *a = realloc(sh->active, n * sizeof *a);
-    if (!a) return RW_ENOMEM;
-    memset(a + sh->nactive, 0, (n - sh->nactive) * sizeof *a);
-    sh->active = a;
-    sh->nactive = n;
-  }
-  f.outer = sh->active[fn]++ == 0;
   RW_FORWARD(rp__grow((void **)&sh->v, sh->n, &sh->cap, sizeof *sh->v));
   sh->v[sh->n++] = f;
-  p->fns[fn].calls++;
+  p->nodes[f.node].calls++;
   return 0;
 }
 
@@ -235,15 +291,14 @@ static void pop(struct shadow *sh, u64 end, u64 gend, int returned,
   const struct frame *f = &sh->v[--sh->n];
   if (RW_UNLIKELY(p->history) && p->fns[f->fn].wanted && f->slot)
     keep_call(sh, f, gend, returned, ret);
-  u64 incl = end - f->start, excl = incl - f->kids;
-  struct fn *fn = &p->fns[f->fn];
-  fn->excl += excl;
-  if (f->outer) fn->incl += incl;
-  sh->active[f->fn]--;
-  p->nodes[f->node].excl += excl;
-  if (f->edge) p->edges[f->edge - 1].incl += incl;
+  u64 incl = end - f->start;
+  struct node *nd = &p->nodes[f->node];
+  nd->excl += incl - f->kids;
+  nd->incl += incl;
   if (sh->n)
     sh->v[sh->n - 1].kids += incl;
+  else if (sh->base)
+    sh->kacc += incl;
   else
     p->total += incl;
 }
@@ -267,12 +322,22 @@ static u64 global_at(const rp_replay *rp, u64 n) {
  * frame whose return address is there is the one a ret ends, with RAX. */
 static void unwind(struct shadow *sh, u64 limit, u64 end, u64 ret_slot,
                    u64 rax) {
-  u64 gend = global_at(sh->p->rp, end);
-  while (sh->n > 1) {
+  u64 gend = RW_UNLIKELY(sh->p->history) ? global_at(sh->p->rp, end) : 0;
+  size_t keep = !sh->base;
+  while (sh->n > keep) {
     u64 slot = sh->v[sh->n - 1].slot;
-    if (slot >= limit || limit - slot > RP_PROF_NEAR) break;
+    if (slot >= limit || limit - slot > RP_PROF_NEAR) return;
     pop(sh, end, gend, slot == ret_slot, rax);
   }
+  if (sh->base) base_unwind(sh, limit, end);
+}
+
+void rp__prof_unwind(struct shadow *sh, u64 limit, u64 end) {
+  unwind(sh, limit, end, 0, 0);
+}
+
+void rp__prof_end(struct shadow *sh, u64 end) {
+  while (sh->n) pop(sh, end, 0, 0, 0);
 }
 
 /* With a call history: the top frame, just entered after the thread's
@@ -429,32 +494,34 @@ static void tap_counter(struct shadow *sh, u64 from, u64 to, u64 n) {
  * another function is a tail call. The callee gets a frame of its own on
  * the caller's slot (a ret ends both). Cheap unless the stack pointer is
  * there: only frameless functions pay a lookup per taken branch. */
-static void tail_seen(struct shadow *sh, cpu_thread *cpu, u64 to, u64 n) {
+int rp__prof_tail(struct shadow *sh, u32 fn, u64 n) {
   const struct frame *top = &sh->v[sh->n - 1];
-  u32 fn;
-  if (cpu_gpr(cpu, RW_REG_rsp) != top->slot) return;
-  int rc = fn_at(sh->p, sh->t, to, &fn);
   /* A chain of tail calls that comes back to a function in it (an
    * interpreter's dispatch from handler to handler) goes back to that
    * frame, leaving the ones above: a chain is never longer than the
-   * functions in it. */
-  size_t k = sh->n - 1;
-  while (rc == 0 && k > 0 && sh->v[k].slot == top->slot && sh->v[k].fn != fn)
-    k--;
-  if (rc == 0 && k > 0 && sh->v[k].slot == top->slot && k < sh->n - 1) {
-    u64 gend = global_at(sh->p->rp, n + 1);
+   * functions in it. Not to the root frame; a piece's own bottom frame
+   * is never the root. */
+  size_t lo = !sh->base, k = sh->n - 1;
+  while (k > lo && sh->v[k].slot == top->slot && sh->v[k].fn != fn) k--;
+  if (k < sh->n - 1 && sh->v[k].slot == top->slot && sh->v[k].fn == fn) {
+    u64 gend =
+        RW_UNLIKELY(sh->p->history) ? global_at(sh->p->rp, n + 1) : 0;
     while (sh->n > k + 1) pop(sh, n + 1, gend, 0, 0);
-    return;
+    return 0;
   }
-  if (rc == 0 && fn != top->fn) {
-    u64 slot = top->slot;
-    rc = push(sh, fn, slot, n + 1);
-    if (rc == 0) {
-      sh->v[sh->n - 1].tail = 1;
-      sh->p->calls++;
-      if (RW_UNLIKELY(sh->p->history)) keep_args(sh, cpu, n);
-    }
-  }
+  if (fn == top->fn) return 0;
+  RW_FORWARD(push(sh, fn, top->slot, n + 1));
+  sh->v[sh->n - 1].tail = 1;
+  sh->p->calls++;
+  return 1;
+}
+
+static void tail_seen(struct shadow *sh, cpu_thread *cpu, u64 to, u64 n) {
+  u32 fn;
+  if (cpu_gpr(cpu, RW_REG_rsp) != sh->v[sh->n - 1].slot) return;
+  int rc = fn_at(sh->p, sh->t, to, &fn);
+  if (rc == 0) rc = rp__prof_tail(sh, fn, n);
+  if (rc > 0 && RW_UNLIKELY(sh->p->history)) keep_args(sh, cpu, n);
   if (rc < 0) sh->p->err = rc;
 }
 
@@ -467,8 +534,11 @@ static void on_branch(void *ctx, cpu_thread *cpu, u64 from, u64 to,
   rp_profile *p = sh->p;
   if (sh->ring && taken) ring_add(sh, from, to, kind);
   if (taken) tap_counter(sh, from, to, n);
-  if (taken && sh->n > 1 && sh->v[sh->n - 1].slot && wants_stacks(p))
+  if (taken && sh->n > !sh->base && sh->v[sh->n - 1].slot &&
+      wants_stacks(p))
     tail_seen(sh, cpu, to, n);
+  else if (taken && sh->base && !sh->n && wants_stacks(p))
+    base_branch(sh, cpu, to, n);
   if (!p->branches || kind == CPU_BRANCH_JMP) {
     tap(sh, from, to, taken, 0, 0);
     return;
@@ -586,7 +656,7 @@ static struct cpu_observer observer(const rp_profile *p, void *ctx) {
 int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   rp_profile *p = rp->prof;
   struct rw_regs regs;
-  u32 fn;
+  u32 fn = 0;
   if (p->data) rp__data_watch(p->data, t->proc->mem);
   if (p->want_tid && t->st.tid != p->want_tid) {
     /* Another thread: observed with no stack, so that the blocks its
@@ -599,13 +669,17 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   if (!sh) return RW_ENOMEM;
   sh->p = p;
   sh->t = t;
+  sh->tid = (u32)t->st.tid;
+  sh->t_fn = ~0u;
+  sh->base = p->piece && p->starting && p->rp->trace.pro_seq;
   cpu_get_regs(t->cpu, &regs);
   int rc = 0;
   if (p->ring && !(sh->ring = calloc(p->ring, sizeof *sh->ring)))
     rc = RW_ENOMEM;
   if (rc == 0) rc = fn_at(p, t, regs.rip, &fn);
+  sh->root_fn = fn;
   sh->n0 = cpu_icount(t->cpu);
-  if (rc == 0) rc = push(sh, fn, 0, sh->n0);
+  if (rc == 0 && !sh->base) rc = push(sh, fn, 0, sh->n0);
   if (rc == 0)
     rc = rp__grow((void **)&p->sh, p->nsh, &p->capsh, sizeof *p->sh);
   if (rc == 0 && p->counter)
@@ -615,14 +689,47 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   if (rc < 0) {
     if (p->counter) rp__counter_end(p->counter, &sh->cnt, 0);
     free(sh->v);
-    free(sh->active);
     free(sh->ring);
     free(sh);
     return rc;
   }
   p->sh[p->nsh++] = sh;
-  p->threads++;
+  p->threads += !sh->base; /* the pieces before counted it */
   return 0;
+}
+
+/* Keeps SH's log, whose thread's count is END, in its piece's logs, with
+ * its open frames when OPEN. Returns 0 or RW_ENOMEM. */
+static int keep_log(struct shadow *sh, u64 end, int open) {
+  rp_profile *p = sh->p;
+  struct plog l = {.tid = sh->tid,
+                   .born = !sh->base,
+                   .root_fn = sh->root_fn,
+                   .done = end - sh->n0,
+                   .nev = sh->nev,
+                   .nopen = open ? sh->n : 0,
+                   .ev = sh->ev};
+  if (l.nopen && !(l.open = malloc(l.nopen * sizeof *l.open)))
+    return RW_ENOMEM;
+  RW_FORWARD(rp__grow((void **)&p->logs, p->nlogs, &p->caplogs,
+                      sizeof *p->logs));
+  for (size_t i = 0; i < l.nopen; i++) {
+    l.open[i] = sh->v[i];
+    l.open[i].start -= sh->n0;
+  }
+  p->logs[p->nlogs++] = l;
+  sh->ev = NULL;
+  sh->nev = sh->capev = 0;
+  return 0;
+}
+
+/* The end of a piece: SH's thread goes on in the next one, which needs its
+ * log and the frames it leaves open. */
+static void piece_close(struct shadow *sh) {
+  base_moves(sh);
+  if (keep_log(sh, cpu_icount(sh->t->cpu), 1) < 0) sh->p->err = RW_ENOMEM;
+  sh->n = 0;
+  sh->base = 0;
 }
 
 void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t) {
@@ -633,13 +740,18 @@ void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t) {
     u64 end = cpu_icount(t->cpu);
     if (p->counter) rp__counter_end(p->counter, &sh->cnt, path_of(sh));
     while (sh->n) pop(sh, end, rp->icount, 0, 0);
+    if (sh->base) { /* its frames below end too */
+      base_moves(sh);
+      log_ev(sh, PE_END, 0, 0, end);
+      if (keep_log(sh, end, 0) < 0) p->err = RW_ENOMEM;
+    }
     /* The cpu may serve another thread: it keeps observing (no blocks to
      * decode again), with no stack to keep. */
     struct cpu_observer none = observer(p, NULL);
     if (cpu_set_observer(t->cpu, &none) < 0) p->err = RW_ENOMEM;
     free(sh->v);
-    free(sh->active);
     free(sh->ring);
+    free(sh->ev);
     free(sh);
     p->sh[i] = p->sh[--p->nsh];
     return;
@@ -650,12 +762,17 @@ void rp_profile_free(rp_profile *p) {
   if (!p) return;
   for (size_t i = 0; i < p->nsh; i++) {
     free(p->sh[i]->v);
-    free(p->sh[i]->active);
     free(p->sh[i]->ring);
     free(p->sh[i]->cnt);
+    free(p->sh[i]->ev);
     free(p->sh[i]);
   }
   free(p->sh);
+  for (size_t i = 0; i < p->nlogs; i++) {
+    free(p->logs[i].ev);
+    free(p->logs[i].open);
+  }
+  free(p->logs);
   for (size_t i = 0; i < p->nspaces; i++) {
     rp__umap_free(&p->spaces[i].by_addr);
     rp__umap_free(&p->spaces[i].by_site);
@@ -706,10 +823,13 @@ static int profile_run(rp_profile *p, struct rp_stop *stop) {
    * run for an analysis shows none of it. */
   rp_echo_fn echo = rp->user.echo;
   rp->user.echo = NULL;
-  /* The threads alive here start their stacks at their current function. */
+  /* The threads alive here start their stacks at their current function
+   * (in a piece, above the frames the pieces before know). */
+  p->starting = 1;
   for (size_t i = 0; rc == 0 && i < rp->th.nthreads; i++)
     if (rp->th.threads[i]->st.alive)
       rc = rp__prof_thread_start(rp, rp->th.threads[i]);
+  p->starting = 0;
   if (p->counter) rp__counter_bound(p->counter, 0);
   while (rc == 0) { /* in slices, with TICK between them */
     struct rp__goal goal =
@@ -720,7 +840,10 @@ static int profile_run(rp_profile *p, struct rp_stop *stop) {
   }
   if (rc == 0 && p->reps) rc = reps_open(p);
   if (p->counter) rp__counter_bound(p->counter, 1);
-  while (p->nsh) rp__prof_thread_end(rp, p->sh[p->nsh - 1]->t);
+  while (p->nsh) {
+    if (p->piece) piece_close(p->sh[p->nsh - 1]);
+    rp__prof_thread_end(rp, p->sh[p->nsh - 1]->t);
+  }
   rp->prof = NULL;
   rp->user.echo = echo;
   unobserve(rp);
@@ -732,21 +855,35 @@ static int profile_run(rp_profile *p, struct rp_stop *stop) {
   return rc < 0 ? rc : p->err;
 }
 
-int rp_profile_run(rp_replay *rp, u32 tid, rp_profile **out,
-                   struct rp_stop *stop) {
+/* rp_profile_run, or rp_profile_piece_run when PIECE. */
+static int run_tree(rp_replay *rp, u32 tid, int piece, rp_profile **out,
+                    struct rp_stop *stop) {
   rp_profile *p = calloc(1, sizeof *p);
   *out = NULL;
   if (!p) return RW_ENOMEM;
   p->rp = rp;
   p->want_tid = tid;
+  p->piece = piece;
   int rc = profile_run(p, stop);
-  if (rc == 0 && tid && !p->threads) rc = RW_ENOTFOUND;
+  if (rc == 0 && tid && !p->threads && !piece) rc = RW_ENOTFOUND;
+  if (rc == 0 && !piece) rc = rp__prof_canon(p);
+  if (rc == 0 && !piece) rc = rp__prof_derive(p);
   if (rc < 0) {
     rp_profile_free(p);
     return rc;
   }
   *out = p;
   return 0;
+}
+
+int rp_profile_run(rp_replay *rp, u32 tid, rp_profile **out,
+                   struct rp_stop *stop) {
+  return run_tree(rp, tid, 0, out, stop);
+}
+
+int rp_profile_piece_run(rp_replay *rp, u32 tid, rp_profile **out,
+                         struct rp_stop *stop) {
+  return run_tree(rp, tid, 1, out, stop);
 }
 
 void rp__prof_moved(rp_replay *rp, struct rp__thread *t, u64 at,

@@ -689,6 +689,23 @@ int rp_profile_run(rp_replay *rp, u32 tid, rp_profile **out,
                    struct rp_stop *stop) RW_MUST_CHECK;
 void rp_profile_free(rp_profile *p);
 
+/* Profiles of pieces of one history added up (replayer/prof_tree.c;
+ * rewind analyze profile -j). rp_profile_piece_run runs RP, opened at a
+ * keyframe (rp_open_segment), as rp_profile_run does, and keeps, of each
+ * thread that was there already, what it did to the frames below its
+ * own; rp_profile_tree_save writes that profile to F. rp_profile_tree_empty
+ * makes a total (of thread TID alone when not 0), rp_profile_tree_add
+ * reads one saved piece (written by this process or one it forked) into
+ * it, in the history's order, and rp_profile_tree_done ends the frames
+ * still open at the end: the total is then the whole replay's profile.
+ * Return 0 or a negative code (RW_ECORRUPT, RW_ETRUNC: a bad file). */
+int rp_profile_piece_run(rp_replay *rp, u32 tid, rp_profile **out,
+                         struct rp_stop *stop) RW_MUST_CHECK;
+int rp_profile_tree_save(const rp_profile *p, FILE *f) RW_MUST_CHECK;
+int rp_profile_tree_empty(u32 tid, rp_profile **out) RW_MUST_CHECK;
+int rp_profile_tree_add(rp_profile *p, FILE *f) RW_MUST_CHECK;
+int rp_profile_tree_done(rp_profile *p) RW_MUST_CHECK;
+
 /* Instructions in the profile (every thread's), calls observed, threads. */
 void rp_profile_totals(const rp_profile *p, u64 *instructions, u64 *calls,
                        u32 *threads);

@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# rewind replay --verify, analyze edges, rep and counts with -j 2 against
-# one replay from the start (issue 20's "-j"): each workload recorded with
-# a keyframe every KF seconds (default 0.03), then the wall time of each
-# whole and with -j 2, medians of RUNS runs (default 3) taken alternately,
-# and the speed-up; pieces: how many -j 2 ran (at most 4 per job, each
-# one or more intervals between keyframes). The analyses
-# are checked equal (sorted JSON lines) once. Workloads: bench/record's
+# rewind replay --verify, analyze edges, rep, counts, marks and profile
+# with -j 2 against one replay from the start (issue 20's "-j"): each
+# workload recorded with a keyframe every KF seconds (default 0.03), then
+# the wall time of each whole and with -j 2, medians of RUNS runs
+# (default 3) taken alternately, and the speed-up; pieces: how many -j 2
+# ran (at most 4 per job, each one or more intervals between keyframes).
+# The analyses are checked equal (sorted JSON lines) once. Workloads: bench/record's
 # compute and libc, and xz -T2 compressing 3 MB (two threads, 200 MB of
 # memory that keeps changing; skipped without xz). ANALYSES (default
-# "verify edges rep counts"; marks too) chooses among them.
+# "verify edges rep counts"; marks and profile too) chooses among them.
 # Prints markdown for RESULTS.md.
 #   bench/replay/pieces.sh BUILD_DIR
 set -euo pipefail

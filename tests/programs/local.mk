@@ -154,7 +154,7 @@ tests_programs_thr_events_LDADD = -lpthread
 rw_thr_progs = tests/programs/thr_prodcons tests/programs/thr_spinlock \
 	tests/programs/thr_pool tests/programs/thr_race tests/programs/thr_pipe \
 	tests/programs/thr_cxx tests/programs/thr_yield tests/programs/thr_pi \
-	tests/programs/thr_restart tests/programs/kfwork
+	tests/programs/thr_restart tests/programs/kfwork tests/programs/kfcalls
 check_PROGRAMS += $(rw_thr_progs) tests/programs/kfheap tests/programs/kftree
 # Built with AddressSanitizer in every build (tests/recorder/sbuf.sh).
 check_PROGRAMS += tests/programs/asanprog
@@ -167,6 +167,9 @@ tests_programs_kftree_LDFLAGS =
 tests_programs_kfwork_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_kfwork_LDFLAGS =
 tests_programs_kfwork_LDADD = -lpthread
+tests_programs_kfcalls_CFLAGS = $(RW_PROG_CFLAGS) -pthread
+tests_programs_kfcalls_LDFLAGS =
+tests_programs_kfcalls_LDADD = -lpthread
 tests_programs_thr_restart_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_thr_restart_LDFLAGS =
 tests_programs_thr_restart_LDADD = -lpthread

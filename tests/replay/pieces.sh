@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# rewind analyze edges|rep|writes|accesses|counts -j N (cli/segments.c,
-# replayer/prof_merge.c, replayer/datarange.c, replayer/counts.c):
-# the pieces between the recorder's keyframes analysed in processes of
-# their own and added up must give exactly what one replay from the start
-# gives, for threads and for a process tree; a trace without keyframes is
-# analysed whole with a note; a piece that diverges is named and the
-# result covers the history before it; a signal that stops rewind stops
-# its pieces and removes their files; the analyses that need call stacks
-# from the start refuse -j and say why.
+# rewind analyze edges|rep|writes|accesses|counts|marks|profile -j N
+# (cli/segments.c, replayer/prof_merge.c, replayer/datarange.c,
+# replayer/counts.c, replayer/prof_tree.c): the pieces between the
+# recorder's keyframes analysed in processes of their own and added up
+# must give exactly what one replay from the start gives, for threads and
+# for a process tree; a trace without keyframes is analysed whole with a
+# note; a piece that diverges is named and the result covers the history
+# before it; a signal that stops rewind stops its pieces and removes their
+# files; the call history and marks that need call stacks refuse -j and
+# say why.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # same NAME ANALYSIS: the sorted JSON lines of ANALYSIS on $T/NAME.rwd,
@@ -63,6 +64,31 @@ marks() {
   check "$name: marks -j $jobs $* in pieces are the whole's" \
     cmp "$T/mk.whole" "$T/mk.j"
   cmp -s "$T/mk.whole" "$T/mk.j" || diff "$T/mk.whole" "$T/mk.j"
+}
+
+# profiles NAME JOBS ARGS...: analyze profile ARGS of $T/NAME.rwd, whole
+# and with -j JOBS: the JSON lines (every function), the folded stacks,
+# the callgrind file and the flame graph must be the same. A piece does
+# not know the frames below a thread's where it begins; it logs what it
+# does to them and the join replays that on the real stacks.
+profiles() {
+  local name=$1 jobs=$2 k
+  shift 2
+  "$REWIND" analyze profile --json --top 0 --no-progress "$@" \
+    --folded "$T/pf.w.folded" --callgrind "$T/pf.w.cg" --svg "$T/pf.w.svg" \
+    "$T/$name.rwd" >"$T/pf.w.json" 2>"$T/pf.werr"
+  "$REWIND" analyze profile -j "$jobs" --json --top 0 --no-progress "$@" \
+    --folded "$T/pf.j.folded" --callgrind "$T/pf.j.cg" --svg "$T/pf.j.svg" \
+    "$T/$name.rwd" >"$T/pf.j.json" 2>"$T/pf.err"
+  check_eq "$name: profile -j $jobs $* exits 0" 0 "$?"
+  check "$name: profile $* has functions ($(wc -l <"$T/pf.w.json"))" \
+    test "$(wc -l <"$T/pf.w.json")" -gt 2
+  for k in json folded cg svg; do
+    check "$name: profile -j $jobs $* in pieces is the whole's ($k)" \
+      cmp "$T/pf.w.$k" "$T/pf.j.$k"
+    cmp -s "$T/pf.w.$k" "$T/pf.j.$k" ||
+      diff "$T/pf.w.$k" "$T/pf.j.$k" | head -n 10 | cut -c 1-300
+  done
 }
 
 # nkf NAME: how many keyframes rewind info counts.
@@ -122,6 +148,7 @@ marks work 2 --thread "${tid:-0}" --mark pthread_cond_wait:start \
   "$T/work.rwd" >"$T/mkt.whole" 2>&1
 "$REWIND" analyze marks -j 2 --no-progress --mark mmap:start \
   --mark munmap:end "$T/work.rwd" >"$T/mkt.j" 2>&1
+profiles work 3
 check "work: marks as text in pieces are the whole's" \
   cmp "$T/mkt.whole" "$T/mkt.j"
 # The listing of a function, instructions that never ran included.
@@ -181,6 +208,7 @@ same tree rep
 counts tree 2 --object libc.so.6
 counts tree 4 --object kftree --type call
 marks tree 4 --mark malloc:start --mark free:end --mark write
+profiles tree 4
 # The program's data and GOT, read in every process (each call through the
 # PLT): the counts per granule and per instruction of each process.
 base=$("$REWIND" dump --json "$T/tree.rwd" | grep '"MAP"' |
@@ -247,6 +275,7 @@ check_eq "python3: recorded" 0 "$?"
 same py rep
 counts py 2 --object libc.so.6
 marks py 2 --mark malloc:start --mark free:end --mark memcpy
+profiles py 2
 # The last process (python3 run by the first, late): a thread that the
 # first pieces do not have.
 last=$("$REWIND" ps "$T/py.rwd" | awk 'END {print $1}')
@@ -267,6 +296,31 @@ check "ring: segments dropped" grep -Eq "ring: .*, [1-9][0-9]* dropped" \
   "$T/ring.rec"
 same ring edges
 counts ring 2 --object kfwork
+profiles ring 2
+# One thread alone: the last, whose stack the first piece does not know.
+rtid=$("$REWIND" info "$T/ring.rwd" |
+  sed -n 's/^threads: *[0-9]* (.* \([0-9]*\))$/\1/p')
+check "ring: the last thread's id ($rtid)" test -n "$rtid"
+profiles ring 2 --thread "${rtid:-0}"
+
+# --- calls of every shape with keyframes inside them ------------------------
+# Recursion, tail calls (a chain of jumps on one return address), longjmp
+# out of nested frames, a timer's signal handler, two threads; a keyframe
+# every 10 ms, pieces of one or two keyframes.
+"$REWIND" record -q -f -o "$T/calls.rwd" --keyframes 0.01 -- \
+  "$P/kfcalls" 0.15 >"$T/calls.out" 2>&1
+check_eq "calls: recorded" 0 "$?"
+check "calls: ran" grep -qx "kfcalls ok" "$T/calls.out"
+k=$(nkf calls)
+check "calls: keyframes written (>= 5: $k)" test "${k:-0}" -ge 5
+profiles calls 3
+check "calls: tail calls and recursion in the profile" python3 -c '
+import json, sys
+f = {r["function"]: r for r in map(json.loads, open(sys.argv[1]))
+     if "function" in r}
+sys.exit(not (f["hop3"]["calls"] > 1000 and f["deep"]["calls"] > 1000 and
+              f["fib"]["inclusive"] < f["round_of"]["inclusive"]))' \
+  "$T/pf.w.json"
 
 # --- no keyframes: one piece, with a note -----------------------------------
 "$REWIND" record -q -f -o "$T/none.rwd" --keyframes 0 -- "$P/kfwork" 0.1 \
@@ -335,13 +389,13 @@ check "SIGKILL: the pieces die with rewind" \
   test -z "$(pgrep -f "analyze edges -j 2 --no-progress $T/long.rwd")"
 
 # --- what -j is not for -------------------------------------------------------
-for a in profile calls; do
-  "$REWIND" analyze $a -j 2 "$T/work.rwd" >/dev/null 2>"$T/no-$a.err"
-  check_eq "$a -j: usage error" 2 "$?"
-  check "$a -j: says what -j is for" grep -q \
-    "analyze $a: -j is for analyze edges, rep, writes, accesses, counts" \
-    "$T/no-$a.err"
-done
+"$REWIND" analyze calls -j 2 "$T/work.rwd" >/dev/null 2>"$T/no-calls.err"
+check_eq "calls -j: usage error" 2 "$?"
+check "calls -j: says what -j is for" grep -q \
+  "analyze calls: -j is for analyze edges, rep, writes, accesses, counts" \
+  "$T/no-calls.err"
+check "calls -j: says why" grep -q "call history is not made in pieces" \
+  "$T/no-calls.err"
 for f in stack every=3; do
   "$REWIND" analyze marks -j 2 --mark "compute:$f" "$T/work.rwd" \
     >/dev/null 2>"$T/no-marks.err"
@@ -349,8 +403,6 @@ for f in stack every=3; do
   check "marks -j with $f: says why" grep -q \
     "mark 'compute:$f': -j is for marks that count" "$T/no-marks.err"
 done
-check "profile -j: says why" grep -q "call stack from the start" \
-  "$T/no-profile.err"
 "$REWIND" analyze edges -j 2 --sample 100 "$T/work.rwd" >/dev/null \
   2>"$T/samp.err"
 check_eq "edges -j --sample: usage error" 2 "$?"
