@@ -417,6 +417,9 @@ static void calls_usage(FILE *out) {
         "  -t, --thread TID     only the calls of thread TID\n"
         "  --max N              keep at most N calls (default 1000000;\n"
         "                       0: no limit); says how many more there were\n"
+        "  -j, --jobs N         replay the pieces between the trace's\n"
+        "                       keyframes N at a time and join them: the same\n"
+        "                       calls, sooner on N cores\n"
         "  --json               one JSON object per call, one per line\n"
         "  --progress           show progress on stderr (default: when\n"
         "                       stderr is a terminal)\n"
@@ -425,11 +428,57 @@ static void calls_usage(FILE *out) {
         out);
 }
 
+/* analyze calls -j: each piece's call tree and calls saved, then joined. */
+struct calls_job {
+  const char *fn;
+  u32 tid;
+  rp_calls *total;
+};
+
+static int calls_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
+                       void *ctx) {
+  const struct calls_job *j = ctx;
+  rp_profile *p;
+  RW_FORWARD(rp_calls_piece_run(rp, j->fn, j->tid, &p, stop));
+  int rc = rp_profile_tree_save(p, out);
+  rp_profile_free(p);
+  return rc;
+}
+
+static int calls_add(FILE *in, void *ctx) {
+  return rp_calls_add(((struct calls_job *)ctx)->total, in);
+}
+
+/* The calls of FN (NULL: all) by TID (0: all), at most MAX, of the trace at
+ * PATH in pieces, JOBS at a time, into *OUT. Returns the exit status (*OUT
+ * set unless 1, 2 or CLI_DAMAGED), or -1 when the trace has no
+ * keyframes. */
+static int calls_pieces(const char *path, const char *fn, u32 tid,
+                        size_t max, int jobs, int progress, rp_calls **out) {
+  struct calls_job j = {.fn = fn, .tid = tid};
+  *out = NULL;
+  if (rp_calls_total(fn, tid, max, &j.total) < 0)
+    return cli_error("out of memory");
+  struct cli_piece_job job = {"calls", calls_piece, calls_add, &j};
+  int st = cli_analyze_segments(path, jobs, progress, &job);
+  int bad = st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED;
+  int rc = bad ? 0 : rp_calls_done(j.total);
+  if (rc < 0)
+    st = cli_error("calls of %s failed: %s", path, rw_strerror(rc));
+  if (rc < 0 || bad) {
+    rp_calls_free(j.total);
+    return st;
+  }
+  *out = j.total;
+  return st;
+}
+
 static int calls(int argc, char **argv) {
   static const struct option longopts[] = {
       {"function", required_argument, 0, 'f'},
       {"thread", required_argument, 0, 't'},
       {"max", required_argument, 0, 'm'},
+      {"jobs", required_argument, 0, 'j'},
       {"json", no_argument, 0, 'J'},
       {"progress", no_argument, 0, 'G'},
       {"no-progress", no_argument, 0, 'P'},
@@ -437,12 +486,16 @@ static int calls(int argc, char **argv) {
       {0, 0, 0, 0}};
   const char *fn = NULL;
   u64 tid = 0, max = 1000000;
-  int json = 0, progress = isatty(2), c, st;
+  int json = 0, progress = isatty(2), c, st, jobs = 0;
   optind = 1;
-  while ((c = cli_getopt("analyze calls", argc, argv, "f:t:h", longopts)) !=
+  while ((c = cli_getopt("analyze calls", argc, argv, "f:t:hj:", longopts)) !=
          -1) {
     if (an_shared_opt(c, &progress, &json)) continue;
     switch (c) {
+      case 'j':
+        if ((st = an_jobs_arg("analyze calls", optarg, &jobs)) >= 0)
+          return st;
+        break;
       case 'f':
         fn = optarg;
         break;
@@ -463,17 +516,25 @@ static int calls(int argc, char **argv) {
   char path[4096];
   if ((st = trace_arg("analyze calls", argc, argv, path, sizeof path)) >= 0)
     return st;
-  rp_replay *rp;
-  if ((st = an_open_trace(path, 0, progress, &rp))) return st;
-  rp_calls *list;
-  struct rp_stop stop;
-  int rc = rp_calls_run(rp, fn, (u32)tid, (size_t)max, &list, &stop);
-  if (progress) fputc('\n', stderr);
-  if (rc < 0) {
-    rp_close(rp);
-    return cli_error("calls of %s failed: %s", path, rw_strerror(rc));
+  rp_replay *rp = NULL;
+  rp_calls *list = NULL;
+  int status = -1;
+  if (jobs) {
+    status = calls_pieces(path, fn, (u32)tid, (size_t)max, jobs, progress,
+                          &list);
+    if (!list && status != -1) return status;
   }
-  int status = an_run_status(rp, &stop);
+  if (status == -1) {
+    if ((st = an_open_trace(path, 0, progress, &rp))) return st;
+    struct rp_stop stop;
+    int rc = rp_calls_run(rp, fn, (u32)tid, (size_t)max, &list, &stop);
+    if (progress) fputc('\n', stderr);
+    if (rc < 0) {
+      rp_close(rp);
+      return cli_error("calls of %s failed: %s", path, rw_strerror(rc));
+    }
+    status = an_run_status(rp, &stop);
+  }
   u64 dropped;
   size_t n = rp_calls_count(list, &dropped);
   for (size_t i = 0; i < n && !ferror(stdout); i++) {
@@ -1307,28 +1368,24 @@ static int marks(int argc, char **argv) {
 }
 
 /* Whether ARGV (a subcommand's words) asks for -j, which only edges, rep,
- * writes, accesses, counts, marks and profile take: prints why the others
- * do not and returns 2, or returns 0. */
+ * writes, accesses, counts, marks, profile and calls take: prints why the
+ * others do not and returns 2, or returns 0. */
 static int one_piece(int argc, char **argv) {
   if (!strcmp(argv[0], "edges") || !strcmp(argv[0], "rep") ||
       !strcmp(argv[0], "writes") || !strcmp(argv[0], "accesses") ||
       !strcmp(argv[0], "counts") || !strcmp(argv[0], "marks") ||
-      !strcmp(argv[0], "profile"))
+      !strcmp(argv[0], "profile") || !strcmp(argv[0], "calls"))
     return 0;
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
     const char *w = argv[i];
     if (strncmp(w, "-j", 2) && strcmp(w, "--jobs") &&
         strncmp(w, "--jobs=", 7))
       continue;
-    int calls = !strcmp(argv[0], "calls");
     char cmd[64];
     snprintf(cmd, sizeof cmd, "analyze %s", argv[0]);
     return cli_usage_error(cmd, "-j is for analyze edges, rep, writes, "
-                           "accesses, counts, marks and profile, whose "
-                           "results join piece by piece%s",
-                           calls ? "; the call history is not made in "
-                                   "pieces yet"
-                                 : "");
+                           "accesses, counts, marks, profile and calls, "
+                           "whose results join piece by piece");
   }
   return 0;
 }

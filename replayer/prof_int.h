@@ -21,6 +21,10 @@ struct call_rec {
   u64 ret;
   u32 tid, fn, caller; /* caller: a function index, or ~0u */
   int returned;
+  u32 graft; /* a piece's: the caller is the real top of graft node
+                GRAFT - 1 (0: none) */
+  u32 pend;  /* a piece's: returned only if the base unwind of the ret
+                numbered PEND ended no frame (0: none) */
 };
 
 struct edge {
@@ -155,6 +159,15 @@ struct pev {
   u32 kind, fn;
   u64 a, n;
 };
+/* With a call history, beside each event: its global position (since the
+ * piece began), rax at an unwind, whether a ret made it and then its
+ * number (UID, from 1) in the piece, and a tail call's argument
+ * registers. */
+struct pex {
+  u64 g, rax;
+  u64 args[6];
+  u32 ret, uid;
+};
 
 /* The function of a graft node (struct pev). */
 #define RP_GRAFT 0xffffffffu
@@ -180,6 +193,7 @@ struct plog {
   u64 done;
   u64 nev, nopen;
   struct pev *ev;
+  struct pex *ex; /* with a call history */
   struct frame *open;
 };
 
@@ -196,6 +210,7 @@ struct shadow {
    * the function of the last branch target looked up. */
   int base;
   struct pev *ev;
+  struct pex *ex; /* with a call history */
   size_t nev, capev;
   u64 kacc;
   u32 graft;
@@ -274,6 +289,8 @@ struct rp_profile {
    * that ended or were there at its end, in that order. */
   int piece;
   int starting; /* the threads alive where the run begins start */
+  u32 nuids;    /* rets that unwound into the frames below */
+  u64 before;   /* a total's: the instructions of the pieces added */
   struct plog *logs;
   size_t nlogs, caplogs;
   struct rp__umap by_merge;    /* the sites by what tells them apart
@@ -304,14 +321,20 @@ int rp__prof_node_of(rp_profile *p, u32 parent, u32 fn, u32 *out)
     RW_MUST_CHECK;
 
 /* The frames of SH's thread whose return address is below LIMIT (and
- * near it) end at its count END; the root frame stays. */
-void rp__prof_unwind(struct shadow *sh, u64 limit, u64 end);
+ * near it) end at its count END, the global position GEND; the root
+ * frame stays. RET: a ret made it, with RAX. Returns how many ended. */
+size_t rp__prof_unwind(struct shadow *sh, u64 limit, u64 end, u64 gend,
+                       int ret, u64 rax);
 /* SH's thread jumped to function FN after its count N with the stack
  * pointer at the top frame's slot: a tail call, or back to a function of
- * a chain of them. Returns 1 when it pushed a frame, 0, or RW_ENOMEM. */
-int rp__prof_tail(struct shadow *sh, u32 fn, u64 n) RW_MUST_CHECK;
-/* Every frame of SH's thread ends at its count END. */
-void rp__prof_end(struct shadow *sh, u64 end);
+ * a chain of them (the frames above it end at GEND). Returns 1 when it
+ * pushed a frame, 0, or RW_ENOMEM. */
+int rp__prof_tail(struct shadow *sh, u32 fn, u64 n, u64 gend) RW_MUST_CHECK;
+/* Every frame of SH's thread ends at its count END (global GEND). */
+void rp__prof_end(struct shadow *sh, u64 end, u64 gend);
+/* Keeps call C in P's history (at most P->max of the first, by start).
+ * Returns 0 or RW_ENOMEM. */
+int rp__prof_keep(rp_profile *p, const struct call_rec *c) RW_MUST_CHECK;
 /* The index of function NAME in OBJECT into *OUT, added when new.
  * Returns 0 or RW_ENOMEM. */
 int rp__prof_fn_named(rp_profile *p, const char *name, const char *object,

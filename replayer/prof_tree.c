@@ -124,6 +124,10 @@ static int canon_fns(rp_profile *p) {
     memcpy(p->fns, v, n * sizeof *v);
     p->nfns = n;
     for (size_t i = 0; i < p->nnodes; i++) p->nodes[i].fn = to[p->nodes[i].fn];
+    for (size_t i = 0; i < p->nrecs; i++) { /* their frames had nodes */
+      p->recs[i].fn = to[p->recs[i].fn];
+      if (p->recs[i].caller != ~0u) p->recs[i].caller = to[p->recs[i].caller];
+    }
     /* Lookups by name and by address named the old indexes. */
     rp__umap_free(&p->names);
     for (size_t i = 0; i < p->nspaces; i++)
@@ -205,7 +209,9 @@ int rp__prof_canon(rp_profile *p) {
 struct theader {
   char magic[8];
   u64 nfns, nstrs, nnodes, nlogs, total, calls;
-  u32 threads, pad;
+  u32 threads, history;
+  u64 icount, nrecs; /* the piece's instructions; its calls kept */
+  u32 nuids, pad;
 };
 
 int rp_profile_tree_save(const rp_profile *p, FILE *f) {
@@ -215,7 +221,11 @@ int rp_profile_tree_save(const rp_profile *p, FILE *f) {
                       .nlogs = p->nlogs,
                       .total = p->total,
                       .calls = p->calls,
-                      .threads = p->threads};
+                      .threads = p->threads,
+                      .history = (u32)p->history,
+                      .icount = p->rp ? p->rp->icount : 0,
+                      .nrecs = p->nrecs,
+                      .nuids = p->nuids};
   memcpy(h.magic, TMAGIC, sizeof h.magic);
   RW_FORWARD(rp__fput(f, &h, sizeof h));
   RW_FORWARD(rp__fput(f, p->fns, p->nfns * sizeof *p->fns));
@@ -223,10 +233,12 @@ int rp_profile_tree_save(const rp_profile *p, FILE *f) {
   RW_FORWARD(rp__fput(f, p->nodes, p->nnodes * sizeof *p->nodes));
   RW_FORWARD(rp__fput(f, p->logs, p->nlogs * sizeof *p->logs));
   for (size_t i = 0; i < p->nlogs; i++) {
-    RW_FORWARD(rp__fput(f, p->logs[i].ev, p->logs[i].nev * sizeof(struct pev)));
-    RW_FORWARD(rp__fput(f, p->logs[i].open,
-                        p->logs[i].nopen * sizeof(struct frame)));
+    const struct plog *l = &p->logs[i];
+    RW_FORWARD(rp__fput(f, l->ev, l->nev * sizeof *l->ev));
+    if (p->history) RW_FORWARD(rp__fput(f, l->ex, l->nev * sizeof *l->ex));
+    RW_FORWARD(rp__fput(f, l->open, l->nopen * sizeof *l->open));
   }
+  RW_FORWARD(rp__fput(f, p->recs, p->nrecs * sizeof *p->recs));
   return fflush(f) != 0 ? RW_ERR(errno ? errno : EIO) : 0;
 }
 
@@ -250,6 +262,7 @@ static struct shadow *stack_of(rp_profile *p, u32 tid, size_t *at) {
 
 static void stack_drop(rp_profile *p, size_t i) {
   free(p->sh[i]->v);
+  free(p->sh[i]->ex);
   free(p->sh[i]);
   p->sh[i] = p->sh[--p->nsh];
 }
@@ -288,14 +301,20 @@ struct saved {
   char *strs;
   struct node *nodes;
   struct plog *logs;
+  struct call_rec *recs;
   u32 *fmap, *nmap; /* the piece's function and node -> the total's */
+  u8 *ended;        /* per ret numbered in the piece (struct pex): it
+                       ended frames below the piece's own */
 };
 
 static void saved_free(struct saved *s) {
   for (u64 i = 0; s->logs && i < s->h.nlogs; i++) {
     free(s->logs[i].ev);
+    free(s->logs[i].ex);
     free(s->logs[i].open);
   }
+  free(s->recs);
+  free(s->ended);
   free(s->fns);
   free(s->strs);
   free(s->nodes);
@@ -312,7 +331,8 @@ static int saved_read(FILE *f, struct saved *s) {
                    memcmp(h->magic, TMAGIC, sizeof h->magic),
                RW_ECORRUPT, "not a saved call tree");
   RW_RETURN_IF(h->nfns > 0xfffffff0u || h->nstrs > 0xffffffffu ||
-                   h->nnodes > 0xfffffff0u || h->nlogs > 0xffffffffu,
+                   h->nnodes > 0xfffffff0u || h->nlogs > 0xffffffffu ||
+                   h->nrecs > (1ull << 40) || h->history > 1,
                RW_ECORRUPT, "a saved call tree too large");
   s->fns = malloc((h->nfns ? h->nfns : 1) * sizeof *s->fns);
   s->strs = malloc(h->nstrs + 1);
@@ -320,7 +340,10 @@ static int saved_read(FILE *f, struct saved *s) {
   s->logs = calloc(h->nlogs ? h->nlogs : 1, sizeof *s->logs);
   s->fmap = malloc((h->nfns ? h->nfns : 1) * sizeof *s->fmap);
   s->nmap = malloc((h->nnodes ? h->nnodes : 1) * sizeof *s->nmap);
-  if (!s->fns || !s->strs || !s->nodes || !s->logs || !s->fmap || !s->nmap)
+  s->recs = malloc((h->nrecs ? h->nrecs : 1) * sizeof *s->recs);
+  s->ended = calloc((size_t)h->nuids + 1, 1);
+  if (!s->fns || !s->strs || !s->nodes || !s->logs || !s->fmap ||
+      !s->nmap || !s->recs || !s->ended)
     return RW_ENOMEM;
   if (fread(s->fns, sizeof *s->fns, h->nfns, f) != h->nfns ||
       fread(s->strs, 1, h->nstrs, f) != h->nstrs ||
@@ -330,6 +353,7 @@ static int saved_read(FILE *f, struct saved *s) {
   s->strs[h->nstrs] = 0;
   for (u64 i = 0; i < h->nlogs; i++) { /* the pointers were the piece's */
     s->logs[i].ev = NULL;
+    s->logs[i].ex = NULL;
     s->logs[i].open = NULL;
   }
   for (u64 i = 0; i < h->nlogs; i++) {
@@ -337,11 +361,16 @@ static int saved_read(FILE *f, struct saved *s) {
     RW_RETURN_IF(l->nev > (1ull << 40) || l->nopen > (1ull << 32),
                  RW_ECORRUPT, "a saved call tree too large");
     l->ev = malloc((l->nev ? l->nev : 1) * sizeof *l->ev);
+    l->ex = calloc(l->nev ? l->nev : 1, sizeof *l->ex);
     l->open = malloc((l->nopen ? l->nopen : 1) * sizeof *l->open);
-    if (!l->ev || !l->open) return RW_ENOMEM;
+    if (!l->ev || !l->ex || !l->open) return RW_ENOMEM;
     if (fread(l->ev, sizeof *l->ev, l->nev, f) != l->nev ||
+        (h->history && fread(l->ex, sizeof *l->ex, l->nev, f) != l->nev) ||
         fread(l->open, sizeof *l->open, l->nopen, f) != l->nopen)
       return RW_ETRUNC;
+    for (u64 k = 0; k < l->nev; k++)
+      RW_RETURN_IF(l->ex[k].uid > h->nuids, RW_ECORRUPT,
+                   "a bad event in a saved call tree");
     RW_RETURN_IF(!l->born && l->root_fn >= h->nfns, RW_ECORRUPT,
                  "a saved thread in no function");
     for (u64 k = 0; k < l->nev; k++) {
@@ -355,6 +384,16 @@ static int saved_read(FILE *f, struct saved *s) {
     for (u64 k = 0; k < l->nopen; k++)
       RW_RETURN_IF(l->open[k].fn >= h->nfns || l->open[k].node >= h->nnodes,
                    RW_ECORRUPT, "a bad frame in a saved call tree");
+  }
+  if (fread(s->recs, sizeof *s->recs, h->nrecs, f) != h->nrecs)
+    return RW_ETRUNC;
+  for (u64 i = 0; i < h->nrecs; i++) {
+    const struct call_rec *c = &s->recs[i];
+    RW_RETURN_IF(c->fn >= h->nfns ||
+                     (c->caller != ~0u && c->caller >= h->nfns) ||
+                     c->graft > h->nnodes || c->pend > h->nuids ||
+                     (c->graft && s->nodes[c->graft - 1].fn != RP_GRAFT),
+                 RW_ECORRUPT, "a bad call in a saved call tree");
   }
   for (u64 i = 0; i < h->nfns; i++)
     RW_RETURN_IF(s->fns[i].name >= h->nstrs || s->fns[i].object >= h->nstrs,
@@ -378,26 +417,33 @@ static int replay_log(rp_profile *p, struct saved *s, const struct plog *l) {
                          &sh));
   for (u64 k = 0; k < l->nev; k++) {
     const struct pev *e = &l->ev[k];
+    const struct pex *x = &l->ex[k];
     RW_RETURN_IF(!sh || !sh->n, RW_ECORRUPT,
                  "a saved thread's events past its end");
-    u64 c = sh->off + e->n;
+    u64 c = sh->off + e->n, g = p->before + x->g;
     switch (e->kind) {
       case PE_GRAFT:
         s->nmap[e->a] = sh->v[sh->n - 1].node;
         break;
       case PE_UNWIND:
-        rp__prof_unwind(sh, e->a, c);
+        if (rp__prof_unwind(sh, e->a, c, g, (int)x->ret, x->rax) && x->uid)
+          s->ended[x->uid] = 1;
         break;
       case PE_TAIL:
         if (sh->n > 1 && sh->v[sh->n - 1].slot &&
-            e->a == sh->v[sh->n - 1].slot)
-          RW_FORWARD(rp__prof_tail(sh, s->fmap[e->fn], c));
+            e->a == sh->v[sh->n - 1].slot) {
+          int rc = rp__prof_tail(sh, s->fmap[e->fn], c, g);
+          RW_FORWARD(rc);
+          struct frame *top = &sh->v[sh->n - 1];
+          if (rc > 0) top->gstart = g;
+          if (rc > 0) memcpy(top->args, x->args, sizeof top->args);
+        }
         break;
       case PE_KIDS:
         sh->v[sh->n - 1].kids += e->a;
         break;
       default: /* PE_END */
-        rp__prof_end(sh, c);
+        rp__prof_end(sh, c, g);
         stack_of(p, l->tid, &at);
         stack_drop(p, at);
         sh = NULL;
@@ -406,9 +452,35 @@ static int replay_log(rp_profile *p, struct saved *s, const struct plog *l) {
   return 0;
 }
 
+/* The calls piece S kept, in the total P's history: positions moved by
+ * the pieces before, the caller of a frame that hung from a graft the
+ * real top frame's, a ret that went on into the frames below no return of
+ * the piece's frame. */
+static int add_calls(rp_profile *p, const struct saved *s) {
+  for (u64 i = 0; i < s->h.nrecs; i++) {
+    struct call_rec c = s->recs[i];
+    c.start += p->before;
+    c.end += p->before;
+    c.fn = s->fmap[c.fn];
+    if (c.graft) {
+      u32 node = s->nmap[c.graft - 1];
+      RW_RETURN_IF(node == ~0u, RW_ECORRUPT, "a call under no frame");
+      c.caller = p->nodes[node].fn;
+    } else if (c.caller != ~0u) {
+      c.caller = s->fmap[c.caller];
+    }
+    if (c.pend && s->ended[c.pend]) c.returned = 0;
+    c.graft = c.pend = 0;
+    RW_FORWARD(rp__prof_keep(p, &c));
+  }
+  return 0;
+}
+
 int rp_profile_tree_add(rp_profile *p, FILE *f) {
   struct saved s = {0};
   int rc = saved_read(f, &s);
+  if (rc == 0 && s.h.history != (u32)p->history)
+    rc = RW_ERR(EINVAL); /* a profile's piece for a call history */
   for (u64 i = 0; rc == 0 && i < s.h.nfns; i++)
     rc = rp__prof_fn_named(p, s.strs + s.fns[i].name,
                            s.strs + s.fns[i].object, &s.fmap[i]);
@@ -441,6 +513,7 @@ int rp_profile_tree_add(rp_profile *p, FILE *f) {
       fr.fn = s.fmap[fr.fn];
       fr.node = s.nmap[fr.node];
       fr.start += sh->off;
+      fr.gstart += p->before;
       rc = fr.node == ~0u ? RW_ECORRUPT
                           : rp__grow((void **)&sh->v, sh->n, &sh->cap,
                                      sizeof *sh->v);
@@ -448,10 +521,12 @@ int rp_profile_tree_add(rp_profile *p, FILE *f) {
     }
     sh->off += l->done;
   }
+  if (rc == 0 && p->history) rc = add_calls(p, &s);
   if (rc == 0) {
     p->total += s.h.total;
     p->calls += s.h.calls;
     p->threads += s.h.threads;
+    p->before += s.h.icount;
   }
   saved_free(&s);
   return rc;
@@ -459,7 +534,7 @@ int rp_profile_tree_add(rp_profile *p, FILE *f) {
 
 int rp_profile_tree_done(rp_profile *p) {
   while (p->nsh) { /* the threads there at the end of the history */
-    rp__prof_end(p->sh[p->nsh - 1], p->sh[p->nsh - 1]->off);
+    rp__prof_end(p->sh[p->nsh - 1], p->sh[p->nsh - 1]->off, p->before);
     stack_drop(p, p->nsh - 1);
   }
   RW_FORWARD(rp__prof_canon(p));

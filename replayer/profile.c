@@ -134,6 +134,16 @@ int rp__prof_node_of(rp_profile *p, u32 parent, u32 fn, u32 *out) {
   return 0;
 }
 
+/* The argument registers a call history keeps. */
+static const unsigned arg_regs[6] = {RW_REG_rdi, RW_REG_rsi, RW_REG_rdx,
+                                     RW_REG_rcx, RW_REG_r8,  RW_REG_r9};
+
+/* The global position of the running thread's count N (observers run
+ * inside its cpu_run). */
+static u64 global_at(const rp_replay *rp, u64 n) {
+  return rp->run_icount + (n - rp->run_own);
+}
+
 /* ---- A piece of the history (analyze profile -j) --------------------- */
 
 /* In a replay that began at a keyframe, a thread that was there already
@@ -150,11 +160,26 @@ int rp__prof_node_of(rp_profile *p, u32 parent, u32 fn, u32 *out) {
 
 /* Appends an event to SH's log: KIND, FN, A, at the thread's count N. */
 static void log_ev(struct shadow *sh, u32 kind, u32 fn, u64 a, u64 n) {
-  if (rp__grow((void **)&sh->ev, sh->nev, &sh->capev, sizeof *sh->ev) < 0) {
+  size_t cap = sh->capev;
+  if (rp__grow((void **)&sh->ev, sh->nev, &sh->capev, sizeof *sh->ev) < 0 ||
+      (RW_UNLIKELY(sh->p->history) &&
+       rp__grow((void **)&sh->ex, sh->nev, &cap, sizeof *sh->ex) < 0)) {
     sh->p->err = RW_ENOMEM;
     return;
   }
+  if (RW_UNLIKELY(sh->p->history))
+    memset(&sh->ex[sh->nev], 0, sizeof *sh->ex);
   sh->ev[sh->nev++] = (struct pev){kind, fn, a, n - sh->n0};
+}
+
+/* With a call history: the last event's global position G, and its
+ * RAX. */
+static struct pex *last_ex(struct shadow *sh, u64 g, u64 rax) {
+  if (!RW_LIKELY(sh->p->history) || !sh->nev || sh->p->err) return NULL;
+  struct pex *x = &sh->ex[sh->nev - 1];
+  x->g = g;
+  x->rax = rax;
+  return x;
 }
 
 /* Before an event that may change the frames below SH's own: the
@@ -182,14 +207,24 @@ static int graft_of(struct shadow *sh, u32 *out) {
   return 0;
 }
 
-/* An unwind to LIMIT at the thread's count END went through all of SH's
- * own frames. Another with the same limit and nothing logged since would
- * change nothing (the top frame it stopped at stays). */
-static void base_unwind(struct shadow *sh, u64 limit, u64 end) {
+/* An unwind to LIMIT at the thread's count END (global position GEND)
+ * went through all of SH's own frames; RET: a ret's, with RAX, that
+ * ended own frame call REC (index into the history, or ~0) as a return
+ * unless it ends frames below too. Another with the same limit and
+ * nothing logged since would change nothing (the top frame it stopped at
+ * stays). */
+static void base_unwind(struct shadow *sh, u64 limit, u64 end, u64 gend,
+                        int ret, u64 rax, size_t rec) {
   if (limit == sh->u_last) return;
   base_moves(sh);
   log_ev(sh, PE_UNWIND, 0, limit, end);
   sh->u_last = limit;
+  struct pex *x = last_ex(sh, gend, rax);
+  if (x && ret) {
+    x->ret = 1;
+    x->uid = (u32)++sh->p->nuids;
+    if (rec != ~(size_t)0) sh->p->recs[rec].pend = x->uid;
+  }
 }
 
 /* A taken branch of SH's thread to TO at count N with no own frame: a
@@ -217,6 +252,9 @@ static void base_branch(struct shadow *sh, cpu_thread *cpu, u64 to, u64 n) {
   log_ev(sh, PE_TAIL, fn, rsp, n);
   sh->t_fn = fn;
   sh->t_rsp = rsp;
+  /* A frame it pushes starts after the jump, with these arguments. */
+  struct pex *x = last_ex(sh, global_at(sh->p->rp, n + 1), 0);
+  for (int i = 0; x && i < 6; i++) x->args[i] = cpu_gpr(cpu, arg_regs[i]);
 }
 
 /* Pushes a frame of function FN, entered at the thread's count START,
@@ -263,24 +301,31 @@ static void keep_first(rp_profile *p) {
 
 /* Keeps frame F of SH's thread, which ended at global position GEND
  * (RETURNED: by its ret, with RET in rax), in the call history. */
+int rp__prof_keep(rp_profile *p, const struct call_rec *c) {
+  if (p->nrecs >= p->max && p->nrecs - p->max >= RW_MAX(p->max, 1024))
+    keep_first(p); /* sorting every so many keeps the cost down */
+  RW_FORWARD(rp__grow((void **)&p->recs, p->nrecs, &p->caprecs,
+                      sizeof *p->recs));
+  p->recs[p->nrecs++] = *c;
+  return 0;
+}
+
 static void keep_call(struct shadow *sh, const struct frame *f, u64 gend,
                       int returned, u64 ret) {
   rp_profile *p = sh->p;
-  if (p->nrecs >= p->max && p->nrecs - p->max >= RW_MAX(p->max, 1024))
-    keep_first(p); /* sorting every so many keeps the cost down */
-  if (rp__grow((void **)&p->recs, p->nrecs, &p->caprecs, sizeof *p->recs) < 0) {
-    p->err = RW_ENOMEM;
-    return;
-  }
-  struct call_rec *c = &p->recs[p->nrecs++];
-  c->start = f->gstart;
-  c->end = gend;
-  memcpy(c->args, f->args, sizeof c->args);
-  c->ret = ret;
-  c->returned = returned;
-  c->tid = sh->t->st.tid;
-  c->fn = f->fn;
-  c->caller = sh->n ? sh->v[sh->n - 1].fn : ~0u;
+  struct call_rec c = {.start = f->gstart,
+                       .end = gend,
+                       .ret = ret,
+                       .tid = sh->tid,
+                       .fn = f->fn,
+                       .caller = sh->n ? sh->v[sh->n - 1].fn : ~0u,
+                       .returned = returned};
+  memcpy(c.args, f->args, sizeof c.args);
+  /* A piece's own bottom frame: its caller is the real top frame below,
+   * which the graft it hangs from stands for. */
+  u32 up = p->nodes[f->node].parent;
+  if (!sh->n && up && p->nodes[up - 1].fn == RP_GRAFT) c.graft = up;
+  if (rp__prof_keep(p, &c) < 0) p->err = RW_ENOMEM;
 }
 
 /* Ends the top frame at the thread's count END, the global position
@@ -311,43 +356,54 @@ static void ring_add(struct shadow *sh, u64 from, u64 to, int kind) {
   e->kind = kind;
 }
 
-/* The global position of the running thread's count N (observers run
- * inside its cpu_run). */
-static u64 global_at(const rp_replay *rp, u64 n) {
-  return rp->run_icount + (n - rp->run_own);
-}
 
 /* Ends the frames whose return address slot is below LIMIT (and near it),
- * at the thread's count END. The root frame stays. With a RET_SLOT, the
- * frame whose return address is there is the one a ret ends, with RAX. */
-static void unwind(struct shadow *sh, u64 limit, u64 end, u64 ret_slot,
-                   u64 rax) {
-  u64 gend = RW_UNLIKELY(sh->p->history) ? global_at(sh->p->rp, end) : 0;
-  size_t keep = !sh->base;
+ * at the thread's count END, the global position GEND. The root frame
+ * stays. RET: a ret's, with RAX: the frame whose return address is at
+ * RET_SLOT is the one it returned from. Returns how many frames ended. */
+static size_t unwind(struct shadow *sh, u64 limit, u64 end, u64 gend,
+                     int ret, u64 ret_slot, u64 rax) {
+  size_t keep = !sh->base, n0 = sh->n, rec = ~(size_t)0;
   while (sh->n > keep) {
     u64 slot = sh->v[sh->n - 1].slot;
-    if (slot >= limit || limit - slot > RP_PROF_NEAR) return;
-    pop(sh, end, gend, slot == ret_slot, rax);
+    if (slot >= limit || limit - slot > RP_PROF_NEAR) return n0 - sh->n;
+    size_t had = sh->p->nrecs;
+    pop(sh, end, gend, ret && slot == ret_slot, rax);
+    if (ret && slot == ret_slot && sh->p->nrecs > had) rec = had;
   }
-  if (sh->base) base_unwind(sh, limit, end);
+  if (sh->base) base_unwind(sh, limit, end, gend, ret, rax, rec);
+  return n0 - sh->n;
 }
 
-void rp__prof_unwind(struct shadow *sh, u64 limit, u64 end) {
-  unwind(sh, limit, end, 0, 0);
+/* The slot of the frame a ret that left the stack pointer at SP returned
+ * from: the outermost of the frames it ends (the others were left by a
+ * longjmp or an exception); not the root. */
+static u64 ret_slot(const struct shadow *sh, u64 sp) {
+  u64 found = 0;
+  for (size_t k = sh->n; k-- > (size_t)!sh->base;) {
+    u64 slot = sh->v[k].slot;
+    if (slot >= sp || sp - slot > RP_PROF_NEAR) break;
+    found = slot;
+  }
+  return found;
 }
 
-void rp__prof_end(struct shadow *sh, u64 end) {
-  while (sh->n) pop(sh, end, 0, 0, 0);
+size_t rp__prof_unwind(struct shadow *sh, u64 limit, u64 end, u64 gend,
+                       int ret, u64 rax) {
+  u64 rs = ret && sh->n > (size_t)!sh->base ? ret_slot(sh, limit) : 0;
+  return unwind(sh, limit, end, gend, ret, rs, rax);
+}
+
+void rp__prof_end(struct shadow *sh, u64 end, u64 gend) {
+  while (sh->n) pop(sh, end, gend, 0, 0);
 }
 
 /* With a call history: the top frame, just entered after the thread's
  * count N, keeps its global start and argument registers. */
 static void keep_args(struct shadow *sh, cpu_thread *cpu, u64 n) {
-  static const unsigned regs[6] = {RW_REG_rdi, RW_REG_rsi, RW_REG_rdx,
-                                   RW_REG_rcx, RW_REG_r8,  RW_REG_r9};
   struct frame *f = &sh->v[sh->n - 1];
   f->gstart = global_at(sh->p->rp, n + 1);
-  for (int i = 0; i < 6; i++) f->args[i] = cpu_gpr(cpu, regs[i]);
+  for (int i = 0; i < 6; i++) f->args[i] = cpu_gpr(cpu, arg_regs[i]);
 }
 
 static void tap(struct shadow *sh, u64 from, u64 to, int taken, u32 site,
@@ -365,26 +421,14 @@ static void on_call(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 ret,
   /* The return address pushed: a frame whose slot this is or was below
    * it is gone (left by a longjmp, an exception). */
   u64 slot = cpu_gpr(cpu, RW_REG_rsp);
-  unwind(sh, slot + 1, n, 0, 0);
   rp_profile *p = sh->p;
+  unwind(sh, slot + 1, n,
+         RW_UNLIKELY(p->history) ? global_at(p->rp, n) : 0, 0, 0, 0);
   int rc = fn_at(p, sh->t, to, &fn);
   if (rc == 0) rc = push(sh, fn, slot, n + 1);
   if (rc < 0) p->err = rc;
   p->calls++;
   if (RW_UNLIKELY(p->history) && rc == 0) keep_args(sh, cpu, n);
-}
-
-/* The slot of the frame a ret that left the stack pointer at SP returned
- * from: the outermost of the frames it ends (the others were left by a
- * longjmp or an exception). */
-static u64 ret_slot(const struct shadow *sh, u64 sp) {
-  u64 found = 0;
-  for (size_t k = sh->n; k-- > 1;) {
-    u64 slot = sh->v[k].slot;
-    if (slot >= sp || sp - slot > RP_PROF_NEAR) break;
-    found = slot;
-  }
-  return found;
 }
 
 static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
@@ -398,8 +442,8 @@ static void on_ret(void *ctx, cpu_thread *cpu, u64 from, u64 to, u64 n) {
   if (sh->ring) ring_add(sh, from, to, RING_RET);
   tap_counter(sh, from, to, n);
   tap(sh, from, to, 1, 0, 0);
-  unwind(sh, sp, n + 1, sh->n > 1 ? ret_slot(sh, sp) : 0,
-         cpu_gpr(cpu, RW_REG_rax));
+  u64 gend = RW_UNLIKELY(sh->p->history) ? global_at(sh->p->rp, n + 1) : 0;
+  rp__prof_unwind(sh, sp, n + 1, gend, 1, cpu_gpr(cpu, RW_REG_rax));
 }
 
 /* "function+0xOFF" for ADDR in thread T's process, into SYM (N). */
@@ -494,7 +538,7 @@ static void tap_counter(struct shadow *sh, u64 from, u64 to, u64 n) {
  * another function is a tail call. The callee gets a frame of its own on
  * the caller's slot (a ret ends both). Cheap unless the stack pointer is
  * there: only frameless functions pay a lookup per taken branch. */
-int rp__prof_tail(struct shadow *sh, u32 fn, u64 n) {
+int rp__prof_tail(struct shadow *sh, u32 fn, u64 n, u64 gend) {
   const struct frame *top = &sh->v[sh->n - 1];
   /* A chain of tail calls that comes back to a function in it (an
    * interpreter's dispatch from handler to handler) goes back to that
@@ -504,8 +548,6 @@ int rp__prof_tail(struct shadow *sh, u32 fn, u64 n) {
   size_t lo = !sh->base, k = sh->n - 1;
   while (k > lo && sh->v[k].slot == top->slot && sh->v[k].fn != fn) k--;
   if (k < sh->n - 1 && sh->v[k].slot == top->slot && sh->v[k].fn == fn) {
-    u64 gend =
-        RW_UNLIKELY(sh->p->history) ? global_at(sh->p->rp, n + 1) : 0;
     while (sh->n > k + 1) pop(sh, n + 1, gend, 0, 0);
     return 0;
   }
@@ -520,7 +562,8 @@ static void tail_seen(struct shadow *sh, cpu_thread *cpu, u64 to, u64 n) {
   u32 fn;
   if (cpu_gpr(cpu, RW_REG_rsp) != sh->v[sh->n - 1].slot) return;
   int rc = fn_at(sh->p, sh->t, to, &fn);
-  if (rc == 0) rc = rp__prof_tail(sh, fn, n);
+  u64 gend = RW_UNLIKELY(sh->p->history) ? global_at(sh->p->rp, n + 1) : 0;
+  if (rc == 0) rc = rp__prof_tail(sh, fn, n, gend);
   if (rc > 0 && RW_UNLIKELY(sh->p->history)) keep_args(sh, cpu, n);
   if (rc < 0) sh->p->err = rc;
 }
@@ -708,7 +751,8 @@ static int keep_log(struct shadow *sh, u64 end, int open) {
                    .done = end - sh->n0,
                    .nev = sh->nev,
                    .nopen = open ? sh->n : 0,
-                   .ev = sh->ev};
+                   .ev = sh->ev,
+                   .ex = sh->ex};
   if (l.nopen && !(l.open = malloc(l.nopen * sizeof *l.open)))
     return RW_ENOMEM;
   RW_FORWARD(rp__grow((void **)&p->logs, p->nlogs, &p->caplogs,
@@ -719,6 +763,7 @@ static int keep_log(struct shadow *sh, u64 end, int open) {
   }
   p->logs[p->nlogs++] = l;
   sh->ev = NULL;
+  sh->ex = NULL;
   sh->nev = sh->capev = 0;
   return 0;
 }
@@ -743,6 +788,7 @@ void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t) {
     if (sh->base) { /* its frames below end too */
       base_moves(sh);
       log_ev(sh, PE_END, 0, 0, end);
+      last_ex(sh, rp->icount, 0);
       if (keep_log(sh, end, 0) < 0) p->err = RW_ENOMEM;
     }
     /* The cpu may serve another thread: it keeps observing (no blocks to
@@ -752,6 +798,7 @@ void rp__prof_thread_end(rp_replay *rp, struct rp__thread *t) {
     free(sh->v);
     free(sh->ring);
     free(sh->ev);
+    free(sh->ex);
     free(sh);
     p->sh[i] = p->sh[--p->nsh];
     return;
@@ -765,11 +812,13 @@ void rp_profile_free(rp_profile *p) {
     free(p->sh[i]->ring);
     free(p->sh[i]->cnt);
     free(p->sh[i]->ev);
+    free(p->sh[i]->ex);
     free(p->sh[i]);
   }
   free(p->sh);
   for (size_t i = 0; i < p->nlogs; i++) {
     free(p->logs[i].ev);
+    free(p->logs[i].ex);
     free(p->logs[i].open);
   }
   free(p->logs);
@@ -978,9 +1027,11 @@ int rp_calls_run(rp_replay *rp, const char *fn, u32 tid, size_t max,
   return 0;
 }
 
-static int calls_run(rp_profile *p, rp_calls *c, struct rp_stop *stop) {
-  int rc = profile_run(p, stop);
-  if (rc == 0 && p->nrecs) {
+/* C's list from its profile's history. */
+static int calls_list(rp_calls *c) {
+  rp_profile *p = c->p;
+  int rc = 0;
+  if (p->nrecs) {
     keep_first(p);
     c->v = calloc(p->nrecs, sizeof *c->v);
     if (!c->v) rc = RW_ENOMEM;
@@ -1001,6 +1052,43 @@ static int calls_run(rp_profile *p, rp_calls *c, struct rp_stop *stop) {
   p->want_fn = NULL; /* borrowed for the run only */
   if (rc == 0) c->n = p->nrecs;
   return rc;
+}
+
+static int calls_run(rp_profile *p, rp_calls *c, struct rp_stop *stop) {
+  int rc = profile_run(p, stop);
+  if (rc == 0) rc = calls_list(c);
+  p->want_fn = NULL;
+  return rc;
+}
+
+int rp_calls_piece_run(rp_replay *rp, const char *fn, u32 tid,
+                       rp_profile **out, struct rp_stop *stop) {
+  rp_calls *c = calls_new(rp, fn, tid, 0);
+  *out = NULL;
+  if (!c) return RW_ENOMEM;
+  c->p->piece = 1;
+  int rc = profile_run(c->p, stop);
+  c->p->want_fn = NULL;
+  if (rc == 0) {
+    *out = c->p;
+    c->p = NULL;
+  }
+  rp_calls_free(c);
+  return rc;
+}
+
+int rp_calls_total(const char *fn, u32 tid, size_t max, rp_calls **out) {
+  *out = calls_new(NULL, fn, tid, max);
+  return *out ? 0 : RW_ENOMEM;
+}
+
+int rp_calls_add(rp_calls *c, FILE *f) {
+  return rp_profile_tree_add(c->p, f);
+}
+
+int rp_calls_done(rp_calls *c) {
+  RW_FORWARD(rp_profile_tree_done(c->p));
+  return calls_list(c);
 }
 
 int rp_calls_whole(rp_replay *rp, const char *fn, size_t max,

@@ -740,6 +740,19 @@ int rp_calls_run(rp_replay *rp, const char *fn, u32 tid, size_t max,
 int rp_calls_whole(rp_replay *rp, const char *fn, size_t max,
                    void (*tick)(void *ctx), void *ctx, rp_calls **out)
     RW_MUST_CHECK;
+/* The call history in pieces (rewind analyze calls -j), as the profile's
+ * (rp_profile_piece_run): rp_calls_piece_run runs a piece, whose profile
+ * rp_profile_tree_save writes; rp_calls_total makes the total (FN, TID
+ * and MAX as for rp_calls_run; FN borrowed until rp_calls_done),
+ * rp_calls_add adds a saved piece in the history's order, and
+ * rp_calls_done ends the frames still open at the end and makes the list.
+ * Return 0 or a negative code. */
+int rp_calls_piece_run(rp_replay *rp, const char *fn, u32 tid,
+                       rp_profile **out, struct rp_stop *stop) RW_MUST_CHECK;
+int rp_calls_total(const char *fn, u32 tid, size_t max, rp_calls **out)
+    RW_MUST_CHECK;
+int rp_calls_add(rp_calls *c, FILE *f) RW_MUST_CHECK;
+int rp_calls_done(rp_calls *c) RW_MUST_CHECK;
 /* How many calls were kept (and in *DROPPED, may be NULL, how many more
  * there were past MAX); the I-th, or NULL. */
 size_t rp_calls_count(const rp_calls *c, u64 *dropped);
