@@ -98,6 +98,7 @@ static void command_of(rp_replay *rp, const char *path, char *buf,
 struct tree_job {
   u32 tid;
   rp_profile *total;
+  int whole; /* a piece cannot be joined exactly: run it whole */
 };
 
 static int tree_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
@@ -110,8 +111,19 @@ static int tree_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
   return rc;
 }
 
+/* The note when a history's pieces cannot be joined (RW_ERR(ENOTSUP)). */
+static void join_note(const char *path) {
+  fprintf(stderr, "rewind: note: %s has a return address at an address "
+                  "that is not a multiple of 8, where pieces may not join "
+                  "exactly; analysing it in one piece\n", path);
+}
+
 static int tree_add(FILE *in, void *ctx) {
-  return rp_profile_tree_add(((struct tree_job *)ctx)->total, in);
+  struct tree_job *j = ctx;
+  if (j->whole) return 0;
+  int rc = rp_profile_tree_add(j->total, in);
+  if (rc == RW_ERR(ENOTSUP)) j->whole = 1;
+  return rc == RW_ERR(ENOTSUP) ? 0 : rc;
 }
 
 /* The profile of the trace at PATH (thread TID's when not 0) in pieces,
@@ -125,6 +137,10 @@ static int tree_pieces(const char *path, u32 tid, int jobs, int progress,
     return cli_error("out of memory");
   struct cli_piece_job job = {"profile", tree_piece, tree_add, &j};
   int st = cli_analyze_segments(path, jobs, progress, &job);
+  if (j.whole && (st == 0 || st == 4)) {
+    join_note(path);
+    st = -1;
+  }
   int rc = st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED
                ? 0
                : rp_profile_tree_done(j.total);
@@ -433,6 +449,7 @@ struct calls_job {
   const char *fn;
   u32 tid;
   rp_calls *total;
+  int whole; /* as tree_job's */
 };
 
 static int calls_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
@@ -446,7 +463,11 @@ static int calls_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
 }
 
 static int calls_add(FILE *in, void *ctx) {
-  return rp_calls_add(((struct calls_job *)ctx)->total, in);
+  struct calls_job *j = ctx;
+  if (j->whole) return 0;
+  int rc = rp_calls_add(j->total, in);
+  if (rc == RW_ERR(ENOTSUP)) j->whole = 1;
+  return rc == RW_ERR(ENOTSUP) ? 0 : rc;
 }
 
 /* The calls of FN (NULL: all) by TID (0: all), at most MAX, of the trace at
@@ -461,6 +482,10 @@ static int calls_pieces(const char *path, const char *fn, u32 tid,
     return cli_error("out of memory");
   struct cli_piece_job job = {"calls", calls_piece, calls_add, &j};
   int st = cli_analyze_segments(path, jobs, progress, &job);
+  if (j.whole && (st == 0 || st == 4)) {
+    join_note(path);
+    st = -1;
+  }
   int bad = st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED;
   int rc = bad ? 0 : rp_calls_done(j.total);
   if (rc < 0)

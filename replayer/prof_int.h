@@ -290,6 +290,8 @@ struct rp_profile {
   int piece;
   int starting; /* the threads alive where the run begins start */
   u32 nuids;    /* rets that unwound into the frames below */
+  int misaligned; /* a frame's return address was not at a multiple of 8
+                     (base_unwind then cannot tell limits apart by 8) */
   u64 before;   /* a total's: the instructions of the pieces added */
   struct plog *logs;
   size_t nlogs, caplogs;

@@ -211,7 +211,7 @@ struct theader {
   u64 nfns, nstrs, nnodes, nlogs, total, calls;
   u32 threads, history;
   u64 icount, nrecs; /* the piece's instructions; its calls kept */
-  u32 nuids, pad;
+  u32 nuids, misaligned;
 };
 
 int rp_profile_tree_save(const rp_profile *p, FILE *f) {
@@ -225,7 +225,8 @@ int rp_profile_tree_save(const rp_profile *p, FILE *f) {
                       .history = (u32)p->history,
                       .icount = p->rp ? p->rp->icount : 0,
                       .nrecs = p->nrecs,
-                      .nuids = p->nuids};
+                      .nuids = p->nuids,
+                      .misaligned = (u32)p->misaligned};
   memcpy(h.magic, TMAGIC, sizeof h.magic);
   RW_FORWARD(rp__fput(f, &h, sizeof h));
   RW_FORWARD(rp__fput(f, p->fns, p->nfns * sizeof *p->fns));
@@ -481,6 +482,9 @@ int rp_profile_tree_add(rp_profile *p, FILE *f) {
   int rc = saved_read(f, &s);
   if (rc == 0 && s.h.history != (u32)p->history)
     rc = RW_ERR(EINVAL); /* a profile's piece for a call history */
+  /* The piece told unwinds apart by 8 bytes, as a whole replay may not;
+   * with a return address at an odd place the join might differ. */
+  if (rc == 0 && s.h.misaligned) rc = RW_ERR(ENOTSUP);
   for (u64 i = 0; rc == 0 && i < s.h.nfns; i++)
     rc = rp__prof_fn_named(p, s.strs + s.fns[i].name,
                            s.strs + s.fns[i].object, &s.fmap[i]);

@@ -184,12 +184,14 @@ static struct pex *last_ex(struct shadow *sh, u64 g, u64 rax) {
 
 /* Before an event that may change the frames below SH's own: the
  * instructions of own frames that ended onto the top one go first, and
- * the next own frame hangs from a new graft. */
+ * the next own frame hangs from a new graft. The last tail logged may
+ * act again (an unwind may have ended the top frame); the last unwind
+ * would not (a tail call leaves the top frame's slot as it was, and
+ * whether an unwind ends the top frame depends on its slot alone). */
 static void base_moves(struct shadow *sh) {
   if (sh->kacc) log_ev(sh, PE_KIDS, 0, sh->kacc, sh->n0);
   sh->kacc = 0;
   sh->graft = 0;
-  sh->u_last = 0;
   sh->t_fn = ~0u;
 }
 
@@ -210,15 +212,20 @@ static int graft_of(struct shadow *sh, u32 *out) {
 /* An unwind to LIMIT at the thread's count END (global position GEND)
  * went through all of SH's own frames; RET: a ret's, with RAX, that
  * ended own frame call REC (index into the history, or ~0) as a return
- * unless it ends frames below too. Another with the same limit and
- * nothing logged since would change nothing (the top frame it stopped at
- * stays). */
+ * unless it ends frames below too. Whether an unwind ends the top frame
+ * depends on its slot alone, and with every slot a multiple of 8 (return
+ * addresses pushed on a stack kept aligned; P->misaligned says when not)
+ * on the limit rounded up to one: another such unwind with no other
+ * logged since would change nothing (the top frame it stopped at stays,
+ * or a tail call put one on the same slot). So a call and a return at
+ * the same stack pointer in a frame below, again and again, log once. */
 static void base_unwind(struct shadow *sh, u64 limit, u64 end, u64 gend,
                         int ret, u64 rax, size_t rec) {
-  if (limit == sh->u_last) return;
+  u64 key = (limit + 7) & ~7ull;
+  if (key == sh->u_last) return;
   base_moves(sh);
   log_ev(sh, PE_UNWIND, 0, limit, end);
-  sh->u_last = limit;
+  sh->u_last = key;
   struct pex *x = last_ex(sh, gend, rax);
   if (x && ret) {
     x->ret = 1;
@@ -280,6 +287,7 @@ static int push(struct shadow *sh, u32 fn, u64 slot, u64 start) {
   RW_FORWARD(rp__grow((void **)&sh->v, sh->n, &sh->cap, sizeof *sh->v));
   sh->v[sh->n++] = f;
   p->nodes[f.node].calls++;
+  p->misaligned |= (slot & 7) != 0;
   return 0;
 }
 

@@ -698,7 +698,10 @@ void rp_profile_free(rp_profile *p);
  * reads one saved piece (written by this process or one it forked) into
  * it, in the history's order, and rp_profile_tree_done ends the frames
  * still open at the end: the total is then the whole replay's profile.
- * Return 0 or a negative code (RW_ECORRUPT, RW_ETRUNC: a bad file). */
+ * Return 0 or a negative code (RW_ECORRUPT, RW_ETRUNC: a bad file;
+ * RW_ERR(ENOTSUP) from rp_profile_tree_add: the piece met a return address
+ * that is not at a multiple of 8, where the join is not sure to be exact:
+ * replay the history whole instead). */
 int rp_profile_piece_run(rp_replay *rp, u32 tid, rp_profile **out,
                          struct rp_stop *stop) RW_MUST_CHECK;
 int rp_profile_tree_save(const rp_profile *p, FILE *f) RW_MUST_CHECK;

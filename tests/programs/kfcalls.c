@@ -6,8 +6,10 @@
  * function on one return address, in assembly so that the compiler keeps
  * them), a longjmp out of nested frames every 8th round, a signal handler
  * that calls functions wherever the timer finds the thread, and a second
- * thread doing the same on its own stack. Prints whether both threads
- * ran. */
+ * thread doing the same on its own stack. With a second argument "odd",
+ * main also calls a function with its stack pointer 4 bytes off a
+ * multiple of 8 once a round (a return address where none usually is).
+ * Prints whether both threads ran. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -29,6 +31,14 @@ __asm__(".text\n.globl hop1\n.type hop1,@function\nhop1:\n"
         "lea -1(%rdi), %rdi\njmp hop3\n.size hop2,.-hop2\n"
         ".globl hop3\n.type hop3,@function\nhop3:\n"
         "lea 1(%rdi,%rdi,2), %rax\nret\n.size hop3,.-hop3\n");
+
+/* odd4(x): calls hop3(x) with the stack pointer moved down 4 bytes. */
+unsigned long odd4(unsigned long x);
+__asm__(".text\n.globl odd4\n.type odd4,@function\nodd4:\n"
+        "sub $4, %rsp\ncall hop3\nadd $4, %rsp\nret\n"
+        ".size odd4,.-odd4\n");
+
+static int odd;
 
 __attribute__((noinline)) static unsigned long fib(unsigned n) {
   return n < 2 ? n : fib(n - 1) + fib(n - 2);
@@ -54,6 +64,7 @@ static double now(void) {
 __attribute__((noinline)) static unsigned long round_of(unsigned long i) {
   unsigned long s = fib(12);
   for (unsigned long k = 0; k < 50; k++) s += hop1(i + k);
+  if (odd) s += odd4(i);
   if (i % 8 == 0 && !setjmp(out)) deep(20 + (unsigned)(i % 7));
   return s;
 }
@@ -67,6 +78,7 @@ static void *worker(void *arg) {
 
 int main(int argc, char **argv) {
   double secs = argc > 1 ? atof(argv[1]) : 0.3;
+  odd = argc > 2 && argv[2][0] == 'o';
   signal(SIGALRM, on_alarm);
   struct itimerval it = {{0, 3000}, {0, 3000}};
   setitimer(ITIMER_REAL, &it, NULL);
