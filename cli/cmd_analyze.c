@@ -111,19 +111,28 @@ static int tree_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
   return rc;
 }
 
-/* The note when a history's pieces cannot be joined (RW_ERR(ENOTSUP)). */
-static void join_note(const char *path) {
+/* RC of adding a piece's call tree: RW_ERR(ENOTSUP), the pieces cannot be
+ * joined exactly, sets *WHOLE and is no error. */
+static int join_added(int rc, int *whole) {
+  if (rc != RW_ERR(ENOTSUP)) return rc;
+  *whole = 1;
+  return 0;
+}
+
+/* Status ST of the pieces of PATH, or -1 (analyse it whole, with a note)
+ * when WHOLE says they cannot be joined. */
+static int join_status(int st, int whole, const char *path) {
+  if (!whole || (st != 0 && st != 4)) return st;
   fprintf(stderr, "rewind: note: %s has a return address at an address "
                   "that is not a multiple of 8, where pieces may not join "
                   "exactly; analysing it in one piece\n", path);
+  return -1;
 }
 
 static int tree_add(FILE *in, void *ctx) {
   struct tree_job *j = ctx;
-  if (j->whole) return 0;
-  int rc = rp_profile_tree_add(j->total, in);
-  if (rc == RW_ERR(ENOTSUP)) j->whole = 1;
-  return rc == RW_ERR(ENOTSUP) ? 0 : rc;
+  return j->whole ? 0
+                  : join_added(rp_profile_tree_add(j->total, in), &j->whole);
 }
 
 /* The profile of the trace at PATH (thread TID's when not 0) in pieces,
@@ -137,10 +146,7 @@ static int tree_pieces(const char *path, u32 tid, int jobs, int progress,
     return cli_error("out of memory");
   struct cli_piece_job job = {"profile", tree_piece, tree_add, &j};
   int st = cli_analyze_segments(path, jobs, progress, &job);
-  if (j.whole && (st == 0 || st == 4)) {
-    join_note(path);
-    st = -1;
-  }
+  st = join_status(st, j.whole, path);
   int rc = st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED
                ? 0
                : rp_profile_tree_done(j.total);
@@ -464,10 +470,7 @@ static int calls_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
 
 static int calls_add(FILE *in, void *ctx) {
   struct calls_job *j = ctx;
-  if (j->whole) return 0;
-  int rc = rp_calls_add(j->total, in);
-  if (rc == RW_ERR(ENOTSUP)) j->whole = 1;
-  return rc == RW_ERR(ENOTSUP) ? 0 : rc;
+  return j->whole ? 0 : join_added(rp_calls_add(j->total, in), &j->whole);
 }
 
 /* The calls of FN (NULL: all) by TID (0: all), at most MAX, of the trace at
@@ -482,10 +485,7 @@ static int calls_pieces(const char *path, const char *fn, u32 tid,
     return cli_error("out of memory");
   struct cli_piece_job job = {"calls", calls_piece, calls_add, &j};
   int st = cli_analyze_segments(path, jobs, progress, &job);
-  if (j.whole && (st == 0 || st == 4)) {
-    join_note(path);
-    st = -1;
-  }
+  st = join_status(st, j.whole, path);
   int bad = st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED;
   int rc = bad ? 0 : rp_calls_done(j.total);
   if (rc < 0)

@@ -307,8 +307,6 @@ static void keep_first(rp_profile *p) {
   }
 }
 
-/* Keeps frame F of SH's thread, which ended at global position GEND
- * (RETURNED: by its ret, with RET in rax), in the call history. */
 int rp__prof_keep(rp_profile *p, const struct call_rec *c) {
   if (p->nrecs >= p->max && p->nrecs - p->max >= RW_MAX(p->max, 1024))
     keep_first(p); /* sorting every so many keeps the cost down */
@@ -318,6 +316,8 @@ int rp__prof_keep(rp_profile *p, const struct call_rec *c) {
   return 0;
 }
 
+/* Keeps frame F of SH's thread, which ended at global position GEND
+ * (RETURNED: by its ret, with RET in rax), in the call history. */
 static void keep_call(struct shadow *sh, const struct frame *f, u64 gend,
                       int returned, u64 ret) {
   rp_profile *p = sh->p;
@@ -363,7 +363,6 @@ static void ring_add(struct shadow *sh, u64 from, u64 to, int kind) {
   e->to = to;
   e->kind = kind;
 }
-
 
 /* Ends the frames whose return address slot is below LIMIT (and near it),
  * at the thread's count END, the global position GEND. The root frame
