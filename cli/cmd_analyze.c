@@ -113,7 +113,7 @@ static int tree_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
 
 /* RC of adding a piece's call tree: RW_ERR(ENOTSUP), the pieces cannot be
  * joined exactly, sets *WHOLE and is no error. */
-static int join_added(int rc, int *whole) {
+int an_join_added(int rc, int *whole) {
   if (rc != RW_ERR(ENOTSUP)) return rc;
   *whole = 1;
   return 0;
@@ -121,7 +121,7 @@ static int join_added(int rc, int *whole) {
 
 /* Status ST of the pieces of PATH, or -1 (analyse it whole, with a note)
  * when WHOLE says they cannot be joined. */
-static int join_status(int st, int whole, const char *path) {
+int an_join_status(int st, int whole, const char *path) {
   if (!whole || (st != 0 && st != 4)) return st;
   fprintf(stderr, "rewind: note: %s has a return address at an address "
                   "that is not a multiple of 8, where pieces may not join "
@@ -132,7 +132,8 @@ static int join_status(int st, int whole, const char *path) {
 static int tree_add(FILE *in, void *ctx) {
   struct tree_job *j = ctx;
   return j->whole ? 0
-                  : join_added(rp_profile_tree_add(j->total, in), &j->whole);
+                  : an_join_added(rp_profile_tree_add(j->total, in),
+                                  &j->whole);
 }
 
 /* The profile of the trace at PATH (thread TID's when not 0) in pieces,
@@ -146,7 +147,7 @@ static int tree_pieces(const char *path, u32 tid, int jobs, int progress,
     return cli_error("out of memory");
   struct cli_piece_job job = {"profile", tree_piece, tree_add, &j};
   int st = cli_analyze_segments(path, jobs, progress, &job);
-  st = join_status(st, j.whole, path);
+  st = an_join_status(st, j.whole, path);
   int rc = st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED
                ? 0
                : rp_profile_tree_done(j.total);
@@ -470,7 +471,7 @@ static int calls_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
 
 static int calls_add(FILE *in, void *ctx) {
   struct calls_job *j = ctx;
-  return j->whole ? 0 : join_added(rp_calls_add(j->total, in), &j->whole);
+  return j->whole ? 0 : an_join_added(rp_calls_add(j->total, in), &j->whole);
 }
 
 /* The calls of FN (NULL: all) by TID (0: all), at most MAX, of the trace at
@@ -485,7 +486,7 @@ static int calls_pieces(const char *path, const char *fn, u32 tid,
     return cli_error("out of memory");
   struct cli_piece_job job = {"calls", calls_piece, calls_add, &j};
   int st = cli_analyze_segments(path, jobs, progress, &job);
-  st = join_status(st, j.whole, path);
+  st = an_join_status(st, j.whole, path);
   int bad = st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED;
   int rc = bad ? 0 : rp_calls_done(j.total);
   if (rc < 0)
@@ -1091,6 +1092,7 @@ static int lines_arg(const char *arg, struct rp_count_opts *o) {
 struct counts_job {
   struct rp_count_opts o;
   rp_counts *total;
+  int whole; /* marks' call paths cannot be joined exactly: run whole */
 };
 
 static int counts_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
@@ -1105,7 +1107,9 @@ static int counts_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
 
 static int counts_add(FILE *in, void *ctx) {
   struct counts_job *j = ctx;
-  return rp_counts_add(&j->total, &j->o, in);
+  return j->whole ? 0
+                  : an_join_added(rp_counts_add(&j->total, &j->o, in),
+                               &j->whole);
 }
 
 /* The counts of O in the pieces of the trace at PATH, JOBS at a time, in
@@ -1113,13 +1117,17 @@ static int counts_add(FILE *in, void *ctx) {
  * the exit status. */
 static int counts_pieces(const char *path, const struct rp_count_opts *o,
                          int jobs, int progress, rp_counts **out) {
-  struct counts_job j = {*o, NULL};
+  struct counts_job j = {*o, NULL, 0};
   j.o.piece = 1;
   struct cli_piece_job job = {"counts", counts_piece, counts_add, &j};
   *out = NULL;
   fflush(stdout); /* the pieces are forks */
   int st = cli_analyze_segments(path, jobs, progress, &job);
-  if (st == -1) return 0;
+  st = an_join_status(st, j.whole, path); /* after: the pieces set it */
+  if (st == -1) {
+    rp_counts_free(j.total);
+    return 0;
+  }
   *out = j.total; /* NULL too when the first piece went wrong */
   return st;
 }
@@ -1246,7 +1254,7 @@ static void marks_usage(FILE *out) {
         "                       keyframes (rewind record --keyframes) N at a\n"
         "                       time, each in a process of its own, and add\n"
         "                       them up: the same result, sooner on N cores\n"
-        "                       (not with stack or every=N)\n"
+        "                       (not with every=N)\n"
         "  --json               one JSON object per mark and line, then one\n"
         "                       for the counting windows\n"
         "  --progress           show progress on stderr (default: when\n"
@@ -1343,17 +1351,14 @@ static int marks(int argc, char **argv) {
       st = cli_usage_error(cmd, "mark '%s': a stop mark stops gdb (monitor "
                            "mark %s in rewind replay); here marks count",
                            v[i].text, v[i].text);
-  /* A piece counts each mark's executions from its own start and has no
-   * call stacks: every=N and stack need the whole history. */
+  /* A piece counts each mark's executions from its own start: which is
+   * the Nth of the whole history it cannot know. */
   for (size_t i = 0; st < 0 && jobs && i < n; i++)
-    if ((v[i].flags & RP_MARK_STACK) || v[i].every)
-      st = cli_usage_error(cmd, "mark '%s': -j is for marks that count "
-                           "(count, start, end); %s needs every "
-                           "execution from the start of the history%s",
-                           v[i].text, v[i].every ? "every=N" : "stack",
-                           v[i].flags & RP_MARK_STACK
-                               ? " and every thread's call stack"
-                               : "");
+    if (v[i].every)
+      st = cli_usage_error(cmd, "mark '%s': -j is for marks without "
+                           "every=N, which needs every execution from "
+                           "the start of the history (stack counts the "
+                           "call paths of all of them)", v[i].text);
   if (st < 0) {
     int r = trace_arg(cmd, argc, argv, path, sizeof path);
     if (r >= 0) st = r;

@@ -219,7 +219,6 @@ void cli_analyze_accesses_usage(FILE *out) {
         "  -j, --jobs N         count in the pieces between the trace's\n"
         "                       keyframes (rewind record --keyframes), N\n"
         "                       at a time, and add them up: the same counts\n"
-        "                       (not with --stacks)\n"
         "  --json               one JSON object per line: the summary, then\n"
         "                       each granule and each instruction\n"
         "  --progress           show progress on stderr (default: when\n"
@@ -234,6 +233,7 @@ void cli_analyze_accesses_usage(FILE *out) {
 struct accesses_job {
   struct rp_data_opts o;
   rp_data *total;
+  int whole; /* the call paths cannot be joined exactly: run whole */
 };
 
 static int accesses_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
@@ -248,7 +248,9 @@ static int accesses_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
 
 static int accesses_add(FILE *in, void *ctx) {
   struct accesses_job *j = ctx;
-  return rp_data_add(&j->total, &j->o, in);
+  return j->whole ? 0
+                  : an_join_added(rp_data_add(&j->total, &j->o, in),
+                                  &j->whole);
 }
 
 /* The counts of O in the pieces of the trace at PATH, JOBS at a time, in
@@ -256,13 +258,17 @@ static int accesses_add(FILE *in, void *ctx) {
  * the exit status. */
 static int accesses_pieces(const char *path, const struct rp_data_opts *o,
                            int jobs, int progress, rp_data **out) {
-  struct accesses_job j = {*o, NULL};
+  struct accesses_job j = {*o, NULL, 0};
   j.o.piece = 1;
   struct cli_piece_job job = {"accesses", accesses_piece, accesses_add, &j};
   *out = NULL;
   fflush(stdout); /* the pieces are forks */
   int st = cli_analyze_segments(path, jobs, progress, &job);
-  if (st == -1) return 0;
+  st = an_join_status(st, j.whole, path); /* after: the pieces set it */
+  if (st == -1) {
+    rp_data_free(j.total);
+    return 0;
+  }
   *out = j.total; /* NULL too when the first piece went wrong */
   return st;
 }
@@ -330,10 +336,6 @@ int cli_analyze_accesses(int argc, char **argv) {
                            "%u: give a larger --granule",
                            (unsigned long long)o.len, RP_DATA_GRANULES,
                            o.granule);
-  if (jobs && o.stacks)
-    return cli_usage_error(cmd, "-j does not go with --stacks, which "
-                           "follows every thread's call stack from the "
-                           "start of the history");
   char path[4096];
   if (cli_trace_path(trace, path, sizeof path)) return 1;
   if (o.tid && an_thread_check(path, o.tid)) return 1;

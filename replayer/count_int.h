@@ -110,6 +110,9 @@ struct rp__counter {
   struct mpath *paths;
   size_t npaths, cappaths;
   struct rp__umap by_path; /* mark << 32 | node -> paths index + 1 */
+  rp_profile *tree;        /* a piece's call tree, whose nodes its paths
+                              are (marks with stack, analyze marks -j) */
+  rp_profile *join;        /* the total's: the pieces' trees joined */
   u64 pkey[256];           /* by_path's recent answers (key + 1; 0: none) */
   u32 pix[256];
   u64 nwin, win_total, win_min, win_max; /* closed counting windows */
@@ -201,6 +204,10 @@ int rp__cnt_decode(struct rp__counter *c, const u8 *code, size_t n,
 int rp__cnt_in_range(const struct rp__counter *c, const struct insn *in);
 /* Whether IN is of the selected kinds. */
 int rp__cnt_of_kind(const struct rp__counter *c, const struct insn *in);
+/* N more executions of mark K on call path NODE (the profile's + 1).
+ * Returns 0 or RW_ENOMEM. */
+int rp__cnt_path_add(struct rp__counter *c, u32 k, u32 node, u64 n)
+    RW_MUST_CHECK;
 /* T's counts but ENTERED from C's instructions' counts. */
 void rp__cnt_tally(const struct rp__counter *c, struct tally *t);
 

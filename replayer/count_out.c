@@ -407,10 +407,16 @@ int rp_counts_write(const rp_counts *cc, FILE *out, size_t top, int json) {
 struct cheader {
   char magic[8];
   u64 total, unplaced, badruns, bad_start, bad_end, entered;
-  u32 threads, starters, src_seen, pad;
+  u32 threads, starters, src_seen, tree; /* tree: a call tree follows */
   u64 ninsns, nstrs, nbodies, nheads, ntails, nbadkeys;
   u64 nwin, win_total, win_min, win_max; /* marks: windows closed */
-  u64 nmarks, nmheads, nmtails;
+  u64 nmarks, nmheads, nmtails, npaths;
+};
+
+/* A saved call path of a mark: a node of the piece's call tree. */
+struct cpath {
+  u32 mark, node;
+  u64 count;
 };
 
 struct cbody {
@@ -447,7 +453,9 @@ int rp_counts_save(const rp_counts *cc, FILE *f) {
                       .win_max = c->win_max,
                       .nmarks = c->o.nmarks,
                       .nmheads = c->nmheads,
-                      .nmtails = c->nmtails};
+                      .nmtails = c->nmtails,
+                      .npaths = c->npaths,
+                      .tree = c->tree != NULL};
   memcpy(h.magic, CMAGIC, sizeof CMAGIC);
   /* The bodies first: decoding them names their source files. */
   struct insn **bi = calloc(c->nbodies ? c->nbodies : 1, sizeof *bi);
@@ -480,6 +488,11 @@ int rp_counts_save(const rp_counts *cc, FILE *f) {
     rc = rp__fput(f, c->hcounts,
                   c->nmheads * c->o.nmarks * sizeof *c->hcounts);
   if (rc == 0) rc = rp__fput(f, c->mtails, c->nmtails * sizeof *c->mtails);
+  for (size_t i = 0; rc == 0 && i < c->npaths; i++) {
+    struct cpath r = {c->paths[i].mark, c->paths[i].node, c->paths[i].count};
+    rc = rp__fput(f, &r, sizeof r);
+  }
+  if (rc == 0 && c->tree) rc = rp_profile_tree_save(c->tree, f);
   for (size_t i = 0; bi && i < c->nbodies; i++) free(bi[i]);
   free(bi);
   free(bn);
@@ -672,6 +685,38 @@ static int add_marks(struct rp__counter *c, const struct cheader *h,
   return rc;
 }
 
+/* The call paths of a piece (header H, then the rest in F) added to C's:
+ * the piece's call tree, joined to the pieces' before, says which of the
+ * whole history's paths its nodes are. Returns 0, RW_ERR(ENOTSUP) when
+ * the trees cannot be joined exactly (rp_profile_tree_add), or an
+ * error. */
+static int add_paths(struct rp__counter *c, const struct cheader *h,
+                     FILE *f) {
+  struct cpath *v = NULL;
+  u32 *nmap = NULL;
+  u64 nn = 0;
+  int rc = read_items(f, h->npaths, sizeof *v, (void **)&v);
+  if (rc == 0 && h->tree && !c->join)
+    rc = rp_profile_tree_empty(c->o.tid, &c->join);
+  if (rc == 0 && h->tree) rc = rp__prof_tree_join(c->join, f, &nmap, &nn);
+  for (u64 i = 0; rc == 0 && i < h->npaths; i++) {
+    u32 node = v[i].node;
+    if (v[i].mark >= c->o.nmarks ||
+        (node && (node > nn || nmap[node - 1] == ~0u))) {
+      rc = RW_ECORRUPT; /* (with no tree, NN is 0) */
+      break;
+    }
+    if (node) node = nmap[node - 1] + 1;
+    size_t before = c->npaths;
+    rc = rp__cnt_path_add(c, v[i].mark, node, v[i].count);
+    if (rc == 0 && c->npaths > before)
+      rc = rp__prof_path_text(c->join, node, &c->paths[before].text);
+  }
+  free(v);
+  free(nmap);
+  return rc;
+}
+
 int rp_counts_add(rp_counts **total, const struct rp_count_opts *o,
                   FILE *f) {
   struct rp_counts_full *full = (struct rp_counts_full *)*total;
@@ -712,6 +757,7 @@ int rp_counts_add(rp_counts **total, const struct rp_count_opts *o,
   if (rc == 0) rc = read_items(f, h.ntails, sizeof *tails, (void **)&tails);
   if (rc == 0) rc = read_items(f, h.nbadkeys, sizeof *bad, (void **)&bad);
   if (rc == 0) rc = add_marks(c, &h, f);
+  if (rc == 0) rc = add_paths(c, &h, f);
   if (rc == 0) {
     full->tl.entered += h.entered;
     rc = add_cuts(c, &full->tl, heads, h.nheads, tails, h.ntails);

@@ -428,12 +428,11 @@ static int slots_grow(struct rp__counter *c) {
   return 0;
 }
 
-/* Mark K ran on call path NODE (the profile's + 1): counted. */
-static int path_seen(struct rp__counter *c, u32 k, u32 node) {
+int rp__cnt_path_add(struct rp__counter *c, u32 k, u32 node, u64 n) {
   u64 key = (u64)k << 32 | node;
   unsigned q = (node ^ k * 131u) & 255;
   if (c->pkey[q] == key + 1) {
-    c->paths[c->pix[q]].count++;
+    c->paths[c->pix[q]].count += n;
     return 0;
   }
   u32 v = rp__umap_get(&c->by_path, key);
@@ -444,7 +443,7 @@ static int path_seen(struct rp__counter *c, u32 k, u32 node) {
     RW_FORWARD(rp__umap_put(&c->by_path, key, (u32)c->npaths + 1));
     v = (u32)++c->npaths;
   }
-  c->paths[v - 1].count++;
+  c->paths[v - 1].count += n;
   c->pkey[q] = key + 1;
   c->pix[q] = v - 1;
   return 0;
@@ -470,7 +469,7 @@ static int mark_ran(struct rp__counter *c, struct cthread *x, u32 k, u64 at,
   else
     st->in_win += x->win || x->unknown == 2;
   if ((m->flags & RP_MARK_STACK) || (m->every && st->execs % m->every == 0))
-    RW_FORWARD(path_seen(c, k, path));
+    RW_FORWARD(rp__cnt_path_add(c, k, path, 1));
   if ((m->flags & RP_MARK_END) && h) { /* no window any more */
     h->end = at;
     x->unknown = 0;
@@ -753,6 +752,8 @@ void rp__cnt_free(struct rp__counter *c) {
   for (size_t i = 0; i < c->npaths; i++) free(c->paths[i].text);
   free(c->paths);
   rp__umap_free(&c->by_path);
+  rp_profile_free(c->tree);
+  rp_profile_free(c->join);
   if (c->ci) cs_free(c->ci, 1);
   if (c->cs) cs_close(&c->cs);
   for (size_t i = 0; i < c->nbodies; i++) {
@@ -900,7 +901,9 @@ static int counts_run(rp_replay *rp, const struct rp_count_opts *o, int whole,
   int stacks = 0;
   for (size_t i = 0; i < o->nmarks; i++)
     stacks |= (o->marks[i].flags & RP_MARK_STACK) || o->marks[i].every;
-  int rc = rp__prof_count(rp, o->tid, c, stacks, whole, tick, ctx, stop);
+  /* A piece's paths are nodes of its call tree, which the total joins. */
+  int rc = rp__prof_count(rp, o->tid, c, stacks, whole, tick, ctx, stop,
+                          o->piece ? &c->tree : NULL);
   /* A piece of a history need not have the thread. */
   if (rc == RW_ENOTFOUND && o->piece && o->tid && !c->threads) rc = 0;
   if (rc == 0) rc = c->err;
@@ -955,6 +958,11 @@ static int by_mark_count(const void *a, const void *b) {
   const struct mpath *x = a, *y = b;
   if (x->mark != y->mark) return x->mark < y->mark ? -1 : 1;
   if (x->count != y->count) return x->count < y->count ? 1 : -1;
+  /* Ties by name, as node numbers differ between a whole replay's tree
+   * and the pieces' joined. */
+  int d = !x->text || !y->text ? (x->text != NULL) - (y->text != NULL)
+                               : strcmp(x->text, y->text);
+  if (d) return d;
   return x->node < y->node ? -1 : x->node > y->node;
 }
 

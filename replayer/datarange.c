@@ -47,6 +47,9 @@ struct rp_data {
   struct dpath *paths;
   size_t npaths, cappaths;
   struct rp__umap by_node; /* node -> paths index + 1 */
+  rp_profile *tree;        /* a piece's call tree, whose nodes its paths
+                              are (--stacks, analyze accesses -j) */
+  rp_profile *join;        /* the total's: the pieces' trees joined */
   char *strs;
   size_t nstrs, capstrs;
   u32 tids[64]; /* the threads seen, up to 64 */
@@ -182,6 +185,8 @@ void rp_data_free(rp_data *d) {
   rp__umap_free(&d->by_rip);
   for (size_t i = 0; i < d->npaths; i++) free(d->paths[i].text);
   free(d->paths);
+  rp_profile_free(d->tree);
+  rp_profile_free(d->join);
   rp__umap_free(&d->by_node);
   free(d);
 }
@@ -221,7 +226,9 @@ static int data_run(rp_replay *rp, const struct rp_data_opts *o, int whole,
   rp_data *d;
   RW_FORWARD(data_new(o, &d));
   d->rp = rp;
-  int rc = rp__prof_data(rp, o->tid, d, o->stacks, whole, tick, ctx, stop);
+  /* A piece's paths are nodes of its call tree, which the total joins. */
+  int rc = rp__prof_data(rp, o->tid, d, o->stacks, whole, tick, ctx, stop,
+                         o->piece ? &d->tree : NULL);
   /* A piece of a history need not have the thread. */
   if (rc == RW_ENOTFOUND && o->piece && o->tid && !d->ntids) rc = 0;
   if (rc == 0) rc = d->err;
@@ -268,6 +275,13 @@ struct piece_head {
   u64 sizes[8];
   u32 tids[64];
   u32 ntids, many;
+  u64 npaths; /* then the call paths (struct piece_path), */
+  u32 tree, pad; /* and the piece's call tree when TREE */
+};
+
+struct piece_path {
+  u32 node, pad; /* a node of the piece's call tree + 1, or 0 */
+  u64 reads, writes;
 };
 
 struct piece_who {
@@ -290,6 +304,8 @@ int rp_data_save(const rp_data *d, FILE *f) {
   memcpy(h.tids, d->tids, sizeof h.tids);
   h.ntids = d->ntids;
   h.many = (u32)d->many;
+  h.npaths = d->npaths;
+  h.tree = d->tree != NULL;
   RW_FORWARD(rp__fput(f, &h, sizeof h));
   RW_FORWARD(rp__fput(f, d->reads, d->ngran * sizeof *d->reads));
   RW_FORWARD(rp__fput(f, d->writes, d->ngran * sizeof *d->writes));
@@ -302,7 +318,46 @@ int rp_data_save(const rp_data *d, FILE *f) {
     RW_FORWARD(rp__fput(f, &p, sizeof p));
     RW_FORWARD(rp__fput(f, name, p.len));
   }
-  return 0;
+  for (size_t i = 0; i < d->npaths; i++) {
+    const struct dpath *x = &d->paths[i];
+    struct piece_path p = {x->node, 0, x->reads, x->writes};
+    RW_FORWARD(rp__fput(f, &p, sizeof p));
+  }
+  return d->tree ? rp_profile_tree_save(d->tree, f) : 0;
+}
+
+/* The call paths of a piece (header H, the rest in F) added to D's: the
+ * piece's call tree, joined to the pieces' before, says which of the
+ * whole history's paths its nodes are. Returns 0, RW_ERR(ENOTSUP) when
+ * the trees cannot be joined exactly (rp_profile_tree_add), or an
+ * error. */
+static int add_paths(rp_data *d, const struct piece_head *h, FILE *f) {
+  RW_RETURN_IF(h->npaths > (1ull << 32), RW_ECORRUPT, "too many paths");
+  struct piece_path *v = malloc((h->npaths ? h->npaths : 1) * sizeof *v);
+  u32 *nmap = NULL;
+  u64 nn = 0;
+  int rc = v ? rp__fget(f, v, h->npaths * sizeof *v) : RW_ENOMEM;
+  if (rc == 0 && h->tree && !d->join)
+    rc = rp_profile_tree_empty(d->o.tid, &d->join);
+  if (rc == 0 && h->tree) rc = rp__prof_tree_join(d->join, f, &nmap, &nn);
+  for (u64 i = 0; rc == 0 && i < h->npaths; i++) {
+    u32 node = v[i].node;
+    if (node && (node > nn || nmap[node - 1] == ~0u)) {
+      rc = RW_ECORRUPT; /* (with no tree, NN is 0) */
+      break;
+    }
+    if (node) node = nmap[node - 1] + 1;
+    size_t before = d->npaths;
+    struct dpath *x;
+    rc = path_of(d, node, &x);
+    if (rc < 0) break;
+    x->reads += v[i].reads;
+    x->writes += v[i].writes;
+    if (d->npaths > before) rc = rp__prof_path_text(d->join, node, &x->text);
+  }
+  free(v);
+  free(nmap);
+  return rc;
 }
 
 /* Adds N counts from F to V. */
@@ -355,7 +410,7 @@ int rp_data_add(rp_data **total, const struct rp_data_opts *o, FILE *f) {
     d->who[w].reads += p.reads;
     d->who[w].writes += p.writes;
   }
-  return 0;
+  return add_paths(d, &h, f);
 }
 
 /* ---- The report ------------------------------------------------------- */
@@ -372,6 +427,11 @@ static int by_path(const void *a, const void *b) {
   const struct dpath *x = a, *y = b;
   u64 m = x->reads + x->writes, n = y->reads + y->writes;
   if (m != n) return m < n ? 1 : -1;
+  /* Ties by name, as node numbers differ between a whole replay's tree
+   * and the pieces' joined. */
+  int c = !x->text || !y->text ? (x->text != NULL) - (y->text != NULL)
+                               : strcmp(x->text, y->text);
+  if (c) return c;
   return x->node < y->node ? -1 : x->node > y->node;
 }
 

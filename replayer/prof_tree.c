@@ -478,7 +478,13 @@ static int add_calls(rp_profile *p, const struct saved *s) {
 }
 
 int rp_profile_tree_add(rp_profile *p, FILE *f) {
+  return rp__prof_tree_join(p, f, NULL, NULL);
+}
+
+int rp__prof_tree_join(rp_profile *p, FILE *f, u32 **nmap, u64 *n) {
   struct saved s = {0};
+  if (nmap) *nmap = NULL;
+  if (n) *n = 0;
   int rc = saved_read(f, &s);
   if (rc == 0 && s.h.history != (u32)p->history)
     rc = RW_ERR(EINVAL); /* a profile's piece for a call history */
@@ -531,6 +537,11 @@ int rp_profile_tree_add(rp_profile *p, FILE *f) {
     p->calls += s.h.calls;
     p->threads += s.h.threads;
     p->before += s.h.icount;
+  }
+  if (rc == 0 && nmap) {
+    *nmap = s.nmap;
+    *n = s.h.nnodes;
+    s.nmap = NULL;
   }
   saved_free(&s);
   return rc;

@@ -528,9 +528,14 @@ static void tap(struct shadow *sh, u64 from, u64 to, int taken, u32 site,
 }
 
 /* The call path SH is on (its innermost frame's node + 1), for the
- * counter's marks; 0 without stacks. */
-static u32 path_of(const struct shadow *sh) {
-  return sh->n && sh->p->stacks ? sh->v[sh->n - 1].node + 1 : 0;
+ * counter's marks; 0 without stacks. In a piece, with no own frame, the
+ * graft that stands for the real top frame. */
+static u32 path_of(struct shadow *sh) {
+  if (!sh->p->stacks) return 0;
+  if (sh->n) return sh->v[sh->n - 1].node + 1;
+  u32 g = 0;
+  if (sh->base && graft_of(sh, &g) < 0) sh->p->err = RW_ENOMEM;
+  return g;
 }
 
 /* Hands a taken branch of SH's thread to the counter, before the stack
@@ -778,6 +783,8 @@ static int keep_log(struct shadow *sh, u64 end, int open) {
 /* The end of a piece: SH's thread goes on in the next one, which needs its
  * log and the frames it leaves open. */
 static void piece_close(struct shadow *sh) {
+  /* The counter's last run ran on the stack as the piece leaves it. */
+  if (sh->p->counter) rp__counter_end(sh->p->counter, &sh->cnt, path_of(sh));
   base_moves(sh);
   if (keep_log(sh, cpu_icount(sh->t->cpu), 1) < 0) sh->p->err = RW_ENOMEM;
   sh->n = 0;
@@ -959,9 +966,11 @@ void rp__prof_moved(rp_replay *rp, struct rp__thread *t, u64 at,
 static int prof_tap(rp_replay *rp, u32 tid, struct rp__counter *c,
                     int stacks, rp_data *d, int whole,
                     void (*tick)(void *ctx), void *ctx,
-                    struct rp_stop *stop) {
+                    struct rp_stop *stop, rp_profile **piece) {
   rp_profile *p = calloc(1, sizeof *p);
+  if (piece) *piece = NULL;
   if (!p) return RW_ENOMEM;
+  p->piece = piece && stacks;
   p->rp = rp;
   p->want_tid = tid;
   p->counter = c;
@@ -971,7 +980,13 @@ static int prof_tap(rp_replay *rp, u32 tid, struct rp__counter *c,
   p->tick = tick;
   p->tick_ctx = ctx;
   int rc = profile_run(p, stop);
-  if (rc == 0 && tid && !p->threads) rc = RW_ENOTFOUND;
+  /* (A piece counts no thread that was there where it began.) */
+  if (rc == 0 && tid && !p->threads && !p->piece) rc = RW_ENOTFOUND;
+  if (p->piece) { /* its paths are its call tree's, joined later */
+    if (rc == 0) *piece = p;
+    else rp_profile_free(p);
+    return rc;
+  }
   if (rc == 0 && c && stacks) rc = rp__counter_paths(c, p);
   if (rc == 0 && d && stacks) rc = rp__data_paths(d, p);
   rp_profile_free(p);
@@ -980,13 +995,14 @@ static int prof_tap(rp_replay *rp, u32 tid, struct rp__counter *c,
 
 int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c,
                    int stacks, int whole, void (*tick)(void *ctx), void *ctx,
-                   struct rp_stop *stop) {
-  return prof_tap(rp, tid, c, stacks, NULL, whole, tick, ctx, stop);
+                   struct rp_stop *stop, rp_profile **piece) {
+  return prof_tap(rp, tid, c, stacks, NULL, whole, tick, ctx, stop, piece);
 }
 
 int rp__prof_data(rp_replay *rp, u32 tid, rp_data *d, int stacks, int whole,
-                  void (*tick)(void *ctx), void *ctx, struct rp_stop *stop) {
-  return prof_tap(rp, tid, NULL, stacks, d, whole, tick, ctx, stop);
+                  void (*tick)(void *ctx), void *ctx, struct rp_stop *stop,
+                  rp_profile **piece) {
+  return prof_tap(rp, tid, NULL, stacks, d, whole, tick, ctx, stop, piece);
 }
 
 /* ---- The call history ------------------------------------------------- */

@@ -1016,8 +1016,8 @@ void rp__data_watch(rp_data *d, cpu_mem *mem);
 /* rp__prof_count for data accesses into D (call stacks kept when
  * STACKS). */
 int rp__prof_data(rp_replay *rp, u32 tid, rp_data *d, int stacks, int whole,
-                  void (*tick)(void *ctx), void *ctx, struct rp_stop *stop)
-    RW_MUST_CHECK;
+                  void (*tick)(void *ctx), void *ctx, struct rp_stop *stop,
+                  rp_profile **piece) RW_MUST_CHECK;
 /* With rp->prof on: thread T moves, as rp__counter_moved says (nothing
  * when the profile does not count). */
 void rp__prof_moved(rp_replay *rp, struct rp__thread *t, u64 at,
@@ -1025,11 +1025,18 @@ void rp__prof_moved(rp_replay *rp, struct rp__thread *t, u64 at,
 /* Runs RP to the end of its history (WHOLE: all of it, from the first
  * keyframe, and back; TICK as the profile's) with thread TID's (0: every
  * thread's) instructions counted into C, with call stacks kept for its
- * marks when STACKS. Returns 0, RW_ENOTFOUND when thread TID did not run,
- * or a negative code. */
+ * marks when STACKS. With PIECE and STACKS, RP is a piece of a history
+ * (analyze -j): the paths are nodes of the piece's call tree, which goes
+ * to *PIECE (for rp_profile_tree_save; rp__prof_tree_join ties its nodes
+ * to the whole's) instead of into texts. Returns 0, RW_ENOTFOUND when
+ * thread TID did not run, or a negative code. */
 int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c,
                    int stacks, int whole, void (*tick)(void *ctx), void *ctx,
-                   struct rp_stop *stop) RW_MUST_CHECK;
+                   struct rp_stop *stop, rp_profile **piece) RW_MUST_CHECK;
+/* rp_profile_tree_add, with the piece's nodes as P's in *NMAP (*N of
+ * them; ~0u: none; free it), for call paths counted in the piece. */
+int rp__prof_tree_join(rp_profile *p, FILE *f, u32 **nmap, u64 *n)
+    RW_MUST_CHECK;
 
 /* A thread starts with rp->prof on: its shadow stack starts. */
 int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) RW_MUST_CHECK;

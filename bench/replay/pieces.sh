@@ -9,7 +9,8 @@
 # The analyses are checked equal (sorted JSON lines) once. Workloads: bench/record's
 # compute and libc, and xz -T2 compressing 3 MB (two threads, 200 MB of
 # memory that keeps changing; skipped without xz). ANALYSES (default
-# "verify edges rep counts"; marks and profile too) chooses among them.
+# "verify edges rep counts"; marks, marksstacks (marks with call paths)
+# and profile too) chooses among them.
 # Prints markdown for RESULTS.md.
 #   bench/replay/pieces.sh BUILD_DIR
 set -euo pipefail
@@ -54,10 +55,14 @@ for w in compute libc xz; do
       "${run[@]}" -j 2 --no-progress "$T/$w.rwd" >/dev/null 2>&1 ||
         { echo "$w: --verify -j 2 failed" >&2; exit 1; }
     else
-      run=("$R" analyze $a)
+      run=("$R" analyze "${a%stacks}")
       all=(--top 0)
       if [ $a = marks ]; then # windows from malloc to free, and counts
         run+=(--mark malloc:start --mark free:end --mark memcpy)
+        all=()
+      fi
+      if [ $a = marksstacks ]; then # the same with call paths
+        run+=(--mark malloc:start,stack --mark free:end --mark memcpy:stack)
         all=()
       fi
       "${run[@]}" --json "${all[@]}" --no-progress "$T/$w.rwd" \

@@ -8,8 +8,9 @@
 # for a process tree; a trace without keyframes is analysed whole with a
 # note; a piece that diverges is named and the result covers the history
 # before it; a signal that stops rewind stops its pieces and removes their
-# files; marks that need call stacks (stack, every=N) and branches
-# refuse -j and say why.
+# files; call paths (marks with stack, accesses --stacks) join through
+# the pieces' call trees; marks with every=N and branches refuse -j and
+# say why.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 # same NAME ANALYSIS: the sorted JSON lines of ANALYSIS on $T/NAME.rwd,
@@ -117,8 +118,8 @@ nkf() {
   "$REWIND" info "$T/$1.rwd" | sed -n 's/^keyframes: *\([0-9]*\).*/\1/p'
 }
 
-# --- threads: computing, blocked, on futexes; a keyframe every 20 ms -------
-"$REWIND" record -q -f -o "$T/work.rwd" --keyframes 0.02 -- "$P/kfwork" 0.3 \
+# --- threads: computing, blocked, on futexes; a keyframe every 10 ms -------
+"$REWIND" record -q -f -o "$T/work.rwd" --keyframes 0.01 -- "$P/kfwork" 0.15 \
   >/dev/null 2>"$T/work.rec"
 check_eq "work: recorded" 0 "$?"
 k=$(nkf work)
@@ -165,6 +166,12 @@ marks work 8 $wm
 # shellcheck disable=SC2086
 marks work 2 --thread "${tid:-0}" --mark pthread_cond_wait:start \
   --mark pthread_mutex_unlock:end
+# The call paths of every execution: a thread's path where a piece begins
+# is below the frames the piece knows.
+marks work 3 --mark mmap:start,stack --mark munmap:end --mark malloc:stack \
+  --mark pthread_cond_wait:stack
+check "work: marks with stack list call paths" grep -q \
+  '"spec":"pthread_cond_wait:stack".*"paths":\[{"path":"' "$T/mk.j"
 "$REWIND" analyze marks --no-progress --mark mmap:start --mark munmap:end \
   "$T/work.rwd" >"$T/mkt.whole" 2>&1
 "$REWIND" analyze marks -j 2 --no-progress --mark mmap:start \
@@ -213,14 +220,19 @@ for v in ticks:4 mu:40; do
       cmp "$T/acc.whole" "$T/acc.j"
   done
 done
-"$REWIND" analyze accesses -j 2 --stacks "$T/work.rwd" "$addr" >/dev/null \
-  2>"$T/accst.err"
-check_eq "accesses -j --stacks: usage error" 2 "$?"
-check "accesses -j --stacks: says why" grep -q "call stack from the start" \
-  "$T/accst.err"
+# The mutex's accesses with their call paths, in every thread.
+"$REWIND" analyze accesses --stacks --json --top 0 --no-progress \
+  "$T/work.rwd" "$addr" 40 >"$T/accst.whole" 2>&1
+"$REWIND" analyze accesses -j 3 --stacks --json --top 0 --no-progress \
+  "$T/work.rwd" "$addr" 40 >"$T/accst.j" 2>&1
+check_eq "work: accesses -j 3 --stacks exits 0" 0 "$?"
+check "work: accesses --stacks lists call paths" grep -q '"path":"' \
+  "$T/accst.whole"
+check "work: accesses --stacks of the mutex in pieces are the whole's" \
+  cmp "$T/accst.whole" "$T/accst.j"
 
 # --- a process tree: every process in each keyframe ------------------------
-"$REWIND" record -q -f -o "$T/tree.rwd" --keyframes 0.05 -- "$P/kftree" 0.6 \
+"$REWIND" record -q -f -o "$T/tree.rwd" --keyframes 0.025 -- "$P/kftree" 0.3 \
   >/dev/null 2>&1
 check_eq "tree: recorded" 0 "$?"
 k=$(nkf tree)
@@ -230,6 +242,7 @@ same tree rep
 counts tree 2 --object libc.so.6
 counts tree 4 --object kftree --type call
 marks tree 4 --mark malloc:start --mark free:end --mark write
+marks tree 3 --mark malloc:start,stack --mark free:end --mark write:stack
 profiles tree 4
 callsj tree 4 -f now
 # The program's data and GOT, read in every process (each call through the
@@ -249,6 +262,16 @@ check "tree: accesses in more than one thread" \
   grep -Eq 'instructions in ([2-9]|[1-9][0-9]+) threads' "$T/tacc.whole"
 check "tree: accesses in pieces are the whole's" \
   cmp "$T/tacc.whole" "$T/tacc.j"
+# With the call paths the accesses were made on.
+"$REWIND" analyze accesses --stacks --top 0 --no-progress "$T/tree.rwd" \
+  "$addr" $((0x$hi - 0x$lo)) >"$T/tacs.whole" 2>&1
+"$REWIND" analyze accesses --stacks -j 3 --top 0 --no-progress \
+  "$T/tree.rwd" "$addr" $((0x$hi - 0x$lo)) >"$T/tacs.j" 2>&1
+check_eq "tree: accesses --stacks -j 3 exits 0" 0 "$?"
+check "tree: accesses --stacks lists call paths" grep -q \
+  "^the call paths they were made on" "$T/tacs.whole"
+check "tree: accesses --stacks in pieces are the whole's" \
+  cmp "$T/tacs.whole" "$T/tacs.j"
 
 # --- rep instructions a keyframe cuts in two -------------------------------
 # Each round is a rep stosq of 1 Mi quadwords and a rep movsb of 8 MiB, so
@@ -326,6 +349,8 @@ rtid=$("$REWIND" info "$T/ring.rwd" |
 check "ring: the last thread's id ($rtid)" test -n "$rtid"
 profiles ring 2 --thread "${rtid:-0}"
 callsj ring 2 --thread "${rtid:-0}"
+marks ring 2 --thread "${rtid:-0}" --mark pthread_cond_wait:start,stack \
+  --mark pthread_mutex_unlock:end,stack
 
 # --- calls of every shape with keyframes inside them ------------------------
 # Recursion, tail calls (a chain of jumps on one return address), longjmp
@@ -359,6 +384,11 @@ check "calls: the text listing with -j 2 is the whole's" \
 check "calls: says how many more there were" \
   grep -q "rewind: 500 calls of fib (and [0-9]* more past --max)" "$T/ct.j"
 check "calls: joined in pieces, no note" test ! -s "$T/pf.err"
+# The call paths of marks where tail calls, longjmp and the signal
+# handler leave the stack.
+marks calls 3 --mark fib:stack --mark hop3:stack,start --mark deep:end \
+  --mark on_alarm:stack
+check "calls: marks joined in pieces, no note" test ! -s "$T/mk.err"
 # A return address 4 bytes off a multiple of 8: a piece tells unwinds
 # apart by 8 bytes, so the join is not sure to be exact; the analysis
 # says so and runs whole.
@@ -370,6 +400,10 @@ check "odd: says it profiles in one piece" grep -q \
   "odd.rwd has a return address at an address that is not a multiple of 8" \
   "$T/pf.err"
 callsj odd 2 -f odd4
+marks odd 2 --mark odd4:stack,start --mark fib:end
+check "odd: says it follows marks in one piece" grep -q \
+  "odd.rwd has a return address at an address that is not a multiple of 8" \
+  "$T/mk.err"
 
 # --- no keyframes: one piece, with a note -----------------------------------
 "$REWIND" record -q -f -o "$T/none.rwd" --keyframes 0 -- "$P/kfwork" 0.1 \
@@ -444,13 +478,12 @@ check_eq "branches -j: usage error" 2 "$?"
 check "branches -j: says what -j is for" grep -q \
   "analyze branches: -j is for analyze edges, rep, writes, accesses, counts" \
   "$T/no-branches.err"
-for f in stack every=3; do
-  "$REWIND" analyze marks -j 2 --mark "compute:$f" "$T/work.rwd" \
-    >/dev/null 2>"$T/no-marks.err"
-  check_eq "marks -j with $f: usage error" 2 "$?"
-  check "marks -j with $f: says why" grep -q \
-    "mark 'compute:$f': -j is for marks that count" "$T/no-marks.err"
-done
+"$REWIND" analyze marks -j 2 --mark "compute:every=3" "$T/work.rwd" \
+  >/dev/null 2>"$T/no-marks.err"
+check_eq "marks -j with every=3: usage error" 2 "$?"
+check "marks -j with every=3: says why" grep -q \
+  "mark 'compute:every=3': -j is for marks without every=N" \
+  "$T/no-marks.err"
 "$REWIND" analyze edges -j 2 --sample 100 "$T/work.rwd" >/dev/null \
   2>"$T/samp.err"
 check_eq "edges -j --sample: usage error" 2 "$?"
