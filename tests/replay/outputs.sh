@@ -93,8 +93,11 @@ for sig in TERM KILL; do
   replay "cut$sig"
   check_eq "cut$sig: exit 3 (cut off)" 3 "$rs"
   shows "cut$sig" "^replay verified up to event [1-9][0-9]* .*; the recording was cut off there"
-  check "cut$sig: no END record" q "cut$sig" '
-assert not of("END") and len(of("OUTPUT")) >= 10, len(of("OUTPUT"))'
+  # (Two million records: counted with grep, not parsed in python.)
+  f=$(dump "cut$sig")
+  check "cut$sig: no END record" bash -c "! grep -q '\"type\":\"END\"' '$f'"
+  check "cut$sig: at least 10 OUTPUT records" \
+    test "$(grep -c '"type":"OUTPUT"' "$f")" -ge 10
 done
 
 # A finished trace without its END record (the last record dropped): cut
