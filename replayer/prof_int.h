@@ -137,6 +137,8 @@ struct target {
 struct frame {
   u32 fn, node; /* indexes */
   int tail;     /* entered by a jump (a tail call), not a call */
+  int copied;   /* a forked child's copy of its parent's frame: the call
+                   and its history are the parent's */
   u64 slot;     /* where its return address is (0: the thread's root; a
                    tail call's is its caller's) */
   u64 start;    /* the thread's count at its first instruction */
@@ -189,7 +191,13 @@ struct plog {
   u32 tid;
   u32 born;
   u32 root_fn; /* where it stood where the piece began (BORN 0) */
+  u32 serial;  /* its thread's number in the piece (from 1) */
+  u32 fork_serial; /* a process forked in the piece whose parent had
+                      frames below its own: the parent's serial; its
+                      frames below are the parent's after FORK_EV of the
+                      parent's events (BORN 0) */
   u32 pad;
+  u64 fork_ev;
   u64 done;
   u64 nev, nopen;
   struct pev *ev;
@@ -221,6 +229,9 @@ struct shadow {
   size_t to_images;
   u32 to_fn;
   u32 root_fn; /* the function it stood in where the run began */
+  u32 serial;  /* its number in the run (from 1), and for a process */
+  u32 fork_serial; /* forked from a thread with a base, that thread's */
+  u64 fork_ev;     /* and how many events it had logged then */
   u64 off; /* a total's: the thread's instructions in the pieces added */
   struct taken *ring; /* with a ring: its last p->ring taken branches */
   u64 nring;          /* how many were taken in all */
@@ -295,6 +306,7 @@ struct rp_profile {
   u64 before;   /* a total's: the instructions of the pieces added */
   struct plog *logs;
   size_t nlogs, caplogs;
+  u32 nserial;  /* the threads met (struct shadow's serial) */
   struct rp__umap by_merge;    /* the sites by what tells them apart
                                   (rp__prof_site): hash of pid, kind,
                                   address and where -> index + 1 */

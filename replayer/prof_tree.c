@@ -304,6 +304,9 @@ struct saved {
   struct plog *logs;
   struct call_rec *recs;
   u32 *fmap, *nmap; /* the piece's function and node -> the total's */
+  u64 *at;          /* per log: its events replayed so far, + 1 once its
+                       stack is there (0: not begun) */
+  u8 *done;         /* per log: replayed (run_log) */
   u8 *ended;        /* per ret numbered in the piece (struct pex): it
                        ended frames below the piece's own */
 };
@@ -322,6 +325,8 @@ static void saved_free(struct saved *s) {
   free(s->logs);
   free(s->fmap);
   free(s->nmap);
+  free(s->at);
+  free(s->done);
 }
 
 /* Reads a saved piece from F into S and checks that its indexes stay in
@@ -343,8 +348,10 @@ static int saved_read(FILE *f, struct saved *s) {
   s->nmap = malloc((h->nnodes ? h->nnodes : 1) * sizeof *s->nmap);
   s->recs = malloc((h->nrecs ? h->nrecs : 1) * sizeof *s->recs);
   s->ended = calloc((size_t)h->nuids + 1, 1);
+  s->at = calloc(h->nlogs ? h->nlogs : 1, sizeof *s->at);
+  s->done = calloc(h->nlogs ? h->nlogs : 1, 1);
   if (!s->fns || !s->strs || !s->nodes || !s->logs || !s->fmap ||
-      !s->nmap || !s->recs || !s->ended)
+      !s->nmap || !s->recs || !s->ended || !s->at || !s->done)
     return RW_ENOMEM;
   if (fread(s->fns, sizeof *s->fns, h->nfns, f) != h->nfns ||
       fread(s->strs, 1, h->nstrs, f) != h->nstrs ||
@@ -406,17 +413,95 @@ static int saved_read(FILE *f, struct saved *s) {
   return 0;
 }
 
-/* Log L of piece S, on the total P's stack of its thread: the frames below
- * the piece's own as its events change them. */
-static int replay_log(rp_profile *p, struct saved *s, const struct plog *l) {
+/* The log of piece S whose thread has SERIAL, or S->h.nlogs. */
+static u64 log_of(const struct saved *s, u32 serial) {
+  u64 j = 0;
+  while (j < s->h.nlogs && s->logs[j].serial != serial) j++;
+  return j;
+}
+
+/* The fewest events log I of piece S had when a process it forked began
+ * whose stack has not begun in the total (~0: none). */
+static u64 next_fork(const struct saved *s, u64 i) {
+  u64 k = ~0ull;
+  for (u64 c = 0; c < s->h.nlogs; c++)
+    if (s->logs[c].fork_serial == s->logs[i].serial && !s->at[c])
+      k = RW_MIN(k, s->logs[c].fork_ev);
+  return k;
+}
+
+/* The stack of log I of piece S begins in the total P; for a process
+ * forked in the piece, as a copy of its parent's stack UP (those frames'
+ * calls are the parent's). */
+static int log_begin(rp_profile *p, struct saved *s, u64 i,
+                     const struct shadow *up) {
+  const struct plog *l = &s->logs[i];
   size_t at = 0;
   struct shadow *sh = stack_of(p, l->tid, &at);
+  s->at[i] = 1;
+  if (l->fork_serial) {
+    u32 ptid = up->tid;
+    if (sh) stack_drop(p, at); /* an id used again */
+    RW_FORWARD(stack_new(p, l->tid, ~0u, &sh));
+    up = stack_of(p, ptid, &at); /* stack_new may have moved it */
+    if (up->n && !(sh->v = malloc(up->n * sizeof *sh->v))) return RW_ENOMEM;
+    sh->n = sh->cap = up->n;
+    for (size_t k = 0; k < up->n; k++) {
+      sh->v[k] = up->v[k];
+      sh->v[k].start = sh->v[k].kids = sh->v[k].gstart = 0;
+      sh->v[k].copied = 1;
+    }
+    return 0;
+  }
   if (l->born && sh) stack_drop(p, at); /* an id used again */
   if (l->born || !sh) /* a thread there where the history begins: its
                          root frame is where the piece found it */
     RW_FORWARD(stack_new(p, l->tid, l->born ? ~0u : s->fmap[l->root_fn],
                          &sh));
-  for (u64 k = 0; k < l->nev; k++) {
+  return 0;
+}
+
+static int replay_log(rp_profile *p, struct saved *s, u64 i);
+
+/* Log I of piece S replayed on the total P (once): a process forked in
+ * the piece after its parent's log, which begins its stack (DEPTH: the
+ * forks above it). */
+static int run_log(rp_profile *p, struct saved *s, u64 i, u64 depth) {
+  const struct plog *l = &s->logs[i];
+  if (s->done[i]) return 0;
+  if (l->fork_serial && !s->at[i]) {
+    u64 j = log_of(s, l->fork_serial);
+    RW_RETURN_IF(j == s->h.nlogs || j == i || s->done[j] ||
+                     depth > s->h.nlogs,
+                 RW_ECORRUPT, "a saved fork of no thread");
+    RW_FORWARD(run_log(p, s, j, depth + 1));
+    RW_RETURN_IF(!s->at[i], RW_ECORRUPT, "a saved fork past its end");
+  }
+  s->done[i] = 1;
+  return replay_log(p, s, i);
+}
+
+/* Log I of piece S, on the total P's stack of its thread: the frames below
+ * the piece's own as its events change them. The processes it forked
+ * begin where it had their FORK_EV events. */
+static int replay_log(rp_profile *p, struct saved *s, u64 i) {
+  const struct plog *l = &s->logs[i];
+  size_t at = 0;
+  if (!s->at[i]) RW_FORWARD(log_begin(p, s, i, NULL));
+  u64 fork = next_fork(s, i);
+  struct shadow *sh = stack_of(p, l->tid, &at);
+  for (u64 k = s->at[i] - 1; k <= l->nev; k++, s->at[i]++) {
+    while (k == fork) {
+      for (u64 c = 0; c < s->h.nlogs; c++)
+        if (s->logs[c].fork_serial == l->serial && !s->at[c] &&
+            s->logs[c].fork_ev == k) {
+          RW_RETURN_IF(!sh, RW_ECORRUPT, "a saved fork after its end");
+          RW_FORWARD(log_begin(p, s, c, sh));
+          sh = stack_of(p, l->tid, &at); /* log_begin may move it */
+        }
+      fork = next_fork(s, i);
+    }
+    if (k == l->nev) break;
     const struct pev *e = &l->ev[k];
     const struct pex *x = &l->ex[k];
     RW_RETURN_IF(!sh || !sh->n, RW_ECORRUPT,
@@ -495,10 +580,24 @@ int rp__prof_tree_join(rp_profile *p, FILE *f, u32 **nmap, u64 *n) {
     rc = rp__prof_fn_named(p, s.strs + s.fns[i].name,
                            s.strs + s.fns[i].object, &s.fmap[i]);
   for (u64 i = 0; rc == 0 && i < s.h.nnodes; i++) s.nmap[i] = ~0u;
+  /* A thread the pieces before left that this one does not go on with
+   * ended where it begins. */
+  for (size_t k = 0; rc == 0 && k < p->nsh;) {
+    u64 i = 0;
+    while (i < s.h.nlogs &&
+           (s.logs[i].tid != p->sh[k]->tid || s.logs[i].born ||
+            s.logs[i].fork_serial))
+      i++;
+    if (i < s.h.nlogs) {
+      k++;
+      continue;
+    }
+    rp__prof_end(p->sh[k], p->sh[k]->off, p->before);
+    stack_drop(p, k);
+  }
   /* The threads' stacks first (they tie the grafts to the total's nodes),
    * then the piece's nodes, then the frames it left open. */
-  for (u64 i = 0; rc == 0 && i < s.h.nlogs; i++)
-    rc = replay_log(p, &s, &s.logs[i]);
+  for (u64 i = 0; rc == 0 && i < s.h.nlogs; i++) rc = run_log(p, &s, i, 0);
   for (u64 i = 0; rc == 0 && i < s.h.nnodes; i++) {
     const struct node *x = &s.nodes[i];
     if (x->fn == RP_GRAFT) continue; /* tied, or nothing hangs from it */

@@ -342,7 +342,8 @@ static void pop(struct shadow *sh, u64 end, u64 gend, int returned,
                 u64 ret) {
   rp_profile *p = sh->p;
   const struct frame *f = &sh->v[--sh->n];
-  if (RW_UNLIKELY(p->history) && p->fns[f->fn].wanted && f->slot)
+  if (RW_UNLIKELY(p->history) && p->fns[f->fn].wanted && f->slot &&
+      !f->copied)
     keep_call(sh, f, gend, returned, ret);
   u64 incl = end - f->start;
   struct node *nd = &p->nodes[f->node];
@@ -708,6 +709,39 @@ static struct cpu_observer observer(const rp_profile *p, void *ctx) {
                                .ctx = ctx};
 }
 
+/* The stack of thread T in P, or NULL. */
+static const struct shadow *shadow_of(const rp_profile *p,
+                                      const struct rp__thread *t) {
+  for (size_t i = 0; t && i < p->nsh; i++)
+    if (p->sh[i]->t == t) return p->sh[i];
+  return NULL;
+}
+
+/* SH, the first thread of a process just forked by FROM's, goes on from
+ * the fork on FROM's stack: its frames are copies of FROM's, whose calls
+ * (and their history) are FROM's; in a piece, with FROM's frames below
+ * them, which the join copies where FROM's log had FORK_EV events. */
+static int fork_copy(struct shadow *sh, const struct shadow *from) {
+  if (from->n && !(sh->v = malloc(from->n * sizeof *sh->v)))
+    return RW_ENOMEM;
+  sh->n = sh->cap = from->n;
+  for (size_t i = 0; i < from->n; i++) {
+    sh->v[i] = from->v[i];
+    sh->v[i].start = sh->n0;
+    sh->v[i].kids = 0;
+    sh->v[i].gstart = 0;
+    sh->v[i].copied = 1;
+  }
+  sh->root_fn = from->root_fn;
+  sh->base = from->base;
+  if (sh->base) {
+    sh->graft = from->graft; /* the copies hang from it too */
+    sh->fork_serial = from->serial;
+    sh->fork_ev = from->nev;
+  }
+  return 0;
+}
+
 int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   rp_profile *p = rp->prof;
   struct rw_regs regs;
@@ -726,6 +760,7 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   sh->t = t;
   sh->tid = (u32)t->st.tid;
   sh->t_fn = ~0u;
+  sh->serial = ++p->nserial;
   sh->base = p->piece && p->starting && p->rp->trace.pro_seq;
   cpu_get_regs(t->cpu, &regs);
   int rc = 0;
@@ -734,7 +769,10 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
   if (rc == 0) rc = fn_at(p, t, regs.rip, &fn);
   sh->root_fn = fn;
   sh->n0 = cpu_icount(t->cpu);
-  if (rc == 0 && !sh->base) rc = push(sh, fn, 0, sh->n0);
+  const struct shadow *from =
+      p->starting ? NULL : shadow_of(p, rp->th.fork_from);
+  if (rc == 0 && from) rc = fork_copy(sh, from);
+  else if (rc == 0 && !sh->base) rc = push(sh, fn, 0, sh->n0);
   if (rc == 0)
     rc = rp__grow((void **)&p->sh, p->nsh, &p->capsh, sizeof *p->sh);
   if (rc == 0 && p->counter)
@@ -749,7 +787,7 @@ int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) {
     return rc;
   }
   p->sh[p->nsh++] = sh;
-  p->threads += !sh->base; /* the pieces before counted it */
+  p->threads += !sh->base || from; /* the pieces before counted the others */
   return 0;
 }
 
@@ -760,6 +798,9 @@ static int keep_log(struct shadow *sh, u64 end, int open) {
   struct plog l = {.tid = sh->tid,
                    .born = !sh->base,
                    .root_fn = sh->root_fn,
+                   .serial = sh->serial,
+                   .fork_serial = sh->fork_serial,
+                   .fork_ev = sh->fork_ev,
                    .done = end - sh->n0,
                    .nev = sh->nev,
                    .nopen = open ? sh->n : 0,

@@ -300,6 +300,9 @@ struct rp__threads {
   size_t nspare, capspare;
   u64 exec_nr;             /* between EXEC and the THREAD_START after it:
                               the execve the new thread is inside, or 0 */
+  struct rp__thread *fork_from; /* while a forked process's first thread
+                              starts at its parent's rip and rsp: the
+                              parent (its call stack is the child's) */
   struct rp__thread *thr;  /* the thread about to run (or that ran last);
                               NULL when it is gone */
   u32 cur_tid;             /* its tid, kept when it is gone */

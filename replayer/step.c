@@ -205,6 +205,8 @@ static int thread_of(rp_replay *rp, u32 tid, const struct rp__rec *rec,
  * a fatal signal) and stay listed, as they were at the end, until a thread
  * reaches an event again (which a correct trace never has). */
 static void thread_exited(rp_replay *rp, struct rp__thread *t) {
+  /* Its call stack ends here, whether or not it stays listed. */
+  if (RW_UNLIKELY(rp->prof)) rp__prof_thread_end(rp, t);
   t->st.alive = 0;
   rp->th.nalive--;
   rp->th.nzombies++;
@@ -328,7 +330,15 @@ static int apply_now(rp_replay *rp, const struct rp__rec *rec, int *stopped,
         memcpy(regs->k, theirs.k, sizeof regs->k);
         regs->pkru = theirs.pkru;
       }
-      RW_FORWARD(rp__thread_start(rp, tid, rec->seq, regs, &t));
+      /* A forked child goes on from the fork on its parent's stack: while
+       * the parent is still there, the child's call stack is its. */
+      rp->th.fork_from = NULL;
+      if (kid && pt && pt->st.alive && cpu_rip(pt->cpu) == regs->rip &&
+          cpu_gpr(pt->cpu, RW_REG_rsp) == regs->gpr[RW_REG_rsp])
+        rp->th.fork_from = pt;
+      int started = rp__thread_start(rp, tid, rec->seq, regs, &t);
+      rp->th.fork_from = NULL;
+      RW_FORWARD(started);
       /* XINUSE: none in a new image, a clone's parent's in a clone. */
       cpu_set_xinuse(t->cpu, pt && pt->st.alive ? cpu_xinuse(pt->cpu) : 0);
       if (!parent && rp->th.exec_nr) { /* the thread that called execve */

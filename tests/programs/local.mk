@@ -155,7 +155,8 @@ rw_thr_progs = tests/programs/thr_prodcons tests/programs/thr_spinlock \
 	tests/programs/thr_pool tests/programs/thr_race tests/programs/thr_pipe \
 	tests/programs/thr_cxx tests/programs/thr_yield tests/programs/thr_pi \
 	tests/programs/thr_restart tests/programs/kfwork tests/programs/kfcalls
-check_PROGRAMS += $(rw_thr_progs) tests/programs/kfheap tests/programs/kftree
+check_PROGRAMS += $(rw_thr_progs) tests/programs/kfheap tests/programs/kftree \
+	tests/programs/kffork
 # Built with AddressSanitizer in every build (tests/recorder/sbuf.sh).
 check_PROGRAMS += tests/programs/asanprog
 tests_programs_asanprog_CFLAGS = $(RW_PROG_CFLAGS) -pthread -fsanitize=address
@@ -164,6 +165,8 @@ tests_programs_kfheap_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_kfheap_LDFLAGS =
 tests_programs_kftree_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_kftree_LDFLAGS =
+tests_programs_kffork_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_kffork_LDFLAGS =
 tests_programs_kfwork_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_kfwork_LDFLAGS =
 tests_programs_kfwork_LDADD = -lpthread

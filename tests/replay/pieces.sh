@@ -405,6 +405,23 @@ check "odd: says it follows marks in one piece" grep -q \
   "odd.rwd has a return address at an address that is not a multiple of 8" \
   "$T/mk.err"
 
+# --- processes forked all the time ------------------------------------------
+# Each child goes on from the fork on its parent's stack, frames a piece
+# does not know when it begins inside them (the join copies the parent's
+# stack where the parent's log was at the fork); every 4th child forks a
+# grandchild; each ends with _exit, some as a keyframe is written.
+"$REWIND" record -q -f -o "$T/fork.rwd" --keyframes 0.01 -- \
+  "$P/kffork" 0.15 >"$T/fork.out" 2>&1
+check_eq "fork: recorded" 0 "$?"
+check "fork: ran" grep -qx "kffork ok" "$T/fork.out"
+k=$(nkf fork)
+check "fork: keyframes written (>= 3: $k)" test "${k:-0}" -ge 3
+profiles fork 3
+check "fork: the children's fib under inner" grep -q \
+  ";main;round_of;outer;inner;fib;fib " "$T/pf.j.folded"
+callsj fork 3
+marks fork 2 --mark fib:start,stack --mark _exit:end,stack
+
 # --- no keyframes: one piece, with a note -----------------------------------
 "$REWIND" record -q -f -o "$T/none.rwd" --keyframes 0 -- "$P/kfwork" 0.1 \
   >/dev/null 2>&1

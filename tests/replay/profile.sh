@@ -358,6 +358,26 @@ n=$(verified forks)
 check "forks: profile total = replay count over every process" sh -c \
   "'$REWIND' analyze profile --no-progress --top 3 '$T/forks.rwd' |
    grep -q '^profile of .*: $n instructions'"
+# Forked children go on from the fork on their parent's call stack: their
+# work is under main, round_of, outer and inner, not in a root frame of
+# the fork (tests/programs/kffork).
+rec kffork "$P/kffork" 0.05
+check_eq "kffork: recorded" 0 "$status"
+"$REWIND" analyze profile --json --top 0 --no-progress \
+  --folded "$T/kffork.folded" "$T/kffork.rwd" >"$T/kffork.prof.json" 2>&1
+check "kffork: main holds the children's work (json)" python3 -c '
+import json, sys
+rs = [json.loads(l) for l in open(sys.argv[1])]
+f = {r["function"]: r for r in rs[1:]}
+fib, outer = f["fib"]["inclusive"], f["outer"]["inclusive"]
+assert rs[0]["threads"] > 5, rs[0]
+# Every fib under main, in the children too; the children compute in
+# outer (a quarter of the work of fib; only the forks in the parent).
+assert f["main"]["inclusive"] >= fib, (f["main"], fib)
+assert outer > fib / 10, (outer, fib)
+assert f["main"]["calls"] == 1, f["main"]' "$T/kffork.prof.json"
+check "kffork: fib in a child, under inner (folded)" grep -q \
+  ";main;round_of;outer;inner;fib;fib " "$T/kffork.folded"
 check "-q prints nothing, the files still come" sh -c \
   "[ -z \"\$('$REWIND' analyze profile -q --folded '$T/q.folded' '$T/calls.rwd')\" ] &&
    [ -s '$T/q.folded' ]"
