@@ -32,6 +32,7 @@ static int open_replay(const char *path, rp_replay **rp,
                        const struct cli_start *start, int warn) {
   struct rp_opts opts = {0};
   opts.tree = start->tree;
+  opts.write_lines = 1; /* the write index at the grain of lines */
   int rc = cli_replay_open(path, &opts, rp);
   if (rc) return rc;
   if (warn) cli_trace_warning(*rp, path);

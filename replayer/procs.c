@@ -54,6 +54,8 @@ int rp__proc_of_fork(rp_replay *rp, u64 seq, u32 pid,
     return rc;
   }
   p->mem = p->own;
+  cpu_mem_track_lines(p->own,
+                      rp->opts.write_lines && !rp->opts.no_write_index);
   p->ix = (u32)(rp->nkids + 1);
   p->fork_seq = seq;
   p->pid = pid;

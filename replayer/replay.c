@@ -153,6 +153,8 @@ int rp__open(rp_replay **out, const char *path, const struct rp_opts *opts,
   if (rp->opts.tree) rp->opts.whole = 1;
   const char *e = getenv("REWIND_NO_WRITE_INDEX");
   if (e && *e && strcmp(e, "0")) rp->opts.no_write_index = 1;
+  e = getenv("REWIND_NO_WRITE_LINES");
+  if (e && *e && strcmp(e, "0")) rp->opts.write_lines = 0;
   rp__stack_defaults(&rp->proc->stack);
   rp->tl.kf_interval = rp->opts.keyframe_interval ? rp->opts.keyframe_interval
                                                : RP_DEFAULT_KF_INTERVAL;
@@ -194,6 +196,8 @@ int rp__open(rp_replay **out, const char *path, const struct rp_opts *opts,
                                       .vendor = recorded_vendor(rp)};
   rp->proc->cfg.family = recorded_family(rp, &rp->proc->cfg.model);
   rc = cpu_mem_new(&rp->proc->mem);
+  if (rc == 0) cpu_mem_track_lines(rp->proc->mem, rp->opts.write_lines &&
+                                           !rp->opts.no_write_index);
   if (rc == 0) rc = rp__threads_init(rp); /* checks the emulator works */
   if (rc < 0) {
     rw_diag_set(diag, rc, 0, "cannot create the emulator: %s",

@@ -50,6 +50,14 @@ struct rp_opts {
                             interval even when only write watchpoints are
                             set (for comparison; also set by the
                             environment variable REWIND_NO_WRITE_INDEX) */
+  int write_lines;       /* 1: pages keep a record of the 64-byte lines
+                            written between two keyframes, so that the
+                            write index passes by an interval that wrote a
+                            watched range's page but none of the range's
+                            lines. Costs a few slow writes per page written
+                            after each keyframe, so a replay that never goes
+                            back leaves it off; the debugger's sets it. Not
+                            with no_write_index */
 };
 
 /* Why rp_run() or rp_seek() stopped. */

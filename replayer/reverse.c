@@ -238,7 +238,9 @@ static int scan(rp_replay *rp, const struct rp__kf *kf, u64 hi, u64 hi_ev,
  * or by the kernel, unless the range was mapped or unmapped in between
  * (pages mapped, written and unmapped again, by munmap or exec, are in
  * neither state: the log of mapping changes, rp__maplog_hits, says): the
- * scan passes it by without re-running it. The
+ * scan passes it by without re-running it. With rp_opts.write_lines, the
+ * pages' record of written lines makes it as fine as a line where a page
+ * was written only a few times in between (cpu_mem_track_lines). The
  * snapshots are the keyframes' own, so the index costs nothing until it
  * is used and is as fine as the keyframes are; UPPER holds, per
  * watchpoint, the state at the top of the interval looked at next. */

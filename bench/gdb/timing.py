@@ -66,11 +66,12 @@ if MODE == "rewind":
     # The memory history: the one write to `marked` and to `near` (in
     # marker()), found from 1e8 and 1e9 instructions later by monitor
     # last-write (the write index passes by the keyframe intervals that
-    # left the variable's page alone: all of them for `marked`, alone on
-    # its page; those without a checkpoint() call for `near`, which shares
-    # a page with the sink checkpoint() writes every 1e6 iterations) and by
-    # watch + reverse-continue (which re-runs every interval: gdb keeps a
-    # breakpoint of its own inserted, so the index does not serve it).
+    # left the variable's bytes alone: all of them for `marked`, alone on
+    # its page; for `near`, which shares a page with the sink checkpoint()
+    # writes every 1e6 iterations, all of them too, by the pages' record of
+    # written lines: sink is a line away) and by watch + reverse-continue
+    # (which re-runs every interval: gdb keeps a breakpoint of its own
+    # inserted, so the index does not serve it).
     run("delete")
     for var in ("marked.v", "near[8]"):
         for dist in (10**8, 10**9):
@@ -82,7 +83,7 @@ if MODE == "rewind":
             except IndexError:
                 found = None
             report("last-write %s across %.0e instructions" % (var, dist),
-                   "%.2f s (at instruction %s)" % (dt, found))
+                   "%.1f ms (at instruction %s)" % (dt * 1e3, found))
             run("monitor goto %d" % (mark + dist))
             run("maintenance flush register-cache")
             run("watch -l %s" % var)

@@ -157,6 +157,16 @@ int cpu_snap_dup(const cpu_snap *snap, cpu_snap **out) RW_MUST_CHECK;
  * the tables that stops at every subtree the two share. */
 int cpu_snap_same(const cpu_snap *a, const cpu_snap *b, u64 addr, u64 len);
 
+/* ON: MEM's pages remember, between two snapshots, which of their 64-byte
+ * lines were written (by threads or cpu_mem_write), and cpu_snap_same
+ * answers for bytes, not pages, where they do: a page written a few times
+ * keeps that record, a busy one is counted as written throughout (its
+ * writes go through the slow path a few times per snapshot, then the TLB
+ * takes them). A page shared in from another space (cpu_mem_share_page)
+ * is written as a copy instead. Off by default: it is for the debugger's
+ * write index, not for runs that never look back. */
+void cpu_mem_track_lines(cpu_mem *mem, int on);
+
 /* Whether MEM's page at PAGE holds the very page object SNAP (a snapshot
  * of MEM) holds there, one with bytes in it: nothing wrote the page in
  * between, whatever happened to its protection. */

@@ -1222,14 +1222,9 @@ struct cpu_mem {
                                  (lo > hi: none) */
   u64 dirty[CPU_DIRTY_MAX];   /* the pages written, in no order */
   size_t ndirty;              /* how many; CPU_DIRTY_MAX + 1: too many */
+  int lines_on;               /* cpu_mem_track_lines */
 };
 
-/* Page lookup for an access of KIND (CPU_ACCESS_*) to the page at PAGE.
- * On success stores the host address of the page's bytes (the shared zero
- * page for untouched pages read) and returns 0; a write first makes the
- * page private (allocation or copy), flushing every thread's TLB entries for
- * it. Returns RW_ENOTFOUND if the page is not mapped, RW_EFAULT if KIND
- * is not allowed, or RW_ENOMEM. */
 /* 1 when PAGE holds bytes that have aliases. */
 int cpu__alias_on_page(const struct cpu_mem *mem, u64 page);
 /* Makes the LEN bytes at SRC, just written at guest ADDR, appear at every
@@ -1237,8 +1232,21 @@ int cpu__alias_on_page(const struct cpu_mem *mem, u64 page);
 int cpu__alias_write(struct cpu_mem *mem, u64 addr, const void *src,
                      size_t len) RW_MUST_CHECK;
 
+/* Page lookup for an access of KIND (CPU_ACCESS_*) to the page at PAGE.
+ * On success stores the host address of the page's bytes (the shared zero
+ * page for untouched pages read) and returns 0; a write first makes the
+ * page private (allocation or copy), flushing every thread's TLB entries for
+ * it. Returns RW_ENOTFOUND if the page is not mapped, RW_EFAULT if KIND
+ * is not allowed, or RW_ENOMEM. */
 int cpu__mem_page(struct cpu_mem *mem, u64 page, int kind,
                   u8 **host) RW_MUST_CHECK;
+
+/* A write of N bytes at A, on the page whose bytes (private, from
+ * cpu__mem_page) are at HOST, for the page's line record (mem.c's struct
+ * page). CACHE: the caller would let the TLB take the page's writes from
+ * now on. Returns whether it may: then every line counts as written. */
+int cpu__mem_lines(struct cpu_mem *mem, u8 *host, u64 a, unsigned n,
+                   int cache);
 
 /* Flushes the TLB entries of PAGE in every thread of MEM (page = ~0: all
  * entries). */

@@ -8,6 +8,7 @@
  * protecting or unmapping a terabyte costs a few entries and pages are
  * materialized when first written. TLB fills, watchpoints and decoded code
  * live in tlb.c and icache.c; this file only owns pages and protections. */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "replayer/cpu/cpu_int.h"
@@ -19,12 +20,32 @@
 /* A page of guest memory. refs counts the leaf slots pointing at it.
  * Pages are 16-byte aligned, which glibc's malloc gives anyway: aligned
  * to 64, glibc split off and scattered a free chunk per page, and loading
- * a keyframe's 200 MB spent a sixth of its time in the allocator. */
+ * a keyframe's 200 MB spent a sixth of its time in the allocator.
+ *
+ * The line record (cpu_mem_track_lines): a page made by copying another
+ * names it (FROM, by serial: a freed page's address may be reused) and
+ * knows which of its 64-byte lines were written since (LINES); FROM2 and
+ * LINES2 are the same one copy further back, so that a state snapshotted
+ * in between (a fork, the state a query starts from) does not hide the
+ * lineage. A page whose writes the TLB takes is counted as written in
+ * every line: it gets there after LINES_SLOW marked writes, or at once when
+ * the space does not track lines. */
 struct page {
   u32 refs;
-  u8 pad[12];
+  u32 slow;   /* writes marked one by one since it was made */
+  u64 serial; /* unique over the process's life; 0: none */
+  u64 from, lines;
+  u64 from2, lines2;
   u8 data[CPU_PAGE_SIZE];
 };
+
+/* How many writes a page takes through the slow path, each marking its
+ * lines, before the TLB caches it (and every line counts as written): a
+ * page written a few times between two snapshots keeps exact lines, a
+ * busy one costs a few slow writes more per snapshot. */
+#define LINES_SLOW 6u
+
+static u64 page_serials;
 
 /* A slot of a leaf node: a page pointer (16-byte aligned) in the high bits,
  * the protection in bits 0-2 and MAPPED in bit 3. */
@@ -391,6 +412,14 @@ int cpu__mem_page(struct cpu_mem *m, u64 page, int kind, u8 **host) {
     np = aligned_alloc(SLOT_LOW + 1, sizeof *np); /* malloc's, in glibc */
     if (!np) return RW_ENOMEM;
     np->refs = 1;
+    np->slow = 0;
+    np->serial = __atomic_add_fetch(&page_serials, 1, __ATOMIC_RELAXED);
+    /* Made from nothing (zeros), a page has no lineage: the slot may have
+     * held pages since that were written and dropped. */
+    np->from = p ? p->serial : 0;
+    np->from2 = p ? p->from : 0;
+    np->lines2 = p ? p->lines : ~(u64)0;
+    np->lines = m->lines_on ? 0 : ~(u64)0;
     if (p)
       memcpy(np->data, p->data, CPU_PAGE_SIZE);
     else
@@ -404,6 +433,30 @@ int cpu__mem_page(struct cpu_mem *m, u64 page, int kind, u8 **host) {
   *host = p->data;
   return 0;
 }
+
+/* The lines of [OFF, OFF+N) of a page (N > 0, within it). */
+static u64 line_mask(u64 off, u64 n) {
+  unsigned first = (unsigned)(off >> 6), last = (unsigned)((off + n - 1) >> 6);
+  return (~(u64)0 >> (63 - last)) & (~(u64)0 << first);
+}
+
+static struct page *page_of(u8 *host) {
+  return (struct page *)(void *)(host - offsetof(struct page, data));
+}
+
+int cpu__mem_lines(struct cpu_mem *m, u8 *host, u64 a, unsigned n,
+                   int cache) {
+  struct page *p = page_of(host);
+  if (p->lines == ~(u64)0) return 1;
+  if (cache && (!m->lines_on || ++p->slow > LINES_SLOW)) {
+    p->lines = ~(u64)0;
+    return 1;
+  }
+  p->lines |= line_mask(a & 4095, n);
+  return 0;
+}
+
+void cpu_mem_track_lines(cpu_mem *m, int on) { m->lines_on = on; }
 
 /* Copies between guest [addr, addr+len) and BUF, privileged. */
 static int priv_copy(struct cpu_mem *m, u64 addr, void *buf, size_t len,
@@ -429,6 +482,7 @@ static int priv_copy(struct cpu_mem *m, u64 addr, void *buf, size_t len,
       if (w) *w = (*w & ~(uintptr_t)SLOT_PROT) | (s & SLOT_PROT);
       if (rc < 0) return rc == RW_ENOMEM ? rc : RW_EFAULT;
       if (cpu__code_on_page(m, page)) cpu__code_invalidate(m, page);
+      (void)cpu__mem_lines(m, host, page + off, (unsigned)n, 0);
       memcpy(host + off, b, n);
     } else {
       struct page *p = SLOT_PAGE(s);
@@ -464,6 +518,9 @@ int cpu_mem_share_page(cpu_mem *m, u64 page, cpu_mem *from) {
   if (!(s & SLOT_MAPPED) || !(fs & SLOT_MAPPED) || !fp ||
       (m->nalias && cpu__alias_on_page(m, page)))
     return 0;
+  /* Another space's page would take the place of this one's lineage: a
+   * later copy of it would look like a copy of what the slot held. */
+  if (m->lines_on) return 0;
   uintptr_t *w = slot_for_write(m, page >> 12, 0);
   if (!w) return RW_ENOMEM;
   struct page *old = SLOT_PAGE(*w);
@@ -673,16 +730,33 @@ static uintptr_t slot_at(const struct cpu__node *n, unsigned i) {
   return !n ? 0 : IS_UNIFORM(n) ? UNIFORM_SLOT(n) : n->u.slot[i];
 }
 
+/* Whether the bytes [LO, HI) of page number PN were left alone between
+ * slot SA (earlier) and slot SB (later): the same page, or SB's page a
+ * copy of SA's (one or two copies on) whose line record shows no write
+ * there, with the same protection. */
+static int slot_same(uintptr_t sa, uintptr_t sb, u64 pn, u64 lo, u64 hi) {
+  if (sa == sb) return 1;
+  const struct page *pa = SLOT_PAGE(sa), *pb = SLOT_PAGE(sb);
+  if ((sa & SLOT_LOW) != (sb & SLOT_LOW) || !pa || !pb) return 0;
+  u64 base = pn << 12, from = RW_MAX(lo, base) - base;
+  u64 mask = line_mask(from, RW_MIN(hi, base + CPU_PAGE_SIZE) - base - from);
+  if (pb->from == pa->serial) return !(pb->lines & mask);
+  return pb->from2 == pa->serial && !((pb->lines | pb->lines2) & mask);
+}
+
 /* cpu_snap_same over nodes A and B of LEVEL, which cover the pages from
- * FIRST on, for page numbers [LO, HI). */
+ * FIRST on, for the bytes [LO, HI). */
 static int same_sub(const struct cpu__node *a, const struct cpu__node *b,
                     unsigned level, u64 first, u64 lo, u64 hi) {
   if (a == b) return 1;
   u64 step = span_of(level + 1);
-  u64 from = RW_MAX(lo, first), to = RW_MIN(hi, first + span_of(level));
+  u64 from = RW_MAX(lo >> 12, first);
+  u64 to = RW_MIN((hi + CPU_PAGE_SIZE - 1) >> 12, first + span_of(level));
   for (u64 i = (from - first) / step; i <= (to - 1 - first) / step; i++) {
     if (level == LEVELS - 1) {
-      if (slot_at(a, (unsigned)i) != slot_at(b, (unsigned)i)) return 0;
+      if (!slot_same(slot_at(a, (unsigned)i), slot_at(b, (unsigned)i),
+                     first + i, lo, hi))
+        return 0;
     } else if (!same_sub(child_at(a, (unsigned)i), child_at(b, (unsigned)i),
                          level + 1, first + i * step, lo, hi)) {
       return 0;
@@ -695,8 +769,7 @@ int cpu_snap_same(const cpu_snap *a, const cpu_snap *b, u64 addr, u64 len) {
   if (!len) return 1;
   if (addr >= VA_LIMIT) return a->root == b->root;
   u64 end = len > VA_LIMIT - addr ? VA_LIMIT : addr + len;
-  u64 lo = addr >> 12, hi = (end + CPU_PAGE_SIZE - 1) >> 12;
-  return same_sub(a->root, b->root, 0, 0, lo, hi);
+  return same_sub(a->root, b->root, 0, 0, addr, end);
 }
 
 void cpu_snap_free(cpu_snap *s) {

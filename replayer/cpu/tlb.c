@@ -87,8 +87,10 @@ static int fault_at(struct cpu *cpu, u64 a, int kind, int why) {
 }
 
 /* Resolves the page of A for KIND into a host pointer to A, filling the TLB
- * when the page may be cached. Returns 0 or a fault code. */
-static int translate(struct cpu *cpu, u64 a, int kind, u8 **host) {
+ * when the page may be cached; a write is of N bytes there, on this page.
+ * Returns 0 or a fault code. */
+static int translate(struct cpu *cpu, u64 a, int kind, unsigned n,
+                     u8 **host) {
   u64 page = a & ~(u64)4095;
   u8 *h;
   int rc;
@@ -112,8 +114,10 @@ static int translate(struct cpu *cpu, u64 a, int kind, u8 **host) {
       /* Writes to a page with decoded code drop the code first. */
       if (cpu__code_on_page(cpu->mem, page))
         cpu__code_invalidate(cpu->mem, page);
-      if (!cpu__watch_on_page(cpu->mem, page, CPU_WATCH_WRITE) &&
-          !(cpu->mem->nalias && cpu__alias_on_page(cpu->mem, page))) {
+      int cache = !cpu__watch_on_page(cpu->mem, page, CPU_WATCH_WRITE) &&
+                  !(cpu->mem->nalias && cpu__alias_on_page(cpu->mem, page));
+      /* The TLB takes a page's writes only when its line record lets it. */
+      if (cpu__mem_lines(cpu->mem, h, a, n, cache) && cache) {
         if (!observed_page(cpu->mem, page))
           cpu->tlb_w[i] = (struct cpu_tlbe){page, addend};
         else
@@ -162,12 +166,12 @@ int cpu__ld_slow(struct cpu *cpu, u64 a, void *buf, unsigned n) {
     observe(cpu, a, n, 0);
     return 0;
   }
-  CPU_TRY(translate(cpu, a, CPU_ACCESS_READ, &h1));
+  CPU_TRY(translate(cpu, a, CPU_ACCESS_READ, 0, &h1));
   if (n1 < n) {
     /* Page-crossing (or larger than a page: fxsave areas are at most 4 KB
      * here, so two pages always suffice). */
     RW_ASSERT(n - n1 <= 4096);
-    CPU_TRY(translate(cpu, a + n1, CPU_ACCESS_READ, &h2));
+    CPU_TRY(translate(cpu, a + n1, CPU_ACCESS_READ, 0, &h2));
   }
   watched = cpu->mem->nwatch && cpu__watch_hits(cpu->mem, a, n, CPU_WATCH_READ);
   if (watched && !cpu->watch_mode) return CPU_RC_WATCH;
@@ -190,10 +194,10 @@ int cpu__st_slow(struct cpu *cpu, u64 a, const void *buf, unsigned n) {
     return 0;
   }
   /* Both pages are checked before any byte is written. */
-  CPU_TRY(translate(cpu, a, CPU_ACCESS_WRITE, &h1));
+  CPU_TRY(translate(cpu, a, CPU_ACCESS_WRITE, n1, &h1));
   if (n1 < n) {
     RW_ASSERT(n - n1 <= 4096);
-    CPU_TRY(translate(cpu, a + n1, CPU_ACCESS_WRITE, &h2));
+    CPU_TRY(translate(cpu, a + n1, CPU_ACCESS_WRITE, n - n1, &h2));
     /* The second translation may have replaced the first page (a private
      * copy made for it is stable; a code drop does not move pages). */
   }
@@ -237,7 +241,7 @@ unsigned cpu__fetch(struct cpu *cpu, u64 a, u8 *buf, unsigned n) {
       h = (const u8 *)(uintptr_t)(x + cpu->tlb_x[i].addend);
     } else {
       u8 *hh;
-      if (translate(cpu, x, CPU_ACCESS_EXEC, &hh)) break;
+      if (translate(cpu, x, CPU_ACCESS_EXEC, 0, &hh)) break;
       h = hh;
     }
     memcpy(buf + got, h, k);

@@ -342,6 +342,76 @@ void test_mem_snap_same(void) {
   emu_close(&e);
 }
 
+/* Runs the store loop of test_mem_snap_lines: COUNT stores of a byte at A
+ * by the guest, from its start. */
+static void store_loop(struct emu *e, u64 a, u64 count) {
+  struct rw_regs r;
+  cpu_get_regs(e->cpu, &r);
+  r.rip = EMU_CODE;
+  r.gpr[RW_REG_rdi] = a;
+  r.gpr[RW_REG_rax] = count;
+  CU_ASSERT_FATAL(cpu_set_regs(e->cpu, &r) == 0);
+  CU_ASSERT_EQUAL(emu_run(e, NULL), CPU_EXIT_FAULT); /* the int3 */
+}
+
+/* cpu_mem_track_lines: cpu_snap_same answers for the 64-byte lines a page
+ * was written in between, through guest stores and privileged writes, one
+ * and two copies of the page on, until the TLB takes a busy page's
+ * writes; a space that does not track lines answers for pages. */
+void test_mem_snap_lines(void) {
+  /* L: mov [rdi], cl; dec rax; jnz L; int3 */
+  static const u8 p[] = {0x88, 0x0f, 0x48, 0xff, 0xc8, 0x75, 0xf9, 0xcc};
+  const u64 pg = EMU_DATA, line = 64;
+  u8 b = 1;
+  for (int on = 0; on < 2; on++) {
+    struct emu e;
+    cpu_snap *s0, *s1, *s2, *s3, *s4;
+    CU_ASSERT_FATAL(emu_open(&e, p, sizeof p) == 0);
+    cpu_mem_track_lines(e.mem, on);
+    CU_ASSERT_FATAL(cpu_mem_write(e.mem, pg + 32 * line, &b, 1) == 0);
+    CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s0) == 0);
+    store_loop(&e, pg + line + 8, 1); /* line 1 */
+    CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s1) == 0);
+    CU_ASSERT(!cpu_snap_same(s0, s1, pg + line + 8, 1));
+    CU_ASSERT(!cpu_snap_same(s0, s1, pg + 2 * line - 1, 1)); /* its line */
+    CU_ASSERT(!cpu_snap_same(s0, s1, pg + line - 4, 8)); /* spans two */
+    CU_ASSERT_EQUAL(cpu_snap_same(s0, s1, pg, line), on);
+    CU_ASSERT_EQUAL(cpu_snap_same(s0, s1, pg + 2 * line, 4096 - 2 * line),
+                    on);
+    /* A privileged write (the kernel's), then a copy one snapshot on. */
+    CU_ASSERT_FATAL(cpu_mem_write(e.mem, pg + 5 * line, &b, 1) == 0);
+    CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s2) == 0);
+    CU_ASSERT(!cpu_snap_same(s1, s2, pg + 5 * line, 1));
+    CU_ASSERT_EQUAL(cpu_snap_same(s1, s2, pg + line, 1), on);
+    CU_ASSERT(!cpu_snap_same(s0, s2, pg + line, 1));
+    CU_ASSERT(!cpu_snap_same(s0, s2, pg + 5 * line, 1));
+    CU_ASSERT_EQUAL(cpu_snap_same(s0, s2, pg + 7 * line, 1), on);
+    /* A busy page: after a few stores the TLB takes its writes, and then
+     * every line counts as written. */
+    store_loop(&e, pg + 9 * line, 100);
+    CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s3) == 0);
+    CU_ASSERT(!cpu_snap_same(s2, s3, pg + 7 * line, 1));
+    CU_ASSERT(cpu_snap_same(s2, s3, pg + 4096, 4096)); /* the next page */
+    /* Three copies back is too far; a fresh page has no lineage. */
+    store_loop(&e, pg + 9 * line, 1);
+    CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s4) == 0);
+    CU_ASSERT_EQUAL(cpu_snap_same(s3, s4, pg + 7 * line, 1), on);
+    CU_ASSERT(!cpu_snap_same(s1, s4, pg + 7 * line, 1));
+    cpu_snap_free(s4);
+    CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s4) == 0);
+    store_loop(&e, pg + 4096, 1);
+    cpu_snap_free(s3);
+    CU_ASSERT_FATAL(cpu_mem_snapshot(e.mem, &s3) == 0);
+    CU_ASSERT(!cpu_snap_same(s4, s3, pg + 4096 + line, 1));
+    cpu_snap_free(s4);
+    cpu_snap_free(s3);
+    cpu_snap_free(s2);
+    cpu_snap_free(s1);
+    cpu_snap_free(s0);
+    emu_close(&e);
+  }
+}
+
 /* cpu_mem_share_page: a page of one space taken by another without a copy,
  * each side's later writes its own; cpu_mem_page_kept: whether a page is
  * still the object a snapshot holds. */

@@ -102,10 +102,11 @@ check "  in the reader thread, not main" sh -c \
 rec rw "$P/rewrites" 1000000
 target=$(sed -n 's/^target \(0x[0-9a-f]*\)$/\1/p' "$T/rw.out")
 quiet=$(sed -n 's/^quiet \(0x[0-9a-f]*\)$/\1/p' "$T/rw.out")
+sparse=$(sed -n 's/^sparse \(0x[0-9a-f]*\)$/\1/p' "$T/rw.out")
 check "rewrites: recorded, the addresses printed" \
-  test -n "$target" -a -n "$quiet" -a "$status" = 0
+  test -n "$target" -a -n "$quiet" -a -n "$sparse" -a "$status" = 0
 "$top_builddir/tests/replay/wback" "$T/rw.rwd" 2000000 "$target" 8 \
-  "$quiet" 8 >"$T/wb.out" 2>&1
+  "$quiet" 8 "$sparse" 8 >"$T/wb.out" 2>&1
 check_eq "wback: the index stops where the full scan does" 0 "$?"
 check "  at each of the six writes, one by the kernel, one in thread 2" \
   python3 -c '
@@ -115,18 +116,28 @@ w = re.findall(r"^write at (\d+) thread (\d+) addr (0x[0-9a-f]+)( by the kernel)
                t, re.M)
 target = [x for x in w if x[2] == sys.argv[2]]
 quiet = [x for x in w if x[2] == sys.argv[3]]
-assert len(target) == 12, target  # the walk alone, then with quiet
-assert len(quiet) == 4 and len(w) == 16, w
+sparse = [x for x in w if x[2] == sys.argv[4]]
+assert len(target) == 12, target  # the walk alone, then with the others
+assert len(quiet) == 4 and len(sparse) == 8 and len(w) == 24, w
 first = target[:6]
 assert sum(1 for x in first if x[3]) == 1, first
 assert len({x[1] for x in first}) == 2, first
+first = sparse[:4]
+assert sum(1 for x in first if x[3]) == 1, first
+assert len({x[1] for x in first}) == 2, first
+# The line record: the page of sparse.target changes in every interval, its
+# line in those of its four writes and of the fifth stretch.
+r = dict((a, (int(s), int(k))) for a, s, k in re.findall(
+    r"^range (0x[0-9a-f]+) scanned (\d+) skipped (\d+)$", t, re.M))
+s, k = r[sys.argv[4]]
+assert k > 2 * s, (s, k)
 m = re.search(r"^hits (\d+) scanned (\d+) skipped (\d+)$", t, re.M)
 full = re.search(r"^full scanned (\d+) skipped 0$", t, re.M)
 hits, scanned, skipped = map(int, m.groups())
 assert hits == len(w) - int(re.search(r"all ranges at once: (\d+)", t)[1]), t
 assert skipped > scanned, (scanned, skipped)
 assert int(full[1]) == scanned + skipped, (full[1], scanned, skipped)' \
-  "$T/wb.out" "$target" "$quiet"
+  "$T/wb.out" "$target" "$quiet" "$sparse"
 gdb_run rwl rw <<G
 continue
 monitor when

@@ -7,8 +7,10 @@
  * end, then for each range walks back from there through every write with
  * a write watchpoint: both must stop at the same positions, events,
  * threads and accesses, and end at the start. Then the same with all the
- * ranges watched at once. Prints one line per write, then "hits H scanned
- * S skipped K" for the indexed replay and "full scanned S" for the other;
+ * ranges watched at once. Prints one line per write, "range ADDR scanned S
+ * skipped K" after each range's walk (the indexed replay's intervals),
+ * then "hits H scanned S skipped K" for the indexed replay and "full
+ * scanned S" for the other;
  * exits 1 on a difference, 2 when a replay fails. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@ static rp_replay *open_one(const char *path, u64 interval, int no_index) {
   struct rp_stop st;
   o.keyframe_interval = interval;
   o.no_write_index = no_index;
+  o.write_lines = 1;
   if (rp_open(&rp, path, &o, &d) < 0) {
     printf("cannot open %s: %s\n", path, d.msg);
     exit(2);
@@ -96,7 +99,12 @@ int main(int argc, char **argv) {
   rp_replay *a = open_one(argv[1], interval, 0);
   rp_replay *b = open_one(argv[1], interval, 1);
   for (int i = 0; i < n; i++) {
+    u64 s0, k0;
+    rp_reverse_stats(a, &s0, &k0);
     hits += walk(a, b, &r[i], 1);
+    rp_reverse_stats(a, &scanned, &skipped);
+    printf("range %#" PRIx64 " scanned %" PRIu64 " skipped %" PRIu64 "\n",
+           r[i][0], scanned - s0, skipped - k0);
     /* Back to the end for the next range. */
     if (rp_run(a, ~0ull, &st) < 0 || st.reason != RP_STOP_END ||
         rp_run(b, ~0ull, &st) < 0 || st.reason != RP_STOP_END)
