@@ -155,6 +155,8 @@ int rp__open(rp_replay **out, const char *path, const struct rp_opts *opts,
   if (e && *e && strcmp(e, "0")) rp->opts.no_write_index = 1;
   e = getenv("REWIND_NO_WRITE_LINES");
   if (e && *e && strcmp(e, "0")) rp->opts.write_lines = 0;
+  e = getenv("REWIND_REVERSE_HELPER");
+  if (e && !strcmp(e, "0")) rp->opts.no_helper = 1;
   rp__stack_defaults(&rp->proc->stack);
   rp->tl.kf_interval = rp->opts.keyframe_interval ? rp->opts.keyframe_interval
                                                : RP_DEFAULT_KF_INTERVAL;

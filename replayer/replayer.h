@@ -58,6 +58,10 @@ struct rp_opts {
                             after each keyframe, so a replay that never goes
                             back leaves it off; the debugger's sets it. Not
                             with no_write_index */
+  int no_helper;         /* 1: a long reverse continue re-runs every
+                            interval in this process, without a helper
+                            process on another core (for comparison; also
+                            set by REWIND_REVERSE_HELPER=0) */
 };
 
 /* Why rp_run() or rp_seek() stopped. */
@@ -295,8 +299,11 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) RW_MUST_CHECK;
 /* How many keyframe intervals reverse continues re-ran so far (*SCANNED),
  * and how many they passed by because only write watchpoints were set and
  * the keyframes show their ranges untouched there (*SKIPPED: the write
- * index, rp_opts.no_write_index). */
-void rp_reverse_stats(const rp_replay *rp, u64 *scanned, u64 *skipped);
+ * index, rp_opts.no_write_index). Of those re-run, *HELPED were re-run by
+ * the helper process of a long reverse continue (rp_opts.no_helper); HELPED
+ * may be NULL. */
+void rp_reverse_stats(const rp_replay *rp, u64 *scanned, u64 *skipped,
+                      u64 *helped);
 
 /* Sets POLL (NULL to remove), called with CTX (borrowed) every few million
  * instructions of rp_run and rp_reverse_continue; when it returns nonzero

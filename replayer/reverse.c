@@ -8,10 +8,18 @@
  * current position, going back there through the fine keyframes of
  * timeline.c so that the next reverse step is cheap; with only write
  * watchpoints armed, the intervals whose keyframes show the watched pages
- * untouched are passed by (the write index, below). It adds no state to
- * the history: everything here re-executes what the recording fixed. */
+ * untouched are passed by (the write index, below); a long one re-runs
+ * every other interval in a helper process on another CPU (below). It adds
+ * no state to the history: everything here re-executes what the recording
+ * fixed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "replayer/rp_int.h"
 
@@ -320,9 +328,11 @@ static int windex_skips(rp_replay *rp, struct windex *w,
   return 0;
 }
 
-void rp_reverse_stats(const rp_replay *rp, u64 *scanned, u64 *skipped) {
+void rp_reverse_stats(const rp_replay *rp, u64 *scanned, u64 *skipped,
+                      u64 *helped) {
   *scanned = rp->tl.scanned;
   *skipped = rp->tl.skipped;
+  if (helped) *helped = rp->tl.helped;
 }
 
 /* The trace's SIGNAL records, read once (records only, no execution): a
@@ -375,6 +385,132 @@ static int sig_between(const rp_replay *rp, u64 lo, u64 hi) {
   return 0;
 }
 
+/* The second core. A long reverse continue takes a helper: a child process
+ * (fork: the same keyframes, the same state) that walks the same intervals
+ * the same way and re-runs every other one of those that need re-running,
+ * from FIRST on, while this process re-runs the others; it sends one
+ * result per interval it takes, in order, through a pipe, and stops at its
+ * first hit. The helper only saves time: a result it cannot give (a stop
+ * other than a hit, an error, its death) makes this process re-run that
+ * interval itself and go on alone. */
+struct helper {
+  pid_t pid; /* 0: none; in the helper itself, -1 */
+  int fd;    /* the results' read end, or in the helper their write end */
+  u64 first; /* the first interval it takes (counting those re-run) */
+};
+
+struct hresult {
+  u64 index, lo, hi; /* the interval */
+  int usual;         /* 1: re-run to its end, stopping only at hits, kept in
+                        H */
+  struct hit h;
+};
+
+/* Intervals re-run alone before a helper starts, and keyframes that must
+ * lie further back: a reverse continue that ends soon does without. */
+#define HELPER_AFTER 2u
+#define HELPER_MIN_KFS 4u
+
+static int helper_takes(const struct helper *hp, u64 index) {
+  return hp->pid && index >= hp->first && (index - hp->first) % 2 == 0;
+}
+
+/* Whether a helper would pay at interval INDEX, whose keyframe is at LO. */
+static int helper_wanted(const rp_replay *rp, u64 index, u64 lo) {
+  static int cpus;
+  if (rp->opts.no_helper || index != HELPER_AFTER) return 0;
+  if (!cpus) cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpus < 2) return 0;
+  u32 n = 0;
+  for (size_t i = 0; i < rp->tl.nkfs && n < HELPER_MIN_KFS; i++)
+    if (rp->tl.kfs[i].icount < lo) n++;
+  return n >= HELPER_MIN_KFS;
+}
+
+/* Forks the helper, which takes FIRST, FIRST + 2, ... In the helper, HP
+ * becomes its own side (pid -1). */
+static void helper_start(rp_replay *rp, struct helper *hp, u64 first) {
+  int p[2];
+  if (pipe(p) < 0) return;
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(p[0]);
+    close(p[1]);
+    return;
+  }
+  if (pid == 0) {
+    int null = open("/dev/null", O_RDWR);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    close(p[0]);
+    if (null >= 0) { /* nothing of it reaches the user or gdb */
+      dup2(null, 1);
+      dup2(null, 2);
+      close(null);
+    }
+    rp->user.poll = NULL;
+    rp->user.echo = NULL;
+    rp->opts.progress = 0;
+    *hp = (struct helper){-1, p[1], first};
+    return;
+  }
+  close(p[1]);
+  *hp = (struct helper){pid, p[0], first};
+}
+
+static void helper_stop(struct helper *hp) {
+  if (hp->pid <= 0) return;
+  kill(hp->pid, SIGKILL);
+  while (waitpid(hp->pid, NULL, 0) < 0 && errno == EINTR) {}
+  close(hp->fd);
+  hp->pid = 0;
+}
+
+/* In the helper: sends the result of interval INDEX, [LO, HI), and ends
+ * the helper after the last one it has to give. */
+static void helper_send(struct helper *hp, u64 index, u64 lo, u64 hi,
+                        int usual, const struct hit *h) {
+  struct hresult r;
+  memset(&r, 0, sizeof r);
+  r.index = index;
+  r.lo = lo;
+  r.hi = hi;
+  r.usual = usual;
+  r.h = *h;
+  const char *b = (const char *)&r;
+  size_t done = 0;
+  while (done < sizeof r) {
+    ssize_t n = write(hp->fd, b + done, sizeof r - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) _exit(1);
+    done += (size_t)n;
+  }
+  if (!usual || h->found) _exit(0);
+}
+
+/* The result of interval INDEX, [LO, HI), from the helper into H; 0 when
+ * it gives none (then the helper is stopped). The bounds are checked too:
+ * keyframes the two processes took as they re-ran (between keyframes of a
+ * persistent index) may thin out older ones, and then their walks differ. */
+static int helper_get(struct helper *hp, u64 index, u64 lo, u64 hi,
+                      struct hit *h) {
+  struct hresult r;
+  char *b = (char *)&r;
+  size_t got = 0;
+  while (got < sizeof r) {
+    ssize_t n = read(hp->fd, b + got, sizeof r - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += (size_t)n;
+  }
+  if (got == sizeof r && r.index == index && r.lo == lo && r.hi == hi &&
+      r.usual) {
+    *h = r.h;
+    return 1;
+  }
+  helper_stop(hp);
+  return 0;
+}
+
 int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   if (!may_go_back(rp, stop)) return 0;
   u64 limit = here(rp), hi = limit, floor = rp__floor(rp);
@@ -387,12 +523,16 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
   if (sigs) RW_FORWARD(sigrecs_load(rp, &sigs));
   RW_FORWARD(windex_start(rp, &wi));
   int rc = 0, done = 0;
+  struct helper hp = {0};
+  u64 index = 0; /* of the next interval re-run */
   while (hi > floor && (rp->user.nbps || rp->user.nwps ||
                         rp->user.sys_stops || rp->user.rep_stops || sigs)) {
     struct rp__kf *kf = rp__kf_before(rp, hi, 1);
     if (!kf) break;
     int skip = 0;
-    u64 lo = kf->icount;
+    /* (KF itself may move: a re-run can take keyframes between those of
+     * a persistent index, and so grow or thin the table.) */
+    u64 lo = kf->icount, lo_ev = kf->events;
     int sig = sigs && sig_between(rp, kf->next_seq, hi_seq);
     hi_seq = kf->next_seq;
     if (!sig && !rp->user.nbps && !rp->user.nwps && !rp->user.sys_stops &&
@@ -410,15 +550,25 @@ int rp_reverse_continue(rp_replay *rp, struct rp_stop *stop) {
       continue;
     }
     rp->tl.scanned++;
-    if ((rc = scan(rp, kf, hi, hi_ev, limit, limit_ev, sig, &h, stop,
-                   &done)) < 0 ||
-        done)
-      break;
+    u64 i = index++;
+    if (!hp.pid && helper_wanted(rp, i, lo)) helper_start(rp, &hp, i + 1);
+    if (hp.pid > 0 && helper_takes(&hp, i) &&
+        helper_get(&hp, i, lo, hi, &h)) {
+      rp->tl.helped++;
+    } else if (hp.pid < 0 && !helper_takes(&hp, i)) {
+      /* the helper passes by the intervals this process re-runs */
+    } else {
+      rc = scan(rp, kf, hi, hi_ev, limit, limit_ev, sig, &h, stop, &done);
+      if (hp.pid < 0) helper_send(&hp, i, lo, hi, rc == 0 && !done, &h);
+      if (rc < 0 || done) break;
+    }
     if (h.found && h.pos < floor) h.found = 0; /* before the history */
     if (h.found) break;
     hi = lo;
-    hi_ev = kf->events;
+    hi_ev = lo_ev;
   }
+  if (hp.pid < 0) _exit(0); /* the helper: nothing more to give */
+  helper_stop(&hp);
   windex_free(&wi);
   if (rc < 0 || done) return rc;
   if (!h.found) {

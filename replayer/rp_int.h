@@ -382,6 +382,7 @@ struct rp__timeline {
   u64 restores;            /* keyframe restores so far */
   u64 scanned, skipped;    /* intervals reverse continues re-ran, and
                               passed by with the write index */
+  u64 helped;              /* of those re-run, by the helper process */
   struct rp__maplog *maplog; /* the mapping changes met so far, by events
                               (rp__maplog_add) */
   size_t nmaplog, capmaplog;

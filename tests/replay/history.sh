@@ -131,13 +131,19 @@ r = dict((a, (int(s), int(k))) for a, s, k in re.findall(
     r"^range (0x[0-9a-f]+) scanned (\d+) skipped (\d+)$", t, re.M))
 s, k = r[sys.argv[4]]
 assert k > 2 * s, (s, k)
-m = re.search(r"^hits (\d+) scanned (\d+) skipped (\d+)$", t, re.M)
-full = re.search(r"^full scanned (\d+) skipped 0$", t, re.M)
+m = re.search(r"^hits (\d+) scanned (\d+) skipped (\d+) helped \d+$", t, re.M)
+full = re.search(r"^full scanned (\d+) skipped 0 helped 0$", t, re.M)
 hits, scanned, skipped = map(int, m.groups())
+# The full scan with a helper process (two CPUs or more) re-runs as many
+# intervals, some of them in the helper.
+fh = re.search(r"^full with a helper scanned (\d+) skipped 0 helped (\d+)$",
+               t, re.M)
+assert fh and fh[1] == full[1], (fh, full[1])
+assert int(fh[2]) > 0 or int(sys.argv[5]) < 2, t
 assert hits == len(w) - int(re.search(r"all ranges at once: (\d+)", t)[1]), t
 assert skipped > scanned, (scanned, skipped)
 assert int(full[1]) == scanned + skipped, (full[1], scanned, skipped)' \
-  "$T/wb.out" "$target" "$quiet" "$sparse"
+  "$T/wb.out" "$target" "$quiet" "$sparse" "$(nproc)"
 gdb_run rwl rw <<G
 continue
 monitor when
