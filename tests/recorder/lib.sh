@@ -14,6 +14,14 @@ trap 'rm -rf "$T"' EXIT
 pass=0
 fail=0
 
+# san_or NORMAL SANITIZED: NORMAL, or under the sanitizers SANITIZED
+# (scripts/test.sh sets RW_TEST_SANITIZED for that build, whose replays run
+# interpreted and several times slower): a shorter workload there, for the
+# same checks.
+san_or() {
+  if [ -n "${RW_TEST_SANITIZED:-}" ]; then echo "$2"; else echo "$1"; fi
+}
+
 # check NAME COMMAND...: runs COMMAND; counts and reports. A failure shows
 # the end of what COMMAND printed, so that a CI log says why.
 check() {

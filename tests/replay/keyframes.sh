@@ -27,7 +27,8 @@ nkf() {
 }
 
 # --- threads in every state, a keyframe every 20 ms ----------------------
-"$REWIND" record -f -o "$T/work.rwd" --keyframes 0.02 -- "$P/kfwork" 0.4 \
+"$REWIND" record -f -o "$T/work.rwd" --keyframes 0.02 \
+  -- "$P/kfwork" "$(san_or 0.4 0.2)" \
   >"$T/work.out" 2>"$T/work.err"
 check_eq "work: recorded" 0 "$?"
 check "work: the program's output" grep -q "^kfwork: 1 1 1 1$" "$T/work.out"
@@ -118,7 +119,8 @@ check_eq "busy: --verify -j 2 exits 0" 0 "$status"
 check "busy: in pieces" grep -q "in $((k + 1)) segments" "$T/busy.j"
 
 # --- a process tree: every process in each keyframe ------------------------
-"$REWIND" record -f -o "$T/tree.rwd" --keyframes 0.05 -- "$P/kftree" 0.8 \
+"$REWIND" record -f -o "$T/tree.rwd" --keyframes 0.05 \
+  -- "$P/kftree" "$(san_or 0.8 0.4)" \
   >"$T/tree.out" 2>"$T/tree.err"
 check "tree: the program's output" grep -q "^kftree: 0 0 0 1$" "$T/tree.out"
 k=$(nkf tree)
@@ -165,7 +167,8 @@ check "failed keyframe: in two pieces" grep -q "in 2 segments" "$T/fail.j"
 # --- a wrong keyframe is found, and named ---------------------------------
 for how in regs memory; do
   REWIND_TEST_KEYFRAME_SKEW=$how "$REWIND" record -q -f \
-    -o "$T/skew-$how.rwd" --keyframes 0.02 -- "$P/kfwork" 0.25 >/dev/null 2>&1
+    -o "$T/skew-$how.rwd" --keyframes 0.02 \
+    -- "$P/kfwork" "$(san_or 0.25 0.12)" >/dev/null 2>&1
   segments "skew-$how"
   check_eq "skewed $how: exit 4" 4 "$status"
   check "skewed $how: names the piece and the keyframe" has \

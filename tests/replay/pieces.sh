@@ -119,7 +119,9 @@ nkf() {
 }
 
 # --- threads: computing, blocked, on futexes; a keyframe every 10 ms -------
-"$REWIND" record -q -f -o "$T/work.rwd" --keyframes 0.01 -- "$P/kfwork" 0.15 \
+# (Under the sanitizers, with little computing between as many syscalls.)
+"$REWIND" record -q -f -o "$T/work.rwd" --keyframes 0.01 \
+  -- "$P/kfwork" 0.15 $(san_or "" light) \
   >/dev/null 2>"$T/work.rec"
 check_eq "work: recorded" 0 "$?"
 k=$(nkf work)
@@ -232,7 +234,8 @@ check "work: accesses --stacks of the mutex in pieces are the whole's" \
   cmp "$T/accst.whole" "$T/accst.j"
 
 # --- a process tree: every process in each keyframe ------------------------
-"$REWIND" record -q -f -o "$T/tree.rwd" --keyframes 0.025 -- "$P/kftree" 0.3 \
+"$REWIND" record -q -f -o "$T/tree.rwd" --keyframes "$(san_or 0.025 0.01)" \
+  -- "$P/kftree" "$(san_or 0.3 0.12)" \
   >/dev/null 2>&1
 check_eq "tree: recorded" 0 "$?"
 k=$(nkf tree)
@@ -410,8 +413,8 @@ check "odd: says it follows marks in one piece" grep -q \
 # does not know when it begins inside them (the join copies the parent's
 # stack where the parent's log was at the fork); every 4th child forks a
 # grandchild; each ends with _exit, some as a keyframe is written.
-"$REWIND" record -q -f -o "$T/fork.rwd" --keyframes 0.01 -- \
-  "$P/kffork" 0.15 >"$T/fork.out" 2>&1
+"$REWIND" record -q -f -o "$T/fork.rwd" --keyframes 0.01 \
+  -- "$P/kffork" "$(san_or 0.15 0.07)" >"$T/fork.out" 2>&1
 check_eq "fork: recorded" 0 "$?"
 check "fork: ran" grep -qx "kffork ok" "$T/fork.out"
 k=$(nkf fork)

@@ -27,10 +27,12 @@ verify() {
 }
 
 # seekcheck NAME [POSITIONS]: the consistency checks; the end's threads go
-# to $T/NAME.end.
+# to $T/NAME.end. Half the positions under the sanitizers.
 seekcheck() {
-  SEEKCHECK_VERBOSE=1 SEEKCHECK_STEPS=50 "$R/seekcheck" "$T/$1.rwd" "${2:-10}" 100000 \
-    >"$T/$1.seek" 2>&1
+  local n=${2:-10}
+  n=$(san_or "$n" $(((n + 1) / 2)))
+  SEEKCHECK_VERBOSE=1 SEEKCHECK_STEPS=50 "$R/seekcheck" "$T/$1.rwd" "$n" \
+    100000 >"$T/$1.seek" 2>&1
   local rc=$?
   grep '^    end:' "$T/$1.seek" >"$T/$1.end"
   if [ $rc -eq 0 ]; then
@@ -43,7 +45,7 @@ seekcheck() {
     # whose last lines before the failure name the condition; the trace is
     # kept in the build directory for a closer look.
     SEEKCHECK_DEBUG=1 SEEKCHECK_STEPS=50 ASAN_OPTIONS=detect_leaks=0 \
-      "$R/seekcheck" "$T/$1.rwd" "${2:-10}" 100000 2>&1 |
+      "$R/seekcheck" "$T/$1.rwd" "$n" 100000 2>&1 |
       grep -v '^    end:' | grep -B 20 -m 1 -E 'seekcheck: (rp_|cannot)|FAIL' |
       sed 's/^/  debug | /'
     cp "$T/$1.rwd" "$top_builddir/tests/replay/seekcheck-failed-$1.rwd" || :
