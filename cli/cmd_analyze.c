@@ -1109,7 +1109,7 @@ static int counts_add(FILE *in, void *ctx) {
   struct counts_job *j = ctx;
   return j->whole ? 0
                   : an_join_added(rp_counts_add(&j->total, &j->o, in),
-                               &j->whole);
+                                  &j->whole);
 }
 
 /* The counts of O in the pieces of the trace at PATH, JOBS at a time, in

@@ -693,27 +693,21 @@ static int add_marks(struct rp__counter *c, const struct cheader *h,
 static int add_paths(struct rp__counter *c, const struct cheader *h,
                      FILE *f) {
   struct cpath *v = NULL;
-  u32 *nmap = NULL;
-  u64 nn = 0;
+  struct rp__pjoin m = {0};
   int rc = read_items(f, h->npaths, sizeof *v, (void **)&v);
-  if (rc == 0 && h->tree && !c->join)
-    rc = rp_profile_tree_empty(c->o.tid, &c->join);
-  if (rc == 0 && h->tree) rc = rp__prof_tree_join(c->join, f, &nmap, &nn);
+  if (rc == 0) rc = rp__prof_paths_join(&c->join, c->o.tid, h->tree, f, &m);
   for (u64 i = 0; rc == 0 && i < h->npaths; i++) {
-    u32 node = v[i].node;
-    if (v[i].mark >= c->o.nmarks ||
-        (node && (node > nn || nmap[node - 1] == ~0u))) {
-      rc = RW_ECORRUPT; /* (with no tree, NN is 0) */
-      break;
-    }
-    if (node) node = nmap[node - 1] + 1;
+    u32 node;
+    if (v[i].mark >= c->o.nmarks) rc = RW_ECORRUPT;
+    if (rc == 0) rc = rp__prof_paths_node(&m, v[i].node, &node);
+    if (rc < 0) break;
     size_t before = c->npaths;
     rc = rp__cnt_path_add(c, v[i].mark, node, v[i].count);
     if (rc == 0 && c->npaths > before)
       rc = rp__prof_path_text(c->join, node, &c->paths[before].text);
   }
   free(v);
-  free(nmap);
+  free(m.nmap);
   return rc;
 }
 

@@ -334,29 +334,22 @@ int rp_data_save(const rp_data *d, FILE *f) {
 static int add_paths(rp_data *d, const struct piece_head *h, FILE *f) {
   RW_RETURN_IF(h->npaths > (1ull << 32), RW_ECORRUPT, "too many paths");
   struct piece_path *v = malloc((h->npaths ? h->npaths : 1) * sizeof *v);
-  u32 *nmap = NULL;
-  u64 nn = 0;
+  struct rp__pjoin m = {0};
   int rc = v ? rp__fget(f, v, h->npaths * sizeof *v) : RW_ENOMEM;
-  if (rc == 0 && h->tree && !d->join)
-    rc = rp_profile_tree_empty(d->o.tid, &d->join);
-  if (rc == 0 && h->tree) rc = rp__prof_tree_join(d->join, f, &nmap, &nn);
+  if (rc == 0) rc = rp__prof_paths_join(&d->join, d->o.tid, h->tree, f, &m);
   for (u64 i = 0; rc == 0 && i < h->npaths; i++) {
-    u32 node = v[i].node;
-    if (node && (node > nn || nmap[node - 1] == ~0u)) {
-      rc = RW_ECORRUPT; /* (with no tree, NN is 0) */
-      break;
-    }
-    if (node) node = nmap[node - 1] + 1;
+    u32 node;
     size_t before = d->npaths;
     struct dpath *x;
-    rc = path_of(d, node, &x);
-    if (rc < 0) break;
+    if ((rc = rp__prof_paths_node(&m, v[i].node, &node)) < 0 ||
+        (rc = path_of(d, node, &x)) < 0)
+      break;
     x->reads += v[i].reads;
     x->writes += v[i].writes;
     if (d->npaths > before) rc = rp__prof_path_text(d->join, node, &x->text);
   }
   free(v);
-  free(nmap);
+  free(m.nmap);
   return rc;
 }
 

@@ -566,6 +566,22 @@ int rp_profile_tree_add(rp_profile *p, FILE *f) {
   return rp__prof_tree_join(p, f, NULL, NULL);
 }
 
+int rp__prof_paths_join(rp_profile **join, u32 tid, int tree, FILE *f,
+                        struct rp__pjoin *m) {
+  *m = (struct rp__pjoin){0};
+  if (!tree) return 0;
+  if (!*join) RW_FORWARD(rp_profile_tree_empty(tid, join));
+  return rp__prof_tree_join(*join, f, &m->nmap, &m->n);
+}
+
+int rp__prof_paths_node(const struct rp__pjoin *m, u32 node, u32 *out) {
+  *out = 0;
+  if (!node) return 0;
+  if (node > m->n || m->nmap[node - 1] == ~0u) return RW_ECORRUPT;
+  *out = m->nmap[node - 1] + 1;
+  return 0;
+}
+
 int rp__prof_tree_join(rp_profile *p, FILE *f, u32 **nmap, u64 *n) {
   struct saved s = {0};
   if (nmap) *nmap = NULL;

@@ -1041,6 +1041,19 @@ int rp__prof_count(rp_replay *rp, u32 tid, struct rp__counter *c,
  * them; ~0u: none; free it), for call paths counted in the piece. */
 int rp__prof_tree_join(rp_profile *p, FILE *f, u32 **nmap, u64 *n)
     RW_MUST_CHECK;
+/* For the call paths a piece counted (marks, accesses): with TREE, the
+ * piece's call tree from F joined into *JOIN (made for thread TID at the
+ * first piece), its nodes mapped in M (free M->nmap); without, nothing. */
+struct rp__pjoin {
+  u32 *nmap;
+  u64 n;
+};
+int rp__prof_paths_join(rp_profile **join, u32 tid, int tree, FILE *f,
+                        struct rp__pjoin *m) RW_MUST_CHECK;
+/* The join's node (1-based; 0: none) for the piece's NODE into *OUT, or
+ * RW_ECORRUPT for a node the piece's tree does not hold. */
+int rp__prof_paths_node(const struct rp__pjoin *m, u32 node, u32 *out)
+    RW_MUST_CHECK;
 
 /* A thread starts with rp->prof on: its shadow stack starts. */
 int rp__prof_thread_start(rp_replay *rp, struct rp__thread *t) RW_MUST_CHECK;
