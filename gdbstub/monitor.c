@@ -118,6 +118,16 @@ static int go(struct gdb__sess *s, const char *arg) {
              was);
     out(s, buf);
   }
+  struct rp_image im;
+  if (gdb__image_moved(s, &im)) {
+    /* The move passed an exec: gdb still has the other program's file
+     * and symbols, and loads this one when told. */
+    snprintf(buf, sizeof buf,
+             "process %u runs %s here, another program than gdb has "
+             "loaded; `file target:%s` loads its symbols\n",
+             im.pid, im.path, im.path);
+    out(s, buf);
+  }
   /* gdb keeps the registers it read before the move; `rewind replay`
    * (and `rewind gdbinit`) install a hook that drops them. */
   out(s, "`frame` shows it (in a gdb without `rewind gdbinit`'s commands, "

@@ -136,6 +136,22 @@ void gdb__pid_add(struct gdb__sess *s, u32 pid) {
   gdb__view_sync(s);
 }
 
+int gdb__image_moved(struct gdb__sess *s, struct rp_image *im) {
+  if (rp_get_image(s->rp, im) < 0 || !im->path) return 0;
+  if (s->opts.tree) {
+    if (!gdb__pid_known(s, im->pid)) return 0;
+    long i = img_note(s, im->pid, im->seq);
+    if (i < 0 || s->imgs[i].seq == im->seq) return 0;
+    s->imgs[i].seq = im->seq;
+    return 1;
+  }
+  if (!s->img_known || (im->seq == s->img_seq && im->pid == s->img_pid))
+    return 0;
+  s->img_seq = im->seq;
+  s->img_pid = im->pid;
+  return 1;
+}
+
 static void exec_event(struct gdb__sess *s, const struct rp_stop *st,
                        struct gdb_stop *g) {
   struct rp_image im;

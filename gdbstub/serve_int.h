@@ -159,6 +159,12 @@ int gdb__pid_known(struct gdb__sess *s, u32 pid);
 void gdb__pid_add(struct gdb__sess *s, u32 pid);
 /* With the tree: the program image (its EXEC's seq) gdb has for PID. */
 u64 gdb__pid_image(struct gdb__sess *s, u32 pid);
+/* After a jump (monitor goto): whether the program the viewed process
+ * runs here (*IM) is not the one gdb has for it, the jump having passed
+ * an exec in either direction. It is gdb's from now on: an exec event
+ * for it would make gdb's next step a continue (gdb goes on after one),
+ * so the caller tells the user how to load it instead. */
+int gdb__image_moved(struct gdb__sess *s, struct rp_image *im);
 /* Answers H, T, qC, qfThreadInfo, qsThreadInfo, qThreadExtraInfo. */
 void gdb__thread_query(struct gdb__sess *s);
 /* Appends the qXfer:threads:read document to X. Returns 0 or RW_ENOMEM. */

@@ -165,6 +165,38 @@ expect "an exec stops at its entry, then gdb loads the new program" \
   '\(call to syscall execve\)' 'is executing new program: .*/true' \
   '\(returned from syscall execve\)'
 
+# 6e. monitor goto across the exec, either way: the stub says which
+# program runs there and how to load it, and the next step is one step
+# (an exec event there would make gdb continue to the history's end).
+session exgo ex <<'G'
+monitor goto 100000000
+file target:/bin/true
+bt 1
+reverse-stepi
+monitor when
+monitor goto 5
+stepi
+monitor when
+G
+expect "a goto past the exec names the program and a step stays a step" \
+  'the history ends before that; now at instruction ([0-9]+),' \
+  'process [0-9]+ runs (/usr)?/bin/true here, another .*`file target:' \
+  '^#0 .*_exit' \
+  '^at instruction [0-9]+, ' \
+  'now at instruction 5,' \
+  'runs /[^ ]*(sh|dash) here, another program' \
+  '^at instruction 6, '
+refute "no exec event turns a step into a continue" 'is executing new program'
+# The step back from the end is one instruction back.
+end_at=$(sed -nE 's/.*ends before that; now at instruction ([0-9]+),.*/\1/p' \
+  "$T/exgo.out" | head -n 1)
+back_at=$(sed -nE 's/^at instruction ([0-9]+), .*/\1/p' "$T/exgo.out" |
+  head -n 1)
+if [ -n "$end_at" ] && [ "${back_at:-x}" = "$((end_at - 1))" ]; then ok; else
+  bad "exgo: reverse-stepi from $end_at went to ${back_at:-nowhere}" \
+    "$T/exgo.out"
+fi
+
 # 6. catch syscall with no name, and `run` going back to the start.
 session all ch <<'G'
 catch syscall
