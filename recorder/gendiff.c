@@ -306,10 +306,13 @@ static int digest_with(struct rec *r, const struct rw_digest_spec *spec,
 int rec__digest(struct rec *r, const struct rw_digest_spec *spec, u64 *out) {
   struct rec__wp *w = &r->proc->wp;
   /* Small memory is read faster than protected: the kept hashes start
-   * once a full digest has read REC_WP_ARM pages. (Not sooner: a program
-   * with few points, two digests say, would pay the faults of its writes
-   * for one digest's worth of reading.) */
-  if (w->on && !w->armed && w->full_pages >= REC_WP_ARM) w->armed = 1;
+   * with the first digest that finds REC_WP_ARM pages of private anonymous
+   * memory present. That digest reads them all, as a full one would, and
+   * protects them; the next reads only those written since. A page
+   * written in between costs a fault about as long as reading it, so even
+   * a program with only two points, writing most of its memory between
+   * them, pays little more than two full digests. */
+  if (w->on && !w->armed && rec__wp_large(r)) w->armed = 1;
   if (!w->armed || spec->kind != RW_DIGEST_LANES)
     return digest_with(r, spec, 0, out);
   rec__wp_begin(r);

@@ -1055,8 +1055,9 @@ int rec__file_data(int fd, u64 lo, u64 hi,
                    int (*fn)(void *ctx, u64 a, u64 b), void *ctx)
     RW_MUST_CHECK;
 
-/* Pages (32 MiB) a full digest reads before the next one uses the pages
- * written since instead. */
+/* Pages (32 MiB) of private anonymous memory from which a digest keeps
+ * page hashes and protects the pages, so that the next one reads only
+ * those written since. */
 #define REC_WP_ARM 8192u
 /* The digest from the pages written since the last one (recorder/wp.c).
  * rec__wp_start: at an execve's exit (registers AT, a syscall instruction
@@ -1077,6 +1078,10 @@ void rec__wp_forget(struct rec__wp *w);
  * Returns 0 or RW_ENOMEM. */
 int rec__wp_reprotect(struct rec *r, u64 a, u64 len) RW_MUST_CHECK;
 int rec__wp_covers(const struct rec *r, const struct rec__map *m);
+/* Whether the memory rec__wp_covers holds REC_WP_ARM pages or more, by the
+ * kernel's page tables; the last full digest's count when they cannot
+ * tell. */
+int rec__wp_large(struct rec *r);
 void rec__wp_begin(struct rec *r);
 int rec__wp_range(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                   const struct rw_digest_spec *spec, struct rw_digest *d)

@@ -20,8 +20,11 @@
  * space that makes it), taken with pidfd_getfd and closed there again, so
  * the program never sees it.
  *
- * It starts once a full digest has read REC_WP_ARM pages (32 MiB): below
- * that, reading everything costs less than the faults.
+ * It starts with the first digest that finds REC_WP_ARM pages (32 MiB) of
+ * such memory present (rec__wp_large): below that, reading everything
+ * costs less than the faults. That digest reads every page, keeps their
+ * lanes and protects them, so a second digest, at the end say, reads only
+ * what was written in between instead of the whole heap again.
  *
  * Only private anonymous memory takes this path: the pages of files and of
  * shared memory can change through another mapping or write(2) without a
@@ -138,6 +141,40 @@ int rec__wp_start(struct rec *r, pid_t tid, const struct rw_regs *at,
 int rec__wp_covers(const struct rec *r, const struct rec__map *m) {
   return r->proc->wp.on && !m->ino && (m->flags & REC_MAPF_PRIVATE) &&
          !(m->flags & REC_MAPF_SPECIAL) && (m->prot & PROT_WRITE);
+}
+
+int rec__wp_large(struct rec *r) {
+  struct rec__wp *w = &r->proc->wp;
+  u64 n = 0;
+  for (const struct rec__map *m = rec__maps_first(r->proc->maps);
+       m && n < REC_WP_ARM; m = rec__maps_next(r->proc->maps, m))
+    if (rec__wp_covers(r, m)) n += (m->end - m->start) / REC_PAGE;
+  if (n < REC_WP_ARM) return 0; /* not even reserved: no need to ask */
+  int pm = rec__pagemap_fd(r);
+  if (pm < 0) return w->full_pages >= REC_WP_ARM;
+  n = 0;
+  struct rec__page_region v[64];
+  for (const struct rec__map *m = rec__maps_first(r->proc->maps);
+       m && n < REC_WP_ARM; m = rec__maps_next(r->proc->maps, m)) {
+    if (!rec__wp_covers(r, m)) continue;
+    for (u64 at = m->start; at < m->end && n < REC_WP_ARM;) {
+      struct rec__pm_scan_arg s = {0};
+      s.size = sizeof s;
+      s.start = at;
+      s.end = m->end;
+      s.vec = (u64)(uintptr_t)v;
+      s.vec_len = RW_ARRAY_SIZE(v);
+      s.category_anyof_mask = REC_PAGE_IS_PRESENT | REC_PAGE_IS_SWAPPED;
+      s.return_mask = REC_PAGE_IS_PRESENT | REC_PAGE_IS_SWAPPED;
+      int k = ioctl(pm, REC_PAGEMAP_SCAN, &s);
+      if (k < 0 && errno == EINTR) continue;
+      if (k < 0) return w->full_pages >= REC_WP_ARM;
+      for (int i = 0; i < k; i++) n += (v[i].end - v[i].start) / REC_PAGE;
+      if (s.walk_end <= at) break;
+      at = s.walk_end;
+    }
+  }
+  return n >= REC_WP_ARM;
 }
 
 /* Appends a kept page to the table being built. */
