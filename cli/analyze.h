@@ -21,8 +21,6 @@ int an_tid_arg(const char *cmd, const char *arg, u64 *tid);
 int an_shared_opt(int c, int *progress, int *json);
 int an_thread_check(const char *path, u32 tid);
 int an_jobs_arg(const char *cmd, const char *arg, int *jobs);
-int an_join_added(int rc, int *whole);
-int an_join_status(int st, int whole, const char *path);
 
 void cli_analyze_writes_usage(FILE *out);
 int cli_analyze_writes(int argc, char **argv);

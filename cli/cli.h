@@ -165,7 +165,9 @@ int cli_verify_segments(const char *path, int jobs, int quiet);
  * analysis on and saves its result to OUT, with STOP saying where the
  * replay ended; ADD, in rewind's own process, adds a saved result to the
  * total, the pieces in the history's order. Both return 0 or a negative
- * code. */
+ * code; ADD's RW_ERR(ENOTSUP) says the results cannot be joined exactly
+ * (call paths through a misaligned return address): the total is given
+ * up and the analysis runs whole. */
 struct rp_stop;
 struct cli_piece_job {
   const char *what; /* "edges", for messages */
@@ -178,7 +180,7 @@ struct cli_piece_job {
  * pieces rewind replay --verify -j checks). Returns the exit status (as
  * analyze's: 0, 1, 4 diverged, 5 damaged; the total then covers the
  * history before the first piece that went wrong), or -1 when the trace
- * has no keyframes (then run the analysis whole). */
+ * has no keyframes or ADD gave up (then run the analysis whole). */
 int cli_analyze_segments(const char *path, int jobs, int progress,
                          const struct cli_piece_job *job);
 

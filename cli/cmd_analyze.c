@@ -98,7 +98,6 @@ static void command_of(rp_replay *rp, const char *path, char *buf,
 struct tree_job {
   u32 tid;
   rp_profile *total;
-  int whole; /* a piece cannot be joined exactly: run it whole */
 };
 
 static int tree_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
@@ -111,29 +110,8 @@ static int tree_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
   return rc;
 }
 
-/* RC of adding a piece's call tree: RW_ERR(ENOTSUP), the pieces cannot be
- * joined exactly, sets *WHOLE and is no error. */
-int an_join_added(int rc, int *whole) {
-  if (rc != RW_ERR(ENOTSUP)) return rc;
-  *whole = 1;
-  return 0;
-}
-
-/* Status ST of the pieces of PATH, or -1 (analyse it whole, with a note)
- * when WHOLE says they cannot be joined. */
-int an_join_status(int st, int whole, const char *path) {
-  if (!whole || (st != 0 && st != 4)) return st;
-  fprintf(stderr, "rewind: note: %s has a return address at an address "
-                  "that is not a multiple of 8, where pieces may not join "
-                  "exactly; analysing it in one piece\n", path);
-  return -1;
-}
-
 static int tree_add(FILE *in, void *ctx) {
-  struct tree_job *j = ctx;
-  return j->whole ? 0
-                  : an_join_added(rp_profile_tree_add(j->total, in),
-                                  &j->whole);
+  return rp_profile_tree_add(((struct tree_job *)ctx)->total, in);
 }
 
 /* The profile of the trace at PATH (thread TID's when not 0) in pieces,
@@ -147,7 +125,6 @@ static int tree_pieces(const char *path, u32 tid, int jobs, int progress,
     return cli_error("out of memory");
   struct cli_piece_job job = {"profile", tree_piece, tree_add, &j};
   int st = cli_analyze_segments(path, jobs, progress, &job);
-  st = an_join_status(st, j.whole, path);
   int rc = st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED
                ? 0
                : rp_profile_tree_done(j.total);
@@ -456,7 +433,6 @@ struct calls_job {
   const char *fn;
   u32 tid;
   rp_calls *total;
-  int whole; /* as tree_job's */
 };
 
 static int calls_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
@@ -470,8 +446,7 @@ static int calls_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
 }
 
 static int calls_add(FILE *in, void *ctx) {
-  struct calls_job *j = ctx;
-  return j->whole ? 0 : an_join_added(rp_calls_add(j->total, in), &j->whole);
+  return rp_calls_add(((struct calls_job *)ctx)->total, in);
 }
 
 /* The calls of FN (NULL: all) by TID (0: all), at most MAX, of the trace at
@@ -486,7 +461,6 @@ static int calls_pieces(const char *path, const char *fn, u32 tid,
     return cli_error("out of memory");
   struct cli_piece_job job = {"calls", calls_piece, calls_add, &j};
   int st = cli_analyze_segments(path, jobs, progress, &job);
-  st = an_join_status(st, j.whole, path);
   int bad = st == -1 || st == 1 || st == 2 || st == CLI_DAMAGED;
   int rc = bad ? 0 : rp_calls_done(j.total);
   if (rc < 0)
@@ -1092,7 +1066,6 @@ static int lines_arg(const char *arg, struct rp_count_opts *o) {
 struct counts_job {
   struct rp_count_opts o;
   rp_counts *total;
-  int whole; /* marks' call paths cannot be joined exactly: run whole */
 };
 
 static int counts_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
@@ -1107,9 +1080,7 @@ static int counts_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
 
 static int counts_add(FILE *in, void *ctx) {
   struct counts_job *j = ctx;
-  return j->whole ? 0
-                  : an_join_added(rp_counts_add(&j->total, &j->o, in),
-                                  &j->whole);
+  return rp_counts_add(&j->total, &j->o, in);
 }
 
 /* The counts of O in the pieces of the trace at PATH, JOBS at a time, in
@@ -1117,13 +1088,12 @@ static int counts_add(FILE *in, void *ctx) {
  * the exit status. */
 static int counts_pieces(const char *path, const struct rp_count_opts *o,
                          int jobs, int progress, rp_counts **out) {
-  struct counts_job j = {*o, NULL, 0};
+  struct counts_job j = {*o, NULL};
   j.o.piece = 1;
   struct cli_piece_job job = {"counts", counts_piece, counts_add, &j};
   *out = NULL;
   fflush(stdout); /* the pieces are forks */
   int st = cli_analyze_segments(path, jobs, progress, &job);
-  st = an_join_status(st, j.whole, path); /* after: the pieces set it */
   if (st == -1) {
     rp_counts_free(j.total);
     return 0;

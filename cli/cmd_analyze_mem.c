@@ -233,7 +233,6 @@ void cli_analyze_accesses_usage(FILE *out) {
 struct accesses_job {
   struct rp_data_opts o;
   rp_data *total;
-  int whole; /* the call paths cannot be joined exactly: run whole */
 };
 
 static int accesses_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
@@ -248,9 +247,7 @@ static int accesses_piece(rp_replay *rp, FILE *out, struct rp_stop *stop,
 
 static int accesses_add(FILE *in, void *ctx) {
   struct accesses_job *j = ctx;
-  return j->whole ? 0
-                  : an_join_added(rp_data_add(&j->total, &j->o, in),
-                                  &j->whole);
+  return rp_data_add(&j->total, &j->o, in);
 }
 
 /* The counts of O in the pieces of the trace at PATH, JOBS at a time, in
@@ -258,13 +255,12 @@ static int accesses_add(FILE *in, void *ctx) {
  * the exit status. */
 static int accesses_pieces(const char *path, const struct rp_data_opts *o,
                            int jobs, int progress, rp_data **out) {
-  struct accesses_job j = {*o, NULL, 0};
+  struct accesses_job j = {*o, NULL};
   j.o.piece = 1;
   struct cli_piece_job job = {"accesses", accesses_piece, accesses_add, &j};
   *out = NULL;
   fflush(stdout); /* the pieces are forks */
   int st = cli_analyze_segments(path, jobs, progress, &job);
-  st = an_join_status(st, j.whole, path); /* after: the pieces set it */
   if (st == -1) {
     rp_data_free(j.total);
     return 0;

@@ -376,6 +376,7 @@ struct analysis {
   const char *path;
   char dir[4096]; /* where the pieces' results go, piece-K */
   const struct cli_piece_job *job;
+  int whole; /* a result could not be joined exactly: analyse it whole */
 };
 
 /* Piece K's result file in A's directory into BUF. */
@@ -425,13 +426,18 @@ static void analyze_piece(struct pieces *pc, size_t k, void *ctx) {
 
 /* Adds piece K's result in A to the total. Returns 0 or the exit
  * status. */
-static int add_piece(const struct analysis *a, size_t k) {
+static int add_piece(struct analysis *a, size_t k) {
   char file[4200];
+  if (a->whole) return 0; /* the total is given up */
   result_path(a, k, file, sizeof file);
   FILE *f = fopen(file, "r");
   if (!f) return cli_error("the result of segment %zu: %s", k, strerror(errno));
   int rc = a->job->add(f, a->job->ctx);
   fclose(f);
+  if (rc == RW_ERR(ENOTSUP)) { /* joining it would not be exact */
+    a->whole = 1;
+    return 0;
+  }
   if (rc < 0)
     return cli_error("the result of segment %zu: %s", k, rw_strerror(rc));
   return 0;
@@ -482,5 +488,11 @@ int cli_analyze_segments(const char *path, int jobs, int progress,
   rmdir(a.dir);
   pieces_close(&pc);
   pieces_reraise();
+  if (a.whole && (status == 0 || status == 4)) {
+    fprintf(stderr, "rewind: note: %s has a return address at an address "
+                    "that is not a multiple of 8, where pieces may not "
+                    "join exactly; analysing it in one piece\n", path);
+    return -1;
+  }
   return status;
 }
