@@ -122,8 +122,11 @@ static int build(rp_replay *rp, u64 target) {
 }
 
 /* The chain state each page boundary needs for the digest to be the
- * target, the pages after it being as they were at the build. */
-static int backward(rp_replay *rp) {
+ * target, the pages after it being as they were at the build: true from
+ * boundary B on, the pages from B on being unwritten since (the states
+ * below B use today's bytes, and a later question's B is never lower:
+ * what was written since the build only grows until the next build). */
+static int backward(rp_replay *rp, size_t b) {
   struct rp__dcache *dc = &rp->search.dc;
   int checked = 0;
   dc->bh[dc->n] = rw_digest_unfinal(dc->target) ^ dc->fn[dc->n];
@@ -137,7 +140,8 @@ static int backward(rp_replay *rp) {
     }
     u32 kind = rp->search.pre_spec.kind;
     dc->bh[i] = rw_digest_unpage(kind, dc->bh[i + 1], dc->addr[i], p);
-    if (!checked) { /* the inverse undoes the forward chain */
+    if (!checked && i >= b) { /* the inverse undoes the forward chain,
+                                 where the page is as it was then */
       RW_ASSERT(rw_digest_unpage(kind, dc->fh[i + 1], dc->addr[i], p) ==
                 dc->fh[i]);
       checked = 1;
@@ -231,7 +235,7 @@ int rp__digest_match(rp_replay *rp, u64 target, int *match, int *since) {
       RW_FORWARD(add_page(rp, &d, page, spec));
   }
   if (d.n == dc->fn[b]) {
-    if (!dc->have_b) RW_FORWARD(backward(rp));
+    if (!dc->have_b) RW_FORWARD(backward(rp, b));
     *match = d.h == dc->bh[b];
     return 0;
   }
