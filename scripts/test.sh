@@ -5,7 +5,7 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer, replaying interpreted
 # (REWIND_JIT=0; the translator's own tests turn it on there too), so that
 # every test passes both ways. The libFuzzer targets run for
-# RW_FUZZ_SECONDS (default 30 here) in the sanitizer build, where the
+# RW_FUZZ_SECONDS (default 20 here) in the sanitizer build, where the
 # longest end-to-end tests record shorter workloads (RW_TEST_SANITIZED).
 # Ends with one line: "N passed, N failed".
 set -uo pipefail
@@ -21,6 +21,7 @@ run_build() { # dir fuzz_seconds REWIND_JIT configure-args...
   local dir=$1 fuzz=$2 jit=$3
   shift 3
   echo "=== $dir: configure $*"
+  local t0=$SECONDS
   if ! scripts/setup.sh "$dir" "$@"; then
     echo "=== $dir: build FAILED"
     total_fail=$((total_fail + 1))
@@ -32,11 +33,14 @@ run_build() { # dir fuzz_seconds REWIND_JIT configure-args...
   # tests/recorder/lib.sh): the same checks, with less to replay.
   local san=
   case " $* " in *" --enable-sanitizers="*) san=1 ;; esac
-  echo "=== $dir: make check (REWIND_JIT=$jit${san:+, RW_TEST_SANITIZED=1})"
+  echo "=== $dir: built in $((SECONDS - t0)) s; make check" \
+       "(REWIND_JIT=$jit${san:+, RW_TEST_SANITIZED=1})"
+  t0=$SECONDS
   if ! (cd "$dir" && REWIND_JIT=$jit RW_FUZZ_SECONDS=$fuzz \
           RW_TEST_SANITIZED=$san make -s -j"$jobs" check >check.out 2>&1); then
     status=1
   fi
+  echo "=== $dir: make check took $((SECONDS - t0)) s"
   grep -E '^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):' "$dir/check.out" || tail -n 40 "$dir/check.out"
   # Every test log ends with "N passed, N failed"; print failures in full.
   local log p f
@@ -68,7 +72,7 @@ run_build() { # dir fuzz_seconds REWIND_JIT configure-args...
 # The README's main command, three times in a row as a new user runs it:
 # it must work every time and find the corrupting line.
 run_demo() {
-  local i
+  local i t0=$SECONDS
   for i in 1 2 3; do
     echo "=== demo: run $i of 3 (bash scripts/demo.sh)"
     if bash scripts/demo.sh >demo.out 2>&1 &&
@@ -85,11 +89,12 @@ run_demo() {
     fi
   done
   rm -f demo.out
+  echo "=== demo: three runs in $((SECONDS - t0)) s"
 }
 
 run_demo
-run_build build-werror 0 1 --enable-werror
-run_build build-asan "${RW_FUZZ_SECONDS:-30}" 0 --enable-werror --enable-sanitizers=address,undefined
+run_build build-werror 0 1 --enable-werror --disable-libfuzzer
+run_build build-asan "${RW_FUZZ_SECONDS:-20}" 0 --enable-werror --enable-sanitizers=address,undefined
 
 for log in "${skipped[@]}"; do
   echo "skipped: $log: $(grep -m1 '^SKIP:' "$log" | sed 's/^SKIP: //')"

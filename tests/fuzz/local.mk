@@ -7,9 +7,10 @@
 # sources directly so that every object has the same sanitizers, and the
 # script runs it for $RW_FUZZ_SECONDS (default 60; 0 skips). To add a target,
 # copy the trace_reader block.
-FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -DRW_DEBUG=1 \
+FUZZ_COMMON = -g -O1 -fno-sanitize-recover=all -DRW_DEBUG=1 \
 	-I$(top_srcdir) -I$(top_srcdir)/common -I$(top_builddir)
+FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined $(FUZZ_COMMON)
+FUZZ_OBJ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_COMMON)
 EXTRA_DIST += tests/fuzz/fuzz.h tests/fuzz/driver.c
 
 # trace_reader: the trace file reader (format/).
@@ -65,22 +66,38 @@ EXTRA_DIST += tests/fuzz/run_replay_stream.sh tests/fuzz/run_serve_packets.sh \
 FUZZ_REPLAY_SRC = $(replayer_librw_replayer_a_SOURCES) \
 	$(replayer_cpu_librw_cpu_a_SOURCES) $(format_librw_format_a_SOURCES) \
 	$(common_librw_common_a_SOURCES)
+# The sources are compiled once, for both, into tests/fuzz/obj/ (a
+# replayer/cpu/x.c becomes replayer_cpu_x.o), as many at a time as there
+# are CPUs: one clang process per target took about a minute alone.
 if HAVE_LIBFUZZER
 check_SCRIPTS += tests/fuzz/replay_stream_fuzzer tests/fuzz/serve_packets_fuzzer
-CLEANFILES += tests/fuzz/replay_stream_fuzzer tests/fuzz/serve_packets_fuzzer
+CLEANFILES += tests/fuzz/replay_stream_fuzzer tests/fuzz/serve_packets_fuzzer \
+	tests/fuzz/obj.stamp tests/fuzz/obj/*.o
+FUZZ_OBJ_SRC = $(FUZZ_REPLAY_SRC) $(gdbstub_librw_gdbstub_a_SOURCES)
+tests/fuzz/obj.stamp: $(FUZZ_OBJ_SRC)
+	@$(MKDIR_P) tests/fuzz/obj
+	$(AM_V_CC)for f in $(FUZZ_OBJ_SRC); do \
+	  case $$f in *.c) echo "$$f";; esac; \
+	done | xargs -P "`nproc 2>/dev/null || echo 2`" -I{} sh -c \
+	  'o=tests/fuzz/obj/`echo "$$1" | tr / _ | sed "s/[.]c$$/.o/"`; \
+	   exec $(FUZZ_CC) $(FUZZ_OBJ_FLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS) \
+	     $(CAPSTONE_CFLAGS) $(UNWIND_CFLAGS) $(DW_CFLAGS) \
+	     -c "$(srcdir)/$$1" -o "$$o"' sh {}
+	@touch $@
 tests/fuzz/replay_stream_fuzzer tests/fuzz/serve_packets_fuzzer: \
-		$(FUZZ_REPLAY_SRC) $(gdbstub_librw_gdbstub_a_SOURCES) \
+		tests/fuzz/obj.stamp \
 		$(srcdir)/tests/fuzz/replay_stream.c \
 		$(srcdir)/tests/fuzz/serve_packets.c $(srcdir)/tests/fuzz/fuzz.h
-	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)target=`basename $@ _fuzzer`; \
-	srcs=$(srcdir)/tests/fuzz/$$target.c; \
 	extra=; test $$target = serve_packets && \
 	  extra='$(gdbstub_librw_gdbstub_a_SOURCES)'; \
-	for f in $(FUZZ_REPLAY_SRC) $$extra; do \
-	  case $$f in *.c) srcs="$$srcs $(srcdir)/$$f";; esac; \
+	objs=; for f in $(FUZZ_REPLAY_SRC) $$extra; do \
+	  case $$f in *.c) objs="$$objs tests/fuzz/obj/`echo "$$f" | \
+	    tr / _ | sed 's/[.]c$$/.o/'`";; esac; \
 	done; \
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS) $(CAPSTONE_CFLAGS) \
-	  $(UNWIND_CFLAGS) $(DW_CFLAGS) $$srcs \
-	  $(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS) $(UNWIND_LIBS) $(DW_LIBS) -lm -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(CRYPTO_CFLAGS) \
+	  $(CAPSTONE_CFLAGS) $(UNWIND_CFLAGS) $(DW_CFLAGS) \
+	  $(srcdir)/tests/fuzz/$$target.c $$objs \
+	  $(ZSTD_LIBS) $(CRYPTO_LIBS) $(CAPSTONE_LIBS) $(UNWIND_LIBS) $(DW_LIBS) \
+	  -lm -o $@
 endif
