@@ -115,7 +115,8 @@ assert recs[-1]["type"] == "DETACH"'
 
 # --- a compute loop without syscalls: the detach finds it in user code --
 start spin compute 1500000000
-sig_after SIGTERM 0.3 "$pid" "$T/spin.rwd" >"$T/spin.out" 2>"$T/spin.err"
+sig_after SIGTERM "$(san_or 0.3 0.1)" "$pid" "$T/spin.rwd" >"$T/spin.out" \
+  2>"$T/spin.err"
 check "spin: rewind exits 0 after SIGTERM" grep -q "^status 0$" "$T/spin.out"
 wait "$pid"
 check_eq "spin: the process exits 0" 0 "$?"

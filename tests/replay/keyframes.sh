@@ -77,7 +77,7 @@ check "loop: in pieces" grep -q "in $((k + 1)) segments" "$T/loop.j"
 
 # --- a large state that seldom changes: each page stored once -------------
 "$REWIND" record -q -f -o "$T/heap.rwd" --keyframes 0.05 -- \
-  "$P/kfheap" 16 1.5 >"$T/heap.out" 2>&1
+  "$P/kfheap" 16 "$(san_or 1.5 0.5)" >"$T/heap.out" 2>&1
 k=$(nkf heap)
 check "heap: keyframes written (>= 3: $k)" test "${k:-0}" -ge 3
 "$REWIND" info --json "$T/heap.rwd" >"$T/heap.json"

@@ -15,6 +15,7 @@ has() {
 
 # --- a ring of 1 MiB over a program that writes more --------------------
 "$REWIND" record -f -o "$T/ring.rwd" --ring 1M -- "$P/kfwork" 4 \
+  $(san_or "" light) \
   >"$T/ring.out" 2>"$T/ring.err"
 check_eq "ring: recorded" 0 "$?"
 check "ring: the program's output" grep -q "^kfwork: 1 1 1 1$" "$T/ring.out"
