@@ -5,7 +5,7 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer, replaying interpreted
 # (REWIND_JIT=0; the translator's own tests turn it on there too), so that
 # every test passes both ways. The libFuzzer targets run for
-# RW_FUZZ_SECONDS (default 20 here) in the sanitizer build, where the
+# RW_FUZZ_SECONDS (default 10 here) in the sanitizer build, where the
 # longest end-to-end tests record shorter workloads (RW_TEST_SANITIZED).
 # Ends with one line: "N passed, N failed".
 set -uo pipefail
@@ -94,7 +94,7 @@ run_demo() {
 
 run_demo
 run_build build-werror 0 1 --enable-werror --disable-libfuzzer
-run_build build-asan "${RW_FUZZ_SECONDS:-20}" 0 --enable-werror --enable-sanitizers=address,undefined
+run_build build-asan "${RW_FUZZ_SECONDS:-10}" 0 --enable-werror --enable-sanitizers=address,undefined
 
 for log in "${skipped[@]}"; do
   echo "skipped: $log: $(grep -m1 '^SKIP:' "$log" | sed 's/^SKIP: //')"

@@ -26,9 +26,10 @@ rw_recorder_sh = tests/recorder/basic.sh tests/recorder/syscalls.sh \
 	tests/recorder/signals.sh tests/recorder/rdtsc.sh \
 	tests/recorder/processes.sh tests/recorder/refusals.sh \
 	tests/recorder/kill9.sh tests/recorder/tools.sh tests/recorder/ctrlc.sh \
-	tests/recorder/stopsig.sh tests/recorder/sbuf.sh \
-	tests/recorder/threads.sh tests/recorder/written.sh \
-	tests/recorder/attach.sh
+	tests/recorder/stopsig.sh tests/recorder/threads.sh
 TESTS += $(rw_recorder_sh)
+# sbuf.sh, written.sh and attach.sh are in Makefile.am's TESTS, among the
+# first to start.
 EXTRA_DIST += tests/recorder/tests.def tests/recorder/lib.sh \
-	$(rw_recorder_sh)
+	$(rw_recorder_sh) tests/recorder/sbuf.sh tests/recorder/written.sh \
+	tests/recorder/attach.sh

@@ -18,12 +18,15 @@ tests_programs_tsx_LDFLAGS =
 # main, so it records and replays also on VMs that do not trap rdtsc.
 tests_programs_flags_undef_CFLAGS = -O1 -g
 tests_programs_flags_undef_LDFLAGS = -static
-rw_replay_tests = tests/replay/corpus.sh tests/replay/programs.sh tests/replay/trim.sh tests/replay/index.sh tests/replay/keyframes.sh tests/replay/ring.sh \
-	tests/replay/pieces.sh \
+rw_replay_tests = tests/replay/corpus.sh tests/replay/programs.sh \
+	tests/replay/trim.sh tests/replay/index.sh \
 	tests/replay/errors.sh tests/replay/elsewhere.sh tests/replay/pick.sh \
 	tests/replay/jit.sh
 TESTS += $(rw_replay_tests)
-EXTRA_DIST += $(rw_replay_tests)
+# keyframes.sh, ring.sh, pieces.sh, threads.sh, counts.sh and outputs.sh
+# are in Makefile.am's TESTS, among the first to start.
+EXTRA_DIST += $(rw_replay_tests) tests/replay/keyframes.sh \
+	tests/replay/ring.sh tests/replay/pieces.sh
 
 # Threads (tests/replay/threads.sh): programs for the ends of a process's
 # threads, exec from a thread, memory-only loops and asynchronous signals,
@@ -65,7 +68,6 @@ tests_replay_wback_LDADD = $(tests_replay_seekcheck_LDADD)
 # (tests/replay/index.sh).
 check_PROGRAMS += tests/replay/ixfuzz
 tests_replay_ixfuzz_LDADD = $(tests_replay_seekcheck_LDADD)
-TESTS += tests/replay/threads.sh
 EXTRA_DIST += tests/replay/threads.sh
 TESTS += tests/replay/procs.sh
 EXTRA_DIST += tests/replay/procs.sh
@@ -90,7 +92,6 @@ TESTS += tests/replay/reps.sh
 EXTRA_DIST += tests/replay/reps.sh
 # rewind analyze counts (tests/replay/counts.sh, on tests/programs/counts,
 # calls and reps).
-TESTS += tests/replay/counts.sh
 EXTRA_DIST += tests/replay/counts.sh
 # Source lines: rewind analyze counts --lines and monitor counts FILE:N
 # (tests/replay/lines.sh, on tests/programs/srclines).
@@ -114,7 +115,6 @@ tests_replay_outcheck_CFLAGS = -O1 -g
 tests_replay_outcheck_LDFLAGS = -static
 tests_replay_rw_patch_LDADD = format/librw_format.a common/librw_common.a \
 	$(ZSTD_LIBS) $(CRYPTO_LIBS)
-TESTS += tests/replay/outputs.sh
 EXTRA_DIST += tests/replay/outputs.sh
 
 # Syscall outputs and other kernel behaviour (tests/replay/kernel.sh).

@@ -119,9 +119,10 @@ nkf() {
 }
 
 # --- threads: computing, blocked, on futexes; a keyframe every 10 ms -------
-# (Under the sanitizers, with little computing between as many syscalls.)
+# (With little computing between as many syscalls: the analyses replay
+# interpreted in every build, whatever REWIND_JIT says.)
 "$REWIND" record -q -f -o "$T/work.rwd" --keyframes 0.01 \
-  -- "$P/kfwork" 0.15 $(san_or "" light) \
+  -- "$P/kfwork" 0.15 light \
   >/dev/null 2>"$T/work.rec"
 check_eq "work: recorded" 0 "$?"
 k=$(nkf work)
@@ -234,8 +235,7 @@ check "work: accesses --stacks of the mutex in pieces are the whole's" \
   cmp "$T/accst.whole" "$T/accst.j"
 
 # --- a process tree: every process in each keyframe ------------------------
-"$REWIND" record -q -f -o "$T/tree.rwd" --keyframes "$(san_or 0.025 0.01)" \
-  -- "$P/kftree" "$(san_or 0.3 0.12)" \
+"$REWIND" record -q -f -o "$T/tree.rwd" --keyframes 0.01 -- "$P/kftree" 0.12 \
   >/dev/null 2>&1
 check_eq "tree: recorded" 0 "$?"
 k=$(nkf tree)
@@ -317,20 +317,14 @@ marks split 3 --mark "repstop@0x$movsb:start" --mark "repstop@0x$stosq:end" \
   --mark "repstop@0x$stosq"
 
 # --- python3 runs python3: unnamed code in processes before and after exec --
-# (Under the sanitizers without the site module, forking by hand: a
-# third of the instructions, the same two images in two processes.)
-if [ -z "${RW_TEST_SANITIZED:-}" ]; then
-  "$REWIND" record -q -f -o "$T/py.rwd" --keyframes 0.05 -- python3 -c \
-    'import subprocess; subprocess.run(["python3", "-c", "print(6 * 7)"])' \
-    >/dev/null 2>&1
-else
-  "$REWIND" record -q -f -o "$T/py.rwd" --keyframes 0.05 -- python3 -S -c \
-    'import os, sys
+# (Without the site module, forking by hand: a third of the instructions
+# of subprocess.run, the same two images in two processes.)
+"$REWIND" record -q -f -o "$T/py.rwd" --keyframes 0.05 -- python3 -S -c \
+  'import os, sys
 pid = os.fork()
 if pid == 0:
     os.execv(sys.executable, [sys.executable, "-S", "-c", "print(6 * 7)"])
 os.waitpid(pid, 0)' >/dev/null 2>&1
-fi
 check_eq "python3: recorded" 0 "$?"
 same py rep
 counts py 2 --object libc.so.6
