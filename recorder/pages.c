@@ -35,10 +35,7 @@ int rec__pagemap_fd(struct rec *r) {
   return r->proc->pagemap_fd;
 }
 
-/* Appends to OUT the pages of [A, B) that the process has in its page
- * tables or in swap. Returns 0, 1 when the kernel cannot say, or
- * RW_ENOMEM. */
-static int present(struct rec *r, u64 a, u64 b, struct rec__ranges *out) {
+int rec__present(struct rec *r, u64 a, u64 b, struct rec__ranges *out) {
   int fd = rec__pagemap_fd(r);
   if (fd < 0) return 1;
   struct rec__page_region v[64];
@@ -147,7 +144,7 @@ static int object_ranges(struct rec *r, const struct rec__map *m, u64 a,
   int rc = rec__file_data(fd, m->offset + (a - m->start),
                           m->offset + (b - m->start), collect, &c);
   close(fd);
-  if (rc == 0 && (m->flags & REC_MAPF_PRIVATE)) rc = present(r, a, b, out);
+  if (rc == 0 && (m->flags & REC_MAPF_PRIVATE)) rc = rec__present(r, a, b, out);
   return rc;
 }
 
@@ -162,7 +159,7 @@ int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
   struct rec__ranges rs = {0};
   int rc = 1;
   if (!m->ino && (m->flags & REC_MAPF_PRIVATE))
-    rc = present(r, a, b, &rs);
+    rc = rec__present(r, a, b, &rs);
   else if (m->ino && !(m->flags & REC_MAPF_SPECIAL) && b - a >= REC_ASK_MIN)
     rc = object_ranges(r, m, a, b, &rs);
   if (rc == 0) rc = each_union(&rs, a, b, fn, ctx);

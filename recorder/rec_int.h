@@ -1030,6 +1030,10 @@ int rec__blob_range(struct rec *r, const struct rec__map *m, u64 off,
  * FN for the parts of the file offsets [LO, HI) of FD that are data, not
  * holes, in order; returns 0, 1 when FD cannot say (not a regular file),
  * or the first negative code of FN. */
+/* Appends to OUT the pages of [A, B) that the process has in its page
+ * tables or in swap (PAGEMAP_SCAN). Returns 0, 1 when the kernel cannot
+ * say, or RW_ENOMEM. */
+int rec__present(struct rec *r, u64 a, u64 b, struct rec__ranges *out);
 int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
                    int (*fn)(void *ctx, u64 a, u64 b), void *ctx)
     RW_MUST_CHECK;

@@ -150,30 +150,18 @@ int rec__wp_large(struct rec *r) {
        m && n < REC_WP_ARM; m = rec__maps_next(r->proc->maps, m))
     if (rec__wp_covers(r, m)) n += (m->end - m->start) / REC_PAGE;
   if (n < REC_WP_ARM) return 0; /* not even reserved: no need to ask */
-  int pm = rec__pagemap_fd(r);
-  if (pm < 0) return w->full_pages >= REC_WP_ARM;
+  struct rec__ranges rs = {0};
+  int rc = 0;
   n = 0;
-  struct rec__page_region v[64];
   for (const struct rec__map *m = rec__maps_first(r->proc->maps);
-       m && n < REC_WP_ARM; m = rec__maps_next(r->proc->maps, m)) {
+       m && n < REC_WP_ARM && rc == 0; m = rec__maps_next(r->proc->maps, m)) {
     if (!rec__wp_covers(r, m)) continue;
-    for (u64 at = m->start; at < m->end && n < REC_WP_ARM;) {
-      struct rec__pm_scan_arg s = {0};
-      s.size = sizeof s;
-      s.start = at;
-      s.end = m->end;
-      s.vec = (u64)(uintptr_t)v;
-      s.vec_len = RW_ARRAY_SIZE(v);
-      s.category_anyof_mask = REC_PAGE_IS_PRESENT | REC_PAGE_IS_SWAPPED;
-      s.return_mask = REC_PAGE_IS_PRESENT | REC_PAGE_IS_SWAPPED;
-      int k = ioctl(pm, REC_PAGEMAP_SCAN, &s);
-      if (k < 0 && errno == EINTR) continue;
-      if (k < 0) return w->full_pages >= REC_WP_ARM;
-      for (int i = 0; i < k; i++) n += (v[i].end - v[i].start) / REC_PAGE;
-      if (s.walk_end <= at) break;
-      at = s.walk_end;
-    }
+    rs.n = 0;
+    rc = rec__present(r, m->start, m->end, &rs);
+    for (size_t i = 0; rc == 0 && i < rs.n; i++) n += rs.v[i].len / REC_PAGE;
   }
+  rec__ranges_free(&rs);
+  if (rc != 0) return w->full_pages >= REC_WP_ARM; /* the kernel cannot say */
   return n >= REC_WP_ARM;
 }
 
