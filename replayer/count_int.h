@@ -44,22 +44,18 @@ struct body {
 
 
 /* A thread at a cut between two pieces of a history (analyze counts -j).
- * The piece after it begins a run at the cut with no instruction before
- * it, so it counts its selection as entered where the run's first
- * instruction is in it; a replay from the start counts it only when the
- * instruction before, in the piece before, was not. A head is the
- * piece's side (the first run that ran something, KIND 0 when it began
- * at the cut, 1 when it followed an empty one), a tail the other's. */
+ * The piece after it does not know the thread's instruction before its
+ * first one there, so it counts its selection as entered where that
+ * first instruction is in it; a replay from the start counts it only
+ * when the thread's last instruction before, in the piece before, was
+ * not. A head is the piece's side (its first run that ran something), a
+ * tail the other's. */
 struct cut {
   u32 tid;
-  u8 kind, in; /* a head's: the first instruction is in the selection */
-  u8 was, was_ran; /* a tail's: the instruction before the cut is in the
-                      selection; the same, 0 when nothing ran since the
-                      thread's last move (a run after an empty one has no
-                      instruction before it) */
-  u8 pass;     /* a tail's: 1 when the thread ran nothing in the piece
-                  (it is the tail of the piece before), 2 when it only
-                  moved once (as 1, nothing ran since the move) */
+  u8 in;   /* a head's: the first instruction is in the selection */
+  u8 was;  /* a tail's: the thread's last instruction is in it */
+  u8 pass; /* a tail's: 1 when the thread ran nothing in the piece (it is
+              the tail of the piece before) */
 };
 
 /* A thread's counting window at a cut between two pieces of a history

@@ -571,15 +571,13 @@ static int add_cuts(struct rp__counter *c, struct tally *t,
                     u64 nt) {
   for (u64 i = 0; i < n; i++) {
     const struct cut *x = &heads[i], *y = tail_of(c, x->tid);
-    if (x->in && y && (x->kind ? y->was_ran : y->was) && t->entered)
-      t->entered--;
+    if (x->in && y && y->was && t->entered) t->entered--;
   }
   /* A thread that ran nothing in the piece is where the piece before
    * left it. */
   for (u64 i = 0; i < nt; i++) {
     const struct cut *y = tails[i].pass ? tail_of(c, tails[i].tid) : NULL;
-    if (tails[i].pass == 1 && y) tails[i] = *y;
-    if (tails[i].pass == 2) tails[i].was = y && y->was_ran;
+    if (y) tails[i] = *y;
     tails[i].pass = 0;
   }
   free(c->tails);

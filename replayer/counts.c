@@ -54,7 +54,7 @@ struct cthread {
                   (a fault, a signal): it counts, rip still at it */
   u32 tid;
   int head;    /* it was there where the replay began: 1 until its first
-                  run ends, 2 for the run after an empty first one */
+                  run that ran something ends */
   int unknown; /* in a piece, whether its window is open is not known
                   (struct mcut): 1 until its first start mark, 2 after
                   (open, since when unknown), 0 once an end mark ran */
@@ -515,7 +515,7 @@ static int run_done(struct rp__counter *c, struct cthread *x,
                   sizeof *c->heads);
     if (rc == 0)
       c->heads[c->nheads++] = (struct cut){
-          .tid = x->tid, .kind = (u8)(x->head - 1),
+          .tid = x->tid,
           .in = !r->bad && rp__cnt_in_range(c, &c->insns[c->pool[r->first]])};
     x->head = 0;
   }
@@ -558,10 +558,7 @@ static int run_fresh(struct rp__counter *c, struct cthread *x,
 static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
                    int last, u32 path, u64 *lastat) {
   *lastat = 0;
-  if (n <= x->n0 + x->extra) { /* none ran: the next run may be a head */
-    x->head = x->head == 1 ? 2 : 0;
-    return 0;
-  }
+  if (n <= x->n0 + x->extra) return 0; /* none ran */
   u64 len = n - x->n0 - x->extra;
   c->total += len;
   u32 *rc = &c->recent[(x->start ^ x->src >> 4) & 1023];
@@ -684,8 +681,13 @@ int rp__counter_moved(struct rp__counter *c, void **state,
     int rc = run_end(c, x, cpu_icount(t->cpu), at, executed, path, &lastat);
     if (rc < 0) c->err = rc;
   }
+  u32 space = x->space;
   RW_FORWARD(space_of(c, t, &x->space));
-  x->src = lastat; /* 0: no instruction before it */
+  /* The instruction before the next run: the thread's last one, also
+   * across moves that ran nothing (a restarted syscall, a signal's
+   * delivery), so that where the replay moves a thread does not change
+   * what entered means; none (0) for a new thread or in a new image. */
+  if (lastat || x->space != space) x->src = lastat;
   x->start = cpu_rip(t->cpu);
   x->n0 = cpu_icount(t->cpu);
   x->extra = x->partial = 0;
@@ -715,8 +717,7 @@ void rp__counter_end(struct rp__counter *c, void **state, u32 path) {
     if (rc == 0 && c->ending) {
       u8 was = (u8)was_in(c, x->space, ran ? lastat : src);
       c->tails[c->ntails++] =
-          (struct cut){.tid = x->tid, .was = was, .was_ran = ran && was,
-                       .pass = (u8)(ran ? 0 : head)};
+          (struct cut){.tid = x->tid, .was = was, .pass = (u8)(ran ? 0 : head)};
     }
     if (rc == 0 && c->ending && c->o.piece && c->o.nmarks)
       rc = rp__grow((void **)&c->mtails, c->nmtails, &c->capmtails,
