@@ -488,6 +488,11 @@ static int cmp_thread(rp_replay *a, rp_replay *b, u32 tid, char *why,
     return 1;
   }
   RW_FORWARD(rp_get_regs(a, tid, &ra));
+  /* RF (the resume flag): a keyframe leaves it out (recorder/keyframe.c),
+   * and a thread the kernel returned to a faulting instruction has it
+   * until that instruction completes, here as in the replay. */
+  ra.rflags &= ~(u64)0x10000;
+  rb.rflags &= ~(u64)0x10000;
   for (int i = 0; i < RW_NGPR; i++) {
     if (ra.gpr[i] == rb.gpr[i]) continue;
     snprintf(why, cap, "thread %u: %s is %#llx at the segment's end, %#llx "

@@ -178,6 +178,7 @@ enum {
   CPU_IF = 0x200,
   CPU_DF = 0x400,
   CPU_OF = 0x800,
+  CPU_RF = 0x10000,
   CPU_AC = 0x40000,
   CPU_ID = 0x200000,
   CPU_ARITH = CPU_CF | CPU_PF | CPU_AF | CPU_ZF | CPU_SF | CPU_OF

@@ -67,6 +67,7 @@ int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) {
   int first = 1, rc = 0;
   struct cpu__block *prev = NULL;
   u32 jit_hot = cpu__jit_threshold();
+  u64 n0 = cpu->icount;
   memset(&cpu->exit, 0, sizeof cpu->exit);
   cpu->watch_hit = 0;
   cpu->jit_link = NULL;
@@ -195,6 +196,12 @@ int cpu_run(cpu_thread *cpu, u64 budget, struct cpu_exit *why) {
     }
   }
 out:
+  /* RF (resume flag): the kernel returns to an instruction that faulted
+   * with it set, and a signal frame or ptrace may show it there; the
+   * processor clears it once an instruction completes. Only recorded
+   * registers set it, and they are set between runs. */
+  if (RW_UNLIKELY(cpu->rflags & CPU_RF) && cpu->icount != n0)
+    cpu->rflags &= ~(u64)CPU_RF;
   cpu->exit.rip = cpu->rip;
   *why = cpu->exit;
   return rc < 0 ? rc : 0;

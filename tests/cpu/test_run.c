@@ -839,6 +839,36 @@ void test_run_stop_request(void) {
   emu_close(&e);
 }
 
+/* Registers with RF (the resume flag) set, as the kernel shows a thread
+ * interrupted right after a page fault: RF stays until an instruction
+ * completes (not through a run that ran none), then is clear, and pushf
+ * never shows it. */
+void test_run_resume_flag(void) {
+  /* pushfq; pop rax; int3 */
+  static const u8 prog[] = {0x9c, 0x58, 0xcc};
+  struct emu e;
+  struct cpu_exit ex;
+  struct rw_regs r;
+  CU_ASSERT_FATAL(emu_open(&e, prog, sizeof prog) == 0);
+  cpu_get_regs(e.cpu, &r);
+  r.rflags = 0x10246;
+  CU_ASSERT_FATAL(cpu_set_regs(e.cpu, &r) == 0);
+  CU_ASSERT_FATAL(cpu_run(e.cpu, 0, &ex) == 0);
+  cpu_get_regs(e.cpu, &r);
+  CU_ASSERT_EQUAL(r.rflags, 0x10246);
+  cpu_stop(e.cpu);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_STOP);
+  cpu_get_regs(e.cpu, &r);
+  CU_ASSERT_EQUAL(r.rflags, 0x10246);
+  CU_ASSERT_FATAL(cpu_run(e.cpu, 1, &ex) == 0);
+  CU_ASSERT_EQUAL(cpu_icount(e.cpu), 1);
+  cpu_get_regs(e.cpu, &r);
+  CU_ASSERT_EQUAL(r.rflags, 0x246);
+  CU_ASSERT_EQUAL(emu_run(&e, &ex), CPU_EXIT_FAULT);
+  CU_ASSERT_EQUAL(emu_reg(&e, RW_REG_rax), 0x246);
+  emu_close(&e);
+}
+
 /* What an observer saw (cpu.h, struct cpu_observer). */
 struct seen {
   char kind;  /* 'c' call, 'r' ret, 'b' branch */

@@ -108,6 +108,29 @@ expect "reverse-continue stops at the signals backwards, then forwards" \
   '^Program received signal SIGTRAP' '^Program received signal SIGBUS' \
   '^Program received signal SIGUSR1'
 
+# A handler that returns to the store that faulted: the kernel returns
+# there with RF (the resume flag) set, and the store clears it as it
+# completes; a keyframe in the computing after it (--keyframes) begins
+# with RF clear, as the replay has it there.
+rec rf "$B/tests/programs/resumeflag" 2
+session rf rf <<'G'
+handle SIGSEGV nostop noprint
+break after_store
+continue
+print $eflags
+print ($eflags & 0x10000) == 0
+G
+expect "RF is clear once the faulting store completed again" \
+  '^Breakpoint 1, after_store' '^\$2 = 1$'
+"$REWIND_RECORD" record -q -f -o "$T/rfk.rwd" --keyframes 0.01 -- \
+  "$B/tests/programs/resumeflag" >/dev/null 2>&1
+if "$REWIND" replay --verify -j 2 "$T/rfk.rwd" >"$T/rfk.out" 2>&1 &&
+  grep -q "in [2-9][0-9]* segments" "$T/rfk.out"; then
+  ok
+else
+  bad "resumeflag: verified in pieces from keyframes" "$T/rfk.out"
+fi
+
 # A trace without signals: reverse-continue with no breakpoint goes back
 # to the start.
 rec plain "$B/tests/programs/exitstatus" 3
