@@ -34,7 +34,7 @@ check "server: says it detached" grep -q "detached from process $srv, which goes
 touch "$T/load.stop"
 wait "$load"
 check "server: every client was answered right, during and after" \
-  sh -c "! grep -q . '$T/load.out'"
+  sh -c "! grep . '$T/load.out'"
 check "server: still serves after the detach" "$A" client "$T/sock" 50 quit
 wait "$srv"
 check_eq "server: exits 0 when told" 0 "$?"
