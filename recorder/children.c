@@ -66,6 +66,17 @@ int rec__remote_syscall(pid_t tid, const struct rw_regs *at, u64 insn,
   regs.gpr[RW_REG_rax] = nr;
   for (int i = 0; i < 6; i++) regs.gpr[arg[i]] = args[i];
   regs.orig_rax = ~0ull;
+  /* No signal of the program's may come in the middle: given at the
+   * syscall instruction, its handler would run unrecorded and its first
+   * syscall be taken for this one. A pending one waits until the mask is
+   * back. (A syscall that set a mask of its own until its return, such as
+   * an interrupted epoll_pwait, has the kernel put the thread's back on
+   * the way out: that one stays.) */
+  const u64 never = 1ull << (SIGKILL - 1) | 1ull << (SIGSTOP - 1);
+  u64 mask, all = ~0ull, now = 0;
+  if (ptrace(PTRACE_GETSIGMASK, tid, (void *)sizeof mask, &mask) < 0 ||
+      ptrace(PTRACE_SETSIGMASK, tid, (void *)sizeof all, &all) < 0)
+    return errno == ESRCH ? RW_ENOTFOUND : RW_ERR(errno);
   RW_FORWARD(rec__regs_set_gprs(tid, &regs));
   if (rec__next_syscall_stop(tid, 1) < 0 || rec__next_syscall_stop(tid, 2) < 0)
     return RW_ENOTFOUND;
@@ -74,6 +85,10 @@ int rec__remote_syscall(pid_t tid, const struct rw_regs *at, u64 insn,
                   (void *)offsetof(struct user_regs_struct, rax), 0);
   RW_RETURN_IF(errno, RW_ERR(errno), "reading a syscall's result");
   *res = v;
+  if (ptrace(PTRACE_GETSIGMASK, tid, (void *)sizeof now, &now) < 0 ||
+      ((now | never) == all &&
+       ptrace(PTRACE_SETSIGMASK, tid, (void *)sizeof mask, &mask) < 0))
+    return errno == ESRCH ? RW_ENOTFOUND : RW_ERR(errno);
   return 0;
 }
 

@@ -187,6 +187,19 @@ check "overwrite: the recorder says the buffer was written over" \
   grep -q "syscall buffer of process [0-9]* at 0x70002000 was overwritten" \
   "$T/overwrite.err"
 
+# A signal made deliverable by the syscall whose return patches its site:
+# the recorder runs a syscall of its own in the thread there (the stub's
+# mmap), and the handler must neither run in the middle of it unrecorded
+# (its getppid answered by the mmap: 'saw 2') nor be lost.
+recopt patchsig -- "$P/patchsig"
+check_eq "patchsig: exits 0" 0 "$status"
+check_eq "patchsig: the handler ran each time, its syscall answered" \
+  "patchsig: handled 3, saw 3" "$(cat "$T/patchsig.out")"
+check "patchsig: a site of the program's patched" q patchsig '
+assert any(r["type"] == "MAP" and r["prot"] == 5 and r["path"] == ""
+           for r in recs), "no stub page"'
+verified patchsig
+
 # gdb knows the library's functions: a watchpoint that a buffered read
 # triggers stops in it, the backtrace goes on into glibc's read and the
 # program, finish returns there, and the bytes read are the file's.
