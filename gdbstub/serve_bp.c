@@ -124,6 +124,11 @@ u64 gdb__pid_image(struct gdb__sess *s, u32 pid) {
   return 0;
 }
 
+void gdb__pid_image_set(struct gdb__sess *s, u32 pid, u64 seq) {
+  long i = img_note(s, pid, seq);
+  if (i >= 0) s->imgs[i].seq = seq;
+}
+
 void gdb__pid_add(struct gdb__sess *s, u32 pid) {
   struct rp_image im;
   if (!s->opts.tree || gdb__pid_known(s, pid)) return;

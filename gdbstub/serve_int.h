@@ -159,6 +159,8 @@ int gdb__pid_known(struct gdb__sess *s, u32 pid);
 void gdb__pid_add(struct gdb__sess *s, u32 pid);
 /* With the tree: the program image (its EXEC's seq) gdb has for PID. */
 u64 gdb__pid_image(struct gdb__sess *s, u32 pid);
+/* With the tree: gdb has image SEQ for PID from now on. */
+void gdb__pid_image_set(struct gdb__sess *s, u32 pid, u64 seq);
 /* After a jump (monitor goto): whether the program the viewed process
  * runs here (*IM) is not the one gdb has for it, the jump having passed
  * an exec in either direction. It is gdb's from now on: an exec event

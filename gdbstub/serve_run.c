@@ -354,9 +354,12 @@ static int move(struct gdb__sess *s, int dir, struct plan *p,
  * --goto, a session that starts late) passes forks and execs without
  * stopping there: the first resume after one tells gdb of one such process
  * (as forked by a thread it knows) or program, without moving, and gdb,
- * having taken the event, resumes again. Returns 1 with *ST filled, 0
- * when gdb is up to date, or a negative code. */
-static int catch_up(struct gdb__sess *s, struct rp_stop *st) {
+ * having taken the event, resumes again. gdb resumes a step after a fork
+ * event but continues after an exec event: a STEP is told of a new
+ * program on the console instead, which gdb takes as its from then on.
+ * Returns 1 with *ST filled, 0 when gdb is up to date, or a negative
+ * code. */
+static int catch_up(struct gdb__sess *s, struct rp_stop *st, int step) {
   if (!s->opts.tree || !(s->features & GDB_FEAT_FORK_EVENTS)) return 0;
   size_t n = rp_threads(s->rp, NULL, 0);
   struct rp_thread *v = calloc(n ? n : 1, sizeof *v);
@@ -381,6 +384,17 @@ static int catch_up(struct gdb__sess *s, struct rp_stop *st) {
         rp_get_image(s->rp, &im) < 0 || !im.path ||
         im.seq == gdb__pid_image(s, v[i].pid))
       continue;
+    if (step) {
+      char msg[600];
+      gdb__pid_image_set(s, v[i].pid, im.seq);
+      snprintf(msg, sizeof msg,
+               "process %u runs %s here, another program than gdb has "
+               "loaded for it; in its inferior, `file target:%s` loads "
+               "its symbols\n",
+               v[i].pid, im.path, im.path);
+      rc = gdb__console(s, msg);
+      continue;
+    }
     st->reason = RP_STOP_EXEC;
     st->tid = v[i].tid;
     found = 1;
@@ -407,7 +421,7 @@ int gdb__resume(struct gdb__sess *s) {
     gdb__stop_reply(s, &s->last);
     return 0;
   }
-  rc = catch_up(s, &st);
+  rc = catch_up(s, &st, p.kind != GDB_ACT_CONT);
   if (rc < 0) return rc;
   if (rc > 0) goto stopped;
   memset(&st, 0, sizeof st);

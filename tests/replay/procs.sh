@@ -199,6 +199,31 @@ assert len(hits) == 3 and set(hits) <= {"0", "10", "11", "12"}, hits
 inf = re.findall(r"^[* ] +\d+ +process (\d+) ", t, re.M)
 assert len(inf) >= 3 and set(inf) <= ps, (inf, ps)' \
   "$T/treegoto.out" "$T/tree.ps"
+# monitor goto past a fork and an exec gdb has not seen: the next stepi
+# tells gdb of the process (a fork event) and says on the console which
+# program it runs, then steps gdb's thread one instruction. An exec event
+# there would have made it a continue (gdb goes on after one): to the end
+# of the history, the shell's child long gone.
+"$REWIND" record -q -f -o "$T/shx.rwd" -- /bin/sh -c '/bin/true; /bin/echo hi' \
+  >/dev/null 2>&1
+at=$(timeout 120 "$REWIND" replay --tree "$T/shx.rwd" -- -batch -nx \
+  -ex 'catch exec' -ex continue -ex continue -ex 'monitor when' 2>&1 |
+  sed -n 's/^at instruction \([0-9]*\), .*/\1/p')
+check "gdb --tree: echo's exec found ($at)" test -n "$at"
+timeout 120 "$REWIND" replay --tree "$T/shx.rwd" -- -batch -nx \
+  -ex "monitor goto $((${at:-0} + 2000))" -ex stepi -ex 'monitor when' \
+  -ex stepi -ex 'monitor when' >"$T/shx.out" 2>&1
+check "gdb --tree: a stepi after monitor goto past an exec stays a step" \
+  python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+assert "executing new program" not in t, t[-3000:]
+assert re.search(r"process \d+ runs /usr/bin/echo here, another program "
+                 r"than gdb has loaded for it", t), t[-3000:]
+w = [int(n) for n in re.findall(r"^at instruction (\d+),", t, re.M)]
+assert len(w) == 2 and w[1] == w[0] + 1, (w, t[-3000:])
+assert "the history ends at instruction %d" % w[0] not in t, t[-3000:]' \
+  "$T/shx.out"
 check "seekcheck --tree: positions, steps and hits in every process" env \
   SEEKCHECK_TREE=1 SEEKCHECK_STEPS=10 \
   "$top_builddir/tests/replay/seekcheck" "$T/tree.rwd" 8 100000
