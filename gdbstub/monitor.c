@@ -85,6 +85,7 @@ static int go(struct gdb__sess *s, const char *arg) {
   }
   if (!stopped) RW_FORWARD(rp_seek(s->rp, n, &st));
   s->last = st;
+  s->fork_tid = 0;
   if (st.reason == RP_STOP_TARGET) s->last.reason = RP_STOP_TARGET;
   /* gdb does not know the replay moved: its thread stays selected while
    * it is alive here. */

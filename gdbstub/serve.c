@@ -200,6 +200,7 @@ static int restart(struct gdb__sess *s) {
   st.icount = rp_icount(s->rp);
   st.tid = rp_current_tid(s->rp);
   s->last = st;
+  s->fork_tid = 0;
   s->g_tid = st.tid;
   s->g_pid = 0;
   s->g_dead = 0;

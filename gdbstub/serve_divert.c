@@ -241,6 +241,7 @@ int gdb__divert_resume(struct gdb__sess *s) {
   st.watch_size = d.watch_size;
   st.watch_kind = d.watch_kind;
   s->last = st;
+  s->fork_tid = 0;
   s->last_dir = GDB_FORWARD;
   s->g_tid = tid;
   if (d.reason == RP_DIV_SIGNAL)

@@ -110,6 +110,8 @@ struct gdb__sess {
                                     stopped thread after every stop */
   u32 c_tid;                     /* Hc: the thread c, s, bs resume, or 0
                                     for "any" (then the Hg thread) */
+  u32 fork_tid;                  /* the thread of the last stop when it
+                                    was a fork event, else 0 */
   struct rp_thread *thr;         /* owned: the threads alive here, as
                                     gdb__threads_load left them */
   size_t nthr, capthr;

@@ -98,6 +98,14 @@ static int plan(struct gdb__sess *s, struct plan *p) {
     }
   }
   u32 pref = q->u.cont.hc ? gdb__cont_thread(s) : gdb__sel_thread(s);
+  /* After a fork event gdb reads the new process's registers last (its
+   * Hg is the child's), yet a bare s, bs or bc with Hc "any" is for the
+   * thread that forked, which stays gdb's selected one: a reverse-stepi
+   * there stepped the child, which has no history before the fork. */
+  if (q->u.cont.hc && s->fork_tid &&
+      !(s->c_tid && gdb__thread_find(s, s->c_tid)) &&
+      gdb__thread_find(s, s->fork_tid))
+    pref = s->fork_tid;
   for (size_t i = 0; i <= s->nthr; i++) {
     tid = i == 0 ? pref : s->thr[i - 1].tid;
     if (i > 0 && tid == pref) continue;
@@ -454,6 +462,7 @@ stopped:
   s->last = st;
   s->last_dir = dir;
   s->g_tid = st.tid; /* gdb selects the stopped thread too */
+  s->fork_tid = st.reason == RP_STOP_FORK ? st.tid : 0;
   RW_FORWARD(gdb__smark_note(s, &st));
   gdb__stop_reply(s, &st);
   return 0;

@@ -224,6 +224,26 @@ w = [int(n) for n in re.findall(r"^at instruction (\d+),", t, re.M)]
 assert len(w) == 2 and w[1] == w[0] + 1, (w, t[-3000:])
 assert "the history ends at instruction %d" % w[0] not in t, t[-3000:]' \
   "$T/shx.out"
+# A reverse-stepi right after a fork event, or after such a jump, is the
+# forking thread's (gdb's selected one), though gdb last read the new
+# process's registers: one instruction back in the shell, no SIGTRAP in
+# the child.
+timeout 120 "$REWIND" replay --tree "$T/shx.rwd" -- -batch -nx \
+  -ex 'catch fork' -ex 'catch vfork' -ex continue -ex 'monitor when' \
+  -ex reverse-stepi -ex 'monitor when' -ex delete \
+  -ex "monitor goto $((${at:-0} + 2000))" -ex reverse-stepi \
+  -ex 'monitor when' >"$T/shxr.out" 2>&1
+check "gdb --tree: reverse-stepi after a fork event steps the forking thread" \
+  python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+assert "SIGTRAP" not in t, t[-3000:]
+w = re.findall(r"^at instruction (\d+), event \d+, thread (\d+)", t, re.M)
+assert len(w) == 3, (w, t[-3000:])
+sh = w[1][1]
+assert int(w[1][0]) == int(w[0][0]) - 1, w
+assert w[2][1] == sh and int(w[2][0]) < int(sys.argv[2]), w' \
+  "$T/shxr.out" "$((${at:-0} + 2000))"
 check "seekcheck --tree: positions, steps and hits in every process" env \
   SEEKCHECK_TREE=1 SEEKCHECK_STEPS=10 \
   "$top_builddir/tests/replay/seekcheck" "$T/tree.rwd" 8 100000
