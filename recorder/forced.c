@@ -78,12 +78,7 @@ static int call_sigaction(struct rec *r, int sig, const u64 act[4], u64 at,
   if (rec__mem_read(r, at, code, 2) != 2 ||
       rec__mem_read(r, sp, stack, sizeof stack) != (i64)sizeof stack)
     return 1;
-  /* No signal of the program's may come in the middle: it would be
-   * delivered at the syscall written here, unrecorded. */
-  u64 mask, all = ~0ull;
-  if (ptrace(PTRACE_GETSIGMASK, t->tid, (void *)sizeof mask, &mask) < 0 ||
-      ptrace(PTRACE_SETSIGMASK, t->tid, (void *)sizeof all, &all) < 0)
-    return 1;
+  /* (rec__remote_syscall blocks the program's signals for the call.) */
   for (int i = 0; i < 4; i++) wr_le64(a + 8 * i, act[i]);
   int rc = rec__mem_write(r, sp, a, sizeof a) < 0 ||
            rec__mem_write(r, at, sc, 2) < 0; /* 1: say so, go on */
@@ -92,9 +87,6 @@ static int call_sigaction(struct rec *r, int sig, const u64 act[4], u64 at,
     rc = rec__remote_syscall(t->tid, regs, at, 13 /* rt_sigaction */, args,
                              res);
   if (rc == RW_ENOTFOUND) return rc; /* gone: nothing to put back */
-  if (ptrace(PTRACE_SETSIGMASK, t->tid, (void *)sizeof mask, &mask) < 0 &&
-      rc == 0)
-    rc = 1;
   RW_FORWARD(rec__mem_write(r, at, code, 2));
   RW_FORWARD(rec__mem_write(r, sp, stack, sizeof stack));
   RW_FORWARD(rec__regs_set_gprs(t->tid, regs));

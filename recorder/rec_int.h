@@ -1030,13 +1030,13 @@ int rec__blob_range(struct rec *r, const struct rec__map *m, u64 off,
  * FN for the parts of the file offsets [LO, HI) of FD that are data, not
  * holes, in order; returns 0, 1 when FD cannot say (not a regular file),
  * or the first negative code of FN. */
+int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
+                   int (*fn)(void *ctx, u64 a, u64 b), void *ctx)
+    RW_MUST_CHECK;
 /* Appends to OUT the pages of [A, B) that the process has in its page
  * tables or in swap (PAGEMAP_SCAN). Returns 0, 1 when the kernel cannot
  * say, or RW_ENOMEM. */
 int rec__present(struct rec *r, u64 a, u64 b, struct rec__ranges *out);
-int rec__populated(struct rec *r, const struct rec__map *m, u64 a, u64 b,
-                   int (*fn)(void *ctx, u64 a, u64 b), void *ctx)
-    RW_MUST_CHECK;
 void rec__pages_reset(struct rec *r);
 /* /proc/PID/pagemap of the current process, or -1 when PAGEMAP_SCAN is
  * known not to work. */
@@ -1243,8 +1243,8 @@ int rec__sb_entry(struct rec *r, u64 nr, const u64 args[6]) RW_MUST_CHECK;
 int rec__next_syscall_stop(pid_t child, int op);
 /* Makes thread TID, stopped with registers AT (at a syscall exit, or at a
  * signal it is not given), run syscall NR(ARGS) through the syscall
- * instruction at INSN, and stop at its exit; the caller puts the
- * registers back. Its result in *RES. 0, RW_ENOTFOUND when the thread
+ * instruction at INSN, with its signals blocked, and stop at its exit;
+ * the caller puts the registers back. Its result in *RES. 0, RW_ENOTFOUND when the thread
  * went away, or another negative code (recorder/children.c). */
 int rec__remote_syscall(pid_t tid, const struct rw_regs *at, u64 insn,
                         u64 nr, const u64 args[6], i64 *res) RW_MUST_CHECK;
