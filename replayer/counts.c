@@ -29,6 +29,8 @@
 struct run {
   u64 start, src, len, count;
   u64 last;  /* where its last instruction is */
+  u64 at;     /* how it ended, as decode_run was told: AT and LAST (the */
+  int atlast; /*   same instructions may end a run two ways) */
   u64 first; /* its instructions' indexes: pool[first .. first + len) */
   u32 space;
   int bad;    /* it failed the checks: its instructions are unplaced */
@@ -36,6 +38,10 @@ struct run {
   int stale;  /* its code changed since: a new run takes its key */
   u64 gen;    /* cpu_mem_code_gen of its memory when its code was read */
 };
+
+/* A run's gen when its instructions are not what memory held (decode_run):
+ * no code generation is ever this, so run_fresh reads memory again. */
+#define NOT_MEMORY (~0ull)
 
 struct space {
   u32 proc_ix;
@@ -395,6 +401,9 @@ static int decode_run(struct rp__counter *c, struct rp__thread *t,
     c->ninsns = n0; /* the new ones: known to nothing */
     if (!c->forget) RW_FORWARD(decode_pass(c, t, r, at, last, FROM_KNOWN));
     if (r->bad) RW_FORWARD(decode_pass(c, t, r, at, last, FROM_FILE));
+    /* Not the code memory holds: never fresh, so that the next run with
+     * its key reads memory again (run_fresh) rather than count this. */
+    r->gen = NOT_MEMORY;
     return 0;
   }
   for (size_t i = 0; i < c->npend; i++) {
@@ -551,6 +560,17 @@ static int run_fresh(struct rp__counter *c, struct cthread *x,
   return 1;
 }
 
+/* Whether run R, not stale, is thread X's run of LEN instructions now
+ * ending at AT (with LAST). Its end too: a patched site keeps the length
+ * of a run (`syscall` there becomes a jump), so a thread that entered the
+ * syscall before the patch ends a run of the old code after it. */
+static int same_run(const struct run *r, const struct cthread *x, u64 len,
+                    u64 at, int last) {
+  return r->start == x->start && r->len == len && r->src == x->src &&
+         r->space == x->space && r->at == at && r->atlast == last &&
+         !r->stale;
+}
+
 /* The run X of thread T ends at AT (as decode_run says, with LAST) after
  * its count reached N: counted, and listed when new. Returns 0 or
  * RW_ENOMEM; *LASTAT is where its last instruction was (0 when none
@@ -564,8 +584,7 @@ static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
   u32 *rc = &c->recent[(x->start ^ x->src >> 4) & 1023];
   if (*rc) {
     struct run *r = &c->runs[*rc - 1];
-    if (r->start == x->start && r->len == len && r->src == x->src &&
-        r->space == x->space && !r->stale && run_fresh(c, x, r)) {
+    if (same_run(r, x, len, at, last) && run_fresh(c, x, r)) {
       r->count++;
       if (r->bad) c->unplaced += len;
       *lastat = r->bad ? at : r->last;
@@ -576,9 +595,7 @@ static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
   size_t k = run_hash(x->space, x->src, x->start, len) & (c->capslots - 1);
   for (; c->slots[k]; k = (k + 1) & (c->capslots - 1)) {
     struct run *r = &c->runs[c->slots[k] - 1];
-    if (r->start != x->start || r->len != len || r->src != x->src ||
-        r->space != x->space || r->stale || !run_fresh(c, x, r))
-      continue;
+    if (!same_run(r, x, len, at, last) || !run_fresh(c, x, r)) continue;
     r->count++;
     if (r->bad) c->unplaced += len;
     *lastat = r->bad ? at : r->last;
@@ -590,7 +607,7 @@ static int run_end(struct rp__counter *c, struct cthread *x, u64 n, u64 at,
                   sizeof *c->runs));
   struct run *r = &c->runs[c->nruns];
   *r = (struct run){.start = x->start, .src = x->src, .len = len,
-                    .count = 1, .space = x->space,
+                    .at = at, .atlast = last, .count = 1, .space = x->space,
                     .gen = cpu_mem_code_gen(x->t->proc->mem)};
   RW_FORWARD(decode_run(c, x->t, r, at, last));
   c->slots[k] = (u32)++c->nruns;

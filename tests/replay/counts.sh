@@ -458,6 +458,43 @@ sys.exit(not (rows[-1]["unplaced"] == 0 and
 check "wait: placed from the file as from the code seen before" \
   cmp "$T/wait.known" "$T/wait.file"
 
+# A site patched while another thread waits in its syscall (tests/
+# programs/sitewait.c): that thread ran the `syscall` there, its later
+# reads the jump the site became, and the runs of both are the same
+# length from the same place. The `syscall` in __read is counted once
+# per read the trace has entering there, all that ran at its address
+# once per read (42), whole and in pieces. (The counter took the one for
+# the other: the waiting thread's syscall counted as the jump, or its
+# later jumps as the syscall.)
+"$REWIND" record -q -f -o "$T/site.rwd" --keyframes 0.02 -- \
+  "$P/sitewait" >"$T/site.out" 2>&1
+check_eq "site: recorded" 0 "$?"
+check "site: each thread read its bytes" grep -q "^sitewait: 21 21$" \
+  "$T/site.out"
+"$REWIND" analyze counts --json --top 0 --no-progress --function __read \
+  "$T/site.rwd" 2>"$T/site.err" | sort >"$T/site.whole"
+"$REWIND" dump --json "$T/site.rwd" >"$T/site.json" 2>/dev/null
+check "site: the syscall counted as often as the trace enters it" \
+  python3 - "$T/site.whole" "$T/site.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+rows = [r for r in rows if "address" in r]
+sc = [r for r in rows if r["instruction"] == "syscall" and r["count"]]
+assert len(sc) == 1, sc
+at = sc[0]["address"]
+enters = sum(1 for l in open(sys.argv[2])
+             for r in [json.loads(l)]
+             if r["type"] == "SYSCALL_ENTER" and r.get("syscall") == "read"
+             and int(r["regs"]["rip"], 16) == at + 2)
+there = sum(r["count"] for r in rows if r["address"] == at)
+print("syscall", sc[0]["count"], "enters", enters, "at its address", there)
+assert sc[0]["count"] == enters >= 2 and there == 42
+PY
+"$REWIND" analyze counts -j 2 --json --top 0 --no-progress --function \
+  __read "$T/site.rwd" 2>"$T/site.err" | sort >"$T/site.j"
+check "site: the counts in pieces are the whole's" \
+  cmp "$T/site.whole" "$T/site.j"
+
 # Bad arguments: usage errors, exit 2.
 for bad in "--type bogus" "--type opcode:xyz" "--type opcode:0x1/0x2" \
   "--range 5-3" "--range 0x10+0" "--range abc" "--thread 0" "--top x"; do
