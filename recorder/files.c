@@ -109,7 +109,7 @@ static int import_file_range(struct rec *r, const struct rec__obj *o, u64 lo,
                              u64 hi) {
   for (const struct rec__map *m = rec__maps_first(r->proc->maps); m;
        m = rec__maps_next(r->proc->maps, m)) {
-    if (m->dev != o->dev || m->ino != o->ino || !(m->prot & PROT_READ))
+    if (m->dev != o->dev || m->ino != o->ino || !rec__prot_reads(m->prot))
       continue;
     u64 fa = m->offset, fb = m->offset + (m->end - m->start);
     u64 x = RW_MAX(lo, fa), y = RW_MIN(hi, fb);

@@ -39,7 +39,7 @@ void rec__ranges_free(struct rec__ranges *rs) {
 int rec__mem_open(struct rec *r) {
   char path[64];
   if (r->proc->memfd >= 0) close(r->proc->memfd);
-  snprintf(path, sizeof path, "/proc/%d/mem", (int)r->proc->pid);
+  snprintf(path, sizeof path, "/proc/%d/mem", (int)r->proc->live);
   r->proc->memfd = open(path, O_RDWR | O_CLOEXEC);
   if (r->proc->memfd < 0) r->proc->memfd = open(path, O_RDONLY | O_CLOEXEC);
   RW_RETURN_IF(r->proc->memfd < 0, RW_ERR(errno), "open %s", path);
@@ -57,9 +57,12 @@ i64 rec__mem_read(void *ctx, u64 addr, void *dst, size_t len) {
       got += (size_t)n;
       continue;
     }
-    /* Unreadable for process_vm_readv (PROT_NONE, a partial page): try the
-     * mem file, which reads with the kernel's FOLL_FORCE. */
-    if (r->proc->memfd < 0 || addr + got > (u64)INT64_MAX) break;
+    /* Unreadable for process_vm_readv (PROT_NONE, PROT_WRITE alone, a
+     * partial page): try the mem file, which reads with the kernel's
+     * FOLL_FORCE. A forked child has none open until it is needed. */
+    if (addr + got > (u64)INT64_MAX ||
+        (r->proc->memfd < 0 && rec__mem_open(r) < 0))
+      break;
     ssize_t m = pread(r->proc->memfd, (u8 *)dst + got, len - got,
                       (off_t)(addr + got));
     if (m <= 0) break;

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 
 #include "common/digest.h"
@@ -1097,6 +1098,13 @@ int rec__wp_check_due(const struct rec *r);
 int rec__snap_take(struct rec *r) RW_MUST_CHECK;
 int rec__snap_diff(struct rec *r, u64 *lines) RW_MUST_CHECK;
 void rec__snap_free(struct rec__snap *s);
+
+/* Whether the program can read memory of protection PROT: on x86-64
+ * PROT_WRITE and PROT_EXEC let it read too (mmap's PROT_WRITE alone makes
+ * a readable page). */
+static inline int rec__prot_reads(u32 prot) {
+  return (prot & (PROT_READ | PROT_WRITE | PROT_EXEC)) != 0;
+}
 
 /* The hash of the cache line at P that snapshots compare. */
 static inline u64 rec__line_hash(const u8 *p) {

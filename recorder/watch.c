@@ -36,9 +36,10 @@
  * the program. */
 #define REC_WATCH_MAX (256ull << 20)
 
-/* Read-only too: the child may write the file behind it with write(). */
+/* Read-only too: the child may write the file behind it with write().
+ * Write-only too: the program reads it all the same. */
 static int shared_readable(const struct rec__map *m) {
-  return (m->flags & REC_MAPF_SHARED) && (m->prot & PROT_READ) &&
+  return (m->flags & REC_MAPF_SHARED) && rec__prot_reads(m->prot) &&
          !(m->flags & REC_MAPF_SPECIAL);
 }
 

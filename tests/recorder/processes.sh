@@ -5,7 +5,7 @@
 # parent's vfork); with --no-follow they all run unrecorded (one line says
 # so) and a vfork child's writes to the parent's memory reach the trace
 # through the diff; execve is followed through a shell wrapper and env,
-# and a second thread is recorded.
+# and a second thread is recorded; pages a forked child can only write.
 # tests/replay/procs.sh replays process trees.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
@@ -128,6 +128,21 @@ check "childmem: the child read what its parent wrote" \
   grep -q '^childmem ok 1234 5678$' "$T/cmem.out"
 "$REWIND" replay --verify "$T/cmem.rwd" >"$T/cmem.rep" 2>&1
 check_eq "childmem: replay --verify passes" 0 "$?"
+
+# Pages mapped PROT_WRITE alone, which the program reads although
+# process_vm_readv cannot (tests/programs/wronly.c): a forked child fills
+# them, one through read(); the parent reads what it left in the shared
+# ones. The child's writes are in its digest, the shared ones reach the
+# parent's stream, and the read() lands in the trace (the recorder read
+# none of them in a forked child, and watched no write-only mapping).
+rec wronly "$P/wronly"
+check_eq "wronly: exit 0" 0 "$status"
+"$P/wronly" >"$T/wronly.native" 2>&1
+check "wronly: the output is the program's own" \
+  cmp "$T/wronly.native" "$T/wronly.out"
+check "wronly: the parent saw the child's writes" grep -q '^wronly ok$' \
+  "$T/wronly.out"
+verified wronly
 
 # A second thread is recorded (tests/recorder/threads.sh has the details).
 rec thr "$P/threads"
