@@ -461,6 +461,8 @@ struct rec__task {
   int step_signo;       /* signal being delivered by single-step, or 0 */
   u8 step_info[128];    /* its siginfo */
   int sync_signo;       /* last synchronous fault signal delivered */
+  int fatal_signo;      /* a fault signal passed on to kill the thread, */
+  u64 fatal_rip;        /*   and where: it did not when it comes again */
   u64 rseq_ptr;         /* rewind record -p: the rseq area rewind
                            unregistered (0: none), its size and signature,
                            registered again at the detach */

@@ -8,10 +8,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 
 #include "common/endian.h"
 #include "recorder/rec_int.h"
@@ -228,6 +230,36 @@ int rec__signal_answer(struct rec *r, int sig) {
   return answer(r, sig, &si);
 }
 
+/* The current thread stops for fault SIG, which kills it (its default
+ * action): the first time, the signal is passed on and 0 returned. When
+ * the same fault comes again, the kernel dropped the signal: the init
+ * process of a PID namespace ignores its own fatal signals while traced
+ * (a fault clears that immunity only in an untraced process), so it would
+ * fault for ever. It is killed with SIGKILL then, with a warning, and 1
+ * returned; its parent sees SIGKILL where it would see SIG. */
+static int fatal_again(struct rec *r, int sig) {
+  struct rec__task *t = r->cur;
+  errno = 0;
+  long rip = ptrace(PTRACE_PEEKUSER, t->tid,
+                    (void *)offsetof(struct user_regs_struct, rip), 0);
+  if (errno) return 0;
+  if (t->fatal_signo != sig || t->fatal_rip != (u64)rip) {
+    t->fatal_signo = sig;
+    t->fatal_rip = (u64)rip;
+    return 0;
+  }
+  t->fatal_signo = 0;
+  rw_log(RW_LOG_ERROR,
+         "process %d ignores signal %d (%s), which kills it natively: it "
+         "is the init of a PID namespace, which ignores its own fatal "
+         "signals while traced; rewind kills it with SIGKILL instead (its "
+         "parent sees SIGKILL)",
+         (int)t->proc->pid, sig, strsignal(sig));
+  RW_RETURN_IF(kill(t->proc->pid, SIGKILL) < 0, RW_ERR(errno),
+               "kill %d", (int)t->proc->pid);
+  return 1;
+}
+
 int rec__on_signal(struct rec *r, int sig, int *inject, int *step) {
   struct rec__task *t = r->cur;
   siginfo_t si;
@@ -248,6 +280,14 @@ int rec__on_signal(struct rec *r, int sig, int *inject, int *step) {
               sig == SIGTTOU;
   r->n.signals++;
   if (disp == 1 || (disp == 0 && stops)) return 0; /* no effect on memory */
+  if (sync && disp == 0) {
+    int rc = fatal_again(r, sig);
+    RW_FORWARD(rc);
+    if (rc == 1) {
+      *inject = 0;
+      return 0;
+    }
+  }
   if (sync) t->sync_signo = sig;
   if (!sync) {
     /* Asynchronous: record where the thread was. */

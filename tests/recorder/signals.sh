@@ -3,7 +3,7 @@
 # Signals: synchronous faults with handlers, an asynchronous timer signal
 # (located by PREEMPT), a signal from another process, an alternate stack,
 # sigprocmask; the kernel-written frame is imported; death by a crash (with
-# a backtrace) and by a kill from outside.
+# a backtrace, and of a PID namespace's init) and by a kill from outside.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
 rec sig "$P/signals"
@@ -49,6 +49,28 @@ check "crash: backtrace before the replay hint" awk '/crash_here/ {b = NR} /repl
 check "crash: output before the crash kept" grep -q "about to crash" "$T/crash.out"
 check "crash: EXIT with signo 11" q crash 'e = of("EXIT")[-1]; assert e["signo"] == 11'
 check "crash: metadata" test "$("$META" "$T/crash.rwd" exit)" = "signal 11"
+
+# A crash of the init process of a PID namespace: traced, it ignores its
+# own fatal signals and faults again for ever, which hung the recording.
+# The recorder kills it with SIGKILL and says why. (Needs unshare -fp:
+# root, or user namespaces.)
+if unshare -fp true 2>/dev/null; then
+  timeout 60 "$REWIND" record -f -o "$T/nsinit.rwd" -- \
+    unshare -fp "$P/crash" >"$T/nsinit.out" 2>"$T/nsinit.err"
+  st=$?
+  check "nsinit: the recording ends by itself (status $st)" \
+    test "$st" -ne 124 -a "$st" -ne 0
+  check "nsinit: says why the crash did not kill it" \
+    grep -q "is the init of a PID namespace.*SIGKILL" "$T/nsinit.err"
+  check "nsinit: output before the crash kept" grep -q "about to crash" \
+    "$T/nsinit.out"
+  check "nsinit: the crashed process EXITs killed by SIGKILL" q nsinit '
+e = [r for r in of("EXIT") if r["tid"] != recs[0]["tid"]]
+assert len(e) == 1 and e[0]["signo"] == 9, e'
+  verified nsinit
+else
+  echo "note: nsinit skipped: unshare -fp is not permitted here"
+fi
 
 # Killed from outside while running: PREEMPT locates it, EXIT has the signal.
 "$REWIND" record -f -o "$T/term.rwd" -- "$P/spin" 20 >/dev/null 2>"$T/term.err" &
