@@ -583,7 +583,9 @@ static int handle(struct rec *r, struct rec__task *t, int st) {
      * thread's state tells which this is without another ptrace call. */
     if (t->in_syscall) {
       u64 nr = t->nr;
-      RW_FORWARD(rec__sys_exit(r));
+      int rc = rec__sys_exit(r);
+      if (rc == RW_ERR(ESRCH)) t->in_syscall = 1; /* killed inside it */
+      RW_FORWARD(rc);
       /* sched_yield gives the other ready threads their turn first, as
        * the kernel's scheduler does on one CPU. */
       if (nr == REC_NR_sched_yield && others_ready(r)) return GO_YIELD;
@@ -677,6 +679,12 @@ static int is_pi_lock(const struct rec__task *t) {
 }
 
 static int go(struct rec *r, struct rec__task *t, int how) {
+  /* A SIGKILL takes a thread out of its stop at any moment (another
+   * process killed it while its stop was handled): ptrace then fails
+   * with ESRCH. It stays the running thread; its exit event comes next
+   * and ends it as killed. */
+  if (how == RW_ERR(ESRCH) && t == r->cur && t->state == REC_T_RUNNING)
+    return 0;
   if (how < 0) return how;
   if (how != GO_GONE && t->proc &&
       (t->proc->sb->want_busy || t->proc->sb->want_nofds)) {

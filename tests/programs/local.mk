@@ -21,7 +21,7 @@ rw_test_progs = tests/programs/files tests/programs/pipes \
 	tests/programs/clflush tests/programs/intn tests/programs/fsbase \
 	tests/programs/divert tests/programs/unmapped tests/programs/resumeflag \
 	tests/programs/patchsig tests/programs/sitewait \
-	tests/programs/wronly
+	tests/programs/wronly tests/programs/killrace
 check_PROGRAMS += $(rw_test_progs)
 RW_PROG_CFLAGS = -O1 -g
 tests_programs_unmapped_CFLAGS = $(RW_PROG_CFLAGS)
@@ -34,6 +34,8 @@ tests_programs_sitewait_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_sitewait_LDFLAGS = -pthread
 tests_programs_wronly_CFLAGS = $(RW_PROG_CFLAGS)
 tests_programs_wronly_LDFLAGS =
+tests_programs_killrace_CFLAGS = $(RW_PROG_CFLAGS)
+tests_programs_killrace_LDFLAGS =
 tests_programs_attachee_CFLAGS = $(RW_PROG_CFLAGS) -pthread
 tests_programs_attachee_LDFLAGS = -pthread
 tests_programs_amxperm_CFLAGS = $(RW_PROG_CFLAGS)

@@ -5,7 +5,8 @@
 # parent's vfork); with --no-follow they all run unrecorded (one line says
 # so) and a vfork child's writes to the parent's memory reach the trace
 # through the diff; execve is followed through a shell wrapper and env,
-# and a second thread is recorded; pages a forked child can only write.
+# and a second thread is recorded; pages a forked child can only write;
+# children killed in the middle of their stops.
 # tests/replay/procs.sh replays process trees.
 . "${top_srcdir:-.}/tests/recorder/lib.sh"
 
@@ -143,6 +144,17 @@ check "wronly: the output is the program's own" \
 check "wronly: the parent saw the child's writes" grep -q '^wronly ok$' \
   "$T/wronly.out"
 verified wronly
+
+# Children killed with SIGKILL while they stop at syscall after syscall
+# (tests/programs/killrace.c): a kill takes a thread out of the stop the
+# recorder is handling, and its ptrace calls fail with ESRCH. The thread
+# ends as killed; the recording goes on (it failed with "No such process"
+# in every run before).
+rec killrace "$P/killrace"
+check_eq "killrace: exit 0" 0 "$status"
+check "killrace: every child died of SIGKILL" grep -q '^killrace ok 30$' \
+  "$T/killrace.out"
+verified killrace
 
 # A second thread is recorded (tests/recorder/threads.sh has the details).
 rec thr "$P/threads"
