@@ -21,9 +21,15 @@
  * shows it was blocked. Neither is in the trace: the replay does not
  * model dispositions or masks, whose syscalls' results are recorded.
  *
- * Not covered: a signal left at SIG_DFL and blocked is unblocked (the
- * reset leaves nothing to compare); a signal both ignored and blocked
- * gets its SIG_IGN back but stays unblocked. */
+ * A signal left at SIG_DFL and blocked shows nothing of the reset but the
+ * mask: the recorder reads the mask at exec (ld.so's rdtsc come right
+ * after it) and keeps it as long as no syscall that sets a mask ran and
+ * no handler was entered; a trap that left exactly that mask less the
+ * signal blocks it again.
+ *
+ * Not covered: a signal left at SIG_DFL and blocked later than exec is
+ * unblocked (nothing to compare); a signal both ignored and blocked gets
+ * its SIG_IGN back but stays unblocked. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <string.h>
@@ -93,8 +99,48 @@ static int call_sigaction(struct rec *r, int sig, const u64 act[4], u64 at,
   return rc;
 }
 
+void rec__forced_mask_read(struct rec *r) {
+  struct rec__task *t = r->cur;
+  t->mask_seen_ok = ptrace(PTRACE_GETSIGMASK, t->tid,
+                           (void *)sizeof t->mask_seen, &t->mask_seen) == 0;
+}
+
+void rec__forced_mask_lost(struct rec *r, u64 nr) {
+  switch (nr) {
+    case 14:  /* rt_sigprocmask */
+    case 15:  /* rt_sigreturn */
+    case 130: /* rt_sigsuspend */
+    case 270: /* pselect6 */
+    case 271: /* ppoll */
+    case 281: /* epoll_pwait */
+    case 333: /* io_pgetevents */
+    case 441: /* epoll_pwait2 */
+    case ~0ull: /* (whose thread a buffered call was: any of them) */
+      for (size_t i = 0; i < r->nth; i++)
+        if (r->th[i]->proc == r->proc) r->th[i]->mask_seen_ok = 0;
+      break;
+    default:
+      break;
+  }
+}
+
+/* A trap of SIG, left at SIG_DFL, in the current thread: blocks SIG again
+ * when the mask read at exec had it and the trap took exactly it away. */
+static void reblock(struct rec *r, int sig) {
+  struct rec__task *t = r->cur;
+  u64 bit = 1ull << (sig - 1), now;
+  if (!t->mask_seen_ok || !(t->mask_seen & bit) ||
+      ptrace(PTRACE_GETSIGMASK, t->tid, (void *)sizeof now, &now) < 0 ||
+      now != (t->mask_seen & ~bit))
+    return;
+  if (ptrace(PTRACE_SETSIGMASK, t->tid, (void *)sizeof t->mask_seen,
+             &t->mask_seen) < 0)
+    t->mask_seen_ok = 0;
+}
+
 int rec__forced_restore(struct rec *r, int sig, u64 at) {
   struct rec__sigdisp *d = slot(r->proc, sig);
+  if (d && d->kind == REC_DISP_DFL) reblock(r, sig);
   if (!d || d->kind == REC_DISP_DFL) return 0;
   pid_t tid = r->cur->tid;
   int now = rec__disposition(tid, sig);

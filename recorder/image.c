@@ -101,6 +101,7 @@ int rec__on_exec(struct rec *r, int first) {
   rec__proc_unshare(r->proc); /* a vfork child has its own space now */
   r->proc->fork_advice = 0;   /* a new address space has none */
   rec__forced_exec(r->proc);  /* nor handlers */
+  rec__forced_mask_read(r);   /* the mask stays */
   rec__snap_free(&r->proc->snap);
   rec__watch_free(r);
   rec__tsc_patch_reset(r);

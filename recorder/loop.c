@@ -524,6 +524,7 @@ static int sys_entry(struct rec *r, struct rec__task *t) {
     RW_FORWARD(rec__on_seccomp(r));
     return GO_RUN;
   }
+  rec__forced_mask_lost(r, t->nr);
   if (t->fake) return GO_RUN;
   /* The history ends at exit_group's entry: what the kernel does after
    * (other threads' clear_child_tid words) no replay sees. */

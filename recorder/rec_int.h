@@ -461,6 +461,8 @@ struct rec__task {
   int step_signo;       /* signal being delivered by single-step, or 0 */
   u8 step_info[128];    /* its siginfo */
   int sync_signo;       /* last synchronous fault signal delivered */
+  u64 mask_seen;        /* its signal mask when the recorder last read it */
+  int mask_seen_ok;     /*   (since exec), if nothing may have changed it */
   int fatal_signo;      /* a fault signal passed on to kill the thread, */
   u64 fatal_rip;        /*   and where: it did not when it comes again */
   u64 rseq_ptr;         /* rewind record -p: the rseq area rewind
@@ -1444,6 +1446,11 @@ int rec__forced_sigaction(struct rec *r, const u64 *args,
 void rec__forced_exec(struct rec__proc *p);
 /* SIG is delivered to the current thread for real (SA_RESETHAND). */
 void rec__forced_delivered(struct rec *r, int sig);
+/* The current thread's signal mask is read (at exec), or may have changed
+ * behind the recorder's back: syscall NR (any that sets a mask, traced or
+ * buffered, or ~0 for a handler's entry) was made. */
+void rec__forced_mask_read(struct rec *r);
+void rec__forced_mask_lost(struct rec *r, u64 nr);
 /* After the current thread's trap at AT raised SIG and was answered: puts
  * back what the kernel reset, where the program had asked otherwise. */
 int rec__forced_restore(struct rec *r, int sig, u64 at) RW_MUST_CHECK;

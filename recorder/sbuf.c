@@ -469,6 +469,7 @@ int rec__sb_drain(struct rec *r) {
         return garbled(r, "a record of a bad size or kind");
       u32 nr = rd_le32(buf + k + RW_SB_R_NR);
       int seen = sb->early && sb->early_at == sb->tail + k;
+      rec__forced_mask_lost(r, nr);
       if (nr != RW_SB_PAD && !seen) {
         int bad = emit(r, pos + k, buf + k,
                        (i64)rd_le64(buf + k + RW_SB_R_RET), &in, 0);

@@ -324,6 +324,7 @@ int rec__on_handler_entry(struct rec *r) {
   struct rec__task *t = r->cur;
   int sig = t->step_signo;
   t->step_signo = 0;
+  rec__forced_mask_lost(r, ~0ull); /* the handler's mask */
   RW_FORWARD(rec__regs_get(r, t->tid, &t->regs, 1));
   u64 sp = t->regs.gpr[RW_REG_rsp];
   siginfo_t si;

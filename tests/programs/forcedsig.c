@@ -3,13 +3,17 @@
  * rdtsc runs where SIGSEGV and SIGTRAP are blocked or ignored, and the
  * program then checks that its handlers, its ignored signal and its mask
  * are as it left them, and that a real fault still reaches its handler.
- * Prints the same lines natively and recorded (tests/recorder/rdtsc.sh). */
+ * Last, it execs itself (argument "after") with both signals blocked and
+ * left at SIG_DFL: ld.so's rdtsc and one of its own run there, and the
+ * mask must still have them. Prints the same lines natively and recorded
+ * (tests/recorder/rdtsc.sh). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <x86intrin.h>
 
 static sigjmp_buf jb;
@@ -60,8 +64,21 @@ static void *blocked_all(void *arg) {
   return NULL;
 }
 
-int main(void) {
+/* After the exec: the mask the exec kept, after an rdtsc. */
+static int after_exec(void) {
+  volatile unsigned long v = __rdtsc();
+  (void)v;
+  sigset_t now;
+  sigprocmask(SIG_SETMASK, NULL, &now);
+  printf("after exec: SIGSEGV %s, SIGTRAP %s\n",
+         sigismember(&now, SIGSEGV) ? "blocked" : "unblocked",
+         sigismember(&now, SIGTRAP) ? "blocked" : "unblocked");
+  return 0;
+}
+
+int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
+  if (argc > 1 && !strcmp(argv[1], "after")) return after_exec();
   handle(SIGSEGV, on_segv);
   handle(SIGTRAP, on_trap);
   pthread_t t;
@@ -88,5 +105,12 @@ int main(void) {
          sigismember(&now, SIGSEGV) ? "blocked" : "unblocked");
   sigprocmask(SIG_SETMASK, &old, NULL);
   printf("handler kept: SIGSEGV %d\n", kept(SIGSEGV, on_segv));
-  return 0;
+  handle(SIGSEGV, SIG_DFL);
+  handle(SIGTRAP, SIG_DFL);
+  sigaddset(&one, SIGTRAP);
+  sigprocmask(SIG_BLOCK, &one, NULL);
+  char *again[] = {argv[0], "after", NULL};
+  execv("/proc/self/exe", again);
+  perror("forcedsig: execv");
+  return 1;
 }

@@ -62,6 +62,8 @@ assert len(of("RDTSC")) >= 3, len(of("RDTSC"))'
 done
 check "forced: natively, the handlers and masks hold" grep -q \
   "^main: SIGSEGV blocked after rdtsc" <<<"$native"
+check "forced: natively, an exec keeps the mask" grep -q \
+  "^after exec: SIGSEGV blocked, SIGTRAP blocked" <<<"$native"
 
 # cpuid: what the program saw is in the trace's table (the CPU is pinned),
 # as the CPUID records before it changed it (the fields that name the CPU
