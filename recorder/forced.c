@@ -107,14 +107,14 @@ void rec__forced_mask_read(struct rec *r) {
 
 void rec__forced_mask_lost(struct rec *r, u64 nr) {
   switch (nr) {
-    case 14:  /* rt_sigprocmask */
-    case 15:  /* rt_sigreturn */
-    case 130: /* rt_sigsuspend */
-    case 270: /* pselect6 */
-    case 271: /* ppoll */
-    case 281: /* epoll_pwait */
-    case 333: /* io_pgetevents */
-    case 441: /* epoll_pwait2 */
+    case REC_NR_rt_sigprocmask:
+    case REC_NR_rt_sigreturn:
+    case REC_NR_rt_sigsuspend:
+    case REC_NR_pselect6:
+    case REC_NR_ppoll:
+    case REC_NR_epoll_pwait:
+    case REC_NR_io_pgetevents:
+    case REC_NR_epoll_pwait2:
     case ~0ull: /* (whose thread a buffered call was: any of them) */
       for (size_t i = 0; i < r->nth; i++)
         if (r->th[i]->proc == r->proc) r->th[i]->mask_seen_ok = 0;
