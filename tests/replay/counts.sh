@@ -462,8 +462,9 @@ check "wait: placed from the file as from the code seen before" \
 # programs/sitewait.c): that thread ran the `syscall` there, its later
 # reads the jump the site became, and the runs of both are the same
 # length from the same place. The `syscall` in __read is counted once
-# per read the trace has entering there, all that ran at its address
-# once per read (42), whole and in pieces. (The counter took the one for
+# per read the trace has entering there (2, or 1 if the second thread was
+# too slow to wait before the patch), all that ran at its address once
+# per read (42), whole and in pieces. (The counter took the one for
 # the other: the waiting thread's syscall counted as the jump, or its
 # later jumps as the syscall.)
 "$REWIND" record -q -f -o "$T/site.rwd" --keyframes 0.02 -- \
@@ -488,7 +489,7 @@ enters = sum(1 for l in open(sys.argv[2])
              and int(r["regs"]["rip"], 16) == at + 2)
 there = sum(r["count"] for r in rows if r["address"] == at)
 print("syscall", sc[0]["count"], "enters", enters, "at its address", there)
-assert sc[0]["count"] == enters >= 2 and there == 42
+assert sc[0]["count"] == enters >= 1 and there == 42
 PY
 "$REWIND" analyze counts -j 2 --json --top 0 --no-progress --function \
   __read "$T/site.rwd" 2>"$T/site.err" | sort >"$T/site.j"
